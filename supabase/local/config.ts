@@ -1,0 +1,122 @@
+// Reads supabase/config.toml the way the Supabase CLI does, for the parts the local stack uses.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'smol-toml';
+
+export interface EmailTemplate {
+  subject?: string;
+  /** Absolute path of the HTML template, resolved like the CLI (relative to the project root). */
+  contentPath?: string;
+}
+
+export interface AuthConfig {
+  siteUrl: string;
+  additionalRedirectUrls: string[];
+  jwtExpiry: number;
+  enableSignup: boolean;
+  enableRefreshTokenRotation: boolean;
+  refreshTokenReuseInterval: number;
+  email: {
+    enableSignup: boolean;
+    enableConfirmations: boolean;
+    otpLength: number;
+    otpExpiry: number;
+    /** Seconds between two emails to one address (SMTP_MAX_FREQUENCY). */
+    maxFrequency: number;
+    templates: Record<string, EmailTemplate>;
+  };
+  rateLimit: { emailSent: number; signInSignUps: number; tokenVerifications: number; tokenRefresh: number };
+}
+
+export interface ProjectConfig {
+  projectId: string;
+  api: { schemas: string[]; extraSearchPath: string[]; maxRows: number };
+  auth: AuthConfig;
+  storage: { fileSizeLimit: number };
+  functions: Record<string, { verifyJwt: boolean }>;
+}
+
+type Table = Record<string, unknown>;
+const table = (v: unknown): Table => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Table) : {});
+const num = (v: unknown, d: number) => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : d);
+const bool = (v: unknown, d: boolean) => (typeof v === 'boolean' ? v : d);
+const str = (v: unknown, d: string) => (typeof v === 'string' ? v : d);
+const strs = (v: unknown, d: string[]) => (Array.isArray(v) ? v.map(String) : d);
+
+/** Go-style durations ("60s", "1m30s", "1h") as the CLI accepts them; plain numbers are seconds. */
+export function parseDuration(v: unknown, d: number): number {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string') return d;
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+  let total = 0;
+  let matched = '';
+  for (const m of v.matchAll(re)) {
+    const n = Number(m[1]);
+    total += m[2] === 'ms' ? n / 1000 : m[2] === 's' ? n : m[2] === 'm' ? n * 60 : n * 3600;
+    matched += m[0];
+  }
+  if (matched !== v.trim()) throw new Error(`config.toml: invalid duration "${v}"`);
+  return total;
+}
+
+/** Storage sizes as the CLI accepts them ("50MiB", "10MB", bytes as a number). */
+export function parseSize(v: unknown, d: number): number {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string') return d;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(B|KB|KiB|MB|MiB|GB|GiB)?\s*$/i.exec(v);
+  if (!m) throw new Error(`config.toml: invalid size "${v}"`);
+  const units: Record<string, number> = { b: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2, gb: 1e9, gib: 1024 ** 3 };
+  return Math.round(Number(m[1]) * units[(m[2] ?? 'b').toLowerCase()]);
+}
+
+export function loadConfig(projectDir: string, file = path.join(projectDir, 'supabase', 'config.toml')): ProjectConfig {
+  const raw = table(parse(readFileSync(file, 'utf8')));
+  const api = table(raw.api);
+  const auth = table(raw.auth);
+  const email = table(auth.email);
+  const rate = table(auth.rate_limit);
+  const templates: Record<string, EmailTemplate> = {};
+  for (const [name, t] of Object.entries(table(email.template))) {
+    const tt = table(t);
+    templates[name] = {
+      subject: typeof tt.subject === 'string' ? tt.subject : undefined,
+      contentPath: typeof tt.content_path === 'string' ? path.resolve(projectDir, tt.content_path) : undefined,
+    };
+  }
+  const functions: ProjectConfig['functions'] = {};
+  for (const [name, f] of Object.entries(table(raw.functions))) {
+    functions[name] = { verifyJwt: bool(table(f).verify_jwt, true) };
+  }
+  return {
+    projectId: str(raw.project_id, 'local'),
+    api: {
+      schemas: strs(api.schemas, ['public', 'graphql_public']),
+      extraSearchPath: strs(api.extra_search_path, ['public', 'extensions']),
+      maxRows: num(api.max_rows, 1000),
+    },
+    auth: {
+      siteUrl: str(auth.site_url, 'http://127.0.0.1:3000'),
+      additionalRedirectUrls: strs(auth.additional_redirect_urls, []),
+      jwtExpiry: num(auth.jwt_expiry, 3600),
+      enableSignup: bool(auth.enable_signup, true),
+      enableRefreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
+      refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
+      email: {
+        enableSignup: bool(email.enable_signup, true),
+        enableConfirmations: bool(email.enable_confirmations, false),
+        otpLength: num(email.otp_length, 6),
+        otpExpiry: num(email.otp_expiry, 3600),
+        maxFrequency: parseDuration(email.max_frequency, 1),
+        templates,
+      },
+      rateLimit: {
+        emailSent: num(rate.email_sent, 360000),
+        signInSignUps: num(rate.sign_in_sign_ups, 30),
+        tokenVerifications: num(rate.token_verifications, 30),
+        tokenRefresh: num(rate.token_refresh, 150),
+      },
+    },
+    storage: { fileSizeLimit: parseSize(table(raw.storage).file_size_limit, 50 * 1024 ** 2) },
+    functions,
+  };
+}
