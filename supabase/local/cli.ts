@@ -1,0 +1,87 @@
+// npm run stack -- start | status [--json] | reset   [--port <gateway port>] [--dir <data dir>]
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { MigrationError } from './migrate.ts';
+import { DEFAULT_PORT, PortInUseError, PROJECT_DIR, readStatus, resetStack, StackRunningError, startStack } from './stack.ts';
+
+const USAGE = `Usage: npm run stack -- <start|status|reset> [--port <gateway port, default ${DEFAULT_PORT}>] [--dir <data dir>] [--json]`;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+function explain(err: unknown): string {
+  if (err instanceof MigrationError) return `Migration failed: ${err.file}${err.line ? ` line ${err.line}` : ''}\n${err.pgMessage}`;
+  if (err instanceof PortInUseError || err instanceof StackRunningError) return err.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { port: { type: 'string' }, dir: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+  });
+  const command = positionals[0] ?? 'start';
+  if (values.help) return console.log(USAGE);
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65533)) fail(`--port must be a port number, got "${values.port}"`);
+  const dir = values.dir ? path.resolve(values.dir) : path.join(PROJECT_DIR, '.supabase-local');
+
+  if (command === 'status') {
+    const s = readStatus(dir);
+    if (!s) fail(values.json ? JSON.stringify({ error: 'not running', dir }) : `No stack is running on ${dir}.`);
+    const { pid: _pid, ...info } = s;
+    return console.log(values.json ? JSON.stringify(info, null, 2) : Object.entries(info).map(([k, v]) => `${k.padEnd(16)} ${v}`).join('\n'));
+  }
+
+  if (command === 'reset') {
+    const { applied } = await resetStack({ port, dir });
+    return console.log(`Database reset: ${applied.length} migration(s) applied, seed loaded.`);
+  }
+
+  if (command !== 'start') fail(USAGE);
+  const t0 = performance.now();
+  const stack = await startStack({
+    port,
+    dir,
+    onCrash: (name, message) => {
+      console.error(`\n[stack] ${name} died; the stack has stopped.\n${message}`);
+      process.exit(1);
+    },
+  });
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n[stack] ${signal}: stopping…`);
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+  if (stack.applied.length) console.log(`[stack] applied ${stack.applied.length} migration(s): ${stack.applied.join(', ')}`);
+  console.log(
+    [
+      '',
+      `Tend local Supabase is ready in ${((performance.now() - t0) / 1000).toFixed(1)} s.`,
+      '',
+      `  API URL          ${stack.apiUrl}`,
+      `  REST             ${stack.apiUrl}/rest/v1`,
+      `  Auth             ${stack.apiUrl}/auth/v1`,
+      `  DB URL           ${stack.dbUrl}`,
+      `  Mail (inbox)     ${stack.mailUrl}`,
+      `  JWT secret       ${stack.jwtSecret}`,
+      `  anon key         ${stack.anonKey}`,
+      `  service_role key ${stack.serviceRoleKey}`,
+      `  Publishable key  ${stack.publishableKey}`,
+      `  Secret key       ${stack.secretKey}`,
+      `  Data             ${stack.dir}`,
+      '',
+      'Press Ctrl-C to stop.',
+    ].join('\n'),
+  );
+}
+
+main().catch((err) => fail(explain(err)));

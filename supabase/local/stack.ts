@@ -1,0 +1,222 @@
+// The Docker-free local Supabase: Postgres, PostgREST, auth, mail (and later storage, realtime,
+// functions) behind one gateway. `startStack` is what the CLI and the tests call.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { loadConfig, type ProjectConfig } from './config.ts';
+import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
+import { defaultKeys, type StackKeys } from './keys.ts';
+import { bootstrap, migrate, recreateDatabase, seed } from './migrate.ts';
+import { PASSWORD, SUPERUSER, startPostgres, withClient, type RunningPostgres } from './postgres.ts';
+import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
+import { isAlive } from './process.ts';
+import type { Mailer, StackContext } from './service.ts';
+
+export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DEFAULT_PORT = 54321;
+
+export interface StackOptions {
+  /** Gateway port; db = port + 1, mail = port + 3 (as `supabase start`). 0 picks free ports. */
+  port?: number;
+  /** Data dir (default <projectDir>/.supabase-local). */
+  dir?: string;
+  /** Where supabase/ (config.toml, migrations, seed.sql, templates) lives. */
+  projectDir?: string;
+  keys?: Partial<StackKeys>;
+  /** Faster, non-durable Postgres settings for throwaway dirs (tests, benchmarks). */
+  ephemeral?: boolean;
+  /** Wipe the database and re-apply migrations and the seed before serving. */
+  reset?: boolean;
+  /** Override parts of config.toml (tests use short expiries). */
+  configure?: (config: ProjectConfig) => void;
+  log?: (line: string) => void;
+  /** Called when a child process dies after start-up; the stack has already stopped itself. */
+  onCrash?: (name: string, message: string) => void;
+}
+
+export interface StackInfo {
+  apiUrl: string;
+  dbUrl: string;
+  mailUrl: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  jwtSecret: string;
+}
+
+export interface Stack extends StackInfo {
+  publishableKey: string;
+  secretKey: string;
+  dir: string;
+  /** Applied migration files during this start. */
+  applied: string[];
+  /** True when this start created the database. */
+  created: boolean;
+  stop(): Promise<void>;
+}
+
+export class PortInUseError extends Error {
+  constructor(readonly port: number, readonly what: string) {
+    super(`Port ${port} (${what}) is already in use. Start on other ports with --port <n> (the gateway port; db, mail follow).`);
+  }
+}
+
+export class StackRunningError extends Error {}
+
+async function assertFree(port: number, what: string) {
+  await new Promise<void>((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new PortInUseError(port, what) : e));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve()));
+  });
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A base port whose gateway, db and mail ports (+0, +1, +3) are all free. */
+async function freeBasePort(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const base = await freePort();
+    if (base + 3 > 65535) continue;
+    try {
+      for (const p of [base, base + 1, base + 3]) await assertFree(p, 'probe');
+      return base;
+    } catch {
+      /* try another */
+    }
+  }
+  throw new Error('could not find free ports');
+}
+
+const statusFile = (dir: string) => path.join(dir, 'stack.json');
+
+/** The running stack on this data dir, if any (as `npm run stack -- status` reports it). */
+export function readStatus(dir: string): (StackInfo & { pid: number }) | null {
+  try {
+    const s = JSON.parse(readFileSync(statusFile(dir), 'utf8'));
+    return isAlive(s.pid) ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const projectDir = options.projectDir ?? PROJECT_DIR;
+  const dir = path.resolve(options.dir ?? path.join(projectDir, '.supabase-local'));
+  const log = options.log ?? ((line: string) => console.log(line));
+  const keys: StackKeys = { ...defaultKeys, ...options.keys };
+  const config = loadConfig(projectDir);
+  options.configure?.(config);
+
+  mkdirSync(dir, { recursive: true });
+  const running = readStatus(dir);
+  if (running && running.pid !== process.pid) throw new StackRunningError(`A stack is already running on ${dir} (pid ${running.pid}, ${running.apiUrl}).`);
+
+  const port = options.port === 0 ? await freeBasePort() : (options.port ?? DEFAULT_PORT);
+  const ports = { gateway: port, db: port + 1, mail: port + 3 };
+  await assertFree(ports.gateway, 'gateway');
+  await assertFree(ports.db, 'database');
+  await assertFree(ports.mail, 'mail');
+
+  const stoppers: (() => Promise<void>)[] = [];
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    for (const s of stoppers.reverse()) await s().catch((e) => log(`[stack] stop: ${e}`));
+    rmSync(statusFile(dir), { force: true });
+  };
+  const watch = (name: string, child: { exited: Promise<{ code: number | null; signal: string | null }>; tail(): string }) => {
+    child.exited.then(async ({ code, signal }) => {
+      if (stopping) return;
+      const message = `${name} exited unexpectedly (${signal ?? `code ${code}`}).\n${child.tail()}`;
+      await stop();
+      (options.onCrash ?? ((n, m) => log(`[stack] ${m}`)))(name, message);
+    });
+  };
+
+  try {
+    const db: RunningPostgres = await startPostgres({ dataDir: dir, port: ports.db, ephemeral: options.ephemeral, log });
+    stoppers.push(db.stop);
+    watch('postgres', db.child);
+    const superuserUrl = db.url();
+    const postgresUrl = db.url('postgres', PASSWORD);
+
+    if (options.reset && !db.created) await recreateDatabase(superuserUrl);
+    await bootstrap(superuserUrl);
+    const { applied } = await migrate(postgresUrl, projectDir);
+    if (db.created || options.reset) await seed(postgresUrl, projectDir);
+
+    const gateway: Gateway = await startGateway({ port: ports.gateway, keys });
+    stoppers.push(gateway.stop);
+    const apiUrl = `http://127.0.0.1:${gateway.port}`;
+
+    const rest: RunningPostgrest = await startPostgrest({
+      dbUrl: db.url('authenticator', PASSWORD),
+      port: await freePort(),
+      adminPort: await freePort(),
+      jwtSecret: keys.jwtSecret,
+      config,
+      dataDir: dir,
+    });
+    stoppers.push(rest.stop);
+    watch('postgrest', rest.child);
+    gateway.mount(proxyService('rest', rest.url));
+
+    const pool = new pg.Pool({ connectionString: superuserUrl, max: 10 });
+    pool.on('error', () => undefined); // a dropped idle client must not take the stack down
+    stoppers.push(() => pool.end());
+
+    const mailUrl = `http://127.0.0.1:${ports.mail}`;
+    const mailer: Mailer = { send: async () => undefined };
+    const ctx: StackContext = { projectDir, dataDir: dir, apiUrl, dbUrl: postgresUrl, mailUrl, keys, config, pool, mailer, log: (s, m) => log(`[${s}] ${m}`) };
+    void ctx;
+
+    const info: StackInfo = {
+      apiUrl,
+      dbUrl: postgresUrl,
+      mailUrl,
+      anonKey: keys.anonKey,
+      serviceRoleKey: keys.serviceRoleKey,
+      jwtSecret: keys.jwtSecret,
+    };
+    writeFileSync(statusFile(dir), JSON.stringify({ ...info, pid: process.pid }, null, 2));
+    return { ...info, publishableKey: keys.publishableKey, secretKey: keys.secretKey, dir, applied, created: db.created, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/**
+ * `npm run stack -- reset`: recreate the database, then bootstrap, migrations and the seed. On a
+ * running stack it works in place (as `supabase db reset`); otherwise it starts, resets and stops.
+ */
+export async function resetStack(options: StackOptions = {}): Promise<{ applied: string[] }> {
+  const projectDir = options.projectDir ?? PROJECT_DIR;
+  const dir = path.resolve(options.dir ?? path.join(projectDir, '.supabase-local'));
+  const running = readStatus(dir);
+  if (!running) {
+    const stack = await startStack({ ...options, reset: true });
+    await stack.stop();
+    return { applied: stack.applied };
+  }
+  const postgresUrl = running.dbUrl;
+  const superuserUrl = postgresUrl.replace(/\/\/postgres:/, `//${SUPERUSER}:`);
+  await recreateDatabase(superuserUrl);
+  await bootstrap(superuserUrl);
+  const { applied } = await migrate(postgresUrl, projectDir);
+  await seed(postgresUrl, projectDir);
+  await withClient(superuserUrl, (c) => c.query(`notify pgrst, 'reload schema'`));
+  return { applied };
+}
