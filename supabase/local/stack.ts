@@ -179,7 +179,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     const mailUrl = `http://127.0.0.1:${ports.mail}`;
     const mailer: Mailer = { send: async () => undefined };
-    const ctx: StackContext = { projectDir, dataDir: dir, apiUrl, dbUrl: postgresUrl, mailUrl, keys, config, pool, mailer, log: (s, m) => log(`[${s}] ${m}`) };
+    const ctx: StackContext = {
+      projectDir,
+      dataDir: dir,
+      apiUrl,
+      dbUrl: postgresUrl,
+      mailUrl,
+      keys,
+      config,
+      pool,
+      mailer,
+      dbUrlFor: (role) => db.url(role, PASSWORD),
+      onStop: (fn) => stoppers.push(fn),
+      log: (s, m) => log(`[${s}] ${m}`),
+    };
+
+    // services: each mounts itself on the gateway under /<name>/v1.
     void ctx;
 
     const info: StackInfo = {
