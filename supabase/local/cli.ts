@@ -20,47 +20,53 @@ function explain(err: unknown): string {
 async function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { port: { type: 'string' }, dir: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    options: { port: { type: 'string' }, dir: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
   });
   const command = positionals[0] ?? 'start';
   if (values.help) return console.log(USAGE);
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65533)) fail(`--port must be a port number, got "${values.port}"`);
-  const dir = values.dir ? path.resolve(values.dir) : path.join(PROJECT_DIR, '.supabase-local');
+  // --project: where supabase/ lives (default: this repository); tests point it at fixtures.
+  const projectDir = values.project ? path.resolve(values.project) : PROJECT_DIR;
+  const dir = values.dir ? path.resolve(values.dir) : path.join(projectDir, '.supabase-local');
 
   if (command === 'status') {
     const s = readStatus(dir);
     if (!s) fail(values.json ? JSON.stringify({ error: 'not running', dir }) : `No stack is running on ${dir}.`);
-    const { pid: _pid, ...info } = s;
+    const { pid: _pid, processes: _p, ...info } = s;
     return console.log(values.json ? JSON.stringify(info, null, 2) : Object.entries(info).map(([k, v]) => `${k.padEnd(16)} ${v}`).join('\n'));
   }
 
   if (command === 'reset') {
-    const { applied } = await resetStack({ port, dir });
+    const { applied } = await resetStack({ port, dir, projectDir });
     return console.log(`Database reset: ${applied.length} migration(s) applied, seed loaded.`);
   }
 
   if (command !== 'start') fail(USAGE);
   const t0 = performance.now();
-  const stack = await startStack({
+  let stopping = false;
+  let starting: Promise<Awaited<ReturnType<typeof startStack>>> | undefined;
+  // Installed before start-up so that Ctrl-C during start-up also stops whatever has started.
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n[stack] ${signal}: stopping…`);
+    const stack = await starting?.catch(() => undefined);
+    await stack?.stop();
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal));
+  starting = startStack({
     port,
     dir,
+    projectDir,
     onCrash: (name, message) => {
       console.error(`\n[stack] ${name} died; the stack has stopped.\n${message}`);
       process.exit(1);
     },
   });
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n[stack] ${signal}: stopping…`);
-    await stack.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+  const stack = await starting;
+  if (stopping) return;
   if (stack.applied.length) console.log(`[stack] applied ${stack.applied.length} migration(s): ${stack.applied.join(', ')}`);
   console.log(
     [

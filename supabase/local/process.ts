@@ -39,7 +39,8 @@ export function spawnManaged(
   hookExit();
   mkdirSync(path.dirname(options.logFile), { recursive: true });
   const log = createWriteStream(options.logFile, { flags: 'a' });
-  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Own process group: a terminal's Ctrl-C reaches only the stack, which then stops its children in order.
+  const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const onData = (chunk: Buffer) => {
     log.write(chunk);

@@ -53,6 +53,8 @@ export interface Stack extends StackInfo {
   applied: string[];
   /** True when this start created the database. */
   created: boolean;
+  /** The child processes the stack owns (for status and for tests that check nothing is left). */
+  processes(): { name: string; pid: number }[];
   stop(): Promise<void>;
 }
 
@@ -101,7 +103,7 @@ async function freeBasePort(): Promise<number> {
 const statusFile = (dir: string) => path.join(dir, 'stack.json');
 
 /** The running stack on this data dir, if any (as `npm run stack -- status` reports it). */
-export function readStatus(dir: string): (StackInfo & { pid: number }) | null {
+export function readStatus(dir: string): (StackInfo & { pid: number; processes: { name: string; pid: number }[] }) | null {
   try {
     const s = JSON.parse(readFileSync(statusFile(dir), 'utf8'));
     return isAlive(s.pid) ? s : null;
@@ -205,8 +207,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       serviceRoleKey: keys.serviceRoleKey,
       jwtSecret: keys.jwtSecret,
     };
-    writeFileSync(statusFile(dir), JSON.stringify({ ...info, pid: process.pid }, null, 2));
-    return { ...info, publishableKey: keys.publishableKey, secretKey: keys.secretKey, dir, applied, created: db.created, stop };
+    const processes = () =>
+      [db.child, rest.child].filter((c) => c.child.pid && c.child.exitCode === null).map((c) => ({ name: c.name, pid: c.child.pid! }));
+    writeFileSync(statusFile(dir), JSON.stringify({ ...info, pid: process.pid, processes: processes() }, null, 2));
+    return { ...info, publishableKey: keys.publishableKey, secretKey: keys.secretKey, dir, applied, created: db.created, processes, stop };
   } catch (err) {
     await stop();
     throw err;

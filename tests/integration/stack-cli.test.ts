@@ -1,0 +1,69 @@
+// `npm run stack -- …` as a developer runs it: ready banner, status, port clash, clean stop.
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAlive } from '../../supabase/local/process.ts';
+import { freePort, PROJECT_DIR } from '../../supabase/local/stack.ts';
+import { tempProject, type TempProject } from '../support/project.ts';
+
+const CLI = path.join(PROJECT_DIR, 'supabase', 'local', 'cli.ts');
+const TSX = path.join(PROJECT_DIR, 'node_modules', '.bin', 'tsx');
+
+function run(args: string[]) {
+  const child = spawn(TSX, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (out += c));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exit };
+}
+
+describe('stack CLI', () => {
+  let project: TempProject;
+  let port: number;
+  beforeAll(async () => {
+    project = tempProject();
+    port = await freePort();
+  });
+  afterAll(() => project.remove());
+
+  it('starts, reports status as JSON, and stops every child on SIGTERM', async () => {
+    const start = run(['start', '--port', String(port), '--dir', project.dataDir, '--project', project.projectDir]);
+    await expect.poll(start.output, { timeout: 60_000, interval: 100 }).toMatch(/is ready/);
+    expect(start.output()).toContain(`API URL          http://127.0.0.1:${port}`);
+    expect(start.output()).toContain('anon key         eyJ');
+
+    const status = run(['status', '--json', '--dir', project.dataDir]);
+    expect(await status.exit).toBe(0);
+    const info = JSON.parse(status.output());
+    expect(Object.keys(info).sort()).toEqual(['anonKey', 'apiUrl', 'dbUrl', 'jwtSecret', 'mailUrl', 'serviceRoleKey']);
+    expect(info.dbUrl).toBe(`postgresql://postgres:postgres@127.0.0.1:${port + 1}/postgres`);
+
+    const { readStatus } = await import('../../supabase/local/stack.ts');
+    const pids = readStatus(project.dataDir)!.processes.map((p) => p.pid);
+    expect(pids.length).toBe(2);
+
+    start.child.kill('SIGTERM');
+    expect(await start.exit).toBe(0);
+    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+
+    const after = run(['status', '--json', '--dir', project.dataDir]);
+    expect(await after.exit).toBe(1);
+  });
+
+  it('names the busy port and the option to change it in one line', async () => {
+    const blocker = net.createServer().listen(port, '127.0.0.1');
+    await new Promise((r) => blocker.once('listening', r));
+    try {
+      const start = run(['start', '--port', String(port), '--dir', project.dataDir, '--project', project.projectDir]);
+      expect(await start.exit).toBe(1);
+      const lines = start.output().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`Port ${port}`);
+      expect(lines[0]).toContain('--port');
+    } finally {
+      blocker.close();
+    }
+  });
+});

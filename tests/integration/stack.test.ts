@@ -1,0 +1,226 @@
+// The local stack, part 1: Postgres, migrations, PostgREST and the gateway, seen from clients.
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { SignJWT } from 'jose';
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MigrationError } from '../../supabase/local/migrate.ts';
+import { isAlive } from '../../supabase/local/process.ts';
+import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { tempProject, type TempProject } from '../support/project.ts';
+
+/** Pids of processes whose command line mentions `dir` (postgres runs with -D <dir>/db). */
+export function processesUsing(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').includes(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+const ALICE = '11111111-1111-1111-1111-111111111111';
+
+async function userJwt(secret: string, sub: string, email: string) {
+  return new SignJWT({ sub, email, role: 'authenticated', aud: 'authenticated' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(secret));
+}
+
+function client(stack: Stack, key: string, jwt?: string): SupabaseClient {
+  return createClient(stack.apiUrl, key, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    global: jwt ? { headers: { Authorization: `Bearer ${jwt}` } } : {},
+  });
+}
+
+describe('local stack', () => {
+  let project: TempProject;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    project = tempProject();
+    stack = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    project?.remove();
+  });
+
+  it('applies migrations and the seed on first start and records them as the CLI does', async () => {
+    expect(stack.created).toBe(true);
+    expect(stack.applied).toEqual(['20250101000000_notes.sql']);
+    const rows = await client(stack, stack.serviceRoleKey).from('notes').select('body').order('id');
+    expect(rows.data).toEqual([{ body: 'alice note' }, { body: 'bob note' }]);
+  });
+
+  it('gives anon, a signed-in user and service_role different rows under RLS', async () => {
+    const anon = await client(stack, stack.anonKey).from('notes').select('body');
+    expect(anon.data).toEqual([{ body: 'alice note' }]); // only the public one
+
+    const alice = client(stack, stack.anonKey, await userJwt(stack.jwtSecret, ALICE, 'alice@example.test'));
+    await alice.from('notes').insert({ body: 'second alice note' }).throwOnError();
+    const mine = await alice.from('notes').select('body, owner_id').order('id');
+    expect(mine.data).toEqual([
+      { body: 'alice note', owner_id: ALICE },
+      { body: 'second alice note', owner_id: ALICE },
+    ]);
+
+    const all = await client(stack, stack.serviceRoleKey).from('notes').select('id');
+    expect(all.data).toHaveLength(3);
+  });
+
+  it('sets auth.uid(), auth.role() and auth.email() from the JWT for SQL functions', async () => {
+    const alice = client(stack, stack.anonKey, await userJwt(stack.jwtSecret, ALICE, 'alice@example.test'));
+    const { data } = await alice.rpc('whoami');
+    expect(data).toEqual({ uid: ALICE, role: 'authenticated', email: 'alice@example.test', current_user: 'authenticated' });
+    const anon = await client(stack, stack.anonKey).rpc('whoami');
+    expect(anon.data).toMatchObject({ uid: null, role: 'anon', current_user: 'anon' });
+  });
+
+  it('returns an RPC result', async () => {
+    const { data, error } = await client(stack, stack.anonKey).rpc('add_numbers', { a: 2, b: 40 });
+    expect(error).toBeNull();
+    expect(data).toBe(42);
+  });
+
+  it("passes PostgREST's error JSON and statuses through unchanged", async () => {
+    const alice = client(stack, stack.anonKey, await userJwt(stack.jwtSecret, ALICE, 'alice@example.test'));
+    const tooLong = await alice.from('notes').insert({ body: 'x'.repeat(101) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.error).toMatchObject({ code: '23514', message: expect.stringContaining('notes_body_check') });
+    expect(Object.keys(tooLong.error!).sort()).toEqual(['code', 'details', 'hint', 'message']);
+
+    const forged = await alice.from('notes').insert({ body: 'not mine', owner_id: '22222222-2222-2222-2222-222222222222' });
+    expect(forged.status).toBe(403);
+    expect(forged.error?.code).toBe('42501');
+
+    const anonInsert = await client(stack, stack.anonKey).from('notes').insert({ body: 'anon' });
+    expect(anonInsert.status).toBe(401);
+    expect(anonInsert.error?.code).toBe('42501');
+
+    const missing = await client(stack, stack.anonKey).from('no_such_table').select();
+    expect(missing.status).toBe(404);
+    expect(missing.error?.code).toBe('42P01');
+
+    const dup = await client(stack, stack.serviceRoleKey).from('notes').insert({ owner_id: ALICE, body: 'dup', slug: 'public-alice' });
+    expect(dup.status).toBe(409);
+    expect(dup.error?.code).toBe('23505');
+  });
+
+  it('refuses a missing or unknown apikey with 401 like the hosted gateway', async () => {
+    const none = await fetch(`${stack.apiUrl}/rest/v1/notes`);
+    expect(none.status).toBe(401);
+    expect(await none.json()).toMatchObject({ message: 'No API key found in request' });
+
+    const wrong = await fetch(`${stack.apiUrl}/rest/v1/notes`, { headers: { apikey: 'not-a-key' } });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ message: 'Invalid API key' });
+  });
+
+  it('maps the new-style publishable and secret keys to the anon and service_role JWTs', async () => {
+    const pub = await fetch(`${stack.apiUrl}/rest/v1/notes?select=body`, { headers: { apikey: stack.publishableKey } });
+    expect(await pub.json()).toEqual([{ body: 'alice note' }]);
+    const secret = await fetch(`${stack.apiUrl}/rest/v1/notes?select=id`, { headers: { apikey: stack.secretKey } });
+    expect((await secret.json()).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers CORS preflights with the headers supabase-js sends and exposes content-range', async () => {
+    const res = await fetch(`${stack.apiUrl}/rest/v1/notes`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://localhost:3000',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'apikey, authorization, x-client-info, content-type, prefer',
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    const allowed = res.headers.get('access-control-allow-headers')!.split(/,\s*/);
+    for (const h of ['apikey', 'authorization', 'x-client-info', 'content-type', 'prefer', 'range', 'accept-profile', 'content-profile', 'x-upsert', 'x-supabase-api-version']) {
+      expect(allowed).toContain(h);
+    }
+    const get = await fetch(`${stack.apiUrl}/rest/v1/notes?select=id`, { headers: { apikey: stack.anonKey, Origin: 'http://localhost:3000', Prefer: 'count=exact' } });
+    expect(get.headers.get('access-control-expose-headers')).toMatch(/content-range/);
+    expect(get.headers.get('access-control-expose-headers')).toMatch(/x-supabase-api-version/);
+    expect(get.headers.get('content-range')).toMatch(/^0-0\/1$/);
+  });
+
+  it('answers 503 for services that are not running yet', async () => {
+    const res = await fetch(`${stack.apiUrl}/functions/v1/hello`, { headers: { apikey: stack.anonKey } });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ message: 'functions is not running' });
+  });
+});
+
+describe('restarts and failures', () => {
+  it('applies only new migrations on a second start of the same data dir, and stops every process', async () => {
+    const project = tempProject();
+    try {
+      const first = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined });
+      const pids = first.processes().map((p) => p.pid);
+      expect(pids.length).toBe(2);
+      await first.stop();
+      for (const pid of pids) expect(isAlive(pid)).toBe(false);
+
+      project.addMigration('20250102000000_tags.sql', 'create table public.tags (name text primary key);');
+      const second = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined });
+      try {
+        expect(second.created).toBe(false);
+        expect(second.applied).toEqual(['20250102000000_tags.sql']);
+        const rows = await client(second, second.serviceRoleKey).from('notes').select('id');
+        expect(rows.data).toHaveLength(2); // the seed did not run again
+        const tags = await client(second, second.serviceRoleKey).from('tags').select();
+        expect(tags.error).toBeNull();
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      project.remove();
+    }
+  });
+
+  it('fails start-up on a broken migration with its file name and line, and leaves nothing running', async () => {
+    const project = tempProject();
+    project.addMigration('20250103000000_broken.sql', 'create table public.ok (id int);\n\nselect * from nowhere_at_all;\n');
+    try {
+      const err = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined }).then(
+        () => null,
+        (e) => e,
+      );
+      expect(err).toBeInstanceOf(MigrationError);
+      expect(err.file).toBe('supabase/migrations/20250103000000_broken.sql');
+      expect(err.line).toBe(3);
+      expect(err.pgMessage).toMatch(/nowhere_at_all/);
+      expect(processesUsing(project.dataDir)).toEqual([]);
+    } finally {
+      project.remove();
+    }
+  });
+
+  it('reports a crashed child and stops the rest', async () => {
+    const project = tempProject();
+    try {
+      let crashed: string | undefined;
+      const stack = await startStack({
+        port: 0,
+        dir: project.dataDir,
+        projectDir: project.projectDir,
+        ephemeral: true,
+        log: () => undefined,
+        onCrash: (name) => (crashed = name),
+      });
+      const [pg, rest] = ['postgres', 'postgrest'].map((n) => stack.processes().find((p) => p.name === n)!.pid);
+      process.kill(rest, 'SIGKILL');
+      await expect.poll(() => crashed, { timeout: 15_000 }).toBe('postgrest');
+      await expect.poll(() => isAlive(pg), { timeout: 15_000 }).toBe(false);
+    } finally {
+      project.remove();
+    }
+  });
+});
