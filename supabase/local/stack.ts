@@ -86,7 +86,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** A base port whose gateway, db and mail ports (+0, +1, +3) are all free. */
-async function freeBasePort(): Promise<number> {
+export async function freeBasePort(): Promise<number> {
   for (let i = 0; i < 50; i++) {
     const base = await freePort();
     if (base + 3 > 65535) continue;

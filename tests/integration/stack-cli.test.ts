@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../supabase/local/process.ts';
-import { freePort, PROJECT_DIR } from '../../supabase/local/stack.ts';
+import { freeBasePort, PROJECT_DIR } from '../../supabase/local/stack.ts';
 import { tempProject, type TempProject } from '../support/project.ts';
 
 const CLI = path.join(PROJECT_DIR, 'supabase', 'local', 'cli.ts');
@@ -24,7 +24,7 @@ describe('stack CLI', () => {
   let port: number;
   beforeAll(async () => {
     project = tempProject();
-    port = await freePort();
+    port = await freeBasePort();
   });
   afterAll(() => project.remove());
 
