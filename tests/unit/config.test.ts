@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseDuration, parseSize } from '../../supabase/local/config.ts';
+import { splitStatements } from '../../supabase/local/migrate.ts';
+import { PROJECT_DIR } from '../../supabase/local/stack.ts';
+
+describe('config.toml', () => {
+  it("reads Tend's auth settings the way the CLI does", () => {
+    const c = loadConfig(PROJECT_DIR);
+    expect(c.auth.email).toMatchObject({ otpLength: 6, otpExpiry: 600, maxFrequency: 60 });
+    expect(c.auth.email.templates.magic_link.contentPath).toBe(`${PROJECT_DIR}/supabase/templates/magic_link.html`);
+    expect(c.api.schemas).toContain('public');
+  });
+
+  it('parses Go durations and sizes and refuses nonsense', () => {
+    expect(parseDuration('60s', 0)).toBe(60);
+    expect(parseDuration('1m30s', 0)).toBe(90);
+    expect(parseDuration('1h', 0)).toBe(3600);
+    expect(parseDuration(undefined, 7)).toBe(7);
+    expect(() => parseDuration('soon', 0)).toThrow(/invalid duration/);
+    expect(parseSize('10MiB', 0)).toBe(10 * 1024 * 1024);
+    expect(parseSize('50MB', 0)).toBe(50_000_000);
+    expect(() => parseSize('big', 0)).toThrow(/invalid size/);
+  });
+});
+
+describe('splitStatements', () => {
+  it('splits on semicolons outside quotes, dollar quotes and comments', () => {
+    const sql = `create table a (x text default 'a;b');
+-- a comment; with a semicolon
+create function f() returns int language sql as $$ select 1; $$;
+create function g() returns int language plpgsql as $body$ begin return 2; end $body$;
+/* block; comment */ select "odd;name" from a;`;
+    expect(splitStatements(sql)).toEqual([
+      "create table a (x text default 'a;b')",
+      '-- a comment; with a semicolon\ncreate function f() returns int language sql as $$ select 1; $$',
+      'create function g() returns int language plpgsql as $body$ begin return 2; end $body$',
+      '/* block; comment */ select "odd;name" from a',
+    ]);
+  });
+});
