@@ -44,12 +44,29 @@ describe('stack CLI', () => {
     const pids = readStatus(project.dataDir)!.processes.map((p) => p.pid);
     expect(pids.length).toBe(2);
 
+    // reset on the running stack: back to migrations + seed, PostgREST keeps serving.
+    const headers = { apikey: info.serviceRoleKey, 'content-type': 'application/json' };
+    const added = await fetch(`${info.apiUrl}/rest/v1/notes`, { method: 'POST', headers, body: JSON.stringify({ owner_id: '11111111-1111-1111-1111-111111111111', body: 'extra' }) });
+    expect(added.status).toBe(201);
+    const reset = run(['reset', '--dir', project.dataDir, '--project', project.projectDir]);
+    expect(await reset.exit).toBe(0);
+    expect(reset.output()).toMatch(/1 migration\(s\) applied, seed loaded/);
+    await expect
+      .poll(async () => (await fetch(`${info.apiUrl}/rest/v1/notes?select=body&order=id`, { headers })).json(), { timeout: 15_000 })
+      .toEqual([{ body: 'alice note' }, { body: 'bob note' }]);
+
     start.child.kill('SIGTERM');
     expect(await start.exit).toBe(0);
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
 
     const after = run(['status', '--json', '--dir', project.dataDir]);
     expect(await after.exit).toBe(1);
+  });
+
+  it('resets a stopped stack to migrations and seed', async () => {
+    const reset = run(['reset', '--dir', project.dataDir, '--project', project.projectDir, '--port', String(port)]);
+    expect(await reset.exit).toBe(0);
+    expect(reset.output()).toMatch(/seed loaded/);
   });
 
   it('names the busy port and the option to change it in one line', async () => {
