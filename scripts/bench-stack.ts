@@ -8,7 +8,6 @@ import path from 'node:path';
 import { freeBasePort, PROJECT_DIR } from '../supabase/local/stack.ts';
 
 const CLI = path.join(PROJECT_DIR, 'supabase', 'local', 'cli.ts');
-const TSX = path.join(PROJECT_DIR, 'node_modules', '.bin', 'tsx');
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -17,7 +16,7 @@ const median = (xs: number[]) => {
 
 async function startOnce(dir: string, port: number): Promise<{ ms: number; child: ChildProcess }> {
   const t0 = performance.now();
-  const child = spawn(TSX, [CLI, 'start', '--dir', dir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'start', '--dir', dir, '--port', String(port)], { cwd: PROJECT_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (c) => {

@@ -102,6 +102,32 @@ export async function freeBasePort(): Promise<number> {
 
 const statusFile = (dir: string) => path.join(dir, 'stack.json');
 
+/**
+ * A stack killed with SIGKILL leaves its children running (they have their own process group).
+ * Stop the ones its status file names, if they are still those programs.
+ */
+async function reapOrphans(dir: string) {
+  let recorded: { name: string; pid: number }[] = [];
+  try {
+    recorded = JSON.parse(readFileSync(statusFile(dir), 'utf8')).processes ?? [];
+  } catch {
+    return;
+  }
+  for (const { name, pid } of recorded) {
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!cmd.includes(name)) continue;
+    process.kill(pid, name === 'postgres' ? 'SIGINT' : 'SIGTERM');
+    for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  }
+  rmSync(statusFile(dir), { force: true });
+}
+
 /** The running stack on this data dir, if any (as `npm run stack -- status` reports it). */
 export function readStatus(dir: string): (StackInfo & { pid: number; processes: { name: string; pid: number }[] }) | null {
   try {
@@ -123,6 +149,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   mkdirSync(dir, { recursive: true });
   const running = readStatus(dir);
   if (running && running.pid !== process.pid) throw new StackRunningError(`A stack is already running on ${dir} (pid ${running.pid}, ${running.apiUrl}).`);
+  await reapOrphans(dir);
 
   const port = options.port === 0 ? await freeBasePort() : (options.port ?? DEFAULT_PORT);
   const ports = { gateway: port, db: port + 1, mail: port + 3 };

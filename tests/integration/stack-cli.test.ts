@@ -8,10 +8,10 @@ import { freeBasePort, PROJECT_DIR } from '../../supabase/local/stack.ts';
 import { tempProject, type TempProject } from '../support/project.ts';
 
 const CLI = path.join(PROJECT_DIR, 'supabase', 'local', 'cli.ts');
-const TSX = path.join(PROJECT_DIR, 'node_modules', '.bin', 'tsx');
 
 function run(args: string[]) {
-  const child = spawn(TSX, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // One process (no tsx wrapper), so a signal reaches the CLI itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: PROJECT_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (out += c));
@@ -61,6 +61,29 @@ describe('stack CLI', () => {
 
     const after = run(['status', '--json', '--dir', project.dataDir]);
     expect(await after.exit).toBe(1);
+  });
+
+  it('starts again after the previous run was killed with SIGKILL', async () => {
+    const first = run(['start', '--port', String(port), '--dir', project.dataDir, '--project', project.projectDir]);
+    await expect.poll(first.output, { timeout: 60_000, interval: 100 }).toMatch(/is ready/);
+    first.child.kill('SIGKILL');
+    await first.exit;
+
+    const second = run(['start', '--port', String(port), '--dir', project.dataDir, '--project', project.projectDir]);
+    await expect.poll(second.output, { timeout: 60_000, interval: 100 }).toMatch(/is ready|Error|error/);
+    expect(second.output()).toMatch(/is ready/);
+
+    // Now the other way round: the children die hard and leave postmaster.pid behind.
+    const { readStatus } = await import('../../supabase/local/stack.ts');
+    const children = readStatus(project.dataDir)!.processes;
+    second.child.kill('SIGKILL');
+    for (const c of children) process.kill(c.pid, 'SIGKILL');
+    await second.exit;
+    const third = run(['start', '--port', String(port), '--dir', project.dataDir, '--project', project.projectDir]);
+    await expect.poll(third.output, { timeout: 60_000, interval: 100 }).toMatch(/is ready|Error|error/);
+    expect(third.output()).toMatch(/is ready/);
+    third.child.kill('SIGTERM');
+    expect(await third.exit).toBe(0);
   });
 
   it('resets a stopped stack to migrations and seed', async () => {
