@@ -4,6 +4,7 @@ import path from 'node:path';
 export default defineConfig({
   resolve: { alias: { '~': path.resolve(__dirname, 'app') } },
   test: {
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     projects: [
       {
         extends: true,
@@ -17,7 +18,6 @@ export default defineConfig({
           environment: 'node',
           // Each file starts its own stack on free ports; two cores run two at a time at most.
           pool: 'forks',
-          poolOptions: { forks: { maxForks: 2, minForks: 1 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

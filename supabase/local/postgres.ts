@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import pg from 'pg';
-import { isAlive, spawnManaged, stopChild, type ManagedChild } from './process.ts';
+import { isAlive, spawnManaged, stopChild, terminate, type ManagedChild } from './process.ts';
 
 export const SUPERUSER = 'supabase_admin';
 export const PASSWORD = 'postgres';
@@ -151,11 +151,7 @@ async function clearStalePid(dir: string) {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   const ours = pid > 0 && isAlive(pid) && readProcCmdline(pid).includes(dir);
-  if (ours) {
-    process.kill(pid, 'SIGINT'); // fast shutdown
-    for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  }
+  if (ours) await terminate(pid, 'SIGINT'); // fast shutdown
   rmSync(pidFile, { force: true });
 }
 

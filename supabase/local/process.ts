@@ -91,3 +91,14 @@ export function isAlive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** Signals a process we don't own as a child (an orphan from a killed run) and waits for it to go. */
+export async function terminate(pid: number, signal: NodeJS.Signals, graceMs = 5000): Promise<void> {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    return;
+  }
+  for (let waited = 0; waited < graceMs && isAlive(pid); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+}

@@ -11,7 +11,7 @@ import { defaultKeys, type StackKeys } from './keys.ts';
 import { bootstrap, migrate, recreateDatabase, seed } from './migrate.ts';
 import { PASSWORD, SUPERUSER, startPostgres, withClient, type RunningPostgres } from './postgres.ts';
 import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
-import { isAlive } from './process.ts';
+import { isAlive, terminate } from './process.ts';
 import type { Mailer, StackContext } from './service.ts';
 
 export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -121,9 +121,7 @@ async function reapOrphans(dir: string) {
       continue;
     }
     if (!cmd.includes(name)) continue;
-    process.kill(pid, name === 'postgres' ? 'SIGINT' : 'SIGTERM');
-    for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    await terminate(pid, name === 'postgres' ? 'SIGINT' : 'SIGTERM');
   }
   rmSync(statusFile(dir), { force: true });
 }
