@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig, type ProjectConfig } from './config.ts';
+import { createAuthService } from './auth/index.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
 import { bootstrap, migrate, recreateDatabase, seed } from './migrate.ts';
@@ -222,7 +223,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     };
 
     // services: each mounts itself on the gateway under /<name>/v1.
-    void ctx;
+    gateway.mount(createAuthService(ctx));
 
     const info: StackInfo = {
       apiUrl,

@@ -1,0 +1,34 @@
+// What every auth endpoint module gets.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type pg from 'pg';
+import type { Mailer } from '../service.ts';
+import type { SessionContext } from './sessions.ts';
+
+export interface AuthContext extends SessionContext {
+  pool: pg.Pool;
+  mailer: Mailer;
+  apiUrl: string;
+  log(message: string): void;
+}
+
+export type Handler = (ctx: AuthContext, req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+
+export async function tx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    await c.query('begin');
+    const out = await fn(c);
+    await c.query('commit');
+    return out;
+  } catch (err) {
+    await c.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    c.release();
+  }
+}
+
+export const requestMeta = (req: IncomingMessage) => ({
+  userAgent: req.headers['user-agent'],
+  ip: (req.headers['x-forwarded-for'] as string | undefined)?.split(',')[0].trim(),
+});

@@ -1,0 +1,50 @@
+// Request parsing shared by the endpoint modules.
+import type { IncomingMessage } from 'node:http';
+import { AuthError, errors } from './errors.ts';
+
+const MAX_BODY = 1024 * 1024; // GoTrue api.go: 1 MiB request body limit
+
+export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw errors.tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('expected an object');
+    return value as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof AuthError) throw err;
+    throw errors.badJson((err as Error).message);
+  }
+}
+
+export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+export const obj = (v: unknown): Record<string, unknown> | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+export function bearer(req: IncomingMessage): string | undefined {
+  const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  return m?.[1];
+}
+
+export function clientIp(req: IncomingMessage): string | undefined {
+  const fwd = req.headers['x-forwarded-for'];
+  return typeof fwd === 'string' ? fwd.split(',')[0].trim() : undefined;
+}
+
+const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+
+/** GoTrue validateEmail: trimmed, lower-cased, ≤ 255 chars, a plausible address. */
+export function normalizeEmail(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const email = v.trim().toLowerCase();
+  return email.length <= 255 && EMAIL.test(email) ? email : undefined;
+}
+
+export const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);

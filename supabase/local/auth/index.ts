@@ -1,0 +1,110 @@
+// The local Auth service at /auth/v1: a GoTrue-compatible subset (reference/auth.md).
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Service, StackContext } from '../service.ts';
+import { createUserAdmin, deleteUserAdmin, generateLink, getUserAdmin, listUsers, updateUserAdmin } from './admin.ts';
+import type { AuthContext, Handler } from './context.ts';
+import { AuthError, apiVersion, errors, sendError } from './errors.ts';
+import { clientIp } from './http.ts';
+import { signer } from './jwt.ts';
+import { logout } from './logout.ts';
+import { otp } from './otp.ts';
+import { health, jwks, settings } from './settings.ts';
+import { token } from './token.ts';
+import { getUser, putUser } from './user.ts';
+import { verifyGet, verifyPost } from './verify.ts';
+
+type Bucket = 'otp' | 'verify' | 'token';
+
+function route(method: string, path: string): { handler: Handler; bucket?: Bucket } | undefined {
+  const key = `${method} ${path}`;
+  switch (key) {
+    case 'POST /otp':
+    case 'POST /magiclink':
+      return { handler: otp, bucket: 'otp' };
+    case 'POST /verify':
+      return { handler: verifyPost, bucket: 'verify' };
+    case 'GET /verify':
+      return { handler: verifyGet, bucket: 'verify' };
+    case 'POST /token':
+      return { handler: token, bucket: 'token' };
+    case 'GET /user':
+      return { handler: getUser };
+    case 'PUT /user':
+      return { handler: putUser, bucket: 'otp' };
+    case 'POST /logout':
+      return { handler: logout };
+    case 'GET /settings':
+      return { handler: settings };
+    case 'GET /health':
+      return { handler: health };
+    case 'GET /.well-known/jwks.json':
+      return { handler: jwks };
+    case 'POST /admin/users':
+      return { handler: createUserAdmin };
+    case 'GET /admin/users':
+      return { handler: listUsers };
+    case 'POST /admin/generate_link':
+      return { handler: generateLink };
+  }
+  const m = /^\/admin\/users\/([^/]+)$/.exec(path);
+  if (m) {
+    if (method === 'GET') return { handler: getUserAdmin(m[1]) };
+    if (method === 'PUT') return { handler: updateUserAdmin(m[1]) };
+    if (method === 'DELETE') return { handler: deleteUserAdmin(m[1]) };
+  }
+  return undefined;
+}
+
+/**
+ * GoTrue's per-IP limits (apilimiter.go), per 5 minutes. GoTrue applies them only when it can key
+ * the request by a forwarded-for header, so direct local calls are not limited.
+ */
+function limiter(limits: Record<Bucket, number>) {
+  const windows = new Map<string, { start: number; count: number }>();
+  return (bucket: Bucket, ip: string | undefined) => {
+    if (!ip) return;
+    const key = `${bucket}:${ip}`;
+    const now = Date.now();
+    const w = windows.get(key);
+    if (!w || now - w.start > 300_000) return void windows.set(key, { start: now, count: 1 });
+    if (++w.count > limits[bucket]) throw errors.overRequestRate();
+  };
+}
+
+export function createAuthService(stack: StackContext): Service {
+  const pool = new pg.Pool({ connectionString: stack.dbUrlFor('supabase_auth_admin'), max: 10 });
+  pool.on('error', () => undefined);
+  stack.onStop(() => pool.end());
+  const config = stack.config.auth;
+  const ctx: AuthContext = {
+    pool,
+    mailer: stack.mailer,
+    apiUrl: stack.apiUrl,
+    config,
+    issuer: `${stack.apiUrl}/auth/v1`,
+    signer: signer(stack.keys.jwtSecret),
+    log: (m) => stack.log('auth', m),
+  };
+  const limit = limiter({ otp: config.rateLimit.signInSignUps, verify: config.rateLimit.tokenVerifications, token: config.rateLimit.tokenRefresh });
+
+  return {
+    name: 'auth',
+    async handle(req, res, path) {
+      const requestId = randomUUID();
+      const url = new URL(path, 'http://auth');
+      const version = apiVersion(req);
+      if (version) res.setHeader('x-supabase-api-version', version);
+      try {
+        const r = route(req.method ?? 'GET', url.pathname.replace(/\/+$/, '') || '/');
+        if (!r) throw new AuthError(404, 'not_found', 'Not Found'); // GoTrue: unknown route
+        if (r.bucket) limit(r.bucket, clientIp(req));
+        await r.handler(ctx, req, res, url);
+      } catch (err) {
+        if (err instanceof AuthError) return sendError(req, res, err, requestId);
+        ctx.log(`${req.method} ${url.pathname} failed (${requestId}): ${(err as Error).stack ?? err}`);
+        if (!res.headersSent) sendError(req, res, new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information'), requestId);
+      }
+    },
+  };
+}

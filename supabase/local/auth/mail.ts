@@ -1,0 +1,72 @@
+// Auth emails from the templates configured in config.toml (reference/auth.md §6).
+import { existsSync, readFileSync } from 'node:fs';
+import type { AuthConfig } from '../config.ts';
+import type { Mailer } from '../service.ts';
+
+// GoTrue mailer defaults (v2.189, the CLI-pinned image): subject and body when no template is configured.
+const DEFAULTS: Record<string, { subject: string; body: string }> = {
+  magic_link: {
+    subject: 'Your Magic Link',
+    body: '<h2>Magic Link</h2><p>Follow this link to login:</p><p><a href="{{ .ConfirmationURL }}">Log In</a></p><p>Alternatively, enter the code: {{ .Token }}</p>',
+  },
+  confirmation: {
+    subject: 'Confirm Your Email',
+    body: '<h2>Confirm your email</h2><p>Follow this link to confirm your email:</p><p><a href="{{ .ConfirmationURL }}">Confirm your email address</a></p><p>Alternatively, enter the code: {{ .Token }}</p>',
+  },
+};
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Go-template substitution for the variables GoTrue passes: {{ .Token }}, {{ .Data.key }} … */
+export function render(template: string, vars: Record<string, string>, data: Record<string, unknown>): string {
+  return template.replace(/\{\{\s*\.(\w+)(?:\.(\w+))?\s*\}\}/g, (_, name: string, key?: string) => {
+    if (name === 'Data' && key) return escapeHtml(String(data[key] ?? ''));
+    return escapeHtml(vars[name] ?? '');
+  });
+}
+
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<(style|script)[\s\S]*?<\/\1>/gi, '')
+    .replace(/<a [^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, '$2 ($1)')
+    .replace(/<br\s*\/?>|<\/(p|h\d|div|tr|li)>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'")
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\n\s*\n+/g, '\n\n')
+    .trim();
+}
+
+export interface AuthMail {
+  template: 'magic_link' | 'confirmation';
+  email: string;
+  token: string;
+  tokenHash: string;
+  type: string;
+  redirectTo: string;
+  data: Record<string, unknown>;
+}
+
+export async function sendAuthMail(mailer: Mailer, config: AuthConfig, apiUrl: string, m: AuthMail) {
+  const configured = config.email.templates[m.template];
+  const fallback = DEFAULTS[m.template];
+  const body = configured?.contentPath && existsSync(configured.contentPath) ? readFileSync(configured.contentPath, 'utf8') : fallback.body;
+  const confirmationUrl = `${apiUrl}/auth/v1/verify?token=${m.tokenHash}&type=${m.type}&redirect_to=${encodeURIComponent(m.redirectTo)}`;
+  const vars = {
+    Token: m.token,
+    TokenHash: m.tokenHash,
+    SiteURL: config.siteUrl,
+    RedirectTo: m.redirectTo,
+    Email: m.email,
+    ConfirmationURL: confirmationUrl,
+  };
+  const html = render(body, vars, m.data);
+  await mailer.send({
+    // CLI: GoTrue sends as admin@email.com / "Admin" to the local mail catcher.
+    from: { name: 'Admin', email: 'admin@email.com' },
+    to: [{ email: m.email }],
+    subject: render(configured?.subject ?? fallback.subject, vars, m.data),
+    html,
+    text: htmlToText(html),
+  });
+}

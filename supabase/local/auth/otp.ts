@@ -1,0 +1,103 @@
+// POST /otp — email one-time code and magic link (GoTrue otp.go, magic_link.go; reference/auth.md §1.4).
+import { createHash, randomInt, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { tx, type AuthContext, type Handler } from './context.ts';
+import { AuthError, errors, sendJson } from './errors.ts';
+import { normalizeEmail, obj, readJson, str } from './http.ts';
+import { sendAuthMail } from './mail.ts';
+import { allowedRedirect } from './redirect.ts';
+import { createUser, findByEmail, type UserRow } from './users.ts';
+
+/** GoTrue crypto.GenerateTokenHash: hex SHA-224 of email + code. */
+export const tokenHash = (email: string, otp: string) => createHash('sha224').update(email + otp).digest('hex');
+
+export const generateOtp = (length: number) => String(randomInt(10 ** length)).padStart(length, '0');
+
+const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+export interface OneTimeToken {
+  otp: string;
+  hash: string;
+  type: 'magiclink' | 'signup';
+}
+
+/**
+ * Stores a fresh code for the user (hash only), replacing the previous one: recovery_token for a
+ * magic link, confirmation_token for a signup confirmation, plus the auth.one_time_tokens row.
+ */
+export async function issueToken(c: pg.PoolClient, ctx: AuthContext, user: UserRow, type: 'magiclink' | 'signup', pkce: boolean): Promise<OneTimeToken> {
+  const email = user.email!;
+  const otp = generateOtp(ctx.config.email.otpLength);
+  const hash = (pkce ? 'pkce_' : '') + tokenHash(email, otp);
+  const [column, sentAt, tokenType] =
+    type === 'magiclink' ? ['recovery_token', 'recovery_sent_at', 'recovery_token'] : ['confirmation_token', 'confirmation_sent_at', 'confirmation_token'];
+  await c.query(`update auth.users set ${column} = $2, ${sentAt} = now(), updated_at = now() where id = $1`, [user.id, hash]);
+  await c.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2', [user.id, tokenType]);
+  await c.query(
+    `insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to, created_at, updated_at) values ($1, $2, $3, $4, $5, now(), now())`,
+    [randomUUID(), user.id, tokenType, hash, email],
+  );
+  return { otp, hash, type };
+}
+
+// Global cap on emails per hour (RATE_LIMIT_EMAIL_SENT), skipped under autoconfirm like GoTrue.
+const sentThisHour: number[] = [];
+
+export const otp: Handler = async (ctx, req, res, url) => {
+  const body = await readJson(req);
+  if (body.phone) throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider');
+  const challenge = str(body.code_challenge);
+  const method = str(body.code_challenge_method)?.toLowerCase();
+  if (!!challenge !== !!method) throw errors.validation('PKCE flow requires code_challenge_method and code_challenge');
+  if (challenge && (!CHALLENGE.test(challenge) || (method !== 's256' && method !== 'plain'))) throw errors.validation('code challenge does not match previously saved code verifier');
+  if (body.email === undefined || body.email === '') throw errors.validation('An email address is required');
+  const email = normalizeEmail(body.email);
+  if (!email) throw errors.validation('Unable to validate email address: invalid format');
+  const createIfMissing = body.create_user !== false;
+  const data = obj(body.data) ?? {};
+  const redirectTo = allowedRedirect(ctx.config, url.searchParams.get('redirect_to') ?? undefined);
+  const confirmations = ctx.config.email.enableConfirmations;
+
+  const sent = await tx(ctx.pool, async (c) => {
+    // Serialise requests for one address so two concurrent ones can't both pass the frequency check.
+    await c.query('select pg_advisory_xact_lock(hashtext($1))', [email]);
+    let user = await findByEmail(c, email);
+    if (!user) {
+      if (!createIfMissing) throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
+      if (!ctx.config.enableSignup || !ctx.config.email.enableSignup) throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance');
+      user = await createUser(c, { email, userMetadata: data, confirmed: !confirmations });
+    }
+    if (user.banned_until && new Date(user.banned_until) > new Date()) throw new AuthError(403, 'user_banned', 'User is banned');
+    const type = user.email_confirmed_at ? 'magiclink' : 'signup';
+    const lastSent = type === 'magiclink' ? user.recovery_sent_at : user.confirmation_sent_at;
+    const wait = lastSent ? Math.ceil(ctx.config.email.maxFrequency - (Date.now() - new Date(lastSent).getTime()) / 1000) : 0;
+    // GoTrue mail.go: per-user SMTP_MAX_FREQUENCY, reported with the seconds left.
+    if (wait > 0) throw new AuthError(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${wait} seconds.`);
+    if (confirmations) {
+      const hour = Date.now() - 3_600_000;
+      while (sentThisHour.length && sentThisHour[0] < hour) sentThisHour.shift();
+      if (sentThisHour.length >= ctx.config.rateLimit.emailSent) throw new AuthError(429, 'over_email_send_rate_limit', 'email rate limit exceeded');
+      sentThisHour.push(Date.now());
+    }
+    const token = await issueToken(c, ctx, user, type, !!challenge);
+    if (challenge) {
+      await c.query(
+        `insert into auth.flow_state (id, user_id, auth_code, code_challenge_method, code_challenge, provider_type, authentication_method, created_at, updated_at)
+         values ($1, $2, $3, $4, $5, $6, $7, now(), now())`,
+        [randomUUID(), user.id, randomUUID(), method, challenge, type === 'magiclink' ? 'magiclink' : 'email', type === 'magiclink' ? 'magiclink' : 'email/signup'],
+      );
+    }
+    return { token, user };
+  });
+
+  await sendAuthMail(ctx.mailer, ctx.config, ctx.apiUrl, {
+    template: sent.token.type === 'magiclink' ? 'magic_link' : 'confirmation',
+    email,
+    token: sent.token.otp,
+    tokenHash: sent.token.hash,
+    type: sent.token.type,
+    redirectTo,
+    data: (sent.user.raw_user_meta_data as Record<string, unknown>) ?? {},
+  });
+  sendJson(res, 200, {});
+};

@@ -1,0 +1,124 @@
+// Sessions, refresh tokens and the token response (reference/auth.md §1.7, §1.10, §2).
+import { randomInt, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { AuthConfig } from '../config.ts';
+import { AuthError } from './errors.ts';
+import type { Signer } from './jwt.ts';
+import { findById, userJson, type UserRow } from './users.ts';
+
+type Db = pg.Pool | pg.PoolClient;
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** GoTrue's legacy refresh token: 12 random lowercase base32-ish chars (crypto.SecureAlphanumeric). */
+export const newRefreshToken = () => Array.from({ length: 12 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+
+export interface SessionContext {
+  signer: Signer;
+  config: AuthConfig;
+  issuer: string;
+}
+
+async function insertRefreshToken(db: Db, user: UserRow, sessionId: string, parent: string | null): Promise<string> {
+  const token = newRefreshToken();
+  await db.query(
+    `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+     values ('00000000-0000-0000-0000-000000000000', $1, $2, false, now(), now(), $3, $4)`,
+    [token, user.id, parent, sessionId],
+  );
+  return token;
+}
+
+/** The token response every sign-in and refresh returns (tokens/service.go AccessTokenResponse). */
+export async function tokenResponse(db: Db, ctx: SessionContext, user: UserRow, sessionId: string, refreshToken: string) {
+  const now = Math.floor(Date.now() / 1000);
+  const amr = (
+    await db.query('select authentication_method, created_at from auth.mfa_amr_claims where session_id = $1 order by created_at desc', [sessionId])
+  ).rows.map((r) => ({ method: r.authentication_method, timestamp: Math.floor(new Date(r.created_at).getTime() / 1000) }));
+  const expiresIn = ctx.config.jwtExpiry;
+  const accessToken = await ctx.signer.sign({
+    iss: ctx.issuer,
+    sub: user.id,
+    aud: user.aud ?? 'authenticated',
+    exp: now + expiresIn,
+    iat: now,
+    email: user.email ?? '',
+    phone: user.phone ?? '',
+    app_metadata: user.raw_app_meta_data ?? {},
+    user_metadata: user.raw_user_meta_data ?? {},
+    role: user.role ?? 'authenticated',
+    aal: 'aal1',
+    amr,
+    session_id: sessionId,
+    is_anonymous: user.is_anonymous ?? false,
+  });
+  return {
+    access_token: accessToken,
+    token_type: 'bearer',
+    expires_in: expiresIn,
+    expires_at: now + expiresIn,
+    refresh_token: refreshToken,
+    user: await userJson(db, user),
+  };
+}
+
+/** A new session for a sign-in by `method` (otp, magiclink, email/signup…). */
+export async function signIn(db: Db, ctx: SessionContext, user: UserRow, method: string, meta: { userAgent?: string; ip?: string }) {
+  const sessionId = randomUUID();
+  await db.query(
+    `insert into auth.sessions (id, user_id, created_at, updated_at, aal, refreshed_at, user_agent, ip)
+     values ($1, $2, now(), now(), 'aal1', now(), $3, $4)`,
+    [sessionId, user.id, meta.userAgent ?? null, meta.ip ?? null],
+  );
+  await db.query(
+    `insert into auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method) values ($1, $2, now(), now(), $3)`,
+    [randomUUID(), sessionId, method],
+  );
+  const app = { ...(user.raw_app_meta_data ?? {}), provider: 'email', providers: ['email'] };
+  const updated = (
+    await db.query('update auth.users set last_sign_in_at = now(), raw_app_meta_data = $2, updated_at = now() where id = $1 returning *', [user.id, app])
+  ).rows[0] as UserRow;
+  await db.query(`update auth.identities set last_sign_in_at = now() where user_id = $1 and provider = 'email'`, [user.id]);
+  const refresh = await insertRefreshToken(db, updated, sessionId, null);
+  return tokenResponse(db, ctx, updated, sessionId, refresh);
+}
+
+const refreshError = (code: string, message: string) => new AuthError(400, code, `Invalid Refresh Token: ${message}`);
+
+/** grant_type=refresh_token with GoTrue's legacy rotation rules (token_refresh.go). Runs in `client`'s transaction. */
+export async function refresh(client: pg.PoolClient, ctx: SessionContext, token: string) {
+  const row = (await client.query('select * from auth.refresh_tokens where token = $1 for update', [token])).rows[0];
+  if (!row) throw refreshError('refresh_token_not_found', 'Refresh Token Not Found');
+  if (!row.session_id) throw refreshError('session_not_found', 'No Valid Session Found');
+  const session = (await client.query('select * from auth.sessions where id = $1 for update', [row.session_id])).rows[0];
+  if (!session) throw refreshError('session_not_found', 'No Valid Session Found');
+  if (session.not_after && new Date(session.not_after) < new Date()) throw new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired');
+  const user = await findById(client, row.user_id);
+  if (!user) throw refreshError('refresh_token_not_found', 'Refresh Token Not Found');
+  if (user.banned_until && new Date(user.banned_until) > new Date()) throw new AuthError(400, 'user_banned', 'Invalid Refresh Token: User Banned');
+
+  let issued: string;
+  if (!row.revoked || !ctx.config.enableRefreshTokenRotation) {
+    await client.query('update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1', [row.id]);
+    issued = await insertRefreshToken(client, user, session.id, row.token);
+  } else {
+    const active = (
+      await client.query('select * from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1', [session.id])
+    ).rows[0];
+    const withinReuse = Date.now() - new Date(row.updated_at).getTime() < ctx.config.refreshTokenReuseInterval * 1000;
+    if (active && active.parent === row.token) {
+      // GoTrue: the client lost the last response; hand back the currently active token.
+      issued = active.token;
+    } else if (withinReuse) {
+      // GoTrue: reuse within refresh_token_reuse_interval is tolerated and gets a fresh child.
+      issued = await insertRefreshToken(client, user, session.id, row.token);
+    } else {
+      // GoTrue: reuse detection — revoke the whole token family of the session.
+      await client.query('update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1', [session.id]);
+      await client.query('commit');
+      await client.query('begin');
+      throw refreshError('refresh_token_already_used', 'Already Used');
+    }
+  }
+  await client.query('update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1', [session.id]);
+  return tokenResponse(client, ctx, user, session.id, issued);
+}
