@@ -50,7 +50,7 @@ describe('stack CLI', () => {
     expect(added.status).toBe(201);
     const reset = run(['reset', '--dir', project.dataDir, '--project', project.projectDir]);
     expect(await reset.exit).toBe(0);
-    expect(reset.output()).toMatch(/1 migration\(s\) applied, seed loaded/);
+    expect(reset.output()).toMatch(/2 migration\(s\) applied, seed loaded/);
     await expect
       .poll(async () => (await fetch(`${info.apiUrl}/rest/v1/notes?select=body&order=id`, { headers })).json(), { timeout: 15_000 })
       .toEqual([{ body: 'alice note' }, { body: 'bob note' }]);

@@ -54,7 +54,7 @@ describe('local stack', () => {
 
   it('applies migrations and the seed on first start and records them as the CLI does', async () => {
     expect(stack.created).toBe(true);
-    expect(stack.applied).toEqual(['20250101000000_notes.sql']);
+    expect(stack.applied).toEqual(['20250101000000_notes.sql', '20250101000100_profiles.sql']);
     const rows = await client(stack, stack.serviceRoleKey).from('notes').select('body').order('id');
     expect(rows.data).toEqual([{ body: 'alice note' }, { body: 'bob note' }]);
   });

@@ -1,0 +1,30 @@
+// Reading sign-in emails through the mail catcher's Mailpit API, as a user reads their inbox.
+export interface MailSummary {
+  ID: string;
+  To: { Address: string }[];
+  Subject: string;
+  Created: string;
+}
+
+export async function messagesTo(mailUrl: string, email: string): Promise<MailSummary[]> {
+  const res = await fetch(`${mailUrl}/api/v1/search?query=${encodeURIComponent(`to:${email}`)}`);
+  if (!res.ok) throw new Error(`mail search failed: ${res.status}`);
+  return (await res.json()).messages;
+}
+
+/** Waits for the `nth` email (1-based) to `email` and returns its text and the code in it. */
+export async function waitForMail(mailUrl: string, email: string, nth = 1, timeoutMs = 10_000): Promise<{ text: string; html: string; code: string }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const list = await messagesTo(mailUrl, email);
+    if (list.length >= nth) {
+      const newest = list[0];
+      const msg = await (await fetch(`${mailUrl}/api/v1/message/${newest.ID}`)).json();
+      const code = /\b(\d{6})\b/.exec(msg.Text)?.[1];
+      if (!code) throw new Error(`no code in the email to ${email}:\n${msg.Text}`);
+      return { text: msg.Text, html: msg.HTML, code };
+    }
+    if (Date.now() > deadline) throw new Error(`no email #${nth} to ${email} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
