@@ -1,7 +1,9 @@
 // A local stack per test file: fixture project in a temp dir, free ports, fast settings.
+import { cpSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import type { ProjectConfig } from '../../supabase/local/config.ts';
-import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { PROJECT_DIR, startStack, type Stack } from '../../supabase/local/stack.ts';
 import { tempProject, type TempProject } from './project.ts';
 
 export interface TestStack extends Stack {
@@ -13,6 +15,8 @@ export interface TestStack extends Stack {
 
 export async function startTestStack(opts: { fixture?: string; configure?: (c: ProjectConfig) => void } = {}): Promise<TestStack> {
   const project = tempProject(opts.fixture);
+  // Tend's own email templates, so tests read the mails users get (config.toml points at them).
+  cpSync(path.join(PROJECT_DIR, 'supabase', 'templates'), path.join(project.projectDir, 'supabase', 'templates'), { recursive: true });
   const stack = await startStack({
     port: 0,
     dir: project.dataDir,

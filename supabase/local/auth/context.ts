@@ -8,6 +8,8 @@ export interface AuthContext extends SessionContext {
   pool: pg.Pool;
   mailer: Mailer;
   apiUrl: string;
+  /** Send times of this instance's auth emails in the last hour (RATE_LIMIT_EMAIL_SENT). */
+  emailsSent: number[];
   log(message: string): void;
 }
 

@@ -84,6 +84,7 @@ export function createAuthService(stack: StackContext): Service {
     config,
     issuer: `${stack.apiUrl}/auth/v1`,
     signer: signer(stack.keys.jwtSecret),
+    emailsSent: [],
     log: (m) => stack.log('auth', m),
   };
   const limit = limiter({ otp: config.rateLimit.signInSignUps, verify: config.rateLimit.tokenVerifications, token: config.rateLimit.tokenRefresh });

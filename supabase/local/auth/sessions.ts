@@ -113,7 +113,7 @@ export async function refresh(client: pg.PoolClient, ctx: SessionContext, token:
       issued = await insertRefreshToken(client, user, session.id, row.token);
     } else {
       // GoTrue: reuse detection — revoke the whole token family of the session.
-      await client.query('update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1', [session.id]);
+      await client.query('update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false', [session.id]);
       await client.query('commit');
       await client.query('begin');
       throw refreshError('refresh_token_already_used', 'Already Used');

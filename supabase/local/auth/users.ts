@@ -32,16 +32,17 @@ export interface UserRow {
 
 type Db = pg.Pool | pg.PoolClient;
 
-export async function findByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+/** `lock` takes the row for the transaction, so two requests can't both use one code. */
+export async function findByEmail(db: Db, email: string, lock = false): Promise<UserRow | undefined> {
   const r = await db.query(
-    `select * from auth.users where instance_id = $1 and lower(email) = $2 and is_sso_user = false and deleted_at is null limit 1`,
+    `select * from auth.users where instance_id = $1 and lower(email) = $2 and is_sso_user = false and deleted_at is null limit 1${lock ? ' for update' : ''}`,
     [INSTANCE_ID, email],
   );
   return r.rows[0];
 }
 
-export async function findById(db: Db, id: string): Promise<UserRow | undefined> {
-  return (await db.query('select * from auth.users where id = $1', [id])).rows[0];
+export async function findById(db: Db, id: string, lock = false): Promise<UserRow | undefined> {
+  return (await db.query(`select * from auth.users where id = $1${lock ? ' for update' : ''}`, [id])).rows[0];
 }
 
 /** A new email user, as GoTrue's signup creates it (random password, an email identity). */
@@ -65,8 +66,8 @@ export async function createUser(
   );
   await db.query(
     `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at, last_sign_in_at)
-     values ($1, $1::uuid, $2, 'email', now(), now(), now())`,
-    [id, identityData],
+     values ($1::text, $2::uuid, $3, 'email', now(), now(), now())`,
+    [id, id, identityData],
   );
   return r.rows[0];
 }

@@ -19,15 +19,17 @@ interface Match {
   pkce: boolean;
 }
 
+// GoTrue verify.go: which stored code each verification type may match (email tries both).
 function tokenTypes(type: string): ('confirmation_token' | 'recovery_token')[] {
   if (type === 'email') return ['confirmation_token', 'recovery_token'];
   if (type === 'magiclink' || type === 'recovery') return ['recovery_token'];
-  return ['confirmation_token'];
+  if (type === 'signup' || type === 'invite') return ['confirmation_token'];
+  return []; // email_change: no email changes are issued by this stand-in
 }
 
 /** Email + code: the stored hash (or its pkce_ form) must match and be fresh. */
 async function matchCode(c: pg.PoolClient, ctx: AuthContext, email: string, token: string, type: string): Promise<Match> {
-  const user = await findByEmail(c, email);
+  const user = await findByEmail(c, email, true);
   if (!user) throw errors.otpExpired();
   const hash = tokenHash(email, token);
   const expiry = ctx.config.email.otpExpiry;
@@ -49,8 +51,10 @@ async function matchHash(c: pg.PoolClient, ctx: AuthContext, hash: string, type:
     ])
   ).rows[0];
   if (!row) throw errors.otpExpired(true);
-  const user = await findById(c, row.user_id);
+  const user = await findById(c, row.user_id, true);
   if (!user) throw errors.otpExpired(true);
+  // The row may have been consumed while this request waited for the user's lock.
+  if (!(await c.query('select 1 from auth.one_time_tokens where token_hash = $1', [hash])).rowCount) throw errors.otpExpired(true);
   const confirmation = row.token_type === 'confirmation_token';
   if (!within(confirmation ? user.confirmation_sent_at : user.recovery_sent_at, ctx.config.email.otpExpiry)) throw errors.otpExpired(true);
   return { user, kind: confirmation ? 'signup' : 'magiclink', pkce: hash.startsWith('pkce_') };
@@ -69,7 +73,7 @@ export const verifyPost: Handler = async (ctx, req, res) => {
   const body = await readJson(req);
   const type = str(body.type);
   if (!type) throw errors.validation('Verify requires a verification type');
-  if (!TYPES.has(type)) throw errors.validation(`Verify requires a valid type`);
+  if (!TYPES.has(type)) throw errors.validation('Unsupported verification type');
   const token = str(body.token);
   const hash = str(body.token_hash);
   if (!!token === !!hash) throw errors.validation('Verify requires either a token or a token hash');
@@ -93,20 +97,24 @@ export const verifyPost: Handler = async (ctx, req, res) => {
 
 /** GET /verify?token=<hash>&type=&redirect_to= — the link in the email; answers with a 303. */
 export const verifyGet: Handler = async (ctx, req, res, url) => {
-  const redirectTo = allowedRedirect(ctx.config, url.searchParams.get('redirect_to') ?? undefined);
   const type = url.searchParams.get('type') ?? '';
   const hash = url.searchParams.get('token') ?? '';
+  // GoTrue verify.go: parameter errors are plain JSON errors; everything after them is a redirect.
+  if (!type) throw errors.validation('Verify requires a verification type');
+  if (!hash) throw errors.validation('Verify requires a token or a token hash');
+  const redirectTo = allowedRedirect(ctx.config, url.searchParams.get('redirect_to') ?? undefined);
   const pkce = hash.startsWith('pkce_');
   const go = (target: string) => {
     res.writeHead(303, { location: target, 'content-length': '0' });
     res.end();
   };
   try {
-    if (!TYPES.has(type) || !hash) throw errors.validation('Verify requires a token and a valid type');
+    if (!TYPES.has(type) || type === 'email_change') throw errors.validation('Unsupported verification type');
     const target = await tx(ctx.pool, async (c) => {
       const match = await matchHash(c, ctx, hash, type);
       const user = await consume(c, match);
       if (pkce) {
+        // GoTrue issueAuthCode: the newest flow state of the user for this method gets its code stamped.
         const method = match.kind === 'magiclink' ? 'magiclink' : 'email/signup';
         const flow = (
           await c.query(
@@ -116,12 +124,13 @@ export const verifyGet: Handler = async (ctx, req, res, url) => {
             [user.id, method],
           )
         ).rows[0];
-        if (!flow) throw new AuthError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
+        if (!flow) throw new AuthError(400, 'flow_state_not_found', 'No associated flow state found. No valid flow state found for user.');
         const u = new URL(redirectTo);
         u.searchParams.set('code', flow.auth_code);
         return u.toString();
       }
-      const s = await signIn(c, ctx, user, match.kind, requestMeta(req));
+      // GoTrue verify.go: implicit link sign-in records amr "otp" and echoes the requested type.
+      const s = await signIn(c, ctx, user, 'otp', requestMeta(req));
       const fragment = new URLSearchParams({
         access_token: s.access_token,
         expires_at: String(s.expires_at),
@@ -129,17 +138,17 @@ export const verifyGet: Handler = async (ctx, req, res, url) => {
         refresh_token: s.refresh_token,
         sb: '',
         token_type: 'bearer',
-        type: match.kind,
+        type,
       });
       return `${redirectTo.split('#')[0]}#${fragment}`;
     });
     go(target);
   } catch (err) {
     if (!(err instanceof AuthError)) throw err;
-    // GoTrue: errors go back to the app in the fragment (and the query in PKCE mode).
+    // GoTrue prepErrorRedirectURL: the error in the fragment, and in the query too in PKCE mode.
     const params = new URLSearchParams({ error: oauthError(err.status), error_code: err.code, error_description: err.message, sb: '' });
     const u = new URL(redirectTo);
-    if (pkce) for (const [k, v] of params) u.searchParams.set(k, v);
+    if (pkce) for (const [k, v] of params) if (k !== 'sb') u.searchParams.set(k, v);
     go(`${u.toString().split('#')[0]}#${params}`);
   }
 };
