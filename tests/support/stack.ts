@@ -1,8 +1,10 @@
 // A local stack per test file: fixture project in a temp dir, free ports, fast settings.
 import { cpSync } from 'node:fs';
 import path from 'node:path';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import type { ProjectConfig } from '../../supabase/local/config.ts';
+import { waitForMail } from './mail.ts';
 import { PROJECT_DIR, startStack, type Stack } from '../../supabase/local/stack.ts';
 import { tempProject, type TempProject } from './project.ts';
 
@@ -36,4 +38,32 @@ export async function startTestStack(opts: { fixture?: string; configure?: (c: P
       project.remove();
     },
   };
+}
+
+/** An in-memory Storage for auth-js sessions (one per client, like one browser). */
+export function memoryStorage() {
+  const m = new Map<string, string>();
+  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) };
+}
+
+let emails = 0;
+/** A fresh address per call, so tests never share a user or an inbox. */
+export const newEmail = (tag = 'user') => `${tag}${++emails}.${process.pid}.${Date.now()}@example.test`;
+
+/** A supabase-js client for the test stack, its session kept in memory. */
+export function clientFor(stack: Stack, opts: { key?: string; pkce?: boolean } = {}): SupabaseClient {
+  return createClient(stack.apiUrl, opts.key ?? stack.anonKey, {
+    auth: { persistSession: true, autoRefreshToken: false, storage: memoryStorage(), flowType: opts.pkce ? 'pkce' : 'implicit' },
+  });
+}
+
+/** Signs a user in as a person would: request a code, read it from the inbox, type it in. */
+export async function signInWithCode(stack: Stack, email = newEmail()) {
+  const c = clientFor(stack);
+  const sent = await c.auth.signInWithOtp({ email });
+  if (sent.error) throw sent.error;
+  const { code } = await waitForMail(stack.mailUrl, email);
+  const { data, error } = await c.auth.verifyOtp({ email, token: code, type: 'email' });
+  if (error) throw error;
+  return { c, email, session: data.session! };
 }
