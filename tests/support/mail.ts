@@ -15,7 +15,7 @@ export async function messagesTo(mailUrl: string, email: string): Promise<MailSu
 /** Waits for the `nth` email (1-based) to `email` and returns its text and the code in it. */
 export async function waitForMail(mailUrl: string, email: string, nth = 1, timeoutMs = 10_000): Promise<{ text: string; html: string; code: string }> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let wait = 5; ; wait = Math.min(wait * 2, 50)) {
     const list = await messagesTo(mailUrl, email);
     if (list.length >= nth) {
       const newest = list[0];
@@ -25,6 +25,6 @@ export async function waitForMail(mailUrl: string, email: string, nth = 1, timeo
       return { text: msg.Text, html: msg.HTML, code };
     }
     if (Date.now() > deadline) throw new Error(`no email #${nth} to ${email} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, wait));
   }
 }

@@ -3,6 +3,7 @@ import { tx, type AuthContext, type Handler } from './context.ts';
 import { AuthError, errors, sendJson } from './errors.ts';
 import { isUuid, normalizeEmail, obj, readJson, str } from './http.ts';
 import { requireAdmin } from './guard.ts';
+import { verifyUrl } from './mail.ts';
 import { issueToken } from './otp.ts';
 import { allowedRedirect } from './redirect.ts';
 import { createUser, findByEmail, findById, INSTANCE_ID, userJson, type UserRow } from './users.ts';
@@ -144,7 +145,7 @@ export const generateLink: Handler = async (ctx, req, res, url) => {
   });
   sendJson(res, 200, {
     ...(await userJson(ctx.pool, user)),
-    action_link: `${ctx.apiUrl}/auth/v1/verify?token=${token.hash}&type=${type}&redirect_to=${encodeURIComponent(redirectTo)}`,
+    action_link: verifyUrl(ctx.apiUrl, token.hash, type, redirectTo),
     email_otp: token.otp,
     hashed_token: token.hash,
     verification_type: type,

@@ -6,6 +6,8 @@ export class AuthError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** GoTrue OAuthError: a few paths answer 400 {error, error_description} in every API version. */
+    readonly oauth = false,
   ) {
     super(message);
   }
@@ -27,6 +29,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 export function sendError(req: IncomingMessage, res: ServerResponse, err: AuthError, requestId: string) {
+  if (err.oauth) return sendJson(res, 400, { error: err.code, error_description: err.message });
   const headers: Record<string, string> = { 'x-sb-error-code': err.code };
   const version = apiVersion(req);
   if (version) {
@@ -55,4 +58,5 @@ export const errors = {
   sessionNotFound: () => new AuthError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist'),
   tooLarge: () => new AuthError(413, 'request_entity_too_large', 'Request body too large'),
   overRequestRate: () => new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached'),
+  oauth: (error: string, description: string) => new AuthError(400, error, description, true),
 };

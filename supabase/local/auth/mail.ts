@@ -18,10 +18,10 @@ const DEFAULTS: Record<string, { subject: string; body: string }> = {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Go-template substitution for the variables GoTrue passes: {{ .Token }}, {{ .Data.key }} … */
-export function render(template: string, vars: Record<string, string>, data: Record<string, unknown>): string {
+export function render(template: string, vars: Record<string, string>, data: Record<string, unknown>, escape = escapeHtml): string {
   return template.replace(/\{\{\s*\.(\w+)(?:\.(\w+))?\s*\}\}/g, (_, name: string, key?: string) => {
-    if (name === 'Data' && key) return escapeHtml(String(data[key] ?? ''));
-    return escapeHtml(vars[name] ?? '');
+    if (name === 'Data' && key) return escape(String(data[key] ?? ''));
+    return escape(vars[name] ?? '');
   });
 }
 
@@ -32,9 +32,24 @@ export function htmlToText(html: string): string {
     .replace(/<br\s*\/?>|<\/(p|h\d|div|tr|li)>/gi, '\n')
     .replace(/<[^>]+>/g, '')
     .replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'")
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\n\s*\n+/g, '\n\n')
+    .split('\n')
+    .map((line) => line.replace(/[ \t]+/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/** Go's url.QueryEscape: only [A-Za-z0-9-_.~] stay as they are, a space becomes '+'. */
+const queryEscape = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+
+/**
+ * {{ .ConfirmationURL }} and generate_link's action_link (GoTrue mailer getPath): redirect_to is
+ * escaped only when it contains &, = or # (otherwise it is taken as already encoded).
+ */
+export function verifyUrl(apiUrl: string, tokenHash: string, type: string, redirectTo: string): string {
+  const redirect = /[&=#]/.test(redirectTo) ? queryEscape(redirectTo) : redirectTo;
+  return `${apiUrl}/auth/v1/verify?token=${queryEscape(tokenHash)}&type=${queryEscape(type)}&redirect_to=${redirect}`;
 }
 
 export interface AuthMail {
@@ -51,7 +66,7 @@ export async function sendAuthMail(mailer: Mailer, config: AuthConfig, apiUrl: s
   const configured = config.email.templates[m.template];
   const fallback = DEFAULTS[m.template];
   const body = configured?.contentPath && existsSync(configured.contentPath) ? readFileSync(configured.contentPath, 'utf8') : fallback.body;
-  const confirmationUrl = `${apiUrl}/auth/v1/verify?token=${m.tokenHash}&type=${m.type}&redirect_to=${encodeURIComponent(m.redirectTo)}`;
+  const confirmationUrl = verifyUrl(apiUrl, m.tokenHash, m.type, m.redirectTo);
   const vars = {
     Token: m.token,
     TokenHash: m.tokenHash,
@@ -65,7 +80,8 @@ export async function sendAuthMail(mailer: Mailer, config: AuthConfig, apiUrl: s
     // CLI: GoTrue sends as admin@email.com / "Admin" to the local mail catcher.
     from: { name: 'Admin', email: 'admin@email.com' },
     to: [{ email: m.email }],
-    subject: render(configured?.subject ?? fallback.subject, vars, m.data),
+    // GoTrue renders the subject as text (text/template), the body as HTML (html/template).
+    subject: render(configured?.subject ?? fallback.subject, vars, m.data, (v) => v),
     html,
     text: htmlToText(html),
   });

@@ -13,7 +13,7 @@ export const token: Handler = async (ctx, req, res, url) => {
   const body = await readJson(req);
   if (grant === 'refresh_token') {
     const rt = str(body.refresh_token);
-    if (!rt) throw errors.validation('refresh_token required');
+    if (!rt) throw errors.oauth('invalid_request', 'refresh_token required'); // GoTrue tokens/service.go
     // GoTrue tokens/service.go: legacy tokens are 12 chars [a-z0-9]; shorter ones are refused outright.
     if (rt.length < 12) throw errors.validation('Refresh token is not valid');
     const session = await tx(ctx.pool, (c) => refresh(c, ctx, rt));
@@ -40,5 +40,5 @@ export const token: Handler = async (ctx, req, res, url) => {
     });
     return sendJson(res, 200, session);
   }
-  throw new AuthError(400, 'validation_failed', 'unsupported_grant_type');
+  throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type'); // GoTrue token.go: any other grant
 };
