@@ -143,6 +143,24 @@ describe('auth links, users and limits', () => {
     expect(data.session?.user.email).toBe(email);
   });
 
+  it('lets only one of several simultaneous verifications of a code succeed', async () => {
+    const email = newEmail();
+    await client(stack).auth.signInWithOtp({ email });
+    const { code } = await waitForMail(stack.mailUrl, email);
+    const results = await Promise.all(Array.from({ length: 5 }, () => client(stack).auth.verifyOtp({ email, token: code, type: 'email' })));
+    expect(results.filter((r) => r.error === null)).toHaveLength(1);
+    expect(results.filter((r) => r.error?.code === 'otp_expired')).toHaveLength(4);
+    const { rows } = await stack.sql(`select count(*)::int as n from auth.sessions s join auth.users u on u.id = s.user_id where u.email = $1`, [email]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('gives simultaneous refreshes of one token the same new token', async () => {
+    const { session } = await signIn(stack);
+    const results = await Promise.all(Array.from({ length: 5 }, () => client(stack).auth.refreshSession({ refresh_token: session.refresh_token })));
+    expect(results.map((r) => r.error)).toEqual([null, null, null, null, null]);
+    expect(new Set(results.map((r) => r.data.session!.refresh_token)).size).toBe(1);
+  });
+
   it('updates user metadata, removes keys set to null, and refuses app_metadata', async () => {
     const { c } = await signIn(stack);
     const first = await c.auth.updateUser({ data: { display_name: 'Grace', team: 'support' } });
