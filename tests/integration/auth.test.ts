@@ -103,6 +103,11 @@ describe('auth with Tend settings', () => {
     const reuse = await client(stack).auth.refreshSession({ refresh_token: first });
     expect(reuse.error).toBeNull();
     expect(reuse.data.session!.refresh_token).toBe(second);
+    // An older token (not the active one's parent) is still tolerated within refresh_token_reuse_interval (10 s).
+    const third = (await client(stack).auth.refreshSession({ refresh_token: second })).data.session!.refresh_token;
+    const older = await client(stack).auth.refreshSession({ refresh_token: first });
+    expect(older.error).toBeNull();
+    expect([first, second, third]).not.toContain(older.data.session!.refresh_token);
   });
 
   it('refuses a wrong code, a used code and an expired code with 403 otp_expired', async () => {

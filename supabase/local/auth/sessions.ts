@@ -97,7 +97,8 @@ export async function refresh(client: pg.PoolClient, ctx: SessionContext, token:
   if (user.banned_until && new Date(user.banned_until) > new Date()) throw new AuthError(400, 'user_banned', 'Invalid Refresh Token: User Banned');
 
   let issued: string;
-  if (!row.revoked || !ctx.config.enableRefreshTokenRotation) {
+  if (!row.revoked) {
+    // GoTrue GrantRefreshTokenSwap: revoke the token and issue its child in the same session.
     await client.query('update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1', [row.id]);
     issued = await insertRefreshToken(client, user, session.id, row.token);
   } else {
@@ -106,16 +107,18 @@ export async function refresh(client: pg.PoolClient, ctx: SessionContext, token:
     ).rows[0];
     const withinReuse = Date.now() - new Date(row.updated_at).getTime() < ctx.config.refreshTokenReuseInterval * 1000;
     if (active && active.parent === row.token) {
-      // GoTrue: the client lost the last response; hand back the currently active token.
+      // GoTrue: the parent of the active token means the client lost the last response; hand back the active token.
       issued = active.token;
     } else if (withinReuse) {
-      // GoTrue: reuse within refresh_token_reuse_interval is tolerated and gets a fresh child.
+      // GoTrue: other revoked tokens are tolerated within refresh_token_reuse_interval and get a fresh child.
       issued = await insertRefreshToken(client, user, session.id, row.token);
     } else {
-      // GoTrue: reuse detection — revoke the whole token family of the session.
-      await client.query('update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false', [session.id]);
-      await client.query('commit');
-      await client.query('begin');
+      // GoTrue: reuse detection — with rotation on, revoke the session's whole token family, and commit that.
+      if (ctx.config.enableRefreshTokenRotation) {
+        await client.query('update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false', [session.id]);
+        await client.query('commit');
+        await client.query('begin');
+      }
       throw refreshError('refresh_token_already_used', 'Already Used');
     }
   }
