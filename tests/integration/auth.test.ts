@@ -92,6 +92,30 @@ describe('auth with Tend settings', () => {
     expect([...jar.keys()].filter((k) => k.includes('auth-token'))).toEqual([]);
   });
 
+  it('signs in from the emailed link the way Tend’s /auth/confirm does: server-side verifyOtp with a pkce_ token hash', async () => {
+    const requestJar = new Map<string, string>(); // the browser that asked for the code
+    const linkJar = new Map<string, string>(); // possibly another browser, where the link is opened
+    const server = (jar: Map<string, string>) =>
+      createServerClient(stack.apiUrl, stack.anonKey, {
+        cookies: {
+          getAll: () => [...jar].map(([name, value]) => ({ name, value })),
+          setAll: (cookies) => cookies.forEach(({ name, value, options }) => (options.maxAge === 0 ? jar.delete(name) : jar.set(name, value))),
+        },
+      });
+    const email = newEmail();
+    expect((await server(requestJar).auth.signInWithOtp({ email })).error).toBeNull();
+    const mail = await waitForMail(stack.mailUrl, email);
+    const link = new URL(/href="([^"]*\/auth\/confirm[^"]*)"/.exec(mail.html)![1].replace(/&amp;/g, '&'));
+    expect(link.origin + link.pathname).toBe('http://localhost:3000/auth/confirm');
+    expect(link.searchParams.get('type')).toBe('email');
+    const tokenHash = link.searchParams.get('token_hash')!;
+    expect(tokenHash).toMatch(/^pkce_[0-9a-f]{56}$/); // @supabase/ssr always uses PKCE
+    const { data, error } = await server(linkJar).auth.verifyOtp({ token_hash: tokenHash, type: 'email' });
+    expect(error).toBeNull();
+    expect(data.session?.user.email).toBe(email);
+    expect((await server(linkJar).auth.getUser()).data.user?.email).toBe(email);
+  });
+
   it('rotates refresh tokens, and a reuse within the interval returns the active token', async () => {
     const { c, session } = await signIn(stack);
     const first = session.refresh_token;
