@@ -32,7 +32,7 @@ export interface RunningPostgrest {
 }
 
 export async function startPostgrest(o: PostgrestOptions): Promise<RunningPostgrest> {
-  const env: NodeJS.ProcessEnv = {
+  const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     PGRST_DB_URI: o.dbUrl,
     // CLI: [api] schemas, extra_search_path, max_rows (internal/start/start.go).

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig, type ProjectConfig } from './config.ts';
 import { createAuthService } from './auth/index.ts';
+import { startMail } from './mail/index.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
 import { bootstrap, migrate, recreateDatabase, seed } from './migrate.ts';
@@ -205,8 +206,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     pool.on('error', () => undefined); // a dropped idle client must not take the stack down
     stoppers.push(() => pool.end());
 
-    const mailUrl = `http://127.0.0.1:${ports.mail}`;
-    const mailer: Mailer = { send: async () => undefined };
+    const mail = await startMail({ port: ports.mail, dir, log });
+    stoppers.push(mail.stop);
+    const mailUrl = mail.url;
+    const mailer: Mailer = mail.mailer;
     const ctx: StackContext = {
       projectDir,
       dataDir: dir,
