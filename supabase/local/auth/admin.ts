@@ -53,6 +53,7 @@ export const createUserAdmin: Handler = async (ctx, req, res) => {
     appMetadata: obj(body.app_metadata),
     confirmed: body.email_confirm === true,
     role: str(body.role),
+    admin: true,
   });
   user = await applyAttributes(ctx, user, { ban_duration: body.ban_duration });
   sendJson(res, 200, await userJson(ctx.pool, user));

@@ -48,11 +48,22 @@ export async function findById(db: Db, id: string, lock = false): Promise<UserRo
 /** A new email user, as GoTrue's signup creates it (random password, an email identity). */
 export async function createUser(
   db: Db,
-  o: { email: string; userMetadata?: Record<string, unknown>; appMetadata?: Record<string, unknown>; confirmed: boolean; id?: string; role?: string },
+  o: {
+    email: string;
+    userMetadata?: Record<string, unknown>;
+    appMetadata?: Record<string, unknown>;
+    confirmed: boolean;
+    id?: string;
+    role?: string;
+    /** adminUserCreate keeps user_metadata as given; signups copy the identity data into it. */
+    admin?: boolean;
+  },
 ): Promise<UserRow> {
   const id = o.id ?? randomUUID();
   const identityData = { sub: id, email: o.email, email_verified: o.confirmed, phone_verified: false };
-  const userMetadata = { ...identityData, ...(o.userMetadata ?? {}) };
+  const userMetadata = o.admin
+    ? { ...(o.userMetadata ?? {}), ...(o.confirmed ? { email_verified: true } : {}) }
+    : { ...identityData, ...(o.userMetadata ?? {}) };
   const appMetadata = { provider: 'email', providers: ['email'], ...(o.appMetadata ?? {}) };
   const password = '$2a$10$' + randomBytes(40).toString('base64').replace(/[^a-zA-Z0-9./]/g, '').slice(0, 53);
   // Token columns are '' not NULL: GoTrue scans them into plain strings (supabase/auth#1940).
