@@ -1,0 +1,66 @@
+// The one-time-code input (product.md §5). Server-rendered (and without JavaScript) it is one
+// plain numeric input; once hydrated it becomes input-otp's six boxes over the same named input,
+// which drops non-digits from a paste and submits the form when the sixth digit arrives.
+import { OTPInput, OTPInputContext, REGEXP_ONLY_DIGITS } from 'input-otp';
+import { useContext, useRef } from 'react';
+import { OTP_LENGTH } from '~/lib/constants.ts';
+import { CODE_PATTERN, normalizeCode } from '~/lib/schemas.ts';
+import { useHydrated } from './use-hydrated.ts';
+
+interface OtpFieldProps {
+  id: string;
+  name: string;
+  describedBy?: string;
+  invalid?: boolean;
+  /** Submit the surrounding form once all digits are entered (JavaScript only). */
+  autoSubmit?: boolean;
+}
+
+function Slots() {
+  const { slots } = useContext(OTPInputContext);
+  return (
+    <div className="otp__slots">
+      {slots.map((slot, i) => (
+        <div key={i} className="otp__slot" data-active={slot.isActive || undefined}>
+          {slot.char ?? slot.placeholderChar}
+          {slot.hasFakeCaret ? <span className="otp__caret" /> : null}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function OtpField({ id, name, describedBy, invalid, autoSubmit = true }: OtpFieldProps) {
+  const hydrated = useHydrated();
+  const ref = useRef<HTMLInputElement>(null);
+  const common = {
+    id,
+    name,
+    required: true,
+    autoComplete: 'one-time-code',
+    inputMode: 'numeric' as const,
+    maxLength: OTP_LENGTH,
+    'aria-invalid': invalid || undefined,
+    'aria-describedby': describedBy,
+  };
+
+  if (!hydrated) {
+    return <input {...common} type="text" pattern={CODE_PATTERN} className="input input--code" spellCheck={false} />;
+  }
+  return (
+    <OTPInput
+      {...common}
+      ref={ref}
+      autoFocus
+      pattern={REGEXP_ONLY_DIGITS}
+      pasteTransformer={normalizeCode}
+      noScriptCSSFallback={null}
+      containerClassName="otp"
+      onComplete={() => {
+        if (autoSubmit) ref.current?.form?.requestSubmit();
+      }}
+    >
+      <Slots />
+    </OTPInput>
+  );
+}

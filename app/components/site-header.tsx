@@ -1,0 +1,38 @@
+import { Form, Link, useLocation } from '@remix-run/react';
+import type { SessionUser } from '~/lib/user.ts';
+
+export function SiteHeader({ user }: { user: SessionUser | null }) {
+  const location = useLocation();
+  const onSignInPages = location.pathname.startsWith('/login') || location.pathname.startsWith('/auth/');
+  return (
+    <header className="site-header">
+      <div className="site-header__inner">
+        <Link to="/" className="brand" aria-label="Tend, home">
+          <span className="brand__mark" aria-hidden="true">
+            T
+          </span>
+          Tend
+        </Link>
+        <nav aria-label="Account" className="site-header__nav">
+          {user ? (
+            <>
+              <Link to="/account" className="site-header__user">
+                <span className="visually-hidden">Signed in as </span>
+                {user.displayName ?? user.email}
+              </Link>
+              <Form method="post" action="/logout" className="inline-form">
+                <button type="submit" className="button button--ghost">
+                  Sign out
+                </button>
+              </Form>
+            </>
+          ) : onSignInPages ? null : (
+            <Link to="/login" className="button button--ghost">
+              Sign in
+            </Link>
+          )}
+        </nav>
+      </div>
+    </header>
+  );
+}

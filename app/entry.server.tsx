@@ -1,0 +1,110 @@
+// Renders documents with a per-request CSP nonce and request id, sets the security headers on
+// documents and data responses, and logs every error response with its request id.
+import { randomBytes } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import type { ActionFunctionArgs, EntryContext, HandleDataRequestFunction, LoaderFunctionArgs } from '@remix-run/node';
+import { createReadableStreamFromReadable } from '@remix-run/node';
+import { RemixServer, isRouteErrorResponse } from '@remix-run/react';
+import { isbot } from 'isbot';
+import { renderToPipeableStream } from 'react-dom/server';
+import { RequestInfoContext } from './components/request-info.tsx';
+import { env } from './lib/env.server.ts';
+import { isErrorCode } from './lib/errors.ts';
+import { log } from './lib/log.server.ts';
+import { requestIdFor } from './lib/request-id.server.ts';
+import { applySecurityHeaders, contentSecurityPolicy } from './lib/security-headers.server.ts';
+
+const ABORT_DELAY = 5_000;
+const devOrigin = process.env.REMIX_DEV_ORIGIN;
+const LIVE_RELOAD_PORT = devOrigin ? Number(new URL(devOrigin).port) || undefined : undefined;
+
+function csp(nonce: string) {
+  return contentSecurityPolicy({
+    nonce,
+    supabaseUrl: env.SUPABASE_URL,
+    devLiveReloadPort: env.NODE_ENV === 'development' ? LIVE_RELOAD_PORT : undefined,
+    extraConnectSrc: env.CSP_CONNECT_SRC.split(/\s+/).filter(Boolean),
+  });
+}
+
+function errorCodeOf(error: unknown): string | undefined {
+  if (isRouteErrorResponse(error)) return isErrorCode(error.data?.code) ? error.data.code : undefined;
+  return error ? 'unexpected' : undefined;
+}
+
+function logResponse(request: Request, status: number, code?: string) {
+  if (status < 400) return;
+  const fields = { request_id: requestIdFor(request), status, method: request.method, path: new URL(request.url).pathname, code };
+  if (status >= 500) log.error('request failed', fields);
+  else log.info('request refused', fields);
+}
+
+export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+  const nonce = randomBytes(16).toString('base64');
+  const requestId = requestIdFor(request);
+  const errors = remixContext.staticHandlerContext.errors;
+  logResponse(request, responseStatusCode, errors ? errorCodeOf(Object.values(errors)[0]) : undefined);
+
+  // Bots get the whole document at once; browsers get the shell as soon as it is ready.
+  const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <RequestInfoContext.Provider value={{ nonce, requestId }}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </RequestInfoContext.Provider>,
+      {
+        nonce,
+        [readyEvent]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+          responseHeaders.set('X-Request-Id', requestId);
+          applySecurityHeaders(responseHeaders, csp(nonce));
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          // Before the shell, onShellError reports it (and handleError logs it).
+          if (shellRendered) log.error('render failed', { request_id: requestId }, error);
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY);
+  });
+}
+
+/** `?_data` responses (client navigations): same headers; the request id goes into error bodies. */
+export const handleDataRequest: HandleDataRequestFunction = async (response, { request }) => {
+  const requestId = requestIdFor(request);
+  const headers = new Headers(response.headers);
+  headers.set('X-Request-Id', requestId);
+  applySecurityHeaders(headers);
+  const isError = headers.get('X-Remix-Error') === 'yes';
+  const isCaught = headers.get('X-Remix-Catch') === 'yes';
+  if (!isError && !isCaught) return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+
+  // Error bodies are small JSON; add the request id so the error page can show it.
+  let body = await response.text();
+  try {
+    const parsed = JSON.parse(body);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const message = isError ? { message: `${parsed.message ?? 'Unexpected Server Error'} [request ${requestId}]` } : {};
+      body = JSON.stringify({ ...parsed, requestId, ...message });
+    }
+    logResponse(request, response.status, isError ? 'unexpected' : isErrorCode(parsed?.code) ? parsed.code : undefined);
+  } catch {
+    logResponse(request, response.status);
+  }
+  headers.delete('Content-Length');
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+};
+
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+  if (request.signal.aborted) return;
+  log.error('unhandled error', { request_id: requestIdFor(request), method: request.method, path: new URL(request.url).pathname }, error);
+}

@@ -1,0 +1,34 @@
+// The product's constants and limits (product.md §9 and §5). Everything else imports these;
+// no other file repeats the numbers.
+
+// One-time code (product.md §9; supabase/config.toml [auth.email] holds the same values).
+export const OTP_LENGTH = 6;
+export const OTP_VALID_SECONDS = 10 * 60;
+export const RESEND_COOLDOWN_SECONDS = 60;
+
+// Attachments
+export const ATTACHMENTS_PER_MESSAGE = 5;
+export const ATTACHMENT_MAX_MB = 10;
+export const ATTACHMENT_MAX_BYTES = ATTACHMENT_MAX_MB * 1024 * 1024;
+
+// Tickets and invitations
+export const AUTO_CLOSE_DAYS = 7;
+export const INVITATION_LIFETIME_DAYS = 7;
+export const INBOX_PAGE_SIZE = 25;
+
+// Realtime connection
+export const REALTIME_TIMEOUT_MS = 10_000;
+export const REALTIME_HEARTBEAT_MS = 30_000;
+export const REALTIME_BACKOFF_MS = [1_000, 2_000, 5_000, 10_000] as const;
+
+// Field lengths (product.md §5)
+export const EMAIL_MAX_LENGTH = 254;
+export const DISPLAY_NAME_MAX_LENGTH = 60;
+export const SUBJECT_MAX_LENGTH = 200;
+export const MESSAGE_MAX_LENGTH = 20_000;
+export const WORKSPACE_NAME_MAX_LENGTH = 80;
+
+// Abuse limits enforced by the app on top of Supabase Auth's own (docs/decisions/004-abuse-limits.md).
+export const VERIFY_ATTEMPTS_PER_EMAIL = { limit: 5, windowSeconds: 10 * 60 } as const;
+export const VERIFY_ATTEMPTS_PER_IP = { limit: 5, windowSeconds: 10 * 60 } as const;
+export const CODE_REQUESTS_PER_IP = { limit: 10, windowSeconds: 10 * 60 } as const;

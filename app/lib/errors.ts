@@ -1,0 +1,61 @@
+// The error catalogue (product.md §8): stable codes → the message a user reads and the HTTP
+// status. Codes are logged and tested; every user-facing error message comes from here.
+import { ATTACHMENT_MAX_MB, ATTACHMENTS_PER_MESSAGE, DISPLAY_NAME_MAX_LENGTH } from './constants.ts';
+
+const catalogue = {
+  email_invalid: { status: 400, message: () => 'Enter a valid email address.' },
+  code_invalid: { status: 400, message: () => 'That code is wrong or has expired. Check the latest email or send a new code.' },
+  code_rate_limited: { status: 429, message: (p: { seconds: number }) => `You can request a new code in ${p.seconds} seconds.` },
+  too_many_attempts: { status: 429, message: () => 'Too many attempts. Try again in a few minutes.' },
+  session_expired: { status: 401, message: () => 'Your session has ended. Sign in again.' },
+  not_found: { status: 404, message: () => "We couldn't find that." },
+  forbidden: { status: 403, message: () => "You don't have access to this." },
+  invalid_transition: { status: 409, message: (p: { from: string; to: string }) => `A ticket can't go from ${p.from} to ${p.to}.` },
+  ticket_closed: { status: 409, message: () => 'This request is closed. Open a follow-up request.' },
+  attachment_too_large: { status: 400, message: (p: { fileName: string }) => `"${p.fileName}" is larger than ${ATTACHMENT_MAX_MB} MB.` },
+  attachment_type: { status: 400, message: (p: { fileName: string }) => `"${p.fileName}" isn't a supported file type.` },
+  too_many_attachments: { status: 400, message: () => `Attach at most ${ATTACHMENTS_PER_MESSAGE} files to one message.` },
+  slug_taken: { status: 409, message: () => 'That address is taken.' },
+  invitation_invalid: { status: 410, message: () => 'This invitation is no longer valid. Ask an admin for a new one.' },
+  invitation_email_mismatch: { status: 403, message: () => 'This invitation was sent to another email address.' },
+  last_admin: { status: 409, message: () => 'A workspace needs at least one admin.' },
+  backend_unavailable: { status: 503, message: () => "Tend can't reach its database right now. Your text is kept; try again." },
+  // Added by the app (not in product.md §8 yet): a field rule and the pages for errors no user can cause.
+  display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
+  bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },
+  unexpected: { status: 500, message: () => 'Something went wrong on our side. Try again in a moment.' },
+} as const;
+
+type Catalogue = typeof catalogue;
+export type ErrorCode = keyof Catalogue;
+export type ErrorParams<C extends ErrorCode> = Parameters<Catalogue[C]['message']>;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(catalogue, value);
+}
+
+export function errorMessage<C extends ErrorCode>(code: C, ...params: ErrorParams<C>): string {
+  return (catalogue[code].message as (...p: ErrorParams<C>) => string)(...params);
+}
+
+export function errorStatus(code: ErrorCode): number {
+  return catalogue[code].status;
+}
+
+/** The catalogue code for an HTTP status when nothing more specific is known (error pages). */
+export function codeForStatus(status: number): ErrorCode {
+  if (status === 404 || status === 405) return 'not_found';
+  if (status === 403) return 'forbidden';
+  if (status === 401) return 'session_expired';
+  if (status === 429) return 'too_many_attempts';
+  if (status === 503) return 'backend_unavailable';
+  if (status >= 400 && status < 500) return 'bad_request';
+  return 'unexpected';
+}
+
+/** The JSON body of catalogue error responses. */
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+  requestId?: string;
+}

@@ -1,0 +1,47 @@
+// Security headers for every document and data response (entry.server.tsx). Scripts run only
+// from our origin or with this response's nonce; the browser may talk to Supabase (REST and the
+// realtime websocket) and nothing else.
+export interface CspOptions {
+  nonce: string;
+  supabaseUrl: string;
+  /** `remix dev` live reload runs a websocket on its own port. */
+  devLiveReloadPort?: number;
+  extraConnectSrc?: string[];
+}
+
+export function contentSecurityPolicy(o: CspOptions): string {
+  const supabase = new URL(o.supabaseUrl);
+  const websocket = `${supabase.protocol === 'https:' ? 'wss:' : 'ws:'}//${supabase.host}`;
+  const connect = ["'self'", supabase.origin, websocket, ...(o.extraConnectSrc ?? [])];
+  if (o.devLiveReloadPort) connect.push(`ws://localhost:${o.devLiveReloadPort}`, `ws://127.0.0.1:${o.devLiveReloadPort}`);
+  const directives: Record<string, string[]> = {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", `'nonce-${o.nonce}'`],
+    'script-src-attr': ["'none'"],
+    // input-otp positions its input with inline style attributes; styles can't run code.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:'],
+    'font-src': ["'self'"],
+    'connect-src': connect,
+    'form-action': ["'self'"],
+    'base-uri': ["'none'"],
+    'object-src': ["'none'"],
+    'frame-ancestors': ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ');
+}
+
+export const STATIC_SECURITY_HEADERS: Record<string, string> = {
+  'Referrer-Policy': 'same-origin',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()',
+};
+
+export function applySecurityHeaders(headers: Headers, csp?: string): void {
+  for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) headers.set(name, value);
+  if (csp) headers.set('Content-Security-Policy', csp);
+}

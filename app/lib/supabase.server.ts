@@ -1,0 +1,65 @@
+// The cookie-bound Supabase client, one per loader/action call (reference/remix-ssr.md §1.1–1.4):
+// getAll returns every request cookie (the library needs all chunk names to delete stale ones),
+// setAll appends each Set-Cookie (never `set`, which would keep only the last) and copies the
+// no-cache headers it is given (ssr 0.10 #176) so no CDN caches a response that sets a session.
+import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { env } from './env.server.ts';
+import { isHttps } from './request-info.server.ts';
+
+export interface RequestSupabase {
+  supabase: SupabaseClient;
+  /** Set-Cookie and cache headers collected so far; return them with every response. */
+  headers: Headers;
+}
+
+const BACKEND_TIMEOUT_MS = 10_000;
+
+// Keyed by the Request a loader/action receives: every helper in one call shares one client, so a
+// refresh done by requireUser() is seen (and its cookies returned) by the rest of that call.
+const clients = new WeakMap<Request, RequestSupabase>();
+
+// A hung backend must become a "backend unavailable" page, not a hung request.
+const fetchWithTimeout: typeof fetch = (input, init) => {
+  const timeout = AbortSignal.timeout(BACKEND_TIMEOUT_MS);
+  return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+};
+
+export function getSupabase(request: Request): RequestSupabase {
+  const existing = clients.get(request);
+  if (existing) return existing;
+  const headers = new Headers();
+  const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    cookies: {
+      getAll() {
+        return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({ name, value: value ?? '' }));
+      },
+      setAll(cookies, cacheHeaders) {
+        for (const { name, value, options } of cookies) headers.append('Set-Cookie', serializeCookieHeader(name, value, options));
+        for (const [name, value] of Object.entries(cacheHeaders ?? {})) headers.set(name, value);
+      },
+    },
+    // Not httpOnly: the browser client (realtime) reads the session from document.cookie
+    // (reference/remix-ssr.md §1.7, docs/decisions/005-supabase-session-cookies.md).
+    cookieOptions: { secure: isHttps(request) },
+    global: { fetch: fetchWithTimeout },
+  });
+  const entry = { supabase, headers };
+  clients.set(request, entry);
+  return entry;
+}
+
+/** The headers collected for this request so far (empty when no client was made). */
+export function supabaseHeaders(request: Request): Headers {
+  return clients.get(request)?.headers ?? new Headers();
+}
+
+/** Supabase auth cookie names: the storage key, its chunks (.0, .1 …) and PKCE verifiers. */
+export function isAuthCookieName(name: string): boolean {
+  return /^sb-.+-auth-token(\.\d+|-.+)?$/.test(name);
+}
+
+/** True when the request carries any Supabase auth cookie (or chunk of one). */
+export function hasAuthCookie(request: Request): boolean {
+  return parseCookieHeader(request.headers.get('Cookie') ?? '').some(({ name }) => isAuthCookieName(name));
+}

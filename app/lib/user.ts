@@ -1,0 +1,6 @@
+/** The signed-in user as pages see it (built from verified JWT claims in auth.server.ts). */
+export interface SessionUser {
+  id: string;
+  email: string;
+  displayName: string | null;
+}

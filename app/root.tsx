@@ -1,0 +1,60 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Links, LiveReload, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { GeneralErrorBoundary } from './components/error-boundary.tsx';
+import { REQUEST_ID_META, useNonce, useRequestId } from './components/request-info.tsx';
+import { SiteHeader } from './components/site-header.tsx';
+import { getOptionalUser } from './lib/auth.server.ts';
+import { browserEnv } from './lib/env.server.ts';
+import { data } from './lib/http.server.ts';
+import stylesheet from './styles/app.css';
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export const meta: MetaFunction = () => [{ title: 'Tend' }, { name: 'description', content: 'A shared support inbox for small teams.' }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  // The browser gets the public Supabase URL and anon key only (for realtime, later).
+  return data(request, { user, ENV: browserEnv() });
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const requestId = useRequestId();
+  const root = useRouteLoaderData<typeof loader>('root');
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name={REQUEST_ID_META} content={requestId} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <SiteHeader user={root?.user ?? null} />
+        <main id="main" className="page">
+          {children}
+        </main>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+        {process.env.NODE_ENV === 'development' ? <LiveReload nonce={nonce} /> : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,66 @@
+// The front page: what Tend is; signed in, a welcome (workspaces and requests come later).
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+import { getOptionalUser } from '~/lib/auth.server.ts';
+import { FLASH, takeFlash } from '~/lib/cookies.server.ts';
+import { data } from '~/lib/http.server.ts';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  const { flash, setCookie } = await takeFlash(request);
+  return data(request, { user, signedOut: flash === FLASH.signedOut }, { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined });
+}
+
+export default function Index() {
+  const { user, signedOut } = useLoaderData<typeof loader>();
+  if (user) {
+    return (
+      <section className="stack-lg" aria-labelledby="welcome-title">
+        <div className="card">
+          <h1 id="welcome-title">Welcome, {user.displayName ?? user.email}</h1>
+          <p className="lead">You're signed in. Your workspaces and your requests will appear here.</p>
+          <p>
+            <Link to="/account" className="button button--secondary">
+              Your account
+            </Link>
+          </p>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <section className="stack-lg" aria-labelledby="hero-title">
+      {signedOut ? (
+        <p className="notice notice--success" role="status">
+          You're signed out.
+        </p>
+      ) : null}
+      <div className="hero">
+        <h1 id="hero-title">One inbox for your team's support</h1>
+        <p className="lead">
+          Tend gives a small team a shared support inbox. Customers reach you without an account or a password; agents work one live
+          queue, reply, leave internal notes and resolve.
+        </p>
+        <p>
+          <Link to="/login" className="button">
+            Sign in with your email
+          </Link>
+        </p>
+      </div>
+      <ul className="features">
+        <li>
+          <h2>For customers</h2>
+          <p>Sign in with a code from your email. Every request, reply and file in one thread.</p>
+        </li>
+        <li>
+          <h2>For agents</h2>
+          <p>One queue, live. See who else is viewing a ticket, so two people never answer the same customer.</p>
+        </li>
+        <li>
+          <h2>For admins</h2>
+          <p>Invite agents, keep canned replies, and see volume, first response and resolution times.</p>
+        </li>
+      </ul>
+    </section>
+  );
+}

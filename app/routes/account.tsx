@@ -1,0 +1,80 @@
+// The signed-in user's account: email (read-only) and display name. Until the `profiles` table
+// lands (product.md §3), the name lives in auth user_metadata.display_name via updateUser().
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { ErrorList, Field, SubmitButton, useIsPending } from '~/components/forms.tsx';
+import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
+import { requireUser } from '~/lib/auth.server.ts';
+import { FLASH, setFlash, takeFlash } from '~/lib/cookies.server.ts';
+import { DISPLAY_NAME_MAX_LENGTH } from '~/lib/constants.ts';
+import { errorStatus } from '~/lib/errors.ts';
+import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { log } from '~/lib/log.server.ts';
+import { AccountSchema } from '~/lib/schemas.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Your account · Tend' }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user } = await requireUser(request);
+  const { flash, setCookie } = await takeFlash(request);
+  return data(request, { user, saved: flash === FLASH.saved }, { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { supabase } = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: AccountSchema });
+  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+
+  const { error } = await supabase.auth.updateUser({ data: { display_name: submission.value.displayName } });
+  if (error) {
+    const mapped = mapAuthError(error);
+    log.warn('display name not saved', { code: mapped.code, auth_code: error.code, status: error.status });
+    return data(request, { result: submission.reply({ formErrors: [mappedMessage(mapped)] }) }, { status: errorStatus(mapped.code) });
+  }
+  // The header reads the name from the JWT; a refreshed token carries the new metadata.
+  await supabase.auth.refreshSession();
+  return redirectWithHeaders(request, '/account', { headers: { 'Set-Cookie': await setFlash(request, FLASH.saved) } });
+}
+
+export default function AccountPage() {
+  const { user, saved } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    id: 'account',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(AccountSchema),
+    defaultValue: { displayName: user.displayName ?? '' },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AccountSchema }),
+  });
+
+  return (
+    <section className="card card--narrow" aria-labelledby="account-title">
+      <h1 id="account-title">Your account</h1>
+      {saved ? (
+        <p className="notice notice--success" role="status">
+          Saved.
+        </p>
+      ) : null}
+      <dl className="facts">
+        <dt>Email</dt>
+        <dd data-testid="account-email">{user.email}</dd>
+      </dl>
+      <Form method="post" {...getFormProps(form)} className="stack">
+        <Field
+          label="Display name"
+          hint="Shown to your team and to customers you reply to."
+          errors={fields.displayName.errors}
+          inputProps={{ ...getInputProps(fields.displayName, { type: 'text' }), key: fields.displayName.key, autoComplete: 'name', maxLength: DISPLAY_NAME_MAX_LENGTH }}
+        />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton pending={pending}>Save</SubmitButton>
+      </Form>
+    </section>
+  );
+}

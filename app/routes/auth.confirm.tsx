@@ -1,0 +1,82 @@
+// The link in the sign-in email: /auth/confirm?token_hash=…&type=…&next=…. GET only shows a
+// button; the POST spends the token, so mail scanners that fetch links can't burn it
+// (reference/remix-ssr.md §2.4).
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { ErrorList, SubmitButton, useIsPending } from '~/components/forms.tsx';
+import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
+import { clearPendingLogin, readPendingLogin } from '~/lib/cookies.server.ts';
+import { errorMessage, errorStatus } from '~/lib/errors.ts';
+import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { log } from '~/lib/log.server.ts';
+import { safeRedirect } from '~/lib/safe-redirect.ts';
+import { ConfirmSchema } from '~/lib/schemas.ts';
+import { getSupabase } from '~/lib/supabase.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Confirm sign-in · Tend' }, { name: 'referrer', content: 'no-referrer' }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const parsed = ConfirmSchema.safeParse(params);
+  if (!parsed.success) return data(request, { link: null, problem: errorMessage('code_invalid') }, { status: 400 });
+  const { token_hash, type, next } = parsed.data;
+  return data(request, { link: { token_hash, type, next: next ? safeRedirect(next, '') : '' }, problem: null });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const submission = parseWithZod(await request.formData(), { schema: ConfirmSchema });
+  if (submission.status !== 'success') return data(request, { result: submission.reply({ formErrors: [errorMessage('code_invalid')] }) }, { status: 400 });
+
+  const { token_hash, type, next } = submission.value;
+  const { supabase } = getSupabase(request);
+  const { error } = await supabase.auth.verifyOtp({ token_hash, type });
+  if (error) {
+    const mapped = mapAuthError(error);
+    if (mapped.code !== 'code_invalid') log.warn('link sign-in failed', { code: mapped.code, auth_code: error.code, status: error.status });
+    return data(request, { result: submission.reply({ formErrors: [mappedMessage(mapped)] }) }, { status: errorStatus(mapped.code) });
+  }
+  // The email link has no `next` of its own; in the browser that asked for it, go where sign-in started.
+  const pending = await readPendingLogin(request);
+  const to = safeRedirect(next || pending?.redirectTo, '/');
+  return redirectWithHeaders(request, to, { headers: { 'Set-Cookie': await clearPendingLogin(request) } });
+}
+
+export default function ConfirmPage() {
+  const { link, problem } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    id: 'confirm',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ConfirmSchema),
+    defaultValue: link ?? undefined,
+  });
+
+  return (
+    <section className="card card--narrow" aria-labelledby="confirm-title">
+      <h1 id="confirm-title">Sign in to Tend</h1>
+      {link ? (
+        <>
+          <p className="lead">Press the button to finish signing in on this device.</p>
+          <Form method="post" {...getFormProps(form)} className="stack">
+            <input {...getInputProps(fields.token_hash, { type: 'hidden' })} key={fields.token_hash.key} />
+            <input {...getInputProps(fields.type, { type: 'hidden' })} key={fields.type.key} />
+            <input {...getInputProps(fields.next, { type: 'hidden' })} key={fields.next.key} />
+            <ErrorList id={form.errorId} errors={form.errors} />
+            <SubmitButton pending={pending}>Confirm sign-in</SubmitButton>
+          </Form>
+        </>
+      ) : (
+        <p className="notice notice--error" role="alert">
+          {problem}
+        </p>
+      )}
+      <p className="muted">
+        <Link to="/login">Sign in with a new code instead</Link>
+      </p>
+    </section>
+  );
+}

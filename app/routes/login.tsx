@@ -1,0 +1,107 @@
+// Sign-in, step 1: the email address. Sends a one-time code (product.md §2, §7) and moves on to
+// /login/verify; the address travels in a signed cookie, not the URL.
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { ErrorList, Field, HoneypotInput, SubmitButton, useIsPending } from '~/components/forms.tsx';
+import { allowCodeRequest } from '~/lib/abuse-limits.server.ts';
+import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
+import { SESSION_EXPIRED_REASON, redirectIfSignedIn } from '~/lib/auth.server.ts';
+import { writePendingLogin } from '~/lib/cookies.server.ts';
+import { EMAIL_MAX_LENGTH, OTP_LENGTH, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
+import { errorMessage, errorStatus } from '~/lib/errors.ts';
+import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { log } from '~/lib/log.server.ts';
+import { clientIp } from '~/lib/request-info.server.ts';
+import { safeRedirect } from '~/lib/safe-redirect.ts';
+import { HONEYPOT_FIELD, LoginSchema } from '~/lib/schemas.ts';
+import { getSupabase } from '~/lib/supabase.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Sign in · Tend' }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '/');
+  await redirectIfSignedIn(request, redirectTo);
+  const notice = url.searchParams.get('reason') === SESSION_EXPIRED_REASON ? errorMessage('session_expired') : null;
+  return data(request, { redirectTo: redirectTo === '/' ? '' : redirectTo, notice });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const submission = parseWithZod(await request.formData(), { schema: LoginSchema });
+  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+
+  const { email } = submission.value;
+  const redirectTo = safeRedirect(submission.value.redirectTo, '/');
+  const toVerify = async (sentAt: number) =>
+    redirectWithHeaders(request, '/login/verify', { headers: { 'Set-Cookie': await writePendingLogin(request, { email, redirectTo, sentAt }) } });
+
+  // A bot filled the hidden field: look like success, send nothing.
+  if (submission.value[HONEYPOT_FIELD]) {
+    log.warn('honeypot filled', { path: '/login' });
+    return toVerify(Date.now());
+  }
+  if (!allowCodeRequest(clientIp(request))) {
+    return data(request, { result: submission.reply({ formErrors: [errorMessage('too_many_attempts')] }) }, { status: errorStatus('too_many_attempts') });
+  }
+
+  const { supabase } = getSupabase(request);
+  const { error } = await supabase.auth.signInWithOtp({ email, options: { shouldCreateUser: true } });
+  if (!error) return toVerify(Date.now());
+
+  const mapped = mapAuthError(error);
+  // A code went to this address moments ago: go on and enter it; the countdown shows the wait.
+  if (mapped.code === 'code_rate_limited' && mapped.seconds) return toVerify(Date.now() - (RESEND_COOLDOWN_SECONDS - mapped.seconds) * 1000);
+  log.warn('sign-in code not sent', { code: mapped.code, auth_code: error.code, status: error.status });
+  const message = mappedMessage(mapped);
+  const reply = mapped.code === 'email_invalid' ? submission.reply({ fieldErrors: { email: [message] } }) : submission.reply({ formErrors: [message] });
+  return data(request, { result: reply }, { status: errorStatus(mapped.code) });
+}
+
+export default function LoginPage() {
+  const { redirectTo, notice } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    id: 'login',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(LoginSchema),
+    defaultValue: { redirectTo },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+  });
+
+  return (
+    <section className="card card--narrow" aria-labelledby="login-title">
+      <h1 id="login-title">Sign in to Tend</h1>
+      <p className="lead">We'll email you a {OTP_LENGTH}-digit code. No password needed.</p>
+      {notice ? (
+        <p className="notice notice--warning" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} className="stack">
+        <input {...getInputProps(fields.redirectTo, { type: 'hidden' })} key={fields.redirectTo.key} />
+        <HoneypotInput />
+        <Field
+          label="Email address"
+          errors={fields.email.errors}
+          inputProps={{
+            ...getInputProps(fields.email, { type: 'email' }),
+            key: fields.email.key,
+            autoComplete: 'email',
+            autoFocus: true,
+            maxLength: EMAIL_MAX_LENGTH,
+            spellCheck: false,
+            placeholder: 'you@example.com',
+          }}
+        />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton pending={pending}>Email me a code</SubmitButton>
+      </Form>
+    </section>
+  );
+}

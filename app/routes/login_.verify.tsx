@@ -1,0 +1,191 @@
+// Sign-in, step 2: the one-time code (product.md §2, §5). Also "send a new code" (cooldown from
+// the server) and "use a different email". Limits: docs/decisions/003-abuse-limits.md.
+import { getFormProps, useForm } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { ErrorList, SubmitButton } from '~/components/forms.tsx';
+import { OtpField } from '~/components/otp-field.tsx';
+import { useHydrated } from '~/components/use-hydrated.ts';
+import { allowCodeRequest, clearFailedVerifies, recordFailedVerify, verifyBlocked } from '~/lib/abuse-limits.server.ts';
+import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
+import { redirectIfSignedIn } from '~/lib/auth.server.ts';
+import { FLASH, clearPendingLogin, readPendingLogin, setFlash, takeFlash, writePendingLogin, type PendingLogin } from '~/lib/cookies.server.ts';
+import { OTP_LENGTH, OTP_VALID_SECONDS, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
+import { errorMessage, errorStatus } from '~/lib/errors.ts';
+import { combineHeaders, data, redirectWithHeaders, requireSameOrigin, responseHeaders } from '~/lib/http.server.ts';
+import { log } from '~/lib/log.server.ts';
+import { clientIp } from '~/lib/request-info.server.ts';
+import { loginPath } from '~/lib/safe-redirect.ts';
+import { ResendSchema, VerifySchema } from '~/lib/schemas.ts';
+import { getSupabase } from '~/lib/supabase.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Enter your code · Tend' }];
+
+function cooldownLeft(pending: PendingLogin): number {
+  return Math.max(0, Math.ceil(RESEND_COOLDOWN_SECONDS - (Date.now() - pending.sentAt) / 1000));
+}
+
+async function requirePendingLogin(request: Request): Promise<PendingLogin> {
+  const pending = await readPendingLogin(request);
+  if (!pending) throw redirect('/login', { headers: responseHeaders(request) });
+  return pending;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const pending = await requirePendingLogin(request);
+  await redirectIfSignedIn(request, pending.redirectTo);
+  const { flash, setCookie } = await takeFlash(request);
+  return data(
+    request,
+    {
+      email: pending.email,
+      cooldown: cooldownLeft(pending),
+      resent: flash === FLASH.codeResent,
+      differentEmailHref: loginPath(pending.redirectTo),
+    },
+    { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
+  );
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const pending = await requirePendingLogin(request);
+  const formData = await request.formData();
+  return formData.get('intent') === 'resend' ? resend(request, formData, pending) : verify(request, formData, pending);
+}
+
+async function verify(request: Request, formData: FormData, pending: PendingLogin) {
+  const submission = parseWithZod(formData, { schema: VerifySchema });
+  // The code is never sent back: a new attempt starts from empty boxes.
+  const fail = (message: string, status: number) =>
+    data(request, { intent: 'verify' as const, result: submission.reply({ fieldErrors: { code: [message] }, hideFields: ['code'] }), retryAfter: null }, { status });
+  if (submission.status !== 'success') return fail(errorMessage('code_invalid'), 400);
+
+  const ip = clientIp(request);
+  if (verifyBlocked(pending.email, ip)) {
+    log.warn('verify attempts limited', { ip: ip ?? 'unknown' });
+    return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
+  }
+  const { supabase } = getSupabase(request);
+  const { error } = await supabase.auth.verifyOtp({ email: pending.email, token: submission.value.code, type: 'email' });
+  if (error) {
+    const mapped = mapAuthError(error);
+    if (mapped.code === 'code_invalid') recordFailedVerify(pending.email, ip);
+    else log.warn('verify failed', { code: mapped.code, auth_code: error.code, status: error.status });
+    return fail(mappedMessage(mapped), errorStatus(mapped.code));
+  }
+  clearFailedVerifies(pending.email);
+  return redirectWithHeaders(request, pending.redirectTo, { headers: { 'Set-Cookie': await clearPendingLogin(request) } });
+}
+
+async function resend(request: Request, formData: FormData, pending: PendingLogin) {
+  const submission = parseWithZod(formData, { schema: ResendSchema });
+  const fail = (message: string, status: number, retryAfter: number | null = null) =>
+    data(request, { intent: 'resend' as const, result: submission.reply({ formErrors: [message] }), retryAfter }, { status });
+  if (submission.status !== 'success') return fail(errorMessage('bad_request'), 400);
+  if (!allowCodeRequest(clientIp(request))) return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
+
+  const { supabase } = getSupabase(request);
+  const { error } = await supabase.auth.signInWithOtp({ email: pending.email, options: { shouldCreateUser: true } });
+  if (error) {
+    // The server decides the cooldown (GoTrue: 429 over_email_send_rate_limit, "…after N seconds").
+    const mapped = mapAuthError(error);
+    return fail(mappedMessage(mapped), errorStatus(mapped.code), mapped.code === 'code_rate_limited' ? (mapped.seconds ?? null) : null);
+  }
+  const headers = combineHeaders(
+    [['Set-Cookie', await writePendingLogin(request, { ...pending, sentAt: Date.now() })]],
+    [['Set-Cookie', await setFlash(request, FLASH.codeResent)]],
+  );
+  return redirectWithHeaders(request, '/login/verify', { headers });
+}
+
+/** Seconds left, counting down once per second after hydration (the server knows the start). */
+function useCountdown(seconds: number): number {
+  const [left, setLeft] = useState(seconds);
+  useEffect(() => {
+    setLeft(seconds);
+    if (seconds <= 0) return;
+    const startedAt = Date.now();
+    const timer = setInterval(() => {
+      const next = Math.max(0, seconds - Math.floor((Date.now() - startedAt) / 1000));
+      setLeft(next);
+      if (next === 0) clearInterval(timer);
+    }, 250);
+    return () => clearInterval(timer);
+  }, [seconds]);
+  return left;
+}
+
+export default function VerifyPage() {
+  const { email, cooldown, resent, differentEmailHref } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const submitting = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null;
+  const verifyResult = actionData?.intent === 'verify' ? actionData.result : undefined;
+  const resendResult = actionData?.intent === 'resend' ? actionData.result : undefined;
+
+  const [form, fields] = useForm({
+    id: 'verify',
+    lastResult: verifyResult,
+    constraint: getZodConstraint(VerifySchema),
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: VerifySchema }),
+  });
+  const [resendForm] = useForm({
+    id: 'resend',
+    lastResult: resendResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResendSchema }),
+  });
+
+  const secondsLeft = useCountdown(actionData?.retryAfter ?? cooldown);
+  const codeErrorId = fields.code.errors?.length ? `${fields.code.id}-error` : undefined;
+
+  return (
+    <section className="card card--narrow" aria-labelledby="verify-title">
+      <h1 id="verify-title">Check your email</h1>
+      <p className="lead">
+        We sent a {OTP_LENGTH}-digit code to <strong data-testid="pending-email">{email}</strong>. It works once and for{' '}
+        {OTP_VALID_SECONDS / 60} minutes.
+      </p>
+      {resent ? (
+        <p className="notice notice--success" role="status">
+          A new code is on its way. Only the latest code works.
+        </p>
+      ) : null}
+
+      <Form method="post" {...getFormProps(form)} className="stack">
+        <input type="hidden" name="intent" value="verify" />
+        <div className="field">
+          <label htmlFor={fields.code.id}>Sign-in code</label>
+          {/* Remount empty after a failed attempt (the server never sends the code back). */}
+          <OtpField key={verifyResult ? JSON.stringify(verifyResult.error) : 'initial'} id={fields.code.id} name={fields.code.name} invalid={!!codeErrorId} describedBy={codeErrorId} />
+          <ErrorList id={codeErrorId} errors={fields.code.errors} />
+        </div>
+        <SubmitButton pending={submitting === 'verify'}>Sign in</SubmitButton>
+      </Form>
+
+      <div className="verify-options">
+        <Form method="post" {...getFormProps(resendForm)} className="inline-form">
+          <input type="hidden" name="intent" value="resend" />
+          <button type="submit" className="button button--secondary" disabled={hydrated && secondsLeft > 0}>
+            Send a new code
+          </button>
+        </Form>
+        {secondsLeft > 0 ? (
+          <p className="muted small" data-testid="resend-cooldown">
+            {errorMessage('code_rate_limited', { seconds: secondsLeft })}
+          </p>
+        ) : null}
+        {/* A refused resend shows its wait in the countdown line above. */}
+        {actionData?.retryAfter ? null : <ErrorList id={resendForm.errorId} errors={resendForm.errors} />}
+        <p>
+          <Link to={differentEmailHref}>Use a different email</Link>
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+// Sign-out: POST only (a GET just goes home). Local scope — this browser, not every device —
+// and every auth cookie chunk the request carried is deleted (reference/remix-ssr.md §4 items 4–5).
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { serializeCookieHeader, parseCookieHeader } from '@supabase/ssr';
+import { FLASH, setFlash } from '~/lib/cookies.server.ts';
+import { combineHeaders, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { getSupabase, isAuthCookieName } from '~/lib/supabase.server.ts';
+
+export function loader() {
+  return redirect('/');
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { supabase, headers } = getSupabase(request);
+  await supabase.auth.signOut({ scope: 'local' });
+
+  // auth-js clears what it could load; delete any leftover chunk (e.g. a corrupt session it ignored).
+  const cleared = new Set(headers.getSetCookie().map((c) => c.slice(0, c.indexOf('='))));
+  const extra: [string, string][] = parseCookieHeader(request.headers.get('Cookie') ?? '')
+    .filter(({ name }) => isAuthCookieName(name) && !cleared.has(name))
+    .map(({ name }) => ['Set-Cookie', serializeCookieHeader(name, '', { path: '/', maxAge: 0, sameSite: 'lax' })]);
+  return redirectWithHeaders(request, '/', { headers: combineHeaders(extra, [['Set-Cookie', await setFlash(request, FLASH.signedOut)]]) });
+}
