@@ -1,0 +1,21 @@
+import { defineConfig, devices } from '@playwright/test';
+import { chromiumLaunchOptions } from './tests/support/chromium.ts';
+
+// globalSetup starts a local stack and the built app on free ports and writes their addresses
+// to process.env (E2E_BASE_URL, E2E_MAIL_URL, …) before the workers start.
+export default defineConfig({
+  testDir: './tests/e2e',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './tests/e2e/global-setup.ts',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    ...devices['Desktop Chrome'],
+    launchOptions: chromiumLaunchOptions(),
+    trace: 'retain-on-failure',
+  },
+});

@@ -1,0 +1,124 @@
+// npm run bench:pages: p50/p95 latency of GET /login and of a signed-in GET /account, measured
+// with autocannon (20 connections, loopback) against a production build on a fresh local stack.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { freePort, PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
+import { waitForMail } from '../tests/support/mail.ts';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 20;
+const bin = (name: string) => path.join(PROJECT_DIR, 'node_modules', '.bin', name);
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-pages-'));
+chmodSync(dir, 0o755);
+const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
+let app: ReturnType<typeof spawn> | undefined;
+
+try {
+  if (!process.env.BENCH_SKIP_BUILD) {
+    const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('remix build failed');
+  }
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  app = spawn(bin('remix-serve'), ['./build/index.js'], {
+    cwd: PROJECT_DIR,
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/login`)).ok) break;
+    } catch {}
+    if (i > 300) throw new Error('app did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  const cookie = await signIn(base, stack.mailUrl);
+  const account = await fetch(`${base}/account`, { headers: { cookie }, redirect: 'manual' });
+  if (account.status !== 200) throw new Error(`signed-in /account answered ${account.status}`);
+
+  const results = [];
+  for (const [label, url, headers] of [
+    ['GET /login (anonymous)', `${base}/login`, {}],
+    ['GET /account (signed in)', `${base}/account`, { cookie }],
+  ] as const) {
+    await run(url, headers, 2); // warm-up
+    const r = await run(url, headers, DURATION);
+    results.push({ label, ...r });
+  }
+  console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION} s each, loopback, NODE_ENV=production`);
+  console.table(
+    results.map((r) => ({
+      page: r.label,
+      'p50 ms': r.p50,
+      'p95 ms': r.p95,
+      'p99 ms': r.p99,
+      'req/s': r.rps,
+      requests: r.total,
+      'non-2xx': r.non2xx,
+      errors: r.errors,
+    })),
+  );
+} finally {
+  if (app && app.exitCode === null) {
+    const exited = new Promise((r) => app!.once('exit', r));
+    app.kill('SIGTERM');
+    await exited;
+  }
+  await stack.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function run(url: string, headers: Record<string, string>, duration: number) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers });
+  const p95 = (result.latency as unknown as Record<string, number>).p95 ?? result.latency.p97_5;
+  return {
+    p50: result.latency.p50,
+    p95,
+    p99: result.latency.p99,
+    rps: Math.round(result.requests.average),
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** Signs in through the app's own forms (as a browser without JS would) and returns the Cookie header. */
+async function signIn(base: string, mailUrl: string): Promise<string> {
+  const email = `bench-${Date.now()}@example.com`;
+  const jar = new Map<string, string>();
+  const absorb = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = c.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const expired = attrs.some((a) => /max-age=0/i.test(a.trim()));
+      if (expired || pair.slice(eq + 1) === '') jar.delete(name);
+      else jar.set(name, pair.slice(eq + 1));
+    }
+  };
+  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const post = async (url: string, form: Record<string, string>) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      headers: { cookie: header(), origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+      redirect: 'manual',
+    });
+    absorb(res);
+    return res;
+  };
+  const step1 = await post(`${base}/login`, { email });
+  if (step1.status !== 302) throw new Error(`POST /login answered ${step1.status}: ${await step1.text()}`);
+  const verifyUrl = new URL(step1.headers.get('location')!, base).toString();
+  absorb(await fetch(verifyUrl, { headers: { cookie: header() }, redirect: 'manual' }));
+  const { code } = await waitForMail(mailUrl, email);
+  const step2 = await post(verifyUrl, { email, code, intent: 'verify' });
+  if (step2.status !== 302) throw new Error(`POST /login/verify answered ${step2.status}: ${await step2.text()}`);
+  if (![...jar.keys()].some((k) => /^sb-.+-auth-token/.test(k))) throw new Error('no session cookie after sign-in');
+  return header();
+}

@@ -1,0 +1,81 @@
+// npm run dev: the local stack (gateway :54321, mail :54324) and `remix dev` (classic compiler)
+// on http://localhost:3000, wired together. Ctrl-C stops both.
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
+
+const dir = path.join(PROJECT_DIR, '.supabase-local');
+if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+chmodSync(dir, 0o755); // Postgres runs as an unprivileged user
+
+const dim = (s: string) => `\x1b[2m${s}\x1b[0m`;
+const bold = (s: string) => `\x1b[1m${s}\x1b[0m`;
+
+function log(line: string) {
+  if (process.env.DEBUG) console.log(dim(`[stack] ${line}`));
+}
+
+const stack = await startStack({ dir, log });
+const appPort = Number(process.env.PORT ?? 3000);
+
+const remix = spawn(path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'), ['dev', '--manual', '-c', 'remix-serve ./build/index.js'], {
+  cwd: PROJECT_DIR,
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(appPort),
+    SUPABASE_URL: stack.apiUrl,
+    SUPABASE_ANON_KEY: stack.anonKey,
+    PATH: `${path.join(PROJECT_DIR, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
+  },
+});
+
+console.log(`
+${bold('Tend is starting')}
+  App        http://localhost:${appPort}
+  API        ${stack.apiUrl}
+  Mail inbox ${stack.mailUrl}  (GET ${stack.mailUrl}/api/v1/search?query=to:<address>)
+  Database   ${stack.dbUrl}
+Sign-in codes are printed in this terminal as they are sent. Ctrl-C stops everything.
+`);
+
+// Poll the mail catcher and print each new code (works whatever the stack logs).
+const seen = new Set<string>();
+const poll = setInterval(async () => {
+  try {
+    const res = await fetch(`${stack.mailUrl}/api/v1/messages?limit=20`);
+    if (!res.ok) return;
+    const { messages = [] } = (await res.json()) as { messages?: { ID: string; To?: { Address: string }[] }[] };
+    for (const m of messages.reverse()) {
+      if (seen.has(m.ID)) continue;
+      seen.add(m.ID);
+      const msg = (await (await fetch(`${stack.mailUrl}/api/v1/message/${m.ID}`)).json()) as { Text?: string };
+      const code = /\b(\d{6})\b/.exec(msg.Text ?? '')?.[1];
+      if (code) console.log(bold(`✉ sign-in code for ${m.To?.[0]?.Address ?? '?'}: ${code}`));
+    }
+  } catch {
+    // mail catcher not reachable this tick
+  }
+}, 1000);
+
+let stopping = false;
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(poll);
+  if (remix.exitCode === null) {
+    await new Promise<void>((resolve) => {
+      remix.once('exit', () => resolve());
+      remix.kill('SIGTERM');
+      setTimeout(() => remix.kill('SIGKILL'), 5_000).unref();
+    });
+  }
+  await stack.stop();
+  process.exit(code);
+}
+
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+remix.on('exit', (code) => void stop(code ?? 0));

@@ -1,0 +1,38 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, requestCode, test, uniqueEmail } from './fixtures.ts';
+
+async function expectNoViolations(page: import('@playwright/test').Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+test('/login has no axe violations', async ({ page }) => {
+  await page.goto('/login');
+  await expectNoViolations(page);
+});
+
+test('/login with a field error has no axe violations', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel(/email/i).fill('nope');
+  await page.getByLabel(/email/i).evaluate((el) => el.closest('form')?.setAttribute('novalidate', ''));
+  await page.getByRole('button', { name: /code|continue|sign in/i }).click();
+  await expect(page.getByText('Enter a valid email address.')).toBeVisible();
+  await expectNoViolations(page);
+});
+
+test('/login/verify has no axe violations', async ({ page }) => {
+  await page.goto('/login');
+  await requestCode(page, uniqueEmail('a11y'));
+  await expect(page.getByLabel(/code/i).first()).toBeVisible();
+  await expectNoViolations(page);
+});
+
+test('/auth/confirm has no axe violations', async ({ page }) => {
+  await page.goto('/auth/confirm?token_hash=abc&type=email');
+  await expectNoViolations(page);
+});
+
+test('the 404 page has no axe violations', async ({ page }) => {
+  await page.goto('/missing-page');
+  await expectNoViolations(page);
+});

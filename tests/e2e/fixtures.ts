@@ -1,0 +1,77 @@
+// Shared fixtures: the app's address from global-setup, a client IP of its own per test (the
+// app trusts X-Forwarded-For in e2e), fresh email addresses, and reading codes from the inbox.
+import { randomUUID } from 'node:crypto';
+import { test as base, expect, type Page } from '@playwright/test';
+import { messagesTo, waitForMail } from '../support/mail.ts';
+
+let ipCounter = 0;
+
+export const env = {
+  get baseURL() {
+    return required('E2E_BASE_URL');
+  },
+  get mailUrl() {
+    return required('E2E_MAIL_URL');
+  },
+};
+
+function required(name: string) {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run through playwright.config.ts (global-setup)`);
+  return value;
+}
+
+export function uniqueEmail(label = 'user') {
+  return `${label}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+export const test = base.extend<{ clientIp: string }>({
+  clientIp: async ({}, use, testInfo) => {
+    ipCounter += 1;
+    await use(`10.${testInfo.workerIndex % 250}.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`);
+  },
+  baseURL: async ({}, use) => use(env.baseURL),
+  extraHTTPHeaders: async ({ clientIp }, use) => use({ 'X-Forwarded-For': clientIp }),
+});
+
+export { expect };
+
+/** The newest code emailed to `email`, once at least `nth` emails have arrived. */
+export async function codeFor(email: string, nth = 1) {
+  return (await waitForMail(env.mailUrl, email, nth)).code;
+}
+
+export async function mailCount(email: string) {
+  return (await messagesTo(env.mailUrl, email)).length;
+}
+
+export async function requestCode(page: Page, email: string) {
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByRole('button', { name: /code|continue|sign in/i }).click();
+  await expect(page).toHaveURL(/\/login\/verify/);
+}
+
+/** Types the code into the code field (plain input without JS, six boxes with JS). */
+export async function enterCode(page: Page, code: string) {
+  const input = page.getByLabel(/code/i).first();
+  await input.click();
+  await input.fill(code);
+}
+
+export async function submitCode(page: Page) {
+  await page.getByRole('button', { name: /^(sign in|verify|continue)/i }).click();
+}
+
+/**
+ * The whole sign-in from `path` (a /login URL). With JavaScript the six-box field submits itself at
+ * six digits; without it the user presses the button.
+ */
+export async function signIn(page: Page, opts: { email?: string; path?: string; javaScript?: boolean } = {}) {
+  const email = opts.email ?? uniqueEmail();
+  await page.goto(opts.path ?? '/login');
+  await requestCode(page, email);
+  await enterCode(page, await codeFor(email));
+  if (opts.javaScript === false) await submitCode(page);
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  return email;
+}
