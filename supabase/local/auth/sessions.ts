@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { AuthConfig } from '../config.ts';
 import { AuthError } from './errors.ts';
 import type { Signer } from './jwt.ts';
-import { findById, userJson, type UserRow } from './users.ts';
+import { findById, isBanned, userJson, type UserRow } from './users.ts';
 
 type Db = pg.Pool | pg.PoolClient;
 
@@ -31,9 +31,16 @@ async function insertRefreshToken(db: Db, user: UserRow, sessionId: string, pare
 /** The token response every sign-in and refresh returns (tokens/service.go AccessTokenResponse). */
 export async function tokenResponse(db: Db, ctx: SessionContext, user: UserRow, sessionId: string, refreshToken: string) {
   const now = Math.floor(Date.now() / 1000);
-  const amr = (
-    await db.query('select authentication_method, created_at from auth.mfa_amr_claims where session_id = $1 order by created_at desc', [sessionId])
-  ).rows.map((r) => ({ method: r.authentication_method, timestamp: Math.floor(new Date(r.created_at).getTime() / 1000) }));
+  // The session's amr claims (newest first, models/sessions.go CalculateAALAndAMR) and the user's identities, in one round trip.
+  const { amr, identities } = (
+    await db.query(
+      `select
+         coalesce((select json_agg(json_build_object('method', authentication_method, 'timestamp', floor(extract(epoch from created_at))::bigint)
+                                   order by created_at desc) from auth.mfa_amr_claims where session_id = $1), '[]') as amr,
+         coalesce((select json_agg(i order by i.created_at) from auth.identities i where i.user_id = $2), '[]') as identities`,
+      [sessionId, user.id],
+    )
+  ).rows[0];
   const expiresIn = ctx.config.jwtExpiry;
   const accessToken = await ctx.signer.sign({
     iss: ctx.issuer,
@@ -57,7 +64,7 @@ export async function tokenResponse(db: Db, ctx: SessionContext, user: UserRow, 
     expires_in: expiresIn,
     expires_at: now + expiresIn,
     refresh_token: refreshToken,
-    user: await userJson(db, user),
+    user: await userJson(db, user, identities),
   };
 }
 
@@ -86,42 +93,61 @@ const refreshError = (code: string, message: string) => new AuthError(400, code,
 
 /** grant_type=refresh_token with GoTrue's legacy rotation rules (token_refresh.go). Runs in `client`'s transaction. */
 export async function refresh(client: pg.PoolClient, ctx: SessionContext, token: string) {
-  const row = (await client.query('select * from auth.refresh_tokens where token = $1 for update', [token])).rows[0];
-  if (!row) throw refreshError('refresh_token_not_found', 'Refresh Token Not Found');
-  if (!row.session_id) throw refreshError('session_not_found', 'No Valid Session Found');
-  const session = (await client.query('select * from auth.sessions where id = $1 for update', [row.session_id])).rows[0];
-  if (!session) throw refreshError('session_not_found', 'No Valid Session Found');
-  if (session.not_after && new Date(session.not_after) < new Date()) throw new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired');
+  // The token and its session, both locked: concurrent refreshes of one session queue up here.
+  const row = (
+    await client.query(
+      `select rt.id, rt.token, rt.user_id, rt.revoked, rt.updated_at, rt.session_id, s.not_after
+       from auth.refresh_tokens rt join auth.sessions s on s.id = rt.session_id where rt.token = $1 for update of rt, s`,
+      [token],
+    )
+  ).rows[0];
+  if (!row) {
+    const orphan = (await client.query('select 1 from auth.refresh_tokens where token = $1', [token])).rowCount;
+    throw orphan ? refreshError('session_not_found', 'No Valid Session Found') : refreshError('refresh_token_not_found', 'Refresh Token Not Found');
+  }
+  if (row.not_after && new Date(row.not_after) < new Date()) throw new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired');
   const user = await findById(client, row.user_id);
   if (!user) throw refreshError('refresh_token_not_found', 'Refresh Token Not Found');
-  if (user.banned_until && new Date(user.banned_until) > new Date()) throw new AuthError(400, 'user_banned', 'Invalid Refresh Token: User Banned');
+  if (isBanned(user)) throw new AuthError(400, 'user_banned', 'Invalid Refresh Token: User Banned');
 
   let issued: string;
   if (!row.revoked) {
     // GoTrue GrantRefreshTokenSwap: revoke the token and issue its child in the same session.
-    await client.query('update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1', [row.id]);
-    issued = await insertRefreshToken(client, user, session.id, row.token);
+    issued = await rotate(client, user, row.session_id, row.token, row.id);
   } else {
     const active = (
-      await client.query('select * from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1', [session.id])
+      await client.query('select token, parent from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1', [row.session_id])
     ).rows[0];
     const withinReuse = Date.now() - new Date(row.updated_at).getTime() < ctx.config.refreshTokenReuseInterval * 1000;
     if (active && active.parent === row.token) {
       // GoTrue: the parent of the active token means the client lost the last response; hand back the active token.
+      await client.query('update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1', [row.session_id]);
       issued = active.token;
     } else if (withinReuse) {
       // GoTrue: other revoked tokens are tolerated within refresh_token_reuse_interval and get a fresh child.
-      issued = await insertRefreshToken(client, user, session.id, row.token);
+      issued = await rotate(client, user, row.session_id, row.token, null);
     } else {
       // GoTrue: reuse detection — with rotation on, revoke the session's whole token family, and commit that.
       if (ctx.config.enableRefreshTokenRotation) {
-        await client.query('update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false', [session.id]);
+        await client.query('update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false', [row.session_id]);
         await client.query('commit');
         await client.query('begin');
       }
       throw refreshError('refresh_token_already_used', 'Already Used');
     }
   }
-  await client.query('update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1', [session.id]);
-  return tokenResponse(client, ctx, user, session.id, issued);
+  return tokenResponse(client, ctx, user, row.session_id, issued);
+}
+
+/** Revokes `revokeId` (if any), issues a child of `parent` and stamps the session's refreshed_at — one statement. */
+async function rotate(client: pg.PoolClient, user: UserRow, sessionId: string, parent: string, revokeId: string | null): Promise<string> {
+  const token = newRefreshToken();
+  await client.query(
+    `with revoked as (update auth.refresh_tokens set revoked = true, updated_at = now() where id = $5),
+          touched as (update auth.sessions set refreshed_at = now(), updated_at = now() where id = $4)
+     insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+     values ('00000000-0000-0000-0000-000000000000', $1, $2, false, now(), now(), $3, $4)`,
+    [token, user.id, parent, sessionId, revokeId],
+  );
+  return token;
 }

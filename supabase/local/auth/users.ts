@@ -102,9 +102,11 @@ export async function confirm(db: Db, user: UserRow): Promise<void> {
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : undefined);
 
 /** The JSON GoTrue serializes for a user (models/user.go): nulls omitted, tokens never included. */
-export async function userJson(db: Db, user: UserRow, withIdentities = true): Promise<Record<string, unknown>> {
-  const identities = withIdentities
-    ? (await db.query('select * from auth.identities where user_id = $1 order by created_at', [user.id])).rows.map((i) => ({
+/** `identities`: load them (true), leave them out (false, as GoTrue's user list), or rows already read. */
+export async function userJson(db: Db, user: UserRow, identities: boolean | Record<string, any>[] = true): Promise<Record<string, unknown>> {
+  const rows = identities === true ? (await db.query('select * from auth.identities where user_id = $1 order by created_at', [user.id])).rows : identities;
+  const identityJson = rows
+    ? rows.map((i) => ({
         identity_id: i.id,
         id: i.provider_id,
         user_id: i.user_id,
@@ -133,7 +135,7 @@ export async function userJson(db: Db, user: UserRow, withIdentities = true): Pr
     last_sign_in_at: iso(user.last_sign_in_at),
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
-    identities,
+    identities: identityJson,
     created_at: iso(user.created_at),
     updated_at: iso(user.updated_at),
     banned_until: iso(user.banned_until),
