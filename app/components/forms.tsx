@@ -2,7 +2,7 @@
 // shows progress, and the honeypot.
 import { useFormAction, useNavigation } from '@remix-run/react';
 import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
-import { HONEYPOT_FIELD } from '~/lib/schemas.ts';
+import { HONEYPOT_FIELD } from '~/lib/form-fields.ts';
 
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   const list = errors?.filter(Boolean) ?? [];

@@ -4,7 +4,7 @@
 import { OTPInput, OTPInputContext, REGEXP_ONLY_DIGITS } from 'input-otp';
 import { useContext, useRef } from 'react';
 import { OTP_LENGTH } from '~/lib/constants.ts';
-import { CODE_PATTERN, normalizeCode } from '~/lib/schemas.ts';
+import { CODE_PATTERN, normalizeCode } from '~/lib/form-fields.ts';
 import { useHydrated } from './use-hydrated.ts';
 
 interface OtpFieldProps {

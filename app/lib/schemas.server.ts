@@ -1,8 +1,11 @@
-// Form schemas (product.md §5), shared by the browser (Conform) and the server (actions).
-// The database repeats the rules as check constraints; these give the messages.
+// Form schemas (product.md §5), used by every action through Conform's parseWithZod. Server-only
+// to keep zod out of the browser (docs/decisions/007-javascript-budget.md); the browser gets the
+// same rules as HTML constraints. The database repeats them as check constraints.
+import { parseWithZod } from '@conform-to/zod/v4';
 import { z } from 'zod';
-import { DISPLAY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, OTP_LENGTH } from './constants.ts';
+import { DISPLAY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH } from './constants.ts';
 import { errorMessage } from './errors.ts';
+import { CODE_PATTERN, HONEYPOT_FIELD, normalizeCode } from './form-fields.ts';
 
 const emailMessage = errorMessage('email_invalid');
 const codeMessage = errorMessage('code_invalid');
@@ -15,13 +18,6 @@ export const EmailSchema = z
   .max(EMAIL_MAX_LENGTH, { error: emailMessage })
   .check(z.email({ error: emailMessage }));
 
-/** Anything that is not a digit is dropped first, so a pasted "123 456" is "123456". */
-export function normalizeCode(value: string): string {
-  return value.replace(/\D/g, '');
-}
-
-export const CODE_PATTERN = `[0-9]{${OTP_LENGTH}}`;
-
 export const CodeSchema = z.preprocess(
   (v) => (typeof v === 'string' ? normalizeCode(v) : v),
   z.string({ error: codeMessage }).regex(new RegExp(`^${CODE_PATTERN}$`), { error: codeMessage }),
@@ -29,9 +25,6 @@ export const CodeSchema = z.preprocess(
 
 /** A redirect target from the user; checked again with safeRedirect() where it is used. */
 const RedirectToSchema = z.string().max(2048).optional();
-
-/** The honeypot: people never see it, so it stays empty (docs/decisions/004-abuse-limits.md). */
-export const HONEYPOT_FIELD = 'company';
 
 export const LoginSchema = z.object({
   email: EmailSchema,
@@ -63,3 +56,8 @@ export const DisplayNameSchema = z
   .max(DISPLAY_NAME_MAX_LENGTH, { error: displayNameMessage });
 
 export const AccountSchema = z.object({ displayName: DisplayNameSchema });
+
+/** Conform's submission for a form posted to an action. */
+export function parseSubmission<S extends z.ZodType>(formData: FormData, schema: S) {
+  return parseWithZod(formData, { schema });
+}

@@ -1,7 +1,6 @@
 // The signed-in user's account: email (read-only) and display name. Until the `profiles` table
 // lands (product.md §3), the name lives in auth user_metadata.display_name via updateUser().
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, useIsPending } from '~/components/forms.tsx';
@@ -12,7 +11,7 @@ import { DISPLAY_NAME_MAX_LENGTH } from '~/lib/constants.ts';
 import { errorStatus } from '~/lib/errors.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 import { log } from '~/lib/log.server.ts';
-import { AccountSchema } from '~/lib/schemas.ts';
+import { AccountSchema, parseSubmission } from '~/lib/schemas.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Your account · Tend' }];
 
@@ -25,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { supabase } = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: AccountSchema });
+  const submission = parseSubmission(await request.formData(), AccountSchema);
   if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
 
   const { error } = await supabase.auth.updateUser({ data: { display_name: submission.value.displayName } });
@@ -43,14 +42,10 @@ export default function AccountPage() {
   const { user, saved } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<{ displayName: string }>({
     id: 'account',
     lastResult: actionData?.result,
-    constraint: getZodConstraint(AccountSchema),
     defaultValue: { displayName: user.displayName ?? '' },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AccountSchema }),
   });
 
   return (
@@ -70,7 +65,7 @@ export default function AccountPage() {
           label="Display name"
           hint="Shown to your team and to customers you reply to."
           errors={fields.displayName.errors}
-          inputProps={{ ...getInputProps(fields.displayName, { type: 'text' }), key: fields.displayName.key, autoComplete: 'name', maxLength: DISPLAY_NAME_MAX_LENGTH }}
+          inputProps={{ ...getInputProps(fields.displayName, { type: 'text' }), key: fields.displayName.key, autoComplete: 'name', required: true, maxLength: DISPLAY_NAME_MAX_LENGTH }}
         />
         <ErrorList id={form.errorId} errors={form.errors} />
         <SubmitButton pending={pending}>Save</SubmitButton>

@@ -2,7 +2,6 @@
 // button; the POST spends the token, so mail scanners that fetch links can't burn it
 // (reference/remix-ssr.md §2.4).
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, useIsPending } from '~/components/forms.tsx';
@@ -12,7 +11,7 @@ import { errorMessage, errorStatus } from '~/lib/errors.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 import { log } from '~/lib/log.server.ts';
 import { safeRedirect } from '~/lib/safe-redirect.ts';
-import { ConfirmSchema } from '~/lib/schemas.ts';
+import { ConfirmSchema, parseSubmission } from '~/lib/schemas.server.ts';
 import { getSupabase } from '~/lib/supabase.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Confirm sign-in · Tend' }, { name: 'referrer', content: 'no-referrer' }];
@@ -27,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const submission = parseWithZod(await request.formData(), { schema: ConfirmSchema });
+  const submission = parseSubmission(await request.formData(), ConfirmSchema);
   if (submission.status !== 'success') return data(request, { result: submission.reply({ formErrors: [errorMessage('code_invalid')] }) }, { status: 400 });
 
   const { token_hash, type, next } = submission.value;
@@ -48,10 +47,9 @@ export default function ConfirmPage() {
   const { link, problem } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<{ token_hash: string; type: string; next: string }>({
     id: 'confirm',
     lastResult: actionData?.result,
-    constraint: getZodConstraint(ConfirmSchema),
     defaultValue: link ?? undefined,
   });
 

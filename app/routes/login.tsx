@@ -1,7 +1,6 @@
 // Sign-in, step 1: the email address. Sends a one-time code (product.md §2, §7) and moves on to
 // /login/verify; the address travels in a signed cookie, not the URL.
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, HoneypotInput, SubmitButton, useIsPending } from '~/components/forms.tsx';
@@ -15,7 +14,8 @@ import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.
 import { log } from '~/lib/log.server.ts';
 import { clientIp } from '~/lib/request-info.server.ts';
 import { safeRedirect } from '~/lib/safe-redirect.ts';
-import { HONEYPOT_FIELD, LoginSchema } from '~/lib/schemas.ts';
+import { HONEYPOT_FIELD } from '~/lib/form-fields.ts';
+import { LoginSchema, parseSubmission } from '~/lib/schemas.server.ts';
 import { getSupabase } from '~/lib/supabase.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Sign in · Tend' }];
@@ -30,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const submission = parseWithZod(await request.formData(), { schema: LoginSchema });
+  const submission = parseSubmission(await request.formData(), LoginSchema);
   if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
 
   const { email } = submission.value;
@@ -64,14 +64,10 @@ export default function LoginPage() {
   const { redirectTo, notice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<{ email: string; redirectTo: string }>({
     id: 'login',
     lastResult: actionData?.result,
-    constraint: getZodConstraint(LoginSchema),
     defaultValue: { redirectTo },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
   });
 
   return (
@@ -92,6 +88,7 @@ export default function LoginPage() {
           inputProps={{
             ...getInputProps(fields.email, { type: 'email' }),
             key: fields.email.key,
+            required: true,
             autoComplete: 'email',
             autoFocus: true,
             maxLength: EMAIL_MAX_LENGTH,

@@ -1,7 +1,6 @@
 // Sign-in, step 2: the one-time code (product.md §2, §5). Also "send a new code" (cooldown from
 // the server) and "use a different email". Limits: docs/decisions/003-abuse-limits.md.
 import { getFormProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
@@ -19,7 +18,7 @@ import { combineHeaders, data, redirectWithHeaders, requireSameOrigin, responseH
 import { log } from '~/lib/log.server.ts';
 import { clientIp } from '~/lib/request-info.server.ts';
 import { loginPath } from '~/lib/safe-redirect.ts';
-import { ResendSchema, VerifySchema } from '~/lib/schemas.ts';
+import { ResendSchema, VerifySchema, parseSubmission } from '~/lib/schemas.server.ts';
 import { getSupabase } from '~/lib/supabase.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Enter your code · Tend' }];
@@ -58,7 +57,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 async function verify(request: Request, formData: FormData, pending: PendingLogin) {
-  const submission = parseWithZod(formData, { schema: VerifySchema });
+  const submission = parseSubmission(formData, VerifySchema);
   // The code is never sent back: a new attempt starts from empty boxes.
   const fail = (message: string, status: number) =>
     data(request, { intent: 'verify' as const, result: submission.reply({ fieldErrors: { code: [message] }, hideFields: ['code'] }), retryAfter: null }, { status });
@@ -82,7 +81,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
 }
 
 async function resend(request: Request, formData: FormData, pending: PendingLogin) {
-  const submission = parseWithZod(formData, { schema: ResendSchema });
+  const submission = parseSubmission(formData, ResendSchema);
   const fail = (message: string, status: number, retryAfter: number | null = null) =>
     data(request, { intent: 'resend' as const, result: submission.reply({ formErrors: [message] }), retryAfter }, { status });
   if (submission.status !== 'success') return fail(errorMessage('bad_request'), 400);
@@ -128,17 +127,13 @@ export default function VerifyPage() {
   const verifyResult = actionData?.intent === 'verify' ? actionData.result : undefined;
   const resendResult = actionData?.intent === 'resend' ? actionData.result : undefined;
 
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<{ intent: 'verify'; code: string }>({
     id: 'verify',
     lastResult: verifyResult,
-    constraint: getZodConstraint(VerifySchema),
-    shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: VerifySchema }),
   });
   const [resendForm] = useForm({
     id: 'resend',
     lastResult: resendResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResendSchema }),
   });
 
   const secondsLeft = useCountdown(actionData?.retryAfter ?? cooldown);

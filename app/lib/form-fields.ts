@@ -1,0 +1,14 @@
+// Field names and input rules the browser needs without zod (schemas.server.ts holds the zod
+// schemas; keeping zod out of the browser bundle is docs/decisions/007-javascript-budget.md).
+import { OTP_LENGTH } from './constants.ts';
+
+/** The honeypot: people never see it, so it stays empty (docs/decisions/004-abuse-limits.md). */
+export const HONEYPOT_FIELD = 'company';
+
+/** The code input's HTML pattern (product.md §5). */
+export const CODE_PATTERN = `[0-9]{${OTP_LENGTH}}`;
+
+/** Anything that is not a digit is dropped, so a pasted "123 456" is "123456". */
+export function normalizeCode(value: string): string {
+  return value.replace(/\D/g, '');
+}
