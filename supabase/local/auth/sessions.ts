@@ -18,16 +18,6 @@ export interface SessionContext {
   issuer: string;
 }
 
-async function insertRefreshToken(db: Db, user: UserRow, sessionId: string, parent: string | null): Promise<string> {
-  const token = newRefreshToken();
-  await db.query(
-    `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
-     values ('00000000-0000-0000-0000-000000000000', $1, $2, false, now(), now(), $3, $4)`,
-    [token, user.id, parent, sessionId],
-  );
-  return token;
-}
-
 /** The token response every sign-in and refresh returns (tokens/service.go AccessTokenResponse). */
 export async function tokenResponse(db: Db, ctx: SessionContext, user: UserRow, sessionId: string, refreshToken: string) {
   const now = Math.floor(Date.now() / 1000);
@@ -71,22 +61,27 @@ export async function tokenResponse(db: Db, ctx: SessionContext, user: UserRow, 
 /** A new session for a sign-in by `method` (otp, magiclink, email/signup…). */
 export async function signIn(db: Db, ctx: SessionContext, user: UserRow, method: string, meta: { userAgent?: string; ip?: string }) {
   const sessionId = randomUUID();
-  await db.query(
-    `insert into auth.sessions (id, user_id, created_at, updated_at, aal, refreshed_at, user_agent, ip)
-     values ($1, $2, now(), now(), 'aal1', now(), $3, $4)`,
-    [sessionId, user.id, meta.userAgent ?? null, meta.ip ?? null],
-  );
-  await db.query(
-    `insert into auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method) values ($1, $2, now(), now(), $3)`,
-    [randomUUID(), sessionId, method],
-  );
+  const refreshToken = newRefreshToken();
+  // GoTrue issueRefreshToken: session, amr claim, first refresh token, last_sign_in_at and the
+  // app_metadata providers (UpdateAppMetaDataProviders) — one statement.
   const app = { ...(user.raw_app_meta_data ?? {}), provider: 'email', providers: ['email'] };
   const updated = (
-    await db.query('update auth.users set last_sign_in_at = now(), raw_app_meta_data = $2, updated_at = now() where id = $1 returning *', [user.id, app])
+    await db.query(
+      `with session as (
+         insert into auth.sessions (id, user_id, created_at, updated_at, aal, refreshed_at, user_agent, ip)
+         values ($1, $2, now(), now(), 'aal1', now(), $3, $4)),
+       amr as (
+         insert into auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method) values ($5, $1, now(), now(), $6)),
+       token as (
+         insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+         values ('00000000-0000-0000-0000-000000000000', $7, $2, false, now(), now(), null, $1)),
+       identity as (
+         update auth.identities set last_sign_in_at = now() where user_id = $2 and provider = 'email')
+       update auth.users set last_sign_in_at = now(), raw_app_meta_data = $8, updated_at = now() where id = $2 returning *`,
+      [sessionId, user.id, meta.userAgent ?? null, meta.ip ?? null, randomUUID(), method, refreshToken, app],
+    )
   ).rows[0] as UserRow;
-  await db.query(`update auth.identities set last_sign_in_at = now() where user_id = $1 and provider = 'email'`, [user.id]);
-  const refresh = await insertRefreshToken(db, updated, sessionId, null);
-  return tokenResponse(db, ctx, updated, sessionId, refresh);
+  return tokenResponse(db, ctx, updated, sessionId, refreshToken);
 }
 
 const refreshError = (code: string, message: string) => new AuthError(400, code, `Invalid Refresh Token: ${message}`);

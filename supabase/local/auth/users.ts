@@ -83,22 +83,6 @@ export async function createUser(
   return r.rows[0];
 }
 
-/** Marks the email confirmed (GoTrue user.Confirm): email_verified in metadata and identity too. */
-export async function confirm(db: Db, user: UserRow): Promise<void> {
-  if (user.email_confirmed_at) return;
-  await db.query(
-    `update auth.users set email_confirmed_at = now(), confirmation_token = '',
-       raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || '{"email_verified": true}'::jsonb, updated_at = now()
-     where id = $1`,
-    [user.id],
-  );
-  await db.query(
-    `update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = now()
-     where user_id = $1 and provider = 'email'`,
-    [user.id],
-  );
-}
-
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : undefined);
 
 /** The JSON GoTrue serializes for a user (models/user.go): nulls omitted, tokens never included. */

@@ -6,7 +6,7 @@ import { normalizeEmail, readJson, str } from './http.ts';
 import { tokenHash } from './otp.ts';
 import { allowedRedirect } from './redirect.ts';
 import { signIn } from './sessions.ts';
-import { confirm, findByEmail, findById, type UserRow } from './users.ts';
+import { findByEmail, findById, isBanned, type UserRow } from './users.ts';
 
 const TYPES = new Set(['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email']);
 
@@ -62,11 +62,23 @@ async function matchHash(c: pg.PoolClient, ctx: AuthContext, hash: string, type:
 
 /** Single use: the user's codes are cleared and every one-time token deleted (GoTrue verify.go). */
 async function consume(c: pg.PoolClient, m: Match): Promise<UserRow> {
-  if (m.user.banned_until && new Date(m.user.banned_until) > new Date()) throw new AuthError(403, 'user_banned', 'User is banned');
-  await confirm(c, m.user);
-  await c.query(`update auth.users set recovery_token = '', confirmation_token = '', updated_at = now() where id = $1`, [m.user.id]);
-  await c.query('delete from auth.one_time_tokens where user_id = $1', [m.user.id]);
-  return (await findById(c, m.user.id))!;
+  if (isBanned(m.user)) throw new AuthError(403, 'user_banned', 'User is banned');
+  // GoTrue signupVerify / recoverVerify: codes cleared, an unconfirmed user confirmed (email_verified in
+  // user_metadata and the email identity), every one-time token of the user deleted.
+  const confirming = !m.user.email_confirmed_at;
+  return (
+    await c.query(
+      `with ott as (delete from auth.one_time_tokens where user_id = $1),
+            identity as (
+              update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = now()
+              where $2 and user_id = $1 and provider = 'email')
+       update auth.users set recovery_token = '', confirmation_token = '', updated_at = now(),
+         email_confirmed_at = coalesce(email_confirmed_at, now()),
+         raw_user_meta_data = case when $2 then coalesce(raw_user_meta_data, '{}'::jsonb) || '{"email_verified": true}'::jsonb else raw_user_meta_data end
+       where id = $1 returning *`,
+      [m.user.id, confirming],
+    )
+  ).rows[0];
 }
 
 export const verifyPost: Handler = async (ctx, req, res) => {
