@@ -74,7 +74,7 @@ export function SubmitButton({
   );
 }
 
-/** People never see or fill this field; form-filling bots do (docs/decisions/004-abuse-limits.md). */
+/** People never see or fill this field; form-filling bots do (docs/decisions/003-abuse-limits.md). */
 export function HoneypotInput() {
   return (
     <div className="honeypot" aria-hidden="true">

@@ -1,4 +1,4 @@
-// The app's sign-in limits (docs/decisions/004-abuse-limits.md): failed code checks per email and
+// The app's sign-in limits (docs/decisions/003-abuse-limits.md): failed code checks per email and
 // per IP, code requests per IP. Supabase Auth applies its own limits on top, keyed on our server.
 import { CODE_REQUESTS_PER_IP, VERIFY_ATTEMPTS_PER_EMAIL, VERIFY_ATTEMPTS_PER_IP } from './constants.ts';
 import { RateLimiter } from './rate-limit.server.ts';

@@ -28,7 +28,7 @@ export const SUBJECT_MAX_LENGTH = 200;
 export const MESSAGE_MAX_LENGTH = 20_000;
 export const WORKSPACE_NAME_MAX_LENGTH = 80;
 
-// Abuse limits enforced by the app on top of Supabase Auth's own (docs/decisions/004-abuse-limits.md).
+// Abuse limits enforced by the app on top of Supabase Auth's own (docs/decisions/003-abuse-limits.md).
 export const VERIFY_ATTEMPTS_PER_EMAIL = { limit: 5, windowSeconds: 10 * 60 } as const;
 export const VERIFY_ATTEMPTS_PER_IP = { limit: 5, windowSeconds: 10 * 60 } as const;
 export const CODE_REQUESTS_PER_IP = { limit: 10, windowSeconds: 10 * 60 } as const;

@@ -1,8 +1,8 @@
 // Field names and input rules the browser needs without zod (schemas.server.ts holds the zod
-// schemas; keeping zod out of the browser bundle is docs/decisions/007-javascript-budget.md).
+// schemas; keeping zod out of the browser bundle is docs/decisions/006-javascript-budget.md).
 import { OTP_LENGTH } from './constants.ts';
 
-/** The honeypot: people never see it, so it stays empty (docs/decisions/004-abuse-limits.md). */
+/** The honeypot: people never see it, so it stays empty (docs/decisions/003-abuse-limits.md). */
 export const HONEYPOT_FIELD = 'company';
 
 /** The code input's HTML pattern (product.md §5). */

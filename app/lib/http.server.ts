@@ -35,7 +35,7 @@ export function errorResponse<C extends ErrorCode>(request: Request, code: C, ..
   return json(body, { status: errorStatus(code), headers: responseHeaders(request) });
 }
 
-/** Every action starts with this (docs/decisions/003-same-origin-posts.md). */
+/** Every action starts with this (docs/decisions/001-csrf-samesite.md). */
 export function requireSameOrigin(request: Request): void {
   if (!isSameOriginPost(request)) throw errorResponse(request, 'forbidden');
 }

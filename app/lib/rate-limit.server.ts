@@ -1,4 +1,4 @@
-// In-memory sliding-window limiter for the app's abuse limits (docs/decisions/004-abuse-limits.md).
+// In-memory sliding-window limiter for the app's abuse limits (docs/decisions/003-abuse-limits.md).
 // Per process: with N instances behind a load balancer the effective limit is up to N times
 // higher, which is acceptable next to Supabase Auth's own per-IP limits.
 export interface Window {

@@ -34,7 +34,7 @@ export function clientIp(request: Request, s: ProxySettings = settings()): strin
 }
 
 /**
- * Same-origin check for POSTs (docs/decisions/002-same-origin-posts.md). Browsers send Origin on
+ * Same-origin check for POSTs (docs/decisions/001-csrf-samesite.md). Browsers send Origin on
  * every cross-origin and same-origin POST; Sec-Fetch-Site covers the rare case without it.
  * A request with neither header is not from a modern browser's form and is allowed: SameSite=Lax
  * cookies already keep it from carrying a session.

@@ -1,5 +1,5 @@
 // Form schemas (product.md §5), used by every action through Conform's parseWithZod. Server-only
-// to keep zod out of the browser (docs/decisions/007-javascript-budget.md); the browser gets the
+// to keep zod out of the browser (docs/decisions/006-javascript-budget.md); the browser gets the
 // same rules as HTML constraints. The database repeats them as check constraints.
 import { parseWithZod } from '@conform-to/zod/v4';
 import { z } from 'zod';
