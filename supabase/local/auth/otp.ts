@@ -40,11 +40,15 @@ export async function issueToken(c: pg.PoolClient, ctx: AuthContext, user: UserR
   const hash = (pkce ? 'pkce_' : '') + tokenHash(email, otp);
   const [column, sentAt, tokenType] =
     type === 'magiclink' ? ['recovery_token', 'recovery_sent_at', 'recovery_token'] : ['confirmation_token', 'confirmation_sent_at', 'confirmation_token'];
-  await c.query(`update auth.users set ${column} = $2, ${sentAt} = now(), updated_at = now() where id = $1`, [user.id, hash]);
-  await c.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2', [user.id, tokenType]);
+  // One row per user and token type (GoTrue models/one_time_token.go): the new code replaces the old one.
   await c.query(
-    `insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to, created_at, updated_at) values ($1, $2, $3, $4, $5, now(), now())`,
-    [randomUUID(), user.id, tokenType, hash, email],
+    `with ott as (
+       insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to, created_at, updated_at)
+       values ($3, $1, $4, $2, $5, now(), now())
+       on conflict (user_id, token_type) do update
+         set id = excluded.id, token_hash = excluded.token_hash, relates_to = excluded.relates_to, created_at = now(), updated_at = now())
+     update auth.users set ${column} = $2, ${sentAt} = now(), updated_at = now() where id = $1`,
+    [user.id, hash, randomUUID(), tokenType, email],
   );
   return { otp, hash, type };
 }
