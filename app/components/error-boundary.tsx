@@ -44,11 +44,12 @@ export function GeneralErrorBoundary() {
   const { code, status, message, requestId } = describe(error, useRequestId());
   return (
     <section className="card card--narrow error-page" aria-labelledby="error-title">
-      <p className="eyebrow">Error {status}</p>
-      <h1 id="error-title">{TITLES[code] ?? 'That did not work'}</h1>
-      <p className="lead" data-error-code={code}>
-        {message}
+      <p className="eyebrow">
+        Error {status} · {TITLES[code] ?? 'That did not work'}
       </p>
+      <h1 id="error-title" data-error-code={code}>
+        {message}
+      </h1>
       <p>
         <Link to="/" className="button">
           Go to the home page

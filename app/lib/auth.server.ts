@@ -4,14 +4,13 @@
 import { redirect } from '@remix-run/node';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { mapAuthError } from './auth-errors.ts';
+import { FLASH, setFlash } from './cookies.server.ts';
 import { errorResponse, responseHeaders } from './http.server.ts';
 import { loginPath } from './safe-redirect.ts';
 import { getSupabase, hasAuthCookie } from './supabase.server.ts';
 import type { SessionUser } from './user.ts';
 
 export type { SessionUser };
-
-export const SESSION_EXPIRED_REASON = 'session_expired';
 
 type Claims = { sub?: string; email?: string; user_metadata?: { display_name?: unknown } };
 
@@ -53,9 +52,9 @@ function currentPath(request: Request): string {
 export async function requireUser(request: Request): Promise<{ user: SessionUser; supabase: SupabaseClient }> {
   const { user, expired, supabase } = await readUser(request);
   if (user) return { user, supabase };
-  const to = loginPath(request.method === 'GET' ? currentPath(request) : undefined);
-  const url = expired ? `${to}${to.includes('?') ? '&' : '?'}reason=${SESSION_EXPIRED_REASON}` : to;
-  throw redirect(url, { headers: responseHeaders(request) });
+  // A session that stopped working says so on the sign-in page (catalogue: session_expired).
+  const flash = expired ? [['Set-Cookie', await setFlash(request, FLASH.sessionExpired)] as [string, string]] : undefined;
+  throw redirect(loginPath(currentPath(request)), { headers: responseHeaders(request, flash) });
 }
 
 /** Signed-in visitors don't need the sign-in pages. */

@@ -16,7 +16,8 @@ export function contentSecurityPolicy(o: CspOptions): string {
   if (o.devLiveReloadPort) connect.push(`ws://localhost:${o.devLiveReloadPort}`, `ws://127.0.0.1:${o.devLiveReloadPort}`);
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
-    'script-src': ["'self'", `'nonce-${o.nonce}'`],
+    // strict-dynamic: the nonce'd module script may load the route chunks it imports.
+    'script-src': ["'self'", `'nonce-${o.nonce}'`, "'strict-dynamic'"],
     'script-src-attr': ["'none'"],
     // input-otp positions its input with inline style attributes; styles can't run code.
     'style-src': ["'self'", "'unsafe-inline'"],
@@ -34,11 +35,11 @@ export function contentSecurityPolicy(o: CspOptions): string {
 }
 
 export const STATIC_SECURITY_HEADERS: Record<string, string> = {
-  'Referrer-Policy': 'same-origin',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Cross-Origin-Opener-Policy': 'same-origin',
-  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
 };
 
 export function applySecurityHeaders(headers: Headers, csp?: string): void {

@@ -6,8 +6,8 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, HoneypotInput, SubmitButton, useIsPending } from '~/components/forms.tsx';
 import { allowCodeRequest } from '~/lib/abuse-limits.server.ts';
 import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
-import { SESSION_EXPIRED_REASON, redirectIfSignedIn } from '~/lib/auth.server.ts';
-import { writePendingLogin } from '~/lib/cookies.server.ts';
+import { redirectIfSignedIn } from '~/lib/auth.server.ts';
+import { FLASH, takeFlash, writePendingLogin } from '~/lib/cookies.server.ts';
 import { EMAIL_MAX_LENGTH, OTP_LENGTH, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
 import { errorMessage, errorStatus } from '~/lib/errors.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
@@ -24,8 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '/');
   await redirectIfSignedIn(request, redirectTo);
-  const notice = url.searchParams.get('reason') === SESSION_EXPIRED_REASON ? errorMessage('session_expired') : null;
-  return data(request, { redirectTo: redirectTo === '/' ? '' : redirectTo, notice });
+  const { flash, setCookie } = await takeFlash(request);
+  const notice = flash === FLASH.sessionExpired ? errorMessage('session_expired') : null;
+  return data(request, { redirectTo: redirectTo === '/' ? '' : redirectTo, notice }, { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

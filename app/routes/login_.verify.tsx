@@ -60,7 +60,12 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
   const submission = parseSubmission(formData, VerifySchema);
   // The code is never sent back: a new attempt starts from empty boxes.
   const fail = (message: string, status: number) =>
-    data(request, { intent: 'verify' as const, result: submission.reply({ fieldErrors: { code: [message] }, hideFields: ['code'] }), retryAfter: null }, { status });
+    data(
+      request,
+      // `attempt` is new each time, so the code field starts empty again.
+      { intent: 'verify' as const, attempt: crypto.randomUUID(), result: submission.reply({ fieldErrors: { code: [message] }, hideFields: ['code'] }), retryAfter: null },
+      { status },
+    );
   if (submission.status !== 'success') return fail(errorMessage('code_invalid'), 400);
 
   const ip = clientIp(request);
@@ -83,7 +88,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
 async function resend(request: Request, formData: FormData, pending: PendingLogin) {
   const submission = parseSubmission(formData, ResendSchema);
   const fail = (message: string, status: number, retryAfter: number | null = null) =>
-    data(request, { intent: 'resend' as const, result: submission.reply({ formErrors: [message] }), retryAfter }, { status });
+    data(request, { intent: 'resend' as const, attempt: null, result: submission.reply({ formErrors: [message] }), retryAfter }, { status });
   if (submission.status !== 'success') return fail(errorMessage('bad_request'), 400);
   if (!allowCodeRequest(clientIp(request))) return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
 
@@ -157,7 +162,7 @@ export default function VerifyPage() {
         <div className="field">
           <label htmlFor={fields.code.id}>Sign-in code</label>
           {/* Remount empty after a failed attempt (the server never sends the code back). */}
-          <OtpField key={verifyResult ? JSON.stringify(verifyResult.error) : 'initial'} id={fields.code.id} name={fields.code.name} invalid={!!codeErrorId} describedBy={codeErrorId} />
+          <OtpField key={actionData?.attempt ?? 'initial'} id={fields.code.id} name={fields.code.name} invalid={!!codeErrorId} describedBy={codeErrorId} />
           <ErrorList id={codeErrorId} errors={fields.code.errors} />
         </div>
         <SubmitButton pending={submitting === 'verify'}>Sign in</SubmitButton>
