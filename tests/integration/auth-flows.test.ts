@@ -1,8 +1,11 @@
 // The local Auth service, part 2: email links and redirects, PKCE errors, the user endpoint, RLS on a
 // table the test creates, limits and the admin API's headers — through the gateway, as clients see it.
 import { createClient } from '@supabase/supabase-js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitForMail } from '../support/mail.ts';
+import { messagesTo, waitForMail } from '../support/mail.ts';
 import { clientFor as client, newEmail, signInWithCode as signIn, startTestStack, type TestStack } from '../support/stack.ts';
 
 const APP = 'http://localhost:3000';
@@ -298,5 +301,60 @@ describe('auth with a short code lifetime', () => {
     await c.auth.signInWithOtp({ email });
     const second = await waitForMail(stack.mailUrl, email, 2);
     expect((await c.auth.verifyOtp({ email, token: second.code, type: 'email' })).error).toBeNull();
+  });
+});
+
+describe('auth with confirmations on and custom or default templates', () => {
+  let stack: TestStack;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'tend-auth-templates-'));
+    const template = path.join(dir, 'magic.html');
+    writeFileSync(
+      template,
+      '<p>Hi {{ .Data.full_name }} ({{ .Email }})</p><p>Code: {{ .Token }}</p><a href="{{ .ConfirmationURL }}">link</a>' +
+        '<a href="{{ .SiteURL }}/auth/confirm?token_hash={{ .TokenHash }}&amp;type=email&amp;r={{ .RedirectTo }}">app</a>{{ .Unknown }}',
+    );
+    stack = await startTestStack({
+      configure: (c) => {
+        c.auth.email.enableConfirmations = true;
+        c.auth.email.maxFrequency = 0;
+        c.auth.email.templates = { magic_link: { subject: 'Code for {{ .Email }} & co', contentPath: template } };
+      },
+    });
+  });
+  afterAll(async () => {
+    await stack?.teardown();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('confirms a new address with GoTrue’s default confirmation email, then sends the configured magic link', async () => {
+    const email = newEmail();
+    const c = client(stack);
+    expect((await c.auth.signInWithOtp({ email, options: { data: { full_name: '<Ada>' } } })).error).toBeNull();
+    const first = await messagesTo(stack.mailUrl, email);
+    expect(first[0].Subject).toBe('Confirm Your Email');
+    const confirmation = await waitForMail(stack.mailUrl, email);
+    expect(confirmation.html).toContain('/auth/v1/verify?token=');
+    expect(confirmation.html).toContain('type=signup');
+    const { rows } = await stack.sql('select email_confirmed_at, confirmation_token from auth.users where email = $1', [email]);
+    expect(rows[0].email_confirmed_at).toBeNull();
+    expect(rows[0].confirmation_token).toMatch(/^[0-9a-f]{56}$/);
+    const signup = await c.auth.verifyOtp({ email, token: confirmation.code, type: 'email' });
+    expect(signup.error).toBeNull();
+    expect(signup.data.user?.email_confirmed_at).toBeTruthy();
+    expect(signup.data.user?.user_metadata).toMatchObject({ email_verified: true, full_name: '<Ada>' });
+
+    expect((await c.auth.signInWithOtp({ email, options: { emailRedirectTo: 'http://localhost:3000/a?b=1' } })).error).toBeNull();
+    const magic = await waitForMail(stack.mailUrl, email, 2);
+    expect((await messagesTo(stack.mailUrl, email))[0].Subject).toBe(`Code for ${email} & co`); // subjects are text, not HTML
+    expect(magic.html).toContain(`<p>Hi &lt;Ada&gt; (${email})</p>`);
+    expect(magic.html).toContain(`Code: ${magic.code}`);
+    // GoTrue escapes redirect_to in {{ .ConfirmationURL }} only when it contains &, = or #.
+    expect(magic.html).toContain('type=magiclink&amp;redirect_to=http%3A%2F%2Flocalhost%3A3000%2Fa%3Fb%3D1');
+    expect(magic.html).toContain('r=http://localhost:3000/a?b=1');
+    expect(magic.html).not.toContain('{{');
+    expect(magic.text).toContain(`Code: ${magic.code}`);
+    expect((await c.auth.verifyOtp({ email, token: magic.code, type: 'magiclink' })).error).toBeNull();
   });
 });
