@@ -82,9 +82,15 @@ begin
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'requesters may only change the status';
   end if;
 
-  new.solved_at := case when new.status = 'solved' then coalesce(case when tg_op = 'UPDATE' and old.status = 'solved' then old.solved_at end, now())
-                        when new.status = 'closed' then coalesce(new.solved_at, now()) end;
-  new.closed_at := case when new.status = 'closed' then coalesce(new.closed_at, now()) end;
+  -- Timestamps follow the status; the platform (seed, imports) may supply its own.
+  new.solved_at := case when new.status in ('solved', 'closed') then coalesce(
+    case when actor = 'system' then new.solved_at end,
+    case when tg_op = 'UPDATE' and old.status in ('solved', 'closed') then old.solved_at end,
+    now()) end;
+  new.closed_at := case when new.status = 'closed' then coalesce(
+    case when actor = 'system' then new.closed_at end,
+    case when tg_op = 'UPDATE' and old.status = 'closed' then old.closed_at end,
+    now()) end;
   new.updated_at := now();
   return new;
 end $$;
