@@ -63,7 +63,8 @@ async function main() {
       );
       refreshRates.push((CONCURRENCY * REFRESHES_PER_CLIENT) / ((performance.now() - t0) / 1000));
     }
-    console.log(`bench:auth — ${CONCURRENCY} concurrent clients, ${ROUNDS} rounds`);
+    // Other work on the machine skews these figures; the load average says how much.
+    console.log(`bench:auth — ${CONCURRENCY} concurrent clients, ${ROUNDS} rounds, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`  sign-in round trips (otp → mail API → verify)  median ${median(signinRates).toFixed(1)}/s  (rounds: ${signinRates.map((r) => r.toFixed(1)).join(', ')}); one sign-in median ${median(latencies).toFixed(0)} ms`);
     console.log(`  refreshes (grant_type=refresh_token)           median ${median(refreshRates).toFixed(1)}/s  (rounds: ${refreshRates.map((r) => r.toFixed(1)).join(', ')})`);
   } finally {
