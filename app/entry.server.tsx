@@ -104,7 +104,15 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 };
 
+// Remix 2.17 refuses a document POST whose Origin names another host before any action runs
+// (server-runtime actions.ts) and answers an empty 500; that is a refusal, not a bug of ours.
+const REMIX_CSRF_REFUSAL = /does not match `origin` header|are not provided. One of these is needed to compare the `origin`/;
+
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
+  if (error instanceof Error && REMIX_CSRF_REFUSAL.test(error.message)) {
+    log.warn('cross-origin POST refused', { request_id: requestIdFor(request), path: new URL(request.url).pathname, origin: request.headers.get('origin') });
+    return;
+  }
   log.error('unhandled error', { request_id: requestIdFor(request), method: request.method, path: new URL(request.url).pathname }, error);
 }

@@ -8,11 +8,11 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
   const list = errors?.filter(Boolean) ?? [];
   if (!list.length) return null;
   return (
-    <ul id={id} className="error-list" role="alert">
+    <div id={id} className="error-list" role="alert">
       {list.map((e) => (
-        <li key={e}>{e}</li>
+        <p key={e}>{e}</p>
       ))}
-    </ul>
+    </div>
   );
 }
 

@@ -7,7 +7,7 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
   return (
     <header className="site-header">
       <div className="site-header__inner">
-        <Link to="/" className="brand" aria-label="Tend, home">
+        <Link to="/" className="brand">
           <span className="brand__mark" aria-hidden="true">
             T
           </span>

@@ -11,6 +11,8 @@ export interface RequestSupabase {
   supabase: SupabaseClient;
   /** Set-Cookie and cache headers collected so far; return them with every response. */
   headers: Headers;
+  /** Names of the cookies the library set or deleted in this call. */
+  written: Set<string>;
 }
 
 const BACKEND_TIMEOUT_MS = 10_000;
@@ -29,13 +31,17 @@ export function getSupabase(request: Request): RequestSupabase {
   const existing = clients.get(request);
   if (existing) return existing;
   const headers = new Headers();
+  const written = new Set<string>();
   const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     cookies: {
       getAll() {
         return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({ name, value: value ?? '' }));
       },
       setAll(cookies, cacheHeaders) {
-        for (const { name, value, options } of cookies) headers.append('Set-Cookie', serializeCookieHeader(name, value, options));
+        for (const { name, value, options } of cookies) {
+          headers.append('Set-Cookie', serializeCookieHeader(name, value, options));
+          written.add(name);
+        }
         for (const [name, value] of Object.entries(cacheHeaders ?? {})) headers.set(name, value);
       },
     },
@@ -44,7 +50,7 @@ export function getSupabase(request: Request): RequestSupabase {
     cookieOptions: { secure: isHttps(request) },
     global: { fetch: fetchWithTimeout },
   });
-  const entry = { supabase, headers };
+  const entry = { supabase, headers, written };
   clients.set(request, entry);
   return entry;
 }

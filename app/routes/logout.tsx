@@ -13,13 +13,12 @@ export function loader() {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { supabase, headers } = getSupabase(request);
+  const { supabase, written } = getSupabase(request);
   await supabase.auth.signOut({ scope: 'local' });
 
   // auth-js clears what it could load; delete any leftover chunk (e.g. a corrupt session it ignored).
-  const cleared = new Set(headers.getSetCookie().map((c) => c.slice(0, c.indexOf('='))));
   const extra: [string, string][] = parseCookieHeader(request.headers.get('Cookie') ?? '')
-    .filter(({ name }) => isAuthCookieName(name) && !cleared.has(name))
+    .filter(({ name }) => isAuthCookieName(name) && !written.has(name))
     .map(({ name }) => ['Set-Cookie', serializeCookieHeader(name, '', { path: '/', maxAge: 0, sameSite: 'lax' })]);
   return redirectWithHeaders(request, '/', { headers: combineHeaders(extra, [['Set-Cookie', await setFlash(request, FLASH.signedOut)]]) });
 }
