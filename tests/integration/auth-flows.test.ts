@@ -357,4 +357,39 @@ describe('auth with confirmations on and custom or default templates', () => {
     expect(magic.text).toContain(`Code: ${magic.code}`);
     expect((await c.auth.verifyOtp({ email, token: magic.code, type: 'magiclink' })).error).toBeNull();
   });
+
+  it('confirms a new address through the PKCE signup link and records amr email/signup', async () => {
+    const email = newEmail();
+    const c = client(stack, { pkce: true });
+    expect((await c.auth.signInWithOtp({ email, options: { emailRedirectTo: 'http://localhost:3000/auth/callback' } })).error).toBeNull();
+    const mail = await waitForMail(stack.mailUrl, email);
+    const link = /href="([^"]*\/auth\/v1\/verify[^"]*)"/.exec(mail.html)![1].replace(/&amp;/g, '&');
+    expect(new URL(link).searchParams.get('token')).toMatch(/^pkce_/);
+    expect(new URL(link).searchParams.get('type')).toBe('signup');
+    const res = await fetch(link, { redirect: 'manual' });
+    const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
+    const { data, error } = await c.auth.exchangeCodeForSession(code);
+    expect(error).toBeNull();
+    expect(data.user?.email_confirmed_at).toBeTruthy();
+    const claims = JSON.parse(Buffer.from(data.session!.access_token.split('.')[1], 'base64url').toString());
+    expect(claims.amr.map((a: { method: string }) => a.method)).toEqual(['email/signup']);
+  });
+
+  it('accepts the plain PKCE method', async () => {
+    const email = newEmail();
+    const verifier = 'v'.repeat(50);
+    const headers = { apikey: stack.anonKey, 'content-type': 'application/json' };
+    const sent = await fetch(`${stack.apiUrl}/auth/v1/otp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email, code_challenge: verifier, code_challenge_method: 'plain' }),
+    });
+    expect(sent.status).toBe(200);
+    const mail = await waitForMail(stack.mailUrl, email);
+    const link = /href="([^"]*\/auth\/v1\/verify[^"]*)"/.exec(mail.html)![1].replace(/&amp;/g, '&');
+    const code = new URL((await fetch(link, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
+    const token = await fetch(`${stack.apiUrl}/auth/v1/token?grant_type=pkce`, { method: 'POST', headers, body: JSON.stringify({ auth_code: code, code_verifier: verifier }) });
+    expect(token.status).toBe(200);
+    expect((await token.json()).user.email).toBe(email);
+  });
 });
