@@ -29,14 +29,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 export function sendError(req: IncomingMessage, res: ServerResponse, err: AuthError, requestId: string) {
-  if (err.oauth) return sendJson(res, 400, { error: err.code, error_description: err.message });
-  const headers: Record<string, string> = { 'x-sb-error-code': err.code };
+  // GoTrue errors.go: only error responses echo the API version the request asked for.
   const version = apiVersion(req);
-  if (version) {
-    // GoTrue errors.go: 2024-01-01 shape, version header echoed.
-    headers['x-supabase-api-version'] = version;
-    return sendJson(res, err.status, { code: err.code, message: err.message }, headers);
-  }
+  const versionHeader: Record<string, string> = version ? { 'x-supabase-api-version': version } : {};
+  if (err.oauth) return sendJson(res, 400, { error: err.code, error_description: err.message }, versionHeader);
+  const headers: Record<string, string> = { 'x-sb-error-code': err.code, ...versionHeader };
+  if (version) return sendJson(res, err.status, { code: err.code, message: err.message }, headers);
   const body: Record<string, unknown> = { code: err.status, error_code: err.code, msg: err.message };
   if (err.status >= 500) body.error_id = requestId;
   sendJson(res, err.status, body, headers);

@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Service, StackContext } from '../service.ts';
 import { createUserAdmin, deleteUserAdmin, generateLink, getUserAdmin, listUsers, updateUserAdmin } from './admin.ts';
 import type { AuthContext, Handler } from './context.ts';
-import { AuthError, apiVersion, errors, sendError } from './errors.ts';
+import { AuthError, errors, sendError } from './errors.ts';
 import { clientIp } from './http.ts';
 import { signer } from './jwt.ts';
 import { logout } from './logout.ts';
@@ -94,8 +94,6 @@ export function createAuthService(stack: StackContext): Service {
     async handle(req, res, path) {
       const requestId = randomUUID();
       const url = new URL(path, 'http://auth');
-      const version = apiVersion(req);
-      if (version) res.setHeader('x-supabase-api-version', version);
       try {
         const r = route(req.method ?? 'GET', url.pathname.replace(/\/+$/, '') || '/');
         if (!r) throw new AuthError(404, 'not_found', 'Not Found'); // GoTrue: unknown route
