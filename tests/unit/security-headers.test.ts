@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { applySecurityHeaders, contentSecurityPolicy } from '~/lib/security-headers.server.ts';
+
+describe('content security policy', () => {
+  const csp = contentSecurityPolicy({ nonce: 'abc123', supabaseUrl: 'https://ref.supabase.co' });
+
+  it('runs scripts only from our origin or with the nonce', () => {
+    expect(csp).toContain("script-src 'self' 'nonce-abc123' 'strict-dynamic'");
+    expect(csp).toContain("script-src-attr 'none'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+  });
+
+  it('lets the browser reach Supabase over https and its websocket', () => {
+    expect(csp).toContain("connect-src 'self' https://ref.supabase.co wss://ref.supabase.co");
+    const local = contentSecurityPolicy({ nonce: 'n', supabaseUrl: 'http://127.0.0.1:54321' });
+    expect(local).toContain("connect-src 'self' http://127.0.0.1:54321 ws://127.0.0.1:54321");
+  });
+
+  it('cannot be framed and only posts forms to itself', () => {
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("form-action 'self'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("object-src 'none'");
+  });
+
+  it('adds the live-reload socket only when asked (remix dev)', () => {
+    expect(csp).not.toContain('localhost:3001');
+    expect(contentSecurityPolicy({ nonce: 'n', supabaseUrl: 'http://127.0.0.1:54321', devLiveReloadPort: 3001 })).toContain('ws://localhost:3001');
+  });
+});
+
+describe('static security headers', () => {
+  it('sets referrer, sniffing, framing and permissions policies', () => {
+    const headers = new Headers();
+    applySecurityHeaders(headers, 'default-src self');
+    expect(headers.get('Referrer-Policy')).toBe('strict-origin-when-cross-origin');
+    expect(headers.get('X-Content-Type-Options')).toBe('nosniff');
+    expect(headers.get('X-Frame-Options')).toBe('DENY');
+    expect(headers.get('Permissions-Policy')).toBe('camera=(), microphone=(), geolocation=()');
+    expect(headers.get('Content-Security-Policy')).toBe('default-src self');
+  });
+});
