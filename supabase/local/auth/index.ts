@@ -57,18 +57,23 @@ function route(method: string, path: string): { handler: Handler; bucket?: Bucke
 }
 
 /**
- * GoTrue's per-IP limits (apilimiter.go), per 5 minutes. GoTrue applies them only when it can key
- * the request by a forwarded-for header, so direct local calls are not limited.
+ * GoTrue's per-IP limits (apilimiter.go): a token bucket per endpoint and address, refilled at
+ * `limit` per 5 minutes with a burst of 30. GoTrue keys requests by a forwarded-for header and
+ * skips limiting without one, so direct local calls are not limited.
  */
 function limiter(limits: Record<Bucket, number>) {
-  const windows = new Map<string, { start: number; count: number }>();
-  return (bucket: Bucket, ip: string | undefined) => {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return (bucket: Bucket, endpoint: string, ip: string | undefined) => {
     if (!ip) return;
-    const key = `${bucket}:${ip}`;
+    const key = `${endpoint}:${ip}`;
     const now = Date.now();
-    const w = windows.get(key);
-    if (!w || now - w.start > 300_000) return void windows.set(key, { start: now, count: 1 });
-    if (++w.count > limits[bucket]) throw errors.overRequestRate();
+    const rate = limits[bucket] / 300_000; // tokens per ms
+    const b = buckets.get(key) ?? { tokens: 30, at: now };
+    b.tokens = Math.min(30, b.tokens + (now - b.at) * rate);
+    b.at = now;
+    buckets.set(key, b);
+    if (b.tokens < 1) throw errors.overRequestRate();
+    b.tokens -= 1;
   };
 }
 
@@ -97,7 +102,7 @@ export function createAuthService(stack: StackContext): Service {
       try {
         const r = route(req.method ?? 'GET', url.pathname.replace(/\/+$/, '') || '/');
         if (!r) throw new AuthError(404, 'not_found', 'Not Found'); // GoTrue: unknown route
-        if (r.bucket) limit(r.bucket, clientIp(req));
+        if (r.bucket) limit(r.bucket, url.pathname, clientIp(req)); // one bucket per endpoint, GET and POST /verify share
         await r.handler(ctx, req, res, url);
       } catch (err) {
         if (err instanceof AuthError) return sendError(req, res, err, requestId);
