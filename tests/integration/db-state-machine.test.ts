@@ -1,0 +1,120 @@
+// Every cell of product.md §4's status table, allowed and refused, by each role.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+
+const STATUSES = ['new', 'open', 'pending', 'solved', 'closed'] as const;
+type Status = (typeof STATUSES)[number];
+type Actor = 'requester' | 'agent' | 'admin' | 'system';
+
+// product.md §4: who may move a ticket from → to by setting its status directly.
+// (A requester reopens only by replying: tested separately.)
+const ALLOWED: Record<string, Actor[]> = {
+  'new→open': ['agent', 'admin', 'system'],
+  'new→pending': ['agent', 'admin', 'system'],
+  'new→solved': ['requester', 'agent', 'admin', 'system'],
+  'open→pending': ['agent', 'admin', 'system'],
+  'open→solved': ['requester', 'agent', 'admin', 'system'],
+  'pending→open': ['agent', 'admin', 'system'],
+  'pending→solved': ['requester', 'agent', 'admin', 'system'],
+  'solved→open': ['agent', 'admin', 'system'],
+  'solved→closed': ['admin', 'system'],
+};
+
+const PERSON: Record<Exclude<Actor, 'system'>, Person> = { requester: 'acmeCustomer', agent: 'acmeAgent', admin: 'acmeAdmin' };
+
+describe('ticket status state machine', () => {
+  let db: DbStack;
+  beforeAll(async () => {
+    db = await startDbStack();
+  });
+  afterAll(() => db?.teardown());
+
+  async function ticketIn(status: Status) {
+    const t = await openTicket(db);
+    // As the platform, along allowed moves: closed is reached only from solved.
+    if (status === 'closed') await db.sql(`update tickets set status = 'solved' where id = $1`, [t.id]);
+    if (status !== 'new') await db.sql(`update tickets set status = $2 where id = $1`, [t.id, status]);
+    return t;
+  }
+
+  async function move(actor: Actor, id: string, to: Status) {
+    if (actor === 'system') {
+      return db.service().from('tickets').update({ status: to }).eq('id', id).select('status');
+    }
+    return (await db.as(PERSON[actor])).from('tickets').update({ status: to }).eq('id', id).select('status');
+  }
+
+  const cells = STATUSES.flatMap((from) => STATUSES.filter((to) => to !== from).map((to) => [from, to] as const));
+  for (const [from, to] of cells) {
+    for (const actor of ['requester', 'agent', 'admin', 'system'] as Actor[]) {
+      const allowed = ALLOWED[`${from}→${to}`]?.includes(actor) ?? false;
+      it(`${allowed ? 'lets' : 'refuses'} ${actor} move ${from} → ${to}`, async () => {
+        const t = await ticketIn(from);
+        const { data, error } = await move(actor, t.id, to);
+        if (allowed) {
+          expect(error).toBeNull();
+          expect(data).toEqual([{ status: to }]);
+        } else {
+          expect(error).toMatchObject({ code: 'P0001', message: 'invalid_transition', details: `${from}→${to}` });
+        }
+        const { rows } = await db.sql('select status from tickets where id = $1', [t.id]);
+        expect(rows[0].status).toBe(allowed ? to : from);
+      });
+    }
+  }
+
+  it('reopens a pending or solved request when the requester replies, and records the history', async () => {
+    for (const from of ['pending', 'solved'] as const) {
+      const t = await ticketIn(from);
+      const customer = await db.as('acmeCustomer');
+      const { error } = await customer.rpc('post_message', { p_ticket_id: t.id, p_body: 'Still broken, sorry!' });
+      expect(error).toBeNull();
+      const { rows } = await db.sql(`select status, (select array_agg("from" || '→' || "to" order by id) from ticket_events e where e.ticket_id = t.id and type = 'status') as moves from tickets t where id = $1`, [t.id]);
+      expect(rows[0].status).toBe('open');
+      expect(rows[0].moves.at(-1)).toBe(`${from}→open`);
+    }
+  });
+
+  it('refuses a reply to a closed ticket with ticket_closed, whoever writes it', async () => {
+    const t = await ticketIn('closed');
+    for (const who of ['acmeCustomer', 'acmeAgent'] as Person[]) {
+      const { error } = await (await db.as(who)).rpc('post_message', { p_ticket_id: t.id, p_body: 'Hello?' });
+      expect(error).toMatchObject({ message: 'ticket_closed' });
+    }
+    const { rows } = await db.sql('select count(*)::int as n from messages where ticket_id = $1', [t.id]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('keeps first_response_at, solved_at and closed_at in step with the conversation and status', async () => {
+    const t = await openTicket(db);
+    const agent = await db.as('acmeAgent');
+    await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Internal: checking', p_kind: 'note' });
+    let { rows } = await db.sql('select status, first_response_at from tickets where id = $1', [t.id]);
+    expect(rows[0]).toMatchObject({ status: 'new', first_response_at: null });
+    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'We are on it.', p_new_status: 'pending' })).error).toBeNull();
+    ({ rows } = await db.sql('select status, first_response_at, solved_at from tickets where id = $1', [t.id]));
+    expect(rows[0].status).toBe('pending');
+    expect(rows[0].first_response_at).not.toBeNull();
+    expect(rows[0].solved_at).toBeNull();
+    await agent.from('tickets').update({ status: 'solved' }).eq('id', t.id);
+    ({ rows } = await db.sql('select solved_at, closed_at from tickets where id = $1', [t.id]));
+    expect(rows[0].solved_at).not.toBeNull();
+    expect(rows[0].closed_at).toBeNull();
+    await (await db.as('acmeAdmin')).from('tickets').update({ status: 'closed' }).eq('id', t.id);
+    ({ rows } = await db.sql('select closed_at from tickets where id = $1', [t.id]));
+    expect(rows[0].closed_at).not.toBeNull();
+  });
+
+  it('closes tickets solved more than 7 days ago when the scheduled job runs, and only for service_role', async () => {
+    const old = await ticketIn('solved');
+    const recent = await ticketIn('solved');
+    await db.sql(`update tickets set solved_at = now() - interval '8 days' where id = $1`, [old.id]);
+    const denied = await (await db.as('acmeAdmin')).rpc('close_solved_tickets');
+    expect(denied.error).not.toBeNull();
+    const { data, error } = await db.service().rpc('close_solved_tickets');
+    expect(error).toBeNull();
+    expect(data).toBeGreaterThanOrEqual(1);
+    const { rows } = await db.sql('select id, status from tickets where id = any($1)', [[old.id, recent.id]]);
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [old.id]: 'closed', [recent.id]: 'solved' });
+  });
+});

@@ -1,0 +1,71 @@
+// A stack with Tend's own migrations and seed, and clients signed in as the seeded people.
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { SignJWT } from 'jose';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startStack, type Stack } from '../../supabase/local/stack.ts';
+
+export const PEOPLE = {
+  acmeAdmin: { id: 'a0000000-0000-4000-8000-000000000001', email: 'admin@acme.test' },
+  acmeAgent: { id: 'a0000000-0000-4000-8000-000000000002', email: 'agent@acme.test' },
+  acmeAgent2: { id: 'a0000000-0000-4000-8000-000000000003', email: 'agent2@acme.test' },
+  globexAdmin: { id: 'b0000000-0000-4000-8000-000000000001', email: 'admin@globex.test' },
+  globexAgent: { id: 'b0000000-0000-4000-8000-000000000002', email: 'agent@globex.test' },
+  acmeCustomer: { id: 'c0000000-0000-4000-8000-000000000001', email: 'customer@example.test' },
+  acmeCustomer2: { id: 'c0000000-0000-4000-8000-000000000002', email: 'customer2@example.test' },
+  globexCustomer: { id: 'c0000000-0000-4000-8000-000000000003', email: 'customer3@example.test' },
+} as const;
+export type Person = keyof typeof PEOPLE;
+
+export const ACME = 'd0000000-0000-4000-8000-000000000a01';
+export const GLOBEX = 'd0000000-0000-4000-8000-000000000b01';
+
+export interface DbStack {
+  stack: Stack;
+  /** PostgREST as a seeded person, with a JWT like the one auth issues them. */
+  as(person: Person): Promise<SupabaseClient>;
+  anon(): SupabaseClient;
+  service(): SupabaseClient;
+  sql(text: string, params?: unknown[]): Promise<pg.QueryResult>;
+  teardown(): Promise<void>;
+}
+
+export async function startDbStack(): Promise<DbStack> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-db-'));
+  chmodSync(dir, 0o755);
+  const stack = await startStack({ port: 0, dir, ephemeral: true, log: () => undefined });
+  const pool = new pg.Pool({ connectionString: stack.dbUrl, max: 4 });
+  const key = new TextEncoder().encode(stack.jwtSecret);
+  const client = (apikey: string, jwt?: string) =>
+    createClient(stack.apiUrl, apikey, { auth: { persistSession: false, autoRefreshToken: false }, global: jwt ? { headers: { Authorization: `Bearer ${jwt}` } } : {} });
+  return {
+    stack,
+    as: async (person) => {
+      const p = PEOPLE[person];
+      const jwt = await new SignJWT({ sub: p.id, email: p.email, role: 'authenticated', aud: 'authenticated', session_id: crypto.randomUUID() })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(key);
+      return client(stack.anonKey, jwt);
+    },
+    anon: () => client(stack.anonKey),
+    service: () => client(stack.serviceRoleKey),
+    sql: (text, params) => pool.query(text, params),
+    teardown: async () => {
+      await pool.end();
+      await stack.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh ticket at Acme opened by `person` through create_ticket. */
+export async function openTicket(db: DbStack, person: Person = 'acmeCustomer', subject = 'Printer on fire') {
+  const c = await db.as(person);
+  const { data, error } = await c.rpc('create_ticket', { p_workspace_slug: 'acme', p_subject: subject, p_body: 'Please help, it is smoking.' });
+  if (error) throw new Error(`create_ticket: ${error.message}`);
+  return data[0] as { id: string; number: number };
+}
