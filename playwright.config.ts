@@ -1,9 +1,16 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunchOptions } from './tests/support/chromium.ts';
 
 // globalSetup starts a local stack and the built app on free ports and writes their addresses
 // to process.env (E2E_BASE_URL, E2E_MAIL_URL, …) before the workers start.
+// Results go to a temp dir of this run, so two runs on one checkout don't delete each other's traces.
+process.env.E2E_OUTPUT_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'tend-e2e-results-'));
+
 export default defineConfig({
+  outputDir: process.env.E2E_OUTPUT_DIR,
   testDir: './tests/e2e',
   testMatch: '**/*.spec.ts',
   globalSetup: './tests/e2e/global-setup.ts',

@@ -1,5 +1,5 @@
 import { waitForMail } from '../support/mail.ts';
-import { env, expect, requestCode, signIn, test, uniqueEmail } from './fixtures.ts';
+import { env, expect, mailCount, requestCode, signIn, test, uniqueEmail } from './fixtures.ts';
 
 test('the link in the email asks for a button press, then signs in and goes to `next`', async ({ page, request }) => {
   const email = uniqueEmail('link');
@@ -62,14 +62,20 @@ test('documents carry the CSP (nonce, strict-dynamic) and security headers', asy
   for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag).toContain(`nonce="${nonce}"`);
 });
 
-test('a cross-site POST is refused with 403 forbidden', async ({ request }) => {
+test('a cross-site POST is refused with 403 forbidden and sends no code', async ({ request }) => {
+  const email = uniqueEmail('csrf');
+  // A browser's cross-site form post without an Origin Remix could compare: the app's check answers.
   const res = await request.post('/login', {
-    form: { email: uniqueEmail() },
-    headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    form: { email },
+    headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate' },
     maxRedirects: 0,
   });
   expect(res.status()).toBe(403);
   expect(await res.text()).toContain("You don't have access to this.");
+  // With a foreign Origin, Remix itself aborts before the action; either way nothing is sent.
+  const foreign = await request.post('/login', { form: { email }, headers: { Origin: 'https://evil.example' }, maxRedirects: 0 });
+  expect(foreign.status()).toBeGreaterThanOrEqual(400);
+  expect(await mailCount(email)).toBe(0);
 });
 
 test('GET /logout does not sign out; it goes home', async ({ page }) => {
