@@ -1,0 +1,68 @@
+// Many people at once: numbering, claiming and crossing replies.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACME, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+
+describe('concurrency', () => {
+  let db: DbStack;
+  beforeAll(async () => {
+    db = await startDbStack();
+  });
+  afterAll(() => db?.teardown());
+
+  it('gives 50 concurrent create_ticket calls 50 distinct consecutive numbers', async () => {
+    const before = (await db.sql(`select ticket_seq from workspaces where id = $1`, [ACME])).rows[0].ticket_seq;
+    const people: Person[] = ['acmeCustomer', 'acmeCustomer2', 'globexCustomer'];
+    const tickets = await Promise.all(Array.from({ length: 50 }, (_, i) => openTicket(db, people[i % 3], `Concurrent request ${i}`)));
+    const numbers = tickets.map((t) => t.number).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => before + 1 + i));
+  });
+
+  it('never hands the same ticket to two of 20 agents claiming at once', async () => {
+    // 20 agents in Acme, 30 unassigned requests waiting.
+    const agents = Array.from({ length: 20 }, (_, i) => `e0000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    await db.sql(
+      `with u as (insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+         select '00000000-0000-0000-0000-000000000000', id::uuid, 'authenticated', 'authenticated', 'claimer' || n || '@acme.test', '{}', '{}', now(), now()
+         from unnest($1::text[]) with ordinality as a(id, n) returning id)
+       insert into memberships (workspace_id, user_id, role) select $2, id, 'agent' from u`,
+      [agents, ACME],
+    );
+    await db.sql(`update tickets set assignee_id = 'a0000000-0000-4000-8000-000000000002' where workspace_id = $1 and assignee_id is null and status in ('new','open')`, [ACME]);
+    for (let i = 0; i < 30; i++) await openTicket(db, 'acmeCustomer', `Queue ${i}`);
+    const { SignJWT } = await import('jose');
+    const { createClient } = await import('@supabase/supabase-js');
+    const key = new TextEncoder().encode(db.stack.jwtSecret);
+    const claims = await Promise.all(
+      agents.map(async (id) => {
+        const jwt = await new SignJWT({ sub: id, role: 'authenticated', aud: 'authenticated' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key);
+        const c = createClient(db.stack.apiUrl, db.stack.anonKey, { auth: { persistSession: false }, global: { headers: { Authorization: `Bearer ${jwt}` } } });
+        const { data, error } = await c.rpc('claim_next_ticket', { p_workspace_id: ACME });
+        expect(error).toBeNull();
+        return { agent: id, ticket: data as { id: string; assignee_id: string; status: string } };
+      }),
+    );
+    const ids = claims.map((c) => c.ticket.id);
+    expect(new Set(ids).size).toBe(20);
+    for (const c of claims) expect(c.ticket).toMatchObject({ assignee_id: c.agent, status: 'open' });
+    const { rows } = await db.sql(`select count(*)::int as n from tickets where id = any($1) and assignee_id is not null`, [ids]);
+    expect(rows[0].n).toBe(20);
+  });
+
+  it('lets exactly one of two agents replying from the same page state through; the traffic cop stops the other', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Which plan should I pick?');
+    const { rows } = await db.sql(`select id from messages where ticket_id = $1 order by created_at desc limit 1`, [t.id]);
+    const seen = rows[0].id;
+    const [a, b] = await Promise.all([db.as('acmeAgent'), db.as('acmeAgent2')]);
+    const results = await Promise.all([
+      a.rpc('post_message', { p_ticket_id: t.id, p_body: 'Pick Pro.', p_last_seen_message_id: seen }),
+      b.rpc('post_message', { p_ticket_id: t.id, p_body: 'Pick Basic.', p_last_seen_message_id: seen }),
+    ]);
+    const ok = results.filter((r) => !r.error);
+    const refused = results.filter((r) => r.error);
+    expect(ok).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0].error).toMatchObject({ message: 'ticket_changed', details: ok[0].data.id });
+    const replies = await db.sql(`select count(*)::int as n from messages where ticket_id = $1 and kind = 'reply'`, [t.id]);
+    expect(replies.rows[0].n).toBe(2); // the customer's and one agent's
+  });
+});
