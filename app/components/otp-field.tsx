@@ -1,8 +1,9 @@
 // The one-time-code input (product.md §5). Server-rendered (and without JavaScript) it is one
 // plain numeric input; once hydrated it becomes input-otp's six boxes over the same named input,
 // which drops non-digits from a paste and submits the form when the sixth digit arrives.
+// Digits typed before the JavaScript arrived are carried over to the boxes.
 import { OTPInput, OTPInputContext, REGEXP_ONLY_DIGITS } from 'input-otp';
-import { useContext, useRef } from 'react';
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { OTP_LENGTH } from '~/lib/constants.ts';
 import { CODE_PATTERN, normalizeCode } from '~/lib/form-fields.ts';
 import { useHydrated } from './use-hydrated.ts';
@@ -33,6 +34,25 @@ function Slots() {
 export function OtpField({ id, name, describedBy, invalid, autoSubmit = true }: OtpFieldProps) {
   const hydrated = useHydrated();
   const ref = useRef<HTMLInputElement>(null);
+  const plainRef = useRef<HTMLInputElement>(null);
+  const [value, setValue] = useState('');
+  const carried = useRef(false);
+
+  // Runs in the hydration commit, before the swap to the boxes re-renders: keep what was typed.
+  useLayoutEffect(() => {
+    const typed = normalizeCode(plainRef.current?.value ?? '').slice(0, OTP_LENGTH);
+    if (typed) {
+      carried.current = typed.length === OTP_LENGTH;
+      setValue(typed);
+    }
+  }, []);
+  // A complete code typed before hydration is submitted as soon as the boxes are there.
+  useEffect(() => {
+    if (hydrated && carried.current && autoSubmit) {
+      carried.current = false;
+      ref.current?.form?.requestSubmit();
+    }
+  }, [hydrated, autoSubmit]);
   const common = {
     id,
     name,
@@ -45,12 +65,14 @@ export function OtpField({ id, name, describedBy, invalid, autoSubmit = true }: 
   };
 
   if (!hydrated) {
-    return <input {...common} type="text" pattern={CODE_PATTERN} className="input input--code" spellCheck={false} />;
+    return <input {...common} ref={plainRef} type="text" pattern={CODE_PATTERN} className="input input--code" spellCheck={false} />;
   }
   return (
     <OTPInput
       {...common}
       ref={ref}
+      value={value}
+      onChange={setValue}
       autoFocus
       pattern={REGEXP_ONLY_DIGITS}
       pasteTransformer={normalizeCode}
