@@ -1,33 +1,55 @@
-// The Mailpit JSON API subset (v1) that tools written for `supabase start` use, with Mailpit's field names.
+// The Mailpit JSON API subset (v1, as in Mailpit v1.22 server/apiv1) that tools written for
+// `supabase start` use, with Mailpit's field names, status codes and error bodies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { OutgoingMail } from '../service.ts';
-import { search, type MailStore, type StoredMail } from './store.ts';
+import { search } from './search.ts';
+import { isId, snippetOf, type Address, type MailStore, type NewMail, type StoredMail } from './store.ts';
 
-export class MailApiError extends Error {
-  constructor(readonly status: number, message: string) {
+/** An error answered the way Mailpit answers it: plain text, or JSON `{"Error": "…"}` where Mailpit uses JSON. */
+export class MailpitError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly format: 'text' | 'json' = 'text',
+  ) {
     super(message);
   }
 }
 
+// Mailpit: fourOFour() answers a plain "404 page not found".
+export const notFound = () => new MailpitError(404, '404 page not found');
+
+/** The one place error responses are written. */
+export function sendError(res: ServerResponse, err: MailpitError) {
+  if (err.format === 'json') return sendJson(res, err.status, { Error: err.message });
+  res.writeHead(err.status, { 'content-type': 'text/plain; charset=utf-8', 'referrer-policy': 'no-referrer' });
+  res.end(err.message);
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
+  const text = `${JSON.stringify(body)}\n`; // Mailpit: json.Encoder ends with a newline
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
-export async function readBody(req: IncomingMessage, limit = 10 * 1024 * 1024): Promise<string> {
+function sendOk(res: ServerResponse) {
+  res.writeHead(200, { 'content-type': 'text/plain' });
+  res.end('ok');
+}
+
+export async function readBody(req: IncomingMessage, limit = 25 * 1024 * 1024): Promise<string> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const c of req) {
     size += (c as Buffer).length;
-    if (size > limit) throw new MailApiError(413, 'request body too large');
+    if (size > limit) throw new MailpitError(413, 'request body too large', 'json');
     chunks.push(c as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const address = (a: { name?: string; email: string }) => ({ Name: a.name ?? '', Address: a.email });
+const address = (a: Address) => ({ Name: a.name, Address: a.email });
 
+// Mailpit: storage.MessageSummary
 function summary(m: StoredMail) {
   return {
     ID: m.id,
@@ -35,99 +57,202 @@ function summary(m: StoredMail) {
     Read: m.read,
     From: address(m.from),
     To: m.to.map(address),
-    Cc: [],
-    Bcc: [],
-    ReplyTo: [],
+    Cc: m.cc.map(address),
+    Bcc: m.bcc.map(address),
+    ReplyTo: m.replyTo.map(address),
     Subject: m.subject,
     Created: m.created,
     Tags: m.tags,
-    Size: Buffer.byteLength(m.html) + Buffer.byteLength(m.text),
+    Size: m.size,
     Attachments: 0,
-    Snippet: m.text.replace(/\s+/g, ' ').trim().slice(0, 250),
+    Snippet: snippetOf(m),
   };
 }
 
-function page(all: StoredMail[], total: StoredMail[], url: URL) {
-  const start = Math.max(0, Number(url.searchParams.get('start')) || 0);
-  const limit = Math.max(1, Number(url.searchParams.get('limit')) || 50);
-  const messages = all.slice(start, start + limit).map(summary);
-  // Mailpit: total/unread over the mailbox; messages_count over the (searched) result.
-  return { total: total.length, unread: total.filter((m) => !m.read).length, count: messages.length, messages_count: all.length, start, tags: [], messages };
-}
-
-/** Mailpit's send API body: `{From: {Email, Name}, To: [{Email, Name}], Subject, Text, HTML, Tags}`. */
-function parseSend(raw: string): OutgoingMail {
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    throw new MailApiError(400, 'request body is not valid JSON');
-  }
-  const from = body?.From as { Email?: unknown; Name?: unknown } | undefined;
-  const to = body?.To;
-  if (!from || typeof from.Email !== 'string' || !from.Email.includes('@')) throw new MailApiError(400, 'From.Email is required');
-  if (!Array.isArray(to) || !to.length || to.some((t) => typeof t?.Email !== 'string' || !t.Email.includes('@'))) {
-    throw new MailApiError(400, 'To must list at least one recipient with an Email');
-  }
-  const text = typeof body.Text === 'string' ? body.Text : '';
-  const html = typeof body.HTML === 'string' ? body.HTML : '';
-  if (!text && !html) throw new MailApiError(400, 'Text or HTML is required');
+// Mailpit: storage.Message
+function message(m: StoredMail) {
   return {
-    from: { name: typeof from.Name === 'string' ? from.Name : '', email: from.Email },
-    to: to.map((t: { Email: string; Name?: unknown }) => ({ name: typeof t.Name === 'string' ? t.Name : '', email: t.Email })),
-    subject: typeof body.Subject === 'string' ? body.Subject : '',
-    text,
-    html,
-    tags: Array.isArray(body.Tags) ? body.Tags.map(String) : [],
+    ID: m.id,
+    MessageID: m.messageId,
+    From: address(m.from),
+    To: m.to.map(address),
+    Cc: m.cc.map(address),
+    Bcc: m.bcc.map(address),
+    ReplyTo: m.replyTo.map(address),
+    ReturnPath: m.from.email, // Mailpit: the From address when there is no Return-Path header
+    Subject: m.subject,
+    ListUnsubscribe: { Header: '', Links: [], Errors: '', HeaderPost: '' },
+    Date: m.created,
+    Tags: m.tags,
+    Text: m.text,
+    HTML: m.html,
+    Size: m.size,
+    Inline: [],
+    Attachments: [],
   };
 }
 
-/** Answers /api/v1/… ; returns false when the path is not part of the API. */
-export async function handleApi(store: MailStore, deliver: (m: OutgoingMail) => StoredMail, req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-  const p = url.pathname;
-  if (req.method === 'GET' && p === '/api/v1/messages') return sendJson(res, 200, page(store.list(), store.list(), url)), true;
-  if (req.method === 'GET' && p === '/api/v1/search') {
-    const query = url.searchParams.get('query');
-    if (!query) throw new MailApiError(400, 'no search query');
-    return sendJson(res, 200, page(search(store.list(), query), store.list(), url)), true;
+/** Mailpit's getStartLimit: start ≥ 0 (default 0), limit ≥ 0 (default 50), optional `before` date. */
+function startLimit(url: URL) {
+  const int = (name: string) => {
+    const s = url.searchParams.get(name) ?? '';
+    return /^[+-]?\d+$/.test(s) ? Number(s) : undefined;
+  };
+  const start = Math.max(0, int('start') ?? 0);
+  const l = int('limit');
+  const limit = l !== undefined && l > -1 ? l : 50;
+  const before = Date.parse(url.searchParams.get('before') ?? '');
+  return { start, limit, before: Number.isNaN(before) ? undefined : before };
+}
+
+const olderThan = (before: number | undefined) => (m: StoredMail) => before === undefined || Date.parse(m.created) < before;
+
+// Mailpit: MessagesSummary — total/unread/tags over the whole mailbox, messages_count over the result.
+function summaries(store: MailStore, page: StoredMail[], matched: number, start: number) {
+  const all = store.list();
+  return {
+    total: all.length,
+    unread: all.filter((m) => !m.read).length,
+    count: page.length,
+    messages_count: matched,
+    start,
+    tags: store.tags(),
+    messages: page.map(summary),
+  };
+}
+
+function searchQuery(url: URL): string {
+  const query = (url.searchParams.get('query') ?? '').trim();
+  if (!query) throw new MailpitError(400, 'Error: no search query');
+  return query;
+}
+
+function parseJson(raw: string, format: 'text' | 'json'): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new MailpitError(400, 'request body is not valid JSON', format);
   }
-  const one = /^\/api\/v1\/message\/([A-Za-z0-9_-]+)$/.exec(p);
-  if (req.method === 'GET' && one) {
-    const m = store.get(one[1]);
-    if (!m) throw new MailApiError(404, 'message not found');
-    store.markRead(m);
-    return (
-      sendJson(res, 200, {
-        ...summary(m),
-        ReturnPath: m.from.email,
-        Date: m.created,
-        Text: m.text,
-        HTML: m.html,
-        Inline: [],
-        Attachments: [],
-      }),
-      true
-    );
+}
+
+const isEmail = (v: unknown): v is string => typeof v === 'string' && /^[^\s@<>,;]+@[^\s@<>,;]+$/.test(v.trim());
+
+/** Mailpit's send API body: `{From: {Email, Name}, To: [{Email, Name}], Cc, Bcc: [email], ReplyTo, Subject, Text, HTML, Tags}`. */
+export function parseSend(raw: string): NewMail {
+  const body = parseJson(raw, 'json');
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new MailpitError(400, 'request body must be a JSON object', 'json');
+  const b = body as Record<string, unknown>;
+  const str = (v: unknown, field: string) => {
+    if (v === undefined || v === null) return '';
+    if (typeof v !== 'string') throw new MailpitError(400, `${field} must be a string`, 'json');
+    return v;
+  };
+  const people = (v: unknown, field: string) => {
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v)) throw new MailpitError(400, `${field} must be an array of {"Email", "Name"}`, 'json');
+    return v.map((p) => {
+      const email = typeof p === 'string' && field === 'Bcc' ? p : (p as { Email?: unknown })?.Email;
+      // Mailpit: every address must parse, else "invalid To address: …"
+      if (!isEmail(email)) throw new MailpitError(400, `invalid ${field} address: ${typeof email === 'string' ? email : JSON.stringify(email ?? null)}`, 'json');
+      return { email: email.trim(), name: typeof p === 'object' ? str((p as { Name?: unknown }).Name, `${field}.Name`) : '' };
+    });
+  };
+
+  const from = b.From as { Email?: unknown; Name?: unknown } | undefined;
+  if (!from || typeof from !== 'object' || from.Email === undefined || from.Email === '') throw new MailpitError(400, 'From.Email is required', 'json');
+  if (!isEmail(from.Email)) throw new MailpitError(400, `invalid From address: ${String(from.Email)}`, 'json');
+  const to = people(b.To, 'To');
+  const cc = people(b.Cc, 'Cc');
+  const bcc = people(b.Bcc, 'Bcc');
+  // Mailpit: a message needs at least one recipient in To, Cc or Bcc.
+  if (!to.length && !cc.length && !bcc.length) throw new MailpitError(400, 'To is required: at least one recipient {"Email": "…"} (or Cc, Bcc)', 'json');
+  if (b.Tags !== undefined && b.Tags !== null && (!Array.isArray(b.Tags) || b.Tags.some((t) => typeof t !== 'string'))) {
+    throw new MailpitError(400, 'Tags must be an array of strings', 'json');
   }
-  if (req.method === 'DELETE' && p === '/api/v1/messages') {
-    const raw = (await readBody(req)).trim();
-    let ids: string[] | undefined;
-    if (raw) {
-      try {
-        const parsed = JSON.parse(raw);
-        if (Array.isArray(parsed?.IDs) && parsed.IDs.length) ids = parsed.IDs.map(String);
-      } catch {
-        throw new MailApiError(400, 'request body is not valid JSON');
-      }
+  return {
+    from: { name: str(from.Name, 'From.Name'), email: from.Email.trim() },
+    to,
+    cc,
+    bcc,
+    replyTo: people(b.ReplyTo, 'ReplyTo'),
+    subject: str(b.Subject, 'Subject'),
+    text: str(b.Text, 'Text'),
+    html: str(b.HTML, 'HTML'),
+    tags: (b.Tags as string[] | undefined) ?? [],
+  };
+}
+
+/** Answers /api/…; throws MailpitError for what Mailpit refuses. */
+export async function handleApi(store: MailStore, deliver: (m: NewMail) => StoredMail, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const p = url.pathname.replace(/\/+$/, '');
+  const method = req.method ?? 'GET';
+  const allow = (...methods: string[]) => {
+    if (!methods.includes(method)) throw new MailpitError(405, 'Method Not Allowed');
+  };
+
+  if (p === '/api/v1/messages') {
+    allow('GET', 'PUT', 'DELETE');
+    if (method === 'GET') {
+      const { start, limit, before } = startLimit(url);
+      const all = store.list().filter(olderThan(before));
+      // Mailpit: limit 0 lists everything.
+      const page = limit > 0 ? all.slice(start, start + limit) : all;
+      return sendJson(res, 200, summaries(store, page, store.list().length, start));
     }
-    store.delete(ids); // Mailpit: no IDs deletes every message
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end('ok');
-    return true;
+    if (method === 'PUT') {
+      // Mailpit: {Read, IDs}; no IDs marks every message.
+      const body = parseJson(await readBody(req), 'text') as { Read?: unknown; IDs?: unknown } | null;
+      const read = body?.Read === true;
+      const ids = Array.isArray(body?.IDs) && body.IDs.length ? body.IDs.map(String) : undefined;
+      for (const m of ids ? ids.map((id) => store.get(id)) : store.list()) if (m) store.setRead(m, read);
+      return sendOk(res);
+    }
+    // DELETE. Mailpit: a body without IDs (none, empty, or not JSON) deletes every message.
+    let ids: string[] | undefined;
+    try {
+      const body = JSON.parse(await readBody(req)) as { IDs?: unknown } | null;
+      if (Array.isArray(body?.IDs) && body.IDs.length) ids = body.IDs.map(String);
+    } catch (err) {
+      if (err instanceof MailpitError) throw err;
+    }
+    store.delete(ids);
+    return sendOk(res);
   }
-  if (req.method === 'POST' && p === '/api/v1/send') {
+
+  if (p === '/api/v1/search') {
+    allow('GET', 'DELETE');
+    const found = search(store.list(), searchQuery(url));
+    if (method === 'DELETE') {
+      store.delete(found.map((m) => m.id));
+      return sendOk(res);
+    }
+    const { start, limit, before } = startLimit(url);
+    const matched = found.filter(olderThan(before));
+    return sendJson(res, 200, summaries(store, matched.slice(start, start + limit), matched.length, start));
+  }
+
+  const one = /^\/api\/v1\/message\/([^/]+)$/.exec(p);
+  if (one) {
+    allow('GET');
+    let id = one[1];
+    if (id === 'latest') {
+      // Mailpit: "latest" is the newest message, or the newest matching ?query=.
+      const query = (url.searchParams.get('query') ?? '').trim();
+      const newest = (query ? search(store.list(), query) : store.list())[0];
+      if (!newest) throw new MailpitError(404, 'Message not found');
+      id = newest.id;
+    }
+    const m = isId(id) ? store.get(id) : undefined;
+    if (!m) throw notFound();
+    store.setRead(m); // Mailpit: fetching a message marks it read
+    return sendJson(res, 200, message(m));
+  }
+
+  if (p === '/api/v1/send') {
+    allow('POST');
     const m = deliver(parseSend(await readBody(req)));
-    return sendJson(res, 200, { ID: m.id }), true;
+    return sendJson(res, 200, { ID: m.id });
   }
-  return false;
+
+  throw notFound();
 }

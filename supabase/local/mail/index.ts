@@ -1,17 +1,20 @@
 // The local mail catcher (stands in for the Mailpit that `supabase start` runs): keeps every
 // email the stack sends, prints one line per email with its code, serves an inbox and Mailpit's API.
 import http from 'node:http';
-import type { Mailer, OutgoingMail } from '../service.ts';
-import { handleApi, MailApiError, sendJson } from './api.ts';
-import { inboxPage, messagePage } from './inbox.ts';
-import { codeIn, MailStore } from './store.ts';
+import type { Mailer } from '../service.ts';
+import { handleApi, MailpitError, sendError } from './api.ts';
+import { inboxPage, messagePage, notFoundPage } from './inbox.ts';
+import { search } from './search.ts';
+import { codeIn, isId, MailStore, type NewMail } from './store.ts';
 
 export interface MailOptions {
-  /** 0 lets the OS pick a port (tests). */
+  /** 0 lets the OS pick a free port (tests); `url` reports the one chosen. */
   port: number;
+  /** Default 127.0.0.1. */
   host?: string;
   /** The stack's data dir; mail lives in <dir>/mail. */
   dir: string;
+  /** One line per email; default console.log. */
   log?: (line: string) => void;
 }
 
@@ -21,56 +24,84 @@ export interface RunningMail {
   stop(): Promise<void>;
 }
 
+// The inbox never runs scripts or loads from elsewhere, except images inside an email's HTML.
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src * data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
 export async function startMail(options: MailOptions): Promise<RunningMail> {
+  const host = options.host ?? '127.0.0.1';
   const store = new MailStore(options.dir);
   const log = options.log ?? ((line: string) => console.log(line));
-  const deliver = (mail: OutgoingMail) => {
+
+  const deliver = (mail: NewMail) => {
     const m = store.add(mail);
-    const code = codeIn(m.text);
-    log(`[mail] to ${m.to.map((t) => t.email).join(', ')}${code ? ` · code ${code}` : ''} · "${m.subject}"`);
+    const code = codeIn(m);
+    const to = [...m.to, ...m.cc, ...m.bcc].map((t) => t.email).join(', ');
+    log(`[mail] to ${to}${code ? ` · code ${code}` : ''} · "${m.subject.replace(/\s+/g, ' ')}"`);
     return m;
   };
 
   const html = (res: http.ServerResponse, status: number, body: string) => {
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'; form-action 'self'" });
+    res.writeHead(status, HTML_HEADERS);
     res.end(body);
   };
 
-  const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://mail');
-    try {
-      if (url.pathname.startsWith('/api/')) {
-        if (await handleApi(store, deliver, req, res, url)) return;
-        throw new MailApiError(404, 'not found');
-      }
-      if (req.method === 'GET' && url.pathname === '/') return html(res, 200, inboxPage(store.list()));
-      const view = /^\/view\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
-      if (req.method === 'GET' && view) {
-        const m = store.get(view[1]);
-        if (!m) return html(res, 404, inboxPage([]).replace('No mail yet.', 'That message does not exist.'));
-        store.markRead(m);
-        return html(res, 200, messagePage(m));
-      }
-      if (req.method === 'POST' && url.pathname === '/clear') {
-        store.delete();
-        res.writeHead(303, { location: '/' });
-        return res.end();
-      }
-      throw new MailApiError(404, 'not found');
-    } catch (err) {
-      if (res.headersSent) return res.destroy();
-      if (err instanceof MailApiError) return sendJson(res, err.status, { error: err.message });
-      log(`[mail] ${req.method} ${url.pathname} failed: ${(err as Error).stack ?? err}`);
-      sendJson(res, 500, { error: 'internal error' });
+  const route = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://mail.local');
+    if (url.pathname.startsWith('/api/')) return handleApi(store, deliver, req, res, url);
+    if ((req.method === 'GET' || req.method === 'HEAD') && url.pathname === '/') {
+      const query = (url.searchParams.get('q') ?? '').trim();
+      const all = store.list();
+      return html(res, 200, inboxPage(query ? search(all, query) : all, { query, total: all.length }));
     }
+    const view = /^\/view\/([^/]+)$/.exec(url.pathname);
+    if ((req.method === 'GET' || req.method === 'HEAD') && view) {
+      const m = isId(view[1]) ? store.get(view[1]) : undefined;
+      if (!m) return html(res, 404, notFoundPage());
+      store.setRead(m);
+      return html(res, 200, messagePage(m));
+    }
+    if (req.method === 'POST' && url.pathname === '/clear') {
+      req.resume(); // the form body carries nothing we need
+      store.delete();
+      res.writeHead(303, { location: '/' });
+      return void res.end();
+    }
+    return html(res, 404, notFoundPage());
+  };
+
+  const server = http.createServer((req, res) => {
+    // Every request is answered on its own: a bad one gets 4xx/500, never a crashed catcher.
+    route(req, res).catch((err: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      if (err instanceof MailpitError) return sendError(res, err);
+      log(`[mail] ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}`);
+      sendError(res, new MailpitError(500, 'internal error', 'json'));
+    });
   });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port, host, () => {
+      server.off('error', reject);
+      server.on('error', (err) => log(`[mail] server error: ${err.message}`));
+      resolve();
+    });
   });
   const { port } = server.address() as { port: number };
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
   return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    url: `http://${urlHost}:${port}`,
     mailer: { send: async (mail) => void deliver(mail) },
     stop: () =>
       new Promise<void>((resolve) => {

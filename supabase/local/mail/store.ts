@@ -1,56 +1,91 @@
-// Caught emails, one JSON file each under <dir>/mail, so a restart keeps them.
+// Caught emails, one JSON file each under <dir>/mail, loaded on start so a restart keeps them.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { OutgoingMail } from '../service.ts';
+
+export interface Address {
+  name: string;
+  email: string;
+}
+
+/** What a sender hands over: the stack's `OutgoingMail`, or the send API's richer body. */
+export interface NewMail {
+  from: { name?: string; email: string };
+  to: { name?: string; email: string }[];
+  cc?: { name?: string; email: string }[];
+  bcc?: { name?: string; email: string }[];
+  replyTo?: { name?: string; email: string }[];
+  subject: string;
+  text: string;
+  html: string;
+  tags?: string[];
+}
 
 export interface StoredMail {
   id: string;
+  /** Arrival order; breaks ties between emails sent within the same millisecond. */
+  seq: number;
   messageId: string;
   created: string;
   read: boolean;
-  from: { name: string; email: string };
-  to: { name: string; email: string }[];
+  from: Address;
+  to: Address[];
+  cc: Address[];
+  bcc: Address[];
+  replyTo: Address[];
   subject: string;
   html: string;
   text: string;
   tags: string[];
+  size: number;
 }
 
-// Mailpit IDs are 22-char URL-safe random strings.
-const newId = () => randomBytes(16).toString('base64url').slice(0, 22);
+// Mailpit: IDs are shortuuids, 22 URL-safe characters.
+const ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const newId = () => [...randomBytes(22)].map((b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('');
+export const isId = (s: string) => /^[A-Za-z0-9_-]{1,64}$/.test(s);
+
+const addr = (a: { name?: string; email: string }): Address => ({ name: a.name ?? '', email: a.email.trim() });
 
 export class MailStore {
   private readonly dir: string;
   private readonly messages = new Map<string, StoredMail>();
+  private seq = 0;
 
   constructor(dataDir: string) {
     this.dir = path.join(dataDir, 'mail');
     mkdirSync(this.dir, { recursive: true });
-    for (const f of readdirSync(this.dir).filter((f) => f.endsWith('.json'))) {
-      try {
-        const m = JSON.parse(readFileSync(path.join(this.dir, f), 'utf8')) as StoredMail;
-        this.messages.set(m.id, m);
-      } catch {
-        /* a half-written file from a crash: skip it */
-      }
+    for (const f of readdirSync(this.dir)) {
+      const file = path.join(this.dir, f);
+      if (f.endsWith('.tmp')) rmSync(file, { force: true }); // left by a crash mid-write
+      if (!f.endsWith('.json')) continue;
+      const m = load(file);
+      if (!m) continue;
+      this.messages.set(m.id, m);
+      this.seq = Math.max(this.seq, m.seq);
     }
   }
 
-  add(mail: OutgoingMail): StoredMail {
+  add(mail: NewMail): StoredMail {
     const id = newId();
     const m: StoredMail = {
       id,
+      seq: ++this.seq,
       messageId: `${id}@mail.tend.local`,
       created: new Date().toISOString(),
       read: false,
-      from: mail.from,
-      to: mail.to.map((t) => ({ name: t.name ?? '', email: t.email.toLowerCase() })),
-      subject: mail.subject,
-      html: mail.html,
-      text: mail.text,
-      tags: mail.tags ?? [],
+      from: addr(mail.from),
+      to: mail.to.map(addr),
+      cc: (mail.cc ?? []).map(addr),
+      bcc: (mail.bcc ?? []).map(addr),
+      replyTo: (mail.replyTo ?? []).map(addr),
+      subject: mail.subject ?? '',
+      html: mail.html ?? '',
+      text: mail.text ?? '',
+      tags: [...new Set((mail.tags ?? []).map((t) => t.trim()).filter(Boolean))].sort(),
+      size: 0,
     };
+    m.size = rawSize(m);
     this.messages.set(id, m);
     this.persist(m);
     return m;
@@ -66,17 +101,23 @@ export class MailStore {
     return this.messages.get(id);
   }
 
-  markRead(m: StoredMail) {
-    if (m.read) return;
-    m.read = true;
+  setRead(m: StoredMail, read = true) {
+    if (m.read === read) return;
+    m.read = read;
     this.persist(m);
   }
 
-  /** Newest first. */
+  /** Newest first, as Mailpit lists. */
   list(): StoredMail[] {
-    return [...this.messages.values()].sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0));
+    return [...this.messages.values()].sort((a, b) => b.seq - a.seq);
   }
 
+  /** Every tag in use, sorted (Mailpit's mailbox-wide `tags`). */
+  tags(): string[] {
+    return [...new Set([...this.messages.values()].flatMap((m) => m.tags))].sort();
+  }
+
+  /** Deletes the given IDs (unknown ones are ignored), or every message. */
   delete(ids?: string[]) {
     for (const id of ids ?? [...this.messages.keys()]) {
       if (!this.messages.delete(id)) continue;
@@ -85,25 +126,59 @@ export class MailStore {
   }
 }
 
-/** The sign-in code in a message: the first standalone run of 6–10 digits in the text body. */
-export const codeIn = (text: string) => /(?<![\d])(\d{6,10})(?![\d])/.exec(text)?.[1];
+/** One stored file, or undefined when it is unreadable or not a message (never fatal at start-up). */
+function load(file: string): StoredMail | undefined {
+  try {
+    const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoredMail>;
+    if (typeof m?.id !== 'string' || !isId(m.id) || typeof m.created !== 'string' || !m.from || !Array.isArray(m.to)) return undefined;
+    const full: StoredMail = {
+      cc: [],
+      bcc: [],
+      replyTo: [],
+      tags: [],
+      subject: '',
+      html: '',
+      text: '',
+      read: false,
+      messageId: `${m.id}@mail.tend.local`,
+      ...m,
+      seq: typeof m.seq === 'number' ? m.seq : Date.parse(m.created) || 0,
+      size: 0,
+    } as StoredMail;
+    full.size = typeof m.size === 'number' ? m.size : rawSize(full);
+    return full;
+  } catch {
+    return undefined;
+  }
+}
 
-/**
- * Mailpit-style search: `to:`, `from:`, `subject:` terms (values may be quoted) and plain words
- * matched against subject and text; every term must match.
- */
-export function search(messages: StoredMail[], query: string): StoredMail[] {
-  const terms = [...query.matchAll(/(?:(to|from|subject):)?(?:"([^"]*)"|(\S+))/gi)].map((m) => ({
-    field: m[1]?.toLowerCase(),
-    value: (m[2] ?? m[3] ?? '').toLowerCase(),
-  }));
-  return messages.filter((m) =>
-    terms.every(({ field, value }) => {
-      if (!value) return true;
-      if (field === 'to') return m.to.some((t) => t.email.includes(value) || t.name.toLowerCase().includes(value));
-      if (field === 'from') return m.from.email.toLowerCase().includes(value) || m.from.name.toLowerCase().includes(value);
-      if (field === 'subject') return m.subject.toLowerCase().includes(value);
-      return m.subject.toLowerCase().includes(value) || m.text.toLowerCase().includes(value);
-    }),
-  );
+/** Roughly the size of the email as raw MIME (Mailpit's `Size` is the raw message's byte length). */
+function rawSize(m: StoredMail): number {
+  const list = (as: Address[]) => as.map((a) => (a.name ? `"${a.name}" <${a.email}>` : a.email)).join(', ');
+  const headers = `From: ${list([m.from])}\r\nTo: ${list(m.to)}\r\nSubject: ${m.subject}\r\nMessage-ID: <${m.messageId}>\r\nDate: ${m.created}\r\nMIME-Version: 1.0\r\n`;
+  return Buffer.byteLength(headers) + Buffer.byteLength(m.text) + Buffer.byteLength(m.html) + (m.html && m.text ? 200 : 60);
+}
+
+/** The visible text of an HTML body (for snippets, search and the code when there is no text part). */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<(head|style|script|title)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<br\s*\/?>|<\/(p|div|tr|li|h[1-6])\s*>/gi, '\n')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(nbsp|amp|lt|gt|quot|#39|apos);/g, (_, e: string) => ({ nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" })[e]!)
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
+    .trim();
+}
+
+/** The sign-in code in a message: the first standalone run of 6–10 digits in the text body (the HTML's text when there is none). */
+export function codeIn(m: Pick<StoredMail, 'text' | 'html'>): string | undefined {
+  const text = m.text.trim() ? m.text : htmlToText(m.html);
+  return /(?<![\p{L}\p{N}_])(\d{6,10})(?![\p{L}\p{N}_])/u.exec(text)?.[1];
+}
+
+// Mailpit: the snippet is the first 200 characters of the HTML's text (or the text body), then "...".
+export function snippetOf(m: Pick<StoredMail, 'text' | 'html'>): string {
+  const s = (m.html.trim() ? htmlToText(m.html) : m.text).replace(/\uFEFF/g, ' ').replace(/\s+/g, ' ').trim();
+  return s.length <= 200 ? s : `${s.slice(0, 200)}...`;
 }
