@@ -51,9 +51,13 @@ export async function requestCode(page: Page, email: string) {
   await expect(page).toHaveURL(/\/login\/verify/);
 }
 
-/** Types the code into the code field (plain input without JS, six boxes with JS). */
-export async function enterCode(page: Page, code: string) {
-  const input = page.getByLabel(/code/i).first();
+/**
+ * Types the code into the code field: without JavaScript the plain input; with it, waits for the
+ * hydrated six-box field (input-otp marks its input with data-input-otp) as a user waits for the page.
+ */
+export async function enterCode(page: Page, code: string, opts: { javaScript?: boolean } = {}) {
+  const input = opts.javaScript === false ? page.getByLabel(/code/i).first() : page.locator('input[data-input-otp]');
+  await input.waitFor();
   await input.click();
   await input.fill(code);
 }
@@ -70,7 +74,7 @@ export async function signIn(page: Page, opts: { email?: string; path?: string; 
   const email = opts.email ?? uniqueEmail();
   await page.goto(opts.path ?? '/login');
   await requestCode(page, email);
-  await enterCode(page, await codeFor(email));
+  await enterCode(page, await codeFor(email), { javaScript: opts.javaScript });
   if (opts.javaScript === false) await submitCode(page);
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   return email;

@@ -2,9 +2,23 @@
 // temp dir; both stop in the returned teardown.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, PROJECT_DIR, startStack } from '../../supabase/local/stack.ts';
+import { DEFAULT_ANON_KEY } from '../../supabase/local/keys.ts';
+
+const PROJECT_DIR = path.resolve(import.meta.dirname, '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 const bin = (name: string) => path.join(PROJECT_DIR, 'node_modules', '.bin', name);
 
@@ -26,7 +40,11 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000)
 export default async function globalSetup() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-e2e-'));
   chmodSync(dir, 0o755); // Postgres runs as an unprivileged user
-  const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
+  // E2E_STACK_API_URL + E2E_STACK_MAIL_URL (+ E2E_STACK_ANON_KEY): use a stack that is already running.
+  const external = process.env.E2E_STACK_API_URL && process.env.E2E_STACK_MAIL_URL;
+  const stack = external
+    ? { apiUrl: process.env.E2E_STACK_API_URL!, mailUrl: process.env.E2E_STACK_MAIL_URL!, anonKey: process.env.E2E_STACK_ANON_KEY ?? DEFAULT_ANON_KEY, stop: async () => {} }
+    : await (await import('../../supabase/local/stack.ts')).startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
 
   if (!process.env.E2E_SKIP_BUILD || !existsSync(path.join(PROJECT_DIR, 'build', 'index.js'))) {
     const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit' });

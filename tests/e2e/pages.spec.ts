@@ -1,5 +1,5 @@
 import { waitForMail } from '../support/mail.ts';
-import { env, expect, mailCount, requestCode, signIn, test, uniqueEmail } from './fixtures.ts';
+import { enterCode, env, expect, mailCount, requestCode, signIn, test, uniqueEmail } from './fixtures.ts';
 
 test('the link in the email asks for a button press, then signs in and goes to `next`', async ({ page, request }) => {
   const email = uniqueEmail('link');
@@ -90,7 +90,7 @@ test('redirectTo only takes same-app paths', async ({ page }) => {
   await page.goto('/login?redirectTo=' + encodeURIComponent('//evil.example/x'));
   await requestCode(page, email);
   const { code } = await waitForMail(env.mailUrl, email);
-  await page.getByLabel(/code/i).first().fill(code);
+  await enterCode(page, code);
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   expect(new URL(page.url()).origin).toBe(env.baseURL);
   expect(new URL(page.url()).pathname).toBe('/');

@@ -15,7 +15,8 @@ test.describe('sign in with JavaScript', () => {
     await requestCode(page, email);
     const code = await codeFor(email);
     const spaced = `${code.slice(0, 3)} ${code.slice(3)}`;
-    const input = page.getByLabel(/code/i).first();
+    const input = page.locator('input[data-input-otp]');
+    await input.waitFor();
     await input.focus();
     await page.evaluate((text) => {
       const target = document.activeElement as HTMLInputElement;
@@ -150,7 +151,7 @@ test.describe('sign in without JavaScript', () => {
     await expect(input).toHaveAttribute('autocomplete', 'one-time-code');
     await expect(input).toHaveAttribute('pattern', '[0-9]{6}');
     await expect(input).toHaveAttribute('maxlength', '6');
-    await enterCode(page, await codeFor(email));
+    await enterCode(page, await codeFor(email), { javaScript: false });
     await submitCode(page);
     await page.waitForURL((url) => url.pathname === '/');
     await expect(page.getByRole('banner')).toContainText(email);
@@ -161,7 +162,7 @@ test.describe('sign in without JavaScript', () => {
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount$/);
     const email = uniqueEmail('nojs');
     await requestCode(page, email);
-    await enterCode(page, await codeFor(email));
+    await enterCode(page, await codeFor(email), { javaScript: false });
     await submitCode(page);
     await page.waitForURL(/\/account$/);
     await expect(page.getByRole('main')).toContainText(email);
@@ -184,7 +185,7 @@ test.describe('sign in without JavaScript', () => {
     await page.goto('/login');
     await requestCode(page, email);
     const code = await codeFor(email);
-    await enterCode(page, code === '000000' ? '111111' : '000000');
+    await enterCode(page, code === '000000' ? '111111' : '000000', { javaScript: false });
     await submitCode(page);
     await expect(page.getByText('That code is wrong or has expired. Check the latest email or send a new code.')).toBeVisible();
     await expect(page.getByRole('main')).toContainText(email);
@@ -194,7 +195,7 @@ test.describe('sign in without JavaScript', () => {
     const email = uniqueEmail('nojs');
     await page.goto('/login');
     await requestCode(page, email);
-    await enterCode(page, await codeFor(email));
+    await enterCode(page, await codeFor(email), { javaScript: false });
     await submitCode(page);
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('button', { name: 'Sign out' }).click();
