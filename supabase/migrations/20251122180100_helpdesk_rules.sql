@@ -17,6 +17,10 @@ create trigger on_auth_user_created after insert on auth.users for each row exec
 create function private.assign_ticket_number() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
+  -- Bulk imports by the platform reserve a block of numbers themselves (scripts/seed-bulk.ts).
+  if new.number is not null and private.is_system() then
+    return new;
+  end if;
   update public.workspaces set ticket_seq = ticket_seq + 1 where id = new.workspace_id returning ticket_seq into new.number;
   if new.number is null then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
