@@ -24,7 +24,8 @@ const STYLE = `
   .code { font-family: ui-monospace, Menlo, Consolas, monospace; font-weight: 700; letter-spacing: .12em; background: #eef2ff; color: #1e3a8a; padding: .1rem .4rem; border-radius: 4px; white-space: nowrap; }
   .muted { color: #4a5160; font-size: .9rem; }
   time { white-space: nowrap; }
-  input[type=search] { font: inherit; padding: .35rem .6rem; border: 1px solid #8a91a0; border-radius: 6px; min-width: 14rem; }
+  input[type=search] { font: inherit; padding: .35rem .6rem; border: 1px solid #8a91a0; border-radius: 6px; min-width: 17rem; }
+  input::placeholder { color: #5f6675; }
   button { font: inherit; padding: .35rem .9rem; border-radius: 6px; border: 1px solid #4a5160; background: #fff; color: #1f2430; cursor: pointer; }
   button.danger { border-color: #b42318; color: #b42318; }
   pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; border: 1px solid #d9dde3; border-radius: 8px; padding: 1rem; font-size: .9rem; }
