@@ -134,7 +134,9 @@ describe('mail catcher', () => {
     for (const [body, message] of cases) {
       const res = await post(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect((await res.json()).Error).toMatch(message);
+      const err = await res.json();
+      expect(err.Error).toMatch(message);
+      expect(err.error).toBe(err.Error);
     }
     expect((await list()).total).toBe(3); // nothing was stored
   });

@@ -20,7 +20,8 @@ export const notFound = () => new MailpitError(404, '404 page not found');
 
 /** The one place error responses are written. */
 export function sendError(res: ServerResponse, err: MailpitError) {
-  if (err.format === 'json') return sendJson(res, err.status, { Error: err.message });
+  // `Error` is Mailpit's key; `error` too, for callers written against the usual lower-case shape.
+  if (err.format === 'json') return sendJson(res, err.status, { Error: err.message, error: err.message });
   res.writeHead(err.status, { 'content-type': 'text/plain; charset=utf-8', 'referrer-policy': 'no-referrer' });
   res.end(err.message);
 }
