@@ -12,8 +12,10 @@ chmodSync(dir, 0o755); // Postgres runs as an unprivileged user
 const dim = (s: string) => `\x1b[2m${s}\x1b[0m`;
 const bold = (s: string) => `\x1b[1m${s}\x1b[0m`;
 
+// The mail catcher prints one line per email with its code; show those, the rest only with DEBUG.
 function log(line: string) {
-  if (process.env.DEBUG) console.log(dim(`[stack] ${line}`));
+  if (line.startsWith('[mail]')) console.log(bold(line));
+  else if (process.env.DEBUG) console.log(dim(`[stack] ${line}`));
 }
 
 const stack = await startStack({ dir, log });
@@ -41,30 +43,10 @@ ${bold('Tend is starting')}
 Sign-in codes are printed in this terminal as they are sent. Ctrl-C stops everything.
 `);
 
-// Poll the mail catcher and print each new code (works whatever the stack logs).
-const seen = new Set<string>();
-const poll = setInterval(async () => {
-  try {
-    const res = await fetch(`${stack.mailUrl}/api/v1/messages?limit=20`);
-    if (!res.ok) return;
-    const { messages = [] } = (await res.json()) as { messages?: { ID: string; To?: { Address: string }[] }[] };
-    for (const m of messages.reverse()) {
-      if (seen.has(m.ID)) continue;
-      seen.add(m.ID);
-      const msg = (await (await fetch(`${stack.mailUrl}/api/v1/message/${m.ID}`)).json()) as { Text?: string };
-      const code = /\b(\d{6})\b/.exec(msg.Text ?? '')?.[1];
-      if (code) console.log(bold(`✉ sign-in code for ${m.To?.[0]?.Address ?? '?'}: ${code}`));
-    }
-  } catch {
-    // mail catcher not reachable this tick
-  }
-}, 1000);
-
 let stopping = false;
 async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
-  clearInterval(poll);
   if (remix.exitCode === null) {
     await new Promise<void>((resolve) => {
       remix.once('exit', () => resolve());

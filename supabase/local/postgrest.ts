@@ -50,7 +50,7 @@ export async function startPostgrest(o: PostgrestOptions): Promise<RunningPostgr
     PGRST_ADMIN_SERVER_PORT: String(o.adminPort),
     PGRST_LOG_LEVEL: 'error',
   };
-  const child = spawnManaged('postgrest', binary(), [], { env, logFile: path.join(o.dataDir, 'logs', 'postgrest.log') });
+  const child = spawnManaged('postgrest', binary(), [], { env: env as NodeJS.ProcessEnv, logFile: path.join(o.dataDir, 'logs', 'postgrest.log') });
   const exited = child.exited.then(({ code }) => {
     throw new Error(`postgrest exited (code ${code}) before it was ready:\n${child.tail()}`);
   });
