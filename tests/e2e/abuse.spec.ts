@@ -1,0 +1,63 @@
+import { expect, mailCount, test, uniqueEmail } from './fixtures.ts';
+
+test.describe('abuse limits', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a filled honeypot sends no code', async ({ page }) => {
+    const email = uniqueEmail('bot');
+    await page.goto('/login');
+    await page.getByLabel(/email/i).fill(email);
+    await page.locator('input[name="company"]').evaluate((el: HTMLInputElement) => (el.value = 'Acme Bots Ltd'));
+    await page.getByRole('button', { name: /code|continue|sign in/i }).click();
+    await page.waitForLoadState();
+    // Whatever the page says, no email went out (checked after a later real request arrives).
+    const control = uniqueEmail('control');
+    await page.goto('/login');
+    await page.getByLabel(/email/i).fill(control);
+    await page.getByRole('button', { name: /code|continue|sign in/i }).click();
+    await expect.poll(() => mailCount(control)).toBe(1);
+    expect(await mailCount(email)).toBe(0);
+  });
+
+  test('code requests per client IP are limited (too_many_attempts, 429)', async ({ page }) => {
+    let last = 0;
+    for (let i = 0; i < 11; i++) {
+      await page.goto('/login');
+      await page.getByLabel(/email/i).fill(uniqueEmail('flood'));
+      const response = page.waitForResponse((r) => r.request().method() === 'POST');
+      await page.getByRole('button', { name: /code|continue|sign in/i }).click();
+      last = (await response).status();
+      if (last === 429) break;
+    }
+    expect(last).toBe(429);
+    await expect(page.getByText('Too many attempts. Try again in a few minutes.')).toBeVisible();
+  });
+
+  test('another client IP is not affected by someone else hitting the limit', async ({ page, browser }) => {
+    const other = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, javaScriptEnabled: false, extraHTTPHeaders: { 'X-Forwarded-For': '10.250.250.250' } });
+    const otherPage = await other.newPage();
+    const email = uniqueEmail('bystander');
+    await otherPage.goto('/login');
+    await otherPage.getByLabel(/email/i).fill(email);
+    await otherPage.getByRole('button', { name: /code|continue|sign in/i }).click();
+    await expect(otherPage).toHaveURL(/\/login\/verify/);
+    await expect.poll(() => mailCount(email)).toBe(1);
+    await other.close();
+    void page;
+  });
+});
+
+test('an ended session shows session_expired on the login page', async ({ page, context }) => {
+  const { hostname } = new URL(process.env.E2E_API_URL!);
+  await context.addCookies([{ name: `sb-${hostname.split('.')[0]}-auth-token`, value: 'base64-eyJub3QiOiJhIHNlc3Npb24ifQ', url: process.env.E2E_BASE_URL! }]);
+  await page.goto('/account');
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount$/);
+  await expect(page.getByText('Your session has ended. Sign in again.')).toBeVisible();
+});
+
+test('the request id on an error page is the one in the X-Request-Id header', async ({ page }) => {
+  const response = await page.goto('/definitely/not/here');
+  const id = response?.headers()['x-request-id'];
+  expect(id).toBeTruthy();
+  await expect(page.getByText(id!)).toBeVisible();
+});
