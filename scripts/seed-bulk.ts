@@ -80,9 +80,9 @@ async function main() {
     await client.query('alter table public.tickets disable trigger tickets_transition, disable trigger tickets_history, disable trigger tickets_search');
     await client.query(
       `update public.tickets t set last_message_at = m.last_at, first_response_at = m.first_agent,
-              search = setweight(to_tsvector('english', t.subject), 'A') || to_tsvector('english', m.bodies)
+              search = setweight(to_tsvector('english', t.subject), 'A') || to_tsvector('english', coalesce(m.bodies, ''))
          from (select ticket_id, max(created_at) as last_at, min(created_at) filter (where kind = 'reply' and author_id = any($3)) as first_agent,
-                      string_agg(body, ' ') as bodies
+                      string_agg(body, ' ') filter (where kind = 'reply') as bodies
                  from public.messages where ticket_id in (select id from public.tickets where workspace_id = $1 and number >= $2) group by ticket_id) m
         where m.ticket_id = t.id`,
       [ws.id, first, agents],
