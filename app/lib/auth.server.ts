@@ -20,7 +20,9 @@ function fromClaims(claims: Claims): SessionUser | null {
   return { id: claims.sub, email: claims.email ?? '', displayName: typeof name === 'string' && name ? name : null };
 }
 
-async function readUser(request: Request): Promise<{ user: SessionUser | null; expired: boolean; supabase: SupabaseClient }> {
+async function readUser(request: Request): Promise<{ user: SessionUser | null; expired: boolean; supabase?: SupabaseClient }> {
+  // No auth cookie, no session: skip building a client (the common anonymous page view).
+  if (!hasAuthCookie(request)) return { user: null, expired: false };
   const { supabase } = getSupabase(request);
   const { data, error } = await supabase.auth.getClaims();
   if (error) {
@@ -51,7 +53,7 @@ function currentPath(request: Request): string {
  */
 export async function requireUser(request: Request): Promise<{ user: SessionUser; supabase: SupabaseClient }> {
   const { user, expired, supabase } = await readUser(request);
-  if (user) return { user, supabase };
+  if (user && supabase) return { user, supabase };
   // A session that stopped working says so on the sign-in page (catalogue: session_expired).
   const flash = expired ? [['Set-Cookie', await setFlash(request, FLASH.sessionExpired)] as [string, string]] : undefined;
   throw redirect(loginPath(currentPath(request)), { headers: responseHeaders(request, flash) });

@@ -39,3 +39,12 @@ export function errorResponse<C extends ErrorCode>(request: Request, code: C, ..
 export function requireSameOrigin(request: Request): void {
   if (!isSameOriginPost(request)) throw errorResponse(request, 'forbidden');
 }
+
+/** The posted form; a body that is not a form is the catalogue's bad_request (400), never a 500. */
+export async function readFormData(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw errorResponse(request, 'bad_request');
+  }
+}

@@ -9,7 +9,7 @@ import { requireUser } from '~/lib/auth.server.ts';
 import { FLASH, setFlash, takeFlash } from '~/lib/cookies.server.ts';
 import { DISPLAY_NAME_MAX_LENGTH } from '~/lib/constants.ts';
 import { errorStatus } from '~/lib/errors.ts';
-import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http.server.ts';
 import { log } from '~/lib/log.server.ts';
 import { AccountSchema, parseSubmission } from '~/lib/schemas.server.ts';
 
@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { supabase } = await requireUser(request);
-  const submission = parseSubmission(await request.formData(), AccountSchema);
+  const submission = parseSubmission(await readFormData(request), AccountSchema);
   if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
 
   const { error } = await supabase.auth.updateUser({ data: { display_name: submission.value.displayName } });

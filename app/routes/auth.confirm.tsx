@@ -8,7 +8,7 @@ import { ErrorList, SubmitButton, useIsPending } from '~/components/forms.tsx';
 import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
 import { clearPendingLogin, readPendingLogin } from '~/lib/cookies.server.ts';
 import { errorMessage, errorStatus } from '~/lib/errors.ts';
-import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http.server.ts';
 import { log } from '~/lib/log.server.ts';
 import { safeRedirect } from '~/lib/safe-redirect.ts';
 import { ConfirmSchema, parseSubmission } from '~/lib/schemas.server.ts';
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const submission = parseSubmission(await request.formData(), ConfirmSchema);
+  const submission = parseSubmission(await readFormData(request), ConfirmSchema);
   if (submission.status !== 'success') return data(request, { result: submission.reply({ formErrors: [errorMessage('code_invalid')] }) }, { status: 400 });
 
   const { token_hash, type, next } = submission.value;

@@ -10,7 +10,7 @@ import { redirectIfSignedIn } from '~/lib/auth.server.ts';
 import { FLASH, takeFlash, writePendingLogin } from '~/lib/cookies.server.ts';
 import { EMAIL_MAX_LENGTH, OTP_LENGTH, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
 import { errorMessage, errorStatus } from '~/lib/errors.ts';
-import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http.server.ts';
 import { log } from '~/lib/log.server.ts';
 import { clientIp } from '~/lib/request-info.server.ts';
 import { safeRedirect } from '~/lib/safe-redirect.ts';
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const submission = parseSubmission(await request.formData(), LoginSchema);
+  const submission = parseSubmission(await readFormData(request), LoginSchema);
   if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
 
   const { email } = submission.value;

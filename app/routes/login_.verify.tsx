@@ -14,7 +14,7 @@ import { redirectIfSignedIn } from '~/lib/auth.server.ts';
 import { FLASH, clearPendingLogin, readPendingLogin, setFlash, takeFlash, writePendingLogin, type PendingLogin } from '~/lib/cookies.server.ts';
 import { OTP_LENGTH, OTP_VALID_SECONDS, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
 import { errorMessage, errorStatus } from '~/lib/errors.ts';
-import { combineHeaders, data, redirectWithHeaders, requireSameOrigin, responseHeaders } from '~/lib/http.server.ts';
+import { combineHeaders, data, redirectWithHeaders, readFormData, requireSameOrigin, responseHeaders } from '~/lib/http.server.ts';
 import { log } from '~/lib/log.server.ts';
 import { clientIp } from '~/lib/request-info.server.ts';
 import { loginPath } from '~/lib/safe-redirect.ts';
@@ -52,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const pending = await requirePendingLogin(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   return formData.get('intent') === 'resend' ? resend(request, formData, pending) : verify(request, formData, pending);
 }
 
