@@ -1,10 +1,24 @@
 // Row-level security per table, role and operation, asserted through PostgREST with signed-in users.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME, GLOBEX, PEOPLE, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+import { ACME, GLOBEX, PEOPLE, createUser, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
 
 type Role = 'anon' | Person;
 const ROLES: Role[] = ['anon', 'acmeCustomer', 'globexCustomer', 'acmeAgent', 'globexAgent', 'acmeAdmin'];
+type Op = 'select' | 'insert' | 'update' | 'delete';
+
+// product.md §6 as a matrix: for each table and operation on an Acme row, who may. Everyone else is
+// refused (an error) or affects/sees no rows. Rows are the database's own where nobody is listed.
+const MATRIX: Record<string, Record<Op, Role[]>> = {
+  profiles: { select: ['acmeCustomer', 'acmeAgent', 'acmeAdmin'], insert: [], update: ['acmeAgent'], delete: [] },
+  workspaces: { select: ROLES, insert: [], update: ['acmeAdmin'], delete: [] },
+  memberships: { select: ['acmeAgent', 'acmeAdmin'], insert: ['acmeAdmin'], update: ['acmeAdmin'], delete: ['acmeAdmin'] },
+  invitations: { select: ['acmeAdmin'], insert: ['acmeAdmin'], update: ['acmeAdmin'], delete: ['acmeAdmin'] },
+  tickets: { select: ['acmeCustomer', 'acmeAgent', 'acmeAdmin'], insert: [], update: ['acmeAgent', 'acmeAdmin'], delete: [] },
+  messages: { select: ['acmeCustomer', 'acmeAgent', 'acmeAdmin'], insert: ['acmeCustomer', 'acmeAgent', 'acmeAdmin'], update: [], delete: [] },
+  ticket_events: { select: ['acmeAgent', 'acmeAdmin'], insert: [], update: [], delete: [] },
+  canned_replies: { select: ['acmeAgent', 'acmeAdmin'], insert: ['acmeAdmin'], update: ['acmeAdmin'], delete: ['acmeAdmin'] },
+};
 
 describe('row-level security matrix', () => {
   let db: DbStack;
@@ -205,5 +219,146 @@ describe('row-level security matrix', () => {
       expect((await clients.acmeAgent.from('profiles').update({ display_name: 'Alexandra' }).eq('user_id', PEOPLE.acmeAgent.id).select('display_name')).data).toEqual([{ display_name: 'Alexandra' }]);
       expect((await clients.acmeAgent.from('profiles').update({ display_name: '' }).eq('user_id', PEOPLE.acmeAgent.id)).error?.code).toBe('23514');
     });
+  });
+
+  describe('matrix: tables × roles × operations through PostgREST', () => {
+    const hex = () => [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const one = async (sql: string, params: unknown[]) => (await db.sql(sql, params)).rows[0];
+    const idOf = (r: Role) => (r === 'anon' ? crypto.randomUUID() : PEOPLE[r].id);
+    // Runs after the narrative tests above, which count rows; its own fixtures come here.
+    beforeAll(async () => {
+      await db.sql(`insert into invitations (workspace_id, email, token_hash, invited_by) values ($1, 'matrix@acme.test', $2, $3)`, [ACME, hex(), PEOPLE.acmeAdmin.id]);
+    });
+
+    interface Case {
+      key: string;
+      scope?: Record<string, string>;
+      /** The Acme rows the caller sees. */
+      see(c: SupabaseClient): PromiseLike<{ data: unknown[] | null }>;
+      insert(c: SupabaseClient, r: Role): PromiseLike<{ error: unknown }>;
+      /** A target row (as the platform) for update and delete. */
+      fresh(): Promise<string>;
+      patch: Record<string, unknown>;
+      changed(id: string): Promise<boolean>;
+    }
+
+    const CASES: Record<string, Case> = {
+      profiles: {
+        key: 'user_id',
+        see: (c) => c.from('profiles').select('user_id').eq('user_id', PEOPLE.acmeAgent.id),
+        insert: (c, r) => c.from('profiles').insert({ user_id: idOf(r), display_name: 'Me again' }),
+        fresh: async () => {
+          await db.sql(`update profiles set display_name = 'Alex Agent' where user_id = $1`, [PEOPLE.acmeAgent.id]);
+          return PEOPLE.acmeAgent.id;
+        },
+        patch: { display_name: 'Renamed' },
+        changed: async (id) => (await one('select display_name from profiles where user_id = $1', [id])).display_name === 'Renamed',
+      },
+      workspaces: {
+        key: 'id',
+        see: (c) => c.from('workspaces').select('slug, name').eq('slug', 'acme'),
+        insert: (c, r) => c.from('workspaces').insert({ slug: `ws-${String(r).toLowerCase()}`, name: 'Mine' }),
+        fresh: async () => {
+          const ws = (await one(`insert into workspaces (slug, name) values ($1, 'Throwaway') returning id`, [`tmp-${hex().slice(0, 10)}`])).id;
+          await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'admin')`, [ws, PEOPLE.acmeAdmin.id]);
+          return ws;
+        },
+        patch: { name: 'Renamed' },
+        changed: async (id) => (await one('select name from workspaces where id = $1', [id])).name === 'Renamed',
+      },
+      memberships: {
+        key: 'user_id',
+        scope: { workspace_id: ACME },
+        see: (c) => c.from('memberships').select('user_id').eq('workspace_id', ACME),
+        insert: async (c) => c.from('memberships').insert({ workspace_id: ACME, user_id: await createUser(db), role: 'agent' }),
+        fresh: async () => {
+          const id = await createUser(db);
+          await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'agent')`, [ACME, id]);
+          return id;
+        },
+        patch: { role: 'admin' },
+        changed: async (id) => (await one('select role from memberships where workspace_id = $1 and user_id = $2', [ACME, id]))?.role === 'admin',
+      },
+      invitations: {
+        key: 'id',
+        see: (c) => c.from('invitations').select('id').eq('workspace_id', ACME),
+        insert: (c, r) => c.from('invitations').insert({ workspace_id: ACME, email: 'invitee@example.test', token_hash: hex(), invited_by: idOf(r) }),
+        fresh: async () =>
+          (await one(`insert into invitations (workspace_id, email, token_hash, invited_by) values ($1, 'invitee@example.test', $2, $3) returning id`, [ACME, hex(), PEOPLE.acmeAdmin.id])).id,
+        patch: { revoked_at: new Date().toISOString() },
+        changed: async (id) => (await one('select revoked_at from invitations where id = $1', [id])).revoked_at !== null,
+      },
+      tickets: {
+        key: 'id',
+        see: (c) => c.from('tickets').select('id').eq('id', acmeTicket.id),
+        insert: (c, r) => c.from('tickets').insert({ workspace_id: ACME, requester_id: idOf(r), subject: 'Direct insert' }),
+        fresh: async () => (await one(`insert into tickets (workspace_id, requester_id, subject) values ($1, $2, 'Matrix target') returning id`, [ACME, PEOPLE.acmeCustomer.id])).id,
+        patch: { priority: 'high' },
+        changed: async (id) => (await one('select priority from tickets where id = $1', [id])).priority === 'high',
+      },
+      messages: {
+        key: 'id',
+        see: (c) => c.from('messages').select('id').eq('ticket_id', acmeTicket.id).eq('kind', 'reply'),
+        insert: (c) => c.from('messages').insert({ ticket_id: acmeTicket.id, kind: 'reply', body: 'Matrix reply' }),
+        fresh: async () => (await one(`insert into messages (ticket_id, author_id, kind, body) values ($1, $2, 'reply', 'Target') returning id`, [acmeTicket.id, PEOPLE.acmeCustomer.id])).id,
+        patch: { body: 'Rewritten' },
+        changed: async (id) => (await one('select body from messages where id = $1', [id])).body === 'Rewritten',
+      },
+      ticket_events: {
+        key: 'id',
+        see: (c) => c.from('ticket_events').select('id').eq('ticket_id', acmeTicket.id),
+        insert: (c) => c.from('ticket_events').insert({ ticket_id: acmeTicket.id, workspace_id: ACME, type: 'status', from: 'new', to: 'closed' }),
+        fresh: async () => String((await one(`select id from ticket_events where ticket_id = $1 and type = 'created'`, [acmeTicket.id])).id),
+        patch: { to: 'closed' },
+        changed: async (id) => (await one('select "to" from ticket_events where id = $1', [id])).to === 'closed',
+      },
+      canned_replies: {
+        key: 'id',
+        see: (c) => c.from('canned_replies').select('id').eq('workspace_id', ACME),
+        insert: (c) => c.from('canned_replies').insert({ workspace_id: ACME, title: 'Matrix', body: 'Hello' }),
+        fresh: async () => (await one(`insert into canned_replies (workspace_id, title, body) values ($1, 'Target', 'Body') returning id`, [ACME])).id,
+        patch: { title: 'Renamed' },
+        changed: async (id) => (await one('select title from canned_replies where id = $1', [id])).title === 'Renamed',
+      },
+    };
+
+    const exists = async (table: string, t: Case, id: string) =>
+      ((await db.sql(`select 1 from public.${table} where ${t.key}::text = $1${t.scope ? ' and workspace_id = $2' : ''}`, t.scope ? [id, t.scope.workspace_id] : [id])).rowCount ?? 0) > 0;
+    const target = (q: any, t: Case, id: string) => {
+      let f = q.eq(t.key, id);
+      for (const [k, v] of Object.entries(t.scope ?? {})) f = f.eq(k, v);
+      return f;
+    };
+
+    for (const [table, ops] of Object.entries(MATRIX)) {
+      const t = CASES[table];
+      for (const op of ['select', 'insert', 'update', 'delete'] as Op[]) {
+        for (const role of ROLES) {
+          const allowed = ops[op].includes(role);
+          it(`${table} ${op} by ${role}: ${allowed ? 'allowed' : 'refused'}`, async () => {
+            const c = clients[role];
+            if (op === 'select') {
+              const { data } = await t.see(c);
+              if (allowed) expect((data ?? []).length).toBeGreaterThan(0);
+              else expect(data ?? []).toHaveLength(0);
+            } else if (op === 'insert') {
+              const { error } = await t.insert(c, role);
+              if (allowed) expect(error).toBeNull();
+              else expect(error).not.toBeNull();
+            } else if (op === 'update') {
+              const id = await t.fresh();
+              const { error } = await target(c.from(table).update(t.patch), t, id);
+              if (allowed) expect(error).toBeNull();
+              expect(await t.changed(id)).toBe(allowed);
+            } else {
+              const id = await t.fresh();
+              const { error } = await target(c.from(table).delete(), t, id);
+              if (allowed) expect(error).toBeNull();
+              expect(await exists(table, t, id)).toBe(!allowed);
+            }
+          });
+        }
+      }
+    }
   });
 });

@@ -69,3 +69,20 @@ export async function openTicket(db: DbStack, person: Person = 'acmeCustomer', s
   if (error) throw new Error(`create_ticket: ${error.message}`);
   return data[0] as { id: string; number: number };
 }
+
+/** A new auth user (and, by trigger, profile), as GoTrue would store one. */
+export async function createUser(db: DbStack, email = `user-${crypto.randomUUID().slice(0, 8)}@example.test`): Promise<string> {
+  const id = crypto.randomUUID();
+  await db.sql(
+    `insert into auth.users (instance_id, id, aud, role, email, email_confirmed_at, confirmation_token, recovery_token, email_change_token_new,
+       email_change, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+     values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, now(), '', '', '', '', '{}', '{}', now(), now())`,
+    [id, email],
+  );
+  await db.sql(
+    `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
+     values ($1::text, $1::uuid, jsonb_build_object('sub', $1::text, 'email', $2::text, 'email_verified', true), 'email', now(), now())`,
+    [id, email],
+  );
+  return id;
+}
