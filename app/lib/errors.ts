@@ -19,6 +19,8 @@ const catalogue = {
   invitation_invalid: { status: 410, message: () => 'This invitation is no longer valid. Ask an admin for a new one.' },
   invitation_email_mismatch: { status: 403, message: () => 'This invitation was sent to another email address.' },
   last_admin: { status: 409, message: () => 'A workspace needs at least one admin.' },
+  ticket_changed: { status: 409, message: () => 'Someone replied while you were writing. Read the new message; your draft is kept.' },
+  assignee_not_member: { status: 400, message: () => 'Only members of this workspace can be assigned.' },
   backend_unavailable: { status: 503, message: () => "Tend can't reach its database right now. Your text is kept; try again." },
   // Added by the app (not in product.md §8 yet): a field rule and the pages for errors no user can cause.
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },

@@ -3,27 +3,69 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { getOptionalUser } from '~/lib/auth.server.ts';
 import { FLASH, takeFlash } from '~/lib/cookies.server.ts';
+import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk.ts';
+import { myRequests, myWorkspaces } from '~/lib/helpdesk.server.ts';
 import { data } from '~/lib/http.server.ts';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   const { flash, setCookie } = await takeFlash(request);
-  return data(request, { user, signedOut: flash === FLASH.signedOut }, { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined });
+  // Signed in: the workspaces I belong to and the requests I opened (helpdesk.server.ts).
+  const [workspaces, requests] = user ? await Promise.all([myWorkspaces(request, user.id), myRequests(request, user.id)]) : [[], []];
+  return data(
+    request,
+    { user, signedOut: flash === FLASH.signedOut, workspaces, requests },
+    { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
+  );
 }
 
 export default function Index() {
-  const { user, signedOut } = useLoaderData<typeof loader>();
+  const { user, signedOut, workspaces, requests } = useLoaderData<typeof loader>();
   if (user) {
     return (
       <section className="stack-lg" aria-labelledby="welcome-title">
         <div className="card">
           <h1 id="welcome-title">Welcome, {user.displayName ?? user.email}</h1>
-          <p className="lead">You're signed in. Your workspaces and your requests will appear here.</p>
+          <p className="lead">You're signed in.</p>
           <p>
             <Link to="/account" className="button button--secondary">
               Your account
             </Link>
           </p>
+        </div>
+        <div className="card">
+          <h2>Your workspaces</h2>
+          {workspaces.length ? (
+            <ul className="hd-list" data-testid="my-workspaces">
+              {workspaces.map((w) => (
+                <li key={w.slug} className="hd-list__item">
+                  <Link to={`/w/${w.slug}`}>{w.name}</Link> <span className="muted small">{w.role}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">You're not in a workspace yet.</p>
+          )}
+          <p>
+            <Link to="/onboarding">Create a workspace</Link>
+          </p>
+        </div>
+        <div className="card">
+          <h2>Your requests</h2>
+          {requests.length ? (
+            <ul className="hd-list" data-testid="my-requests">
+              {requests.map((r) => (
+                <li key={`${r.slug}-${r.number}`} className="hd-list__item">
+                  <Link to={`/support/${r.slug}/requests/${r.number}`}>
+                    <span className="muted">{r.workspace} #{r.number}</span> {r.subject}
+                  </Link>{' '}
+                  <span className="muted small">{PORTAL_STATUS_LABELS[r.status]}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">You haven't opened any requests.</p>
+          )}
         </div>
       </section>
     );

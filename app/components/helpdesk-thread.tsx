@@ -1,0 +1,41 @@
+// A ticket's conversation, oldest first. Internal notes (agents only; RLS never sends them to a
+// requester) are set apart with a label and a tinted background.
+import { formatDate } from '~/lib/helpdesk.ts';
+
+export interface ThreadMessage {
+  id: string;
+  kind: 'reply' | 'note';
+  body: string;
+  created_at: string;
+  author_id: string;
+  author: string;
+}
+
+export function Thread({ messages, highlightAfter }: { messages: ThreadMessage[]; highlightAfter?: string | null }) {
+  let passed = false;
+  return (
+    <ol className="hd-thread" aria-label="Conversation">
+      {messages.map((m) => {
+        const isNew = !!highlightAfter && passed;
+        if (m.id === highlightAfter) passed = true;
+        return (
+          <li
+            key={m.id}
+            id={`message-${m.id}`}
+            className={`hd-message${m.kind === 'note' ? ' hd-message--note' : ''}${isNew ? ' hd-message--new' : ''}`}
+            data-kind={m.kind}
+            data-message-id={m.id}
+          >
+            <div className="hd-message__meta">
+              <strong>{m.author}</strong>
+              {m.kind === 'note' ? <span className="hd-note-label">Internal note</span> : null}
+              {isNew ? <span className="hd-new-label">New</span> : null}
+              <time dateTime={m.created_at}>{formatDate(m.created_at)}</time>
+            </div>
+            <div className="hd-message__body">{m.body}</div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,50 @@
+// Helpdesk vocabulary shared by the portal, the inbox and the ticket page (product.md §3, §4).
+export const STATUSES = ['new', 'open', 'pending', 'solved', 'closed'] as const;
+export type TicketStatus = (typeof STATUSES)[number];
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export type TicketPriority = (typeof PRIORITIES)[number];
+
+export const INBOX_VIEWS = ['unassigned', 'mine', 'open', 'pending', 'solved', 'all'] as const;
+export type InboxView = (typeof INBOX_VIEWS)[number];
+export const VIEW_LABELS: Record<InboxView, string> = {
+  unassigned: 'Unassigned',
+  mine: 'Mine',
+  open: 'Open',
+  pending: 'Pending',
+  solved: 'Solved',
+  all: 'All',
+};
+
+export const STATUS_LABELS: Record<TicketStatus, string> = {
+  new: 'New',
+  open: 'Open',
+  pending: 'Pending',
+  solved: 'Solved',
+  closed: 'Closed',
+};
+
+/** What a customer reads for each status on the portal. */
+export const PORTAL_STATUS_LABELS: Record<TicketStatus, string> = {
+  new: 'Received',
+  open: 'Open',
+  pending: 'Awaiting your reply',
+  solved: 'Solved',
+  closed: 'Closed',
+};
+
+export function isStatus(v: unknown): v is TicketStatus {
+  return typeof v === 'string' && (STATUSES as readonly string[]).includes(v);
+}
+export function isPriority(v: unknown): v is TicketPriority {
+  return typeof v === 'string' && (PRIORITIES as readonly string[]).includes(v);
+}
+export function isView(v: unknown): v is InboxView {
+  return typeof v === 'string' && (INBOX_VIEWS as readonly string[]).includes(v);
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+/** Server and browser render the same string (UTC), so hydration never disagrees. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '';
+  return `${dateFormat.format(new Date(iso))} UTC`;
+}

@@ -1,0 +1,71 @@
+// A workspace's customer portal: its name, "Submit a request", and (signed in) my requests here.
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+import { StatusBadge } from '~/components/helpdesk-ui.tsx';
+import { getOptionalUser } from '~/lib/auth.server.ts';
+import { formatDate, PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk.ts';
+import { requireWorkspace, throwDbError } from '~/lib/helpdesk.server.ts';
+import { data } from '~/lib/http.server.ts';
+import { getSupabase } from '~/lib/supabase.server.ts';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.workspace.name} support · Tend` : 'Support · Tend' }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  const { supabase } = getSupabase(request);
+  const workspace = await requireWorkspace(request, supabase, params.slug ?? '');
+  let requests: { number: number; subject: string; status: TicketStatus; last_message_at: string }[] = [];
+  if (user) {
+    const { data: rows, error } = await supabase
+      .from('tickets')
+      .select('number, subject, status, last_message_at')
+      .eq('workspace_id', workspace.id)
+      .eq('requester_id', user.id)
+      .order('last_message_at', { ascending: false })
+      .limit(100);
+    if (error) throwDbError(request, error, 'portal requests');
+    requests = (rows ?? []) as typeof requests;
+  }
+  return data(request, { workspace, signedIn: !!user, requests });
+}
+
+export default function Portal() {
+  const { workspace, signedIn, requests } = useLoaderData<typeof loader>();
+  const base = `/support/${workspace.slug}`;
+  return (
+    <section className="stack-lg" aria-labelledby="portal-title">
+      <div className="card">
+        <p className="eyebrow">Support</p>
+        <h1 id="portal-title">{workspace.name}</h1>
+        <p className="lead">Ask a question or report a problem. We'll answer here and by email.</p>
+        <p>
+          <Link to={`${base}/new`} className="button">
+            Submit a request
+          </Link>
+        </p>
+      </div>
+      <div className="card">
+        <h2>Your requests</h2>
+        {!signedIn ? (
+          <p>
+            <Link to={`/login?redirectTo=${encodeURIComponent(base)}`}>Sign in</Link> to see your requests.
+          </p>
+        ) : requests.length === 0 ? (
+          <p className="muted">You haven't opened any requests here yet.</p>
+        ) : (
+          <ul className="hd-list" data-testid="my-requests">
+            {requests.map((r) => (
+              <li key={r.number} className="hd-list__item">
+                <Link to={`${base}/requests/${r.number}`}>
+                  <span className="muted">#{r.number}</span> {r.subject}
+                </Link>
+                <StatusBadge status={r.status} label={PORTAL_STATUS_LABELS[r.status]} />
+                <span className="muted small">{formatDate(r.last_message_at)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}

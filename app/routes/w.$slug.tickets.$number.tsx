@@ -1,0 +1,314 @@
+// An agent's ticket page: the whole thread (internal notes set apart), the composer (reply or
+// note, "send and set status", traffic cop via last_seen_message_id), and the sidebar: status,
+// priority, assignee, requester, history. Not a member or not visible: 404.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { ErrorList, SubmitButton } from '~/components/forms.tsx';
+import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
+import { PriorityBadge, SelectField, StatusBadge, TextareaField } from '~/components/helpdesk-ui.tsx';
+import { requireUser } from '~/lib/auth.server.ts';
+import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
+import { errorMessage } from '~/lib/errors.ts';
+import { formatDate, isPriority, isStatus, PRIORITIES, STATUS_LABELS, STATUSES, type TicketStatus } from '~/lib/helpdesk.ts';
+import { BodySchema, formString, mapDbError, parseNumber, profileNames, requireMemberWorkspace, throwDbError, type FieldErrors } from '~/lib/helpdesk.server.ts';
+import { data, errorResponse, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Ticket · Tend' },
+];
+
+interface TicketRow {
+  id: string;
+  number: number;
+  subject: string;
+  status: TicketStatus;
+  priority: string;
+  requester_id: string;
+  assignee_id: string | null;
+  created_at: string;
+  first_response_at: string | null;
+  solved_at: string | null;
+}
+
+interface EventRow {
+  id: number;
+  actor_id: string | null;
+  type: 'created' | 'status' | 'assignee' | 'priority';
+  from: string | null;
+  to: string | null;
+  created_at: string;
+}
+
+async function loadTicket(request: Request, supabase: SupabaseClient, userId: string, slug: string, rawNumber: string | undefined) {
+  const ctx = await requireMemberWorkspace(request, supabase, userId, slug);
+  const number = parseNumber(request, rawNumber);
+  const { data: ticket, error } = await supabase
+    .from('tickets')
+    .select('id, number, subject, status, priority, requester_id, assignee_id, created_at, first_response_at, solved_at')
+    .eq('workspace_id', ctx.workspace.id)
+    .eq('number', number)
+    .maybeSingle();
+  if (error) throwDbError(request, error, 'ticket');
+  if (!ticket) throw errorResponse(request, 'not_found');
+  return { ...ctx, ticket: ticket as TicketRow };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, supabase } = await requireUser(request);
+  const { workspace, members, ticket } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number);
+  const [messagesResult, eventsResult] = await Promise.all([
+    supabase
+      .from('messages')
+      .select('id, kind, body, created_at, author_id')
+      .eq('ticket_id', ticket.id)
+      .order('created_at', { ascending: true })
+      .order('id', { ascending: true }),
+    supabase
+      .from('ticket_events')
+      .select('id, actor_id, type, from, to, created_at')
+      .eq('ticket_id', ticket.id)
+      .order('created_at', { ascending: false })
+      .limit(100),
+  ]);
+  if (messagesResult.error) throwDbError(request, messagesResult.error, 'messages');
+  if (eventsResult.error) throwDbError(request, eventsResult.error, 'ticket_events');
+  const rawMessages = (messagesResult.data ?? []) as Omit<ThreadMessage, 'author'>[];
+  const rawEvents = (eventsResult.data ?? []) as EventRow[];
+  const names = await profileNames(request, supabase, [ticket.requester_id, ...rawMessages.map((m) => m.author_id)]);
+  for (const m of members) names.set(m.user_id, m.name);
+  const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
+  const messages: ThreadMessage[] = rawMessages.map((m) => ({ ...m, author: name(m.author_id) }));
+  const events = rawEvents.map((e) => ({
+    id: e.id,
+    created_at: e.created_at,
+    text:
+      e.type === 'created'
+        ? `${name(e.actor_id)} opened the request`
+        : e.type === 'status'
+          ? `${name(e.actor_id)} changed status from ${e.from} to ${e.to}`
+          : e.type === 'priority'
+            ? `${name(e.actor_id)} changed priority from ${e.from} to ${e.to}`
+            : e.to
+              ? `${name(e.actor_id)} assigned it to ${name(e.to)}`
+              : `${name(e.actor_id)} unassigned it`,
+  }));
+  return data(request, {
+    workspace,
+    me: user.id,
+    members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
+    ticket,
+    requester: name(ticket.requester_id),
+    assignee: ticket.assignee_id ? name(ticket.assignee_id) : null,
+    messages,
+    events,
+    lastMessageId: messages.at(-1)?.id ?? '',
+  });
+}
+
+type ActionResult = {
+  intent: string;
+  values: { body: string; kind: string; set_status: string };
+  errors: FieldErrors;
+  /** ticket_changed: the messages after this id are new to the writer. */
+  changedAfter?: string;
+};
+
+const SEND_STATUSES = ['keep', 'open', 'pending', 'solved'] as const;
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { user, supabase } = await requireUser(request);
+  const { workspace, members, ticket } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number);
+  const form = await request.formData();
+  const intent = formString(form, 'intent');
+  const here = `/w/${workspace.slug}/tickets/${ticket.number}`;
+  const values = { body: formString(form, 'body'), kind: formString(form, 'kind') || 'reply', set_status: formString(form, 'set_status') || 'keep' };
+  const fail = (errors: FieldErrors, status: number, extra: Partial<ActionResult> = {}) =>
+    data<ActionResult>(request, { intent, values, errors, ...extra }, { status });
+
+  switch (intent) {
+    case 'send': {
+      const body = BodySchema.safeParse(values.body);
+      const errors: FieldErrors = {};
+      if (!body.success) errors.body = body.error.issues.map((i) => i.message);
+      if (values.kind !== 'reply' && values.kind !== 'note') errors.form = [errorMessage('bad_request')];
+      if (!(SEND_STATUSES as readonly string[]).includes(values.set_status)) errors.form = [errorMessage('bad_request')];
+      if (Object.keys(errors).length) return fail(errors, 400);
+      const lastSeen = formString(form, 'last_seen_message_id');
+      const { error } = await supabase.rpc('post_message', {
+        p_ticket_id: ticket.id,
+        p_body: values.body,
+        p_kind: values.kind,
+        p_new_status: values.set_status === 'keep' ? null : values.set_status,
+        p_last_seen_message_id: /^[0-9a-f-]{36}$/i.test(lastSeen) ? lastSeen : null,
+      });
+      if (error) {
+        const mapped = mapDbError(error, 'post_message');
+        // The loader runs again after this action, so the new message(s) show above the kept draft.
+        return fail({ form: [mapped.message] }, mapped.status, mapped.code === 'ticket_changed' ? { changedAfter: lastSeen } : {});
+      }
+      return redirectWithHeaders(request, here);
+    }
+    case 'status':
+    case 'priority':
+    case 'assignee':
+    case 'assign_me': {
+      let patch: Record<string, string | null>;
+      if (intent === 'status') {
+        const s = formString(form, 'status');
+        if (!isStatus(s)) return fail({ [intent]: [errorMessage('bad_request')] }, 400);
+        patch = { status: s };
+      } else if (intent === 'priority') {
+        const p = formString(form, 'priority');
+        if (!isPriority(p)) return fail({ [intent]: [errorMessage('bad_request')] }, 400);
+        patch = { priority: p };
+      } else {
+        const a = intent === 'assign_me' ? user.id : formString(form, 'assignee');
+        if (a && !members.some((m) => m.user_id === a)) return fail({ assignee: [errorMessage('assignee_not_member')] }, 400);
+        patch = { assignee_id: a || null };
+      }
+      const { error } = await supabase.from('tickets').update(patch).eq('id', ticket.id);
+      if (error) {
+        const mapped = mapDbError(error, `ticket ${intent}`);
+        return fail({ [intent === 'assign_me' ? 'assignee' : intent]: [mapped.message] }, mapped.status);
+      }
+      return redirectWithHeaders(request, here);
+    }
+    default:
+      return fail({ form: [errorMessage('bad_request')] }, 400);
+  }
+}
+
+export default function TicketPage() {
+  const { workspace, me, members, ticket, requester, assignee, messages, events, lastMessageId } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const sent = actionData?.intent === 'send' ? actionData : undefined;
+  const errors = actionData?.errors ?? {};
+  const closed = ticket.status === 'closed';
+  return (
+    <section className="hd-ticket" aria-labelledby="ticket-title">
+      <div className="hd-ticket__main stack-lg">
+        <div>
+          <p className="eyebrow">
+            <Link to={`/w/${workspace.slug}`}>{workspace.name} inbox</Link> · #{ticket.number}
+          </p>
+          <h1 id="ticket-title">{ticket.subject}</h1>
+          <p className="hd-ticket__facts">
+            <StatusBadge status={ticket.status} /> <PriorityBadge priority={ticket.priority} />{' '}
+            <span className="muted small">
+              from {requester} · {assignee ? `assigned to ${assignee}` : 'unassigned'}
+            </span>
+          </p>
+        </div>
+        <Thread messages={messages} highlightAfter={sent?.changedAfter ?? null} />
+        {closed ? (
+          <p className="notice notice--warning">This request is closed. The requester can open a follow-up request.</p>
+        ) : (
+          <Form method="post" className="card stack hd-composer" noValidate>
+            <input type="hidden" name="last_seen_message_id" value={lastMessageId} />
+            <ErrorList errors={errors.form} />
+            <fieldset className="hd-kind">
+              <legend>Type</legend>
+              <label>
+                <input type="radio" name="kind" value="reply" defaultChecked={(sent?.values.kind ?? 'reply') === 'reply'} /> Reply to customer
+              </label>
+              <label>
+                <input type="radio" name="kind" value="note" defaultChecked={sent?.values.kind === 'note'} /> Internal note
+              </label>
+            </fieldset>
+            <TextareaField
+              id="body"
+              name="body"
+              label="Message"
+              errors={errors.body}
+              defaultValue={sent?.values.body ?? ''}
+              key={sent ? `kept-${lastMessageId}` : `fresh-${lastMessageId}`}
+              required
+              maxLength={MESSAGE_MAX_LENGTH}
+              rows={6}
+            />
+            <div className="hd-actions">
+              <SelectField id="set_status" name="set_status" label="Send and set status" defaultValue={sent?.values.set_status ?? 'keep'}>
+                <option value="keep">Keep {STATUS_LABELS[ticket.status].toLowerCase()}</option>
+                <option value="pending">Pending</option>
+                <option value="solved">Solved</option>
+              </SelectField>
+              <SubmitButton name="intent" value="send">
+                Send
+              </SubmitButton>
+            </div>
+          </Form>
+        )}
+      </div>
+      <aside className="hd-ticket__side stack" aria-label="Ticket details">
+        <div className="card stack">
+          <h2 className="hd-side-title">Requester</h2>
+          <p data-testid="requester">{requester}</p>
+        </div>
+        <Form method="post" className="card stack">
+          <SelectField id="status" name="status" label="Status" defaultValue={ticket.status} key={`s-${ticket.status}`}>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </SelectField>
+          <ErrorList errors={errors.status} />
+          <button type="submit" name="intent" value="status" className="button button--secondary">
+            Update status
+          </button>
+        </Form>
+        <Form method="post" className="card stack">
+          <SelectField id="priority" name="priority" label="Priority" defaultValue={ticket.priority} key={`p-${ticket.priority}`}>
+            {PRIORITIES.map((p) => (
+              <option key={p} value={p}>
+                {p[0]!.toUpperCase() + p.slice(1)}
+              </option>
+            ))}
+          </SelectField>
+          <ErrorList errors={errors.priority} />
+          <button type="submit" name="intent" value="priority" className="button button--secondary">
+            Update priority
+          </button>
+        </Form>
+        <Form method="post" className="card stack">
+          <SelectField id="assignee" name="assignee" label="Assignee" defaultValue={ticket.assignee_id ?? ''} key={`a-${ticket.assignee_id}`}>
+            <option value="">Nobody</option>
+            {members.map((m) => (
+              <option key={m.user_id} value={m.user_id}>
+                {m.name}
+              </option>
+            ))}
+          </SelectField>
+          <ErrorList errors={errors.assignee} />
+          <div className="hd-actions">
+            <button type="submit" name="intent" value="assignee" className="button button--secondary">
+              Update assignee
+            </button>
+            {ticket.assignee_id !== me ? (
+              <button type="submit" name="intent" value="assign_me" className="button button--ghost">
+                Assign to me
+              </button>
+            ) : null}
+          </div>
+        </Form>
+        <div className="card stack">
+          <h2 className="hd-side-title">History</h2>
+          <ol className="hd-history">
+            {events.map((e) => (
+              <li key={e.id}>
+                {e.text}
+                <br />
+                <time className="muted small" dateTime={e.created_at}>
+                  {formatDate(e.created_at)}
+                </time>
+              </li>
+            ))}
+          </ol>
+          {ticket.first_response_at ? <p className="muted small">First response {formatDate(ticket.first_response_at)}</p> : null}
+        </div>
+      </aside>
+    </section>
+  );
+}
