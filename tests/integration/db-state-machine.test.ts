@@ -1,6 +1,6 @@
 // Every cell of product.md §4's status table, allowed and refused, by each role.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+import { PEOPLE, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
 
 const STATUSES = ['new', 'open', 'pending', 'solved', 'closed'] as const;
 type Status = (typeof STATUSES)[number];
@@ -73,6 +73,75 @@ describe('ticket status state machine', () => {
       expect(rows[0].status).toBe('open');
       expect(rows[0].moves.at(-1)).toBe(`${from}→open`);
     }
+  });
+
+  it('opens a new ticket when an agent is assigned, and records status and assignee events', async () => {
+    const t = await openTicket(db);
+    const agent = await db.as('acmeAgent');
+    const { data, error } = await agent.from('tickets').update({ assignee_id: PEOPLE.acmeAgent2.id }).eq('id', t.id).select('status, assignee_id');
+    expect(error).toBeNull();
+    expect(data).toEqual([{ status: 'open', assignee_id: PEOPLE.acmeAgent2.id }]);
+    await agent.from('tickets').update({ priority: 'urgent' }).eq('id', t.id);
+    const { rows } = await db.sql(`select type, "from", "to", actor_id from ticket_events where ticket_id = $1 order by id`, [t.id]);
+    expect(rows).toEqual([
+      { type: 'created', from: null, to: 'new', actor_id: PEOPLE.acmeCustomer.id },
+      { type: 'status', from: 'new', to: 'open', actor_id: PEOPLE.acmeAgent.id },
+      { type: 'assignee', from: null, to: PEOPLE.acmeAgent2.id, actor_id: PEOPLE.acmeAgent.id },
+      { type: 'priority', from: 'normal', to: 'urgent', actor_id: PEOPLE.acmeAgent.id },
+    ]);
+  });
+
+  it('moves status by replying: agent reply opens a new ticket, "pending" with the reply, notes change nothing', async () => {
+    const agent = await db.as('acmeAgent');
+    const a = await openTicket(db);
+    expect((await agent.rpc('post_message', { p_ticket_id: a.id, p_body: 'Note', p_kind: 'note' })).error).toBeNull();
+    expect((await db.sql('select status from tickets where id = $1', [a.id])).rows[0].status).toBe('new');
+    expect((await agent.rpc('post_message', { p_ticket_id: a.id, p_body: 'On it' })).error).toBeNull();
+    expect((await db.sql('select status from tickets where id = $1', [a.id])).rows[0].status).toBe('open');
+    const b = await openTicket(db);
+    expect((await agent.rpc('post_message', { p_ticket_id: b.id, p_body: 'Which order?', p_new_status: 'pending' })).error).toBeNull();
+    expect((await db.sql('select status from tickets where id = $1', [b.id])).rows[0].status).toBe('pending');
+  });
+
+  it('lets requesters reply without moving new or open tickets, and solve with a reply; never reopen without one', async () => {
+    const customer = await db.as('acmeCustomer');
+    for (const from of ['new', 'open'] as const) {
+      const t = await ticketIn(from);
+      expect((await customer.rpc('post_message', { p_ticket_id: t.id, p_body: 'Any news?' })).error).toBeNull();
+      expect((await db.sql('select status from tickets where id = $1', [t.id])).rows[0].status).toBe(from);
+    }
+    const s = await ticketIn('open');
+    expect((await customer.rpc('post_message', { p_ticket_id: s.id, p_body: 'Fixed, thanks', p_new_status: 'solved' })).error).toBeNull();
+    expect((await db.sql('select status from tickets where id = $1', [s.id])).rows[0].status).toBe('solved');
+    expect((await customer.rpc('post_message', { p_ticket_id: s.id, p_body: 'Back again', p_new_status: 'open' })).error).toBeNull();
+    expect((await db.sql('select status from tickets where id = $1', [s.id])).rows[0].status).toBe('open');
+    // Customers cannot move new → open or pending even with a reply, nor write notes.
+    const n = await ticketIn('new');
+    for (const to of ['open', 'pending']) {
+      const { error } = await customer.rpc('post_message', { p_ticket_id: n.id, p_body: 'x', p_new_status: to });
+      expect(error).toMatchObject({ code: 'P0001', message: 'invalid_transition', details: `new→${to}` });
+    }
+    expect((await customer.rpc('post_message', { p_ticket_id: n.id, p_body: 'x', p_kind: 'note' })).error).toMatchObject({ message: 'forbidden' });
+    expect((await db.sql('select count(*)::int n from messages where ticket_id = $1', [n.id])).rows[0].n).toBe(1);
+  });
+
+  it('refuses someone else\'s requester and other workspaces: not_found from post_message', async () => {
+    const t = await openTicket(db);
+    for (const who of ['acmeCustomer2', 'globexAgent', 'globexCustomer'] as Person[]) {
+      const { error } = await (await db.as(who)).rpc('post_message', { p_ticket_id: t.id, p_body: 'Let me in' });
+      expect(error, who).toMatchObject({ message: 'not_found' });
+    }
+  });
+
+  it('sets first_response_at only from a public reply by the team, not from the requester or a note', async () => {
+    const t = await openTicket(db);
+    await (await db.as('acmeCustomer')).rpc('post_message', { p_ticket_id: t.id, p_body: 'Also this' });
+    await (await db.as('acmeAdmin')).rpc('post_message', { p_ticket_id: t.id, p_body: 'Note', p_kind: 'note' });
+    expect((await db.sql('select first_response_at from tickets where id = $1', [t.id])).rows[0].first_response_at).toBeNull();
+    const { data } = await (await db.as('acmeAdmin')).rpc('post_message', { p_ticket_id: t.id, p_body: 'Hello from the team' });
+    const { rows } = await db.sql('select first_response_at, last_message_at from tickets where id = $1', [t.id]);
+    expect(rows[0].first_response_at.toISOString()).toBe(new Date(data.created_at).toISOString());
+    expect(rows[0].last_message_at.toISOString()).toBe(new Date(data.created_at).toISOString());
   });
 
   it('refuses a reply to a closed ticket with ticket_closed, whoever writes it', async () => {
