@@ -36,7 +36,7 @@ describe('concurrency', () => {
       agents.map(async (id) => {
         const jwt = await new SignJWT({ sub: id, role: 'authenticated', aud: 'authenticated' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key);
         const c = createClient(db.stack.apiUrl, db.stack.anonKey, { auth: { persistSession: false }, global: { headers: { Authorization: `Bearer ${jwt}` } } });
-        const { data, error } = await c.rpc('claim_next_ticket', { p_workspace_id: ACME });
+        const { data, error } = await c.rpc('claim_next_ticket', { p_workspace_id: ACME }).maybeSingle();
         expect(error).toBeNull();
         return { agent: id, ticket: data as { id: string; assignee_id: string; status: string } };
       }),

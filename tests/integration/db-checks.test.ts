@@ -1,0 +1,155 @@
+// The database's own checks (product.md §5) and invariants: lengths, slugs, profiles on sign-up,
+// the last admin, assignees, the portal RPC, and the search vector.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACME, GLOBEX, PEOPLE, createUser, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+
+describe('database checks', () => {
+  let db: DbStack;
+  beforeAll(async () => {
+    db = await startDbStack();
+  });
+  afterAll(() => db?.teardown());
+
+  it('create_ticket: subject 1–200 and body 1–20 000 characters', async () => {
+    const c = await db.as('acmeCustomer');
+    const create = (subject: string, body: string) => c.rpc('create_ticket', { p_workspace_slug: 'acme', p_subject: subject, p_body: body });
+    expect((await create('x'.repeat(200), 'y'.repeat(20_000))).error).toBeNull();
+    for (const [subject, body] of [['', 'ok'], ['   ', 'ok'], ['x'.repeat(201), 'ok'], ['ok', ''], ['ok', 'y'.repeat(20_001)]]) {
+      expect((await create(subject, body)).error?.code, `${subject.length}/${body.length}`).toBe('23514');
+    }
+    expect((await c.rpc('create_ticket', { p_workspace_slug: 'nope', p_subject: 'x', p_body: 'y' })).error).toMatchObject({ code: 'P0001', message: 'not_found' });
+  });
+
+  it('create_ticket returns the id and the next number of that workspace', async () => {
+    const before = (await db.sql('select ticket_seq from workspaces where id = $1', [GLOBEX])).rows[0].ticket_seq;
+    const { data, error } = await (await db.as('acmeCustomer')).rpc('create_ticket', { p_workspace_slug: 'globex', p_subject: 'Hi', p_body: 'There' });
+    expect(error).toBeNull();
+    expect(data).toEqual([{ id: expect.any(String), number: before + 1 }]);
+  });
+
+  it('post_message: body 1–20 000, kind reply or note', async () => {
+    const t = await openTicket(db);
+    const agent = await db.as('acmeAgent');
+    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: '' })).error?.code).toBe('23514');
+    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'y'.repeat(20_001) })).error?.code).toBe('23514');
+    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'hi', p_kind: 'shout' })).error?.code).toBe('23514');
+    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'y'.repeat(20_000) })).error).toBeNull();
+  });
+
+  it('create_workspace: names 1–80, slugs 3–40 in the pattern and not reserved; the creator is its admin', async () => {
+    const c = await db.as('acmeCustomer2');
+    const make = (name: string, slug: string) => c.rpc('create_workspace', { p_name: name, p_slug: slug });
+    for (const [name, slug] of [['', 'fine-slug'], ['x'.repeat(81), 'fine-slug'], ['Ok', 'ab'], ['Ok', 'a'.repeat(41)], ['Ok', 'Bad_Slug'], ['Ok', '-lead'], ['Ok', 'dou--ble'], ['Ok', 'trail-']]) {
+      expect((await make(name, slug)).error?.code, `${name}/${slug}`).toBe('23514');
+    }
+    for (const reserved of ['new', 'admin', 'api', 'app', 'login', 'logout', 'support', 'settings', 'account', 'onboarding', 'invite', 'auth']) {
+      expect((await make('Ok', reserved)).error?.code, reserved).toBe('23514');
+    }
+    const { data, error } = await make('x'.repeat(80), 'a'.repeat(40));
+    expect(error).toBeNull();
+    const { rows } = await db.sql('select role from memberships where workspace_id = $1 and user_id = $2', [data.id, PEOPLE.acmeCustomer2.id]);
+    expect(rows).toEqual([{ role: 'admin' }]);
+    expect((await make('Again', 'a'.repeat(40))).error).toMatchObject({ code: 'P0001', message: 'slug_taken' });
+    expect((await make('Case', 'ACME')).error).toMatchObject({ message: 'slug_taken' });
+  });
+
+  it('profiles: created on sign-up from display_name or the email local part, at most 60 characters', async () => {
+    const id = await createUser(db, 'pat.jones@example.test');
+    expect((await db.sql('select display_name from profiles where user_id = $1', [id])).rows[0].display_name).toBe('pat.jones');
+    const long = crypto.randomUUID();
+    await db.sql(
+      `insert into auth.users (instance_id, id, aud, role, email, raw_user_meta_data, created_at, updated_at)
+       values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', 'long@example.test', jsonb_build_object('display_name', $2::text), now(), now())`,
+      [long, 'N'.repeat(70)],
+    );
+    expect((await db.sql('select display_name from profiles where user_id = $1', [long])).rows[0].display_name).toBe('N'.repeat(60));
+  });
+
+  it('canned replies: title 1–80, body 1–5 000', async () => {
+    const admin = await db.as('acmeAdmin');
+    const add = (title: string, body: string) => admin.from('canned_replies').insert({ workspace_id: ACME, title, body });
+    expect((await add('t'.repeat(80), 'b'.repeat(5000))).error).toBeNull();
+    for (const [t, b] of [['', 'b'], ['t'.repeat(81), 'b'], ['t', ''], ['t', 'b'.repeat(5001)]]) expect((await add(t, b)).error?.code).toBe('23514');
+  });
+
+  it('invitations: citext email, sha-256 token hash, expiring after 7 days', async () => {
+    const admin = await db.as('acmeAdmin');
+    const hash = 'f'.repeat(64);
+    const { data, error } = await admin
+      .from('invitations')
+      .insert({ workspace_id: ACME, email: 'New.Person@Example.test', token_hash: hash, invited_by: PEOPLE.acmeAdmin.id, role: 'agent' })
+      .select('id')
+      .single();
+    expect(error).toBeNull();
+    const { rows } = await db.sql(`select email = 'new.person@example.test' as same, round(extract(epoch from expires_at - created_at) / 86400) as days from invitations where id = $1`, [data!.id]);
+    expect(rows[0]).toEqual({ same: true, days: '7' });
+    expect((await admin.from('invitations').insert({ workspace_id: ACME, email: 'x@example.test', token_hash: 'not-a-hash', invited_by: PEOPLE.acmeAdmin.id })).error?.code).toBe('23514');
+  });
+
+  it('the last admin stays: no demotion or removal, even by themselves; with a second admin, either may go', async () => {
+    const admin = await db.as('acmeAdmin');
+    const demote = await admin.from('memberships').update({ role: 'agent' }).eq('workspace_id', ACME).eq('user_id', PEOPLE.acmeAdmin.id);
+    expect(demote.error).toMatchObject({ code: 'P0001', message: 'last_admin' });
+    const leave = await admin.from('memberships').delete().eq('workspace_id', ACME).eq('user_id', PEOPLE.acmeAdmin.id);
+    expect(leave.error).toMatchObject({ code: 'P0001', message: 'last_admin' });
+    // Promote an agent; now the first admin may step down, and the new one is the last.
+    expect((await admin.from('memberships').update({ role: 'admin' }).eq('workspace_id', ACME).eq('user_id', PEOPLE.acmeAgent2.id)).error).toBeNull();
+    expect((await admin.from('memberships').update({ role: 'agent' }).eq('workspace_id', ACME).eq('user_id', PEOPLE.acmeAdmin.id)).error).toBeNull();
+    const second = await db.as('acmeAgent2');
+    expect((await second.from('memberships').delete().eq('workspace_id', ACME).eq('user_id', PEOPLE.acmeAgent2.id)).error).toMatchObject({ message: 'last_admin' });
+    // Restore the seed's roles.
+    expect((await second.from('memberships').update({ role: 'admin' }).eq('workspace_id', ACME).eq('user_id', PEOPLE.acmeAdmin.id)).error).toBeNull();
+    expect((await second.from('memberships').update({ role: 'agent' }).eq('workspace_id', ACME).eq('user_id', PEOPLE.acmeAgent2.id)).error).toBeNull();
+  });
+
+  it('assignees must be members of the ticket\'s workspace, whoever writes', async () => {
+    const t = await openTicket(db);
+    const admin = await db.as('acmeAdmin');
+    for (const outsider of [PEOPLE.globexAgent.id, PEOPLE.acmeCustomer2.id]) {
+      const { error } = await admin.from('tickets').update({ assignee_id: outsider }).eq('id', t.id);
+      expect(error).toMatchObject({ code: 'P0001', message: 'assignee_not_member' });
+    }
+    await expect(db.sql('update tickets set assignee_id = $2 where id = $1', [t.id, PEOPLE.globexAdmin.id])).rejects.toThrow('assignee_not_member');
+    expect((await admin.from('tickets').update({ assignee_id: PEOPLE.acmeAgent.id }).eq('id', t.id)).error).toBeNull();
+  });
+
+  it('portal_workspace: name and slug by slug for anyone, nothing for unknown slugs; visitors read no more columns', async () => {
+    const anon = db.anon();
+    expect((await anon.rpc('portal_workspace', { p_slug: 'acme' })).data).toEqual([{ slug: 'acme', name: 'Acme Support' }]);
+    expect((await anon.rpc('portal_workspace', { p_slug: 'nope' })).data).toEqual([]);
+    expect((await anon.from('workspaces').select('created_by')).error?.code).toBe('42501');
+    expect((await anon.from('workspaces').select('created_at')).error?.code).toBe('42501');
+    expect((await anon.from('workspaces').select('ticket_seq')).error?.code).toBe('42501');
+  });
+
+  it('claim_next_ticket: the oldest unassigned new or open request, for members only', async () => {
+    await db.sql(`update tickets set assignee_id = $2 where workspace_id = $1 and assignee_id is null`, [GLOBEX, PEOPLE.globexAgent.id]);
+    const customer = await db.as('globexCustomer');
+    const open = async (subject: string) => (await customer.rpc('create_ticket', { p_workspace_slug: 'globex', p_subject: subject, p_body: 'Hello' })).data[0];
+    const older = await open('First in line');
+    await open('Second in line');
+    expect((await (await db.as('acmeAgent')).rpc('claim_next_ticket', { p_workspace_id: GLOBEX })).error).toMatchObject({ message: 'forbidden' });
+    expect((await (await db.as('globexCustomer')).rpc('claim_next_ticket', { p_workspace_id: GLOBEX })).error).toMatchObject({ message: 'forbidden' });
+    const admin = await db.as('globexAdmin');
+    const { data, error } = await admin.rpc('claim_next_ticket', { p_workspace_id: GLOBEX }).maybeSingle();
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ id: older.id, assignee_id: PEOPLE.globexAdmin.id, status: 'open' });
+    expect((await admin.rpc('claim_next_ticket', { p_workspace_id: GLOBEX }).maybeSingle()).data).toMatchObject({ assignee_id: PEOPLE.globexAdmin.id });
+    const empty = await admin.rpc('claim_next_ticket', { p_workspace_id: GLOBEX }).maybeSingle();
+    expect(empty).toMatchObject({ data: null, error: null });
+  });
+
+  it('search: subject and public replies are searchable; internal notes never enter the vector', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Blender making noises');
+    const agent = await db.as('acmeAgent');
+    await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Customer seems furious, offer voucher', p_kind: 'note' });
+    await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Try the reset button underneath' });
+    const hit = async (q: string) => ((await agent.from('tickets').select('id').eq('id', t.id).textSearch('search', q, { config: 'english' })).data ?? []).length;
+    expect(await hit('blender')).toBe(1);
+    expect(await hit('smoking')).toBe(1); // the first message
+    expect(await hit('underneath')).toBe(1);
+    expect(await hit('voucher')).toBe(0);
+    const { rows } = await db.sql(`select search::text like '%voucher%' as leaked from tickets where id = $1`, [t.id]);
+    expect(rows[0].leaked).toBe(false);
+  });
+});
