@@ -1,11 +1,15 @@
-/** @type {import('@remix-run/dev').AppConfig} */
+/**
+ * Remix v2 with the classic compiler (docs/decisions/002-classic-compiler.md).
+ * TEND_BUILD_DIR puts a build elsewhere (tests, benchmarks), so it can't collide with the one
+ * `remix dev` keeps rewriting in build/ and public/build/ of a shared working tree.
+ * @type {import('@remix-run/dev').AppConfig}
+ */
+const out = process.env.TEND_BUILD_DIR;
+
 export default {
-  // Classic compiler (docs/decisions/002-classic-compiler.md).
-  ignoredRouteFiles: ['**/.*', '**/*.test.{ts,tsx}', '**/*.server.{ts,tsx}'],
+  ignoredRouteFiles: ['**/.*', '**/*.test.{ts,tsx}'],
   serverModuleFormat: 'esm',
-  serverPlatform: 'node',
-  // input-otp ships ESM and CJS; bundling it keeps the server build independent of its export map.
-  serverDependenciesToBundle: [/^input-otp/],
+  ...(out ? { serverBuildPath: `${out}/index.js`, assetsBuildDirectory: `${out}/public/build` } : {}),
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

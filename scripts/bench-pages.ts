@@ -1,7 +1,7 @@
 // npm run bench:pages: p50/p95 latency of GET /login and of a signed-in GET /account, measured
 // with autocannon (20 connections, loopback) against a production build on a fresh local stack.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -18,13 +18,15 @@ const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral
 let app: ReturnType<typeof spawn> | undefined;
 
 try {
-  if (!process.env.BENCH_SKIP_BUILD) {
-    const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit' });
+  const buildDir = path.join(dir, 'app'); // private build (TEND_BUILD_DIR in remix.config.js)
+  {
+    prepareBuildDir(buildDir);
+    const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit', env: { ...process.env, TEND_BUILD_DIR: buildDir } });
     if (build.status !== 0) throw new Error('remix build failed');
   }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  app = spawn(bin('remix-serve'), ['./build/index.js'], {
+  app = spawn(bin('remix-serve'), [path.join(buildDir, 'build', 'index.js')], {
     cwd: PROJECT_DIR,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -121,4 +123,11 @@ async function signIn(base: string, mailUrl: string): Promise<string> {
   if (step2.status !== 302) throw new Error(`POST /login/verify answered ${step2.status}: ${await step2.text()}`);
   if (![...jar.keys()].some((k) => /^sb-.+-auth-token/.test(k))) throw new Error('no session cookie after sign-in');
   return header();
+}
+
+/** A private build dir outside the checkout still resolves the project's packages as ESM. */
+function prepareBuildDir(buildDir: string) {
+  mkdirSync(buildDir, { recursive: true });
+  writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
+  if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
 }

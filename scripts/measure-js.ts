@@ -1,28 +1,27 @@
 // npm run measure:js: gzip bytes of the JavaScript the /login/verify page loads, read from the
 // production build's HTML (every <script src> and <link rel="modulepreload">), plus inline scripts.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { freePort, PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
 
 const bin = (name: string) => path.join(PROJECT_DIR, 'node_modules', '.bin', name);
 const PAGE = process.argv[2] ?? '/login/verify';
 
-if (!process.env.MEASURE_SKIP_BUILD) {
-  const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(1);
-}
 
 // The verify page is reached the way a user reaches it: POST /login, then follow the redirect.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-measure-js-'));
 chmodSync(dir, 0o755);
+const buildDir = path.join(dir, 'app'); // private production build (TEND_BUILD_DIR in remix.config.js)
+prepareBuildDir(buildDir);
+const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit', env: { ...process.env, TEND_BUILD_DIR: buildDir } });
+if (build.status !== 0) process.exit(1);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const app = spawn(bin('remix-serve'), ['./build/index.js'], {
+const app = spawn(bin('remix-serve'), [path.join(buildDir, 'build', 'index.js')], {
   cwd: PROJECT_DIR,
   env: { ...process.env, NODE_ENV: 'production', PORT: String(port), SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey },
   stdio: ['ignore', 'ignore', 'inherit'],
@@ -61,7 +60,7 @@ try {
   for (const m of html.matchAll(/import\(?\s*"(\/build\/[^"]+\.js)"/g)) srcs.add(m[1]);
 
   const rows = [...srcs].map((src) => {
-    const file = path.join(PROJECT_DIR, 'public', src.replace(/^\//, ''));
+    const file = path.join(buildDir, 'public', src.replace(/^\//, ''));
     const body = readFileSync(file);
     return { file: src, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length };
   });
@@ -80,4 +79,11 @@ try {
   }
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** A private build dir outside the checkout still resolves the project's packages as ESM. */
+function prepareBuildDir(buildDir: string) {
+  mkdirSync(buildDir, { recursive: true });
+  writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
+  if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
 }

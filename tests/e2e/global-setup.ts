@@ -1,7 +1,7 @@
 // One local stack and one production build of the app for the whole e2e run, on free ports in a
 // temp dir; both stop in the returned teardown.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,8 +46,12 @@ export default async function globalSetup() {
     ? { apiUrl: process.env.E2E_STACK_API_URL!, mailUrl: process.env.E2E_STACK_MAIL_URL!, anonKey: process.env.E2E_STACK_ANON_KEY ?? DEFAULT_ANON_KEY, stop: async () => {} }
     : await (await import('../../supabase/local/stack.ts')).startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
 
-  if (!process.env.E2E_SKIP_BUILD || !existsSync(path.join(PROJECT_DIR, 'build', 'index.js'))) {
-    const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit' });
+  // A private build (TEND_BUILD_DIR, see remix.config.js): other builds in this checkout can't swap
+  // the assets under the running server. E2E_BUILD_DIR reuses an existing one.
+  const buildDir = process.env.E2E_BUILD_DIR ?? path.join(dir, 'app');
+  if (!existsSync(path.join(buildDir, 'build', 'index.js'))) {
+    prepareBuildDir(buildDir);
+    const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit', env: { ...process.env, TEND_BUILD_DIR: buildDir } });
     if (build.status !== 0) {
       await stack.stop();
       throw new Error('remix build failed');
@@ -56,7 +60,7 @@ export default async function globalSetup() {
 
   const port = await freePort();
   const baseURL = `http://localhost:${port}`;
-  const app = spawn(bin('remix-serve'), ['./build/index.js'], {
+  const app = spawn(bin('remix-serve'), [path.join(buildDir, 'build', 'index.js')], {
     cwd: PROJECT_DIR,
     env: {
       ...process.env,
@@ -92,4 +96,11 @@ export default async function globalSetup() {
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });
   };
+}
+
+/** A private build dir outside the checkout still resolves the project's packages as ESM. */
+function prepareBuildDir(buildDir: string) {
+  mkdirSync(buildDir, { recursive: true });
+  writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
+  if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
 }
