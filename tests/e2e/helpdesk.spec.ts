@@ -1,0 +1,217 @@
+// The helpdesk end to end: a customer opens a request at Acme, an agent works it (claim, note,
+// reply with "pending"), the customer sees the reply but never the note and reopens it by
+// replying, the agent is stopped by the traffic cop and then solves it. Agents of another
+// workspace get "not found". Each seeded account signs in once per file (one code per 60 s per
+// email) and its context is reused; the run without JavaScript uses other accounts.
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { codeFor, enterCode, env, expect, mailCount, requestCode, submitCode, test } from './fixtures.ts';
+
+const NOT_FOUND = "We couldn't find that.";
+const TICKET_CHANGED = 'Someone replied while you were writing. Read the new message; your draft is kept.';
+
+let ipCounter = 0;
+async function signedInContext(browser: Browser, email: string, javaScript: boolean): Promise<{ context: BrowserContext; page: Page }> {
+  ipCounter += 1;
+  const context = await browser.newContext({
+    baseURL: env.baseURL,
+    javaScriptEnabled: javaScript,
+    extraHTTPHeaders: { 'X-Forwarded-For': `10.251.${javaScript ? 1 : 2}.${ipCounter}` },
+  });
+  const page = await context.newPage();
+  const before = await mailCount(email);
+  await page.goto('/login');
+  await requestCode(page, email);
+  await enterCode(page, await codeFor(email, before + 1), { javaScript });
+  if (!javaScript) await submitCode(page);
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  return { context, page };
+}
+
+const composer = (page: Page) => page.locator('form.hd-composer');
+const ticketStatus = (page: Page) => page.locator('.hd-ticket__facts [data-status]');
+
+async function send(page: Page, body: string, opts: { kind?: 'reply' | 'note'; status?: 'keep' | 'pending' | 'solved' } = {}) {
+  const form = composer(page);
+  await form.getByRole('radio', { name: opts.kind === 'note' ? 'Internal note' : 'Reply to customer' }).check();
+  await form.getByLabel('Message', { exact: true }).fill(body);
+  await form.getByLabel('Send and set status').selectOption(opts.status ?? 'keep');
+  await form.getByRole('button', { name: 'Send', exact: true }).click();
+}
+
+async function openRequest(customer: Page, subject: string, body: string) {
+  await customer.goto('/support/acme');
+  await expect(customer.getByRole('heading', { level: 1 })).toHaveText('Acme Support');
+  await customer.getByRole('link', { name: 'Submit a request' }).click();
+  await expect(customer).toHaveURL(/\/support\/acme\/new$/);
+  await customer.getByLabel('Subject').fill(subject);
+  await customer.getByLabel('Message').fill(body);
+  await customer.getByRole('button', { name: 'Submit request' }).click();
+  await customer.waitForURL(/\/support\/acme\/requests\/\d+$/);
+  const number = Number(/requests\/(\d+)$/.exec(customer.url())![1]);
+  await expect(customer.getByRole('heading', { level: 1 })).toHaveText(subject);
+  await expect(customer.getByText(body)).toBeVisible();
+  return number;
+}
+
+/** The core path; run with and without JavaScript. */
+async function corePath(customer: Page, agent: Page, agentName: string, javaScript: boolean) {
+  const tag = randomUUID().slice(0, 8);
+  const subject = `Blender arrived broken ${tag}`;
+  const number = await openRequest(customer, subject, `The lid is cracked (${tag}).`);
+
+  // The agent finds it in "unassigned" and takes it.
+  await agent.goto('/w/acme?view=unassigned');
+  await agent.getByRole('link', { name: subject }).click();
+  await expect(agent).toHaveURL(new RegExp(`/w/acme/tickets/${number}$`));
+  await agent.getByRole('button', { name: 'Assign to me' }).click();
+  await expect(agent.locator('.hd-ticket__facts')).toContainText(`assigned to ${agentName}`);
+
+  const note = `Warehouse says the batch was dropped (${tag}).`;
+  await send(agent, note, { kind: 'note' });
+  const noteItem = agent.locator('[data-kind="note"]', { hasText: note });
+  await expect(noteItem).toBeVisible();
+  await expect(noteItem).toContainText('Internal note');
+
+  const reply = `Sorry about that! A replacement is on its way (${tag}). Can you confirm your address?`;
+  await send(agent, reply, { status: 'pending' });
+  await expect(agent.locator('[data-kind="reply"]', { hasText: reply })).toBeVisible();
+  await expect(ticketStatus(agent)).toHaveAttribute('data-status', 'pending');
+
+  // The customer sees the reply, never the note, and reopens the request by replying.
+  await customer.goto(`/support/acme/requests/${number}`);
+  await expect(customer.getByText(reply)).toBeVisible();
+  await expect(customer.getByText(note)).toHaveCount(0);
+  await expect(customer.getByText('Internal note')).toHaveCount(0);
+  await expect(customer.locator('[data-status]').first()).toHaveAttribute('data-status', 'pending');
+  const answer = `Yes, same address as before (${tag}).`;
+  await customer.getByLabel('Your reply').fill(answer);
+  await customer.getByRole('button', { name: 'Send reply' }).click();
+  await expect(customer.locator('[data-kind="reply"]', { hasText: answer })).toBeVisible();
+  await expect(customer.locator('[data-status]').first()).toHaveAttribute('data-status', 'open');
+
+  // The agent's page is from before that reply: the traffic cop keeps the draft and shows the new message.
+  const draft = `Great, shipping today (${tag}).`;
+  await send(agent, draft, { status: 'solved' });
+  await expect(agent.getByRole('alert').filter({ hasText: TICKET_CHANGED })).toBeVisible();
+  await expect(agent.locator('[data-kind="reply"]', { hasText: answer })).toBeVisible();
+  await expect(composer(agent).getByLabel('Message', { exact: true })).toHaveValue(draft);
+  await expect(ticketStatus(agent)).toHaveAttribute('data-status', 'open');
+  await composer(agent).getByLabel('Send and set status').selectOption('solved');
+  await composer(agent).getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(ticketStatus(agent)).toHaveAttribute('data-status', 'solved');
+  await expect(agent.locator('[data-kind="reply"]', { hasText: draft })).toBeVisible();
+  await expect(agent.getByRole('alert').filter({ hasText: TICKET_CHANGED })).toHaveCount(0);
+  await expect(agent.locator('.hd-history')).toContainText(`${agentName} changed status from open to solved`);
+
+  await customer.goto(`/support/acme/requests/${number}`);
+  await expect(customer.getByText(draft)).toBeVisible();
+  await expect(customer.locator('[data-status]').first()).toHaveAttribute('data-status', 'solved');
+  await customer.goto('/support/acme');
+  await expect(customer.getByTestId('my-requests')).toContainText(subject);
+  void javaScript;
+  return number;
+}
+
+test.describe('helpdesk with JavaScript', () => {
+  test.describe.configure({ mode: 'serial' });
+  let customer: { context: BrowserContext; page: Page };
+  let agent: { context: BrowserContext; page: Page };
+  let ticketNumber = 0;
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(60_000);
+    customer = await signedInContext(browser, 'customer@example.test', true);
+    agent = await signedInContext(browser, 'agent@acme.test', true);
+  });
+  test.afterAll(async () => {
+    await customer?.context.close();
+    await agent?.context.close();
+  });
+
+  test('a request goes from the customer to the agent and back, notes stay internal', async () => {
+    test.setTimeout(90_000);
+    ticketNumber = await corePath(customer.page, agent.page, 'Alex Agent', true);
+  });
+
+  test('a validation error keeps what was typed', async () => {
+    const page = customer.page;
+    await page.goto('/support/acme/new');
+    await page.getByLabel('Subject').fill('Only a subject');
+    const response = page.waitForResponse((r) => r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Submit request' }).click();
+    expect((await response).status()).toBe(400);
+    await expect(page.getByText('Write a message.')).toBeVisible();
+    await expect(page.getByLabel('Subject')).toHaveValue('Only a subject');
+    await expect(page).toHaveURL(/\/support\/acme\/new$/);
+  });
+
+  test('the home page lists my workspaces and my requests', async () => {
+    await agent.page.goto('/');
+    await expect(agent.page.getByTestId('my-workspaces').getByRole('link', { name: 'Acme Support' })).toHaveAttribute('href', '/w/acme');
+    await customer.page.goto('/');
+    await expect(customer.page.getByTestId('my-requests').getByRole('link').first()).toHaveAttribute('href', /\/support\/acme\/requests\/\d+$/);
+  });
+
+  test('the inbox: views with counts, search, claim next', async () => {
+    const page = agent.page;
+    await page.goto('/w/acme?view=all');
+    await expect(page.getByRole('link', { name: /^All/ })).toHaveAttribute('aria-current', 'page');
+    expect(Number(await page.getByTestId('count-all').textContent())).toBeGreaterThan(25);
+    await expect(page.getByTestId('inbox-row')).toHaveCount(25);
+    await page.getByLabel('Search').fill('blender');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(/q=blender/);
+    await expect(page.getByTestId('inbox-row').first()).toContainText(/blender/i);
+    await page.getByRole('button', { name: 'Claim next' }).click();
+    await expect(page).toHaveURL(/\/w\/acme\/tickets\/\d+$/);
+    await expect(page.locator('.hd-ticket__facts')).toContainText('assigned to Alex Agent');
+  });
+
+  test('onboarding: a taken address is refused at the field, a free one opens the new inbox', async () => {
+    const page = agent.page;
+    await page.goto('/onboarding');
+    await page.getByLabel('Workspace name').fill('Second Acme');
+    await page.getByLabel('Address').fill('acme');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await expect(page.getByText('That address is taken.')).toBeVisible();
+    await expect(page.getByLabel('Workspace name')).toHaveValue('Second Acme');
+    await expect(page.getByLabel('Address')).toHaveValue('acme');
+    const slug = `team-${randomUUID().slice(0, 8)}`;
+    await page.getByLabel('Address').fill(slug);
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await expect(page).toHaveURL(new RegExp(`/w/${slug}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inbox');
+  });
+
+  test("an agent of another workspace can't see the ticket or the inbox", async ({ browser }) => {
+    test.setTimeout(60_000);
+    expect(ticketNumber).toBeGreaterThan(0);
+    const globex = await signedInContext(browser, 'agent@globex.test', true);
+    try {
+      const res = await globex.page.goto(`/w/acme/tickets/${ticketNumber}`);
+      expect(res?.status()).toBe(404);
+      await expect(globex.page.getByRole('heading', { level: 1 })).toHaveText(NOT_FOUND);
+      const inbox = await globex.page.goto('/w/acme');
+      expect(inbox?.status()).toBe(404);
+      const portal = await globex.page.goto(`/support/acme/requests/${ticketNumber}`);
+      expect(portal?.status()).toBe(404);
+    } finally {
+      await globex.context.close();
+    }
+  });
+});
+
+test.describe('helpdesk without JavaScript', () => {
+  test('the core path works with plain forms', async ({ browser }) => {
+    test.setTimeout(120_000);
+    const customer = await signedInContext(browser, 'customer2@example.test', false);
+    const agent = await signedInContext(browser, 'agent2@acme.test', false);
+    try {
+      await corePath(customer.page, agent.page, 'Sam Support', false);
+    } finally {
+      await customer.context.close();
+      await agent.context.close();
+    }
+  });
+});
