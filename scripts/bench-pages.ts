@@ -26,7 +26,7 @@ try {
   }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  app = spawn(bin('remix-serve'), [path.join(buildDir, 'build', 'index.js')], {
+  app = spawn(bin('remix-serve'), [path.join(buildDir, 'index.js')], {
     cwd: PROJECT_DIR,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey },
     stdio: ['ignore', 'ignore', 'inherit'],

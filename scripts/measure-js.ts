@@ -21,7 +21,7 @@ if (build.status !== 0) process.exit(1);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const app = spawn(bin('remix-serve'), [path.join(buildDir, 'build', 'index.js')], {
+const app = spawn(bin('remix-serve'), [path.join(buildDir, 'index.js')], {
   cwd: PROJECT_DIR,
   env: { ...process.env, NODE_ENV: 'production', PORT: String(port), SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey },
   stdio: ['ignore', 'ignore', 'inherit'],

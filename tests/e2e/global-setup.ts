@@ -49,7 +49,7 @@ export default async function globalSetup() {
   // A private build (TEND_BUILD_DIR, see remix.config.js): other builds in this checkout can't swap
   // the assets under the running server. E2E_BUILD_DIR reuses an existing one.
   const buildDir = process.env.E2E_BUILD_DIR ?? path.join(dir, 'app');
-  if (!existsSync(path.join(buildDir, 'build', 'index.js'))) {
+  if (!existsSync(path.join(buildDir, 'index.js'))) {
     prepareBuildDir(buildDir);
     const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit', env: { ...process.env, TEND_BUILD_DIR: buildDir } });
     if (build.status !== 0) {
@@ -60,7 +60,7 @@ export default async function globalSetup() {
 
   const port = await freePort();
   const baseURL = `http://localhost:${port}`;
-  const app = spawn(bin('remix-serve'), [path.join(buildDir, 'build', 'index.js')], {
+  const app = spawn(bin('remix-serve'), [path.join(buildDir, 'index.js')], {
     cwd: PROJECT_DIR,
     env: {
       ...process.env,
