@@ -152,4 +152,36 @@ describe('database checks', () => {
     const { rows } = await db.sql(`select search::text like '%voucher%' as leaked from tickets where id = $1`, [t.id]);
     expect(rows[0].leaked).toBe(false);
   });
+
+  it('accept_invitation: the invited email joins once with the invited role; used, revoked, expired or unknown tokens are invalid', async () => {
+    const { createHash, randomBytes } = await import('node:crypto');
+    const invite = async (email: string, role = 'agent', extra = '') => {
+      const token = randomBytes(32).toString('base64url');
+      const hash = createHash('sha256').update(token).digest('hex');
+      await db.sql(`insert into invitations (workspace_id, email, role, token_hash, invited_by) values ($1, $2, $3, $4, $5)`, [GLOBEX, email, role, hash, PEOPLE.globexAdmin.id]);
+      if (extra) await db.sql(`update invitations set ${extra} where token_hash = $1`, [hash]);
+      return token;
+    };
+    const customer = await db.as('acmeCustomer2'); // customer2@example.test
+    const accept = (token: string, c = customer) => c.rpc('accept_invitation', { p_token: token });
+
+    const other = await invite('someone.else@example.test');
+    expect((await accept(other)).error).toMatchObject({ code: 'P0001', message: 'invitation_email_mismatch' });
+    expect((await accept('not-a-token')).error).toMatchObject({ code: 'P0001', message: 'invitation_invalid', details: 'unknown' });
+    expect((await accept(await invite('customer2@example.test', 'agent', 'revoked_at = now()'))).error).toMatchObject({ message: 'invitation_invalid', details: 'revoked' });
+    expect((await accept(await invite('customer2@example.test', 'agent', `expires_at = now() - interval '1 second'`))).error).toMatchObject({ message: 'invitation_invalid', details: 'expired' });
+    expect((await db.anon().rpc('accept_invitation', { p_token: other })).error).not.toBeNull();
+
+    const token = await invite('Customer2@Example.test', 'agent');
+    const { data, error } = await accept(token);
+    expect(error).toBeNull();
+    expect(data).toEqual([{ workspace_id: GLOBEX, slug: 'globex', role: 'agent' }]);
+    expect((await accept(token)).error).toMatchObject({ message: 'invitation_invalid', details: 'accepted' });
+    // Now a Globex agent: the workspace's tickets are visible.
+    expect(((await customer.from('tickets').select('id').eq('workspace_id', GLOBEX)).data ?? []).length).toBeGreaterThan(0);
+    // A second invitation as admin promotes; one as agent never demotes.
+    expect((await accept(await invite('customer2@example.test', 'admin'))).data).toEqual([{ workspace_id: GLOBEX, slug: 'globex', role: 'admin' }]);
+    expect((await accept(await invite('customer2@example.test', 'agent'))).data).toEqual([{ workspace_id: GLOBEX, slug: 'globex', role: 'admin' }]);
+    await db.sql(`delete from memberships where workspace_id = $1 and user_id = $2`, [GLOBEX, PEOPLE.acmeCustomer2.id]);
+  });
 });
