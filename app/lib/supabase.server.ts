@@ -27,6 +27,25 @@ const fetchWithTimeout: typeof fetch = (input, init) => {
   return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
 };
 
+// The root loader and a page loader verify the same access token at the same moment (Remix v2
+// has no middleware, reference/remix-ssr.md §1.6). Concurrent identical GET /auth/v1/user calls
+// share one round trip; nothing is cached once it has answered, so a revoked session is seen
+// on the next request.
+const userLookups = new Map<string, Promise<Response>>();
+
+const backendFetch: typeof fetch = (input, init) => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  const authorization = method === 'GET' && url.endsWith('/auth/v1/user') ? new Headers(init?.headers).get('authorization') : null;
+  if (!authorization) return fetchWithTimeout(input, init);
+  let shared = userLookups.get(authorization);
+  if (!shared) {
+    shared = fetchWithTimeout(input, init).finally(() => userLookups.delete(authorization));
+    userLookups.set(authorization, shared);
+  }
+  return shared.then((response) => response.clone());
+};
+
 export function getSupabase(request: Request): RequestSupabase {
   const existing = clients.get(request);
   if (existing) return existing;
@@ -48,7 +67,7 @@ export function getSupabase(request: Request): RequestSupabase {
     // Not httpOnly: the browser client (realtime) reads the session from document.cookie
     // (reference/remix-ssr.md §1.7, docs/decisions/005-supabase-session-cookies.md).
     cookieOptions: { secure: isHttps(request) },
-    global: { fetch: fetchWithTimeout },
+    global: { fetch: backendFetch },
   });
   const entry = { supabase, headers, written };
   clients.set(request, entry);
