@@ -203,4 +203,19 @@ describe('database checks', () => {
     const c = await db.sql(`begin; set local role anon; select private.is_system() as anon_no_claims; rollback;`).catch((e) => e);
     expect(Array.isArray(c) ? c.find((r: any) => r.command === 'SELECT')?.rows[0].anon_no_claims : c).toBe(false);
   });
+
+  it('embeds names through the profile keys, within profiles\' own RLS', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Embed me');
+    await db.sql('update tickets set assignee_id = $2 where id = $1', [t.id, PEOPLE.acmeAgent.id]);
+    const select = 'number, requester:profiles!tickets_requester_profile_fkey(display_name), assignee:profiles!tickets_assignee_profile_fkey(display_name)';
+    const forAgent = await (await db.as('acmeAgent2')).from('tickets').select(select).eq('id', t.id).single();
+    expect(forAgent.error).toBeNull();
+    expect(forAgent.data).toMatchObject({ requester: { display_name: 'Casey Customer' }, assignee: { display_name: 'Alex Agent' } });
+    const forCustomer = await (await db.as('acmeCustomer')).from('tickets').select(select).eq('id', t.id).single();
+    expect(forCustomer.data).toMatchObject({ requester: { display_name: 'Casey Customer' }, assignee: { display_name: 'Alex Agent' } });
+    const thread = await (await db.as('acmeCustomer')).from('messages').select('body, author:profiles!messages_author_profile_fkey(display_name)').eq('ticket_id', t.id);
+    expect(thread.data).toEqual([{ body: 'Please help, it is smoking.', author: { display_name: 'Casey Customer' } }]);
+    const members = await (await db.as('globexAgent')).from('memberships').select('role, profile:profiles!memberships_user_profile_fkey(display_name)').eq('workspace_id', GLOBEX);
+    expect(members.data).toEqual(expect.arrayContaining([{ role: 'admin', profile: { display_name: 'Grace Globex' } }]));
+  });
 });
