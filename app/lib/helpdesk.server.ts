@@ -131,21 +131,33 @@ export interface Member {
 }
 
 /**
- * The workspace and its members for a member of it; anyone else gets 404 (never reveal that it
- * exists). RLS shows memberships only to members, so an empty list means "not a member".
+ * The workspace for a member of it, in one query (my membership with its workspace embedded);
+ * anyone else gets 404 — never reveal that it exists.
  */
-export async function requireMemberWorkspace(request: Request, supabase: SupabaseClient, userId: string, slug: string) {
-  const workspace = await requireWorkspace(request, supabase, slug);
-  const { data, error } = await supabase.from('memberships').select('user_id, role').eq('workspace_id', workspace.id);
+export async function requireMembership(request: Request, supabase: SupabaseClient, userId: string, slug: string) {
+  const { data, error } = await supabase
+    .from('memberships')
+    .select('role, workspaces!inner(id, slug, name)')
+    .eq('user_id', userId)
+    .eq('workspaces.slug', slug)
+    .maybeSingle();
+  if (error) throwDbError(request, error, 'membership');
+  const row = data as { role: 'admin' | 'agent'; workspaces: Workspace | Workspace[] | null } | null;
+  const workspace = Array.isArray(row?.workspaces) ? row.workspaces[0] : row?.workspaces;
+  if (!row || !workspace) throw errorResponse(request, 'not_found');
+  return { workspace, role: row.role };
+}
+
+/** The members of a workspace (ids and roles; RLS shows them to members only). */
+export async function memberRows(request: Request, supabase: SupabaseClient, workspaceId: string) {
+  const { data, error } = await supabase.from('memberships').select('user_id, role').eq('workspace_id', workspaceId);
   if (error) throwDbError(request, error, 'memberships');
-  const rows = (data ?? []) as { user_id: string; role: 'admin' | 'agent' }[];
-  const me = rows.find((m) => m.user_id === userId);
-  if (!me) throw errorResponse(request, 'not_found');
-  const names = await profileNames(request, supabase, rows.map((r) => r.user_id));
-  const members: Member[] = rows
-    .map((r) => ({ ...r, name: names.get(r.user_id) ?? 'Unknown' }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-  return { workspace, role: me.role, members };
+  return (data ?? []) as { user_id: string; role: 'admin' | 'agent' }[];
+}
+
+/** Members with their names, sorted by name. */
+export function namedMembers(rows: { user_id: string; role: 'admin' | 'agent' }[], names: Map<string, string>): Member[] {
+  return rows.map((r) => ({ ...r, name: names.get(r.user_id) ?? 'Unknown' })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** display names by user id (profiles RLS decides who is visible). */

@@ -48,3 +48,5 @@ export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '';
   return `${dateFormat.format(new Date(iso))} UTC`;
 }
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -19,8 +19,9 @@ import {
   VIEW_LABELS,
   type InboxView,
   type TicketStatus,
+  UUID_RE,
 } from '~/lib/helpdesk.ts';
-import { formString, mapDbError, profileNames, requireMemberWorkspace, throwDbError } from '~/lib/helpdesk.server.ts';
+import { formString, mapDbError, memberRows, namedMembers, profileNames, requireMembership, throwDbError } from '~/lib/helpdesk.server.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' }];
@@ -58,7 +59,7 @@ function viewFilter(view: InboxView, me: string): { unassigned?: true; assignee?
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
-  const { workspace, members } = await requireMemberWorkspace(request, supabase, user.id, params.slug ?? '');
+  const { workspace } = await requireMembership(request, supabase, user.id, params.slug ?? '');
   const url = new URL(request.url);
   const viewParam = url.searchParams.get('view');
   const view: InboxView = isView(viewParam) ? viewParam : 'unassigned';
@@ -68,14 +69,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const priorityParam = url.searchParams.get('priority');
   const priority = isPriority(priorityParam) ? priorityParam : '';
   const assigneeParam = url.searchParams.get('assignee') ?? '';
-  const assignee = assigneeParam === 'none' || members.some((m) => m.user_id === assigneeParam) ? assigneeParam : '';
+  // A uuid-shaped assignee filter; RLS keeps it inside this workspace anyway.
+  const assignee = assigneeParam === 'none' || UUID_RE.test(assigneeParam) ? assigneeParam : '';
   const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
   const from = (page - 1) * INBOX_PAGE_SIZE;
 
   const vf = viewFilter(view, user.id);
+  // Without search or filters the view's own count is the total: no second count on the list.
+  const filtered = !!(q || status || priority || assignee);
   let list = supabase
     .from('tickets')
-    .select('id, number, subject, status, priority, requester_id, assignee_id, last_message_at', { count: 'exact' })
+    .select('id, number, subject, status, priority, requester_id, assignee_id, last_message_at', filtered ? { count: 'exact' } : undefined)
     .eq('workspace_id', workspace.id);
   if (vf.unassigned) list = list.is('assignee_id', null);
   if (vf.assignee) list = list.eq('assignee_id', vf.assignee);
@@ -98,7 +102,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (f.statuses) c = c.in('status', f.statuses);
     return c;
   });
-  const [listResult, ...countResults] = await Promise.all([listQuery, ...countQueries]);
+  const [memberList, listResult, ...countResults] = await Promise.all([memberRows(request, supabase, workspace.id), listQuery, ...countQueries]);
   // A page past the end answers 416 from PostgREST; treat it as an empty page.
   if (listResult.error && listResult.error.code !== 'PGRST103') throwDbError(request, listResult.error, 'inbox');
   const counts = {} as Record<InboxView, number>;
@@ -108,14 +112,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     counts[v] = r.count ?? 0;
   });
   const rows = (listResult.error ? [] : (listResult.data ?? [])) as InboxRow[];
-  const names = await profileNames(request, supabase, rows.map((r) => r.requester_id));
-  for (const m of members) names.set(m.user_id, m.name);
+  const names = await profileNames(request, supabase, [...memberList.map((m) => m.user_id), ...rows.map((r) => r.requester_id)]);
+  const members = namedMembers(memberList, names);
   const tickets = rows.map((r) => ({
     ...r,
     requester: names.get(r.requester_id) ?? 'Unknown',
     assignee: r.assignee_id ? (names.get(r.assignee_id) ?? 'Unknown') : null,
   }));
-  const total = listResult.error ? 0 : (listResult.count ?? 0);
+  const total = listResult.error ? 0 : filtered ? (listResult.count ?? 0) : counts[view];
   const claimed = url.searchParams.get('claimed') === 'none';
   return data(request, {
     workspace,
@@ -135,7 +139,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { user, supabase } = await requireUser(request);
-  const { workspace } = await requireMemberWorkspace(request, supabase, user.id, params.slug ?? '');
+  const { workspace } = await requireMembership(request, supabase, user.id, params.slug ?? '');
   const form = await request.formData();
   if (formString(form, 'intent') !== 'claim_next') return data(request, { error: errorMessage('bad_request') }, { status: 400 });
   const { data: row, error } = await supabase.rpc('claim_next_ticket', { p_workspace_id: workspace.id });

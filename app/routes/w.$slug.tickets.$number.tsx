@@ -10,8 +10,19 @@ import { PriorityBadge, SelectField, StatusBadge, TextareaField } from '~/compon
 import { requireUser } from '~/lib/auth.server.ts';
 import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { errorMessage } from '~/lib/errors.ts';
-import { formatDate, isPriority, isStatus, PRIORITIES, STATUS_LABELS, STATUSES, type TicketStatus } from '~/lib/helpdesk.ts';
-import { BodySchema, formString, mapDbError, parseNumber, profileNames, requireMemberWorkspace, throwDbError, type FieldErrors } from '~/lib/helpdesk.server.ts';
+import { formatDate, isPriority, isStatus, PRIORITIES, STATUS_LABELS, STATUSES, type TicketStatus, UUID_RE } from '~/lib/helpdesk.ts';
+import {
+  BodySchema,
+  formString,
+  mapDbError,
+  memberRows,
+  namedMembers,
+  parseNumber,
+  profileNames,
+  requireMembership,
+  throwDbError,
+  type FieldErrors,
+} from '~/lib/helpdesk.server.ts';
 import { data, errorResponse, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -40,43 +51,40 @@ interface EventRow {
   created_at: string;
 }
 
-async function loadTicket(request: Request, supabase: SupabaseClient, userId: string, slug: string, rawNumber: string | undefined) {
-  const ctx = await requireMemberWorkspace(request, supabase, userId, slug);
+const TICKET_COLUMNS = 'id, number, subject, status, priority, requester_id, assignee_id, created_at, first_response_at, solved_at';
+
+/**
+ * Membership (404 for anyone else), then the members and the ticket in parallel; with `thread`
+ * the ticket comes with its messages and history embedded (one request instead of three).
+ */
+async function loadTicket(request: Request, supabase: SupabaseClient, userId: string, slug: string, rawNumber: string | undefined, thread = false) {
+  const { workspace, role } = await requireMembership(request, supabase, userId, slug);
   const number = parseNumber(request, rawNumber);
-  const { data: ticket, error } = await supabase
+  let query = supabase
     .from('tickets')
-    .select('id, number, subject, status, priority, requester_id, assignee_id, created_at, first_response_at, solved_at')
-    .eq('workspace_id', ctx.workspace.id)
-    .eq('number', number)
-    .maybeSingle();
-  if (error) throwDbError(request, error, 'ticket');
-  if (!ticket) throw errorResponse(request, 'not_found');
-  return { ...ctx, ticket: ticket as TicketRow };
+    .select(thread ? `${TICKET_COLUMNS}, messages(id, kind, body, created_at, author_id), ticket_events(id, actor_id, type, from, to, created_at)` : TICKET_COLUMNS)
+    .eq('workspace_id', workspace.id)
+    .eq('number', number);
+  if (thread) {
+    query = query
+      .order('created_at', { referencedTable: 'messages', ascending: true })
+      .order('id', { referencedTable: 'messages', ascending: true })
+      .order('created_at', { referencedTable: 'ticket_events', ascending: false })
+      .limit(100, { referencedTable: 'ticket_events' });
+  }
+  const [rows, ticketResult] = await Promise.all([memberRows(request, supabase, workspace.id), query.maybeSingle()]);
+  if (ticketResult.error) throwDbError(request, ticketResult.error, 'ticket');
+  if (!ticketResult.data) throw errorResponse(request, 'not_found');
+  const ticket = ticketResult.data as unknown as TicketRow & { messages?: Omit<ThreadMessage, 'author'>[]; ticket_events?: EventRow[] };
+  return { workspace, role, memberRows: rows, ticket };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
-  const { workspace, members, ticket } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number);
-  const [messagesResult, eventsResult] = await Promise.all([
-    supabase
-      .from('messages')
-      .select('id, kind, body, created_at, author_id')
-      .eq('ticket_id', ticket.id)
-      .order('created_at', { ascending: true })
-      .order('id', { ascending: true }),
-    supabase
-      .from('ticket_events')
-      .select('id, actor_id, type, from, to, created_at')
-      .eq('ticket_id', ticket.id)
-      .order('created_at', { ascending: false })
-      .limit(100),
-  ]);
-  if (messagesResult.error) throwDbError(request, messagesResult.error, 'messages');
-  if (eventsResult.error) throwDbError(request, eventsResult.error, 'ticket_events');
-  const rawMessages = (messagesResult.data ?? []) as Omit<ThreadMessage, 'author'>[];
-  const rawEvents = (eventsResult.data ?? []) as EventRow[];
-  const names = await profileNames(request, supabase, [ticket.requester_id, ...rawMessages.map((m) => m.author_id)]);
-  for (const m of members) names.set(m.user_id, m.name);
+  const { workspace, memberRows: rows, ticket: full } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number, true);
+  const { messages: rawMessages = [], ticket_events: rawEvents = [], ...ticket } = full;
+  const names = await profileNames(request, supabase, [ticket.requester_id, ...rows.map((m) => m.user_id), ...rawMessages.map((m) => m.author_id)]);
+  const members = namedMembers(rows, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
   const messages: ThreadMessage[] = rawMessages.map((m) => ({ ...m, author: name(m.author_id) }));
   const events = rawEvents.map((e) => ({
@@ -119,7 +127,7 @@ const SEND_STATUSES = ['keep', 'open', 'pending', 'solved'] as const;
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { user, supabase } = await requireUser(request);
-  const { workspace, members, ticket } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number);
+  const { workspace, memberRows: members, ticket } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number);
   const form = await request.formData();
   const intent = formString(form, 'intent');
   const here = `/w/${workspace.slug}/tickets/${ticket.number}`;
@@ -141,7 +149,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         p_body: values.body,
         p_kind: values.kind,
         p_new_status: values.set_status === 'keep' ? null : values.set_status,
-        p_last_seen_message_id: /^[0-9a-f-]{36}$/i.test(lastSeen) ? lastSeen : null,
+        p_last_seen_message_id: UUID_RE.test(lastSeen) ? lastSeen : null,
       });
       if (error) {
         const mapped = mapDbError(error, 'post_message');
