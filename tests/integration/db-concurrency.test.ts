@@ -1,6 +1,6 @@
 // Many people at once: numbering, claiming and crossing replies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+import { ACME, GLOBEX, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
 
 describe('concurrency', () => {
   let db: DbStack;
@@ -64,5 +64,49 @@ describe('concurrency', () => {
     expect(refused[0].error).toMatchObject({ message: 'ticket_changed', details: ok[0].data.id });
     const replies = await db.sql(`select count(*)::int as n from messages where ticket_id = $1 and kind = 'reply'`, [t.id]);
     expect(replies.rows[0].n).toBe(2); // the customer's and one agent's
+  });
+
+  it('keeps each workspace\'s numbers consecutive when both take requests at once', async () => {
+    const seq = async (ws: string) => (await db.sql(`select ticket_seq from workspaces where id = $1`, [ws])).rows[0].ticket_seq as number;
+    const [acmeBefore, globexBefore] = [await seq(ACME), await seq(GLOBEX)];
+    const customer = await db.as('acmeCustomer');
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        customer.rpc('create_ticket', { p_workspace_slug: i % 2 ? 'globex' : 'acme', p_subject: `Both ${i}`, p_body: 'Hi' }).then((r) => ({ ws: i % 2 ? GLOBEX : ACME, r })),
+      ),
+    );
+    for (const [ws, before] of [[ACME, acmeBefore], [GLOBEX, globexBefore]] as const) {
+      const numbers = results.filter((x) => x.ws === ws).map((x) => x.r.data[0].number).sort((a: number, b: number) => a - b);
+      expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => before + 1 + i));
+    }
+  });
+
+  it('refuses an agent reply written before the customer\'s newest message; notes and fresh replies go through', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Traffic cop, sequential');
+    const seen = (await db.sql(`select id from messages where ticket_id = $1`, [t.id])).rows[0].id;
+    const customer = await db.as('acmeCustomer');
+    const { data: newer } = await customer.rpc('post_message', { p_ticket_id: t.id, p_body: 'One more detail' });
+    const agent = await db.as('acmeAgent');
+    const stale = await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Answer to the first message', p_last_seen_message_id: seen });
+    expect(stale.error).toMatchObject({ code: 'P0001', message: 'ticket_changed', details: newer.id });
+    const note = await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Internal', p_kind: 'note', p_last_seen_message_id: seen });
+    expect(note.error).toBeNull();
+    const fresh = await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Answer to both', p_last_seen_message_id: note.data.id });
+    expect(fresh.error).toBeNull();
+    // The customer is never stopped by the traffic cop.
+    expect((await customer.rpc('post_message', { p_ticket_id: t.id, p_body: 'Thanks', p_last_seen_message_id: seen })).error).toBeNull();
+  });
+
+  it('serialises 10 concurrent replies by the team and the customer on one ticket without losing any', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Busy thread');
+    const people: Person[] = ['acmeCustomer', 'acmeAgent', 'acmeAgent2', 'acmeAdmin'];
+    const clients = await Promise.all(people.map((p) => db.as(p)));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => clients[i % 4].rpc('post_message', { p_ticket_id: t.id, p_body: `Reply ${i}` })));
+    expect(results.filter((r) => r.error)).toEqual([]);
+    const { rows } = await db.sql(
+      `select count(*)::int n, max(m.created_at) = (select last_message_at from tickets where id = $1) as last_ok from messages m where ticket_id = $1`,
+      [t.id],
+    );
+    expect(rows[0]).toEqual({ n: 11, last_ok: true });
   });
 });
