@@ -4,6 +4,7 @@
 // workspace get "not found". Each seeded account signs in once per file (one code per 60 s per
 // email) and its context is reused; the run without JavaScript uses other accounts.
 import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { codeFor, enterCode, env, expect, mailCount, requestCode, submitCode, test } from './fixtures.ts';
 
@@ -182,6 +183,22 @@ test.describe('helpdesk with JavaScript', () => {
     await page.getByRole('button', { name: 'Create workspace' }).click();
     await expect(page).toHaveURL(new RegExp(`/w/${slug}$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inbox');
+  });
+
+  test('the helpdesk pages have no axe violations', async () => {
+    test.setTimeout(120_000);
+    const check = async (page: Page, url: string) => {
+      await page.goto(url);
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(results.violations.map((v) => `${url} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+    };
+    await check(customer.page, '/support/acme');
+    await check(customer.page, '/support/acme/new');
+    await check(customer.page, `/support/acme/requests/${ticketNumber}`);
+    await check(customer.page, '/');
+    await check(agent.page, '/w/acme?view=all');
+    await check(agent.page, `/w/acme/tickets/${ticketNumber}`);
+    await check(agent.page, '/onboarding');
   });
 
   test("an agent of another workspace can't see the ticket or the inbox", async ({ browser }) => {
