@@ -1,0 +1,40 @@
+// scripts/seed-bulk.ts against a fresh stack: numbering kept, messages and derived columns filled,
+// every trigger back on afterwards, and the app's rules still hold for new tickets.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACME, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+
+describe('seed:bulk', () => {
+  let db: DbStack;
+  beforeAll(async () => {
+    db = await startDbStack();
+  });
+  afterAll(() => db?.teardown());
+
+  it('adds tickets with consecutive numbers, messages, history and search, then leaves every trigger enabled', async () => {
+    const before = (await db.sql('select ticket_seq from workspaces where id = $1', [ACME])).rows[0].ticket_seq as number;
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/seed-bulk.ts', '--workspace', 'acme', '--tickets', '2500', '--db-url', db.stack.dbUrl], {
+      cwd: process.cwd(),
+    });
+    const { rows } = await db.sql(
+      `select count(*)::int n, min(number) lo, max(number) hi, count(distinct number)::int d,
+              count(*) filter (where status <> 'new' and first_response_at is null)::int no_response,
+              count(*) filter (where search = ''::tsvector)::int no_search,
+              (select ticket_seq from workspaces where id = $1) seq
+         from tickets where workspace_id = $1 and number > $2`,
+      [ACME, before],
+    );
+    expect(rows[0]).toEqual({ n: 2500, lo: before + 1, hi: before + 2500, d: 2500, no_response: 0, no_search: 0, seq: before + 2500 });
+    const orphans = await db.sql(
+      `select count(*)::int n from tickets t where workspace_id = $1 and number > $2
+          and (not exists (select 1 from messages m where m.ticket_id = t.id) or not exists (select 1 from ticket_events e where e.ticket_id = t.id))`,
+      [ACME, before],
+    );
+    expect(orphans.rows[0].n).toBe(0);
+    const disabled = await db.sql(`select tgname from pg_trigger where tgrelid in ('public.tickets'::regclass, 'public.messages'::regclass) and not tgisinternal and tgenabled = 'D'`);
+    expect(disabled.rows).toEqual([]);
+    // Numbering continues from the counter for the next request.
+    expect((await openTicket(db)).number).toBe(before + 2501);
+  });
+});
