@@ -218,4 +218,29 @@ describe('database checks', () => {
     const members = await (await db.as('globexAgent')).from('memberships').select('role, profile:profiles!memberships_user_profile_fkey(display_name)').eq('workspace_id', GLOBEX);
     expect(members.data).toEqual(expect.arrayContaining([{ role: 'admin', profile: { display_name: 'Grace Globex' } }]));
   });
+
+  it('schema hygiene: RLS on every table, policies name their roles, definer functions pin search_path, policy columns indexed', async () => {
+    const noRls = await db.sql(`select relname from pg_class where relnamespace = 'public'::regnamespace and relkind in ('r', 'p') and not relrowsecurity`);
+    expect(noRls.rows).toEqual([]);
+    const publicPolicies = await db.sql(`select tablename, policyname from pg_policies where schemaname = 'public' and 'public' = any(roles)`);
+    expect(publicPolicies.rows).toEqual([]);
+    const loose = await db.sql(
+      `select p.oid::regprocedure::text as fn from pg_proc p where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace)
+          and p.prosecdef and not coalesce(p.proconfig @> array['search_path=""'], false)`,
+    );
+    expect(loose.rows).toEqual([]);
+    // One policy per table, operation and role.
+    const dupes = await db.sql(
+      `select tablename, cmd, r, count(*)::int from pg_policies, unnest(roles) r where schemaname = 'public' group by 1, 2, 3 having count(*) > 1`,
+    );
+    expect(dupes.rows).toEqual([]);
+    // Columns policies filter by lead an index.
+    for (const [table, column] of [['tickets', 'workspace_id'], ['tickets', 'requester_id'], ['messages', 'workspace_id'], ['messages', 'ticket_id'], ['memberships', 'workspace_id'], ['memberships', 'user_id'], ['invitations', 'workspace_id'], ['ticket_events', 'workspace_id'], ['canned_replies', 'workspace_id'], ['profiles', 'user_id']]) {
+      const { rows } = await db.sql(
+        `select 1 from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = i.indkey[0] where i.indrelid = $1::regclass and a.attname = $2`,
+        [`public.${table}`, column],
+      );
+      expect(rows.length, `${table}.${column}`).toBeGreaterThan(0);
+    }
+  });
 });
