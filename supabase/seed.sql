@@ -107,3 +107,24 @@ values ('d0000000-0000-4000-8000-000000000b01', 'c0000000-0000-4000-8000-0000000
 insert into public.messages (ticket_id, author_id, kind, body, created_at)
 select id, requester_id, 'reply', 'The total on invoice INV-2291 looks higher than the quote. Can you check?', created_at
 from public.tickets where workspace_id = 'd0000000-0000-4000-8000-000000000b01';
+
+-- History as the app would have written it: created by the requester, then the team's moves.
+update public.ticket_events e set actor_id = t.requester_id, "to" = 'new', created_at = t.created_at
+  from public.tickets t where e.ticket_id = t.id and e.type = 'created';
+insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to", created_at)
+select t.id, t.workspace_id, coalesce(t.assignee_id, 'a0000000-0000-4000-8000-000000000002'), s.type, s."from", s."to", t.created_at + s.after
+from public.tickets t
+cross join lateral (values
+  ('assignee', null, t.assignee_id::text, interval '2 hours', t.assignee_id is not null),
+  ('status', 'new', 'open', interval '3 hours', t.status <> 'new' and t.status <> 'pending'),
+  ('status', 'new', 'pending', interval '3 hours', t.status = 'pending'),
+  ('status', 'open', 'solved', interval '2 days', t.status in ('solved', 'closed')),
+  ('status', 'solved', 'closed', interval '9 days', t.status = 'closed')
+) as s(type, "from", "to", after, applies)
+where s.applies and t.workspace_id = 'd0000000-0000-4000-8000-000000000a01';
+
+-- A pending invitation at Acme for newagent@acme.test. Its token (only ever in the email) is
+-- "demo-invitation-token"; the database keeps the sha-256.
+insert into public.invitations (workspace_id, email, role, token_hash, invited_by)
+values ('d0000000-0000-4000-8000-000000000a01', 'newagent@acme.test', 'agent',
+        encode(extensions.digest('demo-invitation-token', 'sha256'), 'hex'), 'a0000000-0000-4000-8000-000000000001');

@@ -10,6 +10,22 @@ describe('database checks', () => {
   });
   afterAll(() => db?.teardown());
 
+  it('the seed: people, workspaces, ~40 Acme requests in every status with replies and notes, history and an invitation', async () => {
+    const q = async (sql: string, params: unknown[] = []) => (await db.sql(sql, params)).rows;
+    expect(await q(`select slug, name from workspaces where slug in ('acme', 'globex') order by slug`)).toEqual([{ slug: 'acme', name: 'Acme Support' }, { slug: 'globex', name: 'Globex' }]);
+    const roles = await q(`select u.email, w.slug, m.role from memberships m join auth.users u on u.id = m.user_id join workspaces w on w.id = m.workspace_id where w.slug in ('acme', 'globex') order by 1`);
+    expect(roles).toEqual(expect.arrayContaining([
+      { email: 'admin@acme.test', slug: 'acme', role: 'admin' }, { email: 'agent2@acme.test', slug: 'acme', role: 'agent' }, { email: 'agent@acme.test', slug: 'acme', role: 'agent' },
+      { email: 'admin@globex.test', slug: 'globex', role: 'admin' }, { email: 'agent@globex.test', slug: 'globex', role: 'agent' },
+    ]));
+    const statuses = await q(`select status, count(*)::int n from tickets where workspace_id = $1 and subject not like 'Concurrent%' group by 1`, [ACME]);
+    expect(statuses.map((r) => r.status).sort()).toEqual(['closed', 'new', 'open', 'pending', 'solved']);
+    expect((await q(`select count(*)::int n from messages where workspace_id = $1 and kind = 'note'`, [ACME]))[0].n).toBeGreaterThan(10);
+    expect((await q(`select count(*)::int n from tickets t join auth.users u on u.id = t.requester_id where u.email = 'customer3@example.test' and t.workspace_id = $1`, [GLOBEX]))[0].n).toBeGreaterThan(0);
+    expect((await q(`select count(*)::int n from ticket_events where type = 'status' and workspace_id = $1`, [ACME]))[0].n).toBeGreaterThan(20);
+    expect((await q(`select count(*)::int n from invitations where email = 'newagent@acme.test' and accepted_at is null`))[0].n).toBe(1);
+  });
+
   it('create_ticket: subject 1–200 and body 1–20 000 characters', async () => {
     const c = await db.as('acmeCustomer');
     const create = (subject: string, body: string) => c.rpc('create_ticket', { p_workspace_slug: 'acme', p_subject: subject, p_body: body });
