@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { codeFor, enterCode, env, expect, mailCount, requestCode, submitCode, test } from './fixtures.ts';
+import { codeFor, enterCode, env, expect, mailCount, requestCode, submitCode, test, uniqueEmail } from './fixtures.ts';
 
 const NOT_FOUND = "We couldn't find that.";
 const TICKET_CHANGED = 'Someone replied while you were writing. Read the new message; your draft is kept.';
@@ -217,6 +217,20 @@ test.describe('helpdesk with JavaScript', () => {
       await globex.context.close();
     }
   });
+});
+
+test('a deep link to a new request survives signing in, and the portal is public', async ({ page }) => {
+  await page.goto('/support/acme');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Acme Support');
+  await page.getByRole('link', { name: 'Submit a request' }).click();
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsupport%2Facme%2Fnew$/);
+  const email = uniqueEmail('portal');
+  await requestCode(page, email);
+  await enterCode(page, await codeFor(email));
+  await page.waitForURL(/\/support\/acme\/new$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Submit a request');
+  const missing = await page.goto('/support/no-such-workspace');
+  expect(missing?.status()).toBe(404);
 });
 
 test.describe('helpdesk without JavaScript', () => {
