@@ -12,7 +12,7 @@ import { env } from './lib/env.server.ts';
 import { isErrorCode } from './lib/errors.ts';
 import { log } from './lib/log.server.ts';
 import { requestIdFor } from './lib/request-id.server.ts';
-import { applySecurityHeaders, contentSecurityPolicy } from './lib/security-headers.server.ts';
+import { applyCacheHeaders, applySecurityHeaders, contentSecurityPolicy } from './lib/security-headers.server.ts';
 
 const ABORT_DELAY = 5_000;
 const devOrigin = process.env.REMIX_DEV_ORIGIN;
@@ -53,6 +53,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   responseHeaders.set('X-Request-Id', requestId);
   applySecurityHeaders(responseHeaders, csp(nonce));
+  applyCacheHeaders(responseHeaders, { document: true });
 
   // Nothing deferred: one string is cheaper than a stream through remix-serve's web-stream
   // polyfill (~20% less CPU per page), and the first byte comes no later.
@@ -92,6 +93,7 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
   const headers = new Headers(response.headers);
   headers.set('X-Request-Id', requestId);
   applySecurityHeaders(headers);
+  applyCacheHeaders(headers, { document: false });
   const isError = headers.get('X-Remix-Error') === 'yes';
   const isCaught = headers.get('X-Remix-Catch') === 'yes';
   if (!isError && !isCaught) return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

@@ -46,3 +46,23 @@ export function applySecurityHeaders(headers: Headers, csp?: string): void {
   for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) headers.set(name, value);
   if (csp) headers.set('Content-Security-Policy', csp);
 }
+
+// The values @supabase/ssr hands to setAll (ssr 0.10, #176; reference/remix-ssr.md §1.3).
+const NO_STORE: Record<string, string> = {
+  'Cache-Control': 'private, no-cache, no-store, must-revalidate, max-age=0',
+  Expires: '0',
+  Pragma: 'no-cache',
+};
+
+/**
+ * Documents carry a per-response nonce and the visitor's own header, so no shared cache may keep
+ * them; one that sets a cookie (a session refresh, a sign-in) must not be stored at all. Remix
+ * drops loader headers other than Set-Cookie from documents, so this is decided here.
+ */
+export function applyCacheHeaders(headers: Headers, { document }: { document: boolean }): void {
+  if (headers.has('Set-Cookie')) {
+    for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);
+  } else if (document && !headers.has('Cache-Control')) {
+    headers.set('Cache-Control', 'private, no-cache');
+  }
+}

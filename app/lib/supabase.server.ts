@@ -11,8 +11,8 @@ export interface RequestSupabase {
   supabase: SupabaseClient;
   /** Set-Cookie and cache headers collected so far; return them with every response. */
   headers: Headers;
-  /** Names of the cookies the library set or deleted in this call. */
-  written: Set<string>;
+  /** The cookies the library set or deleted in this call, by name. */
+  written: Map<string, string>;
 }
 
 const BACKEND_TIMEOUT_MS = 10_000;
@@ -50,17 +50,19 @@ export function getSupabase(request: Request): RequestSupabase {
   const existing = clients.get(request);
   if (existing) return existing;
   const headers = new Headers();
-  const written = new Set<string>();
+  const written = new Map<string, string>();
   const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     cookies: {
       getAll() {
         return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({ name, value: value ?? '' }));
       },
       setAll(cookies, cacheHeaders) {
+        // setAll can run once per auth event; the last value for each name is the one that counts.
         for (const { name, value, options } of cookies) {
-          headers.append('Set-Cookie', serializeCookieHeader(name, value, options));
-          written.add(name);
+          written.set(name, serializeCookieHeader(name, value, options));
         }
+        headers.delete('Set-Cookie');
+        for (const cookie of written.values()) headers.append('Set-Cookie', cookie);
         for (const [name, value] of Object.entries(cacheHeaders ?? {})) headers.set(name, value);
       },
     },

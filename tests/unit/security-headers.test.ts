@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applySecurityHeaders, contentSecurityPolicy } from '~/lib/security-headers.server.ts';
+import { applyCacheHeaders, applySecurityHeaders, contentSecurityPolicy } from '~/lib/security-headers.server.ts';
 
 describe('content security policy', () => {
   const csp = contentSecurityPolicy({ nonce: 'abc123', supabaseUrl: 'https://ref.supabase.co' });
@@ -38,5 +38,27 @@ describe('static security headers', () => {
     expect(headers.get('X-Frame-Options')).toBe('DENY');
     expect(headers.get('Permissions-Policy')).toBe('camera=(), microphone=(), geolocation=()');
     expect(headers.get('Content-Security-Policy')).toBe('default-src self');
+  });
+});
+
+describe('cache headers', () => {
+  it('never lets a response that sets a cookie be stored', () => {
+    const headers = new Headers([['Set-Cookie', 'sb-127-auth-token=x; Path=/']]);
+    applyCacheHeaders(headers, { document: false });
+    expect(headers.get('Cache-Control')).toBe('private, no-cache, no-store, must-revalidate, max-age=0');
+    expect(headers.get('Expires')).toBe('0');
+    expect(headers.get('Pragma')).toBe('no-cache');
+  });
+
+  it('keeps documents out of shared caches (per-response nonce)', () => {
+    const headers = new Headers();
+    applyCacheHeaders(headers, { document: true });
+    expect(headers.get('Cache-Control')).toBe('private, no-cache');
+  });
+
+  it('leaves data responses without cookies alone', () => {
+    const headers = new Headers();
+    applyCacheHeaders(headers, { document: false });
+    expect(headers.has('Cache-Control')).toBe(false);
   });
 });
