@@ -217,6 +217,36 @@ test.describe('helpdesk with JavaScript', () => {
       await globex.context.close();
     }
   });
+
+  test('only an admin closes a solved request; the customer then gets a follow-up link', async ({ browser }) => {
+    test.setTimeout(60_000);
+    expect(ticketNumber).toBeGreaterThan(0);
+    const url = `/w/acme/tickets/${ticketNumber}`;
+    await agent.page.goto(url);
+    await expect(ticketStatus(agent.page)).toHaveAttribute('data-status', 'solved');
+    await agent.page.getByLabel('Status', { exact: true }).selectOption('closed');
+    await agent.page.getByRole('button', { name: 'Update status' }).click();
+    await expect(agent.page.getByText("A ticket can't go from solved to closed.")).toBeVisible();
+    await expect(ticketStatus(agent.page)).toHaveAttribute('data-status', 'solved');
+
+    const admin = await signedInContext(browser, 'admin@acme.test', true);
+    try {
+      await admin.page.goto(url);
+      await admin.page.getByLabel('Status', { exact: true }).selectOption('closed');
+      await admin.page.getByRole('button', { name: 'Update status' }).click();
+      await expect(ticketStatus(admin.page)).toHaveAttribute('data-status', 'closed');
+      await expect(composer(admin.page)).toHaveCount(0);
+    } finally {
+      await admin.context.close();
+    }
+
+    await customer.page.goto(`/support/acme/requests/${ticketNumber}`);
+    const notice = customer.page.getByTestId('closed-notice');
+    await expect(notice).toContainText('This request is closed.');
+    await expect(customer.page.getByLabel('Your reply')).toHaveCount(0);
+    await notice.getByRole('link', { name: 'Open a follow-up request' }).click();
+    await expect(customer.page).toHaveURL(/\/support\/acme\/new$/);
+  });
 });
 
 test('a deep link to a new request survives signing in, and the portal is public', async ({ page }) => {
