@@ -1,5 +1,6 @@
-// The signed-in user's account: email (read-only) and display name. Until the `profiles` table
-// lands (product.md §3), the name lives in auth user_metadata.display_name via updateUser().
+// The signed-in user's account: email (read-only) and display name. The name lives in
+// `profiles.display_name` (product.md §3; what teammates and customers see, through RLS) and is
+// mirrored into auth user_metadata.display_name so the header can read it from the JWT.
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
@@ -8,26 +9,45 @@ import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
 import { requireUser } from '~/lib/auth.server.ts';
 import { FLASH, setFlash, takeFlash } from '~/lib/cookies.server.ts';
 import { DISPLAY_NAME_MAX_LENGTH } from '~/lib/constants.ts';
-import { errorStatus } from '~/lib/errors.ts';
-import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http.server.ts';
+import { errorMessage, errorStatus } from '~/lib/errors.ts';
+import { data, errorResponse, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http.server.ts';
 import { log } from '~/lib/log.server.ts';
 import { AccountSchema, parseSubmission } from '~/lib/schemas.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Your account · Tend' }];
 
+// PostgREST's answers when the table isn't there (a project without the helpdesk migrations).
+const NO_TABLE = new Set(['42P01', 'PGRST205']);
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user } = await requireUser(request);
+  const { user, supabase } = await requireUser(request);
+  const { data: profile, error } = await supabase.from('profiles').select('display_name').eq('user_id', user.id).maybeSingle();
+  if (error && !NO_TABLE.has(error.code)) {
+    log.warn('profile not read', { code: error.code });
+    throw errorResponse(request, 'backend_unavailable');
+  }
   const { flash, setCookie } = await takeFlash(request);
-  return data(request, { user, saved: flash === FLASH.saved }, { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined });
+  const displayName = (profile?.display_name as string | undefined) ?? user.displayName ?? '';
+  return data(request, { user: { ...user, displayName }, saved: flash === FLASH.saved }, { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { supabase } = await requireUser(request);
+  const { user, supabase } = await requireUser(request);
   const submission = parseSubmission(await readFormData(request), AccountSchema);
   if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  const { displayName } = submission.value;
 
-  const { error } = await supabase.auth.updateUser({ data: { display_name: submission.value.displayName } });
+  const { error: profileError } = await supabase.from('profiles').update({ display_name: displayName }).eq('user_id', user.id);
+  if (profileError && !NO_TABLE.has(profileError.code)) {
+    // 23514: the table's length check (the same rule as the schema), anything else is ours.
+    const code = profileError.code === '23514' ? 'display_name_invalid' : 'backend_unavailable';
+    log.warn('display name not saved', { code, pg_code: profileError.code });
+    const reply = code === 'display_name_invalid' ? submission.reply({ fieldErrors: { displayName: [errorMessage(code)] } }) : submission.reply({ formErrors: [errorMessage(code)] });
+    return data(request, { result: reply }, { status: errorStatus(code) });
+  }
+
+  const { error } = await supabase.auth.updateUser({ data: { display_name: displayName } });
   if (error) {
     const mapped = mapAuthError(error);
     log.warn('display name not saved', { code: mapped.code, auth_code: error.code, status: error.status });
