@@ -28,6 +28,8 @@ export async function startTestStack(opts: { fixture?: string; configure?: (c: P
     log: () => undefined,
   });
   const pool = new pg.Pool({ connectionString: stack.dbUrl.replace('//postgres:', '//supabase_admin:'), max: 2 });
+  // A client still closing when the stack shuts Postgres down gets 57P01; that is the teardown, not a failure.
+  pool.on('error', () => undefined);
   return {
     ...stack,
     project,
