@@ -235,6 +235,121 @@ describe('database checks', () => {
     expect(members.data).toEqual(expect.arrayContaining([{ role: 'admin', profile: { display_name: 'Grace Globex' } }]));
   });
 
+  it('refuses a message to a closed ticket on a direct insert too, whoever writes it', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Closed for direct writes');
+    await db.sql(`update tickets set status = 'solved' where id = $1`, [t.id]);
+    await db.sql(`update tickets set status = 'closed' where id = $1`, [t.id]);
+    for (const who of ['acmeCustomer', 'acmeAgent', 'acmeAdmin'] as const) {
+      for (const kind of who === 'acmeCustomer' ? ['reply'] : ['reply', 'note']) {
+        const { error } = await (await db.as(who)).from('messages').insert({ ticket_id: t.id, kind, body: 'Too late' });
+        expect(error, `${who} ${kind}`).toMatchObject({ code: 'P0001', message: 'ticket_closed' });
+      }
+    }
+    expect((await db.sql(`select count(*)::int n from messages where ticket_id = $1`, [t.id])).rows[0].n).toBe(1);
+  });
+
+  it('moves the status on a direct reply like post_message: the requester reopens, an agent opens a new ticket', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Direct replies');
+    const agent = await db.as('acmeAgent');
+    const customer = await db.as('acmeCustomer');
+    const status = async () => (await db.sql(`select status from tickets where id = $1`, [t.id])).rows[0].status;
+    expect((await agent.from('messages').insert({ ticket_id: t.id, kind: 'note', body: 'Looking' })).error).toBeNull();
+    expect(await status()).toBe('new');
+    expect((await agent.from('messages').insert({ ticket_id: t.id, kind: 'reply', body: 'On it' })).error).toBeNull();
+    expect(await status()).toBe('open');
+    expect((await agent.from('tickets').update({ status: 'pending' }).eq('id', t.id)).error).toBeNull();
+    expect((await customer.from('messages').insert({ ticket_id: t.id, kind: 'reply', body: 'Here you go' })).error).toBeNull();
+    expect(await status()).toBe('open');
+    const { rows } = await db.sql(`select "from", "to", actor_id from ticket_events where ticket_id = $1 and type = 'status' order by id`, [t.id]);
+    expect(rows).toEqual([
+      { from: 'new', to: 'open', actor_id: PEOPLE.acmeAgent.id },
+      { from: 'open', to: 'pending', actor_id: PEOPLE.acmeAgent.id },
+      { from: 'pending', to: 'open', actor_id: PEOPLE.acmeCustomer.id },
+    ]);
+  });
+
+  it('traffic cop: a last_seen_message_id that is not a message of this ticket has seen nothing', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Stale page, odd id');
+    const other = await openTicket(db, 'acmeCustomer', 'Another thread');
+    const otherMessage = (await db.sql(`select id from messages where ticket_id = $1`, [other.id])).rows[0].id;
+    const newest = (await db.sql(`select id from messages where ticket_id = $1`, [t.id])).rows[0].id;
+    const agent = await db.as('acmeAgent');
+    for (const seen of [crypto.randomUUID(), otherMessage]) {
+      const { error } = await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Hello', p_last_seen_message_id: seen });
+      expect(error).toMatchObject({ code: 'P0001', message: 'ticket_changed', details: newest });
+    }
+    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Hello', p_last_seen_message_id: newest })).error).toBeNull();
+  });
+
+  it('unassigns the unfinished tickets of a member who leaves or is removed; closed tickets keep their assignee', async () => {
+    const leaver = await createUser(db, 'leaver@acme.test');
+    await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'agent')`, [ACME, leaver]);
+    const open = await openTicket(db, 'acmeCustomer', 'Held by the leaver');
+    const closed = await openTicket(db, 'acmeCustomer', 'Closed by the leaver');
+    await db.sql(`update tickets set assignee_id = $2 where id = any($1)`, [[open.id, closed.id], leaver]);
+    await db.sql(`update tickets set status = 'solved' where id = $1`, [closed.id]);
+    await db.sql(`update tickets set status = 'closed' where id = $1`, [closed.id]);
+    const admin = await db.as('acmeAdmin');
+    const removed = await admin.from('memberships').delete().eq('workspace_id', ACME).eq('user_id', leaver).select();
+    expect(removed.error).toBeNull();
+    expect(removed.data).toHaveLength(1);
+    const { rows } = await db.sql(`select id, assignee_id from tickets where id = any($1)`, [[open.id, closed.id]]);
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.assignee_id]))).toEqual({ [open.id]: null, [closed.id]: leaver });
+    const event = await db.sql(`select "from", "to", actor_id from ticket_events where ticket_id = $1 and type = 'assignee' order by id desc limit 1`, [open.id]);
+    expect(event.rows[0]).toEqual({ from: leaver, to: null, actor_id: PEOPLE.acmeAdmin.id });
+
+    // An agent leaving by themselves: the same, recorded as theirs.
+    await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'agent')`, [ACME, PEOPLE.acmeCustomer2.id]);
+    const held = await openTicket(db, 'acmeCustomer', 'Held by a departing agent');
+    await db.sql(`update tickets set assignee_id = $2 where id = $1`, [held.id, PEOPLE.acmeCustomer2.id]);
+    const self = await (await db.as('acmeCustomer2')).from('memberships').delete().eq('workspace_id', ACME).eq('user_id', PEOPLE.acmeCustomer2.id).select();
+    expect(self.error).toBeNull();
+    expect(self.data).toHaveLength(1);
+    expect((await db.sql(`select assignee_id from tickets where id = $1`, [held.id])).rows[0].assignee_id).toBeNull();
+  });
+
+  it('stores invitation emails trimmed and lower-case, whatever is sent', async () => {
+    const admin = await db.as('acmeAdmin');
+    const { data, error } = await admin
+      .from('invitations')
+      .insert({ workspace_id: ACME, email: '  Mixed.Case@Example.TEST ', token_hash: 'e'.repeat(64), invited_by: PEOPLE.acmeAdmin.id })
+      .select('email')
+      .single();
+    expect(error).toBeNull();
+    expect(data).toEqual({ email: 'mixed.case@example.test' });
+    const tooLong = await admin.from('invitations').insert({ workspace_id: ACME, email: `${'a'.repeat(64)}@${'b'.repeat(186)}.test`, token_hash: 'd'.repeat(64), invited_by: PEOPLE.acmeAdmin.id });
+    expect(tooLong.error?.code).toBe('23514');
+    const notAnEmail = await admin.from('invitations').insert({ workspace_id: ACME, email: 'not an email', token_hash: 'c'.repeat(64), invited_by: PEOPLE.acmeAdmin.id });
+    expect(notAnEmail.error?.code).toBe('23514');
+  });
+
+  it('admins change a membership\'s role only; invitations are accepted through accept_invitation, not by writing accepted_at', async () => {
+    const admin = await db.as('acmeAdmin');
+    const move = await admin.from('memberships').update({ user_id: PEOPLE.acmeCustomer.id }).eq('workspace_id', ACME).eq('user_id', PEOPLE.acmeAgent2.id);
+    expect(move.error?.code).toBe('42501');
+    const elsewhere = await admin.from('memberships').update({ workspace_id: GLOBEX }).eq('workspace_id', ACME).eq('user_id', PEOPLE.acmeAgent2.id);
+    expect(elsewhere.error?.code).toBe('42501');
+    const { rows } = await db.sql(`select id from invitations where workspace_id = $1 limit 1`, [ACME]);
+    const accept = await admin.from('invitations').update({ accepted_at: new Date().toISOString() }).eq('id', rows[0].id);
+    expect(accept.error?.code).toBe('42501');
+    const preAccepted = await admin.from('invitations').insert({ workspace_id: ACME, email: 'pre@example.test', token_hash: 'b'.repeat(64), invited_by: PEOPLE.acmeAdmin.id, accepted_at: new Date().toISOString() });
+    expect(preAccepted.error?.code).toBe('42501');
+    const resend = await admin.from('invitations').update({ token_hash: '9'.repeat(64), expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString() }).eq('id', rows[0].id).select('id');
+    expect(resend.data).toHaveLength(1);
+  });
+
+  it('profiles: a blank display name or email local part falls back to "user"', async () => {
+    const id = crypto.randomUUID();
+    await db.sql(
+      `insert into auth.users (instance_id, id, aud, role, email, raw_user_meta_data, created_at, updated_at)
+       values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', null, '{"display_name": "   "}', now(), now())`,
+      [id],
+    );
+    expect((await db.sql('select display_name from profiles where user_id = $1', [id])).rows[0].display_name).toBe('user');
+    const padded = await createUser(db, 'x@example.test');
+    expect((await db.sql('select display_name from profiles where user_id = $1', [padded])).rows[0].display_name).toBe('x');
+  });
+
   it('schema hygiene: RLS on every table, policies name their roles, definer functions pin search_path, policy columns indexed', async () => {
     const noRls = await db.sql(`select relname from pg_class where relnamespace = 'public'::regnamespace and relkind in ('r', 'p') and not relrowsecurity`);
     expect(noRls.rows).toEqual([]);

@@ -1,6 +1,7 @@
 // Many people at once: numbering, claiming and crossing replies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME, GLOBEX, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+import pg from 'pg';
+import { ACME, GLOBEX, createUser, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
 
 describe('concurrency', () => {
   let db: DbStack;
@@ -108,5 +109,62 @@ describe('concurrency', () => {
       [t.id],
     );
     expect(rows[0]).toEqual({ n: 11, last_ok: true });
+  });
+
+  it('keeps an admin when the last two demote each other at the same moment: the second waits, then gets last_admin', async () => {
+    const [a, b] = [await createUser(db, 'twin-a@example.test'), await createUser(db, 'twin-b@example.test')];
+    const ws = (await db.sql(`insert into workspaces (slug, name) values ('twins', 'Twins') returning id`)).rows[0].id;
+    await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'admin'), ($1, $3, 'admin')`, [ws, a, b]);
+    // Two sessions as PostgREST runs them: role authenticated, the caller's claims, one transaction each.
+    const session = async (me: string) => {
+      const c = new pg.Client({ connectionString: db.stack.dbUrl });
+      c.on('error', () => undefined);
+      await c.connect();
+      await c.query('begin');
+      await c.query(`select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)`, [JSON.stringify({ sub: me, role: 'authenticated' })]);
+      return c;
+    };
+    const [ca, cb] = [await session(a), await session(b)];
+    try {
+      const first = await ca.query(`update public.memberships set role = 'agent' where workspace_id = $1 and user_id = $2`, [ws, b]);
+      expect(first.rowCount).toBe(1);
+      // B demotes A while A's change is uncommitted: it queues on the workspace row...
+      const second = cb.query(`update public.memberships set role = 'agent' where workspace_id = $1 and user_id = $2`, [ws, a]).then(
+        () => 'demoted',
+        (e: { message: string }) => e.message,
+      );
+      const early = await Promise.race([second, new Promise((r) => setTimeout(() => r('waiting'), 300))]);
+      expect(early).toBe('waiting');
+      await ca.query('commit');
+      // ...and then sees that A is the only admin left.
+      expect(await second).toBe('last_admin');
+      await cb.query('rollback');
+    } finally {
+      await Promise.all([ca.end(), cb.end()]);
+    }
+    const { rows } = await db.sql(`select user_id, role from memberships where workspace_id = $1 order by role`, [ws]);
+    expect(rows).toEqual([{ user_id: a, role: 'admin' }, { user_id: b, role: 'agent' }]);
+  });
+
+  it('keeps an admin when two admins remove each other at once through PostgREST', async () => {
+    const [a, b] = [await createUser(db, 'pair-a@example.test'), await createUser(db, 'pair-b@example.test')];
+    const ws = (await db.sql(`insert into workspaces (slug, name) values ('pair', 'Pair') returning id`)).rows[0].id;
+    await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'admin'), ($1, $3, 'admin')`, [ws, a, b]);
+    const { SignJWT } = await import('jose');
+    const { createClient } = await import('@supabase/supabase-js');
+    const key = new TextEncoder().encode(db.stack.jwtSecret);
+    const as = async (id: string) => {
+      const jwt = await new SignJWT({ sub: id, role: 'authenticated', aud: 'authenticated' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key);
+      return createClient(db.stack.apiUrl, db.stack.anonKey, { auth: { persistSession: false }, global: { headers: { Authorization: `Bearer ${jwt}` } } });
+    };
+    const [ca, cb] = await Promise.all([as(a), as(b)]);
+    const results = await Promise.all([
+      ca.from('memberships').delete().eq('workspace_id', ws).eq('user_id', b).select(),
+      cb.from('memberships').delete().eq('workspace_id', ws).eq('user_id', a).select(),
+    ]);
+    // Either one removal went through and the other was refused (or found nobody left to remove it as admin).
+    const { rows } = await db.sql(`select count(*)::int n from memberships where workspace_id = $1 and role = 'admin'`, [ws]);
+    expect(rows[0].n).toBe(1);
+    expect(results.filter((r) => r.data?.length === 1)).toHaveLength(1);
   });
 });
