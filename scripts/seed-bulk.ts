@@ -22,6 +22,37 @@ function dbUrl(): string {
 
 const BATCH = 10_000;
 
+// Varied enough that search and its statistics behave like a real inbox's (many words, few in every ticket).
+const CUSTOMER_TEXTS = [
+  'Hello, I need help with my order. It has been a few days and nothing has changed. Could you check what is going on?',
+  'I was charged twice for the same invoice this month. Please refund the duplicate payment to my card.',
+  'The sign-in code never arrives in my inbox. I checked the spam folder too. My colleague gets hers fine.',
+  'The parcel arrived but the ceramic bowl inside was cracked. I have photos of the packaging if you need them.',
+  'Can I change the shipping address on an order that has not shipped yet? We moved offices last week.',
+  'Our team plan renews tomorrow and we would like to downgrade to the basic tier before then.',
+  'The export to CSV stops at ten thousand rows. Is there a limit, or is something broken on our account?',
+  'Tracking has said "label created" for six days. Is the package actually on its way to Rotterdam?',
+  'I would like to return the headphones; the left ear cup crackles at high volume.',
+  'Please add our VAT number to the last three invoices; our accountant needs them for the quarterly filing.',
+  'The mobile app crashes whenever I attach a photo from the gallery. I am on the latest version.',
+  'Is the warranty still valid if the blender was bought from a reseller in Lisbon?',
+];
+const AGENT_TEXTS = [
+  'Thanks for reaching out! I have looked into this and we will sort it out today.',
+  'Sorry about that. I have issued a refund for the duplicate charge; it shows on your statement within 5–10 business days.',
+  'I have resent the code and whitelisted your domain on our side. Could you try once more and let me know?',
+  'We are sending a replacement by express courier at no cost. No need to return the damaged one.',
+  'Done: the address is updated and the warehouse has been told. You will get a new confirmation email.',
+  'The carrier confirmed a delay at the depot. Your parcel should be delivered by Thursday.',
+  'I have raised the export limit on your workspace. Please try the download again.',
+];
+const NOTE_TEXTS = [
+  'Checked with the warehouse; tracking shows a delay.',
+  'Customer has had three issues this month, worth a goodwill voucher.',
+  'Escalated to billing, waiting on their reply.',
+  'Known bug in 4.2, engineering has a fix in review.',
+];
+
 async function main() {
   const client = new pg.Client({ connectionString: dbUrl() });
   await client.connect();
@@ -58,18 +89,24 @@ async function main() {
     await client.query(`set local work_mem = '128MB'`);
     await toggle(false);
     await client.query(
-      `with texts (customer, agent, note) as (values (
-         'Hello, I need help with my order. It has been a few days and nothing has changed. Could you check what is going on?',
-         'Thanks for reaching out! I have looked into this and we will sort it out today.',
-         'Checked with the warehouse; tracking shows a delay.')
-       ), bodies as (
-         select *, to_tsvector('english', customer) as customer_vec, to_tsvector('english', customer || ' ' || agent) as thread_vec from texts
+      `with customer (i, body) as (
+         select row_number() over () - 1, b from unnest($6::text[]) b
+       ), agent (i, body) as (
+         select row_number() over () - 1, b from unnest($7::text[]) b
+       ), note (i, body) as (
+         select row_number() over () - 1, b from unnest($8::text[]) b
        ), plan as (
-         select g, opened, status, priority, subject,
+         select g, opened, priority, subject, with_note,
+                -- Timestamps follow the status (solved 2 days after opening, closed 7 days after solving) and
+                -- never lie in the future; solved more than 7 days ago would have been closed by the job by now.
+                case when status in ('solved', 'closed') and opened > now() - interval '2 days' then 'open'
+                     when status = 'closed' and opened > now() - interval '9 days' then 'solved'
+                     when status = 'solved' and opened <= now() - interval '9 days' then 'closed'
+                     else status end as status,
                 case when status = 'new' or g % 4 = 0 then null else ($5::uuid[])[1 + (g % array_length($5::uuid[], 1))] end as assignee,
-                random() < 0.3 as with_note
+                g % array_length($6::text[], 1) as ci, (g / 7) % array_length($7::text[], 1) as ai, (g / 3) % array_length($8::text[], 1) as ni
          from (
-           select g, date_trunc('second', now() - (random() * interval '365 days')) as opened,
+           select g, date_trunc('second', now() - (random() * interval '365 days')) as opened, random() < 0.3 as with_note,
                   (array['new','open','open','open','pending','pending','solved','solved','solved','closed'])[1 + floor(random() * 10)::int] as status,
                   (array['low','normal','normal','normal','high','urgent'])[1 + floor(random() * 6)::int] as priority,
                   (array['Order','Invoice','Login','Refund','Shipping','Password','Account','Subscription','Delivery','Warranty'])[1 + g % 10]
@@ -77,34 +114,50 @@ async function main() {
                     || ' #' || ($2 + g) as subject
            from generate_series(0, $3 - 1) g
          ) p
+       ), vec as (
+         -- One vector per text, joined per ticket: subject and public replies, never notes (see the followups migration).
+         select c.i as ci, a.i as ai, to_tsvector('english', c.body) as customer_vec, to_tsvector('english', c.body || ' ' || a.body) as thread_vec
+         from customer c cross join agent a
        ), t as (
          insert into public.tickets (workspace_id, number, requester_id, subject, status, priority, assignee_id, created_at, updated_at,
                                      last_message_at, first_response_at, solved_at, closed_at, search)
          select $1, $2 + g, ($4::uuid[])[1 + (g % array_length($4::uuid[], 1))], subject, status, priority, assignee,
-                opened, opened + case when status = 'new' then interval '0' else interval '2 hours' end,
+                opened,
+                opened + case status when 'new' then interval '0' when 'solved' then interval '2 days' when 'closed' then interval '9 days' else interval '2 hours' end,
                 opened + case when status = 'new' then interval '0' else interval '2 hours' end,
                 case when status <> 'new' then opened + interval '2 hours' end,
                 case when status in ('solved', 'closed') then opened + interval '2 days' end,
                 case when status = 'closed' then opened + interval '9 days' end,
-                -- Subject and public replies; notes stay out of the vector (see the followups migration).
-                setweight(to_tsvector('english', subject), 'A') || case when status = 'new' then b.customer_vec else b.thread_vec end
-         from plan, bodies b
+                setweight(to_tsvector('english', subject), 'A') || case when status = 'new' then v.customer_vec else v.thread_vec end
+         from plan join vec v using (ci, ai)
          order by g
          returning id, workspace_id, requester_id, assignee_id, status, created_at, number
        ), history as (
+         -- The moves product.md §4 allows, in order: opened by the first reply, then pending or solved,
+         -- and closed by the scheduled job (no actor) 7 days after solving.
          insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to", created_at)
          select id, workspace_id, requester_id, 'created', null, 'new', created_at from t
          union all
-         select id, workspace_id, coalesce(assignee_id, ($5::uuid[])[1]), 'status', 'new', status, created_at + interval '2 hours' from t where status <> 'new'
+         select id, workspace_id, assignee_id, 'assignee', null, assignee_id::text, created_at + interval '1 hour' from t where assignee_id is not null
+         union all
+         select t.id, t.workspace_id, case when m.after < interval '9 days' then coalesce(t.assignee_id, ($5::uuid[])[1]) end, 'status', m.f, m.to, t.created_at + m.after
+         from t join (values
+           ('open', 'new', 'open', interval '2 hours'),
+           ('pending', 'new', 'pending', interval '2 hours'),
+           ('solved', 'new', 'open', interval '2 hours'), ('solved', 'open', 'solved', interval '2 days'),
+           ('closed', 'new', 'open', interval '2 hours'), ('closed', 'open', 'solved', interval '2 days'), ('closed', 'solved', 'closed', interval '9 days')
+         ) m (status, f, "to", after) on m.status = t.status
        )
        insert into public.messages (ticket_id, workspace_id, author_id, kind, body, created_at)
-       select t.id, t.workspace_id, t.requester_id, 'reply', b.customer, t.created_at from t, bodies b
+       select t.id, t.workspace_id, t.requester_id, 'reply', c.body, t.created_at
+         from t join plan p on p.g = t.number - $2 join customer c on c.i = p.ci
        union all
-       select t.id, t.workspace_id, coalesce(t.assignee_id, ($5::uuid[])[1]), 'reply', b.agent, t.created_at + interval '2 hours' from t, bodies b where t.status <> 'new'
+       select t.id, t.workspace_id, coalesce(t.assignee_id, ($5::uuid[])[1]), 'reply', a.body, t.created_at + interval '2 hours'
+         from t join plan p on p.g = t.number - $2 join agent a on a.i = p.ai where t.status <> 'new'
        union all
-       select t.id, t.workspace_id, coalesce(t.assignee_id, ($5::uuid[])[1]), 'note', b.note, t.created_at + interval '1 hour'
-         from t join plan p on p.g = t.number - $2, bodies b where t.status <> 'new' and p.with_note`,
-      [ws.id, first, n, requesters, agents],
+       select t.id, t.workspace_id, coalesce(t.assignee_id, ($5::uuid[])[1]), 'note', nt.body, t.created_at + interval '1 hour'
+         from t join plan p on p.g = t.number - $2 join note nt on nt.i = p.ni where t.status <> 'new' and p.with_note`,
+      [ws.id, first, n, requesters, agents, CUSTOMER_TEXTS, AGENT_TEXTS, NOTE_TEXTS],
     );
     await toggle(true);
     await client.query('commit');
