@@ -32,6 +32,20 @@ describe('seed:bulk', () => {
       [ACME, before],
     );
     expect(orphans.rows[0].n).toBe(0);
+    // History follows product.md §4's moves, and no timestamp lies in the future.
+    const moves = await db.sql(
+      `select distinct e."from" || '→' || e."to" as move from ticket_events e join tickets t on t.id = e.ticket_id
+        where t.workspace_id = $1 and t.number > $2 and e.type = 'status'`,
+      [ACME, before],
+    );
+    const allowed = ['new→open', 'new→pending', 'new→solved', 'open→pending', 'open→solved', 'pending→open', 'pending→solved', 'solved→open', 'solved→closed'];
+    for (const { move } of moves.rows) expect(allowed, move).toContain(move);
+    const future = await db.sql(
+      `select count(*)::int n from tickets where workspace_id = $1 and number > $2
+          and (created_at > now() or solved_at > now() or closed_at > now() or (status = 'solved' and solved_at < now() - interval '7 days'))`,
+      [ACME, before],
+    );
+    expect(future.rows[0].n).toBe(0);
     const disabled = await db.sql(`select tgname from pg_trigger where tgrelid in ('public.tickets'::regclass, 'public.messages'::regclass) and not tgisinternal and tgenabled = 'D'`);
     expect(disabled.rows).toEqual([]);
     // Numbering continues from the counter for the next request.
