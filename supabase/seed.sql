@@ -72,7 +72,8 @@ with subjects (i, subject, body) as (
          (array['new','new','open','open','open','pending','pending','solved','solved','closed'])[1 + (g % 10)] as status,
          (array['low','normal','normal','normal','high','urgent'])[1 + (g % 6)] as priority,
          case when g % 3 = 0 then 'c0000000-0000-4000-8000-000000000002'::uuid else 'c0000000-0000-4000-8000-000000000001'::uuid end as requester,
-         case when g % 10 in (0, 1) then null
+         -- New requests wait unassigned; two open ones were answered from the queue without taking them.
+         case when g % 10 in (0, 1) or g % 20 = 2 then null
               when g % 2 = 0 then 'a0000000-0000-4000-8000-000000000002'::uuid
               else 'a0000000-0000-4000-8000-000000000003'::uuid end as assignee,
          now() - ((41 - g) * interval '20 hours') as opened
@@ -80,8 +81,11 @@ with subjects (i, subject, body) as (
 ), inserted as (
   insert into public.tickets (workspace_id, requester_id, subject, status, priority, assignee_id, created_at, last_message_at, solved_at, closed_at)
   select 'd0000000-0000-4000-8000-000000000a01', p.requester, s.subject, p.status, p.priority, p.assignee, p.opened, p.opened,
-         case when p.status in ('solved', 'closed') then p.opened + interval '2 days' end,
-         case when p.status = 'closed' then p.opened + interval '9 days' end
+         -- Solved within the last week (older ones would have been closed by the scheduled job by now);
+         -- closed 7 days after solving by the job, or by an admin if that day has not come yet.
+         case p.status when 'solved' then least(greatest(p.opened + interval '2 days', now() - interval '6 days'), now() - interval '1 hour')
+                       when 'closed' then least(p.opened + interval '2 days', now() - interval '2 hours') end,
+         case when p.status = 'closed' then least(p.opened + interval '9 days', now() - interval '1 hour') end
   from plan p join subjects s on s.i = 1 + (p.n - 1) % 20
   order by p.n
   returning id, requester_id, assignee_id, status, created_at, subject
@@ -112,15 +116,20 @@ from public.tickets where workspace_id = 'd0000000-0000-4000-8000-000000000b01';
 update public.ticket_events e set actor_id = t.requester_id, "to" = 'new', created_at = t.created_at
   from public.tickets t where e.ticket_id = t.id and e.type = 'created';
 insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to", created_at)
-select t.id, t.workspace_id, coalesce(t.assignee_id, 'a0000000-0000-4000-8000-000000000002'), s.type, s."from", s."to", t.created_at + s.after
+select t.id, t.workspace_id, a.actor, s.type, s."from", s."to", s.at
 from public.tickets t
 cross join lateral (values
-  ('assignee', null, t.assignee_id::text, interval '2 hours', t.assignee_id is not null),
-  ('status', 'new', 'open', interval '3 hours', t.status <> 'new' and t.status <> 'pending'),
-  ('status', 'new', 'pending', interval '3 hours', t.status = 'pending'),
-  ('status', 'open', 'solved', interval '2 days', t.status in ('solved', 'closed')),
-  ('status', 'solved', 'closed', interval '9 days', t.status = 'closed')
-) as s(type, "from", "to", after, applies)
+  ('assignee', null, t.assignee_id::text, t.created_at + interval '2 hours', t.assignee_id is not null),
+  ('status', 'new', 'open', t.created_at + interval '3 hours', t.status <> 'new' and t.status <> 'pending'),
+  ('status', 'new', 'pending', t.created_at + interval '3 hours', t.status = 'pending'),
+  ('status', 'open', 'solved', t.solved_at, t.status in ('solved', 'closed')),
+  ('status', 'solved', 'closed', t.closed_at, t.status = 'closed')
+) as s(type, "from", "to", at, applies)
+-- The team member on it; an auto-close (7 days after solving) has no actor, an early close is the admin's.
+cross join lateral (select case
+  when s."to" <> 'closed' then coalesce(t.assignee_id, 'a0000000-0000-4000-8000-000000000002'::uuid)
+  when t.closed_at >= t.solved_at + interval '7 days' then null
+  else 'a0000000-0000-4000-8000-000000000001'::uuid end) as a(actor)
 where s.applies and t.workspace_id = 'd0000000-0000-4000-8000-000000000a01';
 
 -- A pending invitation at Acme for newagent@acme.test. Its token (only ever in the email) is
