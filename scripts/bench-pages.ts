@@ -1,12 +1,11 @@
 // npm run bench:pages: p50/p95 latency of GET /login and of a signed-in GET /account, measured
 // with autocannon (20 connections, loopback) against a production build on a fresh local stack.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { freePort, PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
-import { waitForMail } from '../tests/support/mail.ts';
+import { prepareBuildDir, printResults, run, signIn } from './bench-support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 20;
@@ -39,7 +38,7 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   }
 
-  const cookie = await signIn(base, stack.mailUrl);
+  const cookie = await signIn(base, stack.mailUrl, `bench-${Date.now()}@example.com`);
   const account = await fetch(`${base}/account`, { headers: { cookie }, redirect: 'manual' });
   if (account.status !== 200) throw new Error(`signed-in /account answered ${account.status}`);
 
@@ -48,23 +47,11 @@ try {
     ['GET /login (anonymous)', `${base}/login`, {}],
     ['GET /account (signed in)', `${base}/account`, { cookie }],
   ] as const) {
-    await run(url, headers, 2); // warm-up
-    const r = await run(url, headers, DURATION);
+    await run(url, headers, 2, CONNECTIONS); // warm-up
+    const r = await run(url, headers, DURATION, CONNECTIONS);
     results.push({ label, ...r });
   }
-  console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION} s each, loopback, NODE_ENV=production`);
-  console.table(
-    results.map((r) => ({
-      page: r.label,
-      'p50 ms': r.p50,
-      'p95 ms': r.p95,
-      'p99 ms': r.p99,
-      'req/s': r.rps,
-      requests: r.total,
-      'non-2xx': r.non2xx,
-      errors: r.errors,
-    })),
-  );
+  printResults(`autocannon, ${CONNECTIONS} connections, ${DURATION} s each, loopback, NODE_ENV=production`, results);
 } finally {
   if (app && app.exitCode === null) {
     const exited = new Promise((r) => app!.once('exit', r));
@@ -73,61 +60,4 @@ try {
   }
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });
-}
-
-async function run(url: string, headers: Record<string, string>, duration: number) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers });
-  const p95 = (result.latency as unknown as Record<string, number>).p95 ?? result.latency.p97_5;
-  return {
-    p50: result.latency.p50,
-    p95,
-    p99: result.latency.p99,
-    rps: Math.round(result.requests.average),
-    total: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
-}
-
-/** Signs in through the app's own forms (as a browser without JS would) and returns the Cookie header. */
-async function signIn(base: string, mailUrl: string): Promise<string> {
-  const email = `bench-${Date.now()}@example.com`;
-  const jar = new Map<string, string>();
-  const absorb = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = c.split(';');
-      const eq = pair.indexOf('=');
-      const name = pair.slice(0, eq).trim();
-      const expired = attrs.some((a) => /max-age=0/i.test(a.trim()));
-      if (expired || pair.slice(eq + 1) === '') jar.delete(name);
-      else jar.set(name, pair.slice(eq + 1));
-    }
-  };
-  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const post = async (url: string, form: Record<string, string>) => {
-    const res = await fetch(url, {
-      method: 'POST',
-      body: new URLSearchParams(form),
-      headers: { cookie: header(), origin: base, 'content-type': 'application/x-www-form-urlencoded' },
-      redirect: 'manual',
-    });
-    absorb(res);
-    return res;
-  };
-  const step1 = await post(`${base}/login`, { email });
-  if (step1.status !== 302) throw new Error(`POST /login answered ${step1.status}: ${await step1.text()}`);
-  const verifyUrl = new URL(step1.headers.get('location')!, base).toString();
-  absorb(await fetch(verifyUrl, { headers: { cookie: header() }, redirect: 'manual' }));
-  const { code } = await waitForMail(mailUrl, email);
-  const step2 = await post(verifyUrl, { email, code, intent: 'verify' });
-  if (step2.status !== 302) throw new Error(`POST /login/verify answered ${step2.status}: ${await step2.text()}`);
-  if (![...jar.keys()].some((k) => /^sb-.+-auth-token/.test(k))) throw new Error('no session cookie after sign-in');
-  return header();
-}
-
-/** A private build dir outside the checkout still resolves the project's packages as ESM. */
-function prepareBuildDir(buildDir: string) {
-  mkdirSync(buildDir, { recursive: true });
-  writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
-  if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
 }

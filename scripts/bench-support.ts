@@ -1,0 +1,89 @@
+// Shared by the page benchmarks: the autocannon runner, the results table and signing in through the app.
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { PROJECT_DIR } from '../supabase/local/stack.ts';
+import { messagesTo, waitForMail } from '../tests/support/mail.ts';
+
+export interface BenchResult {
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function run(url: string, headers: Record<string, string>, duration: number, connections: number): Promise<BenchResult> {
+  const result = await autocannon({ url, connections, duration, headers });
+  const p95 = (result.latency as unknown as Record<string, number>).p95 ?? result.latency.p97_5;
+  return {
+    p50: result.latency.p50,
+    p95,
+    p99: result.latency.p99,
+    rps: Math.round(result.requests.average),
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export function printResults(title: string, results: ({ label: string } & BenchResult)[]) {
+  console.log(`\n${title}`);
+  console.table(
+    results.map((r) => ({
+      page: r.label,
+      'p50 ms': r.p50,
+      'p95 ms': r.p95,
+      'p99 ms': r.p99,
+      'req/s': r.rps,
+      requests: r.total,
+      'non-2xx': r.non2xx,
+      errors: r.errors,
+    })),
+  );
+}
+
+/** Signs in through the app's own forms (as a browser without JS would) and returns the Cookie header. */
+export async function signIn(base: string, mailUrl: string, email: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const absorb = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair = '', ...attrs] = c.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const expired = attrs.some((a) => /max-age=0/i.test(a.trim()));
+      if (expired || pair.slice(eq + 1) === '') jar.delete(name);
+      else jar.set(name, pair.slice(eq + 1));
+    }
+  };
+  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const post = async (url: string, form: Record<string, string>) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      headers: { cookie: header(), origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+      redirect: 'manual',
+    });
+    absorb(res);
+    return res;
+  };
+  const before = (await messagesTo(mailUrl, email)).length;
+  const step1 = await post(`${base}/login`, { email });
+  if (step1.status !== 302) throw new Error(`POST /login answered ${step1.status}: ${await step1.text()}`);
+  const verifyUrl = new URL(step1.headers.get('location')!, base).toString();
+  absorb(await fetch(verifyUrl, { headers: { cookie: header() }, redirect: 'manual' }));
+  const { code } = await waitForMail(mailUrl, email, before + 1);
+  const step2 = await post(verifyUrl, { email, code, intent: 'verify' });
+  if (step2.status !== 302) throw new Error(`POST /login/verify answered ${step2.status}: ${await step2.text()}`);
+  if (![...jar.keys()].some((k) => /^sb-.+-auth-token/.test(k))) throw new Error('no session cookie after sign-in');
+  return header();
+}
+
+/** A private build dir outside the checkout still resolves the project's packages as ESM. */
+export function prepareBuildDir(buildDir: string) {
+  mkdirSync(buildDir, { recursive: true });
+  writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
+  if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
+}
