@@ -1,5 +1,6 @@
 // The database's own checks (product.md §5) and invariants: lengths, slugs, profiles on sign-up,
 // the last admin, assignees, the portal RPC, and the search vector.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME, GLOBEX, PEOPLE, createUser, openTicket, startDbStack, type DbStack } from '../support/db.ts';
 
@@ -216,8 +217,36 @@ describe('database checks', () => {
   it('a PostgREST request without claims is not the platform', async () => {
     const { rows } = await db.sql(`select private.is_system() as direct`);
     expect(rows[0].direct).toBe(true);
-    const c = await db.sql(`begin; set local role anon; select private.is_system() as anon_no_claims; rollback;`).catch((e) => e);
-    expect(Array.isArray(c) ? c.find((r: any) => r.command === 'SELECT')?.rows[0].anon_no_claims : c).toBe(false);
+    // The role PostgREST switches to, without any request.jwt.claims: not the platform.
+    const c = await db.sql(`begin; set local role authenticated; select private.is_system() as no_claims; rollback;`).catch((e) => e);
+    expect(Array.isArray(c) ? c.find((r: any) => r.command === 'SELECT')?.rows[0].no_claims : c).toBe(false);
+  });
+
+  it('private schema: anon has no way in; the API roles execute the policy helpers only, never a trigger function', async () => {
+    const { rows } = await db.sql(
+      `select r.rolname, has_schema_privilege(r.rolname, 'private', 'usage') as usage,
+              array(select p.proname::text from pg_proc p where p.pronamespace = 'private'::regnamespace
+                     and has_function_privilege(r.rolname, p.oid, 'execute') order by 1) as fns
+         from pg_roles r where r.rolname in ('anon', 'authenticated') order by 1`,
+    );
+    const helpers = ['admin_workspaces', 'can_see_profile', 'is_admin', 'is_agent', 'is_member', 'is_system', 'member_workspaces'];
+    expect(rows).toEqual([
+      { rolname: 'anon', usage: false, fns: [] },
+      { rolname: 'authenticated', usage: true, fns: helpers },
+    ]);
+    // On a session of its own: the refused statement leaves its transaction aborted until the rollback.
+    const session = new pg.Client({ connectionString: db.stack.dbUrl });
+    await session.connect();
+    try {
+      await session.query('begin');
+      await session.query('set local role anon');
+      await expect(session.query(`select private.is_member($1)`, [ACME])).rejects.toThrow(/permission denied for schema private/);
+      await session.query('rollback');
+    } finally {
+      await session.end();
+    }
+    // PostgREST does not expose the schema at all.
+    expect((await (await db.as('acmeAgent')).schema('private').rpc('is_member', { ws: ACME })).error).not.toBeNull();
   });
 
   it('embeds names through the profile keys, within profiles\' own RLS', async () => {
