@@ -1,23 +1,22 @@
-// npm run seed:bulk -- --workspace acme --tickets 100000 [--db-url URL]
+// npm run seed:bulk -- --workspace acme --tickets 100000 [--db-url URL | --dir <stack data dir>]
 // Adds realistic volume for benchmarks: tickets spread over a year in every status, each with a
 // customer message, most with an agent reply, some with notes. Set-based SQL in batches.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { PROJECT_DIR } from '../supabase/local/stack.ts';
+import { PROJECT_DIR, readStatus } from '../supabase/local/stack.ts';
 
-const { values } = parseArgs({ options: { workspace: { type: 'string', default: 'acme' }, tickets: { type: 'string', default: '100000' }, 'db-url': { type: 'string' } } });
+const { values } = parseArgs({ options: { workspace: { type: 'string', default: 'acme' }, tickets: { type: 'string', default: '100000' }, 'db-url': { type: 'string' }, dir: { type: 'string' } } });
 const total = Number(values.tickets);
 if (!Number.isInteger(total) || total < 1) throw new Error('--tickets must be a positive whole number');
 
 function dbUrl(): string {
   if (values['db-url']) return values['db-url'];
-  try {
-    return JSON.parse(readFileSync(path.join(PROJECT_DIR, '.supabase-local', 'stack.json'), 'utf8')).dbUrl;
-  } catch {
-    throw new Error('No running stack found: start it with `npm run stack -- start` or pass --db-url.');
-  }
+  // The stack `npm run stack -- start [--dir D]` runs (what `npm run stack -- status --json` reports).
+  const dir = values.dir ? path.resolve(values.dir) : path.join(PROJECT_DIR, '.supabase-local');
+  const status = readStatus(dir);
+  if (!status) throw new Error(`No stack is running on ${dir}: start it with \`npm run stack -- start\` or pass --db-url.`);
+  return status.dbUrl;
 }
 
 const BATCH = 10_000;
