@@ -2,23 +2,22 @@
 // ticket page for a signed-in agent, measured with autocannon against a production build on a
 // fresh local stack with BENCH_TICKETS (default 20 000) extra tickets from seed:bulk.
 //   BENCH_SECONDS=10 BENCH_TICKETS=20000 BENCH_CONNECTIONS=20 npm run bench:inbox
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
-import { prepareBuildDir, printResults, run, signIn } from './bench-support.ts';
+import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
+import { printResults, run, signIn, startApp } from './bench-support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 20_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const AGENT = 'agent@acme.test';
-const bin = (name: string) => path.join(PROJECT_DIR, 'node_modules', '.bin', name);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-inbox-'));
 chmodSync(dir, 0o755);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
-let app: ReturnType<typeof spawn> | undefined;
+let app: Awaited<ReturnType<typeof startApp>> | undefined;
 
 try {
   if (TICKETS > 0) {
@@ -28,25 +27,8 @@ try {
     });
     if (seed.status !== 0) throw new Error('seed:bulk failed');
   }
-  const buildDir = path.join(dir, 'app'); // private build (TEND_BUILD_DIR in remix.config.js)
-  prepareBuildDir(buildDir);
-  const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit', env: { ...process.env, TEND_BUILD_DIR: buildDir } });
-  if (build.status !== 0) throw new Error('remix build failed');
-
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  app = spawn(bin('remix-serve'), [path.join(buildDir, 'index.js')], {
-    cwd: PROJECT_DIR,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/login`)).ok) break;
-    } catch {}
-    if (i > 300) throw new Error('app did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  app = await startApp(dir, stack);
+  const { base } = app;
 
   const cookie = await signIn(base, stack.mailUrl, AGENT);
   const pages = [
@@ -70,11 +52,7 @@ try {
   }
   printResults(`autocannon, ${CONNECTIONS} connections, ${DURATION} s each, loopback, NODE_ENV=production, acme + ${TICKETS} bulk tickets`, results);
 } finally {
-  if (app && app.exitCode === null) {
-    const exited = new Promise((r) => app!.once('exit', r));
-    app.kill('SIGTERM');
-    await exited;
-  }
+  await app?.stop();
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,8 +1,9 @@
 // Shared by the page benchmarks: the autocannon runner, the results table and signing in through the app.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { PROJECT_DIR } from '../supabase/local/stack.ts';
+import { freePort, PROJECT_DIR, type Stack } from '../supabase/local/stack.ts';
 import { messagesTo, waitForMail } from '../tests/support/mail.ts';
 
 export interface BenchResult {
@@ -86,4 +87,39 @@ export function prepareBuildDir(buildDir: string) {
   mkdirSync(buildDir, { recursive: true });
   writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
   if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
+}
+
+/** Builds the app into <dir>/app (TEND_BUILD_DIR) and serves it with remix-serve against `stack`. */
+export async function startApp(dir: string, stack: Stack): Promise<{ base: string; stop(): Promise<void> }> {
+  const bin = (name: string) => path.join(PROJECT_DIR, 'node_modules', '.bin', name);
+  const buildDir = path.join(dir, 'app');
+  prepareBuildDir(buildDir);
+  const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit', env: { ...process.env, TEND_BUILD_DIR: buildDir } });
+  if (build.status !== 0) throw new Error('remix build failed');
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const app = spawn(bin('remix-serve'), [path.join(buildDir, 'index.js')], {
+    cwd: PROJECT_DIR,
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = async () => {
+    if (app.exitCode !== null) return;
+    const exited = new Promise((r) => app.once('exit', r));
+    app.kill('SIGTERM');
+    await exited;
+  };
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/login`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (i > 300) {
+      await stop();
+      throw new Error('app did not start');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { base, stop };
 }
