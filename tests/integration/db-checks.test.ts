@@ -170,6 +170,40 @@ describe('database checks', () => {
     expect(rows[0].leaked).toBe(false);
   });
 
+  it('search_tickets: agents find subject, public replies and internal notes; requesters their own requests, never by a note', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Kettle whistles oddly');
+    const agent = await db.as('acmeAgent');
+    await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Supplier batch recall suspected (zeppelin)', p_kind: 'note' });
+    await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Please descale it with vinegar' });
+    const ids = async (who: Parameters<DbStack['as']>[0], q: string, ws = ACME) => {
+      const { data, error } = await (await db.as(who)).rpc('search_tickets', { p_workspace_id: ws, p_query: q });
+      expect(error, `${who} ${q}`).toBeNull();
+      return (data as { id: string }[]).map((r) => r.id);
+    };
+    for (const q of ['kettle', 'vinegar', 'zeppelin', '"batch recall"', 'kettle -giraffe']) expect(await ids('acmeAgent', q), q).toEqual([t.id]);
+    expect(await ids('acmeAdmin', 'zeppelin')).toEqual([t.id]);
+    expect(await ids('acmeAgent', 'kettle -vinegar')).toEqual([]);
+    expect(await ids('acmeCustomer', 'vinegar')).toEqual([t.id]);
+    expect(await ids('acmeCustomer', 'zeppelin')).toEqual([]);
+    expect(await ids('acmeCustomer2', 'kettle')).toEqual([]);
+    expect(await ids('globexAgent', 'kettle')).toEqual([]);
+    expect(await ids('globexAgent', 'zeppelin', GLOBEX)).toEqual([]);
+    expect((await db.anon().rpc('search_tickets', { p_workspace_id: ACME, p_query: 'kettle' })).error).not.toBeNull();
+    // Like the table: PostgREST filters, order, range and an exact count on top.
+    const page = await agent
+      .rpc('search_tickets', { p_workspace_id: ACME, p_query: 'zeppelin or kettle' }, { count: 'exact' })
+      .in('status', ['new', 'open'])
+      .select('id, number, status, last_message_at') // PostgREST orders an RPC's rows by selected columns only
+      .order('last_message_at', { ascending: false })
+      .order('id', { ascending: false })
+      .range(0, 24);
+    expect(page.error, JSON.stringify(page.error)).toBeNull();
+    expect(page.count).toBe(1);
+    expect(page.data).toEqual([{ id: t.id, number: t.number, status: 'open', last_message_at: expect.any(String) }]);
+    expect((await agent.rpc('search_tickets', { p_workspace_id: ACME, p_query: 'zeppelin' }).eq('status', 'solved')).data).toEqual([]);
+    expect(await ids('acmeAgent', '')).toEqual([]);
+  });
+
   it('accept_invitation: the invited email joins once with the invited role; used, revoked, expired or unknown tokens are invalid', async () => {
     const { createHash, randomBytes } = await import('node:crypto');
     const invite = async (email: string, role = 'agent', extra = '') => {
@@ -229,7 +263,7 @@ describe('database checks', () => {
                      and has_function_privilege(r.rolname, p.oid, 'execute') order by 1) as fns
          from pg_roles r where r.rolname in ('anon', 'authenticated') order by 1`,
     );
-    const helpers = ['admin_workspaces', 'can_see_profile', 'is_admin', 'is_agent', 'is_member', 'is_system', 'member_workspaces'];
+    const helpers = ['admin_workspaces', 'can_see_profile', 'is_admin', 'is_agent', 'is_member', 'is_system', 'member_workspaces', 'search_ticket_ids'];
     expect(rows).toEqual([
       { rolname: 'anon', usage: false, fns: [] },
       { rolname: 'authenticated', usage: true, fns: helpers },
