@@ -186,4 +186,27 @@ describe('ticket status state machine', () => {
     const { rows } = await db.sql('select id, status from tickets where id = any($1)', [[old.id, recent.id]]);
     expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [old.id]: 'closed', [recent.id]: 'solved' });
   });
+
+  it('the scheduled close skips a ticket someone holds right now and closes it on the next run', async () => {
+    const a = await ticketIn('solved');
+    const b = await ticketIn('solved');
+    await db.sql(`update tickets set solved_at = now() - interval '8 days' where id = any($1)`, [[a.id, b.id]]);
+    const pg = (await import('pg')).default;
+    const holder = new pg.Client({ connectionString: db.stack.dbUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from tickets where id = $1 for update', [a.id]);
+      const first = await Promise.race([db.service().rpc('close_solved_tickets'), new Promise((r) => setTimeout(() => r('waited'), 5000))]);
+      expect(first).toMatchObject({ error: null });
+      const { rows } = await db.sql('select id, status from tickets where id = any($1)', [[a.id, b.id]]);
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [a.id]: 'solved', [b.id]: 'closed' });
+      await holder.query('commit');
+    } finally {
+      await holder.end();
+    }
+    expect((await db.service().rpc('close_solved_tickets')).data).toBeGreaterThanOrEqual(1);
+    const { rows } = await db.sql(`select t.status, e.actor_id from tickets t join ticket_events e on e.ticket_id = t.id and e.type = 'status' and e."to" = 'closed' where t.id = $1`, [a.id]);
+    expect(rows).toEqual([{ status: 'closed', actor_id: null }]);
+  });
 });
