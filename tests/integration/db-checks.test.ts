@@ -331,6 +331,22 @@ describe('database checks', () => {
     ]);
   });
 
+  it('the platform through the API (service_role, e.g. inbound email) follows the message rules; a direct database session does not', async () => {
+    const service = db.service();
+    const t = await openTicket(db, 'acmeCustomer', 'Inbound email reply');
+    await db.sql(`update tickets set status = 'solved' where id = $1`, [t.id]);
+    const reply = await service.from('messages').insert({ ticket_id: t.id, author_id: PEOPLE.acmeCustomer.id, kind: 'reply', body: 'Replying from my mail client' });
+    expect(reply.error).toBeNull();
+    expect((await db.sql(`select status from tickets where id = $1`, [t.id])).rows[0].status).toBe('open');
+    await db.sql(`update tickets set status = 'solved' where id = $1`, [t.id]);
+    await db.sql(`update tickets set status = 'closed' where id = $1`, [t.id]);
+    const late = await service.from('messages').insert({ ticket_id: t.id, author_id: PEOPLE.acmeCustomer.id, kind: 'reply', body: 'One more thing' });
+    expect(late.error).toMatchObject({ code: 'P0001', message: 'ticket_closed' });
+    // Seed and imports write history as given.
+    await db.sql(`insert into messages (ticket_id, author_id, kind, body) values ($1, $2, 'reply', 'Imported')`, [t.id, PEOPLE.acmeCustomer.id]);
+    expect((await db.sql(`select status from tickets where id = $1`, [t.id])).rows[0].status).toBe('closed');
+  });
+
   it('traffic cop: a last_seen_message_id that is not a message of this ticket has seen nothing', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Stale page, odd id');
     const other = await openTicket(db, 'acmeCustomer', 'Another thread');
