@@ -13,6 +13,8 @@ export interface AuthConfig {
   siteUrl: string;
   additionalRedirectUrls: string[];
   jwtExpiry: number;
+  /** [auth] signing_keys_path, relative to supabase/ (a JSON array of private JWKs). */
+  signingKeysPath?: string;
   enableSignup: boolean;
   enableRefreshTokenRotation: boolean;
   refreshTokenReuseInterval: number;
@@ -98,6 +100,7 @@ export function loadConfig(projectDir: string, file = path.join(projectDir, 'sup
       siteUrl: str(auth.site_url, 'http://127.0.0.1:3000'),
       additionalRedirectUrls: strs(auth.additional_redirect_urls, []),
       jwtExpiry: num(auth.jwt_expiry, 3600),
+      signingKeysPath: str(auth.signing_keys_path, '') || undefined,
       enableSignup: bool(auth.enable_signup, true),
       enableRefreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
       refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),

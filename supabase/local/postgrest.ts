@@ -21,6 +21,8 @@ export interface PostgrestOptions {
   port: number;
   adminPort: number;
   jwtSecret: string;
+  /** JWKS (JSON) of the user-token keys plus the secret as an oct key (signing-keys.ts). */
+  jwks: string;
   config: ProjectConfig;
   dataDir: string;
 }
@@ -40,7 +42,8 @@ export async function startPostgrest(o: PostgrestOptions): Promise<RunningPostgr
     PGRST_DB_EXTRA_SEARCH_PATH: o.config.api.extraSearchPath.join(','),
     PGRST_DB_MAX_ROWS: String(o.config.api.maxRows),
     PGRST_DB_ANON_ROLE: 'anon',
-    PGRST_JWT_SECRET: o.jwtSecret,
+    // A JWKS, as the CLI passes it: ES256 user tokens and HS256 API keys both verify.
+    PGRST_JWT_SECRET: o.jwks,
     PGRST_APP_SETTINGS_JWT_SECRET: o.jwtSecret,
     PGRST_APP_SETTINGS_JWT_EXP: String(o.config.auth.jwtExpiry),
     PGRST_DB_CHANNEL_ENABLED: 'true', // NOTIFY pgrst, 'reload schema' after migrations

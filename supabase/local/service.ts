@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type pg from 'pg';
 import type { StackKeys } from './keys.ts';
 import type { ProjectConfig } from './config.ts';
+import type { Jwk } from './signing-keys.ts';
 
 /** A message as the mail catcher stores it. Addresses are lower-cased by the sender. */
 export interface OutgoingMail {
@@ -30,6 +31,8 @@ export interface StackContext {
   dbUrl: string;
   mailUrl: string;
   keys: StackKeys;
+  /** Private JWKs that sign user access tokens (signing-keys.ts). */
+  signingKeys: Jwk[];
   config: ProjectConfig;
   /** Superuser pool for the stack's own services (they set roles themselves where RLS matters). */
   pool: pg.Pool;

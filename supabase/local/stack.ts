@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig, type ProjectConfig } from './config.ts';
+import { loadSigningKeys, verificationJwks } from './signing-keys.ts';
 import { createAuthService } from './auth/index.ts';
 import { startMail } from './mail/index.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
@@ -145,6 +146,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const keys: StackKeys = { ...defaultKeys, ...options.keys };
   const config = loadConfig(projectDir);
   options.configure?.(config);
+  const signingKeys = loadSigningKeys(projectDir, config.auth.signingKeysPath);
 
   mkdirSync(dir, { recursive: true });
   const running = readStatus(dir);
@@ -195,6 +197,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       port: await freePort(),
       adminPort: await freePort(),
       jwtSecret: keys.jwtSecret,
+      jwks: JSON.stringify(verificationJwks(signingKeys, keys.jwtSecret)),
       config,
       dataDir: dir,
     });
@@ -217,6 +220,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       dbUrl: postgresUrl,
       mailUrl,
       keys,
+      signingKeys,
       config,
       pool,
       mailer,

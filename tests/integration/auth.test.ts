@@ -1,6 +1,7 @@
 // The local Auth service through the gateway, with the real clients: supabase-js and @supabase/ssr.
 import { createServerClient } from '@supabase/ssr';
 import { createClient } from '@supabase/supabase-js';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForMail } from '../support/mail.ts';
 import { clientFor as client, newEmail, signInWithCode as signIn, startTestStack, type TestStack } from '../support/stack.ts';
@@ -280,11 +281,57 @@ describe('auth with Tend settings', () => {
     expect(inbox.messages).toEqual([]);
   });
 
-  it('serves settings, health and an empty JWKS for HS256', async () => {
+  it('serves settings, health and the public signing key (never a private part or the secret)', async () => {
     const headers = { apikey: stack.anonKey };
     expect(await (await fetch(`${stack.apiUrl}/auth/v1/settings`, { headers })).json()).toMatchObject({ external: { email: true }, disable_signup: false });
     expect((await fetch(`${stack.apiUrl}/auth/v1/health`, { headers })).status).toBe(200);
-    expect(await (await fetch(`${stack.apiUrl}/auth/v1/.well-known/jwks.json`)).json()).toEqual({ keys: [] });
+    const jwks = await (await fetch(`${stack.apiUrl}/auth/v1/.well-known/jwks.json`)).json();
+    // The CLI's default local key (reference/auth.md §2).
+    expect(jwks).toEqual({
+      keys: [
+        {
+          kty: 'EC',
+          kid: 'b81269f1-21d8-4f2e-b719-c2240a840d90',
+          use: 'sig',
+          key_ops: ['verify'],
+          alg: 'ES256',
+          ext: true,
+          crv: 'P-256',
+          x: 'M5Sjqn5zwC9Kl1zVfUUGvv9boQjCGd45G8sdopBExB4',
+          y: 'P6IXMvA2WYXSHSOMTBH2jsw_9rrzGy89FjPf6oOsIxQ',
+        },
+      ],
+    });
+  });
+
+  it('signs access tokens with ES256 and the key id, which verify against the published JWKS', async () => {
+    const { session } = await signIn(stack);
+    expect(decodeProtectedHeader(session.access_token)).toEqual({ alg: 'ES256', kid: 'b81269f1-21d8-4f2e-b719-c2240a840d90', typ: 'JWT' });
+    const keys = createRemoteJWKSet(new URL(`${stack.apiUrl}/auth/v1/.well-known/jwks.json`));
+    const { payload } = await jwtVerify(session.access_token, keys);
+    expect(payload).toMatchObject({ role: 'authenticated', aud: 'authenticated', sub: session.user.id });
+    // A token signed with the right kid but another key is refused by Auth and PostgREST alike.
+    const { privateKey } = await generateKeyPair('ES256');
+    const forged = await new SignJWT({ ...payload }).setProtectedHeader({ alg: 'ES256', kid: 'b81269f1-21d8-4f2e-b719-c2240a840d90', typ: 'JWT' }).sign(privateKey);
+    expect((await client(stack).auth.getUser(forged)).error?.status).toBe(403);
+    const rest = await fetch(`${stack.apiUrl}/rest/v1/profiles?select=user_id`, { headers: { apikey: stack.anonKey, authorization: `Bearer ${forged}` } });
+    expect(rest.status).toBe(401);
+  });
+
+  it('getClaims verifies an ES256 session locally: it keeps answering after a global sign-out, as on hosted projects', async () => {
+    const { c, session } = await signIn(stack);
+    expect((await c.auth.getClaims()).data?.claims.sub).toBe(session.user.id);
+    const other = client(stack);
+    await other.auth.setSession({ access_token: session.access_token, refresh_token: session.refresh_token });
+    await other.auth.signOut({ scope: 'global' });
+    // getUser asks the server, which knows the session is gone; getClaims only checks signature and exp.
+    const gone = await fetch(`${stack.apiUrl}/auth/v1/user`, { headers: { apikey: stack.anonKey, authorization: `Bearer ${session.access_token}` } });
+    expect(gone.status).toBe(403);
+    expect(await gone.json()).toMatchObject({ error_code: 'session_not_found' });
+    expect((await client(stack).auth.getUser(session.access_token)).data.user).toBeNull();
+    const claims = await client(stack).auth.getClaims(session.access_token);
+    expect(claims.error).toBeNull();
+    expect(claims.data?.claims.session_id).toBe(decodeJwt(session.access_token).session_id);
   });
 });
 

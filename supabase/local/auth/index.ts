@@ -88,7 +88,7 @@ export function createAuthService(stack: StackContext): Service {
     apiUrl: stack.apiUrl,
     config,
     issuer: `${stack.apiUrl}/auth/v1`,
-    signer: signer(stack.keys.jwtSecret),
+    signer: signer(stack.keys.jwtSecret, stack.signingKeys),
     emailsSent: [],
     log: (m) => stack.log('auth', m),
   };

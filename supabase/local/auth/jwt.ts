@@ -1,5 +1,9 @@
-// Access tokens with GoTrue's claims (reference/auth.md §2), HS256 with the project's JWT secret.
-import { jwtVerify, SignJWT, type JWTPayload } from 'jose';
+// Access tokens with GoTrue's claims (reference/auth.md §2). Signed like GoTrue with GOTRUE_JWT_KEYS:
+// the signing key's alg (ES256 by default) and its kid in the header, so auth-js getClaims() verifies
+// them locally against /.well-known/jwks.json. Verification accepts HS256 with the JWT secret too
+// (GOTRUE_JWT_VALID_METHODS=HS256,RS256,ES256): the anon/service_role keys are HS256.
+import { createLocalJWKSet, decodeProtectedHeader, importJWK, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { publicJwk, signingKey, type Jwk } from '../signing-keys.ts';
 
 export interface Claims extends JWTPayload {
   role?: string;
@@ -8,12 +12,25 @@ export interface Claims extends JWTPayload {
   is_anonymous?: boolean;
 }
 
-export function signer(secret: string) {
-  const key = new TextEncoder().encode(secret);
+export function signer(secret: string, keys: Jwk[]) {
+  const hmac = new TextEncoder().encode(secret);
+  const signing = signingKey(keys);
+  // WebCrypto refuses "verify" on a private EC key: import it for signing only, once, on first use.
+  let privateKey: ReturnType<typeof importJWK> | undefined;
+  const key = () => (privateKey ??= importJWK({ ...signing, key_ops: ['sign'] } as Parameters<typeof importJWK>[0], signing.alg));
+  const jwks = createLocalJWKSet({ keys: keys.map(publicJwk) as Parameters<typeof createLocalJWKSet>[0]['keys'] });
   return {
-    sign: (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key),
-    /** Throws with jose's reason on a bad signature or an expired token. */
-    verify: async (token: string): Promise<Claims> => (await jwtVerify(token, key, { algorithms: ['HS256'] })).payload as Claims,
+    sign: async (claims: Record<string, unknown>) =>
+      new SignJWT(claims).setProtectedHeader({ alg: signing.alg!, kid: signing.kid!, typ: 'JWT' }).sign(await key()),
+    /** Throws with jose's reason on a bad signature, an unknown kid or an expired token. */
+    verify: async (token: string): Promise<Claims> => {
+      const { alg } = decodeProtectedHeader(token);
+      const { payload } =
+        alg === 'HS256' ? await jwtVerify(token, hmac, { algorithms: ['HS256'] }) : await jwtVerify(token, jwks, { algorithms: ['ES256', 'RS256'] });
+      return payload as Claims;
+    },
+    /** The public keys, as /.well-known/jwks.json publishes them. */
+    publicKeys: keys.map(publicJwk),
   };
 }
 export type Signer = ReturnType<typeof signer>;

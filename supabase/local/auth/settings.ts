@@ -18,7 +18,7 @@ export const health: Handler = async (_ctx, _req, res) => {
   sendJson(res, 200, { version: 'tend-local', name: 'GoTrue', description: 'GoTrue is a user registration and authentication API' });
 };
 
-// HS256-only projects publish no keys: symmetric keys are never listed.
-export const jwks: Handler = async (_ctx, _req, res) => {
-  sendJson(res, 200, { keys: [] }, { 'cache-control': 'public, max-age=600' });
+// The public signing keys (GoTrue jwks.go); the symmetric JWT secret is never listed.
+export const jwks: Handler = async (ctx, _req, res) => {
+  sendJson(res, 200, { keys: ctx.signer.publicKeys }, { 'cache-control': 'public, max-age=600' });
 };
