@@ -107,6 +107,7 @@ export function throwDbError(request: Request, error: PostgrestError, context: s
   if (mapped.code === 'backend_unavailable') throw errorResponse(request, 'backend_unavailable');
   if (mapped.code === 'not_found') throw errorResponse(request, 'not_found');
   if (mapped.code === 'forbidden') throw errorResponse(request, 'forbidden');
+  if (mapped.status === 400) throw errorResponse(request, 'bad_request');
   throw errorResponse(request, 'unexpected');
 }
 

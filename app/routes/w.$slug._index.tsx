@@ -17,49 +17,49 @@ import {
   STATUS_LABELS,
   STATUSES,
   VIEW_LABELS,
+  type InboxCursor,
   type InboxView,
   type TicketStatus,
   UUID_RE,
+  decodeCursor,
+  encodeCursor,
 } from '~/lib/helpdesk.ts';
-import { formString, mapDbError, memberRows, namedMembers, profileNames, requireMembership, throwDbError } from '~/lib/helpdesk.server.ts';
+import { formString, mapDbError, requireMembership, throwDbError } from '~/lib/helpdesk.server.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' }];
 
 const MAX_QUERY_LENGTH = 200;
 
-interface InboxRow {
+interface InboxTicket {
   id: string;
   number: number;
   subject: string;
   status: TicketStatus;
   priority: string;
   requester_id: string;
+  requester: string;
   assignee_id: string | null;
+  assignee: string | null;
   last_message_at: string;
 }
 
-// Each view as plain conditions, applied to the list and to the head count queries alike.
-function viewFilter(view: InboxView, me: string): { unassigned?: true; assignee?: string; statuses?: TicketStatus[] } {
-  switch (view) {
-    case 'unassigned':
-      return { unassigned: true, statuses: ['new', 'open'] };
-    case 'mine':
-      return { assignee: me, statuses: ['new', 'open', 'pending'] };
-    case 'open':
-      return { statuses: ['new', 'open'] };
-    case 'pending':
-      return { statuses: ['pending'] };
-    case 'solved':
-      return { statuses: ['solved'] };
-    case 'all':
-      return {};
-  }
+/** What public.inbox returns (supabase/migrations/20251122207000_inbox.sql). */
+interface InboxPage {
+  workspace: { id: string; slug: string; name: string };
+  role: 'admin' | 'agent';
+  members: { user_id: string; role: 'admin' | 'agent'; name: string }[];
+  counts: Record<InboxView, number>;
+  /** Exact for views and filters; null for a search (matches aren't counted). */
+  total: number | null;
+  tickets: InboxTicket[];
+  older: InboxCursor | null;
+  newer: InboxCursor | null;
 }
 
+// One round trip: the workspace (404 unless I'm a member), view counts, members and the page.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
-  const { workspace } = await requireMembership(request, supabase, user.id, params.slug ?? '');
   const url = new URL(request.url);
   const viewParam = url.searchParams.get('view');
   const view: InboxView = isView(viewParam) ? viewParam : 'unassigned';
@@ -69,70 +69,46 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const priorityParam = url.searchParams.get('priority');
   const priority = isPriority(priorityParam) ? priorityParam : '';
   const assigneeParam = url.searchParams.get('assignee') ?? '';
-  // A uuid-shaped assignee filter; RLS keeps it inside this workspace anyway.
   const assignee = assigneeParam === 'none' || UUID_RE.test(assigneeParam) ? assigneeParam : '';
-  const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
-  const from = (page - 1) * INBOX_PAGE_SIZE;
+  const after = decodeCursor(url.searchParams.get('after'));
+  const before = after ? null : decodeCursor(url.searchParams.get('before'));
+  // The page number is only shown ("26–50 of …"); the cursor decides what is listed.
+  const page = after || before ? Math.max(1, Math.min(1_000_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1)) : 1;
 
-  const vf = viewFilter(view, user.id);
-  // Without search or filters the view's own count is the total: no second count on the list.
-  const filtered = !!(q || status || priority || assignee);
-  let list = supabase
-    .from('tickets')
-    .select('id, number, subject, status, priority, requester_id, assignee_id, last_message_at', filtered ? { count: 'exact' } : undefined)
-    .eq('workspace_id', workspace.id);
-  if (vf.unassigned) list = list.is('assignee_id', null);
-  if (vf.assignee) list = list.eq('assignee_id', vf.assignee);
-  if (vf.statuses) list = list.in('status', vf.statuses);
-  if (q) list = list.textSearch('search', q, { type: 'websearch', config: 'english' });
-  if (status) list = list.eq('status', status);
-  if (priority) list = list.eq('priority', priority);
-  if (assignee === 'none') list = list.is('assignee_id', null);
-  else if (assignee) list = list.eq('assignee_id', assignee);
-  const listQuery = list
-    .order('last_message_at', { ascending: false })
-    .order('id', { ascending: false })
-    .range(from, from + INBOX_PAGE_SIZE - 1);
-
-  const countQueries = INBOX_VIEWS.map((v) => {
-    const f = viewFilter(v, user.id);
-    let c = supabase.from('tickets').select('id', { count: 'exact', head: true }).eq('workspace_id', workspace.id);
-    if (f.unassigned) c = c.is('assignee_id', null);
-    if (f.assignee) c = c.eq('assignee_id', f.assignee);
-    if (f.statuses) c = c.in('status', f.statuses);
-    return c;
-  });
-  const [memberList, listResult, ...countResults] = await Promise.all([memberRows(request, supabase, workspace.id), listQuery, ...countQueries]);
-  // A page past the end answers 416 from PostgREST; treat it as an empty page.
-  if (listResult.error && listResult.error.code !== 'PGRST103') throwDbError(request, listResult.error, 'inbox');
-  const counts = {} as Record<InboxView, number>;
-  INBOX_VIEWS.forEach((v, i) => {
-    const r = countResults[i]!;
-    if (r.error) throwDbError(request, r.error, `inbox count ${v}`);
-    counts[v] = r.count ?? 0;
-  });
-  const rows = (listResult.error ? [] : (listResult.data ?? [])) as InboxRow[];
-  const names = await profileNames(request, supabase, [...memberList.map((m) => m.user_id), ...rows.map((r) => r.requester_id)]);
-  const members = namedMembers(memberList, names);
-  const tickets = rows.map((r) => ({
-    ...r,
-    requester: names.get(r.requester_id) ?? 'Unknown',
-    assignee: r.assignee_id ? (names.get(r.assignee_id) ?? 'Unknown') : null,
-  }));
-  const total = listResult.error ? 0 : filtered ? (listResult.count ?? 0) : counts[view];
-  const claimed = url.searchParams.get('claimed') === 'none';
+  // GET: a stable function, and the same request bench:inbox times against PostgREST alone.
+  const { data: result, error } = await supabase.rpc(
+    'inbox',
+    {
+      p_slug: params.slug ?? '',
+      p_view: view,
+      p_query: q || null,
+      p_status: status || null,
+      p_priority: priority || null,
+      p_assignee: assignee || null,
+      p_after_at: after?.at ?? null,
+      p_after_id: after?.id ?? null,
+      p_before_at: before?.at ?? null,
+      p_before_id: before?.id ?? null,
+      p_limit: INBOX_PAGE_SIZE,
+    },
+    { get: true }
+  );
+  if (error) throwDbError(request, error, 'inbox');
+  const inbox = result as InboxPage;
   return data(request, {
-    workspace,
-    members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
+    workspace: inbox.workspace,
+    members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),
     me: user.id,
     view,
     filters: { q, status, priority, assignee },
-    page,
-    pages: Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE)),
-    total,
-    counts,
-    tickets,
-    nothingToClaim: claimed,
+    // Back to the newest page, the page number starts again.
+    page: before && !inbox.newer ? 1 : page,
+    total: inbox.total,
+    counts: inbox.counts,
+    tickets: inbox.tickets,
+    older: inbox.older ? encodeCursor(inbox.older) : null,
+    newer: inbox.newer ? encodeCursor(inbox.newer) : null,
+    nothingToClaim: url.searchParams.get('claimed') === 'none',
   });
 }
 
@@ -142,25 +118,38 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { workspace } = await requireMembership(request, supabase, user.id, params.slug ?? '');
   const form = await request.formData();
   if (formString(form, 'intent') !== 'claim_next') return data(request, { error: errorMessage('bad_request') }, { status: 400 });
-  const { data: row, error } = await supabase.rpc('claim_next_ticket', { p_workspace_id: workspace.id });
+  const { data: row, error } = await supabase.rpc('claim_next_ticket', {
+    p_workspace_id: workspace.id,
+  });
   if (error) {
     const mapped = mapDbError(error, 'claim_next_ticket');
     return data(request, { error: mapped.message }, { status: mapped.status });
   }
-  const claimed = (Array.isArray(row) ? row[0] : row) as { number?: number | null } | null;
+  const claimed = (Array.isArray(row) ? row[0] : row) as {
+    number?: number | null;
+  } | null;
   if (!claimed?.number) return redirectWithHeaders(request, `/w/${workspace.slug}?view=unassigned&claimed=none`);
   return redirectWithHeaders(request, `/w/${workspace.slug}/tickets/${claimed.number}`);
 }
 
 function href(slug: string, params: Record<string, string | number | undefined>) {
   const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '' && !(k === 'page' && v === 1)) sp.set(k, String(v));
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '' && !(k === 'page' && (v as number) <= 1)) sp.set(k, String(v));
   const s = sp.toString();
   return `/w/${slug}${s ? `?${s}` : ''}`;
 }
 
+const count = new Intl.NumberFormat('en');
+
+/** "26–50 of 17,588", or "Page 2" for a search, whose matches aren't counted. */
+function rangeLabel(page: number, shown: number, total: number | null): string {
+  if (total === null) return `Page ${page}`;
+  const first = (page - 1) * INBOX_PAGE_SIZE + 1;
+  return shown ? `${count.format(first)}–${count.format(first + shown - 1)} of ${count.format(total)}` : `0 of ${count.format(total)}`;
+}
+
 export default function Inbox() {
-  const { workspace, members, view, filters, page, pages, total, counts, tickets, nothingToClaim } = useLoaderData<typeof loader>();
+  const { workspace, members, view, filters, page, total, counts, tickets, older, newer, nothingToClaim } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const claiming = useIsPending();
   const keep = { view, ...filters };
@@ -188,7 +177,10 @@ export default function Inbox() {
           {INBOX_VIEWS.map((v) => (
             <li key={v}>
               <Link to={href(workspace.slug, { ...filters, view: v })} className="hd-tab" aria-current={v === view ? 'page' : undefined}>
-                {VIEW_LABELS[v]} <span className="hd-count" data-testid={`count-${v}`}>{counts[v]}</span>
+                {VIEW_LABELS[v]}{' '}
+                <span className="hd-count" data-testid={`count-${v}`}>
+                  {counts[v]}
+                </span>
               </Link>
             </li>
           ))}
@@ -246,7 +238,8 @@ export default function Inbox() {
         ) : (
           <table className="hd-table">
             <caption className="visually-hidden">
-              {VIEW_LABELS[view]} requests, newest activity first ({total})
+              {VIEW_LABELS[view]} requests, newest activity first
+              {total === null ? '' : ` (${total})`}
             </caption>
             <thead>
               <tr>
@@ -281,13 +274,39 @@ export default function Inbox() {
           </table>
         )}
       </div>
-      {pages > 1 ? (
+      {older || newer ? (
         <nav aria-label="Pages" className="hd-pager">
-          {page > 1 ? <Link to={href(workspace.slug, { ...keep, page: page - 1 })}>← Newer</Link> : <span />}
-          <span className="muted">
-            Page {page} of {pages}
+          {newer ? (
+            <Link
+              to={href(workspace.slug, {
+                ...keep,
+                before: newer,
+                page: page - 1,
+              })}
+              rel="prev"
+            >
+              ← Newer
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span className="muted" data-testid="inbox-range">
+            {rangeLabel(page, tickets.length, total)}
           </span>
-          {page < pages ? <Link to={href(workspace.slug, { ...keep, page: page + 1 })}>Older →</Link> : <span />}
+          {older ? (
+            <Link
+              to={href(workspace.slug, {
+                ...keep,
+                after: older,
+                page: page + 1,
+              })}
+              rel="next"
+            >
+              Older →
+            </Link>
+          ) : (
+            <span />
+          )}
         </nav>
       ) : null}
     </section>

@@ -1,0 +1,231 @@
+-- The inbox in one call (bench:inbox at 100 000 tickets: p95 ≤ 100 ms for the page).
+--
+-- 1. Counts without counting. private.ticket_tallies keeps, per workspace, how many tickets there are for
+--    each (status, priority, assignee) — at most 5 × 4 × (members + 1) rows — maintained by statement
+--    triggers on tickets. Every view count, and the total of any status/priority/assignee filter, is a
+--    sum over those few rows instead of a count over up to 100 000 row-level-security-checked rows.
+-- 2. public.inbox(slug, view, …) returns the workspace, my role, the members, the view counts, one page
+--    of tickets (newest activity first, keyset-paged) with requester and assignee names, and the
+--    cursors for the pages around it — one PostgREST round trip instead of eleven.
+--
+-- inbox is security definer because it must cross row-level security for speed: under RLS, @@ is not
+-- leakproof, so a text search never reaches the GIN index (see 20251122203000_search_tickets.sql), and
+-- the tallies are in the private schema. Its explicit check is the agents' policy itself: the caller
+-- must be a member of the workspace, and every query below is confined to that workspace, which is
+-- exactly what "requesters and members read tickets" lets a member read.
+
+create table private.ticket_tallies (
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  status text not null,
+  priority text not null,
+  assignee_id uuid,
+  -- No check (n >= 0): Postgres checks the proposed row of an upsert before it sees the conflict, and a
+  -- move out of a tally proposes a negative one.
+  n bigint not null
+);
+create unique index ticket_tallies_key on private.ticket_tallies (workspace_id, status, priority, assignee_id) nulls not distinct;
+
+-- One statement, one upsert of the summed differences. Rows are taken in key order, so two statements
+-- that touch the same tallies queue instead of deadlocking.
+create function private.tally_tickets() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, n)
+    select d.workspace_id, d.status, d.priority, d.assignee_id, count(*)
+      from new_tickets d group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (workspace_id, status, priority, assignee_id) do update set n = t.n + excluded.n;
+  elsif tg_op = 'UPDATE' then
+    -- Differences are summed per key first: a statement that moves tickets back and forth nets out.
+    insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, n)
+    select d.workspace_id, d.status, d.priority, d.assignee_id, sum(d.delta)
+      from (select n.workspace_id, n.status, n.priority, n.assignee_id, 1 as delta from new_tickets n
+            union all
+            select o.workspace_id, o.status, o.priority, o.assignee_id, -1 from old_tickets o) d
+     group by 1, 2, 3, 4 having sum(d.delta) <> 0 order by 1, 2, 3, 4
+    on conflict (workspace_id, status, priority, assignee_id) do update set n = t.n + excluded.n;
+  else
+    -- Deleting tickets (a workspace going, with its tallies already gone by cascade): only what is left.
+    update private.ticket_tallies t set n = t.n - d.n
+      from (select o.workspace_id, o.status, o.priority, o.assignee_id, count(*) as n from old_tickets o group by 1, 2, 3, 4) d
+     where t.workspace_id = d.workspace_id and t.status = d.status and t.priority = d.priority
+       and t.assignee_id is not distinct from d.assignee_id;
+  end if;
+  return null;
+end $$;
+revoke all on function private.tally_tickets() from public, anon, authenticated;
+
+create trigger tickets_tally_insert after insert on public.tickets
+  referencing new table as new_tickets for each statement execute function private.tally_tickets();
+-- (Postgres allows no column list with transition tables: updates that move no tally add nothing.)
+create trigger tickets_tally_update after update on public.tickets
+  referencing old table as old_tickets new table as new_tickets for each statement execute function private.tally_tickets();
+create trigger tickets_tally_delete after delete on public.tickets
+  referencing old table as old_tickets for each statement execute function private.tally_tickets();
+
+insert into private.ticket_tallies (workspace_id, status, priority, assignee_id, n)
+select workspace_id, status, priority, assignee_id, count(*) from public.tickets group by 1, 2, 3, 4;
+
+-- The inbox views as SQL (constants only; values are always bound parameters). $1 is the caller.
+create function private.inbox_view_filter(p_view text) returns text
+language sql immutable set search_path = '' as $$
+  select case p_view
+    when 'unassigned' then 't.assignee_id is null and t.status in (''new'', ''open'')'
+    when 'mine' then 't.assignee_id = $1 and t.status in (''new'', ''open'', ''pending'')'
+    when 'open' then 't.status in (''new'', ''open'')'
+    when 'pending' then 't.status = ''pending'''
+    when 'solved' then 't.status = ''solved'''
+    when 'all' then 'true'
+  end
+$$;
+
+create function public.inbox(
+  p_slug text,
+  p_view text default 'unassigned',
+  p_query text default null,
+  p_status text default null,
+  p_priority text default null,
+  p_assignee text default null,
+  p_after_at timestamptz default null,
+  p_after_id uuid default null,
+  p_before_at timestamptz default null,
+  p_before_id uuid default null,
+  p_limit integer default 25
+) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  me uuid := auth.uid();
+  ws public.workspaces;
+  my_role text;
+  view_sql text := private.inbox_view_filter(p_view);
+  assignee uuid;
+  q tsquery;
+  base text;
+  dir text;
+  search_window constant integer := 1000;
+  note_ids uuid[];
+  newer boolean := p_before_at is not null and p_before_id is not null;
+  older boolean := not newer and p_after_at is not null and p_after_id is not null;
+  page_ids uuid[];
+  has_more boolean;
+  result jsonb;
+begin
+  select w.* into ws from public.workspaces w where w.slug = p_slug;
+  select m.role into my_role from public.memberships m where m.workspace_id = ws.id and m.user_id = me;
+  -- Not a member, or no such workspace: the same answer (never reveal that it exists).
+  if me is null or ws.id is null or my_role is null then
+    raise exception 'not_found' using errcode = 'P0001';
+  end if;
+  if view_sql is null
+     or (p_status is not null and p_status not in ('new', 'open', 'pending', 'solved', 'closed'))
+     or (p_priority is not null and p_priority not in ('low', 'normal', 'high', 'urgent'))
+     or p_limit not between 1 and 100 then
+    raise exception 'bad_request' using errcode = 'P0001';
+  end if;
+  if p_assignee is not null and p_assignee <> 'none' then
+    begin
+      assignee := p_assignee::uuid;
+    exception when invalid_text_representation then
+      raise exception 'bad_request' using errcode = 'P0001';
+    end;
+  end if;
+
+  -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1
+  base := 't.workspace_id = $2 and ' || view_sql
+    || case when p_status is not null then ' and t.status = $3' else '' end
+    || case when p_priority is not null then ' and t.priority = $4' else '' end
+    || case when p_assignee = 'none' then ' and t.assignee_id is null' when assignee is not null then ' and t.assignee_id = $5' else '' end
+    || case when older then ' and (t.last_message_at, t.id) < ($7, $8)' when newer then ' and (t.last_message_at, t.id) > ($7, $8)' else '' end;
+
+  dir := case when newer then 'asc' else 'desc' end;
+  if coalesce(btrim(p_query), '') <> '' then
+    q := websearch_to_tsquery('english'::regconfig, p_query);
+    -- Subject and public replies. The planner can't tell a rare word from an absent one, and walking
+    -- the inbox index for an absent word reads every ticket (150 ms at 100k). So: look for the page among
+    -- the view's newest SEARCH_WINDOW tickets first (a common word fills it within a few dozen rows), and
+    -- only if that falls short take every match from the GIN index and sort them.
+    execute format(
+      'select array(select w.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
+      || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) w where w.search @@ $6 order by w.last_message_at %1$s, w.id %1$s limit $9)',
+      dir, base, search_window)
+      into page_ids
+      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+    if cardinality(page_ids) <= p_limit then
+      execute format(
+        'with m as materialized (select t.id, t.last_message_at from public.tickets t where %2$s and t.search @@ $6)'
+        || ' select array(select id from m order by last_message_at %1$s, id %1$s limit $9)', dir, base)
+        into page_ids
+        using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+    end if;
+    -- Internal notes (their own GIN index), then the newest of both lists.
+    execute format(
+      'select array(select t.id from public.tickets t where %2$s and t.id in (select m.ticket_id from public.messages m'
+      || ' where m.workspace_id = $2 and m.kind = ''note'' and to_tsvector(''english''::regconfig, m.body) @@ $6)'
+      || ' order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
+      into note_ids
+      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+    execute format('select array(select t.id from public.tickets t where t.id = any ($1) order by t.last_message_at %1$s, t.id %1$s limit $2)', dir)
+      into page_ids using page_ids || note_ids, p_limit + 1;
+  else
+    execute format(
+      'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
+      into page_ids
+      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+  end if;
+  page_ids := coalesce(page_ids, '{}');
+  -- One row past the page says whether there is another page in that direction.
+  has_more := cardinality(page_ids) > p_limit;
+  page_ids := page_ids[1:p_limit];
+  if newer then
+    page_ids := array(select x from unnest(page_ids) with ordinality u(x, i) order by i desc);
+  end if;
+
+  select jsonb_build_object(
+    'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name),
+    'role', my_role,
+    'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role, 'name', coalesce(p.display_name, 'Unknown'))
+                                          order by coalesce(p.display_name, 'Unknown'), m.user_id), '[]')
+                  from public.memberships m left join public.profiles p on p.user_id = m.user_id
+                 where m.workspace_id = ws.id),
+    'counts', (select jsonb_build_object(
+                 'unassigned', coalesce(sum(c.n) filter (where c.assignee_id is null and c.status in ('new', 'open')), 0),
+                 'mine', coalesce(sum(c.n) filter (where c.assignee_id = me and c.status in ('new', 'open', 'pending')), 0),
+                 'open', coalesce(sum(c.n) filter (where c.status in ('new', 'open')), 0),
+                 'pending', coalesce(sum(c.n) filter (where c.status = 'pending'), 0),
+                 'solved', coalesce(sum(c.n) filter (where c.status = 'solved'), 0),
+                 'all', coalesce(sum(c.n), 0))
+                 from private.ticket_tallies c where c.workspace_id = ws.id),
+    -- Without a search the view's total, filters included, is exact from the tallies too.
+    'total', case when q is null then (
+               select coalesce(sum(c.n), 0) from private.ticket_tallies c
+                where c.workspace_id = ws.id
+                  and case p_view
+                        when 'unassigned' then c.assignee_id is null and c.status in ('new', 'open')
+                        when 'mine' then c.assignee_id = me and c.status in ('new', 'open', 'pending')
+                        when 'open' then c.status in ('new', 'open')
+                        when 'pending' then c.status = 'pending'
+                        when 'solved' then c.status = 'solved'
+                        else true end
+                  and (p_status is null or c.status = p_status)
+                  and (p_priority is null or c.priority = p_priority)
+                  and (p_assignee is null or (p_assignee = 'none' and c.assignee_id is null) or c.assignee_id = assignee)) end,
+    'tickets', (select coalesce(jsonb_agg(jsonb_build_object(
+                   'id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
+                   'requester_id', t.requester_id, 'requester', coalesce(rp.display_name, 'Unknown'),
+                   'assignee_id', t.assignee_id, 'assignee', case when t.assignee_id is not null then coalesce(ap.display_name, 'Unknown') end,
+                   'last_message_at', t.last_message_at) order by u.i), '[]')
+                  from unnest(page_ids) with ordinality u(id, i)
+                  join public.tickets t on t.id = u.id
+                  left join public.profiles rp on rp.user_id = t.requester_id
+                  left join public.profiles ap on ap.user_id = t.assignee_id),
+    -- Cursors: "older" continues after the last row, "newer" goes back before the first.
+    'older', case when cardinality(page_ids) > 0 and (has_more or newer) then
+               (select jsonb_build_object('at', t.last_message_at, 'id', t.id) from public.tickets t where t.id = page_ids[cardinality(page_ids)]) end,
+    'newer', case when cardinality(page_ids) > 0 and (older or (newer and has_more)) then
+               (select jsonb_build_object('at', t.last_message_at, 'id', t.id) from public.tickets t where t.id = page_ids[1]) end
+  ) into result;
+  return result;
+end $$;
+revoke all on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer) from public, anon;
+grant execute on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer) to authenticated;
+revoke all on function private.inbox_view_filter(text) from public, anon, authenticated;

@@ -1,0 +1,209 @@
+// public.inbox (the inbox page in one call) and the tallies behind its counts, through PostgREST as
+// the seeded people, checked against plain SQL over the same tickets.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACME, PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+
+interface Cursor {
+  at: string;
+  id: string;
+}
+interface Inbox {
+  workspace: { id: string; slug: string; name: string };
+  role: string;
+  members: { user_id: string; role: string; name: string }[];
+  counts: Record<string, number>;
+  total: number | null;
+  tickets: { id: string; number: number; requester: string; assignee: string | null; status: string; priority: string }[];
+  older: Cursor | null;
+  newer: Cursor | null;
+}
+
+const VIEW_SQL: Record<string, string> = {
+  unassigned: `assignee_id is null and status in ('new', 'open')`,
+  mine: `assignee_id = $2 and status in ('new', 'open', 'pending')`,
+  open: `status in ('new', 'open')`,
+  pending: `status = 'pending'`,
+  solved: `status = 'solved'`,
+  all: 'true',
+};
+
+// Tallies that disagree with a count of the tickets, either way (empty when they agree).
+const TALLY_DRIFT = `
+  with tallied as (select workspace_id, status, priority, assignee_id, n from private.ticket_tallies where n > 0),
+       counted as (select workspace_id, status, priority, assignee_id, count(*) as n from public.tickets group by 1, 2, 3, 4)
+  select * from ((table tallied except table counted) union all (table counted except table tallied)) d`;
+
+describe('inbox', () => {
+  let db: DbStack;
+  let agent: SupabaseClient;
+  beforeAll(async () => {
+    db = await startDbStack();
+    agent = await db.as('acmeAgent');
+  });
+  afterAll(() => db?.teardown());
+
+  async function inbox(c: SupabaseClient, args: Record<string, unknown>): Promise<Inbox> {
+    const { data, error } = await c.rpc('inbox', { p_slug: 'acme', ...args });
+    if (error) throw new Error(`inbox: ${error.message}`);
+    return data as Inbox;
+  }
+
+  async function expected(where: string, me: string, params: unknown[] = [], limit = 25) {
+    const sql = `select id from tickets where workspace_id = $1 and $2::uuid is not null and ${where} order by last_message_at desc, id desc`;
+    const all = (await db.sql(sql, [ACME, me, ...params])).rows.map((r) => r.id as string);
+    return { count: all.length, page: all.slice(0, limit), all };
+  }
+
+  it('keeps its tallies equal to a count of the tickets through every kind of change', async () => {
+    expect((await db.sql(TALLY_DRIFT)).rows).toEqual([]);
+    // Many at once: new requests and agents claiming them (statement triggers take tallies in key order).
+    const opened = await Promise.all(Array.from({ length: 12 }, (_, i) => openTicket(db, i % 2 ? 'acmeCustomer' : 'acmeCustomer2', `Tally ${i}`)));
+    const agents = await Promise.all([db.as('acmeAgent'), db.as('acmeAgent2'), db.as('acmeAdmin')]);
+    const claims = await Promise.all(Array.from({ length: 9 }, (_, i) => agents[i % 3]!.rpc('claim_next_ticket', { p_workspace_id: ACME })));
+    for (const r of claims) expect(r.error).toBeNull();
+    expect((await db.sql(TALLY_DRIFT)).rows).toEqual([]);
+
+    // Replies that move the status, priority and assignee changes, a requester solving, the closing job.
+    const [a, b, c] = opened;
+    expect((await agent.rpc('post_message', { p_ticket_id: a!.id, p_body: 'On it.', p_new_status: 'pending' })).error).toBeNull();
+    expect((await agent.from('tickets').update({ priority: 'urgent', assignee_id: PEOPLE.acmeAgent2.id }).eq('id', b!.id)).error).toBeNull();
+    expect((await agent.from('tickets').update({ assignee_id: null }).eq('id', a!.id)).error).toBeNull();
+    const customer = await db.as(c!.number % 2 ? 'acmeCustomer2' : 'acmeCustomer');
+    await customer.from('tickets').update({ status: 'solved' }).eq('id', c!.id);
+    await agent.from('tickets').update({ status: 'solved' }).eq('id', b!.id);
+    await db.sql(`update tickets set solved_at = now() - interval '8 days' where id = $1`, [b!.id]);
+    expect((await db.service().rpc('close_solved_tickets')).error).toBeNull();
+    expect((await db.sql(`select status from tickets where id = $1`, [b!.id])).rows[0].status).toBe('closed');
+    expect((await db.sql(TALLY_DRIFT)).rows).toEqual([]);
+
+    // Bulk volume (one statement per 10 000 rows) and a workspace deleted with its tickets.
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/seed-bulk.ts', '--workspace', 'acme', '--tickets', '1500', '--db-url', db.stack.dbUrl]);
+    const owner = await db.as('globexAdmin');
+    const created = await owner.rpc('create_workspace', { p_name: 'Short lived', p_slug: 'short-lived' });
+    expect(created.error).toBeNull();
+    const gone = await db.as('acmeCustomer');
+    for (let i = 0; i < 3; i++) expect((await gone.rpc('create_ticket', { p_workspace_slug: 'short-lived', p_subject: `Bye ${i}`, p_body: 'x' })).error).toBeNull();
+    expect((await db.sql(`select sum(n)::int as n from private.ticket_tallies t join workspaces w on w.id = t.workspace_id where w.slug = 'short-lived'`)).rows[0].n).toBe(3);
+    await db.sql(`delete from workspaces where slug = 'short-lived'`);
+    expect((await db.sql(TALLY_DRIFT)).rows).toEqual([]);
+  });
+
+  it('answers members only: anyone else gets not_found, never a hint that the workspace exists', async () => {
+    const anon = await db.anon().rpc('inbox', { p_slug: 'acme' });
+    expect(anon.error?.code).toBe('42501');
+    for (const person of ['acmeCustomer', 'globexAgent', 'globexAdmin'] as const) {
+      const { data, error } = await (await db.as(person)).rpc('inbox', { p_slug: 'acme' });
+      expect(data).toBeNull();
+      expect(error).toMatchObject({ code: 'P0001', message: 'not_found' });
+    }
+    const missing = await agent.rpc('inbox', { p_slug: 'no-such-place' });
+    expect(missing.error).toMatchObject({ code: 'P0001', message: 'not_found' });
+
+    const page = await inbox(agent, {});
+    expect(page.workspace).toEqual({ id: ACME, slug: 'acme', name: 'Acme Support' });
+    expect(page.role).toBe('agent');
+    expect(page.members.map((m) => m.user_id).sort()).toEqual([PEOPLE.acmeAdmin.id, PEOPLE.acmeAgent.id, PEOPLE.acmeAgent2.id].sort());
+    expect((await inbox(await db.as('acmeAdmin'), {})).role).toBe('admin');
+  });
+
+  it('refuses values outside the vocabulary with bad_request', async () => {
+    for (const args of [{ p_view: 'everything' }, { p_status: 'lost' }, { p_priority: 'extreme' }, { p_assignee: 'bob' }, { p_limit: 0 }, { p_limit: 101 }]) {
+      const { error } = await agent.rpc('inbox', { p_slug: 'acme', ...args });
+      expect(error, JSON.stringify(args)).toMatchObject({ code: 'P0001', message: 'bad_request' });
+    }
+  });
+
+  it('counts every view exactly, for each member, and lists the newest activity first', async () => {
+    for (const person of ['acmeAgent', 'acmeAdmin'] as const) {
+      const me = PEOPLE[person].id;
+      const c = await db.as(person);
+      const counts: Record<string, number> = {};
+      for (const [view, where] of Object.entries(VIEW_SQL)) {
+        const want = await expected(where, me);
+        counts[view] = want.count;
+        const page = await inbox(c, { p_view: view });
+        expect(page.tickets.map((t) => t.id), `${person} ${view}`).toEqual(want.page);
+        expect(page.total).toBe(want.count);
+        expect(page.older === null).toBe(want.count <= 25);
+        expect(page.newer).toBeNull();
+      }
+      expect((await inbox(c, {})).counts).toEqual(counts);
+    }
+  });
+
+  it('applies status, priority and assignee filters on top of a view, totals included', async () => {
+    const me = PEOPLE.acmeAgent.id;
+    const cases: [Record<string, unknown>, string, unknown[]][] = [
+      [{ p_view: 'open', p_priority: 'high' }, `${VIEW_SQL.open} and priority = $3`, ['high']],
+      [{ p_view: 'all', p_status: 'pending', p_assignee: PEOPLE.acmeAgent2.id }, `status = $3 and assignee_id = $4`, ['pending', PEOPLE.acmeAgent2.id]],
+      [{ p_view: 'all', p_assignee: 'none' }, `assignee_id is null`, []],
+      [{ p_view: 'mine', p_priority: 'urgent' }, `${VIEW_SQL.mine} and priority = $3`, ['urgent']],
+      [{ p_view: 'solved', p_status: 'open' }, 'false', []],
+    ];
+    for (const [args, where, params] of cases) {
+      const want = await expected(where, me, params);
+      const page = await inbox(agent, args);
+      expect(page.tickets.map((t) => t.id), JSON.stringify(args)).toEqual(want.page);
+      expect(page.total, JSON.stringify(args)).toBe(want.count);
+    }
+  });
+
+  it('pages by cursor through a whole view exactly once, older and back newer', async () => {
+    const want = await expected('true', PEOPLE.acmeAgent.id);
+    const pages: string[][] = [];
+    let page = await inbox(agent, { p_view: 'all', p_limit: 100 });
+    pages.push(page.tickets.map((t) => t.id));
+    while (page.older) {
+      page = await inbox(agent, { p_view: 'all', p_limit: 100, p_after_at: page.older.at, p_after_id: page.older.id });
+      pages.push(page.tickets.map((t) => t.id));
+    }
+    expect(pages.flat()).toEqual(want.all);
+    expect(pages.length).toBe(Math.ceil(want.count / 100));
+    // From the last page back to the first with the "newer" cursors.
+    const back: string[][] = [page.tickets.map((t) => t.id)];
+    while (page.newer) {
+      page = await inbox(agent, { p_view: 'all', p_limit: 100, p_before_at: page.newer.at, p_before_id: page.newer.id });
+      back.unshift(page.tickets.map((t) => t.id));
+    }
+    expect(back).toEqual(pages);
+    expect(page.newer).toBeNull();
+  });
+
+  it('searches subject, replies and internal notes, rare and common words alike, newest first', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'The xylophone arrived out of tune');
+    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Could you send a photo of the quokka sticker?' })).error).toBeNull();
+    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Narwhal batch, known supplier problem.', p_kind: 'note' })).error).toBeNull();
+    for (const word of ['xylophone', 'quokka', 'narwhal']) {
+      const page = await inbox(agent, { p_view: 'all', p_query: word });
+      expect(page.tickets.map((x) => x.id), word).toEqual([t.id]);
+      expect(page.total).toBeNull();
+    }
+    expect((await inbox(agent, { p_view: 'all', p_query: 'zzyzx' })).tickets).toEqual([]);
+
+    // Against a brute-force search over every ticket: the most common word (the page is among the newest
+    // tickets), a rare one (the index path) and a phrase, in two views, two pages deep.
+    const words = (
+      await db.sql(
+        `select word, ndoc from ts_stat($$select search from tickets where workspace_id = '${ACME}'$$) where length(word) > 3 order by ndoc desc, word`,
+      )
+    ).rows as { word: string; ndoc: number }[];
+    const common = words[0]!.word;
+    const rare = words.filter((w) => w.ndoc >= 30 && w.ndoc <= 60).at(-1)?.word ?? words.at(-1)!.word;
+    const match = `(search @@ websearch_to_tsquery('english', $3) or id in (select ticket_id from messages where kind = 'note' and to_tsvector('english', body) @@ websearch_to_tsquery('english', $3)))`;
+    for (const [view, query] of [['all', common], ['all', rare], ['open', common], ['all', `"${common}" -${rare}`]] as const) {
+      const want = await expected(`${VIEW_SQL[view]} and ${match}`, PEOPLE.acmeAgent.id, [query]);
+      expect(want.count, query).toBeGreaterThan(0);
+      const first = await inbox(agent, { p_view: view, p_query: query });
+      expect(first.tickets.map((x) => x.id), `${view} ${query}`).toEqual(want.page);
+      if (first.older) {
+        const second = await inbox(agent, { p_view: view, p_query: query, p_after_at: first.older.at, p_after_id: first.older.id });
+        expect(second.tickets.map((x) => x.id), `${view} ${query} page 2`).toEqual(want.all.slice(25, 50));
+      } else {
+        expect(want.count).toBeLessThanOrEqual(25);
+      }
+    }
+  });
+});
