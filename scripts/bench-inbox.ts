@@ -1,23 +1,36 @@
-// npm run bench:inbox: p50/p95 latency of the inbox (/w/acme: views, search, a deep page) and of a
-// ticket page for a signed-in agent, measured with autocannon against a production build on a
-// fresh local stack with BENCH_TICKETS (default 20 000) extra tickets from seed:bulk.
-//   BENCH_SECONDS=10 BENCH_TICKETS=20000 BENCH_CONNECTIONS=20 npm run bench:inbox
+// npm run bench:inbox: p50/p95 time to first byte of the inbox (/w/acme: views, a search, a deep page)
+// and a ticket page for a signed-in agent, each beside the same PostgREST call alone (GET
+// /rest/v1/rpc/inbox with the agent's token) and the overhead ratio; then EXPLAIN ANALYZE of the
+// queries inside public.inbox. A production build on a fresh local stack with BENCH_TICKETS (default
+// 100 000) extra tickets from seed:bulk.
+//   BENCH_SECONDS=10 BENCH_TICKETS=100000 BENCH_CONNECTIONS=10 npm run bench:inbox
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createServerClient, parseCookieHeader } from '@supabase/ssr';
+import pg from 'pg';
 import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
-import { printResults, run, signIn, startApp } from './bench-support.ts';
+import { run, signIn, startApp, type BenchResult } from './bench-support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const TICKETS = Number(process.env.BENCH_TICKETS ?? 20_000);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const AGENT = 'agent@acme.test';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-inbox-'));
 chmodSync(dir, 0o755);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
+
+/** The page's query string → the arguments the loader passes to public.inbox. */
+function rpcArgs(search: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams({ p_slug: 'acme', p_view: search.get('view') ?? 'unassigned', p_limit: '25' });
+  if (search.get('q')) out.set('p_query', search.get('q')!);
+  if (search.get('priority')) out.set('p_priority', search.get('priority')!);
+  if (search.get('status')) out.set('p_status', search.get('status')!);
+  return out;
+}
 
 try {
   if (TICKETS > 0) {
@@ -31,28 +44,117 @@ try {
   const { base } = app;
 
   const cookie = await signIn(base, stack.mailUrl, AGENT);
-  const pages = [
-    ['inbox: unassigned', '/w/acme'],
+  // The agent's access token, read from the session cookie the way the app reads it.
+  const session = createServerClient(stack.apiUrl, stack.anonKey, {
+    cookies: { getAll: () => parseCookieHeader(cookie).map(({ name, value }) => ({ name, value: value ?? '' })), setAll: () => undefined },
+  });
+  const token = (await session.auth.getSession()).data.session?.access_token;
+  if (!token) throw new Error('no access token in the session cookie');
+  const restHeaders = { apikey: stack.anonKey, authorization: `Bearer ${token}` };
+
+  // Page 40 of "all" is reached the way a reader reaches it: 39 × "Older →".
+  let page40 = '/w/acme?view=all';
+  for (let i = 1; i < 40; i++) {
+    const html = await (await fetch(`${base}${page40}`, { headers: { cookie } })).text();
+    const next = /<a [^>]*href="([^"]+)"[^>]*rel="next"/.exec(html)?.[1] ?? /<a [^>]*rel="next"[^>]*href="([^"]+)"/.exec(html)?.[1];
+    if (!next) throw new Error(`no "Older" link on page ${i}`);
+    page40 = next.replace(/&amp;/g, '&');
+  }
+
+  const pages: [string, string][] = [
+    ['inbox: unassigned (default)', '/w/acme'],
     ['inbox: all', '/w/acme?view=all'],
     ['inbox: mine', '/w/acme?view=mine'],
-    ['inbox: all, page 40', '/w/acme?view=all&page=40'],
+    ['inbox: all, page 40', page40],
     ['inbox: search "refund"', '/w/acme?view=all&q=refund'],
     ['inbox: open + high priority', '/w/acme?view=open&priority=high'],
     ['ticket #1', '/w/acme/tickets/1'],
-  ] as const;
+  ];
   for (const [, p] of pages) {
     const res = await fetch(`${base}${p}`, { headers: { cookie }, redirect: 'manual' });
     if (res.status !== 200) throw new Error(`GET ${p} answered ${res.status}`);
   }
 
-  const results = [];
+  const rows: Record<string, string | number>[] = [];
   for (const [label, p] of pages) {
     await run(`${base}${p}`, { cookie }, 2, CONNECTIONS); // warm-up
-    results.push({ label, ...(await run(`${base}${p}`, { cookie }, DURATION, CONNECTIONS)) });
+    const page = await run(`${base}${p}`, { cookie }, DURATION, CONNECTIONS);
+    let rest: BenchResult | undefined;
+    if (p.startsWith('/w/acme?') || p === '/w/acme') {
+      const url = new URL(p, base);
+      const args = rpcArgs(url.searchParams);
+      const after = url.searchParams.get('after');
+      if (after) {
+        const [at, id] = Buffer.from(after, 'base64url').toString().split('|');
+        args.set('p_after_at', at!);
+        args.set('p_after_id', id!);
+      }
+      const restUrl = `${stack.apiUrl}/rest/v1/rpc/inbox?${args}`;
+      const check = await fetch(restUrl, { headers: restHeaders });
+      if (check.status !== 200) throw new Error(`GET ${restUrl} answered ${check.status}: ${await check.text()}`);
+      await run(restUrl, restHeaders, 2, CONNECTIONS);
+      rest = await run(restUrl, restHeaders, DURATION, CONNECTIONS);
+    }
+    rows.push({
+      page: label,
+      'page p50 ms': page.p50,
+      'page p95 ms': page.p95,
+      'page req/s': page.rps,
+      'PostgREST p50 ms': rest?.p50 ?? '',
+      'PostgREST p95 ms': rest?.p95 ?? '',
+      'ratio p50': rest ? +(page.p50 / Math.max(rest.p50, 1)).toFixed(2) : '',
+      'ratio p95': rest ? +(page.p95 / Math.max(rest.p95, 1)).toFixed(2) : '',
+      'non-2xx': page.non2xx + (rest?.non2xx ?? 0),
+      errors: page.errors + (rest?.errors ?? 0),
+    });
   }
-  printResults(`autocannon, ${CONNECTIONS} connections, ${DURATION} s each, loopback, NODE_ENV=production, acme + ${TICKETS} bulk tickets`, results);
+  console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION} s each, loopback, NODE_ENV=production, acme + ${TICKETS} bulk tickets`);
+  console.log('PostgREST = the same public.inbox call the page makes, alone (GET /rest/v1/rpc/inbox through the gateway)');
+  console.table(rows);
+
+  await explain(token);
 } finally {
   await app?.stop();
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });
+}
+
+// EXPLAIN ANALYZE of every statement public.inbox runs (auto_explain, nested statements), as the agent.
+async function explain(accessToken: string) {
+  const url = new URL(stack.dbUrl);
+  url.username = 'supabase_admin'; // auto_explain is loaded by a superuser
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  const plans: string[] = [];
+  client.on('notice', (n) => plans.push(n.message ?? ''));
+  const claims = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString());
+  try {
+    await client.query(`load 'auto_explain'`);
+    for (const sql of [
+      `set auto_explain.log_min_duration = 0`,
+      `set auto_explain.log_nested_statements = on`,
+      `set auto_explain.log_analyze = on`,
+      `set auto_explain.log_buffers = on`,
+      `set auto_explain.log_level = notice`,
+      `set client_min_messages = notice`,
+    ])
+      await client.query(sql);
+    for (const [label, args] of [
+      ['default view (unassigned)', `'acme'`],
+      ['search "refund" in all', `'acme', 'all', p_query => 'refund'`],
+    ] as const) {
+      plans.length = 0;
+      await client.query('begin');
+      await client.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)]);
+      await client.query('set local role authenticated');
+      await client.query(`select public.inbox(${args}) is not null`);
+      await client.query('rollback');
+      console.log(`\nEXPLAIN ANALYZE inside public.inbox(${args}) — ${label}:`);
+      for (const plan of plans.filter((p) => !/Query Text: (select set_config|select public\.inbox|$)/.test(p) && !/^duration/.test(p))) {
+        console.log(plan.replace(/^duration: [\d.]+ ms {2}plan:\n/, '').replace(/\n/g, '\n  '));
+      }
+    }
+  } finally {
+    await client.end();
+  }
 }

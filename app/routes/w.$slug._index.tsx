@@ -75,24 +75,24 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The page number is only shown ("26–50 of …"); the cursor decides what is listed.
   const page = after || before ? Math.max(1, Math.min(1_000_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1)) : 1;
 
-  // GET: a stable function, and the same request bench:inbox times against PostgREST alone.
-  const { data: result, error } = await supabase.rpc(
-    'inbox',
-    {
-      p_slug: params.slug ?? '',
-      p_view: view,
-      p_query: q || null,
-      p_status: status || null,
-      p_priority: priority || null,
-      p_assignee: assignee || null,
-      p_after_at: after?.at ?? null,
-      p_after_id: after?.id ?? null,
-      p_before_at: before?.at ?? null,
-      p_before_id: before?.id ?? null,
-      p_limit: INBOX_PAGE_SIZE,
-    },
-    { get: true }
-  );
+  // GET: a stable function, and the same request bench:inbox times against PostgREST alone. A GET
+  // carries every argument as text ("null" included), so unset ones are left out for their defaults.
+  const args = {
+    p_slug: params.slug ?? '',
+    p_view: view,
+    p_query: q,
+    p_status: status,
+    p_priority: priority,
+    p_assignee: assignee,
+    p_after_at: after?.at,
+    p_after_id: after?.id,
+    p_before_at: before?.at,
+    p_before_id: before?.id,
+    p_limit: INBOX_PAGE_SIZE,
+  };
+  const { data: result, error } = await supabase.rpc('inbox', Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')), {
+    get: true,
+  });
   if (error) throwDbError(request, error, 'inbox');
   const inbox = result as InboxPage;
   return data(request, {

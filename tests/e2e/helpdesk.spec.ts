@@ -158,8 +158,20 @@ test.describe('helpdesk with JavaScript', () => {
     const page = agent.page;
     await page.goto('/w/acme?view=all');
     await expect(page.getByRole('link', { name: /^All/ })).toHaveAttribute('aria-current', 'page');
-    expect(Number(await page.getByTestId('count-all').textContent())).toBeGreaterThan(25);
+    const all = Number(await page.getByTestId('count-all').textContent());
+    expect(all).toBeGreaterThan(25);
     await expect(page.getByTestId('inbox-row')).toHaveCount(25);
+    await expect(page.getByTestId('inbox-range')).toHaveText(`1–25 of ${all}`);
+    const firstRow = await page.getByTestId('inbox-row').first().textContent();
+    // Older and back: the next rows, then the same first page again.
+    await page.getByRole('link', { name: 'Older →' }).click();
+    await expect(page.getByTestId('inbox-range')).toHaveText(`26–${Math.min(50, all)} of ${all}`);
+    await expect(page.getByTestId('inbox-row')).toHaveCount(Math.min(25, all - 25));
+    await expect(page.getByTestId('inbox-row').first()).not.toHaveText(firstRow!);
+    await page.getByRole('link', { name: '← Newer' }).click();
+    await expect(page.getByTestId('inbox-range')).toHaveText(`1–25 of ${all}`);
+    await expect(page.getByTestId('inbox-row').first()).toHaveText(firstRow!);
+    await expect(page.getByRole('link', { name: '← Newer' })).toHaveCount(0);
     await page.getByLabel('Search').fill('blender');
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(page).toHaveURL(/q=blender/);
