@@ -51,6 +51,14 @@ interface EventRow {
   created_at: string;
 }
 
+/** public.requester_card: the requester's name, email and other recent requests here. */
+interface RequesterCard {
+  name: string;
+  email: string | null;
+  requests: number;
+  recent: { number: number; subject: string; status: TicketStatus; last_message_at: string }[];
+}
+
 const TICKET_COLUMNS = 'id, number, subject, status, priority, requester_id, assignee_id, created_at, first_response_at, solved_at';
 
 /**
@@ -83,7 +91,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const { workspace, memberRows: rows, ticket: full } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number, true);
   const { messages: rawMessages = [], ticket_events: rawEvents = [], ...ticket } = full;
-  const names = await profileNames(request, supabase, [ticket.requester_id, ...rows.map((m) => m.user_id), ...rawMessages.map((m) => m.author_id)]);
+  const [names, card] = await Promise.all([
+    profileNames(request, supabase, [ticket.requester_id, ...rows.map((m) => m.user_id), ...rawMessages.map((m) => m.author_id)]),
+    supabase.rpc('requester_card', { p_ticket_id: ticket.id }, { get: true }),
+  ]);
+  if (card.error) throwDbError(request, card.error, 'requester card');
+  const requesterCard = card.data as RequesterCard;
   const members = namedMembers(rows, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
   const messages: ThreadMessage[] = rawMessages.map((m) => ({ ...m, author: name(m.author_id) }));
@@ -107,6 +120,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
     ticket,
     requester: name(ticket.requester_id),
+    requesterCard,
     assignee: ticket.assignee_id ? name(ticket.assignee_id) : null,
     messages,
     events,
@@ -189,7 +203,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function TicketPage() {
-  const { workspace, me, members, ticket, requester, assignee, messages, events, lastMessageId } = useLoaderData<typeof loader>();
+  const { workspace, me, members, ticket, requester, requesterCard, assignee, messages, events, lastMessageId } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const sent = actionData?.intent === 'send' ? actionData : undefined;
   const errors = actionData?.errors ?? {};
@@ -253,6 +267,26 @@ export default function TicketPage() {
         <div className="card stack">
           <h2 className="hd-side-title">Requester</h2>
           <p data-testid="requester">{requester}</p>
+          {requesterCard.email ? (
+            <p className="small">
+              <a href={`mailto:${requesterCard.email}`} data-testid="requester-email">
+                {requesterCard.email}
+              </a>
+            </p>
+          ) : null}
+          <p className="small muted">{requesterCard.requests === 1 ? 'This is their only request.' : `${requesterCard.requests} requests in ${workspace.name}`}</p>
+          {requesterCard.recent.length ? (
+            <ul className="hd-side-list small" aria-label="Their other recent requests">
+              {requesterCard.recent.map((r) => (
+                <li key={r.number}>
+                  <Link to={`/w/${workspace.slug}/tickets/${r.number}`}>
+                    #{r.number} {r.subject}
+                  </Link>{' '}
+                  <StatusBadge status={r.status} />
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </div>
         <Form method="post" className="card stack">
           <SelectField id="status" name="status" label="Status" defaultValue={ticket.status} key={`s-${ticket.status}`}>

@@ -56,7 +56,7 @@ async function openRequest(customer: Page, subject: string, body: string) {
 }
 
 /** The core path; run with and without JavaScript. */
-async function corePath(customer: Page, agent: Page, agentName: string, javaScript: boolean) {
+async function corePath(customer: Page, agent: Page, agentName: string, customerEmail: string, javaScript: boolean) {
   const tag = randomUUID().slice(0, 8);
   const subject = `Blender arrived broken ${tag}`;
   const number = await openRequest(customer, subject, `The lid is cracked (${tag}).`);
@@ -65,6 +65,9 @@ async function corePath(customer: Page, agent: Page, agentName: string, javaScri
   await agent.goto('/w/acme?view=unassigned');
   await agent.getByRole('link', { name: subject }).click();
   await expect(agent).toHaveURL(new RegExp(`/w/acme/tickets/${number}$`));
+  // Who is asking: their email and their other requests, one click away.
+  await expect(agent.getByTestId('requester-email')).toHaveText(customerEmail);
+  await expect(agent.getByRole('list', { name: 'Their other recent requests' }).getByRole('link').first()).toBeVisible();
   await agent.getByRole('button', { name: 'Assign to me' }).click();
   await expect(agent.locator('.hd-ticket__facts')).toContainText(`assigned to ${agentName}`);
 
@@ -132,7 +135,7 @@ test.describe('helpdesk with JavaScript', () => {
 
   test('a request goes from the customer to the agent and back, notes stay internal', async () => {
     test.setTimeout(90_000);
-    ticketNumber = await corePath(customer.page, agent.page, 'Alex Agent', true);
+    ticketNumber = await corePath(customer.page, agent.page, 'Alex Agent', 'customer@example.test', true);
   });
 
   test('a validation error keeps what was typed', async () => {
@@ -281,7 +284,7 @@ test.describe('helpdesk without JavaScript', () => {
     const customer = await signedInContext(browser, 'customer2@example.test', false);
     const agent = await signedInContext(browser, 'agent2@acme.test', false);
     try {
-      await corePath(customer.page, agent.page, 'Sam Support', false);
+      await corePath(customer.page, agent.page, 'Sam Support', 'customer2@example.test', false);
     } finally {
       await customer.context.close();
       await agent.context.close();

@@ -207,3 +207,33 @@ describe('inbox', () => {
     }
   });
 });
+
+describe('requester card', () => {
+  let db: DbStack;
+  beforeAll(async () => {
+    db = await startDbStack();
+  });
+  afterAll(() => db?.teardown());
+
+  it("shows members the requester's email and other recent requests, and nobody else anything", async () => {
+    const older = await openTicket(db, 'acmeCustomer2', 'First question');
+    const latest = await openTicket(db, 'acmeCustomer2', 'Second question');
+    const { data, error } = await (await db.as('acmeAgent')).rpc('requester_card', { p_ticket_id: latest.id });
+    expect(error).toBeNull();
+    const { rows } = await db.sql(
+      `select count(*)::int as n, array_agg(number order by last_message_at desc) as numbers from tickets where requester_id = $1 and workspace_id = $2`,
+      [PEOPLE.acmeCustomer2.id, ACME],
+    );
+    expect(data).toMatchObject({ user_id: PEOPLE.acmeCustomer2.id, email: PEOPLE.acmeCustomer2.email, requests: rows[0].n });
+    const recent = (data as { recent: { number: number; subject: string }[] }).recent;
+    expect(recent.map((r) => r.number)).toEqual((rows[0].numbers as number[]).filter((n) => n !== latest.number).slice(0, 5));
+    expect(recent[0]).toMatchObject({ number: older.number, subject: 'First question', status: 'new' });
+
+    for (const person of ['acmeCustomer2', 'acmeCustomer', 'globexAgent'] as const) {
+      const other = await (await db.as(person)).rpc('requester_card', { p_ticket_id: latest.id });
+      expect(other.data, person).toBeNull();
+      expect(other.error, person).toMatchObject({ code: 'P0001', message: 'not_found' });
+    }
+    expect((await db.anon().rpc('requester_card', { p_ticket_id: latest.id })).error?.code).toBe('42501');
+  });
+});
