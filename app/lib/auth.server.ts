@@ -9,12 +9,13 @@ import { mapAuthError } from './auth-errors.ts';
 import { FLASH, setFlash } from './cookies.server.ts';
 import { errorResponse, responseHeaders } from './http.server.ts';
 import { loginPath } from './safe-redirect.ts';
-import { getSupabase, hasAuthCookie } from './supabase.server.ts';
+import { parseCookieHeader } from '@supabase/ssr';
+import { getSupabase, hasAuthCookie, isAuthCookieName } from './supabase.server.ts';
 import type { SessionUser } from './user.ts';
 
 export type { SessionUser };
 
-type Claims = { sub?: string; email?: string; user_metadata?: { display_name?: unknown } };
+type Claims = { sub?: string; exp?: number; email?: string; user_metadata?: { display_name?: unknown } };
 
 function fromClaims(claims: Claims): SessionUser | null {
   if (!claims.sub) return null;
@@ -22,9 +23,44 @@ function fromClaims(claims: Claims): SessionUser | null {
   return { id: claims.sub, email: claims.email ?? '', displayName: typeof name === 'string' && name ? name : null };
 }
 
-async function readUser(request: Request): Promise<{ user: SessionUser | null; expired: boolean; supabase?: SupabaseClient }> {
+// Sessions already verified, by the exact value of their auth cookies, until shortly before the
+// access token expires. The root loader and the page loader of one request (Remix gives each its own
+// Request) and that browser's next requests verify a token once — what PostgREST's JWT cache does.
+// Within the margin auth-js would refresh the session, so from then on getClaims runs again.
+const VERIFIED_MAX = 10_000;
+const REFRESH_MARGIN_MS = 2 * 60_000; // auth-js refreshes 90 s before exp (EXPIRY_MARGIN_MS)
+const verified = new Map<string, { user: SessionUser; until: number }>();
+
+function sessionKey(request: Request): string {
+  return parseCookieHeader(request.headers.get('Cookie') ?? '')
+    .filter(({ name }) => isAuthCookieName(name))
+    .map(({ name, value }) => `${name}=${value ?? ''}`)
+    .sort()
+    .join(';');
+}
+
+function remember(key: string, user: SessionUser, exp: number | undefined) {
+  const until = (exp ?? 0) * 1000 - REFRESH_MARGIN_MS;
+  if (until <= Date.now()) return;
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  verified.set(key, { user, until });
+}
+
+/** A verified user for these cookies, if one is known and its token has time left. */
+function knownUser(key: string): SessionUser | null {
+  const hit = verified.get(key);
+  if (!hit) return null;
+  if (hit.until > Date.now()) return hit.user;
+  verified.delete(key);
+  return null;
+}
+
+async function readUser(request: Request, needClient: boolean): Promise<{ user: SessionUser | null; expired: boolean; supabase?: SupabaseClient }> {
   // No auth cookie, no session: skip building a client (the common anonymous page view).
   if (!hasAuthCookie(request)) return { user: null, expired: false };
+  const key = sessionKey(request);
+  const known = knownUser(key);
+  if (known) return { user: known, expired: false, supabase: needClient ? getSupabase(request).supabase : undefined };
   const { supabase } = getSupabase(request);
   const { data, error } = await supabase.auth.getClaims();
   if (error) {
@@ -35,13 +71,15 @@ async function readUser(request: Request): Promise<{ user: SessionUser | null; e
     return { user: null, expired: true, supabase };
   }
   const user = data?.claims ? fromClaims(data.claims as Claims) : null;
+  // Only a session that needed no refresh is remembered: after a refresh the cookies change anyway.
+  if (user && !getSupabase(request).written.size) remember(key, user, (data!.claims as Claims).exp);
   // Cookies present but no session left (e.g. the refresh token was refused and auth-js cleared it).
   return { user, expired: !user && hasAuthCookie(request), supabase };
 }
 
 /** The signed-in user or null; for pages anyone may see. */
 export async function getOptionalUser(request: Request): Promise<SessionUser | null> {
-  return (await readUser(request)).user;
+  return (await readUser(request, false)).user;
 }
 
 function currentPath(request: Request): string {
@@ -54,7 +92,7 @@ function currentPath(request: Request): string {
  * cookie deletions (session_expired when the visitor had a session that no longer works).
  */
 export async function requireUser(request: Request): Promise<{ user: SessionUser; supabase: SupabaseClient }> {
-  const { user, expired, supabase } = await readUser(request);
+  const { user, expired, supabase } = await readUser(request, true);
   if (user && supabase) return { user, supabase };
   // A session that stopped working says so on the sign-in page (catalogue: session_expired).
   const flash = expired ? [['Set-Cookie', await setFlash(request, FLASH.sessionExpired)] as [string, string]] : undefined;
@@ -63,6 +101,6 @@ export async function requireUser(request: Request): Promise<{ user: SessionUser
 
 /** Signed-in visitors don't need the sign-in pages. */
 export async function redirectIfSignedIn(request: Request, to: string): Promise<void> {
-  const { user } = await readUser(request);
+  const { user } = await readUser(request, false);
   if (user) throw redirect(to, { headers: responseHeaders(request) });
 }

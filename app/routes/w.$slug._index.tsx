@@ -1,10 +1,11 @@
 // The inbox (members only): views, search, filters, newest activity first, 25 a page, and
 // "Claim next" (claim_next_ticket: the oldest unassigned request goes to me).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, useIsPending } from '~/components/forms.tsx';
 import { PriorityBadge, StatusBadge } from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth.server.ts';
+import { useDelegatedLinks } from '~/lib/delegated-links.ts';
 import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
 import { errorMessage } from '~/lib/errors.ts';
 import {
@@ -105,7 +106,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     page: before && !inbox.newer ? 1 : page,
     total: inbox.total,
     counts: inbox.counts,
-    tickets: inbox.tickets,
+    tickets: inbox.tickets.map(({ requester_id: _r, assignee_id: _a, ...t }) => t),
     older: inbox.older ? encodeCursor(inbox.older) : null,
     newer: inbox.newer ? encodeCursor(inbox.newer) : null,
     nothingToClaim: url.searchParams.get('claimed') === 'none',
@@ -152,9 +153,11 @@ export default function Inbox() {
   const { workspace, members, view, filters, page, total, counts, tickets, older, newer, nothingToClaim } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const claiming = useIsPending();
+  const followLink = useDelegatedLinks();
   const keep = { view, ...filters };
   return (
-    <section className="hd-inbox stack-lg" aria-labelledby="inbox-title">
+    // The inbox's links are plain anchors (cheap to render); clicks still navigate in the app.
+    <section className="hd-inbox stack-lg" aria-labelledby="inbox-title" onClick={followLink}>
       <div className="hd-inbox__head">
         <div>
           <p className="eyebrow">{workspace.name}</p>
@@ -176,12 +179,12 @@ export default function Inbox() {
         <ul className="hd-tabs">
           {INBOX_VIEWS.map((v) => (
             <li key={v}>
-              <Link to={href(workspace.slug, { ...filters, view: v })} className="hd-tab" aria-current={v === view ? 'page' : undefined}>
+              <a href={href(workspace.slug, { ...filters, view: v })} className="hd-tab" aria-current={v === view ? 'page' : undefined}>
                 {VIEW_LABELS[v]}{' '}
                 <span className="hd-count" data-testid={`count-${v}`}>
                   {counts[v]}
                 </span>
-              </Link>
+              </a>
             </li>
           ))}
         </ul>
@@ -257,7 +260,7 @@ export default function Inbox() {
                 <tr key={t.id} data-testid="inbox-row">
                   <td className="muted">{t.number}</td>
                   <td>
-                    <Link to={`/w/${workspace.slug}/tickets/${t.number}`}>{t.subject}</Link>
+                    <a href={`/w/${workspace.slug}/tickets/${t.number}`}>{t.subject}</a>
                   </td>
                   <td>{t.requester}</td>
                   <td>
@@ -277,16 +280,9 @@ export default function Inbox() {
       {older || newer ? (
         <nav aria-label="Pages" className="hd-pager">
           {newer ? (
-            <Link
-              to={href(workspace.slug, {
-                ...keep,
-                before: newer,
-                page: page - 1,
-              })}
-              rel="prev"
-            >
+            <a href={href(workspace.slug, { ...keep, before: newer, page: page - 1 })} rel="prev">
               ← Newer
-            </Link>
+            </a>
           ) : (
             <span />
           )}
@@ -294,16 +290,9 @@ export default function Inbox() {
             {rangeLabel(page, tickets.length, total)}
           </span>
           {older ? (
-            <Link
-              to={href(workspace.slug, {
-                ...keep,
-                after: older,
-                page: page + 1,
-              })}
-              rel="next"
-            >
+            <a href={href(workspace.slug, { ...keep, after: older, page: page + 1 })} rel="next">
               Older →
-            </Link>
+            </a>
           ) : (
             <span />
           )}
