@@ -42,11 +42,18 @@ export function isView(v: unknown): v is InboxView {
   return typeof v === 'string' && (INBOX_VIEWS as readonly string[]).includes(v);
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-/** Server and browser render the same string (UTC), so hydration never disagrees. */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+/**
+ * "23 Nov 2026, 00:37 UTC" (en-GB medium date, short time). Server and browser render the same string
+ * (UTC), so hydration never disagrees; by hand, since Intl formatting was a visible share of the
+ * inbox's render time.
+ */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '';
-  return `${dateFormat.format(new Date(iso))} UTC`;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`;
 }
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
