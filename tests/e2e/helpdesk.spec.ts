@@ -165,15 +165,18 @@ test.describe('helpdesk with JavaScript', () => {
     expect(all).toBeGreaterThan(25);
     await expect(page.getByTestId('inbox-row')).toHaveCount(25);
     await expect(page.getByTestId('inbox-range')).toHaveText(`1–25 of ${all}`);
-    const firstRow = await page.getByTestId('inbox-row').first().textContent();
-    // Older and back: the next rows, then the same first page again.
+    // The newest request on page 1 (other tests run beside this one and can only push rows down).
+    const newest = page.getByTestId('inbox-row').first().getByRole('link');
+    const newestHref = (await newest.getAttribute('href'))!;
+    const rowLink = page.getByTestId('inbox-row').getByRole('link').and(page.locator(`[href="${newestHref}"]`));
+    // Older and back: the next rows, then the newest page again.
     await page.getByRole('link', { name: 'Older →' }).click();
-    await expect(page.getByTestId('inbox-range')).toHaveText(`26–${Math.min(50, all)} of ${all}`);
-    await expect(page.getByTestId('inbox-row')).toHaveCount(Math.min(25, all - 25));
-    await expect(page.getByTestId('inbox-row').first()).not.toHaveText(firstRow!);
+    await expect(page.getByTestId('inbox-range')).toHaveText(new RegExp(`^26–\\d+ of \\d+$`));
+    await expect(page.getByTestId('inbox-row')).not.toHaveCount(0);
+    await expect(rowLink).toHaveCount(0);
     await page.getByRole('link', { name: '← Newer' }).click();
-    await expect(page.getByTestId('inbox-range')).toHaveText(`1–25 of ${all}`);
-    await expect(page.getByTestId('inbox-row').first()).toHaveText(firstRow!);
+    await expect(page.getByTestId('inbox-range')).toHaveText(new RegExp(`^1–25 of \\d+$`));
+    await expect(rowLink).toHaveCount(1);
     await expect(page.getByRole('link', { name: '← Newer' })).toHaveCount(0);
     await page.getByLabel('Search').fill('blender');
     await page.getByRole('button', { name: 'Apply' }).click();
