@@ -18,7 +18,6 @@ import {
   memberRows,
   namedMembers,
   parseNumber,
-  profileNames,
   requireMembership,
   throwDbError,
   type FieldErrors,
@@ -61,42 +60,37 @@ interface RequesterCard {
 
 const TICKET_COLUMNS = 'id, number, subject, status, priority, requester_id, assignee_id, created_at, first_response_at, solved_at';
 
-/**
- * Membership (404 for anyone else), then the members and the ticket in parallel; with `thread`
- * the ticket comes with its messages and history embedded (one request instead of three).
- */
-async function loadTicket(request: Request, supabase: SupabaseClient, userId: string, slug: string, rawNumber: string | undefined, thread = false) {
+/** For actions: membership (404 for anyone else), then the members and the ticket in parallel. */
+async function loadTicket(request: Request, supabase: SupabaseClient, userId: string, slug: string, rawNumber: string | undefined) {
   const { workspace, role } = await requireMembership(request, supabase, userId, slug);
   const number = parseNumber(request, rawNumber);
-  let query = supabase
-    .from('tickets')
-    .select(thread ? `${TICKET_COLUMNS}, messages(id, kind, body, created_at, author_id), ticket_events(id, actor_id, type, from, to, created_at)` : TICKET_COLUMNS)
-    .eq('workspace_id', workspace.id)
-    .eq('number', number);
-  if (thread) {
-    query = query
-      .order('created_at', { referencedTable: 'messages', ascending: true })
-      .order('id', { referencedTable: 'messages', ascending: true })
-      .order('created_at', { referencedTable: 'ticket_events', ascending: false })
-      .limit(100, { referencedTable: 'ticket_events' });
-  }
+  const query = supabase.from('tickets').select(TICKET_COLUMNS).eq('workspace_id', workspace.id).eq('number', number);
   const [rows, ticketResult] = await Promise.all([memberRows(request, supabase, workspace.id), query.maybeSingle()]);
   if (ticketResult.error) throwDbError(request, ticketResult.error, 'ticket');
   if (!ticketResult.data) throw errorResponse(request, 'not_found');
-  const ticket = ticketResult.data as unknown as TicketRow & { messages?: Omit<ThreadMessage, 'author'>[]; ticket_events?: EventRow[] };
-  return { workspace, role, memberRows: rows, ticket };
+  return { workspace, role, memberRows: rows, ticket: ticketResult.data as unknown as TicketRow };
 }
 
+/** What public.ticket_page returns (supabase/migrations/20251122209000_ticket_page.sql). */
+interface TicketPage {
+  workspace: { id: string; slug: string; name: string };
+  members: { user_id: string; role: 'admin' | 'agent' }[];
+  ticket: TicketRow;
+  messages: Omit<ThreadMessage, 'author'>[];
+  events: EventRow[];
+  names: Record<string, string>;
+  requester: RequesterCard;
+}
+
+// One round trip: membership (404 for anyone else), the ticket, its thread and history, names and
+// the requester card.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
-  const { workspace, memberRows: rows, ticket: full } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number, true);
-  const { messages: rawMessages = [], ticket_events: rawEvents = [], ...ticket } = full;
-  const [names, card] = await Promise.all([
-    profileNames(request, supabase, [ticket.requester_id, ...rows.map((m) => m.user_id), ...rawMessages.map((m) => m.author_id)]),
-    supabase.rpc('requester_card', { p_ticket_id: ticket.id }, { get: true }),
-  ]);
-  if (card.error) throwDbError(request, card.error, 'requester card');
-  const requesterCard = card.data as RequesterCard;
+  const number = parseNumber(request, params.number);
+  const { data: result, error } = await supabase.rpc('ticket_page', { p_slug: params.slug ?? '', p_number: number }, { get: true });
+  if (error) throwDbError(request, error, 'ticket page');
+  const { workspace, members: rows, ticket, messages: rawMessages, events: rawEvents, names: nameList, requester: requesterCard } = result as TicketPage;
+  const names = new Map(Object.entries(nameList));
   const members = namedMembers(rows, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
   const messages: ThreadMessage[] = rawMessages.map((m) => ({ ...m, author: name(m.author_id) }));

@@ -208,7 +208,7 @@ describe('inbox', () => {
   });
 });
 
-describe('requester card', () => {
+describe('ticket page and requester card', () => {
   let db: DbStack;
   beforeAll(async () => {
     db = await startDbStack();
@@ -235,5 +235,50 @@ describe('requester card', () => {
       expect(other.error, person).toMatchObject({ code: 'P0001', message: 'not_found' });
     }
     expect((await db.anon().rpc('requester_card', { p_ticket_id: latest.id })).error?.code).toBe('42501');
+  });
+
+  it('gives members the whole ticket in one call — thread with notes, history, names — and nobody else anything', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Lamp flickers');
+    const agent = await db.as('acmeAgent');
+    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Checked the batch.', p_kind: 'note' })).error).toBeNull();
+    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'A new bulb is on its way.', p_new_status: 'pending' })).error).toBeNull();
+    expect((await agent.from('tickets').update({ assignee_id: PEOPLE.acmeAgent2.id }).eq('id', t.id)).error).toBeNull();
+
+    const { data, error } = await agent.rpc('ticket_page', { p_slug: 'acme', p_number: t.number });
+    expect(error).toBeNull();
+    const page = data as {
+      workspace: { slug: string };
+      role: string;
+      members: { user_id: string }[];
+      ticket: { id: string; status: string; assignee_id: string };
+      messages: { kind: string; body: string; author_id: string }[];
+      events: { type: string; to: string | null }[];
+      names: Record<string, string>;
+      requester: { email: string };
+    };
+    expect(page.workspace.slug).toBe('acme');
+    expect(page.role).toBe('agent');
+    expect(page.members).toHaveLength(3);
+    expect(page.ticket).toMatchObject({ id: t.id, status: 'pending', assignee_id: PEOPLE.acmeAgent2.id });
+    expect(page.messages.map((m) => [m.kind, m.body])).toEqual([
+      ['reply', 'Please help, it is smoking.'],
+      ['note', 'Checked the batch.'],
+      ['reply', 'A new bulb is on its way.'],
+    ]);
+    // Newest first, as the history shows them.
+    expect(page.events.map((e) => e.type)).toEqual(['assignee', 'status', 'created']);
+    const { rows } = await db.sql(`select user_id, display_name from profiles where user_id = any($1)`, [
+      [PEOPLE.acmeCustomer.id, PEOPLE.acmeAgent.id, PEOPLE.acmeAgent2.id, PEOPLE.acmeAdmin.id],
+    ]);
+    expect(page.names).toEqual(Object.fromEntries(rows.map((r) => [r.user_id, r.display_name])));
+    expect(page.requester.email).toBe(PEOPLE.acmeCustomer.email);
+
+    for (const person of ['acmeCustomer', 'globexAgent'] as const) {
+      const other = await (await db.as(person)).rpc('ticket_page', { p_slug: 'acme', p_number: t.number });
+      expect(other.error, person).toMatchObject({ code: 'P0001', message: 'not_found' });
+    }
+    expect((await agent.rpc('ticket_page', { p_slug: 'acme', p_number: 999_999 })).error).toMatchObject({ code: 'P0001', message: 'not_found' });
+    expect((await agent.rpc('ticket_page', { p_slug: 'globex', p_number: 1 })).error).toMatchObject({ code: 'P0001', message: 'not_found' });
+    expect((await db.anon().rpc('ticket_page', { p_slug: 'acme', p_number: t.number })).error?.code).toBe('42501');
   });
 });
