@@ -150,7 +150,7 @@ async function explain(accessToken: string) {
       await client.query(`select public.inbox(${args}) is not null`);
       await client.query('rollback');
       console.log(`\nEXPLAIN ANALYZE inside public.inbox(${args}) — ${label}:`);
-      for (const plan of plans.filter((p) => !/Query Text: (select set_config|select public\.inbox|$)/.test(p))) {
+      for (const plan of plans.filter((p) => !/Query Text: (select set_config|select public\.inbox|\n)/.test(p))) {
         console.log(plan.replace(/^duration: [\d.]+ ms {2}plan:\n/, '').replace(/\n/g, '\n  '));
       }
     }
