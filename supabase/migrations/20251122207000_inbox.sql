@@ -79,6 +79,19 @@ language sql immutable set search_path = '' as $$
   end
 $$;
 
+-- The workspace of p_slug and the caller's role in it, for the pages that only members see. Not a
+-- member, or no such workspace: the same not_found (never reveal that a workspace exists).
+create function private.membership(p_slug text, out workspace public.workspaces, out role text)
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  select w.* into workspace from public.workspaces w where w.slug = p_slug;
+  select m.role into role from public.memberships m where m.workspace_id = (workspace).id and m.user_id = auth.uid();
+  if auth.uid() is null or (workspace).id is null or role is null then
+    raise exception 'not_found' using errcode = 'P0001';
+  end if;
+end $$;
+revoke all on function private.membership(text) from public, anon, authenticated;
+
 create function public.inbox(
   p_slug text,
   p_view text default 'unassigned',
@@ -95,6 +108,7 @@ create function public.inbox(
 language plpgsql stable security definer set search_path = '' as $$
 declare
   me uuid := auth.uid();
+  member record;
   ws public.workspaces;
   my_role text;
   view_sql text := private.inbox_view_filter(p_view);
@@ -110,12 +124,9 @@ declare
   has_more boolean;
   result jsonb;
 begin
-  select w.* into ws from public.workspaces w where w.slug = p_slug;
-  select m.role into my_role from public.memberships m where m.workspace_id = ws.id and m.user_id = me;
-  -- Not a member, or no such workspace: the same answer (never reveal that it exists).
-  if me is null or ws.id is null or my_role is null then
-    raise exception 'not_found' using errcode = 'P0001';
-  end if;
+  select * into member from private.membership(p_slug);
+  ws := member.workspace;
+  my_role := member.role;
   if view_sql is null
      or (p_status is not null and p_status not in ('new', 'open', 'pending', 'solved', 'closed'))
      or (p_priority is not null and p_priority not in ('low', 'normal', 'high', 'urgent'))

@@ -6,16 +6,14 @@
 create function public.ticket_page(p_slug text, p_number integer) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 declare
-  me uuid := auth.uid();
+  member record;
   ws public.workspaces;
   my_role text;
   t public.tickets;
 begin
-  select w.* into ws from public.workspaces w where w.slug = p_slug;
-  select m.role into my_role from public.memberships m where m.workspace_id = ws.id and m.user_id = me;
-  if me is null or ws.id is null or my_role is null then
-    raise exception 'not_found' using errcode = 'P0001';
-  end if;
+  select * into member from private.membership(p_slug);
+  ws := member.workspace;
+  my_role := member.role;
   select * into t from public.tickets x where x.workspace_id = ws.id and x.number = p_number;
   if t.id is null then
     raise exception 'not_found' using errcode = 'P0001';
