@@ -151,6 +151,12 @@ begin
   dir := case when newer then 'asc' else 'desc' end;
   if coalesce(btrim(p_query), '') <> '' then
     q := websearch_to_tsquery('english'::regconfig, p_query);
+  end if;
+  if q is not null and numnode(q) = 0 then
+    -- Only stop words ("the") or punctuation: nothing can match, and an empty query would make the
+    -- GIN path below read every ticket.
+    page_ids := '{}';
+  elsif q is not null then
     -- Subject and public replies. The planner can't tell a rare word from an absent one, and walking
     -- the inbox index for an absent word reads every ticket (150 ms at 100k). So: look for the page among
     -- the view's newest SEARCH_WINDOW tickets first (a common word fills it within a few dozen rows), and

@@ -182,6 +182,12 @@ describe('inbox', () => {
       expect(page.total).toBeNull();
     }
     expect((await inbox(agent, { p_view: 'all', p_query: 'zzyzx' })).tickets).toEqual([]);
+    // Only stop words or punctuation: no lexeme, no match (and no scan of every ticket).
+    for (const query of ['the', 'and or', '!!! & | :*']) {
+      const page = await inbox(agent, { p_view: 'all', p_query: query });
+      expect(page.tickets, query).toEqual([]);
+      expect(page.older).toBeNull();
+    }
 
     // Against a brute-force search over every ticket: the most common word (the page is among the newest
     // tickets), a rare one (the index path) and a phrase, in two views, two pages deep.
