@@ -38,6 +38,9 @@ export const BodySchema = z
   .refine((s) => s.trim().length > 0, 'Write a message.')
   .refine((s) => s.length <= MESSAGE_MAX_LENGTH, `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`);
 
+/** A customer's new request (/support/:slug/new). Schemas live here: zod must stay out of browser bundles. */
+export const NewRequestSchema = z.object({ subject: SubjectSchema, body: BodySchema });
+
 export type FieldErrors = Partial<Record<string, string[]>>;
 
 /** zod issues → { field: [messages] } for the form. */

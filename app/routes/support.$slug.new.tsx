@@ -5,9 +5,8 @@ import { ErrorList, Field, SubmitButton, useIsPending } from '~/components/forms
 import { TextareaField } from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth.server.ts';
 import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH } from '~/lib/constants.ts';
-import { BodySchema, fieldErrors, formString, mapDbError, requireWorkspace, SubjectSchema, type FieldErrors } from '~/lib/helpdesk.server.ts';
+import { fieldErrors, formString, mapDbError, NewRequestSchema, requireWorkspace, type FieldErrors } from '~/lib/helpdesk.server.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
-import { z } from 'zod';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `New request · ${data.workspace.name} · Tend` : 'New request · Tend' }];
 
@@ -17,7 +16,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return data(request, { workspace });
 }
 
-const NewRequestSchema = z.object({ subject: SubjectSchema, body: BodySchema });
 type ActionResult = { values: { subject: string; body: string }; errors: FieldErrors };
 
 export async function action({ request, params }: ActionFunctionArgs) {
