@@ -63,6 +63,17 @@ create trigger tickets_tally_update after update on public.tickets
 create trigger tickets_tally_delete after delete on public.tickets
   referencing old table as old_tickets for each statement execute function private.tally_tickets();
 
+-- TRUNCATE fires no row or transition triggers: it empties the tallies too.
+create function private.clear_ticket_tallies() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  delete from private.ticket_tallies;
+  return null;
+end $$;
+revoke all on function private.clear_ticket_tallies() from public, anon, authenticated;
+create trigger tickets_tally_truncate after truncate on public.tickets
+  for each statement execute function private.clear_ticket_tallies();
+
 insert into private.ticket_tallies (workspace_id, status, priority, assignee_id, n)
 select workspace_id, status, priority, assignee_id, count(*) from public.tickets group by 1, 2, 3, 4;
 

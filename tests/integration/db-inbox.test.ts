@@ -91,6 +91,19 @@ describe('inbox', () => {
     expect((await db.sql(TALLY_DRIFT)).rows).toEqual([]);
   });
 
+  it('starts its tallies from zero when the tickets are truncated', async () => {
+    const scratch = await startDbStack();
+    try {
+      await scratch.sql('truncate public.tickets cascade');
+      expect((await scratch.sql('select count(*)::int as n from private.ticket_tallies')).rows[0].n).toBe(0);
+      await openTicket(scratch, 'acmeCustomer', 'After the truncate');
+      expect((await scratch.sql(TALLY_DRIFT)).rows).toEqual([]);
+      expect((await scratch.sql('select sum(n)::int as n from private.ticket_tallies')).rows[0].n).toBe(1);
+    } finally {
+      await scratch.teardown();
+    }
+  });
+
   it('answers members only: anyone else gets not_found, never a hint that the workspace exists', async () => {
     const anon = await db.anon().rpc('inbox', { p_slug: 'acme' });
     expect(anon.error?.code).toBe('42501');
