@@ -1,8 +1,30 @@
 // Form pieces shared by every route: labelled fields with their errors, a submit button that
-// shows progress, and the honeypot.
+// shows progress, the honeypot, and the reading of an action's reply.
 import { useFormAction, useNavigation } from '@remix-run/react';
 import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
 import { HONEYPOT_FIELD } from '~/lib/form-fields.ts';
+
+/**
+ * An action's answer to a form: Conform's `submission.reply()` from schemas.server.ts. Pages read
+ * it with the two helpers below instead of Conform's client, which would add ~9 KB gzip to every
+ * page with a form (docs/decisions/006-javascript-budget.md). Errors under '' are the form's own.
+ */
+export interface FormReply {
+  initialValue?: Record<string, unknown> | null;
+  error?: Record<string, string[] | null | undefined> | null;
+}
+
+/** The messages for one field (or the form's own, name ''), undefined when there are none. */
+export function replyErrors(reply: FormReply | null | undefined, name = ''): string[] | undefined {
+  const list = reply?.error?.[name]?.filter(Boolean);
+  return list?.length ? list : undefined;
+}
+
+/** What the user had typed into a field, sent back so the page keeps it (also without JavaScript). */
+export function replyValue(reply: FormReply | null | undefined, name: string): string | undefined {
+  const value = reply?.initialValue?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
 
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   const list = errors?.filter(Boolean) ?? [];

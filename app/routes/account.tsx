@@ -1,10 +1,9 @@
 // The signed-in user's account: email (read-only) and display name. The name lives in
 // `profiles.display_name` (product.md §3; what teammates and customers see, through RLS) and is
 // mirrored into auth user_metadata.display_name so the header can read it from the JWT.
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { ErrorList, Field, SubmitButton, useIsPending } from '~/components/forms.tsx';
+import { ErrorList, Field, SubmitButton, replyErrors, replyValue, useIsPending } from '~/components/forms.tsx';
 import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
 import { requireUser } from '~/lib/auth.server.ts';
 import { FLASH, setFlash, takeFlash } from '~/lib/cookies.server.ts';
@@ -62,11 +61,7 @@ export default function AccountPage() {
   const { user, saved } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
-  const [form, fields] = useForm<{ displayName: string }>({
-    id: 'account',
-    lastResult: actionData?.result,
-    defaultValue: { displayName: user.displayName ?? '' },
-  });
+  const result = actionData?.result;
 
   return (
     <section className="card card--narrow" aria-labelledby="account-title">
@@ -80,14 +75,24 @@ export default function AccountPage() {
         <dt>Email</dt>
         <dd data-testid="account-email">{user.email}</dd>
       </dl>
-      <Form method="post" {...getFormProps(form)} className="stack">
+      <Form method="post" id="account" noValidate className="stack">
         <Field
           label="Display name"
           hint="Shown to your team and to customers you reply to."
-          errors={fields.displayName.errors}
-          inputProps={{ ...getInputProps(fields.displayName, { type: 'text' }), key: fields.displayName.key, autoComplete: 'name', required: true, maxLength: DISPLAY_NAME_MAX_LENGTH }}
+          errors={replyErrors(result, 'displayName')}
+          inputProps={{
+            id: 'account-displayName',
+            name: 'displayName',
+            type: 'text',
+            // A new saved name remounts the input with it; after a refusal the typed text stays.
+            key: user.displayName ?? '',
+            defaultValue: replyValue(result, 'displayName') ?? user.displayName ?? '',
+            autoComplete: 'name',
+            required: true,
+            maxLength: DISPLAY_NAME_MAX_LENGTH,
+          }}
         />
-        <ErrorList id={form.errorId} errors={form.errors} />
+        <ErrorList id="account-error" errors={replyErrors(result)} />
         <SubmitButton pending={pending}>Save</SubmitButton>
       </Form>
     </section>

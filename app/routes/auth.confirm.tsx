@@ -1,10 +1,9 @@
 // The link in the sign-in email: /auth/confirm?token_hash=…&type=…&next=…. GET only shows a
 // button; the POST spends the token, so mail scanners that fetch links can't burn it
 // (reference/remix-ssr.md §2.4).
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { ErrorList, SubmitButton, useIsPending } from '~/components/forms.tsx';
+import { ErrorList, SubmitButton, replyErrors, useIsPending } from '~/components/forms.tsx';
 import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
 import { clearPendingLogin, readPendingLogin } from '~/lib/cookies.server.ts';
 import { errorMessage, errorStatus } from '~/lib/errors.ts';
@@ -47,11 +46,6 @@ export default function ConfirmPage() {
   const { link, problem } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
-  const [form, fields] = useForm<{ token_hash: string; type: string; next: string }>({
-    id: 'confirm',
-    lastResult: actionData?.result,
-    defaultValue: link ?? undefined,
-  });
 
   return (
     <section className="card card--narrow" aria-labelledby="confirm-title">
@@ -59,11 +53,11 @@ export default function ConfirmPage() {
       {link ? (
         <>
           <p className="lead">Press the button to finish signing in on this device.</p>
-          <Form method="post" {...getFormProps(form)} className="stack">
-            <input {...getInputProps(fields.token_hash, { type: 'hidden' })} key={fields.token_hash.key} />
-            <input {...getInputProps(fields.type, { type: 'hidden' })} key={fields.type.key} />
-            <input {...getInputProps(fields.next, { type: 'hidden' })} key={fields.next.key} />
-            <ErrorList id={form.errorId} errors={form.errors} />
+          <Form method="post" id="confirm" noValidate className="stack">
+            <input type="hidden" name="token_hash" value={link.token_hash} />
+            <input type="hidden" name="type" value={link.type} />
+            <input type="hidden" name="next" value={link.next} />
+            <ErrorList id="confirm-error" errors={replyErrors(actionData?.result)} />
             <SubmitButton pending={pending}>Confirm sign-in</SubmitButton>
           </Form>
         </>

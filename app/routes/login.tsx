@@ -1,9 +1,8 @@
 // Sign-in, step 1: the email address. Sends a one-time code (product.md §2, §7) and moves on to
 // /login/verify; the address travels in a signed cookie, not the URL.
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { ErrorList, Field, HoneypotInput, SubmitButton, useIsPending } from '~/components/forms.tsx';
+import { ErrorList, Field, HoneypotInput, SubmitButton, replyErrors, replyValue, useIsPending } from '~/components/forms.tsx';
 import { allowCodeRequest } from '~/lib/abuse-limits.server.ts';
 import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
 import { redirectIfSignedIn } from '~/lib/auth.server.ts';
@@ -65,11 +64,7 @@ export default function LoginPage() {
   const { redirectTo, notice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
-  const [form, fields] = useForm<{ email: string; redirectTo: string }>({
-    id: 'login',
-    lastResult: actionData?.result,
-    defaultValue: { redirectTo },
-  });
+  const result = actionData?.result;
 
   return (
     <section className="card card--narrow" aria-labelledby="login-title">
@@ -80,15 +75,18 @@ export default function LoginPage() {
           {notice}
         </p>
       ) : null}
-      <Form method="post" {...getFormProps(form)} className="stack">
-        <input {...getInputProps(fields.redirectTo, { type: 'hidden' })} key={fields.redirectTo.key} />
+      {/* The server checks the address and answers with the catalogue message (noValidate). */}
+      <Form method="post" id="login" noValidate className="stack">
+        <input type="hidden" name="redirectTo" defaultValue={replyValue(result, 'redirectTo') ?? redirectTo} />
         <HoneypotInput />
         <Field
           label="Email address"
-          errors={fields.email.errors}
+          errors={replyErrors(result, 'email')}
           inputProps={{
-            ...getInputProps(fields.email, { type: 'email' }),
-            key: fields.email.key,
+            id: 'login-email',
+            name: 'email',
+            type: 'email',
+            defaultValue: replyValue(result, 'email'),
             required: true,
             autoComplete: 'email',
             autoFocus: true,
@@ -97,7 +95,7 @@ export default function LoginPage() {
             placeholder: 'you@example.com',
           }}
         />
-        <ErrorList id={form.errorId} errors={form.errors} />
+        <ErrorList id="login-error" errors={replyErrors(result)} />
         <SubmitButton pending={pending}>Email me a code</SubmitButton>
       </Form>
     </section>

@@ -1,11 +1,10 @@
 // Sign-in, step 2: the one-time code (product.md §2, §5). Also "send a new code" (cooldown from
 // the server) and "use a different email". Limits: docs/decisions/003-abuse-limits.md.
-import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
-import { ErrorList, SubmitButton } from '~/components/forms.tsx';
+import { ErrorList, SubmitButton, replyErrors } from '~/components/forms.tsx';
 import { OtpField } from '~/components/otp-field.tsx';
 import { useHydrated } from '~/components/use-hydrated.ts';
 import { allowCodeRequest, clearFailedVerifies, recordFailedVerify, verifyBlocked } from '~/lib/abuse-limits.server.ts';
@@ -132,17 +131,9 @@ export default function VerifyPage() {
   const verifyResult = actionData?.intent === 'verify' ? actionData.result : undefined;
   const resendResult = actionData?.intent === 'resend' ? actionData.result : undefined;
 
-  const [form, fields] = useForm<{ intent: 'verify'; code: string }>({
-    id: 'verify',
-    lastResult: verifyResult,
-  });
-  const [resendForm] = useForm({
-    id: 'resend',
-    lastResult: resendResult,
-  });
-
   const secondsLeft = useCountdown(actionData?.retryAfter ?? cooldown);
-  const codeErrorId = fields.code.errors?.length ? `${fields.code.id}-error` : undefined;
+  const codeErrors = replyErrors(verifyResult, 'code');
+  const codeErrorId = codeErrors ? 'verify-code-error' : undefined;
 
   return (
     <section className="card card--narrow" aria-labelledby="verify-title">
@@ -157,19 +148,19 @@ export default function VerifyPage() {
         </p>
       ) : null}
 
-      <Form method="post" {...getFormProps(form)} className="stack">
+      <Form method="post" id="verify" noValidate className="stack">
         <input type="hidden" name="intent" value="verify" />
         <div className="field">
-          <label htmlFor={fields.code.id}>Sign-in code</label>
+          <label htmlFor="verify-code">Sign-in code</label>
           {/* Remount empty after a failed attempt (the server never sends the code back). */}
-          <OtpField key={actionData?.attempt ?? 'initial'} id={fields.code.id} name={fields.code.name} invalid={!!codeErrorId} describedBy={codeErrorId} />
-          <ErrorList id={codeErrorId} errors={fields.code.errors} />
+          <OtpField key={actionData?.attempt ?? 'initial'} id="verify-code" name="code" invalid={!!codeErrorId} describedBy={codeErrorId} />
+          <ErrorList id={codeErrorId} errors={codeErrors} />
         </div>
         <SubmitButton pending={submitting === 'verify'}>Sign in</SubmitButton>
       </Form>
 
       <div className="verify-options">
-        <Form method="post" {...getFormProps(resendForm)} className="inline-form">
+        <Form method="post" id="resend" noValidate className="inline-form">
           <input type="hidden" name="intent" value="resend" />
           <button type="submit" className="button button--secondary" disabled={hydrated && secondsLeft > 0}>
             Send a new code
@@ -181,7 +172,7 @@ export default function VerifyPage() {
           </p>
         ) : null}
         {/* A refused resend shows its wait in the countdown line above. */}
-        {actionData?.retryAfter ? null : <ErrorList id={resendForm.errorId} errors={resendForm.errors} />}
+        {actionData?.retryAfter ? null : <ErrorList id="resend-error" errors={replyErrors(resendResult)} />}
         <p>
           <Link to={differentEmailHref}>Use a different email</Link>
         </p>
