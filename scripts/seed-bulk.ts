@@ -162,7 +162,7 @@ async function main() {
     await client.query('commit');
     process.stdout.write(`\r${Math.min(done + n, total)} / ${total} tickets`);
   }
-  // vacuum sets the visibility map, so inbox counts can be index-only scans straight away.
+  // Fresh statistics for the planner, and a visibility map so index-only scans work straight away.
   await client.query('vacuum (analyze) public.tickets, public.messages, public.ticket_events');
   console.log(`\nAdded ${total} tickets to ${values.workspace} in ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
   await client.end();

@@ -77,6 +77,9 @@ create trigger tickets_tally_truncate after truncate on public.tickets
 insert into private.ticket_tallies (workspace_id, status, priority, assignee_id, n)
 select workspace_id, status, priority, assignee_id, count(*) from public.tickets group by 1, 2, 3, 4;
 
+-- Counting by index (20251122197000_inbox_count_index.sql) is no longer done; don't pay for the index on writes.
+drop index if exists public.tickets_counts_idx;
+
 -- The inbox views as SQL (constants only; values are always bound parameters). $1 is the caller.
 create function private.inbox_view_filter(p_view text) returns text
 language sql immutable set search_path = '' as $$
