@@ -1,6 +1,5 @@
 // Renders documents with a per-request CSP nonce and request id, sets the security headers on
 // documents and data responses, and logs every error response with its request id.
-import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { ActionFunctionArgs, EntryContext, HandleDataRequestFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
@@ -12,20 +11,18 @@ import { env } from './lib/env.server.ts';
 import { isErrorCode } from './lib/errors.ts';
 import { log } from './lib/log.server.ts';
 import { requestIdFor } from './lib/request-id.server.ts';
-import { applyCacheHeaders, applySecurityHeaders, contentSecurityPolicy } from './lib/security-headers.server.ts';
+import { applyCacheHeaders, applySecurityHeaders, contentSecurityPolicyFor, newNonce } from './lib/security-headers.server.ts';
 
 const ABORT_DELAY = 5_000;
 const devOrigin = process.env.REMIX_DEV_ORIGIN;
 const LIVE_RELOAD_PORT = devOrigin ? Number(new URL(devOrigin).port) || undefined : undefined;
 
-function csp(nonce: string) {
-  return contentSecurityPolicy({
-    nonce,
-    supabaseUrl: env.SUPABASE_URL,
-    devLiveReloadPort: env.NODE_ENV === 'development' ? LIVE_RELOAD_PORT : undefined,
-    extraConnectSrc: env.CSP_CONNECT_SRC.split(/\s+/).filter(Boolean),
-  });
-}
+// Everything but the nonce comes from the environment, so the policy is built once.
+const csp = contentSecurityPolicyFor({
+  supabaseUrl: env.SUPABASE_URL,
+  devLiveReloadPort: env.NODE_ENV === 'development' ? LIVE_RELOAD_PORT : undefined,
+  extraConnectSrc: env.CSP_CONNECT_SRC.split(/\s+/).filter(Boolean),
+});
 
 function errorCodeOf(error: unknown): string | undefined {
   if (isRouteErrorResponse(error)) return isErrorCode(error.data?.code) ? error.data.code : undefined;
@@ -40,7 +37,7 @@ function logResponse(request: Request, status: number, code?: string) {
 }
 
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = newNonce();
   const requestId = requestIdFor(request);
   const errors = remixContext.staticHandlerContext.errors;
   logResponse(request, responseStatusCode, errors ? errorCodeOf(Object.values(errors)[0]) : undefined);

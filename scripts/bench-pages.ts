@@ -8,6 +8,10 @@ import { printResults, run, signIn, startApp } from './bench-support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 20;
+// BENCH_ONLY=login|account: one of the two pages.
+const ONLY = process.env.BENCH_ONLY;
+// BENCH_CPU_PROF=<dir>: the server's processes write V8 CPU profiles there (node --cpu-prof).
+const PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-pages-'));
 chmodSync(dir, 0o755);
@@ -15,7 +19,7 @@ const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
 
 try {
-  app = await startApp(dir, stack);
+  app = await startApp(dir, stack, { nodeArgs: [...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])] });
   const { base } = app;
 
   const cookie = await signIn(base, stack.mailUrl, `bench-${Date.now()}@example.com`);
@@ -27,6 +31,7 @@ try {
     ['GET /login (anonymous)', `${base}/login`, {}],
     ['GET /account (signed in)', `${base}/account`, { cookie }],
   ] as const) {
+    if (ONLY && !label.includes(`/${ONLY} `)) continue;
     await run(url, headers, 2, CONNECTIONS); // warm-up
     const r = await run(url, headers, DURATION, CONNECTIONS);
     results.push({ label, ...r });

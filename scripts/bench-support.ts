@@ -89,27 +89,45 @@ export function prepareBuildDir(buildDir: string) {
   if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
 }
 
-/** Builds the app into <dir>/app (TEND_BUILD_DIR) and serves it with remix-serve against `stack`. */
-export async function startApp(dir: string, stack: Stack): Promise<{ base: string; stop(): Promise<void> }> {
-  const bin = (name: string) => path.join(PROJECT_DIR, 'node_modules', '.bin', name);
+/** The command that serves a production build: server.ts (cluster, one worker per core) on this Node. */
+export function serverCommand(buildIndex: string, nodeArgs: string[] = []): [string, string[]] {
+  return [process.execPath, [...nodeArgs, '--import', 'tsx', path.join(PROJECT_DIR, 'server.ts'), buildIndex]];
+}
+
+/**
+ * Builds the app into <dir>/app (TEND_BUILD_DIR) and serves it with server.ts against `stack`.
+ * `env` adds to the server's environment (WEB_CONCURRENCY, TRUST_PROXY…); `nodeArgs` go to Node
+ * (e.g. --cpu-prof, which the workers inherit).
+ */
+export async function startApp(
+  dir: string,
+  stack: Pick<Stack, 'apiUrl' | 'anonKey'>,
+  opts: { env?: Record<string, string>; nodeArgs?: string[] } = {},
+): Promise<{ base: string; buildDir: string; stop(): Promise<void> }> {
   const buildDir = path.join(dir, 'app');
   prepareBuildDir(buildDir);
-  const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit', env: { ...process.env, TEND_BUILD_DIR: buildDir } });
+  const build = spawnSync(path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'), ['build'], {
+    cwd: PROJECT_DIR,
+    stdio: 'inherit',
+    env: { ...process.env, TEND_BUILD_DIR: buildDir },
+  });
   if (build.status !== 0) throw new Error('remix build failed');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const app = spawn(bin('remix-serve'), [path.join(buildDir, 'index.js')], {
+  const [command, args] = serverCommand(path.join(buildDir, 'index.js'), opts.nodeArgs);
+  const app = spawn(command, args, {
     cwd: PROJECT_DIR,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey, ...opts.env },
+    stdio: ['ignore', process.env.BENCH_APP_LOG ? 'inherit' : 'ignore', 'inherit'],
   });
   const stop = async () => {
-    if (app.exitCode !== null) return;
+    if (app.exitCode !== null || app.signalCode !== null) return;
     const exited = new Promise((r) => app.once('exit', r));
     app.kill('SIGTERM');
     await exited;
   };
   for (let i = 0; ; i++) {
+    if (app.exitCode !== null) throw new Error(`the server exited with ${app.exitCode} before listening`);
     try {
       if ((await fetch(`${base}/login`)).ok) break;
     } catch {
@@ -121,5 +139,5 @@ export async function startApp(dir: string, stack: Stack): Promise<{ base: strin
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { base, stop };
+  return { base, buildDir, stop };
 }

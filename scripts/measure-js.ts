@@ -1,40 +1,26 @@
 // npm run measure:js: gzip bytes of the JavaScript the /login/verify page loads, read from the
 // production build's HTML (every <script src> and <link rel="modulepreload">), plus inline scripts.
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import os from 'node:os';
-import { freePort, PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
+import { startStack } from '../supabase/local/stack.ts';
+import { startApp } from './bench-support.ts';
 
-const bin = (name: string) => path.join(PROJECT_DIR, 'node_modules', '.bin', name);
 const PAGE = process.argv[2] ?? '/login/verify';
 
-
-// The verify page is reached the way a user reaches it: POST /login, then follow the redirect.
+// A private production build served by server.ts (scripts/bench-support.ts) on a fresh stack.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-measure-js-'));
 chmodSync(dir, 0o755);
-const buildDir = path.join(dir, 'app'); // private production build (TEND_BUILD_DIR in remix.config.js)
-prepareBuildDir(buildDir);
-const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit', env: { ...process.env, TEND_BUILD_DIR: buildDir } });
-if (build.status !== 0) process.exit(1);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const app = spawn(bin('remix-serve'), [path.join(buildDir, 'index.js')], {
-  cwd: PROJECT_DIR,
-  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey },
-  stdio: ['ignore', 'ignore', 'inherit'],
+const app = await startApp(dir, stack, { env: { WEB_CONCURRENCY: '1' } }).catch(async (error) => {
+  await stack.stop();
+  throw error;
 });
+const { base, buildDir } = app;
 
+// The verify page is reached the way a user reaches it: POST /login, then follow the redirect.
 async function verifyPageHtml(): Promise<string> {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/login`)).ok) break;
-    } catch {}
-    if (i > 300) throw new Error('app did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
   const email = `measure-${Date.now()}@example.com`;
   const res = await fetch(`${base}/login`, {
     method: 'POST',
@@ -70,20 +56,9 @@ try {
   const total = rows.reduce((n, r) => n + r.gzip, 0);
   const raw = rows.reduce((n, r) => n + r.bytes, 0);
   const inlineGz = gzipSync(inline, { level: 9 }).length;
-  console.log(`${PAGE}: ${rows.length} JS files, ${raw} bytes raw, ${total} bytes gzip (+ ${inlineGz} bytes gzip of inline scripts)`);
+  console.log(`${PAGE}: ${rows.length} JS files, ${raw} bytes raw, ${total} bytes gzip (+ ${inlineGz} bytes gzip of inline scripts, ${total + inlineGz} in all)`);
 } finally {
-  if (app.exitCode === null) {
-    const exited = new Promise((r) => app.once('exit', r));
-    app.kill('SIGTERM');
-    await exited;
-  }
+  await app.stop();
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });
-}
-
-/** A private build dir outside the checkout still resolves the project's packages as ESM. */
-function prepareBuildDir(buildDir: string) {
-  mkdirSync(buildDir, { recursive: true });
-  writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
-  if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
 }

@@ -1,5 +1,10 @@
 // The app's sign-in limits (docs/decisions/003-abuse-limits.md): failed code checks per email and
 // per IP, code requests per IP. Supabase Auth applies its own limits on top, keyed on our server.
+//
+// One set of counters per server: under server.ts the workers of the cluster ask the primary,
+// which keeps them (docs/decisions/010-production-server.md); anywhere else (remix dev, tests)
+// the process keeps its own.
+import cluster, { type Worker } from 'node:cluster';
 import { CODE_REQUESTS_PER_IP, VERIFY_ATTEMPTS_PER_EMAIL, VERIFY_ATTEMPTS_PER_IP } from './constants.ts';
 import { RateLimiter } from './rate-limit.server.ts';
 
@@ -7,21 +12,100 @@ const failedVerifyByEmail = new RateLimiter(VERIFY_ATTEMPTS_PER_EMAIL);
 const failedVerifyByIp = new RateLimiter(VERIFY_ATTEMPTS_PER_IP);
 const codeRequestsByIp = new RateLimiter(CODE_REQUESTS_PER_IP);
 
+const local = {
+  verifyBlocked(email: string, ip: string | null): boolean {
+    return failedVerifyByEmail.isLimited(email) || (ip !== null && failedVerifyByIp.isLimited(ip));
+  },
+  recordFailedVerify(email: string, ip: string | null): void {
+    failedVerifyByEmail.hit(email);
+    if (ip !== null) failedVerifyByIp.hit(ip);
+  },
+  clearFailedVerifies(email: string): void {
+    failedVerifyByEmail.reset(email);
+  },
+  allowCodeRequest(ip: string | null): boolean {
+    return ip === null || codeRequestsByIp.hit(ip);
+  },
+};
+type Ops = typeof local;
+type Op = keyof Ops;
+
+/** server.ts sets this in the environment of the workers it forks. */
+export const SHARED_LIMITS_ENV = 'TEND_SHARED_LIMITS';
+const MESSAGE = 'tend:abuse-limits';
+/** A primary that doesn't answer (it always should) costs a request this much, then the worker counts alone. */
+const ANSWER_TIMEOUT_MS = 2_000;
+
+interface Question {
+  type: typeof MESSAGE;
+  id: number;
+  op: Op;
+  args: unknown[];
+}
+interface Answer {
+  type: typeof MESSAGE;
+  id: number;
+  result: unknown;
+}
+
+let nextId = 0;
+const waiting = new Map<number, (result: unknown) => void>();
+let listening = false;
+
+function viaPrimary(): boolean {
+  return cluster.isWorker && process.env[SHARED_LIMITS_ENV] === '1' && typeof process.send === 'function' && process.connected;
+}
+
+function ask<O extends Op>(op: O, ...args: Parameters<Ops[O]>): Promise<ReturnType<Ops[O]>> {
+  const alone = () => (local[op] as (...a: unknown[]) => ReturnType<Ops[O]>)(...args);
+  if (!viaPrimary()) return Promise.resolve(alone());
+  if (!listening) {
+    listening = true;
+    process.on('message', (message: Answer) => {
+      if (message?.type !== MESSAGE) return;
+      waiting.get(message.id)?.(message.result);
+      waiting.delete(message.id);
+    });
+  }
+  const id = ++nextId;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      waiting.delete(id);
+      resolve(alone());
+    }, ANSWER_TIMEOUT_MS);
+    waiting.set(id, (result) => {
+      clearTimeout(timer);
+      resolve(result as ReturnType<Ops[O]>);
+    });
+    const question: Question = { type: MESSAGE, id, op, args };
+    process.send!(question);
+  });
+}
+
 /** True when another code check for this address (or from this IP) must be refused. */
-export function verifyBlocked(email: string, ip: string | null): boolean {
-  return failedVerifyByEmail.isLimited(email) || (ip !== null && failedVerifyByIp.isLimited(ip));
+export function verifyBlocked(email: string, ip: string | null): Promise<boolean> {
+  return ask('verifyBlocked', email, ip);
 }
 
-export function recordFailedVerify(email: string, ip: string | null): void {
-  failedVerifyByEmail.hit(email);
-  if (ip !== null) failedVerifyByIp.hit(ip);
+export function recordFailedVerify(email: string, ip: string | null): Promise<void> {
+  return ask('recordFailedVerify', email, ip);
 }
 
-export function clearFailedVerifies(email: string): void {
-  failedVerifyByEmail.reset(email);
+export function clearFailedVerifies(email: string): Promise<void> {
+  return ask('clearFailedVerifies', email);
 }
 
 /** Counts a code request; false when this IP has asked for too many codes lately. */
-export function allowCodeRequest(ip: string | null): boolean {
-  return ip === null || codeRequestsByIp.hit(ip);
+export function allowCodeRequest(ip: string | null): Promise<boolean> {
+  return ask('allowCodeRequest', ip);
+}
+
+/** In the cluster primary (server.ts): answer a worker's questions from the counters kept here. */
+export function answerAbuseLimits(worker: Worker): void {
+  worker.on('message', (message: Question) => {
+    if (message?.type !== MESSAGE || !Object.hasOwn(local, message.op)) return;
+    const result = (local[message.op] as (...a: unknown[]) => unknown)(...message.args);
+    const answer: Answer = { type: MESSAGE, id: message.id, result: result ?? null };
+    if (worker.isConnected()) worker.send(answer);
+  });
 }

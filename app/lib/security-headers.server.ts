@@ -1,6 +1,8 @@
 // Security headers for every document and data response (entry.server.tsx). Scripts run only
 // from our origin or with this response's nonce; the browser may talk to Supabase (REST and the
 // realtime websocket) and nothing else.
+import { randomFillSync } from 'node:crypto';
+
 export interface CspOptions {
   nonce: string;
   supabaseUrl: string;
@@ -32,6 +34,33 @@ export function contentSecurityPolicy(o: CspOptions): string {
   return Object.entries(directives)
     .map(([name, values]) => `${name} ${values.join(' ')}`)
     .join('; ');
+}
+
+const NONCE_SLOT = '\u0000nonce\u0000';
+
+/**
+ * The policy for a set of options with the nonce left open: built once (the options come from the
+ * environment), then each document only fills in its own nonce.
+ */
+export function contentSecurityPolicyFor(o: Omit<CspOptions, 'nonce'>): (nonce: string) => string {
+  const [before, after] = contentSecurityPolicy({ ...o, nonce: NONCE_SLOT }).split(NONCE_SLOT);
+  return (nonce) => before + nonce + after;
+}
+
+const NONCE_BYTES = 16;
+// Random bytes drawn 256 nonces at a time (one getrandom call instead of one per document).
+const noncePool = Buffer.alloc(NONCE_BYTES * 256);
+let nonceOffset = noncePool.length;
+
+/** A fresh nonce for a document: 16 random bytes, base64 (CSP3 asks for at least 128 bits). */
+export function newNonce(): string {
+  if (nonceOffset === noncePool.length) {
+    randomFillSync(noncePool);
+    nonceOffset = 0;
+  }
+  const nonce = noncePool.toString('base64', nonceOffset, nonceOffset + NONCE_BYTES);
+  nonceOffset += NONCE_BYTES;
+  return nonce;
 }
 
 export const STATIC_SECURITY_HEADERS: Record<string, string> = {

@@ -43,7 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
     log.warn('honeypot filled', { path: '/login' });
     return toVerify(Date.now());
   }
-  if (!allowCodeRequest(clientIp(request))) {
+  if (!(await allowCodeRequest(clientIp(request)))) {
     return data(request, { result: submission.reply({ formErrors: [errorMessage('too_many_attempts')] }) }, { status: errorStatus('too_many_attempts') });
   }
 

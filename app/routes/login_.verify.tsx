@@ -68,7 +68,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
   if (submission.status !== 'success') return fail(errorMessage('code_invalid'), 400);
 
   const ip = clientIp(request);
-  if (verifyBlocked(pending.email, ip)) {
+  if (await verifyBlocked(pending.email, ip)) {
     log.warn('verify attempts limited', { ip: ip ?? 'unknown' });
     return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
   }
@@ -76,11 +76,11 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
   const { error } = await supabase.auth.verifyOtp({ email: pending.email, token: submission.value.code, type: 'email' });
   if (error) {
     const mapped = mapAuthError(error);
-    if (mapped.code === 'code_invalid') recordFailedVerify(pending.email, ip);
+    if (mapped.code === 'code_invalid') await recordFailedVerify(pending.email, ip);
     else log.warn('verify failed', { code: mapped.code, auth_code: error.code, status: error.status });
     return fail(mappedMessage(mapped), errorStatus(mapped.code));
   }
-  clearFailedVerifies(pending.email);
+  await clearFailedVerifies(pending.email);
   return redirectWithHeaders(request, pending.redirectTo, { headers: { 'Set-Cookie': await clearPendingLogin(request) } });
 }
 
@@ -89,7 +89,7 @@ async function resend(request: Request, formData: FormData, pending: PendingLogi
   const fail = (message: string, status: number, retryAfter: number | null = null) =>
     data(request, { intent: 'resend' as const, attempt: null, result: submission.reply({ formErrors: [message] }), retryAfter }, { status });
   if (submission.status !== 'success') return fail(errorMessage('bad_request'), 400);
-  if (!allowCodeRequest(clientIp(request))) return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
+  if (!(await allowCodeRequest(clientIp(request)))) return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
 
   const { supabase } = getSupabase(request);
   const { error } = await supabase.auth.signInWithOtp({ email: pending.email, options: { shouldCreateUser: true } });

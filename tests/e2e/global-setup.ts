@@ -1,4 +1,4 @@
-// One local stack and one production build of the app for the whole e2e run, on free ports in a
+// One local stack and one production build of the app (served by server.ts) for the whole e2e run, on free ports in a
 // temp dir; both stop in the returned teardown.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -60,7 +60,9 @@ export default async function globalSetup() {
 
   const port = await freePort();
   const baseURL = `http://localhost:${port}`;
-  const app = spawn(bin('remix-serve'), [path.join(buildDir, 'index.js')], {
+  // The production server (server.ts): a cluster of one worker per core, as `npm start` runs it,
+  // so the abuse limits are exercised across workers.
+  const app = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'server.ts'), path.join(buildDir, 'index.js')], {
     cwd: PROJECT_DIR,
     env: {
       ...process.env,

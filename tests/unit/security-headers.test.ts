@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCacheHeaders, applySecurityHeaders, contentSecurityPolicy } from '~/lib/security-headers.server.ts';
+import { applyCacheHeaders, applySecurityHeaders, contentSecurityPolicy, contentSecurityPolicyFor, newNonce } from '~/lib/security-headers.server.ts';
 
 describe('content security policy', () => {
   const csp = contentSecurityPolicy({ nonce: 'abc123', supabaseUrl: 'https://ref.supabase.co' });
@@ -60,5 +60,20 @@ describe('cache headers', () => {
     const headers = new Headers();
     applyCacheHeaders(headers, { document: false });
     expect(headers.has('Cache-Control')).toBe(false);
+  });
+});
+
+describe('policy per document', () => {
+  it('is the same policy with each document’s nonce filled in', () => {
+    const options = { supabaseUrl: 'https://ref.supabase.co', extraConnectSrc: ['https://example.test'] };
+    const forNonce = contentSecurityPolicyFor(options);
+    expect(forNonce('abc123')).toBe(contentSecurityPolicy({ ...options, nonce: 'abc123' }));
+    expect(forNonce('xyz')).toContain("'nonce-xyz'");
+  });
+
+  it('draws a new 128-bit nonce for every document', () => {
+    const nonces = Array.from({ length: 1000 }, () => newNonce());
+    expect(new Set(nonces).size).toBe(1000);
+    for (const nonce of nonces) expect(Buffer.from(nonce, 'base64')).toHaveLength(16);
   });
 });

@@ -1,0 +1,344 @@
+// The production server (`npm start`; docs/decisions/010-production-server.md): the Remix build
+// behind plain node:http, one worker per core with node:cluster.
+//
+//   node --import tsx server.ts [build/index.js]
+//   PORT (3000), HOST (all interfaces), WEB_CONCURRENCY (workers; default os.availableParallelism())
+//
+// The primary forks the workers, keeps the sign-in abuse counters for all of them (they ask over
+// IPC), replaces a worker that dies, and on SIGINT/SIGTERM tells every worker to finish what it is
+// serving, then exits once they have. Workers serve /build/* (immutable, a year) and the other
+// files of public/ (an hour) from memory, gzip or brotli when the browser takes it, and hand
+// everything else to Remix with Node's own fetch classes (no web-fetch polyfill).
+import cluster, { type Worker } from 'node:cluster';
+import { createReadStream, promises as fs, readdirSync, statSync } from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { createReadableStreamFromReadable, createRequestHandler, type ServerBuild } from '@remix-run/node';
+
+process.env.NODE_ENV ??= 'production';
+const BUILD_PATH = path.resolve(process.argv[2] ?? 'build/index.js');
+const PORT = Number(process.env.PORT ?? 3000);
+const HOST = process.env.HOST || undefined;
+const WORKERS = Math.max(1, Number(process.env.WEB_CONCURRENCY) || os.availableParallelism());
+/** How long a worker may take to finish its requests after a shutdown signal. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+// ---------------------------------------------------------------------------------------------
+// Primary
+
+async function runPrimary() {
+  // Only the primary keeps the counters (the workers' copy of this module is in the build).
+  const { SHARED_LIMITS_ENV, answerAbuseLimits } = await import('./app/lib/abuse-limits.server.ts');
+  let stopping = false;
+  let listening = false;
+  const say = (msg: string) => console.log(`[tend-server] ${msg}`);
+
+  const fork = () => {
+    const worker = cluster.fork({ [SHARED_LIMITS_ENV]: '1' });
+    answerAbuseLimits(worker);
+    let ready = false;
+    worker.once('listening', () => {
+      ready = true;
+      if (!listening) {
+        listening = true;
+        say(`http://${HOST ?? 'localhost'}:${PORT} · ${WORKERS} worker${WORKERS === 1 ? '' : 's'} · ${path.relative(process.cwd(), BUILD_PATH)}`);
+      }
+    });
+    worker.once('exit', (code, signal) => {
+      if (stopping) return;
+      // A worker that dies before it ever listened has a problem a new one would have too (bad env, port taken).
+      if (!ready) {
+        say(`worker ${worker.process.pid} exited before listening (${signal ?? code}); stopping`);
+        void stop(1);
+        return;
+      }
+      say(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+      fork();
+    });
+  };
+
+  const stop = async (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            worker.once('exit', () => resolve());
+            const kill = setTimeout(() => worker.process.kill('SIGKILL'), SHUTDOWN_GRACE_MS + 2_000);
+            kill.unref();
+            // Signals go to the worker itself (the terminal's Ctrl-C may already have reached it too).
+            worker.process.kill('SIGTERM');
+          }),
+      ),
+    );
+    process.exit(exitCode);
+  };
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0));
+  for (let i = 0; i < WORKERS; i++) fork();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Worker
+
+async function runWorker() {
+  const build: ServerBuild = await import(pathToFileURL(BUILD_PATH).href);
+  const handleRemix = createRequestHandler(build, process.env.NODE_ENV);
+  const assets = new StaticFiles(path.resolve(build.assetsBuildDirectory), 'public, max-age=31536000, immutable');
+  // public/ minus the build output under it (the build is served above, or is another build's).
+  const publicFiles = new StaticFiles(path.resolve('public'), 'public, max-age=3600', path.resolve('public', 'build'));
+  const publicPath = build.publicPath; // "/build/"
+
+  let closing = false;
+  const server = http.createServer(async (req, res) => {
+    // While shutting down, a keep-alive connection is closed after the request it carries.
+    if (closing) res.setHeader('Connection', 'close');
+    try {
+      const pathname = (req.url ?? '/').split('?', 1)[0];
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        if (pathname.startsWith(publicPath)) {
+          if (!(await assets.serve(pathname.slice(publicPath.length), req, res))) sendPlain(res, 404, 'Not Found');
+          return;
+        }
+        if (pathname !== '/' && (await publicFiles.serve(pathname.slice(1), req, res))) return;
+      }
+      const { request, abort } = toRequest(req, res);
+      const response = await handleRemix(request);
+      await sendResponse(req, res, response, abort);
+    } catch (error) {
+      console.error('[tend-server] request failed', error);
+      if (!res.headersSent) sendPlain(res, 500, 'Internal Server Error');
+      else res.destroy();
+    }
+  });
+  server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout (60 s)
+
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => {
+      server.closeAllConnections();
+      process.exit(0);
+    }, SHUTDOWN_GRACE_MS).unref();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, shutdown);
+
+  server.listen(PORT, HOST);
+}
+
+function sendPlain(res: ServerResponse, status: number, text: string) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The fetch Request Remix wants, from Node's request; aborted when the client goes away. */
+function toRequest(req: IncomingMessage, res: ServerResponse): { request: Request; abort: AbortController } {
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].charCodeAt(0) !== 58 /* ":" HTTP/2 pseudo-headers */) headers.append(raw[i], raw[i + 1]);
+  }
+  const abort = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: abort.signal };
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = 'half';
+  }
+  return { request: new Request(url, init), abort };
+}
+
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/;
+/** Below this a compressed body saves less than the work costs (about one TCP packet). */
+const COMPRESS_MIN_BYTES = 1024;
+
+type Encoding = 'br' | 'gzip' | null;
+function acceptedEncoding(req: IncomingMessage): Encoding {
+  const accept = req.headers['accept-encoding'];
+  if (!accept) return null;
+  if (/\bbr\b/.test(accept)) return 'br';
+  return /\bgzip\b/.test(accept) ? 'gzip' : null;
+}
+
+/**
+ * Writes Remix's Response. A body that is there all at once (every page that defers nothing) is
+ * sent in one write with its length, compressed when it is text of some size; a streamed body is
+ * passed on chunk by chunk as it comes.
+ */
+async function sendResponse(req: IncomingMessage, res: ServerResponse, response: Response, abort: AbortController) {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of response.headers) if (name !== 'set-cookie') headers[name] = value;
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+
+  if (!response.body || req.method === 'HEAD') {
+    res.writeHead(response.status, response.statusText || undefined, headers);
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  const second = first.done ? first : await reader.read();
+  if (second.done) {
+    let body: Buffer = first.value ? Buffer.from(first.value.buffer, first.value.byteOffset, first.value.byteLength) : Buffer.alloc(0);
+    const encoding = acceptedEncoding(req);
+    const type = response.headers.get('content-type') ?? '';
+    if (encoding && body.length >= COMPRESS_MIN_BYTES && COMPRESSIBLE.test(type) && !response.headers.has('content-encoding')) {
+      // Fast settings: a page is compressed once per request, unlike the static files.
+      body = encoding === 'br' ? brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } }) : gzipSync(body, { level: 4 });
+      headers['content-encoding'] = encoding;
+      headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+    }
+    headers['content-length'] = String(body.length);
+    res.writeHead(response.status, response.statusText || undefined, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(response.status, response.statusText || undefined, headers);
+  res.write(first.value);
+  res.write(second.value);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
+      if (abort.signal.aborted) break;
+    }
+  } finally {
+    if (abort.signal.aborted) await reader.cancel().catch(() => undefined);
+    res.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Static files
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+/** Files up to this size are kept in memory with their compressed forms; bigger ones are streamed. */
+const CACHE_MAX_BYTES = 1024 * 1024;
+
+interface CachedFile {
+  type: string;
+  etag: string;
+  lastModified: string;
+  body: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+/**
+ * The files under one directory, listed at start-up (a deploy restarts the server): a path that
+ * isn't one of them costs a map lookup. Small files are read once and kept with their compressed
+ * forms; bigger ones are streamed.
+ */
+class StaticFiles {
+  private files = new Map<string, string>();
+  private cache = new Map<string, CachedFile>();
+
+  constructor(
+    root: string,
+    private readonly cacheControl: string,
+    skip?: string,
+  ) {
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(root, { recursive: true, encoding: 'utf8' });
+    } catch {
+      // no such directory: nothing to serve
+    }
+    for (const entry of entries) {
+      const full = path.join(root, entry);
+      if (skip && (full === skip || full.startsWith(skip + path.sep))) continue;
+      if (statSync(full).isFile()) this.files.set(entry.split(path.sep).join('/'), full);
+    }
+  }
+
+  /** Serves `relative` (URL-encoded, no leading slash) when it is one of the files; false when not. */
+  async serve(relative: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    let name = relative;
+    if (name.includes('%')) {
+      try {
+        name = decodeURIComponent(name);
+      } catch {
+        return false;
+      }
+    }
+    const full = this.files.get(name);
+    if (!full) return false;
+    const file = this.cache.get(name) ?? (await this.load(name, full, req, res));
+    if (!file) return true; // streamed
+    const headers: Record<string, string> = {
+      'Content-Type': file.type,
+      'Cache-Control': this.cacheControl,
+      ETag: file.etag,
+      'Last-Modified': file.lastModified,
+      Vary: 'Accept-Encoding',
+    };
+    if (req.headers['if-none-match'] === file.etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return true;
+    }
+    let body = file.body;
+    const encoding = acceptedEncoding(req);
+    if (encoding && body.length >= COMPRESS_MIN_BYTES && COMPRESSIBLE.test(file.type)) {
+      // Once per file and process, at the best settings.
+      body =
+        encoding === 'br'
+          ? (file.br ??= brotliCompressSync(file.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }))
+          : (file.gzip ??= gzipSync(file.body, { level: 9 }));
+      headers['Content-Encoding'] = encoding;
+    }
+    headers['Content-Length'] = String(body.length);
+    res.writeHead(200, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  }
+
+  /** Reads and keeps a small file; streams a big one itself and returns null. */
+  private async load(name: string, full: string, req: IncomingMessage, res: ServerResponse): Promise<CachedFile | null> {
+    const stats = await fs.stat(full);
+    const type = TYPES[path.extname(full).toLowerCase()] ?? 'application/octet-stream';
+    const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+    const lastModified = stats.mtime.toUTCString();
+    if (stats.size > CACHE_MAX_BYTES) {
+      res.writeHead(200, { 'Content-Type': type, 'Content-Length': String(stats.size), 'Cache-Control': this.cacheControl, ETag: etag, 'Last-Modified': lastModified });
+      if (req.method === 'HEAD') res.end();
+      else createReadStream(full).pipe(res);
+      return null;
+    }
+    const file: CachedFile = { type, etag, lastModified, body: await fs.readFile(full) };
+    this.cache.set(name, file);
+    return file;
+  }
+}
+
+if (cluster.isPrimary) await runPrimary();
+else await runWorker();
