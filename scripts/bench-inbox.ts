@@ -15,7 +15,7 @@ import { run, signIn, startApp, type BenchResult } from './bench-support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const WARMUP = 3;
+const WARMUP = 5; // seconds per page and per PostgREST call: every server worker's JIT warms up
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const AGENT = 'agent@acme.test';
