@@ -1,6 +1,7 @@
 // In-memory sliding-window limiter for the app's abuse limits (docs/decisions/003-abuse-limits.md).
-// Per process: with N instances behind a load balancer the effective limit is up to N times
-// higher, which is acceptable next to Supabase Auth's own per-IP limits.
+// Per server: the production server's workers share the primary's (abuse-limits.server.ts); with N
+// servers behind a load balancer the effective limit is up to N times higher, which is acceptable
+// next to Supabase Auth's own per-IP limits.
 export interface Window {
   limit: number;
   windowSeconds: number;
