@@ -8,6 +8,8 @@ import { printResults, run, signIn, startApp } from './bench-support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 20;
+// What Chromium sends: the server compresses what a browser would get compressed.
+const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 // BENCH_ONLY=login|account: one of the two pages.
 const ONLY = process.env.BENCH_ONLY;
 // BENCH_CPU_PROF=<dir>: the server's processes write V8 CPU profiles there (node --cpu-prof).
@@ -28,8 +30,8 @@ try {
 
   const results = [];
   for (const [label, url, headers] of [
-    ['GET /login (anonymous)', `${base}/login`, {}],
-    ['GET /account (signed in)', `${base}/account`, { cookie }],
+    ['GET /login (anonymous)', `${base}/login`, { 'accept-encoding': BROWSER_ENCODINGS }],
+    ['GET /account (signed in)', `${base}/account`, { cookie, 'accept-encoding': BROWSER_ENCODINGS }],
   ] as const) {
     if (ONLY && !label.includes(`/${ONLY} `)) continue;
     await run(url, headers, 2, CONNECTIONS); // warm-up
