@@ -140,7 +140,8 @@ function sendPlain(res: ServerResponse, status: number, text: string) {
 
 /** The fetch Request Remix wants, from Node's request; aborted when the client goes away. */
 function toRequest(req: IncomingMessage, res: ServerResponse): { request: Request; abort: AbortController } {
-  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  // Concatenated, not resolved: a path like //evil.test/x stays a path on this host.
+  const url = new URL(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`);
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
@@ -218,13 +219,26 @@ async function sendResponse(req: IncomingMessage, res: ServerResponse, response:
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
+      if (!res.write(value)) await drained(res);
       if (abort.signal.aborted) break;
     }
   } finally {
     if (abort.signal.aborted) await reader.cancel().catch(() => undefined);
     res.end();
   }
+}
+
+/** Until the socket takes more, or is gone (a client that went away never drains). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
