@@ -1,8 +1,12 @@
 // Form pieces shared by every route: labelled fields with their errors, a submit button that
 // shows progress, the honeypot, and the reading of an action's reply.
 import { useFormAction, useNavigation } from '@remix-run/react';
-import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import { HONEYPOT_FIELD } from '~/lib/form-fields.ts';
+import { ErrorList } from './form-controls.tsx';
+
+// Also usable without Remix's runtime (islands), so they live in form-controls.tsx.
+export { ErrorList, SubmitButton } from './form-controls.tsx';
 
 /**
  * An action's answer to a form: Conform's `submission.reply()` from schemas.server.ts. Pages read
@@ -24,18 +28,6 @@ export function replyErrors(reply: FormReply | null | undefined, name = ''): str
 export function replyValue(reply: FormReply | null | undefined, name: string): string | undefined {
   const value = reply?.initialValue?.[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
-  const list = errors?.filter(Boolean) ?? [];
-  if (!list.length) return null;
-  return (
-    <div id={id} className="error-list" role="alert">
-      {list.map((e) => (
-        <p key={e}>{e}</p>
-      ))}
-    </div>
-  );
 }
 
 export function Field({
@@ -80,20 +72,6 @@ export function useIsPending({ formAction, formMethod = 'POST' }: { formAction?:
   const contextualAction = useFormAction();
   const navigation = useNavigation();
   return navigation.state !== 'idle' && navigation.formAction === (formAction ?? contextualAction) && navigation.formMethod === formMethod;
-}
-
-export function SubmitButton({
-  pending,
-  children,
-  className = 'button',
-  ...props
-}: { pending?: boolean; children: ReactNode; className?: string } & ButtonHTMLAttributes<HTMLButtonElement>) {
-  return (
-    <button type="submit" className={className} aria-disabled={pending || undefined} {...props}>
-      {children}
-      {pending ? <span className="spinner" aria-hidden="true" /> : null}
-    </button>
-  );
 }
 
 /** People never see or fill this field; form-filling bots do (docs/decisions/003-abuse-limits.md). */
