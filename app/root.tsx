@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Links, LiveReload, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react';
+import { Links, LiveReload, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { GeneralErrorBoundary } from './components/error-boundary.tsx';
+import { islandScripts } from './components/islands.server.tsx';
 import { REQUEST_ID_META, useNonce, useRequestId } from './components/request-info.tsx';
 import { SiteHeader } from './components/site-header.tsx';
 import { getOptionalUser } from './lib/auth.server.ts';
@@ -26,6 +27,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const requestId = useRequestId();
   const root = useRouteLoaderData<typeof loader>('root');
+  const matches = useMatches();
+  // An island page (its route's handle names one) loads only its island, not Remix's runtime. Only
+  // the server decides: in a browser Remix's runtime is running already (a client-side navigation
+  // into an island route renders it like any other page), and islands.server.tsx isn't there.
+  const island = typeof document === 'undefined' ? islandScripts(matches, nonce) : null;
   return (
     <html lang="en">
       <head>
@@ -43,9 +49,13 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="page">
           {children}
         </main>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
-        {process.env.NODE_ENV === 'development' ? <LiveReload nonce={nonce} /> : null}
+        {island ?? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+            {process.env.NODE_ENV === 'development' ? <LiveReload nonce={nonce} /> : null}
+          </>
+        )}
       </body>
     </html>
   );

@@ -95,7 +95,7 @@ export function serverCommand(buildIndex: string, nodeArgs: string[] = []): [str
 }
 
 /**
- * Builds the app into <dir>/app (TEND_BUILD_DIR) and serves it with server.ts against `stack`.
+ * Builds the app and its islands into <dir>/app (TEND_BUILD_DIR) and serves it with server.ts against `stack`.
  * `env` adds to the server's environment (WEB_CONCURRENCY, TRUST_PROXY…); `nodeArgs` go to Node
  * (e.g. --cpu-prof, which the workers inherit).
  */
@@ -106,12 +106,13 @@ export async function startApp(
 ): Promise<{ base: string; buildDir: string; stop(): Promise<void> }> {
   const buildDir = path.join(dir, 'app');
   prepareBuildDir(buildDir);
-  const build = spawnSync(path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'), ['build'], {
+  // `npm run build`: remix build, then the island bundles (scripts/build.ts).
+  const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'scripts', 'build.ts')], {
     cwd: PROJECT_DIR,
     stdio: 'inherit',
     env: { ...process.env, TEND_BUILD_DIR: buildDir },
   });
-  if (build.status !== 0) throw new Error('remix build failed');
+  if (build.status !== 0) throw new Error('the build failed');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const [command, args] = serverCommand(path.join(buildDir, 'index.js'), opts.nodeArgs);

@@ -1,9 +1,11 @@
-// npm run dev: the local stack (gateway :54321, mail :54324) and `remix dev` (classic compiler)
-// on http://localhost:3000, wired together. Ctrl-C stops both.
+// npm run dev: the local stack (gateway :54321, mail :54324), `remix dev` (classic compiler) on
+// http://localhost:3000, and the island bundles rebuilt on change (scripts/build-islands.ts),
+// wired together. Ctrl-C stops all.
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
+import { watchIslands } from './build-islands.ts';
 
 const dir = path.join(PROJECT_DIR, '.supabase-local');
 if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
@@ -19,6 +21,8 @@ function log(line: string) {
 }
 
 const stack = await startStack({ dir, log });
+// Island pages (docs/decisions/006-javascript-budget.md) load these instead of Remix's runtime.
+const islands = await watchIslands();
 const appPort = Number(process.env.PORT ?? 3000);
 
 const remix = spawn(path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'), ['dev', '--manual', '-c', 'remix-serve ./build/index.js'], {
@@ -54,6 +58,7 @@ async function stop(code = 0) {
       setTimeout(() => remix.kill('SIGKILL'), 5_000).unref();
     });
   }
+  await islands.dispose();
   await stack.stop();
   process.exit(code);
 }

@@ -20,8 +20,6 @@ function freePort(): Promise<number> {
   });
 }
 
-const bin = (name: string) => path.join(PROJECT_DIR, 'node_modules', '.bin', name);
-
 async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -51,10 +49,15 @@ export default async function globalSetup() {
   const buildDir = process.env.E2E_BUILD_DIR ?? path.join(dir, 'app');
   if (!existsSync(path.join(buildDir, 'index.js'))) {
     prepareBuildDir(buildDir);
-    const build = spawnSync(bin('remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit', env: { ...process.env, TEND_BUILD_DIR: buildDir } });
+    // `npm run build`: remix build, then the island bundles (scripts/build.ts).
+    const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'scripts', 'build.ts')], {
+      cwd: PROJECT_DIR,
+      stdio: 'inherit',
+      env: { ...process.env, TEND_BUILD_DIR: buildDir },
+    });
     if (build.status !== 0) {
       await stack.stop();
-      throw new Error('remix build failed');
+      throw new Error('the build failed');
     }
   }
 
