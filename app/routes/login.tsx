@@ -35,8 +35,15 @@ export async function action({ request }: ActionFunctionArgs) {
 
   const { email } = submission.value;
   const redirectTo = safeRedirect(submission.value.redirectTo, '/');
+  // /login/verify is an island page without Remix's runtime: Remix's client (this page's form)
+  // follows this redirect with a document load (X-Remix-Reload-Document, as redirectDocument sets it).
   const toVerify = async (sentAt: number) =>
-    redirectWithHeaders(request, '/login/verify', { headers: { 'Set-Cookie': await writePendingLogin(request, { email, redirectTo, sentAt }) } });
+    redirectWithHeaders(request, '/login/verify', {
+      headers: [
+        ['Set-Cookie', await writePendingLogin(request, { email, redirectTo, sentAt })],
+        ['X-Remix-Reload-Document', 'true'],
+      ],
+    });
 
   // A bot filled the hidden field: look like success, send nothing.
   if (submission.value[HONEYPOT_FIELD]) {

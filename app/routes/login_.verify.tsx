@@ -1,12 +1,13 @@
 // Sign-in, step 2: the one-time code (product.md §2, §5). Also "send a new code" (cooldown from
 // the server) and "use a different email". Limits: docs/decisions/003-abuse-limits.md.
+// An island page: no Remix runtime in the browser, only app/islands/verify.tsx, which hydrates the
+// parts in verify-parts.tsx; its forms post as plain HTML forms (docs/decisions/006-javascript-budget.md).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useEffect, useState } from 'react';
-import { ErrorList, SubmitButton, replyErrors } from '~/components/forms.tsx';
-import { OtpField } from '~/components/otp-field.tsx';
-import { useHydrated } from '~/components/use-hydrated.ts';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { replyErrors } from '~/components/forms.tsx';
+import { Island, type IslandHandle } from '~/components/island.tsx';
+import { verifyIslands } from '~/components/verify-parts.tsx';
 import { allowCodeRequest, clearFailedVerifies, recordFailedVerify, verifyBlocked } from '~/lib/abuse-limits.server.ts';
 import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
 import { redirectIfSignedIn } from '~/lib/auth.server.ts';
@@ -21,6 +22,8 @@ import { ResendSchema, VerifySchema, parseSubmission } from '~/lib/schemas.serve
 import { getSupabase } from '~/lib/supabase.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Enter your code · Tend' }];
+
+export const handle: IslandHandle = { island: 'verify' };
 
 function cooldownLeft(pending: PendingLogin): number {
   return Math.max(0, Math.ceil(RESEND_COOLDOWN_SECONDS - (Date.now() - pending.sentAt) / 1000));
@@ -59,12 +62,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
   const submission = parseSubmission(formData, VerifySchema);
   // The code is never sent back: a new attempt starts from empty boxes.
   const fail = (message: string, status: number) =>
-    data(
-      request,
-      // `attempt` is new each time, so the code field starts empty again.
-      { intent: 'verify' as const, attempt: crypto.randomUUID(), result: submission.reply({ fieldErrors: { code: [message] }, hideFields: ['code'] }), retryAfter: null },
-      { status },
-    );
+    data(request, { intent: 'verify' as const, result: submission.reply({ fieldErrors: { code: [message] }, hideFields: ['code'] }), retryAfter: null }, { status });
   if (submission.status !== 'success') return fail(errorMessage('code_invalid'), 400);
 
   const ip = clientIp(request);
@@ -87,7 +85,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
 async function resend(request: Request, formData: FormData, pending: PendingLogin) {
   const submission = parseSubmission(formData, ResendSchema);
   const fail = (message: string, status: number, retryAfter: number | null = null) =>
-    data(request, { intent: 'resend' as const, attempt: null, result: submission.reply({ formErrors: [message] }), retryAfter }, { status });
+    data(request, { intent: 'resend' as const, result: submission.reply({ formErrors: [message] }), retryAfter }, { status });
   if (submission.status !== 'success') return fail(errorMessage('bad_request'), 400);
   if (!(await allowCodeRequest(clientIp(request)))) return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
 
@@ -105,35 +103,11 @@ async function resend(request: Request, formData: FormData, pending: PendingLogi
   return redirectWithHeaders(request, '/login/verify', { headers });
 }
 
-/** Seconds left, counting down once per second after hydration (the server knows the start). */
-function useCountdown(seconds: number): number {
-  const [left, setLeft] = useState(seconds);
-  useEffect(() => {
-    setLeft(seconds);
-    if (seconds <= 0) return;
-    const startedAt = Date.now();
-    const timer = setInterval(() => {
-      const next = Math.max(0, seconds - Math.floor((Date.now() - startedAt) / 1000));
-      setLeft(next);
-      if (next === 0) clearInterval(timer);
-    }, 250);
-    return () => clearInterval(timer);
-  }, [seconds]);
-  return left;
-}
-
 export default function VerifyPage() {
   const { email, cooldown, resent, differentEmailHref } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const submitting = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null;
   const verifyResult = actionData?.intent === 'verify' ? actionData.result : undefined;
   const resendResult = actionData?.intent === 'resend' ? actionData.result : undefined;
-
-  const secondsLeft = useCountdown(actionData?.retryAfter ?? cooldown);
-  const codeErrors = replyErrors(verifyResult, 'code');
-  const codeErrorId = codeErrors ? 'verify-code-error' : undefined;
 
   return (
     <section className="card card--narrow" aria-labelledby="verify-title">
@@ -147,36 +121,18 @@ export default function VerifyPage() {
           A new code is on its way. Only the latest code works.
         </p>
       ) : null}
-
-      <Form method="post" id="verify" noValidate className="stack">
-        <input type="hidden" name="intent" value="verify" />
-        <div className="field">
-          <label htmlFor="verify-code">Sign-in code</label>
-          {/* Remount empty after a failed attempt (the server never sends the code back). */}
-          <OtpField key={actionData?.attempt ?? 'initial'} id="verify-code" name="code" invalid={!!codeErrorId} describedBy={codeErrorId} />
-          <ErrorList id={codeErrorId} errors={codeErrors} />
-        </div>
-        <SubmitButton pending={submitting === 'verify'}>Sign in</SubmitButton>
-      </Form>
-
-      <div className="verify-options">
-        <Form method="post" id="resend" noValidate className="inline-form">
-          <input type="hidden" name="intent" value="resend" />
-          <button type="submit" className="button button--secondary" disabled={hydrated && secondsLeft > 0}>
-            Send a new code
-          </button>
-        </Form>
-        {secondsLeft > 0 ? (
-          <p className="muted small" data-testid="resend-cooldown">
-            {errorMessage('code_rate_limited', { seconds: secondsLeft })}
-          </p>
-        ) : null}
-        {/* A refused resend shows its wait in the countdown line above. */}
-        {actionData?.retryAfter ? null : <ErrorList id="resend-error" errors={replyErrors(resendResult)} />}
-        <p>
-          <Link to={differentEmailHref}>Use a different email</Link>
-        </p>
-      </div>
+      <Island of={verifyIslands} name="code" props={{ errors: replyErrors(verifyResult, 'code') }} />
+      <Island
+        of={verifyIslands}
+        name="options"
+        className="verify-options"
+        props={{
+          cooldown: actionData?.retryAfter ?? cooldown,
+          // A refused resend shows its wait in the countdown line instead.
+          errors: actionData?.retryAfter ? undefined : replyErrors(resendResult),
+          differentEmailHref,
+        }}
+      />
     </section>
   );
 }

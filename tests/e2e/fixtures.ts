@@ -79,3 +79,15 @@ export async function signIn(page: Page, opts: { email?: string; path?: string; 
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   return email;
 }
+
+/**
+ * Runs `action`, which sends a plain HTML form (island pages have no client-side router), and
+ * waits until the answer's document has replaced the current one, so later steps can't act on
+ * the page that is being left.
+ */
+export async function inNewDocument<T>(page: Page, action: () => Promise<T>): Promise<T> {
+  await page.evaluate(() => ((window as { __e2eLeaving?: boolean }).__e2eLeaving = true));
+  const result = await action();
+  await page.waitForFunction(() => !(window as { __e2eLeaving?: boolean }).__e2eLeaving);
+  return result;
+}

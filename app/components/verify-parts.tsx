@@ -1,0 +1,75 @@
+// The interactive parts of /login/verify: the code form (six boxes, auto-submit) and the resend
+// options (cooldown counting down). The route renders them on the server; its island,
+// app/islands/verify.tsx, hydrates them without Remix's runtime (docs/decisions/006-javascript-budget.md).
+// Both forms post as plain HTML forms: the answer is the action's document or its redirect.
+import { useEffect, useState } from 'react';
+import { errorMessage } from '~/lib/errors.ts';
+import { ErrorList, SubmitButton, useSubmitOnce } from './form-controls.tsx';
+import { OtpField } from './otp-field.tsx';
+import { useHydrated } from './use-hydrated.ts';
+
+/** Seconds left, counting down once per second after hydration (the server knows the start). */
+function useCountdown(seconds: number): number {
+  const [left, setLeft] = useState(seconds);
+  useEffect(() => {
+    setLeft(seconds);
+    if (seconds <= 0) return;
+    const startedAt = Date.now();
+    const timer = setInterval(() => {
+      const next = Math.max(0, seconds - Math.floor((Date.now() - startedAt) / 1000));
+      setLeft(next);
+      if (next === 0) clearInterval(timer);
+    }, 250);
+    return () => clearInterval(timer);
+  }, [seconds]);
+  return left;
+}
+
+/** The code and its error; the code is never sent back, so a new attempt starts from empty boxes. */
+export function VerifyCodeForm({ errors }: { errors?: string[] }) {
+  const { pending, onSubmit } = useSubmitOnce();
+  const errorId = errors ? 'verify-code-error' : undefined;
+  return (
+    <form method="post" id="verify" noValidate className="stack" onSubmit={onSubmit}>
+      <input type="hidden" name="intent" value="verify" />
+      <div className="field">
+        <label htmlFor="verify-code">Sign-in code</label>
+        <OtpField id="verify-code" name="code" invalid={!!errorId} describedBy={errorId} />
+        <ErrorList id={errorId} errors={errors} />
+      </div>
+      <SubmitButton pending={pending}>Sign in</SubmitButton>
+    </form>
+  );
+}
+
+/**
+ * "Send a new code" (disabled while the cooldown runs, once JavaScript does: without it the
+ * server answers a click with the seconds left), the countdown, and the way back to the email step.
+ */
+export function VerifyOptions({ cooldown, errors, differentEmailHref }: { cooldown: number; errors?: string[]; differentEmailHref: string }) {
+  const hydrated = useHydrated();
+  const secondsLeft = useCountdown(cooldown);
+  const { pending, onSubmit } = useSubmitOnce();
+  return (
+    <>
+      <form method="post" id="resend" noValidate className="inline-form" onSubmit={onSubmit}>
+        <input type="hidden" name="intent" value="resend" />
+        <SubmitButton className="button button--secondary" pending={pending} disabled={hydrated && secondsLeft > 0}>
+          Send a new code
+        </SubmitButton>
+      </form>
+      {secondsLeft > 0 ? (
+        <p className="muted small" data-testid="resend-cooldown">
+          {errorMessage('code_rate_limited', { seconds: secondsLeft })}
+        </p>
+      ) : null}
+      <ErrorList id="resend-error" errors={errors} />
+      <p>
+        <a href={differentEmailHref}>Use a different email</a>
+      </p>
+    </>
+  );
+}
+
+/** What app/islands/verify.tsx hydrates, by the names the route gives its <Island> markers. */
+export const verifyIslands = { code: VerifyCodeForm, options: VerifyOptions };
