@@ -1,11 +1,14 @@
-// npm run measure:js: gzip bytes of the JavaScript the /login/verify page loads, read from the
-// production build's HTML (every <script src> and <link rel="modulepreload">), plus inline scripts.
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// npm run measure:js: gzip bytes of the JavaScript the /login/verify page loads, from the production
+// build served by server.ts: every <script src> and <link rel="modulepreload"> of the page and what
+// those modules import in turn, fetched from the server, plus inline scripts. For an island module
+// (docs/decisions/006-javascript-budget.md) it also prints what it is made of, from esbuild's metafile.
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startStack } from '../supabase/local/stack.ts';
 import { startApp } from './bench-support.ts';
+import { METAFILE_FILE } from './build-islands.ts';
 
 const PAGE = process.argv[2] ?? '/login/verify';
 
@@ -36,26 +39,67 @@ async function verifyPageHtml(): Promise<string> {
   return page.text();
 }
 
-try {
-  const html = PAGE === '/login/verify' ? await verifyPageHtml() : await (await fetch(`${base}${PAGE}`)).text();
-  const srcs = new Set<string>();
-  for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) srcs.add(m[1]);
-  for (const m of html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) srcs.add(m[1]);
-  for (const m of html.matchAll(/<link\b[^>]*href="([^"]+)"[^>]*rel="modulepreload"/g)) srcs.add(m[1]);
-  // Dynamic imports in the entry (import("/build/…")) are loaded too.
-  for (const m of html.matchAll(/import\(?\s*"(\/build\/[^"]+\.js)"/g)) srcs.add(m[1]);
+/** Static and dynamic imports of a module (or an inline module script): their URLs on this server. */
+function importsOf(code: string, from: URL): URL[] {
+  const urls: URL[] = [];
+  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{0,2}\/[^"']+\.js)["']/g)) urls.push(new URL(m[1], from));
+  return urls.filter((url) => url.origin === from.origin);
+}
 
-  const rows = [...srcs].map((src) => {
-    const file = path.join(buildDir, 'public', src.replace(/^\//, ''));
-    const body = readFileSync(file);
-    return { file: src, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length };
-  });
-  const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
+/**
+ * For each island module the page loaded: its minified bytes by package or source file, from
+ * esbuild's metafile (raw bytes: gzip compresses the file as a whole, not part by part).
+ */
+function printIslandBreakdown(files: string[]) {
+  const metafileFile = path.join(buildDir, METAFILE_FILE);
+  if (!existsSync(metafileFile)) return;
+  const metafile = JSON.parse(readFileSync(metafileFile, 'utf8')) as import('esbuild').Metafile;
+  for (const [output, info] of Object.entries(metafile.outputs)) {
+    const file = files.find((f) => f.endsWith(`/${path.basename(output)}`));
+    if (!file || output.endsWith('.map')) continue;
+    const parts = new Map<string, number>();
+    for (const [input, { bytesInOutput }] of Object.entries(info.inputs)) {
+      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1];
+      const key = pkg ?? input;
+      parts.set(key, (parts.get(key) ?? 0) + bytesInOutput);
+    }
+    const rows = [...parts].sort((a, b) => b[1] - a[1]).map(([part, bytes]) => ({ part, 'bytes in output': bytes, share: `${((bytes / info.bytes) * 100).toFixed(1)} %` }));
+    console.log(`\n${file} (${info.bytes} bytes raw):`);
+    console.table(rows);
+  }
+}
+
+try {
+  const pageUrl = new URL(PAGE, base);
+  const html = PAGE === '/login/verify' ? await verifyPageHtml() : await (await fetch(pageUrl)).text();
+  // What the document asks for: <script src>, <link rel="modulepreload">, and the imports of its
+  // inline module scripts; then, module by module, everything those import.
+  const queue: URL[] = [];
+  for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) queue.push(new URL(m[1], pageUrl));
+  for (const m of html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) queue.push(new URL(m[1], pageUrl));
+  for (const m of html.matchAll(/<link\b[^>]*href="([^"]+)"[^>]*rel="modulepreload"/g)) queue.push(new URL(m[1], pageUrl));
+  const inlineScripts = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+  for (const code of inlineScripts) queue.push(...importsOf(code, pageUrl));
+
+  const rows: { file: string; bytes: number; gzip: number }[] = [];
+  const seen = new Set<string>();
+  for (let url = queue.shift(); url; url = queue.shift()) {
+    if (seen.has(url.pathname)) continue;
+    seen.add(url.pathname);
+    // The bytes the production server sends (uncompressed), gzipped here at one fixed level.
+    const res = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+    if (!res.ok) throw new Error(`${url.pathname} answered ${res.status}`);
+    const body = Buffer.from(await res.arrayBuffer());
+    rows.push({ file: url.pathname, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length });
+    queue.push(...importsOf(body.toString('utf8'), url));
+  }
+  const inline = inlineScripts.join('\n');
   rows.sort((a, b) => b.gzip - a.gzip);
   console.table(rows);
   const total = rows.reduce((n, r) => n + r.gzip, 0);
   const raw = rows.reduce((n, r) => n + r.bytes, 0);
-  const inlineGz = gzipSync(inline, { level: 9 }).length;
+  const inlineGz = inline ? gzipSync(inline, { level: 9 }).length : 0;
+  printIslandBreakdown(rows.map((r) => r.file));
   console.log(`${PAGE}: ${rows.length} JS files, ${raw} bytes raw, ${total} bytes gzip (+ ${inlineGz} bytes gzip of inline scripts, ${total + inlineGz} in all)`);
 } finally {
   await app.stop();
