@@ -56,7 +56,10 @@ export default function handleRequest(request: Request, responseStatusCode: numb
   // remix-serve; server.ts writes it in one piece), and the first byte comes no later.
   const deferreds = remixContext.staticHandlerContext.activeDeferreds;
   if (!deferreds || Object.keys(deferreds).length === 0) {
-    return new Response(`<!DOCTYPE html>${renderToString(app)}`, { headers: responseHeaders, status: responseStatusCode });
+    // Bytes, not the string: a string body is checked code point by code point (USVString) by
+    // undici's Response, ~3% of an inbox page's CPU; Buffer.from encodes it natively.
+    const html = Buffer.from(`<!DOCTYPE html>${renderToString(app)}`);
+    return new Response(html, { headers: responseHeaders, status: responseStatusCode });
   }
 
   // Bots get the whole document at once; browsers get the shell as soon as it is ready.

@@ -10,7 +10,7 @@ import { FLASH, setFlash } from './cookies.server.ts';
 import { errorResponse, responseHeaders } from './http.server.ts';
 import { loginPath } from './safe-redirect.ts';
 import { parseCookieHeader } from '@supabase/ssr';
-import { getSupabase, hasAuthCookie, isAuthCookieName } from './supabase.server.ts';
+import { getSupabase, hasAuthCookie, isAuthCookieName, tokenClient } from './supabase.server.ts';
 import type { SessionUser } from './user.ts';
 
 export type { SessionUser };
@@ -29,7 +29,7 @@ function fromClaims(claims: Claims): SessionUser | null {
 // Within the margin auth-js would refresh the session, so from then on getClaims runs again.
 const VERIFIED_MAX = 10_000;
 const REFRESH_MARGIN_MS = 2 * 60_000; // auth-js refreshes 90 s before exp (EXPIRY_MARGIN_MS)
-const verified = new Map<string, { user: SessionUser; until: number }>();
+const verified = new Map<string, { user: SessionUser; until: number; accessToken: string; db?: SupabaseClient }>();
 
 function sessionKey(request: Request): string {
   return parseCookieHeader(request.headers.get('Cookie') ?? '')
@@ -39,18 +39,18 @@ function sessionKey(request: Request): string {
     .join(';');
 }
 
-function remember(key: string, user: SessionUser, exp: number | undefined) {
+function remember(key: string, user: SessionUser, exp: number | undefined, accessToken: string | undefined) {
   const until = (exp ?? 0) * 1000 - REFRESH_MARGIN_MS;
-  if (until <= Date.now()) return;
+  if (until <= Date.now() || !accessToken) return;
   if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
-  verified.set(key, { user, until });
+  verified.set(key, { user, until, accessToken });
 }
 
-/** A verified user for these cookies, if one is known and its token has time left. */
-function knownUser(key: string): SessionUser | null {
+/** A verified session for these cookies, if one is known and its token has time left. */
+function knownSession(key: string) {
   const hit = verified.get(key);
   if (!hit) return null;
-  if (hit.until > Date.now()) return hit.user;
+  if (hit.until > Date.now()) return hit;
   verified.delete(key);
   return null;
 }
@@ -59,8 +59,10 @@ async function readUser(request: Request, needClient: boolean): Promise<{ user: 
   // No auth cookie, no session: skip building a client (the common anonymous page view).
   if (!hasAuthCookie(request)) return { user: null, expired: false };
   const key = sessionKey(request);
-  const known = knownUser(key);
-  if (known) return { user: known, expired: false, supabase: needClient ? getSupabase(request).supabase : undefined };
+  const known = knownSession(key);
+  // A verified session with time left: the cookie-bound client would send the same token and set
+  // no cookie, so the session's data client (made once, kept with it) serves this request.
+  if (known) return { user: known.user, expired: false, supabase: needClient ? (known.db ??= tokenClient(known.accessToken)) : undefined };
   const { supabase } = getSupabase(request);
   const { data, error } = await supabase.auth.getClaims();
   if (error) {
@@ -72,7 +74,10 @@ async function readUser(request: Request, needClient: boolean): Promise<{ user: 
   }
   const user = data?.claims ? fromClaims(data.claims as Claims) : null;
   // Only a session that needed no refresh is remembered: after a refresh the cookies change anyway.
-  if (user && !getSupabase(request).written.size) remember(key, user, (data!.claims as Claims).exp);
+  if (user && !getSupabase(request).written.size) {
+    const { data: current } = await supabase.auth.getSession();
+    remember(key, user, (data!.claims as Claims).exp, current.session?.access_token);
+  }
   // Cookies present but no session left (e.g. the refresh token was refused and auth-js cleared it).
   return { user, expired: !user && hasAuthCookie(request), supabase };
 }

@@ -6,6 +6,7 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, replyErrors, replyValue, useIsPending } from '~/components/forms.tsx';
 import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
 import { requireUser } from '~/lib/auth.server.ts';
+import { getSupabase } from '~/lib/supabase.server.ts';
 import { FLASH, setFlash, takeFlash } from '~/lib/cookies.server.ts';
 import { DISPLAY_NAME_MAX_LENGTH } from '~/lib/constants.ts';
 import { errorMessage, errorStatus } from '~/lib/errors.ts';
@@ -46,14 +47,16 @@ export async function action({ request }: ActionFunctionArgs) {
     return data(request, { result: reply }, { status: errorStatus(code) });
   }
 
-  const { error } = await supabase.auth.updateUser({ data: { display_name: displayName } });
+  // Auth calls go through the cookie-bound client: it sends the session and writes the refreshed one.
+  const { auth } = getSupabase(request).supabase;
+  const { error } = await auth.updateUser({ data: { display_name: displayName } });
   if (error) {
     const mapped = mapAuthError(error);
     log.warn('display name not saved', { code: mapped.code, auth_code: error.code, status: error.status });
     return data(request, { result: submission.reply({ formErrors: [mappedMessage(mapped)] }) }, { status: errorStatus(mapped.code) });
   }
   // The header reads the name from the JWT; a refreshed token carries the new metadata.
-  await supabase.auth.refreshSession();
+  await auth.refreshSession();
   return redirectWithHeaders(request, '/account', { headers: { 'Set-Cookie': await setFlash(request, FLASH.saved) } });
 }
 
