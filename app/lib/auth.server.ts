@@ -9,8 +9,7 @@ import { mapAuthError } from './auth-errors.ts';
 import { FLASH, setFlash } from './cookies.server.ts';
 import { errorResponse, responseHeaders } from './http.server.ts';
 import { loginPath } from './safe-redirect.ts';
-import { parseCookieHeader } from '@supabase/ssr';
-import { getSupabase, hasAuthCookie, isAuthCookieName, tokenClient } from './supabase.server.ts';
+import { authCookies, getSupabase, hasAuthCookie, tokenClient } from './supabase.server.ts';
 import type { SessionUser } from './user.ts';
 
 export type { SessionUser };
@@ -31,14 +30,6 @@ const VERIFIED_MAX = 10_000;
 const REFRESH_MARGIN_MS = 2 * 60_000; // auth-js refreshes 90 s before exp (EXPIRY_MARGIN_MS)
 const verified = new Map<string, { user: SessionUser; until: number; accessToken: string; db?: SupabaseClient }>();
 
-function sessionKey(request: Request): string {
-  return parseCookieHeader(request.headers.get('Cookie') ?? '')
-    .filter(({ name }) => isAuthCookieName(name))
-    .map(({ name, value }) => `${name}=${value ?? ''}`)
-    .sort()
-    .join(';');
-}
-
 function remember(key: string, user: SessionUser, exp: number | undefined, accessToken: string | undefined) {
   const until = (exp ?? 0) * 1000 - REFRESH_MARGIN_MS;
   if (until <= Date.now() || !accessToken) return;
@@ -57,8 +48,8 @@ function knownSession(key: string) {
 
 async function readUser(request: Request, needClient: boolean): Promise<{ user: SessionUser | null; expired: boolean; supabase?: SupabaseClient }> {
   // No auth cookie, no session: skip building a client (the common anonymous page view).
-  if (!hasAuthCookie(request)) return { user: null, expired: false };
-  const key = sessionKey(request);
+  const key = authCookies(request);
+  if (!key) return { user: null, expired: false };
   const known = knownSession(key);
   // A verified session with time left: the cookie-bound client would send the same token and set
   // no cookie, so the session's data client (made once, kept with it) serves this request.

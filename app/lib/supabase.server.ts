@@ -139,7 +139,28 @@ export function isAuthCookieName(name: string): boolean {
   return /^sb-.+-auth-token(\.\d+|-.+)?$/.test(name);
 }
 
+// The root and page loaders of one request ask about the same Cookie header, one after the other.
+let lastCookieHeader: string | null = null;
+let lastAuthCookies = '';
+
+/**
+ * The request's Supabase auth cookies as one string, `name=value` pairs sorted by name ('' when it
+ * has none): identifies a session exactly, for remembering what was verified about it.
+ */
+export function authCookies(request: Request): string {
+  const header = request.headers.get('Cookie') ?? '';
+  if (header !== lastCookieHeader) {
+    lastAuthCookies = parseCookieHeader(header)
+      .filter(({ name }) => isAuthCookieName(name))
+      .map(({ name, value }) => `${name}=${value ?? ''}`)
+      .sort()
+      .join(';');
+    lastCookieHeader = header;
+  }
+  return lastAuthCookies;
+}
+
 /** True when the request carries any Supabase auth cookie (or chunk of one). */
 export function hasAuthCookie(request: Request): boolean {
-  return parseCookieHeader(request.headers.get('Cookie') ?? '').some(({ name }) => isAuthCookieName(name));
+  return authCookies(request) !== '';
 }
