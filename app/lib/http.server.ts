@@ -22,18 +22,9 @@ export function responseHeaders(request: Request, extra?: HeadersLike): Headers 
 }
 
 export function data<T>(request: Request, body: T, init: ResponseInit = {}) {
-  const headers = responseHeaders(request, init.headers);
-  // Nothing to send but the data: the plain object. Remix then hands it to the page as it is
-  // instead of serialising it into a Response and parsing it back (a document request; a client
-  // navigation's ?_data is serialised either way), and a page has no headers of its own to lose:
-  // entry.server sets them. Typed like json() so useLoaderData reads the same.
-  if (init.status === undefined && init.statusText === undefined && isEmpty(headers)) return body as unknown as ReturnType<typeof json<T>>;
-  return json(body, { ...init, headers });
-}
-
-function isEmpty(headers: Headers): boolean {
-  for (const _ of headers.keys()) return false;
-  return true;
+  // Always a Response: without single fetch Remix turns a plain object into one anyway
+  // (server-runtime callRouteLoader), so there is nothing to save by returning the object.
+  return json(body, { ...init, headers: responseHeaders(request, init.headers) });
 }
 
 export function redirectWithHeaders(request: Request, url: string, init: ResponseInit = {}) {
