@@ -26,7 +26,7 @@ function fromClaims(claims: Claims): SessionUser | null {
 // access token expires. The root loader and the page loader of one request (Remix gives each its own
 // Request) and that browser's next requests verify a token once — what PostgREST's JWT cache does.
 // Within the margin auth-js would refresh the session, so from then on getClaims runs again.
-const VERIFIED_MAX = 10_000;
+const VERIFIED_MAX = 10_000; // with a data client each once used (~9 KB): at most ~90 MB a worker
 const REFRESH_MARGIN_MS = 2 * 60_000; // auth-js refreshes 90 s before exp (EXPIRY_MARGIN_MS)
 const verified = new Map<string, { user: SessionUser; until: number; accessToken: string; db?: SupabaseClient }>();
 

@@ -4,8 +4,7 @@
 // no-cache headers it is given (ssr 0.10 #176) so no CDN caches a response that sets a session.
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { STATUS_CODES } from 'node:http';
-import { request as httpRequest } from 'undici';
+import { requestFetch } from './data-fetch.server.ts';
 import { env } from './env.server.ts';
 import { isHttps } from './request-info.server.ts';
 
@@ -48,42 +47,8 @@ const backendFetch: typeof fetch = (input, init) => {
   return shared.then((response) => response.clone());
 };
 
-// The data client's transport: undici's request API behind the fetch interface postgrest-js uses.
-// fetch() builds a spec Request, validates every header and streams the body through web streams:
-// on an inbox page that was the largest share of our own CPU after rendering (ADR 009). A refused
-// connection rejects with a TypeError carrying the cause, as fetch does, so errors map the same.
-const NULL_BODY = new Set([101, 204, 205, 304]);
-
-const dataFetch: typeof fetch = async (input, init) => {
-  // Streams, forms and blobs (storage uploads) keep fetch's body handling.
-  if (init?.body != null && typeof init.body !== 'string') return backendFetch(input, init);
-  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  const headers: Record<string, string> = {};
-  new Headers(init?.headers).forEach((value, name) => {
-    headers[name] = value;
-  });
-  let response;
-  try {
-    response = await httpRequest(url, {
-      method: (init?.method ?? 'GET') as 'GET',
-      headers,
-      body: init?.body ?? undefined,
-      signal: init?.signal ?? undefined,
-      headersTimeout: BACKEND_TIMEOUT_MS,
-      bodyTimeout: BACKEND_TIMEOUT_MS,
-    });
-  } catch (cause) {
-    if ((cause as Error)?.name === 'AbortError') throw cause;
-    throw new TypeError('fetch failed', { cause });
-  }
-  const body = NULL_BODY.has(response.statusCode) ? (await response.body.dump(), null) : await response.body.arrayBuffer();
-  const pairs: [string, string][] = [];
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (Array.isArray(value)) for (const v of value) pairs.push([name, v]);
-    else if (value !== undefined) pairs.push([name, value]);
-  }
-  return new Response(body, { status: response.statusCode, statusText: STATUS_CODES[response.statusCode] ?? '', headers: pairs });
-};
+// The data client's transport (data-fetch.server.ts); bodies it doesn't take go through fetch.
+const dataFetch = requestFetch(BACKEND_TIMEOUT_MS, backendFetch);
 
 export function getSupabase(request: Request): RequestSupabase {
   const existing = clients.get(request);
