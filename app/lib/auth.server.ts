@@ -9,7 +9,7 @@ import { mapAuthError } from './auth-errors.ts';
 import { FLASH, setFlash } from './cookies.server.ts';
 import { errorResponse, responseHeaders } from './http.server.ts';
 import { loginPath } from './safe-redirect.ts';
-import { authCookies, getSupabase, hasAuthCookie, tokenClient } from './supabase.server.ts';
+import { authCookies, getSupabase, tokenClient } from './supabase.server.ts';
 import type { SessionUser } from './user.ts';
 
 export type { SessionUser };
@@ -70,7 +70,7 @@ async function readUser(request: Request, needClient: boolean): Promise<{ user: 
     remember(key, user, (data!.claims as Claims).exp, current.session?.access_token);
   }
   // Cookies present but no session left (e.g. the refresh token was refused and auth-js cleared it).
-  return { user, expired: !user && hasAuthCookie(request), supabase };
+  return { user, expired: !user, supabase };
 }
 
 /** The signed-in user or null; for pages anyone may see. */

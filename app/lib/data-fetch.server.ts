@@ -5,7 +5,7 @@
 // (every Set-Cookie kept), and a refused or reset connection rejects with
 // TypeError('fetch failed', { cause }), so postgrest-js reports it the same way.
 import { STATUS_CODES } from 'node:http';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
@@ -21,10 +21,11 @@ export function requestFetch(timeoutMs: number, fallback: typeof fetch): typeof 
     new Headers(init?.headers).forEach((value, name) => {
       headers[name] = value;
     });
+    const method = (init?.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod;
     let response;
     try {
       response = await request(url, {
-        method: (init?.method ?? 'GET').toUpperCase() as 'GET',
+        method,
         headers,
         body: init?.body ?? undefined,
         signal: init?.signal ?? undefined,
@@ -38,7 +39,7 @@ export function requestFetch(timeoutMs: number, fallback: typeof fetch): typeof 
     }
     let body: ArrayBuffer | null = null;
     try {
-      if (NULL_BODY_STATUSES.has(response.statusCode) || init?.method?.toUpperCase() === 'HEAD') await response.body.dump();
+      if (NULL_BODY_STATUSES.has(response.statusCode) || method === 'HEAD') await response.body.dump();
       else body = await response.body.arrayBuffer();
     } catch (cause) {
       throw new TypeError('fetch failed', { cause });

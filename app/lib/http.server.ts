@@ -22,8 +22,6 @@ export function responseHeaders(request: Request, extra?: HeadersLike): Headers 
 }
 
 export function data<T>(request: Request, body: T, init: ResponseInit = {}) {
-  // Always a Response: without single fetch Remix turns a plain object into one anyway
-  // (server-runtime callRouteLoader), so there is nothing to save by returning the object.
   return json(body, { ...init, headers: responseHeaders(request, init.headers) });
 }
 
