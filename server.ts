@@ -9,6 +9,7 @@
 // serving, then exits once they have. Workers serve /build/* (immutable, a year) and the other
 // files of public/ (an hour) from memory, brotli or gzip when the browser takes it, and hand
 // everything else to Remix with Node's own fetch classes (no web-fetch polyfill).
+import './scripts/node-check.mjs';
 import cluster, { type Worker } from 'node:cluster';
 import { createReadStream, promises as fs, readdirSync, statSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';

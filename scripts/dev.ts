@@ -1,6 +1,7 @@
 // npm run dev: the local stack (gateway :54321, mail :54324), `remix dev` (classic compiler) on
 // http://localhost:3000, and the island bundles rebuilt on change (scripts/build-islands.ts),
 // wired together. Ctrl-C stops all.
+import './node-check.mjs';
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';

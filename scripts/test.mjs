@@ -1,5 +1,6 @@
 // npm test: unit, integration and end-to-end suites in turn, then one summary line
 // (`N passed, N failed`) over every runner. Exit code 1 if anything failed.
+import './node-check.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
