@@ -140,6 +140,21 @@ export function readStatus(dir: string): (StackInfo & { pid: number; processes: 
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  // What earlier attempts did to the database, reported as if one start did it all.
+  const done = { created: false, applied: [] as string[] };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(attempt === 1 ? options : { ...options, reset: false }, done);
+    } catch (err) {
+      // Ports picked for `port: 0` were free when probed, but an outgoing connection can take one
+      // as its local port before a server listens on it (both come from the ephemeral range), so
+      // pick again. Only Node's own listens fail this way, after the database is set up and seeded.
+      if (options.port !== 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw err;
+    }
+  }
+}
+
+async function startOnce(options: StackOptions, done: { created: boolean; applied: string[] }): Promise<Stack> {
   const projectDir = options.projectDir ?? PROJECT_DIR;
   const dir = path.resolve(options.dir ?? path.join(projectDir, '.supabase-local'));
   const log = options.log ?? ((line: string) => console.log(line));
@@ -187,6 +202,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await bootstrap(superuserUrl);
     const { applied } = await migrate(postgresUrl, projectDir);
     if (db.created || options.reset) await seed(postgresUrl, projectDir);
+    done.created ||= db.created;
+    done.applied.push(...applied);
 
     const gateway: Gateway = await startGateway({ port: ports.gateway, keys });
     stoppers.push(gateway.stop);
@@ -243,7 +260,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const processes = () =>
       [db.child, rest.child].filter((c) => c.child.pid && c.child.exitCode === null).map((c) => ({ name: c.name, pid: c.child.pid! }));
     writeFileSync(statusFile(dir), JSON.stringify({ ...info, pid: process.pid, processes: processes() }, null, 2));
-    return { ...info, publishableKey: keys.publishableKey, secretKey: keys.secretKey, dir, applied, created: db.created, processes, stop };
+    return { ...info, publishableKey: keys.publishableKey, secretKey: keys.secretKey, dir, applied: done.applied, created: done.created, processes, stop };
   } catch (err) {
     await stop();
     throw err;

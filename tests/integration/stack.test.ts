@@ -2,6 +2,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MigrationError } from '../../supabase/local/migrate.ts';
 import { isAlive } from '../../supabase/local/process.ts';
@@ -181,6 +182,36 @@ describe('restarts and failures', () => {
         await second.stop();
       }
     } finally {
+      project.remove();
+    }
+  });
+
+  it('picks other ports when one it probed is taken before it listens (port 0), and reports the first setup', async () => {
+    const project = tempProject();
+    // An outgoing connection can take a probed port as its local port; make the first server listen meet that.
+    const listen = http.Server.prototype.listen;
+    let refused = 0;
+    http.Server.prototype.listen = function (this: http.Server, ...args: unknown[]) {
+      if (refused++ > 0) return listen.apply(this, args as Parameters<typeof listen>);
+      process.nextTick(() => this.emit('error', Object.assign(new Error('listen EADDRINUSE: address already in use'), { code: 'EADDRINUSE' })));
+      return this;
+    } as typeof listen;
+    try {
+      const stack = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined });
+      http.Server.prototype.listen = listen;
+      try {
+        expect(refused).toBeGreaterThan(1);
+        expect(stack.created).toBe(true);
+        expect(stack.applied.length).toBeGreaterThan(0);
+        const rows = await client(stack, stack.serviceRoleKey).from('notes').select('id');
+        expect(rows.data).toHaveLength(2); // seeded once, on the first attempt
+        // One Postgres on the data dir: the first attempt's was stopped.
+        expect(processesUsing(project.dataDir)).toEqual(stack.processes().filter((p) => p.name === 'postgres').map((p) => p.pid));
+      } finally {
+        await stack.stop();
+      }
+    } finally {
+      http.Server.prototype.listen = listen;
       project.remove();
     }
   });
