@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createServerClient, parseCookieHeader } from '@supabase/ssr';
 import pg from 'pg';
 import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
-import { run, signIn, startApp, type BenchResult } from './bench-support.ts';
+import { cpuMs, run, signIn, startApp, type BenchResult } from './bench-support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -107,9 +107,23 @@ try {
     await run(`${base}${p}`, { cookie }, WARMUP, CONNECTIONS);
     const page: BenchResult[] = [];
     const rest: BenchResult[] = [];
+    // CPU per request: the app's workers during the page's rounds, Postgres + PostgREST during the call's.
+    const appCpu: number[] = [];
+    const stackCpu: number[] = [];
+    const stackPids = stack.processes().map((x) => x.pid);
     for (let round = 0; round < ROUNDS; round++) {
-      page.push(await run(`${base}${p}`, { cookie }, DURATION, CONNECTIONS));
-      if (restUrl) rest.push(await run(restUrl, restHeaders, DURATION, CONNECTIONS));
+      const a0 = cpuMs([app.pid]);
+      const r = await run(`${base}${p}`, { cookie }, DURATION, CONNECTIONS);
+      const a1 = cpuMs([app.pid]);
+      page.push(r);
+      if (a0 !== undefined && a1 !== undefined) appCpu.push((a1 - a0) / r.total);
+      if (restUrl) {
+        const s0 = cpuMs(stackPids);
+        const q = await run(restUrl, restHeaders, DURATION, CONNECTIONS);
+        const s1 = cpuMs(stackPids);
+        rest.push(q);
+        if (s0 !== undefined && s1 !== undefined) stackCpu.push((s1 - s0) / q.total);
+      }
     }
     const m = (xs: BenchResult[], k: 'p50' | 'p95' | 'rps') => (xs.length ? median(xs.map((x) => x[k])) : undefined);
     const [pageP50, pageP95, restP50, restP95] = [m(page, 'p50')!, m(page, 'p95')!, m(rest, 'p50'), m(rest, 'p95')];
@@ -122,12 +136,15 @@ try {
       'PostgREST p95 ms': restP95 ?? '',
       'ratio p50': restP50 ? +(pageP50 / restP50).toFixed(2) : '',
       'ratio p95': restP95 ? +(pageP95 / restP95).toFixed(2) : '',
+      'app CPU ms/page': appCpu.length ? +median(appCpu).toFixed(2) : '',
+      'PG+PostgREST CPU ms/call': stackCpu.length ? +median(stackCpu).toFixed(2) : '',
       'non-2xx': [...page, ...rest].reduce((n, r) => n + r.non2xx, 0),
       errors: [...page, ...rest].reduce((n, r) => n + r.errors, 0),
     });
   }
   console.log(`\nautocannon, ${CONNECTIONS} connections, medians of ${ROUNDS} rounds of ${DURATION} s (after ${WARMUP} s warm-up), loopback, NODE_ENV=production, acme + ${TICKETS} bulk tickets`);
   console.log('PostgREST = the same public.inbox call the page makes, alone (GET /rest/v1/rpc/inbox through the gateway)');
+  console.log("CPU ms = user + system time per request (/proc): the app's workers during the page's rounds; Postgres and PostgREST during the call's (the gateway shares this process with autocannon)");
   console.table(rows);
 
   await explain(token);

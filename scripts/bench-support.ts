@@ -1,6 +1,6 @@
 // Shared by the page benchmarks: the autocannon runner, the results table and signing in through the app.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort, PROJECT_DIR, type Stack } from '../supabase/local/stack.ts';
@@ -44,6 +44,34 @@ export function printResults(title: string, results: ({ label: string } & BenchR
       errors: r.errors,
     })),
   );
+}
+
+/**
+ * CPU time (ms, user + system) that the processes `roots` and all their descendants have used so
+ * far, from /proc (Linux; undefined elsewhere). Sampled around a run, it gives CPU per request,
+ * which the machine's drift in speed moves far less than latency.
+ */
+export function cpuMs(roots: number[]): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const raw = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // After "pid (comm) ": state ppid … utime (14th field) stime (15th).
+      const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(entry), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      /* the process ended */
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p = pid; p > 1; p = stats.get(p)?.ppid ?? 0) if (roots.includes(p)) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, s] of stats) if (inTree(pid)) ticks += s.ticks;
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 
 /** Signs in through the app's own forms (as a browser without JS would) and returns the Cookie header. */
@@ -103,7 +131,7 @@ export async function startApp(
   dir: string,
   stack: Pick<Stack, 'apiUrl' | 'anonKey'>,
   opts: { env?: Record<string, string>; nodeArgs?: string[] } = {},
-): Promise<{ base: string; buildDir: string; stop(): Promise<void> }> {
+): Promise<{ base: string; buildDir: string; pid: number; stop(): Promise<void> }> {
   const buildDir = path.join(dir, 'app');
   prepareBuildDir(buildDir);
   // `npm run build`: remix build, then the island bundles (scripts/build.ts).
@@ -140,5 +168,5 @@ export async function startApp(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { base, buildDir, stop };
+  return { base, buildDir, pid: app.pid!, stop };
 }
