@@ -58,7 +58,10 @@ export async function startPostgrest(o: PostgrestOptions): Promise<RunningPostgr
   };
   const child = spawnManaged('postgrest', binary(), [], { env: env as NodeJS.ProcessEnv, logFile: path.join(o.dataDir, 'logs', 'postgrest.log') });
   const exited = child.exited.then(({ code }) => {
-    throw new Error(`postgrest exited (code ${code}) before it was ready:\n${child.tail()}`);
+    const err: NodeJS.ErrnoException = new Error(`postgrest exited (code ${code}) before it was ready:\n${child.tail()}`);
+    // "Network.Socket.bind: resource busy (Address in use)": the caller can pick other ports.
+    if (/Address (already )?in use/.test(child.tail())) err.code = 'EADDRINUSE';
+    throw err;
   });
   exited.catch(() => undefined);
   // /ready answers 200 once the connection pool and the schema cache are loaded.

@@ -139,19 +139,27 @@ export function readStatus(dir: string): (StackInfo & { pid: number; processes: 
   }
 }
 
+/**
+ * Runs `start` again (at most 3 times) while it fails because a port it picked is taken. A port
+ * probed free can still be taken before a server listens on it: an outgoing connection may get it
+ * as its local port, both come from the ephemeral range.
+ */
+async function onFreePorts<T>(start: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(attempt);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw err;
+    }
+  }
+}
+
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // What earlier attempts did to the database, reported as if one start did it all.
   const done = { created: false, applied: [] as string[] };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(attempt === 1 ? options : { ...options, reset: false }, done);
-    } catch (err) {
-      // Ports picked for `port: 0` were free when probed, but an outgoing connection can take one
-      // as its local port before a server listens on it (both come from the ephemeral range), so
-      // pick again. Only Node's own listens fail this way, after the database is set up and seeded.
-      if (options.port !== 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw err;
-    }
-  }
+  if (options.port !== 0) return startOnce(options, done);
+  // Only Node's own listens (gateway, mail) fail this way, after the database is set up and seeded.
+  return onFreePorts((attempt) => startOnce(attempt === 1 ? options : { ...options, reset: false }, done));
 }
 
 async function startOnce(options: StackOptions, done: { created: boolean; applied: string[] }): Promise<Stack> {
@@ -209,15 +217,17 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     stoppers.push(gateway.stop);
     const apiUrl = `http://127.0.0.1:${gateway.port}`;
 
-    const rest: RunningPostgrest = await startPostgrest({
-      dbUrl: db.url('authenticator', PASSWORD),
-      port: await freePort(),
-      adminPort: await freePort(),
-      jwtSecret: keys.jwtSecret,
-      jwks: JSON.stringify(verificationJwks(signingKeys, keys.jwtSecret)),
-      config,
-      dataDir: dir,
-    });
+    const rest: RunningPostgrest = await onFreePorts(async () =>
+      startPostgrest({
+        dbUrl: db.url('authenticator', PASSWORD),
+        port: await freePort(),
+        adminPort: await freePort(),
+        jwtSecret: keys.jwtSecret,
+        jwks: JSON.stringify(verificationJwks(signingKeys, keys.jwtSecret)),
+        config,
+        dataDir: dir,
+      }),
+    );
     stoppers.push(rest.stop);
     watch('postgrest', rest.child);
     gateway.mount(proxyService('rest', rest.url));

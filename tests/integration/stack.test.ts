@@ -3,10 +3,13 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MigrationError } from '../../supabase/local/migrate.ts';
 import { isAlive } from '../../supabase/local/process.ts';
-import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { loadConfig } from '../../supabase/local/config.ts';
+import { startPostgrest } from '../../supabase/local/postgrest.ts';
+import { freePort, startStack, type Stack } from '../../supabase/local/stack.ts';
 import { tempProject, type TempProject } from '../support/project.ts';
 
 /** Pids of processes whose command line mentions `dir` (postgres runs with -D <dir>/db). */
@@ -212,6 +215,31 @@ describe('restarts and failures', () => {
       }
     } finally {
       http.Server.prototype.listen = listen;
+      project.remove();
+    }
+  });
+
+  it('reports a PostgREST that cannot bind its port as EADDRINUSE, so the stack picks other ports', async () => {
+    const project = tempProject();
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const err = await startPostgrest({
+        dbUrl: 'postgres://authenticator@127.0.0.1:1/postgres',
+        port: (busy.address() as net.AddressInfo).port,
+        adminPort: await freePort(),
+        jwtSecret: 'x'.repeat(40),
+        jwks: JSON.stringify({ keys: [] }),
+        config: loadConfig(project.projectDir),
+        dataDir: project.dataDir,
+      }).then(
+        () => null,
+        (e: NodeJS.ErrnoException) => e,
+      );
+      expect(err?.code).toBe('EADDRINUSE');
+      expect(err?.message).toMatch(/Address (already )?in use/);
+    } finally {
+      busy.close();
       project.remove();
     }
   });
