@@ -2,23 +2,12 @@
 // temp dir; both stop in the returned teardown.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_ANON_KEY } from '../../supabase/local/keys.ts';
+import { freePort } from '../../supabase/local/stack.ts';
 
 const PROJECT_DIR = path.resolve(import.meta.dirname, '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -61,29 +50,36 @@ export default async function globalSetup() {
     }
   }
 
-  const port = await freePort();
-  const baseURL = `http://localhost:${port}`;
   // The production server (server.ts): a cluster of one worker per core, as `npm start` runs it,
-  // so the abuse limits are exercised across workers.
-  const app = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'server.ts'), path.join(buildDir, 'index.js')], {
-    cwd: PROJECT_DIR,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      SUPABASE_URL: stack.apiUrl,
-      SUPABASE_ANON_KEY: stack.anonKey,
-      // Each test sends its own X-Forwarded-For so per-IP limits don't leak between tests.
-      TRUST_PROXY: '1',
-    },
-    stdio: ['ignore', process.env.E2E_APP_LOG ? 'inherit' : 'ignore', 'inherit'],
-  });
-  try {
-    await waitForHttp(`${baseURL}/login`, app);
-  } catch (error) {
-    app.kill('SIGTERM');
-    await stack.stop();
-    throw error;
+  // so the abuse limits are exercised across workers. A port picked free can be taken before the
+  // server listens (supabase/local/stack.ts, onFreePorts); a server that exits first gets another.
+  let app: ChildProcess;
+  let baseURL: string;
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    baseURL = `http://localhost:${port}`;
+    app = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'server.ts'), path.join(buildDir, 'index.js')], {
+      cwd: PROJECT_DIR,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        SUPABASE_URL: stack.apiUrl,
+        SUPABASE_ANON_KEY: stack.anonKey,
+        // Each test sends its own X-Forwarded-For so per-IP limits don't leak between tests.
+        TRUST_PROXY: '1',
+      },
+      stdio: ['ignore', process.env.E2E_APP_LOG ? 'inherit' : 'ignore', 'inherit'],
+    });
+    try {
+      await waitForHttp(`${baseURL}/login`, app);
+      break;
+    } catch (error) {
+      app.kill('SIGTERM');
+      if (app.exitCode !== null && attempt < 3) continue;
+      await stack.stop();
+      throw error;
+    }
   }
 
   process.env.E2E_BASE_URL = baseURL;
