@@ -127,6 +127,11 @@ try {
     }
     const m = (xs: BenchResult[], k: 'p50' | 'p95' | 'rps') => (xs.length ? median(xs.map((x) => x[k])) : undefined);
     const [pageP50, pageP95, restP50, restP95] = [m(page, 'p50')!, m(page, 'p95')!, m(rest, 'p50'), m(rest, 'p95')];
+    // Each round times the page and then the call alone, back to back: the ratio of a pair is
+    // what the machine's drift in speed (±15 % from minute to minute) moves least.
+    const ratios = (k: 'p50' | 'p95') => rest.map((q, i) => page[i]![k] / q[k]);
+    const ratio = (k: 'p50' | 'p95') => (rest.length ? +median(ratios(k)).toFixed(2) : '');
+    const spread = (k: 'p50' | 'p95') => (rest.length ? `${Math.min(...ratios(k)).toFixed(2)}–${Math.max(...ratios(k)).toFixed(2)}` : '');
     rows.push({
       page: label,
       'page p50 ms': pageP50,
@@ -134,8 +139,9 @@ try {
       'page req/s': m(page, 'rps')!,
       'PostgREST p50 ms': restP50 ?? '',
       'PostgREST p95 ms': restP95 ?? '',
-      'ratio p50': restP50 ? +(pageP50 / restP50).toFixed(2) : '',
-      'ratio p95': restP95 ? +(pageP95 / restP95).toFixed(2) : '',
+      'ratio p50': ratio('p50'),
+      'ratio p95': ratio('p95'),
+      'ratio p50 rounds': spread('p50'),
       'app CPU ms/page': appCpu.length ? +median(appCpu).toFixed(2) : '',
       'PG+PostgREST CPU ms/call': stackCpu.length ? +median(stackCpu).toFixed(2) : '',
       'non-2xx': [...page, ...rest].reduce((n, r) => n + r.non2xx, 0),
@@ -144,6 +150,7 @@ try {
   }
   console.log(`\nautocannon, ${CONNECTIONS} connections, medians of ${ROUNDS} rounds of ${DURATION} s (after ${WARMUP} s warm-up), loopback, NODE_ENV=production, acme + ${TICKETS} bulk tickets`);
   console.log('PostgREST = the same public.inbox call the page makes, alone (GET /rest/v1/rpc/inbox through the gateway)');
+  console.log('ms = from sending the request to the end of the response (one write each, so first byte ≈ last); ratio = median over the rounds of page ÷ PostgREST, each round timing both back to back');
   console.log("CPU ms = user + system time per request (/proc): the app's workers during the page's rounds; Postgres and PostgREST during the call's (the gateway shares this process with autocannon)");
   console.table(rows);
 
