@@ -30,6 +30,42 @@ export function replyValue(reply: FormReply | null | undefined, name: string): s
   return typeof value === 'string' ? value : undefined;
 }
 
+/** What a control needs to name its hint and errors to screen readers (FieldFrame passes it). */
+export interface FieldAria {
+  'aria-invalid'?: true;
+  'aria-describedby'?: string;
+}
+
+/** A label, an optional hint and the field's errors around one control (input, textarea). */
+export function FieldFrame({
+  id,
+  label,
+  hint,
+  errors,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  errors?: string[];
+  children: (aria: FieldAria) => ReactNode;
+}) {
+  const errorId = errors?.length ? `${id}-error` : undefined;
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      {children({ 'aria-invalid': errorId ? true : undefined, 'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined })}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
 export function Field({
   label,
   hint,
@@ -43,27 +79,11 @@ export function Field({
 }) {
   const fallbackId = useId();
   const id = inputProps.id ?? fallbackId;
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  const hintId = hint ? `${id}-hint` : undefined;
   const { key, ...rest } = inputProps;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      <input
-        key={key}
-        {...rest}
-        id={id}
-        className="input"
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-      />
-      <ErrorList id={errorId} errors={errors} />
-    </div>
+    <FieldFrame id={id} label={label} hint={hint} errors={errors}>
+      {(aria) => <input key={key} {...rest} id={id} className="input" {...aria} />}
+    </FieldFrame>
   );
 }
 

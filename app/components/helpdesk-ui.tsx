@@ -1,8 +1,8 @@
 // Small pieces shared by the helpdesk pages: a labelled textarea/select with its errors, and
 // status and priority badges.
 import type { ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
-import { ErrorList } from '~/components/forms.tsx';
-import { STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk.ts';
+import { FieldFrame } from '~/components/forms.tsx';
+import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, type TicketPriority, type TicketStatus } from '~/lib/helpdesk.ts';
 
 export function TextareaField({
   id,
@@ -11,25 +11,10 @@ export function TextareaField({
   hint,
   ...props
 }: { id: string; label: ReactNode; errors?: string[]; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  const hintId = hint ? `${id}-hint` : undefined;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      <textarea
-        {...props}
-        id={id}
-        className="input hd-textarea"
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-      />
-      <ErrorList id={errorId} errors={errors} />
-    </div>
+    <FieldFrame id={id} label={label} hint={hint} errors={errors}>
+      {(aria) => <textarea {...props} id={id} className="input hd-textarea" {...aria} />}
+    </FieldFrame>
   );
 }
 
@@ -58,5 +43,32 @@ export function StatusBadge({ status, label }: { status: string; label?: string 
 }
 
 export function PriorityBadge({ priority }: { priority: string }) {
-  return <span className={`hd-priority hd-priority--${priority}`}>{priority[0]?.toUpperCase() + priority.slice(1)}</span>;
+  return <span className={`hd-priority hd-priority--${priority}`}>{PRIORITY_LABELS[priority as TicketPriority] ?? priority}</span>;
+}
+
+/** The `<option>`s of a status select. */
+export function StatusOptions() {
+  return STATUSES.map((s) => (
+    <option key={s} value={s}>
+      {STATUS_LABELS[s]}
+    </option>
+  ));
+}
+
+/** The `<option>`s of a priority select. */
+export function PriorityOptions() {
+  return PRIORITIES.map((p) => (
+    <option key={p} value={p}>
+      {PRIORITY_LABELS[p]}
+    </option>
+  ));
+}
+
+/** The `<option>`s of an assignee select: the workspace's members by name. */
+export function MemberOptions({ members }: { members: { user_id: string; name: string }[] }) {
+  return members.map((m) => (
+    <option key={m.user_id} value={m.user_id}>
+      {m.name}
+    </option>
+  ));
 }

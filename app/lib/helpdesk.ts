@@ -23,6 +23,13 @@ export const STATUS_LABELS: Record<TicketStatus, string> = {
   closed: 'Closed',
 };
 
+export const PRIORITY_LABELS: Record<TicketPriority, string> = {
+  low: 'Low',
+  normal: 'Normal',
+  high: 'High',
+  urgent: 'Urgent',
+};
+
 /** What a customer reads for each status on the portal. */
 export const PORTAL_STATUS_LABELS: Record<TicketStatus, string> = {
   new: 'Received',

@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, useIsPending } from '~/components/forms.tsx';
-import { PriorityBadge, StatusBadge } from '~/components/helpdesk-ui.tsx';
+import { MemberOptions, PriorityBadge, PriorityOptions, StatusBadge, StatusOptions } from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth.server.ts';
 import { useDelegatedLinks } from '~/lib/delegated-links.ts';
 import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
@@ -14,9 +14,6 @@ import {
   isPriority,
   isStatus,
   isView,
-  PRIORITIES,
-  STATUS_LABELS,
-  STATUSES,
   VIEW_LABELS,
   type InboxCursor,
   type InboxView,
@@ -199,22 +196,14 @@ export default function Inbox() {
           <label htmlFor="f-status">Status</label>
           <select id="f-status" name="status" className="input" defaultValue={filters.status}>
             <option value="">Any</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
+            <StatusOptions />
           </select>
         </div>
         <div className="field">
           <label htmlFor="f-priority">Priority</label>
           <select id="f-priority" name="priority" className="input" defaultValue={filters.priority}>
             <option value="">Any</option>
-            {PRIORITIES.map((p) => (
-              <option key={p} value={p}>
-                {p[0]!.toUpperCase() + p.slice(1)}
-              </option>
-            ))}
+            <PriorityOptions />
           </select>
         </div>
         <div className="field">
@@ -222,11 +211,7 @@ export default function Inbox() {
           <select id="f-assignee" name="assignee" className="input" defaultValue={filters.assignee}>
             <option value="">Anyone</option>
             <option value="none">Nobody</option>
-            {members.map((m) => (
-              <option key={m.user_id} value={m.user_id}>
-                {m.name}
-              </option>
-            ))}
+            <MemberOptions members={members} />
           </select>
         </div>
         <button type="submit" className="button button--secondary">

@@ -6,11 +6,11 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ErrorList, SubmitButton } from '~/components/forms.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
-import { PriorityBadge, SelectField, StatusBadge, TextareaField } from '~/components/helpdesk-ui.tsx';
+import { MemberOptions, PriorityBadge, PriorityOptions, SelectField, StatusBadge, StatusOptions, TextareaField } from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth.server.ts';
 import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { errorMessage } from '~/lib/errors.ts';
-import { formatDate, isPriority, isStatus, PRIORITIES, STATUS_LABELS, STATUSES, type TicketStatus, UUID_RE } from '~/lib/helpdesk.ts';
+import { formatDate, isPriority, isStatus, STATUS_LABELS, type TicketStatus, UUID_RE } from '~/lib/helpdesk.ts';
 import {
   BodySchema,
   formString,
@@ -284,11 +284,7 @@ export default function TicketPage() {
         </div>
         <Form method="post" className="card stack">
           <SelectField id="status" name="status" label="Status" defaultValue={ticket.status} key={`s-${ticket.status}`}>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
+            <StatusOptions />
           </SelectField>
           <ErrorList errors={errors.status} />
           <button type="submit" name="intent" value="status" className="button button--secondary">
@@ -297,11 +293,7 @@ export default function TicketPage() {
         </Form>
         <Form method="post" className="card stack">
           <SelectField id="priority" name="priority" label="Priority" defaultValue={ticket.priority} key={`p-${ticket.priority}`}>
-            {PRIORITIES.map((p) => (
-              <option key={p} value={p}>
-                {p[0]!.toUpperCase() + p.slice(1)}
-              </option>
-            ))}
+            <PriorityOptions />
           </SelectField>
           <ErrorList errors={errors.priority} />
           <button type="submit" name="intent" value="priority" className="button button--secondary">
@@ -311,11 +303,7 @@ export default function TicketPage() {
         <Form method="post" className="card stack">
           <SelectField id="assignee" name="assignee" label="Assignee" defaultValue={ticket.assignee_id ?? ''} key={`a-${ticket.assignee_id}`}>
             <option value="">Nobody</option>
-            {members.map((m) => (
-              <option key={m.user_id} value={m.user_id}>
-                {m.name}
-              </option>
-            ))}
+            <MemberOptions members={members} />
           </SelectField>
           <ErrorList errors={errors.assignee} />
           <div className="hd-actions">
