@@ -81,6 +81,12 @@ export function mapDbError(error: PostgrestError | { message?: string; code?: st
     log.info('helpdesk refused', { code, context });
     return { code, message: errorMessage(code), status: statusOf(code), details };
   }
+  // Values Postgres refuses (class 22: a NUL character, a malformed uuid, out of range; 23514: a
+  // check) reach it only from a hand-made request, since the forms validate first: bad input, 400.
+  if (error.code && (error.code.startsWith('22') || error.code === '23514')) {
+    log.warn('helpdesk input refused by the database', { context, pg_code: error.code, message: error.message });
+    return { code: 'bad_request', message: errorMessage('bad_request'), status: 400, details: null };
+  }
   // fetch failures (backend down, timeout) carry no PostgREST code.
   const unreachable = !error.code && /fetch|network|timeout|abort/i.test(error.message ?? '');
   log.error('helpdesk database error', { context, pg_code: error.code, message: error.message });

@@ -5,7 +5,7 @@ import { ErrorList, Field, SubmitButton, useIsPending } from '~/components/forms
 import { requireUser } from '~/lib/auth.server.ts';
 import { WORKSPACE_NAME_MAX_LENGTH } from '~/lib/constants.ts';
 import { fieldErrors, formString, mapDbError, WorkspaceSchema, type FieldErrors } from '~/lib/helpdesk.server.ts';
-import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Create a workspace · Tend' }];
 
@@ -19,7 +19,7 @@ type ActionResult = { values: { name: string; slug: string }; errors: FieldError
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { supabase } = await requireUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const values = { name: formString(form, 'name'), slug: formString(form, 'slug') };
   const parsed = WorkspaceSchema.safeParse(values);
   if (!parsed.success) return data<ActionResult>(request, { values, errors: fieldErrors(parsed.error) }, { status: 400 });

@@ -6,7 +6,7 @@ import { TextareaField } from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth.server.ts';
 import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH } from '~/lib/constants.ts';
 import { fieldErrors, formString, mapDbError, NewRequestSchema, requireWorkspace, type FieldErrors } from '~/lib/helpdesk.server.ts';
-import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `New request · ${data.workspace.name} · Tend` : 'New request · Tend' }];
 
@@ -22,7 +22,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { supabase } = await requireUser(request);
   const workspace = await requireWorkspace(request, supabase, params.slug ?? '');
-  const form = await request.formData();
+  const form = await readFormData(request);
   const values = { subject: formString(form, 'subject'), body: formString(form, 'body') };
   const parsed = NewRequestSchema.safeParse(values);
   if (!parsed.success) return data<ActionResult>(request, { values, errors: fieldErrors(parsed.error) }, { status: 400 });

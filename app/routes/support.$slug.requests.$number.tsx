@@ -10,7 +10,7 @@ import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { errorMessage } from '~/lib/errors.ts';
 import { PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk.ts';
 import { BodySchema, formString, mapDbError, parseNumber, profileNames, requireWorkspace, throwDbError, type FieldErrors } from '~/lib/helpdesk.server.ts';
-import { data, errorResponse, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { data, errorResponse, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 import type { SupabaseClient } from '@supabase/supabase-js';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -64,7 +64,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { user, supabase } = await requireUser(request);
   const { workspace, ticket } = await loadTicket(request, supabase, params.slug ?? '', params.number, user.id);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = formString(form, 'intent');
   const here = `/support/${workspace.slug}/requests/${ticket.number}`;
   const values = { body: formString(form, 'body') };

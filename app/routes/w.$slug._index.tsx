@@ -23,7 +23,7 @@ import {
   encodeCursor,
 } from '~/lib/helpdesk.ts';
 import { formString, mapDbError, requireMembership, throwDbError } from '~/lib/helpdesk.server.ts';
-import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' }];
 
@@ -61,7 +61,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const viewParam = url.searchParams.get('view');
   const view: InboxView = isView(viewParam) ? viewParam : 'unassigned';
-  const q = (url.searchParams.get('q') ?? '').trim().slice(0, MAX_QUERY_LENGTH);
+  // Control characters (a NUL can't even reach Postgres) search as spaces.
+  const q = (url.searchParams.get('q') ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .trim()
+    .slice(0, MAX_QUERY_LENGTH);
   const statusParam = url.searchParams.get('status');
   const status = isStatus(statusParam) ? statusParam : '';
   const priorityParam = url.searchParams.get('priority');
@@ -114,7 +118,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { user, supabase } = await requireUser(request);
   const { workspace } = await requireMembership(request, supabase, user.id, params.slug ?? '');
-  const form = await request.formData();
+  const form = await readFormData(request);
   if (formString(form, 'intent') !== 'claim_next') return data(request, { error: errorMessage('bad_request') }, { status: 400 });
   const { data: row, error } = await supabase.rpc('claim_next_ticket', {
     p_workspace_id: workspace.id,

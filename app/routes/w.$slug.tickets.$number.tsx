@@ -22,7 +22,7 @@ import {
   throwDbError,
   type FieldErrors,
 } from '~/lib/helpdesk.server.ts';
-import { data, errorResponse, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import { data, errorResponse, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Ticket · Tend' },
@@ -136,7 +136,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { user, supabase } = await requireUser(request);
   const { workspace, memberRows: members, ticket } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = formString(form, 'intent');
   const here = `/w/${workspace.slug}/tickets/${ticket.number}`;
   const values = { body: formString(form, 'body'), kind: formString(form, 'kind') || 'reply', set_status: formString(form, 'set_status') || 'keep' };

@@ -1,0 +1,171 @@
+// Hand-made requests against every helpdesk page and action: tampered query strings, forms with
+// fields missing, out of range or of the wrong kind, bodies that aren't forms. Each must get a 4xx
+// (or the page, with the bad part ignored) and a message a person can read: never a 500 and never
+// a stack trace. A fresh user creates a workspace and opens a request in its portal, so no seeded
+// account (one code per 60 s) is shared with the other files.
+import { randomUUID } from 'node:crypto';
+import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { env, expect, signIn, test } from './fixtures.ts';
+
+const STACK_TRACE = /\bat \S+ \(|node_modules|\.tsx?:\d+/;
+
+/** A 4xx or 2xx with no trace; the body says something. */
+async function expectHandled(response: APIResponse, status: number | RegExp) {
+  const body = await response.text();
+  const where = `${response.url()} → ${response.status()}`;
+  if (typeof status === 'number') expect(response.status(), where).toBe(status);
+  else expect(String(response.status()), where).toMatch(status);
+  expect(body, where).not.toMatch(STACK_TRACE);
+  return body;
+}
+
+function post(request: APIRequestContext, path: string, form: Record<string, string>) {
+  return request.post(path, { form, headers: { Origin: env.baseURL }, maxRedirects: 0 });
+}
+
+test.describe('hostile input', () => {
+  test.describe.configure({ mode: 'serial' });
+  let slug = '';
+  let number = 0;
+  let request: APIRequestContext;
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(60_000);
+    const context = await browser.newContext({ baseURL: env.baseURL, extraHTTPHeaders: { 'X-Forwarded-For': `10.252.0.${1 + Math.floor(Math.random() * 250)}` } });
+    const page = await context.newPage();
+    await signIn(page);
+    slug = `hostile-${randomUUID().slice(0, 8)}`;
+    await page.goto('/onboarding');
+    await page.getByLabel('Workspace name').fill('Hostile Input Inc');
+    await page.getByLabel(/address/i).fill(slug);
+    await page.getByRole('button', { name: /create/i }).click();
+    await page.waitForURL(new RegExp(`/w/${slug}`));
+    await page.goto(`/support/${slug}/new`);
+    await page.getByLabel('Subject').fill('A request to poke at');
+    await page.getByLabel('Message').fill('Nothing wrong, really.');
+    await page.getByRole('button', { name: 'Submit request' }).click();
+    await page.waitForURL(/\/requests\/\d+$/);
+    number = Number(/requests\/(\d+)$/.exec(page.url())![1]);
+    request = context.request;
+  });
+
+  test('tampered inbox query strings show the inbox with the bad parts ignored', async () => {
+    const long = 'x'.repeat(5_000);
+    const queries = [
+      'view=bogus&status=bogus&priority=bogus&assignee=bogus',
+      'page=-5',
+      'page=1e309&after=%E0%A4%A',
+      'after=not-a-cursor&page=2',
+      `after=${Buffer.from('yesterday|not-a-uuid').toString('base64url')}&page=2`,
+      `before=${Buffer.from('2026-01-01T00:00:00Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`,
+      `q=${encodeURIComponent("a & b | !c :* ( ) ' \\ <script>")}`,
+      `q=${long}`,
+      'q=%00',
+      'assignee=00000000-0000-0000-0000-000000000000',
+    ];
+    for (const query of queries) {
+      const body = await expectHandled(await request.get(`/w/${slug}?${query}`), 200);
+      expect(body, query).toContain('Inbox');
+    }
+  });
+
+  test('tampered ticket and workspace addresses are "not found"', async () => {
+    const paths = [
+      `/w/${slug}/tickets/abc`,
+      `/w/${slug}/tickets/0`,
+      `/w/${slug}/tickets/-1`,
+      `/w/${slug}/tickets/1.5`,
+      `/w/${slug}/tickets/99999999999999999999`,
+      `/w/${slug}/tickets/%E0%A4%A`,
+      `/support/${slug}/requests/abc`,
+      `/support/${slug}/requests/99999999999999999999`,
+      '/w/NO-SUCH-WORKSPACE',
+      `/w/${'a'.repeat(300)}`,
+      '/support/%00',
+    ];
+    for (const path of paths) {
+      const body = await expectHandled(await request.get(path), /^4\d\d$/);
+      expect(body, path).toContain("We couldn't find that.");
+    }
+  });
+
+  test('malformed inbox and ticket actions are refused with 400 and a message', async () => {
+    const ticket = `/w/${slug}/tickets/${number}`;
+    const cases: [string, Record<string, string>][] = [
+      [`/w/${slug}?index`, {}],
+      [`/w/${slug}?index`, { intent: 'drop_tables' }],
+      [ticket, {}],
+      [ticket, { intent: 'status', status: 'exploded' }],
+      [ticket, { intent: 'priority', priority: 'whenever' }],
+      [ticket, { intent: 'assignee', assignee: 'not-a-uuid' }],
+      [ticket, { intent: 'send', body: '', kind: 'reply', set_status: 'keep' }],
+      [ticket, { intent: 'send', body: 'x'.repeat(20_001), kind: 'reply', set_status: 'keep' }],
+      [ticket, { intent: 'send', body: 'Hello', kind: 'shout', set_status: 'keep' }],
+      [ticket, { intent: 'send', body: 'Hello', kind: 'reply', set_status: 'closed' }],
+    ];
+    for (const [path, form] of cases) {
+      const body = await expectHandled(await post(request, path, form), 400);
+      expect(body, `${path} ${JSON.stringify(form).slice(0, 80)}`).toMatch(/<form/);
+    }
+  });
+
+  test('an assignee who is not a member is refused, and the ticket keeps its assignee', async () => {
+    const ticket = `/w/${slug}/tickets/${number}`;
+    await expectHandled(await post(request, ticket, { intent: 'assignee', assignee: randomUUID() }), /^4\d\d$/);
+    const page = await expectHandled(await request.get(ticket), 200);
+    expect(page).toMatch(/<option value="" selected="">Nobody<\/option>/);
+  });
+
+  test('a draft sent against a message the page never showed is refused and kept', async () => {
+    const ticket = `/w/${slug}/tickets/${number}`;
+    const draft = `Draft ${randomUUID()}`;
+    const body = await expectHandled(await post(request, ticket, { intent: 'send', body: draft, kind: 'reply', set_status: 'keep', last_seen_message_id: randomUUID() }), /^4\d\d$/);
+    expect(body).toContain(draft);
+  });
+
+  test('a body that is not a form gets 400, not 500', async () => {
+    for (const path of [`/w/${slug}/tickets/${number}`, `/support/${slug}/new`, '/onboarding', `/w/${slug}?index`]) {
+      const json = await request.post(path, { data: { intent: 'send' }, headers: { Origin: env.baseURL }, maxRedirects: 0 });
+      await expectHandled(json, 400);
+      const broken = await request.post(path, {
+        data: '--nope\r\nContent-Disposition: form-data; name="x"\r\n\r\n',
+        headers: { Origin: env.baseURL, 'Content-Type': 'multipart/form-data; boundary=elsewhere' },
+        maxRedirects: 0,
+      });
+      await expectHandled(broken, 400);
+    }
+  });
+
+  test('a NUL character in any text field is refused with 400 and the text kept', async () => {
+    const cases: [string, Record<string, string>, string][] = [
+      [`/support/${slug}/new`, { subject: 'Nul subject', body: 'Kept\u0000body' }, 'Nul subject'],
+      [`/support/${slug}/new`, { subject: 'Nul\u0000subject', body: 'Kept body' }, 'Kept body'],
+      [`/w/${slug}/tickets/${number}`, { intent: 'send', body: 'Kept\u0000reply', kind: 'reply', set_status: 'keep' }, 'reply'],
+      [`/support/${slug}/requests/${number}`, { intent: 'reply', body: 'Kept\u0000answer' }, 'answer'],
+      ['/onboarding', { name: 'Nul\u0000Inc', slug: `nul-${randomUUID().slice(0, 8)}` }, 'Inc'],
+      ['/account', { display_name: 'Nul\u0000Name' }, 'Name'],
+    ];
+    for (const [path, form, kept] of cases) {
+      const body = await expectHandled(await post(request, path, form), 400);
+      expect(body, `${path} ${JSON.stringify(form)}`).toContain(kept);
+    }
+  });
+
+  test('malformed portal actions are refused with 400', async () => {
+    const thread = `/support/${slug}/requests/${number}`;
+    for (const form of [{}, { intent: 'bogus' }, { intent: 'reply', body: '' }, { intent: 'reply', body: 'x'.repeat(20_001) }]) {
+      await expectHandled(await post(request, thread, form), 400);
+    }
+  });
+
+  test('portal and onboarding forms refuse out-of-range input at the field and keep it', async () => {
+    const subject = 's'.repeat(201);
+    const body = await expectHandled(await post(request, `/support/${slug}/new`, { subject, body: 'Kept message' }), 400);
+    expect(body).toContain('Kept message');
+    expect(body).toContain(subject);
+    for (const bad of ['ab', 'Admin', '-lead', 'trail-', 'a'.repeat(41), 'two--dashes', 'login']) {
+      const page = await expectHandled(await post(request, '/onboarding', { name: 'Kept name', slug: bad }), 400);
+      expect(page, bad).toContain('Kept name');
+    }
+  });
+});
