@@ -42,7 +42,9 @@ export const ResendSchema = z.object({
 });
 
 export const ConfirmSchema = z.object({
-  token_hash: z.string().min(1).max(512),
+  // Hex SHA-224, `pkce_`-prefixed in the PKCE flow (reference/auth.md): URL-safe characters only,
+  // so nothing else (a NUL, say) goes on to the Auth server.
+  token_hash: z.string().regex(/^[A-Za-z0-9_-]{1,512}$/),
   type: z.enum(['email', 'magiclink', 'signup', 'invite', 'recovery', 'email_change']),
   next: RedirectToSchema,
 });

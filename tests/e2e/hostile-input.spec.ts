@@ -169,3 +169,33 @@ test.describe('hostile input', () => {
     }
   });
 });
+
+test.describe('hostile input, signed out', () => {
+  test('sign-in pages and links with tampered values answer 4xx or the page, never 500', async ({ request }) => {
+    const gets = [
+      '/login?redirectTo=%00',
+      '/login?redirectTo=%E0%A4%A',
+      `/login?redirectTo=${'/'.repeat(5_000)}`,
+      '/login/verify?email=%00',
+      '/login/verify?email=not-an-email&sent=abc',
+      '/auth/confirm?token_hash=%00&type=email&next=/',
+      '/auth/confirm?token_hash=abc&type=bogus&next=//evil.test',
+      '/auth/confirm',
+      '/support/%00/new',
+      '/w/acme?q=%00',
+      '/?%00=%00',
+    ];
+    for (const path of gets) await expectHandled(await request.get(path, { maxRedirects: 0 }), /^(200|30\d|4\d\d)$/);
+    const posts: [string, Record<string, string>][] = [
+      ['/login', { email: 'nul\u0000@example.test' }],
+      ['/login', { email: 'x'.repeat(300) + '@example.test' }],
+      ['/login', {}],
+      ['/login/verify', { email: 'someone@example.test', code: '12\u00003456' }],
+      ['/login/verify', { email: '\u0000', code: '123456' }],
+      ['/login/verify', { intent: 'bogus' }],
+      ['/auth/confirm', { token_hash: '\u0000', type: 'email', next: '/' }],
+      ['/logout', { redirectTo: '\u0000' }],
+    ];
+    for (const [path, form] of posts) await expectHandled(await post(request, path, form), /^(200|30\d|4\d\d)$/);
+  });
+});

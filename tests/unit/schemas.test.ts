@@ -82,4 +82,11 @@ describe('confirm link', () => {
     expect(ConfirmSchema.safeParse({ type: 'email' }).success).toBe(false);
     expect(ConfirmSchema.safeParse({ token_hash: 'abc', type: 'sms' }).success).toBe(false);
   });
+
+  it('refuses a hash with characters no token hash has (a NUL would reach the Auth server)', () => {
+    for (const token_hash of ['', 'abc\u0000', 'a b', 'abc/../x', 'é'.repeat(3), 'a'.repeat(513)]) {
+      expect(ConfirmSchema.safeParse({ token_hash, type: 'email' }).success, JSON.stringify(token_hash)).toBe(false);
+    }
+    expect(ConfirmSchema.safeParse({ token_hash: 'f'.repeat(56), type: 'email' }).success).toBe(true);
+  });
 });
