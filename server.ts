@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { createReadableStreamFromReadable, createRequestHandler, type ServerBuild } from '@remix-run/node';
+import { createRequestHandler, type ServerBuild } from '@remix-run/node';
 
 process.env.NODE_ENV ??= 'production';
 const BUILD_PATH = path.resolve(process.argv[2] ?? 'build/index.js');
@@ -115,6 +115,8 @@ async function runWorker() {
       console.error('[tend-server] request failed', error);
       if (!res.headersSent) sendPlain(res, 500, 'Internal Server Error');
       else res.destroy();
+    } finally {
+      dropUnreadBody(req);
     }
   });
   server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout (60 s)
@@ -154,10 +156,60 @@ function toRequest(req: IncomingMessage, res: ServerResponse): { request: Reques
   });
   const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: abort.signal };
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    init.body = createReadableStreamFromReadable(req);
+    init.body = bodyStream(req);
     init.duplex = 'half';
   }
   return { request: new Request(url, init), abort };
+}
+
+/**
+ * The request body as a web stream that reads only as fast as it is read from. Cancelling it (a
+ * form over its size limit) stops the reading without closing the connection: dropUnreadBody
+ * decides what becomes of the rest once the answer has gone out.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  const onData = (chunk: Buffer) => {
+    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if ((controller.desiredSize ?? 0) <= 0) req.pause();
+  };
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        req.pause();
+        req.on('data', onData);
+        req.once('end', () => controller.close());
+        req.once('error', (error) => controller.error(error));
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        req.off('data', onData);
+        req.pause();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+/**
+ * Past this much unread body (a form refused before it was read: over its size, cross-site) the
+ * connection is closed; up to it the rest is read and dropped, so that the client, still sending,
+ * gets the answer instead of a reset, and the connection can carry its next request.
+ */
+const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
+
+function dropUnreadBody(req: IncomingMessage) {
+  if (req.complete || req.destroyed) return;
+  req.removeAllListeners('data');
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > DRAIN_MAX_BYTES) req.socket.destroy();
+  });
+  req.resume();
 }
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/;

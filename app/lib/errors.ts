@@ -25,6 +25,7 @@ const catalogue = {
   // Added by the app (not in product.md §8 yet): a field rule and the pages for errors no user can cause.
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },
+  too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
   unexpected: { status: 500, message: () => 'Something went wrong on our side. Try again in a moment.' },
 } as const;
 

@@ -40,11 +40,53 @@ export function requireSameOrigin(request: Request): void {
   if (!isSameOriginPost(request)) throw errorResponse(request, 'forbidden');
 }
 
-/** The posted form; a body that is not a form is the catalogue's bad_request (400), never a 500. */
-export async function readFormData(request: Request): Promise<FormData> {
+/**
+ * The most a form without files may send. A full message (20 000 characters) is at most ~240 KB
+ * URL-encoded; a body far bigger is not a person typing, and would be held in memory whole.
+ */
+export const FORM_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The posted form. A body that is not a form is the catalogue's bad_request (400) and one over
+ * `maxBytes` is too_large (413), read no further: never a 500.
+ */
+export async function readFormData(request: Request, maxBytes = FORM_MAX_BYTES): Promise<FormData> {
+  const declared = request.headers.get('Content-Length');
+  if (declared !== null && Number(declared) > maxBytes) throw errorResponse(request, 'too_large');
+  let form: Request | Response = request;
+  // Without a length (chunked), count while reading: Node's parser holds a declared length to its word.
+  if (declared === null && request.body) {
+    const body = await readAtMost(request.body, maxBytes);
+    if (!body) throw errorResponse(request, 'too_large');
+    form = new Response(body, { headers: { 'Content-Type': request.headers.get('Content-Type') ?? '' } });
+  }
   try {
-    return await request.formData();
+    return await form.formData();
   } catch {
     throw errorResponse(request, 'bad_request');
   }
+}
+
+/** The whole stream, or null (and the stream cancelled) once it passes `maxBytes`. */
+async function readAtMost(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
 }

@@ -153,7 +153,8 @@ test.describe('hostile input', () => {
 
   test('malformed portal actions are refused with 400', async () => {
     const thread = `/support/${slug}/requests/${number}`;
-    for (const form of [{}, { intent: 'bogus' }, { intent: 'reply', body: '' }, { intent: 'reply', body: 'x'.repeat(20_001) }]) {
+    const forms: Record<string, string>[] = [{}, { intent: 'bogus' }, { intent: 'reply', body: '' }, { intent: 'reply', body: 'x'.repeat(20_001) }];
+    for (const form of forms) {
       await expectHandled(await post(request, thread, form), 400);
     }
   });
@@ -197,5 +198,55 @@ test.describe('hostile input, signed out', () => {
       ['/logout', { redirectTo: '\u0000' }],
     ];
     for (const [path, form] of posts) await expectHandled(await post(request, path, form), /^(200|30\d|4\d\d)$/);
+  });
+});
+
+test.describe('oversized forms', () => {
+  const TOO_LARGE = 'That was more than a form can send.';
+
+  test('a form body over 1 MiB is refused before it is read: 413 with a length, cut off without', async ({ request, clientIp }) => {
+    const huge = `email=${'x'.repeat(2 * 1024 * 1024)}`;
+    const declared = await request.post('/login', {
+      data: huge,
+      headers: { Origin: env.baseURL, 'Content-Type': 'application/x-www-form-urlencoded' },
+      maxRedirects: 0,
+    });
+    expect(await expectHandled(declared, 413)).toContain(TOO_LARGE);
+    // The unread rest was dropped, so the connection (kept alive) answers its next request.
+    await expectHandled(await request.get('/login'), 200);
+
+    // Chunked (no Content-Length; only scripts send that): the app counts as it reads and answers
+    // 413 at the limit; the server drops up to 8 MiB more and then closes the connection. The
+    // client sees the 413, or a reset if it was still busy sending; never the 400 that reading all
+    // 64 MiB and finding no valid email would give.
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode('email='));
+        if (sent >= 64 * 1024 * 1024) return controller.close();
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const outcome = await fetch(new URL('/login', env.baseURL), {
+      method: 'POST',
+      body: stream,
+      duplex: 'half',
+      redirect: 'manual',
+      headers: { Origin: env.baseURL, 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': clientIp },
+    } as RequestInit).then(
+      (response) => String(response.status),
+      (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
+    );
+    expect(outcome).toMatch(/^(413|ECONNRESET|EPIPE|UND_ERR_SOCKET)$/);
+    expect(sent, "the client was cut off long before it sent everything").toBeLessThan(32 * 1024 * 1024);
+    // The server goes on serving.
+    await expectHandled(await request.get('/login'), 200);
+  });
+
+  test('a big form under the limit is read as usual', async ({ request }) => {
+    const response = await post(request, '/login', { email: 'not-an-email', filler: '😀'.repeat(20_000) });
+    expect(await expectHandled(response, 400)).toContain('Enter a valid email address.');
   });
 });
