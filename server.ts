@@ -18,6 +18,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { createRequestHandler, type ServerBuild } from '@remix-run/node';
+import { PEER_ADDRESS_ENV, PEER_ADDRESS_HEADER } from './app/lib/peer-address.ts';
 
 process.env.NODE_ENV ??= 'production';
 const BUILD_PATH = path.resolve(process.argv[2] ?? 'build/index.js');
@@ -88,6 +89,8 @@ async function runPrimary() {
 // Worker
 
 async function runWorker() {
+  // Before the build loads: the app may take the client's IP from the header toRequest sets.
+  process.env[PEER_ADDRESS_ENV] = '1';
   const build: ServerBuild = await import(pathToFileURL(BUILD_PATH).href);
   const handleRemix = createRequestHandler(build, process.env.NODE_ENV);
   const assets = new StaticFiles(path.resolve(build.assetsBuildDirectory), 'public, max-age=31536000, immutable');
@@ -150,6 +153,10 @@ function toRequest(req: IncomingMessage, res: ServerResponse): { request: Reques
   for (let i = 0; i < raw.length; i += 2) {
     if (raw[i].charCodeAt(0) !== 58 /* ":" HTTP/2 pseudo-headers */) headers.append(raw[i], raw[i + 1]);
   }
+  // The client's address, for per-IP limits when no proxy tells it; a client can't send its own.
+  headers.delete(PEER_ADDRESS_HEADER);
+  const peer = req.socket.remoteAddress;
+  if (peer) headers.set(PEER_ADDRESS_HEADER, peer.startsWith('::ffff:') ? peer.slice(7) : peer);
   const abort = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) abort.abort();

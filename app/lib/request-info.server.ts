@@ -1,13 +1,16 @@
 // What the server can tell about a request: its public origin, the client IP, and whether a
 // POST comes from our own pages. Pure functions take the settings so they can be unit-tested.
 import { env } from './env.server.ts';
+import { PEER_ADDRESS_ENV, PEER_ADDRESS_HEADER } from './peer-address.ts';
 
 export interface ProxySettings {
   trustProxy: boolean;
   appOrigin?: string;
+  /** server.ts passes each request's socket address (PEER_ADDRESS_HEADER). */
+  peerAddress?: boolean;
 }
 
-const settings = (): ProxySettings => ({ trustProxy: env.TRUST_PROXY, appOrigin: env.APP_ORIGIN });
+const settings = (): ProxySettings => ({ trustProxy: env.TRUST_PROXY, appOrigin: env.APP_ORIGIN, peerAddress: process.env[PEER_ADDRESS_ENV] === '1' });
 
 /** The origin the browser sees (scheme from X-Forwarded-Proto only behind a trusted proxy). */
 export function publicOrigin(request: Request, s: ProxySettings = settings()): string {
@@ -22,15 +25,18 @@ export function isHttps(request: Request, s: ProxySettings = settings()): boolea
 }
 
 /**
- * The client's IP, or null when it can't be known. remix-serve gives loaders no socket address,
- * so the IP comes from X-Forwarded-For, and only when a trusted proxy appended it (its last entry).
- * Without one, per-IP limits are skipped rather than shared by everyone.
+ * The client's IP, or null when it can't be known. Behind a trusted proxy it is the entry the proxy
+ * appended to X-Forwarded-For (the last). Otherwise it is the socket's address that server.ts
+ * passes on. remix-serve (`npm run dev`) gives the app no socket address, and there per-IP limits
+ * are skipped rather than shared by everyone.
  */
 export function clientIp(request: Request, s: ProxySettings = settings()): string | null {
-  if (!s.trustProxy) return null;
-  const forwarded = request.headers.get('x-forwarded-for');
-  const last = forwarded?.split(',').map((p) => p.trim()).filter(Boolean).pop();
-  return last || request.headers.get('x-real-ip') || null;
+  if (s.trustProxy) {
+    const forwarded = request.headers.get('x-forwarded-for');
+    const last = forwarded?.split(',').map((p) => p.trim()).filter(Boolean).pop();
+    return last || request.headers.get('x-real-ip') || null;
+  }
+  return (s.peerAddress && request.headers.get(PEER_ADDRESS_HEADER)) || null;
 }
 
 /**

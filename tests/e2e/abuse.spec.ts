@@ -1,3 +1,4 @@
+import { startAppServer } from '../support/app-server.ts';
 import { expect, mailCount, test, uniqueEmail } from './fixtures.ts';
 
 test.describe('abuse limits', () => {
@@ -45,6 +46,36 @@ test.describe('abuse limits', () => {
     await other.close();
     void page;
   });
+});
+
+test('without a proxy, code requests are limited per socket address, whatever the headers claim', async () => {
+  test.setTimeout(60_000);
+  // A server of its own, not behind a proxy (TRUST_PROXY off), with fresh counters.
+  const server = await startAppServer(process.env.E2E_BUILD_DIR!, {
+    SUPABASE_URL: process.env.E2E_API_URL!,
+    SUPABASE_ANON_KEY: process.env.E2E_ANON_KEY!,
+    TRUST_PROXY: '0',
+    WEB_CONCURRENCY: '1',
+  });
+  try {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const response = await fetch(`${server.baseURL}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        // Every request claims another client: neither header may count.
+        headers: { Origin: server.baseURL, 'X-Forwarded-For': `198.51.100.${i}`, 'X-Tend-Peer-Address': `203.0.113.${i}` },
+        body: new URLSearchParams({ email: uniqueEmail('direct') }),
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(statuses[0]));
+    expect(statuses[0]).toBeGreaterThanOrEqual(300);
+    expect(statuses[0]).toBeLessThan(400);
+    expect(statuses[10]).toBe(429);
+  } finally {
+    await server.stop();
+  }
 });
 
 test('an ended session shows session_expired on the login page', async ({ page, context }) => {

@@ -43,8 +43,19 @@ describe('same-origin check for POSTs', () => {
 });
 
 describe('client IP', () => {
-  it('is unknown without a trusted proxy, so per-IP limits are skipped rather than shared', () => {
+  it('is unknown without a trusted proxy or server.ts, so per-IP limits are skipped rather than shared', () => {
     expect(clientIp(post({ 'x-forwarded-for': '203.0.113.9' }), direct)).toBeNull();
+    expect(clientIp(post({ 'x-tend-peer-address': '203.0.113.9' }), direct)).toBeNull();
+  });
+
+  it("is the socket's address server.ts passes on when there is no proxy", () => {
+    const served = { trustProxy: false, peerAddress: true };
+    expect(clientIp(post({ 'x-tend-peer-address': '192.0.2.7', 'x-forwarded-for': '203.0.113.9' }), served)).toBe('192.0.2.7');
+    expect(clientIp(post({}), served)).toBeNull();
+  });
+
+  it('behind a trusted proxy is what the proxy says, not the socket (the proxy itself)', () => {
+    expect(clientIp(post({ 'x-tend-peer-address': '10.0.0.2', 'x-forwarded-for': '203.0.113.9' }), { ...proxied, peerAddress: true })).toBe('203.0.113.9');
   });
 
   it('is the entry our proxy appended (the last one) when trusted', () => {
