@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { env, expect, signIn, test } from './fixtures.ts';
 
-const STACK_TRACE = /\bat \S+ \(|node_modules|\.tsx?:\d+/;
+// A V8 stack frame ("    at fn (file.ts:1:2)"), a path into node_modules, or a source position.
+const STACK_TRACE = /\n\s+at \S+ \(|node_modules\/|\.[jt]sx?:\d+:\d+/;
 
 /** A 4xx or 2xx with no trace; the body says something. */
 async function expectHandled(response: APIResponse, status: number | RegExp) {
