@@ -187,6 +187,7 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
         req.pause();
         req.on('data', onData);
         req.once('end', () => controller.close());
+        // A client gone mid-body: Node emits ECONNRESET here, and the reader gets it.
         req.once('error', (error) => controller.error(error));
       },
       pull() {
