@@ -47,7 +47,7 @@ try {
     });
   }
   app = await startApp(dir, stack);
-  const { base } = app;
+  const { base, pid: appPid } = app;
 
   const cookie = await signIn(base, stack.mailUrl, AGENT);
   // The agent's access token, read from the session cookie the way the app reads it.
@@ -107,24 +107,29 @@ try {
     await run(`${base}${p}`, { cookie }, WARMUP, CONNECTIONS);
     const page: BenchResult[] = [];
     const rest: BenchResult[] = [];
-    // CPU per request: the app's workers during the page's rounds, Postgres + PostgREST during the call's.
-    const appCpu: number[] = [];
-    const stackCpu: number[] = [];
+    // CPU per request, from /proc and this process, for every process on the machine that serves
+    // it: the app's workers, Postgres + PostgREST, and this process (the gateway and autocannon).
     const stackPids = stack.processes().map((x) => x.pid);
-    for (let round = 0; round < ROUNDS; round++) {
-      const a0 = cpuMs([app.pid]);
-      const r = await run(`${base}${p}`, { cookie }, DURATION, CONNECTIONS);
-      const a1 = cpuMs([app.pid]);
-      page.push(r);
-      if (a0 !== undefined && a1 !== undefined) appCpu.push((a1 - a0) / r.total);
-      if (restUrl) {
-        const s0 = cpuMs(stackPids);
-        const q = await run(restUrl, restHeaders, DURATION, CONNECTIONS);
-        const s1 = cpuMs(stackPids);
-        rest.push(q);
-        if (s0 !== undefined && s1 !== undefined) stackCpu.push((s1 - s0) / q.total);
+    const sample = () => ({ app: cpuMs([appPid]), stack: cpuMs(stackPids), bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000 });
+    type Cpu = { app: number; stack: number; bench: number };
+    const measured = async (url: string, headers: Record<string, string>, cpu: Cpu[]) => {
+      const before = sample();
+      const result = await run(url, headers, DURATION, CONNECTIONS);
+      const after = sample();
+      if (before.app !== undefined && after.app !== undefined && before.stack !== undefined && after.stack !== undefined) {
+        cpu.push({ app: (after.app - before.app) / result.total, stack: (after.stack - before.stack) / result.total, bench: (after.bench - before.bench) / result.total });
       }
+      return result;
+    };
+    const pageCpu: Cpu[] = [];
+    const restCpu: Cpu[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      page.push(await measured(`${base}${p}`, { cookie }, pageCpu));
+      if (restUrl) rest.push(await measured(restUrl, restHeaders, restCpu));
     }
+    const cpuOf = (cpu: Cpu[], k: keyof Cpu) => (cpu.length ? median(cpu.map((c) => c[k])) : NaN);
+    const cpuTotal = (cpu: Cpu[]) => (cpu.length ? median(cpu.map((c) => c.app + c.stack + c.bench)) : NaN);
+    const fmt = (ms: number) => (Number.isNaN(ms) ? '' : ms.toFixed(2));
     const m = (xs: BenchResult[], k: 'p50' | 'p95' | 'rps') => (xs.length ? median(xs.map((x) => x[k])) : undefined);
     const [pageP50, pageP95, restP50, restP95] = [m(page, 'p50')!, m(page, 'p95')!, m(rest, 'p50'), m(rest, 'p95')];
     // Each round times the page and then the call alone, back to back: the ratio of a pair is
@@ -142,8 +147,9 @@ try {
       'ratio p50': ratio('p50'),
       'ratio p95': ratio('p95'),
       'ratio p50 rounds': spread('p50'),
-      'app CPU ms/page': appCpu.length ? +median(appCpu).toFixed(2) : '',
-      'PG+PostgREST CPU ms/call': stackCpu.length ? +median(stackCpu).toFixed(2) : '',
+      'page CPU ms: app+db+bench': pageCpu.length ? `${fmt(cpuOf(pageCpu, 'app'))}+${fmt(cpuOf(pageCpu, 'stack'))}+${fmt(cpuOf(pageCpu, 'bench'))}` : '',
+      'call CPU ms: db+bench': restCpu.length ? `${fmt(cpuOf(restCpu, 'stack'))}+${fmt(cpuOf(restCpu, 'bench'))}` : '',
+      'CPU ratio': restCpu.length ? +(cpuTotal(pageCpu) / cpuTotal(restCpu)).toFixed(2) : '',
       'non-2xx': [...page, ...rest].reduce((n, r) => n + r.non2xx, 0),
       errors: [...page, ...rest].reduce((n, r) => n + r.errors, 0),
     });
@@ -151,7 +157,7 @@ try {
   console.log(`\nautocannon, ${CONNECTIONS} connections, medians of ${ROUNDS} rounds of ${DURATION} s (after ${WARMUP} s warm-up), loopback, NODE_ENV=production, acme + ${TICKETS} bulk tickets`);
   console.log('PostgREST = the same public.inbox call the page makes, alone (GET /rest/v1/rpc/inbox through the gateway)');
   console.log('ms = from sending the request to the end of the response (one write each, so first byte ≈ last); ratio = median over the rounds of page ÷ PostgREST, each round timing both back to back');
-  console.log("CPU ms = user + system time per request (/proc): the app's workers during the page's rounds; Postgres and PostgREST during the call's (the gateway shares this process with autocannon)");
+  console.log("CPU ms = user + system time per request: app = the app's workers, db = Postgres + PostgREST (/proc), bench = this process (the gateway and autocannon); CPU ratio = all of it per page ÷ all of it per call");
   console.table(rows);
 
   await explain(token);
