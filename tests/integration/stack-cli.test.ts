@@ -19,18 +19,35 @@ function run(args: string[]) {
   return { child, output: () => out, exit };
 }
 
+/** Until the CLI says it is ready or exits; the output is in the error when it does not get ready. */
+async function ready(cli: ReturnType<typeof run>): Promise<'ready' | 'exited'> {
+  const state = () => (/is ready/.test(cli.output()) ? 'ready' : cli.child.exitCode !== null ? 'exited' : undefined);
+  try {
+    await expect.poll(state, { timeout: 45_000, interval: 100 }).toBeDefined();
+  } catch {
+    throw new Error(`stack CLI not ready within 45 s:\n${cli.output()}`);
+  }
+  return state()!;
+}
+
 describe('stack CLI', () => {
   let project: TempProject;
   let port: number;
-  beforeAll(async () => {
+  beforeAll(() => {
     project = tempProject();
-    port = await freeBasePort();
   });
   afterAll(() => project.remove());
 
   it('starts, reports status as JSON, and stops every child on SIGTERM', async () => {
-    const start = run(['start', '--port', String(port), '--dir', project.dataDir, '--project', project.projectDir]);
-    await expect.poll(start.output, { timeout: 60_000, interval: 100 }).toMatch(/is ready/);
+    // A port probed free can be taken (by another test's outgoing connection) before the CLI binds
+    // it; with --port given the CLI then says so and exits, and the test picks other ports.
+    let start: ReturnType<typeof run>;
+    for (let attempt = 1; ; attempt++) {
+      port = await freeBasePort();
+      start = run(['start', '--port', String(port), '--dir', project.dataDir, '--project', project.projectDir]);
+      if ((await ready(start)) === 'ready') break;
+      if (!/^Port \d+ /m.test(start.output()) || attempt === 3) throw new Error(`stack CLI exited before it was ready:\n${start.output()}`);
+    }
     expect(start.output()).toContain(`API URL          http://127.0.0.1:${port}`);
     expect(start.output()).toContain('anon key         eyJ');
 
@@ -61,7 +78,7 @@ describe('stack CLI', () => {
 
     const after = run(['status', '--json', '--dir', project.dataDir]);
     expect(await after.exit).toBe(1);
-  });
+  }, 120_000);
 
   it('starts again after the previous run was killed with SIGKILL', async () => {
     const first = run(['start', '--port', String(port), '--dir', project.dataDir, '--project', project.projectDir]);
