@@ -93,6 +93,8 @@ async function runWorker() {
   process.env[PEER_ADDRESS_ENV] = '1';
   const build: ServerBuild = await import(pathToFileURL(BUILD_PATH).href);
   const handleRemix = createRequestHandler(build, process.env.NODE_ENV);
+  const { isSameOriginPost } = await import('./app/lib/request-info.server.ts');
+  const { errorMessage } = await import('./app/lib/errors.ts');
   const assets = new StaticFiles(path.resolve(build.assetsBuildDirectory), 'public, max-age=31536000, immutable');
   // public/ minus the build output under it (the build is served above, or is another build's).
   const publicFiles = new StaticFiles(path.resolve('public'), 'public, max-age=3600', path.resolve('public', 'build'));
@@ -113,6 +115,12 @@ async function runWorker() {
       }
       const { request, abort } = toRequest(req, res);
       const response = await handleRemix(request);
+      // Remix refuses a document POST from another origin before any action runs, with an empty 500
+      // (server-runtime handleDocumentRequest); it is the client's fault, so: forbidden, 403.
+      if (response.status === 500 && !response.body && req.method !== 'GET' && req.method !== 'HEAD' && !isSameOriginPost(request)) {
+        sendHtml(res, 403, errorMessage('forbidden'));
+        return;
+      }
       await sendResponse(req, res, response, abort);
     } catch (error) {
       console.error('[tend-server] request failed', error);
@@ -137,6 +145,14 @@ async function runWorker() {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, shutdown);
 
   server.listen(PORT, HOST);
+}
+
+/** A page of one sentence, for answers Remix gives no page of its own. */
+function sendHtml(res: ServerResponse, status: number, message: string) {
+  const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const html = `<!DOCTYPE html><html lang="en"><meta charset="utf-8"><title>Tend</title><h1>${escaped}</h1></html>`;
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html), 'Cache-Control': 'no-store' });
+  res.end(html);
 }
 
 function sendPlain(res: ServerResponse, status: number, text: string) {

@@ -246,6 +246,16 @@ test.describe('oversized forms', () => {
     await expectHandled(await request.get('/login'), 200);
   });
 
+  test('a cross-site POST with a big body is refused unread, and the connection still serves', async ({ request }) => {
+    const response = await request.post('/login', {
+      data: `email=${'x'.repeat(3 * 1024 * 1024)}`,
+      headers: { Origin: 'https://evil.test', 'Content-Type': 'application/x-www-form-urlencoded' },
+      maxRedirects: 0,
+    });
+    expect(await expectHandled(response, 403)).toContain("You don't have access to this.");
+    await expectHandled(await request.get('/login'), 200);
+  });
+
   test('a big form under the limit is read as usual', async ({ request }) => {
     const response = await post(request, '/login', { email: 'not-an-email', filler: '😀'.repeat(20_000) });
     expect(await expectHandled(response, 400)).toContain('Enter a valid email address.');
