@@ -110,7 +110,10 @@ try {
     // CPU per request, from /proc and this process, for every process on the machine that serves
     // it: the app's workers, Postgres + PostgREST, and this process (the gateway and autocannon).
     const stackPids = stack.processes().map((x) => x.pid);
-    const sample = () => ({ app: cpuMs([appPid]), stack: cpuMs(stackPids), bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000 });
+    const sample = () => {
+      const own = process.cpuUsage();
+      return { app: cpuMs([appPid]), stack: cpuMs(stackPids), bench: (own.user + own.system) / 1000 };
+    };
     type Cpu = { app: number; stack: number; bench: number };
     const measured = async (url: string, headers: Record<string, string>, cpu: Cpu[]) => {
       const before = sample();

@@ -1,9 +1,9 @@
 // Shared by the page benchmarks: the autocannon runner, the results table and signing in through the app.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, PROJECT_DIR, type Stack } from '../supabase/local/stack.ts';
+import type { Stack } from '../supabase/local/stack.ts';
+import { buildApp, startAppServer } from '../tests/support/app-server.ts';
 import { messagesTo, waitForMail } from '../tests/support/mail.ts';
 
 export interface BenchResult {
@@ -125,18 +125,6 @@ export async function signIn(base: string, mailUrl: string, email: string): Prom
   return header();
 }
 
-/** A private build dir outside the checkout still resolves the project's packages as ESM. */
-export function prepareBuildDir(buildDir: string) {
-  mkdirSync(buildDir, { recursive: true });
-  writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
-  if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
-}
-
-/** The command that serves a production build: server.ts (cluster, one worker per core) on this Node. */
-export function serverCommand(buildIndex: string, nodeArgs: string[] = []): [string, string[]] {
-  return [process.execPath, [...nodeArgs, '--import', 'tsx', path.join(PROJECT_DIR, 'server.ts'), buildIndex]];
-}
-
 /**
  * Builds the app and its islands into <dir>/app (TEND_BUILD_DIR) and serves it with server.ts against `stack`.
  * `env` adds to the server's environment (WEB_CONCURRENCY, TRUST_PROXY…); `nodeArgs` go to Node
@@ -148,40 +136,11 @@ export async function startApp(
   opts: { env?: Record<string, string>; nodeArgs?: string[] } = {},
 ): Promise<{ base: string; buildDir: string; pid: number; stop(): Promise<void> }> {
   const buildDir = path.join(dir, 'app');
-  prepareBuildDir(buildDir);
-  // `npm run build`: remix build, then the island bundles (scripts/build.ts).
-  const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'scripts', 'build.ts')], {
-    cwd: PROJECT_DIR,
-    stdio: 'inherit',
-    env: { ...process.env, TEND_BUILD_DIR: buildDir },
-  });
-  if (build.status !== 0) throw new Error('the build failed');
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const [command, args] = serverCommand(path.join(buildDir, 'index.js'), opts.nodeArgs);
-  const app = spawn(command, args, {
-    cwd: PROJECT_DIR,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey, ...opts.env },
-    stdio: ['ignore', process.env.BENCH_APP_LOG ? 'inherit' : 'ignore', 'inherit'],
-  });
-  const stop = async () => {
-    if (app.exitCode !== null || app.signalCode !== null) return;
-    const exited = new Promise((r) => app.once('exit', r));
-    app.kill('SIGTERM');
-    await exited;
-  };
-  for (let i = 0; ; i++) {
-    if (app.exitCode !== null) throw new Error(`the server exited with ${app.exitCode} before listening`);
-    try {
-      if ((await fetch(`${base}/login`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (i > 300) {
-      await stop();
-      throw new Error('app did not start');
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { base, buildDir, pid: app.pid!, stop };
+  buildApp(buildDir);
+  const app = await startAppServer(
+    buildDir,
+    { SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey, ...opts.env },
+    { nodeArgs: opts.nodeArgs, host: '127.0.0.1', log: !!process.env.BENCH_APP_LOG },
+  );
+  return { base: app.baseURL, buildDir, pid: app.pid, stop: app.stop };
 }

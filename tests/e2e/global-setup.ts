@@ -1,13 +1,10 @@
 // One local stack and one production build of the app (served by server.ts) for the whole e2e run, on free ports in a
 // temp dir; both stop in the returned teardown.
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_ANON_KEY } from '../../supabase/local/keys.ts';
-import { startAppServer, type AppServer } from '../support/app-server.ts';
-
-const PROJECT_DIR = path.resolve(import.meta.dirname, '..', '..');
+import { buildApp, startAppServer, type AppServer } from '../support/app-server.ts';
 
 export default async function globalSetup() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-e2e-'));
@@ -22,16 +19,11 @@ export default async function globalSetup() {
   // the assets under the running server. E2E_BUILD_DIR reuses an existing one.
   const buildDir = process.env.E2E_BUILD_DIR ?? path.join(dir, 'app');
   if (!existsSync(path.join(buildDir, 'index.js'))) {
-    prepareBuildDir(buildDir);
-    // `npm run build`: remix build, then the island bundles (scripts/build.ts).
-    const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'scripts', 'build.ts')], {
-      cwd: PROJECT_DIR,
-      stdio: 'inherit',
-      env: { ...process.env, TEND_BUILD_DIR: buildDir },
-    });
-    if (build.status !== 0) {
+    try {
+      buildApp(buildDir);
+    } catch (error) {
       await stack.stop();
-      throw new Error('the build failed');
+      throw error;
     }
   }
 
@@ -44,7 +36,7 @@ export default async function globalSetup() {
       SUPABASE_ANON_KEY: stack.anonKey,
       // Each test sends its own X-Forwarded-For so per-IP limits don't leak between tests.
       TRUST_PROXY: '1',
-    });
+    }, { log: !!process.env.E2E_APP_LOG });
   } catch (error) {
     await stack.stop();
     throw error;
@@ -62,11 +54,4 @@ export default async function globalSetup() {
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });
   };
-}
-
-/** A private build dir outside the checkout still resolves the project's packages as ESM. */
-function prepareBuildDir(buildDir: string) {
-  mkdirSync(buildDir, { recursive: true });
-  writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
-  if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
 }

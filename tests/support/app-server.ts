@@ -1,15 +1,42 @@
-// Starts the production server (server.ts) on a build, on a free port, and waits until it answers.
-// A port picked free can be taken before the server listens (supabase/local/stack.ts, onFreePorts):
-// a server that exits before listening gets another port, at most 3 times.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Serving a production build with server.ts, as `npm start` does, for the e2e tests and the
+// benchmarks: on a free port, answered once it answers /login. A port picked free can be taken
+// before the server listens (supabase/local/stack.ts, onFreePorts): a server that exits before
+// listening gets another port, at most 3 times.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../../supabase/local/stack.ts';
-
-const PROJECT_DIR = path.resolve(import.meta.dirname, '..', '..');
+import { freePort, PROJECT_DIR } from '../../supabase/local/stack.ts';
 
 export interface AppServer {
   baseURL: string;
+  /** The primary's pid (its workers are its children). */
+  pid: number;
   stop(): Promise<void>;
+}
+
+export interface AppServerOptions {
+  /** Arguments for Node itself (e.g. --cpu-prof, which the workers inherit). */
+  nodeArgs?: string[];
+  /** The host in baseURL (default localhost). */
+  host?: string;
+  /** The server's stdout to this process's (stderr always is). */
+  log?: boolean;
+}
+
+/**
+ * `npm run build` (remix build, then the island bundles: scripts/build.ts) into a private build dir
+ * (TEND_BUILD_DIR, see remix.config.js), which still resolves the project's packages as ESM.
+ */
+export function buildApp(buildDir: string) {
+  mkdirSync(buildDir, { recursive: true });
+  writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
+  if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
+  const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'scripts', 'build.ts')], {
+    cwd: PROJECT_DIR,
+    stdio: 'inherit',
+    env: { ...process.env, TEND_BUILD_DIR: buildDir },
+  });
+  if (build.status !== 0) throw new Error('the build failed');
 }
 
 async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000) {
@@ -37,21 +64,22 @@ function stopped(app: ChildProcess): Promise<void> {
 }
 
 /** `env` comes on top of this process's environment, with NODE_ENV=production and PORT. */
-export async function startAppServer(buildDir: string, env: Record<string, string>): Promise<AppServer> {
+export async function startAppServer(buildDir: string, env: Record<string, string>, opts: AppServerOptions = {}): Promise<AppServer> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const baseURL = `http://localhost:${port}`;
-    const app = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'server.ts'), path.join(buildDir, 'index.js')], {
+    const baseURL = `http://${opts.host ?? 'localhost'}:${port}`;
+    const app = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(PROJECT_DIR, 'server.ts'), path.join(buildDir, 'index.js')], {
       cwd: PROJECT_DIR,
       env: { ...process.env, NODE_ENV: 'production', PORT: String(port), ...env },
-      stdio: ['ignore', process.env.E2E_APP_LOG ? 'inherit' : 'ignore', 'inherit'],
+      stdio: ['ignore', opts.log ? 'inherit' : 'ignore', 'inherit'],
     });
     try {
       await waitForHttp(`${baseURL}/login`, app);
-      return { baseURL, stop: () => stopped(app) };
+      return { baseURL, pid: app.pid!, stop: () => stopped(app) };
     } catch (error) {
+      const exitedFirst = app.exitCode !== null; // e.g. its port was taken; not one that never answered
       await stopped(app);
-      if (app.exitCode !== null && attempt < 3) continue;
+      if (exitedFirst && attempt < 3) continue;
       throw error;
     }
   }
