@@ -11,6 +11,9 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const out = mkdtempSync(path.join(os.tmpdir(), 'tend-test-results-'));
 const only = process.argv[2]; // optional: unit | integration | e2e
 const totals = { passed: 0, failed: 0 };
+// What failed, repeated at the end: CI keeps only the tail of a long log.
+const failures = [];
+const firstLine = (message = '') => message.replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
 
 function run(label, command, args, env = {}) {
   console.log(`\n=== ${label} ===`);
@@ -26,8 +29,17 @@ function vitest(project) {
     return;
   }
   const r = JSON.parse(readFileSync(file, 'utf8'));
+  const before = failures.length;
+  for (const file of r.testResults) {
+    const name = path.relative(root, file.name);
+    const failed = file.assertionResults.filter((t) => t.status === 'failed');
+    // A file that failed to load or in a hook counts once.
+    if (file.status === 'failed' && !failed.length) failures.push(`${name}: ${firstLine(file.message)}`);
+    for (const t of failed) failures.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
+  }
+  const failed = failures.length - before;
   totals.passed += r.numPassedTests;
-  totals.failed += r.numFailedTests + (status !== 0 && r.numFailedTests === 0 ? 1 : 0);
+  totals.failed += failed + (status !== 0 && !failed ? 1 : 0);
 }
 
 function playwright() {
@@ -39,14 +51,28 @@ function playwright() {
     totals.failed += 1;
     return;
   }
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const { stats } = report;
   totals.passed += stats.expected + stats.flaky;
   totals.failed += stats.unexpected + (status !== 0 && stats.unexpected === 0 ? 1 : 0);
+  for (const e of report.errors ?? []) failures.push(`playwright: ${firstLine(e.message)}`);
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) {
+        if (t.status !== 'unexpected') continue;
+        const last = t.results.at(-1);
+        failures.push(`tests/e2e/${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}: ${firstLine(last?.error?.message)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of report.suites) walk(suite, []);
 }
 
 if (!only || only === 'unit') vitest('unit');
 if (!only || only === 'integration') vitest('integration');
 if (!only || only === 'e2e') playwright();
 
+if (failures.length) console.log(`\n=== failed ===\n${failures.map((f) => `- ${f}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed ? 1 : 0);
