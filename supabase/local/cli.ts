@@ -15,6 +15,9 @@ function fail(message: string): never {
 function explain(err: unknown): string {
   if (err instanceof MigrationError) return `Migration failed: ${err.file}${err.line ? ` line ${err.line}` : ''}\n${err.pgMessage}`;
   if (err instanceof PortInUseError || err instanceof StackRunningError) return err.message;
+  // Taken between the probe and the listen: the same one-line advice.
+  const { code, port } = err as NodeJS.ErrnoException & { port?: number };
+  if (code === 'EADDRINUSE' && port) return new PortInUseError(port, 'taken while starting').message;
   return err instanceof Error ? err.message : String(err);
 }
 

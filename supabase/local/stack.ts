@@ -77,7 +77,42 @@ async function assertFree(port: number, what: string) {
   });
 }
 
-export async function freePort(): Promise<number> {
+/**
+ * The lowest port the kernel gives outgoing connections (Linux: ip_local_port_range). Ports picked
+ * below it can't be taken by some other connection between our probe and the server's listen; a
+ * port from listen(0) can, since both come from that range (seen as EADDRINUSE in CI).
+ */
+export function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (low > 0) return low;
+  } catch {
+    /* not Linux: macOS and Windows start at 49152 */
+  }
+  return 32768;
+}
+
+const PICK_FROM = 20000;
+
+/** A random port below the ephemeral range whose port + each offset is free on 127.0.0.1. */
+async function pickFree(offsets: number[]): Promise<number> {
+  const span = Math.max(...offsets) + 1;
+  const below = ephemeralLow() - span;
+  for (let i = 0; i < 50; i++) {
+    const base = below - PICK_FROM > 1000 ? PICK_FROM + Math.floor(Math.random() * (below - PICK_FROM)) : await kernelPort();
+    if (base + span > 65536) continue;
+    try {
+      for (const offset of offsets) await assertFree(base + offset, 'probe');
+      return base;
+    } catch {
+      /* try another */
+    }
+  }
+  throw new Error('could not find free ports');
+}
+
+/** What listen(0) gets: a port from the ephemeral range; the fallback where that range is all there is. */
+function kernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);
@@ -88,20 +123,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
+export const freePort = (): Promise<number> => pickFree([0]);
+
 /** A base port whose gateway, db and mail ports (+0, +1, +3) are all free. */
-export async function freeBasePort(): Promise<number> {
-  for (let i = 0; i < 50; i++) {
-    const base = await freePort();
-    if (base + 3 > 65535) continue;
-    try {
-      for (const p of [base, base + 1, base + 3]) await assertFree(p, 'probe');
-      return base;
-    } catch {
-      /* try another */
-    }
-  }
-  throw new Error('could not find free ports');
-}
+export const freeBasePort = (): Promise<number> => pickFree([0, 1, 3]);
 
 const statusFile = (dir: string) => path.join(dir, 'stack.json');
 
@@ -140,9 +165,8 @@ export function readStatus(dir: string): (StackInfo & { pid: number; processes: 
 }
 
 /**
- * Runs `start` again (at most 3 times) while it fails because a port it picked is taken. A port
- * probed free can still be taken before a server listens on it: an outgoing connection may get it
- * as its local port, both come from the ephemeral range.
+ * Runs `start` again (at most 3 times) while it fails because a port it picked is taken: another
+ * process (a parallel test, say) can listen on it between our probe and our listen.
  */
 async function onFreePorts<T>(start: (attempt: number) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {

@@ -39,8 +39,8 @@ describe('stack CLI', () => {
   afterAll(() => project.remove());
 
   it('starts, reports status as JSON, and stops every child on SIGTERM', async () => {
-    // A port probed free can be taken (by another test's outgoing connection) before the CLI binds
-    // it; with --port given the CLI then says so and exits, and the test picks other ports.
+    // A port probed free can be taken (by a server of a test running alongside) before the CLI
+    // binds it; with --port given the CLI then says so and exits, and the test picks other ports.
     let start: ReturnType<typeof run>;
     for (let attempt = 1; ; attempt++) {
       port = await freeBasePort();

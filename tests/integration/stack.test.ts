@@ -9,7 +9,7 @@ import { MigrationError } from '../../supabase/local/migrate.ts';
 import { isAlive } from '../../supabase/local/process.ts';
 import { loadConfig } from '../../supabase/local/config.ts';
 import { startPostgrest } from '../../supabase/local/postgrest.ts';
-import { freePort, startStack, type Stack } from '../../supabase/local/stack.ts';
+import { ephemeralLow, freeBasePort, freePort, startStack, type Stack } from '../../supabase/local/stack.ts';
 import { tempProject, type TempProject } from '../support/project.ts';
 
 /** Pids of processes whose command line mentions `dir` (postgres runs with -D <dir>/db). */
@@ -191,7 +191,7 @@ describe('restarts and failures', () => {
 
   it('picks other ports when one it probed is taken before it listens (port 0), and reports the first setup', async () => {
     const project = tempProject();
-    // An outgoing connection can take a probed port as its local port; make the first server listen meet that.
+    // Another process can listen on a probed port before we do; make the first server listen meet that.
     const listen = http.Server.prototype.listen;
     let refused = 0;
     http.Server.prototype.listen = function (this: http.Server, ...args: unknown[]) {
@@ -217,6 +217,14 @@ describe('restarts and failures', () => {
       http.Server.prototype.listen = listen;
       project.remove();
     }
+  });
+
+  it('picks ports below the range outgoing connections take theirs from, so none can take one before we listen', async () => {
+    const low = ephemeralLow();
+    expect(low).toBeGreaterThan(20_004);
+    const picked = await Promise.all(Array.from({ length: 20 }, () => freeBasePort()));
+    for (const base of picked) expect(base + 3).toBeLessThan(low);
+    expect(new Set(picked).size).toBeGreaterThan(1);
   });
 
   it('reports a PostgREST that cannot bind its port as EADDRINUSE, so the stack picks other ports', async () => {
