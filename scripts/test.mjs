@@ -34,7 +34,7 @@ function vitest(project) {
     const name = path.relative(root, file.name);
     const failed = file.assertionResults.filter((t) => t.status === 'failed');
     // A file that failed to load or in a hook counts once.
-    if (file.status === 'failed' && !failed.length) failures.push(`${name}: ${firstLine(file.message)}`);
+    if (file.status === 'failed' && !failed.length) failures.push(`${name}: ${firstLine(file.message) || 'failed outside its tests (in a hook, or loading): see the log above'}`);
     for (const t of failed) failures.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
   }
   const failed = failures.length - before;

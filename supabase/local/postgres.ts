@@ -2,8 +2,8 @@
 // as a child process. initdb and postgres refuse to run as root, so as root they run as an
 // unprivileged OS user (created if missing).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chownSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -56,24 +56,55 @@ interface RunAs {
   gid: number;
 }
 
-/** As root: the uid/gid of an unprivileged user to run Postgres as, created if missing. */
-function runAsUser(): RunAs | undefined {
+/**
+ * As root: the uid/gid of an unprivileged user to run Postgres as, created if missing. Stacks may
+ * start at the same moment on a fresh machine (parallel test files, CI), and concurrent useradds
+ * can overwrite each other's /etc/passwd (seen here: four at once left two uids, one of them gone
+ * by the time initdb looked it up), so ours take turns.
+ */
+export function runAsUser(name = OS_USER): RunAs | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const lookup = () => {
-    try {
-      const uid = Number(execFileSync('id', ['-u', OS_USER]).toString().trim());
-      const gid = Number(execFileSync('id', ['-g', OS_USER]).toString().trim());
-      return { uid, gid };
-    } catch {
-      return undefined;
-    }
+    const uid = spawnSync('id', ['-u', name], { encoding: 'utf8' });
+    const gid = spawnSync('id', ['-g', name], { encoding: 'utf8' });
+    return uid.status === 0 && gid.status === 0 ? { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) } : undefined;
   };
-  const found = lookup();
-  if (found) return found;
-  execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', OS_USER]);
-  const created = lookup();
-  if (!created) throw new Error(`could not create the OS user "${OS_USER}" to run Postgres as`);
-  return created;
+  return (
+    lookup() ??
+    withLock(path.join(os.tmpdir(), 'tend-useradd.lock'), () => {
+      const found = lookup();
+      if (found) return found;
+      const add = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', name], { encoding: 'utf8' });
+      const created = lookup();
+      if (!created) throw new Error(`could not create the OS user "${name}" to run Postgres as: ${add.stderr?.trim() || add.error}`);
+      return created;
+    })
+  );
+}
+
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** Runs `fn` while holding a lock between processes: a directory, which mkdir creates atomically. */
+function withLock<T>(lock: string, fn: () => T): T {
+  for (let waited = 0; ; waited += 50) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // A holder killed mid-way leaves the directory behind; nothing we guard takes 30 s.
+      if (waited >= 30_000) {
+        rmSync(lock, { recursive: true, force: true });
+        waited = 0;
+      }
+      sleepSync(50);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 function canReach(user: RunAs, target: string): boolean {
@@ -90,13 +121,38 @@ function binariesFor(user: RunAs | undefined): Binaries {
   const native = path.dirname(path.dirname(bins.postgres));
   const version = createHash('sha1').update(native + statSync(bins.postgres).mtimeMs).digest('hex').slice(0, 12);
   const shared = path.join('/var/tmp', `tend-postgres-${version}`);
-  if (!existsSync(path.join(shared, 'bin', 'postgres'))) {
-    cpSync(native, shared + '.tmp', { recursive: true, verbatimSymlinks: true });
-    rmSync(shared, { recursive: true, force: true });
-    execFileSync('mv', [shared + '.tmp', shared]);
-    execFileSync('chmod', ['-R', 'a+rX', shared]);
-  }
+  installCopy(native, shared);
   return { initdb: path.join(shared, 'bin', 'initdb'), postgres: path.join(shared, 'bin', 'postgres') };
+}
+
+/**
+ * Copies `source` to `target` (readable by all) unless a whole copy is there. Several stacks may
+ * start at once (parallel test files on a fresh machine): each copies to a directory of its own
+ * and renames it into place, which is atomic, so none ever sees or removes another's half-copy.
+ */
+export function installCopy(source: string, target: string) {
+  const complete = () => existsSync(path.join(target, 'bin', 'postgres'));
+  if (complete()) return;
+  // A target without the binary is debris of an older, non-atomic copy: set it aside first.
+  if (existsSync(target)) {
+    const debris = `${target}.debris-${process.pid}-${randomUUID()}`;
+    try {
+      renameSync(target, debris);
+      rmSync(debris, { recursive: true, force: true });
+    } catch {
+      /* another stack moved it */
+    }
+  }
+  const mine = `${target}.tmp-${process.pid}-${randomUUID()}`;
+  try {
+    cpSync(source, mine, { recursive: true, verbatimSymlinks: true });
+    execFileSync('chmod', ['-R', 'a+rX', mine]);
+    renameSync(mine, target);
+  } catch (err) {
+    if (!complete()) throw err; // lost the race to a whole copy: use that one
+  } finally {
+    rmSync(mine, { recursive: true, force: true });
+  }
 }
 
 /** The cluster directory: <dataDir>/db, or a spot in /var/tmp when the Postgres user can't reach dataDir. */
