@@ -229,6 +229,9 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     await initCluster(bins, dir, user);
   } else {
     await clearStalePid(dir);
+    // A Postgres user made again with another uid (a rebuilt container keeping the data dir):
+    // postgres refuses a data directory it doesn't own.
+    if (user && statSync(dir).uid !== user.uid) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, dir]);
   }
   const flags = [
     '-D', dir, '-p', String(opts.port),

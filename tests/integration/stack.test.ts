@@ -1,11 +1,13 @@
 // The local stack, part 1: Postgres, migrations, PostgREST and the gateway, seen from clients.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MigrationError } from '../../supabase/local/migrate.ts';
+import { clusterDir } from '../../supabase/local/postgres.ts';
 import { isAlive } from '../../supabase/local/process.ts';
 import { loadConfig } from '../../supabase/local/config.ts';
 import { startPostgrest } from '../../supabase/local/postgrest.ts';
@@ -163,7 +165,7 @@ describe('local stack', () => {
 });
 
 describe('restarts and failures', () => {
-  it('applies only new migrations on a second start of the same data dir, and stops every process', async () => {
+  it('applies only new migrations on a second start of the same data dir, and stops every process; as root, also after the Postgres user got another uid', async () => {
     const project = tempProject();
     try {
       const first = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined });
@@ -171,6 +173,8 @@ describe('restarts and failures', () => {
       expect(pids.length).toBe(2);
       await first.stop();
       for (const pid of pids) expect(isAlive(pid)).toBe(false);
+      // As a rebuilt container that keeps the data dir but makes the user again would leave it.
+      if (process.getuid?.() === 0) execFileSync('chown', ['-R', '4242:4242', clusterDir(project.dataDir)]);
 
       project.addMigration('20250102000000_tags.sql', 'create table public.tags (name text primary key);');
       const second = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined });
