@@ -1,14 +1,22 @@
 // npm run dev: the local stack (gateway :54321, mail :54324), `remix dev` (classic compiler) on
 // http://localhost:3000, and the island bundles rebuilt on change (scripts/build-islands.ts),
 // wired together. Ctrl-C stops all.
+//   npm run dev -- [--stack-port <gateway port; db, mail follow>] [--dir <data dir>]   (PORT: the app's)
 import './node-check.mjs';
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
+import { parseArgs } from 'node:util';
+import { DEFAULT_PORT, PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
 import { watchIslands } from './build-islands.ts';
 
-const dir = path.join(PROJECT_DIR, '.supabase-local');
+const { values: args } = parseArgs({ options: { 'stack-port': { type: 'string' }, dir: { type: 'string' } } });
+const stackPort = Number(args['stack-port'] ?? DEFAULT_PORT);
+if (!(Number.isInteger(stackPort) && stackPort > 0 && stackPort < 65533)) {
+  console.error(`--stack-port must be a port number, got "${args['stack-port']}"`);
+  process.exit(1);
+}
+const dir = args.dir ? path.resolve(args.dir) : path.join(PROJECT_DIR, '.supabase-local');
 if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
 chmodSync(dir, 0o755); // Postgres runs as an unprivileged user
 
@@ -21,7 +29,7 @@ function log(line: string) {
   else if (process.env.DEBUG) console.log(dim(`[stack] ${line}`));
 }
 
-const stack = await startStack({ dir, log });
+const stack = await startStack({ dir, log, port: stackPort });
 // Island pages (docs/decisions/006-javascript-budget.md) load these instead of Remix's runtime.
 const islands = await watchIslands();
 const appPort = Number(process.env.PORT ?? 3000);
@@ -33,6 +41,8 @@ const remix = spawn(path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'), ['d
     ...process.env,
     NODE_ENV: 'development',
     PORT: String(appPort),
+    // remix-serve listens on every interface unless told; a dev server stays on this machine.
+    HOST: process.env.HOST || '127.0.0.1',
     SUPABASE_URL: stack.apiUrl,
     SUPABASE_ANON_KEY: stack.anonKey,
     PATH: `${path.join(PROJECT_DIR, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
