@@ -12,9 +12,10 @@ import { tempProject, type TempProject } from '../support/project.ts';
 
 function canConnect(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
+    const socket = net.connect({ host, port, timeout: 3_000 });
     socket.once('connect', () => resolve(!!socket.destroy()));
     socket.once('error', () => resolve(false));
+    socket.once('timeout', () => resolve(!socket.destroy())); // dropped, not refused: unreachable too
   });
 }
 
