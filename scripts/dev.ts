@@ -7,12 +7,12 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PORT, PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
+import { DEFAULT_PORT, isBasePort, PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
 import { watchIslands } from './build-islands.ts';
 
 const { values: args } = parseArgs({ options: { 'stack-port': { type: 'string' }, dir: { type: 'string' } } });
 const stackPort = Number(args['stack-port'] ?? DEFAULT_PORT);
-if (!(Number.isInteger(stackPort) && stackPort > 0 && stackPort < 65533)) {
+if (!isBasePort(stackPort)) {
   console.error(`--stack-port must be a port number, got "${args['stack-port']}"`);
   process.exit(1);
 }

@@ -29,17 +29,16 @@ function vitest(project) {
     return;
   }
   const r = JSON.parse(readFileSync(file, 'utf8'));
-  const before = failures.length;
-  for (const file of r.testResults) {
+  const found = r.testResults.flatMap((file) => {
     const name = path.relative(root, file.name);
     const failed = file.assertionResults.filter((t) => t.status === 'failed');
     // A file that failed to load or in a hook counts once.
-    if (file.status === 'failed' && !failed.length) failures.push(`${name}: ${firstLine(file.message) || 'failed outside its tests (in a hook, or loading): see the log above'}`);
-    for (const t of failed) failures.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
-  }
-  const failed = failures.length - before;
+    if (file.status === 'failed' && !failed.length) return [`${name}: ${firstLine(file.message) || 'failed outside its tests (in a hook, or loading): see the log above'}`];
+    return failed.map((t) => `${name} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
+  });
+  failures.push(...found);
   totals.passed += r.numPassedTests;
-  totals.failed += failed + (status !== 0 && !failed ? 1 : 0);
+  totals.failed += found.length + (status !== 0 && !found.length ? 1 : 0);
 }
 
 function playwright() {

@@ -3,7 +3,7 @@ import '../../scripts/node-check.mjs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MigrationError } from './migrate.ts';
-import { DEFAULT_PORT, PortInUseError, PROJECT_DIR, readStatus, resetStack, StackRunningError, startStack } from './stack.ts';
+import { DEFAULT_PORT, isBasePort, PortInUseError, PROJECT_DIR, readStatus, resetStack, StackRunningError, startStack } from './stack.ts';
 
 const USAGE = `Usage: npm run stack -- <start|status|reset> [--port <gateway port, default ${DEFAULT_PORT}>] [--dir <data dir>] [--json]`;
 
@@ -29,7 +29,7 @@ async function main() {
   const command = positionals[0] ?? 'start';
   if (values.help) return console.log(USAGE);
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65533)) fail(`--port must be a port number, got "${values.port}"`);
+  if (port !== undefined && !isBasePort(port)) fail(`--port must be a port number, got "${values.port}"`);
   // --project: where supabase/ lives (default: this repository); tests point it at fixtures.
   const projectDir = values.project ? path.resolve(values.project) : PROJECT_DIR;
   const dir = values.dir ? path.resolve(values.dir) : path.join(projectDir, '.supabase-local');

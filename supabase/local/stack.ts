@@ -125,6 +125,9 @@ function kernelPort(): Promise<number> {
 
 export const freePort = (): Promise<number> => pickFree([0]);
 
+/** Whether `n` can be a gateway port: one that leaves room for db and mail (+1, +3). */
+export const isBasePort = (n: number): boolean => Number.isInteger(n) && n > 0 && n + 3 <= 65535;
+
 /** A base port whose gateway, db and mail ports (+0, +1, +3) are all free. */
 export const freeBasePort = (): Promise<number> => pickFree([0, 1, 3]);
 
