@@ -9,7 +9,6 @@
 // serving, then exits once they have. Workers serve /build/* (immutable, a year) and the other
 // files of public/ (an hour) from memory, brotli or gzip when the browser takes it, and hand
 // everything else to Remix with Node's own fetch classes (no web-fetch polyfill).
-import './scripts/node-check.mjs';
 import cluster, { type Worker } from 'node:cluster';
 import { createReadStream, promises as fs, readdirSync, statSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -46,7 +45,9 @@ async function runPrimary() {
       ready = true;
       if (!listening) {
         listening = true;
-        say(`http://${HOST ?? 'localhost'}:${PORT} · ${WORKERS} worker${WORKERS === 1 ? '' : 's'} · ${path.relative(process.cwd(), BUILD_PATH)}`);
+        say(
+          `http://${HOST ?? 'localhost'}:${PORT} · ${WORKERS} worker${WORKERS === 1 ? '' : 's'} · ${path.relative(process.cwd(), BUILD_PATH)}`,
+        );
       }
     });
     worker.once('exit', (code, signal) => {
@@ -117,7 +118,13 @@ async function runWorker() {
       const response = await handleRemix(request);
       // Remix refuses a document POST from another origin before any action runs, with an empty 500
       // (server-runtime handleDocumentRequest); it is the client's fault, so: forbidden, 403.
-      if (response.status === 500 && !response.body && req.method !== 'GET' && req.method !== 'HEAD' && !isSameOriginPost(request)) {
+      if (
+        response.status === 500 &&
+        !response.body &&
+        req.method !== 'GET' &&
+        req.method !== 'HEAD' &&
+        !isSameOriginPost(request)
+      ) {
         sendHtml(res, 403, errorMessage('forbidden'));
         return;
       }
@@ -151,7 +158,11 @@ async function runWorker() {
 function sendHtml(res: ServerResponse, status: number, message: string) {
   const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const html = `<!DOCTYPE html><html lang="en"><meta charset="utf-8"><title>Tend</title><h1>${escaped}</h1></html>`;
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html), 'Cache-Control': 'no-store' });
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(html),
+    'Cache-Control': 'no-store',
+  });
   res.end(html);
 }
 
@@ -274,9 +285,15 @@ async function sendResponse(req: IncomingMessage, res: ServerResponse, response:
   const first = await reader.read();
   const second = first.done ? first : await reader.read();
   if (second.done) {
-    let body: Buffer = first.value ? Buffer.from(first.value.buffer, first.value.byteOffset, first.value.byteLength) : Buffer.alloc(0);
+    let body: Buffer = first.value
+      ? Buffer.from(first.value.buffer, first.value.byteOffset, first.value.byteLength)
+      : Buffer.alloc(0);
     const type = response.headers.get('content-type') ?? '';
-    if (body.length >= COMPRESS_DYNAMIC_MIN_BYTES && COMPRESSIBLE.test(type) && !response.headers.has('content-encoding')) {
+    if (
+      body.length >= COMPRESS_DYNAMIC_MIN_BYTES &&
+      COMPRESSIBLE.test(type) &&
+      !response.headers.has('content-encoding')
+    ) {
       headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
       // gzip at a fast level: per response, brotli at a similar ratio costs twice the CPU.
       if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
@@ -421,13 +438,24 @@ class StaticFiles {
   }
 
   /** Reads and keeps a small file; streams a big one itself and returns null. */
-  private async load(name: string, full: string, req: IncomingMessage, res: ServerResponse): Promise<CachedFile | null> {
+  private async load(
+    name: string,
+    full: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<CachedFile | null> {
     const stats = await fs.stat(full);
     const type = TYPES[path.extname(full).toLowerCase()] ?? 'application/octet-stream';
     const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
     const lastModified = stats.mtime.toUTCString();
     if (stats.size > CACHE_MAX_BYTES) {
-      res.writeHead(200, { 'Content-Type': type, 'Content-Length': String(stats.size), 'Cache-Control': this.cacheControl, ETag: etag, 'Last-Modified': lastModified });
+      res.writeHead(200, {
+        'Content-Type': type,
+        'Content-Length': String(stats.size),
+        'Cache-Control': this.cacheControl,
+        ETag: etag,
+        'Last-Modified': lastModified,
+      });
       if (req.method === 'HEAD') res.end();
       else createReadStream(full).pipe(res);
       return null;

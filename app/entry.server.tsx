@@ -11,7 +11,12 @@ import { env } from './lib/env.server.ts';
 import { isErrorCode } from './lib/errors.ts';
 import { log } from './lib/log.server.ts';
 import { requestIdFor } from './lib/request-id.server.ts';
-import { applyCacheHeaders, applySecurityHeaders, contentSecurityPolicyFor, newNonce } from './lib/security-headers.server.ts';
+import {
+  applyCacheHeaders,
+  applySecurityHeaders,
+  contentSecurityPolicyFor,
+  newNonce,
+} from './lib/security-headers.server.ts';
 
 const ABORT_DELAY = 5_000;
 const devOrigin = process.env.REMIX_DEV_ORIGIN;
@@ -31,12 +36,23 @@ function errorCodeOf(error: unknown): string | undefined {
 
 function logResponse(request: Request, status: number, code?: string) {
   if (status < 400) return;
-  const fields = { request_id: requestIdFor(request), status, method: request.method, path: new URL(request.url).pathname, code };
+  const fields = {
+    request_id: requestIdFor(request),
+    status,
+    method: request.method,
+    path: new URL(request.url).pathname,
+    code,
+  };
   if (status >= 500) log.error('request failed', fields);
   else log.info('request refused', fields);
 }
 
-export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
   const nonce = newNonce();
   const requestId = requestIdFor(request);
   const errors = remixContext.staticHandlerContext.errors;
@@ -71,7 +87,12 @@ export default function handleRequest(request: Request, responseStatusCode: numb
       [readyEvent]() {
         shellRendered = true;
         const body = new PassThrough();
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        resolve(
+          new Response(createReadableStreamFromReadable(body), {
+            headers: responseHeaders,
+            status: responseStatusCode,
+          }),
+        );
         pipe(body);
       },
       onShellError(error: unknown) {
@@ -96,14 +117,17 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
   applyCacheHeaders(headers, { document: false });
   const isError = headers.get('X-Remix-Error') === 'yes';
   const isCaught = headers.get('X-Remix-Catch') === 'yes';
-  if (!isError && !isCaught) return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  if (!isError && !isCaught)
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 
   // Error bodies are small JSON; add the request id so the error page can show it.
   let body = await response.text();
   try {
     const parsed = JSON.parse(body);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      const message = isError ? { message: `${parsed.message ?? 'Unexpected Server Error'} [request ${requestId}]` } : {};
+      const message = isError
+        ? { message: `${parsed.message ?? 'Unexpected Server Error'} [request ${requestId}]` }
+        : {};
       body = JSON.stringify({ ...parsed, requestId, ...message });
     }
     logResponse(request, response.status, isError ? 'unexpected' : isErrorCode(parsed?.code) ? parsed.code : undefined);
@@ -116,13 +140,22 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
 
 // Remix 2.17 refuses a document POST whose Origin names another host before any action runs
 // (server-runtime actions.ts) and answers an empty 500; that is a refusal, not a bug of ours.
-const REMIX_CSRF_REFUSAL = /does not match `origin` header|are not provided. One of these is needed to compare the `origin`/;
+const REMIX_CSRF_REFUSAL =
+  /does not match `origin` header|are not provided. One of these is needed to compare the `origin`/;
 
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
   if (error instanceof Error && REMIX_CSRF_REFUSAL.test(error.message)) {
-    log.warn('cross-origin POST refused', { request_id: requestIdFor(request), path: new URL(request.url).pathname, origin: request.headers.get('origin') });
+    log.warn('cross-origin POST refused', {
+      request_id: requestIdFor(request),
+      path: new URL(request.url).pathname,
+      origin: request.headers.get('origin'),
+    });
     return;
   }
-  log.error('unhandled error', { request_id: requestIdFor(request), method: request.method, path: new URL(request.url).pathname }, error);
+  log.error(
+    'unhandled error',
+    { request_id: requestIdFor(request), method: request.method, path: new URL(request.url).pathname },
+    error,
+  );
 }

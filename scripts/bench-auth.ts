@@ -28,9 +28,17 @@ async function main() {
   let n = 0;
   const signIn = async () => {
     const email = `bench${++n}.${process.pid}@example.test`;
-    await json(`${stack.apiUrl}/auth/v1/otp`, { method: 'POST', headers, body: JSON.stringify({ email, create_user: true }) });
+    await json(`${stack.apiUrl}/auth/v1/otp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email, create_user: true }),
+    });
     const { code } = await waitForMail(stack.mailUrl, email);
-    return json(`${stack.apiUrl}/auth/v1/verify`, { method: 'POST', headers, body: JSON.stringify({ email, token: code, type: 'email' }) });
+    return json(`${stack.apiUrl}/auth/v1/verify`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email, token: code, type: 'email' }),
+    });
   };
   try {
     await signIn(); // warm-up
@@ -41,7 +49,7 @@ async function main() {
       let t0 = performance.now();
       const sessions = await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
-          let last;
+          let last: Awaited<ReturnType<typeof signIn>> | undefined;
           for (let i = 0; i < SIGNINS_PER_CLIENT; i++) {
             const s = performance.now();
             last = await signIn();
@@ -57,16 +65,31 @@ async function main() {
         sessions.map(async (s) => {
           let token = s.refresh_token;
           for (let i = 0; i < REFRESHES_PER_CLIENT; i++) {
-            token = (await json(`${stack.apiUrl}/auth/v1/token?grant_type=refresh_token`, { method: 'POST', headers, body: JSON.stringify({ refresh_token: token }) })).refresh_token;
+            token = (
+              await json(`${stack.apiUrl}/auth/v1/token?grant_type=refresh_token`, {
+                method: 'POST',
+                headers,
+                body: JSON.stringify({ refresh_token: token }),
+              })
+            ).refresh_token;
           }
         }),
       );
       refreshRates.push((CONCURRENCY * REFRESHES_PER_CLIENT) / ((performance.now() - t0) / 1000));
     }
     // Other work on the machine skews these figures; the load average says how much.
-    console.log(`bench:auth — ${CONCURRENCY} concurrent clients, ${ROUNDS} rounds, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log(`  sign-in round trips (otp → mail API → verify)  median ${median(signinRates).toFixed(1)}/s  (rounds: ${signinRates.map((r) => r.toFixed(1)).join(', ')}); one sign-in median ${median(latencies).toFixed(0)} ms`);
-    console.log(`  refreshes (grant_type=refresh_token)           median ${median(refreshRates).toFixed(1)}/s  (rounds: ${refreshRates.map((r) => r.toFixed(1)).join(', ')})`);
+    console.log(
+      `bench:auth — ${CONCURRENCY} concurrent clients, ${ROUNDS} rounds, ${os.cpus().length} CPUs, load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      `  sign-in round trips (otp → mail API → verify)  median ${median(signinRates).toFixed(1)}/s  (rounds: ${signinRates.map((r) => r.toFixed(1)).join(', ')}); one sign-in median ${median(latencies).toFixed(0)} ms`,
+    );
+    console.log(
+      `  refreshes (grant_type=refresh_token)           median ${median(refreshRates).toFixed(1)}/s  (rounds: ${refreshRates.map((r) => r.toFixed(1)).join(', ')})`,
+    );
   } finally {
     await stack.stop();
     rmSync(root, { recursive: true, force: true });

@@ -36,10 +36,24 @@ function rpcArgs(search: URLSearchParams): URLSearchParams {
 
 try {
   if (TICKETS > 0) {
-    const seed = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed-bulk.ts', '--workspace', 'acme', '--tickets', String(TICKETS), '--db-url', stack.dbUrl], {
-      cwd: PROJECT_DIR,
-      stdio: 'inherit',
-    });
+    const seed = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'scripts/seed-bulk.ts',
+        '--workspace',
+        'acme',
+        '--tickets',
+        String(TICKETS),
+        '--db-url',
+        stack.dbUrl,
+      ],
+      {
+        cwd: PROJECT_DIR,
+        stdio: 'inherit',
+      },
+    );
     if (seed.status !== 0) throw new Error('seed:bulk failed');
     // Write the bulk load out now, not during the first measurements.
     await superuser(async (c) => {
@@ -52,7 +66,10 @@ try {
   const cookie = await signIn(base, stack.mailUrl, AGENT);
   // The agent's access token, read from the session cookie the way the app reads it.
   const session = createServerClient(stack.apiUrl, stack.anonKey, {
-    cookies: { getAll: () => parseCookieHeader(cookie).map(({ name, value }) => ({ name, value: value ?? '' })), setAll: () => undefined },
+    cookies: {
+      getAll: () => parseCookieHeader(cookie).map(({ name, value }) => ({ name, value: value ?? '' })),
+      setAll: () => undefined,
+    },
   });
   const token = (await session.auth.getSession()).data.session?.access_token;
   if (!token) throw new Error('no access token in the session cookie');
@@ -62,7 +79,9 @@ try {
   let page40 = '/w/acme?view=all';
   for (let i = 1; i < 40; i++) {
     const html = await (await fetch(`${base}${page40}`, { headers: { cookie } })).text();
-    const next = /<a [^>]*href="([^"]+)"[^>]*rel="next"/.exec(html)?.[1] ?? /<a [^>]*rel="next"[^>]*href="([^"]+)"/.exec(html)?.[1];
+    const next =
+      /<a [^>]*href="([^"]+)"[^>]*rel="next"/.exec(html)?.[1] ??
+      /<a [^>]*rel="next"[^>]*href="([^"]+)"/.exec(html)?.[1];
     if (!next) throw new Error(`no "Older" link on page ${i}`);
     page40 = next.replace(/&amp;/g, '&');
   }
@@ -119,8 +138,17 @@ try {
       const before = sample();
       const result = await run(url, headers, DURATION, CONNECTIONS);
       const after = sample();
-      if (before.app !== undefined && after.app !== undefined && before.stack !== undefined && after.stack !== undefined) {
-        cpu.push({ app: (after.app - before.app) / result.total, stack: (after.stack - before.stack) / result.total, bench: (after.bench - before.bench) / result.total });
+      if (
+        before.app !== undefined &&
+        after.app !== undefined &&
+        before.stack !== undefined &&
+        after.stack !== undefined
+      ) {
+        cpu.push({
+          app: (after.app - before.app) / result.total,
+          stack: (after.stack - before.stack) / result.total,
+          bench: (after.bench - before.bench) / result.total,
+        });
       }
       return result;
     };
@@ -139,7 +167,8 @@ try {
     // what the machine's drift in speed (±15 % from minute to minute) moves least.
     const ratios = (k: 'p50' | 'p95') => rest.map((q, i) => page[i]![k] / q[k]);
     const ratio = (k: 'p50' | 'p95') => (rest.length ? +median(ratios(k)).toFixed(2) : '');
-    const spread = (k: 'p50' | 'p95') => (rest.length ? `${Math.min(...ratios(k)).toFixed(2)}–${Math.max(...ratios(k)).toFixed(2)}` : '');
+    const spread = (k: 'p50' | 'p95') =>
+      rest.length ? `${Math.min(...ratios(k)).toFixed(2)}–${Math.max(...ratios(k)).toFixed(2)}` : '';
     rows.push({
       page: label,
       'page p50 ms': pageP50,
@@ -150,17 +179,27 @@ try {
       'ratio p50': ratio('p50'),
       'ratio p95': ratio('p95'),
       'ratio p50 rounds': spread('p50'),
-      'page CPU ms: app+db+bench': pageCpu.length ? `${fmt(cpuOf(pageCpu, 'app'))}+${fmt(cpuOf(pageCpu, 'stack'))}+${fmt(cpuOf(pageCpu, 'bench'))}` : '',
+      'page CPU ms: app+db+bench': pageCpu.length
+        ? `${fmt(cpuOf(pageCpu, 'app'))}+${fmt(cpuOf(pageCpu, 'stack'))}+${fmt(cpuOf(pageCpu, 'bench'))}`
+        : '',
       'call CPU ms: db+bench': restCpu.length ? `${fmt(cpuOf(restCpu, 'stack'))}+${fmt(cpuOf(restCpu, 'bench'))}` : '',
       'CPU ratio': restCpu.length ? +(cpuTotal(pageCpu) / cpuTotal(restCpu)).toFixed(2) : '',
       'non-2xx': [...page, ...rest].reduce((n, r) => n + r.non2xx, 0),
       errors: [...page, ...rest].reduce((n, r) => n + r.errors, 0),
     });
   }
-  console.log(`\nautocannon, ${CONNECTIONS} connections, medians of ${ROUNDS} rounds of ${DURATION} s (after ${WARMUP} s warm-up), loopback, NODE_ENV=production, acme + ${TICKETS} bulk tickets`);
-  console.log('PostgREST = the same public.inbox call the page makes, alone (GET /rest/v1/rpc/inbox through the gateway)');
-  console.log('ms = from sending the request to the end of the response (one write each, so first byte ≈ last); ratio = median over the rounds of page ÷ PostgREST, each round timing both back to back');
-  console.log("CPU ms = user + system time per request: app = the app's workers, db = Postgres + PostgREST (/proc), bench = this process (the gateway and autocannon); CPU ratio = all of it per page ÷ all of it per call");
+  console.log(
+    `\nautocannon, ${CONNECTIONS} connections, medians of ${ROUNDS} rounds of ${DURATION} s (after ${WARMUP} s warm-up), loopback, NODE_ENV=production, acme + ${TICKETS} bulk tickets`,
+  );
+  console.log(
+    'PostgREST = the same public.inbox call the page makes, alone (GET /rest/v1/rpc/inbox through the gateway)',
+  );
+  console.log(
+    'ms = from sending the request to the end of the response (one write each, so first byte ≈ last); ratio = median over the rounds of page ÷ PostgREST, each round timing both back to back',
+  );
+  console.log(
+    "CPU ms = user + system time per request: app = the app's workers, db = Postgres + PostgREST (/proc), bench = this process (the gateway and autocannon); CPU ratio = all of it per page ÷ all of it per call",
+  );
   console.table(rows);
 
   await explain(token);

@@ -21,7 +21,12 @@ const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
 
 try {
-  app = await startApp(dir, stack, { nodeArgs: [...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])] });
+  app = await startApp(dir, stack, {
+    nodeArgs: [
+      ...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []),
+      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    ],
+  });
   const { base } = app;
 
   const cookie = await signIn(base, stack.mailUrl, `bench-${Date.now()}@example.com`);

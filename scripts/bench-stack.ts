@@ -16,7 +16,10 @@ const median = (xs: number[]) => {
 
 async function startOnce(dir: string, port: number): Promise<{ ms: number; child: ChildProcess }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'start', '--dir', dir, '--port', String(port)], { cwd: PROJECT_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'start', '--dir', dir, '--port', String(port)], {
+    cwd: PROJECT_DIR,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (c) => {
@@ -101,9 +104,15 @@ async function main() {
   }
   const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log('bench:stack — time from `npm run stack -- start` to "ready"');
-  console.log(`  first start (empty data dir)  median ${fmt(median(first))}  runs ${first.map(fmt).join(', ')}  target ≤ 15 s  ratio ${(median(first) / 15000).toFixed(2)}`);
-  console.log(`  warm start (data dir exists)  median ${fmt(median(warm))}  runs ${warm.map(fmt).join(', ')}  target ≤ 3 s  ratio ${(median(warm) / 3000).toFixed(2)}`);
-  console.log(`  memory after start            ${pss.toFixed(0)} MB PSS (${rss.toFixed(0)} MB RSS summed)  target ≤ 400 MB  ratio ${(pss / 400).toFixed(2)}`);
+  console.log(
+    `  first start (empty data dir)  median ${fmt(median(first))}  runs ${first.map(fmt).join(', ')}  target ≤ 15 s  ratio ${(median(first) / 15000).toFixed(2)}`,
+  );
+  console.log(
+    `  warm start (data dir exists)  median ${fmt(median(warm))}  runs ${warm.map(fmt).join(', ')}  target ≤ 3 s  ratio ${(median(warm) / 3000).toFixed(2)}`,
+  );
+  console.log(
+    `  memory after start            ${pss.toFixed(0)} MB PSS (${rss.toFixed(0)} MB RSS summed)  target ≤ 400 MB  ratio ${(pss / 400).toFixed(2)}`,
+  );
 }
 
 main().catch((err) => {

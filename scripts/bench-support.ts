@@ -21,13 +21,20 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
 }
 
-export async function run(url: string, headers: Record<string, string>, duration: number, connections: number): Promise<BenchResult> {
+export async function run(
+  url: string,
+  headers: Record<string, string>,
+  duration: number,
+  connections: number,
+): Promise<BenchResult> {
   // autocannon's own percentiles come from a histogram of whole milliseconds (rounded down), which
   // at 10–30 ms moves a ratio of two of them by several per cent; its per-response times are exact
   // (ms from sending the request to the end of the response, as its histogram counts: 2xx only).
   const times: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration, headers }, (error, done) => (error ? reject(error) : resolve(done)));
+    const instance = autocannon({ url, connections, duration, headers }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    );
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
       if (status >= 200 && status < 300) times.push(ms);
     });

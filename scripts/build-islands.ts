@@ -19,7 +19,7 @@ export const METAFILE_FILE = 'islands.meta.json';
 
 /** What browser code of an island may not contain (docs/decisions/006-javascript-budget.md). */
 const FORBIDDEN: [RegExp, string][] = [
-  [/(^|\/)node_modules\/@remix-run\//, "Remix (an island page has no Remix runtime)"],
+  [/(^|\/)node_modules\/@remix-run\//, 'Remix (an island page has no Remix runtime)'],
   [/(^|\/)node_modules\/zod\//, 'zod (server-side validation)'],
   [/(^|\/)node_modules\/@conform-to\//, 'Conform (server-side)'],
   [/\.server\.[cm]?[jt]sx?$/, 'a server-only module'],
@@ -87,7 +87,8 @@ export function forbiddenInputs(metafile: esbuild.Metafile): string[] {
 
 /** Each island's module and the chunks it imports, as URLs, from esbuild's metafile. */
 export function manifestOf(metafile: esbuild.Metafile, paths: IslandPaths): IslandManifest {
-  const url = (output: string) => paths.publicPath + path.relative(paths.outdir, path.resolve(PROJECT_DIR, output)).split(path.sep).join('/');
+  const url = (output: string) =>
+    paths.publicPath + path.relative(paths.outdir, path.resolve(PROJECT_DIR, output)).split(path.sep).join('/');
   const manifest: IslandManifest = {};
   for (const [output, info] of Object.entries(metafile.outputs)) {
     if (!info.entryPoint) continue;
@@ -133,7 +134,8 @@ export async function watchIslands(): Promise<esbuild.BuildContext> {
           build.onEnd(({ errors, metafile }) => {
             if (errors.length || !metafile) return;
             const forbidden = forbiddenInputs(metafile);
-            if (forbidden.length) console.error(`[islands] bundling what browsers must not get:\n  ${forbidden.join('\n  ')}`);
+            if (forbidden.length)
+              console.error(`[islands] bundling what browsers must not get:\n  ${forbidden.join('\n  ')}`);
             writeManifest(metafile, paths);
             const current = new Set(Object.keys(metafile.outputs).map((output) => path.resolve(PROJECT_DIR, output)));
             for (const file of existsSync(paths.outdir) ? readdirSync(paths.outdir) : []) {

@@ -7,7 +7,10 @@ import { buildIslands } from './build-islands.ts';
 
 const PROJECT_DIR = path.resolve(import.meta.dirname, '..');
 
-const remix = spawnSync(path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'), ['build'], { cwd: PROJECT_DIR, stdio: 'inherit' });
+const remix = spawnSync(path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'), ['build'], {
+  cwd: PROJECT_DIR,
+  stdio: 'inherit',
+});
 if (remix.status !== 0) process.exit(remix.status ?? 1);
 const manifest = await buildIslands();
 for (const [name, { src }] of Object.entries(manifest)) console.log(`[islands] ${name} → ${src}`);

@@ -34,20 +34,24 @@ const stack = await startStack({ dir, log, port: stackPort });
 const islands = await watchIslands();
 const appPort = Number(process.env.PORT ?? 3000);
 
-const remix = spawn(path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'), ['dev', '--manual', '-c', 'remix-serve ./build/index.js'], {
-  cwd: PROJECT_DIR,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    NODE_ENV: 'development',
-    PORT: String(appPort),
-    // remix-serve listens on every interface unless told; a dev server stays on this machine.
-    HOST: process.env.HOST || '127.0.0.1',
-    SUPABASE_URL: stack.apiUrl,
-    SUPABASE_ANON_KEY: stack.anonKey,
-    PATH: `${path.join(PROJECT_DIR, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
+const remix = spawn(
+  path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'),
+  ['dev', '--manual', '-c', 'remix-serve ./build/index.js'],
+  {
+    cwd: PROJECT_DIR,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(appPort),
+      // remix-serve listens on every interface unless told; a dev server stays on this machine.
+      HOST: process.env.HOST || '127.0.0.1',
+      SUPABASE_URL: stack.apiUrl,
+      SUPABASE_ANON_KEY: stack.anonKey,
+      PATH: `${path.join(PROJECT_DIR, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
+    },
   },
-});
+);
 
 console.log(`
 ${bold('Tend is starting')}

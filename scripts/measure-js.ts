@@ -33,7 +33,10 @@ async function verifyPageHtml(): Promise<string> {
   });
   const location = res.headers.get('location');
   if (res.status !== 302 || !location) throw new Error(`POST /login answered ${res.status}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const page = await fetch(new URL(location, base), { headers: { cookie }, redirect: 'manual' });
   if (page.status !== 200) throw new Error(`${location} answered ${page.status}`);
   return page.text();
@@ -42,7 +45,8 @@ async function verifyPageHtml(): Promise<string> {
 /** Static and dynamic imports of a module (or an inline module script): their URLs on this server. */
 function importsOf(code: string, from: URL): URL[] {
   const urls: URL[] = [];
-  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{0,2}\/[^"']+\.js)["']/g)) urls.push(new URL(m[1], from));
+  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{0,2}\/[^"']+\.js)["']/g))
+    urls.push(new URL(m[1], from));
   return urls.filter((url) => url.origin === from.origin);
 }
 
@@ -63,7 +67,13 @@ function printIslandBreakdown(files: string[]) {
       const key = pkg ?? input;
       parts.set(key, (parts.get(key) ?? 0) + bytesInOutput);
     }
-    const rows = [...parts].sort((a, b) => b[1] - a[1]).map(([part, bytes]) => ({ part, 'bytes in output': bytes, share: `${((bytes / info.bytes) * 100).toFixed(1)} %` }));
+    const rows = [...parts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([part, bytes]) => ({
+        part,
+        'bytes in output': bytes,
+        share: `${((bytes / info.bytes) * 100).toFixed(1)} %`,
+      }));
     console.log(`\n${file} (${info.bytes} bytes raw):`);
     console.table(rows);
   }
@@ -76,8 +86,10 @@ try {
   // inline module scripts; then, module by module, everything those import.
   const queue: URL[] = [];
   for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) queue.push(new URL(m[1], pageUrl));
-  for (const m of html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) queue.push(new URL(m[1], pageUrl));
-  for (const m of html.matchAll(/<link\b[^>]*href="([^"]+)"[^>]*rel="modulepreload"/g)) queue.push(new URL(m[1], pageUrl));
+  for (const m of html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g))
+    queue.push(new URL(m[1], pageUrl));
+  for (const m of html.matchAll(/<link\b[^>]*href="([^"]+)"[^>]*rel="modulepreload"/g))
+    queue.push(new URL(m[1], pageUrl));
   const inlineScripts = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
   for (const code of inlineScripts) queue.push(...importsOf(code, pageUrl));
 
@@ -100,7 +112,9 @@ try {
   const raw = rows.reduce((n, r) => n + r.bytes, 0);
   const inlineGz = inline ? gzipSync(inline, { level: 9 }).length : 0;
   printIslandBreakdown(rows.map((r) => r.file));
-  console.log(`${PAGE}: ${rows.length} JS files, ${raw} bytes raw, ${total} bytes gzip (+ ${inlineGz} bytes gzip of inline scripts, ${total + inlineGz} in all)`);
+  console.log(
+    `${PAGE}: ${rows.length} JS files, ${raw} bytes raw, ${total} bytes gzip (+ ${inlineGz} bytes gzip of inline scripts, ${total + inlineGz} in all)`,
+  );
 } finally {
   await app.stop();
   await stack.stop();

@@ -6,7 +6,14 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { PROJECT_DIR, readStatus } from '../supabase/local/stack.ts';
 
-const { values } = parseArgs({ options: { workspace: { type: 'string', default: 'acme' }, tickets: { type: 'string', default: '100000' }, 'db-url': { type: 'string' }, dir: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    workspace: { type: 'string', default: 'acme' },
+    tickets: { type: 'string', default: '100000' },
+    'db-url': { type: 'string' },
+    dir: { type: 'string' },
+  },
+});
 const total = Number(values.tickets);
 if (!Number.isInteger(total) || total < 1) throw new Error('--tickets must be a positive whole number');
 
@@ -15,7 +22,8 @@ function dbUrl(): string {
   // The stack `npm run stack -- start [--dir D]` runs (what `npm run stack -- status --json` reports).
   const dir = values.dir ? path.resolve(values.dir) : path.join(PROJECT_DIR, '.supabase-local');
   const status = readStatus(dir);
-  if (!status) throw new Error(`No stack is running on ${dir}: start it with \`npm run stack -- start\` or pass --db-url.`);
+  if (!status)
+    throw new Error(`No stack is running on ${dir}: start it with \`npm run stack -- start\` or pass --db-url.`);
   return status.dbUrl;
 }
 
@@ -57,7 +65,8 @@ async function main() {
   await client.connect();
   const ws = (await client.query('select id from public.workspaces where slug = $1', [values.workspace])).rows[0];
   if (!ws) throw new Error(`No workspace with slug "${values.workspace}".`);
-  const people = (await client.query(`select user_id, role from public.memberships where workspace_id = $1`, [ws.id])).rows;
+  const people = (await client.query(`select user_id, role from public.memberships where workspace_id = $1`, [ws.id]))
+    .rows;
   const agents = people.map((p) => p.user_id);
   // Requesters: the workspace's existing customers plus 200 generated ones.
   await client.query(
@@ -70,21 +79,39 @@ async function main() {
      on conflict do nothing`,
     [values.workspace],
   );
-  const requesters = (await client.query(`select id from auth.users where email like 'bulk%.' || $1 || '@example.test'`, [values.workspace])).rows.map((r) => r.id);
+  const requesters = (
+    await client.query(`select id from auth.users where email like 'bulk%.' || $1 || '@example.test'`, [
+      values.workspace,
+    ])
+  ).rows.map((r) => r.id);
   const t0 = performance.now();
   // Everything a ticket's triggers would derive or check per row (number, assignee membership,
   // timestamps, search vector, history) is computed here per batch instead — assignees are drawn
   // from the memberships, numbers from the counter; the per-row triggers are switched off inside the batch's own
   // transaction (other sessions never see them off: they wait for the table lock).
-  const TRIGGERS = ['public.tickets:tickets_number', 'public.tickets:tickets_assignee', 'public.tickets:tickets_transition', 'public.tickets:tickets_search', 'public.tickets:tickets_history', 'public.messages:messages_workspace', 'public.messages:messages_bookkeeping'];
+  const TRIGGERS = [
+    'public.tickets:tickets_number',
+    'public.tickets:tickets_assignee',
+    'public.tickets:tickets_transition',
+    'public.tickets:tickets_search',
+    'public.tickets:tickets_history',
+    'public.messages:messages_workspace',
+    'public.messages:messages_bookkeeping',
+  ];
   const toggle = async (on: boolean) => {
-    for (const [table, trigger] of TRIGGERS.map((t) => t.split(':'))) await client.query(`alter table ${table} ${on ? 'enable' : 'disable'} trigger ${trigger}`);
+    for (const [table, trigger] of TRIGGERS.map((t) => t.split(':')))
+      await client.query(`alter table ${table} ${on ? 'enable' : 'disable'} trigger ${trigger}`);
   };
   for (let done = 0; done < total; done += BATCH) {
     const n = Math.min(BATCH, total - done);
     await client.query('begin');
     // Reserve a block of numbers on the counter row, as create_ticket would one by one.
-    const first = (await client.query('update public.workspaces set ticket_seq = ticket_seq + $2 where id = $1 returning ticket_seq - $2 + 1 as first', [ws.id, n])).rows[0].first;
+    const first = (
+      await client.query(
+        'update public.workspaces set ticket_seq = ticket_seq + $2 where id = $1 returning ticket_seq - $2 + 1 as first',
+        [ws.id, n],
+      )
+    ).rows[0].first;
     await client.query(`set local work_mem = '128MB'`);
     await toggle(false);
     await client.query(

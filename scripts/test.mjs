@@ -9,11 +9,15 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const out = mkdtempSync(path.join(os.tmpdir(), 'tend-test-results-'));
-const only = process.argv[2]; // optional: unit | integration | e2e
+const only = process.argv[2]; // optional: lint | unit | integration | e2e
 const totals = { passed: 0, failed: 0 };
 // What failed, repeated at the end: CI keeps only the tail of a long log.
 const failures = [];
-const firstLine = (message = '') => message.replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+const firstLine = (message = '') =>
+  message
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((l) => l.trim()) ?? '';
 
 function run(label, command, args, env = {}) {
   console.log(`\n=== ${label} ===`);
@@ -23,7 +27,14 @@ function run(label, command, args, env = {}) {
 
 function vitest(project) {
   const file = path.join(out, `vitest-${project}.json`);
-  const status = run(`vitest: ${project}`, bin('vitest'), ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${file}`]);
+  const status = run(`vitest: ${project}`, bin('vitest'), [
+    'run',
+    '--project',
+    project,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${file}`,
+  ]);
   if (!existsSync(file)) {
     totals.failed += 1; // the runner itself failed before reporting
     return;
@@ -33,7 +44,10 @@ function vitest(project) {
     const name = path.relative(root, file.name);
     const failed = file.assertionResults.filter((t) => t.status === 'failed');
     // A file that failed to load or in a hook counts once.
-    if (file.status === 'failed' && !failed.length) return [`${name}: ${firstLine(file.message) || 'failed outside its tests (in a hook, or loading): see the log above'}`];
+    if (file.status === 'failed' && !failed.length)
+      return [
+        `${name}: ${firstLine(file.message) || 'failed outside its tests (in a hook, or loading): see the log above'}`,
+      ];
     return failed.map((t) => `${name} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
   });
   failures.push(...found);
@@ -42,10 +56,14 @@ function vitest(project) {
 }
 
 function playwright() {
-  const hasSpecs = existsSync(path.join(root, 'tests', 'e2e')) && readdirSync(path.join(root, 'tests', 'e2e')).some((f) => f.endsWith('.spec.ts'));
+  const hasSpecs =
+    existsSync(path.join(root, 'tests', 'e2e')) &&
+    readdirSync(path.join(root, 'tests', 'e2e')).some((f) => f.endsWith('.spec.ts'));
   if (!hasSpecs || !existsSync(path.join(root, 'playwright.config.ts'))) return;
   const file = path.join(out, 'playwright.json');
-  const status = run('playwright: e2e', bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
+  const status = run('playwright: e2e', bin('playwright'), ['test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+  });
   if (!existsSync(file)) {
     totals.failed += 1;
     return;
@@ -60,7 +78,9 @@ function playwright() {
       for (const t of spec.tests) {
         if (t.status !== 'unexpected') continue;
         const last = t.results.at(-1);
-        failures.push(`tests/e2e/${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}: ${firstLine(last?.error?.message)}`);
+        failures.push(
+          `tests/e2e/${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}: ${firstLine(last?.error?.message)}`,
+        );
       }
     }
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
@@ -68,6 +88,19 @@ function playwright() {
   for (const suite of report.suites) walk(suite, []);
 }
 
+/** A check that passes or fails as a whole (lint, types): one test each in the summary. */
+function check(label, command, args) {
+  if (run(label, bin(command), args) === 0) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    failures.push(`${label}: see its output above`);
+  }
+}
+
+if (!only || only === 'lint') {
+  check('lint and format (biome check)', 'biome', ['check', '.']);
+  check('types (tsc --noEmit)', 'tsc', ['--noEmit']);
+}
 if (!only || only === 'unit') vitest('unit');
 if (!only || only === 'integration') vitest('integration');
 if (!only || only === 'e2e') playwright();

@@ -5,8 +5,16 @@ import { useRequestId } from './request-info.tsx';
 
 const REQUEST_IN_MESSAGE = /\[request ([A-Za-z0-9._:-]+)\]/;
 
-type PageCode = Exclude<ErrorCode, 'code_rate_limited' | 'invalid_transition' | 'attachment_too_large' | 'attachment_type'>;
-const WITH_PARAMS = new Set<ErrorCode>(['code_rate_limited', 'invalid_transition', 'attachment_too_large', 'attachment_type']);
+type PageCode = Exclude<
+  ErrorCode,
+  'code_rate_limited' | 'invalid_transition' | 'attachment_too_large' | 'attachment_type'
+>;
+const WITH_PARAMS = new Set<ErrorCode>([
+  'code_rate_limited',
+  'invalid_transition',
+  'attachment_too_large',
+  'attachment_type',
+]);
 
 interface Described {
   code: ErrorCode;

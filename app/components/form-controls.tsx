@@ -47,6 +47,7 @@ export function useSubmitOnce(): { pending: boolean; onSubmit: (event: FormEvent
     sent.current = false;
     setPending(false);
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: release touches refs and a state setter only
   useEffect(() => {
     // Back on this page from the browser's back/forward cache: the form can be sent again.
     const onPageShow = (event: PageTransitionEvent) => {

@@ -60,7 +60,10 @@ export function FieldFrame({
           {hint}
         </p>
       ) : null}
-      {children({ 'aria-invalid': errorId ? true : undefined, 'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined })}
+      {children({
+        'aria-invalid': errorId ? true : undefined,
+        'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined,
+      })}
       <ErrorList id={errorId} errors={errors} />
     </div>
   );
@@ -88,10 +91,20 @@ export function Field({
 }
 
 /** True while this form (same action URL and method) is being submitted. */
-export function useIsPending({ formAction, formMethod = 'POST' }: { formAction?: string; formMethod?: 'POST' | 'GET' } = {}) {
+export function useIsPending({
+  formAction,
+  formMethod = 'POST',
+}: {
+  formAction?: string;
+  formMethod?: 'POST' | 'GET';
+} = {}) {
   const contextualAction = useFormAction();
   const navigation = useNavigation();
-  return navigation.state !== 'idle' && navigation.formAction === (formAction ?? contextualAction) && navigation.formMethod === formMethod;
+  return (
+    navigation.state !== 'idle' &&
+    navigation.formAction === (formAction ?? contextualAction) &&
+    navigation.formMethod === formMethod
+  );
 }
 
 /** People never see or fill this field; form-filling bots do (docs/decisions/003-abuse-limits.md). */
@@ -99,7 +112,14 @@ export function HoneypotInput() {
   return (
     <div className="honeypot" aria-hidden="true">
       <label htmlFor={`hp-${HONEYPOT_FIELD}`}>Leave this field empty</label>
-      <input id={`hp-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      <input
+        id={`hp-${HONEYPOT_FIELD}`}
+        name={HONEYPOT_FIELD}
+        type="text"
+        tabIndex={-1}
+        autoComplete="off"
+        defaultValue=""
+      />
     </div>
   );
 }

@@ -2,7 +2,14 @@
 // status and priority badges.
 import type { ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { FieldFrame } from '~/components/forms.tsx';
-import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, type TicketPriority, type TicketStatus } from '~/lib/helpdesk.ts';
+import {
+  PRIORITIES,
+  PRIORITY_LABELS,
+  STATUS_LABELS,
+  STATUSES,
+  type TicketPriority,
+  type TicketStatus,
+} from '~/lib/helpdesk.ts';
 
 export function TextareaField({
   id,
@@ -10,7 +17,12 @@ export function TextareaField({
   errors,
   hint,
   ...props
-}: { id: string; label: ReactNode; errors?: string[]; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+}: {
+  id: string;
+  label: ReactNode;
+  errors?: string[];
+  hint?: ReactNode;
+} & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <FieldFrame id={id} label={label} hint={hint} errors={errors}>
       {(aria) => <textarea {...props} id={id} className="input hd-textarea" {...aria} />}
@@ -43,7 +55,11 @@ export function StatusBadge({ status, label }: { status: string; label?: string 
 }
 
 export function PriorityBadge({ priority }: { priority: string }) {
-  return <span className={`hd-priority hd-priority--${priority}`}>{PRIORITY_LABELS[priority as TicketPriority] ?? priority}</span>;
+  return (
+    <span className={`hd-priority hd-priority--${priority}`}>
+      {PRIORITY_LABELS[priority as TicketPriority] ?? priority}
+    </span>
+  );
 }
 
 /** The `<option>`s of a status select. */

@@ -15,6 +15,7 @@ export function islandOf(handle: unknown): string | undefined {
 }
 
 /** Island components by name; each takes its own props. */
+// biome-ignore lint/suspicious/noExplicitAny: each island declares its own props; the map holds them all
 export type IslandComponents = Record<string, ComponentType<any>>;
 
 /** The marker's attributes, read by hydrateIslands (hydrate-islands.tsx). */

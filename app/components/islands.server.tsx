@@ -41,7 +41,10 @@ function islandAssets(name: string): IslandAssets | null {
   const assets = (production ? startupManifest : readManifest())?.[name] ?? null;
   if (!assets && !warned.has(name)) {
     warned.add(name);
-    log.warn('island not built; the page loads the Remix runtime instead (npm run build builds islands)', { island: name, manifest: manifestUrl.pathname });
+    log.warn('island not built; the page loads the Remix runtime instead (npm run build builds islands)', {
+      island: name,
+      manifest: manifestUrl.pathname,
+    });
   }
   return assets;
 }

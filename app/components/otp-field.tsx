@@ -22,6 +22,7 @@ function Slots() {
   return (
     <div className="otp__slots">
       {slots.map((slot, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a slot is its position in the code
         <div key={i} className="otp__slot" data-active={slot.isActive || undefined}>
           {slot.char ?? slot.placeholderChar}
           {slot.hasFakeCaret ? <span className="otp__caret" /> : null}
@@ -65,7 +66,16 @@ export function OtpField({ id, name, describedBy, invalid, autoSubmit = true }: 
   };
 
   if (!hydrated) {
-    return <input {...common} ref={plainRef} type="text" pattern={CODE_PATTERN} className="input input--code" spellCheck={false} />;
+    return (
+      <input
+        {...common}
+        ref={plainRef}
+        type="text"
+        pattern={CODE_PATTERN}
+        className="input input--code"
+        spellCheck={false}
+      />
+    );
   }
   return (
     <OTPInput

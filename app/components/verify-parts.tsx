@@ -46,7 +46,15 @@ export function VerifyCodeForm({ errors }: { errors?: string[] }) {
  * "Send a new code" (disabled while the cooldown runs, once JavaScript does: without it the
  * server answers a click with the seconds left), the countdown, and the way back to the email step.
  */
-export function VerifyOptions({ cooldown, errors, differentEmailHref }: { cooldown: number; errors?: string[]; differentEmailHref: string }) {
+export function VerifyOptions({
+  cooldown,
+  errors,
+  differentEmailHref,
+}: {
+  cooldown: number;
+  errors?: string[];
+  differentEmailHref: string;
+}) {
   const hydrated = useHydrated();
   const secondsLeft = useCountdown(cooldown);
   const { pending, onSubmit } = useSubmitOnce();

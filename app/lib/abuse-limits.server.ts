@@ -53,7 +53,12 @@ const waiting = new Map<number, (result: unknown) => void>();
 let listening = false;
 
 function viaPrimary(): boolean {
-  return cluster.isWorker && process.env[SHARED_LIMITS_ENV] === '1' && typeof process.send === 'function' && process.connected;
+  return (
+    cluster.isWorker &&
+    process.env[SHARED_LIMITS_ENV] === '1' &&
+    typeof process.send === 'function' &&
+    process.connected
+  );
 }
 
 function ask<O extends Op>(op: O, ...args: Parameters<Ops[O]>): Promise<ReturnType<Ops[O]>> {

@@ -73,6 +73,9 @@ export function mapAuthError(error: AuthErrorLike): MappedError {
 
 /** The catalogue message for a mapped auth error. */
 export function mappedMessage(mapped: MappedError): string {
-  if (mapped.code === 'code_rate_limited') return mapped.seconds ? errorMessage('code_rate_limited', { seconds: mapped.seconds }) : errorMessage('too_many_attempts');
+  if (mapped.code === 'code_rate_limited')
+    return mapped.seconds
+      ? errorMessage('code_rate_limited', { seconds: mapped.seconds })
+      : errorMessage('too_many_attempts');
   return errorMessage(mapped.code);
 }

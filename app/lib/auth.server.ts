@@ -46,14 +46,22 @@ function knownSession(key: string) {
   return null;
 }
 
-async function readUser(request: Request, needClient: boolean): Promise<{ user: SessionUser | null; expired: boolean; supabase?: SupabaseClient }> {
+async function readUser(
+  request: Request,
+  needClient: boolean,
+): Promise<{ user: SessionUser | null; expired: boolean; supabase?: SupabaseClient }> {
   // No auth cookie, no session: skip building a client (the common anonymous page view).
   const key = authCookies(request);
   if (!key) return { user: null, expired: false };
   const known = knownSession(key);
   // A verified session with time left: the cookie-bound client would send the same token and set
   // no cookie, so the session's data client (made once, kept with it) serves this request.
-  if (known) return { user: known.user, expired: false, supabase: needClient ? (known.db ??= tokenClient(known.accessToken)) : undefined };
+  if (known)
+    return {
+      user: known.user,
+      expired: false,
+      supabase: needClient ? (known.db ??= tokenClient(known.accessToken)) : undefined,
+    };
   const { supabase } = getSupabase(request);
   const { data, error } = await supabase.auth.getClaims();
   if (error) {
@@ -91,7 +99,9 @@ export async function requireUser(request: Request): Promise<{ user: SessionUser
   const { user, expired, supabase } = await readUser(request, true);
   if (user && supabase) return { user, supabase };
   // A session that stopped working says so on the sign-in page (catalogue: session_expired).
-  const flash = expired ? [['Set-Cookie', await setFlash(request, FLASH.sessionExpired)] as [string, string]] : undefined;
+  const flash = expired
+    ? [['Set-Cookie', await setFlash(request, FLASH.sessionExpired)] as [string, string]]
+    : undefined;
   throw redirect(loginPath(currentPath(request)), { headers: responseHeaders(request, flash) });
 }
 

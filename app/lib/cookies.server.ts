@@ -49,7 +49,12 @@ const flashCookie = createCookie('tend_flash', {
   secrets: [env.SESSION_SECRET],
 });
 
-export const FLASH = { codeResent: 'code_resent', saved: 'saved', signedOut: 'signed_out', sessionExpired: 'session_expired' } as const;
+export const FLASH = {
+  codeResent: 'code_resent',
+  saved: 'saved',
+  signedOut: 'signed_out',
+  sessionExpired: 'session_expired',
+} as const;
 export type Flash = (typeof FLASH)[keyof typeof FLASH];
 
 export function setFlash(request: Request, flash: Flash): Promise<string> {

@@ -22,7 +22,7 @@ export function requestFetch(timeoutMs: number, fallback: typeof fetch): typeof 
       headers[name] = value;
     });
     const method = (init?.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod;
-    let response;
+    let response: Awaited<ReturnType<typeof request>>;
     try {
       response = await request(url, {
         method,
@@ -49,6 +49,10 @@ export function requestFetch(timeoutMs: number, fallback: typeof fetch): typeof 
       if (Array.isArray(value)) for (const v of value) pairs.push([name, v]);
       else if (value !== undefined) pairs.push([name, value]);
     }
-    return new Response(body, { status: response.statusCode, statusText: STATUS_CODES[response.statusCode] ?? '', headers: pairs });
+    return new Response(body, {
+      status: response.statusCode,
+      statusText: STATUS_CODES[response.statusCode] ?? '',
+      headers: pairs,
+    });
   };
 }

@@ -9,9 +9,18 @@ export function useDelegatedLinks() {
   const navigate = useNavigate();
   return useCallback(
     (event: MouseEvent<HTMLElement>) => {
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (
+        event.defaultPrevented ||
+        event.button !== 0 ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.shiftKey ||
+        event.altKey
+      )
+        return;
       const anchor = (event.target as Element).closest?.('a[href]') as HTMLAnchorElement | null;
-      if (!anchor || anchor.target || anchor.hasAttribute('download') || anchor.origin !== window.location.origin) return;
+      if (!anchor || anchor.target || anchor.hasAttribute('download') || anchor.origin !== window.location.origin)
+        return;
       event.preventDefault();
       navigate(`${anchor.pathname}${anchor.search}${anchor.hash}`);
     },

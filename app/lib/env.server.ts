@@ -2,8 +2,11 @@
 // (`npm run stack -- start`), so `npm run dev` needs no .env. The browser receives only
 // browserEnv() — the Supabase URL and the anon key, both public by design.
 import { z } from 'zod';
-import { DEFAULT_ANON_KEY } from '../../supabase/local/keys.ts';
 
+// The Supabase CLI's published local anon key, public by design. Written out here because the app
+// never imports the local stack (biome.json); tests/unit/env.test.ts checks it matches the stack's.
+const LOCAL_ANON_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
 const LOCAL_SESSION_SECRET = 'tend-local-session-secret-not-for-production';
 
 const flag = z
@@ -15,7 +18,7 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   SUPABASE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:54321'),
   // The Supabase CLI's published local anon key (supabase/local/keys.ts), public by design.
-  SUPABASE_ANON_KEY: z.string().min(20).default(DEFAULT_ANON_KEY),
+  SUPABASE_ANON_KEY: z.string().min(20).default(LOCAL_ANON_KEY),
   /** Signs the app's own short-lived cookies (the pending sign-in, flash notices). */
   SESSION_SECRET: z.string().min(16).default(LOCAL_SESSION_SECRET),
   /** Set behind a proxy/load balancer: client IP from X-Forwarded-For, scheme from X-Forwarded-Proto. */

@@ -4,24 +4,48 @@ import { ATTACHMENT_MAX_MB, ATTACHMENTS_PER_MESSAGE, DISPLAY_NAME_MAX_LENGTH } f
 
 const catalogue = {
   email_invalid: { status: 400, message: () => 'Enter a valid email address.' },
-  code_invalid: { status: 400, message: () => 'That code is wrong or has expired. Check the latest email or send a new code.' },
-  code_rate_limited: { status: 429, message: (p: { seconds: number }) => `You can request a new code in ${p.seconds} seconds.` },
+  code_invalid: {
+    status: 400,
+    message: () => 'That code is wrong or has expired. Check the latest email or send a new code.',
+  },
+  code_rate_limited: {
+    status: 429,
+    message: (p: { seconds: number }) => `You can request a new code in ${p.seconds} seconds.`,
+  },
   too_many_attempts: { status: 429, message: () => 'Too many attempts. Try again in a few minutes.' },
   session_expired: { status: 401, message: () => 'Your session has ended. Sign in again.' },
   not_found: { status: 404, message: () => "We couldn't find that." },
   forbidden: { status: 403, message: () => "You don't have access to this." },
-  invalid_transition: { status: 409, message: (p: { from: string; to: string }) => `A ticket can't go from ${p.from} to ${p.to}.` },
+  invalid_transition: {
+    status: 409,
+    message: (p: { from: string; to: string }) => `A ticket can't go from ${p.from} to ${p.to}.`,
+  },
   ticket_closed: { status: 409, message: () => 'This request is closed. Open a follow-up request.' },
-  attachment_too_large: { status: 400, message: (p: { fileName: string }) => `"${p.fileName}" is larger than ${ATTACHMENT_MAX_MB} MB.` },
-  attachment_type: { status: 400, message: (p: { fileName: string }) => `"${p.fileName}" isn't a supported file type.` },
-  too_many_attachments: { status: 400, message: () => `Attach at most ${ATTACHMENTS_PER_MESSAGE} files to one message.` },
+  attachment_too_large: {
+    status: 400,
+    message: (p: { fileName: string }) => `"${p.fileName}" is larger than ${ATTACHMENT_MAX_MB} MB.`,
+  },
+  attachment_type: {
+    status: 400,
+    message: (p: { fileName: string }) => `"${p.fileName}" isn't a supported file type.`,
+  },
+  too_many_attachments: {
+    status: 400,
+    message: () => `Attach at most ${ATTACHMENTS_PER_MESSAGE} files to one message.`,
+  },
   slug_taken: { status: 409, message: () => 'That address is taken.' },
   invitation_invalid: { status: 410, message: () => 'This invitation is no longer valid. Ask an admin for a new one.' },
   invitation_email_mismatch: { status: 403, message: () => 'This invitation was sent to another email address.' },
   last_admin: { status: 409, message: () => 'A workspace needs at least one admin.' },
-  ticket_changed: { status: 409, message: () => 'Someone replied while you were writing. Read the new message; your draft is kept.' },
+  ticket_changed: {
+    status: 409,
+    message: () => 'Someone replied while you were writing. Read the new message; your draft is kept.',
+  },
   assignee_not_member: { status: 400, message: () => 'Only members of this workspace can be assigned.' },
-  backend_unavailable: { status: 503, message: () => "Tend can't reach its database right now. Your text is kept; try again." },
+  backend_unavailable: {
+    status: 503,
+    message: () => "Tend can't reach its database right now. Your text is kept; try again.",
+  },
   // Added by the app (not in product.md §8 yet): a field rule and the pages for errors no user can cause.
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },

@@ -12,12 +12,32 @@ import { getSupabase } from './supabase.server.ts';
 
 export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 export const RESERVED_SLUGS = new Set([
-  'new', 'admin', 'api', 'app', 'auth', 'login', 'logout', 'support', 'w', 'settings',
-  'account', 'onboarding', 'invite', 'www', 'help', 'static', 'assets', 'build',
+  'new',
+  'admin',
+  'api',
+  'app',
+  'auth',
+  'login',
+  'logout',
+  'support',
+  'w',
+  'settings',
+  'account',
+  'onboarding',
+  'invite',
+  'www',
+  'help',
+  'static',
+  'assets',
+  'build',
 ]);
 
 export const WorkspaceSchema = z.object({
-  name: z.string().trim().min(1, 'Enter a name of 1 to 80 characters.').max(WORKSPACE_NAME_MAX_LENGTH, 'Enter a name of 1 to 80 characters.'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Enter a name of 1 to 80 characters.')
+    .max(WORKSPACE_NAME_MAX_LENGTH, 'Enter a name of 1 to 80 characters.'),
   slug: z
     .string()
     .trim()
@@ -36,7 +56,10 @@ export const SubjectSchema = z
 export const BodySchema = z
   .string()
   .refine((s) => s.trim().length > 0, 'Write a message.')
-  .refine((s) => s.length <= MESSAGE_MAX_LENGTH, `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`);
+  .refine(
+    (s) => s.length <= MESSAGE_MAX_LENGTH,
+    `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`,
+  );
 
 /** A customer's new request (/support/:slug/new). Schemas live here: zod must stay out of browser bundles. */
 export const NewRequestSchema = z.object({ subject: SubjectSchema, body: BodySchema });
@@ -65,15 +88,22 @@ export interface MappedError {
   details: string | null;
 }
 
-
 /** A PostgREST/RPC error as a catalogue code and message. */
-export function mapDbError(error: PostgrestError | { message?: string; code?: string; details?: string | null }, context: string): MappedError {
+export function mapDbError(
+  error: PostgrestError | { message?: string; code?: string; details?: string | null },
+  context: string,
+): MappedError {
   const code = error.code === 'P0001' && isErrorCode(error.message) ? error.message : null;
   if (code) {
     const details = (error.details as string | null) ?? null;
     if (code === 'invalid_transition') {
       const [from, to] = (details ?? '?→?').split('→');
-      return { code, message: errorMessage('invalid_transition', { from: from ?? '?', to: to ?? '?' }), status: 409, details };
+      return {
+        code,
+        message: errorMessage('invalid_transition', { from: from ?? '?', to: to ?? '?' }),
+        status: 409,
+        details,
+      };
     }
     if (code === 'code_rate_limited' || code === 'attachment_too_large' || code === 'attachment_type') {
       return { code: 'bad_request', message: errorMessage('bad_request'), status: 400, details };
@@ -90,7 +120,8 @@ export function mapDbError(error: PostgrestError | { message?: string; code?: st
   // fetch failures (backend down, timeout) carry no PostgREST code.
   const unreachable = !error.code && /fetch|network|timeout|abort/i.test(error.message ?? '');
   log.error('helpdesk database error', { context, pg_code: error.code, message: error.message });
-  if (unreachable) return { code: 'backend_unavailable', message: errorMessage('backend_unavailable'), status: 503, details: null };
+  if (unreachable)
+    return { code: 'backend_unavailable', message: errorMessage('backend_unavailable'), status: 503, details: null };
   return { code: 'unexpected', message: errorMessage('unexpected'), status: 500, details: null };
 }
 
@@ -166,12 +197,21 @@ export async function memberRows(request: Request, supabase: SupabaseClient, wor
 }
 
 /** Members with their names, sorted by name. */
-export function namedMembers(rows: { user_id: string; role: 'admin' | 'agent' }[], names: Map<string, string>): Member[] {
-  return rows.map((r) => ({ ...r, name: names.get(r.user_id) ?? 'Unknown' })).sort((a, b) => a.name.localeCompare(b.name));
+export function namedMembers(
+  rows: { user_id: string; role: 'admin' | 'agent' }[],
+  names: Map<string, string>,
+): Member[] {
+  return rows
+    .map((r) => ({ ...r, name: names.get(r.user_id) ?? 'Unknown' }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** display names by user id (profiles RLS decides who is visible). */
-export async function profileNames(request: Request, supabase: SupabaseClient, ids: (string | null | undefined)[]): Promise<Map<string, string>> {
+export async function profileNames(
+  request: Request,
+  supabase: SupabaseClient,
+  ids: (string | null | undefined)[],
+): Promise<Map<string, string>> {
   const unique = [...new Set(ids.filter((x): x is string => !!x))];
   const out = new Map<string, string>();
   if (!unique.length) return out;
@@ -191,9 +231,15 @@ export function parseNumber(request: Request, raw: string | undefined): number {
 /** The workspaces the user belongs to, for the home page. */
 export async function myWorkspaces(request: Request, userId: string) {
   const { supabase } = getSupabase(request);
-  const { data, error } = await supabase.from('memberships').select('role, workspaces(slug, name)').eq('user_id', userId);
+  const { data, error } = await supabase
+    .from('memberships')
+    .select('role, workspaces(slug, name)')
+    .eq('user_id', userId);
   if (error) throwDbError(request, error, 'my workspaces');
-  type Row = { role: 'admin' | 'agent'; workspaces: { slug: string; name: string } | { slug: string; name: string }[] | null };
+  type Row = {
+    role: 'admin' | 'agent';
+    workspaces: { slug: string; name: string } | { slug: string; name: string }[] | null;
+  };
   return ((data ?? []) as unknown as Row[])
     .map((r) => {
       const w = Array.isArray(r.workspaces) ? r.workspaces[0] : r.workspaces;
@@ -214,7 +260,13 @@ export async function myRequests(request: Request, userId: string) {
     .limit(50);
   if (error) throwDbError(request, error, 'my requests');
   type W = { slug: string; name: string };
-  type Row = { number: number; subject: string; status: TicketStatus; last_message_at: string; workspaces: W | W[] | null };
+  type Row = {
+    number: number;
+    subject: string;
+    status: TicketStatus;
+    last_message_at: string;
+    workspaces: W | W[] | null;
+  };
   return ((data ?? []) as unknown as Row[]).flatMap((r) => {
     const w = Array.isArray(r.workspaces) ? r.workspaces[0] : r.workspaces;
     return w ? [{ number: r.number, subject: r.subject, status: r.status, slug: w.slug, workspace: w.name }] : [];

@@ -90,6 +90,14 @@ export function decodeCursor(raw: string | null | undefined): InboxCursor | null
     return null;
   }
   const [at, id, ...rest] = text.split('|');
-  if (rest.length || !at || !id || !UUID_RE.test(id) || !/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(at) || Number.isNaN(Date.parse(at))) return null;
+  if (
+    rest.length ||
+    !at ||
+    !id ||
+    !UUID_RE.test(id) ||
+    !/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(at) ||
+    Number.isNaN(Date.parse(at))
+  )
+    return null;
   return { at, id };
 }

@@ -68,7 +68,10 @@ export async function readFormData(request: Request, maxBytes = FORM_MAX_BYTES):
 }
 
 /** The whole stream, or null (and the stream cancelled) once it passes `maxBytes`. */
-async function readAtMost(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
+async function readAtMost(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -10,7 +10,11 @@ export interface ProxySettings {
   peerAddress?: boolean;
 }
 
-const settings = (): ProxySettings => ({ trustProxy: env.TRUST_PROXY, appOrigin: env.APP_ORIGIN, peerAddress: process.env[PEER_ADDRESS_ENV] === '1' });
+const settings = (): ProxySettings => ({
+  trustProxy: env.TRUST_PROXY,
+  appOrigin: env.APP_ORIGIN,
+  peerAddress: process.env[PEER_ADDRESS_ENV] === '1',
+});
 
 /** The origin the browser sees (scheme from X-Forwarded-Proto only behind a trusted proxy). */
 export function publicOrigin(request: Request, s: ProxySettings = settings()): string {
@@ -33,7 +37,11 @@ export function isHttps(request: Request, s: ProxySettings = settings()): boolea
 export function clientIp(request: Request, s: ProxySettings = settings()): string | null {
   if (s.trustProxy) {
     const forwarded = request.headers.get('x-forwarded-for');
-    const last = forwarded?.split(',').map((p) => p.trim()).filter(Boolean).pop();
+    const last = forwarded
+      ?.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .pop();
     return last || request.headers.get('x-real-ip') || null;
   }
   return (s.peerAddress && request.headers.get(PEER_ADDRESS_HEADER)) || null;

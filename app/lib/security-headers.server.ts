@@ -15,7 +15,8 @@ export function contentSecurityPolicy(o: CspOptions): string {
   const supabase = new URL(o.supabaseUrl);
   const websocket = `${supabase.protocol === 'https:' ? 'wss:' : 'ws:'}//${supabase.host}`;
   const connect = ["'self'", supabase.origin, websocket, ...(o.extraConnectSrc ?? [])];
-  if (o.devLiveReloadPort) connect.push(`ws://localhost:${o.devLiveReloadPort}`, `ws://127.0.0.1:${o.devLiveReloadPort}`);
+  if (o.devLiveReloadPort)
+    connect.push(`ws://localhost:${o.devLiveReloadPort}`, `ws://127.0.0.1:${o.devLiveReloadPort}`);
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
     // strict-dynamic: the nonce'd module script may load the route chunks it imports.

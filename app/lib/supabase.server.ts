@@ -37,7 +37,8 @@ const userLookups = new Map<string, Promise<Response>>();
 const backendFetch: typeof fetch = (input, init) => {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-  const authorization = method === 'GET' && url.endsWith('/auth/v1/user') ? new Headers(init?.headers).get('authorization') : null;
+  const authorization =
+    method === 'GET' && url.endsWith('/auth/v1/user') ? new Headers(init?.headers).get('authorization') : null;
   if (!authorization) return fetchWithTimeout(input, init);
   let shared = userLookups.get(authorization);
   if (!shared) {
@@ -58,7 +59,10 @@ export function getSupabase(request: Request): RequestSupabase {
   const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     cookies: {
       getAll() {
-        return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({ name, value: value ?? '' }));
+        return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({
+          name,
+          value: value ?? '',
+        }));
       },
       setAll(cookies, cacheHeaders) {
         // setAll can run once per auth event; the last value for each name is the one that counts.

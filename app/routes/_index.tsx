@@ -11,7 +11,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   const { flash, setCookie } = await takeFlash(request);
   // Signed in: the workspaces I belong to and the requests I opened (helpdesk.server.ts).
-  const [workspaces, requests] = user ? await Promise.all([myWorkspaces(request, user.id), myRequests(request, user.id)]) : [[], []];
+  const [workspaces, requests] = user
+    ? await Promise.all([myWorkspaces(request, user.id), myRequests(request, user.id)])
+    : [[], []];
   return data(
     request,
     { user, signedOut: flash === FLASH.signedOut, workspaces, requests },
@@ -57,7 +59,10 @@ export default function Index() {
               {requests.map((r) => (
                 <li key={`${r.slug}-${r.number}`} className="hd-list__item">
                   <Link to={`/support/${r.slug}/requests/${r.number}`}>
-                    <span className="muted">{r.workspace} #{r.number}</span> {r.subject}
+                    <span className="muted">
+                      {r.workspace} #{r.number}
+                    </span>{' '}
+                    {r.subject}
                   </Link>{' '}
                   <span className="muted small">{PORTAL_STATUS_LABELS[r.status]}</span>
                 </li>
@@ -80,8 +85,8 @@ export default function Index() {
       <div className="hero">
         <h1 id="hero-title">One inbox for your team's support</h1>
         <p className="lead">
-          Tend gives a small team a shared support inbox. Customers reach you without an account or a password; agents work one live
-          queue, reply, leave internal notes and resolve.
+          Tend gives a small team a shared support inbox. Customers reach you without an account or a password; agents
+          work one live queue, reply, leave internal notes and resolve.
         </p>
         <p>
           <Link to="/login" className="button">

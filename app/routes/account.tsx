@@ -21,14 +21,22 @@ const NO_TABLE = new Set(['42P01', 'PGRST205']);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
-  const { data: profile, error } = await supabase.from('profiles').select('display_name').eq('user_id', user.id).maybeSingle();
+  const { data: profile, error } = await supabase
+    .from('profiles')
+    .select('display_name')
+    .eq('user_id', user.id)
+    .maybeSingle();
   if (error && !NO_TABLE.has(error.code)) {
     log.warn('profile not read', { code: error.code });
     throw errorResponse(request, 'backend_unavailable');
   }
   const { flash, setCookie } = await takeFlash(request);
   const displayName = (profile?.display_name as string | undefined) ?? user.displayName ?? '';
-  return data(request, { user: { ...user, displayName }, saved: flash === FLASH.saved }, { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined });
+  return data(
+    request,
+    { user: { ...user, displayName }, saved: flash === FLASH.saved },
+    { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
+  );
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -38,12 +46,18 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
   const { displayName } = submission.value;
 
-  const { error: profileError } = await supabase.from('profiles').update({ display_name: displayName }).eq('user_id', user.id);
+  const { error: profileError } = await supabase
+    .from('profiles')
+    .update({ display_name: displayName })
+    .eq('user_id', user.id);
   if (profileError && !NO_TABLE.has(profileError.code)) {
     // 23514: the table's length check (the same rule as the schema), anything else is ours.
     const code = profileError.code === '23514' ? 'display_name_invalid' : 'backend_unavailable';
     log.warn('display name not saved', { code, pg_code: profileError.code });
-    const reply = code === 'display_name_invalid' ? submission.reply({ fieldErrors: { displayName: [errorMessage(code)] } }) : submission.reply({ formErrors: [errorMessage(code)] });
+    const reply =
+      code === 'display_name_invalid'
+        ? submission.reply({ fieldErrors: { displayName: [errorMessage(code)] } })
+        : submission.reply({ formErrors: [errorMessage(code)] });
     return data(request, { result: reply }, { status: errorStatus(code) });
   }
 
@@ -53,7 +67,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (error) {
     const mapped = mapAuthError(error);
     log.warn('display name not saved', { code: mapped.code, auth_code: error.code, status: error.status });
-    return data(request, { result: submission.reply({ formErrors: [mappedMessage(mapped)] }) }, { status: errorStatus(mapped.code) });
+    return data(
+      request,
+      { result: submission.reply({ formErrors: [mappedMessage(mapped)] }) },
+      { status: errorStatus(mapped.code) },
+    );
   }
   // The header reads the name from the JWT; a refreshed token carries the new metadata.
   await auth.refreshSession();

@@ -13,7 +13,10 @@ import { safeRedirect } from '~/lib/safe-redirect.ts';
 import { ConfirmSchema, parseSubmission } from '~/lib/schemas.server.ts';
 import { getSupabase } from '~/lib/supabase.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Confirm sign-in · Tend' }, { name: 'referrer', content: 'no-referrer' }];
+export const meta: MetaFunction = () => [
+  { title: 'Confirm sign-in · Tend' },
+  { name: 'referrer', content: 'no-referrer' },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
@@ -26,15 +29,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const submission = parseSubmission(await readFormData(request), ConfirmSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply({ formErrors: [errorMessage('code_invalid')] }) }, { status: 400 });
+  if (submission.status !== 'success')
+    return data(request, { result: submission.reply({ formErrors: [errorMessage('code_invalid')] }) }, { status: 400 });
 
   const { token_hash, type, next } = submission.value;
   const { supabase } = getSupabase(request);
   const { error } = await supabase.auth.verifyOtp({ token_hash, type });
   if (error) {
     const mapped = mapAuthError(error);
-    if (mapped.code !== 'code_invalid') log.warn('link sign-in failed', { code: mapped.code, auth_code: error.code, status: error.status });
-    return data(request, { result: submission.reply({ formErrors: [mappedMessage(mapped)] }) }, { status: errorStatus(mapped.code) });
+    if (mapped.code !== 'code_invalid')
+      log.warn('link sign-in failed', { code: mapped.code, auth_code: error.code, status: error.status });
+    return data(
+      request,
+      { result: submission.reply({ formErrors: [mappedMessage(mapped)] }) },
+      { status: errorStatus(mapped.code) },
+    );
   }
   // The email link has no `next` of its own; in the browser that asked for it, go where sign-in started.
   const pending = await readPendingLogin(request);

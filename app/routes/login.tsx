@@ -2,7 +2,15 @@
 // /login/verify; the address travels in a signed cookie, not the URL.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { ErrorList, Field, HoneypotInput, SubmitButton, replyErrors, replyValue, useIsPending } from '~/components/forms.tsx';
+import {
+  ErrorList,
+  Field,
+  HoneypotInput,
+  SubmitButton,
+  replyErrors,
+  replyValue,
+  useIsPending,
+} from '~/components/forms.tsx';
 import { allowCodeRequest } from '~/lib/abuse-limits.server.ts';
 import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
 import { redirectIfSignedIn } from '~/lib/auth.server.ts';
@@ -25,7 +33,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await redirectIfSignedIn(request, redirectTo);
   const { flash, setCookie } = await takeFlash(request);
   const notice = flash === FLASH.sessionExpired ? errorMessage('session_expired') : null;
-  return data(request, { redirectTo: redirectTo === '/' ? '' : redirectTo, notice }, { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined });
+  return data(
+    request,
+    { redirectTo: redirectTo === '/' ? '' : redirectTo, notice },
+    { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
+  );
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -51,7 +63,11 @@ export async function action({ request }: ActionFunctionArgs) {
     return toVerify(Date.now());
   }
   if (!(await allowCodeRequest(clientIp(request)))) {
-    return data(request, { result: submission.reply({ formErrors: [errorMessage('too_many_attempts')] }) }, { status: errorStatus('too_many_attempts') });
+    return data(
+      request,
+      { result: submission.reply({ formErrors: [errorMessage('too_many_attempts')] }) },
+      { status: errorStatus('too_many_attempts') },
+    );
   }
 
   const { supabase } = getSupabase(request);
@@ -60,10 +76,14 @@ export async function action({ request }: ActionFunctionArgs) {
 
   const mapped = mapAuthError(error);
   // A code went to this address moments ago: go on and enter it; the countdown shows the wait.
-  if (mapped.code === 'code_rate_limited' && mapped.seconds) return toVerify(Date.now() - (RESEND_COOLDOWN_SECONDS - mapped.seconds) * 1000);
+  if (mapped.code === 'code_rate_limited' && mapped.seconds)
+    return toVerify(Date.now() - (RESEND_COOLDOWN_SECONDS - mapped.seconds) * 1000);
   log.warn('sign-in code not sent', { code: mapped.code, auth_code: error.code, status: error.status });
   const message = mappedMessage(mapped);
-  const reply = mapped.code === 'email_invalid' ? submission.reply({ fieldErrors: { email: [message] } }) : submission.reply({ formErrors: [message] });
+  const reply =
+    mapped.code === 'email_invalid'
+      ? submission.reply({ fieldErrors: { email: [message] } })
+      : submission.reply({ formErrors: [message] });
   return data(request, { result: reply }, { status: errorStatus(mapped.code) });
 }
 

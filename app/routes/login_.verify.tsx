@@ -11,10 +11,25 @@ import { verifyIslands } from '~/components/verify-parts.tsx';
 import { allowCodeRequest, clearFailedVerifies, recordFailedVerify, verifyBlocked } from '~/lib/abuse-limits.server.ts';
 import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
 import { redirectIfSignedIn } from '~/lib/auth.server.ts';
-import { FLASH, clearPendingLogin, readPendingLogin, setFlash, takeFlash, writePendingLogin, type PendingLogin } from '~/lib/cookies.server.ts';
+import {
+  FLASH,
+  clearPendingLogin,
+  readPendingLogin,
+  setFlash,
+  takeFlash,
+  writePendingLogin,
+  type PendingLogin,
+} from '~/lib/cookies.server.ts';
 import { OTP_LENGTH, OTP_VALID_SECONDS, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
 import { errorMessage, errorStatus } from '~/lib/errors.ts';
-import { combineHeaders, data, redirectWithHeaders, readFormData, requireSameOrigin, responseHeaders } from '~/lib/http.server.ts';
+import {
+  combineHeaders,
+  data,
+  redirectWithHeaders,
+  readFormData,
+  requireSameOrigin,
+  responseHeaders,
+} from '~/lib/http.server.ts';
 import { log } from '~/lib/log.server.ts';
 import { clientIp } from '~/lib/request-info.server.ts';
 import { loginPath } from '~/lib/safe-redirect.ts';
@@ -62,7 +77,15 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
   const submission = parseSubmission(formData, VerifySchema);
   // The code is never sent back: a new attempt starts from empty boxes.
   const fail = (message: string, status: number) =>
-    data(request, { intent: 'verify' as const, result: submission.reply({ fieldErrors: { code: [message] }, hideFields: ['code'] }), retryAfter: null }, { status });
+    data(
+      request,
+      {
+        intent: 'verify' as const,
+        result: submission.reply({ fieldErrors: { code: [message] }, hideFields: ['code'] }),
+        retryAfter: null,
+      },
+      { status },
+    );
   if (submission.status !== 'success') return fail(errorMessage('code_invalid'), 400);
 
   const ip = clientIp(request);
@@ -71,7 +94,11 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
     return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
   }
   const { supabase } = getSupabase(request);
-  const { error } = await supabase.auth.verifyOtp({ email: pending.email, token: submission.value.code, type: 'email' });
+  const { error } = await supabase.auth.verifyOtp({
+    email: pending.email,
+    token: submission.value.code,
+    type: 'email',
+  });
   if (error) {
     const mapped = mapAuthError(error);
     if (mapped.code === 'code_invalid') await recordFailedVerify(pending.email, ip);
@@ -79,22 +106,33 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
     return fail(mappedMessage(mapped), errorStatus(mapped.code));
   }
   await clearFailedVerifies(pending.email);
-  return redirectWithHeaders(request, pending.redirectTo, { headers: { 'Set-Cookie': await clearPendingLogin(request) } });
+  return redirectWithHeaders(request, pending.redirectTo, {
+    headers: { 'Set-Cookie': await clearPendingLogin(request) },
+  });
 }
 
 async function resend(request: Request, formData: FormData, pending: PendingLogin) {
   const submission = parseSubmission(formData, ResendSchema);
   const fail = (message: string, status: number, retryAfter: number | null = null) =>
-    data(request, { intent: 'resend' as const, result: submission.reply({ formErrors: [message] }), retryAfter }, { status });
+    data(
+      request,
+      { intent: 'resend' as const, result: submission.reply({ formErrors: [message] }), retryAfter },
+      { status },
+    );
   if (submission.status !== 'success') return fail(errorMessage('bad_request'), 400);
-  if (!(await allowCodeRequest(clientIp(request)))) return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
+  if (!(await allowCodeRequest(clientIp(request))))
+    return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
 
   const { supabase } = getSupabase(request);
   const { error } = await supabase.auth.signInWithOtp({ email: pending.email, options: { shouldCreateUser: true } });
   if (error) {
     // The server decides the cooldown (GoTrue: 429 over_email_send_rate_limit, "…after N seconds").
     const mapped = mapAuthError(error);
-    return fail(mappedMessage(mapped), errorStatus(mapped.code), mapped.code === 'code_rate_limited' ? (mapped.seconds ?? null) : null);
+    return fail(
+      mappedMessage(mapped),
+      errorStatus(mapped.code),
+      mapped.code === 'code_rate_limited' ? (mapped.seconds ?? null) : null,
+    );
   }
   const headers = combineHeaders(
     [['Set-Cookie', await writePendingLogin(request, { ...pending, sentAt: Date.now() })]],

@@ -20,5 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const extra: [string, string][] = parseCookieHeader(request.headers.get('Cookie') ?? '')
     .filter(({ name }) => isAuthCookieName(name) && !written.has(name))
     .map(({ name }) => ['Set-Cookie', serializeCookieHeader(name, '', { path: '/', maxAge: 0, sameSite: 'lax' })]);
-  return redirectWithHeaders(request, '/', { headers: combineHeaders(extra, [['Set-Cookie', await setFlash(request, FLASH.signedOut)]]) });
+  return redirectWithHeaders(request, '/', {
+    headers: combineHeaders(extra, [['Set-Cookie', await setFlash(request, FLASH.signedOut)]]),
+  });
 }

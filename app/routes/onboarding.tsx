@@ -22,9 +22,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const values = { name: formString(form, 'name'), slug: formString(form, 'slug') };
   const parsed = WorkspaceSchema.safeParse(values);
-  if (!parsed.success) return data<ActionResult>(request, { values, errors: fieldErrors(parsed.error) }, { status: 400 });
+  if (!parsed.success)
+    return data<ActionResult>(request, { values, errors: fieldErrors(parsed.error) }, { status: 400 });
 
-  const { data: ws, error } = await supabase.rpc('create_workspace', { p_name: parsed.data.name, p_slug: parsed.data.slug });
+  const { data: ws, error } = await supabase.rpc('create_workspace', {
+    p_name: parsed.data.name,
+    p_slug: parsed.data.slug,
+  });
   if (error) {
     const mapped = mapDbError(error, 'create_workspace');
     const errors: FieldErrors = mapped.code === 'slug_taken' ? { slug: [mapped.message] } : { form: [mapped.message] };
@@ -47,17 +51,37 @@ export default function Onboarding() {
         <Field
           label="Workspace name"
           errors={errors.name}
-          inputProps={{ id: 'name', name: 'name', type: 'text', defaultValue: values?.name ?? '', required: true, maxLength: WORKSPACE_NAME_MAX_LENGTH, autoComplete: 'organization' }}
+          inputProps={{
+            id: 'name',
+            name: 'name',
+            type: 'text',
+            defaultValue: values?.name ?? '',
+            required: true,
+            maxLength: WORKSPACE_NAME_MAX_LENGTH,
+            autoComplete: 'organization',
+          }}
         />
         <Field
           label="Address"
           hint={
             <>
-              Your customers' portal will be at <code>/support/&lt;address&gt;</code>. 3–40 lower-case letters, digits and hyphens.
+              Your customers' portal will be at <code>/support/&lt;address&gt;</code>. 3–40 lower-case letters, digits
+              and hyphens.
             </>
           }
           errors={errors.slug}
-          inputProps={{ id: 'slug', name: 'slug', type: 'text', defaultValue: values?.slug ?? '', required: true, minLength: 3, maxLength: 40, pattern: '[a-z0-9]+(-[a-z0-9]+)*', autoCapitalize: 'none', spellCheck: false }}
+          inputProps={{
+            id: 'slug',
+            name: 'slug',
+            type: 'text',
+            defaultValue: values?.slug ?? '',
+            required: true,
+            minLength: 3,
+            maxLength: 40,
+            pattern: '[a-z0-9]+(-[a-z0-9]+)*',
+            autoCapitalize: 'none',
+            spellCheck: false,
+          }}
         />
         <ErrorList errors={errors.form} />
         <SubmitButton pending={pending}>Create workspace</SubmitButton>

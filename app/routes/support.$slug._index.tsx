@@ -8,7 +8,9 @@ import { requireWorkspace, throwDbError } from '~/lib/helpdesk.server.ts';
 import { data } from '~/lib/http.server.ts';
 import { getSupabase } from '~/lib/supabase.server.ts';
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.workspace.name} support · Tend` : 'Support · Tend' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.workspace.name} support · Tend` : 'Support · Tend' },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);

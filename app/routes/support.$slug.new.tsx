@@ -5,10 +5,19 @@ import { ErrorList, Field, SubmitButton, useIsPending } from '~/components/forms
 import { TextareaField } from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth.server.ts';
 import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH } from '~/lib/constants.ts';
-import { fieldErrors, formString, mapDbError, NewRequestSchema, requireWorkspace, type FieldErrors } from '~/lib/helpdesk.server.ts';
+import {
+  fieldErrors,
+  formString,
+  mapDbError,
+  NewRequestSchema,
+  requireWorkspace,
+  type FieldErrors,
+} from '~/lib/helpdesk.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `New request · ${data.workspace.name} · Tend` : 'New request · Tend' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `New request · ${data.workspace.name} · Tend` : 'New request · Tend' },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { supabase } = await requireUser(request);
@@ -25,7 +34,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const values = { subject: formString(form, 'subject'), body: formString(form, 'body') };
   const parsed = NewRequestSchema.safeParse(values);
-  if (!parsed.success) return data<ActionResult>(request, { values, errors: fieldErrors(parsed.error) }, { status: 400 });
+  if (!parsed.success)
+    return data<ActionResult>(request, { values, errors: fieldErrors(parsed.error) }, { status: 400 });
 
   const { data: rows, error } = await supabase.rpc('create_ticket', {
     p_workspace_slug: workspace.slug,
@@ -37,7 +47,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return data<ActionResult>(request, { values, errors: { form: [mapped.message] } }, { status: mapped.status });
   }
   const created = (Array.isArray(rows) ? rows[0] : rows) as { number: number } | undefined;
-  return redirectWithHeaders(request, created ? `/support/${workspace.slug}/requests/${created.number}` : `/support/${workspace.slug}`);
+  return redirectWithHeaders(
+    request,
+    created ? `/support/${workspace.slug}/requests/${created.number}` : `/support/${workspace.slug}`,
+  );
 }
 
 export default function NewRequest() {
@@ -55,7 +68,14 @@ export default function NewRequest() {
         <Field
           label="Subject"
           errors={errors.subject}
-          inputProps={{ id: 'subject', name: 'subject', type: 'text', defaultValue: actionData?.values.subject ?? '', required: true, maxLength: SUBJECT_MAX_LENGTH }}
+          inputProps={{
+            id: 'subject',
+            name: 'subject',
+            type: 'text',
+            defaultValue: actionData?.values.subject ?? '',
+            required: true,
+            maxLength: SUBJECT_MAX_LENGTH,
+          }}
         />
         <TextareaField
           id="body"

@@ -9,7 +9,16 @@ import { requireUser } from '~/lib/auth.server.ts';
 import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { errorMessage } from '~/lib/errors.ts';
 import { PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk.ts';
-import { BodySchema, formString, mapDbError, parseNumber, profileNames, requireWorkspace, throwDbError, type FieldErrors } from '~/lib/helpdesk.server.ts';
+import {
+  BodySchema,
+  formString,
+  mapDbError,
+  parseNumber,
+  profileNames,
+  requireWorkspace,
+  throwDbError,
+  type FieldErrors,
+} from '~/lib/helpdesk.server.ts';
 import { data, errorResponse, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 import type { SupabaseClient } from '@supabase/supabase-js';
 
@@ -25,7 +34,13 @@ interface PortalTicket {
   created_at: string;
 }
 
-async function loadTicket(request: Request, supabase: SupabaseClient, slug: string, rawNumber: string | undefined, userId: string) {
+async function loadTicket(
+  request: Request,
+  supabase: SupabaseClient,
+  slug: string,
+  rawNumber: string | undefined,
+  userId: string,
+) {
   const workspace = await requireWorkspace(request, supabase, slug);
   const number = parseNumber(request, rawNumber);
   const { data: ticket, error } = await supabase
@@ -53,8 +68,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .order('id', { ascending: true });
   if (error) throwDbError(request, error, 'portal messages');
   const list = (rows ?? []) as Omit<ThreadMessage, 'author'>[];
-  const names = await profileNames(request, supabase, list.map((m) => m.author_id));
-  const messages: ThreadMessage[] = list.map((m) => ({ ...m, author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name) }));
+  const names = await profileNames(
+    request,
+    supabase,
+    list.map((m) => m.author_id),
+  );
+  const messages: ThreadMessage[] = list.map((m) => ({
+    ...m,
+    author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
+  }));
   return data(request, { workspace, ticket, messages });
 }
 
@@ -71,11 +93,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (intent === 'reply') {
     const parsed = BodySchema.safeParse(values.body);
-    if (!parsed.success) return data<ActionResult>(request, { intent, values, errors: { body: parsed.error.issues.map((i) => i.message) } }, { status: 400 });
+    if (!parsed.success)
+      return data<ActionResult>(
+        request,
+        { intent, values, errors: { body: parsed.error.issues.map((i) => i.message) } },
+        { status: 400 },
+      );
     const { error } = await supabase.rpc('post_message', { p_ticket_id: ticket.id, p_body: values.body });
     if (error) {
       const mapped = mapDbError(error, 'portal reply');
-      return data<ActionResult>(request, { intent, values, errors: { form: [mapped.message] }, closed: mapped.code === 'ticket_closed' }, { status: mapped.status });
+      return data<ActionResult>(
+        request,
+        { intent, values, errors: { form: [mapped.message] }, closed: mapped.code === 'ticket_closed' },
+        { status: mapped.status },
+      );
     }
     return redirectWithHeaders(request, here);
   }
@@ -83,11 +114,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const { error } = await supabase.from('tickets').update({ status: 'solved' }).eq('id', ticket.id);
     if (error) {
       const mapped = mapDbError(error, 'portal solve');
-      return data<ActionResult>(request, { intent, values, errors: { form: [mapped.message] } }, { status: mapped.status });
+      return data<ActionResult>(
+        request,
+        { intent, values, errors: { form: [mapped.message] } },
+        { status: mapped.status },
+      );
     }
     return redirectWithHeaders(request, here);
   }
-  return data<ActionResult>(request, { intent, values, errors: { form: [errorMessage('bad_request')] } }, { status: 400 });
+  return data<ActionResult>(
+    request,
+    { intent, values, errors: { form: [errorMessage('bad_request')] } },
+    { status: 400 },
+  );
 }
 
 export default function PortalRequest() {
@@ -122,7 +161,9 @@ export default function PortalRequest() {
               id="body"
               name="body"
               label="Your reply"
-              hint={ticket.status === 'solved' || ticket.status === 'pending' ? 'Replying reopens this request.' : undefined}
+              hint={
+                ticket.status === 'solved' || ticket.status === 'pending' ? 'Replying reopens this request.' : undefined
+              }
               errors={errors.body}
               defaultValue={actionData?.intent === 'reply' ? actionData.values.body : ''}
               key={actionData ? 'kept' : 'fresh'}

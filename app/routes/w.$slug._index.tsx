@@ -3,7 +3,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, useIsPending } from '~/components/forms.tsx';
-import { MemberOptions, PriorityBadge, PriorityOptions, StatusBadge, StatusOptions } from '~/components/helpdesk-ui.tsx';
+import {
+  MemberOptions,
+  PriorityBadge,
+  PriorityOptions,
+  StatusBadge,
+  StatusOptions,
+} from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth.server.ts';
 import { useDelegatedLinks } from '~/lib/delegated-links.ts';
 import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
@@ -25,7 +31,9 @@ import {
 import { formString, mapDbError, requireMembership, throwDbError } from '~/lib/helpdesk.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },
+];
 
 const MAX_QUERY_LENGTH = 200;
 
@@ -75,7 +83,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const after = decodeCursor(url.searchParams.get('after'));
   const before = after ? null : decodeCursor(url.searchParams.get('before'));
   // The page number is only shown ("26–50 of …"); the cursor decides what is listed.
-  const page = after || before ? Math.max(1, Math.min(1_000_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1)) : 1;
+  const page =
+    after || before
+      ? Math.max(1, Math.min(1_000_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1))
+      : 1;
 
   // GET: a stable function, and the same request bench:inbox times against PostgREST alone. A GET
   // carries every argument as text ("null" included), so unset ones are left out for their defaults.
@@ -92,9 +103,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     p_before_id: before?.id,
     p_limit: INBOX_PAGE_SIZE,
   };
-  const { data: result, error } = await supabase.rpc('inbox', Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')), {
-    get: true,
-  });
+  const { data: result, error } = await supabase.rpc(
+    'inbox',
+    Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')),
+    {
+      get: true,
+    },
+  );
   if (error) throwDbError(request, error, 'inbox');
   const inbox = result as InboxPage;
   return data(request, {
@@ -119,7 +134,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const { workspace } = await requireMembership(request, supabase, user.id, params.slug ?? '');
   const form = await readFormData(request);
-  if (formString(form, 'intent') !== 'claim_next') return data(request, { error: errorMessage('bad_request') }, { status: 400 });
+  if (formString(form, 'intent') !== 'claim_next')
+    return data(request, { error: errorMessage('bad_request') }, { status: 400 });
   const { data: row, error } = await supabase.rpc('claim_next_ticket', {
     p_workspace_id: workspace.id,
   });
@@ -136,7 +152,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 function href(slug: string, params: Record<string, string | number | undefined>) {
   const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '' && !(k === 'page' && (v as number) <= 1)) sp.set(k, String(v));
+  for (const [k, v] of Object.entries(params))
+    if (v !== undefined && v !== '' && !(k === 'page' && (v as number) <= 1)) sp.set(k, String(v));
   const s = sp.toString();
   return `/w/${slug}${s ? `?${s}` : ''}`;
 }
@@ -147,17 +164,21 @@ const count = new Intl.NumberFormat('en');
 function rangeLabel(page: number, shown: number, total: number | null): string {
   if (total === null) return `Page ${page}`;
   const first = (page - 1) * INBOX_PAGE_SIZE + 1;
-  return shown ? `${count.format(first)}–${count.format(first + shown - 1)} of ${count.format(total)}` : `0 of ${count.format(total)}`;
+  return shown
+    ? `${count.format(first)}–${count.format(first + shown - 1)} of ${count.format(total)}`
+    : `0 of ${count.format(total)}`;
 }
 
 export default function Inbox() {
-  const { workspace, members, view, filters, page, total, counts, tickets, older, newer, nothingToClaim } = useLoaderData<typeof loader>();
+  const { workspace, members, view, filters, page, total, counts, tickets, older, newer, nothingToClaim } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const claiming = useIsPending();
   const followLink = useDelegatedLinks();
   const keep = { view, ...filters };
   return (
     // The inbox's links are plain anchors (cheap to render); clicks still navigate in the app.
+    // biome-ignore lint/a11y/useKeyWithClickEvents: delegation for the anchors inside, which take the keyboard themselves
     <section className="hd-inbox stack-lg" aria-labelledby="inbox-title" onClick={followLink}>
       <div className="hd-inbox__head">
         <div>
@@ -180,7 +201,11 @@ export default function Inbox() {
         <ul className="hd-tabs">
           {INBOX_VIEWS.map((v) => (
             <li key={v}>
-              <a href={href(workspace.slug, { ...filters, view: v })} className="hd-tab" aria-current={v === view ? 'page' : undefined}>
+              <a
+                href={href(workspace.slug, { ...filters, view: v })}
+                className="hd-tab"
+                aria-current={v === view ? 'page' : undefined}
+              >
                 {VIEW_LABELS[v]}{' '}
                 <span className="hd-count" data-testid={`count-${v}`}>
                   {counts[v]}
@@ -194,7 +219,14 @@ export default function Inbox() {
         <input type="hidden" name="view" value={view} />
         <div className="field hd-filters__q">
           <label htmlFor="q">Search</label>
-          <input id="q" name="q" type="search" className="input" defaultValue={filters.q} maxLength={MAX_QUERY_LENGTH} />
+          <input
+            id="q"
+            name="q"
+            type="search"
+            className="input"
+            defaultValue={filters.q}
+            maxLength={MAX_QUERY_LENGTH}
+          />
         </div>
         <div className="field">
           <label htmlFor="f-status">Status</label>

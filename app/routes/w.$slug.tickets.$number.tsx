@@ -6,7 +6,15 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ErrorList, SubmitButton } from '~/components/forms.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
-import { MemberOptions, PriorityBadge, PriorityOptions, SelectField, StatusBadge, StatusOptions, TextareaField } from '~/components/helpdesk-ui.tsx';
+import {
+  MemberOptions,
+  PriorityBadge,
+  PriorityOptions,
+  SelectField,
+  StatusBadge,
+  StatusOptions,
+  TextareaField,
+} from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth.server.ts';
 import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { errorMessage } from '~/lib/errors.ts';
@@ -58,10 +66,17 @@ interface RequesterCard {
   recent: { number: number; subject: string; status: TicketStatus; last_message_at: string }[];
 }
 
-const TICKET_COLUMNS = 'id, number, subject, status, priority, requester_id, assignee_id, created_at, first_response_at, solved_at';
+const TICKET_COLUMNS =
+  'id, number, subject, status, priority, requester_id, assignee_id, created_at, first_response_at, solved_at';
 
 /** For actions: membership (404 for anyone else), then the members and the ticket in parallel. */
-async function loadTicket(request: Request, supabase: SupabaseClient, userId: string, slug: string, rawNumber: string | undefined) {
+async function loadTicket(
+  request: Request,
+  supabase: SupabaseClient,
+  userId: string,
+  slug: string,
+  rawNumber: string | undefined,
+) {
   const { workspace, role } = await requireMembership(request, supabase, userId, slug);
   const number = parseNumber(request, rawNumber);
   const query = supabase.from('tickets').select(TICKET_COLUMNS).eq('workspace_id', workspace.id).eq('number', number);
@@ -87,9 +102,21 @@ interface TicketPage {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
-  const { data: result, error } = await supabase.rpc('ticket_page', { p_slug: params.slug ?? '', p_number: number }, { get: true });
+  const { data: result, error } = await supabase.rpc(
+    'ticket_page',
+    { p_slug: params.slug ?? '', p_number: number },
+    { get: true },
+  );
   if (error) throwDbError(request, error, 'ticket page');
-  const { workspace, members: rows, ticket, messages: rawMessages, events: rawEvents, names: nameList, requester: requesterCard } = result as TicketPage;
+  const {
+    workspace,
+    members: rows,
+    ticket,
+    messages: rawMessages,
+    events: rawEvents,
+    names: nameList,
+    requester: requesterCard,
+  } = result as TicketPage;
   const names = new Map(Object.entries(nameList));
   const members = namedMembers(rows, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
@@ -135,11 +162,19 @@ const SEND_STATUSES = ['keep', 'open', 'pending', 'solved'] as const;
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { user, supabase } = await requireUser(request);
-  const { workspace, memberRows: members, ticket } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number);
+  const {
+    workspace,
+    memberRows: members,
+    ticket,
+  } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number);
   const form = await readFormData(request);
   const intent = formString(form, 'intent');
   const here = `/w/${workspace.slug}/tickets/${ticket.number}`;
-  const values = { body: formString(form, 'body'), kind: formString(form, 'kind') || 'reply', set_status: formString(form, 'set_status') || 'keep' };
+  const values = {
+    body: formString(form, 'body'),
+    kind: formString(form, 'kind') || 'reply',
+    set_status: formString(form, 'set_status') || 'keep',
+  };
   const fail = (errors: FieldErrors, status: number, extra: Partial<ActionResult> = {}) =>
     data<ActionResult>(request, { intent, values, errors, ...extra }, { status });
 
@@ -149,7 +184,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const errors: FieldErrors = {};
       if (!body.success) errors.body = body.error.issues.map((i) => i.message);
       if (values.kind !== 'reply' && values.kind !== 'note') errors.form = [errorMessage('bad_request')];
-      if (!(SEND_STATUSES as readonly string[]).includes(values.set_status)) errors.form = [errorMessage('bad_request')];
+      if (!(SEND_STATUSES as readonly string[]).includes(values.set_status))
+        errors.form = [errorMessage('bad_request')];
       if (Object.keys(errors).length) return fail(errors, 400);
       const lastSeen = formString(form, 'last_seen_message_id');
       const { error } = await supabase.rpc('post_message', {
@@ -162,7 +198,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (error) {
         const mapped = mapDbError(error, 'post_message');
         // The loader runs again after this action, so the new message(s) show above the kept draft.
-        return fail({ form: [mapped.message] }, mapped.status, mapped.code === 'ticket_changed' ? { changedAfter: lastSeen } : {});
+        return fail(
+          { form: [mapped.message] },
+          mapped.status,
+          mapped.code === 'ticket_changed' ? { changedAfter: lastSeen } : {},
+        );
       }
       return redirectWithHeaders(request, here);
     }
@@ -181,7 +221,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         patch = { priority: p };
       } else {
         const a = intent === 'assign_me' ? user.id : formString(form, 'assignee');
-        if (a && !members.some((m) => m.user_id === a)) return fail({ assignee: [errorMessage('assignee_not_member')] }, 400);
+        if (a && !members.some((m) => m.user_id === a))
+          return fail({ assignee: [errorMessage('assignee_not_member')] }, 400);
         patch = { assignee_id: a || null };
       }
       const { error } = await supabase.from('tickets').update(patch).eq('id', ticket.id);
@@ -197,7 +238,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function TicketPage() {
-  const { workspace, me, members, ticket, requester, requesterCard, assignee, messages, events, lastMessageId } = useLoaderData<typeof loader>();
+  const { workspace, me, members, ticket, requester, requesterCard, assignee, messages, events, lastMessageId } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const sent = actionData?.intent === 'send' ? actionData : undefined;
   const errors = actionData?.errors ?? {};
@@ -227,10 +269,17 @@ export default function TicketPage() {
             <fieldset className="hd-kind">
               <legend>Type</legend>
               <label>
-                <input type="radio" name="kind" value="reply" defaultChecked={(sent?.values.kind ?? 'reply') === 'reply'} /> Reply to customer
+                <input
+                  type="radio"
+                  name="kind"
+                  value="reply"
+                  defaultChecked={(sent?.values.kind ?? 'reply') === 'reply'}
+                />{' '}
+                Reply to customer
               </label>
               <label>
-                <input type="radio" name="kind" value="note" defaultChecked={sent?.values.kind === 'note'} /> Internal note
+                <input type="radio" name="kind" value="note" defaultChecked={sent?.values.kind === 'note'} /> Internal
+                note
               </label>
             </fieldset>
             <TextareaField
@@ -245,7 +294,12 @@ export default function TicketPage() {
               rows={6}
             />
             <div className="hd-actions">
-              <SelectField id="set_status" name="set_status" label="Send and set status" defaultValue={sent?.values.set_status ?? 'keep'}>
+              <SelectField
+                id="set_status"
+                name="set_status"
+                label="Send and set status"
+                defaultValue={sent?.values.set_status ?? 'keep'}
+              >
                 <option value="keep">Keep {STATUS_LABELS[ticket.status].toLowerCase()}</option>
                 <option value="pending">Pending</option>
                 <option value="solved">Solved</option>
@@ -268,7 +322,11 @@ export default function TicketPage() {
               </a>
             </p>
           ) : null}
-          <p className="small muted">{requesterCard.requests === 1 ? 'This is their only request.' : `${requesterCard.requests} requests in ${workspace.name}`}</p>
+          <p className="small muted">
+            {requesterCard.requests === 1
+              ? 'This is their only request.'
+              : `${requesterCard.requests} requests in ${workspace.name}`}
+          </p>
           {requesterCard.recent.length ? (
             <ul className="hd-side-list small" aria-label="Their other recent requests">
               {requesterCard.recent.map((r) => (
@@ -292,7 +350,13 @@ export default function TicketPage() {
           </button>
         </Form>
         <Form method="post" className="card stack">
-          <SelectField id="priority" name="priority" label="Priority" defaultValue={ticket.priority} key={`p-${ticket.priority}`}>
+          <SelectField
+            id="priority"
+            name="priority"
+            label="Priority"
+            defaultValue={ticket.priority}
+            key={`p-${ticket.priority}`}
+          >
             <PriorityOptions />
           </SelectField>
           <ErrorList errors={errors.priority} />
@@ -301,7 +365,13 @@ export default function TicketPage() {
           </button>
         </Form>
         <Form method="post" className="card stack">
-          <SelectField id="assignee" name="assignee" label="Assignee" defaultValue={ticket.assignee_id ?? ''} key={`a-${ticket.assignee_id}`}>
+          <SelectField
+            id="assignee"
+            name="assignee"
+            label="Assignee"
+            defaultValue={ticket.assignee_id ?? ''}
+            key={`a-${ticket.assignee_id}`}
+          >
             <option value="">Nobody</option>
             <MemberOptions members={members} />
           </SelectField>
@@ -330,7 +400,9 @@ export default function TicketPage() {
               </li>
             ))}
           </ol>
-          {ticket.first_response_at ? <p className="muted small">First response {formatDate(ticket.first_response_at)}</p> : null}
+          {ticket.first_response_at ? (
+            <p className="muted small">First response {formatDate(ticket.first_response_at)}</p>
+          ) : null}
         </div>
       </aside>
     </section>

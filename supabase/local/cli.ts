@@ -3,7 +3,16 @@ import '../../scripts/node-check.mjs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MigrationError } from './migrate.ts';
-import { DEFAULT_PORT, isBasePort, PortInUseError, PROJECT_DIR, readStatus, resetStack, StackRunningError, startStack } from './stack.ts';
+import {
+  DEFAULT_PORT,
+  isBasePort,
+  PortInUseError,
+  PROJECT_DIR,
+  readStatus,
+  resetStack,
+  StackRunningError,
+  startStack,
+} from './stack.ts';
 
 const USAGE = `Usage: npm run stack -- <start|status|reset> [--port <gateway port, default ${DEFAULT_PORT}>] [--dir <data dir>] [--json]`;
 
@@ -13,7 +22,8 @@ function fail(message: string): never {
 }
 
 function explain(err: unknown): string {
-  if (err instanceof MigrationError) return `Migration failed: ${err.file}${err.line ? ` line ${err.line}` : ''}\n${err.pgMessage}`;
+  if (err instanceof MigrationError)
+    return `Migration failed: ${err.file}${err.line ? ` line ${err.line}` : ''}\n${err.pgMessage}`;
   if (err instanceof PortInUseError || err instanceof StackRunningError) return err.message;
   // Taken between the probe and the listen: the same one-line advice.
   const { code, port } = err as NodeJS.ErrnoException & { port?: number };
@@ -24,7 +34,13 @@ function explain(err: unknown): string {
 async function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { port: { type: 'string' }, dir: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      port: { type: 'string' },
+      dir: { type: 'string' },
+      project: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const command = positionals[0] ?? 'start';
   if (values.help) return console.log(USAGE);
@@ -38,7 +54,13 @@ async function main() {
     const s = readStatus(dir);
     if (!s) fail(values.json ? JSON.stringify({ error: 'not running', dir }) : `No stack is running on ${dir}.`);
     const { pid: _pid, processes: _p, ...info } = s;
-    return console.log(values.json ? JSON.stringify(info, null, 2) : Object.entries(info).map(([k, v]) => `${k.padEnd(16)} ${v}`).join('\n'));
+    return console.log(
+      values.json
+        ? JSON.stringify(info, null, 2)
+        : Object.entries(info)
+            .map(([k, v]) => `${k.padEnd(16)} ${v}`)
+            .join('\n'),
+    );
   }
 
   if (command === 'reset') {
@@ -71,7 +93,8 @@ async function main() {
   });
   const stack = await starting;
   if (stopping) return;
-  if (stack.applied.length) console.log(`[stack] applied ${stack.applied.length} migration(s): ${stack.applied.join(', ')}`);
+  if (stack.applied.length)
+    console.log(`[stack] applied ${stack.applied.length} migration(s): ${stack.applied.join(', ')}`);
   console.log(
     [
       '',

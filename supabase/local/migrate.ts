@@ -34,7 +34,9 @@ async function runFile(c: pg.Client, file: string, sql: string, after?: () => Pr
     const e = err as pg.DatabaseError;
     const pos = Number(e.position);
     const line = pos > 0 ? sql.slice(0, pos).split('\n').length : undefined;
-    const detail = [e.message, e.detail && `DETAIL: ${e.detail}`, e.where && `CONTEXT: ${e.where}`].filter(Boolean).join('\n');
+    const detail = [e.message, e.detail && `DETAIL: ${e.detail}`, e.where && `CONTEXT: ${e.where}`]
+      .filter(Boolean)
+      .join('\n');
     throw new MigrationError(file, line, detail || String(err));
   }
 }
@@ -45,7 +47,8 @@ export async function bootstrap(superuserUrl: string): Promise<void> {
     const known = new Map<string, string>();
     const has = await c.query(`select to_regclass('supabase_migrations.local_bootstrap') is not null as ok`);
     if (has.rows[0].ok) {
-      for (const r of (await c.query('select file, sha256 from supabase_migrations.local_bootstrap')).rows) known.set(r.file, r.sha256);
+      for (const r of (await c.query('select file, sha256 from supabase_migrations.local_bootstrap')).rows)
+        known.set(r.file, r.sha256);
     }
     for (const file of listSqlFiles(BOOTSTRAP_DIR)) {
       const sql = readFileSync(path.join(BOOTSTRAP_DIR, file), 'utf8');
@@ -116,11 +119,10 @@ export async function migrate(postgresUrl: string, projectDir: string): Promise<
       if (!m || done.has(m[1])) continue;
       const sql = readFileSync(path.join(dir, file), 'utf8');
       await runFile(c, `supabase/migrations/${file}`, sql, async () => {
-        await c.query('insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)', [
-          m[1],
-          m[2],
-          splitStatements(sql),
-        ]);
+        await c.query(
+          'insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)',
+          [m[1], m[2], splitStatements(sql)],
+        );
       });
       applied.push(file);
     }

@@ -3,7 +3,19 @@
 // unprivileged OS user (created if missing).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -67,16 +79,25 @@ export function runAsUser(name = OS_USER): RunAs | undefined {
   const lookup = () => {
     const uid = spawnSync('id', ['-u', name], { encoding: 'utf8' });
     const gid = spawnSync('id', ['-g', name], { encoding: 'utf8' });
-    return uid.status === 0 && gid.status === 0 ? { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) } : undefined;
+    return uid.status === 0 && gid.status === 0
+      ? { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) }
+      : undefined;
   };
   return (
     lookup() ??
     withLock(path.join(os.tmpdir(), 'tend-useradd.lock'), () => {
       const found = lookup();
       if (found) return found;
-      const add = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', name], { encoding: 'utf8' });
+      const add = spawnSync(
+        'useradd',
+        ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', name],
+        { encoding: 'utf8' },
+      );
       const created = lookup();
-      if (!created) throw new Error(`could not create the OS user "${name}" to run Postgres as: ${add.stderr?.trim() || add.error}`);
+      if (!created)
+        throw new Error(
+          `could not create the OS user "${name}" to run Postgres as: ${add.stderr?.trim() || add.error}`,
+        );
       return created;
     })
   );
@@ -119,7 +140,10 @@ function binariesFor(user: RunAs | undefined): Binaries {
   const bins = packageBinaries();
   if (!user || canReach(user, bins.postgres)) return bins;
   const native = path.dirname(path.dirname(bins.postgres));
-  const version = createHash('sha1').update(native + statSync(bins.postgres).mtimeMs).digest('hex').slice(0, 12);
+  const version = createHash('sha1')
+    .update(native + statSync(bins.postgres).mtimeMs)
+    .digest('hex')
+    .slice(0, 12);
   const shared = path.join('/var/tmp', `tend-postgres-${version}`);
   installCopy(native, shared);
   return { initdb: path.join(shared, 'bin', 'initdb'), postgres: path.join(shared, 'bin', 'postgres') };
@@ -161,7 +185,10 @@ export function clusterDir(dataDir: string): string {
   const user = runAsUser();
   mkdirSync(dataDir, { recursive: true });
   if (!user || canReach(user, dataDir)) return preferred;
-  return path.join('/var/tmp', `tend-pgdata-${createHash('sha1').update(path.resolve(dataDir)).digest('hex').slice(0, 12)}`);
+  return path.join(
+    '/var/tmp',
+    `tend-pgdata-${createHash('sha1').update(path.resolve(dataDir)).digest('hex').slice(0, 12)}`,
+  );
 }
 
 export interface PostgresOptions {
@@ -184,12 +211,21 @@ async function initCluster(bins: Binaries, dir: string, user: RunAs | undefined)
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (user) chownSync(dir, user.uid, user.gid);
   const pwfile = path.join(os.tmpdir(), `tend-pg-pw-${process.pid}-${Date.now()}`);
-  writeFileSync(pwfile, PASSWORD + '\n', { mode: 0o644 });
+  writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
   try {
     const r = spawnSync(
       bins.initdb,
-      [`--pgdata=${dir}`, `--username=${SUPERUSER}`, `--pwfile=${pwfile}`, '--auth-host=scram-sha-256', '--auth-local=trust',
-        '--encoding=UTF8', '--locale=C', '--no-sync', '--no-instructions'],
+      [
+        `--pgdata=${dir}`,
+        `--username=${SUPERUSER}`,
+        `--pwfile=${pwfile}`,
+        '--auth-host=scram-sha-256',
+        '--auth-local=trust',
+        '--encoding=UTF8',
+        '--locale=C',
+        '--no-sync',
+        '--no-instructions',
+      ],
       { ...(user ?? {}), encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } },
     );
     if (r.status !== 0) throw new Error(`initdb failed:\n${r.stderr || r.stdout || r.error}`);
@@ -234,17 +270,30 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     if (user && statSync(dir).uid !== user.uid) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, dir]);
   }
   const flags = [
-    '-D', dir, '-p', String(opts.port),
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=',
-    '-c', 'wal_level=logical', // realtime reads changes through logical replication
-    '-c', 'max_replication_slots=20',
-    '-c', 'max_wal_senders=20',
-    '-c', 'max_connections=200',
-    '-c', 'shared_buffers=64MB',
-    '-c', 'synchronous_commit=off',
-    '-c', 'log_min_messages=warning',
-    '-c', 'log_line_prefix=%m [%p] ',
+    '-D',
+    dir,
+    '-p',
+    String(opts.port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'wal_level=logical', // realtime reads changes through logical replication
+    '-c',
+    'max_replication_slots=20',
+    '-c',
+    'max_wal_senders=20',
+    '-c',
+    'max_connections=200',
+    '-c',
+    'shared_buffers=64MB',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'log_min_messages=warning',
+    '-c',
+    'log_line_prefix=%m [%p] ',
     ...(opts.ephemeral ? ['-c', 'fsync=off', '-c', 'full_page_writes=off'] : []),
   ];
   let ready: () => void;
@@ -262,7 +311,8 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
   });
   await Promise.race([readyP, exited]);
   exited.catch(() => undefined);
-  const url = (u = SUPERUSER, p = PASSWORD) => `postgresql://${u}:${encodeURIComponent(p)}@127.0.0.1:${opts.port}/postgres`;
+  const url = (u = SUPERUSER, p = PASSWORD) =>
+    `postgresql://${u}:${encodeURIComponent(p)}@127.0.0.1:${opts.port}/postgres`;
   return {
     url,
     created,
@@ -285,5 +335,7 @@ export async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T
 
 export function listSqlFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
 }

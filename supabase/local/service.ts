@@ -37,7 +37,9 @@ export interface StackContext {
   /** Superuser pool for the stack's own services (they set roles themselves where RLS matters). */
   pool: pg.Pool;
   /** Connection URL as one of the stack's login roles (auth connects as supabase_auth_admin, like GoTrue). */
-  dbUrlFor(role: 'postgres' | 'supabase_admin' | 'supabase_auth_admin' | 'supabase_storage_admin' | 'authenticator'): string;
+  dbUrlFor(
+    role: 'postgres' | 'supabase_admin' | 'supabase_auth_admin' | 'supabase_storage_admin' | 'authenticator',
+  ): string;
   /** Register a cleanup to run when the stack stops (in reverse order). */
   onStop(fn: () => Promise<void>): void;
   mailer: Mailer;

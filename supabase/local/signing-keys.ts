@@ -52,9 +52,11 @@ export function loadSigningKeys(projectDir: string, signingKeysPath: string | un
   } catch (err) {
     throw new Error(`auth.signing_keys_path: cannot read ${file}: ${(err as Error).message}`);
   }
-  if (!Array.isArray(keys) || !keys.length) throw new Error(`auth.signing_keys_path: ${file} must hold a JSON array of JWKs`);
+  if (!Array.isArray(keys) || !keys.length)
+    throw new Error(`auth.signing_keys_path: ${file} must hold a JSON array of JWKs`);
   for (const k of keys as Jwk[]) {
-    if (!k.kid || (k.alg !== 'ES256' && k.alg !== 'RS256')) throw new Error(`auth.signing_keys_path: every key needs a kid and alg ES256 or RS256`);
+    if (!k.kid || (k.alg !== 'ES256' && k.alg !== 'RS256'))
+      throw new Error(`auth.signing_keys_path: every key needs a kid and alg ES256 or RS256`);
   }
   return keys as Jwk[];
 }
@@ -76,5 +78,10 @@ export function publicJwk(key: Jwk): Jwk {
  * public key plus the JWT secret as an `oct` key, so HS256 API keys keep working.
  */
 export function verificationJwks(keys: Jwk[], jwtSecret: string): { keys: Jwk[] } {
-  return { keys: [...keys.filter((k) => k.kty !== 'oct').map(publicJwk), { kty: 'oct', k: Buffer.from(jwtSecret).toString('base64url') }] };
+  return {
+    keys: [
+      ...keys.filter((k) => k.kty !== 'oct').map(publicJwk),
+      { kty: 'oct', k: Buffer.from(jwtSecret).toString('base64url') },
+    ],
+  };
 }

@@ -62,8 +62,13 @@ export interface Stack extends StackInfo {
 }
 
 export class PortInUseError extends Error {
-  constructor(readonly port: number, readonly what: string) {
-    super(`Port ${port} (${what}) is already in use. Start on other ports with --port <n> (the gateway port; db, mail follow).`);
+  constructor(
+    readonly port: number,
+    readonly what: string,
+  ) {
+    super(
+      `Port ${port} (${what}) is already in use. Start on other ports with --port <n> (the gateway port; db, mail follow).`,
+    );
   }
 }
 
@@ -99,7 +104,8 @@ async function pickFree(offsets: number[]): Promise<number> {
   const span = Math.max(...offsets) + 1;
   const below = ephemeralLow() - span;
   for (let i = 0; i < 50; i++) {
-    const base = below - PICK_FROM > 1000 ? PICK_FROM + Math.floor(Math.random() * (below - PICK_FROM)) : await kernelPort();
+    const base =
+      below - PICK_FROM > 1000 ? PICK_FROM + Math.floor(Math.random() * (below - PICK_FROM)) : await kernelPort();
     if (base + span > 65536) continue;
     try {
       for (const offset of offsets) await assertFree(base + offset, 'probe');
@@ -158,7 +164,9 @@ async function reapOrphans(dir: string) {
 }
 
 /** The running stack on this data dir, if any (as `npm run stack -- status` reports it). */
-export function readStatus(dir: string): (StackInfo & { pid: number; processes: { name: string; pid: number }[] }) | null {
+export function readStatus(
+  dir: string,
+): (StackInfo & { pid: number; processes: { name: string; pid: number }[] }) | null {
   try {
     const s = JSON.parse(readFileSync(statusFile(dir), 'utf8'));
     return isAlive(s.pid) ? s : null;
@@ -200,7 +208,8 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
 
   mkdirSync(dir, { recursive: true });
   const running = readStatus(dir);
-  if (running && running.pid !== process.pid) throw new StackRunningError(`A stack is already running on ${dir} (pid ${running.pid}, ${running.apiUrl}).`);
+  if (running && running.pid !== process.pid)
+    throw new StackRunningError(`A stack is already running on ${dir} (pid ${running.pid}, ${running.apiUrl}).`);
   await reapOrphans(dir);
 
   const port = options.port === 0 ? await freeBasePort() : (options.port ?? DEFAULT_PORT);
@@ -217,17 +226,25 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     for (const s of stoppers.reverse()) await s().catch((e) => log(`[stack] stop: ${e}`));
     rmSync(statusFile(dir), { force: true });
   };
-  const watch = (name: string, child: { exited: Promise<{ code: number | null; signal: string | null }>; tail(): string }) => {
+  const watch = (
+    name: string,
+    child: { exited: Promise<{ code: number | null; signal: string | null }>; tail(): string },
+  ) => {
     child.exited.then(async ({ code, signal }) => {
       if (stopping) return;
       const message = `${name} exited unexpectedly (${signal ?? `code ${code}`}).\n${child.tail()}`;
       await stop();
-      (options.onCrash ?? ((n, m) => log(`[stack] ${m}`)))(name, message);
+      (options.onCrash ?? ((_n, m) => log(`[stack] ${m}`)))(name, message);
     });
   };
 
   try {
-    const db: RunningPostgres = await startPostgres({ dataDir: dir, port: ports.db, ephemeral: options.ephemeral, log });
+    const db: RunningPostgres = await startPostgres({
+      dataDir: dir,
+      port: ports.db,
+      ephemeral: options.ephemeral,
+      log,
+    });
     stoppers.push(db.stop);
     watch('postgres', db.child);
     const superuserUrl = db.url();
@@ -295,9 +312,20 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       jwtSecret: keys.jwtSecret,
     };
     const processes = () =>
-      [db.child, rest.child].filter((c) => c.child.pid && c.child.exitCode === null).map((c) => ({ name: c.name, pid: c.child.pid! }));
+      [db.child, rest.child]
+        .filter((c) => c.child.pid && c.child.exitCode === null)
+        .map((c) => ({ name: c.name, pid: c.child.pid! }));
     writeFileSync(statusFile(dir), JSON.stringify({ ...info, pid: process.pid, processes: processes() }, null, 2));
-    return { ...info, publishableKey: keys.publishableKey, secretKey: keys.secretKey, dir, applied: done.applied, created: done.created, processes, stop };
+    return {
+      ...info,
+      publishableKey: keys.publishableKey,
+      secretKey: keys.secretKey,
+      dir,
+      applied: done.applied,
+      created: done.created,
+      processes,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

@@ -3,7 +3,9 @@ import { expect, requestCode, test, uniqueEmail } from './fixtures.ts';
 
 async function expectNoViolations(page: import('@playwright/test').Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
 }
 
 test('/login has no axe violations', async ({ page }) => {

@@ -35,7 +35,11 @@ test.describe('abuse limits', () => {
   });
 
   test('another client IP is not affected by someone else hitting the limit', async ({ page, browser }) => {
-    const other = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, javaScriptEnabled: false, extraHTTPHeaders: { 'X-Forwarded-For': '10.250.250.250' } });
+    const other = await browser.newContext({
+      baseURL: process.env.E2E_BASE_URL,
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { 'X-Forwarded-For': '10.250.250.250' },
+    });
     const otherPage = await other.newPage();
     const email = uniqueEmail('bystander');
     await otherPage.goto('/login');
@@ -64,7 +68,11 @@ test('without a proxy, code requests are limited per socket address, whatever th
         method: 'POST',
         redirect: 'manual',
         // Every request claims another client: neither header may count.
-        headers: { Origin: server.baseURL, 'X-Forwarded-For': `198.51.100.${i}`, 'X-Tend-Peer-Address': `203.0.113.${i}` },
+        headers: {
+          Origin: server.baseURL,
+          'X-Forwarded-For': `198.51.100.${i}`,
+          'X-Tend-Peer-Address': `203.0.113.${i}`,
+        },
         body: new URLSearchParams({ email: uniqueEmail('direct') }),
       });
       statuses.push(response.status);
@@ -80,7 +88,13 @@ test('without a proxy, code requests are limited per socket address, whatever th
 
 test('an ended session shows session_expired on the login page', async ({ page, context }) => {
   const { hostname } = new URL(process.env.E2E_API_URL!);
-  await context.addCookies([{ name: `sb-${hostname.split('.')[0]}-auth-token`, value: 'base64-eyJub3QiOiJhIHNlc3Npb24ifQ', url: process.env.E2E_BASE_URL! }]);
+  await context.addCookies([
+    {
+      name: `sb-${hostname.split('.')[0]}-auth-token`,
+      value: 'base64-eyJub3QiOiJhIHNlc3Npb24ifQ',
+      url: process.env.E2E_BASE_URL!,
+    },
+  ]);
   await page.goto('/account');
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount$/);
   await expect(page.getByText('Your session has ended. Sign in again.')).toBeVisible();

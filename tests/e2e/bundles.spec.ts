@@ -8,7 +8,10 @@ const SERVER_ONLY = /ZodError|\$ZodType|SUPABASE_SERVICE_ROLE_KEY|SESSION_SECRET
 test('no route module or chunk sent to browsers contains zod or a server secret', async ({ page }) => {
   await page.goto('/login');
   const files = await page.evaluate(() => {
-    type Manifest = { entry: { module: string; imports?: string[] }; routes: Record<string, { module: string; imports?: string[] }> };
+    type Manifest = {
+      entry: { module: string; imports?: string[] };
+      routes: Record<string, { module: string; imports?: string[] }>;
+    };
     const m = (window as unknown as { __remixManifest: Manifest }).__remixManifest;
     const all = new Set<string>([m.entry.module, ...(m.entry.imports ?? [])]);
     for (const r of Object.values(m.routes)) for (const f of [r.module, ...(r.imports ?? [])]) all.add(f);
@@ -23,13 +26,17 @@ test('no route module or chunk sent to browsers contains zod or a server secret'
   }
 });
 
-test('the island of /login/verify and what it imports contain no zod, server secret or Remix runtime', async ({ page }) => {
+test('the island of /login/verify and what it imports contain no zod, server secret or Remix runtime', async ({
+  page,
+}) => {
   await page.goto('/login');
   await requestCode(page, uniqueEmail('bundles'));
   const queue = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLScriptElement | HTMLLinkElement>('script[type="module"][src], link[rel="modulepreload"]')].map(
-      (el) => new URL(el instanceof HTMLScriptElement ? el.src : el.href).pathname,
-    ),
+    [
+      ...document.querySelectorAll<HTMLScriptElement | HTMLLinkElement>(
+        'script[type="module"][src], link[rel="modulepreload"]',
+      ),
+    ].map((el) => new URL(el instanceof HTMLScriptElement ? el.src : el.href).pathname),
   );
   expect(queue).toEqual([expect.stringMatching(/^\/build\/islands\//)]);
   const seen = new Set<string>();
@@ -41,6 +48,7 @@ test('the island of /login/verify and what it imports contain no zod, server sec
     const code = await res.text();
     const found = (SERVER_ONLY.exec(code) ?? /__remixContext|__remixManifest|X-Remix-/.exec(code))?.[0];
     expect(found, `${file} contains ${found}`).toBeUndefined();
-    for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{0,2}\/[^"']+\.js)["']/g)) queue.push(new URL(m[1], new URL(file, 'http://x')).pathname);
+    for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{0,2}\/[^"']+\.js)["']/g))
+      queue.push(new URL(m[1], new URL(file, 'http://x')).pathname);
   }
 });

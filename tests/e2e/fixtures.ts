@@ -26,10 +26,12 @@ export function uniqueEmail(label = 'user') {
 }
 
 export const test = base.extend<{ clientIp: string }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
   clientIp: async ({}, use, testInfo) => {
     ipCounter += 1;
     await use(`10.${testInfo.workerIndex % 250}.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`);
   },
+  // biome-ignore lint/correctness/noEmptyPattern: as above
   baseURL: async ({}, use) => use(env.baseURL),
   extraHTTPHeaders: async ({ clientIp }, use) => use({ 'X-Forwarded-For': clientIp }),
 });

@@ -12,8 +12,18 @@ export default async function globalSetup() {
   // E2E_STACK_API_URL + E2E_STACK_MAIL_URL (+ E2E_STACK_ANON_KEY): use a stack that is already running.
   const external = process.env.E2E_STACK_API_URL && process.env.E2E_STACK_MAIL_URL;
   const stack = external
-    ? { apiUrl: process.env.E2E_STACK_API_URL!, mailUrl: process.env.E2E_STACK_MAIL_URL!, anonKey: process.env.E2E_STACK_ANON_KEY ?? DEFAULT_ANON_KEY, stop: async () => {} }
-    : await (await import('../../supabase/local/stack.ts')).startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
+    ? {
+        apiUrl: process.env.E2E_STACK_API_URL!,
+        mailUrl: process.env.E2E_STACK_MAIL_URL!,
+        anonKey: process.env.E2E_STACK_ANON_KEY ?? DEFAULT_ANON_KEY,
+        stop: async () => {},
+      }
+    : await (await import('../../supabase/local/stack.ts')).startStack({
+        port: 0,
+        dir: path.join(dir, 'data'),
+        ephemeral: true,
+        log: () => undefined,
+      });
 
   // A private build (TEND_BUILD_DIR, see remix.config.js): other builds in this checkout can't swap
   // the assets under the running server. E2E_BUILD_DIR reuses an existing one.
@@ -31,12 +41,16 @@ export default async function globalSetup() {
   // so the abuse limits are exercised across workers.
   let app: AppServer;
   try {
-    app = await startAppServer(buildDir, {
-      SUPABASE_URL: stack.apiUrl,
-      SUPABASE_ANON_KEY: stack.anonKey,
-      // Each test sends its own X-Forwarded-For so per-IP limits don't leak between tests.
-      TRUST_PROXY: '1',
-    }, { log: !!process.env.E2E_APP_LOG });
+    app = await startAppServer(
+      buildDir,
+      {
+        SUPABASE_URL: stack.apiUrl,
+        SUPABASE_ANON_KEY: stack.anonKey,
+        // Each test sends its own X-Forwarded-For so per-IP limits don't leak between tests.
+        TRUST_PROXY: '1',
+      },
+      { log: !!process.env.E2E_APP_LOG },
+    );
   } catch (error) {
     await stack.stop();
     throw error;

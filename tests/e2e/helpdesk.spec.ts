@@ -12,7 +12,11 @@ const NOT_FOUND = "We couldn't find that.";
 const TICKET_CHANGED = 'Someone replied while you were writing. Read the new message; your draft is kept.';
 
 let ipCounter = 0;
-async function signedInContext(browser: Browser, email: string, javaScript: boolean): Promise<{ context: BrowserContext; page: Page }> {
+async function signedInContext(
+  browser: Browser,
+  email: string,
+  javaScript: boolean,
+): Promise<{ context: BrowserContext; page: Page }> {
   ipCounter += 1;
   const context = await browser.newContext({
     baseURL: env.baseURL,
@@ -32,7 +36,11 @@ async function signedInContext(browser: Browser, email: string, javaScript: bool
 const composer = (page: Page) => page.locator('form.hd-composer');
 const ticketStatus = (page: Page) => page.locator('.hd-ticket__facts [data-status]');
 
-async function send(page: Page, body: string, opts: { kind?: 'reply' | 'note'; status?: 'keep' | 'pending' | 'solved' } = {}) {
+async function send(
+  page: Page,
+  body: string,
+  opts: { kind?: 'reply' | 'note'; status?: 'keep' | 'pending' | 'solved' } = {},
+) {
   const form = composer(page);
   await form.getByRole('radio', { name: opts.kind === 'note' ? 'Internal note' : 'Reply to customer' }).check();
   await form.getByLabel('Message', { exact: true }).fill(body);
@@ -67,7 +75,9 @@ async function corePath(customer: Page, agent: Page, agentName: string, customer
   await expect(agent).toHaveURL(new RegExp(`/w/acme/tickets/${number}$`));
   // Who is asking: their email and their other requests, one click away.
   await expect(agent.getByTestId('requester-email')).toHaveText(customerEmail);
-  await expect(agent.getByRole('list', { name: 'Their other recent requests' }).getByRole('link').first()).toBeVisible();
+  await expect(
+    agent.getByRole('list', { name: 'Their other recent requests' }).getByRole('link').first(),
+  ).toBeVisible();
   await agent.getByRole('button', { name: 'Assign to me' }).click();
   await expect(agent.locator('.hd-ticket__facts')).toContainText(`assigned to ${agentName}`);
 
@@ -152,9 +162,15 @@ test.describe('helpdesk with JavaScript', () => {
 
   test('the home page lists my workspaces and my requests', async () => {
     await agent.page.goto('/');
-    await expect(agent.page.getByTestId('my-workspaces').getByRole('link', { name: 'Acme Support' })).toHaveAttribute('href', '/w/acme');
+    await expect(agent.page.getByTestId('my-workspaces').getByRole('link', { name: 'Acme Support' })).toHaveAttribute(
+      'href',
+      '/w/acme',
+    );
     await customer.page.goto('/');
-    await expect(customer.page.getByTestId('my-requests').getByRole('link').first()).toHaveAttribute('href', /\/support\/acme\/requests\/\d+$/);
+    await expect(customer.page.getByTestId('my-requests').getByRole('link').first()).toHaveAttribute(
+      'href',
+      /\/support\/acme\/requests\/\d+$/,
+    );
   });
 
   test('the inbox: views with counts, search, claim next', async () => {
@@ -168,14 +184,17 @@ test.describe('helpdesk with JavaScript', () => {
     // The newest request on page 1 (other tests run beside this one and can only push rows down).
     const newest = page.getByTestId('inbox-row').first().getByRole('link');
     const newestHref = (await newest.getAttribute('href'))!;
-    const rowLink = page.getByTestId('inbox-row').getByRole('link').and(page.locator(`[href="${newestHref}"]`));
+    const rowLink = page
+      .getByTestId('inbox-row')
+      .getByRole('link')
+      .and(page.locator(`[href="${newestHref}"]`));
     // Older and back: the next rows, then the newest page again.
     await page.getByRole('link', { name: 'Older →' }).click();
-    await expect(page.getByTestId('inbox-range')).toHaveText(new RegExp(`^26–\\d+ of \\d+$`));
+    await expect(page.getByTestId('inbox-range')).toHaveText(/^26–\d+ of \d+$/);
     await expect(page.getByTestId('inbox-row')).not.toHaveCount(0);
     await expect(rowLink).toHaveCount(0);
     await page.getByRole('link', { name: '← Newer' }).click();
-    await expect(page.getByTestId('inbox-range')).toHaveText(new RegExp(`^1–25 of \\d+$`));
+    await expect(page.getByTestId('inbox-range')).toHaveText(/^1–25 of \d+$/);
     await expect(rowLink).toHaveCount(1);
     await expect(page.getByRole('link', { name: '← Newer' })).toHaveCount(0);
     await page.getByLabel('Search').fill('blender');
@@ -208,7 +227,11 @@ test.describe('helpdesk with JavaScript', () => {
     const check = async (page: Page, url: string) => {
       await page.goto(url);
       const results = await new AxeBuilder({ page }).analyze();
-      expect(results.violations.map((v) => `${url} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+      expect(
+        results.violations.map(
+          (v) => `${url} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+        ),
+      ).toEqual([]);
     };
     await check(customer.page, '/support/acme');
     await check(customer.page, '/support/acme/new');

@@ -32,7 +32,10 @@ test.describe('hostile input', () => {
 
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(60_000);
-    const context = await browser.newContext({ baseURL: env.baseURL, extraHTTPHeaders: { 'X-Forwarded-For': `10.252.0.${1 + Math.floor(Math.random() * 250)}` } });
+    const context = await browser.newContext({
+      baseURL: env.baseURL,
+      extraHTTPHeaders: { 'X-Forwarded-For': `10.252.0.${1 + Math.floor(Math.random() * 250)}` },
+    });
     const page = await context.newPage();
     await signIn(page);
     slug = `hostile-${randomUUID().slice(0, 8)}`;
@@ -120,13 +123,26 @@ test.describe('hostile input', () => {
   test('a draft sent against a message the page never showed is refused and kept', async () => {
     const ticket = `/w/${slug}/tickets/${number}`;
     const draft = `Draft ${randomUUID()}`;
-    const body = await expectHandled(await post(request, ticket, { intent: 'send', body: draft, kind: 'reply', set_status: 'keep', last_seen_message_id: randomUUID() }), /^4\d\d$/);
+    const body = await expectHandled(
+      await post(request, ticket, {
+        intent: 'send',
+        body: draft,
+        kind: 'reply',
+        set_status: 'keep',
+        last_seen_message_id: randomUUID(),
+      }),
+      /^4\d\d$/,
+    );
     expect(body).toContain(draft);
   });
 
   test('a body that is not a form gets 400, not 500', async () => {
     for (const path of [`/w/${slug}/tickets/${number}`, `/support/${slug}/new`, '/onboarding', `/w/${slug}?index`]) {
-      const json = await request.post(path, { data: { intent: 'send' }, headers: { Origin: env.baseURL }, maxRedirects: 0 });
+      const json = await request.post(path, {
+        data: { intent: 'send' },
+        headers: { Origin: env.baseURL },
+        maxRedirects: 0,
+      });
       await expectHandled(json, 400);
       const broken = await request.post(path, {
         data: '--nope\r\nContent-Disposition: form-data; name="x"\r\n\r\n',
@@ -141,7 +157,11 @@ test.describe('hostile input', () => {
     const cases: [string, Record<string, string>, string][] = [
       [`/support/${slug}/new`, { subject: 'Nul subject', body: 'Kept\u0000body' }, 'Nul subject'],
       [`/support/${slug}/new`, { subject: 'Nul\u0000subject', body: 'Kept body' }, 'Kept body'],
-      [`/w/${slug}/tickets/${number}`, { intent: 'send', body: 'Kept\u0000reply', kind: 'reply', set_status: 'keep' }, 'reply'],
+      [
+        `/w/${slug}/tickets/${number}`,
+        { intent: 'send', body: 'Kept\u0000reply', kind: 'reply', set_status: 'keep' },
+        'reply',
+      ],
       [`/support/${slug}/requests/${number}`, { intent: 'reply', body: 'Kept\u0000answer' }, 'answer'],
       ['/onboarding', { name: 'Nul\u0000Inc', slug: `nul-${randomUUID().slice(0, 8)}` }, 'Inc'],
       ['/account', { display_name: 'Nul\u0000Name' }, 'Name'],
@@ -154,7 +174,12 @@ test.describe('hostile input', () => {
 
   test('malformed portal actions are refused with 400', async () => {
     const thread = `/support/${slug}/requests/${number}`;
-    const forms: Record<string, string>[] = [{}, { intent: 'bogus' }, { intent: 'reply', body: '' }, { intent: 'reply', body: 'x'.repeat(20_001) }];
+    const forms: Record<string, string>[] = [
+      {},
+      { intent: 'bogus' },
+      { intent: 'reply', body: '' },
+      { intent: 'reply', body: 'x'.repeat(20_001) },
+    ];
     for (const form of forms) {
       await expectHandled(await post(request, thread, form), 400);
     }
@@ -162,7 +187,10 @@ test.describe('hostile input', () => {
 
   test('portal and onboarding forms refuse out-of-range input at the field and keep it', async () => {
     const subject = 's'.repeat(201);
-    const body = await expectHandled(await post(request, `/support/${slug}/new`, { subject, body: 'Kept message' }), 400);
+    const body = await expectHandled(
+      await post(request, `/support/${slug}/new`, { subject, body: 'Kept message' }),
+      400,
+    );
     expect(body).toContain('Kept message');
     expect(body).toContain(subject);
     for (const bad of ['ab', 'Admin', '-lead', 'trail-', 'a'.repeat(41), 'two--dashes', 'login']) {
@@ -190,7 +218,7 @@ test.describe('hostile input, signed out', () => {
     for (const path of gets) await expectHandled(await request.get(path, { maxRedirects: 0 }), /^(200|30\d|4\d\d)$/);
     const posts: [string, Record<string, string>][] = [
       ['/login', { email: 'nul\u0000@example.test' }],
-      ['/login', { email: 'x'.repeat(300) + '@example.test' }],
+      ['/login', { email: `${'x'.repeat(300)}@example.test` }],
       ['/login', {}],
       ['/login/verify', { email: 'someone@example.test', code: '12\u00003456' }],
       ['/login/verify', { email: '\u0000', code: '123456' }],
@@ -205,7 +233,10 @@ test.describe('hostile input, signed out', () => {
 test.describe('oversized forms', () => {
   const TOO_LARGE = 'That was more than a form can send.';
 
-  test('a form body over 1 MiB is refused before it is read: 413 with a length, cut off without', async ({ request, clientIp }) => {
+  test('a form body over 1 MiB is refused before it is read: 413 with a length, cut off without', async ({
+    request,
+    clientIp,
+  }) => {
     const huge = `email=${'x'.repeat(2 * 1024 * 1024)}`;
     const declared = await request.post('/login', {
       data: huge,
@@ -235,13 +266,17 @@ test.describe('oversized forms', () => {
       body: stream,
       duplex: 'half',
       redirect: 'manual',
-      headers: { Origin: env.baseURL, 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': clientIp },
+      headers: {
+        Origin: env.baseURL,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'X-Forwarded-For': clientIp,
+      },
     } as RequestInit).then(
       (response) => String(response.status),
       (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
     );
     expect(outcome).toMatch(/^(413|ECONNRESET|EPIPE|UND_ERR_SOCKET)$/);
-    expect(sent, "the client was cut off long before it sent everything").toBeLessThan(32 * 1024 * 1024);
+    expect(sent, 'the client was cut off long before it sent everything').toBeLessThan(32 * 1024 * 1024);
     // The server goes on serving.
     await expectHandled(await request.get('/login'), 200);
   });

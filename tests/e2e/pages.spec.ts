@@ -22,7 +22,9 @@ test('the link in the email asks for a button press, then signs in and goes to `
 test('a used or garbage confirm link shows code_invalid', async ({ page }) => {
   await page.goto('/auth/confirm?token_hash=pkce_deadbeef&type=email');
   await page.getByRole('button', { name: /sign in|confirm/i }).click();
-  await expect(page.getByText('That code is wrong or has expired. Check the latest email or send a new code.')).toBeVisible();
+  await expect(
+    page.getByText('That code is wrong or has expired. Check the latest email or send a new code.'),
+  ).toBeVisible();
 });
 
 test('account: the display name is validated (1–60) and saved', async ({ page }) => {
@@ -32,7 +34,13 @@ test('account: the display name is validated (1–60) and saved', async ({ page 
   await name.fill(' '.repeat(3));
   await name.evaluate((el) => el.closest('form')?.setAttribute('novalidate', ''));
   await page.getByRole('button', { name: /save/i }).click();
-  await expect(page.getByText(/display name/i).and(page.getByRole('alert')).or(page.locator('[role=alert]', { hasText: /1.{0,6}60/ })).first()).toBeVisible();
+  await expect(
+    page
+      .getByText(/display name/i)
+      .and(page.getByRole('alert'))
+      .or(page.locator('[role=alert]', { hasText: /1.{0,6}60/ }))
+      .first(),
+  ).toBeVisible();
   await name.fill('Ada Lovelace');
   await page.getByRole('button', { name: /save/i }).click();
   await expect(page.getByRole('status').or(page.getByText(/saved/i)).first()).toBeVisible();
@@ -74,7 +82,11 @@ test('a cross-site POST is refused with 403 forbidden and sends no code', async 
   expect(await res.text()).toContain("You don't have access to this.");
   // With a foreign Origin, Remix itself aborts before the action (an empty 500, which server.ts
   // answers as the 403 it is); either way nothing is sent.
-  const foreign = await request.post('/login', { form: { email }, headers: { Origin: 'https://evil.example' }, maxRedirects: 0 });
+  const foreign = await request.post('/login', {
+    form: { email },
+    headers: { Origin: 'https://evil.example' },
+    maxRedirects: 0,
+  });
   expect(foreign.status()).toBe(403);
   expect(await foreign.text()).toContain("You don't have access to this.");
   expect(await mailCount(email)).toBe(0);
@@ -89,7 +101,7 @@ test('GET /logout does not sign out; it goes home', async ({ page }) => {
 
 test('redirectTo only takes same-app paths', async ({ page }) => {
   const email = uniqueEmail();
-  await page.goto('/login?redirectTo=' + encodeURIComponent('//evil.example/x'));
+  await page.goto(`/login?redirectTo=${encodeURIComponent('//evil.example/x')}`);
   await requestCode(page, email);
   const { code } = await waitForMail(env.mailUrl, email);
   await enterCode(page, code);

@@ -13,7 +13,10 @@ test('five wrong codes spread over the workers refuse the sixth attempt', async 
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 
   const attempt = async (value: string) => {
-    const client = await request.newContext({ baseURL: env.baseURL, extraHTTPHeaders: { 'X-Forwarded-For': clientIp, origin: env.baseURL, cookie } });
+    const client = await request.newContext({
+      baseURL: env.baseURL,
+      extraHTTPHeaders: { 'X-Forwarded-For': clientIp, origin: env.baseURL, cookie },
+    });
     try {
       const response = await client.post('/login/verify', { form: { intent: 'verify', code: value }, maxRedirects: 0 });
       return response.status();

@@ -1,7 +1,20 @@
-import { codeFor, enterCode, expect, inNewDocument, mailCount, requestCode, signIn, submitCode, test, uniqueEmail } from './fixtures.ts';
+import {
+  codeFor,
+  enterCode,
+  expect,
+  inNewDocument,
+  mailCount,
+  requestCode,
+  signIn,
+  submitCode,
+  test,
+  uniqueEmail,
+} from './fixtures.ts';
 
 test.describe('sign in with JavaScript', () => {
-  test('signs in with the emailed code typed into the six boxes and shows the email in the header', async ({ page }) => {
+  test('signs in with the emailed code typed into the six boxes and shows the email in the header', async ({
+    page,
+  }) => {
     const email = await signIn(page);
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('banner')).toContainText(email);
@@ -46,7 +59,9 @@ test.describe('sign in with JavaScript', () => {
     const code = await codeFor(email);
     const wrong = code === '000000' ? '111111' : '000000';
     await enterCode(page, wrong);
-    await expect(page.getByText('That code is wrong or has expired. Check the latest email or send a new code.')).toBeVisible();
+    await expect(
+      page.getByText('That code is wrong or has expired. Check the latest email or send a new code.'),
+    ).toBeVisible();
     await expect(page).toHaveURL(/\/login\/verify/);
     await expect(page.getByRole('main')).toContainText(email);
     // The right code still works afterwards.
@@ -62,7 +77,9 @@ test.describe('sign in with JavaScript', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const invalid = page.getByText('That code is wrong or has expired. Check the latest email or send a new code.');
     for (let i = 0; i < 5; i++) {
-      const response = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/login/verify'));
+      const response = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && r.url().includes('/login/verify'),
+      );
       // Each answer is a new document (the page has no client-side router); the next code goes into that one.
       await inNewDocument(page, () => enterCode(page, wrong));
       expect((await response).status()).toBe(400);
@@ -125,7 +142,10 @@ test.describe('sign in with JavaScript', () => {
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount$/);
   });
 
-  test('an expired session (tokens the auth server no longer knows) sends /account to /login', async ({ page, context }) => {
+  test('an expired session (tokens the auth server no longer knows) sends /account to /login', async ({
+    page,
+    context,
+  }) => {
     await signIn(page);
     const cookies = await context.cookies();
     const auth = cookies.find((c) => /^sb-.+-auth-token$/.test(c.name));
@@ -134,7 +154,9 @@ test.describe('sign in with JavaScript', () => {
     session.expires_at = 1; // long expired
     session.refresh_token = 'revoked-refresh-token';
     session.access_token = session.access_token.replace(/\.[^.]+$/, '.invalidsignature');
-    await context.addCookies([{ ...auth!, value: `base64-${Buffer.from(JSON.stringify(session)).toString('base64url')}` }]);
+    await context.addCookies([
+      { ...auth!, value: `base64-${Buffer.from(JSON.stringify(session)).toString('base64url')}` },
+    ]);
     await page.goto('/account');
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount$/);
   });
@@ -188,7 +210,9 @@ test.describe('sign in without JavaScript', () => {
     const code = await codeFor(email);
     await enterCode(page, code === '000000' ? '111111' : '000000', { javaScript: false });
     await submitCode(page);
-    await expect(page.getByText('That code is wrong or has expired. Check the latest email or send a new code.')).toBeVisible();
+    await expect(
+      page.getByText('That code is wrong or has expired. Check the latest email or send a new code.'),
+    ).toBeVisible();
     await expect(page.getByRole('main')).toContainText(email);
   });
 

@@ -7,7 +7,8 @@ import { codeFor, expect, requestCode, test, uniqueEmail } from './fixtures.ts';
 function collectProblems(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   return problems;
@@ -18,10 +19,14 @@ test('from /login the code step is a document of its own, without Remix in the b
   await requestCode(page, uniqueEmail('island'));
   // Remix's client followed the redirect with a document load (X-Remix-Reload-Document).
   await expect(page.locator('.otp__slot')).toHaveCount(6);
-  expect(await page.evaluate(() => ['__remixContext', '__remixManifest', '__remixRouter'].filter((name) => name in window))).toEqual([]);
+  expect(
+    await page.evaluate(() => ['__remixContext', '__remixManifest', '__remixRouter'].filter((name) => name in window)),
+  ).toEqual([]);
 });
 
-test('the verify page loads only its island module, logs nothing, hydrates the six boxes and submits at six digits', async ({ page }) => {
+test('the verify page loads only its island module, logs nothing, hydrates the six boxes and submits at six digits', async ({
+  page,
+}) => {
   const email = uniqueEmail('island');
   await page.goto('/login');
   await requestCode(page, email);

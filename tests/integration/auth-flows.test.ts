@@ -6,7 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesTo, waitForMail } from '../support/mail.ts';
-import { clientFor as client, newEmail, signInWithCode as signIn, startTestStack, type TestStack } from '../support/stack.ts';
+import {
+  clientFor as client,
+  newEmail,
+  signInWithCode as signIn,
+  startTestStack,
+  type TestStack,
+} from '../support/stack.ts';
 
 const APP = 'http://localhost:3000';
 
@@ -24,10 +30,21 @@ function verifyLink(stack: TestStack, hash: string, type: string, redirectTo?: s
   return fetch(`${stack.apiUrl}/auth/v1/verify?${q}`, { headers: { apikey: stack.anonKey }, redirect: 'manual' });
 }
 
-async function api(stack: TestStack, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function api(
+  stack: TestStack,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${stack.apiUrl}/auth/v1${path}`, {
     method,
-    headers: { apikey: stack.anonKey, 'content-type': 'application/json', 'x-supabase-api-version': '2024-01-01', ...headers },
+    headers: {
+      apikey: stack.anonKey,
+      'content-type': 'application/json',
+      'x-supabase-api-version': '2024-01-01',
+      ...headers,
+    },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
@@ -57,11 +74,15 @@ describe('auth links, users and limits', () => {
     const a = await signIn(stack);
     const b = await signIn(stack);
     // PostgREST reloads its schema cache on the NOTIFY; until then the insert is a 404 that changes nothing.
-    await expect.poll(async () => (await a.c.from('auth_test_notes').insert({ body: 'from a' })).status, { timeout: 10_000 }).toBe(201);
+    await expect
+      .poll(async () => (await a.c.from('auth_test_notes').insert({ body: 'from a' })).status, { timeout: 10_000 })
+      .toBe(201);
     expect((await b.c.from('auth_test_notes').insert({ body: 'from b' })).error).toBeNull();
     const forged = await a.c.from('auth_test_notes').insert({ body: 'as b', owner: b.session.user.id });
     expect(forged.error?.code).toBe('42501');
-    expect((await a.c.from('auth_test_notes').select('body, owner')).data).toEqual([{ body: 'from a', owner: a.session.user.id }]);
+    expect((await a.c.from('auth_test_notes').select('body, owner')).data).toEqual([
+      { body: 'from a', owner: a.session.user.id },
+    ]);
     expect((await b.c.from('auth_test_notes').select('body')).data).toEqual([{ body: 'from b' }]);
     expect((await client(stack).from('auth_test_notes').select('body')).error?.code).toBe('42501'); // anon has no grant
   });
@@ -108,7 +129,10 @@ describe('auth links, users and limits', () => {
   });
 
   it('answers bad link parameters with JSON errors, not redirects', async () => {
-    const noType = await fetch(`${stack.apiUrl}/auth/v1/verify?token=abc`, { headers: { apikey: stack.anonKey }, redirect: 'manual' });
+    const noType = await fetch(`${stack.apiUrl}/auth/v1/verify?token=abc`, {
+      headers: { apikey: stack.anonKey },
+      redirect: 'manual',
+    });
     expect(noType.status).toBe(400);
     expect(noType.headers.get('x-sb-error-code')).toBe('validation_failed');
   });
@@ -130,9 +154,15 @@ describe('auth links, users and limits', () => {
     const { hash } = await emailedHash(stack, email, true);
     const link = await verifyLink(stack, hash, 'magiclink', `${APP}/auth/callback`);
     const code = new URL(link.headers.get('location')!).searchParams.get('code')!;
-    const wrong = await api(stack, 'POST', '/token?grant_type=pkce', { auth_code: code, code_verifier: 'x'.repeat(64) });
+    const wrong = await api(stack, 'POST', '/token?grant_type=pkce', {
+      auth_code: code,
+      code_verifier: 'x'.repeat(64),
+    });
     expect(wrong).toMatchObject({ status: 400, body: { code: 'bad_code_verifier' } });
-    const unknown = await api(stack, 'POST', '/token?grant_type=pkce', { auth_code: crypto.randomUUID(), code_verifier: 'x'.repeat(64) });
+    const unknown = await api(stack, 'POST', '/token?grant_type=pkce', {
+      auth_code: crypto.randomUUID(),
+      code_verifier: 'x'.repeat(64),
+    });
     expect(unknown).toMatchObject({ status: 404, body: { code: 'flow_state_not_found' } });
     const empty = await api(stack, 'POST', '/token?grant_type=pkce', {});
     expect(empty).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
@@ -150,16 +180,23 @@ describe('auth links, users and limits', () => {
     const email = newEmail();
     await client(stack).auth.signInWithOtp({ email });
     const { code } = await waitForMail(stack.mailUrl, email);
-    const results = await Promise.all(Array.from({ length: 5 }, () => client(stack).auth.verifyOtp({ email, token: code, type: 'email' })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => client(stack).auth.verifyOtp({ email, token: code, type: 'email' })),
+    );
     expect(results.filter((r) => r.error === null)).toHaveLength(1);
     expect(results.filter((r) => r.error?.code === 'otp_expired')).toHaveLength(4);
-    const { rows } = await stack.sql(`select count(*)::int as n from auth.sessions s join auth.users u on u.id = s.user_id where u.email = $1`, [email]);
+    const { rows } = await stack.sql(
+      `select count(*)::int as n from auth.sessions s join auth.users u on u.id = s.user_id where u.email = $1`,
+      [email],
+    );
     expect(rows[0].n).toBe(1);
   });
 
   it('gives simultaneous refreshes of one token the same new token', async () => {
     const { session } = await signIn(stack);
-    const results = await Promise.all(Array.from({ length: 5 }, () => client(stack).auth.refreshSession({ refresh_token: session.refresh_token })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => client(stack).auth.refreshSession({ refresh_token: session.refresh_token })),
+    );
     expect(results.map((r) => r.error)).toEqual([null, null, null, null, null]);
     expect(new Set(results.map((r) => r.data.session!.refresh_token)).size).toBe(1);
   });
@@ -173,7 +210,13 @@ describe('auth links, users and limits', () => {
     expect(second.data.user?.user_metadata.team).toBeUndefined();
     expect(second.data.user?.user_metadata.display_name).toBe('Grace');
     const token = (await c.auth.getSession()).data.session!.access_token;
-    const admin = await api(stack, 'PUT', '/user', { app_metadata: { role: 'admin' } }, { authorization: `Bearer ${token}` });
+    const admin = await api(
+      stack,
+      'PUT',
+      '/user',
+      { app_metadata: { role: 'admin' } },
+      { authorization: `Bearer ${token}` },
+    );
     expect(admin).toMatchObject({ status: 403, body: { code: 'not_admin' } });
     // A refreshed access token carries the new metadata.
     const refreshed = await c.auth.refreshSession();
@@ -201,7 +244,9 @@ describe('auth links, users and limits', () => {
     const { code } = await waitForMail(stack.mailUrl, email, 2);
     expect((await two.auth.verifyOtp({ email, token: code, type: 'email' })).error).toBeNull();
     expect((await two.auth.signOut({ scope: 'others' })).error).toBeNull();
-    expect((await client(stack).auth.refreshSession({ refresh_token: one.session.refresh_token })).error?.code).toBe('refresh_token_not_found');
+    expect((await client(stack).auth.refreshSession({ refresh_token: one.session.refresh_token })).error?.code).toBe(
+      'refresh_token_not_found',
+    );
     expect((await two.auth.refreshSession()).error).toBeNull();
     const bad = await api(stack, 'POST', '/logout?scope=everyone', undefined, {
       authorization: `Bearer ${(await two.auth.getSession()).data.session!.access_token}`,
@@ -210,7 +255,9 @@ describe('auth links, users and limits', () => {
   });
 
   it('refuses unknown and malformed refresh tokens', async () => {
-    expect(await api(stack, 'POST', '/token?grant_type=refresh_token', { refresh_token: 'abcdefghijkl' })).toMatchObject({
+    expect(
+      await api(stack, 'POST', '/token?grant_type=refresh_token', { refresh_token: 'abcdefghijkl' }),
+    ).toMatchObject({
       status: 400,
       body: { code: 'refresh_token_not_found', message: 'Invalid Refresh Token: Refresh Token Not Found' },
     });
@@ -221,10 +268,19 @@ describe('auth links, users and limits', () => {
   });
 
   it('refuses bodies over 1 MiB with 413 and unexpected shapes with 400', async () => {
-    const big = await api(stack, 'POST', '/otp', JSON.stringify({ email: newEmail(), data: { blob: 'x'.repeat(1024 * 1024) } }));
+    const big = await api(
+      stack,
+      'POST',
+      '/otp',
+      JSON.stringify({ email: newEmail(), data: { blob: 'x'.repeat(1024 * 1024) } }),
+    );
     expect(big).toMatchObject({ status: 413, body: { code: 'request_entity_too_large' } });
     expect(await api(stack, 'POST', '/otp', '[1,2]')).toMatchObject({ status: 400, body: { code: 'bad_json' } });
-    const challenge = await api(stack, 'POST', '/otp', { email: newEmail(), code_challenge: 'short', code_challenge_method: 's256' });
+    const challenge = await api(stack, 'POST', '/otp', {
+      email: newEmail(),
+      code_challenge: 'short',
+      code_challenge_method: 's256',
+    });
     expect(challenge).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
   });
 
@@ -237,7 +293,10 @@ describe('auth links, users and limits', () => {
 
   it('pages the admin user list with X-Total-Count and Link', async () => {
     const service = { authorization: `Bearer ${stack.serviceRoleKey}` };
-    for (let i = 0; i < 3; i++) expect((await api(stack, 'POST', '/admin/users', { email: newEmail('listed'), email_confirm: true }, service)).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await api(stack, 'POST', '/admin/users', { email: newEmail('listed'), email_confirm: true }, service)).status,
+      ).toBe(200);
     const page = await api(stack, 'GET', '/admin/users?page=1&per_page=2', undefined, service);
     expect(page.status).toBe(200);
     expect(page.body.aud).toBe('authenticated');
@@ -249,7 +308,10 @@ describe('auth links, users and limits', () => {
     const listed = await admin.listUsers({ page: 2, perPage: 2 });
     expect(listed.error).toBeNull();
     expect(listed.data.users).toHaveLength(Math.min(2, total - 2));
-    expect(await api(stack, 'GET', '/admin/users/not-a-uuid', undefined, service)).toMatchObject({ status: 404, body: { code: 'validation_failed' } });
+    expect(await api(stack, 'GET', '/admin/users/not-a-uuid', undefined, service)).toMatchObject({
+      status: 404,
+      body: { code: 'validation_failed' },
+    });
     const dup = await admin.createUser({ email: page.body.users[0].email });
     expect(dup.error).toMatchObject({ status: 422, code: 'email_exists' });
   });
@@ -257,7 +319,10 @@ describe('auth links, users and limits', () => {
   it('updates and bans users through the admin API', async () => {
     const admin = createClient(stack.apiUrl, stack.serviceRoleKey, { auth: { persistSession: false } }).auth.admin;
     const { c, session } = await signIn(stack);
-    const updated = await admin.updateUserById(session.user.id, { app_metadata: { plan: 'team' }, user_metadata: { display_name: 'Lin' } });
+    const updated = await admin.updateUserById(session.user.id, {
+      app_metadata: { plan: 'team' },
+      user_metadata: { display_name: 'Lin' },
+    });
     expect(updated.error).toBeNull();
     expect(updated.data.user?.app_metadata).toMatchObject({ provider: 'email', plan: 'team' });
     expect(updated.data.user?.user_metadata).toMatchObject({ display_name: 'Lin' });
@@ -268,8 +333,14 @@ describe('auth links, users and limits', () => {
   it('generates links with GoTrue’s rules for existing and unknown users', async () => {
     const admin = createClient(stack.apiUrl, stack.serviceRoleKey, { auth: { persistSession: false } }).auth.admin;
     const { email } = await signIn(stack);
-    expect((await admin.generateLink({ type: 'signup', email, password: 'irrelevant-123' })).error).toMatchObject({ status: 422, code: 'email_exists' });
-    expect((await admin.generateLink({ type: 'recovery', email: newEmail() })).error).toMatchObject({ status: 404, code: 'user_not_found' });
+    expect((await admin.generateLink({ type: 'signup', email, password: 'irrelevant-123' })).error).toMatchObject({
+      status: 422,
+      code: 'email_exists',
+    });
+    expect((await admin.generateLink({ type: 'recovery', email: newEmail() })).error).toMatchObject({
+      status: 404,
+      code: 'user_not_found',
+    });
     const link = await admin.generateLink({ type: 'magiclink', email, options: { redirectTo: `${APP}/inbox` } });
     expect(link.data.properties?.redirect_to).toBe(`${APP}/inbox`);
     const res = await fetch(link.data.properties!.action_link, { redirect: 'manual' });
@@ -337,7 +408,9 @@ describe('auth with confirmations on and custom or default templates', () => {
     const confirmation = await waitForMail(stack.mailUrl, email);
     expect(confirmation.html).toContain('/auth/v1/verify?token=');
     expect(confirmation.html).toContain('type=signup');
-    const { rows } = await stack.sql('select email_confirmed_at, confirmation_token from auth.users where email = $1', [email]);
+    const { rows } = await stack.sql('select email_confirmed_at, confirmation_token from auth.users where email = $1', [
+      email,
+    ]);
     expect(rows[0].email_confirmed_at).toBeNull();
     expect(rows[0].confirmation_token).toMatch(/^[0-9a-f]{56}$/);
     const signup = await c.auth.verifyOtp({ email, token: confirmation.code, type: 'email' });
@@ -345,7 +418,9 @@ describe('auth with confirmations on and custom or default templates', () => {
     expect(signup.data.user?.email_confirmed_at).toBeTruthy();
     expect(signup.data.user?.user_metadata).toMatchObject({ email_verified: true, full_name: '<Ada>' });
 
-    expect((await c.auth.signInWithOtp({ email, options: { emailRedirectTo: 'http://localhost:3000/a?b=1' } })).error).toBeNull();
+    expect(
+      (await c.auth.signInWithOtp({ email, options: { emailRedirectTo: 'http://localhost:3000/a?b=1' } })).error,
+    ).toBeNull();
     const magic = await waitForMail(stack.mailUrl, email, 2);
     expect((await messagesTo(stack.mailUrl, email))[0].Subject).toBe(`Code for ${email} & co`); // subjects are text, not HTML
     expect(magic.html).toContain(`<p>Hi &lt;Ada&gt; (${email})</p>`);
@@ -361,7 +436,10 @@ describe('auth with confirmations on and custom or default templates', () => {
   it('confirms a new address through the PKCE signup link and records amr email/signup', async () => {
     const email = newEmail();
     const c = client(stack, { pkce: true });
-    expect((await c.auth.signInWithOtp({ email, options: { emailRedirectTo: 'http://localhost:3000/auth/callback' } })).error).toBeNull();
+    expect(
+      (await c.auth.signInWithOtp({ email, options: { emailRedirectTo: 'http://localhost:3000/auth/callback' } }))
+        .error,
+    ).toBeNull();
     const mail = await waitForMail(stack.mailUrl, email);
     const link = /href="([^"]*\/auth\/v1\/verify[^"]*)"/.exec(mail.html)![1].replace(/&amp;/g, '&');
     expect(new URL(link).searchParams.get('token')).toMatch(/^pkce_/);
@@ -387,8 +465,14 @@ describe('auth with confirmations on and custom or default templates', () => {
     expect(sent.status).toBe(200);
     const mail = await waitForMail(stack.mailUrl, email);
     const link = /href="([^"]*\/auth\/v1\/verify[^"]*)"/.exec(mail.html)![1].replace(/&amp;/g, '&');
-    const code = new URL((await fetch(link, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
-    const token = await fetch(`${stack.apiUrl}/auth/v1/token?grant_type=pkce`, { method: 'POST', headers, body: JSON.stringify({ auth_code: code, code_verifier: verifier }) });
+    const code = new URL((await fetch(link, { redirect: 'manual' })).headers.get('location')!).searchParams.get(
+      'code',
+    )!;
+    const token = await fetch(`${stack.apiUrl}/auth/v1/token?grant_type=pkce`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ auth_code: code, code_verifier: verifier }),
+    });
     expect(token.status).toBe(200);
     expect((await token.json()).user.email).toBe(email);
   });

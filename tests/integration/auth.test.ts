@@ -4,7 +4,13 @@ import { createClient } from '@supabase/supabase-js';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForMail } from '../support/mail.ts';
-import { clientFor as client, newEmail, signInWithCode as signIn, startTestStack, type TestStack } from '../support/stack.ts';
+import {
+  clientFor as client,
+  newEmail,
+  signInWithCode as signIn,
+  startTestStack,
+  type TestStack,
+} from '../support/stack.ts';
 
 describe('auth with Tend settings', () => {
   let stack: TestStack;
@@ -21,7 +27,14 @@ describe('auth with Tend settings', () => {
     expect(data.user?.email).toBe(email);
     expect(data.user?.app_metadata).toMatchObject({ provider: 'email', providers: ['email'] });
     const claims = (await c.auth.getClaims()).data?.claims;
-    expect(claims).toMatchObject({ sub: session.user.id, role: 'authenticated', aud: 'authenticated', email, aal: 'aal1', is_anonymous: false });
+    expect(claims).toMatchObject({
+      sub: session.user.id,
+      role: 'authenticated',
+      aud: 'authenticated',
+      email,
+      aal: 'aal1',
+      is_anonymous: false,
+    });
     expect(claims?.session_id).toBeTruthy();
     expect(claims?.iss).toBe(`${stack.apiUrl}/auth/v1`);
   });
@@ -55,9 +68,12 @@ describe('auth with Tend settings', () => {
     const mail = await waitForMail(stack.mailUrl, email);
     const hash = /token_hash=([a-z0-9_]+)/.exec(mail.html)![1];
     expect(hash.startsWith('pkce_')).toBe(true);
-    const link = await fetch(`${stack.apiUrl}/auth/v1/verify?token=${hash}&type=magiclink&redirect_to=${encodeURIComponent('http://localhost:3000/auth/callback')}`, {
-      redirect: 'manual',
-    });
+    const link = await fetch(
+      `${stack.apiUrl}/auth/v1/verify?token=${hash}&type=magiclink&redirect_to=${encodeURIComponent('http://localhost:3000/auth/callback')}`,
+      {
+        redirect: 'manual',
+      },
+    );
     expect(link.status).toBe(303);
     const location = new URL(link.headers.get('location')!);
     expect(location.origin + location.pathname).toBe('http://localhost:3000/auth/callback');
@@ -76,7 +92,12 @@ describe('auth with Tend settings', () => {
       createServerClient(stack.apiUrl, stack.anonKey, {
         cookies: {
           getAll: () => [...jar].map(([name, value]) => ({ name, value })),
-          setAll: (cookies) => cookies.forEach(({ name, value, options }) => (options.maxAge === 0 ? jar.delete(name) : jar.set(name, value))),
+          setAll: (cookies) => {
+            for (const { name, value, options } of cookies) {
+              if (options.maxAge === 0) jar.delete(name);
+              else jar.set(name, value);
+            }
+          },
         },
       });
     const email = newEmail();
@@ -100,7 +121,12 @@ describe('auth with Tend settings', () => {
       createServerClient(stack.apiUrl, stack.anonKey, {
         cookies: {
           getAll: () => [...jar].map(([name, value]) => ({ name, value })),
-          setAll: (cookies) => cookies.forEach(({ name, value, options }) => (options.maxAge === 0 ? jar.delete(name) : jar.set(name, value))),
+          setAll: (cookies) => {
+            for (const { name, value, options } of cookies) {
+              if (options.maxAge === 0) jar.delete(name);
+              else jar.set(name, value);
+            }
+          },
         },
       });
     const email = newEmail();
@@ -238,7 +264,9 @@ describe('auth with Tend settings', () => {
     // GoTrue refuses the still-unexpired access token of a deleted session; auth-js maps that to AuthSessionMissingError.
     const user = await client(stack).auth.getUser(two.access_token);
     expect(user.error?.name).toBe('AuthSessionMissingError');
-    const raw = await fetch(`${stack.apiUrl}/auth/v1/user`, { headers: { apikey: stack.anonKey, authorization: `Bearer ${two.access_token}` } });
+    const raw = await fetch(`${stack.apiUrl}/auth/v1/user`, {
+      headers: { apikey: stack.anonKey, authorization: `Bearer ${two.access_token}` },
+    });
     expect(raw.status).toBe(403);
     expect(raw.headers.get('x-sb-error-code')).toBe('session_not_found');
   });
@@ -253,14 +281,23 @@ describe('auth with Tend settings', () => {
     expect(list.data.users.map((u) => u.email)).toContain(email);
     expect((await admin.getUserById(created.data.user!.id)).data.user?.email).toBe(email);
     expect((await admin.deleteUser(created.data.user!.id)).error).toBeNull();
-    expect((await admin.getUserById(created.data.user!.id)).error).toMatchObject({ status: 404, code: 'user_not_found' });
+    expect((await admin.getUserById(created.data.user!.id)).error).toMatchObject({
+      status: 404,
+      code: 'user_not_found',
+    });
 
     const anon = client(stack).auth.admin;
     expect((await anon.createUser({ email: newEmail() })).error).toMatchObject({ status: 403, code: 'not_admin' });
     expect((await anon.listUsers()).error).toMatchObject({ status: 403, code: 'not_admin' });
     const signedIn = await signIn(stack);
-    const asUser = createClient(stack.apiUrl, stack.anonKey, { global: { headers: { Authorization: `Bearer ${signedIn.session.access_token}` } }, auth: { persistSession: false } });
-    expect((await asUser.auth.admin.deleteUser(signedIn.session.user.id)).error).toMatchObject({ status: 403, code: 'not_admin' });
+    const asUser = createClient(stack.apiUrl, stack.anonKey, {
+      global: { headers: { Authorization: `Bearer ${signedIn.session.access_token}` } },
+      auth: { persistSession: false },
+    });
+    expect((await asUser.auth.admin.deleteUser(signedIn.session.user.id)).error).toMatchObject({
+      status: 403,
+      code: 'not_admin',
+    });
   });
 
   it('generates links whose code and hash both verify, without sending email', async () => {
@@ -269,21 +306,35 @@ describe('auth with Tend settings', () => {
     const first = await admin.generateLink({ type: 'magiclink', email });
     expect(first.error).toBeNull();
     expect(first.data.properties).toMatchObject({ verification_type: 'signup' }); // unknown email → signup
-    const byCode = await client(stack).auth.verifyOtp({ email, token: first.data.properties!.email_otp, type: 'email' });
+    const byCode = await client(stack).auth.verifyOtp({
+      email,
+      token: first.data.properties!.email_otp,
+      type: 'email',
+    });
     expect(byCode.error).toBeNull();
 
     const second = await admin.generateLink({ type: 'magiclink', email });
     expect(second.data.properties?.verification_type).toBe('magiclink');
-    expect(second.data.properties?.action_link).toContain(`/auth/v1/verify?token=${second.data.properties!.hashed_token}&type=magiclink`);
-    const byHash = await client(stack).auth.verifyOtp({ token_hash: second.data.properties!.hashed_token, type: 'magiclink' });
+    expect(second.data.properties?.action_link).toContain(
+      `/auth/v1/verify?token=${second.data.properties!.hashed_token}&type=magiclink`,
+    );
+    const byHash = await client(stack).auth.verifyOtp({
+      token_hash: second.data.properties!.hashed_token,
+      type: 'magiclink',
+    });
     expect(byHash.error).toBeNull();
-    const inbox = await fetch(`${stack.mailUrl}/api/v1/search?query=${encodeURIComponent(`to:${email}`)}`).then((r) => r.json());
+    const inbox = await fetch(`${stack.mailUrl}/api/v1/search?query=${encodeURIComponent(`to:${email}`)}`).then((r) =>
+      r.json(),
+    );
     expect(inbox.messages).toEqual([]);
   });
 
   it('serves settings, health and the public signing key (never a private part or the secret)', async () => {
     const headers = { apikey: stack.anonKey };
-    expect(await (await fetch(`${stack.apiUrl}/auth/v1/settings`, { headers })).json()).toMatchObject({ external: { email: true }, disable_signup: false });
+    expect(await (await fetch(`${stack.apiUrl}/auth/v1/settings`, { headers })).json()).toMatchObject({
+      external: { email: true },
+      disable_signup: false,
+    });
     expect((await fetch(`${stack.apiUrl}/auth/v1/health`, { headers })).status).toBe(200);
     const jwks = await (await fetch(`${stack.apiUrl}/auth/v1/.well-known/jwks.json`)).json();
     // The CLI's default local key (reference/auth.md §2).
@@ -306,15 +357,23 @@ describe('auth with Tend settings', () => {
 
   it('signs access tokens with ES256 and the key id, which verify against the published JWKS', async () => {
     const { session } = await signIn(stack);
-    expect(decodeProtectedHeader(session.access_token)).toEqual({ alg: 'ES256', kid: 'b81269f1-21d8-4f2e-b719-c2240a840d90', typ: 'JWT' });
+    expect(decodeProtectedHeader(session.access_token)).toEqual({
+      alg: 'ES256',
+      kid: 'b81269f1-21d8-4f2e-b719-c2240a840d90',
+      typ: 'JWT',
+    });
     const keys = createRemoteJWKSet(new URL(`${stack.apiUrl}/auth/v1/.well-known/jwks.json`));
     const { payload } = await jwtVerify(session.access_token, keys);
     expect(payload).toMatchObject({ role: 'authenticated', aud: 'authenticated', sub: session.user.id });
     // A token signed with the right kid but another key is refused by Auth and PostgREST alike.
     const { privateKey } = await generateKeyPair('ES256');
-    const forged = await new SignJWT({ ...payload }).setProtectedHeader({ alg: 'ES256', kid: 'b81269f1-21d8-4f2e-b719-c2240a840d90', typ: 'JWT' }).sign(privateKey);
+    const forged = await new SignJWT({ ...payload })
+      .setProtectedHeader({ alg: 'ES256', kid: 'b81269f1-21d8-4f2e-b719-c2240a840d90', typ: 'JWT' })
+      .sign(privateKey);
     expect((await client(stack).auth.getUser(forged)).error?.status).toBe(403);
-    const rest = await fetch(`${stack.apiUrl}/rest/v1/profiles?select=user_id`, { headers: { apikey: stack.anonKey, authorization: `Bearer ${forged}` } });
+    const rest = await fetch(`${stack.apiUrl}/rest/v1/profiles?select=user_id`, {
+      headers: { apikey: stack.anonKey, authorization: `Bearer ${forged}` },
+    });
     expect(rest.status).toBe(401);
   });
 
@@ -325,7 +384,9 @@ describe('auth with Tend settings', () => {
     await other.auth.setSession({ access_token: session.access_token, refresh_token: session.refresh_token });
     await other.auth.signOut({ scope: 'global' });
     // getUser asks the server, which knows the session is gone; getClaims only checks signature and exp.
-    const gone = await fetch(`${stack.apiUrl}/auth/v1/user`, { headers: { apikey: stack.anonKey, authorization: `Bearer ${session.access_token}` } });
+    const gone = await fetch(`${stack.apiUrl}/auth/v1/user`, {
+      headers: { apikey: stack.anonKey, authorization: `Bearer ${session.access_token}` },
+    });
     expect(gone.status).toBe(403);
     expect(await gone.json()).toMatchObject({ error_code: 'session_not_found' });
     expect((await client(stack).auth.getUser(session.access_token)).data.user).toBeNull();

@@ -13,7 +13,9 @@ describe('concurrency', () => {
   it('gives 50 concurrent create_ticket calls 50 distinct consecutive numbers', async () => {
     const before = (await db.sql(`select ticket_seq from workspaces where id = $1`, [ACME])).rows[0].ticket_seq;
     const people: Person[] = ['acmeCustomer', 'acmeCustomer2', 'globexCustomer'];
-    const tickets = await Promise.all(Array.from({ length: 50 }, (_, i) => openTicket(db, people[i % 3], `Concurrent request ${i}`)));
+    const tickets = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => openTicket(db, people[i % 3], `Concurrent request ${i}`)),
+    );
     const numbers = tickets.map((t) => t.number).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => before + 1 + i));
   });
@@ -28,15 +30,24 @@ describe('concurrency', () => {
        insert into memberships (workspace_id, user_id, role) select $2, id, 'agent' from u`,
       [agents, ACME],
     );
-    await db.sql(`update tickets set assignee_id = 'a0000000-0000-4000-8000-000000000002' where workspace_id = $1 and assignee_id is null and status in ('new','open')`, [ACME]);
+    await db.sql(
+      `update tickets set assignee_id = 'a0000000-0000-4000-8000-000000000002' where workspace_id = $1 and assignee_id is null and status in ('new','open')`,
+      [ACME],
+    );
     for (let i = 0; i < 30; i++) await openTicket(db, 'acmeCustomer', `Queue ${i}`);
     const { SignJWT } = await import('jose');
     const { createClient } = await import('@supabase/supabase-js');
     const key = new TextEncoder().encode(db.stack.jwtSecret);
     const claims = await Promise.all(
       agents.map(async (id) => {
-        const jwt = await new SignJWT({ sub: id, role: 'authenticated', aud: 'authenticated' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key);
-        const c = createClient(db.stack.apiUrl, db.stack.anonKey, { auth: { persistSession: false }, global: { headers: { Authorization: `Bearer ${jwt}` } } });
+        const jwt = await new SignJWT({ sub: id, role: 'authenticated', aud: 'authenticated' })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setExpirationTime('1h')
+          .sign(key);
+        const c = createClient(db.stack.apiUrl, db.stack.anonKey, {
+          auth: { persistSession: false },
+          global: { headers: { Authorization: `Bearer ${jwt}` } },
+        });
         const { data, error } = await c.rpc('claim_next_ticket', { p_workspace_id: ACME }).maybeSingle();
         expect(error).toBeNull();
         return { agent: id, ticket: data as { id: string; assignee_id: string; status: string } };
@@ -45,13 +56,18 @@ describe('concurrency', () => {
     const ids = claims.map((c) => c.ticket.id);
     expect(new Set(ids).size).toBe(20);
     for (const c of claims) expect(c.ticket).toMatchObject({ assignee_id: c.agent, status: 'open' });
-    const { rows } = await db.sql(`select count(*)::int as n from tickets where id = any($1) and assignee_id is not null`, [ids]);
+    const { rows } = await db.sql(
+      `select count(*)::int as n from tickets where id = any($1) and assignee_id is not null`,
+      [ids],
+    );
     expect(rows[0].n).toBe(20);
   });
 
   it('lets exactly one of two agents replying from the same page state through; the traffic cop stops the other', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Which plan should I pick?');
-    const { rows } = await db.sql(`select id from messages where ticket_id = $1 order by created_at desc limit 1`, [t.id]);
+    const { rows } = await db.sql(`select id from messages where ticket_id = $1 order by created_at desc limit 1`, [
+      t.id,
+    ]);
     const seen = rows[0].id;
     const [a, b] = await Promise.all([db.as('acmeAgent'), db.as('acmeAgent2')]);
     const results = await Promise.all([
@@ -63,46 +79,76 @@ describe('concurrency', () => {
     expect(ok).toHaveLength(1);
     expect(refused).toHaveLength(1);
     expect(refused[0].error).toMatchObject({ message: 'ticket_changed', details: ok[0].data.id });
-    const replies = await db.sql(`select count(*)::int as n from messages where ticket_id = $1 and kind = 'reply'`, [t.id]);
+    const replies = await db.sql(`select count(*)::int as n from messages where ticket_id = $1 and kind = 'reply'`, [
+      t.id,
+    ]);
     expect(replies.rows[0].n).toBe(2); // the customer's and one agent's
   });
 
-  it('keeps each workspace\'s numbers consecutive when both take requests at once', async () => {
-    const seq = async (ws: string) => (await db.sql(`select ticket_seq from workspaces where id = $1`, [ws])).rows[0].ticket_seq as number;
+  it("keeps each workspace's numbers consecutive when both take requests at once", async () => {
+    const seq = async (ws: string) =>
+      (await db.sql(`select ticket_seq from workspaces where id = $1`, [ws])).rows[0].ticket_seq as number;
     const [acmeBefore, globexBefore] = [await seq(ACME), await seq(GLOBEX)];
     const customer = await db.as('acmeCustomer');
     const results = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        customer.rpc('create_ticket', { p_workspace_slug: i % 2 ? 'globex' : 'acme', p_subject: `Both ${i}`, p_body: 'Hi' }).then((r) => ({ ws: i % 2 ? GLOBEX : ACME, r })),
+        customer
+          .rpc('create_ticket', { p_workspace_slug: i % 2 ? 'globex' : 'acme', p_subject: `Both ${i}`, p_body: 'Hi' })
+          .then((r) => ({ ws: i % 2 ? GLOBEX : ACME, r })),
       ),
     );
-    for (const [ws, before] of [[ACME, acmeBefore], [GLOBEX, globexBefore]] as const) {
-      const numbers = results.filter((x) => x.ws === ws).map((x) => x.r.data[0].number).sort((a: number, b: number) => a - b);
+    for (const [ws, before] of [
+      [ACME, acmeBefore],
+      [GLOBEX, globexBefore],
+    ] as const) {
+      const numbers = results
+        .filter((x) => x.ws === ws)
+        .map((x) => x.r.data[0].number)
+        .sort((a: number, b: number) => a - b);
       expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => before + 1 + i));
     }
   });
 
-  it('refuses an agent reply written before the customer\'s newest message; notes and fresh replies go through', async () => {
+  it("refuses an agent reply written before the customer's newest message; notes and fresh replies go through", async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Traffic cop, sequential');
     const seen = (await db.sql(`select id from messages where ticket_id = $1`, [t.id])).rows[0].id;
     const customer = await db.as('acmeCustomer');
     const { data: newer } = await customer.rpc('post_message', { p_ticket_id: t.id, p_body: 'One more detail' });
     const agent = await db.as('acmeAgent');
-    const stale = await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Answer to the first message', p_last_seen_message_id: seen });
+    const stale = await agent.rpc('post_message', {
+      p_ticket_id: t.id,
+      p_body: 'Answer to the first message',
+      p_last_seen_message_id: seen,
+    });
     expect(stale.error).toMatchObject({ code: 'P0001', message: 'ticket_changed', details: newer.id });
-    const note = await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Internal', p_kind: 'note', p_last_seen_message_id: seen });
+    const note = await agent.rpc('post_message', {
+      p_ticket_id: t.id,
+      p_body: 'Internal',
+      p_kind: 'note',
+      p_last_seen_message_id: seen,
+    });
     expect(note.error).toBeNull();
-    const fresh = await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Answer to both', p_last_seen_message_id: note.data.id });
+    const fresh = await agent.rpc('post_message', {
+      p_ticket_id: t.id,
+      p_body: 'Answer to both',
+      p_last_seen_message_id: note.data.id,
+    });
     expect(fresh.error).toBeNull();
     // The customer is never stopped by the traffic cop.
-    expect((await customer.rpc('post_message', { p_ticket_id: t.id, p_body: 'Thanks', p_last_seen_message_id: seen })).error).toBeNull();
+    expect(
+      (await customer.rpc('post_message', { p_ticket_id: t.id, p_body: 'Thanks', p_last_seen_message_id: seen })).error,
+    ).toBeNull();
   });
 
   it('serialises 10 concurrent replies by the team and the customer on one ticket without losing any', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Busy thread');
     const people: Person[] = ['acmeCustomer', 'acmeAgent', 'acmeAgent2', 'acmeAdmin'];
     const clients = await Promise.all(people.map((p) => db.as(p)));
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => clients[i % 4].rpc('post_message', { p_ticket_id: t.id, p_body: `Reply ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        clients[i % 4].rpc('post_message', { p_ticket_id: t.id, p_body: `Reply ${i}` }),
+      ),
+    );
     expect(results.filter((r) => r.error)).toEqual([]);
     const { rows } = await db.sql(
       `select count(*)::int n, max(m.created_at) = (select last_message_at from tickets where id = $1) as last_ok from messages m where ticket_id = $1`,
@@ -114,25 +160,36 @@ describe('concurrency', () => {
   it('keeps an admin when the last two demote each other at the same moment: the second waits, then gets last_admin', async () => {
     const [a, b] = [await createUser(db, 'twin-a@example.test'), await createUser(db, 'twin-b@example.test')];
     const ws = (await db.sql(`insert into workspaces (slug, name) values ('twins', 'Twins') returning id`)).rows[0].id;
-    await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'admin'), ($1, $3, 'admin')`, [ws, a, b]);
+    await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'admin'), ($1, $3, 'admin')`, [
+      ws,
+      a,
+      b,
+    ]);
     // Two sessions as PostgREST runs them: role authenticated, the caller's claims, one transaction each.
     const session = async (me: string) => {
       const c = new pg.Client({ connectionString: db.stack.dbUrl });
       c.on('error', () => undefined);
       await c.connect();
       await c.query('begin');
-      await c.query(`select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)`, [JSON.stringify({ sub: me, role: 'authenticated' })]);
+      await c.query(`select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)`, [
+        JSON.stringify({ sub: me, role: 'authenticated' }),
+      ]);
       return c;
     };
     const [ca, cb] = [await session(a), await session(b)];
     try {
-      const first = await ca.query(`update public.memberships set role = 'agent' where workspace_id = $1 and user_id = $2`, [ws, b]);
+      const first = await ca.query(
+        `update public.memberships set role = 'agent' where workspace_id = $1 and user_id = $2`,
+        [ws, b],
+      );
       expect(first.rowCount).toBe(1);
       // B demotes A while A's change is uncommitted: it queues on the workspace row...
-      const second = cb.query(`update public.memberships set role = 'agent' where workspace_id = $1 and user_id = $2`, [ws, a]).then(
-        () => 'demoted',
-        (e: { message: string }) => e.message,
-      );
+      const second = cb
+        .query(`update public.memberships set role = 'agent' where workspace_id = $1 and user_id = $2`, [ws, a])
+        .then(
+          () => 'demoted',
+          (e: { message: string }) => e.message,
+        );
       const early = await Promise.race([second, new Promise((r) => setTimeout(() => r('waiting'), 300))]);
       expect(early).toBe('waiting');
       await ca.query('commit');
@@ -143,19 +200,32 @@ describe('concurrency', () => {
       await Promise.all([ca.end(), cb.end()]);
     }
     const { rows } = await db.sql(`select user_id, role from memberships where workspace_id = $1 order by role`, [ws]);
-    expect(rows).toEqual([{ user_id: a, role: 'admin' }, { user_id: b, role: 'agent' }]);
+    expect(rows).toEqual([
+      { user_id: a, role: 'admin' },
+      { user_id: b, role: 'agent' },
+    ]);
   });
 
   it('keeps an admin when two admins remove each other at once through PostgREST', async () => {
     const [a, b] = [await createUser(db, 'pair-a@example.test'), await createUser(db, 'pair-b@example.test')];
     const ws = (await db.sql(`insert into workspaces (slug, name) values ('pair', 'Pair') returning id`)).rows[0].id;
-    await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'admin'), ($1, $3, 'admin')`, [ws, a, b]);
+    await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'admin'), ($1, $3, 'admin')`, [
+      ws,
+      a,
+      b,
+    ]);
     const { SignJWT } = await import('jose');
     const { createClient } = await import('@supabase/supabase-js');
     const key = new TextEncoder().encode(db.stack.jwtSecret);
     const as = async (id: string) => {
-      const jwt = await new SignJWT({ sub: id, role: 'authenticated', aud: 'authenticated' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key);
-      return createClient(db.stack.apiUrl, db.stack.anonKey, { auth: { persistSession: false }, global: { headers: { Authorization: `Bearer ${jwt}` } } });
+      const jwt = await new SignJWT({ sub: id, role: 'authenticated', aud: 'authenticated' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setExpirationTime('1h')
+        .sign(key);
+      return createClient(db.stack.apiUrl, db.stack.anonKey, {
+        auth: { persistSession: false },
+        global: { headers: { Authorization: `Bearer ${jwt}` } },
+      });
     };
     const [ca, cb] = await Promise.all([as(a), as(b)]);
     const results = await Promise.all([
@@ -163,7 +233,10 @@ describe('concurrency', () => {
       cb.from('memberships').delete().eq('workspace_id', ws).eq('user_id', a).select(),
     ]);
     // Either one removal went through and the other was refused (or found nobody left to remove it as admin).
-    const { rows } = await db.sql(`select count(*)::int n from memberships where workspace_id = $1 and role = 'admin'`, [ws]);
+    const { rows } = await db.sql(
+      `select count(*)::int n from memberships where workspace_id = $1 and role = 'admin'`,
+      [ws],
+    );
     expect(rows[0].n).toBe(1);
     expect(results.filter((r) => r.data?.length === 1)).toHaveLength(1);
   });

@@ -16,7 +16,14 @@ interface Inbox {
   members: { user_id: string; role: string; name: string }[];
   counts: Record<string, number>;
   total: number | null;
-  tickets: { id: string; number: number; requester: string; assignee: string | null; status: string; priority: string }[];
+  tickets: {
+    id: string;
+    number: number;
+    requester: string;
+    assignee: string | null;
+    status: string;
+    priority: string;
+  }[];
   older: Cursor | null;
   newer: Cursor | null;
 }
@@ -60,16 +67,25 @@ describe('inbox', () => {
   it('keeps its tallies equal to a count of the tickets through every kind of change', async () => {
     expect((await db.sql(TALLY_DRIFT)).rows).toEqual([]);
     // Many at once: new requests and agents claiming them (statement triggers take tallies in key order).
-    const opened = await Promise.all(Array.from({ length: 12 }, (_, i) => openTicket(db, i % 2 ? 'acmeCustomer' : 'acmeCustomer2', `Tally ${i}`)));
+    const opened = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => openTicket(db, i % 2 ? 'acmeCustomer' : 'acmeCustomer2', `Tally ${i}`)),
+    );
     const agents = await Promise.all([db.as('acmeAgent'), db.as('acmeAgent2'), db.as('acmeAdmin')]);
-    const claims = await Promise.all(Array.from({ length: 9 }, (_, i) => agents[i % 3]!.rpc('claim_next_ticket', { p_workspace_id: ACME })));
+    const claims = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => agents[i % 3]!.rpc('claim_next_ticket', { p_workspace_id: ACME })),
+    );
     for (const r of claims) expect(r.error).toBeNull();
     expect((await db.sql(TALLY_DRIFT)).rows).toEqual([]);
 
     // Replies that move the status, priority and assignee changes, a requester solving, the closing job.
     const [a, b, c] = opened;
-    expect((await agent.rpc('post_message', { p_ticket_id: a!.id, p_body: 'On it.', p_new_status: 'pending' })).error).toBeNull();
-    expect((await agent.from('tickets').update({ priority: 'urgent', assignee_id: PEOPLE.acmeAgent2.id }).eq('id', b!.id)).error).toBeNull();
+    expect(
+      (await agent.rpc('post_message', { p_ticket_id: a!.id, p_body: 'On it.', p_new_status: 'pending' })).error,
+    ).toBeNull();
+    expect(
+      (await agent.from('tickets').update({ priority: 'urgent', assignee_id: PEOPLE.acmeAgent2.id }).eq('id', b!.id))
+        .error,
+    ).toBeNull();
     expect((await agent.from('tickets').update({ assignee_id: null }).eq('id', a!.id)).error).toBeNull();
     const customer = await db.as(c!.number % 2 ? 'acmeCustomer2' : 'acmeCustomer');
     await customer.from('tickets').update({ status: 'solved' }).eq('id', c!.id);
@@ -80,13 +96,33 @@ describe('inbox', () => {
     expect((await db.sql(TALLY_DRIFT)).rows).toEqual([]);
 
     // Bulk volume (one statement per 10 000 rows) and a workspace deleted with its tickets.
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/seed-bulk.ts', '--workspace', 'acme', '--tickets', '1500', '--db-url', db.stack.dbUrl]);
+    await promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      'scripts/seed-bulk.ts',
+      '--workspace',
+      'acme',
+      '--tickets',
+      '1500',
+      '--db-url',
+      db.stack.dbUrl,
+    ]);
     const owner = await db.as('globexAdmin');
     const created = await owner.rpc('create_workspace', { p_name: 'Short lived', p_slug: 'short-lived' });
     expect(created.error).toBeNull();
     const gone = await db.as('acmeCustomer');
-    for (let i = 0; i < 3; i++) expect((await gone.rpc('create_ticket', { p_workspace_slug: 'short-lived', p_subject: `Bye ${i}`, p_body: 'x' })).error).toBeNull();
-    expect((await db.sql(`select sum(n)::int as n from private.ticket_tallies t join workspaces w on w.id = t.workspace_id where w.slug = 'short-lived'`)).rows[0].n).toBe(3);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await gone.rpc('create_ticket', { p_workspace_slug: 'short-lived', p_subject: `Bye ${i}`, p_body: 'x' }))
+          .error,
+      ).toBeNull();
+    expect(
+      (
+        await db.sql(
+          `select sum(n)::int as n from private.ticket_tallies t join workspaces w on w.id = t.workspace_id where w.slug = 'short-lived'`,
+        )
+      ).rows[0].n,
+    ).toBe(3);
     await db.sql(`delete from workspaces where slug = 'short-lived'`);
     expect((await db.sql(TALLY_DRIFT)).rows).toEqual([]);
   });
@@ -118,12 +154,21 @@ describe('inbox', () => {
     const page = await inbox(agent, {});
     expect(page.workspace).toEqual({ id: ACME, slug: 'acme', name: 'Acme Support' });
     expect(page.role).toBe('agent');
-    expect(page.members.map((m) => m.user_id).sort()).toEqual([PEOPLE.acmeAdmin.id, PEOPLE.acmeAgent.id, PEOPLE.acmeAgent2.id].sort());
+    expect(page.members.map((m) => m.user_id).sort()).toEqual(
+      [PEOPLE.acmeAdmin.id, PEOPLE.acmeAgent.id, PEOPLE.acmeAgent2.id].sort(),
+    );
     expect((await inbox(await db.as('acmeAdmin'), {})).role).toBe('admin');
   });
 
   it('refuses values outside the vocabulary with bad_request', async () => {
-    for (const args of [{ p_view: 'everything' }, { p_status: 'lost' }, { p_priority: 'extreme' }, { p_assignee: 'bob' }, { p_limit: 0 }, { p_limit: 101 }]) {
+    for (const args of [
+      { p_view: 'everything' },
+      { p_status: 'lost' },
+      { p_priority: 'extreme' },
+      { p_assignee: 'bob' },
+      { p_limit: 0 },
+      { p_limit: 101 },
+    ]) {
       const { error } = await agent.rpc('inbox', { p_slug: 'acme', ...args });
       expect(error, JSON.stringify(args)).toMatchObject({ code: 'P0001', message: 'bad_request' });
     }
@@ -138,7 +183,10 @@ describe('inbox', () => {
         const want = await expected(where, me);
         counts[view] = want.count;
         const page = await inbox(c, { p_view: view });
-        expect(page.tickets.map((t) => t.id), `${person} ${view}`).toEqual(want.page);
+        expect(
+          page.tickets.map((t) => t.id),
+          `${person} ${view}`,
+        ).toEqual(want.page);
         expect(page.total).toBe(want.count);
         expect(page.older === null).toBe(want.count <= 25);
         expect(page.newer).toBeNull();
@@ -151,7 +199,11 @@ describe('inbox', () => {
     const me = PEOPLE.acmeAgent.id;
     const cases: [Record<string, unknown>, string, unknown[]][] = [
       [{ p_view: 'open', p_priority: 'high' }, `${VIEW_SQL.open} and priority = $3`, ['high']],
-      [{ p_view: 'all', p_status: 'pending', p_assignee: PEOPLE.acmeAgent2.id }, `status = $3 and assignee_id = $4`, ['pending', PEOPLE.acmeAgent2.id]],
+      [
+        { p_view: 'all', p_status: 'pending', p_assignee: PEOPLE.acmeAgent2.id },
+        `status = $3 and assignee_id = $4`,
+        ['pending', PEOPLE.acmeAgent2.id],
+      ],
       [{ p_view: 'all', p_assignee: 'none' }, `assignee_id is null`, []],
       [{ p_view: 'mine', p_priority: 'urgent' }, `${VIEW_SQL.mine} and priority = $3`, ['urgent']],
       [{ p_view: 'solved', p_status: 'open' }, 'false', []],
@@ -159,7 +211,10 @@ describe('inbox', () => {
     for (const [args, where, params] of cases) {
       const want = await expected(where, me, params);
       const page = await inbox(agent, args);
-      expect(page.tickets.map((t) => t.id), JSON.stringify(args)).toEqual(want.page);
+      expect(
+        page.tickets.map((t) => t.id),
+        JSON.stringify(args),
+      ).toEqual(want.page);
       expect(page.total, JSON.stringify(args)).toBe(want.count);
     }
   });
@@ -178,7 +233,12 @@ describe('inbox', () => {
     // From the last page back to the first with the "newer" cursors.
     const back: string[][] = [page.tickets.map((t) => t.id)];
     while (page.newer) {
-      page = await inbox(agent, { p_view: 'all', p_limit: 100, p_before_at: page.newer.at, p_before_id: page.newer.id });
+      page = await inbox(agent, {
+        p_view: 'all',
+        p_limit: 100,
+        p_before_at: page.newer.at,
+        p_before_id: page.newer.id,
+      });
       back.unshift(page.tickets.map((t) => t.id));
     }
     expect(back).toEqual(pages);
@@ -187,11 +247,25 @@ describe('inbox', () => {
 
   it('searches subject, replies and internal notes, rare and common words alike, newest first', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'The xylophone arrived out of tune');
-    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Could you send a photo of the quokka sticker?' })).error).toBeNull();
-    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Narwhal batch, known supplier problem.', p_kind: 'note' })).error).toBeNull();
+    expect(
+      (await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Could you send a photo of the quokka sticker?' }))
+        .error,
+    ).toBeNull();
+    expect(
+      (
+        await agent.rpc('post_message', {
+          p_ticket_id: t.id,
+          p_body: 'Narwhal batch, known supplier problem.',
+          p_kind: 'note',
+        })
+      ).error,
+    ).toBeNull();
     for (const word of ['xylophone', 'quokka', 'narwhal']) {
       const page = await inbox(agent, { p_view: 'all', p_query: word });
-      expect(page.tickets.map((x) => x.id), word).toEqual([t.id]);
+      expect(
+        page.tickets.map((x) => x.id),
+        word,
+      ).toEqual([t.id]);
       expect(page.total).toBeNull();
     }
     expect((await inbox(agent, { p_view: 'all', p_query: 'zzyzx' })).tickets).toEqual([]);
@@ -212,14 +286,30 @@ describe('inbox', () => {
     const common = words[0]!.word;
     const rare = words.filter((w) => w.ndoc >= 30 && w.ndoc <= 60).at(-1)?.word ?? words.at(-1)!.word;
     const match = `(search @@ websearch_to_tsquery('english', $3) or id in (select ticket_id from messages where kind = 'note' and to_tsvector('english', body) @@ websearch_to_tsquery('english', $3)))`;
-    for (const [view, query] of [['all', common], ['all', rare], ['open', common], ['all', `"${common}" -${rare}`]] as const) {
+    for (const [view, query] of [
+      ['all', common],
+      ['all', rare],
+      ['open', common],
+      ['all', `"${common}" -${rare}`],
+    ] as const) {
       const want = await expected(`${VIEW_SQL[view]} and ${match}`, PEOPLE.acmeAgent.id, [query]);
       expect(want.count, query).toBeGreaterThan(0);
       const first = await inbox(agent, { p_view: view, p_query: query });
-      expect(first.tickets.map((x) => x.id), `${view} ${query}`).toEqual(want.page);
+      expect(
+        first.tickets.map((x) => x.id),
+        `${view} ${query}`,
+      ).toEqual(want.page);
       if (first.older) {
-        const second = await inbox(agent, { p_view: view, p_query: query, p_after_at: first.older.at, p_after_id: first.older.id });
-        expect(second.tickets.map((x) => x.id), `${view} ${query} page 2`).toEqual(want.all.slice(25, 50));
+        const second = await inbox(agent, {
+          p_view: view,
+          p_query: query,
+          p_after_at: first.older.at,
+          p_after_id: first.older.id,
+        });
+        expect(
+          second.tickets.map((x) => x.id),
+          `${view} ${query} page 2`,
+        ).toEqual(want.all.slice(25, 50));
       } else {
         expect(want.count).toBeLessThanOrEqual(25);
       }
@@ -243,9 +333,15 @@ describe('ticket page and requester card', () => {
       `select count(*)::int as n, array_agg(number order by last_message_at desc) as numbers from tickets where requester_id = $1 and workspace_id = $2`,
       [PEOPLE.acmeCustomer2.id, ACME],
     );
-    expect(data).toMatchObject({ user_id: PEOPLE.acmeCustomer2.id, email: PEOPLE.acmeCustomer2.email, requests: rows[0].n });
+    expect(data).toMatchObject({
+      user_id: PEOPLE.acmeCustomer2.id,
+      email: PEOPLE.acmeCustomer2.email,
+      requests: rows[0].n,
+    });
     const recent = (data as { recent: { number: number; subject: string }[] }).recent;
-    expect(recent.map((r) => r.number)).toEqual((rows[0].numbers as number[]).filter((n) => n !== latest.number).slice(0, 5));
+    expect(recent.map((r) => r.number)).toEqual(
+      (rows[0].numbers as number[]).filter((n) => n !== latest.number).slice(0, 5),
+    );
     expect(recent[0]).toMatchObject({ number: older.number, subject: 'First question', status: 'new' });
 
     for (const person of ['acmeCustomer2', 'acmeCustomer', 'globexAgent'] as const) {
@@ -259,8 +355,18 @@ describe('ticket page and requester card', () => {
   it('gives members the whole ticket in one call — thread with notes, history, names — and nobody else anything', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Lamp flickers');
     const agent = await db.as('acmeAgent');
-    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Checked the batch.', p_kind: 'note' })).error).toBeNull();
-    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'A new bulb is on its way.', p_new_status: 'pending' })).error).toBeNull();
+    expect(
+      (await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Checked the batch.', p_kind: 'note' })).error,
+    ).toBeNull();
+    expect(
+      (
+        await agent.rpc('post_message', {
+          p_ticket_id: t.id,
+          p_body: 'A new bulb is on its way.',
+          p_new_status: 'pending',
+        })
+      ).error,
+    ).toBeNull();
     expect((await agent.from('tickets').update({ assignee_id: PEOPLE.acmeAgent2.id }).eq('id', t.id)).error).toBeNull();
 
     const { data, error } = await agent.rpc('ticket_page', { p_slug: 'acme', p_number: t.number });
@@ -296,8 +402,14 @@ describe('ticket page and requester card', () => {
       const other = await (await db.as(person)).rpc('ticket_page', { p_slug: 'acme', p_number: t.number });
       expect(other.error, person).toMatchObject({ code: 'P0001', message: 'not_found' });
     }
-    expect((await agent.rpc('ticket_page', { p_slug: 'acme', p_number: 999_999 })).error).toMatchObject({ code: 'P0001', message: 'not_found' });
-    expect((await agent.rpc('ticket_page', { p_slug: 'globex', p_number: 1 })).error).toMatchObject({ code: 'P0001', message: 'not_found' });
+    expect((await agent.rpc('ticket_page', { p_slug: 'acme', p_number: 999_999 })).error).toMatchObject({
+      code: 'P0001',
+      message: 'not_found',
+    });
+    expect((await agent.rpc('ticket_page', { p_slug: 'globex', p_number: 1 })).error).toMatchObject({
+      code: 'P0001',
+      message: 'not_found',
+    });
     expect((await db.anon().rpc('ticket_page', { p_slug: 'acme', p_number: t.number })).error?.code).toBe('42501');
   });
 });

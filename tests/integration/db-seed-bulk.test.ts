@@ -13,10 +13,25 @@ describe('seed:bulk', () => {
   afterAll(() => db?.teardown());
 
   it('adds tickets with consecutive numbers, messages, history and search, then leaves every trigger enabled', async () => {
-    const before = (await db.sql('select ticket_seq from workspaces where id = $1', [ACME])).rows[0].ticket_seq as number;
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/seed-bulk.ts', '--workspace', 'acme', '--tickets', '2500', '--db-url', db.stack.dbUrl], {
-      cwd: process.cwd(),
-    });
+    const before = (await db.sql('select ticket_seq from workspaces where id = $1', [ACME])).rows[0]
+      .ticket_seq as number;
+    await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'scripts/seed-bulk.ts',
+        '--workspace',
+        'acme',
+        '--tickets',
+        '2500',
+        '--db-url',
+        db.stack.dbUrl,
+      ],
+      {
+        cwd: process.cwd(),
+      },
+    );
     const { rows } = await db.sql(
       `select count(*)::int n, min(number) lo, max(number) hi, count(distinct number)::int d,
               count(*) filter (where status <> 'new' and first_response_at is null)::int no_response,
@@ -25,7 +40,15 @@ describe('seed:bulk', () => {
          from tickets where workspace_id = $1 and number > $2`,
       [ACME, before],
     );
-    expect(rows[0]).toEqual({ n: 2500, lo: before + 1, hi: before + 2500, d: 2500, no_response: 0, no_search: 0, seq: before + 2500 });
+    expect(rows[0]).toEqual({
+      n: 2500,
+      lo: before + 1,
+      hi: before + 2500,
+      d: 2500,
+      no_response: 0,
+      no_search: 0,
+      seq: before + 2500,
+    });
     const orphans = await db.sql(
       `select count(*)::int n from tickets t where workspace_id = $1 and number > $2
           and (not exists (select 1 from messages m where m.ticket_id = t.id) or not exists (select 1 from ticket_events e where e.ticket_id = t.id))`,
@@ -38,7 +61,17 @@ describe('seed:bulk', () => {
         where t.workspace_id = $1 and t.number > $2 and e.type = 'status'`,
       [ACME, before],
     );
-    const allowed = ['new→open', 'new→pending', 'new→solved', 'open→pending', 'open→solved', 'pending→open', 'pending→solved', 'solved→open', 'solved→closed'];
+    const allowed = [
+      'new→open',
+      'new→pending',
+      'new→solved',
+      'open→pending',
+      'open→solved',
+      'pending→open',
+      'pending→solved',
+      'solved→open',
+      'solved→closed',
+    ];
     for (const { move } of moves.rows) expect(allowed, move).toContain(move);
     const future = await db.sql(
       `select count(*)::int n from tickets where workspace_id = $1 and number > $2
@@ -46,7 +79,9 @@ describe('seed:bulk', () => {
       [ACME, before],
     );
     expect(future.rows[0].n).toBe(0);
-    const disabled = await db.sql(`select tgname from pg_trigger where tgrelid in ('public.tickets'::regclass, 'public.messages'::regclass) and not tgisinternal and tgenabled = 'D'`);
+    const disabled = await db.sql(
+      `select tgname from pg_trigger where tgrelid in ('public.tickets'::regclass, 'public.messages'::regclass) and not tgisinternal and tgenabled = 'D'`,
+    );
     expect(disabled.rows).toEqual([]);
     // Numbering continues from the counter for the next request.
     expect((await openTicket(db)).number).toBe(before + 2501);

@@ -20,7 +20,11 @@ const ALLOWED: Record<string, Actor[]> = {
   'solved→closed': ['admin', 'system'],
 };
 
-const PERSON: Record<Exclude<Actor, 'system'>, Person> = { requester: 'acmeCustomer', agent: 'acmeAgent', admin: 'acmeAdmin' };
+const PERSON: Record<Exclude<Actor, 'system'>, Person> = {
+  requester: 'acmeCustomer',
+  agent: 'acmeAgent',
+  admin: 'acmeAdmin',
+};
 
 describe('ticket status state machine', () => {
   let db: DbStack;
@@ -69,7 +73,10 @@ describe('ticket status state machine', () => {
       const customer = await db.as('acmeCustomer');
       const { error } = await customer.rpc('post_message', { p_ticket_id: t.id, p_body: 'Still broken, sorry!' });
       expect(error).toBeNull();
-      const { rows } = await db.sql(`select status, (select array_agg("from" || '→' || "to" order by id) from ticket_events e where e.ticket_id = t.id and type = 'status') as moves from tickets t where id = $1`, [t.id]);
+      const { rows } = await db.sql(
+        `select status, (select array_agg("from" || '→' || "to" order by id) from ticket_events e where e.ticket_id = t.id and type = 'status') as moves from tickets t where id = $1`,
+        [t.id],
+      );
       expect(rows[0].status).toBe('open');
       expect(rows[0].moves.at(-1)).toBe(`${from}→open`);
     }
@@ -78,11 +85,18 @@ describe('ticket status state machine', () => {
   it('opens a new ticket when an agent is assigned, and records status and assignee events', async () => {
     const t = await openTicket(db);
     const agent = await db.as('acmeAgent');
-    const { data, error } = await agent.from('tickets').update({ assignee_id: PEOPLE.acmeAgent2.id }).eq('id', t.id).select('status, assignee_id');
+    const { data, error } = await agent
+      .from('tickets')
+      .update({ assignee_id: PEOPLE.acmeAgent2.id })
+      .eq('id', t.id)
+      .select('status, assignee_id');
     expect(error).toBeNull();
     expect(data).toEqual([{ status: 'open', assignee_id: PEOPLE.acmeAgent2.id }]);
     await agent.from('tickets').update({ priority: 'urgent' }).eq('id', t.id);
-    const { rows } = await db.sql(`select type, "from", "to", actor_id from ticket_events where ticket_id = $1 order by id`, [t.id]);
+    const { rows } = await db.sql(
+      `select type, "from", "to", actor_id from ticket_events where ticket_id = $1 order by id`,
+      [t.id],
+    );
     expect(rows).toEqual([
       { type: 'created', from: null, to: 'new', actor_id: PEOPLE.acmeCustomer.id },
       { type: 'status', from: 'new', to: 'open', actor_id: PEOPLE.acmeAgent.id },
@@ -99,7 +113,9 @@ describe('ticket status state machine', () => {
     expect((await agent.rpc('post_message', { p_ticket_id: a.id, p_body: 'On it' })).error).toBeNull();
     expect((await db.sql('select status from tickets where id = $1', [a.id])).rows[0].status).toBe('open');
     const b = await openTicket(db);
-    expect((await agent.rpc('post_message', { p_ticket_id: b.id, p_body: 'Which order?', p_new_status: 'pending' })).error).toBeNull();
+    expect(
+      (await agent.rpc('post_message', { p_ticket_id: b.id, p_body: 'Which order?', p_new_status: 'pending' })).error,
+    ).toBeNull();
     expect((await db.sql('select status from tickets where id = $1', [b.id])).rows[0].status).toBe('pending');
   });
 
@@ -111,9 +127,14 @@ describe('ticket status state machine', () => {
       expect((await db.sql('select status from tickets where id = $1', [t.id])).rows[0].status).toBe(from);
     }
     const s = await ticketIn('open');
-    expect((await customer.rpc('post_message', { p_ticket_id: s.id, p_body: 'Fixed, thanks', p_new_status: 'solved' })).error).toBeNull();
+    expect(
+      (await customer.rpc('post_message', { p_ticket_id: s.id, p_body: 'Fixed, thanks', p_new_status: 'solved' }))
+        .error,
+    ).toBeNull();
     expect((await db.sql('select status from tickets where id = $1', [s.id])).rows[0].status).toBe('solved');
-    expect((await customer.rpc('post_message', { p_ticket_id: s.id, p_body: 'Back again', p_new_status: 'open' })).error).toBeNull();
+    expect(
+      (await customer.rpc('post_message', { p_ticket_id: s.id, p_body: 'Back again', p_new_status: 'open' })).error,
+    ).toBeNull();
     expect((await db.sql('select status from tickets where id = $1', [s.id])).rows[0].status).toBe('open');
     // Customers cannot move new → open or pending even with a reply, nor write notes.
     const n = await ticketIn('new');
@@ -121,11 +142,13 @@ describe('ticket status state machine', () => {
       const { error } = await customer.rpc('post_message', { p_ticket_id: n.id, p_body: 'x', p_new_status: to });
       expect(error).toMatchObject({ code: 'P0001', message: 'invalid_transition', details: `new→${to}` });
     }
-    expect((await customer.rpc('post_message', { p_ticket_id: n.id, p_body: 'x', p_kind: 'note' })).error).toMatchObject({ message: 'forbidden' });
+    expect(
+      (await customer.rpc('post_message', { p_ticket_id: n.id, p_body: 'x', p_kind: 'note' })).error,
+    ).toMatchObject({ message: 'forbidden' });
     expect((await db.sql('select count(*)::int n from messages where ticket_id = $1', [n.id])).rows[0].n).toBe(1);
   });
 
-  it('refuses someone else\'s requester and other workspaces: not_found from post_message', async () => {
+  it("refuses someone else's requester and other workspaces: not_found from post_message", async () => {
     const t = await openTicket(db);
     for (const who of ['acmeCustomer2', 'globexAgent', 'globexCustomer'] as Person[]) {
       const { error } = await (await db.as(who)).rpc('post_message', { p_ticket_id: t.id, p_body: 'Let me in' });
@@ -137,8 +160,13 @@ describe('ticket status state machine', () => {
     const t = await openTicket(db);
     await (await db.as('acmeCustomer')).rpc('post_message', { p_ticket_id: t.id, p_body: 'Also this' });
     await (await db.as('acmeAdmin')).rpc('post_message', { p_ticket_id: t.id, p_body: 'Note', p_kind: 'note' });
-    expect((await db.sql('select first_response_at from tickets where id = $1', [t.id])).rows[0].first_response_at).toBeNull();
-    const { data } = await (await db.as('acmeAdmin')).rpc('post_message', { p_ticket_id: t.id, p_body: 'Hello from the team' });
+    expect(
+      (await db.sql('select first_response_at from tickets where id = $1', [t.id])).rows[0].first_response_at,
+    ).toBeNull();
+    const { data } = await (await db.as('acmeAdmin')).rpc('post_message', {
+      p_ticket_id: t.id,
+      p_body: 'Hello from the team',
+    });
     const { rows } = await db.sql('select first_response_at, last_message_at from tickets where id = $1', [t.id]);
     expect(rows[0].first_response_at.toISOString()).toBe(new Date(data.created_at).toISOString());
     expect(rows[0].last_message_at.toISOString()).toBe(new Date(data.created_at).toISOString());
@@ -160,7 +188,9 @@ describe('ticket status state machine', () => {
     await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Internal: checking', p_kind: 'note' });
     let { rows } = await db.sql('select status, first_response_at from tickets where id = $1', [t.id]);
     expect(rows[0]).toMatchObject({ status: 'new', first_response_at: null });
-    expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'We are on it.', p_new_status: 'pending' })).error).toBeNull();
+    expect(
+      (await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'We are on it.', p_new_status: 'pending' })).error,
+    ).toBeNull();
     ({ rows } = await db.sql('select status, first_response_at, solved_at from tickets where id = $1', [t.id]));
     expect(rows[0].status).toBe('pending');
     expect(rows[0].first_response_at).not.toBeNull();
@@ -184,7 +214,10 @@ describe('ticket status state machine', () => {
     expect(error).toBeNull();
     expect(data).toBeGreaterThanOrEqual(1);
     const { rows } = await db.sql('select id, status from tickets where id = any($1)', [[old.id, recent.id]]);
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [old.id]: 'closed', [recent.id]: 'solved' });
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({
+      [old.id]: 'closed',
+      [recent.id]: 'solved',
+    });
   });
 
   it('the scheduled close skips a ticket someone holds right now and closes it on the next run', async () => {
@@ -197,7 +230,10 @@ describe('ticket status state machine', () => {
     try {
       await holder.query('begin');
       await holder.query('select 1 from tickets where id = $1 for update', [a.id]);
-      const first = await Promise.race([db.service().rpc('close_solved_tickets'), new Promise((r) => setTimeout(() => r('waited'), 5000))]);
+      const first = await Promise.race([
+        db.service().rpc('close_solved_tickets'),
+        new Promise((r) => setTimeout(() => r('waited'), 5000)),
+      ]);
       expect(first).toMatchObject({ error: null });
       const { rows } = await db.sql('select id, status from tickets where id = any($1)', [[a.id, b.id]]);
       expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [a.id]: 'solved', [b.id]: 'closed' });
@@ -206,7 +242,10 @@ describe('ticket status state machine', () => {
       await holder.end();
     }
     expect((await db.service().rpc('close_solved_tickets')).data).toBeGreaterThanOrEqual(1);
-    const { rows } = await db.sql(`select t.status, e.actor_id from tickets t join ticket_events e on e.ticket_id = t.id and e.type = 'status' and e."to" = 'closed' where t.id = $1`, [a.id]);
+    const { rows } = await db.sql(
+      `select t.status, e.actor_id from tickets t join ticket_events e on e.ticket_id = t.id and e.type = 'status' and e."to" = 'closed' where t.id = $1`,
+      [a.id],
+    );
     expect(rows).toEqual([{ status: 'closed', actor_id: null }]);
   });
 });

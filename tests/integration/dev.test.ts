@@ -28,11 +28,23 @@ describe('npm run dev', () => {
 
   it('serves the app on loopback with the local stack, prints sign-in codes, and stops everything on Ctrl-C', async () => {
     const [appPort, stackPort] = [await freePort(), await freeBasePort()];
-    const dev = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'scripts', 'dev.ts'), '--stack-port', String(stackPort), '--dir', data.dataDir], {
-      cwd: PROJECT_DIR,
-      env: { ...process.env, PORT: String(appPort), HOST: undefined },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const dev = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(PROJECT_DIR, 'scripts', 'dev.ts'),
+        '--stack-port',
+        String(stackPort),
+        '--dir',
+        data.dataDir,
+      ],
+      {
+        cwd: PROJECT_DIR,
+        env: { ...process.env, PORT: String(appPort), HOST: undefined },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     dev.stdout.on('data', (c) => (output += c));
     dev.stderr.on('data', (c) => (output += c));
@@ -45,7 +57,9 @@ describe('npm run dev', () => {
       expect(output).toContain(`API        http://127.0.0.1:${stackPort}`);
 
       // Loopback only unless HOST says otherwise: not reachable on the machine's other addresses.
-      const outside = Object.values(os.networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+      const outside = Object.values(os.networkInterfaces())
+        .flat()
+        .find((a) => a && a.family === 'IPv4' && !a.internal);
       if (outside) expect(await canConnect(outside.address, appPort)).toBe(false);
 
       const email = `dev-${Date.now()}@example.test`;
@@ -57,7 +71,9 @@ describe('npm run dev', () => {
       });
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('/login/verify');
-      await expect.poll(() => output, { timeout: 15_000 }).toMatch(new RegExp(`\\[mail\\] to ${email.replace(/[.]/g, '\\.')} · code \\d{6}`));
+      await expect
+        .poll(() => output, { timeout: 15_000 })
+        .toMatch(new RegExp(`\\[mail\\] to ${email.replace(/[.]/g, '\\.')} · code \\d{6}`));
     } finally {
       const children = readStatus(data.dataDir)?.processes ?? [];
       dev.kill('SIGINT');

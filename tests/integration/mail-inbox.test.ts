@@ -45,7 +45,9 @@ describe('mail inbox in Chromium', () => {
     await page.getByRole('link', { name: 'Your Tend sign-in code' }).click();
     await page.waitForURL(/\/view\//);
     expect(await page.locator('pre').textContent()).toContain('Enter 482913 to sign in');
-    expect(await page.locator('pre a').getAttribute('href')).toBe('http://localhost:3000/auth/confirm?token_hash=abc&type=email');
+    expect(await page.locator('pre a').getAttribute('href')).toBe(
+      'http://localhost:3000/auth/confirm?token_hash=abc&type=email',
+    );
     const frame = page.frameLocator('iframe[title="HTML body"]');
     expect(await frame.locator('b').textContent()).toBe('482913'); // and the email's script did not run
     await page.screenshot({ path: path.join(os.tmpdir(), 'tend-mail-message.png'), fullPage: true });

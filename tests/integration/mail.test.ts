@@ -38,7 +38,11 @@ describe('mail catcher', () => {
   const send = (to: string, subject: string, text: string, html = `<p>${text}</p>`) =>
     mail.mailer.send({ from: { name: 'Admin', email: 'admin@email.com' }, to: [{ email: to }], subject, text, html });
   const post = (body: unknown) =>
-    api('/api/v1/send', { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    api('/api/v1/send', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
 
   it('listens on the OS-assigned port when asked for port 0', () => {
     expect(mail.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -68,11 +72,18 @@ describe('mail catcher', () => {
       Attachments: 0,
       Snippet: 'Your code is 654321.',
     });
-    expect(lines).toEqual(['[mail] to first@example.test · code 123456 · "First"', '[mail] to second@example.test · code 654321 · "Second"']);
+    expect(lines).toEqual([
+      '[mail] to first@example.test · code 123456 · "First"',
+      '[mail] to second@example.test · code 654321 · "Second"',
+    ]);
   });
 
   it('takes the code only from a standalone run of 6–10 digits, and leaves it out when there is none', async () => {
-    await send('codes@example.test', 'Link only', 'Open http://127.0.0.1:54321/auth/v1/verify?token=a1234567b&type=magiclink to sign in.');
+    await send(
+      'codes@example.test',
+      'Link only',
+      'Open http://127.0.0.1:54321/auth/v1/verify?token=a1234567b&type=magiclink to sign in.',
+    );
     await send('codes@example.test', 'Long code', 'Code: 1234567890 (valid 1 hour), order 12345');
     expect(lines.at(-2)).toBe('[mail] to codes@example.test · "Link only"');
     expect(lines.at(-1)).toBe('[mail] to codes@example.test · code 1234567890 · "Long code"');
@@ -150,7 +161,9 @@ describe('mail catcher', () => {
     expect((await searchFor('from:notify@tend.test')).messages).toHaveLength(1);
     expect((await searchFor('subject:"New reply"')).messages).toHaveLength(1);
     expect((await searchFor('654321')).messages.map((m: Summary) => m.Subject)).toEqual(['Second']);
-    expect((await searchFor('from:admin@email.com -to:second@example.test')).messages.map((m: Summary) => m.Subject)).toEqual(['First']);
+    expect(
+      (await searchFor('from:admin@email.com -to:second@example.test')).messages.map((m: Summary) => m.Subject),
+    ).toEqual(['First']);
     expect((await searchFor('tag:tickets')).messages).toHaveLength(1);
     expect((await searchFor('to:nobody@example.test')).messages).toEqual([]);
 
@@ -176,7 +189,9 @@ describe('mail catcher', () => {
     expect((await searchFor('is:unread')).messages.map((m: Summary) => m.Subject)).toEqual(['Second']);
 
     expect((await json('/api/v1/message/latest')).Subject).toBe('New reply on #42');
-    expect((await json(`/api/v1/message/latest?query=${encodeURIComponent('to:second@example.test')}`)).Subject).toBe('Second');
+    expect((await json(`/api/v1/message/latest?query=${encodeURIComponent('to:second@example.test')}`)).Subject).toBe(
+      'Second',
+    );
 
     for (const id of ['doesnotexist', 'a'.repeat(22), '..%2F..%2Fetc%2Fpasswd']) {
       const res = await api(`/api/v1/message/${id}`);
@@ -199,7 +214,10 @@ describe('mail catcher', () => {
 
   it('deletes the listed IDs, then everything', async () => {
     const { messages } = await list();
-    const del = await api('/api/v1/messages', { method: 'DELETE', body: JSON.stringify({ IDs: [messages[0].ID, 'unknownid'] }) });
+    const del = await api('/api/v1/messages', {
+      method: 'DELETE',
+      body: JSON.stringify({ IDs: [messages[0].ID, 'unknownid'] }),
+    });
     expect(del.status).toBe(200);
     expect(await del.text()).toBe('ok');
     expect((await list()).messages.map((m: Summary) => m.ID)).toEqual(messages.slice(1).map((m: Summary) => m.ID));
@@ -215,7 +233,12 @@ describe('mail catcher', () => {
   });
 
   it('shows an inbox page with the recipient, subject and code, escaping what it shows', async () => {
-    await send('inbox@example.test', '<script>alert(1)</script> Sign in', 'Code 246810', '<p onclick="x()">Code <b>246810</b></p><script>alert(2)</script>');
+    await send(
+      'inbox@example.test',
+      '<script>alert(1)</script> Sign in',
+      'Code 246810',
+      '<p onclick="x()">Code <b>246810</b></p><script>alert(2)</script>',
+    );
     const res = await api('/');
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");

@@ -3,7 +3,17 @@
 // gets there first, and the others use them.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,11 +30,15 @@ async function atOnce(count: number, call: string): Promise<{ code: number | nul
   const script = `const m = await import(${JSON.stringify(MODULE)}); while (Date.now() < ${at}); console.log(JSON.stringify(${call} ?? null));`;
   return Promise.all(
     Array.from({ length: count }, () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: PROJECT_DIR });
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: PROJECT_DIR,
+      });
       let out = '';
       child.stdout.on('data', (c) => (out += c));
       child.stderr.on('data', (c) => (out += c));
-      return new Promise<{ code: number | null; out: string }>((resolve) => child.on('exit', (code) => resolve({ code, out })));
+      return new Promise<{ code: number | null; out: string }>((resolve) =>
+        child.on('exit', (code) => resolve({ code, out })),
+      );
     }),
   );
 }
@@ -34,7 +48,8 @@ function fakeBinaries(): string {
   mkdirSync(path.join(source, 'bin'), { recursive: true });
   mkdirSync(path.join(source, 'lib'));
   writeFileSync(path.join(source, 'bin', 'postgres'), '#!/bin/sh\necho postgres\n', { mode: 0o700 });
-  for (let i = 0; i < 200; i++) writeFileSync(path.join(source, 'lib', `part-${i}.so`), 'x'.repeat(10_000), { mode: 0o600 });
+  for (let i = 0; i < 200; i++)
+    writeFileSync(path.join(source, 'lib', `part-${i}.so`), 'x'.repeat(10_000), { mode: 0o600 });
   symlinkSync('part-0.so', path.join(source, 'lib', 'libpq.so'));
   return source;
 }

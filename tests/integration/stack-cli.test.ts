@@ -11,7 +11,10 @@ const CLI = path.join(PROJECT_DIR, 'supabase', 'local', 'cli.ts');
 
 function run(args: string[]) {
   // One process (no tsx wrapper), so a signal reaches the CLI itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: PROJECT_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: PROJECT_DIR,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (out += c));
@@ -46,7 +49,8 @@ describe('stack CLI', () => {
       port = await freeBasePort();
       start = run(['start', '--port', String(port), '--dir', project.dataDir, '--project', project.projectDir]);
       if ((await ready(start)) === 'ready') break;
-      if (!/^Port \d+ /m.test(start.output()) || attempt === 3) throw new Error(`stack CLI exited before it was ready:\n${start.output()}`);
+      if (!/^Port \d+ /m.test(start.output()) || attempt === 3)
+        throw new Error(`stack CLI exited before it was ready:\n${start.output()}`);
     }
     expect(start.output()).toContain(`API URL          http://127.0.0.1:${port}`);
     expect(start.output()).toContain('anon key         eyJ');
@@ -63,13 +67,19 @@ describe('stack CLI', () => {
 
     // reset on the running stack: back to migrations + seed, PostgREST keeps serving.
     const headers = { apikey: info.serviceRoleKey, 'content-type': 'application/json' };
-    const added = await fetch(`${info.apiUrl}/rest/v1/notes`, { method: 'POST', headers, body: JSON.stringify({ owner_id: '11111111-1111-1111-1111-111111111111', body: 'extra' }) });
+    const added = await fetch(`${info.apiUrl}/rest/v1/notes`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ owner_id: '11111111-1111-1111-1111-111111111111', body: 'extra' }),
+    });
     expect(added.status).toBe(201);
     const reset = run(['reset', '--dir', project.dataDir, '--project', project.projectDir]);
     expect(await reset.exit).toBe(0);
     expect(reset.output()).toMatch(/2 migration\(s\) applied, seed loaded/);
     await expect
-      .poll(async () => (await fetch(`${info.apiUrl}/rest/v1/notes?select=body&order=id`, { headers })).json(), { timeout: 15_000 })
+      .poll(async () => (await fetch(`${info.apiUrl}/rest/v1/notes?select=body&order=id`, { headers })).json(), {
+        timeout: 15_000,
+      })
       .toEqual([{ body: 'alice note' }, { body: 'bob note' }]);
 
     start.child.kill('SIGTERM');

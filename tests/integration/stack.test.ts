@@ -15,7 +15,7 @@ import { ephemeralLow, freeBasePort, freePort, startStack, type Stack } from '..
 import { tempProject, type TempProject } from '../support/project.ts';
 
 /** Pids of processes whose command line mentions `dir` (postgres runs with -D <dir>/db). */
-export function processesUsing(dir: string): number[] {
+function processesUsing(dir: string): number[] {
   return readdirSync('/proc')
     .filter((p) => /^\d+$/.test(p))
     .filter((p) => {
@@ -51,7 +51,13 @@ describe('local stack', () => {
 
   beforeAll(async () => {
     project = tempProject();
-    stack = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined });
+    stack = await startStack({
+      port: 0,
+      dir: project.dataDir,
+      projectDir: project.projectDir,
+      ephemeral: true,
+      log: () => undefined,
+    });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -84,7 +90,12 @@ describe('local stack', () => {
   it('sets auth.uid(), auth.role() and auth.email() from the JWT for SQL functions', async () => {
     const alice = client(stack, stack.anonKey, await userJwt(stack.jwtSecret, ALICE, 'alice@example.test'));
     const { data } = await alice.rpc('whoami');
-    expect(data).toEqual({ uid: ALICE, role: 'authenticated', email: 'alice@example.test', current_user: 'authenticated' });
+    expect(data).toEqual({
+      uid: ALICE,
+      role: 'authenticated',
+      email: 'alice@example.test',
+      current_user: 'authenticated',
+    });
     const anon = await client(stack, stack.anonKey).rpc('whoami');
     expect(anon.data).toMatchObject({ uid: null, role: 'anon', current_user: 'anon' });
   });
@@ -102,7 +113,9 @@ describe('local stack', () => {
     expect(tooLong.error).toMatchObject({ code: '23514', message: expect.stringContaining('notes_body_check') });
     expect(Object.keys(tooLong.error!).sort()).toEqual(['code', 'details', 'hint', 'message']);
 
-    const forged = await alice.from('notes').insert({ body: 'not mine', owner_id: '22222222-2222-2222-2222-222222222222' });
+    const forged = await alice
+      .from('notes')
+      .insert({ body: 'not mine', owner_id: '22222222-2222-2222-2222-222222222222' });
     expect(forged.status).toBe(403);
     expect(forged.error?.code).toBe('42501');
 
@@ -114,7 +127,9 @@ describe('local stack', () => {
     expect(missing.status).toBe(404);
     expect(missing.error?.code).toBe('42P01');
 
-    const dup = await client(stack, stack.serviceRoleKey).from('notes').insert({ owner_id: ALICE, body: 'dup', slug: 'public-alice' });
+    const dup = await client(stack, stack.serviceRoleKey)
+      .from('notes')
+      .insert({ owner_id: ALICE, body: 'dup', slug: 'public-alice' });
     expect(dup.status).toBe(409);
     expect(dup.error?.code).toBe('23505');
   });
@@ -148,10 +163,23 @@ describe('local stack', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
     const allowed = res.headers.get('access-control-allow-headers')!.split(/,\s*/);
-    for (const h of ['apikey', 'authorization', 'x-client-info', 'content-type', 'prefer', 'range', 'accept-profile', 'content-profile', 'x-upsert', 'x-supabase-api-version']) {
+    for (const h of [
+      'apikey',
+      'authorization',
+      'x-client-info',
+      'content-type',
+      'prefer',
+      'range',
+      'accept-profile',
+      'content-profile',
+      'x-upsert',
+      'x-supabase-api-version',
+    ]) {
       expect(allowed).toContain(h);
     }
-    const get = await fetch(`${stack.apiUrl}/rest/v1/notes?select=id`, { headers: { apikey: stack.anonKey, Origin: 'http://localhost:3000', Prefer: 'count=exact' } });
+    const get = await fetch(`${stack.apiUrl}/rest/v1/notes?select=id`, {
+      headers: { apikey: stack.anonKey, Origin: 'http://localhost:3000', Prefer: 'count=exact' },
+    });
     expect(get.headers.get('access-control-expose-headers')).toMatch(/content-range/);
     expect(get.headers.get('access-control-expose-headers')).toMatch(/x-supabase-api-version/);
     expect(get.headers.get('content-range')).toMatch(/^0-0\/1$/);
@@ -168,7 +196,13 @@ describe('restarts and failures', () => {
   it('applies only new migrations on a second start of the same data dir, and stops every process; as root, also after the Postgres user got another uid', async () => {
     const project = tempProject();
     try {
-      const first = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined });
+      const first = await startStack({
+        port: 0,
+        dir: project.dataDir,
+        projectDir: project.projectDir,
+        ephemeral: true,
+        log: () => undefined,
+      });
       const pids = first.processes().map((p) => p.pid);
       expect(pids.length).toBe(2);
       await first.stop();
@@ -177,7 +211,13 @@ describe('restarts and failures', () => {
       if (process.getuid?.() === 0) execFileSync('chown', ['-R', '4242:4242', clusterDir(project.dataDir)]);
 
       project.addMigration('20250102000000_tags.sql', 'create table public.tags (name text primary key);');
-      const second = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined });
+      const second = await startStack({
+        port: 0,
+        dir: project.dataDir,
+        projectDir: project.projectDir,
+        ephemeral: true,
+        log: () => undefined,
+      });
       try {
         expect(second.created).toBe(false);
         expect(second.applied).toEqual(['20250102000000_tags.sql']);
@@ -200,11 +240,22 @@ describe('restarts and failures', () => {
     let refused = 0;
     http.Server.prototype.listen = function (this: http.Server, ...args: unknown[]) {
       if (refused++ > 0) return listen.apply(this, args as Parameters<typeof listen>);
-      process.nextTick(() => this.emit('error', Object.assign(new Error('listen EADDRINUSE: address already in use'), { code: 'EADDRINUSE' })));
+      process.nextTick(() =>
+        this.emit(
+          'error',
+          Object.assign(new Error('listen EADDRINUSE: address already in use'), { code: 'EADDRINUSE' }),
+        ),
+      );
       return this;
     } as typeof listen;
     try {
-      const stack = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined });
+      const stack = await startStack({
+        port: 0,
+        dir: project.dataDir,
+        projectDir: project.projectDir,
+        ephemeral: true,
+        log: () => undefined,
+      });
       http.Server.prototype.listen = listen;
       try {
         expect(refused).toBeGreaterThan(1);
@@ -213,7 +264,12 @@ describe('restarts and failures', () => {
         const rows = await client(stack, stack.serviceRoleKey).from('notes').select('id');
         expect(rows.data).toHaveLength(2); // seeded once, on the first attempt
         // One Postgres on the data dir: the first attempt's was stopped.
-        expect(processesUsing(project.dataDir)).toEqual(stack.processes().filter((p) => p.name === 'postgres').map((p) => p.pid));
+        expect(processesUsing(project.dataDir)).toEqual(
+          stack
+            .processes()
+            .filter((p) => p.name === 'postgres')
+            .map((p) => p.pid),
+        );
       } finally {
         await stack.stop();
       }
@@ -258,9 +314,18 @@ describe('restarts and failures', () => {
 
   it('fails start-up on a broken migration with its file name and line, and leaves nothing running', async () => {
     const project = tempProject();
-    project.addMigration('20250103000000_broken.sql', 'create table public.ok (id int);\n\nselect * from nowhere_at_all;\n');
+    project.addMigration(
+      '20250103000000_broken.sql',
+      'create table public.ok (id int);\n\nselect * from nowhere_at_all;\n',
+    );
     try {
-      const err = await startStack({ port: 0, dir: project.dataDir, projectDir: project.projectDir, ephemeral: true, log: () => undefined }).then(
+      const err = await startStack({
+        port: 0,
+        dir: project.dataDir,
+        projectDir: project.projectDir,
+        ephemeral: true,
+        log: () => undefined,
+      }).then(
         () => null,
         (e) => e,
       );

@@ -30,7 +30,8 @@ export interface AppServerOptions {
 export function buildApp(buildDir: string) {
   mkdirSync(buildDir, { recursive: true });
   writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
-  if (!existsSync(path.join(buildDir, 'node_modules'))) symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
+  if (!existsSync(path.join(buildDir, 'node_modules')))
+    symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
   const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'scripts', 'build.ts')], {
     cwd: PROJECT_DIR,
     stdio: 'inherit',
@@ -64,15 +65,29 @@ function stopped(app: ChildProcess): Promise<void> {
 }
 
 /** `env` comes on top of this process's environment, with NODE_ENV=production and PORT. */
-export async function startAppServer(buildDir: string, env: Record<string, string>, opts: AppServerOptions = {}): Promise<AppServer> {
+export async function startAppServer(
+  buildDir: string,
+  env: Record<string, string>,
+  opts: AppServerOptions = {},
+): Promise<AppServer> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const baseURL = `http://${opts.host ?? 'localhost'}:${port}`;
-    const app = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(PROJECT_DIR, 'server.ts'), path.join(buildDir, 'index.js')], {
-      cwd: PROJECT_DIR,
-      env: { ...process.env, NODE_ENV: 'production', PORT: String(port), ...env },
-      stdio: ['ignore', opts.log ? 'inherit' : 'ignore', 'inherit'],
-    });
+    const app = spawn(
+      process.execPath,
+      [
+        ...(opts.nodeArgs ?? []),
+        '--import',
+        'tsx',
+        path.join(PROJECT_DIR, 'server.ts'),
+        path.join(buildDir, 'index.js'),
+      ],
+      {
+        cwd: PROJECT_DIR,
+        env: { ...process.env, NODE_ENV: 'production', PORT: String(port), ...env },
+        stdio: ['ignore', opts.log ? 'inherit' : 'ignore', 'inherit'],
+      },
+    );
     try {
       await waitForHttp(`${baseURL}/login`, app);
       return { baseURL, pid: app.pid!, stop: () => stopped(app) };

@@ -41,5 +41,10 @@ export function chromiumLaunchOptions(): LaunchOptions {
 /** A headless Chromium; close it when done (`await browser.close()`). */
 export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
   const base = chromiumLaunchOptions();
-  return chromium.launch({ ...base, ...options, args: [...(base.args ?? []), ...(options.args ?? [])], headless: options.headless ?? true });
+  return chromium.launch({
+    ...base,
+    ...options,
+    args: [...(base.args ?? []), ...(options.args ?? [])],
+    headless: options.headless ?? true,
+  });
 }

@@ -41,12 +41,21 @@ export async function startDbStack(): Promise<DbStack> {
   pool.on('error', () => undefined);
   const key = new TextEncoder().encode(stack.jwtSecret);
   const client = (apikey: string, jwt?: string) =>
-    createClient(stack.apiUrl, apikey, { auth: { persistSession: false, autoRefreshToken: false }, global: jwt ? { headers: { Authorization: `Bearer ${jwt}` } } : {} });
+    createClient(stack.apiUrl, apikey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      global: jwt ? { headers: { Authorization: `Bearer ${jwt}` } } : {},
+    });
   return {
     stack,
     as: async (person) => {
       const p = PEOPLE[person];
-      const jwt = await new SignJWT({ sub: p.id, email: p.email, role: 'authenticated', aud: 'authenticated', session_id: crypto.randomUUID() })
+      const jwt = await new SignJWT({
+        sub: p.id,
+        email: p.email,
+        role: 'authenticated',
+        aud: 'authenticated',
+        session_id: crypto.randomUUID(),
+      })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuedAt()
         .setExpirationTime('1h')
@@ -67,13 +76,20 @@ export async function startDbStack(): Promise<DbStack> {
 /** A fresh ticket at Acme opened by `person` through create_ticket. */
 export async function openTicket(db: DbStack, person: Person = 'acmeCustomer', subject = 'Printer on fire') {
   const c = await db.as(person);
-  const { data, error } = await c.rpc('create_ticket', { p_workspace_slug: 'acme', p_subject: subject, p_body: 'Please help, it is smoking.' });
+  const { data, error } = await c.rpc('create_ticket', {
+    p_workspace_slug: 'acme',
+    p_subject: subject,
+    p_body: 'Please help, it is smoking.',
+  });
   if (error) throw new Error(`create_ticket: ${error.message}`);
   return data[0] as { id: string; number: number };
 }
 
 /** A new auth user (and, by trigger, profile), as GoTrue would store one. */
-export async function createUser(db: DbStack, email = `user-${crypto.randomUUID().slice(0, 8)}@example.test`): Promise<string> {
+export async function createUser(
+  db: DbStack,
+  email = `user-${crypto.randomUUID().slice(0, 8)}@example.test`,
+): Promise<string> {
   const id = crypto.randomUUID();
   await db.sql(
     `insert into auth.users (instance_id, id, aud, role, email, email_confirmed_at, confirmation_token, recovery_token, email_change_token_new,

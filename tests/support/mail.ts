@@ -13,7 +13,12 @@ export async function messagesTo(mailUrl: string, email: string): Promise<MailSu
 }
 
 /** Waits for the `nth` email (1-based) to `email` and returns its text and the code in it. */
-export async function waitForMail(mailUrl: string, email: string, nth = 1, timeoutMs = 10_000): Promise<{ text: string; html: string; code: string }> {
+export async function waitForMail(
+  mailUrl: string,
+  email: string,
+  nth = 1,
+  timeoutMs = 10_000,
+): Promise<{ text: string; html: string; code: string }> {
   const deadline = Date.now() + timeoutMs;
   for (let wait = 5; ; wait = Math.min(wait * 2, 50)) {
     const list = await messagesTo(mailUrl, email);

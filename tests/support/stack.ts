@@ -15,10 +15,14 @@ export interface TestStack extends Stack {
   teardown(): Promise<void>;
 }
 
-export async function startTestStack(opts: { fixture?: string; configure?: (c: ProjectConfig) => void } = {}): Promise<TestStack> {
+export async function startTestStack(
+  opts: { fixture?: string; configure?: (c: ProjectConfig) => void } = {},
+): Promise<TestStack> {
   const project = tempProject(opts.fixture);
   // Tend's own email templates, so tests read the mails users get (config.toml points at them).
-  cpSync(path.join(PROJECT_DIR, 'supabase', 'templates'), path.join(project.projectDir, 'supabase', 'templates'), { recursive: true });
+  cpSync(path.join(PROJECT_DIR, 'supabase', 'templates'), path.join(project.projectDir, 'supabase', 'templates'), {
+    recursive: true,
+  });
   const stack = await startStack({
     port: 0,
     dir: project.dataDir,
@@ -45,7 +49,11 @@ export async function startTestStack(opts: { fixture?: string; configure?: (c: P
 /** An in-memory Storage for auth-js sessions (one per client, like one browser). */
 export function memoryStorage() {
   const m = new Map<string, string>();
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) };
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+  };
 }
 
 let emails = 0;
@@ -55,7 +63,12 @@ export const newEmail = (tag = 'user') => `${tag}${++emails}.${process.pid}.${Da
 /** A supabase-js client for the test stack, its session kept in memory. */
 export function clientFor(stack: Stack, opts: { key?: string; pkce?: boolean } = {}): SupabaseClient {
   return createClient(stack.apiUrl, opts.key ?? stack.anonKey, {
-    auth: { persistSession: true, autoRefreshToken: false, storage: memoryStorage(), flowType: opts.pkce ? 'pkce' : 'implicit' },
+    auth: {
+      persistSession: true,
+      autoRefreshToken: false,
+      storage: memoryStorage(),
+      flowType: opts.pkce ? 'pkce' : 'implicit',
+    },
   });
 }
 

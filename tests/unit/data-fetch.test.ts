@@ -89,7 +89,9 @@ describe('requestFetch', () => {
   });
 
   it("stops when the caller's signal aborts", async () => {
-    const error = await requestFetch(5_000, neverUsed)(`${base}/silent`, { signal: AbortSignal.timeout(100) }).catch((e: unknown) => e);
+    const error = await requestFetch(5_000, neverUsed)(`${base}/silent`, { signal: AbortSignal.timeout(100) }).catch(
+      (e: unknown) => e,
+    );
     expect((error as Error).name).toMatch(/AbortError|TimeoutError/);
   });
 

@@ -12,7 +12,11 @@ describe('environment', () => {
   });
 
   it('reads flags and URLs from the process environment', () => {
-    const env = parseEnv({ SUPABASE_URL: 'https://ref.supabase.co', TRUST_PROXY: '1', APP_ORIGIN: 'https://tend.example' });
+    const env = parseEnv({
+      SUPABASE_URL: 'https://ref.supabase.co',
+      TRUST_PROXY: '1',
+      APP_ORIGIN: 'https://tend.example',
+    });
     expect(env.SUPABASE_URL).toBe('https://ref.supabase.co');
     expect(env.TRUST_PROXY).toBe(true);
     expect(env.APP_ORIGIN).toBe('https://tend.example');

@@ -16,16 +16,22 @@ function sources(dir: string): string[] {
 describe('error catalogue', () => {
   it('has the product messages, word for word (product.md §8)', () => {
     expect(errorMessage('email_invalid')).toBe('Enter a valid email address.');
-    expect(errorMessage('code_invalid')).toBe('That code is wrong or has expired. Check the latest email or send a new code.');
+    expect(errorMessage('code_invalid')).toBe(
+      'That code is wrong or has expired. Check the latest email or send a new code.',
+    );
     expect(errorMessage('code_rate_limited', { seconds: 37 })).toBe('You can request a new code in 37 seconds.');
     expect(errorMessage('too_many_attempts')).toBe('Too many attempts. Try again in a few minutes.');
     expect(errorMessage('session_expired')).toBe('Your session has ended. Sign in again.');
     expect(errorMessage('not_found')).toBe("We couldn't find that.");
     expect(errorMessage('forbidden')).toBe("You don't have access to this.");
-    expect(errorMessage('invalid_transition', { from: 'closed', to: 'open' })).toBe("A ticket can't go from closed to open.");
+    expect(errorMessage('invalid_transition', { from: 'closed', to: 'open' })).toBe(
+      "A ticket can't go from closed to open.",
+    );
     expect(errorMessage('attachment_too_large', { fileName: 'file.pdf' })).toBe('"file.pdf" is larger than 10 MB.');
     expect(errorMessage('too_many_attachments')).toBe('Attach at most 5 files to one message.');
-    expect(errorMessage('backend_unavailable')).toBe("Tend can't reach its database right now. Your text is kept; try again.");
+    expect(errorMessage('backend_unavailable')).toBe(
+      "Tend can't reach its database right now. Your text is kept; try again.",
+    );
   });
 
   it('gives each code its status', () => {
@@ -53,10 +59,16 @@ describe('error catalogue', () => {
 
   it('is the only place the messages are written', () => {
     const catalogueFile = path.join(APP, 'lib', 'errors.ts');
-    const phrases = ["We couldn't find that", 'That code is wrong or has expired', 'Too many attempts', 'Enter a valid email address'];
+    const phrases = [
+      "We couldn't find that",
+      'That code is wrong or has expired',
+      'Too many attempts',
+      'Enter a valid email address',
+    ];
     for (const file of sources(APP).filter((f) => f !== catalogueFile)) {
       const text = readFileSync(file, 'utf8');
-      for (const phrase of phrases) expect(text.includes(phrase), `${path.relative(APP, file)} repeats "${phrase}"`).toBe(false);
+      for (const phrase of phrases)
+        expect(text.includes(phrase), `${path.relative(APP, file)} repeats "${phrase}"`).toBe(false);
     }
   });
 });

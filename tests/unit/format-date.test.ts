@@ -6,7 +6,11 @@ describe('formatDate', () => {
 
   it('writes what en-GB medium date, short time in UTC writes, for every month and the edges of a day', () => {
     for (let month = 0; month < 12; month++) {
-      for (const [day, h, m] of [[1, 0, 0], [9, 7, 5], [28, 23, 59]] as const) {
+      for (const [day, h, m] of [
+        [1, 0, 0],
+        [9, 7, 5],
+        [28, 23, 59],
+      ] as const) {
         const d = new Date(Date.UTC(2026, month, day, h, m, 59, 999));
         expect(formatDate(d.toISOString())).toBe(`${intl.format(d)} UTC`);
       }

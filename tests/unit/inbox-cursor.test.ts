@@ -21,7 +21,7 @@ describe('inbox cursors', () => {
       b64(`yesterday|${cursor.id}`),
       b64(`${cursor.at}|not-a-uuid`),
       b64(`${cursor.at}|${cursor.id}|extra`),
-      b64("2026-13-45T99:99:99Z|" + cursor.id),
+      b64(`2026-13-45T99:99:99Z|${cursor.id}`),
       'A'.repeat(500),
     ]) {
       expect(decodeCursor(raw), String(raw)).toBeNull();

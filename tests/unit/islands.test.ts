@@ -10,11 +10,16 @@ import { forbiddenInputs, manifestOf } from '../../scripts/build-islands.ts';
 
 const PROJECT_DIR = path.resolve(import.meta.dirname, '..', '..');
 
+const Hello = ({ who }: { who: string }) => createElement('p', null, `Hello ${who}`);
+
 describe('<Island>', () => {
   it('renders the component inside a marker with its name and props', () => {
-    const Hello = ({ who }: { who: string }) => createElement('p', null, `Hello ${who}`);
-    const html = renderToString(createElement(Island, { of: { hello: Hello }, name: 'hello', props: { who: 'Ada' }, className: 'box' }));
-    expect(html).toBe('<div class="box" data-island="hello" data-island-props="{&quot;who&quot;:&quot;Ada&quot;}"><p>Hello Ada</p></div>');
+    const html = renderToString(
+      createElement(Island, { of: { hello: Hello }, name: 'hello', props: { who: 'Ada' }, className: 'box' }),
+    );
+    expect(html).toBe(
+      '<div class="box" data-island="hello" data-island-props="{&quot;who&quot;:&quot;Ada&quot;}"><p>Hello Ada</p></div>',
+    );
   });
 
   it('reads the island a route handle names', () => {
@@ -53,12 +58,23 @@ describe('the island build', () => {
 
   it('maps each island to its hashed module and the chunks it imports', () => {
     const outdir = path.join(PROJECT_DIR, 'public', 'build', 'islands');
-    const output = (imports: Metafile['outputs'][string]['imports'], entryPoint?: string) => ({ bytes: 1, inputs: {}, exports: [], imports, entryPoint });
+    const output = (imports: Metafile['outputs'][string]['imports'], entryPoint?: string) => ({
+      bytes: 1,
+      inputs: {},
+      exports: [],
+      imports,
+      entryPoint,
+    });
     const meta = metafile([], {
-      'public/build/islands/verify-AB12CD34.js': output([{ path: 'public/build/islands/chunk-XY98ZW76.js', kind: 'import-statement' }], 'app/islands/verify.tsx'),
+      'public/build/islands/verify-AB12CD34.js': output(
+        [{ path: 'public/build/islands/chunk-XY98ZW76.js', kind: 'import-statement' }],
+        'app/islands/verify.tsx',
+      ),
       'public/build/islands/chunk-XY98ZW76.js': output([]),
     });
-    expect(manifestOf(meta, { outdir, publicPath: '/build/islands/', serverDir: path.join(PROJECT_DIR, 'build') })).toEqual({
+    expect(
+      manifestOf(meta, { outdir, publicPath: '/build/islands/', serverDir: path.join(PROJECT_DIR, 'build') }),
+    ).toEqual({
       verify: { src: '/build/islands/verify-AB12CD34.js', imports: ['/build/islands/chunk-XY98ZW76.js'] },
     });
   });

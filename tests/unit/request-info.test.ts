@@ -16,7 +16,9 @@ describe('same-origin check for POSTs', () => {
 
   it('refuses another origin, whatever Sec-Fetch-Site says', () => {
     expect(isSameOriginPost(post({ origin: 'https://evil.example' }), direct)).toBe(false);
-    expect(isSameOriginPost(post({ origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }), direct)).toBe(false);
+    expect(isSameOriginPost(post({ origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }), direct)).toBe(
+      false,
+    );
     expect(isSameOriginPost(post({ origin: 'http://localhost:3001' }), direct)).toBe(false);
   });
 
@@ -34,10 +36,18 @@ describe('same-origin check for POSTs', () => {
   });
 
   it('knows the https origin behind a trusted proxy, or from APP_ORIGIN', () => {
-    const behindProxy = post({ origin: 'https://tend.example', 'x-forwarded-proto': 'https' }, 'http://tend.example/login');
+    const behindProxy = post(
+      { origin: 'https://tend.example', 'x-forwarded-proto': 'https' },
+      'http://tend.example/login',
+    );
     expect(isSameOriginPost(behindProxy, proxied)).toBe(true);
     expect(isSameOriginPost(behindProxy, direct)).toBe(false);
-    expect(isSameOriginPost(post({ origin: 'https://tend.example' }, 'http://10.0.0.5:3000/login'), { trustProxy: false, appOrigin: 'https://tend.example' })).toBe(true);
+    expect(
+      isSameOriginPost(post({ origin: 'https://tend.example' }, 'http://10.0.0.5:3000/login'), {
+        trustProxy: false,
+        appOrigin: 'https://tend.example',
+      }),
+    ).toBe(true);
     expect(publicOrigin(behindProxy, proxied)).toBe('https://tend.example');
   });
 });
@@ -50,12 +60,19 @@ describe('client IP', () => {
 
   it("is the socket's address server.ts passes on when there is no proxy", () => {
     const served = { trustProxy: false, peerAddress: true };
-    expect(clientIp(post({ 'x-tend-peer-address': '192.0.2.7', 'x-forwarded-for': '203.0.113.9' }), served)).toBe('192.0.2.7');
+    expect(clientIp(post({ 'x-tend-peer-address': '192.0.2.7', 'x-forwarded-for': '203.0.113.9' }), served)).toBe(
+      '192.0.2.7',
+    );
     expect(clientIp(post({}), served)).toBeNull();
   });
 
   it('behind a trusted proxy is what the proxy says, not the socket (the proxy itself)', () => {
-    expect(clientIp(post({ 'x-tend-peer-address': '10.0.0.2', 'x-forwarded-for': '203.0.113.9' }), { ...proxied, peerAddress: true })).toBe('203.0.113.9');
+    expect(
+      clientIp(post({ 'x-tend-peer-address': '10.0.0.2', 'x-forwarded-for': '203.0.113.9' }), {
+        ...proxied,
+        peerAddress: true,
+      }),
+    ).toBe('203.0.113.9');
   });
 
   it('is the entry our proxy appended (the last one) when trusted', () => {

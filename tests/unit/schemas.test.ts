@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage } from '~/lib/errors.ts';
 import { normalizeCode } from '~/lib/form-fields.ts';
-import { AccountSchema, ConfirmSchema, EmailSchema, LoginSchema, VerifySchema, parseSubmission } from '~/lib/schemas.server.ts';
+import {
+  AccountSchema,
+  ConfirmSchema,
+  EmailSchema,
+  LoginSchema,
+  VerifySchema,
+  parseSubmission,
+} from '~/lib/schemas.server.ts';
 
 function form(entries: Record<string, string>) {
   const data = new FormData();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyCacheHeaders, applySecurityHeaders, contentSecurityPolicy, contentSecurityPolicyFor, newNonce } from '~/lib/security-headers.server.ts';
+import {
+  applyCacheHeaders,
+  applySecurityHeaders,
+  contentSecurityPolicy,
+  contentSecurityPolicyFor,
+  newNonce,
+} from '~/lib/security-headers.server.ts';
 
 describe('content security policy', () => {
   const csp = contentSecurityPolicy({ nonce: 'abc123', supabaseUrl: 'https://ref.supabase.co' });
@@ -25,7 +31,9 @@ describe('content security policy', () => {
 
   it('adds the live-reload socket only when asked (remix dev)', () => {
     expect(csp).not.toContain('localhost:3001');
-    expect(contentSecurityPolicy({ nonce: 'n', supabaseUrl: 'http://127.0.0.1:54321', devLiveReloadPort: 3001 })).toContain('ws://localhost:3001');
+    expect(
+      contentSecurityPolicy({ nonce: 'n', supabaseUrl: 'http://127.0.0.1:54321', devLiveReloadPort: 3001 }),
+    ).toContain('ws://localhost:3001');
   });
 });
 

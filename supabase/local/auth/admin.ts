@@ -23,9 +23,9 @@ async function applyAttributes(ctx: AuthContext, user: UserRow, body: Record<str
     sets.push(sql.replace('$?', `$${values.length}`));
   };
   const um = obj(body.user_metadata);
-  if (um) set('raw_user_meta_data = coalesce(raw_user_meta_data, \'{}\'::jsonb) || $?::jsonb', um);
+  if (um) set("raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || $?::jsonb", um);
   const am = obj(body.app_metadata);
-  if (am) set('raw_app_meta_data = coalesce(raw_app_meta_data, \'{}\'::jsonb) || $?::jsonb', am);
+  if (am) set("raw_app_meta_data = coalesce(raw_app_meta_data, '{}'::jsonb) || $?::jsonb", am);
   if (body.email_confirm === true) sets.push('email_confirmed_at = coalesce(email_confirmed_at, now())');
   if (typeof body.ban_duration === 'string') {
     const m = /^(\d+)h$/.exec(body.ban_duration);
@@ -35,17 +35,25 @@ async function applyAttributes(ctx: AuthContext, user: UserRow, body: Record<str
   }
   if (typeof body.role === 'string') set('role = $?', body.role);
   if (!sets.length) return user;
-  return (await ctx.pool.query(`update auth.users set ${sets.join(', ')}, updated_at = now() where id = $1 returning *`, values)).rows[0];
+  return (
+    await ctx.pool.query(
+      `update auth.users set ${sets.join(', ')}, updated_at = now() where id = $1 returning *`,
+      values,
+    )
+  ).rows[0];
 }
 
 export const createUserAdmin: Handler = async (ctx, req, res) => {
   await requireAdmin(ctx, req);
   const body = await readJson(req);
-  if (!body.email && !body.phone) throw errors.validation('Unable to validate request body: email or phone is required');
+  if (!body.email && !body.phone)
+    throw errors.validation('Unable to validate request body: email or phone is required');
   const email = normalizeEmail(body.email);
   if (!email) throw errors.validation('Unable to validate email address: invalid format');
-  if (body.id !== undefined && (typeof body.id !== 'string' || !isUuid(body.id) || /^0{8}-/.test(body.id))) throw errors.validation('id must be a valid UUID');
-  if (await findByEmail(ctx.pool, email)) throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
+  if (body.id !== undefined && (typeof body.id !== 'string' || !isUuid(body.id) || /^0{8}-/.test(body.id)))
+    throw errors.validation('id must be a valid UUID');
+  if (await findByEmail(ctx.pool, email))
+    throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
   let user = await createUser(ctx.pool, {
     email,
     id: str(body.id),
@@ -68,7 +76,10 @@ export const listUsers: Handler = async (ctx, req, res, url) => {
   const args: unknown[] = [INSTANCE_ID, ...(filter ? [`%${filter}%`] : [])];
   const total = Number((await ctx.pool.query(`select count(*) from auth.users where ${where}`, args)).rows[0].count);
   const rows = (
-    await ctx.pool.query(`select * from auth.users where ${where} order by created_at desc limit ${perPage} offset ${(page - 1) * perPage}`, args)
+    await ctx.pool.query(
+      `select * from auth.users where ${where} order by created_at desc limit ${perPage} offset ${(page - 1) * perPage}`,
+      args,
+    )
   ).rows as UserRow[];
   const users = await Promise.all(rows.map((u) => userJson(ctx.pool, u, false)));
   // GoTrue: Link with `page` as the first query key (auth-js parses it naively).
@@ -78,49 +89,60 @@ export const listUsers: Handler = async (ctx, req, res, url) => {
   sendJson(res, 200, { users, aud: 'authenticated' }, { 'x-total-count': String(total), link: links.join(', ') });
 };
 
-export const getUserAdmin = (id: string): Handler => async (ctx, req, res) => {
-  await requireAdmin(ctx, req);
-  sendJson(res, 200, await userJson(ctx.pool, await loadUser(ctx, id)));
-};
+export const getUserAdmin =
+  (id: string): Handler =>
+  async (ctx, req, res) => {
+    await requireAdmin(ctx, req);
+    sendJson(res, 200, await userJson(ctx.pool, await loadUser(ctx, id)));
+  };
 
-export const updateUserAdmin = (id: string): Handler => async (ctx, req, res) => {
-  await requireAdmin(ctx, req);
-  const user = await loadUser(ctx, id);
-  const body = await readJson(req);
-  if (body.email !== undefined) {
-    const email = normalizeEmail(body.email);
-    if (!email) throw errors.validation('Unable to validate email address: invalid format');
-    const other = await findByEmail(ctx.pool, email);
-    if (other && other.id !== user.id) throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
-    await ctx.pool.query('update auth.users set email = $2 where id = $1', [user.id, email]);
-  }
-  sendJson(res, 200, await userJson(ctx.pool, await applyAttributes(ctx, (await findById(ctx.pool, user.id))!, body)));
-};
-
-export const deleteUserAdmin = (id: string): Handler => async (ctx, req, res) => {
-  await requireAdmin(ctx, req);
-  const user = await loadUser(ctx, id);
-  const body = await readJson(req);
-  if (body.should_soft_delete === true) {
-    await tx(ctx.pool, async (c) => {
-      await c.query(
-        `update auth.users set email = null, phone = null, encrypted_password = '', confirmation_token = '', recovery_token = '',
-           raw_user_meta_data = '{}', raw_app_meta_data = '{}', deleted_at = now(), updated_at = now() where id = $1`,
-        [user.id],
-      );
-      await c.query('delete from auth.sessions where user_id = $1', [user.id]);
-      await c.query('delete from auth.identities where user_id = $1', [user.id]);
-    });
-  } else {
-    try {
-      await ctx.pool.query('delete from auth.users where id = $1', [user.id]);
-    } catch {
-      // GoTrue: an app FK without ON DELETE CASCADE makes the delete fail.
-      throw new AuthError(500, 'unexpected_failure', 'Database error deleting user');
+export const updateUserAdmin =
+  (id: string): Handler =>
+  async (ctx, req, res) => {
+    await requireAdmin(ctx, req);
+    const user = await loadUser(ctx, id);
+    const body = await readJson(req);
+    if (body.email !== undefined) {
+      const email = normalizeEmail(body.email);
+      if (!email) throw errors.validation('Unable to validate email address: invalid format');
+      const other = await findByEmail(ctx.pool, email);
+      if (other && other.id !== user.id)
+        throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
+      await ctx.pool.query('update auth.users set email = $2 where id = $1', [user.id, email]);
     }
-  }
-  sendJson(res, 200, {});
-};
+    sendJson(
+      res,
+      200,
+      await userJson(ctx.pool, await applyAttributes(ctx, (await findById(ctx.pool, user.id))!, body)),
+    );
+  };
+
+export const deleteUserAdmin =
+  (id: string): Handler =>
+  async (ctx, req, res) => {
+    await requireAdmin(ctx, req);
+    const user = await loadUser(ctx, id);
+    const body = await readJson(req);
+    if (body.should_soft_delete === true) {
+      await tx(ctx.pool, async (c) => {
+        await c.query(
+          `update auth.users set email = null, phone = null, encrypted_password = '', confirmation_token = '', recovery_token = '',
+           raw_user_meta_data = '{}', raw_app_meta_data = '{}', deleted_at = now(), updated_at = now() where id = $1`,
+          [user.id],
+        );
+        await c.query('delete from auth.sessions where user_id = $1', [user.id]);
+        await c.query('delete from auth.identities where user_id = $1', [user.id]);
+      });
+    } else {
+      try {
+        await ctx.pool.query('delete from auth.users where id = $1', [user.id]);
+      } catch {
+        // GoTrue: an app FK without ON DELETE CASCADE makes the delete fail.
+        throw new AuthError(500, 'unexpected_failure', 'Database error deleting user');
+      }
+    }
+    sendJson(res, 200, {});
+  };
 
 const LINK_TYPES = new Set(['signup', 'invite', 'magiclink', 'recovery']);
 
@@ -131,7 +153,10 @@ export const generateLink: Handler = async (ctx, req, res, url) => {
   if (!LINK_TYPES.has(type)) throw errors.validation('Invalid email action link type requested');
   const email = normalizeEmail(body.email);
   if (!email) throw errors.validation('Unable to validate email address: invalid format');
-  const redirectTo = allowedRedirect(ctx.config, str(body.redirect_to) ?? url.searchParams.get('redirect_to') ?? undefined);
+  const redirectTo = allowedRedirect(
+    ctx.config,
+    str(body.redirect_to) ?? url.searchParams.get('redirect_to') ?? undefined,
+  );
   const { user, token } = await tx(ctx.pool, async (c) => {
     let user = await findByEmail(c, email);
     if (!user) {
@@ -141,7 +166,13 @@ export const generateLink: Handler = async (ctx, req, res, url) => {
     } else if ((type === 'signup' || type === 'invite') && user.email_confirmed_at) {
       throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
     }
-    const token = await issueToken(c, ctx, user, type === 'magiclink' || type === 'recovery' ? 'magiclink' : 'signup', false);
+    const token = await issueToken(
+      c,
+      ctx,
+      user,
+      type === 'magiclink' || type === 'recovery' ? 'magiclink' : 'signup',
+      false,
+    );
     return { user: (await findById(c, user.id))!, token };
   });
   sendJson(res, 200, {

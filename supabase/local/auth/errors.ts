@@ -24,7 +24,11 @@ export function apiVersion(req: IncomingMessage): string | undefined {
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -42,17 +46,36 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: AuthEr
 
 // GoTrue verify.go: status → OAuth-style `error` for errors carried in a redirect.
 export function oauthError(status: number): string {
-  return status === 400 ? 'invalid_request' : status === 401 ? 'unauthorized_client' : status === 403 ? 'access_denied' : status === 503 ? 'temporarily_unavailable' : 'server_error';
+  return status === 400
+    ? 'invalid_request'
+    : status === 401
+      ? 'unauthorized_client'
+      : status === 403
+        ? 'access_denied'
+        : status === 503
+          ? 'temporarily_unavailable'
+          : 'server_error';
 }
 
 export const errors = {
   badJson: (detail: string) => new AuthError(400, 'bad_json', `Could not parse request body as JSON: ${detail}`),
   validation: (message: string, status = 400) => new AuthError(status, 'validation_failed', message),
-  otpExpired: (link = false) => new AuthError(403, 'otp_expired', link ? 'Email link is invalid or has expired' : 'Token has expired or is invalid'),
+  otpExpired: (link = false) =>
+    new AuthError(
+      403,
+      'otp_expired',
+      link ? 'Email link is invalid or has expired' : 'Token has expired or is invalid',
+    ),
   noAuthorization: () => new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token'),
-  badJwt: (reason: string) => new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${reason}`),
+  badJwt: (reason: string) =>
+    new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${reason}`),
   notAdmin: () => new AuthError(403, 'not_admin', 'User not allowed'),
-  userNotFound: (status = 403) => new AuthError(status, 'user_not_found', status === 403 ? 'User from sub claim in JWT does not exist' : 'User not found'),
+  userNotFound: (status = 403) =>
+    new AuthError(
+      status,
+      'user_not_found',
+      status === 403 ? 'User from sub claim in JWT does not exist' : 'User not found',
+    ),
   sessionNotFound: () => new AuthError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist'),
   tooLarge: () => new AuthError(413, 'request_entity_too_large', 'Request body too large'),
   overRequestRate: () => new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached'),

@@ -28,8 +28,10 @@ export async function requireUser(ctx: AuthContext, req: IncomingMessage): Promi
   if (!isUuid(claims.sub)) throw new AuthError(400, 'bad_jwt', 'invalid claim: sub claim must be a UUID');
   const user = await findById(ctx.pool, claims.sub);
   if (!user) throw errors.userNotFound();
-  const sessionId = claims.session_id && claims.session_id !== '00000000-0000-0000-0000-000000000000' ? claims.session_id : undefined;
-  if (sessionId && !(await ctx.pool.query('select 1 from auth.sessions where id = $1', [sessionId])).rowCount) throw errors.sessionNotFound();
+  const sessionId =
+    claims.session_id && claims.session_id !== '00000000-0000-0000-0000-000000000000' ? claims.session_id : undefined;
+  if (sessionId && !(await ctx.pool.query('select 1 from auth.sessions where id = $1', [sessionId])).rowCount)
+    throw errors.sessionNotFound();
   if (isBanned(user)) throw new AuthError(403, 'user_banned', 'User is banned');
   return { claims, user, sessionId };
 }

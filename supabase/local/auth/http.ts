@@ -38,7 +38,8 @@ export function clientIp(req: IncomingMessage): string | undefined {
   return typeof fwd === 'string' ? fwd.split(',')[0].trim() : undefined;
 }
 
-const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+const EMAIL =
+  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
 
 /** GoTrue validateEmail: trimmed, lower-cased, ≤ 255 chars, a plausible address. */
 export function normalizeEmail(v: unknown): string | undefined {

@@ -92,7 +92,11 @@ export function createAuthService(stack: StackContext): Service {
     emailsSent: [],
     log: (m) => stack.log('auth', m),
   };
-  const limit = limiter({ otp: config.rateLimit.signInSignUps, verify: config.rateLimit.tokenVerifications, token: config.rateLimit.tokenRefresh });
+  const limit = limiter({
+    otp: config.rateLimit.signInSignUps,
+    verify: config.rateLimit.tokenVerifications,
+    token: config.rateLimit.tokenRefresh,
+  });
 
   return {
     name: 'auth',
@@ -107,7 +111,17 @@ export function createAuthService(stack: StackContext): Service {
       } catch (err) {
         if (err instanceof AuthError) return sendError(req, res, err, requestId);
         ctx.log(`${req.method} ${url.pathname} failed (${requestId}): ${(err as Error).stack ?? err}`);
-        if (!res.headersSent) sendError(req, res, new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information'), requestId);
+        if (!res.headersSent)
+          sendError(
+            req,
+            res,
+            new AuthError(
+              500,
+              'unexpected_failure',
+              'Unexpected failure, please check server logs for more information',
+            ),
+            requestId,
+          );
       }
     },
   };

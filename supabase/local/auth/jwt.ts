@@ -17,7 +17,8 @@ export function signer(secret: string, keys: Jwk[]) {
   const signing = signingKey(keys);
   // WebCrypto refuses "verify" on a private EC key: import it for signing only, once, on first use.
   let privateKey: ReturnType<typeof importJWK> | undefined;
-  const key = () => (privateKey ??= importJWK({ ...signing, key_ops: ['sign'] } as Parameters<typeof importJWK>[0], signing.alg));
+  const key = () =>
+    (privateKey ??= importJWK({ ...signing, key_ops: ['sign'] } as Parameters<typeof importJWK>[0], signing.alg));
   const jwks = createLocalJWKSet({ keys: keys.map(publicJwk) as Parameters<typeof createLocalJWKSet>[0]['keys'] });
   return {
     sign: async (claims: Record<string, unknown>) =>
@@ -26,7 +27,9 @@ export function signer(secret: string, keys: Jwk[]) {
     verify: async (token: string): Promise<Claims> => {
       const { alg } = decodeProtectedHeader(token);
       const { payload } =
-        alg === 'HS256' ? await jwtVerify(token, hmac, { algorithms: ['HS256'] }) : await jwtVerify(token, jwks, { algorithms: ['ES256', 'RS256'] });
+        alg === 'HS256'
+          ? await jwtVerify(token, hmac, { algorithms: ['HS256'] })
+          : await jwtVerify(token, jwks, { algorithms: ['ES256', 'RS256'] });
       return payload as Claims;
     },
     /** The public keys, as /.well-known/jwks.json publishes them. */

@@ -15,13 +15,19 @@ const DEFAULTS: Record<string, { subject: string; body: string }> = {
   },
 };
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Go-template substitution for the variables GoTrue passes: {{ .Token }}, {{ .Data.key }} … */
-export function render(template: string, vars: Record<string, string>, data: Record<string, unknown>, escape = escapeHtml): string {
+export function render(
+  template: string,
+  vars: Record<string, string>,
+  data: Record<string, unknown>,
+  escapeValue = escapeHtml,
+): string {
   return template.replace(/\{\{\s*\.(\w+)(?:\.(\w+))?\s*\}\}/g, (_, name: string, key?: string) => {
-    if (name === 'Data' && key) return escape(String(data[key] ?? ''));
-    return escape(vars[name] ?? '');
+    if (name === 'Data' && key) return escapeValue(String(data[key] ?? ''));
+    return escapeValue(vars[name] ?? '');
   });
 }
 
@@ -31,7 +37,11 @@ export function htmlToText(html: string): string {
     .replace(/<a [^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, '$2 ($1)')
     .replace(/<br\s*\/?>|<\/(p|h\d|div|tr|li)>/gi, '\n')
     .replace(/<[^>]+>/g, '')
-    .replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
     .split('\n')
     .map((line) => line.replace(/[ \t]+/g, ' ').trim())
     .join('\n')
@@ -41,7 +51,9 @@ export function htmlToText(html: string): string {
 
 /** Go's url.QueryEscape: only [A-Za-z0-9-_.~] stay as they are, a space becomes '+'. */
 const queryEscape = (s: string) =>
-  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+  encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
 
 /**
  * {{ .ConfirmationURL }} and generate_link's action_link (GoTrue mailer getPath): redirect_to is
@@ -65,7 +77,10 @@ export interface AuthMail {
 export async function sendAuthMail(mailer: Mailer, config: AuthConfig, apiUrl: string, m: AuthMail) {
   const configured = config.email.templates[m.template];
   const fallback = DEFAULTS[m.template];
-  const body = configured?.contentPath && existsSync(configured.contentPath) ? readFileSync(configured.contentPath, 'utf8') : fallback.body;
+  const body =
+    configured?.contentPath && existsSync(configured.contentPath)
+      ? readFileSync(configured.contentPath, 'utf8')
+      : fallback.body;
   const confirmationUrl = verifyUrl(apiUrl, m.tokenHash, m.type, m.redirectTo);
   const vars = {
     Token: m.token,

@@ -4,7 +4,11 @@ import type { AuthConfig } from '../config.ts';
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 function glob(pattern: string): RegExp {
-  const re = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/.]*').replace(/\u0000/g, '.*');
+  const re = pattern
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*\*/g, '\u0000')
+    .replace(/\*/g, '[^/.]*')
+    .replace(/\u0000/g, '.*');
   return new RegExp(`^${re}$`);
 }
 
@@ -17,7 +21,12 @@ export function allowedRedirect(config: AuthConfig, candidate: string | undefine
     return config.siteUrl;
   }
   const site = new URL(config.siteUrl);
-  if (url.protocol === site.protocol && url.hostname === site.hostname && (url.port === site.port || LOOPBACK.has(url.hostname))) return candidate;
+  if (
+    url.protocol === site.protocol &&
+    url.hostname === site.hostname &&
+    (url.port === site.port || LOOPBACK.has(url.hostname))
+  )
+    return candidate;
   if (LOOPBACK.has(url.hostname)) return candidate;
   if (config.additionalRedirectUrls.some((p) => glob(p).test(candidate))) return candidate;
   return config.siteUrl;

@@ -19,7 +19,13 @@ export interface SessionContext {
 }
 
 /** The token response every sign-in and refresh returns (tokens/service.go AccessTokenResponse). */
-export async function tokenResponse(db: Db, ctx: SessionContext, user: UserRow, sessionId: string, refreshToken: string) {
+export async function tokenResponse(
+  db: Db,
+  ctx: SessionContext,
+  user: UserRow,
+  sessionId: string,
+  refreshToken: string,
+) {
   const now = Math.floor(Date.now() / 1000);
   // The session's amr claims (newest first, models/sessions.go CalculateAALAndAMR) and the user's identities, in one round trip.
   const { amr, identities } = (
@@ -59,7 +65,13 @@ export async function tokenResponse(db: Db, ctx: SessionContext, user: UserRow, 
 }
 
 /** A new session for a sign-in by `method` (otp, magiclink, email/signup…). */
-export async function signIn(db: Db, ctx: SessionContext, user: UserRow, method: string, meta: { userAgent?: string; ip?: string }) {
+export async function signIn(
+  db: Db,
+  ctx: SessionContext,
+  user: UserRow,
+  method: string,
+  meta: { userAgent?: string; ip?: string },
+) {
   const sessionId = randomUUID();
   const refreshToken = newRefreshToken();
   // GoTrue issueRefreshToken: session, amr claim, first refresh token, last_sign_in_at and the
@@ -98,9 +110,12 @@ export async function refresh(client: pg.PoolClient, ctx: SessionContext, token:
   ).rows[0];
   if (!row) {
     const orphan = (await client.query('select 1 from auth.refresh_tokens where token = $1', [token])).rowCount;
-    throw orphan ? refreshError('session_not_found', 'No Valid Session Found') : refreshError('refresh_token_not_found', 'Refresh Token Not Found');
+    throw orphan
+      ? refreshError('session_not_found', 'No Valid Session Found')
+      : refreshError('refresh_token_not_found', 'Refresh Token Not Found');
   }
-  if (row.not_after && new Date(row.not_after) < new Date()) throw new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired');
+  if (row.not_after && new Date(row.not_after) < new Date())
+    throw new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired');
   const user = await findById(client, row.user_id);
   if (!user) throw refreshError('refresh_token_not_found', 'Refresh Token Not Found');
   if (isBanned(user)) throw new AuthError(400, 'user_banned', 'Invalid Refresh Token: User Banned');
@@ -111,12 +126,17 @@ export async function refresh(client: pg.PoolClient, ctx: SessionContext, token:
     issued = await rotate(client, user, row.session_id, row.token, row.id);
   } else {
     const active = (
-      await client.query('select token, parent from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1', [row.session_id])
+      await client.query(
+        'select token, parent from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1',
+        [row.session_id],
+      )
     ).rows[0];
     const withinReuse = Date.now() - new Date(row.updated_at).getTime() < ctx.config.refreshTokenReuseInterval * 1000;
     if (active && active.parent === row.token) {
       // GoTrue: the parent of the active token means the client lost the last response; hand back the active token.
-      await client.query('update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1', [row.session_id]);
+      await client.query('update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1', [
+        row.session_id,
+      ]);
       issued = active.token;
     } else if (withinReuse) {
       // GoTrue: other revoked tokens are tolerated within refresh_token_reuse_interval and get a fresh child.
@@ -124,7 +144,10 @@ export async function refresh(client: pg.PoolClient, ctx: SessionContext, token:
     } else {
       // GoTrue: reuse detection — with rotation on, revoke the session's whole token family, and commit that.
       if (ctx.config.enableRefreshTokenRotation) {
-        await client.query('update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false', [row.session_id]);
+        await client.query(
+          'update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false',
+          [row.session_id],
+        );
         await client.query('commit');
         await client.query('begin');
       }
@@ -135,7 +158,13 @@ export async function refresh(client: pg.PoolClient, ctx: SessionContext, token:
 }
 
 /** Revokes `revokeId` (if any), issues a child of `parent` and stamps the session's refreshed_at — one statement. */
-async function rotate(client: pg.PoolClient, user: UserRow, sessionId: string, parent: string, revokeId: string | null): Promise<string> {
+async function rotate(
+  client: pg.PoolClient,
+  user: UserRow,
+  sessionId: string,
+  parent: string,
+  revokeId: string | null,
+): Promise<string> {
   const token = newRefreshToken();
   await client.query(
     `with revoked as (update auth.refresh_tokens set revoked = true, updated_at = now() where id = $5),

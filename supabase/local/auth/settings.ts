@@ -3,7 +3,27 @@ import type { Handler } from './context.ts';
 import { sendJson } from './errors.ts';
 
 export const settings: Handler = async (ctx, _req, res) => {
-  const off = { apple: false, azure: false, bitbucket: false, discord: false, facebook: false, figma: false, github: false, gitlab: false, google: false, keycloak: false, kakao: false, linkedin_oidc: false, notion: false, spotify: false, slack_oidc: false, twitch: false, twitter: false, workos: false, zoom: false };
+  const off = {
+    apple: false,
+    azure: false,
+    bitbucket: false,
+    discord: false,
+    facebook: false,
+    figma: false,
+    github: false,
+    gitlab: false,
+    google: false,
+    keycloak: false,
+    kakao: false,
+    linkedin_oidc: false,
+    notion: false,
+    spotify: false,
+    slack_oidc: false,
+    twitch: false,
+    twitter: false,
+    workos: false,
+    zoom: false,
+  };
   sendJson(res, 200, {
     external: { ...off, anonymous_users: false, email: true, phone: false },
     disable_signup: !ctx.config.enableSignup,
@@ -15,7 +35,11 @@ export const settings: Handler = async (ctx, _req, res) => {
 };
 
 export const health: Handler = async (_ctx, _req, res) => {
-  sendJson(res, 200, { version: 'tend-local', name: 'GoTrue', description: 'GoTrue is a user registration and authentication API' });
+  sendJson(res, 200, {
+    version: 'tend-local',
+    name: 'GoTrue',
+    description: 'GoTrue is a user registration and authentication API',
+  });
 };
 
 // The public signing keys (GoTrue jwks.go); the symmetric JWT secret is never listed.

@@ -22,17 +22,24 @@ export const token: Handler = async (ctx, req, res, url) => {
   if (grant === 'pkce') {
     const authCode = str(body.auth_code);
     const verifier = str(body.code_verifier);
-    if (!authCode || !verifier) throw errors.validation('invalid request: both auth code and code verifier should be non-empty');
+    if (!authCode || !verifier)
+      throw errors.validation('invalid request: both auth code and code verifier should be non-empty');
     const session = await tx(ctx.pool, async (c) => {
       const flow = (await c.query('select * from auth.flow_state where auth_code = $1 for update', [authCode])).rows[0];
-      if (!flow || !flow.user_id) throw new AuthError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
-      const from = flow.authentication_method === 'magiclink' && flow.auth_code_issued_at ? flow.auth_code_issued_at : flow.created_at;
-      if (Date.now() - new Date(from).getTime() > FLOW_STATE_EXPIRY * 1000) throw new AuthError(422, 'flow_state_expired', 'invalid flow state, flow state has expired');
+      if (!flow?.user_id)
+        throw new AuthError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
+      const from =
+        flow.authentication_method === 'magiclink' && flow.auth_code_issued_at
+          ? flow.auth_code_issued_at
+          : flow.created_at;
+      if (Date.now() - new Date(from).getTime() > FLOW_STATE_EXPIRY * 1000)
+        throw new AuthError(422, 'flow_state_expired', 'invalid flow state, flow state has expired');
       const expected: string =
         flow.code_challenge_method === 's256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
       const a = Buffer.from(expected);
       const b = Buffer.from(flow.code_challenge ?? '');
-      if (a.length !== b.length || !timingSafeEqual(a, b)) throw new AuthError(400, 'bad_code_verifier', 'code challenge does not match previously saved code verifier');
+      if (a.length !== b.length || !timingSafeEqual(a, b))
+        throw new AuthError(400, 'bad_code_verifier', 'code challenge does not match previously saved code verifier');
       await c.query('delete from auth.flow_state where id = $1', [flow.id]); // single use
       const user = await findById(c, flow.user_id);
       if (!user) throw errors.userNotFound(404);

@@ -23,8 +23,13 @@ export const putUser: Handler = async (ctx, req, res) => {
     if (data) {
       // GoTrue: shallow merge; keys set to null are removed.
       const merged: Record<string, unknown> = { ...(caller.user.raw_user_meta_data ?? {}) };
-      for (const [k, v] of Object.entries(data)) if (v === null) delete merged[k]; else merged[k] = v;
-      await c.query('update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1', [caller.user.id, merged]);
+      for (const [k, v] of Object.entries(data))
+        if (v === null) delete merged[k];
+        else merged[k] = v;
+      await c.query('update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1', [
+        caller.user.id,
+        merged,
+      ]);
     }
     return (await findById(c, caller.user.id))!;
   });

@@ -65,7 +65,12 @@ export async function createUser(
     ? { ...(o.userMetadata ?? {}), ...(o.confirmed ? { email_verified: true } : {}) }
     : { ...identityData, ...(o.userMetadata ?? {}) };
   const appMetadata = { provider: 'email', providers: ['email'], ...(o.appMetadata ?? {}) };
-  const password = '$2a$10$' + randomBytes(40).toString('base64').replace(/[^a-zA-Z0-9./]/g, '').slice(0, 53);
+  const password =
+    '$2a$10$' +
+    randomBytes(40)
+      .toString('base64')
+      .replace(/[^a-zA-Z0-9./]/g, '')
+      .slice(0, 53);
   // Token columns are '' not NULL: GoTrue scans them into plain strings (supabase/auth#1940).
   const r = await db.query(
     `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
@@ -73,7 +78,16 @@ export async function createUser(
        is_super_admin, created_at, updated_at, is_anonymous)
      values ($1, $2, 'authenticated', $3, $4, $5, $6, '', '', '', '', $7, $8, false, now(), now(), false)
      returning *`,
-    [INSTANCE_ID, id, o.role ?? 'authenticated', o.email, password, o.confirmed ? new Date() : null, appMetadata, userMetadata],
+    [
+      INSTANCE_ID,
+      id,
+      o.role ?? 'authenticated',
+      o.email,
+      password,
+      o.confirmed ? new Date() : null,
+      appMetadata,
+      userMetadata,
+    ],
   );
   await db.query(
     `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at, last_sign_in_at)
@@ -83,12 +97,32 @@ export async function createUser(
   return r.rows[0];
 }
 
+/** A row of auth.identities as pg returns it. */
+export interface IdentityRow {
+  id: string;
+  provider_id: string;
+  user_id: string;
+  identity_data: unknown;
+  provider: string;
+  email: string | null;
+  last_sign_in_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : undefined);
 
 /** The JSON GoTrue serializes for a user (models/user.go): nulls omitted, tokens never included. */
 /** `identities`: load them (true), leave them out (false, as GoTrue's user list), or rows already read. */
-export async function userJson(db: Db, user: UserRow, identities: boolean | Record<string, any>[] = true): Promise<Record<string, unknown>> {
-  const rows = identities === true ? (await db.query('select * from auth.identities where user_id = $1 order by created_at', [user.id])).rows : identities;
+export async function userJson(
+  db: Db,
+  user: UserRow,
+  identities: boolean | IdentityRow[] = true,
+): Promise<Record<string, unknown>> {
+  const rows =
+    identities === true
+      ? (await db.query('select * from auth.identities where user_id = $1 order by created_at', [user.id])).rows
+      : identities;
   const identityJson = rows
     ? rows.map((i) => ({
         identity_id: i.id,

@@ -10,7 +10,8 @@ import { findByEmail, findById, isBanned, type UserRow } from './users.ts';
 
 const TYPES = new Set(['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email']);
 
-const within = (sentAt: Date | null, seconds: number) => !!sentAt && Date.now() - new Date(sentAt).getTime() <= seconds * 1000;
+const within = (sentAt: Date | null, seconds: number) =>
+  !!sentAt && Date.now() - new Date(sentAt).getTime() <= seconds * 1000;
 
 interface Match {
   user: UserRow;
@@ -28,13 +29,22 @@ function tokenTypes(type: string): ('confirmation_token' | 'recovery_token')[] {
 }
 
 /** Email + code: the stored hash (or its pkce_ form) must match and be fresh. */
-async function matchCode(c: pg.PoolClient, ctx: AuthContext, email: string, token: string, type: string): Promise<Match> {
+async function matchCode(
+  c: pg.PoolClient,
+  ctx: AuthContext,
+  email: string,
+  token: string,
+  type: string,
+): Promise<Match> {
   const user = await findByEmail(c, email, true);
   if (!user) throw errors.otpExpired();
   const hash = tokenHash(email, token);
   const expiry = ctx.config.email.otpExpiry;
   for (const t of tokenTypes(type)) {
-    const [stored, sentAt] = t === 'confirmation_token' ? [user.confirmation_token, user.confirmation_sent_at] : [user.recovery_token, user.recovery_sent_at];
+    const [stored, sentAt] =
+      t === 'confirmation_token'
+        ? [user.confirmation_token, user.confirmation_sent_at]
+        : [user.recovery_token, user.recovery_sent_at];
     if (stored && (stored === hash || stored === `pkce_${hash}`) && within(sentAt, expiry)) {
       return { user, kind: t === 'confirmation_token' ? 'signup' : 'magiclink', pkce: stored.startsWith('pkce_') };
     }
@@ -45,18 +55,20 @@ async function matchCode(c: pg.PoolClient, ctx: AuthContext, email: string, toke
 /** token_hash: looked up in auth.one_time_tokens, then checked for freshness against the user's *_sent_at. */
 async function matchHash(c: pg.PoolClient, ctx: AuthContext, hash: string, type: string): Promise<Match> {
   const row = (
-    await c.query('select user_id, token_type from auth.one_time_tokens where token_hash = $1 and token_type = any($2::auth.one_time_token_type[])', [
-      hash,
-      tokenTypes(type),
-    ])
+    await c.query(
+      'select user_id, token_type from auth.one_time_tokens where token_hash = $1 and token_type = any($2::auth.one_time_token_type[])',
+      [hash, tokenTypes(type)],
+    )
   ).rows[0];
   if (!row) throw errors.otpExpired(true);
   const user = await findById(c, row.user_id, true);
   if (!user) throw errors.otpExpired(true);
   // The row may have been consumed while this request waited for the user's lock.
-  if (!(await c.query('select 1 from auth.one_time_tokens where token_hash = $1', [hash])).rowCount) throw errors.otpExpired(true);
+  if (!(await c.query('select 1 from auth.one_time_tokens where token_hash = $1', [hash])).rowCount)
+    throw errors.otpExpired(true);
   const confirmation = row.token_type === 'confirmation_token';
-  if (!within(confirmation ? user.confirmation_sent_at : user.recovery_sent_at, ctx.config.email.otpExpiry)) throw errors.otpExpired(true);
+  if (!within(confirmation ? user.confirmation_sent_at : user.recovery_sent_at, ctx.config.email.otpExpiry))
+    throw errors.otpExpired(true);
   return { user, kind: confirmation ? 'signup' : 'magiclink', pkce: hash.startsWith('pkce_') };
 }
 
@@ -89,7 +101,8 @@ export const verifyPost: Handler = async (ctx, req, res) => {
   const token = str(body.token);
   const hash = str(body.token_hash);
   if (!!token === !!hash) throw errors.validation('Verify requires either a token or a token hash');
-  if (hash && (body.email || body.phone || body.redirect_to)) throw errors.validation('Only the token_hash and type should be provided');
+  if (hash && (body.email || body.phone || body.redirect_to))
+    throw errors.validation('Only the token_hash and type should be provided');
   const session = await tx(ctx.pool, async (c) => {
     let match: Match;
     if (token) {
@@ -136,7 +149,12 @@ export const verifyGet: Handler = async (ctx, req, res, url) => {
             [user.id, method],
           )
         ).rows[0];
-        if (!flow) throw new AuthError(400, 'flow_state_not_found', 'No associated flow state found. No valid flow state found for user.');
+        if (!flow)
+          throw new AuthError(
+            400,
+            'flow_state_not_found',
+            'No associated flow state found. No valid flow state found for user.',
+          );
         const u = new URL(redirectTo);
         u.searchParams.set('code', flow.auth_code);
         return u.toString();
@@ -158,7 +176,12 @@ export const verifyGet: Handler = async (ctx, req, res, url) => {
   } catch (err) {
     if (!(err instanceof AuthError)) throw err;
     // GoTrue prepErrorRedirectURL: the error in the fragment, and in the query too in PKCE mode.
-    const params = new URLSearchParams({ error: oauthError(err.status), error_code: err.code, error_description: err.message, sb: '' });
+    const params = new URLSearchParams({
+      error: oauthError(err.status),
+      error_code: err.code,
+      error_description: err.message,
+      sb: '',
+    });
     const u = new URL(redirectTo);
     if (pkce) for (const [k, v] of params) if (k !== 'sb') u.searchParams.set(k, v);
     go(`${u.toString().split('#')[0]}#${params}`);

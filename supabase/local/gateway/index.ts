@@ -7,11 +7,39 @@ import type { Service } from '../service.ts';
 
 // Headers supabase-js sends (Kong cors plugin on every route); exposed ones it reads back.
 const ALLOW_HEADERS = [
-  'apikey', 'authorization', 'x-client-info', 'content-type', 'prefer', 'range', 'accept-profile',
-  'content-profile', 'x-upsert', 'x-supabase-api-version', 'accept', 'cache-control', 'x-metadata',
-  'x-client-ip', 'x-jwt-aud', 'x-use-cookie', 'tus-resumable', 'upload-length', 'upload-metadata', 'upload-offset', 'traceparent',
+  'apikey',
+  'authorization',
+  'x-client-info',
+  'content-type',
+  'prefer',
+  'range',
+  'accept-profile',
+  'content-profile',
+  'x-upsert',
+  'x-supabase-api-version',
+  'accept',
+  'cache-control',
+  'x-metadata',
+  'x-client-ip',
+  'x-jwt-aud',
+  'x-use-cookie',
+  'tus-resumable',
+  'upload-length',
+  'upload-metadata',
+  'upload-offset',
+  'traceparent',
 ].join(', ');
-const EXPOSE_HEADERS = ['content-range', 'content-profile', 'x-supabase-api-version', 'x-total-count', 'link', 'x-sb-error-code', 'content-location', 'location', 'preference-applied'].join(', ');
+const EXPOSE_HEADERS = [
+  'content-range',
+  'content-profile',
+  'x-supabase-api-version',
+  'x-total-count',
+  'link',
+  'x-sb-error-code',
+  'content-location',
+  'location',
+  'preference-applied',
+].join(', ');
 const ALLOW_METHODS = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS';
 
 const SERVICE_NAMES = ['auth', 'rest', 'storage', 'realtime', 'functions'] as const;
@@ -19,7 +47,11 @@ type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}) {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -59,12 +91,25 @@ export async function startGateway(opts: { port: number; keys: StackKeys }): Pro
   ]);
 
   /** Kong key-auth + request-transformer: validate the key and default Authorization to its JWT. */
-  function authorize(req: IncomingMessage, url: URL, service: ServiceName, path: string): { status: number; body: object } | null {
+  function authorize(
+    req: IncomingMessage,
+    url: URL,
+    service: ServiceName,
+    path: string,
+  ): { status: number; body: object } | null {
     const apikey = (req.headers.apikey as string | undefined) ?? url.searchParams.get('apikey') ?? undefined;
     const open = isOpenPath(service, path);
-    if (!apikey && !open) return { status: 401, body: { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' } };
+    if (!apikey && !open)
+      return {
+        status: 401,
+        body: { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' },
+      };
     const jwt = apikey ? roleKeys.get(apikey) : undefined;
-    if (apikey && !jwt && !open) return { status: 401, body: { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' } };
+    if (apikey && !jwt && !open)
+      return {
+        status: 401,
+        body: { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' },
+      };
     // CLI start.go BearerToken: keep a non-"Bearer sb_" Authorization, else the key's JWT.
     const auth = req.headers.authorization;
     if (!auth || /^Bearer sb_/i.test(auth)) {
@@ -88,7 +133,9 @@ export async function startGateway(opts: { port: number; keys: StackKeys }): Pro
       if (req.method === 'OPTIONS') {
         res.writeHead(200, {
           'access-control-allow-methods': ALLOW_METHODS,
-          'access-control-allow-headers': req.headers['access-control-request-headers'] ? `${ALLOW_HEADERS}, ${req.headers['access-control-request-headers']}` : ALLOW_HEADERS,
+          'access-control-allow-headers': req.headers['access-control-request-headers']
+            ? `${ALLOW_HEADERS}, ${req.headers['access-control-request-headers']}`
+            : ALLOW_HEADERS,
           'access-control-max-age': '3600',
           'content-length': '0',
         });
@@ -105,7 +152,8 @@ export async function startGateway(opts: { port: number; keys: StackKeys }): Pro
       await svc.handle(req, res, r.path);
     } catch (err) {
       console.error('[gateway]', err);
-      if (!res.headersSent) sendJson(res, 502, { message: 'An invalid response was received from the upstream server' });
+      if (!res.headersSent)
+        sendJson(res, 502, { message: 'An invalid response was received from the upstream server' });
       else res.destroy();
     }
   });
@@ -116,9 +164,11 @@ export async function startGateway(opts: { port: number; keys: StackKeys }): Pro
     const r = route(req.url ?? '/');
     const reject = (status: number, body: object) => {
       const text = JSON.stringify(body);
-      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+      );
     };
-    if (!r || r.service !== 'realtime') return reject(404, { message: 'no Route matched with those values' });
+    if (r?.service !== 'realtime') return reject(404, { message: 'no Route matched with those values' });
     const denied = authorize(req, url, r.service, r.path);
     if (denied) return reject(denied.status, denied.body);
     const svc = services.get('realtime');
@@ -158,7 +208,9 @@ export function proxyService(name: Service['name'], upstream: string): Service {
           { host: target.hostname, port: target.port, method: req.method, path, headers, agent },
           (upRes) => {
             // The gateway owns CORS; drop the upstream's own CORS headers.
-            const h = Object.fromEntries(Object.entries(upRes.headers).filter(([k]) => !k.startsWith('access-control-')));
+            const h = Object.fromEntries(
+              Object.entries(upRes.headers).filter(([k]) => !k.startsWith('access-control-')),
+            );
             res.writeHead(upRes.statusCode ?? 502, h);
             upRes.pipe(res);
             upRes.on('end', resolve);
@@ -166,7 +218,8 @@ export function proxyService(name: Service['name'], upstream: string): Service {
           },
         );
         up.on('error', () => {
-          if (!res.headersSent) sendJson(res, 502, { message: 'An invalid response was received from the upstream server' });
+          if (!res.headersSent)
+            sendJson(res, 502, { message: 'An invalid response was received from the upstream server' });
           resolve();
         });
         req.pipe(up);

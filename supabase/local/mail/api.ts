@@ -106,7 +106,8 @@ function startLimit(url: URL) {
   return { start, limit, before: Number.isNaN(before) ? undefined : before };
 }
 
-const olderThan = (before: number | undefined) => (m: StoredMail) => before === undefined || Date.parse(m.created) < before;
+const olderThan = (before: number | undefined) => (m: StoredMail) =>
+  before === undefined || Date.parse(m.created) < before;
 
 // Mailpit: MessagesSummary — total/unread/tags over the whole mailbox, messages_count over the result.
 function summaries(store: MailStore, page: StoredMail[], matched: number, start: number) {
@@ -141,7 +142,8 @@ const isEmail = (v: unknown): v is string => typeof v === 'string' && /^[^\s@<>,
 /** Mailpit's send API body: `{From: {Email, Name}, To: [{Email, Name}], Cc, Bcc: [email], ReplyTo, Subject, Text, HTML, Tags}`. */
 export function parseSend(raw: string): NewMail {
   const body = parseJson(raw, 'json');
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new MailpitError(400, 'request body must be a JSON object', 'json');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new MailpitError(400, 'request body must be a JSON object', 'json');
   const b = body as Record<string, unknown>;
   const str = (v: unknown, field: string) => {
     if (v === undefined || v === null) return '';
@@ -154,20 +156,34 @@ export function parseSend(raw: string): NewMail {
     return v.map((p) => {
       const email = typeof p === 'string' && field === 'Bcc' ? p : (p as { Email?: unknown })?.Email;
       // Mailpit: every address must parse, else "invalid To address: …"
-      if (!isEmail(email)) throw new MailpitError(400, `invalid ${field} address: ${typeof email === 'string' ? email : JSON.stringify(email ?? null)}`, 'json');
-      return { email: email.trim(), name: typeof p === 'object' ? str((p as { Name?: unknown }).Name, `${field}.Name`) : '' };
+      if (!isEmail(email))
+        throw new MailpitError(
+          400,
+          `invalid ${field} address: ${typeof email === 'string' ? email : JSON.stringify(email ?? null)}`,
+          'json',
+        );
+      return {
+        email: email.trim(),
+        name: typeof p === 'object' ? str((p as { Name?: unknown }).Name, `${field}.Name`) : '',
+      };
     });
   };
 
   const from = b.From as { Email?: unknown; Name?: unknown } | undefined;
-  if (!from || typeof from !== 'object' || from.Email === undefined || from.Email === '') throw new MailpitError(400, 'From.Email is required', 'json');
+  if (!from || typeof from !== 'object' || from.Email === undefined || from.Email === '')
+    throw new MailpitError(400, 'From.Email is required', 'json');
   if (!isEmail(from.Email)) throw new MailpitError(400, `invalid From address: ${String(from.Email)}`, 'json');
   const to = people(b.To, 'To');
   const cc = people(b.Cc, 'Cc');
   const bcc = people(b.Bcc, 'Bcc');
   // Mailpit: a message needs at least one recipient in To, Cc or Bcc.
-  if (!to.length && !cc.length && !bcc.length) throw new MailpitError(400, 'To is required: at least one recipient {"Email": "…"} (or Cc, Bcc)', 'json');
-  if (b.Tags !== undefined && b.Tags !== null && (!Array.isArray(b.Tags) || b.Tags.some((t) => typeof t !== 'string'))) {
+  if (!to.length && !cc.length && !bcc.length)
+    throw new MailpitError(400, 'To is required: at least one recipient {"Email": "…"} (or Cc, Bcc)', 'json');
+  if (
+    b.Tags !== undefined &&
+    b.Tags !== null &&
+    (!Array.isArray(b.Tags) || b.Tags.some((t) => typeof t !== 'string'))
+  ) {
     throw new MailpitError(400, 'Tags must be an array of strings', 'json');
   }
   return {
@@ -184,7 +200,13 @@ export function parseSend(raw: string): NewMail {
 }
 
 /** Answers /api/…; throws MailpitError for what Mailpit refuses. */
-export async function handleApi(store: MailStore, deliver: (m: NewMail) => StoredMail, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleApi(
+  store: MailStore,
+  deliver: (m: NewMail) => StoredMail,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   const p = url.pathname.replace(/\/+$/, '');
   const method = req.method ?? 'GET';
   const allow = (...methods: string[]) => {

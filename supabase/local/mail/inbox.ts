@@ -1,7 +1,8 @@
 // A small web inbox for local mail: server-rendered, no scripts, no external assets, every value escaped.
 import { codeIn, snippetOf, type Address, type StoredMail } from './store.ts';
 
-export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 // Colours are checked for ≥ 4.5:1 contrast on their backgrounds (muted #4a5160 on #fff is 7.9:1).
 const STYLE = `
@@ -57,7 +58,9 @@ export function inboxPage(messages: StoredMail[], opts: { query?: string; total?
   const { query = '', total = messages.length } = opts;
   const title = query ? `“${query}” · Tend local mail` : 'Tend local mail';
   if (!messages.length) {
-    const empty = query ? `No mail matches <strong>${esc(query)}</strong>. <a href="/">Show all</a>` : 'No mail yet. Emails the local stack sends appear here.';
+    const empty = query
+      ? `No mail matches <strong>${esc(query)}</strong>. <a href="/">Show all</a>`
+      : 'No mail yet. Emails the local stack sends appear here.';
     return layout(title, `<p class="muted">${empty}</p>`, query);
   }
   const rows = messages
@@ -67,7 +70,9 @@ export function inboxPage(messages: StoredMail[], opts: { query?: string; total?
 <td>${codeBadge(m)}</td><td class="muted">${when(m.created)}</td></tr>`,
     )
     .join('');
-  const count = query ? `${messages.length} of ${total} messages match` : `${total} message${total === 1 ? '' : 's'}, newest first`;
+  const count = query
+    ? `${messages.length} of ${total} messages match`
+    : `${total} message${total === 1 ? '' : 's'}, newest first`;
   return layout(
     title,
     `<p class="muted">${esc(count)}</p>
@@ -81,7 +86,7 @@ function linkified(text: string): string {
   let out = '';
   let last = 0;
   for (const match of text.matchAll(/https?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g)) {
-    out += esc(text.slice(last, match.index)) + `<a href="${esc(match[0])}">${esc(match[0])}</a>`;
+    out += `${esc(text.slice(last, match.index))}<a href="${esc(match[0])}">${esc(match[0])}</a>`;
     last = match.index + match[0].length;
   }
   return out + esc(text.slice(last));
@@ -105,5 +110,8 @@ ${m.html.trim() ? `<h3>HTML</h3><iframe title="HTML body" sandbox="allow-popups 
 }
 
 export function notFoundPage(): string {
-  return layout('Not found · Tend local mail', '<h2>Not found</h2><p>That message does not exist (it may have been deleted). <a href="/">Back to all mail</a></p>');
+  return layout(
+    'Not found · Tend local mail',
+    '<h2>Not found</h2><p>That message does not exist (it may have been deleted). <a href="/">Back to all mail</a></p>',
+  );
 }

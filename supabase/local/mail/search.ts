@@ -23,9 +23,17 @@ export function searchTerms(query: string): string[] {
 }
 
 // Mailpit: cleanString lower-cases and turns line breaks, <>",;() into single spaces.
-const clean = (s: string) => s.replace(/\uFEFF/g, ' ').replace(/[\r\n\t<>",;()]/g, ' ').split(/\s+/).filter(Boolean).join(' ').toLowerCase();
+const clean = (s: string) =>
+  s
+    .replace(/\uFEFF/g, ' ')
+    .replace(/[\r\n\t<>",;()]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .join(' ')
+    .toLowerCase();
 
-const inAddresses = (as: Address[], v: string) => as.some((a) => a.email.toLowerCase().includes(v) || a.name.toLowerCase().includes(v));
+const inAddresses = (as: Address[], v: string) =>
+  as.some((a) => a.email.toLowerCase().includes(v) || a.name.toLowerCase().includes(v));
 
 /** The text plain words are matched against: the address headers, subject and body. */
 function searchText(m: StoredMail): string {
@@ -53,16 +61,20 @@ function termTest(raw: string): Test | undefined {
   else if ((v = prefixed('cc:')) !== undefined) test = v ? (m) => inAddresses(m.cc, v!) : undefined;
   else if ((v = prefixed('bcc:')) !== undefined) test = v ? (m) => inAddresses(m.bcc, v!) : undefined;
   else if ((v = prefixed('reply-to:')) !== undefined) test = v ? (m) => inAddresses(m.replyTo, v!) : undefined;
-  else if ((v = prefixed('addressed:')) !== undefined) test = v ? (m) => [[m.from], m.to, m.cc, m.bcc, m.replyTo].some((as) => inAddresses(as, v!)) : undefined;
+  else if ((v = prefixed('addressed:')) !== undefined)
+    test = v ? (m) => [[m.from], m.to, m.cc, m.bcc, m.replyTo].some((as) => inAddresses(as, v!)) : undefined;
   else if (lower.startsWith('subject:')) {
     const s = term.slice(8).toLowerCase(); // Mailpit: subject: is not cleaned, only matched case-insensitively
     test = s ? (m) => m.subject.toLowerCase().includes(s) : undefined;
-  } else if ((v = prefixed('message-id:')) !== undefined) test = v ? (m) => m.messageId.toLowerCase().includes(v!) : undefined;
-  else if ((v = prefixed('tag:')) !== undefined) test = v ? (m) => m.tags.some((t) => t.toLowerCase() === v) : undefined;
+  } else if ((v = prefixed('message-id:')) !== undefined)
+    test = v ? (m) => m.messageId.toLowerCase().includes(v!) : undefined;
+  else if ((v = prefixed('tag:')) !== undefined)
+    test = v ? (m) => m.tags.some((t) => t.toLowerCase() === v) : undefined;
   else if (lower === 'is:read') test = (m) => m.read;
   else if (lower === 'is:unread') test = (m) => !m.read;
   else if (lower === 'is:tagged') test = (m) => m.tags.length > 0;
-  else if (/^has:(attachments?|inlines?)$/.test(lower)) test = () => false; // nothing here carries attachments
+  else if (/^has:(attachments?|inlines?)$/.test(lower))
+    test = () => false; // nothing here carries attachments
   else {
     const word = clean(term);
     test = word ? (m) => searchText(m).includes(word) : undefined;
@@ -73,6 +85,8 @@ function termTest(raw: string): Test | undefined {
 
 /** The messages (newest first, as given) matching every term of a Mailpit search query. */
 export function search(messages: StoredMail[], query: string): StoredMail[] {
-  const tests = searchTerms(query).map(termTest).filter((t): t is Test => !!t);
+  const tests = searchTerms(query)
+    .map(termTest)
+    .filter((t): t is Test => !!t);
   return messages.filter((m) => tests.every((t) => t(m)));
 }

@@ -130,7 +130,8 @@ export class MailStore {
 function load(file: string): StoredMail | undefined {
   try {
     const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoredMail>;
-    if (typeof m?.id !== 'string' || !isId(m.id) || typeof m.created !== 'string' || !m.from || !Array.isArray(m.to)) return undefined;
+    if (typeof m?.id !== 'string' || !isId(m.id) || typeof m.created !== 'string' || !m.from || !Array.isArray(m.to))
+      return undefined;
     const full: StoredMail = {
       cc: [],
       bcc: [],
@@ -156,7 +157,9 @@ function load(file: string): StoredMail | undefined {
 function rawSize(m: StoredMail): number {
   const list = (as: Address[]) => as.map((a) => (a.name ? `"${a.name}" <${a.email}>` : a.email)).join(', ');
   const headers = `From: ${list([m.from])}\r\nTo: ${list(m.to)}\r\nSubject: ${m.subject}\r\nMessage-ID: <${m.messageId}>\r\nDate: ${m.created}\r\nMIME-Version: 1.0\r\n`;
-  return Buffer.byteLength(headers) + Buffer.byteLength(m.text) + Buffer.byteLength(m.html) + (m.html && m.text ? 200 : 60);
+  return (
+    Buffer.byteLength(headers) + Buffer.byteLength(m.text) + Buffer.byteLength(m.html) + (m.html && m.text ? 200 : 60)
+  );
 }
 
 /** The visible text of an HTML body (for snippets, search and the code when there is no text part). */
@@ -165,7 +168,10 @@ export function htmlToText(html: string): string {
     .replace(/<(head|style|script|title)\b[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<br\s*\/?>|<\/(p|div|tr|li|h[1-6])\s*>/gi, '\n')
     .replace(/<[^>]*>/g, ' ')
-    .replace(/&(nbsp|amp|lt|gt|quot|#39|apos);/g, (_, e: string) => ({ nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" })[e]!)
+    .replace(
+      /&(nbsp|amp|lt|gt|quot|#39|apos);/g,
+      (_, e: string) => ({ nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" })[e]!,
+    )
     .replace(/[ \t]+/g, ' ')
     .replace(/\s*\n\s*/g, '\n')
     .trim();
@@ -179,6 +185,9 @@ export function codeIn(m: Pick<StoredMail, 'text' | 'html'>): string | undefined
 
 // Mailpit: the snippet is the first 200 characters of the HTML's text (or the text body), then "...".
 export function snippetOf(m: Pick<StoredMail, 'text' | 'html'>): string {
-  const s = (m.html.trim() ? htmlToText(m.html) : m.text).replace(/\uFEFF/g, ' ').replace(/\s+/g, ' ').trim();
+  const s = (m.html.trim() ? htmlToText(m.html) : m.text)
+    .replace(/\uFEFF/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return s.length <= 200 ? s : `${s.slice(0, 200)}...`;
 }
