@@ -30,11 +30,32 @@ export interface AuthConfig {
   rateLimit: { emailSent: number; signInSignUps: number; tokenVerifications: number; tokenRefresh: number };
 }
 
+/**
+ * [realtime]: the CLI's `enabled`, plus the per-project limits hosted Realtime keeps on its tenant
+ * record (reference/realtime.md §7), under the tenant's field names. Defaults are the self-hosted
+ * server's (config/runtime.exs), which the CLI's local Realtime uses.
+ */
+export interface RealtimeConfig {
+  enabled: boolean;
+  maxConcurrentUsers: number;
+  maxEventsPerSecond: number;
+  maxJoinsPerSecond: number;
+  maxChannelsPerClient: number;
+  maxPresenceEventsPerSecond: number;
+  maxPayloadSizeInKb: number;
+  /** Presence track/untrack calls one channel may make per window (CLIENT_PRESENCE_MAX_CALLS / _WINDOW_MS). */
+  maxClientPresenceEventsPerWindow: number;
+  clientPresenceWindowMs: number;
+  /** Refuse public channels (hosted's "private channels only" setting). */
+  privateOnly: boolean;
+}
+
 export interface ProjectConfig {
   projectId: string;
   api: { schemas: string[]; extraSearchPath: string[]; maxRows: number };
   auth: AuthConfig;
   storage: { fileSizeLimit: number };
+  realtime: RealtimeConfig;
   functions: Record<string, { verifyJwt: boolean }>;
 }
 
@@ -85,6 +106,7 @@ export function loadConfig(projectDir: string, file = path.join(projectDir, 'sup
       contentPath: typeof tt.content_path === 'string' ? path.resolve(projectDir, tt.content_path) : undefined,
     };
   }
+  const rt = table(raw.realtime);
   const functions: ProjectConfig['functions'] = {};
   for (const [name, f] of Object.entries(table(raw.functions))) {
     functions[name] = { verifyJwt: bool(table(f).verify_jwt, true) };
@@ -120,6 +142,18 @@ export function loadConfig(projectDir: string, file = path.join(projectDir, 'sup
       },
     },
     storage: { fileSizeLimit: parseSize(table(raw.storage).file_size_limit, 50 * 1024 ** 2) },
+    realtime: {
+      enabled: bool(rt.enabled, true),
+      maxConcurrentUsers: num(rt.max_concurrent_users, 200),
+      maxEventsPerSecond: num(rt.max_events_per_second, 100),
+      maxJoinsPerSecond: num(rt.max_joins_per_second, 100),
+      maxChannelsPerClient: num(rt.max_channels_per_client, 100),
+      maxPresenceEventsPerSecond: num(rt.max_presence_events_per_second, 1000),
+      maxPayloadSizeInKb: num(rt.max_payload_size_in_kb, 3000),
+      maxClientPresenceEventsPerWindow: num(rt.max_client_presence_events_per_window, 5),
+      clientPresenceWindowMs: num(rt.client_presence_window_ms, 30_000),
+      privateOnly: bool(rt.private_only, false),
+    },
     functions,
   };
 }

@@ -291,6 +291,10 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     '-c',
     'synchronous_commit=off',
     '-c',
+    // Logical decoding reads only flushed WAL: with asynchronous commits, the WAL writer's pace is
+    // realtime's latency floor (default 200 ms).
+    'wal_writer_delay=10ms',
+    '-c',
     'log_min_messages=warning',
     '-c',
     'log_line_prefix=%m [%p] ',

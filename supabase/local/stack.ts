@@ -8,6 +8,7 @@ import pg from 'pg';
 import { loadConfig, type ProjectConfig } from './config.ts';
 import { loadSigningKeys, verificationJwks } from './signing-keys.ts';
 import { createAuthService } from './auth/index.ts';
+import { createRealtimeService, type RealtimeService } from './realtime/index.ts';
 import { startMail } from './mail/index.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
@@ -56,6 +57,8 @@ export interface Stack extends StackInfo {
   applied: string[];
   /** True when this start created the database. */
   created: boolean;
+  /** The realtime service, when config.toml enables it (tests stop and start it). */
+  realtime?: RealtimeService;
   /** The child processes the stack owns (for status and for tests that check nothing is left). */
   processes(): { name: string; pid: number }[];
   stop(): Promise<void>;
@@ -302,6 +305,12 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
 
     // services: each mounts itself on the gateway under /<name>/v1.
     gateway.mount(createAuthService(ctx));
+    const realtime = config.realtime.enabled ? createRealtimeService(ctx) : undefined;
+    if (realtime) {
+      await realtime.start();
+      stoppers.push(realtime.stop);
+      gateway.mount(realtime);
+    }
 
     const info: StackInfo = {
       apiUrl,
@@ -323,6 +332,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       dir,
       applied: done.applied,
       created: done.created,
+      realtime,
       processes,
       stop,
     };
