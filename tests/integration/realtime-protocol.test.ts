@@ -24,7 +24,13 @@ describe('the websocket', () => {
     const s = await rawSocket(stack, { vsn: '2.0.0' });
     const ref = s.send('phoenix', 'heartbeat', {});
     const reply = await s.next((m) => m.ref === ref, 'heartbeat reply');
-    expect(reply).toEqual({ join_ref: null, ref, topic: 'phoenix', event: 'phx_reply', payload: { status: 'ok', response: {} } });
+    expect(reply).toEqual({
+      join_ref: null,
+      ref,
+      topic: 'phoenix',
+      event: 'phx_reply',
+      payload: { status: 'ok', response: {} },
+    });
     s.close();
   });
 
@@ -76,7 +82,12 @@ describe('joining', () => {
       { event: '*', schema: 'public', table: 'announcements', filter: 'pinned=eq.true' },
     ];
     const ref = s.send('realtime:join-shape', 'phx_join', {
-      config: { broadcast: { ack: false, self: false }, presence: { key: '', enabled: false }, postgres_changes: entries, private: false },
+      config: {
+        broadcast: { ack: false, self: false },
+        presence: { key: '', enabled: false },
+        postgres_changes: entries,
+        private: false,
+      },
       access_token: await userToken(stack, AGENT_ACME),
     });
     const reply = await s.next((m) => m.ref === ref, 'join reply');
@@ -91,7 +102,12 @@ describe('joining', () => {
       ref: null,
       topic: 'realtime:join-shape',
       event: 'system',
-      payload: { extension: 'postgres_changes', status: 'ok', message: 'Subscribed to PostgreSQL', channel: 'join-shape' },
+      payload: {
+        extension: 'postgres_changes',
+        status: 'ok',
+        message: 'Subscribed to PostgreSQL',
+        channel: 'join-shape',
+      },
     });
     s.close();
   });
@@ -119,7 +135,11 @@ describe('joining', () => {
     const systems: Record<string, unknown>[] = [];
     const channel = client.supabase
       .channel('hidden-column-filter')
-      .on('postgres_changes', { event: '*', schema: 'public', table: 'tickets', filter: 'internal_note=eq.x' }, () => undefined)
+      .on(
+        'postgres_changes',
+        { event: '*', schema: 'public', table: 'tickets', filter: 'internal_note=eq.x' },
+        () => undefined,
+      )
       .on('system', {}, (p) => systems.push(p));
     await subscribed(channel);
     const error = await until(() => systems.find((p) => p.status === 'error'), 'system error');
@@ -131,10 +151,15 @@ describe('joining', () => {
 
   it('refuses a join with an expired token as upstream words it', async () => {
     const s = await rawSocket(stack, { vsn: '2.0.0' });
-    const ref = s.send('realtime:expired', 'phx_join', { config: {}, access_token: await userToken(stack, AGENT_ACME, -10) });
+    const ref = s.send('realtime:expired', 'phx_join', {
+      config: {},
+      access_token: await userToken(stack, AGENT_ACME, -10),
+    });
     const reply = await s.next((m) => m.ref === ref, 'join reply', 20_000);
     expect(reply.payload.status).toBe('error');
-    expect((reply.payload.response as { reason: string }).reason).toMatch(/^InvalidJWTToken: Token has expired \d+ seconds ago$/);
+    expect((reply.payload.response as { reason: string }).reason).toMatch(
+      /^InvalidJWTToken: Token has expired \d+ seconds ago$/,
+    );
     s.close();
   });
 
@@ -146,7 +171,10 @@ describe('joining', () => {
     }
     const ref = s.send('realtime:many-4', 'phx_join', { config: {} });
     const reply = await s.next((m) => m.ref === ref, 'fourth join', 20_000);
-    expect(reply.payload).toEqual({ status: 'error', response: { reason: 'ChannelRateLimitReached: Too many channels' } });
+    expect(reply.payload).toEqual({
+      status: 'error',
+      response: { reason: 'ChannelRateLimitReached: Too many channels' },
+    });
     s.close();
   });
 
@@ -155,7 +183,10 @@ describe('joining', () => {
     const join = s.send('realtime:leaving', 'phx_join', { config: {} });
     await s.next((m) => m.ref === join, 'join');
     const leave = s.send('realtime:leaving', 'phx_leave', {}, join);
-    expect(await s.next((m) => m.ref === leave, 'leave reply')).toMatchObject({ join_ref: join, payload: { status: 'ok', response: {} } });
+    expect(await s.next((m) => m.ref === leave, 'leave reply')).toMatchObject({
+      join_ref: join,
+      payload: { status: 'ok', response: {} },
+    });
     expect(await s.next((m) => m.event === 'phx_close', 'close')).toEqual({
       join_ref: join,
       ref: join,
@@ -182,7 +213,9 @@ describe('access tokens', () => {
     refreshed.token = await userToken(stack, AGENT_ACME, 3600);
     await refreshed.supabase.realtime.setAuth();
 
-    const closing = expiring.supabase.channel('expiring').on('system', {}, (p) => systems.push({ ...p, on: 'expiring' }));
+    const closing = expiring.supabase
+      .channel('expiring')
+      .on('system', {}, (p) => systems.push({ ...p, on: 'expiring' }));
     closing.subscribe((status) => statuses.push(status));
     const error = await until(() => systems.find((p) => p.status === 'error'), 'expiry', 15_000);
     expect(error).toMatchObject({ on: 'expiring', extension: 'system', channel: 'expiring' });
@@ -197,7 +230,10 @@ describe('access tokens', () => {
 
   it('closes the channel when a refreshed token is not a valid JWT', async () => {
     const s = await rawSocket(stack, { vsn: '2.0.0' });
-    const join = s.send('realtime:bad-refresh', 'phx_join', { config: {}, access_token: await userToken(stack, AGENT_ACME) });
+    const join = s.send('realtime:bad-refresh', 'phx_join', {
+      config: {},
+      access_token: await userToken(stack, AGENT_ACME),
+    });
     await s.next((m) => m.ref === join, 'join');
     s.send('realtime:bad-refresh', 'access_token', { access_token: 'not-a-jwt' }, join);
     expect((await s.next((m) => m.event === 'system', 'system error')).payload).toEqual({

@@ -10,7 +10,8 @@ export const AGENT_GLOBEX = 'b0000000-0000-0000-0000-00000000000b';
 
 let users = 0;
 /** A fresh requester id per call. */
-export const newUser = () => `c0000000-0000-4000-8000-${String(++users).padStart(8, '0')}${String(process.pid % 10000).padStart(4, '0')}`;
+export const newUser = () =>
+  `c0000000-0000-4000-8000-${String(++users).padStart(8, '0')}${String(process.pid % 10000).padStart(4, '0')}`;
 
 /** An access token for a signed-in user, as auth would issue (HS256 with the project's secret). */
 export function userToken(stack: Stack, sub: string, expiresInSeconds = 3600, extra: Record<string, unknown> = {}) {
@@ -49,8 +50,13 @@ export function realtimeClient(
   return client;
 }
 
-/** Subscribes and resolves once joined; rejects with the server's reason. */
-export function subscribed(channel: RealtimeChannel, timeoutMs = 20_000): Promise<RealtimeChannel> {
+/**
+ * Subscribes and resolves once joined; rejects with the server's reason. Like an app that waits for
+ * its session first, it lets the client fetch its token, so the join carries it (else realtime-js
+ * joins with the apikey and sends the token just after).
+ */
+export async function subscribed(channel: RealtimeChannel, timeoutMs = 20_000): Promise<RealtimeChannel> {
+  await channel.socket.setAuth();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${channel.topic}: not subscribed in ${timeoutMs} ms`)), timeoutMs);
     channel.subscribe((status, err) => {
@@ -66,7 +72,11 @@ export function subscribed(channel: RealtimeChannel, timeoutMs = 20_000): Promis
 }
 
 /** Waits until `check` returns something truthy, re-checking on every event loop turn that did I/O. */
-export async function until<T>(check: () => T | undefined | null | false, what: string, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(
+  check: () => T | undefined | null | false,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();

@@ -27,7 +27,8 @@ export class DatabaseUnavailable extends Error {}
 /** Policies that raise, as hosted's :rls_policy_error. */
 export class PolicyError extends Error {}
 
-const isSqlError = (e: unknown) => typeof (e as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((e as { code: string }).code);
+const isSqlError = (e: unknown) =>
+  typeof (e as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((e as { code: string }).code);
 
 async function inTransaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
   let client: pg.PoolClient;
@@ -57,7 +58,13 @@ function setConfig(c: pg.PoolClient, ctx: AuthorizationContext) {
     `select set_config('role', $1, true), set_config('realtime.topic', $2, true),
             set_config('request.jwt.claims', $3, true), set_config('request.jwt.claim.sub', $4, true),
             set_config('request.jwt.claim.role', $1, true), set_config('request.headers', $5, true)`,
-    [String(ctx.claims.role), ctx.topic, JSON.stringify(ctx.claims), ctx.claims.sub ?? null, JSON.stringify(ctx.headers)],
+    [
+      String(ctx.claims.role),
+      ctx.topic,
+      JSON.stringify(ctx.claims),
+      ctx.claims.sub ?? null,
+      JSON.stringify(ctx.headers),
+    ],
   );
 }
 

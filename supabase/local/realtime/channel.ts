@@ -42,7 +42,11 @@ export class Channel {
   policies: Policies | null = null;
   closed = false;
   /** The postgres_changes entries as requested, each with its id (the join reply echoes them). */
-  readonly pgEntries: { id: number; requested: Record<string, unknown>; parsed: ReturnType<typeof parseSubscription> }[];
+  readonly pgEntries: {
+    id: number;
+    requested: Record<string, unknown>;
+    parsed: ReturnType<typeof parseSubscription>;
+  }[];
   private tracked: string | null = null;
   private presenceCalls = { count: 0, resetAt: 0 };
   private confirmTimer?: NodeJS.Timeout;
@@ -85,16 +89,19 @@ export class Channel {
     const { ctx, conn } = this;
     const { config, limits } = ctx;
     if (!this.subTopic) throw new JoinError('TopicNameRequired: You must provide a topic name');
-    if (config.privateOnly && !this.isPrivate) throw new JoinError('PrivateOnly: This project only allows private channels');
+    if (config.privateOnly && !this.isPrivate)
+      throw new JoinError('PrivateOnly: This project only allows private channels');
     if (!ctx.users.has(conn) && ctx.users.size >= config.maxConcurrentUsers)
       throw new JoinError('ConnectionRateLimitReached: Too many connected users');
     if (limits.joins.triggered) throw new JoinError('ClientJoinRateLimitReached: Too many joins per second', true);
     limits.joins.add();
-    if (conn.channels.size >= config.maxChannelsPerClient) throw new JoinError('ChannelRateLimitReached: Too many channels');
+    if (conn.channels.size >= config.maxChannelsPerClient)
+      throw new JoinError('ChannelRateLimitReached: Too many channels');
     await this.confirmToken(true);
     if (this.isPrivate) await this.checkReadPolicies(true);
     // Replaying stored broadcasts is not supported here; hosted refuses it on public channels too.
-    if (this.replay && !this.isPrivate) throw new JoinError('UnableToReplayMessages: Replay is not allowed for public channels');
+    if (this.replay && !this.isPrivate)
+      throw new JoinError('UnableToReplayMessages: Replay is not allowed for public channels');
   }
 
   /** What the ok reply carries: every postgres_changes entry echoed with its id. */
@@ -129,7 +136,10 @@ export class Channel {
       if (invalid && !invalid.parsed.ok) return this.system('postgres_changes', 'error', invalid.parsed.error);
       // While the stream is down there is nothing to subscribe to: wait for it (upstream retries 1–3 s).
       if (!this.ctx.replicationUp()) return this.subscribePostgres(1000 + Math.random() * 2000);
-      const entries = this.pgEntries.map((e) => ({ id: e.id, params: (e.parsed as { params: SubscriptionParams }).params }));
+      const entries = this.pgEntries.map((e) => ({
+        id: e.id,
+        params: (e.parsed as { params: SubscriptionParams }).params,
+      }));
       const result = await this.ctx.changes.subscribe(this, entries);
       if (this.closed) return;
       this.system('postgres_changes', result.ok ? 'ok' : 'error', result.message);
@@ -212,7 +222,12 @@ export class Channel {
     if (this.isPrivate) {
       if (this.policies?.broadcast.write === undefined) {
         try {
-          this.policies = await writePolicies(ctx.pool, this.authorizationContext, ['broadcast', 'presence'], this.policies!);
+          this.policies = await writePolicies(
+            ctx.pool,
+            this.authorizationContext,
+            ['broadcast', 'presence'],
+            this.policies!,
+          );
         } catch (e) {
           ctx.log(`broadcast on ${this.subTopic}: ${(e as Error).message}`);
           return null;
@@ -224,7 +239,12 @@ export class Channel {
     const bytes = 'json' in message ? Buffer.byteLength(JSON.stringify(message.json)) : message.user.payload.length;
     if (payloadTooLarge(ctx.config, bytes))
       return this.ackBroadcast ? { status: 'error', response: { error: 'payload_size_exceeded' } } : null;
-    fanOut(ctx.hub, this.key, 'json' in message ? { json: message.json } : { user: { ...message.user, metadata: null } }, this);
+    fanOut(
+      ctx.hub,
+      this.key,
+      'json' in message ? { json: message.json } : { user: { ...message.user, metadata: null } },
+      this,
+    );
     return this.ackBroadcast ? { status: 'ok', response: {} } : null;
   }
 
@@ -250,8 +270,18 @@ export class Channel {
     if (this.isPrivate && this.policies?.presence.write === undefined) {
       try {
         if (this.policies?.presence.read === undefined)
-          this.policies = await readPolicies(ctx.pool, this.authorizationContext, ['broadcast', 'presence'], this.policies!);
-        this.policies = await writePolicies(ctx.pool, this.authorizationContext, ['broadcast', 'presence'], this.policies);
+          this.policies = await readPolicies(
+            ctx.pool,
+            this.authorizationContext,
+            ['broadcast', 'presence'],
+            this.policies!,
+          );
+        this.policies = await writePolicies(
+          ctx.pool,
+          this.authorizationContext,
+          ['broadcast', 'presence'],
+          this.policies,
+        );
       } catch {
         return { status: 'error', response: {} };
       }

@@ -31,7 +31,12 @@ export function subscriptionId(params: unknown): number {
       : Array.isArray(v)
         ? v.map(canonical)
         : v;
-  return createHash('sha1').update(JSON.stringify(canonical(params))).digest().readUInt32BE(0) & 0x7ffffff;
+  return (
+    createHash('sha1')
+      .update(JSON.stringify(canonical(params)))
+      .digest()
+      .readUInt32BE(0) & 0x7ffffff
+  );
 }
 
 /** Splits on commas outside parentheses and double quotes (several conditions are ANDed). */
@@ -112,8 +117,7 @@ export function parseSubscription(
   if (typeof params.select === 'string')
     return {
       ok: false,
-      error:
-        'Error parsing `select` params: expected a list of column name strings, e.g. select: ["col1", "col2"]',
+      error: 'Error parsing `select` params: expected a list of column name strings, e.g. select: ["col1", "col2"]',
     };
   if (Array.isArray(params.select)) {
     const cols = params.select.filter((c): c is string => typeof c === 'string');
@@ -144,8 +148,7 @@ export function parseSubscription(
   if (select && (parsed.schema === '*' || parsed.table === '*'))
     return {
       ok: false,
-      error:
-        'Column selection is not supported for wildcard subscriptions. Provide an explicit schema and table name.',
+      error: 'Column selection is not supported for wildcard subscriptions. Provide an explicit schema and table name.',
     };
   return { ok: true, params: parsed };
 }
@@ -214,10 +217,13 @@ export class PostgresChanges {
     const subs: { sub: Subscription; relations: number[] }[] = [];
     for (const { id, params } of entries) {
       try {
-        const { rows } = await this.pool.query(
-          'select _realtime.subscription_tables($1, $2, $3, $4, $5) as oids',
-          [params.schema, params.table, String(channel.claims.role), JSON.stringify(params.filters), params.select],
-        );
+        const { rows } = await this.pool.query('select _realtime.subscription_tables($1, $2, $3, $4, $5) as oids', [
+          params.schema,
+          params.table,
+          String(channel.claims.role),
+          JSON.stringify(params.filters),
+          params.select,
+        ]);
         const relations: number[] = rows[0].oids.map(Number);
         if (!relations.length)
           return {
@@ -292,14 +298,17 @@ export class PostgresChanges {
       );
     }
     const groupList = [...groups.values()];
-    const { rows } = await this.pool.query('select _realtime.apply_change($1::oid::regclass, $2, $3, $4, $5, $6) as r', [
-      relation.id,
-      action,
-      change.new ?? null,
-      old ?? null,
-      JSON.stringify(filters),
-      JSON.stringify(groupList.map((g) => ({ claims: g.claims, subs: g.filterLists }))),
-    ]);
+    const { rows } = await this.pool.query(
+      'select _realtime.apply_change($1::oid::regclass, $2, $3, $4, $5, $6) as r',
+      [
+        relation.id,
+        action,
+        change.new ?? null,
+        old ?? null,
+        JSON.stringify(filters),
+        JSON.stringify(groupList.map((g) => ({ claims: g.claims, subs: g.filterLists }))),
+      ],
+    );
     const result: ChangeResult = rows[0].r;
     const tooLarge = rowBytes(change.new) + rowBytes(old) > MAX_RECORD_BYTES;
     const commitTimestamp = new Date(commitTime).toISOString();

@@ -110,9 +110,7 @@ export function startReplication(opts: ReplicationOptions) {
       }
     });
     const publications = PUBLICATIONS.map((p) => `"${p}"`).join(',');
-    c.query(
-      `START_REPLICATION SLOT ${slot} LOGICAL 0/0 (proto_version '1', publication_names '${publications}')`,
-    ).then(
+    c.query(`START_REPLICATION SLOT ${slot} LOGICAL 0/0 (proto_version '1', publication_names '${publications}')`).then(
       () => fail('replication ended'),
       (e: Error) => fail(e.message),
     );

@@ -132,7 +132,13 @@ export async function handleRest(ctx: RealtimeContext, req: IncomingMessage, res
   if (messages.length + events.avg > max)
     return sendJson(res, 429, { message: 'Too many messages to broadcast, please reduce the batch size' });
 
-  const valid = messages as { topic: string; event: string; payload: Record<string, unknown>; private?: boolean; id?: unknown }[];
+  const valid = messages as {
+    topic: string;
+    event: string;
+    payload: Record<string, unknown>;
+    private?: boolean;
+    id?: unknown;
+  }[];
   const allowed = new Map<string, boolean>();
   for (const m of valid) {
     if (m.private) {

@@ -66,13 +66,15 @@ export function decode(vsn: Vsn, data: Buffer, isBinary: boolean): Inbound {
       ref: str(ref),
       topic,
       event,
-      payload: payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {},
+      payload:
+        payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {},
     },
   };
 }
 
 function decodeBinary(data: Buffer): Inbound {
-  if (data[0] !== USER_BROADCAST_PUSH || data.length < 7) throw new InvalidMessage(`unsupported binary kind ${data[0]}`);
+  if (data[0] !== USER_BROADCAST_PUSH || data.length < 7)
+    throw new InvalidMessage(`unsupported binary kind ${data[0]}`);
   const sizes = [data[1]!, data[2]!, data[3]!, data[4]!, data[5]!];
   const encoding = data[6] === 0 ? 'binary' : 'json';
   let offset = 7;
@@ -126,6 +128,12 @@ export function encodeUserBroadcast(vsn: Vsn, b: UserBroadcast): string | Buffer
   const event = Buffer.from(b.event);
   const metadata = Buffer.from(b.metadata ? JSON.stringify(b.metadata) : '');
   if (topic.length > 255 || event.length > 255 || metadata.length > 255) return null;
-  const header = Buffer.from([USER_BROADCAST, topic.length, event.length, metadata.length, b.encoding === 'json' ? 1 : 0]);
+  const header = Buffer.from([
+    USER_BROADCAST,
+    topic.length,
+    event.length,
+    metadata.length,
+    b.encoding === 'json' ? 1 : 0,
+  ]);
   return Buffer.concat([header, topic, event, metadata, b.payload]);
 }

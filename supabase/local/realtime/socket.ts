@@ -201,7 +201,11 @@ export function upgradeHandler(ctx: RealtimeContext, connections: Set<Connection
         signature: 'Failed to validate JWT signature',
         signer: check.message,
       };
-      return refuse(check.reason === 'invalid' ? 500 : 401, messages[check.reason] ?? (check.reason === 'invalid' ? 'Error connecting to Realtime' : 'The token provided is not a valid JWT'));
+      return refuse(
+        check.reason === 'invalid' ? 500 : 401,
+        messages[check.reason] ??
+          (check.reason === 'invalid' ? 'Error connecting to Realtime' : 'The token provided is not a valid JWT'),
+      );
     }
     if (ctx.users.size >= ctx.config.maxConcurrentUsers) return refuse(429, 'Too many connected users');
     if (ctx.limits.joins.triggered) return refuse(429, 'Too many joins per second');

@@ -25,7 +25,8 @@ export type TokenCheck = { ok: true; claims: Claims } | ({ ok: false } & TokenEr
 const HS = ['HS256', 'HS384', 'HS512'];
 const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512'];
 
-const fail = (reason: TokenError['reason'], message: string): TokenCheck => ({ ok: false, reason, message }) as TokenCheck;
+const fail = (reason: TokenError['reason'], message: string): TokenCheck =>
+  ({ ok: false, reason, message }) as TokenCheck;
 
 export function tokenVerifier(keys: StackKeys, signingKeys: Jwk[]) {
   const secret = new TextEncoder().encode(keys.jwtSecret);

@@ -1,0 +1,309 @@
+// postgres_changes through the gateway: each event and filter, payload shapes, RLS as the
+// subscriber (a requester never gets another's ticket, an agent nothing of another workspace),
+// column privileges, and old_record per replica identity.
+import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../support/stack.ts';
+import {
+  AGENT_ACME,
+  AGENT_GLOBEX,
+  newUser,
+  rawSocket,
+  realtimeClient,
+  subscribed,
+  until,
+  userToken,
+  type TestClient,
+} from '../support/realtime.ts';
+
+type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
+
+let stack: TestStack;
+const clients: TestClient[] = [];
+
+beforeAll(async () => {
+  stack = await startTestStack({ fixture: 'realtime-project' });
+});
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await stack?.teardown();
+});
+
+/** A signed-in user's client listening to `filter` on a table; returns what it receives. */
+async function listen(
+  sub: string | null,
+  filter: { event: '*' | 'INSERT' | 'UPDATE' | 'DELETE'; table: string; filter?: string },
+  opts: { vsn?: '1.0.0' | '2.0.0'; key?: string } = {},
+) {
+  const client = realtimeClient(stack, sub ? await userToken(stack, sub) : null, opts);
+  clients.push(client);
+  const received: Change[] = [];
+  const systems: Record<string, unknown>[] = [];
+  const channel = client.supabase
+    .channel(`changes-${clients.length}`)
+    .on('postgres_changes', { schema: 'public', ...filter }, (p: Change) => received.push(p))
+    .on('system', {}, (p) => systems.push(p));
+  await subscribed(channel);
+  await until(() => systems.find((p) => p.extension === 'postgres_changes'), 'the postgres_changes system message');
+  expect(systems[0]).toMatchObject({ status: 'ok', message: 'Subscribed to PostgreSQL' });
+  return received;
+}
+
+const insertTicket = async (fields: { workspace: number; requester: string; subject: string; priority?: number }) =>
+  (
+    await stack.sql(
+      'insert into public.tickets (workspace_id, requester_id, subject, priority, internal_note) values ($1, $2, $3, $4, $5) returning id',
+      [fields.workspace, fields.requester, fields.subject, fields.priority ?? 0, 'secret note'],
+    )
+  ).rows[0].id as string;
+
+const subjects = (changes: Change[]) => changes.map((c) => (c.new as { subject?: string }).subject);
+
+describe('events', () => {
+  it('delivers an INSERT made through PostgREST with the row, its columns and the commit time', async () => {
+    const requester = newUser();
+    const received = await listen(requester, { event: 'INSERT', table: 'tickets' });
+    const api = realtimeClient(stack, await userToken(stack, requester));
+    clients.push(api);
+    await api.supabase
+      .from('tickets')
+      .insert({ workspace_id: 1, requester_id: requester, subject: 'Printer on fire', tags: ['hw'] })
+      .throwOnError();
+    const [change] = await until(() => received.length && received, 'the insert');
+    expect(change).toMatchObject({
+      schema: 'public',
+      table: 'tickets',
+      eventType: 'INSERT',
+      old: {},
+      errors: null,
+      new: {
+        workspace_id: 1,
+        requester_id: requester,
+        subject: 'Printer on fire',
+        status: 'open',
+        priority: 0,
+        tags: ['hw'],
+        meta: {},
+      },
+    });
+    expect(change!.commit_timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Math.abs(Date.parse(change!.commit_timestamp) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('sends the payload upstream sends: ids, data with columns and types, record as JSON of each type', async () => {
+    const s = await rawSocket(stack, { vsn: '2.0.0' });
+    const join = s.send('realtime:raw-insert', 'phx_join', {
+      config: { postgres_changes: [{ event: 'INSERT', schema: 'public', table: 'tickets' }] },
+      access_token: await userToken(stack, AGENT_ACME),
+    });
+    const reply = await s.next((m) => m.ref === join, 'join');
+    const id = (reply.payload.response as { postgres_changes: { id: number }[] }).postgres_changes[0]!.id;
+    await s.next((m) => m.event === 'system', 'subscribed');
+    const ticket = await insertTicket({ workspace: 1, requester: newUser(), subject: 'Raw shape', priority: 2 });
+    const message = await s.next((m) => m.event === 'postgres_changes', 'change');
+    expect(message.join_ref).toBeNull();
+    expect(message.ref).toBeNull();
+    const { ids, data } = message.payload as { ids: number[]; data: Record<string, unknown> };
+    expect(ids).toEqual([id]);
+    expect(data).toMatchObject({ schema: 'public', table: 'tickets', type: 'INSERT', errors: null });
+    expect(data).not.toHaveProperty('old_record');
+    expect(data.columns).toEqual([
+      { name: 'id', type: 'int8' },
+      { name: 'workspace_id', type: 'int8' },
+      { name: 'requester_id', type: 'uuid' },
+      { name: 'subject', type: 'text' },
+      { name: 'status', type: 'text' },
+      { name: 'priority', type: 'int4' },
+      { name: 'tags', type: '_text' },
+      { name: 'meta', type: 'jsonb' },
+      { name: 'created_at', type: 'timestamptz' },
+    ]);
+    const record = data.record as Record<string, unknown>;
+    expect(record).toMatchObject({
+      id: Number(ticket),
+      workspace_id: 1,
+      priority: 2,
+      tags: [],
+      meta: {},
+      subject: 'Raw shape',
+    });
+    expect(record.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+\+00:00$/);
+    s.close();
+  });
+
+  // Realtime checks RLS against the table when the change reaches it, as upstream does: a row
+  // already deleted by then is not sent. So each step waits for the previous event.
+  it('delivers UPDATE with old_record holding the primary key, and DELETE with only the key (RLS table)', async () => {
+    const received = await listen(AGENT_ACME, { event: '*', table: 'tickets' });
+    const id = await insertTicket({ workspace: 1, requester: newUser(), subject: 'Before' });
+    await until(() => received.length === 1, 'the insert');
+    await stack.sql(`update public.tickets set subject = 'After' where id = $1`, [id]);
+    await until(() => received.length === 2, 'the update');
+    await stack.sql('delete from public.tickets where id = $1', [id]);
+    await until(() => received.length === 3, 'the delete');
+    const [insert, update, del] = received;
+    expect(insert).toMatchObject({ eventType: 'INSERT', new: { subject: 'Before' } });
+    expect(update).toMatchObject({
+      eventType: 'UPDATE',
+      new: { id: Number(id), subject: 'After' },
+      old: { id: Number(id) },
+    });
+    expect(del).toMatchObject({ eventType: 'DELETE', new: {}, old: { id: Number(id) } });
+    expect(Object.keys(del!.old)).toEqual(['id']);
+  });
+
+  it('sends only the events asked for', async () => {
+    const all = await listen(AGENT_ACME, { event: '*', table: 'tickets' });
+    const updates = await listen(AGENT_ACME, { event: 'UPDATE', table: 'tickets' });
+    const deletes = await listen(AGENT_ACME, { event: 'DELETE', table: 'tickets' });
+    const id = await insertTicket({ workspace: 1, requester: newUser(), subject: 'Only some events' });
+    await until(() => all.length === 1, 'the insert');
+    await stack.sql(`update public.tickets set status = 'pending' where id = $1`, [id]);
+    await until(() => updates.length === 1, 'the update');
+    await stack.sql('delete from public.tickets where id = $1', [id]);
+    await until(() => deletes.length === 1 && all.length === 3, 'the delete');
+    expect(updates.map((c) => c.eventType)).toEqual(['UPDATE']);
+    expect(deletes.map((c) => c.eventType)).toEqual(['DELETE']);
+  });
+
+  it('gives the whole old row with REPLICA IDENTITY FULL on a table without RLS', async () => {
+    const received = await listen(null, { event: '*', table: 'announcements' });
+    const { rows } = await stack.sql(
+      `insert into public.announcements (body) values ('Maintenance at noon') returning id`,
+    );
+    const id = Number(rows[0].id);
+    await stack.sql(`update public.announcements set pinned = true where id = $1`, [id]);
+    await stack.sql('delete from public.announcements where id = $1', [id]);
+    await until(() => received.length >= 3, 'three changes');
+    expect(received[1]).toMatchObject({
+      eventType: 'UPDATE',
+      old: { id, body: 'Maintenance at noon', pinned: false },
+      new: { id, body: 'Maintenance at noon', pinned: true },
+    });
+    expect(received[2]).toMatchObject({ eventType: 'DELETE', old: { id, body: 'Maintenance at noon', pinned: true } });
+  });
+
+  it('reports a change to a table without a primary key as Error 400', async () => {
+    const received = await listen(null, { event: 'INSERT', table: 'audit_log' });
+    await stack.sql(`insert into public.audit_log (what) values ('login')`);
+    const [change] = await until(() => received.length && received, 'the error');
+    expect(change).toMatchObject({ eventType: 'INSERT', errors: ['Error 400: Bad Request, no primary key'], new: {} });
+  });
+
+  it('speaks 1.0.0 too', async () => {
+    const received = await listen(AGENT_ACME, { event: 'INSERT', table: 'tickets' }, { vsn: '1.0.0' });
+    await insertTicket({ workspace: 1, requester: newUser(), subject: 'Over JSON v1' });
+    await until(() => received.length, 'the insert');
+    expect(subjects(received)).toEqual(['Over JSON v1']);
+  });
+});
+
+describe('filters', () => {
+  // Each subscription gets a non-matching row, then a matching one: changes arrive in commit order,
+  // so the first it receives must be the match.
+  const cases: [string, number[], number][] = [
+    ['priority=eq.3', [2], 3],
+    ['priority=neq.3', [3], 4],
+    ['priority=lt.3', [3], 2],
+    ['priority=lte.3', [4], 3],
+    ['priority=gt.3', [3], 4],
+    ['priority=gte.3', [2], 3],
+    ['priority=in.(5,7)', [6], 7],
+  ];
+  it.each(cases)('%s', async (filter, misses, hit) => {
+    const requester = newUser();
+    const received = await listen(AGENT_ACME, {
+      event: 'INSERT',
+      table: 'tickets',
+      filter: `requester_id=eq.${requester}`,
+    });
+    const filtered = await listen(AGENT_ACME, { event: 'INSERT', table: 'tickets', filter });
+    for (const p of misses) await insertTicket({ workspace: 1, requester, subject: `miss ${p}`, priority: p });
+    await insertTicket({ workspace: 1, requester, subject: `hit ${hit}`, priority: hit });
+    await until(() => received.length === misses.length + 1, 'all inserts on the unfiltered channel');
+    const first = await until(
+      () => filtered.find((c) => (c.new as { requester_id: string }).requester_id === requester),
+      'the match',
+    );
+    expect((first.new as { subject: string }).subject).toBe(`hit ${hit}`);
+  });
+
+  it('filters DELETEs on the old row', async () => {
+    const received = await listen(null, { event: 'DELETE', table: 'announcements', filter: 'body=eq.keep-out' });
+    const { rows } = await stack.sql(
+      `insert into public.announcements (body) values ('other'), ('keep-out') returning id`,
+    );
+    await stack.sql('delete from public.announcements where id = any($1)', [rows.map((r) => r.id)]);
+    const [del] = await until(() => received.length && received, 'the delete');
+    expect(del!.old).toMatchObject({ body: 'keep-out' });
+  });
+});
+
+describe('row level security', () => {
+  it('never gives a requester another requester’s ticket', async () => {
+    const alice = newUser();
+    const bob = newUser();
+    const aliceGets = await listen(alice, { event: '*', table: 'tickets' });
+    const bobGets = await listen(bob, { event: '*', table: 'tickets' });
+    // Interleaved: each one's second ticket comes after the other's first, so had it been sent the
+    // other's, it would have arrived before.
+    await insertTicket({ workspace: 1, requester: alice, subject: 'Alice 1' });
+    await insertTicket({ workspace: 1, requester: bob, subject: 'Bob 1' });
+    await insertTicket({ workspace: 1, requester: alice, subject: 'Alice 2' });
+    await insertTicket({ workspace: 1, requester: bob, subject: 'Bob 2' });
+    await until(() => aliceGets.length >= 2 && bobGets.length >= 2, 'two tickets each');
+    expect(subjects(aliceGets)).toEqual(['Alice 1', 'Alice 2']);
+    expect(subjects(bobGets)).toEqual(['Bob 1', 'Bob 2']);
+  });
+
+  it('gives an agent the tickets of their workspace and nothing of another', async () => {
+    const acme = await listen(AGENT_ACME, { event: 'INSERT', table: 'tickets' });
+    const globex = await listen(AGENT_GLOBEX, { event: 'INSERT', table: 'tickets' });
+    await insertTicket({ workspace: 2, requester: newUser(), subject: 'Globex 1' });
+    await insertTicket({ workspace: 1, requester: newUser(), subject: 'Acme 1' });
+    await insertTicket({ workspace: 2, requester: newUser(), subject: 'Globex 2' });
+    await insertTicket({ workspace: 1, requester: newUser(), subject: 'Acme 2' });
+    await until(() => acme.length >= 2 && globex.length >= 2, 'the tickets');
+    expect(subjects(acme)).toEqual(['Acme 1', 'Acme 2']);
+    expect(subjects(globex)).toEqual(['Globex 1', 'Globex 2']);
+  });
+
+  it('hides columns the role may not read, which the service role sees', async () => {
+    const agent = await listen(AGENT_ACME, { event: 'INSERT', table: 'tickets' });
+    const service = await listen(null, { event: 'INSERT', table: 'tickets' }, { key: stack.serviceRoleKey });
+    await insertTicket({ workspace: 1, requester: newUser(), subject: 'With a note' });
+    await until(() => agent.length && service.length, 'both');
+    expect(agent[0]!.new).not.toHaveProperty('internal_note');
+    expect(service[0]!.new).toMatchObject({ subject: 'With a note', internal_note: 'secret note' });
+  });
+
+  it('gives an anonymous subscriber nothing of a table it may not read (Error 401 as upstream)', async () => {
+    const anon = await listen(null, { event: 'INSERT', table: 'tickets' });
+    await insertTicket({ workspace: 1, requester: newUser(), subject: 'Not for anon' });
+    const [change] = await until(() => anon.length && anon, 'the refusal');
+    expect(change).toMatchObject({ errors: ['Error 401: Unauthorized'], new: {} });
+  });
+
+  it('follows a refreshed token: a new user, new rows', async () => {
+    const alice = newUser();
+    const bob = newUser();
+    const client = realtimeClient(stack, await userToken(stack, alice));
+    clients.push(client);
+    const received: Change[] = [];
+    const systems: Record<string, unknown>[] = [];
+    const channel = client.supabase
+      .channel('refreshing')
+      .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'tickets' }, (p: Change) => received.push(p))
+      .on('system', {}, (p) => systems.push(p));
+    await subscribed(channel);
+    await until(() => systems.length === 1, 'subscribed');
+    client.token = await userToken(stack, bob);
+    await client.supabase.realtime.setAuth();
+    await until(() => systems.length === 2, 'subscribed again with the new token');
+    expect(systems[1]).toMatchObject({ status: 'ok', message: 'Subscribed to PostgreSQL' });
+    await insertTicket({ workspace: 1, requester: alice, subject: 'For Alice' });
+    await insertTicket({ workspace: 1, requester: bob, subject: 'For Bob' });
+    await until(() => received.length, 'a ticket');
+    expect(subjects(received)).toEqual(['For Bob']);
+  });
+});
