@@ -1,0 +1,100 @@
+// The realtime service restarting and its database connections breaking (as when Postgres restarts):
+// clients are told, rejoin on their own, and get changes again; no replication slot is left behind.
+import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../support/stack.ts';
+import { AGENT_ACME, newUser, realtimeClient, until, userToken, type TestClient } from '../support/realtime.ts';
+
+let stack: TestStack;
+const clients: TestClient[] = [];
+
+beforeAll(async () => {
+  stack = await startTestStack({ fixture: 'realtime-project' });
+});
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await stack?.teardown();
+});
+
+/** An agent listening to ticket inserts, with every subscribe status and system message it sees. */
+async function agent() {
+  const client = realtimeClient(stack, await userToken(stack, AGENT_ACME));
+  clients.push(client);
+  await client.supabase.realtime.setAuth();
+  const log = { statuses: [] as string[], systems: [] as Record<string, unknown>[], subjects: [] as string[] };
+  client.supabase
+    .channel('inbox')
+    .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'tickets' }, (p: RealtimePostgresChangesPayload<{ subject: string }>) =>
+      log.subjects.push((p.new as { subject: string }).subject),
+    )
+    .on('system', {}, (p) => log.systems.push(p))
+    .subscribe((status) => log.statuses.push(status));
+  return log;
+}
+
+const live = (log: Awaited<ReturnType<typeof agent>>) =>
+  log.systems.filter((s) => s.extension === 'postgres_changes' && s.status === 'ok').length;
+
+const insertTicket = (subject: string) =>
+  stack.sql('insert into public.tickets (workspace_id, requester_id, subject) values (1, $1, $2)', [newUser(), subject]);
+
+const slots = async () => (await stack.sql('select slot_name, temporary from pg_replication_slots')).rows;
+
+describe('resilience', () => {
+  it('uses one temporary replication slot, which goes with the service', async () => {
+    await untilAsync(async () => (await slots()).length === 1, 'the slot');
+    const before = await slots();
+    expect(before).toHaveLength(1);
+    expect(before[0]).toMatchObject({ temporary: true });
+    await stack.realtime!.stop();
+    expect(await slots()).toEqual([]);
+    await stack.realtime!.start();
+    await untilAsync(async () => (await slots()).length === 1, 'a new slot');
+  });
+
+  it('clients reconnect after the realtime service restarts and get changes again', async () => {
+    const log = await agent();
+    await until(() => live(log) === 1, 'subscribed');
+    await insertTicket('before the restart');
+    await until(() => log.subjects.length === 1, 'the first ticket');
+
+    await stack.realtime!.stop();
+    await until(() => log.statuses.includes('CHANNEL_ERROR'), 'the client noticing');
+    await stack.realtime!.start();
+    await until(() => live(log) === 2, 'subscribed again', 30_000);
+    await insertTicket('after the restart');
+    await until(() => log.subjects.length === 2, 'the second ticket');
+    expect(log.subjects).toEqual(['before the restart', 'after the restart']);
+  });
+
+  it('tells channels when the database connection breaks, and they get changes again once it is back', async () => {
+    const log = await agent();
+    await until(() => live(log) === 1, 'subscribed');
+    // What a Postgres restart does to the service's connections: every one of them ends.
+    await stack.sql(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+        where pid <> pg_backend_pid() and (backend_type = 'walsender' or usename = 'supabase_admin')`,
+    );
+    const lost = await until(() => log.systems.find((s) => s.status === 'error'), 'the error');
+    expect(lost).toEqual({
+      extension: 'postgres_changes',
+      status: 'error',
+      message: 'Realtime was unable to connect to the project database',
+      channel: 'inbox',
+    });
+    await until(() => log.statuses.filter((s) => s === 'SUBSCRIBED').length === 2, 'rejoined', 30_000);
+    await until(() => live(log) === 2, 'subscribed again', 30_000);
+    await insertTicket('after the outage');
+    await until(() => log.subjects.includes('after the outage'), 'the ticket');
+    expect(await slots()).toHaveLength(1);
+  });
+});
+
+async function untilAsync(check: () => Promise<boolean>, what: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
