@@ -171,7 +171,7 @@ describe('broadcast', () => {
   it('sends realtime.send() from the database, with its id as meta and in the payload', async () => {
     const sub = await join(await client(null), 'room-db');
     await stack.sql(`select realtime.send('{"text": "from SQL"}', 'db-event', 'room-db', false)`);
-    const [message] = await until(() => sub.received.length && sub.received, 'the database broadcast');
+    const message = await until(() => sub.received[0], 'the database broadcast');
     expect(message).toMatchObject({ type: 'broadcast', event: 'db-event', payload: { text: 'from SQL' } });
     expect(message!.meta!.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(message!.payload.id).toBe(message!.meta!.id);
@@ -216,7 +216,7 @@ describe('private channels', () => {
     await stack.sql(`insert into public.tickets (workspace_id, requester_id, subject) values (1, $1, 'Via trigger')`, [
       newUser(),
     ]);
-    const [message] = await until(() => acme.received.length && acme.received, 'the trigger broadcast');
+    const message = await until(() => acme.received[0], 'the trigger broadcast');
     expect(message).toMatchObject({
       event: 'INSERT',
       payload: {

@@ -24,8 +24,11 @@ async function agent() {
   const log = { statuses: [] as string[], systems: [] as Record<string, unknown>[], subjects: [] as string[] };
   client.supabase
     .channel('inbox')
-    .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'tickets' }, (p: RealtimePostgresChangesPayload<{ subject: string }>) =>
-      log.subjects.push((p.new as { subject: string }).subject),
+    .on(
+      'postgres_changes',
+      { event: 'INSERT', schema: 'public', table: 'tickets' },
+      (p: RealtimePostgresChangesPayload<{ subject: string }>) =>
+        log.subjects.push((p.new as { subject: string }).subject),
     )
     .on('system', {}, (p) => log.systems.push(p))
     .subscribe((status) => log.statuses.push(status));
@@ -36,7 +39,10 @@ const live = (log: Awaited<ReturnType<typeof agent>>) =>
   log.systems.filter((s) => s.extension === 'postgres_changes' && s.status === 'ok').length;
 
 const insertTicket = (subject: string) =>
-  stack.sql('insert into public.tickets (workspace_id, requester_id, subject) values (1, $1, $2)', [newUser(), subject]);
+  stack.sql('insert into public.tickets (workspace_id, requester_id, subject) values (1, $1, $2)', [
+    newUser(),
+    subject,
+  ]);
 
 const slots = async () => (await stack.sql('select slot_name, temporary from pg_replication_slots')).rows;
 

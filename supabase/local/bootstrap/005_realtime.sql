@@ -262,14 +262,18 @@ $$;
 -- filters of each subscription; for INSERT/UPDATE on a table with RLS, a SELECT of the row by its
 -- primary key as the group's role with its claims set; and the columns each role may read.
 -- DELETEs are not RLS-checked (hosted can't either: the row is gone). Returns the typed rows, the
--- table's columns and primary key, and per group {visible, columns, subs: [filters passed, ...]}.
+-- table's columns and primary key, per group whether it sees the row and which of its
+-- subscriptions pass their filters, and per role its readable columns. The check is prepared once
+-- per call and run per group. With `isolate`, a group whose check fails sees nothing and the
+-- others go on (the caller retries with it when a call fails).
 create or replace function _realtime.apply_change(
   entity regclass,
   action text,
   new_row jsonb,
   old_row jsonb,
   filters jsonb, -- [[column, op, operand, negate], ...]
-  groups jsonb -- [{"claims": {...}, "subs": [[filter index, ...], ...]}, ...]
+  groups jsonb, -- [{"claims": {...}, "subs": [[filter index, ...], ...]}, ...]
+  isolate boolean default false
 ) returns jsonb
 language plpgsql volatile
 as $$
@@ -288,9 +292,10 @@ declare
   subs jsonb;
   any_sub boolean;
   role_ text;
-  readable text[];
+  readable jsonb := '{}'; -- role -> its readable columns
   visible boolean;
-  out_groups jsonb := '[]';
+  visibles boolean[] := '{}';
+  all_subs jsonb[] := '{}';
 begin
   select relrowsecurity into rls from pg_class where oid = entity;
   select coalesce(jsonb_agg(jsonb_build_object('name', a.attname, 'type', a.atttypid::regtype::text, 'typname', t.typname)
@@ -320,42 +325,43 @@ begin
            || string_agg(format('%I = %L::%s', p, new_row ->> p, c ->> 'type'), ' and ') || ')'
       into check_sql
       from unnest(pk) p join jsonb_array_elements(cols) c on c ->> 'name' = p;
+    if exists (select 1 from pg_prepared_statements where name = '_realtime_rls_check') then
+      deallocate _realtime_rls_check;
+    end if;
+    execute 'prepare _realtime_rls_check as ' || check_sql;
   end if;
 
   for g in select value from jsonb_array_elements(groups) loop
     subs := '[]';
     any_sub := false;
     for sub in select value from jsonb_array_elements(g -> 'subs') loop
-      ok := not exists (select 1 from jsonb_array_elements_text(sub) i where not passed[i::int + 1]);
+      ok := sub = '[]' or not exists (select 1 from jsonb_array_elements_text(sub) i where not passed[i::int + 1]);
       subs := subs || to_jsonb(ok);
       any_sub := any_sub or ok;
     end loop;
+    all_subs := all_subs || subs;
     role_ := g -> 'claims' ->> 'role';
-    readable := '{}';
     visible := false;
     if any_sub then
-      begin
-        select coalesce(array_agg(a.attname::text order by a.attnum), '{}') into readable
-          from pg_attribute a
-         where a.attrelid = entity and a.attnum > 0 and not a.attisdropped
-           and has_column_privilege(role_, a.attrelid, a.attnum, 'SELECT');
-        visible := true;
-        if check_sql is not null and pk <@ readable then
-          perform set_config('role', role_, true),
-                  set_config('request.jwt.claims', (g -> 'claims')::text, true),
-                  set_config('request.jwt.claim.sub', coalesce(g -> 'claims' ->> 'sub', ''), true),
-                  set_config('request.jwt.claim.role', role_, true);
-          execute check_sql into visible;
-          perform set_config('role', null, true);
-        end if;
-      exception when others then
-        -- A policy that fails, or a role dropped since it subscribed: the group sees nothing.
-        readable := '{}';
-        visible := false;
-      end;
+      if isolate then
+        begin
+          select r.readable, r.visible into readable, visible
+            from _realtime.group_sees(entity, role_, g -> 'claims', check_sql is not null, pk, readable) r;
+        exception when others then
+          -- A policy that fails, or a role dropped since it subscribed: the group sees nothing.
+          visible := false;
+          readable := readable || jsonb_build_object(role_, '[]'::jsonb);
+        end;
+      else
+        select r.readable, r.visible into readable, visible
+          from _realtime.group_sees(entity, role_, g -> 'claims', check_sql is not null, pk, readable) r;
+      end if;
     end if;
-    out_groups := out_groups || jsonb_build_object('visible', visible, 'columns', to_jsonb(readable), 'subs', subs);
+    visibles := visibles || visible;
   end loop;
+  if check_sql is not null then
+    deallocate _realtime_rls_check;
+  end if;
 
   return jsonb_build_object(
     'rls', rls,
@@ -363,8 +369,39 @@ begin
     'pk', to_jsonb(pk),
     'record', _realtime.typed_row(new_row, cols),
     'old_record', _realtime.typed_row(old_row, cols),
-    'groups', out_groups
+    'visible', to_jsonb(visibles),
+    'subs', to_jsonb(all_subs),
+    'readable', readable
   );
+end
+$$;
+
+-- One group's check (for apply_change): its role's readable columns (remembered in `readable`), then
+-- the prepared row check as that role with the group's claims.
+create or replace function _realtime.group_sees(
+  entity regclass, role_ text, claims jsonb, check_rls boolean, pk text[], inout readable jsonb, out visible boolean
+)
+language plpgsql volatile
+as $$
+declare
+  cols text[];
+begin
+  if not readable ? role_ then
+    select coalesce(array_agg(a.attname::text order by a.attnum), '{}') into cols
+      from pg_attribute a
+     where a.attrelid = entity and a.attnum > 0 and not a.attisdropped
+       and has_column_privilege(role_, a.attrelid, a.attnum, 'SELECT');
+    readable := readable || jsonb_build_object(role_, to_jsonb(cols));
+  end if;
+  visible := true;
+  if check_rls and pk <@ array(select jsonb_array_elements_text(readable -> role_)) then
+    perform set_config('role', role_, true),
+            set_config('request.jwt.claims', claims::text, true),
+            set_config('request.jwt.claim.sub', coalesce(claims ->> 'sub', ''), true),
+            set_config('request.jwt.claim.role', role_, true);
+    execute 'execute _realtime_rls_check' into visible;
+    perform set_config('role', null, true);
+  end if;
 end
 $$;
 

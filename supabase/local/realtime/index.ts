@@ -64,13 +64,13 @@ export function createRealtimeService(stack: StackContext, options: RealtimeOpti
     const config = stack.config.realtime;
     const pool = new pg.Pool({
       connectionString: stack.dbUrlFor('supabase_admin'),
-      max: 5,
+      max: 8,
       options: '-c statement_timeout=10s',
     });
     pool.on('error', () => undefined); // a connection lost with Postgres; the next query opens another
     const limits = projectLimits(config);
     const hub = new Hub();
-    const changes = new PostgresChanges(pool, limits, log);
+    const changes = new PostgresChanges(pool, limits);
     const connections = new Set<Connection>();
     let up = false;
     const ctx: RealtimeContext = {

@@ -172,10 +172,15 @@ export interface ChangeResult {
   pk: string[];
   record: Record<string, unknown> | null;
   old_record: Record<string, unknown> | null;
-  groups: { visible: boolean; columns: string[]; subs: boolean[] }[];
+  /** Per group: whether it sees the row, and which of its subscriptions pass their filters. */
+  visible: boolean[];
+  subs: boolean[][];
+  /** Per role: the columns it may read. */
+  readable: Record<string, string[]>;
 }
 
 const MAX_RECORD_BYTES = 1024 * 1024; // realtime db_settings.ex poll_max_record_bytes
+const GROUPS_PER_CALL = 100;
 
 const pick = (row: Record<string, unknown> | null, keep: (name: string) => boolean) =>
   Object.fromEntries(Object.entries(row ?? {}).filter(([k]) => keep(k)));
@@ -201,7 +206,6 @@ export class PostgresChanges {
   constructor(
     private pool: pg.Pool,
     private limits: ProjectLimits,
-    private log: (m: string) => void,
   ) {}
 
   /** Channels with live subscriptions. */
@@ -266,7 +270,51 @@ export class PostgresChanges {
     this.byChannel.delete(channel);
   }
 
-  /** One row change: who gets it, with what, decided in one round trip. */
+  /**
+   * Postgres's decision for the groups: one call for up to GROUPS_PER_CALL of them, calls in
+   * parallel beyond (one check per group, so many distinct users take several connections' time).
+   * A call that fails (a policy raising) is made again checking each group on its own.
+   */
+  private async decide(
+    relid: number,
+    action: string,
+    newRow: Row | undefined,
+    oldRow: Row | undefined,
+    filters: Filter[],
+    groups: { claims: Channel['claims']; filterLists: number[][] }[],
+  ): Promise<ChangeResult> {
+    const call = (chunk: typeof groups, isolate: boolean) =>
+      this.pool
+        .query('select _realtime.apply_change($1::oid::regclass, $2, $3, $4, $5, $6, $7) as r', [
+          relid,
+          action,
+          newRow ?? null,
+          oldRow ?? null,
+          JSON.stringify(filters),
+          JSON.stringify(chunk.map((g) => ({ claims: g.claims, subs: g.filterLists }))),
+          isolate,
+        ])
+        .then((r) => r.rows[0].r as ChangeResult);
+    const chunks: (typeof groups)[] = [];
+    for (let i = 0; i < groups.length; i += GROUPS_PER_CALL) chunks.push(groups.slice(i, i + GROUPS_PER_CALL));
+    const results = await Promise.all(
+      chunks.map((chunk) =>
+        call(chunk, false).catch((e) => {
+          if (typeof (e as { code?: unknown }).code !== 'string') throw e;
+          return call(chunk, true);
+        }),
+      ),
+    );
+    const first = results[0]!;
+    return {
+      ...first,
+      visible: results.flatMap((r) => r.visible),
+      subs: results.flatMap((r) => r.subs),
+      readable: Object.assign({}, ...results.map((r) => r.readable)),
+    };
+  }
+
+  /** One row change: who gets it, with what, decided by Postgres. */
   async deliver(change: RowChange, commitTime: number) {
     const { relation, action } = change;
     const candidates = [...(this.byRelation.get(relation.id) ?? [])].filter(
@@ -298,31 +346,20 @@ export class PostgresChanges {
       );
     }
     const groupList = [...groups.values()];
-    const { rows } = await this.pool.query(
-      'select _realtime.apply_change($1::oid::regclass, $2, $3, $4, $5, $6) as r',
-      [
-        relation.id,
-        action,
-        change.new ?? null,
-        old ?? null,
-        JSON.stringify(filters),
-        JSON.stringify(groupList.map((g) => ({ claims: g.claims, subs: g.filterLists }))),
-      ],
-    );
-    const result: ChangeResult = rows[0].r;
+    const result = await this.decide(relation.id, action, change.new, old, filters, groupList);
     const tooLarge = rowBytes(change.new) + rowBytes(old) > MAX_RECORD_BYTES;
     const commitTimestamp = new Date(commitTime).toISOString();
     let delivered = 0;
 
     groupList.forEach((group, i) => {
-      const decision = result.groups[i]!;
       const base = { schema: relation.schema, table: relation.table };
-      const readable = new Set(decision.columns);
+      const readable = new Set(result.readable[String(group.claims.role)] ?? []);
+      const visible = result.visible[i] && result.subs[i]!;
       let error: string | null = null;
       if (action !== 'DELETE' && !result.pk.length) error = 'Error 400: Bad Request, no primary key';
       else if (action !== 'DELETE' && !result.pk.every((c) => readable.has(c))) error = 'Error 401: Unauthorized';
       // Upstream sends these to every subscription of the role, whatever its filters.
-      const recipients = error ? group.subs : group.subs.filter((_, j) => decision.visible && decision.subs[j]);
+      const recipients = error ? group.subs : group.subs.filter((_, j) => visible && visible[j]);
       // One message per channel and column selection.
       const messages = new Map<string, { channel: Channel; select: string[] | null; ids: number[] }>();
       for (const sub of recipients) {
