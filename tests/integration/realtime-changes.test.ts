@@ -268,6 +268,16 @@ describe('row level security', () => {
     expect(subjects(globex)).toEqual(['Globex 1', 'Globex 2']);
   });
 
+  it('gives the others the change when a policy fails for one subscriber', async () => {
+    const broken = await listen('dead0000-0000-0000-0000-000000000000', { event: 'INSERT', table: 'tickets' });
+    const acme = await listen(AGENT_ACME, { event: 'INSERT', table: 'tickets' });
+    await insertTicket({ workspace: 1, requester: newUser(), subject: 'Despite the broken policy' });
+    await insertTicket({ workspace: 1, requester: newUser(), subject: 'And again' });
+    await until(() => acme.length >= 2, 'both tickets');
+    expect(subjects(acme)).toEqual(['Despite the broken policy', 'And again']);
+    expect(broken).toEqual([]);
+  });
+
   it('hides columns the role may not read, which the service role sees', async () => {
     const agent = await listen(AGENT_ACME, { event: 'INSERT', table: 'tickets' });
     const service = await listen(null, { event: 'INSERT', table: 'tickets' }, { key: stack.serviceRoleKey });

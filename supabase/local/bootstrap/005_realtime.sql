@@ -264,8 +264,8 @@ $$;
 -- DELETEs are not RLS-checked (hosted can't either: the row is gone). Returns the typed rows, the
 -- table's columns and primary key, per group whether it sees the row and which of its
 -- subscriptions pass their filters, and per role its readable columns. The check is prepared once
--- per call and run per group. With `isolate`, a group whose check fails sees nothing and the
--- others go on (the caller retries with it when a call fails).
+-- per call and run per group. A failing check fails the call, unless `isolate`: then that group
+-- sees nothing and the others go on (the caller retries so when a call fails).
 create or replace function _realtime.apply_change(
   entity regclass,
   action text,
@@ -296,6 +296,10 @@ declare
   visible boolean;
   visibles boolean[] := '{}';
   all_subs jsonb[] := '{}';
+  cols_of_role jsonb;
+  gi int;
+  si int;
+  fi int;
 begin
   select relrowsecurity into rls from pg_class where oid = entity;
   select coalesce(jsonb_agg(jsonb_build_object('name', a.attname, 'type', a.atttypid::regtype::text, 'typname', t.typname)
@@ -331,11 +335,17 @@ begin
     execute 'prepare _realtime_rls_check as ' || check_sql;
   end if;
 
-  for g in select value from jsonb_array_elements(groups) loop
+  -- Index loops and simple expressions only: plpgsql evaluates those without a query each.
+  for gi in 0 .. jsonb_array_length(groups) - 1 loop
+    g := groups -> gi;
     subs := '[]';
     any_sub := false;
-    for sub in select value from jsonb_array_elements(g -> 'subs') loop
-      ok := sub = '[]' or not exists (select 1 from jsonb_array_elements_text(sub) i where not passed[i::int + 1]);
+    for si in 0 .. jsonb_array_length(g -> 'subs') - 1 loop
+      sub := g -> 'subs' -> si;
+      ok := true;
+      for fi in 0 .. jsonb_array_length(sub) - 1 loop
+        ok := ok and passed[(sub ->> fi)::int + 1];
+      end loop;
       subs := subs || to_jsonb(ok);
       any_sub := any_sub or ok;
     end loop;
@@ -343,19 +353,30 @@ begin
     role_ := g -> 'claims' ->> 'role';
     visible := false;
     if any_sub then
-      if isolate then
-        begin
-          select r.readable, r.visible into readable, visible
-            from _realtime.group_sees(entity, role_, g -> 'claims', check_sql is not null, pk, readable) r;
-        exception when others then
-          -- A policy that fails, or a role dropped since it subscribed: the group sees nothing.
-          visible := false;
-          readable := readable || jsonb_build_object(role_, '[]'::jsonb);
-        end;
-      else
-        select r.readable, r.visible into readable, visible
-          from _realtime.group_sees(entity, role_, g -> 'claims', check_sql is not null, pk, readable) r;
-      end if;
+      begin
+        if not readable ? role_ then
+          select coalesce(jsonb_agg(a.attname order by a.attnum), '[]') into cols_of_role
+            from pg_attribute a
+           where a.attrelid = entity and a.attnum > 0 and not a.attisdropped
+             and has_column_privilege(role_, a.attrelid, a.attnum, 'SELECT');
+          readable := readable || jsonb_build_object(role_, cols_of_role);
+        end if;
+        visible := true;
+        if check_sql is not null and readable -> role_ @> to_jsonb(pk) then
+          perform set_config('role', role_, true),
+                  set_config('request.jwt.claims', (g -> 'claims')::text, true),
+                  set_config('request.jwt.claim.sub', coalesce(g -> 'claims' ->> 'sub', ''), true),
+                  set_config('request.jwt.claim.role', role_, true);
+          execute 'execute _realtime_rls_check' into visible;
+          perform set_config('role', null, true);
+        end if;
+      exception when others then
+        if not isolate then
+          raise;
+        end if;
+        -- A policy that fails, or a role dropped since it subscribed: the group sees nothing.
+        visible := false;
+      end;
     end if;
     visibles := visibles || visible;
   end loop;
@@ -373,35 +394,6 @@ begin
     'subs', to_jsonb(all_subs),
     'readable', readable
   );
-end
-$$;
-
--- One group's check (for apply_change): its role's readable columns (remembered in `readable`), then
--- the prepared row check as that role with the group's claims.
-create or replace function _realtime.group_sees(
-  entity regclass, role_ text, claims jsonb, check_rls boolean, pk text[], inout readable jsonb, out visible boolean
-)
-language plpgsql volatile
-as $$
-declare
-  cols text[];
-begin
-  if not readable ? role_ then
-    select coalesce(array_agg(a.attname::text order by a.attnum), '{}') into cols
-      from pg_attribute a
-     where a.attrelid = entity and a.attnum > 0 and not a.attisdropped
-       and has_column_privilege(role_, a.attrelid, a.attnum, 'SELECT');
-    readable := readable || jsonb_build_object(role_, to_jsonb(cols));
-  end if;
-  visible := true;
-  if check_rls and pk <@ array(select jsonb_array_elements_text(readable -> role_)) then
-    perform set_config('role', role_, true),
-            set_config('request.jwt.claims', claims::text, true),
-            set_config('request.jwt.claim.sub', coalesce(claims ->> 'sub', ''), true),
-            set_config('request.jwt.claim.role', role_, true);
-    execute 'execute _realtime_rls_check' into visible;
-    perform set_config('role', null, true);
-  end if;
 end
 $$;
 

@@ -39,6 +39,8 @@ export class Channel {
   presenceEnabled: boolean;
   accessToken: string;
   claims!: Claims;
+  /** The claims as JSON: channels with equal claims share one RLS check per change. */
+  claimsKey = '';
   policies: Policies | null = null;
   closed = false;
   /** The postgres_changes entries as requested, each with its id (the join reply echoes them). */
@@ -162,6 +164,7 @@ export class Channel {
       throw new JoinError(code[check.reason] ? `${code[check.reason]}: ${check.message}` : 'Unknown Error on Channel');
     }
     this.claims = check.claims;
+    this.claimsKey = JSON.stringify(check.claims);
     clearTimeout(this.confirmTimer);
     const inMs = Math.min(CONFIRM_TOKEN_MS, (check.claims.exp - Math.floor(Date.now() / 1000)) * 1000);
     this.confirmTimer = setTimeout(() => {

@@ -333,9 +333,8 @@ export class PostgresChanges {
     const filters: Filter[] = [];
     const groups = new Map<string, { claims: Channel['claims']; subs: Subscription[]; filterLists: number[][] }>();
     for (const sub of candidates) {
-      const key = JSON.stringify(sub.channel.claims);
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { claims: sub.channel.claims, subs: [], filterLists: [] }));
+      let g = groups.get(sub.channel.claimsKey);
+      if (!g) groups.set(sub.channel.claimsKey, (g = { claims: sub.channel.claims, subs: [], filterLists: [] }));
       g.subs.push(sub);
       g.filterLists.push(
         sub.params.filters.map((f) => {
