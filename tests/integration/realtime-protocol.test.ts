@@ -12,6 +12,7 @@ beforeAll(async () => {
     fixture: 'realtime-project',
     configure: (c) => {
       c.realtime.maxChannelsPerClient = 3;
+      c.realtime.maxConcurrentUsers = 5;
     },
   });
 });
@@ -176,6 +177,34 @@ describe('joining', () => {
       response: { reason: 'ChannelRateLimitReached: Too many channels' },
     });
     s.close();
+  });
+
+  it('refuses a connection past max_concurrent_users (connections with a channel) with 429', async () => {
+    const sockets = [];
+    for (let n = 0; n < 5; n++) {
+      const s = await rawSocket(stack, { vsn: '2.0.0' });
+      const ref = s.send(`realtime:crowd-${n}`, 'phx_join', { config: {} });
+      expect((await s.next((m) => m.ref === ref, 'join')).payload.status).toBe('ok');
+      sockets.push({ s, ref, topic: `realtime:crowd-${n}` });
+    }
+    const refused = await new Promise<{ status?: number; body: string }>((resolve) => {
+      const ws = new WebSocket(
+        `${stack.apiUrl.replace('http', 'ws')}/realtime/v1/websocket?apikey=${stack.anonKey}&vsn=2.0.0`,
+      );
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      });
+      ws.on('open', () => resolve({ body: 'opened' }));
+    });
+    expect(refused).toEqual({ status: 429, body: JSON.stringify({ error: 'Too many connected users' }) });
+    // Leaving its last channel, a connection stops counting (known once phx_close arrives).
+    for (const { s, ref, topic } of sockets) {
+      s.send(topic, 'phx_leave', {}, ref);
+      await s.next((m) => m.event === 'phx_close', 'close');
+      s.close();
+    }
   });
 
   it('closes the channel on leave: an ok reply, then phx_close with the join ref', async () => {
