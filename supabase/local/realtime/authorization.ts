@@ -3,6 +3,7 @@
 // user with realtime.topic set; visible means allowed. Write: INSERT one as the user; an RLS refusal
 // (insufficient_privilege) means denied. Everything is rolled back.
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
 import type { Claims } from './tokens.ts';
 
@@ -20,6 +21,12 @@ export interface AuthorizationContext {
   /** The x- headers of the websocket upgrade or REST request (request.headers). */
   headers: Record<string, string>;
 }
+
+/** What policies see as request.headers: the request's x- headers (Phoenix connect_info x_headers). */
+export const xHeaders = (req: IncomingMessage): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(req.headers).filter(([k, v]) => k.startsWith('x-') && typeof v === 'string') as [string, string][],
+  );
 
 /** A failure of the database itself (unreachable, restarting), as opposed to a policy raising an error. */
 export class DatabaseUnavailable extends Error {}

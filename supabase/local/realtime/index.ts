@@ -12,7 +12,7 @@ import { PostgresChanges } from './postgres-changes.ts';
 import { Presence } from './presence.ts';
 import { startReplication, type Replication } from './replication.ts';
 import { handleRest } from './rest.ts';
-import { type Connection, type RealtimeContext, upgradeHandler } from './socket.ts';
+import { type Connection, type RealtimeContext, rejectUpgrade, upgradeHandler } from './socket.ts';
 import { tokenVerifier } from './tokens.ts';
 
 export interface RealtimeService extends Service {
@@ -144,13 +144,7 @@ export function createRealtimeService(stack: StackContext, options: RealtimeOpti
       await handleRest(running.ctx, req, res, path);
     },
     upgrade(req, socket, head, path) {
-      if (!running) {
-        const body = JSON.stringify({ message: 'realtime is not running' });
-        socket.end(
-          `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
-        );
-        return;
-      }
+      if (!running) return rejectUpgrade(socket, 503, JSON.stringify({ message: 'realtime is not running' }));
       void running.upgrade.handler(req, socket, head, path).catch((e) => {
         log(`upgrade failed: ${(e as Error).message}`);
         socket.destroy();

@@ -353,12 +353,13 @@ export class PostgresChanges {
     groupList.forEach((group, i) => {
       const base = { schema: relation.schema, table: relation.table };
       const readable = new Set(result.readable[String(group.claims.role)] ?? []);
-      const visible = result.visible[i] && result.subs[i]!;
+      // Which of the group's subscriptions get it: all that pass their filters, if the group sees the row.
+      const passing = result.visible[i] ? result.subs[i]! : [];
       let error: string | null = null;
       if (action !== 'DELETE' && !result.pk.length) error = 'Error 400: Bad Request, no primary key';
       else if (action !== 'DELETE' && !result.pk.every((c) => readable.has(c))) error = 'Error 401: Unauthorized';
       // Upstream sends these to every subscription of the role, whatever its filters.
-      const recipients = error ? group.subs : group.subs.filter((_, j) => visible && visible[j]);
+      const recipients = error ? group.subs : group.subs.filter((_, j) => passing[j]);
       // One message per channel and column selection.
       const messages = new Map<string, { channel: Channel; select: string[] | null; ids: number[] }>();
       for (const sub of recipients) {

@@ -2,7 +2,7 @@
 // fallback) and POST /api/broadcast/:topic/events/:event (httpSend). Answers 202 with no body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../gateway/index.ts';
-import { DatabaseUnavailable, writePolicies, type AuthorizationContext } from './authorization.ts';
+import { DatabaseUnavailable, writePolicies, xHeaders, type AuthorizationContext } from './authorization.ts';
 import { fanOut, topicKey } from './broadcast.ts';
 import { payloadTooLarge } from './limits.ts';
 import type { RealtimeContext } from './socket.ts';
@@ -36,11 +36,6 @@ async function authenticate(ctx: RealtimeContext, req: IncomingMessage): Promise
   const check = await ctx.tokens.verify(token);
   return check.ok ? check.claims : null;
 }
-
-const xHeaders = (req: IncomingMessage) =>
-  Object.fromEntries(
-    Object.entries(req.headers).filter(([k, v]) => k.startsWith('x-') && typeof v === 'string') as [string, string][],
-  );
 
 const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 

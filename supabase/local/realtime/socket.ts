@@ -1,13 +1,14 @@
 // The websocket side (Phoenix socket, reference/realtime.md §1): the upgrade and its apikey check,
 // the serializer, the heartbeat, and routing each client message to its channel. A connection
 // handles its messages one at a time, in order, as Phoenix's socket process does.
-import type { IncomingMessage } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { RealtimeConfig } from '../config.ts';
 import type { Hub } from './broadcast.ts';
+import { xHeaders } from './authorization.ts';
 import { Channel, JoinError } from './channel.ts';
 import type { ProjectLimits } from './limits.ts';
 import type { PostgresChanges } from './postgres-changes.ts';
@@ -171,9 +172,10 @@ export class Connection {
   }
 }
 
-const rejectUpgrade = (socket: Duplex, status: number, body: string, contentType = 'application/json') => {
+/** Answers an upgrade request with a plain HTTP response instead. */
+export const rejectUpgrade = (socket: Duplex, status: number, body: string, contentType = 'application/json') => {
   socket.end(
-    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 429 ? 'Too Many Requests' : status === 404 ? 'Not Found' : 'Bad Request'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       `content-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 };
@@ -209,9 +211,7 @@ export function upgradeHandler(ctx: RealtimeContext, connections: Set<Connection
     }
     if (ctx.users.size >= ctx.config.maxConcurrentUsers) return refuse(429, 'Too many connected users');
     if (ctx.limits.joins.triggered) return refuse(429, 'Too many joins per second');
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k, v]) => k.startsWith('x-') && typeof v === 'string') as [string, string][],
-    );
+    const headers = xHeaders(req);
     wss.handleUpgrade(req, socket, head, (ws) => {
       const conn = new Connection(ctx, ws, vsn, ctx.tokens.resolve(apikey), check.claims, headers);
       connections.add(conn);
