@@ -151,7 +151,21 @@ export async function seed(postgresUrl: string, projectDir: string): Promise<boo
 export async function recreateDatabase(superuserUrl: string): Promise<void> {
   const template = superuserUrl.replace(/\/postgres$/, '/template1');
   await withClient(template, async (c) => {
-    await c.query('drop database if exists postgres with (force)');
+    // A running stack's realtime reads the database through a logical replication slot, which
+    // blocks dropping it even with (force): end the slot's connection (realtime reconnects to the
+    // new database by itself), again if it got back in first.
+    for (let attempt = 1; ; attempt++) {
+      await c.query(
+        `select pg_terminate_backend(active_pid) from pg_replication_slots where database = 'postgres' and active_pid is not null`,
+      );
+      try {
+        await c.query('drop database if exists postgres with (force)');
+        break;
+      } catch (err) {
+        if (attempt === 50 || !/replication slot/.test((err as Error).message)) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
     await c.query('create database postgres');
   });
 }

@@ -124,6 +124,7 @@ export class Connection {
     try {
       await channel.join();
     } catch (e) {
+      channel.dispose(); // its token check may have set a timer
       if (!(e instanceof JoinError)) throw e;
       await sleep(this.ctx.joinErrorDelayMs);
       this.reply(m, 'error', { reason: e.reason });
