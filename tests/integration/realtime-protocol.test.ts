@@ -13,6 +13,7 @@ beforeAll(async () => {
     configure: (c) => {
       c.realtime.maxChannelsPerClient = 3;
       c.realtime.maxConcurrentUsers = 5;
+      c.realtime.maxEventsPerSecond = 20;
     },
   });
 });
@@ -273,5 +274,32 @@ describe('access tokens', () => {
     });
     expect(await s.next((m) => m.event === 'phx_close', 'close')).toMatchObject({ ref: join, join_ref: join });
     s.close();
+  });
+});
+
+// Last in the file: the project stays over its limit for up to a minute after.
+describe('events per second', () => {
+  it('closes channels with "Too many messages per second" once the project is over max_events_per_second', async () => {
+    const client = realtimeClient(stack, null);
+    const systems: Record<string, unknown>[] = [];
+    const statuses: string[] = [];
+    const channel = client.supabase
+      .channel('flood', { config: { broadcast: { self: true, ack: true } } })
+      .on('broadcast', { event: '*' }, () => undefined)
+      .on('system', {}, (p) => systems.push(p));
+    channel.subscribe((status) => statuses.push(status));
+    await until(() => statuses.includes('SUBSCRIBED'), 'subscribed');
+    // Each acknowledged send is an event in and one out; the server looks at its counts every 5 s.
+    const deadline = Date.now() + 20_000;
+    while (!systems.length && Date.now() < deadline)
+      await channel.send({ type: 'broadcast', event: 'flood', payload: {} });
+    expect(systems[0]).toEqual({
+      extension: 'system',
+      status: 'error',
+      message: 'Too many messages per second',
+      channel: 'flood',
+    });
+    await until(() => statuses.includes('CLOSED'), 'the channel closed');
+    await client.close();
   });
 });
