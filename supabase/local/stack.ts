@@ -8,6 +8,7 @@ import pg from 'pg';
 import { loadConfig, type ProjectConfig } from './config.ts';
 import { loadSigningKeys, verificationJwks } from './signing-keys.ts';
 import { createAuthService } from './auth/index.ts';
+import { createFunctionsService } from './functions/index.ts';
 import { startMail } from './mail/index.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
@@ -35,6 +36,8 @@ export interface StackOptions {
   /** Override parts of config.toml (tests use short expiries). */
   configure?: (config: ProjectConfig) => void;
   log?: (line: string) => void;
+  /** Functions' env file, as `supabase functions serve --env-file` (default supabase/functions/.env). */
+  functionsEnvFile?: string;
   /** Called when a child process dies after start-up; the stack has already stopped itself. */
   onCrash?: (name: string, message: string) => void;
 }
@@ -302,6 +305,10 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
 
     // services: each mounts itself on the gateway under /<name>/v1.
     gateway.mount(createAuthService(ctx));
+    const functions = config.edgeRuntime.enabled
+      ? createFunctionsService(ctx, { envFile: options.functionsEnvFile })
+      : undefined;
+    if (functions) gateway.mount(functions);
 
     const info: StackInfo = {
       apiUrl,
@@ -311,10 +318,12 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       serviceRoleKey: keys.serviceRoleKey,
       jwtSecret: keys.jwtSecret,
     };
-    const processes = () =>
-      [db.child, rest.child]
+    const processes = () => [
+      ...[db.child, rest.child]
         .filter((c) => c.child.pid && c.child.exitCode === null)
-        .map((c) => ({ name: c.name, pid: c.child.pid! }));
+        .map((c) => ({ name: c.name, pid: c.child.pid! })),
+      ...(functions?.processes() ?? []),
+    ];
     writeFileSync(statusFile(dir), JSON.stringify({ ...info, pid: process.pid, processes: processes() }, null, 2));
     return {
       ...info,
