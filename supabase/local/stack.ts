@@ -10,6 +10,7 @@ import { loadSigningKeys, verificationJwks } from './signing-keys.ts';
 import { createAuthService } from './auth/index.ts';
 import { createFunctionsService } from './functions/index.ts';
 import { startMail } from './mail/index.ts';
+import { installExtensions, startNetCron } from './netcron/index.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
 import { bootstrap, migrate, recreateDatabase, seed } from './migrate.ts';
@@ -254,6 +255,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     const postgresUrl = db.url('postgres', PASSWORD);
 
     if (options.reset && !db.created) await recreateDatabase(superuserUrl);
+    await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
     await bootstrap(superuserUrl);
     const { applied } = await migrate(postgresUrl, projectDir);
     if (db.created || options.reset) await seed(postgresUrl, projectDir);
@@ -282,6 +284,8 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     const pool = new pg.Pool({ connectionString: superuserUrl, max: 10 });
     pool.on('error', () => undefined); // a dropped idle client must not take the stack down
     stoppers.push(() => pool.end());
+    const netCron = await startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) });
+    stoppers.push(netCron.stop);
 
     const mail = await startMail({ port: ports.mail, dir, log });
     stoppers.push(mail.stop);
