@@ -23,7 +23,7 @@ export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const DEFAULT_PORT = 54321;
 
 export interface StackOptions {
-  /** Gateway port; db = port + 1, mail = port + 3 (as `supabase start`). 0 picks free ports. */
+  /** Gateway port; db = port + 1, mail = port + 3, SMTP = port + 4 (as `supabase start`). 0 picks free ports. */
   port?: number;
   /** Data dir (default <projectDir>/.supabase-local). */
   dir?: string;
@@ -47,6 +47,8 @@ export interface StackInfo {
   apiUrl: string;
   dbUrl: string;
   mailUrl: string;
+  /** The mail catcher's SMTP port (the CLI's inbucket smtp_port, 54325). */
+  smtpPort: number;
   anonKey: string;
   serviceRoleKey: string;
   jwtSecret: string;
@@ -136,10 +138,10 @@ function kernelPort(): Promise<number> {
 export const freePort = (): Promise<number> => pickFree([0]);
 
 /** Whether `n` can be a gateway port: one that leaves room for db and mail (+1, +3). */
-export const isBasePort = (n: number): boolean => Number.isInteger(n) && n > 0 && n + 3 <= 65535;
+export const isBasePort = (n: number): boolean => Number.isInteger(n) && n > 0 && n + 4 <= 65535;
 
-/** A base port whose gateway, db and mail ports (+0, +1, +3) are all free. */
-export const freeBasePort = (): Promise<number> => pickFree([0, 1, 3]);
+/** A base port whose gateway, db, mail and SMTP ports (+0, +1, +3, +4) are all free. */
+export const freeBasePort = (): Promise<number> => pickFree([0, 1, 3, 4]);
 
 const statusFile = (dir: string) => path.join(dir, 'stack.json');
 
@@ -217,10 +219,11 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   await reapOrphans(dir);
 
   const port = options.port === 0 ? await freeBasePort() : (options.port ?? DEFAULT_PORT);
-  const ports = { gateway: port, db: port + 1, mail: port + 3 };
+  const ports = { gateway: port, db: port + 1, mail: port + 3, smtp: port + 4 };
   await assertFree(ports.gateway, 'gateway');
   await assertFree(ports.db, 'database');
   await assertFree(ports.mail, 'mail');
+  await assertFree(ports.smtp, 'SMTP');
 
   const stoppers: (() => Promise<void>)[] = [];
   let stopping = false;
@@ -287,7 +290,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     const netCron = await startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) });
     stoppers.push(netCron.stop);
 
-    const mail = await startMail({ port: ports.mail, dir, log });
+    const mail = await startMail({ port: ports.mail, smtpPort: ports.smtp, dir, log });
     stoppers.push(mail.stop);
     const mailUrl = mail.url;
     const mailer: Mailer = mail.mailer;
@@ -318,6 +321,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       apiUrl,
       dbUrl: postgresUrl,
       mailUrl,
+      smtpPort: mail.smtpPort!,
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,
       jwtSecret: keys.jwtSecret,
