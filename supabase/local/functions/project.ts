@@ -28,6 +28,12 @@ const isFile = (p: string) => {
   }
 };
 
+/** The folder a static_files glob starts from (Deno's --allow-read takes paths, not globs). */
+const globRoot = (glob: string) => {
+  const wild = glob.search(/[*?[{]/);
+  return wild < 0 ? glob : path.dirname(glob.slice(0, wild + 1));
+};
+
 /** The function a request names, or undefined when the project has none by that name (or it is disabled). */
 export function findFunction(projectDir: string, config: ProjectConfig, slug: string): FunctionDef | undefined {
   if (!SLUG.test(slug)) return undefined;
@@ -52,7 +58,12 @@ export function findFunction(projectDir: string, config: ProjectConfig, slug: st
     entrypoint,
     config: file ? { kind, file } : undefined,
     verifyJwt: configured?.verifyJwt ?? true,
-    readable: [dir, path.join(root, '_shared'), ...(file ? [file] : []), ...(configured?.staticFiles ?? [])],
+    readable: [
+      dir,
+      path.join(root, '_shared'),
+      ...(file ? [file] : []),
+      ...(configured?.staticFiles ?? []).map(globRoot),
+    ],
   };
 }
 
