@@ -185,7 +185,6 @@ export function createRuntime(opts: RuntimeOptions): FunctionRuntime {
   /** Streams the request to the worker and its answer back; the platform answers for a worker that fails. */
   function forward(w: Worker, req: IncomingMessage, res: ServerResponse, rest: string): Promise<void> {
     return new Promise<void>((resolve) => {
-      w.inflight++;
       let done = false;
       const finish = () => {
         if (done) return;
@@ -257,9 +256,12 @@ export function createRuntime(opts: RuntimeOptions): FunctionRuntime {
         }
         current.set(def.slug, w);
       }
+      // Counted from now: a worker retired while booting still serves the requests waiting for it.
+      w.inflight++;
       try {
         await w.ready;
       } catch {
+        w.inflight--;
         return sendPlatformError(res, isLimit(w) ? 'WORKER_LIMIT' : 'BOOT_ERROR');
       }
       return forward(w, req, res, rest);
