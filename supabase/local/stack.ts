@@ -9,6 +9,7 @@ import { loadConfig, type ProjectConfig } from './config.ts';
 import { loadSigningKeys, verificationJwks } from './signing-keys.ts';
 import { createAuthService } from './auth/index.ts';
 import { startMail } from './mail/index.ts';
+import { createStorageService, resetStorage } from './storage/index.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
 import { bootstrap, migrate, recreateDatabase, seed } from './migrate.ts';
@@ -302,6 +303,8 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
 
     // services: each mounts itself on the gateway under /<name>/v1.
     gateway.mount(createAuthService(ctx));
+    if (options.reset && !db.created) await resetStorage(dir);
+    gateway.mount(await createStorageService(ctx));
 
     const info: StackInfo = {
       apiUrl,
@@ -351,6 +354,7 @@ export async function resetStack(options: StackOptions = {}): Promise<{ applied:
   await bootstrap(superuserUrl);
   const { applied } = await migrate(postgresUrl, projectDir);
   await seed(postgresUrl, projectDir);
+  await resetStorage(dir, { dbUrl: postgresUrl, config: loadConfig(projectDir) });
   await withClient(superuserUrl, (c) => c.query(`notify pgrst, 'reload schema'`));
   return { applied };
 }

@@ -18,7 +18,7 @@ describe('config.toml', () => {
     expect(parseDuration(undefined, 7)).toBe(7);
     expect(() => parseDuration('soon', 0)).toThrow(/invalid duration/);
     expect(parseSize('10MiB', 0)).toBe(10 * 1024 * 1024);
-    expect(parseSize('50MB', 0)).toBe(50_000_000);
+    expect(parseSize('50MB', 0)).toBe(50 * 1024 * 1024); // the CLI's go-units: binary units
     expect(() => parseSize('big', 0)).toThrow(/invalid size/);
   });
 });

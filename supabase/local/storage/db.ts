@@ -1,0 +1,71 @@
+// Metadata queries run as the caller, as storage-api runs them (src/internal/database/postgres/scope.ts):
+// each in a transaction that first sets the role, the JWT claims and the operation, so the
+// storage.objects / storage.buckets policies written for hosted Supabase decide (auth.uid() and
+// storage.foldername() included). The service role bypasses RLS.
+import pg from 'pg';
+import type { Caller } from './caller.ts';
+import { fromPgError, StorageError } from './errors.ts';
+
+export type Tx = pg.PoolClient;
+
+export interface Scope {
+  caller: Caller;
+  /** storage-api's ROUTE_OPERATIONS name, readable in policies through storage.operation(). */
+  operation: string;
+  method?: string;
+  path?: string;
+}
+
+const SCOPE_SQL = `select set_config('role', $1, true), set_config('request.jwt.claim.role', $1, true),
+  set_config('request.jwt', $2, true), set_config('request.jwt.claim.sub', $3, true),
+  set_config('request.jwt.claims', $4, true), set_config('request.method', $5, true),
+  set_config('request.path', $6, true), set_config('storage.operation', $7, true),
+  set_config('storage.allow_delete_query', 'true', true)`;
+
+class Rollback extends Error {}
+
+export class StorageDb {
+  constructor(readonly pool: pg.Pool) {}
+
+  /** Runs `fn` in a transaction scoped to the caller; Postgres errors become storage-api's errors. */
+  async tx<T>(scope: Scope, fn: (c: Tx) => Promise<T>): Promise<T> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('begin');
+      const { caller } = scope;
+      await c.query(SCOPE_SQL, [
+        caller.role,
+        caller.jwt,
+        caller.owner ?? '',
+        JSON.stringify(caller.claims),
+        scope.method ?? '',
+        scope.path ?? '',
+        scope.operation,
+      ]);
+      const out = await fn(c);
+      await c.query('commit');
+      return out;
+    } catch (err) {
+      await c.query('rollback').catch(() => undefined);
+      if (err instanceof pg.DatabaseError) throw fromPgError(err);
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+
+  /** storage-api testPermission: run the would-be write as the caller, then roll it back. */
+  async test(scope: Scope, fn: (c: Tx) => Promise<unknown>): Promise<void> {
+    try {
+      await this.tx(scope, async (c) => {
+        await fn(c);
+        throw new Rollback();
+      });
+    } catch (err) {
+      if (!(err instanceof Rollback)) throw err;
+    }
+  }
+}
+
+export const isStorageError = (err: unknown, code: string): err is StorageError =>
+  err instanceof StorageError && err.code === code;
