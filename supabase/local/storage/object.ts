@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { BucketRow } from './bucket.ts';
 import { type Caller, SERVICE } from './caller.ts';
 import { type Handler, need, readJson, type StorageContext, type StorageRequest, type Store } from './context.ts';
-import { isStorageError, type Scope, type Tx } from './db.ts';
+import type pg from 'pg';
+import type { Scope, Tx } from './db.ts';
 import type { Written } from './files.ts';
 import { errors, sendJson } from './errors.ts';
 import { isEmptyFolder, mustBeAllowedMime, mustBeValidBucketName, mustBeValidKey } from './limits.ts';
@@ -53,7 +54,7 @@ async function writeRow(c: Tx, row: NewRow, upsert: boolean) {
     try {
       await c.query(insert, values);
     } catch (err) {
-      if (isStorageError(err, 'ResourceAlreadyExists')) throw errors.keyAlreadyExists();
+      if ((err as pg.DatabaseError).code === '23505') throw errors.keyAlreadyExists();
       throw err;
     }
     return (
