@@ -57,7 +57,7 @@ describe('buckets', () => {
     const { data, error } = await service.storage.listBuckets();
     expect(error).toBeNull();
     const byId = Object.fromEntries((data ?? []).map((b) => [b.id, b]));
-    expect(Object.keys(byId[`documents`])).toEqual([
+    expect(Object.keys(byId.documents)).toEqual([
       'id',
       'name',
       'owner',

@@ -4,7 +4,7 @@
 // INSERT (upload) permission; using one needs no other credential.
 import { SignJWT } from 'jose';
 import { SERVICE } from './caller.ts';
-import { type Handler, need, readJson, type StorageContext, type StorageRequest } from './context.ts';
+import { type Handler, readJson, type StorageContext, type StorageRequest } from './context.ts';
 import { errors, sendJson } from './errors.ts';
 import { mustBeValidBucketName, mustBeValidKey } from './limits.ts';
 import { canUpload, findObject, uploadObject } from './object.ts';
