@@ -64,11 +64,24 @@ export class FileStore {
         done(null, chunk);
       },
     });
+    // The source is piped, not part of the pipeline: a refused upload must leave the request
+    // readable, so its rest can be drained and the client gets storage-api's error, not a reset.
+    const onError = (err: Error) => meter.destroy(err);
+    const onClose = () => {
+      if (!source.readableEnded) meter.destroy(new Error('Request stream closed before upload could complete'));
+    };
+    source.on('error', onError);
+    source.on('close', onClose);
+    source.pipe(meter);
     try {
-      await pipeline(source, meter, createWriteStream(tmp, { flush: true }));
+      await pipeline(meter, createWriteStream(tmp, { flush: true }));
     } catch (err) {
+      source.unpipe(meter);
       await rm(tmp, { force: true });
       throw err;
+    } finally {
+      source.off('error', onError);
+      source.off('close', onClose);
     }
     return { tmp, size, eTag: `"${md5.digest('hex')}"` };
   }

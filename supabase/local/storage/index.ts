@@ -165,7 +165,7 @@ export async function createStorageService(stack: StackContext): Promise<Service
         };
         await r.handler(ctx, request);
       } catch (err) {
-        if (res.headersSent) return void res.destroy();
+        if (res.headersSent || (req.destroyed && !req.complete)) return void res.destroy(); // the client is gone
         if (err instanceof StorageError) return sendError(res, err);
         const id = randomUUID();
         ctx.log(`${method} ${url.pathname} failed (${id}): ${(err as Error).stack ?? err}`);
