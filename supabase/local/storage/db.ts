@@ -16,11 +16,22 @@ export interface Scope {
   path?: string;
 }
 
-const SCOPE_SQL = `select set_config('role', $1, true), set_config('request.jwt.claim.role', $1, true),
-  set_config('request.jwt', $2, true), set_config('request.jwt.claim.sub', $3, true),
-  set_config('request.jwt.claims', $4, true), set_config('request.method', $5, true),
-  set_config('request.path', $6, true), set_config('storage.operation', $7, true),
-  set_config('storage.allow_delete_query', 'true', true)`;
+/** BEGIN and storage-api's scope in one round trip (a simple query takes no parameters: literals are escaped). */
+function beginScoped(c: pg.PoolClient, scope: Scope): string {
+  const { caller } = scope;
+  const set = (name: string, value: string) => `set_config('${name}', ${c.escapeLiteral(value)}, true)`;
+  return `begin; select ${[
+    set('role', caller.role),
+    set('request.jwt.claim.role', caller.role),
+    set('request.jwt', caller.jwt),
+    set('request.jwt.claim.sub', caller.owner ?? ''),
+    set('request.jwt.claims', JSON.stringify(caller.claims)),
+    set('request.method', scope.method ?? ''),
+    set('request.path', scope.path ?? ''),
+    set('storage.operation', scope.operation),
+    set('storage.allow_delete_query', 'true'),
+  ].join(', ')}`;
+}
 
 class Rollback extends Error {}
 
@@ -31,17 +42,7 @@ export class StorageDb {
   async tx<T>(scope: Scope, fn: (c: Tx) => Promise<T>): Promise<T> {
     const c = await this.pool.connect();
     try {
-      await c.query('begin');
-      const { caller } = scope;
-      await c.query(SCOPE_SQL, [
-        caller.role,
-        caller.jwt,
-        caller.owner ?? '',
-        JSON.stringify(caller.claims),
-        scope.method ?? '',
-        scope.path ?? '',
-        scope.operation,
-      ]);
+      await c.query(beginScoped(c, scope));
       const out = await fn(c);
       await c.query('commit');
       return out;

@@ -121,7 +121,7 @@ export class FileStore {
   }
 
   read(bucket: string, key: string, version: string, range?: { start: number; end: number }): ReadStream {
-    return createReadStream(this.file(bucket, key, version), { ...range, highWaterMark: 256 * 1024 });
+    return createReadStream(this.file(bucket, key, version), range);
   }
 
   /** Removes a version and the directories it leaves empty, up to its bucket's. */
