@@ -17,7 +17,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { createRequestHandler, type ServerBuild } from '@remix-run/node';
-import { PEER_ADDRESS_ENV, PEER_ADDRESS_HEADER } from './app/lib/peer-address.ts';
+import { PEER_ADDRESS_ENV, PEER_ADDRESS_HEADER } from './app/lib/http/peer-address.ts';
 
 process.env.NODE_ENV ??= 'production';
 const BUILD_PATH = path.resolve(process.argv[2] ?? 'build/index.js');
@@ -32,7 +32,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 async function runPrimary() {
   // Only the primary keeps the counters (the workers' copy of this module is in the build).
-  const { SHARED_LIMITS_ENV, answerAbuseLimits } = await import('./app/lib/abuse-limits.server.ts');
+  const { SHARED_LIMITS_ENV, answerAbuseLimits } = await import('./app/lib/auth/abuse-limits.server.ts');
   let stopping = false;
   let listening = false;
   const say = (msg: string) => console.log(`[tend-server] ${msg}`);
@@ -94,8 +94,8 @@ async function runWorker() {
   process.env[PEER_ADDRESS_ENV] = '1';
   const build: ServerBuild = await import(pathToFileURL(BUILD_PATH).href);
   const handleRemix = createRequestHandler(build, process.env.NODE_ENV);
-  const { isSameOriginPost } = await import('./app/lib/request-info.server.ts');
-  const { errorMessage } = await import('./app/lib/errors.ts');
+  const { isSameOriginPost } = await import('./app/lib/http/request-info.server.ts');
+  const { errorMessage } = await import('./app/lib/errors/catalogue.ts');
   const assets = new StaticFiles(path.resolve(build.assetsBuildDirectory), 'public, max-age=31536000, immutable');
   // public/ minus the build output under it (the build is served above, or is another build's).
   const publicFiles = new StaticFiles(path.resolve('public'), 'public, max-age=3600', path.resolve('public', 'build'));

@@ -8,15 +8,15 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream, renderToString } from 'react-dom/server';
 import { RequestInfoContext } from './components/request-info.tsx';
 import { env } from './lib/env.server.ts';
-import { isErrorCode } from './lib/errors.ts';
-import { log } from './lib/log.server.ts';
-import { requestIdFor } from './lib/request-id.server.ts';
+import { isErrorCode } from './lib/errors/catalogue.ts';
+import { log } from './lib/http/log.server.ts';
+import { requestIdFor } from './lib/http/request-id.server.ts';
 import {
   applyCacheHeaders,
   applySecurityHeaders,
   contentSecurityPolicyFor,
   newNonce,
-} from './lib/security-headers.server.ts';
+} from './lib/http/security-headers.server.ts';
 
 const ABORT_DELAY = 5_000;
 const devOrigin = process.env.REMIX_DEV_ORIGIN;

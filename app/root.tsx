@@ -14,9 +14,9 @@ import { GeneralErrorBoundary } from './components/error-boundary.tsx';
 import { islandScripts } from './components/islands.server.tsx';
 import { REQUEST_ID_META, useNonce, useRequestId } from './components/request-info.tsx';
 import { SiteHeader } from './components/site-header.tsx';
-import { getOptionalUser } from './lib/auth.server.ts';
+import { getOptionalUser } from './lib/auth/session.server.ts';
 import { browserEnv } from './lib/env.server.ts';
-import { data } from './lib/http.server.ts';
+import { data } from './lib/http/responses.server.ts';
 import stylesheet from './styles/app.css';
 
 export const links: LinksFunction = () => [

@@ -1,6 +1,6 @@
 // The one error page: a catalogue message, a way on, and the request id that is in the server log.
 import { Link, isRouteErrorResponse, useRouteError } from '@remix-run/react';
-import { codeForStatus, errorMessage, isErrorCode, type ErrorCode } from '~/lib/errors.ts';
+import { codeForStatus, errorMessage, isErrorCode, type ErrorCode } from '~/lib/errors/catalogue.ts';
 import { useRequestId } from './request-info.tsx';
 
 const REQUEST_IN_MESSAGE = /\[request ([A-Za-z0-9._:-]+)\]/;

@@ -2,7 +2,7 @@
 // shows progress, the honeypot, and the reading of an action's reply.
 import { useFormAction, useNavigation } from '@remix-run/react';
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
-import { HONEYPOT_FIELD } from '~/lib/form-fields.ts';
+import { HONEYPOT_FIELD } from '~/lib/forms/fields.ts';
 import { ErrorList } from './form-controls.tsx';
 
 // Also usable without Remix's runtime (islands), so they live in form-controls.tsx.

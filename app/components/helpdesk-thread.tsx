@@ -1,6 +1,6 @@
 // A ticket's conversation, oldest first. Internal notes (agents only; RLS never sends them to a
 // requester) are set apart with a label and a tinted background.
-import { formatDate } from '~/lib/helpdesk.ts';
+import { formatDate } from '~/lib/helpdesk/vocabulary.ts';
 
 export interface ThreadMessage {
   id: string;

@@ -9,7 +9,7 @@ import {
   STATUSES,
   type TicketPriority,
   type TicketStatus,
-} from '~/lib/helpdesk.ts';
+} from '~/lib/helpdesk/vocabulary.ts';
 
 export function TextareaField({
   id,

@@ -5,7 +5,7 @@
 // build/ and for a TEND_BUILD_DIR.
 import { readFileSync } from 'node:fs';
 import type { ReactElement } from 'react';
-import { log } from '~/lib/log.server.ts';
+import { log } from '~/lib/http/log.server.ts';
 import { islandOf } from './island.tsx';
 
 export interface IslandAssets {

@@ -5,7 +5,7 @@
 import { OTPInput, OTPInputContext, REGEXP_ONLY_DIGITS } from 'input-otp';
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { OTP_LENGTH } from '~/lib/constants.ts';
-import { CODE_PATTERN, normalizeCode } from '~/lib/form-fields.ts';
+import { CODE_PATTERN, normalizeCode } from '~/lib/forms/fields.ts';
 import { useHydrated } from './use-hydrated.ts';
 
 interface OtpFieldProps {

@@ -1,5 +1,5 @@
 import { Form, Link, useLocation } from '@remix-run/react';
-import type { SessionUser } from '~/lib/user.ts';
+import type { SessionUser } from '~/lib/auth/user.ts';
 
 export function SiteHeader({ user }: { user: SessionUser | null }) {
   const location = useLocation();

@@ -3,7 +3,7 @@
 // app/islands/verify.tsx, hydrates them without Remix's runtime (docs/decisions/006-javascript-budget.md).
 // Both forms post as plain HTML forms: the answer is the action's document or its redirect.
 import { useEffect, useState } from 'react';
-import { errorMessage } from '~/lib/errors.ts';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { ErrorList, SubmitButton, useSubmitOnce } from './form-controls.tsx';
 import { OtpField } from './otp-field.tsx';
 import { useHydrated } from './use-hydrated.ts';

@@ -4,15 +4,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, replyErrors, replyValue, useIsPending } from '~/components/forms.tsx';
-import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
-import { requireUser } from '~/lib/auth.server.ts';
-import { getSupabase } from '~/lib/supabase.server.ts';
-import { FLASH, setFlash, takeFlash } from '~/lib/cookies.server.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { requireUser } from '~/lib/auth/session.server.ts';
+import { getSupabase } from '~/lib/supabase/client.server.ts';
+import { FLASH, setFlash, takeFlash } from '~/lib/auth/cookies.server.ts';
 import { DISPLAY_NAME_MAX_LENGTH } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors.ts';
-import { data, errorResponse, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http.server.ts';
-import { log } from '~/lib/log.server.ts';
-import { AccountSchema, parseSubmission } from '~/lib/schemas.server.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import {
+  data,
+  errorResponse,
+  redirectWithHeaders,
+  readFormData,
+  requireSameOrigin,
+} from '~/lib/http/responses.server.ts';
+import { log } from '~/lib/http/log.server.ts';
+import { AccountSchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Your account · Tend' }];
 

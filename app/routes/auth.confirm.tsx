@@ -4,14 +4,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyErrors, useIsPending } from '~/components/forms.tsx';
-import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
-import { clearPendingLogin, readPendingLogin } from '~/lib/cookies.server.ts';
-import { errorMessage, errorStatus } from '~/lib/errors.ts';
-import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http.server.ts';
-import { log } from '~/lib/log.server.ts';
-import { safeRedirect } from '~/lib/safe-redirect.ts';
-import { ConfirmSchema, parseSubmission } from '~/lib/schemas.server.ts';
-import { getSupabase } from '~/lib/supabase.server.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { clearPendingLogin, readPendingLogin } from '~/lib/auth/cookies.server.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { log } from '~/lib/http/log.server.ts';
+import { safeRedirect } from '~/lib/http/safe-redirect.ts';
+import { ConfirmSchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { getSupabase } from '~/lib/supabase/client.server.ts';
 
 export const meta: MetaFunction = () => [
   { title: 'Confirm sign-in · Tend' },

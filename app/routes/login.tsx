@@ -11,19 +11,19 @@ import {
   replyValue,
   useIsPending,
 } from '~/components/forms.tsx';
-import { allowCodeRequest } from '~/lib/abuse-limits.server.ts';
-import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
-import { redirectIfSignedIn } from '~/lib/auth.server.ts';
-import { FLASH, takeFlash, writePendingLogin } from '~/lib/cookies.server.ts';
+import { allowCodeRequest } from '~/lib/auth/abuse-limits.server.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
+import { FLASH, takeFlash, writePendingLogin } from '~/lib/auth/cookies.server.ts';
 import { EMAIL_MAX_LENGTH, OTP_LENGTH, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors.ts';
-import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http.server.ts';
-import { log } from '~/lib/log.server.ts';
-import { clientIp } from '~/lib/request-info.server.ts';
-import { safeRedirect } from '~/lib/safe-redirect.ts';
-import { HONEYPOT_FIELD } from '~/lib/form-fields.ts';
-import { LoginSchema, parseSubmission } from '~/lib/schemas.server.ts';
-import { getSupabase } from '~/lib/supabase.server.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { log } from '~/lib/http/log.server.ts';
+import { clientIp } from '~/lib/http/request-info.server.ts';
+import { safeRedirect } from '~/lib/http/safe-redirect.ts';
+import { HONEYPOT_FIELD } from '~/lib/forms/fields.ts';
+import { LoginSchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { getSupabase } from '~/lib/supabase/client.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Sign in · Tend' }];
 

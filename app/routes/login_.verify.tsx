@@ -8,9 +8,14 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { replyErrors } from '~/components/forms.tsx';
 import { Island, type IslandHandle } from '~/components/island.tsx';
 import { verifyIslands } from '~/components/verify-parts.tsx';
-import { allowCodeRequest, clearFailedVerifies, recordFailedVerify, verifyBlocked } from '~/lib/abuse-limits.server.ts';
-import { mapAuthError, mappedMessage } from '~/lib/auth-errors.ts';
-import { redirectIfSignedIn } from '~/lib/auth.server.ts';
+import {
+  allowCodeRequest,
+  clearFailedVerifies,
+  recordFailedVerify,
+  verifyBlocked,
+} from '~/lib/auth/abuse-limits.server.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
 import {
   FLASH,
   clearPendingLogin,
@@ -19,9 +24,9 @@ import {
   takeFlash,
   writePendingLogin,
   type PendingLogin,
-} from '~/lib/cookies.server.ts';
+} from '~/lib/auth/cookies.server.ts';
 import { OTP_LENGTH, OTP_VALID_SECONDS, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
 import {
   combineHeaders,
   data,
@@ -29,12 +34,12 @@ import {
   readFormData,
   requireSameOrigin,
   responseHeaders,
-} from '~/lib/http.server.ts';
-import { log } from '~/lib/log.server.ts';
-import { clientIp } from '~/lib/request-info.server.ts';
-import { loginPath } from '~/lib/safe-redirect.ts';
-import { ResendSchema, VerifySchema, parseSubmission } from '~/lib/schemas.server.ts';
-import { getSupabase } from '~/lib/supabase.server.ts';
+} from '~/lib/http/responses.server.ts';
+import { log } from '~/lib/http/log.server.ts';
+import { clientIp } from '~/lib/http/request-info.server.ts';
+import { loginPath } from '~/lib/http/safe-redirect.ts';
+import { ResendSchema, VerifySchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { getSupabase } from '~/lib/supabase/client.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Enter your code · Tend' }];
 

@@ -3,9 +3,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { serializeCookieHeader, parseCookieHeader } from '@supabase/ssr';
-import { FLASH, setFlash } from '~/lib/cookies.server.ts';
-import { combineHeaders, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
-import { getSupabase, isAuthCookieName } from '~/lib/supabase.server.ts';
+import { FLASH, setFlash } from '~/lib/auth/cookies.server.ts';
+import { combineHeaders, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { getSupabase, isAuthCookieName } from '~/lib/supabase/client.server.ts';
 
 export function loader() {
   return redirect('/');

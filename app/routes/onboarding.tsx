@@ -2,10 +2,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, useIsPending } from '~/components/forms.tsx';
-import { requireUser } from '~/lib/auth.server.ts';
+import { requireUser } from '~/lib/auth/session.server.ts';
 import { WORKSPACE_NAME_MAX_LENGTH } from '~/lib/constants.ts';
-import { fieldErrors, formString, mapDbError, WorkspaceSchema, type FieldErrors } from '~/lib/helpdesk.server.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+import {
+  fieldErrors,
+  formString,
+  mapDbError,
+  WorkspaceSchema,
+  type FieldErrors,
+} from '~/lib/helpdesk/queries.server.ts';
+import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Create a workspace · Tend' }];
 

@@ -2,11 +2,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { StatusBadge } from '~/components/helpdesk-ui.tsx';
-import { getOptionalUser } from '~/lib/auth.server.ts';
-import { formatDate, PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk.ts';
-import { requireWorkspace, throwDbError } from '~/lib/helpdesk.server.ts';
-import { data } from '~/lib/http.server.ts';
-import { getSupabase } from '~/lib/supabase.server.ts';
+import { getOptionalUser } from '~/lib/auth/session.server.ts';
+import { formatDate, PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+import { requireWorkspace, throwDbError } from '~/lib/helpdesk/queries.server.ts';
+import { data } from '~/lib/http/responses.server.ts';
+import { getSupabase } from '~/lib/supabase/client.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.workspace.name} support · Tend` : 'Support · Tend' },

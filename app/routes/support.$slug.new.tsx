@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, useIsPending } from '~/components/forms.tsx';
 import { TextareaField } from '~/components/helpdesk-ui.tsx';
-import { requireUser } from '~/lib/auth.server.ts';
+import { requireUser } from '~/lib/auth/session.server.ts';
 import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH } from '~/lib/constants.ts';
 import {
   fieldErrors,
@@ -12,8 +12,8 @@ import {
   NewRequestSchema,
   requireWorkspace,
   type FieldErrors,
-} from '~/lib/helpdesk.server.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+} from '~/lib/helpdesk/queries.server.ts';
+import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `New request · ${data.workspace.name} · Tend` : 'New request · Tend' },

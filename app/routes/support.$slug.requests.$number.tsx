@@ -5,10 +5,10 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, useIsPending } from '~/components/forms.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { StatusBadge, TextareaField } from '~/components/helpdesk-ui.tsx';
-import { requireUser } from '~/lib/auth.server.ts';
+import { requireUser } from '~/lib/auth/session.server.ts';
 import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
-import { errorMessage } from '~/lib/errors.ts';
-import { PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk.ts';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
+import { PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
 import {
   BodySchema,
   formString,
@@ -18,8 +18,14 @@ import {
   requireWorkspace,
   throwDbError,
   type FieldErrors,
-} from '~/lib/helpdesk.server.ts';
-import { data, errorResponse, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+} from '~/lib/helpdesk/queries.server.ts';
+import {
+  data,
+  errorResponse,
+  readFormData,
+  redirectWithHeaders,
+  requireSameOrigin,
+} from '~/lib/http/responses.server.ts';
 import type { SupabaseClient } from '@supabase/supabase-js';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -10,10 +10,10 @@ import {
   StatusBadge,
   StatusOptions,
 } from '~/components/helpdesk-ui.tsx';
-import { requireUser } from '~/lib/auth.server.ts';
-import { useDelegatedLinks } from '~/lib/delegated-links.ts';
+import { requireUser } from '~/lib/auth/session.server.ts';
+import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
-import { errorMessage } from '~/lib/errors.ts';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
 import {
   formatDate,
   INBOX_VIEWS,
@@ -27,9 +27,9 @@ import {
   UUID_RE,
   decodeCursor,
   encodeCursor,
-} from '~/lib/helpdesk.ts';
-import { formString, mapDbError, requireMembership, throwDbError } from '~/lib/helpdesk.server.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+} from '~/lib/helpdesk/vocabulary.ts';
+import { formString, mapDbError, requireMembership, throwDbError } from '~/lib/helpdesk/queries.server.ts';
+import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },

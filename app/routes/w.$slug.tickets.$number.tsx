@@ -15,10 +15,17 @@ import {
   StatusOptions,
   TextareaField,
 } from '~/components/helpdesk-ui.tsx';
-import { requireUser } from '~/lib/auth.server.ts';
+import { requireUser } from '~/lib/auth/session.server.ts';
 import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
-import { errorMessage } from '~/lib/errors.ts';
-import { formatDate, isPriority, isStatus, STATUS_LABELS, type TicketStatus, UUID_RE } from '~/lib/helpdesk.ts';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
+import {
+  formatDate,
+  isPriority,
+  isStatus,
+  STATUS_LABELS,
+  type TicketStatus,
+  UUID_RE,
+} from '~/lib/helpdesk/vocabulary.ts';
 import {
   BodySchema,
   formString,
@@ -29,8 +36,14 @@ import {
   requireMembership,
   throwDbError,
   type FieldErrors,
-} from '~/lib/helpdesk.server.ts';
-import { data, errorResponse, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http.server.ts';
+} from '~/lib/helpdesk/queries.server.ts';
+import {
+  data,
+  errorResponse,
+  readFormData,
+  redirectWithHeaders,
+  requireSameOrigin,
+} from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Ticket · Tend' },

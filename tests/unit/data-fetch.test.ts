@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestFetch } from '~/lib/data-fetch.server.ts';
+import { requestFetch } from '~/lib/supabase/data-fetch.server.ts';
 
 let server: Server;
 let base = '';

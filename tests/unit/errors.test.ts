@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codeForStatus, errorMessage, errorStatus, isErrorCode } from '~/lib/errors.ts';
+import { codeForStatus, errorMessage, errorStatus, isErrorCode } from '~/lib/errors/catalogue.ts';
 
 const APP = path.resolve(import.meta.dirname, '../../app');
 
@@ -58,7 +58,7 @@ describe('error catalogue', () => {
   });
 
   it('is the only place the messages are written', () => {
-    const catalogueFile = path.join(APP, 'lib', 'errors.ts');
+    const catalogueFile = path.join(APP, 'lib', 'errors', 'catalogue.ts');
     const phrases = [
       "We couldn't find that",
       'That code is wrong or has expired',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VERIFY_ATTEMPTS_PER_EMAIL } from '~/lib/constants.ts';
-import { RateLimiter } from '~/lib/rate-limit.server.ts';
+import { RateLimiter } from '~/lib/http/rate-limit.server.ts';
 
 function clock(start = 1_000_000) {
   let now = start;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientIp, isSameOriginPost, publicOrigin } from '~/lib/request-info.server.ts';
+import { clientIp, isSameOriginPost, publicOrigin } from '~/lib/http/request-info.server.ts';
 
 const direct = { trustProxy: false };
 const proxied = { trustProxy: true };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginPath, safeRedirect } from '~/lib/safe-redirect.ts';
+import { loginPath, safeRedirect } from '~/lib/http/safe-redirect.ts';
 
 describe('safeRedirect', () => {
   it('keeps paths on this site, with their query and hash', () => {

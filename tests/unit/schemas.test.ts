@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage } from '~/lib/errors.ts';
-import { normalizeCode } from '~/lib/form-fields.ts';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
+import { normalizeCode } from '~/lib/forms/fields.ts';
 import {
   AccountSchema,
   ConfirmSchema,
@@ -8,7 +8,7 @@ import {
   LoginSchema,
   VerifySchema,
   parseSubmission,
-} from '~/lib/schemas.server.ts';
+} from '~/lib/forms/schemas.server.ts';
 
 function form(entries: Record<string, string>) {
   const data = new FormData();

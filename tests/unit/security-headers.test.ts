@@ -5,7 +5,7 @@ import {
   contentSecurityPolicy,
   contentSecurityPolicyFor,
   newNonce,
-} from '~/lib/security-headers.server.ts';
+} from '~/lib/http/security-headers.server.ts';
 
 describe('content security policy', () => {
   const csp = contentSecurityPolicy({ nonce: 'abc123', supabaseUrl: 'https://ref.supabase.co' });

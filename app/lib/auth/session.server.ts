@@ -5,11 +5,11 @@
 // verified token stays valid until it expires (jwt_expiry) even if its session was revoked.
 import { redirect } from '@remix-run/node';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { mapAuthError } from './auth-errors.ts';
+import { mapAuthError } from '../errors/from-auth.ts';
 import { FLASH, setFlash } from './cookies.server.ts';
-import { errorResponse, responseHeaders } from './http.server.ts';
-import { loginPath } from './safe-redirect.ts';
-import { authCookies, getSupabase, tokenClient } from './supabase.server.ts';
+import { errorResponse, responseHeaders } from '../http/responses.server.ts';
+import { loginPath } from '../http/safe-redirect.ts';
+import { authCookies, getSupabase, tokenClient } from '../supabase/client.server.ts';
 import type { SessionUser } from './user.ts';
 
 export type { SessionUser };

@@ -5,8 +5,8 @@
 // which keeps them (docs/decisions/010-production-server.md); anywhere else (remix dev, tests)
 // the process keeps its own.
 import cluster, { type Worker } from 'node:cluster';
-import { CODE_REQUESTS_PER_IP, VERIFY_ATTEMPTS_PER_EMAIL, VERIFY_ATTEMPTS_PER_IP } from './constants.ts';
-import { RateLimiter } from './rate-limit.server.ts';
+import { CODE_REQUESTS_PER_IP, VERIFY_ATTEMPTS_PER_EMAIL, VERIFY_ATTEMPTS_PER_IP } from '../constants.ts';
+import { RateLimiter } from '../http/rate-limit.server.ts';
 
 const failedVerifyByEmail = new RateLimiter(VERIFY_ATTEMPTS_PER_EMAIL);
 const failedVerifyByIp = new RateLimiter(VERIFY_ATTEMPTS_PER_IP);

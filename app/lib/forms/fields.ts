@@ -1,6 +1,6 @@
 // Field names and input rules the browser needs without zod (schemas.server.ts holds the zod
 // schemas; keeping zod out of the browser bundle is docs/decisions/006-javascript-budget.md).
-import { OTP_LENGTH } from './constants.ts';
+import { OTP_LENGTH } from '../constants.ts';
 
 /** The honeypot: people never see it, so it stays empty (docs/decisions/003-abuse-limits.md). */
 export const HONEYPOT_FIELD = 'company';

@@ -1,9 +1,9 @@
 // Responses from loaders and actions. Every one carries the Supabase client's Set-Cookie and
 // cache headers (reference/remix-ssr.md §1.4: data, redirects, thrown redirects and errors alike).
 import { json, redirect } from '@remix-run/node';
-import { errorMessage, errorStatus, type ErrorCode, type ErrorParams, type ErrorPayload } from './errors.ts';
+import { errorMessage, errorStatus, type ErrorCode, type ErrorParams, type ErrorPayload } from '../errors/catalogue.ts';
 import { isSameOriginPost } from './request-info.server.ts';
-import { supabaseHeaders } from './supabase.server.ts';
+import { supabaseHeaders } from '../supabase/client.server.ts';
 
 type HeadersLike = HeadersInit | undefined | null;
 

@@ -3,9 +3,9 @@
 // same rules as HTML constraints. The database repeats them as check constraints.
 import { parseWithZod } from '@conform-to/zod/v4';
 import { z } from 'zod';
-import { DISPLAY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH } from './constants.ts';
-import { errorMessage } from './errors.ts';
-import { CODE_PATTERN, HONEYPOT_FIELD, normalizeCode } from './form-fields.ts';
+import { DISPLAY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH } from '../constants.ts';
+import { errorMessage } from '../errors/catalogue.ts';
+import { CODE_PATTERN, HONEYPOT_FIELD, normalizeCode } from './fields.ts';
 
 const emailMessage = errorMessage('email_invalid');
 const codeMessage = errorMessage('code_invalid');

@@ -1,6 +1,6 @@
 // The error catalogue (product.md §8): stable codes → the message a user reads and the HTTP
 // status. Codes are logged and tested; every user-facing error message comes from here.
-import { ATTACHMENT_MAX_MB, ATTACHMENTS_PER_MESSAGE, DISPLAY_NAME_MAX_LENGTH } from './constants.ts';
+import { ATTACHMENT_MAX_MB, ATTACHMENTS_PER_MESSAGE, DISPLAY_NAME_MAX_LENGTH } from '../constants.ts';
 
 const catalogue = {
   email_invalid: { status: 400, message: () => 'Enter a valid email address.' },

@@ -1,6 +1,6 @@
 // What the server can tell about a request: its public origin, the client IP, and whether a
 // POST comes from our own pages. Pure functions take the settings so they can be unit-tested.
-import { env } from './env.server.ts';
+import { env } from '../env.server.ts';
 import { PEER_ADDRESS_ENV, PEER_ADDRESS_HEADER } from './peer-address.ts';
 
 export interface ProxySettings {

@@ -3,12 +3,12 @@
 // row-level security is the authorisation.
 import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH, WORKSPACE_NAME_MAX_LENGTH } from './constants.ts';
-import { errorMessage, isErrorCode, type ErrorCode } from './errors.ts';
-import { errorResponse } from './http.server.ts';
-import { log } from './log.server.ts';
-import type { TicketStatus } from './helpdesk.ts';
-import { getSupabase } from './supabase.server.ts';
+import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH, WORKSPACE_NAME_MAX_LENGTH } from '../constants.ts';
+import { errorMessage, isErrorCode, type ErrorCode } from '../errors/catalogue.ts';
+import { errorResponse } from '../http/responses.server.ts';
+import { log } from '../http/log.server.ts';
+import type { TicketStatus } from './vocabulary.ts';
+import { getSupabase } from '../supabase/client.server.ts';
 
 export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 export const RESERVED_SLUGS = new Set([

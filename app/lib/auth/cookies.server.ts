@@ -2,9 +2,9 @@
 // library's (supabase.server.ts); these only carry the sign-in step between two pages.
 import { createCookie } from '@remix-run/node';
 import { z } from 'zod';
-import { OTP_VALID_SECONDS } from './constants.ts';
-import { env } from './env.server.ts';
-import { isHttps } from './request-info.server.ts';
+import { OTP_VALID_SECONDS } from '../constants.ts';
+import { env } from '../env.server.ts';
+import { isHttps } from '../http/request-info.server.ts';
 
 /**
  * The pending sign-in: which address the code went to, when (for the resend countdown) and

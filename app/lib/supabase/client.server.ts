@@ -5,8 +5,8 @@
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { requestFetch } from './data-fetch.server.ts';
-import { env } from './env.server.ts';
-import { isHttps } from './request-info.server.ts';
+import { env } from '../env.server.ts';
+import { isHttps } from '../http/request-info.server.ts';
 
 export interface RequestSupabase {
   supabase: SupabaseClient;
