@@ -648,3 +648,72 @@ describe('signed URLs', () => {
     expect(asDownload.json).toMatchObject({ code: 'InvalidSignature', message: 'Token is not scoped for download' });
   });
 });
+
+describe('resumable uploads (TUS at /upload/resumable)', () => {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const tus = (url: string, init: RequestInit & { token: string }) =>
+    fetch(url, {
+      ...init,
+      headers: {
+        apikey: stack.anonKey,
+        authorization: `Bearer ${init.token}`,
+        'tus-resumable': '1.0.0',
+        ...init.headers,
+      },
+    });
+  const create = (token: string, bucket: string, key: string, length: number, contentType = 'text/plain') =>
+    tus(`${stack.apiUrl}/storage/v1/upload/resumable`, {
+      method: 'POST',
+      token,
+      headers: {
+        'upload-length': String(length),
+        'upload-metadata': `bucketName ${b64(bucket)},objectName ${b64(key)},contentType ${b64(contentType)},cacheControl ${b64('60')},metadata ${b64('{"part":"two"}')}`,
+      },
+    });
+
+  it('takes a file in parts, resumes from the offset the server reports, and makes it the object', async () => {
+    const key = `${alice.id}/resumable/notes.txt`;
+    const body = bytes(300_000, 5);
+    const created = await create(alice.token, 'documents', key, body.length);
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    expect(location).toMatch(new RegExp(`^${stack.apiUrl}/storage/v1/upload/resumable/[0-9a-f-]{36}$`));
+    const patch = (offset: number, part: Buffer) =>
+      tus(location, {
+        method: 'PATCH',
+        token: alice.token,
+        headers: { 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        body: new Uint8Array(part),
+      });
+    const first = await patch(0, body.subarray(0, 100_000));
+    expect(first.status).toBe(204);
+    expect(first.headers.get('upload-offset')).toBe('100000');
+    const head = await tus(location, { method: 'HEAD', token: alice.token });
+    expect(head.headers.get('upload-offset')).toBe('100000');
+    expect((await alice.c.storage.from('documents').exists(key)).data).toBe(false); // not visible before it is whole
+    expect((await patch(100_000, body.subarray(100_000))).status).toBe(204);
+
+    const down = await alice.c.storage.from('documents').download(key);
+    expect(md5(Buffer.from(await down.data!.arrayBuffer()))).toBe(md5(body));
+    expect((await alice.c.storage.from('documents').info(key)).data).toMatchObject({
+      size: body.length,
+      contentType: 'text/plain',
+      cacheControl: 'max-age=60',
+      metadata: { part: 'two' },
+      etag: `"${md5(body)}"`,
+    });
+  });
+
+  it('refuses with the policies, the bucket limit and its types', async () => {
+    const denied = await create(alice.token, 'documents', `${bob.id}/x.txt`, 10);
+    expect(denied.status).toBe(403);
+    expect(await denied.text()).toBe('new row violates row-level security policy');
+    const tooBig = await create(alice.token, 'documents', `${alice.id}/big.txt`, 2 * 1024 * 1024);
+    expect(tooBig.status).toBe(413);
+    const exe = await create(alice.token, 'documents', `${alice.id}/tool.exe`, 10, 'application/x-msdownload');
+    expect(exe.status).toBe(415);
+    expect(await exe.text()).toBe('mime type application/x-msdownload is not supported');
+    const nowhere = await create(alice.token, 'nowhere', `${alice.id}/x.txt`, 10);
+    expect(nowhere.status).toBe(404);
+  });
+});

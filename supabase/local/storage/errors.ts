@@ -3,6 +3,7 @@
 // except the few that storage-api sends with their own status (userStatusCode: 403 role checks,
 // 416 ranges, 404 unknown routes).
 import type { ServerResponse } from 'node:http';
+import { sendJson } from '../gateway/index.ts';
 import type pg from 'pg';
 
 export class StorageError extends Error {
@@ -87,15 +88,7 @@ export function fromPgError(err: pg.DatabaseError): StorageError {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(text)),
-    ...headers,
-  });
-  res.end(text);
-}
+export { sendJson };
 
 export function sendError(res: ServerResponse, err: StorageError, headers: Record<string, string> = {}) {
   sendJson(res, err.httpStatus, err.body(), headers);

@@ -3,6 +3,7 @@
 // order, static segments (authenticated, public, sign, info, list, …) before /object/{bucket}/….
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import pg from 'pg';
 import { signer as makeSigner } from '../auth/jwt.ts';
 import type { ProjectConfig } from '../config.ts';
@@ -28,6 +29,7 @@ import {
 } from './object.ts';
 import { seedBuckets } from './seed.ts';
 import { getSignedObject, signUploadUrl, signUrl, signUrls, uploadToSignedUrl } from './signed.ts';
+import { createTus, TUS_DIR } from './tus.ts';
 
 /** How a route reads the JWT: required, optional (a bad one makes an anonymous caller) or not at all. */
 type Auth = 'jwt' | 'optional' | 'none';
@@ -112,6 +114,7 @@ const UPLOAD_URL_EXPIRY = 7200;
 export async function resetStorage(dataDir: string, running?: { dbUrl: string; config: ProjectConfig }) {
   const files = new FileStore(dataDir);
   await rm(files.root, { recursive: true, force: true });
+  await rm(path.join(dataDir, TUS_DIR), { recursive: true, force: true });
   await files.init();
   if (!running) return;
   const pool = new pg.Pool({
@@ -143,6 +146,7 @@ export async function createStorageService(stack: StackContext): Promise<Service
   };
   await ctx.files.init();
   await seedBuckets(ctx, stack.config.storage.buckets);
+  const tus = createTus(ctx, stack.apiUrl, stack.dataDir);
 
   return {
     name: 'storage',
@@ -150,6 +154,7 @@ export async function createStorageService(stack: StackContext): Promise<Service
       const url = new URL(path, 'http://storage');
       const method = req.method ?? 'GET';
       try {
+        if (/^\/upload\/resumable(\/|$)/.test(url.pathname)) return await tus(req, res);
         const found = match(method, url.pathname);
         if (!found) throw errors.routeNotFound(method, path);
         const { route: r, params } = found;

@@ -87,6 +87,8 @@ async function completeUpload(ctx: Store, scope: Scope, tmp: string, row: NewRow
   let previous: string | null = null;
   try {
     const written = await ctx.db.tx({ ...scope, caller: SERVICE }, async (c) => {
+      // One writer per key at a time (storage-api waitObjectLock): the version read here is the one replaced.
+      await c.query('select pg_advisory_xact_lock(hashtext($1))', [`${row.bucket}/${row.key}`]);
       const current = await c.query<{ version: string | null }>(
         'select version from storage.objects where bucket_id = $1 and name = $2 for update',
         [row.bucket, row.key],
@@ -137,10 +139,11 @@ export async function uploadObject(
   if (!b) throw errors.noSuchBucket();
   const bucketLimit = b.file_size_limit === null ? Number.POSITIVE_INFINITY : Number(b.file_size_limit);
   const maxFileSize = isEmptyFolder(key) ? 0 : Math.min(ctx.globalLimit, bucketLimit);
-  const file = await fileUploadFromRequest(r.req, maxFileSize);
+  const file = await fileUploadFromRequest(r.req, maxFileSize, (mime) => {
+    if (!isEmptyFolder(key)) mustBeAllowedMime(mime, b.allowed_mime_types);
+  });
   let written: Written;
   try {
-    if (!isEmptyFolder(key)) mustBeAllowedMime(file.mimeType, b.allowed_mime_types);
     mustBeValidKey(key);
     const meta = { mimetype: file.mimeType, contentLength: file.declaredLength };
     await canUpload(

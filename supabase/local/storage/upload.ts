@@ -37,11 +37,29 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   }
 }
 
-export async function fileUploadFromRequest(req: IncomingMessage, maxFileSize: number): Promise<FileUpload> {
+/**
+ * The upload in the request, checked as storage-api checks it: the type against the bucket's
+ * allowed types (`checkMime`), then a raw body's declared length against the limit.
+ */
+export async function fileUploadFromRequest(
+  req: IncomingMessage,
+  maxFileSize: number,
+  checkMime: (mime: string) => void,
+): Promise<FileUpload> {
   const contentType = req.headers['content-type'];
   if (contentType !== undefined && !CONTENT_TYPE.test(contentType)) throw errors.invalidContentType();
-  if (contentType?.startsWith('multipart/form-data')) return multipart(req);
+  if (contentType?.startsWith('multipart/form-data')) {
+    const file = await multipart(req);
+    try {
+      checkMime(file.mimeType);
+    } catch (err) {
+      file.abandon();
+      throw err;
+    }
+    return file;
+  }
 
+  checkMime(contentType || 'application/octet-stream');
   // A raw body: storage-api refuses a declared length over the limit before reading anything.
   const length = declaredLength(req);
   if (length !== undefined && length > maxFileSize) throw errors.entityTooLarge();
