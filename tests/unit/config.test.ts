@@ -11,6 +11,28 @@ describe('config.toml', () => {
     expect(c.api.schemas).toContain('public');
   });
 
+  it("declares Tend's private attachments bucket as the CLI reads [storage.buckets.*]", () => {
+    const { storage } = loadConfig(PROJECT_DIR);
+    expect(storage.fileSizeLimit).toBe(10 * 1024 * 1024);
+    expect(storage.buckets.attachments).toEqual({
+      public: false,
+      fileSizeLimit: 10 * 1024 * 1024,
+      allowedMimeTypes: [
+        'image/png',
+        'image/jpeg',
+        'image/gif',
+        'image/webp',
+        'application/pdf',
+        'text/plain',
+        'text/csv',
+        'application/zip',
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      ],
+      objectsPath: undefined,
+    });
+  });
+
   it('parses Go durations and sizes and refuses nonsense', () => {
     expect(parseDuration('60s', 0)).toBe(60);
     expect(parseDuration('1m30s', 0)).toBe(90);
