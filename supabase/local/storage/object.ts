@@ -12,7 +12,7 @@ import type { Written } from './files.ts';
 import { errors, sendJson } from './errors.ts';
 import { isEmptyFolder, mustBeAllowedMime, mustBeValidBucketName, mustBeValidKey } from './limits.ts';
 import { type ObjectMetadata, type ObjectRow, sendInfo, sendObject } from './render.ts';
-import { fileUploadFromRequest } from './upload.ts';
+import { fileUploadFromRequest, parseJson } from './upload.ts';
 
 const ROW = 'id, name, version, bucket_id, metadata, user_metadata, updated_at, created_at';
 // storage-api's objectSchema, in its order; string columns that are null serialise as "".
@@ -405,15 +405,10 @@ export const copyObject: Handler = async (ctx, r) => {
     if (overrides.mimetype !== undefined) metadata.mimetype = overrides.mimetype;
   }
   const xMetadata = r.req.headers['x-metadata'];
-  let userMetadata = source.user_metadata ?? undefined;
-  if (body.copyMetadata === false) {
-    try {
-      userMetadata =
-        typeof xMetadata === 'string' ? JSON.parse(Buffer.from(xMetadata, 'base64').toString()) : undefined;
-    } catch {
-      userMetadata = undefined;
-    }
-  }
+  const userMetadata =
+    body.copyMetadata === false
+      ? parseJson(typeof xMetadata === 'string' ? Buffer.from(xMetadata, 'base64').toString() : undefined)
+      : (source.user_metadata ?? undefined);
   const owner = r.caller.owner;
   const target = { bucket: destinationBucket, key: destinationKey, owner, metadata, userMetadata };
   await canUpload(ctx, r.scope(), target, upsert);

@@ -15,6 +15,7 @@ import type { Scope } from './db.ts';
 import { errors, StorageError } from './errors.ts';
 import { isEmptyFolder, mustBeAllowedMime, mustBeValidBucketName, mustBeValidKey } from './limits.ts';
 import { canUpload, findBucket, saveUpload } from './object.ts';
+import { parseJson } from './upload.ts';
 
 export const TUS_PATH = '/storage/v1/upload/resumable';
 /** Unfinished resumable uploads, under the data dir; kept across restarts so they can resume. */
@@ -81,12 +82,7 @@ export function createTus(ctx: StorageContext, apiUrl: string, dataDir: string) 
       mustBeValidKey(key);
       const caller = callerFor(req);
       const upsert = req.runtime?.node?.req.headers['x-upsert'] === 'true';
-      let userMetadata: Record<string, unknown> | undefined;
-      try {
-        userMetadata = metadata?.metadata ? JSON.parse(metadata.metadata) : undefined;
-      } catch {
-        userMetadata = undefined;
-      }
+      const userMetadata = parseJson(metadata?.metadata);
       const length = Number(req.headers.get('upload-length') ?? undefined);
       await canUpload(
         ctx,
@@ -125,12 +121,7 @@ export function createTus(ctx: StorageContext, apiUrl: string, dataDir: string) 
       const file = path.join(directory, upload.id);
       const md5 = createHash('md5');
       for await (const chunk of createReadStream(file)) md5.update(chunk as Buffer);
-      let userMetadata: Record<string, unknown> | undefined;
-      try {
-        userMetadata = metadata.metadata ? JSON.parse(metadata.metadata) : undefined;
-      } catch {
-        userMetadata = undefined;
-      }
+      const userMetadata = parseJson(metadata.metadata);
       const upsert = req.runtime?.node?.req.headers['x-upsert'] === 'true';
       await saveUpload(
         ctx,

@@ -28,7 +28,9 @@ export function declaredLength(req: IncomingMessage): number | undefined {
   return req.headers['content-length'] !== undefined && Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-function parseJson(text: string): Record<string, unknown> | undefined {
+/** User metadata sent as JSON text; anything else is ignored, as storage-api ignores it. */
+export function parseJson(text: string | null | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined;
   try {
     const v = JSON.parse(text);
     return v && typeof v === 'object' ? v : undefined;
