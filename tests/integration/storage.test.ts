@@ -377,6 +377,23 @@ describe('objects', () => {
     expect(existsSync(path.join(stack.dir, 'storage', 'documents', alice.id, 'm'))).toBe(false);
   });
 
+  it('deletes one object by its URL (DELETE /object/{bucket}/{key}), as the caller', async () => {
+    const key = `${alice.id}/single.txt`;
+    await alice.c.storage.from('documents').upload(key, 'one', { contentType: 'text/plain' });
+    const asBob = await api(`/object/documents/${key}`, { method: 'DELETE', token: bob.token });
+    expect(asBob.json).toEqual({
+      statusCode: '403',
+      code: 'AccessDenied',
+      error: 'Unauthorized',
+      message: 'Access denied',
+    });
+    const missing = await api(`/object/documents/${alice.id}/none.txt`, { method: 'DELETE', token: alice.token });
+    expect(missing.json).toMatchObject({ statusCode: '404', code: 'NoSuchKey' });
+    const deleted = await api(`/object/documents/${key}`, { method: 'DELETE', token: alice.token });
+    expect(deleted).toMatchObject({ status: 200, json: { message: 'Successfully deleted' } });
+    expect((await alice.c.storage.from('documents').exists(key)).data).toBe(false);
+  });
+
   it("refuses what the bucket doesn't allow, bad keys and bad JWTs, in storage-api's shape", async () => {
     const docs = alice.c.storage.from('documents');
     const exe = await docs.upload(`${alice.id}/tool.exe`, bytes(10), { contentType: 'application/x-msdownload' });
@@ -458,6 +475,21 @@ describe('objects', () => {
     expect((await anon.storage.from('avatars').info('defaults/circle.svg')).data).toMatchObject({
       contentType: 'image/svg+xml',
     });
+    const publicInfo = await api('/object/info/public/avatars/defaults/circle.svg');
+    expect(publicInfo.json).toMatchObject({
+      name: 'defaults/circle.svg',
+      bucket_id: 'avatars',
+      content_type: 'image/svg+xml',
+    });
+    expect((await api(`/object/info/public/documents/${alice.id}/range.txt`)).json).toMatchObject({
+      statusCode: '404',
+      code: 'NoSuchBucket',
+    });
+    const publicHead = await fetch(`${stack.apiUrl}/storage/v1/object/public/avatars/defaults/robot.png`, {
+      method: 'HEAD',
+    });
+    expect(publicHead.status).toBe(200);
+    expect(publicHead.headers.get('content-type')).toBe('image/png');
   });
 });
 
