@@ -16,11 +16,11 @@ export interface Scope {
   path?: string;
 }
 
-/** BEGIN and storage-api's scope in one round trip (a simple query takes no parameters: literals are escaped). */
-function beginScoped(c: pg.PoolClient, scope: Scope): string {
+/** storage-api's scope as one SELECT of set_configs (a simple query takes no parameters: literals are escaped). */
+function scoped(c: pg.PoolClient, scope: Scope): string {
   const { caller } = scope;
   const set = (name: string, value: string) => `set_config('${name}', ${c.escapeLiteral(value)}, true)`;
-  return `begin; select ${[
+  return `select ${[
     set('role', caller.role),
     set('request.jwt.claim.role', caller.role),
     set('request.jwt', caller.jwt),
@@ -42,12 +42,30 @@ export class StorageDb {
   async tx<T>(scope: Scope, fn: (c: Tx) => Promise<T>): Promise<T> {
     const c = await this.pool.connect();
     try {
-      await c.query(beginScoped(c, scope));
+      await c.query(`begin; ${scoped(c, scope)}`); // one round trip
       const out = await fn(c);
       await c.query('commit');
       return out;
     } catch (err) {
       await c.query('rollback').catch(() => undefined);
+      if (err instanceof pg.DatabaseError) throw fromPgError(err);
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+
+  /**
+   * One read in one round trip: the scope and the query go as one simple query, which Postgres runs
+   * as one transaction, so the scope's local settings hold for the query. `$n` are text parameters.
+   */
+  async read<T extends pg.QueryResultRow>(scope: Scope, text: string, params: string[]): Promise<T[]> {
+    const c = await this.pool.connect();
+    try {
+      const query = text.replace(/\$(\d+)/g, (_, n) => c.escapeLiteral(params[Number(n) - 1]!));
+      const results = (await c.query(`${scoped(c, scope)}; ${query}`)) as unknown as pg.QueryResult<T>[];
+      return results[results.length - 1]!.rows;
+    } catch (err) {
       if (err instanceof pg.DatabaseError) throw fromPgError(err);
       throw err;
     } finally {

@@ -104,12 +104,11 @@ async function completeUpload(ctx: Store, scope: Scope, tmp: string, row: NewRow
   }
 }
 
-export async function findBucket(ctx: StorageContext, scope: Scope, id: string) {
-  const { rows } = await ctx.db.tx({ ...scope, caller: SERVICE }, (c) =>
-    c.query<Pick<BucketRow, 'id' | 'public' | 'file_size_limit' | 'allowed_mime_types'>>(
-      'select id, public, file_size_limit, allowed_mime_types from storage.buckets where id = $1',
-      [id],
-    ),
+export async function findBucket(ctx: Store, scope: Scope, id: string) {
+  const rows = await ctx.db.read<Pick<BucketRow, 'id' | 'public' | 'file_size_limit' | 'allowed_mime_types'>>(
+    { ...scope, caller: SERVICE },
+    'select id, public, file_size_limit, allowed_mime_types from storage.buckets where id = $1',
+    [id],
   );
   return rows[0];
 }
@@ -117,8 +116,10 @@ export async function findBucket(ctx: StorageContext, scope: Scope, id: string) 
 /** storage-api findObject: the row as `caller` sees it (RLS), NoSuchKey when it can't. */
 export async function findObject(ctx: StorageContext, scope: Scope, bucket: string, key: string): Promise<ObjectRow> {
   mustBeValidKey(key);
-  const { rows } = await ctx.db.tx(scope, (c) =>
-    c.query<ObjectRow>(`select ${ROW} from storage.objects where bucket_id = $1 and name = $2`, [bucket, key]),
+  const rows = await ctx.db.read<ObjectRow>(
+    scope,
+    `select ${ROW} from storage.objects where bucket_id = $1 and name = $2`,
+    [bucket, key],
   );
   if (!rows[0]) throw errors.noSuchKey();
   return rows[0];
@@ -211,9 +212,9 @@ export const putObject: Handler = async (ctx, r) => {
  */
 async function readableObject(ctx: StorageContext, r: StorageRequest, publicOnly: boolean) {
   const { bucket, '*': key } = r.params;
+  mustBeValidBucketName(bucket);
   const b = await findBucket(ctx, r.scope(), bucket);
   if (!b || ((publicOnly || !r.caller.authenticated) && !b.public)) throw errors.noSuchBucket();
-  mustBeValidBucketName(bucket);
   return findObject(ctx, r.scope(b.public ? SERVICE : r.caller), bucket, key);
 }
 
