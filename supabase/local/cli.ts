@@ -14,7 +14,7 @@ import {
   startStack,
 } from './stack.ts';
 
-const USAGE = `Usage: npm run stack -- <start|status|reset> [--port <gateway port, default ${DEFAULT_PORT}>] [--dir <data dir>] [--json]`;
+const USAGE = `Usage: npm run stack -- <start|status|reset> [--port <gateway port, default ${DEFAULT_PORT}>] [--dir <data dir>] [--json] [--env-file <functions' env file>]`;
 
 function fail(message: string): never {
   console.error(message);
@@ -38,6 +38,7 @@ async function main() {
       port: { type: 'string' },
       dir: { type: 'string' },
       project: { type: 'string' },
+      'env-file': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -86,6 +87,8 @@ async function main() {
     port,
     dir,
     projectDir,
+    // As `supabase functions serve --env-file`: relative to where the command runs.
+    functionsEnvFile: values['env-file'] ? path.resolve(values['env-file']) : undefined,
     onCrash: (name, message) => {
       console.error(`\n[stack] ${name} died; the stack has stopped.\n${message}`);
       process.exit(1);
@@ -105,6 +108,8 @@ async function main() {
       `  Auth             ${stack.apiUrl}/auth/v1`,
       `  DB URL           ${stack.dbUrl}`,
       `  Mail (inbox)     ${stack.mailUrl}`,
+      `  Mail (SMTP)      127.0.0.1:${stack.smtpPort}`,
+      `  Functions        ${stack.apiUrl}/functions/v1/<name>`,
       `  JWT secret       ${stack.jwtSecret}`,
       `  anon key         ${stack.anonKey}`,
       `  service_role key ${stack.serviceRoleKey}`,

@@ -45,7 +45,30 @@ export interface ProjectConfig {
   api: { schemas: string[]; extraSearchPath: string[]; maxRows: number };
   auth: AuthConfig;
   storage: { fileSizeLimit: number; buckets: Record<string, BucketConfig> };
-  functions: Record<string, { verifyJwt: boolean }>;
+  /** [functions.<slug>] as the CLI reads it; paths absolute (config paths are relative to supabase/). */
+  functions: Record<string, FunctionConfig>;
+  edgeRuntime: EdgeRuntimeConfig;
+}
+
+export interface FunctionConfig {
+  enabled: boolean;
+  verifyJwt: boolean;
+  entrypoint?: string;
+  importMap?: string;
+  staticFiles: string[];
+}
+
+export interface EdgeRuntimeConfig {
+  enabled: boolean;
+  /** per_worker keeps a worker per function between requests; oneshot starts one per request. */
+  policy: 'per_worker' | 'oneshot';
+  /** [edge_runtime.secrets], names upper-cased as the CLI does. */
+  secrets: Record<string, string>;
+  // Limits (not config.toml keys: the CLI rejects unknown keys). Defaults as the CLI's main.ts and
+  // reference/storage-functions.md B2: 256 MB, 400 s per worker, 150 s to start a response.
+  memoryLimitMb: number;
+  wallClockLimitMs: number;
+  requestIdleTimeoutMs: number;
 }
 
 type Table = Record<string, unknown>;
@@ -54,6 +77,9 @@ const num = (v: unknown, d: number) => (typeof v === 'number' ? v : typeof v ===
 const bool = (v: unknown, d: boolean) => (typeof v === 'boolean' ? v : d);
 const str = (v: unknown, d: string) => (typeof v === 'string' ? v : d);
 const strs = (v: unknown, d: string[]) => (Array.isArray(v) ? v.map(String) : d);
+
+/** The CLI's `env(NAME)` values: read from the environment (empty when unset). */
+const envValue = (v: string) => v.replace(/^env\((\w+)\)$/, (_, name: string) => process.env[name] ?? '');
 
 /** Go-style durations ("60s", "1m30s", "1h") as the CLI accepts them; plain numbers are seconds. */
 export function parseDuration(v: unknown, d: number): number {
@@ -97,10 +123,24 @@ export function loadConfig(projectDir: string, file = path.join(projectDir, 'sup
       contentPath: typeof tt.content_path === 'string' ? path.resolve(projectDir, tt.content_path) : undefined,
     };
   }
+  // CLI config.go: [functions.<slug>] defaults to enabled and verify_jwt; paths are relative to supabase/.
+  const supabaseDir = path.dirname(file);
+  const inSupabase = (v: unknown) => (typeof v === 'string' && v ? path.resolve(supabaseDir, v) : undefined);
   const functions: ProjectConfig['functions'] = {};
   for (const [name, f] of Object.entries(table(raw.functions))) {
-    functions[name] = { verifyJwt: bool(table(f).verify_jwt, true) };
+    const t = table(f);
+    functions[name] = {
+      enabled: bool(t.enabled, true),
+      verifyJwt: bool(t.verify_jwt, true),
+      entrypoint: inSupabase(t.entrypoint),
+      importMap: inSupabase(t.import_map),
+      staticFiles: strs(t.static_files, []).map((g) => path.resolve(supabaseDir, g)),
+    };
   }
+  const edge = table(raw.edge_runtime);
+  const secrets: Record<string, string> = {};
+  for (const [k, v] of Object.entries(table(edge.secrets))) secrets[k.toUpperCase()] = envValue(String(v));
+
   return {
     projectId: str(raw.project_id, 'local'),
     api: {
@@ -150,5 +190,13 @@ export function loadConfig(projectDir: string, file = path.join(projectDir, 'sup
       ),
     },
     functions,
+    edgeRuntime: {
+      enabled: bool(edge.enabled, true),
+      policy: edge.policy === 'oneshot' ? 'oneshot' : 'per_worker',
+      secrets,
+      memoryLimitMb: 256,
+      wallClockLimitMs: 400_000,
+      requestIdleTimeoutMs: 150_000,
+    },
   };
 }

@@ -8,8 +8,10 @@ import pg from 'pg';
 import { loadConfig, type ProjectConfig } from './config.ts';
 import { loadSigningKeys, verificationJwks } from './signing-keys.ts';
 import { createAuthService } from './auth/index.ts';
+import { createFunctionsService } from './functions/index.ts';
 import { startMail } from './mail/index.ts';
 import { createStorageService, resetStorage } from './storage/index.ts';
+import { installExtensions, startNetCron } from './netcron/index.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
 import { bootstrap, migrate, recreateDatabase, seed } from './migrate.ts';
@@ -22,7 +24,7 @@ export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const DEFAULT_PORT = 54321;
 
 export interface StackOptions {
-  /** Gateway port; db = port + 1, mail = port + 3 (as `supabase start`). 0 picks free ports. */
+  /** Gateway port; db = port + 1, mail = port + 3, SMTP = port + 4 (as `supabase start`). 0 picks free ports. */
   port?: number;
   /** Data dir (default <projectDir>/.supabase-local). */
   dir?: string;
@@ -36,6 +38,8 @@ export interface StackOptions {
   /** Override parts of config.toml (tests use short expiries). */
   configure?: (config: ProjectConfig) => void;
   log?: (line: string) => void;
+  /** Functions' env file, as `supabase functions serve --env-file` (default supabase/functions/.env). */
+  functionsEnvFile?: string;
   /** Called when a child process dies after start-up; the stack has already stopped itself. */
   onCrash?: (name: string, message: string) => void;
 }
@@ -44,6 +48,8 @@ export interface StackInfo {
   apiUrl: string;
   dbUrl: string;
   mailUrl: string;
+  /** The mail catcher's SMTP port (the CLI's inbucket smtp_port, 54325). */
+  smtpPort: number;
   anonKey: string;
   serviceRoleKey: string;
   jwtSecret: string;
@@ -133,10 +139,10 @@ function kernelPort(): Promise<number> {
 export const freePort = (): Promise<number> => pickFree([0]);
 
 /** Whether `n` can be a gateway port: one that leaves room for db and mail (+1, +3). */
-export const isBasePort = (n: number): boolean => Number.isInteger(n) && n > 0 && n + 3 <= 65535;
+export const isBasePort = (n: number): boolean => Number.isInteger(n) && n > 0 && n + 4 <= 65535;
 
-/** A base port whose gateway, db and mail ports (+0, +1, +3) are all free. */
-export const freeBasePort = (): Promise<number> => pickFree([0, 1, 3]);
+/** A base port whose gateway, db, mail and SMTP ports (+0, +1, +3, +4) are all free. */
+export const freeBasePort = (): Promise<number> => pickFree([0, 1, 3, 4]);
 
 const statusFile = (dir: string) => path.join(dir, 'stack.json');
 
@@ -214,10 +220,11 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   await reapOrphans(dir);
 
   const port = options.port === 0 ? await freeBasePort() : (options.port ?? DEFAULT_PORT);
-  const ports = { gateway: port, db: port + 1, mail: port + 3 };
+  const ports = { gateway: port, db: port + 1, mail: port + 3, smtp: port + 4 };
   await assertFree(ports.gateway, 'gateway');
   await assertFree(ports.db, 'database');
   await assertFree(ports.mail, 'mail');
+  await assertFree(ports.smtp, 'SMTP');
 
   const stoppers: (() => Promise<void>)[] = [];
   let stopping = false;
@@ -252,6 +259,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     const postgresUrl = db.url('postgres', PASSWORD);
 
     if (options.reset && !db.created) await recreateDatabase(superuserUrl);
+    await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
     await bootstrap(superuserUrl);
     const { applied } = await migrate(postgresUrl, projectDir);
     if (db.created || options.reset) await seed(postgresUrl, projectDir);
@@ -280,8 +288,10 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     const pool = new pg.Pool({ connectionString: superuserUrl, max: 10 });
     pool.on('error', () => undefined); // a dropped idle client must not take the stack down
     stoppers.push(() => pool.end());
+    const netCron = await startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) });
+    stoppers.push(netCron.stop);
 
-    const mail = await startMail({ port: ports.mail, dir, log });
+    const mail = await startMail({ port: ports.mail, smtpPort: ports.smtp, dir, log });
     stoppers.push(mail.stop);
     const mailUrl = mail.url;
     const mailer: Mailer = mail.mailer;
@@ -305,19 +315,26 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     gateway.mount(createAuthService(ctx));
     if (options.reset && !db.created) await resetStorage(dir);
     gateway.mount(await createStorageService(ctx));
+    const functions = config.edgeRuntime.enabled
+      ? createFunctionsService(ctx, { envFile: options.functionsEnvFile })
+      : undefined;
+    if (functions) gateway.mount(functions);
 
     const info: StackInfo = {
       apiUrl,
       dbUrl: postgresUrl,
       mailUrl,
+      smtpPort: mail.smtpPort!,
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,
       jwtSecret: keys.jwtSecret,
     };
-    const processes = () =>
-      [db.child, rest.child]
+    const processes = () => [
+      ...[db.child, rest.child]
         .filter((c) => c.child.pid && c.child.exitCode === null)
-        .map((c) => ({ name: c.name, pid: c.child.pid! }));
+        .map((c) => ({ name: c.name, pid: c.child.pid! })),
+      ...(functions?.processes() ?? []),
+    ];
     writeFileSync(statusFile(dir), JSON.stringify({ ...info, pid: process.pid, processes: processes() }, null, 2));
     return {
       ...info,

@@ -58,8 +58,17 @@ describe('stack CLI', () => {
     const status = run(['status', '--json', '--dir', project.dataDir]);
     expect(await status.exit).toBe(0);
     const info = JSON.parse(status.output());
-    expect(Object.keys(info).sort()).toEqual(['anonKey', 'apiUrl', 'dbUrl', 'jwtSecret', 'mailUrl', 'serviceRoleKey']);
+    expect(Object.keys(info).sort()).toEqual([
+      'anonKey',
+      'apiUrl',
+      'dbUrl',
+      'jwtSecret',
+      'mailUrl',
+      'serviceRoleKey',
+      'smtpPort',
+    ]);
     expect(info.dbUrl).toBe(`postgresql://postgres:postgres@127.0.0.1:${port + 1}/postgres`);
+    expect(info.smtpPort).toBe(port + 4);
 
     const { readStatus } = await import('../../supabase/local/stack.ts');
     const pids = readStatus(project.dataDir)!.processes.map((p) => p.pid);

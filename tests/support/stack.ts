@@ -16,7 +16,7 @@ export interface TestStack extends Stack {
 }
 
 export async function startTestStack(
-  opts: { fixture?: string; configure?: (c: ProjectConfig) => void } = {},
+  opts: { fixture?: string; configure?: (c: ProjectConfig) => void; log?: (line: string) => void } = {},
 ): Promise<TestStack> {
   const project = tempProject(opts.fixture);
   // Tend's own email templates, so tests read the mails users get (config.toml points at them).
@@ -29,7 +29,7 @@ export async function startTestStack(
     projectDir: project.projectDir,
     ephemeral: true,
     configure: opts.configure,
-    log: () => undefined,
+    log: opts.log ?? (() => undefined),
   });
   const pool = new pg.Pool({ connectionString: stack.dbUrl.replace('//postgres:', '//supabase_admin:'), max: 2 });
   // A client still closing when the stack shuts Postgres down gets 57P01; that is the teardown, not a failure.

@@ -128,9 +128,10 @@ export async function startGateway(opts: { port: number; keys: StackKeys }): Pro
 
   const server = http.createServer(async (req, res) => {
     try {
-      const cors = corsHeaders(req);
-      for (const [k, v] of Object.entries(cors)) res.setHeader(k, v as string);
-      if (req.method === 'OPTIONS') {
+      // Functions answer CORS themselves, preflights included, as on hosted (reference B2, functions/cors guide).
+      const ownCors = /^\/functions\/v1(\/|\?|$)/.test(req.url ?? '');
+      if (!ownCors) for (const [k, v] of Object.entries(corsHeaders(req))) res.setHeader(k, v as string);
+      if (req.method === 'OPTIONS' && !ownCors) {
         res.writeHead(200, {
           'access-control-allow-methods': ALLOW_METHODS,
           'access-control-allow-headers': req.headers['access-control-request-headers']

@@ -2,7 +2,15 @@
 // `supabase start` use, with Mailpit's field names, status codes and error bodies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { search } from './search.ts';
-import { isId, snippetOf, type Address, type MailStore, type NewMail, type StoredMail } from './store.ts';
+import {
+  isId,
+  snippetOf,
+  type Address,
+  type AttachmentInfo,
+  type MailStore,
+  type NewMail,
+  type StoredMail,
+} from './store.ts';
 
 /** An error answered the way Mailpit answers it: plain text, or JSON `{"Error": "…"}` where Mailpit uses JSON. */
 export class MailpitError extends Error {
@@ -65,7 +73,7 @@ function summary(m: StoredMail) {
     Created: m.created,
     Tags: m.tags,
     Size: m.size,
-    Attachments: 0,
+    Attachments: m.attachments.filter((a) => !a.inline).length,
     Snippet: snippetOf(m),
   };
 }
@@ -82,14 +90,47 @@ function message(m: StoredMail) {
     ReplyTo: m.replyTo.map(address),
     ReturnPath: m.from.email, // Mailpit: the From address when there is no Return-Path header
     Subject: m.subject,
-    ListUnsubscribe: { Header: '', Links: [], Errors: '', HeaderPost: '' },
+    ListUnsubscribe: listUnsubscribe(m),
     Date: m.created,
     Tags: m.tags,
     Text: m.text,
     HTML: m.html,
     Size: m.size,
-    Inline: [],
-    Attachments: [],
+    Inline: m.attachments.filter((a) => a.inline).map(attachment),
+    Attachments: m.attachments.filter((a) => !a.inline).map(attachment),
+  };
+}
+
+// Mailpit: storage.Attachment
+const attachment = (a: AttachmentInfo) => ({
+  PartID: a.partId,
+  FileName: a.fileName,
+  ContentType: a.contentType,
+  ContentID: a.contentId,
+  Size: a.size,
+});
+
+// Mailpit: the List-Unsubscribe header and the <…> links in it.
+function listUnsubscribe(m: StoredMail) {
+  const header = m.headers['List-Unsubscribe']?.[0] ?? '';
+  return {
+    Header: header,
+    Links: [...header.matchAll(/<([^>]+)>/g)].map((x) => x[1]),
+    Errors: '',
+    HeaderPost: m.headers['List-Unsubscribe-Post']?.[0] ?? '',
+  };
+}
+
+/** Mailpit's /message/{ID}/headers: every header and its values; a message sent over HTTP gets the basic ones. */
+function headersOf(m: StoredMail): Record<string, string[]> {
+  if (Object.keys(m.headers).length) return m.headers;
+  const list = (as: Address[]) => as.map((a) => (a.name ? `"${a.name}" <${a.email}>` : a.email)).join(', ');
+  return {
+    From: [list([m.from])],
+    To: [list(m.to)],
+    Subject: [m.subject],
+    'Message-ID': [`<${m.messageId}>`],
+    Date: [new Date(m.created).toUTCString()],
   };
 }
 
@@ -269,6 +310,14 @@ export async function handleApi(
     if (!m) throw notFound();
     store.setRead(m); // Mailpit: fetching a message marks it read
     return sendJson(res, 200, message(m));
+  }
+
+  const headers = /^\/api\/v1\/message\/([^/]+)\/headers$/.exec(p);
+  if (headers) {
+    allow('GET');
+    const m = isId(headers[1]) ? store.get(headers[1]) : undefined;
+    if (!m) throw notFound();
+    return sendJson(res, 200, headersOf(m));
   }
 
   if (p === '/api/v1/send') {

@@ -5,6 +5,7 @@ import type { Mailer } from '../service.ts';
 import { handleApi, MailpitError, sendError } from './api.ts';
 import { inboxPage, messagePage, notFoundPage } from './inbox.ts';
 import { search } from './search.ts';
+import { startSmtp } from './smtp.ts';
 import { codeIn, isId, MailStore, type NewMail } from './store.ts';
 
 export interface MailOptions {
@@ -16,10 +17,14 @@ export interface MailOptions {
   dir: string;
   /** One line per email; default console.log. */
   log?: (line: string) => void;
+  /** Also take mail over SMTP on this port (0: any free one); none when undefined. */
+  smtpPort?: number;
 }
 
 export interface RunningMail {
   url: string;
+  /** The SMTP port, when it listens. */
+  smtpPort?: number;
   mailer: Mailer;
   stop(): Promise<void>;
 }
@@ -100,14 +105,26 @@ export async function startMail(options: MailOptions): Promise<RunningMail> {
   });
   const { port } = server.address() as { port: number };
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  const stopHttp = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  const smtp =
+    options.smtpPort === undefined
+      ? undefined
+      : await startSmtp({ port: options.smtpPort, host, deliver: (m) => void deliver(m), log }).catch(async (err) => {
+          await stopHttp();
+          throw err;
+        });
 
   return {
     url: `http://${urlHost}:${port}`,
+    smtpPort: smtp?.port,
     mailer: { send: async (mail) => void deliver(mail) },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stop: async () => {
+      await smtp?.stop();
+      await stopHttp();
+    },
   };
 }

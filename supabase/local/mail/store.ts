@@ -19,6 +19,21 @@ export interface NewMail {
   text: string;
   html: string;
   tags?: string[];
+  /** From SMTP: the sender's Message-ID (without <>), its headers, its attachments. */
+  messageId?: string;
+  headers?: Record<string, string[]>;
+  attachments?: AttachmentInfo[];
+}
+
+/** An attachment's description (the bytes are not kept), as Mailpit lists it. */
+export interface AttachmentInfo {
+  partId: string;
+  fileName: string;
+  contentType: string;
+  contentId: string;
+  size: number;
+  /** Referenced from the HTML by its Content-ID (Mailpit's Inline list). */
+  inline: boolean;
 }
 
 export interface StoredMail {
@@ -38,6 +53,8 @@ export interface StoredMail {
   text: string;
   tags: string[];
   size: number;
+  headers: Record<string, string[]>;
+  attachments: AttachmentInfo[];
 }
 
 // Mailpit: IDs are shortuuids, 22 URL-safe characters.
@@ -71,7 +88,7 @@ export class MailStore {
     const m: StoredMail = {
       id,
       seq: ++this.seq,
-      messageId: `${id}@mail.tend.local`,
+      messageId: mail.messageId ?? `${id}@mail.tend.local`,
       created: new Date().toISOString(),
       read: false,
       from: addr(mail.from),
@@ -84,6 +101,8 @@ export class MailStore {
       text: mail.text ?? '',
       tags: [...new Set((mail.tags ?? []).map((t) => t.trim()).filter(Boolean))].sort(),
       size: 0,
+      headers: mail.headers ?? {},
+      attachments: mail.attachments ?? [],
     };
     m.size = rawSize(m);
     this.messages.set(id, m);
@@ -142,6 +161,8 @@ function load(file: string): StoredMail | undefined {
       text: '',
       read: false,
       messageId: `${m.id}@mail.tend.local`,
+      headers: {},
+      attachments: [],
       ...m,
       seq: typeof m.seq === 'number' ? m.seq : Date.parse(m.created) || 0,
       size: 0,

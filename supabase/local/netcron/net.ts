@@ -1,0 +1,125 @@
+// pg_net's background worker, done by the stack: takes requests from net.http_request_queue (rows
+// are visible, and the wake-up notification arrives, only once the queuing transaction commits),
+// sends them and records each answer in net._http_response as pg_net does (supabase/pg_net
+// src/core.c: consume_request_queue, insert_response, delete_expired_responses).
+import type pg from 'pg';
+
+const BATCH = 200; // pg_net.batch_size
+const TTL = '6 hours'; // pg_net.ttl
+
+interface QueuedRequest {
+  id: string;
+  method: string;
+  url: string;
+  timeout_milliseconds: number;
+  headers: Record<string, unknown> | null;
+  body: Buffer | null;
+}
+
+/** curl_easy_strerror's words for what a failed fetch most often means. */
+function curlError(err: unknown): string {
+  const code = (err as { cause?: { code?: string } })?.cause?.code;
+  if (code === 'ECONNREFUSED') return "Couldn't connect to server";
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return "Couldn't resolve host name";
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'Failure when receiving data from the peer';
+  if ((err as Error)?.name === 'TypeError' && /URL/i.test((err as Error).message))
+    return 'URL using bad/illegal format or missing URL';
+  return `Failure when receiving data from the peer (${(err as Error)?.message ?? err})`;
+}
+
+export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
+  const inflight = new Set<Promise<void>>();
+  let draining = false;
+  let again = false;
+  let missing = false;
+
+  async function send(r: QueuedRequest) {
+    const started = performance.now();
+    const headers = Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k, String(v)]));
+    let row: unknown[];
+    try {
+      const res = await fetch(r.url, {
+        method: r.method,
+        headers,
+        body: r.method === 'GET' || !r.body ? undefined : new Uint8Array(r.body),
+        redirect: 'follow', // CURLOPT_FOLLOWLOCATION
+        signal: AbortSignal.timeout(r.timeout_milliseconds),
+      });
+      const content = await res.text();
+      row = [
+        r.id,
+        res.status,
+        content || null,
+        JSON.stringify(Object.fromEntries(res.headers)),
+        res.headers.get('content-type'),
+        false,
+        null,
+      ];
+    } catch (err) {
+      const timedOut = (err as Error)?.name === 'TimeoutError';
+      const total = (performance.now() - started).toFixed(6);
+      const message = timedOut
+        ? `Timeout of ${r.timeout_milliseconds} ms reached. Total time: ${total} ms`
+        : curlError(err);
+      row = [r.id, null, null, null, null, timedOut, message];
+    }
+    await pool
+      .query(
+        `insert into net._http_response (id, status_code, content, headers, content_type, timed_out, error_msg)
+         values ($1, $2, $3, $4, $5, $6, $7)`,
+        row,
+      )
+      .catch((e) => log(`could not record the response to request ${r.id}: ${e.message}`));
+  }
+
+  /** Sends everything queued; called on a wake-up notification, on (re)connect and now and then. */
+  async function drain(): Promise<void> {
+    if (draining) {
+      again = true;
+      return;
+    }
+    draining = true;
+    try {
+      do {
+        again = false;
+        const { rows } = await pool.query<QueuedRequest>(
+          `with rows as (select id from net.http_request_queue order by id limit $1)
+           delete from net.http_request_queue q using rows where q.id = rows.id
+           returning q.id, q.method, q.url, q.timeout_milliseconds, q.headers, q.body`,
+          [BATCH],
+        );
+        missing = false;
+        for (const r of rows) {
+          const p = send(r).finally(() => inflight.delete(p));
+          inflight.add(p);
+        }
+        if (rows.length === BATCH) again = true;
+      } while (again);
+    } catch (err) {
+      // Without pg_net (dropped by a migration) there is nothing to send; say so once.
+      if ((err as { code?: string }).code === '42P01' || (err as { code?: string }).code === '3F000') {
+        if (!missing) log('pg_net is not installed: requests are not sent');
+        missing = true;
+      } else log(`queue: ${(err as Error).message}`);
+    } finally {
+      draining = false;
+    }
+  }
+
+  async function expire() {
+    await pool
+      .query(
+        `with rows as (select ctid from net._http_response where created < now() - $1::interval order by created limit $2)
+         delete from net._http_response r using rows where r.ctid = rows.ctid`,
+        [TTL, BATCH],
+      )
+      .catch(() => undefined);
+  }
+
+  return {
+    drain,
+    expire,
+    /** Waits for requests being sent (each bounded by its own timeout). */
+    settle: () => Promise.all([...inflight]).then(() => undefined),
+  };
+}

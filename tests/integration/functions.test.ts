@@ -1,0 +1,249 @@
+// Edge Functions on real Deno, called as clients call them: supabase-js invoke and plain fetch
+// through the gateway, answers compared with hosted's (reference/storage-functions.md B).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAlive } from '../../supabase/local/process.ts';
+import { clientFor, signInWithCode, startTestStack, type TestStack } from '../support/stack.ts';
+
+let stack: TestStack;
+const logs: string[] = [];
+const fnDir = () => path.join(stack.project.projectDir, 'supabase', 'functions');
+const writeFunction = (name: string, source: string) => {
+  mkdirSync(path.join(fnDir(), name), { recursive: true });
+  writeFileSync(path.join(fnDir(), name, 'index.ts'), source);
+};
+const call = (name: string, init: RequestInit = {}) => fetch(`${stack.apiUrl}/functions/v1/${name}`, init);
+const withKey = (init: RequestInit = {}): RequestInit => ({
+  ...init,
+  headers: { apikey: stack.anonKey, ...(init.headers as Record<string, string>) },
+});
+/** Waits until the stack's log has a line matching `re` (the log is written as the worker prints). */
+async function logLine(re: RegExp, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = logs.find((l) => re.test(l));
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`no log line matching ${re}:\n${logs.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+beforeAll(async () => {
+  stack = await startTestStack({
+    fixture: 'functions-project',
+    log: (line) => logs.push(line),
+    configure: (c) => {
+      c.edgeRuntime.wallClockLimitMs = 8000;
+      c.edgeRuntime.memoryLimitMb = 64;
+    },
+  });
+  writeFileSync(path.join(fnDir(), '.env'), 'GREETING="hello from .env"\nSUPABASE_NOT_ALLOWED=x\n');
+});
+afterAll(async () => {
+  await stack?.teardown();
+});
+
+describe('invoking', () => {
+  it('supabase.functions.invoke reaches the function with a JSON body, the caller’s JWT and the platform env', async () => {
+    const { data, error } = await clientFor(stack).functions.invoke('echo', { body: { hello: 'world' } });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({
+      method: 'POST',
+      path: '/echo',
+      authorization: `Bearer ${stack.anonKey}`,
+      body: JSON.stringify({ hello: 'world' }),
+    });
+    expect(data.env).toEqual({
+      SUPABASE_URL: stack.apiUrl,
+      SUPABASE_ANON_KEY: stack.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
+      SUPABASE_DB_URL: stack.dbUrl,
+      GREETING: 'hello from .env',
+      SUPABASE_NOT_ALLOWED: null, // the CLI skips secrets named SUPABASE_*
+      LEAK: null,
+    });
+    // Only its own variables: nothing from the stack's process environment.
+    expect(data.envNames).not.toContain('HOME');
+    expect(data.envNames).not.toContain('TEND_FUNCTION_ENTRYPOINT');
+  });
+
+  it('passes a signed-in user’s access token through', async () => {
+    const { c, session } = await signInWithCode(stack);
+    const { data, error } = await c.functions.invoke('echo', { method: 'GET' });
+    expect(error).toBeNull();
+    expect(data.authorization).toBe(`Bearer ${session.access_token}`);
+  });
+
+  it('serves sub-paths, the query string and every method', async () => {
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+      const res = await call('echo/items/42?expand=yes', withKey({ method, body: method === 'GET' ? undefined : 'x' }));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ method, path: '/echo/items/42', query: { expand: 'yes' } });
+    }
+  });
+
+  it('serves export default { fetch }, a config.toml entrypoint, and npm: packages through a deno.json import map', async () => {
+    expect(await (await call('default-export/x', withKey())).text()).toBe('default export saw /default-export/x');
+    expect(await (await call('custom-entry', withKey())).text()).toBe('custom entrypoint');
+    const npm = await call('with-deno-json', withKey());
+    expect(npm.status).toBe(200);
+    expect(await npm.json()).toEqual({ twoDays: 172_800_000 });
+  });
+
+  it('prints what a function logs into the stack’s log, prefixed with its name', async () => {
+    await call('echo/logged', withKey());
+    expect(await logLine(/^\[functions\] echo: echo GET \/echo\/logged$/)).toBeTruthy();
+  });
+});
+
+describe('verify_jwt', () => {
+  it('refuses a call without a JWT with hosted’s 401 body', async () => {
+    const res = await call('echo');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('sb-error-code')).toBe('UNAUTHORIZED_NO_AUTH_HEADER');
+    expect(await res.json()).toEqual({ code: 401, message: 'Missing authorization header' });
+  });
+
+  it('refuses a forged or malformed token', async () => {
+    const forged = `${stack.anonKey.slice(0, -4)}abcd`;
+    const bad = await call('echo', { headers: { Authorization: `Bearer ${forged}` } });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('sb-error-code')).toBe('UNAUTHORIZED_LEGACY_JWT');
+    expect(await bad.json()).toEqual({ code: 401, message: 'Invalid JWT' });
+    const notBearer = await call('echo', { headers: { Authorization: `Token ${stack.anonKey}` } });
+    expect(notBearer.status).toBe(401);
+    expect(notBearer.headers.get('sb-error-code')).toBe('UNAUTHORIZED_INVALID_JWT_FORMAT');
+  });
+
+  it('lets anyone call a function with verify_jwt = false', async () => {
+    const res = await call('open');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ open: true, authorization: null });
+  });
+});
+
+describe('isolation', () => {
+  it('keeps each function’s environment and files to itself', async () => {
+    expect((await call('open')).status).toBe(200); // sets LEAK in its own process
+    const { data } = await clientFor(stack).functions.invoke('echo');
+    expect(data.env.LEAK).toBeNull();
+    expect(data.otherFunction).toBe('NotCapable'); // no read access outside its folder and _shared
+    expect(data.shared).toBe('read');
+  });
+});
+
+describe('answers as hosted', () => {
+  it('404s an unknown, disabled or _shared name', async () => {
+    for (const name of ['nope', 'disabled', '_shared', '']) {
+      const res = await call(name, withKey());
+      expect(res.status, name).toBe(404);
+      expect(res.headers.get('sb-error-code')).toBe('NOT_FOUND');
+      expect(await res.json()).toEqual({ code: 'NOT_FOUND', message: 'Requested function was not found' });
+    }
+  });
+
+  it('passes a handler’s thrown error on as Deno.serve’s 500, and the worker keeps serving', async () => {
+    const first = await call('throws', withKey());
+    expect(first.status).toBe(500);
+    expect(await first.text()).toBe('Internal Server Error');
+    expect(first.headers.get('sb-error-code')).toBe('EDGE_FUNCTION_ERROR');
+    await logLine(/^\[functions\] throws: .*handler failed on purpose/);
+    const second = await call('throws', withKey());
+    expect(await second.text()).toBe('still alive after 2 calls');
+  });
+
+  it('answers 500 WORKER_ERROR when a worker crashes, and the other functions are unaffected', async () => {
+    const res = await call('crash', withKey());
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({
+      code: 'WORKER_ERROR',
+      message: 'Function exited due to an error (please check logs)',
+    });
+    await logLine(/^\[functions\] crash: .*crashed on purpose/);
+    expect((await call('echo', withKey())).status).toBe(200);
+  });
+
+  it('answers 503 BOOT_ERROR for a syntax error, logs it by name, and serves the fix on the next request', async () => {
+    writeFunction('broken', "Deno.serve(() => new Response('never' ;\n");
+    const res = await call('broken', withKey());
+    expect(res.status).toBe(503);
+    expect(res.headers.get('sb-error-code')).toBe('BOOT_ERROR');
+    expect(await res.json()).toEqual({ code: 'BOOT_ERROR', message: 'Function failed to start (please check logs)' });
+    await logLine(/^\[functions\] broken: worker boot error:/);
+    writeFunction('broken', "Deno.serve(() => new Response('fixed'));\n");
+    expect(await (await call('broken', withKey())).text()).toBe('fixed');
+  });
+
+  it('serves the edited code on the next request', async () => {
+    writeFunction('edited', "Deno.serve(() => new Response('first version'));\n");
+    expect(await (await call('edited', withKey())).text()).toBe('first version');
+    writeFunction('edited', "Deno.serve(() => new Response('second version'));\n");
+    expect(await (await call('edited', withKey())).text()).toBe('second version');
+  });
+
+  it('ends a worker past its wall-clock limit with 546 WORKER_LIMIT', async () => {
+    const res = await call('slow', withKey());
+    expect(res.status).toBe(546);
+    expect(await res.json()).toEqual({
+      code: 'WORKER_LIMIT',
+      message: 'Function failed due to not having enough compute resources (please check logs)',
+    });
+    await logLine(/^\[functions\] slow: wall clock time limit reached$/);
+  });
+
+  it('ends a worker past its memory limit with 546 WORKER_LIMIT', async () => {
+    const res = await call('hog', withKey());
+    expect(res.status).toBe(546);
+    expect((await res.json()).code).toBe('WORKER_LIMIT');
+    await logLine(/^\[functions\] hog: Memory limit exceeded$/);
+  });
+
+  it('rewrites an HTML answer to a GET as text/plain, as hosted does without a custom domain', async () => {
+    writeFunction(
+      'page',
+      "Deno.serve(() => new Response('<h1>hi</h1>', { headers: { 'content-type': 'text/html; charset=utf-8' } }));\n",
+    );
+    const res = await call('page', withKey());
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  });
+});
+
+describe('CORS', () => {
+  it('hands preflights to the function, unchecked, and adds no CORS headers of its own', async () => {
+    const pre = await call('echo', {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://localhost:3000',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, x-client-info, apikey, content-type',
+      },
+    });
+    expect(pre.status).toBe(200);
+    expect(await pre.text()).toBe('ok');
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-headers')).toBe('authorization, x-client-info, apikey, content-type');
+    // A platform error carries none: a browser reports it as a CORS failure, as on hosted.
+    const missing = await call('nope', { headers: { Origin: 'http://localhost:3000' } });
+    expect(missing.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('processes', () => {
+  it('runs a Deno process per function and leaves none behind when the stack stops', async () => {
+    // A request in progress keeps its worker busy until the stack stops.
+    const pending = call('slow', withKey()).catch(() => undefined);
+    const deno = await (async () => {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+        const found = stack.processes().filter((p) => p.name.startsWith('deno '));
+        if (found.some((p) => p.name === 'deno slow')) return found;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`no worker for slow: ${JSON.stringify(stack.processes())}`);
+    })();
+    expect(deno.every((p) => isAlive(p.pid))).toBe(true);
+    await stack.stop();
+    await pending;
+    expect(deno.filter((p) => isAlive(p.pid))).toEqual([]);
+  });
+});
