@@ -50,11 +50,21 @@ export interface RealtimeConfig {
   privateOnly: boolean;
 }
 
+/** [storage.buckets.<name>] as the CLI reads it (pkg/config/storage.go); unset fields leave a bucket as it is. */
+export interface BucketConfig {
+  public?: boolean;
+  /** Bytes; 0 (unset) means no limit of the bucket's own. */
+  fileSizeLimit: number;
+  allowedMimeTypes: string[];
+  /** Absolute path of a file or directory uploaded into the bucket at start (relative to supabase/ in the file). */
+  objectsPath?: string;
+}
+
 export interface ProjectConfig {
   projectId: string;
   api: { schemas: string[]; extraSearchPath: string[]; maxRows: number };
   auth: AuthConfig;
-  storage: { fileSizeLimit: number };
+  storage: { fileSizeLimit: number; buckets: Record<string, BucketConfig> };
   realtime: RealtimeConfig;
   /** [functions.<slug>] as the CLI reads it; paths absolute (config paths are relative to supabase/). */
   functions: Record<string, FunctionConfig>;
@@ -108,14 +118,16 @@ export function parseDuration(v: unknown, d: number): number {
   return total;
 }
 
-/** Storage sizes as the CLI accepts them ("50MiB", "10MB", bytes as a number). */
+/**
+ * Storage sizes as the CLI reads them (go-units RAMInBytes): binary units whatever their spelling,
+ * so "10MB" and "10MiB" are both 10 × 1024² bytes; a number is bytes.
+ */
 export function parseSize(v: unknown, d: number): number {
   if (typeof v === 'number') return v;
   if (typeof v !== 'string') return d;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(B|KB|KiB|MB|MiB|GB|GiB)?\s*$/i.exec(v);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(i?b)?\s*$/i.exec(v);
   if (!m) throw new Error(`config.toml: invalid size "${v}"`);
-  const units: Record<string, number> = { b: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2, gb: 1e9, gib: 1024 ** 3 };
-  return Math.round(Number(m[1]) * units[(m[2] ?? 'b').toLowerCase()]);
+  return Math.round(Number(m[1]) * 1024 ** ' kmgtp'.indexOf(m[2].toLowerCase() || ' '));
 }
 
 export function loadConfig(projectDir: string, file = path.join(projectDir, 'supabase', 'config.toml')): ProjectConfig {
@@ -181,7 +193,24 @@ export function loadConfig(projectDir: string, file = path.join(projectDir, 'sup
         tokenRefresh: num(rate.token_refresh, 150),
       },
     },
-    storage: { fileSizeLimit: parseSize(table(raw.storage).file_size_limit, 50 * 1024 ** 2) },
+    storage: {
+      fileSizeLimit: parseSize(table(raw.storage).file_size_limit, 50 * 1024 ** 2),
+      buckets: Object.fromEntries(
+        Object.entries(table(table(raw.storage).buckets)).map(([name, b]) => {
+          const t = table(b);
+          const objectsPath = str(t.objects_path, '');
+          return [
+            name,
+            {
+              public: typeof t.public === 'boolean' ? t.public : undefined,
+              fileSizeLimit: parseSize(t.file_size_limit, 0),
+              allowedMimeTypes: strs(t.allowed_mime_types, []),
+              objectsPath: objectsPath ? path.resolve(projectDir, 'supabase', objectsPath) : undefined,
+            },
+          ];
+        }),
+      ),
+    },
     realtime: {
       enabled: bool(rt.enabled, true),
       maxConcurrentUsers: num(rt.max_concurrent_users, 200),

@@ -11,6 +11,7 @@ import { createAuthService } from './auth/index.ts';
 import { createRealtimeService, type RealtimeService } from './realtime/index.ts';
 import { createFunctionsService } from './functions/index.ts';
 import { startMail } from './mail/index.ts';
+import { createStorageService, resetStorage } from './storage/index.ts';
 import { installExtensions, startNetCron } from './netcron/index.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
@@ -315,6 +316,8 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
 
     // services: each mounts itself on the gateway under /<name>/v1.
     gateway.mount(createAuthService(ctx));
+    if (options.reset && !db.created) await resetStorage(dir);
+    gateway.mount(await createStorageService(ctx));
     const realtime = config.realtime.enabled ? createRealtimeService(ctx) : undefined;
     if (realtime) {
       await realtime.start();
@@ -378,6 +381,7 @@ export async function resetStack(options: StackOptions = {}): Promise<{ applied:
   await bootstrap(superuserUrl);
   const { applied } = await migrate(postgresUrl, projectDir);
   await seed(postgresUrl, projectDir);
+  await resetStorage(dir, { dbUrl: postgresUrl, config: loadConfig(projectDir) });
   await withClient(superuserUrl, (c) => c.query(`notify pgrst, 'reload schema'`));
   return { applied };
 }

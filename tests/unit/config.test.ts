@@ -11,6 +11,28 @@ describe('config.toml', () => {
     expect(c.api.schemas).toContain('public');
   });
 
+  it("declares Tend's private attachments bucket as the CLI reads [storage.buckets.*]", () => {
+    const { storage } = loadConfig(PROJECT_DIR);
+    expect(storage.fileSizeLimit).toBe(10 * 1024 * 1024);
+    expect(storage.buckets.attachments).toEqual({
+      public: false,
+      fileSizeLimit: 10 * 1024 * 1024,
+      allowedMimeTypes: [
+        'image/png',
+        'image/jpeg',
+        'image/gif',
+        'image/webp',
+        'application/pdf',
+        'text/plain',
+        'text/csv',
+        'application/zip',
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      ],
+      objectsPath: undefined,
+    });
+  });
+
   it('parses Go durations and sizes and refuses nonsense', () => {
     expect(parseDuration('60s', 0)).toBe(60);
     expect(parseDuration('1m30s', 0)).toBe(90);
@@ -18,7 +40,7 @@ describe('config.toml', () => {
     expect(parseDuration(undefined, 7)).toBe(7);
     expect(() => parseDuration('soon', 0)).toThrow(/invalid duration/);
     expect(parseSize('10MiB', 0)).toBe(10 * 1024 * 1024);
-    expect(parseSize('50MB', 0)).toBe(50_000_000);
+    expect(parseSize('50MB', 0)).toBe(50 * 1024 * 1024); // the CLI's go-units: binary units
     expect(() => parseSize('big', 0)).toThrow(/invalid size/);
   });
 });
