@@ -35,6 +35,9 @@ grant execute on function private.is_system() to authenticated, service_role;
 -- People, workspaces and who belongs to them: profiles, workspaces, memberships, invitations and the
 -- workspace's canned replies, with the membership helpers every policy uses.
 
+-- A member's role in a workspace; an invitation offers one.
+create type public.member_role as enum ('admin', 'agent');
+
 create table public.profiles (
   user_id uuid primary key references auth.users (id) on delete cascade,
   display_name text not null check (char_length(display_name) between 1 and 60),
@@ -60,7 +63,7 @@ create table public.memberships (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   user_id uuid not null references auth.users (id) on delete cascade
     constraint memberships_user_profile_fkey references public.profiles (user_id) on delete cascade,
-  role text not null check (role in ('admin', 'agent')),
+  role public.member_role not null,
   created_at timestamptz not null default now(),
   primary key (workspace_id, user_id)
 );
@@ -73,7 +76,7 @@ create table public.invitations (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   email extensions.citext not null check (char_length(email) <= 254 and email::text ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$')
     constraint invitations_email_lower_check check (email::text = lower(email::text)),
-  role text not null default 'agent' check (role in ('admin', 'agent')),
+  role public.member_role not null default 'agent',
   token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
   invited_by uuid references auth.users (id) on delete set null,
   expires_at timestamptz not null default now() + interval '7 days',
@@ -209,7 +212,7 @@ grant execute on function public.portal_workspace(text) to anon, authenticated, 
 -- Accepting an invitation. Raises invitation_invalid (unknown, used, revoked or expired token; the
 -- detail says which) or invitation_email_mismatch (signed in with another address; no detail on purpose).
 create function public.accept_invitation(p_token text)
-returns table (workspace_id uuid, slug text, role text)
+returns table (workspace_id uuid, slug text, role public.member_role)
 language plpgsql security definer set search_path = '' as $$
 declare
   inv public.invitations;
@@ -312,10 +315,9 @@ create policy "admins delete canned replies" on public.canned_replies for delete
 
 -- Tickets and their history: numbering, the assignee rule, the status state machine, the history
 -- the database writes, and the procedures that move tickets (claim, auto-close).
---
--- The state machine. Who moves a ticket where: agents and admins per the table in
--- private.ticket_transition, admins (or the platform's auto-close) close, requesters solve their own
--- tickets and reopen only by replying.
+
+create type public.ticket_status as enum ('new', 'open', 'pending', 'solved', 'closed');
+create type public.ticket_priority as enum ('low', 'normal', 'high', 'urgent');
 
 -- requester_id and assignee_id also reference profiles, so PostgREST can embed names:
 --   tickets?select=*,requester:profiles!tickets_requester_profile_fkey(display_name)
@@ -326,8 +328,8 @@ create table public.tickets (
   requester_id uuid not null references auth.users (id)
     constraint tickets_requester_profile_fkey references public.profiles (user_id),
   subject text not null check (char_length(subject) between 1 and 200),
-  status text not null default 'new' check (status in ('new', 'open', 'pending', 'solved', 'closed')),
-  priority text not null default 'normal' check (priority in ('low', 'normal', 'high', 'urgent')),
+  status public.ticket_status not null default 'new',
+  priority public.ticket_priority not null default 'normal',
   assignee_id uuid references auth.users (id)
     constraint tickets_assignee_profile_fkey references public.profiles (user_id),
   created_at timestamptz not null default now(),
@@ -395,61 +397,112 @@ end $$;
 create trigger tickets_assignee before insert or update of assignee_id on public.tickets
   for each row execute function private.check_assignee();
 
+-- ---------------------------------------------------------------------------------------------
+-- The state machine. Every status change passes through private.check_transition, with who asks
+-- (the actor) and why (the reason):
+--   * a direct edit through the API (the agent's form, the requester's "solved"): tickets_transition;
+--   * assigning a new ticket opens it: tickets_transition;
+--   * a reply (post_message, or a reply inserted directly): private.change_status;
+--   * the auto-close job: close_solved_tickets.
+-- The database's own functions run as their owner (postgres) and check their change themselves, so
+-- tickets_transition checks writes made as an API role only; a direct database session (seed,
+-- imports) is the platform and writes history as it is given.
+create type private.ticket_actor as enum ('requester', 'agent', 'admin', 'system');
+create type private.status_reason as enum ('edit', 'reply', 'assignment', 'auto_close');
+
+-- Raises invalid_transition (detail "from→to") unless p_actor may move a ticket from p_from to p_to for
+-- p_reason. Requesters solve their own tickets and reopen them only by replying; admins (or the
+-- platform) close.
+create function private.check_transition(
+  p_from public.ticket_status, p_to public.ticket_status, p_actor private.ticket_actor, p_reason private.status_reason
+) returns void
+language plpgsql immutable set search_path = '' as $$
+declare
+  team boolean := p_actor in ('agent', 'admin', 'system');
+  by_reply boolean := p_actor = 'requester' and p_reason = 'reply';
+  allowed boolean;
+begin
+  allowed := case p_from || '→' || p_to
+    when 'new→open' then team
+    when 'new→pending' then team
+    when 'new→solved' then true
+    when 'open→pending' then team
+    when 'open→solved' then true
+    when 'pending→open' then team or by_reply
+    when 'pending→solved' then true
+    when 'solved→open' then team or by_reply
+    when 'solved→closed' then p_actor in ('admin', 'system')
+    else false
+  end;
+  if not allowed then
+    raise exception using errcode = 'P0001', message = 'invalid_transition', detail = p_from || '→' || p_to;
+  end if;
+end $$;
+
+-- What a user is to the tickets of a workspace: its admin or agent, else a requester.
+create function private.ticket_actor(p_workspace_id uuid, p_user_id uuid) returns private.ticket_actor
+language sql stable security definer set search_path = '' as $$
+  select coalesce((select m.role::text::private.ticket_actor from public.memberships m
+                    where m.workspace_id = p_workspace_id and m.user_id = p_user_id), 'requester')
+$$;
+
+-- What a public reply does to the status: the requester's reopens a pending or solved request, the
+-- team's opens a new one; null when it stays.
+create function private.status_after_reply(p_status public.ticket_status, p_actor private.ticket_actor)
+returns public.ticket_status
+language sql immutable set search_path = '' as $$
+  select case
+    when p_actor = 'requester' and p_status in ('pending', 'solved') then 'open'::public.ticket_status
+    when p_actor <> 'requester' and p_status = 'new' then 'open'::public.ticket_status
+  end
+$$;
+
+-- A status change by the database's own functions: checked, then written as the owner.
+create function private.change_status(
+  p_ticket_id uuid, p_to public.ticket_status, p_actor private.ticket_actor, p_reason private.status_reason
+) returns void
+language plpgsql security definer set search_path = '' as $$
+declare
+  current_status public.ticket_status;
+begin
+  select status into current_status from public.tickets where id = p_ticket_id for update;
+  if current_status is distinct from p_to then
+    perform private.check_transition(current_status, p_to, p_actor, p_reason);
+    update public.tickets set status = p_to where id = p_ticket_id;
+  end if;
+end $$;
+
+-- Direct writes: the state machine for API roles, what a requester may change, and the timestamps
+-- that follow the status (the platform may supply its own).
 create function private.ticket_transition() returns trigger
 language plpgsql security invoker set search_path = '' as $$
 declare
-  actor text;
-  by_reply boolean := coalesce(current_setting('tend.reply_reopen', true), '') = 'on';
-  allowed boolean;
+  api boolean := current_user in ('anon', 'authenticated', 'service_role');
+  platform boolean := not api or private.is_system();
+  actor private.ticket_actor := case when platform then 'system' else private.ticket_actor(new.workspace_id, auth.uid()) end;
 begin
-  if private.is_system() then
-    actor := 'system';
-  elsif private.is_admin(new.workspace_id) then
-    actor := 'admin';
-  elsif private.is_member(new.workspace_id) then
-    actor := 'agent';
-  else
-    actor := 'requester';
-  end if;
-
   if tg_op = 'INSERT' then
-    if new.status <> 'new' and actor <> 'system' then
+    if new.status <> 'new' and not platform then
       raise exception using errcode = 'P0001', message = 'invalid_transition', detail = 'new→' || new.status;
     end if;
-  else
-    if old.status = 'new' and new.status = 'new' and old.assignee_id is null and new.assignee_id is not null then
-      new.status := 'open';
-    end if;
-    if new.status is distinct from old.status then
-      allowed := case old.status || '→' || new.status
-        when 'new→open' then actor in ('agent', 'admin', 'system')
-        when 'new→pending' then actor in ('agent', 'admin', 'system')
-        when 'new→solved' then true
-        when 'open→pending' then actor in ('agent', 'admin', 'system')
-        when 'open→solved' then true
-        when 'pending→open' then actor in ('agent', 'admin', 'system') or (actor = 'requester' and by_reply)
-        when 'pending→solved' then true
-        when 'solved→open' then actor in ('agent', 'admin', 'system') or (actor = 'requester' and by_reply)
-        when 'solved→closed' then actor in ('admin', 'system')
-        else false
-      end;
-      if not allowed then
-        raise exception using errcode = 'P0001', message = 'invalid_transition', detail = old.status || '→' || new.status;
-      end if;
-    end if;
+  elsif old.status = 'new' and new.status = 'new' and old.assignee_id is null and new.assignee_id is not null then
+    perform private.check_transition('new', 'open', actor, 'assignment');
+    new.status := 'open';
+  elsif api and new.status is distinct from old.status then
+    perform private.check_transition(old.status, new.status, actor, 'edit');
   end if;
 
-  if actor = 'requester' and tg_op = 'UPDATE' and (new.subject, new.priority, new.assignee_id) is distinct from (old.subject, old.priority, old.assignee_id) then
+  if actor = 'requester' and tg_op = 'UPDATE'
+     and (new.subject, new.priority, new.assignee_id) is distinct from (old.subject, old.priority, old.assignee_id) then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'requesters may only change the status';
   end if;
 
-  -- Timestamps follow the status; the platform (seed, imports) may supply its own.
   new.solved_at := case when new.status in ('solved', 'closed') then coalesce(
-    case when actor = 'system' then new.solved_at end,
+    case when platform then new.solved_at end,
     case when tg_op = 'UPDATE' and old.status in ('solved', 'closed') then old.solved_at end,
     now()) end;
   new.closed_at := case when new.status = 'closed' then coalesce(
-    case when actor = 'system' then new.closed_at end,
+    case when platform then new.closed_at end,
     case when tg_op = 'UPDATE' and old.status = 'closed' then old.closed_at end,
     now()) end;
   new.updated_at := now();
@@ -501,6 +554,17 @@ create trigger memberships_unassign before delete on public.memberships
 
 revoke all on function private.assign_ticket_number(), private.check_assignee(), private.ticket_transition(),
   private.ticket_history(), private.unassign_departed() from public;
+-- The state machine runs in the API roles' own triggers (security invoker, to see who wrote), so they
+-- execute it; the private schema is not exposed, so no request calls it directly.
+revoke all on function private.check_transition(public.ticket_status, public.ticket_status, private.ticket_actor,
+  private.status_reason), private.ticket_actor(uuid, uuid),
+  private.status_after_reply(public.ticket_status, private.ticket_actor),
+  private.change_status(uuid, public.ticket_status, private.ticket_actor, private.status_reason) from public;
+grant execute on function private.check_transition(public.ticket_status, public.ticket_status, private.ticket_actor,
+  private.status_reason), private.ticket_actor(uuid, uuid),
+  private.status_after_reply(public.ticket_status, private.ticket_actor),
+  private.change_status(uuid, public.ticket_status, private.ticket_actor, private.status_reason)
+  to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Any signed-in user may open a request in any workspace (the portal is public).
@@ -552,15 +616,16 @@ grant execute on function public.claim_next_ticket(uuid) to authenticated, servi
 
 -- Solved requests close by themselves after 7 days; run by the close-solved job. It skips rows
 -- someone holds right now (it never waits on the team; the next run closes what it skipped), and the
--- history records the close with no actor (the platform).
+-- history records the close with no actor (the platform). Security definer: it checks its one move.
 create function public.close_solved_tickets() returns integer
-language plpgsql security invoker set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   n integer;
 begin
   if not private.is_system() then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
   end if;
+  perform private.check_transition('solved', 'closed', 'system', 'auto_close');
   update public.tickets set status = 'closed'
    where id in (select t.id from public.tickets t
                  where t.status = 'solved' and t.solved_at < now() - interval '7 days'
@@ -671,9 +736,7 @@ begin
 end $$;
 create trigger messages_workspace before insert on public.messages for each row execute function private.message_posted();
 
--- A message lands: the ticket's activity time, first public agent reply and search text follow; a reply
--- that did not come through post_message moves the status the way post_message would (the requester's
--- reply reopens a pending or solved ticket, a team member's reply opens a new one).
+-- A message lands: the ticket's activity time, first public agent reply and search text follow.
 create function private.message_bookkeeping() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -688,52 +751,66 @@ begin
                                   then coalesce(first_response_at, new.created_at) else first_response_at end,
          search = case when new.kind = 'reply' then search || to_tsvector('english', new.body) else search end
    where id = new.ticket_id;
-
-  -- post_message decides the status itself (tend.posting); any other API write moves it here.
-  if new.kind = 'reply' and coalesce(current_setting('tend.posting', true), '') <> 'on' and auth.role() is not null then
-    if not member and t.status in ('pending', 'solved') then
-      perform set_config('tend.reply_reopen', 'on', true);
-      update public.tickets set status = 'open' where id = t.id;
-      perform set_config('tend.reply_reopen', '', true);
-    elsif member and t.status = 'new' then
-      update public.tickets set status = 'open' where id = t.id;
-    end if;
-  end if;
   return null;
 end $$;
 create trigger messages_bookkeeping after insert on public.messages for each row execute function private.message_bookkeeping();
 
-revoke all on function private.ticket_search(), private.message_posted(), private.message_bookkeeping() from public;
+-- A reply inserted through the API (not through post_message, which runs as the owner and moves the
+-- status itself) moves the status the way post_message does, for its author. Security invoker: the
+-- role that wrote the row is what tells the two apart.
+create function private.message_status() returns trigger
+language plpgsql security invoker set search_path = '' as $$
+declare
+  actor private.ticket_actor;
+  t public.tickets;
+begin
+  if new.kind = 'reply' and current_user in ('anon', 'authenticated', 'service_role') then
+    select * into t from public.tickets where id = new.ticket_id;
+    actor := private.ticket_actor(t.workspace_id, new.author_id);
+    if private.status_after_reply(t.status, actor) is not null then
+      perform private.change_status(t.id, private.status_after_reply(t.status, actor), actor, 'reply');
+    end if;
+  end if;
+  return null;
+end $$;
+create trigger messages_status after insert on public.messages for each row execute function private.message_status();
+
+revoke all on function private.ticket_search(), private.message_posted(), private.message_bookkeeping(),
+  private.message_status() from public;
 
 -- ---------------------------------------------------------------------------------------------
--- Message + optional status change in one transaction.
+-- Message + optional status change in one transaction. Security definer, so that its status change
+-- is checked once, for the right actor and reason (private.change_status); its checks above are the
+-- messages policies'.
 create function public.post_message(
-  p_ticket_id uuid, p_body text, p_kind text default 'reply', p_new_status text default null, p_last_seen_message_id uuid default null
+  p_ticket_id uuid, p_body text, p_kind text default 'reply', p_new_status public.ticket_status default null,
+  p_last_seen_message_id uuid default null
 ) returns public.messages
-language plpgsql security invoker set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   t public.tickets;
   m public.messages;
-  member boolean;
+  actor private.ticket_actor;
   seen_at timestamptz;
   newest uuid;
-  target text;
+  target public.ticket_status;
 begin
   -- The row lock queues concurrent posts to one ticket, so the newest-message check below is exact.
   select * into t from public.tickets where id = p_ticket_id for update;
-  if t.id is null then
+  actor := private.ticket_actor(t.workspace_id, auth.uid());
+  -- What the policies let through: the ticket's team, or its requester.
+  if t.id is null or auth.uid() is null or (actor = 'requester' and t.requester_id <> auth.uid()) then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'ticket';
   end if;
   if t.status = 'closed' then
     raise exception using errcode = 'P0001', message = 'ticket_closed', detail = t.id::text;
   end if;
-  member := private.is_member(t.workspace_id);
-  if p_kind = 'note' and not member then
+  if p_kind = 'note' and actor = 'requester' then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'notes are for agents';
   end if;
   -- The traffic cop: an agent's reply written against an older view of the thread is refused when a
   -- newer message arrived since. An id that is not a message of this ticket has seen nothing.
-  if member and p_kind = 'reply' and p_last_seen_message_id is not null then
+  if actor <> 'requester' and p_kind = 'reply' and p_last_seen_message_id is not null then
     select created_at into seen_at from public.messages where id = p_last_seen_message_id and ticket_id = t.id;
     select id into newest from public.messages
      where ticket_id = t.id and (seen_at is null or created_at > seen_at)
@@ -743,31 +820,17 @@ begin
     end if;
   end if;
 
-  perform set_config('tend.posting', 'on', true);
   insert into public.messages (ticket_id, author_id, kind, body) values (t.id, auth.uid(), p_kind, p_body) returning * into m;
-  perform set_config('tend.posting', '', true);
 
-  -- The status after the message: the one asked for, else a requester's reply reopens a pending or
-  -- solved request and an agent's reply opens a new one (product.md §4).
-  target := p_new_status;
-  if target is null and p_kind = 'reply' then
-    if not member and t.status in ('pending', 'solved') then
-      target := 'open';
-    elsif member and t.status = 'new' then
-      target := 'open';
-    end if;
-  end if;
-  if target is not null and target <> t.status then
-    if p_kind = 'reply' and not member then
-      perform set_config('tend.reply_reopen', 'on', true);
-    end if;
-    update public.tickets set status = target where id = t.id;
-    perform set_config('tend.reply_reopen', '', true);
+  -- The status after the message: the one asked for, else what a reply does.
+  target := coalesce(p_new_status, case when p_kind = 'reply' then private.status_after_reply(t.status, actor) end);
+  if target is not null then
+    perform private.change_status(t.id, target, actor, 'reply');
   end if;
   return m;
 end $$;
-revoke execute on function public.post_message(uuid, text, text, text, uuid) from public, anon;
-grant execute on function public.post_message(uuid, text, text, text, uuid) to authenticated, service_role;
+revoke execute on function public.post_message(uuid, text, text, public.ticket_status, uuid) from public, anon;
+grant execute on function public.post_message(uuid, text, text, public.ticket_status, uuid) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Requesters never see notes.
@@ -846,8 +909,8 @@ grant execute on function public.search_tickets(uuid, text) to authenticated, se
 -- count, and the total of any status/priority/assignee filter, is a sum over those few rows.
 create table private.ticket_tallies (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  status text not null,
-  priority text not null,
+  status public.ticket_status not null,
+  priority public.ticket_priority not null,
   assignee_id uuid,
   -- No check (n >= 0): Postgres checks the proposed row of an upsert before it sees the conflict, and a
   -- move out of a tally proposes a negative one.
@@ -919,7 +982,7 @@ $$;
 
 -- The workspace of p_slug and the caller's role in it, for the pages that only members see. Not a
 -- member, or no such workspace: the same not_found (never reveal that a workspace exists).
-create function private.membership(p_slug text, out workspace public.workspaces, out role text)
+create function private.membership(p_slug text, out workspace public.workspaces, out role public.member_role)
 language plpgsql stable security definer set search_path = '' as $$
 begin
   select w.* into workspace from public.workspaces w where w.slug = p_slug;
@@ -954,6 +1017,8 @@ declare
   ws public.workspaces;
   my_role text;
   view_sql text := private.inbox_view_filter(p_view);
+  status_filter public.ticket_status;
+  priority_filter public.ticket_priority;
   assignee uuid;
   q tsquery;
   base text;
@@ -969,19 +1034,17 @@ begin
   select * into member from private.membership(p_slug);
   ws := member.workspace;
   my_role := member.role;
-  if view_sql is null
-     or (p_status is not null and p_status not in ('new', 'open', 'pending', 'solved', 'closed'))
-     or (p_priority is not null and p_priority not in ('low', 'normal', 'high', 'urgent'))
-     or p_limit not between 1 and 100 then
+  if view_sql is null or p_limit not between 1 and 100 then
     raise exception 'bad_request' using errcode = 'P0001';
   end if;
-  if p_assignee is not null and p_assignee <> 'none' then
-    begin
-      assignee := p_assignee::uuid;
-    exception when invalid_text_representation then
-      raise exception 'bad_request' using errcode = 'P0001';
-    end;
-  end if;
+  -- Filters from the URL: a status, priority or assignee id that isn't one is a bad request.
+  begin
+    status_filter := p_status::public.ticket_status;
+    priority_filter := p_priority::public.ticket_priority;
+    assignee := case when p_assignee <> 'none' then p_assignee::uuid end;
+  exception when invalid_text_representation then
+    raise exception 'bad_request' using errcode = 'P0001';
+  end;
 
   -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1
   base := 't.workspace_id = $2 and ' || view_sql
@@ -1008,13 +1071,13 @@ begin
       || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) w where w.search @@ $6 order by w.last_message_at %1$s, w.id %1$s limit $9)',
       dir, base, search_window)
       into page_ids
-      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
     if cardinality(page_ids) <= p_limit then
       execute format(
         'with m as materialized (select t.id, t.last_message_at from public.tickets t where %2$s and t.search @@ $6)'
         || ' select array(select id from m order by last_message_at %1$s, id %1$s limit $9)', dir, base)
         into page_ids
-        using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+        using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
     end if;
     -- Internal notes (their own GIN index), then the newest of both lists.
     execute format(
@@ -1022,14 +1085,14 @@ begin
       || ' where m.workspace_id = $2 and m.kind = ''note'' and to_tsvector(''english''::regconfig, m.body) @@ $6)'
       || ' order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
       into note_ids
-      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
     execute format('select array(select t.id from public.tickets t where t.id = any ($1) order by t.last_message_at %1$s, t.id %1$s limit $2)', dir)
       into page_ids using page_ids || note_ids, p_limit + 1;
   else
     execute format(
       'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
       into page_ids
-      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
   end if;
   page_ids := coalesce(page_ids, '{}');
   -- One row past the page says whether there is another page in that direction.
@@ -1065,8 +1128,8 @@ begin
                         when 'pending' then c.status = 'pending'
                         when 'solved' then c.status = 'solved'
                         else true end
-                  and (p_status is null or c.status = p_status)
-                  and (p_priority is null or c.priority = p_priority)
+                  and (status_filter is null or c.status = status_filter)
+                  and (priority_filter is null or c.priority = priority_filter)
                   and (p_assignee is null or (p_assignee = 'none' and c.assignee_id is null) or c.assignee_id = assignee)) end,
     'tickets', (select coalesce(jsonb_agg(jsonb_build_object(
                    'id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
@@ -1180,7 +1243,7 @@ begin
   select jsonb_build_object(
     'since', p_since,
     'tickets_by_status', (select jsonb_object_agg(s, (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.status = s))
-                            from unnest(array['new', 'open', 'pending', 'solved', 'closed']) s),
+                            from unnest(enum_range(null::public.ticket_status)) s),
     'created', (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.created_at >= p_since),
     'solved', (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.solved_at >= p_since),
     'median_first_response_seconds', (select round(extract(epoch from percentile_cont(0.5) within group (order by t.first_response_at - t.created_at)))

@@ -1,6 +1,9 @@
 -- People, workspaces and who belongs to them: profiles, workspaces, memberships, invitations and the
 -- workspace's canned replies, with the membership helpers every policy uses.
 
+-- A member's role in a workspace; an invitation offers one.
+create type public.member_role as enum ('admin', 'agent');
+
 create table public.profiles (
   user_id uuid primary key references auth.users (id) on delete cascade,
   display_name text not null check (char_length(display_name) between 1 and 60),
@@ -26,7 +29,7 @@ create table public.memberships (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   user_id uuid not null references auth.users (id) on delete cascade
     constraint memberships_user_profile_fkey references public.profiles (user_id) on delete cascade,
-  role text not null check (role in ('admin', 'agent')),
+  role public.member_role not null,
   created_at timestamptz not null default now(),
   primary key (workspace_id, user_id)
 );
@@ -39,7 +42,7 @@ create table public.invitations (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   email extensions.citext not null check (char_length(email) <= 254 and email::text ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$')
     constraint invitations_email_lower_check check (email::text = lower(email::text)),
-  role text not null default 'agent' check (role in ('admin', 'agent')),
+  role public.member_role not null default 'agent',
   token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
   invited_by uuid references auth.users (id) on delete set null,
   expires_at timestamptz not null default now() + interval '7 days',
@@ -175,7 +178,7 @@ grant execute on function public.portal_workspace(text) to anon, authenticated, 
 -- Accepting an invitation. Raises invitation_invalid (unknown, used, revoked or expired token; the
 -- detail says which) or invitation_email_mismatch (signed in with another address; no detail on purpose).
 create function public.accept_invitation(p_token text)
-returns table (workspace_id uuid, slug text, role text)
+returns table (workspace_id uuid, slug text, role public.member_role)
 language plpgsql security definer set search_path = '' as $$
 declare
   inv public.invitations;

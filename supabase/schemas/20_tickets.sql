@@ -1,9 +1,8 @@
 -- Tickets and their history: numbering, the assignee rule, the status state machine, the history
 -- the database writes, and the procedures that move tickets (claim, auto-close).
---
--- The state machine. Who moves a ticket where: agents and admins per the table in
--- private.ticket_transition, admins (or the platform's auto-close) close, requesters solve their own
--- tickets and reopen only by replying.
+
+create type public.ticket_status as enum ('new', 'open', 'pending', 'solved', 'closed');
+create type public.ticket_priority as enum ('low', 'normal', 'high', 'urgent');
 
 -- requester_id and assignee_id also reference profiles, so PostgREST can embed names:
 --   tickets?select=*,requester:profiles!tickets_requester_profile_fkey(display_name)
@@ -14,8 +13,8 @@ create table public.tickets (
   requester_id uuid not null references auth.users (id)
     constraint tickets_requester_profile_fkey references public.profiles (user_id),
   subject text not null check (char_length(subject) between 1 and 200),
-  status text not null default 'new' check (status in ('new', 'open', 'pending', 'solved', 'closed')),
-  priority text not null default 'normal' check (priority in ('low', 'normal', 'high', 'urgent')),
+  status public.ticket_status not null default 'new',
+  priority public.ticket_priority not null default 'normal',
   assignee_id uuid references auth.users (id)
     constraint tickets_assignee_profile_fkey references public.profiles (user_id),
   created_at timestamptz not null default now(),
@@ -83,61 +82,112 @@ end $$;
 create trigger tickets_assignee before insert or update of assignee_id on public.tickets
   for each row execute function private.check_assignee();
 
+-- ---------------------------------------------------------------------------------------------
+-- The state machine. Every status change passes through private.check_transition, with who asks
+-- (the actor) and why (the reason):
+--   * a direct edit through the API (the agent's form, the requester's "solved"): tickets_transition;
+--   * assigning a new ticket opens it: tickets_transition;
+--   * a reply (post_message, or a reply inserted directly): private.change_status;
+--   * the auto-close job: close_solved_tickets.
+-- The database's own functions run as their owner (postgres) and check their change themselves, so
+-- tickets_transition checks writes made as an API role only; a direct database session (seed,
+-- imports) is the platform and writes history as it is given.
+create type private.ticket_actor as enum ('requester', 'agent', 'admin', 'system');
+create type private.status_reason as enum ('edit', 'reply', 'assignment', 'auto_close');
+
+-- Raises invalid_transition (detail "from→to") unless p_actor may move a ticket from p_from to p_to for
+-- p_reason. Requesters solve their own tickets and reopen them only by replying; admins (or the
+-- platform) close.
+create function private.check_transition(
+  p_from public.ticket_status, p_to public.ticket_status, p_actor private.ticket_actor, p_reason private.status_reason
+) returns void
+language plpgsql immutable set search_path = '' as $$
+declare
+  team boolean := p_actor in ('agent', 'admin', 'system');
+  by_reply boolean := p_actor = 'requester' and p_reason = 'reply';
+  allowed boolean;
+begin
+  allowed := case p_from || '→' || p_to
+    when 'new→open' then team
+    when 'new→pending' then team
+    when 'new→solved' then true
+    when 'open→pending' then team
+    when 'open→solved' then true
+    when 'pending→open' then team or by_reply
+    when 'pending→solved' then true
+    when 'solved→open' then team or by_reply
+    when 'solved→closed' then p_actor in ('admin', 'system')
+    else false
+  end;
+  if not allowed then
+    raise exception using errcode = 'P0001', message = 'invalid_transition', detail = p_from || '→' || p_to;
+  end if;
+end $$;
+
+-- What a user is to the tickets of a workspace: its admin or agent, else a requester.
+create function private.ticket_actor(p_workspace_id uuid, p_user_id uuid) returns private.ticket_actor
+language sql stable security definer set search_path = '' as $$
+  select coalesce((select m.role::text::private.ticket_actor from public.memberships m
+                    where m.workspace_id = p_workspace_id and m.user_id = p_user_id), 'requester')
+$$;
+
+-- What a public reply does to the status: the requester's reopens a pending or solved request, the
+-- team's opens a new one; null when it stays.
+create function private.status_after_reply(p_status public.ticket_status, p_actor private.ticket_actor)
+returns public.ticket_status
+language sql immutable set search_path = '' as $$
+  select case
+    when p_actor = 'requester' and p_status in ('pending', 'solved') then 'open'::public.ticket_status
+    when p_actor <> 'requester' and p_status = 'new' then 'open'::public.ticket_status
+  end
+$$;
+
+-- A status change by the database's own functions: checked, then written as the owner.
+create function private.change_status(
+  p_ticket_id uuid, p_to public.ticket_status, p_actor private.ticket_actor, p_reason private.status_reason
+) returns void
+language plpgsql security definer set search_path = '' as $$
+declare
+  current_status public.ticket_status;
+begin
+  select status into current_status from public.tickets where id = p_ticket_id for update;
+  if current_status is distinct from p_to then
+    perform private.check_transition(current_status, p_to, p_actor, p_reason);
+    update public.tickets set status = p_to where id = p_ticket_id;
+  end if;
+end $$;
+
+-- Direct writes: the state machine for API roles, what a requester may change, and the timestamps
+-- that follow the status (the platform may supply its own).
 create function private.ticket_transition() returns trigger
 language plpgsql security invoker set search_path = '' as $$
 declare
-  actor text;
-  by_reply boolean := coalesce(current_setting('tend.reply_reopen', true), '') = 'on';
-  allowed boolean;
+  api boolean := current_user in ('anon', 'authenticated', 'service_role');
+  platform boolean := not api or private.is_system();
+  actor private.ticket_actor := case when platform then 'system' else private.ticket_actor(new.workspace_id, auth.uid()) end;
 begin
-  if private.is_system() then
-    actor := 'system';
-  elsif private.is_admin(new.workspace_id) then
-    actor := 'admin';
-  elsif private.is_member(new.workspace_id) then
-    actor := 'agent';
-  else
-    actor := 'requester';
-  end if;
-
   if tg_op = 'INSERT' then
-    if new.status <> 'new' and actor <> 'system' then
+    if new.status <> 'new' and not platform then
       raise exception using errcode = 'P0001', message = 'invalid_transition', detail = 'new→' || new.status;
     end if;
-  else
-    if old.status = 'new' and new.status = 'new' and old.assignee_id is null and new.assignee_id is not null then
-      new.status := 'open';
-    end if;
-    if new.status is distinct from old.status then
-      allowed := case old.status || '→' || new.status
-        when 'new→open' then actor in ('agent', 'admin', 'system')
-        when 'new→pending' then actor in ('agent', 'admin', 'system')
-        when 'new→solved' then true
-        when 'open→pending' then actor in ('agent', 'admin', 'system')
-        when 'open→solved' then true
-        when 'pending→open' then actor in ('agent', 'admin', 'system') or (actor = 'requester' and by_reply)
-        when 'pending→solved' then true
-        when 'solved→open' then actor in ('agent', 'admin', 'system') or (actor = 'requester' and by_reply)
-        when 'solved→closed' then actor in ('admin', 'system')
-        else false
-      end;
-      if not allowed then
-        raise exception using errcode = 'P0001', message = 'invalid_transition', detail = old.status || '→' || new.status;
-      end if;
-    end if;
+  elsif old.status = 'new' and new.status = 'new' and old.assignee_id is null and new.assignee_id is not null then
+    perform private.check_transition('new', 'open', actor, 'assignment');
+    new.status := 'open';
+  elsif api and new.status is distinct from old.status then
+    perform private.check_transition(old.status, new.status, actor, 'edit');
   end if;
 
-  if actor = 'requester' and tg_op = 'UPDATE' and (new.subject, new.priority, new.assignee_id) is distinct from (old.subject, old.priority, old.assignee_id) then
+  if actor = 'requester' and tg_op = 'UPDATE'
+     and (new.subject, new.priority, new.assignee_id) is distinct from (old.subject, old.priority, old.assignee_id) then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'requesters may only change the status';
   end if;
 
-  -- Timestamps follow the status; the platform (seed, imports) may supply its own.
   new.solved_at := case when new.status in ('solved', 'closed') then coalesce(
-    case when actor = 'system' then new.solved_at end,
+    case when platform then new.solved_at end,
     case when tg_op = 'UPDATE' and old.status in ('solved', 'closed') then old.solved_at end,
     now()) end;
   new.closed_at := case when new.status = 'closed' then coalesce(
-    case when actor = 'system' then new.closed_at end,
+    case when platform then new.closed_at end,
     case when tg_op = 'UPDATE' and old.status = 'closed' then old.closed_at end,
     now()) end;
   new.updated_at := now();
@@ -189,6 +239,17 @@ create trigger memberships_unassign before delete on public.memberships
 
 revoke all on function private.assign_ticket_number(), private.check_assignee(), private.ticket_transition(),
   private.ticket_history(), private.unassign_departed() from public;
+-- The state machine runs in the API roles' own triggers (security invoker, to see who wrote), so they
+-- execute it; the private schema is not exposed, so no request calls it directly.
+revoke all on function private.check_transition(public.ticket_status, public.ticket_status, private.ticket_actor,
+  private.status_reason), private.ticket_actor(uuid, uuid),
+  private.status_after_reply(public.ticket_status, private.ticket_actor),
+  private.change_status(uuid, public.ticket_status, private.ticket_actor, private.status_reason) from public;
+grant execute on function private.check_transition(public.ticket_status, public.ticket_status, private.ticket_actor,
+  private.status_reason), private.ticket_actor(uuid, uuid),
+  private.status_after_reply(public.ticket_status, private.ticket_actor),
+  private.change_status(uuid, public.ticket_status, private.ticket_actor, private.status_reason)
+  to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Any signed-in user may open a request in any workspace (the portal is public).
@@ -240,15 +301,16 @@ grant execute on function public.claim_next_ticket(uuid) to authenticated, servi
 
 -- Solved requests close by themselves after 7 days; run by the close-solved job. It skips rows
 -- someone holds right now (it never waits on the team; the next run closes what it skipped), and the
--- history records the close with no actor (the platform).
+-- history records the close with no actor (the platform). Security definer: it checks its one move.
 create function public.close_solved_tickets() returns integer
-language plpgsql security invoker set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   n integer;
 begin
   if not private.is_system() then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
   end if;
+  perform private.check_transition('solved', 'closed', 'system', 'auto_close');
   update public.tickets set status = 'closed'
    where id in (select t.id from public.tickets t
                  where t.status = 'solved' and t.solved_at < now() - interval '7 days'

@@ -51,9 +51,7 @@ begin
 end $$;
 create trigger messages_workspace before insert on public.messages for each row execute function private.message_posted();
 
--- A message lands: the ticket's activity time, first public agent reply and search text follow; a reply
--- that did not come through post_message moves the status the way post_message would (the requester's
--- reply reopens a pending or solved ticket, a team member's reply opens a new one).
+-- A message lands: the ticket's activity time, first public agent reply and search text follow.
 create function private.message_bookkeeping() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -68,52 +66,66 @@ begin
                                   then coalesce(first_response_at, new.created_at) else first_response_at end,
          search = case when new.kind = 'reply' then search || to_tsvector('english', new.body) else search end
    where id = new.ticket_id;
-
-  -- post_message decides the status itself (tend.posting); any other API write moves it here.
-  if new.kind = 'reply' and coalesce(current_setting('tend.posting', true), '') <> 'on' and auth.role() is not null then
-    if not member and t.status in ('pending', 'solved') then
-      perform set_config('tend.reply_reopen', 'on', true);
-      update public.tickets set status = 'open' where id = t.id;
-      perform set_config('tend.reply_reopen', '', true);
-    elsif member and t.status = 'new' then
-      update public.tickets set status = 'open' where id = t.id;
-    end if;
-  end if;
   return null;
 end $$;
 create trigger messages_bookkeeping after insert on public.messages for each row execute function private.message_bookkeeping();
 
-revoke all on function private.ticket_search(), private.message_posted(), private.message_bookkeeping() from public;
+-- A reply inserted through the API (not through post_message, which runs as the owner and moves the
+-- status itself) moves the status the way post_message does, for its author. Security invoker: the
+-- role that wrote the row is what tells the two apart.
+create function private.message_status() returns trigger
+language plpgsql security invoker set search_path = '' as $$
+declare
+  actor private.ticket_actor;
+  t public.tickets;
+begin
+  if new.kind = 'reply' and current_user in ('anon', 'authenticated', 'service_role') then
+    select * into t from public.tickets where id = new.ticket_id;
+    actor := private.ticket_actor(t.workspace_id, new.author_id);
+    if private.status_after_reply(t.status, actor) is not null then
+      perform private.change_status(t.id, private.status_after_reply(t.status, actor), actor, 'reply');
+    end if;
+  end if;
+  return null;
+end $$;
+create trigger messages_status after insert on public.messages for each row execute function private.message_status();
+
+revoke all on function private.ticket_search(), private.message_posted(), private.message_bookkeeping(),
+  private.message_status() from public;
 
 -- ---------------------------------------------------------------------------------------------
--- Message + optional status change in one transaction.
+-- Message + optional status change in one transaction. Security definer, so that its status change
+-- is checked once, for the right actor and reason (private.change_status); its checks above are the
+-- messages policies'.
 create function public.post_message(
-  p_ticket_id uuid, p_body text, p_kind text default 'reply', p_new_status text default null, p_last_seen_message_id uuid default null
+  p_ticket_id uuid, p_body text, p_kind text default 'reply', p_new_status public.ticket_status default null,
+  p_last_seen_message_id uuid default null
 ) returns public.messages
-language plpgsql security invoker set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   t public.tickets;
   m public.messages;
-  member boolean;
+  actor private.ticket_actor;
   seen_at timestamptz;
   newest uuid;
-  target text;
+  target public.ticket_status;
 begin
   -- The row lock queues concurrent posts to one ticket, so the newest-message check below is exact.
   select * into t from public.tickets where id = p_ticket_id for update;
-  if t.id is null then
+  actor := private.ticket_actor(t.workspace_id, auth.uid());
+  -- What the policies let through: the ticket's team, or its requester.
+  if t.id is null or auth.uid() is null or (actor = 'requester' and t.requester_id <> auth.uid()) then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'ticket';
   end if;
   if t.status = 'closed' then
     raise exception using errcode = 'P0001', message = 'ticket_closed', detail = t.id::text;
   end if;
-  member := private.is_member(t.workspace_id);
-  if p_kind = 'note' and not member then
+  if p_kind = 'note' and actor = 'requester' then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'notes are for agents';
   end if;
   -- The traffic cop: an agent's reply written against an older view of the thread is refused when a
   -- newer message arrived since. An id that is not a message of this ticket has seen nothing.
-  if member and p_kind = 'reply' and p_last_seen_message_id is not null then
+  if actor <> 'requester' and p_kind = 'reply' and p_last_seen_message_id is not null then
     select created_at into seen_at from public.messages where id = p_last_seen_message_id and ticket_id = t.id;
     select id into newest from public.messages
      where ticket_id = t.id and (seen_at is null or created_at > seen_at)
@@ -123,31 +135,17 @@ begin
     end if;
   end if;
 
-  perform set_config('tend.posting', 'on', true);
   insert into public.messages (ticket_id, author_id, kind, body) values (t.id, auth.uid(), p_kind, p_body) returning * into m;
-  perform set_config('tend.posting', '', true);
 
-  -- The status after the message: the one asked for, else a requester's reply reopens a pending or
-  -- solved request and an agent's reply opens a new one (product.md §4).
-  target := p_new_status;
-  if target is null and p_kind = 'reply' then
-    if not member and t.status in ('pending', 'solved') then
-      target := 'open';
-    elsif member and t.status = 'new' then
-      target := 'open';
-    end if;
-  end if;
-  if target is not null and target <> t.status then
-    if p_kind = 'reply' and not member then
-      perform set_config('tend.reply_reopen', 'on', true);
-    end if;
-    update public.tickets set status = target where id = t.id;
-    perform set_config('tend.reply_reopen', '', true);
+  -- The status after the message: the one asked for, else what a reply does.
+  target := coalesce(p_new_status, case when p_kind = 'reply' then private.status_after_reply(t.status, actor) end);
+  if target is not null then
+    perform private.change_status(t.id, target, actor, 'reply');
   end if;
   return m;
 end $$;
-revoke execute on function public.post_message(uuid, text, text, text, uuid) from public, anon;
-grant execute on function public.post_message(uuid, text, text, text, uuid) to authenticated, service_role;
+revoke execute on function public.post_message(uuid, text, text, public.ticket_status, uuid) from public, anon;
+grant execute on function public.post_message(uuid, text, text, public.ticket_status, uuid) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Requesters never see notes.

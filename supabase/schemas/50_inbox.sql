@@ -53,8 +53,8 @@ grant execute on function public.search_tickets(uuid, text) to authenticated, se
 -- count, and the total of any status/priority/assignee filter, is a sum over those few rows.
 create table private.ticket_tallies (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  status text not null,
-  priority text not null,
+  status public.ticket_status not null,
+  priority public.ticket_priority not null,
   assignee_id uuid,
   -- No check (n >= 0): Postgres checks the proposed row of an upsert before it sees the conflict, and a
   -- move out of a tally proposes a negative one.
@@ -126,7 +126,7 @@ $$;
 
 -- The workspace of p_slug and the caller's role in it, for the pages that only members see. Not a
 -- member, or no such workspace: the same not_found (never reveal that a workspace exists).
-create function private.membership(p_slug text, out workspace public.workspaces, out role text)
+create function private.membership(p_slug text, out workspace public.workspaces, out role public.member_role)
 language plpgsql stable security definer set search_path = '' as $$
 begin
   select w.* into workspace from public.workspaces w where w.slug = p_slug;
@@ -161,6 +161,8 @@ declare
   ws public.workspaces;
   my_role text;
   view_sql text := private.inbox_view_filter(p_view);
+  status_filter public.ticket_status;
+  priority_filter public.ticket_priority;
   assignee uuid;
   q tsquery;
   base text;
@@ -176,19 +178,17 @@ begin
   select * into member from private.membership(p_slug);
   ws := member.workspace;
   my_role := member.role;
-  if view_sql is null
-     or (p_status is not null and p_status not in ('new', 'open', 'pending', 'solved', 'closed'))
-     or (p_priority is not null and p_priority not in ('low', 'normal', 'high', 'urgent'))
-     or p_limit not between 1 and 100 then
+  if view_sql is null or p_limit not between 1 and 100 then
     raise exception 'bad_request' using errcode = 'P0001';
   end if;
-  if p_assignee is not null and p_assignee <> 'none' then
-    begin
-      assignee := p_assignee::uuid;
-    exception when invalid_text_representation then
-      raise exception 'bad_request' using errcode = 'P0001';
-    end;
-  end if;
+  -- Filters from the URL: a status, priority or assignee id that isn't one is a bad request.
+  begin
+    status_filter := p_status::public.ticket_status;
+    priority_filter := p_priority::public.ticket_priority;
+    assignee := case when p_assignee <> 'none' then p_assignee::uuid end;
+  exception when invalid_text_representation then
+    raise exception 'bad_request' using errcode = 'P0001';
+  end;
 
   -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1
   base := 't.workspace_id = $2 and ' || view_sql
@@ -215,13 +215,13 @@ begin
       || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) w where w.search @@ $6 order by w.last_message_at %1$s, w.id %1$s limit $9)',
       dir, base, search_window)
       into page_ids
-      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
     if cardinality(page_ids) <= p_limit then
       execute format(
         'with m as materialized (select t.id, t.last_message_at from public.tickets t where %2$s and t.search @@ $6)'
         || ' select array(select id from m order by last_message_at %1$s, id %1$s limit $9)', dir, base)
         into page_ids
-        using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+        using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
     end if;
     -- Internal notes (their own GIN index), then the newest of both lists.
     execute format(
@@ -229,14 +229,14 @@ begin
       || ' where m.workspace_id = $2 and m.kind = ''note'' and to_tsvector(''english''::regconfig, m.body) @@ $6)'
       || ' order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
       into note_ids
-      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
     execute format('select array(select t.id from public.tickets t where t.id = any ($1) order by t.last_message_at %1$s, t.id %1$s limit $2)', dir)
       into page_ids using page_ids || note_ids, p_limit + 1;
   else
     execute format(
       'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
       into page_ids
-      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
   end if;
   page_ids := coalesce(page_ids, '{}');
   -- One row past the page says whether there is another page in that direction.
@@ -272,8 +272,8 @@ begin
                         when 'pending' then c.status = 'pending'
                         when 'solved' then c.status = 'solved'
                         else true end
-                  and (p_status is null or c.status = p_status)
-                  and (p_priority is null or c.priority = p_priority)
+                  and (status_filter is null or c.status = status_filter)
+                  and (priority_filter is null or c.priority = priority_filter)
                   and (p_assignee is null or (p_assignee = 'none' and c.assignee_id is null) or c.assignee_id = assignee)) end,
     'tickets', (select coalesce(jsonb_agg(jsonb_build_object(
                    'id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,

@@ -14,7 +14,7 @@ begin
   select jsonb_build_object(
     'since', p_since,
     'tickets_by_status', (select jsonb_object_agg(s, (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.status = s))
-                            from unnest(array['new', 'open', 'pending', 'solved', 'closed']) s),
+                            from unnest(enum_range(null::public.ticket_status)) s),
     'created', (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.created_at >= p_since),
     'solved', (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.solved_at >= p_since),
     'median_first_response_seconds', (select round(extract(epoch from percentile_cont(0.5) within group (order by t.first_response_at - t.created_at)))

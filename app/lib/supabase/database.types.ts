@@ -58,7 +58,7 @@ export type Database = {
           id: string
           invited_by: string | null
           revoked_at: string | null
-          role: string
+          role: Database["public"]["Enums"]["member_role"]
           token_hash: string
           workspace_id: string
         }
@@ -70,7 +70,7 @@ export type Database = {
           id?: string
           invited_by?: string | null
           revoked_at?: string | null
-          role?: string
+          role?: Database["public"]["Enums"]["member_role"]
           token_hash: string
           workspace_id: string
         }
@@ -82,7 +82,7 @@ export type Database = {
           id?: string
           invited_by?: string | null
           revoked_at?: string | null
-          role?: string
+          role?: Database["public"]["Enums"]["member_role"]
           token_hash?: string
           workspace_id?: string
         }
@@ -99,19 +99,19 @@ export type Database = {
       memberships: {
         Row: {
           created_at: string
-          role: string
+          role: Database["public"]["Enums"]["member_role"]
           user_id: string
           workspace_id: string
         }
         Insert: {
           created_at?: string
-          role: string
+          role: Database["public"]["Enums"]["member_role"]
           user_id: string
           workspace_id: string
         }
         Update: {
           created_at?: string
-          role?: string
+          role?: Database["public"]["Enums"]["member_role"]
           user_id?: string
           workspace_id?: string
         }
@@ -259,11 +259,11 @@ export type Database = {
           id: string
           last_message_at: string
           number: number
-          priority: string
+          priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
           solved_at: string | null
-          status: string
+          status: Database["public"]["Enums"]["ticket_status"]
           subject: string
           updated_at: string
           workspace_id: string
@@ -276,11 +276,11 @@ export type Database = {
           id?: string
           last_message_at?: string
           number: number
-          priority?: string
+          priority?: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search?: unknown
           solved_at?: string | null
-          status?: string
+          status?: Database["public"]["Enums"]["ticket_status"]
           subject: string
           updated_at?: string
           workspace_id: string
@@ -293,11 +293,11 @@ export type Database = {
           id?: string
           last_message_at?: string
           number?: number
-          priority?: string
+          priority?: Database["public"]["Enums"]["ticket_priority"]
           requester_id?: string
           search?: unknown
           solved_at?: string | null
-          status?: string
+          status?: Database["public"]["Enums"]["ticket_status"]
           subject?: string
           updated_at?: string
           workspace_id?: string
@@ -361,7 +361,7 @@ export type Database = {
       accept_invitation: {
         Args: { p_token: string }
         Returns: {
-          role: string
+          role: Database["public"]["Enums"]["member_role"]
           slug: string
           workspace_id: string
         }[]
@@ -376,11 +376,11 @@ export type Database = {
           id: string
           last_message_at: string
           number: number
-          priority: string
+          priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
           solved_at: string | null
-          status: string
+          status: Database["public"]["Enums"]["ticket_status"]
           subject: string
           updated_at: string
           workspace_id: string
@@ -448,7 +448,7 @@ export type Database = {
           p_body: string
           p_kind?: string
           p_last_seen_message_id?: string
-          p_new_status?: string
+          p_new_status?: Database["public"]["Enums"]["ticket_status"]
           p_ticket_id: string
         }
         Returns: {
@@ -478,11 +478,11 @@ export type Database = {
           id: string
           last_message_at: string
           number: number
-          priority: string
+          priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
           solved_at: string | null
-          status: string
+          status: Database["public"]["Enums"]["ticket_status"]
           subject: string
           updated_at: string
           workspace_id: string
@@ -501,7 +501,9 @@ export type Database = {
       }
     }
     Enums: {
-      [_ in never]: never
+      member_role: "admin" | "agent"
+      ticket_priority: "low" | "normal" | "high" | "urgent"
+      ticket_status: "new" | "open" | "pending" | "solved" | "closed"
     }
     CompositeTypes: {
       [_ in never]: never
@@ -628,6 +630,10 @@ export type CompositeTypes<
 
 export const Constants = {
   public: {
-    Enums: {},
+    Enums: {
+      member_role: ["admin", "agent"],
+      ticket_priority: ["low", "normal", "high", "urgent"],
+      ticket_status: ["new", "open", "pending", "solved", "closed"],
+    },
   },
 } as const
