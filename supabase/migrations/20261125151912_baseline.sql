@@ -176,8 +176,30 @@ end $$;
 create trigger invitations_email before insert or update of email on public.invitations
   for each row execute function private.normalise_invitation_email();
 
-revoke all on function private.handle_new_user(), private.keep_an_admin(), private.normalise_invitation_email()
-  from public;
+-- An invitation's times are the database's: a resend (new token) runs for 7 days from now, a revoke
+-- happens now and stays; an accepted or revoked invitation is done with.
+create function private.invitation_times() returns trigger
+language plpgsql set search_path = '' as $$
+begin
+  if old.accepted_at is not null or old.revoked_at is not null then
+    raise exception using errcode = 'P0001', message = 'invitation_invalid',
+      detail = case when old.accepted_at is not null then 'accepted' else 'revoked' end;
+  end if;
+  if new.token_hash is distinct from old.token_hash then
+    new.expires_at := now() + interval '7 days';
+  end if;
+  if new.revoked_at is not null then
+    new.revoked_at := now();
+  end if;
+  return new;
+end $$;
+-- Only what the API writes: accept_invitation (the owner) records the acceptance.
+create trigger invitations_times before update on public.invitations
+  for each row when (current_user in ('anon', 'authenticated', 'service_role'))
+  execute function private.invitation_times();
+
+revoke all on function private.handle_new_user(), private.keep_an_admin(), private.normalise_invitation_email(),
+  private.invitation_times() from public;
 
 -- ---------------------------------------------------------------------------------------------
 -- Remote procedures.
@@ -271,26 +293,26 @@ create policy "signed-in users read a workspace's portal name" on public.workspa
 create policy "admins rename their workspace" on public.workspaces for update to authenticated
   using (id in (select private.admin_workspaces())) with check (id in (select private.admin_workspaces()));
 
--- Admins change a membership's role only (not whose or where).
+-- Membership comes from accepting an invitation (accept_invitation), or from creating the workspace
+-- (create_workspace): nobody adds someone else without their consent. Admins change a membership's
+-- role only (not whose or where).
 revoke all on public.memberships from anon;
 revoke insert, update on public.memberships from authenticated;
-grant insert (workspace_id, user_id, role) on public.memberships to authenticated;
 grant update (role) on public.memberships to authenticated;
 create policy "members read their workspace's members" on public.memberships for select to authenticated
   using (workspace_id in (select private.member_workspaces()));
-create policy "admins add members" on public.memberships for insert to authenticated
-  with check (workspace_id in (select private.admin_workspaces()));
 create policy "admins change roles" on public.memberships for update to authenticated
   using (workspace_id in (select private.admin_workspaces())) with check (workspace_id in (select private.admin_workspaces()));
 create policy "admins remove members and members leave" on public.memberships for delete to authenticated
   using (workspace_id in (select private.admin_workspaces()) or user_id = (select auth.uid()));
 
 -- Invitations are written through their own columns only (acceptance is accept_invitation's): invite;
--- resend (new token, new expiry), revoke, change the offered role.
+-- resend (a new token), revoke, change the offered role. Expiry and revocation times are the
+-- database's (private.invitation_times).
 revoke all on public.invitations from anon;
 revoke insert, update on public.invitations from authenticated;
 grant insert (workspace_id, email, role, token_hash, invited_by) on public.invitations to authenticated;
-grant update (role, token_hash, expires_at, revoked_at) on public.invitations to authenticated;
+grant update (role, token_hash, revoked_at) on public.invitations to authenticated;
 create policy "admins read invitations" on public.invitations for select to authenticated
   using (workspace_id in (select private.admin_workspaces()));
 create policy "admins invite" on public.invitations for insert to authenticated
@@ -300,7 +322,11 @@ create policy "admins resend and revoke invitations" on public.invitations for u
 create policy "admins delete invitations" on public.invitations for delete to authenticated
   using (workspace_id in (select private.admin_workspaces()));
 
+-- Who wrote a canned reply, and when, is the database's to say.
 revoke all on public.canned_replies from anon;
+revoke insert, update on public.canned_replies from authenticated;
+grant insert (workspace_id, title, body) on public.canned_replies to authenticated;
+grant update (title, body) on public.canned_replies to authenticated;
 create policy "members read canned replies" on public.canned_replies for select to authenticated
   using (workspace_id in (select private.member_workspaces()));
 create policy "admins add canned replies" on public.canned_replies for insert to authenticated
@@ -337,6 +363,8 @@ create table public.tickets (
   first_response_at timestamptz,
   solved_at timestamptz,
   closed_at timestamptz,
+  -- The latest public message: the inbox's order, and the activity requesters see (notes never touch
+  -- this row, 30_messages.sql).
   last_message_at timestamptz not null default now(),
   -- Subject (weight A) and public replies, never notes: requesters can read their tickets' rows, this
   -- column included. Notes have their own index (30_messages.sql).
@@ -736,20 +764,25 @@ begin
 end $$;
 create trigger messages_workspace before insert on public.messages for each row execute function private.message_posted();
 
--- A message lands: the ticket's activity time, first public agent reply and search text follow.
+-- A reply lands: the ticket's activity time, first response by the team and search text follow. A
+-- note leaves the ticket row alone: requesters read that row, and are told of every change to it
+-- (realtime), so its columns and its updates must not say that the team wrote something internal.
 create function private.message_bookkeeping() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   t public.tickets;
   member boolean;
 begin
+  if new.kind = 'note' then
+    return null;
+  end if;
   select * into t from public.tickets where id = new.ticket_id;
   member := exists (select 1 from public.memberships where workspace_id = t.workspace_id and user_id = new.author_id);
   update public.tickets
      set last_message_at = greatest(last_message_at, new.created_at),
-         first_response_at = case when new.kind = 'reply' and new.author_id <> t.requester_id and member
+         first_response_at = case when new.author_id <> t.requester_id and member
                                   then coalesce(first_response_at, new.created_at) else first_response_at end,
-         search = case when new.kind = 'reply' then search || to_tsvector('english', new.body) else search end
+         search = search || to_tsvector('english', new.body)
    where id = new.ticket_id;
   return null;
 end $$;

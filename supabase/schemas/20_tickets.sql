@@ -22,6 +22,8 @@ create table public.tickets (
   first_response_at timestamptz,
   solved_at timestamptz,
   closed_at timestamptz,
+  -- The latest public message: the inbox's order, and the activity requesters see (notes never touch
+  -- this row, 30_messages.sql).
   last_message_at timestamptz not null default now(),
   -- Subject (weight A) and public replies, never notes: requesters can read their tickets' rows, this
   -- column included. Notes have their own index (30_messages.sql).

@@ -51,20 +51,25 @@ begin
 end $$;
 create trigger messages_workspace before insert on public.messages for each row execute function private.message_posted();
 
--- A message lands: the ticket's activity time, first public agent reply and search text follow.
+-- A reply lands: the ticket's activity time, first response by the team and search text follow. A
+-- note leaves the ticket row alone: requesters read that row, and are told of every change to it
+-- (realtime), so its columns and its updates must not say that the team wrote something internal.
 create function private.message_bookkeeping() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   t public.tickets;
   member boolean;
 begin
+  if new.kind = 'note' then
+    return null;
+  end if;
   select * into t from public.tickets where id = new.ticket_id;
   member := exists (select 1 from public.memberships where workspace_id = t.workspace_id and user_id = new.author_id);
   update public.tickets
      set last_message_at = greatest(last_message_at, new.created_at),
-         first_response_at = case when new.kind = 'reply' and new.author_id <> t.requester_id and member
+         first_response_at = case when new.author_id <> t.requester_id and member
                                   then coalesce(first_response_at, new.created_at) else first_response_at end,
-         search = case when new.kind = 'reply' then search || to_tsvector('english', new.body) else search end
+         search = search || to_tsvector('english', new.body)
    where id = new.ticket_id;
   return null;
 end $$;

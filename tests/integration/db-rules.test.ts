@@ -3,7 +3,7 @@
 // and what visitors can list.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PEOPLE, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+import { ACME, GLOBEX, PEOPLE, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
 
 describe('database rules', () => {
   let db: DbStack;
@@ -80,6 +80,152 @@ describe('database rules', () => {
       const agent = await db.as('acmeAgent');
       const bad = await agent.from('tickets').update({ priority: 'whenever' }).eq('id', t.id);
       expect(bad.error).toMatchObject({ code: '22P02' });
+    });
+  });
+
+  describe('what requesters read', () => {
+    it('a note leaves the ticket row as it was: no column and no change event tells the requester', async () => {
+      const t = await openTicket(db);
+      const agent = await db.as('acmeAgent');
+      expect((await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'First look' })).error).toBeNull();
+      // xmin is the row version: unchanged means no UPDATE, so realtime has nothing to send either.
+      const row = async () =>
+        (await db.sql('select xmin::text as version, t.* from tickets t where id = $1', [t.id])).rows[0];
+      const seenBy = async (person: Person) =>
+        (await (await db.as(person)).from('tickets').select('*').eq('id', t.id).single()).data;
+      const before = { row: await row(), requester: await seenBy('acmeCustomer'), agent: await seenBy('acmeAgent') };
+
+      expect(
+        (await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'VIP, careful', p_kind: 'note' })).error,
+      ).toBeNull();
+      const direct = await agent.from('messages').insert({ ticket_id: t.id, kind: 'note', body: 'Refund approved' });
+      expect(direct.error).toBeNull();
+
+      expect(await row()).toEqual(before.row);
+      expect(await seenBy('acmeCustomer')).toEqual(before.requester);
+      expect(await seenBy('acmeAgent')).toEqual(before.agent);
+      // The team has the notes in the thread; the requester doesn't.
+      const thread = async (person: Person) =>
+        (await (await db.as(person)).from('messages').select('kind').eq('ticket_id', t.id)).data?.map((m) => m.kind);
+      expect(await thread('acmeAgent')).toEqual(['reply', 'reply', 'note', 'note']);
+      expect(await thread('acmeCustomer')).toEqual(['reply', 'reply']);
+
+      // A public reply is activity the requester may see.
+      const { data: reply } = await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'Refund is on its way' });
+      const after = await seenBy('acmeCustomer');
+      expect(after!.last_message_at).toBe(reply.created_at);
+      expect(after!.updated_at > before.requester!.updated_at).toBe(true);
+    });
+  });
+
+  describe('who writes who and when', () => {
+    it('membership comes from accepting an invitation only: no admin adds anyone, here or elsewhere', async () => {
+      const count = async () => (await db.sql('select count(*)::int n from memberships')).rows[0].n;
+      const n = await count();
+      const cases: [Person, string, string][] = [
+        ['acmeAdmin', ACME, PEOPLE.globexAdmin.id], // the Globex admin, added to Acme without consent
+        ['acmeAdmin', ACME, PEOPLE.acmeCustomer.id],
+        ['globexAdmin', GLOBEX, PEOPLE.acmeAgent.id],
+        ['acmeAgent', ACME, PEOPLE.acmeCustomer2.id],
+        ['acmeCustomer', ACME, PEOPLE.acmeCustomer.id],
+      ];
+      for (const [who, workspace, user] of cases) {
+        const { error } = await (await db.as(who))
+          .from('memberships')
+          .insert({ workspace_id: workspace, user_id: user, role: 'admin' });
+        expect(error?.code, who).toBe('42501');
+      }
+      expect(
+        (
+          await db
+            .anon()
+            .from('memberships')
+            .insert({ workspace_id: ACME, user_id: PEOPLE.acmeCustomer.id, role: 'agent' })
+        ).error,
+      ).not.toBeNull();
+      expect(await count()).toBe(n);
+      // The creator's admin row comes with the workspace.
+      const creator = await db.as('acmeCustomer2');
+      const { data: ws, error } = await creator.rpc('create_workspace', {
+        p_name: 'Initech',
+        p_slug: `initech-${Date.now()}`,
+      });
+      expect(error).toBeNull();
+      const { rows } = await db.sql('select user_id, role from memberships where workspace_id = $1', [ws.id]);
+      expect(rows).toEqual([{ user_id: PEOPLE.acmeCustomer2.id, role: 'admin' }]);
+    });
+
+    it("canned replies: the author and the time are the database's", async () => {
+      const admin = await db.as('acmeAdmin');
+      const forged = await admin.from('canned_replies').insert({
+        workspace_id: ACME,
+        title: 'Forged',
+        body: 'x',
+        created_by: PEOPLE.acmeAgent.id,
+      });
+      expect(forged.error?.code).toBe('42501');
+      const backdated = await admin
+        .from('canned_replies')
+        .insert({ workspace_id: ACME, title: 'Backdated', body: 'x', created_at: '2001-01-01T00:00:00Z' });
+      expect(backdated.error?.code).toBe('42501');
+      const { data, error } = await admin
+        .from('canned_replies')
+        .insert({ workspace_id: ACME, title: 'Welcome', body: 'Hello!' })
+        .select('id, created_by, created_at')
+        .single();
+      expect(error).toBeNull();
+      expect(data!.created_by).toBe(PEOPLE.acmeAdmin.id);
+      expect(Math.abs(Date.parse(data!.created_at) - Date.now())).toBeLessThan(60_000);
+      for (const patch of [{ created_by: PEOPLE.acmeAgent.id }, { created_at: '2001-01-01T00:00:00Z' }]) {
+        expect((await admin.from('canned_replies').update(patch).eq('id', data!.id)).error?.code).toBe('42501');
+      }
+      expect((await admin.from('canned_replies').update({ title: 'Hi' }).eq('id', data!.id)).error).toBeNull();
+    });
+
+    it('invitations: revoked stays revoked, the expiry is set by the database, a resend runs 7 days from now', async () => {
+      const admin = await db.as('acmeAdmin');
+      const invite = async () =>
+        (
+          await db.sql(
+            `insert into invitations (workspace_id, email, token_hash, invited_by, expires_at)
+             values ($1, 'later@example.test', $2, $3, now() + interval '1 day') returning id`,
+            [ACME, crypto.randomUUID().replace(/-/g, '').repeat(2), PEOPLE.acmeAdmin.id],
+          )
+        ).rows[0].id as string;
+      const row = async (id: string) =>
+        (await db.sql('select revoked_at, expires_at from invitations where id = $1', [id])).rows[0];
+
+      const id = await invite();
+      const moved = await admin.from('invitations').update({ expires_at: '2099-01-01T00:00:00Z' }).eq('id', id);
+      expect(moved.error?.code).toBe('42501');
+      // Revoked now, whatever time the admin sends.
+      expect(
+        (await admin.from('invitations').update({ revoked_at: '2099-01-01T00:00:00Z' }).eq('id', id)).error,
+      ).toBeNull();
+      const revoked = await row(id);
+      expect(Math.abs(revoked.revoked_at.getTime() - Date.now())).toBeLessThan(60_000);
+      // And for good: no un-revoking, no resending.
+      const unrevoke = await admin.from('invitations').update({ revoked_at: null }).eq('id', id);
+      expect(unrevoke.error).toMatchObject({ code: 'P0001', message: 'invitation_invalid', details: 'revoked' });
+      const resendRevoked = await admin
+        .from('invitations')
+        .update({ token_hash: 'c'.repeat(64) })
+        .eq('id', id);
+      expect(resendRevoked.error).toMatchObject({ message: 'invitation_invalid' });
+      expect((await row(id)).revoked_at).toEqual(revoked.revoked_at);
+
+      const pending = await invite();
+      expect(
+        (
+          await admin
+            .from('invitations')
+            .update({ token_hash: 'd'.repeat(64) })
+            .eq('id', pending)
+        ).error,
+      ).toBeNull();
+      const days = ((await row(pending)).expires_at.getTime() - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(6.9);
+      expect(days).toBeLessThanOrEqual(7);
     });
   });
 });
