@@ -4,12 +4,13 @@
 // no-cache headers it is given (ssr 0.10 #176) so no CDN caches a response that sets a session.
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from './database.types.ts';
 import { requestFetch } from './data-fetch.server.ts';
 import { env } from '../env.server.ts';
 import { isHttps } from '../http/request-info.server.ts';
 
 export interface RequestSupabase {
-  supabase: SupabaseClient;
+  supabase: SupabaseClient<Database>;
   /** Set-Cookie and cache headers collected so far; return them with every response. */
   headers: Headers;
   /** The cookies the library set or deleted in this call, by name. */
@@ -56,7 +57,7 @@ export function getSupabase(request: Request): RequestSupabase {
   if (existing) return existing;
   const headers = new Headers();
   const written = new Map<string, string>();
-  const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+  const supabase = createServerClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     cookies: {
       getAll() {
         return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({
@@ -91,8 +92,8 @@ export function getSupabase(request: Request): RequestSupabase {
  * Set-Cookie), at a measurable share of a page's CPU (docs/decisions/009-inbox-in-one-call.md).
  * `supabase.auth` on it throws; auth calls go through getSupabase(request).
  */
-export function tokenClient(accessToken: string): SupabaseClient {
-  return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+export function tokenClient(accessToken: string): SupabaseClient<Database> {
+  return createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     accessToken: async () => accessToken,
     global: { fetch: dataFetch },
   });
