@@ -19,6 +19,7 @@ import { bootstrap, migrate, recreateDatabase, seed } from './migrate.ts';
 import { PASSWORD, SUPERUSER, startPostgres, withClient, type RunningPostgres } from './postgres.ts';
 import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
 import { isAlive, terminate } from './process.ts';
+import { trustFromEnv, type TrustOptions } from './trust.ts';
 import type { Mailer, StackContext } from './service.ts';
 
 export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -41,6 +42,8 @@ export interface StackOptions {
   log?: (line: string) => void;
   /** Functions' env file, as `supabase functions serve --env-file` (default supabase/functions/.env). */
   functionsEnvFile?: string;
+  /** Host names, proxies and IP forwarding the services trust (default: from the environment, trust.ts). */
+  trust?: Partial<TrustOptions>;
   /** Called when a child process dies after start-up; the stack has already stopped itself. */
   onCrash?: (name: string, message: string) => void;
 }
@@ -212,6 +215,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   const dir = path.resolve(options.dir ?? path.join(projectDir, '.supabase-local'));
   const log = options.log ?? ((line: string) => console.log(line));
   const keys: StackKeys = { ...defaultKeys, ...options.keys };
+  const trust: TrustOptions = { ...trustFromEnv(), ...options.trust };
   const config = loadConfig(projectDir);
   options.configure?.(config);
   const signingKeys = loadSigningKeys(projectDir, config.auth.signingKeysPath);
@@ -269,7 +273,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     done.created ||= db.created;
     done.applied.push(...applied);
 
-    const gateway: Gateway = await startGateway({ port: ports.gateway, keys });
+    const gateway: Gateway = await startGateway({ port: ports.gateway, keys, trust });
     stoppers.push(gateway.stop);
     const apiUrl = `http://127.0.0.1:${gateway.port}`;
 
@@ -294,7 +298,13 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     const netCron = await startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) });
     stoppers.push(netCron.stop);
 
-    const mail = await startMail({ port: ports.mail, smtpPort: ports.smtp, dir, log });
+    const mail = await startMail({
+      port: ports.mail,
+      smtpPort: ports.smtp,
+      dir,
+      log,
+      allowedHosts: trust.allowedHosts,
+    });
     stoppers.push(mail.stop);
     const mailUrl = mail.url;
     const mailer: Mailer = mail.mailer;
@@ -305,6 +315,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       dbUrl: postgresUrl,
       mailUrl,
       keys,
+      trust,
       signingKeys,
       config,
       pool,
