@@ -19,7 +19,7 @@ export interface TestStack extends Stack {
  * Every request of a test comes from 127.0.0.1, which Auth's per-IP limits count as one client; a
  * test stack lifts them unless `hostedLimits` (tests of the limits themselves) keeps config.toml's.
  */
-function liftPerIpLimits(config: ProjectConfig) {
+export function liftPerIpLimits(config: ProjectConfig) {
   Object.assign(config.auth.rateLimit, { signInSignUps: 100_000, tokenVerifications: 100_000, tokenRefresh: 100_000 });
 }
 
