@@ -90,7 +90,7 @@ async function main() {
     // As `supabase functions serve --env-file`: relative to where the command runs.
     functionsEnvFile: values['env-file'] ? path.resolve(values['env-file']) : undefined,
     onCrash: (name, message) => {
-      console.error(`\n[stack] ${name} died; the stack has stopped.\n${message}`);
+      console.error(`\n[stack] ${name} could not be brought back; the stack has stopped.\n${message}`);
       process.exit(1);
     },
   });
