@@ -159,6 +159,20 @@ describe('the gateway and the mail catcher', () => {
       headers: { host, origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(clear.status).toBe(403);
+    const foreign: Record<string, string>[] = [
+      { origin: 'null' }, // an opaque origin (a sandboxed frame, a data: page)
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site', origin: 'http://localhost:3000' },
+      { 'sec-fetch-site': 'cross-site', origin: `http://${host}` },
+    ];
+    for (const headers of foreign) {
+      const res = await request(stack.mailUrl, '/api/v1/send', {
+        method: 'POST',
+        headers: { host, 'content-type': 'application/json', ...headers },
+        body: fake,
+      });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+    }
     const listed = JSON.parse(
       (await request(stack.mailUrl, '/api/v1/search?query=to:agent@example.test', { headers: { host } })).body,
     );
@@ -177,9 +191,15 @@ describe('the gateway and the mail catcher', () => {
       body: fake,
     });
     expect(tool.status).toBe(200);
-    const ownForm = await request(stack.mailUrl, '/clear', {
+    const olderBrowser = await request(stack.mailUrl, '/clear', {
       method: 'POST',
       headers: { host, origin: `http://${host}` },
+    });
+    expect(olderBrowser.status).toBe(303);
+    // Chromium's own form post: Origin "null" (the inbox sends no referrer), Sec-Fetch-Site same-origin.
+    const ownForm = await request(stack.mailUrl, '/clear', {
+      method: 'POST',
+      headers: { host, origin: 'null', 'sec-fetch-site': 'same-origin' },
     });
     expect(ownForm.status).toBe(303);
   });

@@ -36,9 +36,12 @@ function refusal(req: http.IncomingMessage, api: boolean, allowedHosts: string[]
   if (!hostAllowed(req.headers.host, allowedHosts))
     return new MailpitError(MISDIRECTED.status, MISDIRECTED.message(req.headers.host), format);
   if (SAFE_METHODS.has(req.method ?? 'GET')) return undefined;
+  // A browser says where a request comes from in Sec-Fetch-Site; older ones only in Origin, which
+  // is "null" for the inbox's own form (its pages send no referrer).
   const origin = req.headers.origin;
-  const fetchSite = req.headers['sec-fetch-site'];
-  if ((origin !== undefined && origin !== `http://${req.headers.host}`) || fetchSite === 'cross-site')
+  const site = req.headers['sec-fetch-site'];
+  const sameOrigin = site ? site === 'same-origin' || site === 'none' : origin === `http://${req.headers.host}`;
+  if ((site !== undefined || origin !== undefined) && !sameOrigin)
     return new MailpitError(403, `cross-origin request refused (Origin: ${origin ?? 'none'})`, format);
   return undefined;
 }
