@@ -1,5 +1,4 @@
 // npm run stack -- start | status [--json] | reset   [--port <gateway port>] [--dir <data dir>]
-import '../../scripts/node-check.mjs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MigrationError } from './migrate.ts';
