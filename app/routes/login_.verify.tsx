@@ -37,7 +37,7 @@ import {
 } from '~/lib/http/responses.server.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { clientIp } from '~/lib/http/request-info.server.ts';
-import { loginPath } from '~/lib/http/safe-redirect.ts';
+import { loginPath, safeRedirect } from '~/lib/http/safe-redirect.ts';
 import { ResendSchema, VerifySchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 
@@ -111,7 +111,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
     return fail(mappedMessage(mapped), errorStatus(mapped.code));
   }
   await clearFailedVerifies(pending.email);
-  return redirectWithHeaders(request, pending.redirectTo, {
+  return redirectWithHeaders(request, safeRedirect(pending.redirectTo), {
     headers: { 'Set-Cookie': await clearPendingLogin(request) },
   });
 }
