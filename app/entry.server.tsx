@@ -47,6 +47,26 @@ function logResponse(request: Request, status: number, code?: string) {
   else log.info('request refused', fields);
 }
 
+/**
+ * Development mode hands the browser each error's stack (absolute paths of this machine) for the
+ * error page; the page never shows it and the log has it, so no response carries it.
+ */
+function withoutStacks(remixContext: EntryContext) {
+  for (const error of Object.values(remixContext.staticHandlerContext.errors ?? {})) {
+    if (error instanceof Error) error.stack = undefined;
+  }
+  if (!remixContext.serverHandoffString?.includes('"stack"')) return;
+  const handoff = JSON.parse(remixContext.serverHandoffString) as { state?: { errors?: Record<string, unknown> } };
+  for (const error of Object.values(handoff.state?.errors ?? {})) {
+    if (error && typeof error === 'object') delete (error as { stack?: unknown }).stack;
+  }
+  // Escaped as Remix escapes it (server-runtime markup.ts): it is written into a <script>.
+  remixContext.serverHandoffString = JSON.stringify(handoff).replace(
+    /[&<>\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -56,6 +76,7 @@ export default function handleRequest(
   const nonce = newNonce();
   const requestId = requestIdFor(request);
   const errors = remixContext.staticHandlerContext.errors;
+  if (errors) withoutStacks(remixContext);
   logResponse(request, responseStatusCode, errors ? errorCodeOf(Object.values(errors)[0]) : undefined);
 
   const app = (
@@ -128,7 +149,9 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
       const message = isError
         ? { message: `${parsed.message ?? 'Unexpected Server Error'} [request ${requestId}]` }
         : {};
-      body = JSON.stringify({ ...parsed, requestId, ...message });
+      // Development mode adds the error's stack (absolute paths of this machine): that stays in the log.
+      const { stack: _stack, ...rest } = parsed;
+      body = JSON.stringify({ ...rest, requestId, ...message });
     }
     logResponse(request, response.status, isError ? 'unexpected' : isErrorCode(parsed?.code) ? parsed.code : undefined);
   } catch {

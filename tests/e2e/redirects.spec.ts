@@ -38,10 +38,7 @@ test('a hostile redirectTo posted with the email is dropped: the code leads home
 });
 
 test('the sign-in link keeps a safe `next` and drops a hostile one', async ({ request }) => {
-  for (const [next, expected] of [
-    ['/account', '/account'],
-    ...HOSTILE.map((target) => [target, '']),
-  ] as const) {
+  for (const [next, expected] of [['/account', '/account'], ...HOSTILE.map((target) => [target, ''])] as const) {
     const page = await request.get(`/auth/confirm?token_hash=abc&type=email&next=${encodeURIComponent(next)}`);
     const html = await page.text();
     expect(html, next).toContain(`name="next" value="${expected}"`);

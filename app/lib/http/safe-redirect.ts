@@ -8,7 +8,6 @@ const BASE = 'http://tend.invalid';
 /** How many rounds of percent-decoding are looked through (double encoding is the usual trick). */
 const DECODE_ROUNDS = 3;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
 const UNSAFE_CHARS = /[\u0000-\u001f\u007f\\]/;
 
 function unsafePath(path: string): boolean {
