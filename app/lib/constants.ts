@@ -34,3 +34,7 @@ export const WORKSPACE_NAME_MAX_LENGTH = 80;
 export const VERIFY_ATTEMPTS_PER_EMAIL = { limit: 5, windowSeconds: OTP_VALID_SECONDS } as const;
 export const VERIFY_ATTEMPTS_PER_IP = { limit: 20, windowSeconds: 10 * 60 } as const;
 export const CODE_REQUESTS_PER_IP = { limit: 10, windowSeconds: 10 * 60 } as const;
+
+// The most of a POST the backend_unavailable page reads to give the text back (a full message is
+// ~240 KB URL-encoded; bigger bodies carry files, which are not kept).
+export const FORM_MAX_BYTES_KEPT = 512 * 1024;

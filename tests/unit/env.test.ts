@@ -39,6 +39,7 @@ describe('environment', () => {
 
   it('refuses to start in production without SESSION_SECRET, saying what to set', () => {
     expect(() => parseEnv({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is not set/);
+    expect(() => parseEnv({ NODE_ENV: 'production', SESSION_SECRET: '' })).toThrow(/SESSION_SECRET is not set/);
     expect(parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'a-real-secret-of-some-length' }).NODE_ENV).toBe(
       'production',
     );
