@@ -6,17 +6,27 @@ import net from 'node:net';
 import { startAppServer } from '../support/app-server.ts';
 import { expect, signIn, test, uniqueEmail } from './fixtures.ts';
 
+// What the gateway answers when PostgREST behind it has died (Kong's words, as supabase/local/gateway's).
+const DEAD_UPSTREAM = '{"message":"An invalid response was received from the upstream server"}';
+const BAD_GATEWAY = `HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncontent-length: ${DEAD_UPSTREAM.length}\r\nconnection: close\r\n\r\n${DEAD_UPSTREAM}`;
+
 function tcpSwitch(targetPort: number) {
   let server: net.Server | null = null;
   let port = 0;
   const sockets = new Set<net.Socket>();
   return {
+    /** While true, every connection gets the gateway's 502 for a dead upstream. */
+    upstreamDead: false,
     get url() {
       return `http://127.0.0.1:${port}`;
     },
-    up: () =>
-      new Promise<void>((resolve) => {
+    up() {
+      return new Promise<void>((resolve) => {
         server = net.createServer((client) => {
+          if (this.upstreamDead) {
+            client.once('data', () => client.end(BAD_GATEWAY));
+            return;
+          }
           const upstream = net.connect(targetPort, '127.0.0.1');
           const close = () => {
             client.destroy();
@@ -35,7 +45,8 @@ function tcpSwitch(targetPort: number) {
           port = (server!.address() as net.AddressInfo).port;
           resolve();
         });
-      }),
+      });
+    },
     down: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -81,7 +92,17 @@ test('with the backend down, pages answer backend_unavailable within 1 s and a n
     await expect(page.getByLabel('Subject')).toHaveValue(subject);
     await expect(page.getByLabel('Message')).toHaveValue(body);
 
+    // The gateway is back but PostgREST behind it is not: the same page, not a server error.
+    backend.upstreamDead = true;
+    await backend.up();
+    const started = performance.now();
+    const response = await page.request.get(`${server.baseURL}/support/acme`);
+    expect(response.status()).toBe(503);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await backend.down();
+
     // Back up: "Try again" sends the kept text, and the request exists.
+    backend.upstreamDead = false;
     await backend.up();
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.waitForURL(/\/support\/acme\/requests\/\d+$/);
