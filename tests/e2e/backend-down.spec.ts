@@ -56,12 +56,8 @@ function tcpSwitch(targetPort: number) {
   };
 }
 
-const UNAVAILABLE = "Tend can't reach its database right now. Your text is kept; try again.";
-
-test('with the backend down, pages answer backend_unavailable within 1 s and a new request keeps its text', async ({
-  page,
-}) => {
-  test.setTimeout(90_000);
+/** An app server (`npm start`'s) that reaches the e2e stack through a switch of its own. */
+async function appBehindSwitch() {
   const backend = tcpSwitch(Number(new URL(process.env.E2E_API_URL!).port));
   await backend.up();
   const server = await startAppServer(process.env.E2E_BUILD_DIR!, {
@@ -69,6 +65,16 @@ test('with the backend down, pages answer backend_unavailable within 1 s and a n
     SUPABASE_ANON_KEY: process.env.E2E_ANON_KEY!,
     WEB_CONCURRENCY: '1',
   });
+  return { backend, server };
+}
+
+const UNAVAILABLE = "Tend can't reach its database right now. Your text is kept; try again.";
+
+test('with the backend down, pages answer backend_unavailable within 1 s and a new request keeps its text', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const { backend, server } = await appBehindSwitch();
   try {
     await signIn(page, { email: uniqueEmail('down'), path: `${server.baseURL}/login` });
     await page.goto(`${server.baseURL}/support/acme/new`);
@@ -118,13 +124,7 @@ test.describe('without JavaScript', () => {
 
   test('a reply sent while the backend is down comes back in the form', async ({ page }) => {
     test.setTimeout(90_000);
-    const backend = tcpSwitch(Number(new URL(process.env.E2E_API_URL!).port));
-    await backend.up();
-    const server = await startAppServer(process.env.E2E_BUILD_DIR!, {
-      SUPABASE_URL: backend.url,
-      SUPABASE_ANON_KEY: process.env.E2E_ANON_KEY!,
-      WEB_CONCURRENCY: '1',
-    });
+    const { backend, server } = await appBehindSwitch();
     try {
       await signIn(page, { email: uniqueEmail('down'), path: `${server.baseURL}/login`, javaScript: false });
       await page.goto(`${server.baseURL}/support/acme/new`);

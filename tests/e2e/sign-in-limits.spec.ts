@@ -1,16 +1,22 @@
 // The sign-in limits hold for the whole server, not per worker (docs/decisions/010-production-server.md):
 // every attempt here comes on a connection of its own, and node:cluster hands each new connection
 // to the next worker.
-import { request } from '@playwright/test';
+import { request, type Page } from '@playwright/test';
 import { codeFor, enterCode, env, expect, requestCode, test, uniqueEmail } from './fixtures.ts';
 
-test('five wrong codes spread over the workers refuse the sixth attempt', async ({ page, clientIp }) => {
-  const email = uniqueEmail('workers');
+/** A code sent to `email` from this page: the code, a wrong one, and the browser's cookies for other clients. */
+async function pendingSignIn(page: Page, email: string) {
   await page.goto('/login');
   await requestCode(page, email);
   const code = await codeFor(email);
   const wrong = code === '000000' ? '111111' : '000000';
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  return { code, wrong, cookie };
+}
+
+test('five wrong codes spread over the workers refuse the sixth attempt', async ({ page, clientIp }) => {
+  const email = uniqueEmail('workers');
+  const { code, wrong, cookie } = await pendingSignIn(page, email);
 
   const attempt = async (value: string) => {
     const client = await request.newContext({
@@ -30,11 +36,7 @@ test('five wrong codes spread over the workers refuse the sixth attempt', async 
 
 test('60 parallel wrong codes for one address, from 60 addresses: at most the ceiling reach Auth', async ({ page }) => {
   const email = uniqueEmail('race');
-  await page.goto('/login');
-  await requestCode(page, email);
-  const code = await codeFor(email);
-  const wrong = code === '000000' ? '111111' : '000000';
-  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const { code, wrong, cookie } = await pendingSignIn(page, email);
   const prefix = 1 + Math.floor(Math.random() * 200);
   const statuses = await Promise.all(
     Array.from({ length: 60 }, async (_, i) => {
@@ -63,11 +65,7 @@ test('60 parallel wrong codes for one address, from 60 addresses: at most the ce
 test('after the ceiling a new code sent to the mailbox works: the owner is not locked out', async ({ page }) => {
   test.setTimeout(120_000);
   const email = uniqueEmail('owner');
-  await page.goto('/login');
-  await requestCode(page, email);
-  const code = await codeFor(email);
-  const wrong = code === '000000' ? '111111' : '000000';
-  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const { code, wrong, cookie } = await pendingSignIn(page, email);
   // Someone else, elsewhere, burns the code.
   for (let i = 0; i < 6; i++) {
     await fetch(new URL('/login/verify', env.baseURL), {
