@@ -74,7 +74,7 @@ test.describe('no stack traces', () => {
     }
   });
 
-  test('under the development server (`npm run dev` runs server.ts with NODE_ENV=development)', async () => {
+  test('under the development server (`npm run dev` runs server.ts with NODE_ENV=development), which refuses as `npm start` does', async () => {
     test.setTimeout(60_000);
     // remix dev's ready ping: the server reports each build to REMIX_DEV_ORIGIN.
     const ping = http.createServer((_req, res) => res.end('ok'));
@@ -93,6 +93,15 @@ test.describe('no stack traces', () => {
         expect(body, p).not.toMatch(STACK_TRACE);
       }
       expect((await get(server.baseURL, '/login', 'evil.example')).status).toBe(421);
+      // remix-serve answered this with an empty 500.
+      const crossOrigin = await fetch(new URL('/login', server.baseURL), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { Origin: 'http://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'email=someone%40example.com',
+      });
+      expect(crossOrigin.status).toBe(403);
+      expect(await crossOrigin.text()).toContain("You don't have access to this.");
     } finally {
       await server?.stop();
       ping.close();
