@@ -6,7 +6,7 @@
 // signed in by other specs (one code per email a minute), and no other test changes this inbox.
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { codeFor, enterCode, env, expect, requestCode, test, uniqueEmail } from './fixtures.ts';
+import { codeFor, enterCode, env, expect, requestCode, signIn, test, uniqueEmail } from './fixtures.ts';
 
 const apiUrl = () => process.env.E2E_API_URL!;
 const serviceKey = () => process.env.E2E_SERVICE_ROLE_KEY!;
@@ -162,6 +162,33 @@ test.describe('live pages', () => {
     await expect(inbox.getByTestId('inbox-new')).toHaveCount(0);
   });
 
+  test('a page in a background tab catches up once shown, not at every change', async () => {
+    const inbox = first.page;
+    await inbox.goto(`/w/${slug}?view=all`);
+    await expect(liveStatus(inbox)).toHaveText('Live');
+    await markDocument(inbox);
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      inbox.evaluate((s) => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => s });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    const loads: string[] = [];
+    inbox.on('request', (r) => {
+      if (r.url().includes('_data=')) loads.push(r.url());
+    });
+    await setVisibility('hidden');
+    const subject = `Fridge hums ${tag}`;
+    await openRequest(customer.page, slug, subject);
+    // Nothing may happen: longer than the debounce's longest wait (1 s) before looking.
+    await inbox.waitForTimeout(1_500);
+    expect(loads).toEqual([]);
+    await expect(inbox.getByTestId('inbox-row').getByRole('link', { name: subject })).toHaveCount(0);
+    await setVisibility('visible');
+    await expect(inbox.getByTestId('inbox-row').getByRole('link', { name: subject })).toBeVisible();
+    expect(loads).toHaveLength(1);
+    expect(await sameDocument(inbox)).toBe(true);
+  });
+
   test("presence shows the other agent viewing and typing; their reply appears in the open ticket and the customer's thread", async () => {
     const url = `/w/${slug}/tickets/${ticket}`;
     await Promise.all([
@@ -224,5 +251,37 @@ test.describe('live pages', () => {
     } finally {
       await realtimeService('start');
     }
+  });
+});
+
+test.describe('the access token for live updates', () => {
+  test('is refused without a session, and stored nowhere', async ({ request }) => {
+    const res = await request.get('/realtime-token');
+    expect(res.status()).toBe(401);
+    expect(res.headers()['cache-control']).toBe('no-store');
+  });
+
+  test("is the user's own, and a fresh one once the session nears its expiry", async ({ page, context }) => {
+    await signIn(page);
+    const first = await page.request.get('/realtime-token');
+    expect(first.headers()['cache-control']).toBe('no-store');
+    const held = await first.json();
+    const claims = JSON.parse(Buffer.from(held.token.split('.')[1], 'base64url').toString());
+    expect(claims.role).toBe('authenticated');
+    expect(held.expiresAt).toBe(claims.exp);
+    // The session as the browser holds it, 60 s from its end: the server refreshes it (auth-js does
+    // within 90 s) and hands over the new token with the new cookies.
+    const auth = (await context.cookies()).find((c) => /^sb-.+-auth-token$/.test(c.name))!;
+    const session = JSON.parse(Buffer.from(auth.value.replace(/^base64-/, ''), 'base64url').toString('utf8'));
+    session.expires_at = Math.floor(Date.now() / 1000) + 60;
+    await context.addCookies([
+      { ...auth, value: `base64-${Buffer.from(JSON.stringify(session)).toString('base64url')}` },
+    ]);
+    const second = await page.request.get('/realtime-token');
+    expect(second.status()).toBe(200);
+    const fresh = await second.json();
+    expect(fresh.token).not.toBe(held.token);
+    expect(fresh.expiresAt).toBeGreaterThan(Math.floor(Date.now() / 1000) + 600);
+    expect(second.headers()['set-cookie']).toMatch(/sb-.+-auth-token/);
   });
 });

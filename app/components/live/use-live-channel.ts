@@ -104,13 +104,28 @@ export function useLiveChannel(options: LiveChannelOptions): ConnectionState | n
 const DEBOUNCE_MS = 200;
 const MAX_WAIT_MS = 1_000;
 
-/** A debounced revalidation of the page's loaders, for change events. */
+/**
+ * A debounced revalidation of the page's loaders, for change events. A page in a background tab
+ * waits until it is shown again: one revalidation then, instead of one per change meanwhile.
+ */
 export function useRevalidateSoon(): () => void {
   const revalidator = useRevalidator();
   const latest = useRef(revalidator);
   latest.current = revalidator;
-  const timers = useRef<{ wait?: ReturnType<typeof setTimeout>; first?: number }>({});
-  useEffect(() => () => clearTimeout(timers.current.wait), []);
+  const timers = useRef<{ wait?: ReturnType<typeof setTimeout>; first?: number; hidden?: boolean }>({});
+  useEffect(() => {
+    const t = timers.current;
+    const onVisible = () => {
+      if (document.visibilityState !== 'visible' || !t.hidden) return;
+      t.hidden = false;
+      latest.current.revalidate();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      clearTimeout(t.wait);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, []);
   const schedule = useRef(() => {
     const t = timers.current;
     const now = Date.now();
@@ -119,7 +134,8 @@ export function useRevalidateSoon(): () => void {
     t.wait = setTimeout(
       () => {
         t.first = undefined;
-        latest.current.revalidate();
+        if (document.visibilityState === 'hidden') t.hidden = true;
+        else latest.current.revalidate();
       },
       Math.max(0, Math.min(DEBOUNCE_MS, t.first + MAX_WAIT_MS - now)),
     );
