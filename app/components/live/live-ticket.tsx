@@ -42,6 +42,13 @@ export function LiveTicket({
     setTyping(({ [userId]: _, ...rest }) => rest);
   };
 
+  // Another ticket in the same page (a link from the requester card): nobody is known there yet.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the ticket changes
+  useEffect(() => {
+    setHere([]);
+    setTyping({});
+  }, [ticketId]);
+
   const state = useLiveChannel({
     topic: `ticket:${ticketId}`,
     private: true,
