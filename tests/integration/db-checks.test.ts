@@ -268,10 +268,10 @@ describe('database checks', () => {
     expect((await admin.from('tickets').update({ assignee_id: PEOPLE.acmeAgent.id }).eq('id', t.id)).error).toBeNull();
   });
 
-  it('portal_workspace: name and slug by slug for anyone, nothing for unknown slugs; visitors read no more columns', async () => {
+  it('portal_workspace: id, name and slug by slug for anyone, nothing for unknown slugs; visitors read no columns', async () => {
     const anon = db.anon();
     expect((await anon.rpc('portal_workspace', { p_slug: 'acme' })).data).toEqual([
-      { slug: 'acme', name: 'Acme Support' },
+      { id: ACME, slug: 'acme', name: 'Acme Support' },
     ]);
     expect((await anon.rpc('portal_workspace', { p_slug: 'nope' })).data).toEqual([]);
     expect((await anon.from('workspaces').select('created_by')).error?.code).toBe('42501');
@@ -465,6 +465,7 @@ describe('database checks', () => {
       'is_agent',
       'is_member',
       'is_system',
+      'may_use_ticket_channel',
       'member_workspaces',
       'search_ticket_ids',
       'status_after_reply',

@@ -161,10 +161,11 @@ export interface Workspace {
 
 /** The workspace by slug (public name), or a thrown 404. */
 export async function requireWorkspace(request: Request, supabase: SupabaseClient, slug: string): Promise<Workspace> {
-  const { data, error } = await supabase.from('workspaces').select('id, slug, name').eq('slug', slug).maybeSingle();
+  // By slug through portal_workspace: nobody may list the workspaces table.
+  const { data, error } = await supabase.rpc('portal_workspace', { p_slug: slug }).maybeSingle<Workspace>();
   if (error) throwDbError(request, error, 'workspace');
   if (!data) throw errorResponse(request, 'not_found');
-  return data as Workspace;
+  return data;
 }
 
 export interface Member {
