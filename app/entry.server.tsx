@@ -10,6 +10,7 @@ import { RequestInfoContext } from './components/request-info.tsx';
 import { env } from './lib/env.server.ts';
 import { isErrorCode } from './lib/errors/catalogue.ts';
 import { log } from './lib/http/log.server.ts';
+import { keptForm } from './lib/http/kept-form.server.ts';
 import { requestIdFor } from './lib/http/request-id.server.ts';
 import {
   applyCacheHeaders,
@@ -43,11 +44,43 @@ function logResponse(request: Request, status: number, code?: string) {
     path: new URL(request.url).pathname,
     code,
   };
-  if (status >= 500) log.error('request failed', fields);
+  // A client that left (a live page's revalidation cut short by a navigation) is no server failure.
+  if (request.signal.aborted) log.info('request abandoned', fields);
+  else if (status >= 500) log.error('request failed', fields);
   else log.info('request refused', fields);
 }
 
-export default function handleRequest(
+/**
+ * The errors of a document, as rendered and as handed to the browser: without stacks (development
+ * mode adds them, absolute paths of this machine; the page never shows them and the log has them),
+ * and a backend_unavailable after a POST with the text that was sent, for the error page to give back.
+ */
+async function prepareErrors(request: Request, remixContext: EntryContext) {
+  const errors = remixContext.staticHandlerContext.errors ?? {};
+  const unavailable = Object.entries(errors).filter(
+    ([, error]) => isRouteErrorResponse(error) && error.data?.code === 'backend_unavailable',
+  );
+  const kept = unavailable.length ? await keptForm(request) : null;
+  for (const error of Object.values(errors)) {
+    if (error instanceof Error) error.stack = undefined;
+  }
+  for (const [, error] of unavailable) if (kept) error.data = { ...error.data, kept };
+  if (!remixContext.serverHandoffString?.includes('"stack"') && !kept) return;
+  type Handoff = { state?: { errors?: Record<string, { stack?: unknown; data?: Record<string, unknown> }> } };
+  const handoff = JSON.parse(remixContext.serverHandoffString ?? '{}') as Handoff;
+  for (const [routeId, error] of Object.entries(handoff.state?.errors ?? {})) {
+    if (!error || typeof error !== 'object') continue;
+    delete error.stack;
+    if (kept && unavailable.some(([id]) => id === routeId)) error.data = { ...error.data, kept };
+  }
+  // Escaped as Remix escapes it (server-runtime markup.ts): it is written into a <script>.
+  remixContext.serverHandoffString = JSON.stringify(handoff).replace(
+    /[&<>\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -56,6 +89,7 @@ export default function handleRequest(
   const nonce = newNonce();
   const requestId = requestIdFor(request);
   const errors = remixContext.staticHandlerContext.errors;
+  if (errors) await prepareErrors(request, remixContext);
   logResponse(request, responseStatusCode, errors ? errorCodeOf(Object.values(errors)[0]) : undefined);
 
   const app = (
@@ -128,7 +162,11 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
       const message = isError
         ? { message: `${parsed.message ?? 'Unexpected Server Error'} [request ${requestId}]` }
         : {};
-      body = JSON.stringify({ ...parsed, requestId, ...message });
+      // Development mode adds the error's stack (absolute paths of this machine): that stays in the log.
+      const { stack: _stack, ...rest } = parsed;
+      // A POST that met backend_unavailable gets its text back (kept-form.server.ts).
+      const kept = parsed.code === 'backend_unavailable' ? await keptForm(request) : null;
+      body = JSON.stringify({ ...rest, requestId, ...message, ...(kept ? { kept } : {}) });
     }
     logResponse(request, response.status, isError ? 'unexpected' : isErrorCode(parsed?.code) ? parsed.code : undefined);
   } catch {

@@ -44,7 +44,9 @@ const appPort = Number(process.env.PORT ?? 3000);
 // stays alive watching the build, so signalling it with the group left it running (issue 13).
 const remix = spawn(
   path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'),
-  ['dev', '--manual', '-c', 'remix-serve ./build/index.js'],
+  // server.ts in development mode (one process, reloads each build): the same Host check, refusals and
+  // error answers as `npm start`, where remix-serve would answer stack traces (docs/decisions/019-allowed-hosts.md).
+  ['dev', '--manual', '-c', 'node --import tsx server.ts ./build/index.js'],
   {
     cwd: PROJECT_DIR,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -53,7 +55,7 @@ const remix = spawn(
       ...process.env,
       NODE_ENV: 'development',
       PORT: String(appPort),
-      // remix-serve listens on every interface unless told; a dev server stays on this machine.
+      // server.ts listens on every interface unless told; a dev server stays on this machine.
       HOST: process.env.HOST || '127.0.0.1',
       // Remix's own dev server (live reload, port 3001) has no host option: loopback by preload.
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require "${path.join(PROJECT_DIR, 'scripts', 'loopback-listen.cjs')}"`,

@@ -11,9 +11,10 @@ import {
   replyValue,
   useIsPending,
 } from '~/components/forms.tsx';
-import { allowCodeRequest } from '~/lib/auth/abuse-limits.server.ts';
+import { allowCodeRequest, codeSent } from '~/lib/auth/abuse-limits.server.ts';
 import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
 import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
+import { signInLink } from '~/lib/auth/sign-in-link.server.ts';
 import { FLASH, takeFlash, writePendingLogin } from '~/lib/auth/cookies.server.ts';
 import { EMAIL_MAX_LENGTH, OTP_LENGTH, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
@@ -71,8 +72,14 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   const { supabase } = getSupabase(request);
-  const { error } = await supabase.auth.signInWithOtp({ email, options: { shouldCreateUser: true } });
-  if (!error) return toVerify(Date.now());
+  const { error } = await supabase.auth.signInWithOtp({
+    email,
+    options: { shouldCreateUser: true, emailRedirectTo: signInLink(request, redirectTo) },
+  });
+  if (!error) {
+    await codeSent(email);
+    return toVerify(Date.now());
+  }
 
   const mapped = mapAuthError(error);
   // A code went to this address moments ago: go on and enter it; the countdown shows the wait.

@@ -117,8 +117,10 @@ export function mapDbError(
     log.warn('helpdesk input refused by the database', { context, pg_code: error.code, message: error.message });
     return { code: 'bad_request', message: errorMessage('bad_request'), status: 400, details: null };
   }
-  // fetch failures (backend down, timeout) carry no PostgREST code.
-  const unreachable = !error.code && /fetch|network|timeout|abort/i.test(error.message ?? '');
+  // PostgREST always gives a code. Without one the data API was not reached: a refused or timed-out
+  // fetch, or the gateway's own answer for a dead upstream (Kong's 502 "An invalid response was
+  // received from the upstream server", 504 "The upstream server is timing out", 503 "… not running").
+  const unreachable = !error.code;
   log.error('helpdesk database error', { context, pg_code: error.code, message: error.message });
   if (unreachable)
     return { code: 'backend_unavailable', message: errorMessage('backend_unavailable'), status: 503, details: null };

@@ -2,6 +2,7 @@
 // cache headers (reference/remix-ssr.md §1.4: data, redirects, thrown redirects and errors alike).
 import { json, redirect } from '@remix-run/node';
 import { errorMessage, errorStatus, type ErrorCode, type ErrorParams, type ErrorPayload } from '../errors/catalogue.ts';
+import { rememberForm } from './kept-form.server.ts';
 import { isSameOriginPost } from './request-info.server.ts';
 import { supabaseHeaders } from '../supabase/client.server.ts';
 
@@ -60,11 +61,15 @@ export async function readFormData(request: Request, maxBytes = FORM_MAX_BYTES):
     if (!body) throw errorResponse(request, 'too_large');
     form = new Response(body, { headers: { 'Content-Type': request.headers.get('Content-Type') ?? '' } });
   }
+  let parsed: FormData;
   try {
-    return await form.formData();
+    parsed = await form.formData();
   } catch {
     throw errorResponse(request, 'bad_request');
   }
+  // For the backend_unavailable page, should the backend fail after this (kept-form.server.ts).
+  rememberForm(request, parsed);
+  return parsed;
 }
 
 /** The whole stream, or null (and the stream cancelled) once it passes `maxBytes`. */

@@ -6,7 +6,8 @@ import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@s
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { requestFetch } from './data-fetch.server.ts';
 import { env } from '../env.server.ts';
-import { isHttps } from '../http/request-info.server.ts';
+import { clientIp, isHttps } from '../http/request-info.server.ts';
+import { signInFetch } from './sign-in-fetch.server.ts';
 
 export interface RequestSupabase {
   supabase: SupabaseClient;
@@ -77,7 +78,10 @@ export function getSupabase(request: Request): RequestSupabase {
     // Not httpOnly: the browser client (realtime) reads the session from document.cookie
     // (reference/remix-ssr.md §1.7, docs/decisions/005-supabase-session-cookies.md).
     cookieOptions: { secure: isHttps(request) },
-    global: { fetch: backendFetch },
+    // No retries with back-off (1 + 2 + 4 s) on a backend that is down: the page says so at once.
+    db: { retry: false },
+    // Auth's sign-in endpoints get the secret key and the end user's IP (docs/decisions/018-sign-in-limits.md).
+    global: { fetch: signInFetch(backendFetch, { url: env.SUPABASE_URL, key: env.signInKey, ip: clientIp(request) }) },
   });
   const entry = { supabase, headers, written };
   clients.set(request, entry);
@@ -94,6 +98,7 @@ export function getSupabase(request: Request): RequestSupabase {
 export function tokenClient(accessToken: string): SupabaseClient {
   return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     accessToken: async () => accessToken,
+    db: { retry: false },
     global: { fetch: dataFetch },
   });
 }
