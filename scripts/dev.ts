@@ -40,8 +40,9 @@ const islands = await watchIslands();
 const appPort = Number(process.env.PORT ?? 3000);
 
 // Its own process group, so that Ctrl-C (SIGINT to the terminal's foreground group) reaches only
-// this script, which then stops the whole group: remix-serve answers SIGINT with server.close() and
-// stays alive watching the build, so signalling it with the group left it running (issue 13).
+// this script, which then stops the whole group: an app server that answers SIGINT by closing
+// gracefully may stay alive (remix-serve did, watching the build, issue 13), and remix dev exits
+// without waiting for it.
 const remix = spawn(
   path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'),
   // server.ts in development mode (one process, reloads each build): the same Host check, refusals and
@@ -68,7 +69,7 @@ const remix = spawn(
   },
 );
 
-/** Signals remix dev and everything it started (remix-serve, esbuild); gone already is fine. */
+/** Signals remix dev and everything it started (the app server); gone already is fine. */
 function signalRemix(signal: NodeJS.Signals) {
   try {
     process.kill(-remix.pid!, signal);
@@ -97,7 +98,7 @@ async function stop(code = 0) {
     signalRemix('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
   }
-  signalRemix('SIGKILL'); // whatever of the group is left (remix-serve): nothing in dev needs a clean exit
+  signalRemix('SIGKILL'); // whatever of the group is left: nothing in dev needs a clean exit
   await islands.dispose();
   await stack.stop();
   process.exit(code);

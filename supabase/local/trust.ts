@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 
 export interface TrustOptions {
-  /** Host names answered besides loopback ones (`localhost`, `*.localhost`, 127.0.0.0/8, ::1); `*` answers any. */
+  /** Host names answered besides loopback ones (`localhost`, `*.localhost`, 127.0.0.0/8, ::1); `.example.com` a domain and its subdomains; `*` any. */
   allowedHosts: string[];
   /** Addresses of proxies in front of the gateway whose X-Forwarded-For is believed (Kong trusted_ips). */
   trustedProxies: string[];
@@ -59,7 +59,12 @@ export function hostAllowed(host: string | undefined, allowedHosts: readonly str
   if (host === undefined) return true;
   const name = hostName(host);
   if (!name) return false;
-  return isLoopbackName(name) || allowedHosts.includes('*') || allowedHosts.includes(name);
+  return (
+    isLoopbackName(name) ||
+    allowedHosts.some(
+      (h) => h === '*' || h === name || (h.startsWith('.') && (name === h.slice(1) || name.endsWith(h))),
+    )
+  );
 }
 
 /** The status and words for a refused Host (421 Misdirected Request: not an authority this server answers for). */

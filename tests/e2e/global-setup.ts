@@ -29,8 +29,8 @@ export default async function globalSetup() {
         dir: path.join(dir, 'data'),
         ephemeral: true,
         log: () => undefined,
-        // Auth counts per client IP, and the app's calls all come from 127.0.0.1 unless they forward
-        // the user's (Sb-Forwarded-For); a whole run signs in far more than 30 times in 5 minutes.
+        // Auth counts per client IP: the app forwards the user's only on its sign-in calls
+        // (Sb-Forwarded-For); its token refreshes and the tests' own calls all come from 127.0.0.1.
         configure: liftPerIpLimits,
       });
 

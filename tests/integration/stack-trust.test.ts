@@ -70,6 +70,9 @@ describe('Host names, client addresses and forwarded-for values', () => {
       expect(hostAllowed(host, []), host).toBe(false);
     expect(hostAllowed('dev.tend.test:54321', ['dev.tend.test'])).toBe(true);
     expect(hostAllowed('anything.example', ['*'])).toBe(true);
+    expect(hostAllowed('dev.tend.test', ['.tend.test'])).toBe(true);
+    expect(hostAllowed('tend.test:443', ['.tend.test'])).toBe(true);
+    expect(hostAllowed('eviltend.test', ['.tend.test'])).toBe(false);
   });
 
   it('takes the socket address, and X-Forwarded-For only from trusted proxies (right to left)', () => {
