@@ -1,5 +1,4 @@
 // npm run stack -- start | status [--json] | reset   [--port <gateway port>] [--dir <data dir>]
-import '../../scripts/node-check.mjs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MigrationError } from './migrate.ts';
@@ -90,7 +89,7 @@ async function main() {
     // As `supabase functions serve --env-file`: relative to where the command runs.
     functionsEnvFile: values['env-file'] ? path.resolve(values['env-file']) : undefined,
     onCrash: (name, message) => {
-      console.error(`\n[stack] ${name} died; the stack has stopped.\n${message}`);
+      console.error(`\n[stack] ${name} could not be brought back; the stack has stopped.\n${message}`);
       process.exit(1);
     },
   });

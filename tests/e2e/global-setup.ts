@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_ANON_KEY } from '../../supabase/local/keys.ts';
 import { buildApp, startAppServer, type AppServer } from '../support/app-server.ts';
+import { liftPerIpLimits } from '../support/stack.ts';
 
 export default async function globalSetup() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-e2e-'));
@@ -23,6 +24,9 @@ export default async function globalSetup() {
         dir: path.join(dir, 'data'),
         ephemeral: true,
         log: () => undefined,
+        // Auth counts per client IP, and the app's calls all come from 127.0.0.1 unless they forward
+        // the user's (Sb-Forwarded-For); a whole run signs in far more than 30 times in 5 minutes.
+        configure: liftPerIpLimits,
       });
 
   // A private build (TEND_BUILD_DIR, see remix.config.js): other builds in this checkout can't swap
