@@ -40,8 +40,8 @@ const islands = await watchIslands();
 const appPort = Number(process.env.PORT ?? 3000);
 
 // Its own process group, so that Ctrl-C (SIGINT to the terminal's foreground group) reaches only
-// this script, which then stops the whole group: remix-serve answers SIGINT with server.close() and
-// stays alive watching the build, so signalling it with the group left it running (issue 13).
+// this script, which then stops the whole group: remix-serve (the app server then) answered SIGINT with
+// server.close() and stayed alive watching the build, so signalling it with the group left it running (issue 13).
 const remix = spawn(
   path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'),
   // server.ts in development mode (one process, reloads each build): the same Host check, refusals and
@@ -68,7 +68,7 @@ const remix = spawn(
   },
 );
 
-/** Signals remix dev and everything it started (remix-serve, esbuild); gone already is fine. */
+/** Signals remix dev and everything it started (the app server, esbuild); gone already is fine. */
 function signalRemix(signal: NodeJS.Signals) {
   try {
     process.kill(-remix.pid!, signal);
@@ -97,7 +97,7 @@ async function stop(code = 0) {
     signalRemix('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
   }
-  signalRemix('SIGKILL'); // whatever of the group is left (remix-serve): nothing in dev needs a clean exit
+  signalRemix('SIGKILL'); // whatever of the group is left (the app server): nothing in dev needs a clean exit
   await islands.dispose();
   await stack.stop();
   process.exit(code);
