@@ -151,7 +151,8 @@ describe('npm run dev', () => {
 
       // Every process of the tree, remix dev's live-reload server included, listens on loopback only.
       const tree = descendants(dev.pid!);
-      expect(tree.some((p) => p.cmd.includes('remix-serve'))).toBe(true);
+      // The app server (server.ts in development mode, docs/decisions/019-allowed-hosts.md) is part of the tree.
+      expect(tree.some((p) => p.cmd.includes('server.ts'))).toBe(true);
       const addresses = listening([dev.pid!, ...tree.map((p) => p.pid)]);
       expect(addresses.length).toBeGreaterThan(4);
       expect(addresses.filter((a) => !isLoopback(a))).toEqual([]);
