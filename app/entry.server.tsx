@@ -44,7 +44,9 @@ function logResponse(request: Request, status: number, code?: string) {
     path: new URL(request.url).pathname,
     code,
   };
-  if (status >= 500) log.error('request failed', fields);
+  // A client that left (a live page's revalidation cut short by a navigation) is no server failure.
+  if (request.signal.aborted) log.info('request abandoned', fields);
+  else if (status >= 500) log.error('request failed', fields);
   else log.info('request refused', fields);
 }
 

@@ -1,7 +1,9 @@
 // npm run stack -- start | status [--json] | reset   [--port <gateway port>] [--dir <data dir>]
+//                  db diff [-f <name>] | gen types   (supabase/schemas/ → migration, generated types)
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MigrationError } from './migrate.ts';
+import { runSchemaCommand } from './schema-diff.ts';
 import {
   DEFAULT_PORT,
   isBasePort,
@@ -13,7 +15,7 @@ import {
   startStack,
 } from './stack.ts';
 
-const USAGE = `Usage: npm run stack -- <start|status|reset> [--port <gateway port, default ${DEFAULT_PORT}>] [--dir <data dir>] [--json] [--env-file <functions' env file>]`;
+const USAGE = `Usage: npm run stack -- <start|status|reset|db diff [-f <name>]|gen types> [--port <gateway port, default ${DEFAULT_PORT}>] [--dir <data dir>] [--json] [--env-file <functions' env file>]`;
 
 function fail(message: string): never {
   console.error(message);
@@ -39,6 +41,7 @@ async function main() {
       project: { type: 'string' },
       'env-file': { type: 'string' },
       json: { type: 'boolean', default: false },
+      file: { type: 'string', short: 'f' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -49,6 +52,9 @@ async function main() {
   // --project: where supabase/ lives (default: this repository); tests point it at fixtures.
   const projectDir = values.project ? path.resolve(values.project) : PROJECT_DIR;
   const dir = values.dir ? path.resolve(values.dir) : path.join(projectDir, '.supabase-local');
+
+  if (command === 'db' || command === 'gen')
+    return console.log(await runSchemaCommand(positionals, { projectDir, file: values.file }));
 
   if (command === 'status') {
     const s = readStatus(dir);

@@ -1,23 +1,60 @@
--- The inbox in one call (bench:inbox at 100 000 tickets: p95 ≤ 100 ms for the page).
+-- What agents read: search, the inbox in one call (with tallies for its counts), the ticket page in
+-- one call and the requester card.
 --
--- 1. Counts without counting. private.ticket_tallies keeps, per workspace, how many tickets there are for
---    each (status, priority, assignee) — at most 5 × 4 × (members + 1) rows — maintained by statement
---    triggers on tickets. Every view count, and the total of any status/priority/assignee filter, is a
---    sum over those few rows instead of a count over up to 100 000 row-level-security-checked rows.
--- 2. public.inbox(slug, view, …) returns the workspace, my role, the members, the view counts, one page
---    of tickets (newest activity first, keyset-paged) with requester and assignee names, and the
---    cursors for the pages around it — one PostgREST round trip instead of eleven.
---
--- inbox is security definer because it must cross row-level security for speed: under RLS, @@ is not
--- leakproof, so a text search never reaches the GIN index (see 20251122203000_search_tickets.sql), and
--- the tallies are in the private schema. Its explicit check is the agents' policy itself: the caller
--- must be a member of the workspace, and every query below is confined to that workspace, which is
--- exactly what "requesters and members read tickets" lets a member read.
+-- inbox, ticket_page and requester_card are security definer because they cross row-level security
+-- (for speed, or to read auth.users). Their explicit check is the members' policy itself: the caller
+-- must be a member of the workspace, and every query is confined to that workspace, which is exactly
+-- what "requesters and members read tickets" lets a member read.
 
+-- ---------------------------------------------------------------------------------------------
+-- Search. Under RLS, Postgres uses a qual as an index condition only if it is leakproof, and @@ is not:
+-- a text search through the table never uses the GIN index. private.search_ticket_ids looks the matches
+-- up with the GIN indexes (no RLS inside, so it checks membership itself), and search_tickets returns
+-- those tickets through RLS by primary key. Use it like the table, with PostgREST filters on top:
+--   rpc('search_tickets', { p_workspace_id, p_query }).eq('status', 'open').order('last_message_at')
+-- p_query is websearch syntax (quoted phrases, "or", -exclusions).
+
+-- For members: subject, public replies and notes; for anyone else, their own requests by subject and
+-- public replies.
+create function private.search_ticket_ids(p_workspace_id uuid, p_query text) returns uuid[]
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  q tsquery := websearch_to_tsquery('english'::regconfig, coalesce(p_query, ''));
+begin
+  if private.is_member(p_workspace_id) then
+    return array(
+      select s.id from public.tickets s where s.workspace_id = p_workspace_id and s.search @@ q
+      union
+      select m.ticket_id from public.messages m
+       where m.workspace_id = p_workspace_id and m.kind = 'note' and to_tsvector('english'::regconfig, m.body) @@ q);
+  end if;
+  return array(
+    select s.id from public.tickets s
+     where s.workspace_id = p_workspace_id and s.requester_id = (select auth.uid()) and s.search @@ q);
+end $$;
+revoke all on function private.search_ticket_ids(uuid, text) from public;
+grant execute on function private.search_ticket_ids(uuid, text) to authenticated, service_role;
+
+-- plpgsql, so the matches are looked up once, not once per ticket row.
+create function public.search_tickets(p_workspace_id uuid, p_query text)
+returns setof public.tickets
+language plpgsql stable security invoker set search_path = '' as $$
+declare
+  matches uuid[] := private.search_ticket_ids(p_workspace_id, p_query);
+begin
+  return query select t.* from public.tickets t where t.id = any (matches) and t.workspace_id = p_workspace_id;
+end $$;
+revoke execute on function public.search_tickets(uuid, text) from public, anon;
+grant execute on function public.search_tickets(uuid, text) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Counts without counting: per workspace, how many tickets there are for each (status, priority,
+-- assignee) — at most 5 × 4 × (members + 1) rows — kept by statement triggers on tickets. Every view
+-- count, and the total of any status/priority/assignee filter, is a sum over those few rows.
 create table private.ticket_tallies (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  status text not null,
-  priority text not null,
+  status public.ticket_status not null,
+  priority public.ticket_priority not null,
   assignee_id uuid,
   -- No check (n >= 0): Postgres checks the proposed row of an upsert before it sees the conflict, and a
   -- move out of a tally proposes a negative one.
@@ -53,8 +90,6 @@ begin
   end if;
   return null;
 end $$;
-revoke all on function private.tally_tickets() from public, anon, authenticated;
-
 create trigger tickets_tally_insert after insert on public.tickets
   referencing new table as new_tickets for each statement execute function private.tally_tickets();
 -- (Postgres allows no column list with transition tables: updates that move no tally add nothing.)
@@ -70,16 +105,12 @@ begin
   delete from private.ticket_tallies;
   return null;
 end $$;
-revoke all on function private.clear_ticket_tallies() from public, anon, authenticated;
 create trigger tickets_tally_truncate after truncate on public.tickets
   for each statement execute function private.clear_ticket_tallies();
 
-insert into private.ticket_tallies (workspace_id, status, priority, assignee_id, n)
-select workspace_id, status, priority, assignee_id, count(*) from public.tickets group by 1, 2, 3, 4;
+revoke all on function private.tally_tickets(), private.clear_ticket_tallies() from public;
 
--- Counting by index (20251122197000_inbox_count_index.sql) is no longer done; don't pay for the index on writes.
-drop index if exists public.tickets_counts_idx;
-
+-- ---------------------------------------------------------------------------------------------
 -- The inbox views as SQL (constants only; values are always bound parameters). $1 is the caller.
 create function private.inbox_view_filter(p_view text) returns text
 language sql immutable set search_path = '' as $$
@@ -95,7 +126,7 @@ $$;
 
 -- The workspace of p_slug and the caller's role in it, for the pages that only members see. Not a
 -- member, or no such workspace: the same not_found (never reveal that a workspace exists).
-create function private.membership(p_slug text, out workspace public.workspaces, out role text)
+create function private.membership(p_slug text, out workspace public.workspaces, out role public.member_role)
 language plpgsql stable security definer set search_path = '' as $$
 begin
   select w.* into workspace from public.workspaces w where w.slug = p_slug;
@@ -104,8 +135,12 @@ begin
     raise exception 'not_found' using errcode = 'P0001';
   end if;
 end $$;
-revoke all on function private.membership(text) from public, anon, authenticated;
 
+revoke all on function private.inbox_view_filter(text), private.membership(text) from public;
+
+-- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
+-- (newest activity first, keyset-paged) with requester and assignee names, and the cursors for the
+-- pages around it.
 create function public.inbox(
   p_slug text,
   p_view text default 'unassigned',
@@ -126,6 +161,8 @@ declare
   ws public.workspaces;
   my_role text;
   view_sql text := private.inbox_view_filter(p_view);
+  status_filter public.ticket_status;
+  priority_filter public.ticket_priority;
   assignee uuid;
   q tsquery;
   base text;
@@ -141,19 +178,17 @@ begin
   select * into member from private.membership(p_slug);
   ws := member.workspace;
   my_role := member.role;
-  if view_sql is null
-     or (p_status is not null and p_status not in ('new', 'open', 'pending', 'solved', 'closed'))
-     or (p_priority is not null and p_priority not in ('low', 'normal', 'high', 'urgent'))
-     or p_limit not between 1 and 100 then
+  if view_sql is null or p_limit not between 1 and 100 then
     raise exception 'bad_request' using errcode = 'P0001';
   end if;
-  if p_assignee is not null and p_assignee <> 'none' then
-    begin
-      assignee := p_assignee::uuid;
-    exception when invalid_text_representation then
-      raise exception 'bad_request' using errcode = 'P0001';
-    end;
-  end if;
+  -- Filters from the URL: a status, priority or assignee id that isn't one is a bad request.
+  begin
+    status_filter := p_status::public.ticket_status;
+    priority_filter := p_priority::public.ticket_priority;
+    assignee := case when p_assignee <> 'none' then p_assignee::uuid end;
+  exception when invalid_text_representation then
+    raise exception 'bad_request' using errcode = 'P0001';
+  end;
 
   -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1
   base := 't.workspace_id = $2 and ' || view_sql
@@ -180,13 +215,13 @@ begin
       || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) w where w.search @@ $6 order by w.last_message_at %1$s, w.id %1$s limit $9)',
       dir, base, search_window)
       into page_ids
-      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
     if cardinality(page_ids) <= p_limit then
       execute format(
         'with m as materialized (select t.id, t.last_message_at from public.tickets t where %2$s and t.search @@ $6)'
         || ' select array(select id from m order by last_message_at %1$s, id %1$s limit $9)', dir, base)
         into page_ids
-        using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+        using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
     end if;
     -- Internal notes (their own GIN index), then the newest of both lists.
     execute format(
@@ -194,14 +229,14 @@ begin
       || ' where m.workspace_id = $2 and m.kind = ''note'' and to_tsvector(''english''::regconfig, m.body) @@ $6)'
       || ' order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
       into note_ids
-      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
     execute format('select array(select t.id from public.tickets t where t.id = any ($1) order by t.last_message_at %1$s, t.id %1$s limit $2)', dir)
       into page_ids using page_ids || note_ids, p_limit + 1;
   else
     execute format(
       'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
       into page_ids
-      using me, ws.id, p_status, p_priority, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
   end if;
   page_ids := coalesce(page_ids, '{}');
   -- One row past the page says whether there is another page in that direction.
@@ -237,8 +272,8 @@ begin
                         when 'pending' then c.status = 'pending'
                         when 'solved' then c.status = 'solved'
                         else true end
-                  and (p_status is null or c.status = p_status)
-                  and (p_priority is null or c.priority = p_priority)
+                  and (status_filter is null or c.status = status_filter)
+                  and (priority_filter is null or c.priority = priority_filter)
                   and (p_assignee is null or (p_assignee = 'none' and c.assignee_id is null) or c.assignee_id = assignee)) end,
     'tickets', (select coalesce(jsonb_agg(jsonb_build_object(
                    'id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
@@ -258,5 +293,77 @@ begin
   return result;
 end $$;
 revoke all on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer) from public, anon;
-grant execute on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer) to authenticated;
-revoke all on function private.inbox_view_filter(text) from public, anon, authenticated;
+grant execute on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer) to authenticated, service_role;
+
+-- The requester card on an agent's ticket page: who they are (name, and the email address that
+-- profiles don't hold) and their other recent requests here. Requesters and other workspaces get
+-- not_found.
+create function public.requester_card(p_ticket_id uuid) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  t public.tickets;
+begin
+  select * into t from public.tickets where id = p_ticket_id;
+  if t.id is null or not private.is_member(t.workspace_id) then
+    raise exception 'not_found' using errcode = 'P0001';
+  end if;
+  return jsonb_build_object(
+    'user_id', t.requester_id,
+    'name', coalesce((select p.display_name from public.profiles p where p.user_id = t.requester_id), 'Unknown'),
+    'email', (select u.email from auth.users u where u.id = t.requester_id),
+    'requests', (select count(*) from public.tickets o where o.requester_id = t.requester_id and o.workspace_id = t.workspace_id),
+    'recent', (select coalesce(jsonb_agg(jsonb_build_object('number', o.number, 'subject', o.subject, 'status', o.status, 'last_message_at', o.last_message_at)
+                                         order by o.last_message_at desc), '[]')
+                 from (select o.number, o.subject, o.status, o.last_message_at from public.tickets o
+                        where o.requester_id = t.requester_id and o.workspace_id = t.workspace_id and o.id <> t.id
+                        order by o.last_message_at desc limit 5) o));
+end $$;
+revoke all on function public.requester_card(uuid) from public, anon;
+grant execute on function public.requester_card(uuid) to authenticated, service_role;
+
+-- An agent's ticket page in one call: the workspace and my role, the members, the ticket, its thread
+-- (notes included), its latest 100 events, the display names of everyone involved, and the requester
+-- card.
+create function public.ticket_page(p_slug text, p_number integer) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  member record;
+  ws public.workspaces;
+  my_role text;
+  t public.tickets;
+begin
+  select * into member from private.membership(p_slug);
+  ws := member.workspace;
+  my_role := member.role;
+  select * into t from public.tickets x where x.workspace_id = ws.id and x.number = p_number;
+  if t.id is null then
+    raise exception 'not_found' using errcode = 'P0001';
+  end if;
+  return jsonb_build_object(
+    'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name),
+    'role', my_role,
+    'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role) order by m.user_id), '[]')
+                  from public.memberships m where m.workspace_id = ws.id),
+    'ticket', jsonb_build_object('id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
+                                 'requester_id', t.requester_id, 'assignee_id', t.assignee_id, 'created_at', t.created_at,
+                                 'first_response_at', t.first_response_at, 'solved_at', t.solved_at),
+    'messages', (select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'kind', m.kind, 'body', m.body, 'created_at', m.created_at,
+                                                              'author_id', m.author_id) order by m.created_at, m.id), '[]')
+                   from public.messages m where m.ticket_id = t.id),
+    'events', (select coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'actor_id', e.actor_id, 'type', e.type, 'from', e."from",
+                                                            'to', e."to", 'created_at', e.created_at) order by e.created_at desc, e.id desc), '[]')
+                 from (select * from public.ticket_events e where e.ticket_id = t.id order by e.created_at desc, e.id desc limit 100) e),
+    'names', (select coalesce(jsonb_object_agg(p.user_id, p.display_name), '{}')
+                from public.profiles p
+               where p.user_id in (select m.user_id from public.memberships m where m.workspace_id = ws.id)
+                  or p.user_id = t.requester_id
+                  or p.user_id in (select m.author_id from public.messages m where m.ticket_id = t.id)
+                  or p.user_id in (select e.actor_id from public.ticket_events e where e.ticket_id = t.id)
+                  -- assignees in the history, former members included
+                  or p.user_id::text in (select unnest(array[e."from", e."to"]) from public.ticket_events e
+                                          where e.ticket_id = t.id and e.type = 'assignee')),
+    'requester', public.requester_card(t.id)
+  );
+end $$;
+revoke all on function public.ticket_page(text, integer) from public, anon;
+grant execute on function public.ticket_page(text, integer) to authenticated, service_role;

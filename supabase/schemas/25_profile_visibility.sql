@@ -1,6 +1,7 @@
--- Profiles were filtered through private.visible_users(), which lists every requester of every
--- ticket in the caller's workspaces: ~60 ms per query at 100k tickets. A per-row check with index
--- look-ups answers the same question for the few profiles a page asks for.
+-- Who reads whose profile: yourself, co-members, the requesters of your workspaces' tickets, and the
+-- team of a workspace where you have requests. A per-row check with index look-ups, for the few
+-- profiles a page asks for.
+
 create function private.can_see_profile(uid uuid) returns boolean
 language sql stable security definer set search_path = '' as $$
   select uid = (select auth.uid())
@@ -17,6 +18,5 @@ $$;
 revoke all on function private.can_see_profile(uuid) from public;
 grant execute on function private.can_see_profile(uuid) to authenticated, service_role;
 
-drop policy "users read profiles they share a workspace with" on public.profiles;
 create policy "users read profiles they share a workspace with" on public.profiles for select to authenticated
   using (user_id = (select auth.uid()) or private.can_see_profile(user_id));

@@ -1,14 +1,7 @@
--- The platform is service_role or a direct database session (seed, migrations, jobs). A PostgREST
--- request without claims runs as anon with no role claim: that is not the platform.
-create or replace function private.is_system() returns boolean
-language sql stable set search_path = '' as $$
-  select coalesce(auth.role() = 'service_role', false)
-      or (auth.role() is null and coalesce(current_setting('role', true), 'none') not in ('anon', 'authenticated'))
-$$;
-
--- Reports for admins (product.md §6 "reports"): one round trip, numbers the settings page shows.
+-- Reports for admins: one round trip, the numbers the settings page shows.
 -- { since, tickets_by_status {status: n}, created, solved, median_first_response_seconds,
 --   by_assignee [{assignee_id, open, solved}] }. Raises forbidden for anyone but the workspace's admins.
+
 create function public.workspace_report(p_workspace_id uuid, p_since timestamptz default now() - interval '30 days')
 returns jsonb
 language plpgsql stable security invoker set search_path = '' as $$
@@ -21,7 +14,7 @@ begin
   select jsonb_build_object(
     'since', p_since,
     'tickets_by_status', (select jsonb_object_agg(s, (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.status = s))
-                            from unnest(array['new', 'open', 'pending', 'solved', 'closed']) s),
+                            from unnest(enum_range(null::public.ticket_status)) s),
     'created', (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.created_at >= p_since),
     'solved', (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.solved_at >= p_since),
     'median_first_response_seconds', (select round(extract(epoch from percentile_cont(0.5) within group (order by t.first_response_at - t.created_at)))
@@ -34,6 +27,5 @@ begin
   ) into out;
   return out;
 end $$;
-
 revoke execute on function public.workspace_report(uuid, timestamptz) from public, anon;
 grant execute on function public.workspace_report(uuid, timestamptz) to authenticated, service_role;
