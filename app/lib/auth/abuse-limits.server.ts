@@ -2,7 +2,7 @@
 // per IP, code requests per IP. Supabase Auth applies its own limits on top, keyed on our server.
 //
 // One set of counters per server: under server.ts the workers of the cluster ask the primary,
-// which keeps them (docs/decisions/010-production-server.md); anywhere else (remix dev, tests)
+// which keeps them (docs/decisions/009-production-server.md); anywhere else (remix dev, tests)
 // the process keeps its own.
 import cluster, { type Worker } from 'node:cluster';
 import { CODE_REQUESTS_PER_IP, VERIFY_ATTEMPTS_PER_EMAIL, VERIFY_ATTEMPTS_PER_IP } from '../constants.ts';

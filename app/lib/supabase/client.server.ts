@@ -88,7 +88,7 @@ export function getSupabase(request: Request): RequestSupabase {
  * A client for the data API (PostgREST, RPCs) that sends this access token, and has no auth client:
  * it never reads or writes cookies. For a session already verified and far from expiry, where the
  * cookie-bound client would only decode the same cookies and send the same token (no refresh, no
- * Set-Cookie), at a measurable share of a page's CPU (docs/decisions/009-inbox-in-one-call.md).
+ * Set-Cookie), at a measurable share of a page's CPU (docs/decisions/008-inbox-in-one-call.md).
  * `supabase.auth` on it throws; auth calls go through getSupabase(request).
  */
 export function tokenClient(accessToken: string): SupabaseClient {
