@@ -12,3 +12,8 @@ export const CODE_PATTERN = `[0-9]{${OTP_LENGTH}}`;
 export function normalizeCode(value: string): string {
   return value.replace(/\D/g, '');
 }
+
+/** A workspace address (its slug): lower-case letters and digits in hyphen-joined runs (HTML pattern). */
+export const SLUG_PATTERN = '[a-z0-9]+(-[a-z0-9]+)*';
+export const SLUG_MIN_LENGTH = 3;
+export const SLUG_MAX_LENGTH = 40;
