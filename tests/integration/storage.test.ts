@@ -6,10 +6,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, signInWithCode, startTestStack, type TestStack } from '../support/stack.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
+import { clientFor, signInWithCode } from '../support/stack.ts';
 
-let stack: TestStack;
+const stack = stackFixture({ fixture: 'storage-project' });
 let service: SupabaseClient;
 let anon: SupabaseClient;
 let alice: { c: SupabaseClient; id: string; token: string };
@@ -44,13 +45,11 @@ async function signIn() {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ fixture: 'storage-project' });
   service = clientFor(stack, { key: stack.serviceRoleKey });
   anon = clientFor(stack);
   alice = await signIn();
   bob = await signIn();
 });
-afterAll(() => stack?.teardown());
 
 describe('buckets', () => {
   it('creates the config.toml buckets at start, with their settings, and seeds objects_path', async () => {
