@@ -1,6 +1,7 @@
 // A requester's view of their request: the public thread (never internal notes), reply (reopens
 // pending/solved), "Mark as solved", and a follow-up link once closed.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import {
   ErrorList,
@@ -84,6 +85,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   return redirectWithHeaders(request, `/support/${workspace.slug}/requests/${ticket.number}`);
 }
+
+/**
+ * A refusal because the request changed meanwhile (409: ticket_changed, ticket_closed,
+ * invalid_transition) shows it as it is now, above the kept text. Single fetch skips reloading
+ * after an action's 4xx unless asked; without JavaScript the page is rendered afresh anyway.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
 
 export default function PortalRequest() {
   const { workspace, ticket, messages } = useLoaderData<typeof loader>();

@@ -2,6 +2,7 @@
 // note, "send and set status", traffic cop via last_seen_message_id), and the sidebar: status,
 // priority, assignee, requester, history. Not a member or not visible: 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
@@ -165,6 +166,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   return redirectWithHeaders(request, `/w/${slug}/tickets/${params.number}`);
 }
+
+/**
+ * A refusal because the ticket changed meanwhile (409: ticket_changed, ticket_closed,
+ * invalid_transition) shows it as it is now, above the kept text. Single fetch skips reloading
+ * after an action's 4xx unless asked; without JavaScript the page is rendered afresh anyway.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
 
 export default function TicketPage() {
   const { workspace, me, members, ticket, requester, requesterCard, assignee, messages, events, lastMessageId } =

@@ -84,5 +84,4 @@ export function codeForStatus(status: number): ErrorCode {
 export interface ErrorPayload {
   code: ErrorCode;
   message: string;
-  requestId?: string;
 }
