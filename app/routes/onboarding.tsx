@@ -1,4 +1,4 @@
-// Create a workspace (product.md §2): name and slug; the creator becomes its admin (create_workspace).
+// Create a workspace (docs/product.md §2): name and slug; the creator becomes its admin (create_workspace).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData } from '@remix-run/react';
 import {

@@ -328,7 +328,7 @@ describe('auth with Tend settings', () => {
     });
     expect((await fetch(`${stack.apiUrl}/auth/v1/health`, { headers })).status).toBe(200);
     const jwks = await (await fetch(`${stack.apiUrl}/auth/v1/.well-known/jwks.json`)).json();
-    // The CLI's default local key (reference/auth.md §2).
+    // The CLI's default local key (docs/reference/auth.md §2).
     expect(jwks).toEqual({
       keys: [
         {

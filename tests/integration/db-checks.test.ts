@@ -1,4 +1,4 @@
-// The database's own checks (product.md §5) and invariants: lengths, slugs, profiles on sign-up,
+// The database's own checks (docs/product.md §5) and invariants: lengths, slugs, profiles on sign-up,
 // the last admin, assignees, the portal RPC, and the search vector.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';

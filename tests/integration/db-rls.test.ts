@@ -8,7 +8,7 @@ type Role = 'anon' | Person;
 const ROLES: Role[] = ['anon', 'acmeCustomer', 'globexCustomer', 'acmeAgent', 'globexAgent', 'acmeAdmin'];
 type Op = 'select' | 'insert' | 'update' | 'delete';
 
-// product.md §6 as a matrix: for each table and operation on an Acme row, who may. Everyone else is
+// docs/product.md §6 as a matrix: for each table and operation on an Acme row, who may. Everyone else is
 // refused (an error) or affects/sees no rows. Rows are the database's own where nobody is listed.
 const MATRIX: Record<string, Record<Op, Role[]>> = {
   profiles: { select: ['acmeCustomer', 'acmeAgent', 'acmeAdmin'], insert: [], update: ['acmeAgent'], delete: [] },

@@ -52,7 +52,7 @@ describe('seed:bulk', () => {
       [ACME, before],
     );
     expect(orphans.rows[0].n).toBe(0);
-    // History follows product.md §4's moves, and no timestamp lies in the future.
+    // History follows docs/product.md §4's moves, and no timestamp lies in the future.
     const moves = await db.sql(
       `select distinct e."from" || '→' || e."to" as move from ticket_events e join tickets t on t.id = e.ticket_id
         where t.workspace_id = $1 and t.number > $2 and e.type = 'status'`,

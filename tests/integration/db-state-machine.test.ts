@@ -1,4 +1,4 @@
-// Every cell of product.md §4's status table, allowed and refused, by each role.
+// Every cell of docs/product.md §4's status table, allowed and refused, by each role.
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
 import { PEOPLE, openTicket, type Person } from '../support/db.ts';
@@ -7,7 +7,7 @@ const STATUSES = ['new', 'open', 'pending', 'solved', 'closed'] as const;
 type Status = (typeof STATUSES)[number];
 type Actor = 'requester' | 'agent' | 'admin' | 'system';
 
-// product.md §4: who may move a ticket from → to by setting its status directly.
+// docs/product.md §4: who may move a ticket from → to by setting its status directly.
 // (A requester reopens only by replying: tested separately.)
 const ALLOWED: Record<string, Actor[]> = {
   'new→open': ['agent', 'admin', 'system'],

@@ -1,5 +1,5 @@
 // Edge Functions on real Deno, called as clients call them: supabase-js invoke and plain fetch
-// through the gateway, answers compared with hosted's (reference/storage-functions.md B).
+// through the gateway, answers compared with hosted's (docs/reference/storage-functions.md B).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // pg_net and pg_cron's SQL interface, served by the stack: requests queued in SQL reach the
 // functions and their answers land in net._http_response; cron jobs run on schedule as their user
-// and leave cron.job_run_details (reference/storage-functions.md B3; pg_net, pg_cron sources).
+// and leave cron.job_run_details (docs/reference/storage-functions.md B3; pg_net, pg_cron sources).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';

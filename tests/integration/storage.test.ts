@@ -1,5 +1,5 @@
 // The local Storage service through the gateway with supabase-js, as an app uses it: buckets,
-// objects, limits and errors in storage-api's shapes (reference/storage-functions.md A0–A4), with
+// objects, limits and errors in storage-api's shapes (docs/reference/storage-functions.md A0–A4), with
 // the fixture project's policies deciding per role (anon, two users, service role).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';

@@ -5,7 +5,7 @@ import { OTP_LENGTH } from '../constants.ts';
 /** The honeypot: people never see it, so it stays empty (docs/decisions/003-abuse-limits.md). */
 export const HONEYPOT_FIELD = 'company';
 
-/** The code input's HTML pattern (product.md §5). */
+/** The code input's HTML pattern (docs/product.md §5). */
 export const CODE_PATTERN = `[0-9]{${OTP_LENGTH}}`;
 
 /** Anything that is not a digit is dropped, so a pasted "123 456" is "123456". */

@@ -1,4 +1,4 @@
-// Helpdesk vocabulary shared by the portal, the inbox and the ticket page (product.md §3, §4).
+// Helpdesk vocabulary shared by the portal, the inbox and the ticket page (docs/product.md §3, §4).
 export const STATUSES = ['new', 'open', 'pending', 'solved', 'closed'] as const;
 export type TicketStatus = (typeof STATUSES)[number];
 export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;

@@ -1,5 +1,5 @@
 // Responses from loaders and actions. Every one carries the Supabase client's Set-Cookie and
-// cache headers (reference/remix-ssr.md §1.4: data, redirects, thrown redirects and errors alike).
+// cache headers (docs/reference/remix-ssr.md §1.4: data, redirects, thrown redirects and errors alike).
 import { json, redirect, data as withInit } from '@remix-run/node';
 import { errorMessage, errorStatus, type ErrorCode, type ErrorParams, type ErrorPayload } from '../errors/catalogue.ts';
 import { isSameOriginPost } from './request-info.server.ts';
