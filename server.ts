@@ -10,16 +10,23 @@
 // files of public/ (an hour) from memory, brotli or gzip when the browser takes it, and hand
 // everything else to Remix with Node's own fetch classes (no web-fetch polyfill).
 import cluster, { type Worker } from 'node:cluster';
-import { createReadStream, promises as fs, readdirSync, statSync } from 'node:fs';
+import { createReadStream, promises as fs, readdirSync, statSync, watch } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { createRequestHandler, type ServerBuild } from '@remix-run/node';
+import { broadcastDevReady, createRequestHandler, type ServerBuild } from '@remix-run/node';
+import { allowedHosts, isAllowedHost } from './app/lib/http/allowed-hosts.ts';
 import { PEER_ADDRESS_ENV, PEER_ADDRESS_HEADER } from './app/lib/http/peer-address.ts';
 
 process.env.NODE_ENV ??= 'production';
+/**
+ * `npm run dev` runs this server too (under `remix dev --manual`): one process, the build re-imported
+ * whenever remix dev rewrites it, static files read from disk as they change. The same answers as
+ * `npm start` otherwise: Host check, 403 for cross-origin POSTs, no stack traces, socket addresses.
+ */
+const DEV = process.env.NODE_ENV === 'development';
 const BUILD_PATH = path.resolve(process.argv[2] ?? 'build/index.js');
 const PORT = Number(process.env.PORT ?? 3000);
 const HOST = process.env.HOST || undefined;
@@ -30,7 +37,18 @@ const SHUTDOWN_GRACE_MS = 10_000;
 // ---------------------------------------------------------------------------------------------
 // Primary
 
+/** The environment is checked once, before anything serves, with a clear message rather than a stack trace. */
+async function checkEnvironment() {
+  try {
+    await import('./app/lib/env.server.ts');
+  } catch (error) {
+    console.error(`[tend-server] ${error instanceof Error ? error.message : error}`);
+    process.exit(1);
+  }
+}
+
 async function runPrimary() {
+  await checkEnvironment();
   // Only the primary keeps the counters (the workers' copy of this module is in the build).
   const { SHARED_LIMITS_ENV, answerAbuseLimits } = await import('./app/lib/auth/abuse-limits.server.ts');
   let stopping = false;
@@ -89,22 +107,41 @@ async function runPrimary() {
 // ---------------------------------------------------------------------------------------------
 // Worker
 
+/** The build; in development a fresh copy each time (the query string defeats the import cache). */
+async function importBuild(): Promise<ServerBuild> {
+  const url = pathToFileURL(BUILD_PATH).href;
+  return import(DEV ? `${url}?t=${statSync(BUILD_PATH).mtimeMs}` : url);
+}
+
 async function runWorker() {
   // Before the build loads: the app may take the client's IP from the header toRequest sets.
   process.env[PEER_ADDRESS_ENV] = '1';
-  const build: ServerBuild = await import(pathToFileURL(BUILD_PATH).href);
-  const handleRemix = createRequestHandler(build, process.env.NODE_ENV);
+  let build = await importBuild();
+  let handleRemix = createRequestHandler(build, process.env.NODE_ENV);
   const { isSameOriginPost } = await import('./app/lib/http/request-info.server.ts');
   const { errorMessage } = await import('./app/lib/errors/catalogue.ts');
+  const hosts = allowedHosts({ ALLOWED_HOSTS: process.env.ALLOWED_HOSTS, APP_ORIGIN: process.env.APP_ORIGIN });
   const assets = new StaticFiles(path.resolve(build.assetsBuildDirectory), 'public, max-age=31536000, immutable');
   // public/ minus the build output under it (the build is served above, or is another build's).
   const publicFiles = new StaticFiles(path.resolve('public'), 'public, max-age=3600', path.resolve('public', 'build'));
   const publicPath = build.publicPath; // "/build/"
+  if (DEV)
+    watchBuild(async () => {
+      build = await importBuild();
+      handleRemix = createRequestHandler(build, process.env.NODE_ENV);
+      await broadcastDevReady(build);
+    });
 
   let closing = false;
   const server = http.createServer(async (req, res) => {
     // While shutting down, a keep-alive connection is closed after the request it carries.
     if (closing) res.setHeader('Connection', 'close');
+    // A name this server doesn't go by (DNS rebinding, a forged Host): refused before anything else.
+    if (!isAllowedHost(req.headers.host, hosts)) {
+      sendPlain(res, 421, 'Misdirected Request: this server does not answer for that host name (ALLOWED_HOSTS).');
+      dropUnreadBody(req);
+      return;
+    }
     try {
       const pathname = (req.url ?? '/').split('?', 1)[0];
       if (req.method === 'GET' || req.method === 'HEAD') {
@@ -151,7 +188,34 @@ async function runWorker() {
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, shutdown);
 
-  server.listen(PORT, HOST);
+  server.listen(PORT, HOST, () => {
+    if (!DEV) return;
+    console.log(`[tend-server] development: http://${HOST ?? 'localhost'}:${PORT}`);
+    void broadcastDevReady(build);
+  });
+}
+
+/** Calls `reload` after remix dev has written a new build (it writes version.txt last). */
+function watchBuild(reload: () => Promise<void>) {
+  const dir = path.dirname(BUILD_PATH);
+  const versionFile = path.join(dir, 'version.txt');
+  let seen = '';
+  let running = Promise.resolve();
+  const check = () => {
+    running = running.then(async () => {
+      const version = await fs.readFile(versionFile, 'utf8').catch(() => '');
+      if (!version || version === seen) return;
+      seen = version;
+      await reload().catch((error) => console.error('[tend-server] reloading the build failed', error));
+    });
+  };
+  void fs.readFile(versionFile, 'utf8').then(
+    (v) => (seen = v),
+    () => undefined,
+  );
+  watch(dir, (_event, name) => {
+    if (name === 'version.txt') check();
+  });
 }
 
 /** A page of one sentence, for answers Remix gives no page of its own. */
@@ -378,10 +442,12 @@ class StaticFiles {
   private cache = new Map<string, CachedFile>();
 
   constructor(
-    root: string,
+    private readonly root: string,
     private readonly cacheControl: string,
-    skip?: string,
+    private readonly skip?: string,
   ) {
+    // In development the files change under the server: each request looks on disk (onDisk).
+    if (DEV) return;
     let entries: string[] = [];
     try {
       entries = readdirSync(root, { recursive: true, encoding: 'utf8' });
@@ -390,7 +456,7 @@ class StaticFiles {
     }
     for (const entry of entries) {
       const full = path.join(root, entry);
-      if (skip && (full === skip || full.startsWith(skip + path.sep))) continue;
+      if (this.skip && (full === this.skip || full.startsWith(this.skip + path.sep))) continue;
       if (statSync(full).isFile()) this.files.set(entry.split(path.sep).join('/'), full);
     }
   }
@@ -405,7 +471,7 @@ class StaticFiles {
         return false;
       }
     }
-    const full = this.files.get(name);
+    const full = DEV ? this.onDisk(name) : this.files.get(name);
     if (!full) return false;
     const file = this.cache.get(name) ?? (await this.load(name, full, req, res));
     if (!file) return true; // streamed
@@ -461,10 +527,25 @@ class StaticFiles {
       return null;
     }
     const file: CachedFile = { type, etag, lastModified, body: await fs.readFile(full) };
-    this.cache.set(name, file);
+    if (!DEV) this.cache.set(name, file);
     return file;
+  }
+
+  /** The file for `name` under the root as it is now (development), never outside the root. */
+  private onDisk(name: string): string | undefined {
+    const full = path.join(this.root, name);
+    if (!full.startsWith(this.root + path.sep)) return undefined;
+    if (this.skip && (full === this.skip || full.startsWith(this.skip + path.sep))) return undefined;
+    try {
+      return statSync(full).isFile() ? full : undefined;
+    } catch {
+      return undefined;
+    }
   }
 }
 
-if (cluster.isPrimary) await runPrimary();
+if (DEV) {
+  await checkEnvironment();
+  await runWorker();
+} else if (cluster.isPrimary) await runPrimary();
 else await runWorker();

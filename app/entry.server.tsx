@@ -7,7 +7,9 @@ import { RequestInfoContext } from './components/request-info.tsx';
 import { env } from './lib/env.server.ts';
 import { isErrorCode } from './lib/errors/catalogue.ts';
 import { log } from './lib/http/log.server.ts';
+import { type KeptForm, keptForm } from './lib/http/kept-form.server.ts';
 import { requestIdFor } from './lib/http/request-id.server.ts';
+import { keepInErrors } from './lib/http/turbo-stream.server.ts';
 import {
   applyCacheHeaders,
   applySecurityHeaders,
@@ -39,7 +41,9 @@ function logResponse(request: Request, status: number, code?: string) {
     path: new URL(request.url).pathname,
     code,
   };
-  if (status >= 500) log.error('request failed', fields);
+  // A client that left (a live page's revalidation cut short by a navigation) is no server failure.
+  if (request.signal.aborted) log.info('request abandoned', fields);
+  else if (status >= 500) log.error('request failed', fields);
   else log.info('request refused', fields);
 }
 
@@ -47,13 +51,30 @@ function logResponse(request: Request, status: number, code?: string) {
 export const streamTimeout = 5_000;
 
 /**
+ * The errors of a document as rendered: without stacks (development mode adds them, absolute paths
+ * of this machine; the page never shows them and the log has them), and a backend_unavailable after
+ * a POST with the text that was sent, for the error page to give back. Returns that text.
+ */
+async function prepareErrors(request: Request, remixContext: EntryContext): Promise<KeptForm | null> {
+  const errors = Object.values(remixContext.staticHandlerContext.errors ?? {});
+  const unavailable = errors.filter(
+    (error) => isRouteErrorResponse(error) && error.data?.code === 'backend_unavailable',
+  );
+  const kept = unavailable.length ? await keptForm(request) : null;
+  for (const error of errors) if (error instanceof Error) error.stack = undefined;
+  if (kept) for (const error of unavailable) error.data = { ...error.data, kept };
+  return kept;
+}
+
+/**
  * The loaders' data for the browser (single fetch streams it into the document as turbo-stream
  * chunks through <Scripts/>), read whole before rendering and handed to Remix's StreamTransfer as
  * already read: the document is then one renderToString, not a stream, which costs ~20% more CPU
  * per page (docs/decisions/014-single-fetch.md). Tend's loaders return no promises, so nothing is
  * lost by waiting; one that did would be waited for (up to streamTimeout) rather than streamed.
+ * Text kept for an error page goes in too, so the browser renders what the server did.
  */
-async function preloadHandoff(context: EntryContext): Promise<void> {
+async function preloadHandoff(context: EntryContext, kept: KeptForm | null): Promise<void> {
   const stream = context.serverHandoffStream;
   if (!stream || !context.renderMeta) return;
   const reader = stream.getReader();
@@ -63,6 +84,7 @@ async function preloadHandoff(context: EntryContext): Promise<void> {
     text += decoder.decode(chunk.value, { stream: true });
   text += decoder.decode();
   reader.releaseLock();
+  if (kept) text = keepInErrors(text, kept);
   const read = (result: { done: boolean; value: string }) => Object.assign(Promise.resolve(), { result });
   context.renderMeta.streamCache = { 0: read({ done: false, value: text }), 1: read({ done: true, value: '' }) };
 }
@@ -76,6 +98,7 @@ export default async function handleRequest(
   const nonce = newNonce();
   const requestId = requestIdFor(request);
   const errors = remixContext.staticHandlerContext.errors;
+  const kept = errors ? await prepareErrors(request, remixContext) : null;
   logResponse(request, responseStatusCode, errors ? errorCodeOf(Object.values(errors)[0]) : undefined);
 
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
@@ -83,7 +106,7 @@ export default async function handleRequest(
   applySecurityHeaders(responseHeaders, csp(nonce));
   applyCacheHeaders(responseHeaders, { document: true });
 
-  await preloadHandoff(remixContext);
+  await preloadHandoff(remixContext, kept);
   // One string is cheaper than a stream (~20% less CPU per page; server.ts writes it in one piece),
   // and the first byte comes no later. Bytes, not the string: a string body is checked code point
   // by code point (USVString) by undici's Response, ~3% of an inbox page's CPU.
@@ -121,6 +144,13 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
     return new Response(null, { status: 302, headers });
   }
   logResponse(request, response.status);
+  // A form post that met backend_unavailable gets its text back on the error page (kept-form.server.ts).
+  const kept = request.method === 'POST' && response.status === 503 ? await keptForm(request) : null;
+  if (kept) {
+    headers.delete('Content-Length');
+    const body = keepInErrors(await response.text(), kept);
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  }
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 };
 

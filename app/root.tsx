@@ -1,4 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ShouldRevalidateFunction } from '@remix-run/react';
 import {
   Links,
   LiveReload,
@@ -34,6 +35,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The browser gets the public Supabase URL and anon key only (for realtime, later).
   return data(request, { user, ENV: browserEnv() });
 }
+
+// A live page's revalidation (same URL, no form) is about the page's data; who is signed in and the
+// public environment don't change with it, so the root's loader sits it out.
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => (formMethod || currentUrl.href !== nextUrl.href ? defaultShouldRevalidate : false);
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

@@ -45,7 +45,7 @@ async function islandPaths(mode: Mode): Promise<IslandPaths> {
     return { outdir: path.join(assets, 'islands'), publicPath: `${config.publicPath ?? '/build/'}islands/`, serverDir };
   }
   // `remix dev` empties the assets build directory on every rebuild, so development islands live
-  // in public/islands/ (git-ignored), which remix-serve serves as plain public files.
+  // in public/islands/ (git-ignored), which the dev server (server.ts) serves as plain public files.
   return { outdir: path.join(PROJECT_DIR, 'public', 'islands'), publicPath: '/islands/', serverDir };
 }
 

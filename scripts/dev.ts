@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PORT, isBasePort, PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
 import { watchIslands } from './build-islands.ts';
+import { bold, devLine } from './dev-log.ts';
 
 const { values: args } = parseArgs({ options: { 'stack-port': { type: 'string' }, dir: { type: 'string' } } });
 const stackPort = Number(args['stack-port'] ?? DEFAULT_PORT);
@@ -20,38 +21,63 @@ const dir = args.dir ? path.resolve(args.dir) : path.join(PROJECT_DIR, '.supabas
 if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
 chmodSync(dir, 0o755); // Postgres runs as an unprivileged user
 
-const dim = (s: string) => `\x1b[2m${s}\x1b[0m`;
-const bold = (s: string) => `\x1b[1m${s}\x1b[0m`;
-
-// The mail catcher prints one line per email with its code; show those, the rest only with DEBUG.
 function log(line: string) {
-  if (line.startsWith('[mail]')) console.log(bold(line));
-  else if (process.env.DEBUG) console.log(dim(`[stack] ${line}`));
+  const shown = devLine(line);
+  if (shown !== null) console.log(shown);
 }
 
-const stack = await startStack({ dir, log, port: stackPort });
+const stack = await startStack({
+  dir,
+  log,
+  port: stackPort,
+  onCrash: (name, message) => {
+    console.error(bold(`[stack] ${name} could not be brought back; stopping. ${message}`));
+    void stop(1);
+  },
+});
 // Island pages (docs/decisions/006-javascript-budget.md) load these instead of Remix's runtime.
 const islands = await watchIslands();
 const appPort = Number(process.env.PORT ?? 3000);
 
+// Its own process group, so that Ctrl-C (SIGINT to the terminal's foreground group) reaches only
+// this script, which then stops the whole group: remix-serve answers SIGINT with server.close() and
+// stays alive watching the build, so signalling it with the group left it running (issue 13).
 const remix = spawn(
   path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'),
-  ['dev', '--manual', '-c', 'remix-serve ./build/index.js'],
+  // server.ts in development mode (one process, reloads each build): the same Host check, refusals and
+  // error answers as `npm start`, where remix-serve would answer stack traces (docs/decisions/021-allowed-hosts.md).
+  ['dev', '--manual', '-c', 'node --import tsx server.ts ./build/index.js'],
   {
     cwd: PROJECT_DIR,
-    stdio: 'inherit',
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
     env: {
       ...process.env,
       NODE_ENV: 'development',
       PORT: String(appPort),
-      // remix-serve listens on every interface unless told; a dev server stays on this machine.
+      // server.ts listens on every interface unless told; a dev server stays on this machine.
       HOST: process.env.HOST || '127.0.0.1',
+      // Remix's own dev server (live reload, port 3001) has no host option: loopback by preload.
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require "${path.join(PROJECT_DIR, 'scripts', 'loopback-listen.cjs')}"`,
       SUPABASE_URL: stack.apiUrl,
       SUPABASE_ANON_KEY: stack.anonKey,
+      // The app's sign-in calls forward the user's IP with it (Sb-Forwarded-For).
+      SUPABASE_SECRET_KEY: stack.secretKey,
       PATH: `${path.join(PROJECT_DIR, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
     },
   },
 );
+
+/** Signals remix dev and everything it started (remix-serve, esbuild); gone already is fine. */
+function signalRemix(signal: NodeJS.Signals) {
+  try {
+    process.kill(-remix.pid!, signal);
+  } catch {
+    /* the group is empty */
+  }
+}
+// If this script dies some other way, remix's group must not outlive it.
+process.on('exit', () => signalRemix('SIGKILL'));
 
 console.log(`
 ${bold('Tend is starting')}
@@ -66,13 +92,12 @@ let stopping = false;
 async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
-  if (remix.exitCode === null) {
-    await new Promise<void>((resolve) => {
-      remix.once('exit', () => resolve());
-      remix.kill('SIGTERM');
-      setTimeout(() => remix.kill('SIGKILL'), 5_000).unref();
-    });
+  if (remix.exitCode === null && remix.signalCode === null) {
+    const exited = new Promise<void>((resolve) => remix.once('exit', () => resolve()));
+    signalRemix('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
   }
+  signalRemix('SIGKILL'); // whatever of the group is left (remix-serve): nothing in dev needs a clean exit
   await islands.dispose();
   await stack.stop();
   process.exit(code);
@@ -80,4 +105,5 @@ async function stop(code = 0) {
 
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+process.on('SIGHUP', () => void stop(0));
 remix.on('exit', (code) => void stop(code ?? 0));

@@ -1,4 +1,6 @@
-// npm run measure:js: gzip bytes of the JavaScript the /login/verify page loads, from the production
+// npm run measure:js [page]: gzip bytes of the JavaScript a page loads (default /login/verify; an
+// agent's page /w/… is fetched signed in as agent@acme.test, a requester's /support/…/requests/… as
+// customer@example.test, from the seed), from the production
 // build served by server.ts: every <script src> and <link rel="modulepreload"> of the page and what
 // those modules import in turn, fetched from the server, plus inline scripts. For an island module
 // (docs/decisions/006-javascript-budget.md) it also prints what it is made of, from esbuild's metafile.
@@ -7,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startStack } from '../supabase/local/stack.ts';
-import { startApp } from './bench-support.ts';
+import { signIn, startApp } from './bench-support.ts';
 import { METAFILE_FILE } from './build-islands.ts';
 
 const PAGE = process.argv[2] ?? '/login/verify';
@@ -81,7 +83,16 @@ function printIslandBreakdown(files: string[]) {
 
 try {
   const pageUrl = new URL(PAGE, base);
-  const html = PAGE === '/login/verify' ? await verifyPageHtml() : await (await fetch(pageUrl)).text();
+  const as = PAGE.startsWith('/w/')
+    ? 'agent@acme.test'
+    : /^\/support\/[^/]+\/requests\//.test(PAGE)
+      ? 'customer@example.test'
+      : null;
+  const cookie = as ? await signIn(base, stack.mailUrl, as) : '';
+  const html =
+    PAGE === '/login/verify'
+      ? await verifyPageHtml()
+      : await (await fetch(pageUrl, { headers: { cookie }, redirect: 'error' })).text();
   // What the document asks for: <script src>, <link rel="modulepreload">, and the imports of its
   // inline module scripts; then, module by module, everything those import.
   const queue: URL[] = [];

@@ -133,8 +133,8 @@ async function main() {
                 g % array_length($6::text[], 1) as ci, (g / 7) % array_length($7::text[], 1) as ai, (g / 3) % array_length($8::text[], 1) as ni
          from (
            select g, date_trunc('second', now() - (random() * interval '365 days')) as opened, random() < 0.3 as with_note,
-                  (array['new','open','open','open','pending','pending','solved','solved','solved','closed'])[1 + floor(random() * 10)::int] as status,
-                  (array['low','normal','normal','normal','high','urgent'])[1 + floor(random() * 6)::int] as priority,
+                  (array['new','open','open','open','pending','pending','solved','solved','solved','closed']::public.ticket_status[])[1 + floor(random() * 10)::int] as status,
+                  (array['low','normal','normal','normal','high','urgent']::public.ticket_priority[])[1 + floor(random() * 6)::int] as priority,
                   (array['Order','Invoice','Login','Refund','Shipping','Password','Account','Subscription','Delivery','Warranty'])[1 + g % 10]
                     || ' issue: ' || (array['damaged item','wrong amount','cannot sign in','duplicate charge','late parcel','reset link','name change','cancel plan','missing item','broken part'])[1 + (g / 10) % 10]
                     || ' #' || ($2 + g) as subject
@@ -172,7 +172,7 @@ async function main() {
            ('pending', 'new', 'pending', interval '2 hours'),
            ('solved', 'new', 'open', interval '2 hours'), ('solved', 'open', 'solved', interval '2 days'),
            ('closed', 'new', 'open', interval '2 hours'), ('closed', 'open', 'solved', interval '2 days'), ('closed', 'solved', 'closed', interval '9 days')
-         ) m (status, f, "to", after) on m.status = t.status
+         ) m (status, f, "to", after) on m.status = t.status::text
        )
        insert into public.messages (ticket_id, workspace_id, author_id, kind, body, created_at)
        select t.id, t.workspace_id, t.requester_id, 'reply', c.body, t.created_at

@@ -69,8 +69,8 @@ with subjects (i, subject, body) as (
   ) as v(s, b)
 ), plan as (
   select g as n,
-         (array['new','new','open','open','open','pending','pending','solved','solved','closed'])[1 + (g % 10)] as status,
-         (array['low','normal','normal','normal','high','urgent'])[1 + (g % 6)] as priority,
+         (array['new','new','open','open','open','pending','pending','solved','solved','closed']::public.ticket_status[])[1 + (g % 10)] as status,
+         (array['low','normal','normal','normal','high','urgent']::public.ticket_priority[])[1 + (g % 6)] as priority,
          case when g % 3 = 0 then 'c0000000-0000-4000-8000-000000000002'::uuid else 'c0000000-0000-4000-8000-000000000001'::uuid end as requester,
          -- New requests wait unassigned; two open ones were answered from the queue without taking them.
          case when g % 10 in (0, 1) or g % 20 = 2 then null

@@ -19,7 +19,26 @@ interface Described {
   status: number;
   message: string;
   requestId: string;
+  /** The text a POST sent, given back when the backend was unavailable (lib/http/kept-form.server.ts). */
+  kept: [string, string][] | null;
 }
+
+function keptOf(data: unknown): [string, string][] | null {
+  const kept = (data as { kept?: unknown } | null)?.kept;
+  if (!Array.isArray(kept)) return null;
+  return kept.filter(
+    (pair): pair is [string, string] =>
+      Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string',
+  );
+}
+
+/** The fields a person typed, shown to edit and send again; the rest of the form goes along hidden. */
+const TYPED_FIELDS: Record<string, string> = {
+  subject: 'Subject',
+  body: 'Message',
+  name: 'Name',
+  display_name: 'Display name',
+};
 
 function describe(error: unknown, fallbackId: string): Described {
   if (isRouteErrorResponse(error)) {
@@ -30,9 +49,9 @@ function describe(error: unknown, fallbackId: string): Described {
       isErrorCode(data?.code) && typeof data?.message === 'string'
         ? data.message
         : errorMessage(WITH_PARAMS.has(code) ? 'bad_request' : (code as PageCode));
-    return { code, status: error.status, message, requestId: fallbackId };
+    return { code, status: error.status, message, requestId: fallbackId, kept: keptOf(data) };
   }
-  return { code: 'unexpected', status: 500, message: errorMessage('unexpected'), requestId: fallbackId };
+  return { code: 'unexpected', status: 500, message: errorMessage('unexpected'), requestId: fallbackId, kept: null };
 }
 
 const TITLES: Partial<Record<ErrorCode, string>> = {
@@ -42,11 +61,22 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   unexpected: 'Something went wrong',
 };
 
+function KeptField({ name, value, id }: { name: string; value: string; id: string }) {
+  if (!TYPED_FIELDS[name] || !value) return <input type="hidden" name={name} value={value} />;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{TYPED_FIELDS[name]}</label>
+      <textarea id={id} name={name} defaultValue={value} className="input" rows={name === 'body' ? 8 : 2} />
+    </div>
+  );
+}
+
 export function GeneralErrorBoundary() {
   const error = useRouteError();
   // A failed client navigation reloads the page from the server (entry.server's
   // handleDataRequest), so it has the document's id; a form post that failed with JavaScript has none.
-  const { code, status, message, requestId } = describe(error, useRequestIdAt(useLocation().key));
+  const { code, status, message, requestId, kept } = describe(error, useRequestIdAt(useLocation().key));
+  const typed = kept?.filter(([name, value]) => TYPED_FIELDS[name] && value) ?? [];
   return (
     <section className="card card--narrow error-page" aria-labelledby="error-title">
       <p className="eyebrow">
@@ -55,11 +85,26 @@ export function GeneralErrorBoundary() {
       <h1 id="error-title" data-error-code={code}>
         {message}
       </h1>
-      <p>
-        <Link to="/" className="button">
-          Go to the home page
-        </Link>
-      </p>
+      {typed.length ? (
+        // Sent again to the same address, as the page that failed sent it (a plain form: no JavaScript needed).
+        <form method="post" className="stack" data-testid="kept-form">
+          {kept?.map(([name, value], i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a kept field is its position in the form that was sent
+            <KeptField key={i} name={name} value={value} id={`kept-${i}`} />
+          ))}
+          <p>
+            <button type="submit" className="button">
+              Try again
+            </button>
+          </p>
+        </form>
+      ) : (
+        <p>
+          <Link to="/" className="button">
+            Go to the home page
+          </Link>
+        </p>
+      )}
       {requestId ? (
         <p className="muted small">
           Request id: <code data-testid="request-id">{requestId}</code>

@@ -5,7 +5,7 @@
 import { OTPInput, OTPInputContext, REGEXP_ONLY_DIGITS } from 'input-otp';
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { OTP_LENGTH } from '~/lib/constants.ts';
-import { CODE_PATTERN, normalizeCode } from '~/lib/forms/fields.ts';
+import { CODE_INPUT_MAX_LENGTH, CODE_INPUT_PATTERN, normalizeCode } from '~/lib/forms/fields.ts';
 import { useHydrated } from './use-hydrated.ts';
 
 interface OtpFieldProps {
@@ -71,7 +71,8 @@ export function OtpField({ id, name, describedBy, invalid, autoSubmit = true }: 
         {...common}
         ref={plainRef}
         type="text"
-        pattern={CODE_PATTERN}
+        maxLength={CODE_INPUT_MAX_LENGTH}
+        pattern={CODE_INPUT_PATTERN}
         className="input input--code"
         spellCheck={false}
       />

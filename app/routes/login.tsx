@@ -1,4 +1,4 @@
-// Sign-in, step 1: the email address. Sends a one-time code (product.md §2, §7) and moves on to
+// Sign-in, step 1: the email address. Sends a one-time code (docs/product.md §2, §7) and moves on to
 // /login/verify; the address travels in a signed cookie, not the URL.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
@@ -11,9 +11,10 @@ import {
   replyValue,
   useIsPending,
 } from '~/components/forms.tsx';
-import { allowCodeRequest } from '~/lib/auth/abuse-limits.server.ts';
+import { allowCodeRequest, codeSent } from '~/lib/auth/abuse-limits.server.ts';
 import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
 import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
+import { signInLink } from '~/lib/auth/sign-in-link.server.ts';
 import { FLASH, takeFlash, writePendingLogin } from '~/lib/auth/cookies.server.ts';
 import { EMAIL_MAX_LENGTH, OTP_LENGTH, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
@@ -71,8 +72,14 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   const { supabase } = getSupabase(request);
-  const { error } = await supabase.auth.signInWithOtp({ email, options: { shouldCreateUser: true } });
-  if (!error) return toVerify(Date.now());
+  const { error } = await supabase.auth.signInWithOtp({
+    email,
+    options: { shouldCreateUser: true, emailRedirectTo: signInLink(request, redirectTo) },
+  });
+  if (!error) {
+    await codeSent(email);
+    return toVerify(Date.now());
+  }
 
   const mapped = mapAuthError(error);
   // A code went to this address moments ago: go on and enter it; the countdown shows the wait.

@@ -1,4 +1,4 @@
-// Sign-in, step 2: the one-time code (product.md §2, §5). Also "send a new code" (cooldown from
+// Sign-in, step 2: the one-time code (docs/product.md §2, §5). Also "send a new code" (cooldown from
 // the server) and "use a different email". Limits: docs/decisions/003-abuse-limits.md.
 // An island page: no Remix runtime in the browser, only app/islands/verify.tsx, which hydrates the
 // parts in verify-parts.tsx; its forms post as plain HTML forms (docs/decisions/006-javascript-budget.md).
@@ -8,14 +8,10 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { replyErrors } from '~/components/forms.tsx';
 import { Island, type IslandHandle } from '~/components/island.tsx';
 import { verifyIslands } from '~/components/verify-parts.tsx';
-import {
-  allowCodeRequest,
-  clearFailedVerifies,
-  recordFailedVerify,
-  verifyBlocked,
-} from '~/lib/auth/abuse-limits.server.ts';
+import { allowCodeRequest, codeSent, reserveVerify, settleVerify } from '~/lib/auth/abuse-limits.server.ts';
 import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
 import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
+import { signInLink } from '~/lib/auth/sign-in-link.server.ts';
 import {
   FLASH,
   clearPendingLogin,
@@ -37,7 +33,7 @@ import {
 } from '~/lib/http/responses.server.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { clientIp } from '~/lib/http/request-info.server.ts';
-import { loginPath } from '~/lib/http/safe-redirect.ts';
+import { loginPath, safeRedirect } from '~/lib/http/safe-redirect.ts';
 import { ResendSchema, VerifySchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 
@@ -94,7 +90,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
   if (submission.status !== 'success') return fail(errorMessage('code_invalid'), 400);
 
   const ip = clientIp(request);
-  if (await verifyBlocked(pending.email, ip)) {
+  if (!(await reserveVerify(pending.email, ip))) {
     log.warn('verify attempts limited', { ip: ip ?? 'unknown' });
     return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
   }
@@ -106,12 +102,13 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
   });
   if (error) {
     const mapped = mapAuthError(error);
-    if (mapped.code === 'code_invalid') await recordFailedVerify(pending.email, ip);
-    else log.warn('verify failed', { code: mapped.code, auth_code: error.code, status: error.status });
+    await settleVerify(pending.email, ip, mapped.code === 'code_invalid' ? 'wrong' : 'undecided');
+    if (mapped.code !== 'code_invalid')
+      log.warn('verify failed', { code: mapped.code, auth_code: error.code, status: error.status });
     return fail(mappedMessage(mapped), errorStatus(mapped.code));
   }
-  await clearFailedVerifies(pending.email);
-  return redirectWithHeaders(request, pending.redirectTo, {
+  await settleVerify(pending.email, ip, 'right');
+  return redirectWithHeaders(request, safeRedirect(pending.redirectTo), {
     headers: { 'Set-Cookie': await clearPendingLogin(request) },
   });
 }
@@ -129,7 +126,10 @@ async function resend(request: Request, formData: FormData, pending: PendingLogi
     return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
 
   const { supabase } = getSupabase(request);
-  const { error } = await supabase.auth.signInWithOtp({ email: pending.email, options: { shouldCreateUser: true } });
+  const { error } = await supabase.auth.signInWithOtp({
+    email: pending.email,
+    options: { shouldCreateUser: true, emailRedirectTo: signInLink(request, pending.redirectTo) },
+  });
   if (error) {
     // The server decides the cooldown (GoTrue: 429 over_email_send_rate_limit, "…after N seconds").
     const mapped = mapAuthError(error);
@@ -139,6 +139,7 @@ async function resend(request: Request, formData: FormData, pending: PendingLogi
       mapped.code === 'code_rate_limited' ? (mapped.seconds ?? null) : null,
     );
   }
+  await codeSent(pending.email);
   const headers = combineHeaders(
     [['Set-Cookie', await writePendingLogin(request, { ...pending, sentAt: Date.now() })]],
     [['Set-Cookie', await setFlash(request, FLASH.codeResent)]],

@@ -29,14 +29,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return data(request, { workspace });
 }
 
-// create_ticket looks the workspace up by its slug (not_found for none): no look-up here first.
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { supabase } = await requireUser(request);
+  // The page's own look-up first: an unknown workspace or an unreachable database is its error page
+  // (with the text given back, kept-form.server.ts), not a message in the form.
+  const { slug } = await requireWorkspace(request, supabase, params.slug ?? '');
   const submission = parseSubmission(await readFormData(request), NewRequestSchema);
   if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
 
-  const slug = params.slug ?? '';
   const { data: rows, error } = await supabase.rpc('create_ticket', {
     p_workspace_slug: slug,
     p_subject: submission.value.subject,

@@ -13,6 +13,7 @@ import {
 } from '~/components/forms.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { StatusBadge, TextareaField } from '~/components/helpdesk-ui.tsx';
+import { LiveThread } from '~/components/live/live-thread.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
@@ -112,6 +113,7 @@ export default function PortalRequest() {
           Status: <StatusBadge status={ticket.status} label={PORTAL_STATUS_LABELS[ticket.status]} />
         </p>
       </div>
+      <LiveThread ticketId={ticket.id} />
       <Thread messages={messages} />
       {closed ? (
         <div className="card notice notice--warning" data-testid="closed-notice">

@@ -12,6 +12,7 @@ import {
 } from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
+import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
@@ -192,6 +193,7 @@ export default function Inbox() {
           </SubmitButton>
         </Form>
       </div>
+      <LiveInbox workspaceId={workspace.id} laterPage={!!newer} newestHref={href(workspace.slug, keep)} />
       {nothingToClaim ? (
         <p className="notice notice--success" role="status">
           Nothing to claim: every open request has an owner.

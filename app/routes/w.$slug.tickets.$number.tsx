@@ -15,6 +15,7 @@ import {
   StatusOptions,
   TextareaField,
 } from '~/components/helpdesk-ui.tsx';
+import { LiveTicket } from '~/components/live/live-ticket.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
@@ -185,6 +186,8 @@ export default function TicketPage() {
   const changedAfter =
     actionData && 'changedAfter' in actionData ? (actionData.changedAfter as string | undefined) : undefined;
   const closed = ticket.status === 'closed';
+  // The draft starts empty after my own message is sent, and only then: live updates bring others'.
+  const mine = messages.filter((m) => m.author_id === me).length;
   return (
     <section className="hd-ticket" aria-labelledby="ticket-title">
       <div className="hd-ticket__main stack-lg">
@@ -200,6 +203,7 @@ export default function TicketPage() {
             </span>
           </p>
         </div>
+        <LiveTicket ticketId={ticket.id} me={me} members={members} />
         <Thread messages={messages} highlightAfter={changedAfter ?? null} />
         {closed ? (
           <p className="notice notice--warning">This request is closed. The requester can open a follow-up request.</p>
@@ -229,7 +233,7 @@ export default function TicketPage() {
               label="Message"
               errors={replyErrors(result, 'body')}
               defaultValue={replyValue(sent, 'body') ?? ''}
-              key={sent ? `kept-${lastMessageId}` : `fresh-${lastMessageId}`}
+              key={`draft-${mine}`}
               required
               maxLength={MESSAGE_MAX_LENGTH}
               rows={6}

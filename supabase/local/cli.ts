@@ -1,8 +1,9 @@
 // npm run stack -- start | status [--json] | reset   [--port <gateway port>] [--dir <data dir>]
-import '../../scripts/node-check.mjs';
+//                  db diff [-f <name>] | gen types   (supabase/schemas/ → migration, generated types)
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MigrationError } from './migrate.ts';
+import { runSchemaCommand } from './schema-diff.ts';
 import {
   DEFAULT_PORT,
   isBasePort,
@@ -14,7 +15,7 @@ import {
   startStack,
 } from './stack.ts';
 
-const USAGE = `Usage: npm run stack -- <start|status|reset> [--port <gateway port, default ${DEFAULT_PORT}>] [--dir <data dir>] [--json] [--env-file <functions' env file>]`;
+const USAGE = `Usage: npm run stack -- <start|status|reset|db diff [-f <name>]|gen types> [--port <gateway port, default ${DEFAULT_PORT}>] [--dir <data dir>] [--json] [--env-file <functions' env file>]`;
 
 function fail(message: string): never {
   console.error(message);
@@ -40,6 +41,7 @@ async function main() {
       project: { type: 'string' },
       'env-file': { type: 'string' },
       json: { type: 'boolean', default: false },
+      file: { type: 'string', short: 'f' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -50,6 +52,9 @@ async function main() {
   // --project: where supabase/ lives (default: this repository); tests point it at fixtures.
   const projectDir = values.project ? path.resolve(values.project) : PROJECT_DIR;
   const dir = values.dir ? path.resolve(values.dir) : path.join(projectDir, '.supabase-local');
+
+  if (command === 'db' || command === 'gen')
+    return console.log(await runSchemaCommand(positionals, { projectDir, file: values.file }));
 
   if (command === 'status') {
     const s = readStatus(dir);
@@ -90,7 +95,7 @@ async function main() {
     // As `supabase functions serve --env-file`: relative to where the command runs.
     functionsEnvFile: values['env-file'] ? path.resolve(values['env-file']) : undefined,
     onCrash: (name, message) => {
-      console.error(`\n[stack] ${name} died; the stack has stopped.\n${message}`);
+      console.error(`\n[stack] ${name} could not be brought back; the stack has stopped.\n${message}`);
       process.exit(1);
     },
   });

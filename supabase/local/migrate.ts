@@ -130,6 +130,16 @@ export async function migrate(postgresUrl: string, projectDir: string): Promise<
   });
 }
 
+/** supabase/schemas/*.sql in name order, each in its own transaction (a declarative schema's build). */
+export async function applySchemas(postgresUrl: string, projectDir: string): Promise<string[]> {
+  const dir = path.join(projectDir, 'supabase', 'schemas');
+  const files = listSqlFiles(dir);
+  await withClient(postgresUrl, async (c) => {
+    for (const file of files) await runFile(c, `supabase/schemas/${file}`, readFileSync(path.join(dir, file), 'utf8'));
+  });
+  return files;
+}
+
 /** supabase/seed.sql, on a new database and on reset. */
 export async function seed(postgresUrl: string, projectDir: string): Promise<boolean> {
   const file = path.join(projectDir, 'supabase', 'seed.sql');

@@ -288,11 +288,10 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     'max_connections=200',
     '-c',
     'shared_buffers=64MB',
+    // synchronous_commit stays on: a commit the app was told about survives a crash of Postgres
+    // (the supervisor restarts it; docs/decisions/018-supervised-stack.md). Logical decoding reads
+    // only flushed WAL, so commits from elsewhere with it off still reach realtime within 10 ms.
     '-c',
-    'synchronous_commit=off',
-    '-c',
-    // Logical decoding reads only flushed WAL: with asynchronous commits, the WAL writer's pace is
-    // realtime's latency floor (default 200 ms).
     'wal_writer_delay=10ms',
     '-c',
     'log_min_messages=warning',

@@ -43,7 +43,7 @@ export function spawnManaged(
   const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const onData = (chunk: Buffer) => {
-    log.write(chunk);
+    if (!log.writableEnded) log.write(chunk); // a killed postmaster's backends may print after it is gone
     for (const line of chunk.toString('utf8').split('\n')) {
       if (!line) continue;
       lines.push(line);

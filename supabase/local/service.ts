@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { StackKeys } from './keys.ts';
 import type { ProjectConfig } from './config.ts';
 import type { Jwk } from './signing-keys.ts';
+import type { TrustOptions } from './trust.ts';
 
 /** A message as the mail catcher stores it. Addresses are lower-cased by the sender. */
 export interface OutgoingMail {
@@ -31,6 +32,7 @@ export interface StackContext {
   dbUrl: string;
   mailUrl: string;
   keys: StackKeys;
+  trust: TrustOptions;
   /** Private JWKs that sign user access tokens (signing-keys.ts). */
   signingKeys: Jwk[];
   config: ProjectConfig;

@@ -19,6 +19,8 @@ import { bootstrap, migrate, recreateDatabase, seed } from './migrate.ts';
 import { PASSWORD, SUPERUSER, startPostgres, withClient, type RunningPostgres } from './postgres.ts';
 import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
 import { isAlive, terminate } from './process.ts';
+import { supervise, type Running } from './supervisor.ts';
+import { trustFromEnv, type TrustOptions } from './trust.ts';
 import type { Mailer, StackContext } from './service.ts';
 
 export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -41,7 +43,9 @@ export interface StackOptions {
   log?: (line: string) => void;
   /** Functions' env file, as `supabase functions serve --env-file` (default supabase/functions/.env). */
   functionsEnvFile?: string;
-  /** Called when a child process dies after start-up; the stack has already stopped itself. */
+  /** Host names, proxies and IP forwarding the services trust (default: from the environment, trust.ts). */
+  trust?: Partial<TrustOptions>;
+  /** Called when a crashed child can't be restarted (supervisor.ts); the stack has already stopped itself. */
   onCrash?: (name: string, message: string) => void;
 }
 
@@ -212,6 +216,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   const dir = path.resolve(options.dir ?? path.join(projectDir, '.supabase-local'));
   const log = options.log ?? ((line: string) => console.log(line));
   const keys: StackKeys = { ...defaultKeys, ...options.keys };
+  const trust: TrustOptions = { ...trustFromEnv(), ...options.trust };
   const config = loadConfig(projectDir);
   options.configure?.(config);
   const signingKeys = loadSigningKeys(projectDir, config.auth.signingKeysPath);
@@ -237,27 +242,37 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     for (const s of stoppers.reverse()) await s().catch((e) => log(`[stack] stop: ${e}`));
     rmSync(statusFile(dir), { force: true });
   };
-  const watch = (
+  /** A crashed child is restarted (supervisor.ts); only one that can't come back stops the stack. */
+  const keepRunning = <T extends Running>(
     name: string,
-    child: { exited: Promise<{ code: number | null; signal: string | null }>; tail(): string },
+    first: T,
+    restart: () => Promise<T>,
+    onRestart?: (t: T) => void,
   ) => {
-    child.exited.then(async ({ code, signal }) => {
-      if (stopping) return;
-      const message = `${name} exited unexpectedly (${signal ?? `code ${code}`}).\n${child.tail()}`;
-      await stop();
-      (options.onCrash ?? ((_n, m) => log(`[stack] ${m}`)))(name, message);
+    const supervised = supervise({
+      name,
+      first,
+      restart,
+      onRestart: (t) => {
+        onRestart?.(t);
+        writeStatus();
+      },
+      log,
+      onGiveUp: async (message) => {
+        await stop();
+        (options.onCrash ?? ((_n, m) => log(`[stack] ${m}`)))(name, message);
+      },
     });
+    stoppers.push(supervised.stop);
+    return supervised;
   };
+  let writeStatus = () => {};
 
   try {
-    const db: RunningPostgres = await startPostgres({
-      dataDir: dir,
-      port: ports.db,
-      ephemeral: options.ephemeral,
-      log,
-    });
-    stoppers.push(db.stop);
-    watch('postgres', db.child);
+    const postgresOptions = { dataDir: dir, port: ports.db, ephemeral: options.ephemeral, log };
+    const db: RunningPostgres = await startPostgres(postgresOptions);
+    // Restarted on the same data dir and port: the cluster recovers from its WAL; nothing is re-initialised.
+    const postgres = keepRunning('postgres', db, () => startPostgres(postgresOptions));
     const superuserUrl = db.url();
     const postgresUrl = db.url('postgres', PASSWORD);
 
@@ -269,24 +284,34 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     done.created ||= db.created;
     done.applied.push(...applied);
 
-    const gateway: Gateway = await startGateway({ port: ports.gateway, keys });
+    const gateway: Gateway = await startGateway({ port: ports.gateway, keys, trust });
     stoppers.push(gateway.stop);
     const apiUrl = `http://127.0.0.1:${gateway.port}`;
 
+    const restOptions = {
+      dbUrl: db.url('authenticator', PASSWORD),
+      port: 0,
+      adminPort: 0,
+      jwtSecret: keys.jwtSecret,
+      jwks: JSON.stringify(verificationJwks(signingKeys, keys.jwtSecret)),
+      config,
+      dataDir: dir,
+    };
     const rest: RunningPostgrest = await onFreePorts(async () =>
-      startPostgrest({
-        dbUrl: db.url('authenticator', PASSWORD),
-        port: await freePort(),
-        adminPort: await freePort(),
-        jwtSecret: keys.jwtSecret,
-        jwks: JSON.stringify(verificationJwks(signingKeys, keys.jwtSecret)),
-        config,
-        dataDir: dir,
-      }),
+      startPostgrest(Object.assign(restOptions, { port: await freePort(), adminPort: await freePort() })),
     );
-    stoppers.push(rest.stop);
-    watch('postgrest', rest.child);
     gateway.mount(proxyService('rest', rest.url));
+    // Again on its ports; on others if they were taken meanwhile (the gateway follows).
+    const postgrest = keepRunning(
+      'postgrest',
+      rest,
+      () =>
+        startPostgrest(restOptions).catch(async (err) => {
+          if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+          return startPostgrest(Object.assign(restOptions, { port: await freePort(), adminPort: await freePort() }));
+        }),
+      (r) => gateway.mount(proxyService('rest', r.url)),
+    );
 
     const pool = new pg.Pool({ connectionString: superuserUrl, max: 10 });
     pool.on('error', () => undefined); // a dropped idle client must not take the stack down
@@ -294,7 +319,13 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     const netCron = await startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) });
     stoppers.push(netCron.stop);
 
-    const mail = await startMail({ port: ports.mail, smtpPort: ports.smtp, dir, log });
+    const mail = await startMail({
+      port: ports.mail,
+      smtpPort: ports.smtp,
+      dir,
+      log,
+      allowedHosts: trust.allowedHosts,
+    });
     stoppers.push(mail.stop);
     const mailUrl = mail.url;
     const mailer: Mailer = mail.mailer;
@@ -305,6 +336,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       dbUrl: postgresUrl,
       mailUrl,
       keys,
+      trust,
       signingKeys,
       config,
       pool,
@@ -339,12 +371,14 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       jwtSecret: keys.jwtSecret,
     };
     const processes = () => [
-      ...[db.child, rest.child]
+      ...[postgres.current().child, postgrest.current().child]
         .filter((c) => c.child.pid && c.child.exitCode === null)
         .map((c) => ({ name: c.name, pid: c.child.pid! })),
       ...(functions?.processes() ?? []),
     ];
-    writeFileSync(statusFile(dir), JSON.stringify({ ...info, pid: process.pid, processes: processes() }, null, 2));
+    writeStatus = () =>
+      writeFileSync(statusFile(dir), JSON.stringify({ ...info, pid: process.pid, processes: processes() }, null, 2));
+    writeStatus();
     return {
       ...info,
       publishableKey: keys.publishableKey,

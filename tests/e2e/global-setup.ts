@@ -1,10 +1,14 @@
 // One local stack and one production build of the app (served by server.ts) for the whole e2e run, on free ports in a
 // temp dir; both stop in the returned teardown.
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_ANON_KEY } from '../../supabase/local/keys.ts';
+import { DEFAULT_ANON_KEY, DEFAULT_SERVICE_ROLE_KEY } from '../../supabase/local/keys.ts';
+import type { RealtimeService } from '../../supabase/local/realtime/index.ts';
 import { buildApp, startAppServer, type AppServer } from '../support/app-server.ts';
+import { liftPerIpLimits } from '../support/stack.ts';
 
 export default async function globalSetup() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-e2e-'));
@@ -16,6 +20,8 @@ export default async function globalSetup() {
         apiUrl: process.env.E2E_STACK_API_URL!,
         mailUrl: process.env.E2E_STACK_MAIL_URL!,
         anonKey: process.env.E2E_STACK_ANON_KEY ?? DEFAULT_ANON_KEY,
+        serviceRoleKey: process.env.E2E_STACK_SERVICE_ROLE_KEY ?? DEFAULT_SERVICE_ROLE_KEY,
+        realtime: undefined,
         stop: async () => {},
       }
     : await (await import('../../supabase/local/stack.ts')).startStack({
@@ -23,6 +29,9 @@ export default async function globalSetup() {
         dir: path.join(dir, 'data'),
         ephemeral: true,
         log: () => undefined,
+        // Auth counts per client IP, and the app's calls all come from 127.0.0.1 unless they forward
+        // the user's (Sb-Forwarded-For); a whole run signs in far more than 30 times in 5 minutes.
+        configure: liftPerIpLimits,
       });
 
   // A private build (TEND_BUILD_DIR, see remix.config.js): other builds in this checkout can't swap
@@ -56,16 +65,44 @@ export default async function globalSetup() {
     throw error;
   }
   const baseURL = app.baseURL;
+  const control = await controlServer(stack.realtime);
 
   process.env.E2E_BASE_URL = baseURL;
   process.env.E2E_API_URL = stack.apiUrl;
   process.env.E2E_MAIL_URL = stack.mailUrl;
   process.env.E2E_ANON_KEY = stack.anonKey;
+  // Test setup only (live.spec.ts adds a member to a workspace it made); never given to the app.
+  process.env.E2E_SERVICE_ROLE_KEY = stack.serviceRoleKey;
+  process.env.E2E_STACK_CONTROL_URL = control.url;
   process.env.E2E_BUILD_DIR = buildDir; // for tests that start a server of their own
 
   return async () => {
+    await control.close();
     await app.stop();
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+/**
+ * The stack runs in this process, the tests in workers: a loopback endpoint lets a test stop and
+ * start the realtime service (POST /realtime/stop, /realtime/start; 404 with an external stack).
+ */
+async function controlServer(realtime: RealtimeService | undefined) {
+  const server = http.createServer((req, res) => {
+    const action = /^\/realtime\/(stop|start)$/.exec(req.url ?? '')?.[1] as 'stop' | 'start' | undefined;
+    if (req.method !== 'POST' || !action || !realtime) {
+      res.writeHead(404).end();
+      return;
+    }
+    realtime[action]().then(
+      () => res.writeHead(204).end(),
+      (error: Error) => res.writeHead(500).end(error.message),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

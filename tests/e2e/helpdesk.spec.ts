@@ -23,6 +23,10 @@ async function signedInContext(
     javaScriptEnabled: javaScript,
     extraHTTPHeaders: { 'X-Forwarded-For': `10.251.${javaScript ? 1 : 2}.${ipCounter}` },
   });
+  // These pages run without Realtime, as when it is unreachable: nothing changes under the test
+  // (the inbox's counts, the thread), and the traffic cop is what stops a reply written on an old
+  // page. Live updates have their own spec (live.spec.ts).
+  if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
   const page = await context.newPage();
   const before = await mailCount(email);
   await page.goto('/login');

@@ -121,10 +121,13 @@ describe('auth with Tend settings', () => {
         },
       });
     const email = newEmail();
-    expect((await server(requestJar).auth.signInWithOtp({ email })).error).toBeNull();
+    // As Tend's sign-in sends it (app/lib/auth/sign-in-link.server.ts): the app's own origin and the deep link.
+    const emailRedirectTo = 'http://localhost:3300/auth/confirm?next=%2Faccount';
+    expect((await server(requestJar).auth.signInWithOtp({ email, options: { emailRedirectTo } })).error).toBeNull();
     const mail = await waitForMail(stack.mailUrl, email);
     const link = new URL(/href="([^"]*\/auth\/confirm[^"]*)"/.exec(mail.html)![1].replace(/&amp;/g, '&'));
-    expect(link.origin + link.pathname).toBe('http://localhost:3000/auth/confirm');
+    expect(link.origin + link.pathname).toBe('http://localhost:3300/auth/confirm');
+    expect(link.searchParams.get('next')).toBe('/account');
     expect(link.searchParams.get('type')).toBe('email');
     const tokenHash = link.searchParams.get('token_hash')!;
     expect(tokenHash).toMatch(/^pkce_[0-9a-f]{56}$/); // @supabase/ssr always uses PKCE

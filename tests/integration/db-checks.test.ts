@@ -446,7 +446,7 @@ describe('database checks', () => {
     );
   });
 
-  it('private schema: anon has no way in; the API roles execute the policy helpers only, never a trigger function', async () => {
+  it('private schema: anon has no way in; the API roles execute the policy and state machine helpers only, never a trigger function', async () => {
     const { rows } = await db.sql(
       `select r.rolname, has_schema_privilege(r.rolname, 'private', 'usage') as usage,
               array(select p.proname::text from pg_proc p where p.pronamespace = 'private'::regnamespace
@@ -456,12 +456,16 @@ describe('database checks', () => {
     const helpers = [
       'admin_workspaces',
       'can_see_profile',
+      'change_status',
+      'check_transition',
       'is_admin',
       'is_agent',
       'is_member',
       'is_system',
       'member_workspaces',
       'search_ticket_ids',
+      'status_after_reply',
+      'ticket_actor',
     ];
     expect(rows).toEqual([
       { rolname: 'anon', usage: false, fns: [] },
@@ -696,9 +700,10 @@ describe('database checks', () => {
       accepted_at: new Date().toISOString(),
     });
     expect(preAccepted.error?.code).toBe('42501');
+    // A resend is a new token; the database gives it a new expiry.
     const resend = await admin
       .from('invitations')
-      .update({ token_hash: '9'.repeat(64), expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString() })
+      .update({ token_hash: '9'.repeat(64) })
       .eq('id', rows[0].id)
       .select('id');
     expect(resend.data).toHaveLength(1);

@@ -15,7 +15,7 @@ const MATRIX: Record<string, Record<Op, Role[]>> = {
   workspaces: { select: ROLES, insert: [], update: ['acmeAdmin'], delete: [] },
   memberships: {
     select: ['acmeAgent', 'acmeAdmin'],
-    insert: ['acmeAdmin'],
+    insert: [], // only through accept_invitation (and create_workspace for its creator)
     update: ['acmeAdmin'],
     delete: ['acmeAdmin'],
   },
@@ -244,17 +244,17 @@ describe('row-level security matrix', () => {
       }
     });
 
-    it('memberships: admins manage them, never removing or demoting the last admin', async () => {
-      for (const r of ['anon', 'acmeCustomer', 'acmeAgent', 'globexAdmin'] as Role[]) {
+    it('memberships: admins manage them (members join by invitation), never removing or demoting the last admin', async () => {
+      for (const r of ['anon', 'acmeCustomer', 'acmeAgent', 'globexAdmin', 'acmeAdmin'] as Role[]) {
         const ins = await clients[r]
           .from('memberships')
           .insert({ workspace_id: ACME, user_id: PEOPLE.acmeCustomer2.id, role: 'agent' });
         expect(ins.error, r).not.toBeNull();
       }
-      const add = await clients.acmeAdmin
-        .from('memberships')
-        .insert({ workspace_id: ACME, user_id: PEOPLE.acmeCustomer2.id, role: 'agent' });
-      expect(add.error).toBeNull();
+      await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'agent')`, [
+        ACME,
+        PEOPLE.acmeCustomer2.id,
+      ]);
       const agentDemotes = await clients.acmeAgent
         .from('memberships')
         .update({ role: 'agent' })
@@ -314,9 +314,10 @@ describe('row-level security matrix', () => {
       }
       const ok = await clients.acmeAdmin
         .from('canned_replies')
-        .insert({ workspace_id: ACME, title: 'Hello', body: 'Hi there', created_by: PEOPLE.acmeAdmin.id })
-        .select('id');
+        .insert({ workspace_id: ACME, title: 'Hello', body: 'Hi there' })
+        .select('id, created_by');
       expect(ok.error).toBeNull();
+      expect(ok.data![0].created_by).toBe(PEOPLE.acmeAdmin.id);
       const del = await clients.acmeAgent.from('canned_replies').delete().eq('id', ok.data![0].id).select();
       expect(del.data ?? []).toHaveLength(0);
       expect(

@@ -1,12 +1,14 @@
 // `npm run dev` as the README has a new developer run it: the stack, `remix dev` and the island
-// watcher come up together, the app answers on loopback only, a sign-in code shows up in the
-// terminal, and Ctrl-C (SIGINT) stops every part.
+// watcher come up together, everything listens on loopback only, a sign-in code, a crash and
+// restart and a failing cron job show up in the terminal, and Ctrl-C (SIGINT to the whole
+// foreground process group, as a terminal sends it) stops every process.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAlive } from '../../supabase/local/process.ts';
+import pg from 'pg';
 import { freeBasePort, freePort, PROJECT_DIR, readStatus } from '../../supabase/local/stack.ts';
 import { tempProject, type TempProject } from '../support/project.ts';
 
@@ -19,6 +21,77 @@ function canConnect(host: string, port: number): Promise<boolean> {
   });
 }
 
+/** A process that exists and is not a zombie (a container's init may not reap orphans). */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Every process below `root`, from /proc (ppid is the 4th field of /proc/<pid>/stat). */
+function descendants(root: number): { pid: number; cmd: string }[] {
+  const parent = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const below = (pid: number): number[] =>
+    [...parent].filter(([, ppid]) => ppid === pid).flatMap(([child]) => [child, ...below(child)]);
+  return below(root).map((pid) => {
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+    } catch {
+      /* gone */
+    }
+    return { pid, cmd };
+  });
+}
+
+/** The TCP addresses these processes listen on (/proc/net/tcp{,6}, state 0A, matched by socket inode). */
+function listening(pids: number[]): string[] {
+  const inodes = new Set<string>();
+  for (const pid of pids) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]);
+      }
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  const out: string[] = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const row of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const f = row.trim().split(/\s+/);
+      if (f[3] !== '0A' || !inodes.has(f[9])) continue;
+      const [hex, port] = f[1].split(':');
+      // Network-order bytes from little-endian 32-bit words.
+      const bytes = (hex.match(/.{8}/g) ?? [])
+        .flatMap((w) => w.match(/../g)!.reverse())
+        .map((b) => Number.parseInt(b, 16));
+      const addr =
+        bytes.length === 4
+          ? bytes.join('.')
+          : new URL(
+              `http://[${Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16)).join(':')}]`,
+            ).hostname;
+      out.push(`${addr}:${Number.parseInt(port, 16)}`);
+    }
+  }
+  return out;
+}
+
+const isLoopback = (address: string) => /^(127\.|\[::1\]:|\[::ffff:7f)/.test(address);
+
 describe('npm run dev', () => {
   let data: TempProject;
   beforeAll(() => {
@@ -26,7 +99,7 @@ describe('npm run dev', () => {
   });
   afterAll(() => data.remove());
 
-  it('serves the app on loopback with the local stack, prints sign-in codes, and stops everything on Ctrl-C', async () => {
+  it('serves on loopback only, prints codes, crashes, restarts and cron failures, and stops every process on Ctrl-C', async () => {
     const [appPort, stackPort] = [await freePort(), await freeBasePort()];
     const dev = spawn(
       process.execPath,
@@ -43,6 +116,7 @@ describe('npm run dev', () => {
         cwd: PROJECT_DIR,
         env: { ...process.env, PORT: String(appPort), HOST: undefined },
         stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true, // its own process group, as a terminal's foreground job
       },
     );
     let output = '';
@@ -74,11 +148,40 @@ describe('npm run dev', () => {
       await expect
         .poll(() => output, { timeout: 15_000 })
         .toMatch(new RegExp(`\\[mail\\] to ${email.replace(/[.]/g, '\\.')} · code \\d{6}`));
+
+      // Every process of the tree, remix dev's live-reload server included, listens on loopback only.
+      const tree = descendants(dev.pid!);
+      expect(tree.some((p) => p.cmd.includes('remix-serve'))).toBe(true);
+      const addresses = listening([dev.pid!, ...tree.map((p) => p.pid)]);
+      expect(addresses.length).toBeGreaterThan(4);
+      expect(addresses.filter((a) => !isLoopback(a))).toEqual([]);
+
+      // A crash of PostgREST is said, and so is its restart.
+      const rest = readStatus(data.dataDir)!.processes.find((p) => p.name === 'postgrest')!.pid;
+      process.kill(rest, 'SIGKILL');
+      await expect.poll(() => output, { timeout: 15_000 }).toMatch(/\[supervisor\] postgrest restarted \(pid \d+\)/);
+      expect(output).toContain(`[supervisor] postgrest (pid ${rest}) exited unexpectedly (SIGKILL); restarting in 1 s`);
+
+      // pg_cron's failures are printed.
+      const db = new pg.Client({ connectionString: readStatus(data.dataDir)!.dbUrl });
+      await db.connect();
+      try {
+        await db.query('create extension if not exists pg_cron');
+        await db.query(`select cron.schedule('dev-test-fails', '1 seconds', 'select 1/0')`);
+        await expect.poll(() => output, { timeout: 15_000 }).toMatch(/\[cron\] job \d+ failed: division by zero/);
+        await db.query(`select cron.unschedule('dev-test-fails')`);
+      } finally {
+        await db.end();
+      }
     } finally {
-      const children = readStatus(data.dataDir)?.processes ?? [];
-      dev.kill('SIGINT');
+      const everyone = [...(readStatus(data.dataDir)?.processes ?? []), ...descendants(dev.pid!)];
+      process.kill(-dev.pid!, 'SIGINT'); // Ctrl-C: the whole foreground group
       expect(await exited, output).toBe(0);
-      for (const { pid } of children) expect(isAlive(pid)).toBe(false);
+      await expect
+        .poll(() => everyone.filter((p) => running(p.pid)).map((p) => `${p.pid} ${'cmd' in p ? p.cmd : p.name}`), {
+          timeout: 5_000,
+        })
+        .toEqual([]);
       expect(await canConnect('127.0.0.1', appPort)).toBe(false);
     }
   }, 150_000);

@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort, PROJECT_DIR } from '../../supabase/local/stack.ts';
 
+const TEST_SESSION_SECRET = 'tend-test-session-secret-0123456789';
+
 export interface AppServer {
   baseURL: string;
   /** The primary's pid (its workers are its children). */
@@ -66,7 +68,7 @@ function stopped(app: ChildProcess): Promise<void> {
   });
 }
 
-/** `env` comes on top of this process's environment, with NODE_ENV=production and PORT. */
+/** `env` comes on top of this process's environment, with NODE_ENV=production, PORT and a SESSION_SECRET. */
 export async function startAppServer(
   buildDir: string,
   env: Record<string, string>,
@@ -86,7 +88,14 @@ export async function startAppServer(
       ],
       {
         cwd: opts.projectDir ?? PROJECT_DIR,
-        env: { ...process.env, NODE_ENV: 'production', PORT: String(port), ...env },
+        // A production server refuses to start without its own SESSION_SECRET.
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          PORT: String(port),
+          SESSION_SECRET: TEST_SESSION_SECRET,
+          ...env,
+        },
         stdio: ['ignore', opts.log ? 'inherit' : 'ignore', 'inherit'],
       },
     );

@@ -5,7 +5,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import type { ProjectConfig } from '../../supabase/local/config.ts';
 import { waitForMail } from './mail.ts';
-import { PROJECT_DIR, startStack, type Stack } from '../../supabase/local/stack.ts';
+import { PROJECT_DIR, startStack, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
 import { tempProject, type TempProject } from './project.ts';
 
 export interface TestStack extends Stack {
@@ -15,8 +15,22 @@ export interface TestStack extends Stack {
   teardown(): Promise<void>;
 }
 
+/**
+ * Every request of a test comes from 127.0.0.1, which Auth's per-IP limits count as one client; a
+ * test stack lifts them unless `hostedLimits` (tests of the limits themselves) keeps config.toml's.
+ */
+export function liftPerIpLimits(config: ProjectConfig) {
+  Object.assign(config.auth.rateLimit, { signInSignUps: 100_000, tokenVerifications: 100_000, tokenRefresh: 100_000 });
+}
+
 export async function startTestStack(
-  opts: { fixture?: string; configure?: (c: ProjectConfig) => void; log?: (line: string) => void } = {},
+  opts: {
+    fixture?: string;
+    configure?: (c: ProjectConfig) => void;
+    log?: (line: string) => void;
+    hostedLimits?: boolean;
+    trust?: StackOptions['trust'];
+  } = {},
 ): Promise<TestStack> {
   const project = tempProject(opts.fixture);
   // Tend's own email templates, so tests read the mails users get (config.toml points at them).
@@ -28,7 +42,11 @@ export async function startTestStack(
     dir: project.dataDir,
     projectDir: project.projectDir,
     ephemeral: true,
-    configure: opts.configure,
+    configure: (config) => {
+      if (!opts.hostedLimits) liftPerIpLimits(config);
+      opts.configure?.(config);
+    },
+    trust: opts.trust,
     log: opts.log ?? (() => undefined),
   });
   const pool = new pg.Pool({ connectionString: stack.dbUrl.replace('//postgres:', '//supabase_admin:'), max: 2 });

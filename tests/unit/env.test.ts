@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANON_KEY } from '../../supabase/local/keys.ts';
+import { DEFAULT_ANON_KEY, DEFAULT_SECRET_KEY } from '../../supabase/local/keys.ts';
 import { browserEnv, parseEnv } from '~/lib/env.server.ts';
 
 describe('environment', () => {
@@ -26,6 +26,24 @@ describe('environment', () => {
     expect(() => parseEnv({ SUPABASE_URL: 'not a url' })).toThrow(/SUPABASE_URL/);
     expect(() => parseEnv({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
     expect(() => parseEnv({ TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it("uses the local stack's secret key for sign-in calls only when SUPABASE_URL is the local stack", () => {
+    expect(parseEnv({}).signInKey).toBe(DEFAULT_SECRET_KEY);
+    expect(parseEnv({ SUPABASE_URL: 'http://localhost:55321' }).signInKey).toBe(DEFAULT_SECRET_KEY);
+    expect(parseEnv({ SUPABASE_URL: 'https://ref.supabase.co' }).signInKey).toBeNull();
+    const key = 'sb_secret_abcdefghijklmnopqrstuv';
+    expect(parseEnv({ SUPABASE_URL: 'https://ref.supabase.co', SUPABASE_SECRET_KEY: key }).signInKey).toBe(key);
+    expect(() => parseEnv({ SUPABASE_SECRET_KEY: 'eyJhbGciOi.not-a-secret-key' })).toThrow(/SUPABASE_SECRET_KEY/);
+  });
+
+  it('refuses to start in production without SESSION_SECRET, saying what to set', () => {
+    expect(() => parseEnv({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is not set/);
+    expect(() => parseEnv({ NODE_ENV: 'production', SESSION_SECRET: '' })).toThrow(/SESSION_SECRET is not set/);
+    expect(parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'a-real-secret-of-some-length' }).NODE_ENV).toBe(
+      'production',
+    );
+    expect(parseEnv({ NODE_ENV: 'development' }).SESSION_SECRET.length).toBeGreaterThanOrEqual(16);
   });
 
   it('gives the browser only the URL and the anon key', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VERIFY_ATTEMPTS_PER_EMAIL } from '~/lib/constants.ts';
+import { codeSent, reserveVerify, settleVerify } from '~/lib/auth/abuse-limits.server.ts';
 import { RateLimiter } from '~/lib/http/rate-limit.server.ts';
 
 function clock(start = 1_000_000) {
@@ -45,6 +46,17 @@ describe('RateLimiter', () => {
     expect(limiter.isLimited('k')).toBe(false);
   });
 
+  it('gives back the latest hit on release (a reserved attempt that did not count)', () => {
+    const limiter = new RateLimiter({ limit: 2, windowSeconds: 60 });
+    limiter.hit('k');
+    limiter.hit('k');
+    limiter.release('k');
+    expect(limiter.isLimited('k')).toBe(false);
+    limiter.release('k');
+    limiter.release('k');
+    expect(limiter.size).toBe(0);
+  });
+
   it('sweeps expired keys so memory does not grow', () => {
     const c = clock();
     const limiter = new RateLimiter({ limit: 3, windowSeconds: 10 }, c.now);
@@ -57,5 +69,38 @@ describe('RateLimiter', () => {
 
   it('uses the product limit of 5 failed codes per 10 minutes', () => {
     expect(VERIFY_ATTEMPTS_PER_EMAIL).toEqual({ limit: 5, windowSeconds: 600 });
+  });
+});
+
+describe('sign-in attempts (abuse-limits.server.ts, one process)', () => {
+  it('reserves before Auth is asked: of 60 parallel checks for one address, the ceiling gets through', async () => {
+    const email = `race-${Math.random()}@example.com`;
+    const reserved = await Promise.all(Array.from({ length: 60 }, (_, i) => reserveVerify(email, `10.9.${i}.1`)));
+    expect(reserved.filter(Boolean)).toHaveLength(VERIFY_ATTEMPTS_PER_EMAIL.limit);
+  });
+
+  it('a wrong code stays counted; a right one or no decision gives the attempt back', async () => {
+    const email = `settle-${Math.random()}@example.com`;
+    const ip = '10.9.255.1';
+    for (let i = 0; i < VERIFY_ATTEMPTS_PER_EMAIL.limit - 1; i++) {
+      expect(await reserveVerify(email, ip)).toBe(true);
+      await settleVerify(email, ip, 'wrong');
+    }
+    expect(await reserveVerify(email, ip)).toBe(true);
+    await settleVerify(email, ip, 'undecided'); // e.g. Auth unreachable: not a guess
+    expect(await reserveVerify(email, ip)).toBe(true);
+    await settleVerify(email, ip, 'right');
+    expect(await reserveVerify(email, ip)).toBe(true);
+  });
+
+  it('past the ceiling only a new code opens the address again', async () => {
+    const email = `ceiling-${Math.random()}@example.com`;
+    for (let i = 0; i < VERIFY_ATTEMPTS_PER_EMAIL.limit; i++) {
+      expect(await reserveVerify(email, null)).toBe(true);
+      await settleVerify(email, null, 'wrong');
+    }
+    expect(await reserveVerify(email, null)).toBe(false);
+    await codeSent(email);
+    expect(await reserveVerify(email, null)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
-// The app's sign-in limits (docs/decisions/003-abuse-limits.md): failed code checks per email and
-// per IP, code requests per IP. Supabase Auth applies its own limits on top, keyed on our server.
+// The app's sign-in limits (docs/decisions/003-abuse-limits.md, 018-sign-in-limits.md): wrong codes
+// per address (a ceiling per code) and per IP, counted before Auth is asked; code requests per IP.
+// Supabase Auth applies its own per-IP limits on top, keyed on the end user's IP (Sb-Forwarded-For).
 //
 // One set of counters per server: under server.ts the workers of the cluster ask the primary,
 // which keeps them (docs/decisions/009-production-server.md); anywhere else (remix dev, tests)
@@ -12,15 +13,28 @@ const failedVerifyByEmail = new RateLimiter(VERIFY_ATTEMPTS_PER_EMAIL);
 const failedVerifyByIp = new RateLimiter(VERIFY_ATTEMPTS_PER_IP);
 const codeRequestsByIp = new RateLimiter(CODE_REQUESTS_PER_IP);
 
+/** How a reserved code check ended: a wrong code counts, a right one or no decision gives it back. */
+export type VerifyOutcome = 'wrong' | 'right' | 'undecided';
+
 const local = {
-  verifyBlocked(email: string, ip: string | null): boolean {
-    return failedVerifyByEmail.isLimited(email) || (ip !== null && failedVerifyByIp.isLimited(ip));
-  },
-  recordFailedVerify(email: string, ip: string | null): void {
+  /**
+   * Counts a code check before it is made, so parallel checks can't all pass a check-then-count
+   * (docs/decisions/020-sign-in-limits.md); false when the address or the IP has none left.
+   */
+  reserveVerify(email: string, ip: string | null): boolean {
+    if (failedVerifyByEmail.isLimited(email) || (ip !== null && failedVerifyByIp.isLimited(ip))) return false;
     failedVerifyByEmail.hit(email);
     if (ip !== null) failedVerifyByIp.hit(ip);
+    return true;
   },
-  clearFailedVerifies(email: string): void {
+  settleVerify(email: string, ip: string | null, outcome: VerifyOutcome): void {
+    if (outcome === 'wrong') return;
+    if (outcome === 'right') failedVerifyByEmail.reset(email);
+    else failedVerifyByEmail.release(email);
+    if (ip !== null) failedVerifyByIp.release(ip);
+  },
+  /** A new code went to the address: the old one is void, and the new one gets a full allowance. */
+  codeSent(email: string): void {
     failedVerifyByEmail.reset(email);
   },
   allowCodeRequest(ip: string | null): boolean {
@@ -87,17 +101,19 @@ function ask<O extends Op>(op: O, ...args: Parameters<Ops[O]>): Promise<ReturnTy
   });
 }
 
-/** True when another code check for this address (or from this IP) must be refused. */
-export function verifyBlocked(email: string, ip: string | null): Promise<boolean> {
-  return ask('verifyBlocked', email, ip);
+/** Reserves one code check for this address and IP; false when either has used up its wrong codes. */
+export function reserveVerify(email: string, ip: string | null): Promise<boolean> {
+  return ask('reserveVerify', email, ip);
 }
 
-export function recordFailedVerify(email: string, ip: string | null): Promise<void> {
-  return ask('recordFailedVerify', email, ip);
+/** Settles a reserved check: a wrong code stays counted; a right one clears the address. */
+export function settleVerify(email: string, ip: string | null, outcome: VerifyOutcome): Promise<void> {
+  return ask('settleVerify', email, ip, outcome);
 }
 
-export function clearFailedVerifies(email: string): Promise<void> {
-  return ask('clearFailedVerifies', email);
+/** After Auth sent a new code to `email`: it may be tried again (the owner's way back after the ceiling). */
+export function codeSent(email: string): Promise<void> {
+  return ask('codeSent', email);
 }
 
 /** Counts a code request; false when this IP has asked for too many codes lately. */

@@ -41,8 +41,10 @@ export function mapDbError(error: PostgrestErrorLike, context: string): DbError 
     log.warn('helpdesk input refused by the database', { context, pg_code: error.code, message: error.message });
     return refusal('bad_request', null);
   }
-  // fetch failures (backend down, timeout) carry no PostgREST code.
-  const unreachable = !error.code && /fetch|network|timeout|abort/i.test(error.message ?? '');
+  // PostgREST always gives a code. Without one the data API was not reached: a refused or timed-out
+  // fetch, or the gateway's own answer for a dead upstream (Kong's 502 "An invalid response was
+  // received from the upstream server", 504 "The upstream server is timing out", 503 "… not running").
+  const unreachable = !error.code;
   log.error('helpdesk database error', { context, pg_code: error.code, message: error.message });
   return refusal(unreachable ? 'backend_unavailable' : 'unexpected', null);
 }

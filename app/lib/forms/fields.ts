@@ -8,6 +8,13 @@ export const HONEYPOT_FIELD = 'company';
 /** The code input's HTML pattern (docs/product.md §5). */
 export const CODE_PATTERN = `[0-9]{${OTP_LENGTH}}`;
 
+/**
+ * The plain (no JavaScript) code input: room and a pattern for a code pasted with spaces or a dash
+ * ("123 456"); the server strips them (normalizeCode), so nothing is cut off at six characters.
+ */
+export const CODE_INPUT_MAX_LENGTH = OTP_LENGTH * 3;
+export const CODE_INPUT_PATTERN = `[^0-9]*([0-9][^0-9]*){${OTP_LENGTH}}`;
+
 /** Anything that is not a digit is dropped, so a pasted "123 456" is "123456". */
 export function normalizeCode(value: string): string {
   return value.replace(/\D/g, '');

@@ -1,8 +1,13 @@
 // Helpdesk vocabulary shared by the portal, the inbox and the ticket page (docs/product.md §3, §4).
-export const STATUSES = ['new', 'open', 'pending', 'solved', 'closed'] as const;
+import { Constants } from '../supabase/database.types.ts';
+
+// The database's enums (supabase/schemas/), as `npm run stack -- gen types` writes them.
+export const STATUSES = Constants.public.Enums.ticket_status;
 export type TicketStatus = (typeof STATUSES)[number];
-export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export const PRIORITIES = Constants.public.Enums.ticket_priority;
 export type TicketPriority = (typeof PRIORITIES)[number];
+export const MEMBER_ROLES = Constants.public.Enums.member_role;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 export const INBOX_VIEWS = ['unassigned', 'mine', 'open', 'pending', 'solved', 'all'] as const;
 export type InboxView = (typeof INBOX_VIEWS)[number];

@@ -46,6 +46,13 @@ export class RateLimiter {
     return true;
   }
 
+  /** Gives back the latest hit (an attempt reserved with hit() that turned out not to count). */
+  release(key: string): void {
+    const list = this.recent(key);
+    list.pop();
+    if (!list.length) this.hits.delete(key);
+  }
+
   reset(key: string): void {
     this.hits.delete(key);
   }

@@ -2,6 +2,7 @@
 // cache headers (docs/reference/remix-ssr.md §1.4: data, redirects, thrown redirects and errors alike).
 import { json, redirect, data as withInit } from '@remix-run/node';
 import { errorMessage, errorStatus, type ErrorCode, type ErrorParams, type ErrorPayload } from '../errors/catalogue.ts';
+import { rememberForm } from './kept-form.server.ts';
 import { isSameOriginPost } from './request-info.server.ts';
 import { supabaseHeaders } from '../supabase/client.server.ts';
 
@@ -27,6 +28,11 @@ export function responseHeaders(request: Request, extra?: HeadersLike): Headers 
  */
 export function data<T>(request: Request, body: T, init: ResponseInit = {}) {
   return withInit(body, { ...init, headers: responseHeaders(request, init.headers) });
+}
+
+/** A resource route's JSON (routes without a page: single fetch wants a Response from them). */
+export function jsonResponse<T>(request: Request, body: T, init: ResponseInit = {}) {
+  return json(body, { ...init, headers: responseHeaders(request, init.headers) });
 }
 
 export function redirectWithHeaders(request: Request, url: string, init: ResponseInit = {}) {
@@ -64,11 +70,15 @@ export async function readFormData(request: Request, maxBytes = FORM_MAX_BYTES):
     if (!body) throw errorResponse(request, 'too_large');
     form = new Response(body, { headers: { 'Content-Type': request.headers.get('Content-Type') ?? '' } });
   }
+  let parsed: FormData;
   try {
-    return await form.formData();
+    parsed = await form.formData();
   } catch {
     throw errorResponse(request, 'bad_request');
   }
+  // For the backend_unavailable page, should the backend fail after this (kept-form.server.ts).
+  rememberForm(request, parsed);
+  return parsed;
 }
 
 /** The whole stream, or null (and the stream cancelled) once it passes `maxBytes`. */

@@ -1,4 +1,4 @@
-// The cookie-bound Supabase client, one per loader/action call (reference/remix-ssr.md §1.1–1.4):
+// The cookie-bound Supabase client, one per loader/action call (docs/reference/remix-ssr.md §1.1–1.4):
 // getAll returns every request cookie (the library needs all chunk names to delete stale ones),
 // setAll appends each Set-Cookie (never `set`, which would keep only the last) and copies the
 // no-cache headers it is given (ssr 0.10 #176) so no CDN caches a response that sets a session.
@@ -6,7 +6,8 @@ import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@s
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { requestFetch } from './data-fetch.server.ts';
 import { env } from '../env.server.ts';
-import { isHttps } from '../http/request-info.server.ts';
+import { clientIp, isHttps } from '../http/request-info.server.ts';
+import { signInFetch } from './sign-in-fetch.server.ts';
 
 export interface RequestSupabase {
   supabase: SupabaseClient;
@@ -29,7 +30,7 @@ const fetchWithTimeout: typeof fetch = (input, init) => {
 };
 
 // The root loader and a page loader verify the same access token at the same moment (Remix v2
-// has no middleware, reference/remix-ssr.md §1.6). Concurrent identical GET /auth/v1/user calls
+// has no middleware, docs/reference/remix-ssr.md §1.6). Concurrent identical GET /auth/v1/user calls
 // share one round trip; nothing is cached once it has answered, so a revoked session is seen
 // on the next request.
 const userLookups = new Map<string, Promise<Response>>();
@@ -75,9 +76,12 @@ export function getSupabase(request: Request): RequestSupabase {
       },
     },
     // Not httpOnly: the browser client (realtime) reads the session from document.cookie
-    // (reference/remix-ssr.md §1.7, docs/decisions/005-supabase-session-cookies.md).
+    // (docs/reference/remix-ssr.md §1.7, docs/decisions/005-supabase-session-cookies.md).
     cookieOptions: { secure: isHttps(request) },
-    global: { fetch: backendFetch },
+    // No retries with back-off (1 + 2 + 4 s) on a backend that is down: the page says so at once.
+    db: { retry: false },
+    // Auth's sign-in endpoints get the secret key and the end user's IP (docs/decisions/020-sign-in-limits.md).
+    global: { fetch: signInFetch(backendFetch, { url: env.SUPABASE_URL, key: env.signInKey, ip: clientIp(request) }) },
   });
   const entry = { supabase, headers, written };
   clients.set(request, entry);
@@ -94,6 +98,7 @@ export function getSupabase(request: Request): RequestSupabase {
 export function tokenClient(accessToken: string): SupabaseClient {
   return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     accessToken: async () => accessToken,
+    db: { retry: false },
     global: { fetch: dataFetch },
   });
 }

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type pg from 'pg';
 import type { Mailer } from '../service.ts';
+import { clientIp } from './http.ts';
 import type { SessionContext } from './sessions.ts';
 
 export interface AuthContext extends SessionContext {
@@ -32,5 +33,5 @@ export async function tx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>)
 
 export const requestMeta = (req: IncomingMessage) => ({
   userAgent: req.headers['user-agent'],
-  ip: (req.headers['x-forwarded-for'] as string | undefined)?.split(',')[0].trim(),
+  ip: clientIp(req),
 });

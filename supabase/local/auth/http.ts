@@ -1,5 +1,6 @@
 // Request parsing shared by the endpoint modules.
 import type { IncomingMessage } from 'node:http';
+import { parseSbForwardedFor } from '../trust.ts';
 import { AuthError, errors } from './errors.ts';
 
 const MAX_BODY = 1024 * 1024; // GoTrue api.go: 1 MiB request body limit
@@ -33,10 +34,30 @@ export function bearer(req: IncomingMessage): string | undefined {
   return m?.[1];
 }
 
-export function clientIp(req: IncomingMessage): string | undefined {
+const resolved = new WeakMap<IncomingMessage, string | undefined>();
+
+/**
+ * The end user's address, decided once per request (utilities.GetIPAddress): Sb-Forwarded-For when
+ * IP forwarding is on and its left-most value is an address (internal/sbff; the gateway lets it
+ * through only with the secret key), else the address the gateway put in X-Forwarded-For. An
+ * invalid Sb-Forwarded-For is logged and ignored, as upstream does.
+ */
+export function resolveClientIp(req: IncomingMessage, sbForwardedFor: boolean, warn: (m: string) => void) {
+  let ip: string | undefined;
+  if (sbForwardedFor) {
+    try {
+      ip = parseSbForwardedFor(req.headers['sb-forwarded-for'] as string | undefined);
+    } catch (err) {
+      warn(`error processing Sb-Forwarded-For: ${(err as Error).message}`);
+    }
+  }
   const fwd = req.headers['x-forwarded-for'];
-  return typeof fwd === 'string' ? fwd.split(',')[0].trim() : undefined;
+  ip ??= typeof fwd === 'string' ? fwd.split(',')[0].trim() || undefined : undefined;
+  resolved.set(req, ip);
+  return ip;
 }
+
+export const clientIp = (req: IncomingMessage): string | undefined => resolved.get(req);
 
 const EMAIL =
   /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;

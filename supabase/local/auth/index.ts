@@ -5,7 +5,7 @@ import type { Service, StackContext } from '../service.ts';
 import { createUserAdmin, deleteUserAdmin, generateLink, getUserAdmin, listUsers, updateUserAdmin } from './admin.ts';
 import type { AuthContext, Handler } from './context.ts';
 import { AuthError, errors, sendError } from './errors.ts';
-import { clientIp } from './http.ts';
+import { resolveClientIp } from './http.ts';
 import { signer } from './jwt.ts';
 import { logout } from './logout.ts';
 import { otp } from './otp.ts';
@@ -58,18 +58,21 @@ function route(method: string, path: string): { handler: Handler; bucket?: Bucke
 
 /**
  * GoTrue's per-IP limits (apilimiter.go): a token bucket per endpoint and address, refilled at
- * `limit` per 5 minutes with a burst of 30. GoTrue keys requests by a forwarded-for header and
- * skips limiting without one, so direct local calls are not limited.
+ * `limit` per 5 minutes with a burst of 30. The address is the one the gateway decided from the
+ * socket (or Sb-Forwarded-For on a secret-key request), so a client can't pick its own bucket.
  */
 function limiter(limits: Record<Bucket, number>) {
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  const buckets = new Map<string, { tokens: number; at: number; rate: number }>();
+  const refill = (b: { tokens: number; at: number; rate: number }, now: number) =>
+    Math.min(30, b.tokens + (now - b.at) * b.rate);
   return (bucket: Bucket, endpoint: string, ip: string | undefined) => {
     if (!ip) return;
     const key = `${endpoint}:${ip}`;
     const now = Date.now();
-    const rate = limits[bucket] / 300_000; // tokens per ms
-    const b = buckets.get(key) ?? { tokens: 30, at: now };
-    b.tokens = Math.min(30, b.tokens + (now - b.at) * rate);
+    // tollbooth forgets an address after an hour; here, whichever buckets are full again once there are many.
+    if (buckets.size > 10_000) for (const [k, b] of buckets) if (refill(b, now) >= 30) buckets.delete(k);
+    const b = buckets.get(key) ?? { tokens: 30, at: now, rate: limits[bucket] / 300_000 }; // tokens per ms
+    b.tokens = refill(b, now);
     b.at = now;
     buckets.set(key, b);
     if (b.tokens < 1) throw errors.overRequestRate();
@@ -104,9 +107,11 @@ export function createAuthService(stack: StackContext): Service {
       const requestId = randomUUID();
       const url = new URL(path, 'http://auth');
       try {
-        const r = route(req.method ?? 'GET', url.pathname.replace(/\/+$/, '') || '/');
+        const endpoint = url.pathname.replace(/\/+$/, '') || '/';
+        const r = route(req.method ?? 'GET', endpoint);
         if (!r) throw new AuthError(404, 'not_found', 'Not Found'); // GoTrue: unknown route
-        if (r.bucket) limit(r.bucket, url.pathname, clientIp(req)); // one bucket per endpoint, GET and POST /verify share
+        const ip = resolveClientIp(req, stack.trust.sbForwardedFor, ctx.log);
+        if (r.bucket) limit(r.bucket, endpoint, ip); // one bucket per endpoint, GET and POST /verify share
         await r.handler(ctx, req, res, url);
       } catch (err) {
         if (err instanceof AuthError) return sendError(req, res, err, requestId);

@@ -4,6 +4,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { StackKeys } from '../keys.ts';
 import type { Service } from '../service.ts';
+import { clientAddress, hostAllowed, MISDIRECTED, type TrustOptions } from '../trust.ts';
 
 // Headers supabase-js sends (Kong cors plugin on every route); exposed ones it reads back.
 const ALLOW_HEADERS = [
@@ -80,7 +81,7 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-export async function startGateway(opts: { port: number; keys: StackKeys }): Promise<Gateway> {
+export async function startGateway(opts: { port: number; keys: StackKeys; trust: TrustOptions }): Promise<Gateway> {
   const services = new Map<ServiceName, Service>();
   const { keys } = opts;
   const roleKeys = new Map([
@@ -110,6 +111,8 @@ export async function startGateway(opts: { port: number; keys: StackKeys }): Pro
         status: 401,
         body: { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' },
       };
+    // IP address forwarding is for servers holding the secret key; from anyone else it is dropped.
+    if (apikey !== keys.secretKey) delete req.headers['sb-forwarded-for'];
     // CLI start.go BearerToken: keep a non-"Bearer sb_" Authorization, else the key's JWT.
     const auth = req.headers.authorization;
     if (!auth || /^Bearer sb_/i.test(auth)) {
@@ -126,8 +129,27 @@ export async function startGateway(opts: { port: number; keys: StackKeys }): Pro
     return { service: m[1] as ServiceName, path: (m[2] ?? '/') + query };
   }
 
+  /**
+   * Before anything else: refuse a Host that isn't ours (a DNS-rebinding page), then decide the
+   * client's address from the socket, whatever the client says (Kong: X-Forwarded-For, X-Real-IP).
+   */
+  function admit(req: IncomingMessage): string | null {
+    if (!hostAllowed(req.headers.host, opts.trust.allowedHosts)) return MISDIRECTED.message(req.headers.host);
+    const forwarded = req.headers['x-forwarded-for'];
+    const ip = clientAddress(
+      req.socket.remoteAddress,
+      Array.isArray(forwarded) ? forwarded.join(',') : forwarded,
+      opts.trust.trustedProxies,
+    );
+    req.headers['x-forwarded-for'] = ip;
+    req.headers['x-real-ip'] = ip;
+    return null;
+  }
+
   const server = http.createServer(async (req, res) => {
     try {
+      const misdirected = admit(req);
+      if (misdirected) return sendJson(res, MISDIRECTED.status, { message: misdirected });
       // Functions answer CORS themselves, preflights included, as on hosted (reference B2, functions/cors guide).
       const ownCors = /^\/functions\/v1(\/|\?|$)/.test(req.url ?? '');
       if (!ownCors) for (const [k, v] of Object.entries(corsHeaders(req))) res.setHeader(k, v as string);
@@ -169,6 +191,8 @@ export async function startGateway(opts: { port: number; keys: StackKeys }): Pro
         `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
       );
     };
+    const misdirected = admit(req);
+    if (misdirected) return reject(MISDIRECTED.status, { message: misdirected });
     if (r?.service !== 'realtime') return reject(404, { message: 'no Route matched with those values' });
     const denied = authorize(req, url, r.service, r.path);
     if (denied) return reject(denied.status, denied.body);

@@ -322,6 +322,9 @@ export async function handleApi(
 
   if (p === '/api/v1/send') {
     allow('POST');
+    // Only JSON: a form or text/plain body is what a cross-site page can post without a preflight.
+    if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? ''))
+      throw new MailpitError(415, 'Content-Type must be application/json', 'json');
     const m = deliver(parseSend(await readBody(req)));
     return sendJson(res, 200, { ID: m.id });
   }

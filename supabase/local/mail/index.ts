@@ -2,6 +2,7 @@
 // email the stack sends, prints one line per email with its code, serves an inbox and Mailpit's API.
 import http from 'node:http';
 import type { Mailer } from '../service.ts';
+import { hostAllowed, MISDIRECTED } from '../trust.ts';
 import { handleApi, MailpitError, sendError } from './api.ts';
 import { inboxPage, messagePage, notFoundPage } from './inbox.ts';
 import { search } from './search.ts';
@@ -19,6 +20,30 @@ export interface MailOptions {
   log?: (line: string) => void;
   /** Also take mail over SMTP on this port (0: any free one); none when undefined. */
   smtpPort?: number;
+  /** Host names answered besides loopback ones (trust.ts). */
+  allowedHosts?: string[];
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Why a request is refused before it is routed: a Host that isn't ours (a DNS-rebinding page reading
+ * codes), or a write a page on another origin could make without a preflight (a fake "sign-in code"
+ * mail posted as text/plain). Same-origin writes (the inbox's own form) and tools (no Origin) pass.
+ */
+function refusal(req: http.IncomingMessage, api: boolean, allowedHosts: string[]): MailpitError | undefined {
+  const format = api ? 'json' : 'text';
+  if (!hostAllowed(req.headers.host, allowedHosts))
+    return new MailpitError(MISDIRECTED.status, MISDIRECTED.message(req.headers.host), format);
+  if (SAFE_METHODS.has(req.method ?? 'GET')) return undefined;
+  // A browser says where a request comes from in Sec-Fetch-Site; older ones only in Origin, which
+  // is "null" for the inbox's own form (its pages send no referrer).
+  const origin = req.headers.origin;
+  const site = req.headers['sec-fetch-site'];
+  const sameOrigin = site ? site === 'same-origin' || site === 'none' : origin === `http://${req.headers.host}`;
+  if ((site !== undefined || origin !== undefined) && !sameOrigin)
+    return new MailpitError(403, `cross-origin request refused (Origin: ${origin ?? 'none'})`, format);
+  return undefined;
 }
 
 export interface RunningMail {
@@ -59,6 +84,8 @@ export async function startMail(options: MailOptions): Promise<RunningMail> {
 
   const route = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://mail.local');
+    const refused = refusal(req, url.pathname.startsWith('/api/'), options.allowedHosts ?? []);
+    if (refused) throw refused;
     if (url.pathname.startsWith('/api/')) return handleApi(store, deliver, req, res, url);
     if ((req.method === 'GET' || req.method === 'HEAD') && url.pathname === '/') {
       const query = (url.searchParams.get('q') ?? '').trim();

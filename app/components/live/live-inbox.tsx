@@ -1,0 +1,51 @@
+// The inbox, live: any change to the workspace's tickets (new, status, assignee, priority, activity)
+// runs the inbox's loader again, debounced, so rows and view counts follow while the agent keeps their
+// view, filters, search text, page and scroll. On a later page the cursor holds the agent's place, and
+// new requests are counted in a link back to the newest.
+import { useLocation } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { ConnectionStatus } from './connection-status.tsx';
+import { useLiveChannel, useRevalidateSoon } from './use-live-channel.ts';
+
+export function LiveInbox({
+  workspaceId,
+  laterPage,
+  newestHref,
+}: {
+  workspaceId: string;
+  /** Newer tickets exist than those listed: the agent has paged on. */
+  laterPage: boolean;
+  newestHref: string;
+}) {
+  const revalidate = useRevalidateSoon();
+  const { key } = useLocation();
+  const [fresh, setFresh] = useState(0);
+  // Counted from the page the agent navigated to (a revalidation keeps the location's key).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the count restarts with each navigation
+  useEffect(() => setFresh(0), [key]);
+  const state = useLiveChannel({
+    topic: `inbox:${workspaceId}`,
+    listensToChanges: true,
+    setup: (channel) =>
+      channel.on(
+        'postgres_changes',
+        { event: '*', schema: 'public', table: 'tickets', filter: `workspace_id=eq.${workspaceId}` },
+        (change) => {
+          if (change.eventType === 'INSERT') setFresh((n) => n + 1);
+          revalidate();
+        },
+      ),
+    onCatchUp: revalidate,
+  });
+  if (!state) return null;
+  return (
+    <div className="live-bar">
+      <ConnectionStatus state={state} />
+      {laterPage && fresh > 0 ? (
+        <a href={newestHref} className="live-new" data-testid="inbox-new">
+          {fresh} new · show newest
+        </a>
+      ) : null}
+    </div>
+  );
+}

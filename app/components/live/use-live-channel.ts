@@ -1,0 +1,144 @@
+// One Realtime channel for the life of a page: joined after the user's token is set (so the join
+// never runs as anon), its connection state for the indicator, and a catch-up (the page's loaders
+// run again) whenever it becomes live after being cut off, so nothing sent meanwhile is lost.
+import type { RealtimeChannel } from '@supabase/realtime-js';
+import { useRevalidator, useRouteLoaderData } from '@remix-run/react';
+import { useEffect, useRef, useState } from 'react';
+import { realtimeClient } from '~/lib/realtime/client.ts';
+import { type ConnectionState, initialProgress, nextProgress } from '~/lib/realtime/connection.ts';
+import type { loader as rootLoader } from '~/root.tsx';
+
+export interface LiveChannelOptions {
+  topic: string;
+  /** A private channel: policies on realtime.messages decide who may join (presence, broadcast). */
+  private?: boolean;
+  /** The presence key (the user's id), for channels that track who is here. */
+  presenceKey?: string;
+  /** Listens to postgres_changes: live only once the server says changes flow. */
+  listensToChanges: boolean;
+  /** Adds the channel's listeners before it subscribes. */
+  setup: (channel: RealtimeChannel) => void;
+  /** After every join (presence is tracked again on each). */
+  onJoined?: (channel: RealtimeChannel) => void;
+  /** The page may have missed changes: revalidate. */
+  onCatchUp: () => void;
+}
+
+// A page whose data is older than this when its channel first goes live (a slow start) catches up too.
+const STALE_AT_FIRST_LIVE_MS = 2_000;
+
+// Topics being left: a page that comes back to one (React's strict mode, a quick back-and-forth)
+// waits, because realtime-js hands out the leaving channel for the same topic until it is gone.
+const leaving = new Map<string, Promise<unknown>>();
+let documentHydrated = false;
+
+/** The connection state (null until hydrated: without JavaScript nothing is live, nothing is shown). */
+export function useLiveChannel(options: LiveChannelOptions): ConnectionState | null {
+  const env = useRouteLoaderData<typeof rootLoader>('root')?.ENV;
+  // Strings, not the object: every revalidation brings a new ENV object, and must not rejoin.
+  const url = env?.SUPABASE_URL;
+  const anonKey = env?.SUPABASE_ANON_KEY;
+  const [state, setState] = useState<ConnectionState | null>(null);
+  const latest = useRef(options);
+  latest.current = options;
+  const { topic, private: isPrivate = false, presenceKey, listensToChanges } = options;
+
+  useEffect(() => {
+    if (!url || !anonKey) return;
+    // The data this page shows is from the navigation that brought it (the document's on first load).
+    const dataSince = documentHydrated ? Date.now() : performance.timeOrigin;
+    documentHydrated = true;
+    const client = realtimeClient({ SUPABASE_URL: url, SUPABASE_ANON_KEY: anonKey });
+    let progress = initialProgress;
+    let channel: RealtimeChannel | null = null;
+    let stopped = false;
+    setState(progress.state);
+
+    const step = (event: Parameters<typeof nextProgress>[1]) => {
+      const before = progress;
+      progress = nextProgress(progress, event, listensToChanges);
+      setState(progress.state);
+      if (progress.lives > before.lives) {
+        if (before.lives > 0 || Date.now() - dataSince > STALE_AT_FIRST_LIVE_MS) latest.current.onCatchUp();
+      }
+    };
+
+    (async () => {
+      await leaving.get(topic);
+      // The user's token first: a join without it would run as anon (README "Realtime").
+      await client.setAuth();
+      if (stopped) return;
+      channel = client.channel(topic, {
+        config: {
+          private: isPrivate,
+          ...(presenceKey ? { presence: { key: presenceKey } } : {}),
+        },
+      });
+      latest.current.setup(channel);
+      channel.on('system', {}, (payload: { extension?: string; status?: string }) =>
+        step({ type: 'system', extension: payload.extension, status: payload.status }),
+      );
+      const joined = channel;
+      joined.subscribe((status) => {
+        if (status === 'SUBSCRIBED') latest.current.onJoined?.(joined);
+        step({ type: 'status', status });
+      });
+    })();
+
+    return () => {
+      stopped = true;
+      if (!channel) return;
+      const removal = client.removeChannel(channel).catch(() => undefined);
+      leaving.set(topic, removal);
+      void removal.then(() => {
+        if (leaving.get(topic) === removal) leaving.delete(topic);
+      });
+    };
+  }, [url, anonKey, topic, isPrivate, presenceKey, listensToChanges]);
+
+  return state;
+}
+
+// Changes come in bursts (a reply updates its ticket too): one revalidation for a burst, at most
+// MAX_WAIT_MS after its first change, so a busy inbox still updates within the second.
+const DEBOUNCE_MS = 200;
+const MAX_WAIT_MS = 1_000;
+
+/**
+ * A debounced revalidation of the page's loaders, for change events. A page in a background tab
+ * waits until it is shown again: one revalidation then, instead of one per change meanwhile.
+ */
+export function useRevalidateSoon(): () => void {
+  const revalidator = useRevalidator();
+  const latest = useRef(revalidator);
+  latest.current = revalidator;
+  const timers = useRef<{ wait?: ReturnType<typeof setTimeout>; first?: number; hidden?: boolean }>({});
+  useEffect(() => {
+    const t = timers.current;
+    const onVisible = () => {
+      if (document.visibilityState !== 'visible' || !t.hidden) return;
+      t.hidden = false;
+      latest.current.revalidate();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      clearTimeout(t.wait);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, []);
+  const schedule = useRef(() => {
+    const t = timers.current;
+    const now = Date.now();
+    t.first ??= now;
+    clearTimeout(t.wait);
+    t.wait = setTimeout(
+      () => {
+        t.first = undefined;
+        if (document.visibilityState === 'hidden') t.hidden = true;
+        else latest.current.revalidate();
+      },
+      Math.max(0, Math.min(DEBOUNCE_MS, t.first + MAX_WAIT_MS - now)),
+    );
+  });
+  return schedule.current;
+}

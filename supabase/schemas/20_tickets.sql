@@ -1,0 +1,342 @@
+-- Tickets and their history: numbering, the assignee rule, the status state machine, the history
+-- the database writes, and the procedures that move tickets (claim, auto-close).
+
+create type public.ticket_status as enum ('new', 'open', 'pending', 'solved', 'closed');
+create type public.ticket_priority as enum ('low', 'normal', 'high', 'urgent');
+
+-- requester_id and assignee_id also reference profiles, so PostgREST can embed names:
+--   tickets?select=*,requester:profiles!tickets_requester_profile_fkey(display_name)
+create table public.tickets (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  number integer not null,
+  requester_id uuid not null references auth.users (id)
+    constraint tickets_requester_profile_fkey references public.profiles (user_id),
+  subject text not null check (char_length(subject) between 1 and 200),
+  status public.ticket_status not null default 'new',
+  priority public.ticket_priority not null default 'normal',
+  assignee_id uuid references auth.users (id)
+    constraint tickets_assignee_profile_fkey references public.profiles (user_id),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  first_response_at timestamptz,
+  solved_at timestamptz,
+  closed_at timestamptz,
+  -- The latest public message: the inbox's order, and the activity requesters see (notes never touch
+  -- this row, 30_messages.sql).
+  last_message_at timestamptz not null default now(),
+  -- Subject (weight A) and public replies, never notes: requesters can read their tickets' rows, this
+  -- column included. Notes have their own index (30_messages.sql).
+  search tsvector not null default ''::tsvector,
+  unique (workspace_id, number)
+);
+-- Inbox views, newest activity first: all, by status, by assignee, unassigned queue, search.
+create index tickets_inbox_idx on public.tickets (workspace_id, last_message_at desc, id desc);
+create index tickets_status_idx on public.tickets (workspace_id, status, last_message_at desc, id desc);
+create index tickets_assignee_idx on public.tickets (workspace_id, assignee_id, last_message_at desc, id desc);
+create index tickets_unassigned_idx on public.tickets (workspace_id, created_at, number) where assignee_id is null and status in ('new', 'open');
+create index tickets_requester_idx on public.tickets (requester_id, workspace_id, last_message_at desc);
+create index tickets_search_idx on public.tickets using gin (search);
+-- The auto-close job finds due tickets without reading every ticket.
+create index tickets_solved_due_idx on public.tickets (solved_at) where status = 'solved';
+
+create table public.ticket_events (
+  id bigint generated always as identity primary key,
+  ticket_id uuid not null references public.tickets (id) on delete cascade,
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  actor_id uuid references auth.users (id),
+  type text not null check (type in ('created', 'status', 'assignee', 'priority')),
+  "from" text,
+  "to" text,
+  created_at timestamptz not null default clock_timestamp()
+);
+create index ticket_events_ticket_idx on public.ticket_events (ticket_id, created_at);
+create index ticket_events_workspace_idx on public.ticket_events (workspace_id);
+
+-- ---------------------------------------------------------------------------------------------
+-- Numbers come from the workspace's counter row: the update locks it until commit, so concurrent
+-- creations queue and numbers stay consecutive.
+create function private.assign_ticket_number() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  -- Bulk imports by the platform reserve a block of numbers themselves (scripts/seed-bulk.ts).
+  if new.number is not null and private.is_system() then
+    return new;
+  end if;
+  update public.workspaces set ticket_seq = ticket_seq + 1 where id = new.workspace_id returning ticket_seq into new.number;
+  if new.number is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  return new;
+end $$;
+create trigger tickets_number before insert on public.tickets for each row execute function private.assign_ticket_number();
+
+-- An assignee is a member of the ticket's workspace.
+create function private.check_assignee() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if new.assignee_id is not null and (tg_op = 'INSERT' or new.assignee_id is distinct from old.assignee_id)
+     and not exists (select 1 from public.memberships where workspace_id = new.workspace_id and user_id = new.assignee_id) then
+    raise exception using errcode = 'P0001', message = 'assignee_not_member', detail = new.assignee_id::text;
+  end if;
+  return new;
+end $$;
+create trigger tickets_assignee before insert or update of assignee_id on public.tickets
+  for each row execute function private.check_assignee();
+
+-- ---------------------------------------------------------------------------------------------
+-- The state machine. Every status change passes through private.check_transition, with who asks
+-- (the actor) and why (the reason):
+--   * a direct edit through the API (the agent's form, the requester's "solved"): tickets_transition;
+--   * assigning a new ticket opens it: tickets_transition;
+--   * a reply (post_message, or a reply inserted directly): private.change_status;
+--   * the auto-close job: close_solved_tickets.
+-- The database's own functions run as their owner (postgres) and check their change themselves, so
+-- tickets_transition checks writes made as an API role only; a direct database session (seed,
+-- imports) is the platform and writes history as it is given.
+create type private.ticket_actor as enum ('requester', 'agent', 'admin', 'system');
+create type private.status_reason as enum ('edit', 'reply', 'assignment', 'auto_close');
+
+-- Raises invalid_transition (detail "from→to") unless p_actor may move a ticket from p_from to p_to for
+-- p_reason. Requesters solve their own tickets and reopen them only by replying; admins (or the
+-- platform) close.
+create function private.check_transition(
+  p_from public.ticket_status, p_to public.ticket_status, p_actor private.ticket_actor, p_reason private.status_reason
+) returns void
+language plpgsql immutable set search_path = '' as $$
+declare
+  team boolean := p_actor in ('agent', 'admin', 'system');
+  by_reply boolean := p_actor = 'requester' and p_reason = 'reply';
+  allowed boolean;
+begin
+  allowed := case p_from || '→' || p_to
+    when 'new→open' then team
+    when 'new→pending' then team
+    when 'new→solved' then true
+    when 'open→pending' then team
+    when 'open→solved' then true
+    when 'pending→open' then team or by_reply
+    when 'pending→solved' then true
+    when 'solved→open' then team or by_reply
+    when 'solved→closed' then p_actor in ('admin', 'system')
+    else false
+  end;
+  if not allowed then
+    raise exception using errcode = 'P0001', message = 'invalid_transition', detail = p_from || '→' || p_to;
+  end if;
+end $$;
+
+-- What a user is to the tickets of a workspace: its admin or agent, else a requester.
+create function private.ticket_actor(p_workspace_id uuid, p_user_id uuid) returns private.ticket_actor
+language sql stable security definer set search_path = '' as $$
+  select coalesce((select m.role::text::private.ticket_actor from public.memberships m
+                    where m.workspace_id = p_workspace_id and m.user_id = p_user_id), 'requester')
+$$;
+
+-- What a public reply does to the status: the requester's reopens a pending or solved request, the
+-- team's opens a new one; null when it stays.
+create function private.status_after_reply(p_status public.ticket_status, p_actor private.ticket_actor)
+returns public.ticket_status
+language sql immutable set search_path = '' as $$
+  select case
+    when p_actor = 'requester' and p_status in ('pending', 'solved') then 'open'::public.ticket_status
+    when p_actor <> 'requester' and p_status = 'new' then 'open'::public.ticket_status
+  end
+$$;
+
+-- A status change by the database's own functions: checked, then written as the owner.
+create function private.change_status(
+  p_ticket_id uuid, p_to public.ticket_status, p_actor private.ticket_actor, p_reason private.status_reason
+) returns void
+language plpgsql security definer set search_path = '' as $$
+declare
+  current_status public.ticket_status;
+begin
+  select status into current_status from public.tickets where id = p_ticket_id for update;
+  if current_status is distinct from p_to then
+    perform private.check_transition(current_status, p_to, p_actor, p_reason);
+    update public.tickets set status = p_to where id = p_ticket_id;
+  end if;
+end $$;
+
+-- Direct writes: the state machine for API roles, what a requester may change, and the timestamps
+-- that follow the status (the platform may supply its own).
+create function private.ticket_transition() returns trigger
+language plpgsql security invoker set search_path = '' as $$
+declare
+  api boolean := current_user in ('anon', 'authenticated', 'service_role');
+  platform boolean := not api or private.is_system();
+  actor private.ticket_actor := case when platform then 'system' else private.ticket_actor(new.workspace_id, auth.uid()) end;
+begin
+  if tg_op = 'INSERT' then
+    if new.status <> 'new' and not platform then
+      raise exception using errcode = 'P0001', message = 'invalid_transition', detail = 'new→' || new.status;
+    end if;
+  elsif old.status = 'new' and new.status = 'new' and old.assignee_id is null and new.assignee_id is not null then
+    perform private.check_transition('new', 'open', actor, 'assignment');
+    new.status := 'open';
+  elsif api and new.status is distinct from old.status then
+    perform private.check_transition(old.status, new.status, actor, 'edit');
+  end if;
+
+  if actor = 'requester' and tg_op = 'UPDATE'
+     and (new.subject, new.priority, new.assignee_id) is distinct from (old.subject, old.priority, old.assignee_id) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'requesters may only change the status';
+  end if;
+
+  new.solved_at := case when new.status in ('solved', 'closed') then coalesce(
+    case when platform then new.solved_at end,
+    case when tg_op = 'UPDATE' and old.status in ('solved', 'closed') then old.solved_at end,
+    now()) end;
+  new.closed_at := case when new.status = 'closed' then coalesce(
+    case when platform then new.closed_at end,
+    case when tg_op = 'UPDATE' and old.status = 'closed' then old.closed_at end,
+    now()) end;
+  new.updated_at := now();
+  return new;
+end $$;
+create trigger tickets_transition before insert or update on public.tickets
+  for each row execute function private.ticket_transition();
+
+-- History, written by the database so every path (app, RPC, SQL) leaves a trace.
+create function private.ticket_history() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  actor uuid := auth.uid();
+begin
+  if tg_op = 'INSERT' then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to") values (new.id, new.workspace_id, actor, 'created', new.status);
+    return null;
+  end if;
+  if new.status is distinct from old.status then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'status', old.status, new.status);
+  end if;
+  if new.assignee_id is distinct from old.assignee_id then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
+    values (new.id, new.workspace_id, actor, 'assignee', old.assignee_id::text, new.assignee_id::text);
+  end if;
+  if new.priority is distinct from old.priority then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'priority', old.priority, new.priority);
+  end if;
+  return null;
+end $$;
+create trigger tickets_history after insert or update on public.tickets
+  for each row execute function private.ticket_history();
+
+-- Someone who leaves a workspace no longer holds its open work (an assignee is always a member).
+-- Before the delete, so the history names the one removing (or leaving) as a member, and after
+-- memberships_keep_admin (triggers fire in name order), so a refused removal changes nothing.
+-- A workspace being deleted takes its tickets along: nothing to unassign.
+create function private.unassign_departed() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if exists (select 1 from public.workspaces where id = old.workspace_id) then
+    update public.tickets set assignee_id = null
+     where workspace_id = old.workspace_id and assignee_id = old.user_id and status <> 'closed';
+  end if;
+  return old;
+end $$;
+create trigger memberships_unassign before delete on public.memberships
+  for each row execute function private.unassign_departed();
+
+revoke all on function private.assign_ticket_number(), private.check_assignee(), private.ticket_transition(),
+  private.ticket_history(), private.unassign_departed() from public;
+-- The state machine runs in the API roles' own triggers (security invoker, to see who wrote), so they
+-- execute it; the private schema is not exposed, so no request calls it directly.
+revoke all on function private.check_transition(public.ticket_status, public.ticket_status, private.ticket_actor,
+  private.status_reason), private.ticket_actor(uuid, uuid),
+  private.status_after_reply(public.ticket_status, private.ticket_actor),
+  private.change_status(uuid, public.ticket_status, private.ticket_actor, private.status_reason) from public;
+grant execute on function private.check_transition(public.ticket_status, public.ticket_status, private.ticket_actor,
+  private.status_reason), private.ticket_actor(uuid, uuid),
+  private.status_after_reply(public.ticket_status, private.ticket_actor),
+  private.change_status(uuid, public.ticket_status, private.ticket_actor, private.status_reason)
+  to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Any signed-in user may open a request in any workspace (the portal is public).
+create function public.create_ticket(p_workspace_slug text, p_subject text, p_body text)
+returns table (id uuid, number integer)
+language plpgsql security definer set search_path = '' as $$
+declare
+  ws uuid;
+  t public.tickets;
+begin
+  if auth.uid() is null then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'sign in first';
+  end if;
+  select w.id into ws from public.workspaces w where w.slug = p_workspace_slug;
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  insert into public.tickets (workspace_id, requester_id, subject) values (ws, auth.uid(), trim(p_subject)) returning * into t;
+  insert into public.messages (ticket_id, author_id, kind, body) values (t.id, auth.uid(), 'reply', p_body);
+  return query select t.id, t.number;
+end $$;
+revoke execute on function public.create_ticket(text, text, text) from public, anon;
+grant execute on function public.create_ticket(text, text, text) to authenticated, service_role;
+
+-- The oldest unassigned request goes to the caller; SKIP LOCKED lets agents claim in parallel. A set
+-- ([] or [ticket]): call it with .maybeSingle() for null | ticket.
+create function public.claim_next_ticket(p_workspace_id uuid) returns setof public.tickets
+language plpgsql security invoker set search_path = '' as $$
+declare
+  t public.tickets;
+begin
+  if not private.is_member(p_workspace_id) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'agents only';
+  end if;
+  -- Oldest unassigned new/open request; rows another agent is claiming right now are skipped.
+  select * into t from public.tickets
+   where workspace_id = p_workspace_id and assignee_id is null and status in ('new', 'open')
+   order by created_at, number
+   limit 1
+   for update skip locked;
+  if t.id is null then
+    return;
+  end if;
+  -- Assigning a new ticket opens it (the transition trigger).
+  return query update public.tickets set assignee_id = (select auth.uid()) where id = t.id returning *;
+end $$;
+revoke execute on function public.claim_next_ticket(uuid) from public, anon;
+grant execute on function public.claim_next_ticket(uuid) to authenticated, service_role;
+
+-- Solved requests close by themselves after 7 days; run by the close-solved job. It skips rows
+-- someone holds right now (it never waits on the team; the next run closes what it skipped), and the
+-- history records the close with no actor (the platform). Security definer: it checks its one move.
+create function public.close_solved_tickets() returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  n integer;
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  perform private.check_transition('solved', 'closed', 'system', 'auto_close');
+  update public.tickets set status = 'closed'
+   where id in (select t.id from public.tickets t
+                 where t.status = 'solved' and t.solved_at < now() - interval '7 days'
+                 for update skip locked);
+  get diagnostics n = row_count;
+  return n;
+end $$;
+revoke execute on function public.close_solved_tickets() from public, anon, authenticated;
+grant execute on function public.close_solved_tickets() to service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Tickets are created through create_ticket; requesters may change only the status (the trigger).
+alter table public.tickets enable row level security;
+alter table public.ticket_events enable row level security;
+
+revoke insert, update on public.tickets from anon, authenticated;
+grant update (status, priority, assignee_id, subject) on public.tickets to authenticated;
+create policy "requesters and members read tickets" on public.tickets for select to authenticated
+  using (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()));
+create policy "requesters and members update tickets" on public.tickets for update to authenticated
+  using (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()))
+  with check (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()));
+
+-- The history is for the team.
+revoke insert, update, delete on public.ticket_events from anon, authenticated;
+create policy "members read ticket history" on public.ticket_events for select to authenticated
+  using (workspace_id in (select private.member_workspaces()));
