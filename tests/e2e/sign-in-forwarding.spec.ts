@@ -1,4 +1,4 @@
-// The app's sign-in calls tell Auth whose they are (docs/decisions/018-sign-in-limits.md): the secret
+// The app's sign-in calls tell Auth whose they are (docs/decisions/020-sign-in-limits.md): the secret
 // key and the end user's IP in Sb-Forwarded-For, on POST /auth/v1/otp and /auth/v1/verify only. The
 // app reaches the stack through a proxy here that notes the headers of every call.
 import http from 'node:http';
