@@ -2,6 +2,7 @@
 // row-level security is the authorisation, and what it hides is a 404.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { throwDbError } from '../errors/from-db.server.ts';
+import { isWorkspaceSlug } from '../forms/fields.ts';
 import { errorResponse } from '../http/responses.server.ts';
 import { getSupabase } from '../supabase/client.server.ts';
 import type { TicketStatus } from './vocabulary.ts';
@@ -14,6 +15,8 @@ export interface Workspace {
 
 /** The workspace by slug (public name), or a thrown 404. */
 export async function requireWorkspace(request: Request, supabase: SupabaseClient, slug: string): Promise<Workspace> {
+  // A NUL or 300 characters would be a database error: no workspace has such an address.
+  if (!isWorkspaceSlug(slug)) throw errorResponse(request, 'not_found');
   // By slug through portal_workspace: nobody may list the workspaces table.
   const { data, error } = await supabase.rpc('portal_workspace', { p_slug: slug }).maybeSingle<Workspace>();
   if (error) throwDbError(request, error, 'workspace');
@@ -32,6 +35,7 @@ export interface Member {
  * anyone else gets 404 — never reveal that it exists.
  */
 export async function requireMembership(request: Request, supabase: SupabaseClient, userId: string, slug: string) {
+  if (!isWorkspaceSlug(slug)) throw errorResponse(request, 'not_found');
   const { data, error } = await supabase
     .from('memberships')
     .select('role, workspaces!inner(id, slug, name)')
