@@ -29,7 +29,7 @@ async function main() {
   const root = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-auth-'));
   chmodSync(root, 0o755);
   const stack = await startStack({ port: 0, dir: root, ephemeral: true, log: () => undefined });
-  // As the app's server calls Auth (docs/decisions/018-sign-in-limits.md): the secret key and each
+  // As the app's server calls Auth (docs/decisions/020-sign-in-limits.md): the secret key and each
   // user's IP in Sb-Forwarded-For, so Auth's per-IP limits count the (simulated) users, not this process.
   const base = { 'content-type': 'application/json', 'x-supabase-api-version': '2024-01-01' };
   const asUser = (n: number) => ({

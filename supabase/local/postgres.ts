@@ -289,7 +289,7 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     '-c',
     'shared_buffers=64MB',
     // synchronous_commit stays on: a commit the app was told about survives a crash of Postgres
-    // (the supervisor restarts it; docs/decisions/017-supervised-stack.md). Logical decoding reads
+    // (the supervisor restarts it; docs/decisions/018-supervised-stack.md). Logical decoding reads
     // only flushed WAL, so commits from elsewhere with it off still reach realtime within 10 ms.
     '-c',
     'wal_writer_delay=10ms',

@@ -64,7 +64,16 @@ test.describe('Host names', () => {
 });
 
 test.describe('no stack traces', () => {
-  const paths = ['/%E0%A4%A', '/?_data=routes/nonexistent', '/login?_data=routes%2Fnope', '/w/acme/tickets/%E0%A4%A'];
+  const paths = [
+    '/%E0%A4%A',
+    '/?_data=routes/nonexistent',
+    '/login?_data=routes%2Fnope',
+    '/w/acme/tickets/%E0%A4%A',
+    // Single fetch's data URLs (docs/decisions/014-single-fetch.md).
+    '/%E0%A4%A.data',
+    '/login.data?_routes=routes%2Fnope',
+    '/w/acme/tickets/%E0%A4%A.data',
+  ];
 
   test('under `npm start`', async () => {
     for (const p of paths) {

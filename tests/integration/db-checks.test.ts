@@ -1,15 +1,12 @@
-// The database's own checks (product.md §5) and invariants: lengths, slugs, profiles on sign-up,
+// The database's own checks (docs/product.md §5) and invariants: lengths, slugs, profiles on sign-up,
 // the last admin, assignees, the portal RPC, and the search vector.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME, GLOBEX, PEOPLE, createUser, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+import { describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
+import { ACME, GLOBEX, PEOPLE, createUser, openTicket, type DbStack } from '../support/db.ts';
 
 describe('database checks', () => {
-  let db: DbStack;
-  beforeAll(async () => {
-    db = await startDbStack();
-  });
-  afterAll(() => db?.teardown());
+  const db = dbFixture();
 
   it('the seed: people, workspaces, ~40 Acme requests in every status with replies and notes, history and an invitation', async () => {
     const q = async (sql: string, params: unknown[] = []) => (await db.sql(sql, params)).rows;

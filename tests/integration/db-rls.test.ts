@@ -1,22 +1,14 @@
 // Row-level security per table, role and operation, asserted through PostgREST with signed-in users.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ACME,
-  GLOBEX,
-  PEOPLE,
-  createUser,
-  openTicket,
-  startDbStack,
-  type DbStack,
-  type Person,
-} from '../support/db.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
+import { ACME, GLOBEX, PEOPLE, createUser, openTicket, type Person } from '../support/db.ts';
 
 type Role = 'anon' | Person;
 const ROLES: Role[] = ['anon', 'acmeCustomer', 'globexCustomer', 'acmeAgent', 'globexAgent', 'acmeAdmin'];
 type Op = 'select' | 'insert' | 'update' | 'delete';
 
-// product.md §6 as a matrix: for each table and operation on an Acme row, who may. Everyone else is
+// docs/product.md §6 as a matrix: for each table and operation on an Acme row, who may. Everyone else is
 // refused (an error) or affects/sees no rows. Rows are the database's own where nobody is listed.
 const MATRIX: Record<string, Record<Op, Role[]>> = {
   profiles: { select: ['acmeCustomer', 'acmeAgent', 'acmeAdmin'], insert: [], update: ['acmeAgent'], delete: [] },
@@ -50,13 +42,12 @@ const MATRIX: Record<string, Record<Op, Role[]>> = {
 };
 
 describe('row-level security matrix', () => {
-  let db: DbStack;
+  const db = dbFixture();
   const clients = {} as Record<Role, SupabaseClient>;
   let acmeTicket: { id: string; number: number };
   let counts: Record<string, number>;
 
   beforeAll(async () => {
-    db = await startDbStack();
     clients.anon = db.anon();
     for (const p of Object.keys(PEOPLE) as Person[]) clients[p] = await db.as(p);
     acmeTicket = await openTicket(db, 'acmeCustomer', 'RLS probe');
@@ -79,7 +70,6 @@ describe('row-level security matrix', () => {
       ),
     };
   });
-  afterAll(() => db?.teardown());
 
   const select = async (role: Role, table: string, columns = '*') => {
     const { data, error } = await clients[role].from(table).select(columns);
