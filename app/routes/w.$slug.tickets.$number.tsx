@@ -22,7 +22,7 @@ import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { namedMembers, parseNumber, requireMemberTicket } from '~/lib/helpdesk/queries.server.ts';
-import { formatDate, STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+import { formatDate, type MemberRole, STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -62,7 +62,7 @@ interface RequesterCard {
 /** What public.ticket_page returns (supabase/migrations/20251122209000_ticket_page.sql). */
 interface TicketPage {
   workspace: { id: string; slug: string; name: string };
-  members: { user_id: string; role: 'admin' | 'agent' }[];
+  members: { user_id: string; role: MemberRole }[];
   ticket: TicketRow;
   messages: Omit<ThreadMessage, 'author'>[];
   events: EventRow[];
