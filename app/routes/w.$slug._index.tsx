@@ -31,7 +31,7 @@ import {
   decodeCursor,
   encodeCursor,
 } from '~/lib/helpdesk/vocabulary.ts';
-import { requireMembership } from '~/lib/helpdesk/queries.server.ts';
+import { parseSlug, requireMembership } from '~/lib/helpdesk/queries.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -94,7 +94,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // GET: a stable function, and the same request bench:inbox times against PostgREST alone. A GET
   // carries every argument as text ("null" included), so unset ones are left out for their defaults.
   const args = {
-    p_slug: params.slug ?? '',
+    p_slug: parseSlug(request, params.slug),
     p_view: view,
     p_query: q,
     p_status: status,
