@@ -13,7 +13,8 @@ let stack: TestStack;
 const lines: string[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack({ fixture: 'functions-project', log: (l) => lines.push(l) });
+  // Durable settings, as under npm run dev: every write Postgres acknowledged must outlive its crash.
+  stack = await startTestStack({ fixture: 'functions-project', ephemeral: false, log: (l) => lines.push(l) });
   await stack.sql('create table public.entries (id bigint primary key, body text not null)');
   await stack.sql('grant all on public.entries to service_role');
   await stack.sql(`notify pgrst, 'reload schema'`);
