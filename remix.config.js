@@ -10,9 +10,12 @@ export default {
   ignoredRouteFiles: ['**/.*', '**/*.test.{ts,tsx}'],
   serverModuleFormat: 'esm',
   ...(out ? { serverBuildPath: `${out}/index.js`, assetsBuildDirectory: `${out}/public/build` } : {}),
+  // Every flag Remix asks for before React Router v7 (docs/decisions/014-single-fetch.md).
   future: {
     v3_fetcherPersist: true,
+    v3_lazyRouteDiscovery: true,
     v3_relativeSplatPath: true,
+    v3_singleFetch: true,
     v3_throwAbortReason: true,
   },
 };

@@ -1,4 +1,4 @@
-// The production server (`npm start`; docs/decisions/010-production-server.md): the Remix build
+// The production server (`npm start`; docs/decisions/009-production-server.md): the Remix build
 // behind plain node:http, one worker per core with node:cluster.
 //
 //   node --import tsx server.ts [build/index.js]

@@ -1,17 +1,15 @@
 // Renders documents with a per-request CSP nonce and request id, sets the security headers on
 // documents and data responses, and logs every error response with its request id.
-import { PassThrough } from 'node:stream';
 import type { ActionFunctionArgs, EntryContext, HandleDataRequestFunction, LoaderFunctionArgs } from '@remix-run/node';
-import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer, isRouteErrorResponse } from '@remix-run/react';
-import { isbot } from 'isbot';
-import { renderToPipeableStream, renderToString } from 'react-dom/server';
+import { renderToString } from 'react-dom/server';
 import { RequestInfoContext } from './components/request-info.tsx';
 import { env } from './lib/env.server.ts';
 import { isErrorCode } from './lib/errors/catalogue.ts';
 import { log } from './lib/http/log.server.ts';
-import { keptForm } from './lib/http/kept-form.server.ts';
+import { type KeptForm, keptForm } from './lib/http/kept-form.server.ts';
 import { requestIdFor } from './lib/http/request-id.server.ts';
+import { keepInErrors } from './lib/http/turbo-stream.server.ts';
 import {
   applyCacheHeaders,
   applySecurityHeaders,
@@ -19,7 +17,6 @@ import {
   newNonce,
 } from './lib/http/security-headers.server.ts';
 
-const ABORT_DELAY = 5_000;
 const devOrigin = process.env.REMIX_DEV_ORIGIN;
 const LIVE_RELOAD_PORT = devOrigin ? Number(new URL(devOrigin).port) || undefined : undefined;
 
@@ -50,34 +47,46 @@ function logResponse(request: Request, status: number, code?: string) {
   else log.info('request refused', fields);
 }
 
+/** How long a document waits for the loaders' data to be encoded (promises in it included). */
+export const streamTimeout = 5_000;
+
 /**
- * The errors of a document, as rendered and as handed to the browser: without stacks (development
- * mode adds them, absolute paths of this machine; the page never shows them and the log has them),
- * and a backend_unavailable after a POST with the text that was sent, for the error page to give back.
+ * The errors of a document as rendered: without stacks (development mode adds them, absolute paths
+ * of this machine; the page never shows them and the log has them), and a backend_unavailable after
+ * a POST with the text that was sent, for the error page to give back. Returns that text.
  */
-async function prepareErrors(request: Request, remixContext: EntryContext) {
-  const errors = remixContext.staticHandlerContext.errors ?? {};
-  const unavailable = Object.entries(errors).filter(
-    ([, error]) => isRouteErrorResponse(error) && error.data?.code === 'backend_unavailable',
+async function prepareErrors(request: Request, remixContext: EntryContext): Promise<KeptForm | null> {
+  const errors = Object.values(remixContext.staticHandlerContext.errors ?? {});
+  const unavailable = errors.filter(
+    (error) => isRouteErrorResponse(error) && error.data?.code === 'backend_unavailable',
   );
   const kept = unavailable.length ? await keptForm(request) : null;
-  for (const error of Object.values(errors)) {
-    if (error instanceof Error) error.stack = undefined;
-  }
-  for (const [, error] of unavailable) if (kept) error.data = { ...error.data, kept };
-  if (!remixContext.serverHandoffString?.includes('"stack"') && !kept) return;
-  type Handoff = { state?: { errors?: Record<string, { stack?: unknown; data?: Record<string, unknown> }> } };
-  const handoff = JSON.parse(remixContext.serverHandoffString ?? '{}') as Handoff;
-  for (const [routeId, error] of Object.entries(handoff.state?.errors ?? {})) {
-    if (!error || typeof error !== 'object') continue;
-    delete error.stack;
-    if (kept && unavailable.some(([id]) => id === routeId)) error.data = { ...error.data, kept };
-  }
-  // Escaped as Remix escapes it (server-runtime markup.ts): it is written into a <script>.
-  remixContext.serverHandoffString = JSON.stringify(handoff).replace(
-    /[&<>\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  for (const error of errors) if (error instanceof Error) error.stack = undefined;
+  if (kept) for (const error of unavailable) error.data = { ...error.data, kept };
+  return kept;
+}
+
+/**
+ * The loaders' data for the browser (single fetch streams it into the document as turbo-stream
+ * chunks through <Scripts/>), read whole before rendering and handed to Remix's StreamTransfer as
+ * already read: the document is then one renderToString, not a stream, which costs ~20% more CPU
+ * per page (docs/decisions/014-single-fetch.md). Tend's loaders return no promises, so nothing is
+ * lost by waiting; one that did would be waited for (up to streamTimeout) rather than streamed.
+ * Text kept for an error page goes in too, so the browser renders what the server did.
+ */
+async function preloadHandoff(context: EntryContext, kept: KeptForm | null): Promise<void> {
+  const stream = context.serverHandoffStream;
+  if (!stream || !context.renderMeta) return;
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+    text += decoder.decode(chunk.value, { stream: true });
+  text += decoder.decode();
+  reader.releaseLock();
+  if (kept) text = keepInErrors(text, kept);
+  const read = (result: { done: boolean; value: string }) => Object.assign(Promise.resolve(), { result });
+  context.renderMeta.streamCache = { 0: read({ done: false, value: text }), 1: read({ done: true, value: '' }) };
 }
 
 export default async function handleRequest(
@@ -89,91 +98,60 @@ export default async function handleRequest(
   const nonce = newNonce();
   const requestId = requestIdFor(request);
   const errors = remixContext.staticHandlerContext.errors;
-  if (errors) await prepareErrors(request, remixContext);
+  const kept = errors ? await prepareErrors(request, remixContext) : null;
   logResponse(request, responseStatusCode, errors ? errorCodeOf(Object.values(errors)[0]) : undefined);
 
-  const app = (
-    <RequestInfoContext.Provider value={{ nonce, requestId }}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-    </RequestInfoContext.Provider>
-  );
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   responseHeaders.set('X-Request-Id', requestId);
   applySecurityHeaders(responseHeaders, csp(nonce));
   applyCacheHeaders(responseHeaders, { document: true });
 
-  // Nothing deferred: one string is cheaper than a stream (~20% less CPU per page through
-  // remix-serve; server.ts writes it in one piece), and the first byte comes no later.
-  const deferreds = remixContext.staticHandlerContext.activeDeferreds;
-  if (!deferreds || Object.keys(deferreds).length === 0) {
-    // Bytes, not the string: a string body is checked code point by code point (USVString) by
-    // undici's Response, ~3% of an inbox page's CPU; Buffer.from encodes it natively.
-    const html = Buffer.from(`<!DOCTYPE html>${renderToString(app)}`);
-    return new Response(html, { headers: responseHeaders, status: responseStatusCode });
-  }
-
-  // Bots get the whole document at once; browsers get the shell as soon as it is ready.
-  const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(app, {
-      nonce,
-      [readyEvent]() {
-        shellRendered = true;
-        const body = new PassThrough();
-        resolve(
-          new Response(createReadableStreamFromReadable(body), {
-            headers: responseHeaders,
-            status: responseStatusCode,
-          }),
-        );
-        pipe(body);
-      },
-      onShellError(error: unknown) {
-        reject(error);
-      },
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        // Before the shell, onShellError reports it (and handleError logs it).
-        if (shellRendered) log.error('render failed', { request_id: requestId }, error);
-      },
-    });
-    setTimeout(abort, ABORT_DELAY);
-  });
+  await preloadHandoff(remixContext, kept);
+  // One string is cheaper than a stream (~20% less CPU per page; server.ts writes it in one piece),
+  // and the first byte comes no later. Bytes, not the string: a string body is checked code point
+  // by code point (USVString) by undici's Response, ~3% of an inbox page's CPU.
+  const html = renderToString(
+    <RequestInfoContext.Provider value={{ nonce, requestId }}>
+      <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+    </RequestInfoContext.Provider>,
+  );
+  return new Response(Buffer.from(`<!DOCTYPE html>${html}`), { headers: responseHeaders, status: responseStatusCode });
 }
 
-/** `?_data` responses (client navigations): same headers; the request id goes into error bodies. */
+/** The page a single-fetch data URL (/w/acme.data?_routes=…, /_root.data) loads the data of. */
+function pageOf(dataUrl: URL): string {
+  const page = new URL(dataUrl);
+  page.pathname = page.pathname.replace(/\.data$/, '').replace(/^\/_root$/, '/');
+  page.searchParams.delete('_routes');
+  return `${page.pathname}${page.search}`;
+}
+
+/**
+ * Single-fetch data responses (client navigations, form posts with JavaScript): the document's
+ * headers. A navigation whose loaders failed becomes a document load of the page instead, so the
+ * error page comes from the server as without JavaScript: its status, and the request id that is
+ * in the log (a data response's body is turbo-stream, which can't carry it to the page).
+ */
 export const handleDataRequest: HandleDataRequestFunction = async (response, { request }) => {
-  const requestId = requestIdFor(request);
   const headers = new Headers(response.headers);
-  headers.set('X-Request-Id', requestId);
+  headers.set('X-Request-Id', requestIdFor(request));
   applySecurityHeaders(headers);
   applyCacheHeaders(headers, { document: false });
-  const isError = headers.get('X-Remix-Error') === 'yes';
-  const isCaught = headers.get('X-Remix-Catch') === 'yes';
-  if (!isError && !isCaught)
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-
-  // Error bodies are small JSON; add the request id so the error page can show it.
-  let body = await response.text();
-  try {
-    const parsed = JSON.parse(body);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      const message = isError
-        ? { message: `${parsed.message ?? 'Unexpected Server Error'} [request ${requestId}]` }
-        : {};
-      // Development mode adds the error's stack (absolute paths of this machine): that stays in the log.
-      const { stack: _stack, ...rest } = parsed;
-      // A POST that met backend_unavailable gets its text back (kept-form.server.ts).
-      const kept = parsed.code === 'backend_unavailable' ? await keptForm(request) : null;
-      body = JSON.stringify({ ...rest, requestId, ...message, ...(kept ? { kept } : {}) });
-    }
-    logResponse(request, response.status, isError ? 'unexpected' : isErrorCode(parsed?.code) ? parsed.code : undefined);
-  } catch {
-    logResponse(request, response.status);
+  if (request.method === 'GET' && response.status >= 400) {
+    await response.body?.cancel();
+    headers.set('Location', pageOf(new URL(request.url)));
+    headers.set('X-Remix-Reload-Document', 'true');
+    return new Response(null, { status: 302, headers });
   }
-  headers.delete('Content-Length');
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  logResponse(request, response.status);
+  // A form post that met backend_unavailable gets its text back on the error page (kept-form.server.ts).
+  const kept = request.method === 'POST' && response.status === 503 ? await keptForm(request) : null;
+  if (kept) {
+    headers.delete('Content-Length');
+    const body = keepInErrors(await response.text(), kept);
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  }
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 };
 
 // Remix 2.17 refuses a document POST whose Origin names another host before any action runs

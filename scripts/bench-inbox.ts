@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createServerClient, parseCookieHeader } from '@supabase/ssr';
 import pg from 'pg';
 import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
-import { cpuMs, run, signIn, startApp, type BenchResult } from './bench-support.ts';
+import { BASELINE, cpuMs, median, range, run, signIn, startApp, type BenchResult } from './bench-support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -24,6 +24,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-inbox-'));
 chmodSync(dir, 0o755);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
+let baseline: Awaited<ReturnType<typeof startApp>> | undefined;
 
 /** The page's query string → the arguments the loader passes to public.inbox. */
 function rpcArgs(search: URLSearchParams): URLSearchParams {
@@ -62,6 +63,8 @@ try {
   }
   app = await startApp(dir, stack);
   const { base, pid: appPid } = app;
+  // BENCH_BASELINE (bench-support.ts): the other version's pages, timed in the same rounds.
+  if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE });
 
   const cookie = await signIn(base, stack.mailUrl, AGENT);
   // The agent's access token, read from the session cookie the way the app reads it.
@@ -102,10 +105,10 @@ try {
 
   // Every page once before any is measured: caches, plans and both workers' JIT warm for all of them.
   for (const [, p] of pages) await run(`${base}${p}`, { cookie }, 2, CONNECTIONS);
+  if (baseline) for (const [, p] of pages) await run(`${baseline.base}${p}`, { cookie }, 2, CONNECTIONS);
 
   // Per page: a warm-up, then ROUNDS rounds of the page and the PostgREST call alone, alternating, and
   // the median of each figure over the rounds (a 2-core machine shared by everything is noisy).
-  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   const rows: Record<string, string | number>[] = [];
   for (const [label, p] of pages) {
     let restUrl: string | undefined;
@@ -124,20 +127,22 @@ try {
       await run(restUrl, restHeaders, WARMUP, CONNECTIONS);
     }
     await run(`${base}${p}`, { cookie }, WARMUP, CONNECTIONS);
+    if (baseline) await run(`${baseline.base}${p}`, { cookie }, WARMUP, CONNECTIONS);
     const page: BenchResult[] = [];
     const rest: BenchResult[] = [];
+    const basePage: BenchResult[] = [];
     // CPU per request, from /proc and this process, for every process on the machine that serves
     // it: the app's workers, Postgres + PostgREST, and this process (the gateway and autocannon).
     const stackPids = stack.processes().map((x) => x.pid);
-    const sample = () => {
+    const sample = (pid: number) => {
       const own = process.cpuUsage();
-      return { app: cpuMs([appPid]), stack: cpuMs(stackPids), bench: (own.user + own.system) / 1000 };
+      return { app: cpuMs([pid]), stack: cpuMs(stackPids), bench: (own.user + own.system) / 1000 };
     };
     type Cpu = { app: number; stack: number; bench: number };
-    const measured = async (url: string, headers: Record<string, string>, cpu: Cpu[]) => {
-      const before = sample();
+    const measured = async (url: string, headers: Record<string, string>, cpu: Cpu[], pid = appPid) => {
+      const before = sample(pid);
       const result = await run(url, headers, DURATION, CONNECTIONS);
-      const after = sample();
+      const after = sample(pid);
       if (
         before.app !== undefined &&
         after.app !== undefined &&
@@ -154,9 +159,11 @@ try {
     };
     const pageCpu: Cpu[] = [];
     const restCpu: Cpu[] = [];
+    const baseCpu: Cpu[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       page.push(await measured(`${base}${p}`, { cookie }, pageCpu));
       if (restUrl) rest.push(await measured(restUrl, restHeaders, restCpu));
+      if (baseline) basePage.push(await measured(`${baseline.base}${p}`, { cookie }, baseCpu, baseline.pid));
     }
     const cpuOf = (cpu: Cpu[], k: keyof Cpu) => (cpu.length ? median(cpu.map((c) => c[k])) : NaN);
     const cpuTotal = (cpu: Cpu[]) => (cpu.length ? median(cpu.map((c) => c.app + c.stack + c.bench)) : NaN);
@@ -167,8 +174,19 @@ try {
     // what the machine's drift in speed (±15 % from minute to minute) moves least.
     const ratios = (k: 'p50' | 'p95') => rest.map((q, i) => page[i]![k] / q[k]);
     const ratio = (k: 'p50' | 'p95') => (rest.length ? +median(ratios(k)).toFixed(2) : '');
-    const spread = (k: 'p50' | 'p95') =>
-      rest.length ? `${Math.min(...ratios(k)).toFixed(2)}–${Math.max(...ratios(k)).toFixed(2)}` : '';
+    const spread = (k: 'p50' | 'p95') => (rest.length ? range(ratios(k)) : '');
+    // This build ÷ the baseline's, per round (the two pages timed in the same round).
+    const vsBase = (k: 'p50' | 'p95') => basePage.map((b, i) => page[i]![k] / b[k]);
+    const baseColumns: Record<string, string | number> = baseline
+      ? {
+          'baseline p50 ms': m(basePage, 'p50')!,
+          'baseline p95 ms': m(basePage, 'p95')!,
+          'p50 ÷ baseline': +median(vsBase('p50')).toFixed(2),
+          'p50 ÷ baseline rounds': range(vsBase('p50')),
+          'p95 ÷ baseline': +median(vsBase('p95')).toFixed(2),
+          'app CPU ms ÷ baseline': `${fmt(cpuOf(pageCpu, 'app'))} ÷ ${fmt(cpuOf(baseCpu, 'app'))}`,
+        }
+      : {};
     rows.push({
       page: label,
       'page p50 ms': pageP50,
@@ -184,8 +202,9 @@ try {
         : '',
       'call CPU ms: db+bench': restCpu.length ? `${fmt(cpuOf(restCpu, 'stack'))}+${fmt(cpuOf(restCpu, 'bench'))}` : '',
       'CPU ratio': restCpu.length ? +(cpuTotal(pageCpu) / cpuTotal(restCpu)).toFixed(2) : '',
-      'non-2xx': [...page, ...rest].reduce((n, r) => n + r.non2xx, 0),
-      errors: [...page, ...rest].reduce((n, r) => n + r.errors, 0),
+      ...baseColumns,
+      'non-2xx': [...page, ...rest, ...basePage].reduce((n, r) => n + r.non2xx, 0),
+      errors: [...page, ...rest, ...basePage].reduce((n, r) => n + r.errors, 0),
     });
   }
   console.log(
@@ -204,6 +223,7 @@ try {
 
   await explain(token);
 } finally {
+  await baseline?.stop();
   await app?.stop();
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -52,6 +52,20 @@ export async function run(
   };
 }
 
+/**
+ * BENCH_BASELINE=<another checkout, its node_modules installed>: the benchmarks serve that
+ * version's build too, on the same stack, and time the two in alternating rounds, so a change is
+ * compared under the same load and drift (`git worktree add ../base main` makes one).
+ */
+export const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
+
+/** The median of `xs` (the upper one of an even count). */
+export const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+
+/** "min–max" of `xs`, to `digits` places. */
+export const range = (xs: number[], digits = 2) =>
+  xs.length ? `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}` : '';
+
 export function printResults(title: string, results: ({ label: string } & BenchResult)[]) {
   console.log(`\n${title}`);
   console.table(
@@ -140,14 +154,14 @@ export async function signIn(base: string, mailUrl: string, email: string): Prom
 export async function startApp(
   dir: string,
   stack: Pick<Stack, 'apiUrl' | 'anonKey'>,
-  opts: { env?: Record<string, string>; nodeArgs?: string[] } = {},
+  opts: { env?: Record<string, string>; nodeArgs?: string[]; projectDir?: string } = {},
 ): Promise<{ base: string; buildDir: string; pid: number; stop(): Promise<void> }> {
-  const buildDir = path.join(dir, 'app');
-  buildApp(buildDir);
+  const buildDir = path.join(dir, opts.projectDir ? 'baseline' : 'app');
+  buildApp(buildDir, opts.projectDir);
   const app = await startAppServer(
     buildDir,
     { SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey, ...opts.env },
-    { nodeArgs: opts.nodeArgs, host: '127.0.0.1', log: !!process.env.BENCH_APP_LOG },
+    { nodeArgs: opts.nodeArgs, host: '127.0.0.1', log: !!process.env.BENCH_APP_LOG, projectDir: opts.projectDir },
   );
   return { base: app.baseURL, buildDir, pid: app.pid, stop: app.stop };
 }

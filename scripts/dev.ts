@@ -46,7 +46,7 @@ const appPort = Number(process.env.PORT ?? 3000);
 const remix = spawn(
   path.join(PROJECT_DIR, 'node_modules', '.bin', 'remix'),
   // server.ts in development mode (one process, reloads each build): the same Host check, refusals and
-  // error answers as `npm start`, where remix-serve would answer stack traces (docs/decisions/019-allowed-hosts.md).
+  // error answers as `npm start`, where remix-serve would answer stack traces (docs/decisions/021-allowed-hosts.md).
   ['dev', '--manual', '-c', 'node --import tsx server.ts ./build/index.js'],
   {
     cwd: PROJECT_DIR,

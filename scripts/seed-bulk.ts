@@ -159,7 +159,7 @@ async function main() {
          order by g
          returning id, workspace_id, requester_id, assignee_id, status, created_at, number
        ), history as (
-         -- The moves product.md §4 allows, in order: opened by the first reply, then pending or solved,
+         -- The moves docs/product.md §4 allows, in order: opened by the first reply, then pending or solved,
          -- and closed by the scheduled job (no actor) 7 days after solving.
          insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to", created_at)
          select id, workspace_id, requester_id, 'created', null, 'new', created_at from t

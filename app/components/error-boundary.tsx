@@ -1,9 +1,7 @@
 // The one error page: a catalogue message, a way on, and the request id that is in the server log.
-import { Link, isRouteErrorResponse, useRouteError } from '@remix-run/react';
+import { Link, isRouteErrorResponse, useLocation, useRouteError } from '@remix-run/react';
 import { codeForStatus, errorMessage, isErrorCode, type ErrorCode } from '~/lib/errors/catalogue.ts';
-import { useRequestId } from './request-info.tsx';
-
-const REQUEST_IN_MESSAGE = /\[request ([A-Za-z0-9._:-]+)\]/;
+import { useRequestIdAt } from './request-info.tsx';
 
 type PageCode = Exclude<
   ErrorCode,
@@ -44,25 +42,16 @@ const TYPED_FIELDS: Record<string, string> = {
 
 function describe(error: unknown, fallbackId: string): Described {
   if (isRouteErrorResponse(error)) {
-    const data = error.data as { code?: unknown; message?: unknown; requestId?: unknown } | null;
+    const data = error.data as { code?: unknown; message?: unknown } | null;
     const code = isErrorCode(data?.code) ? data.code : codeForStatus(error.status);
     // Catalogue errors carry their (possibly parameterised) message, made by errorResponse().
     const message =
       isErrorCode(data?.code) && typeof data?.message === 'string'
         ? data.message
         : errorMessage(WITH_PARAMS.has(code) ? 'bad_request' : (code as PageCode));
-    const requestId = typeof data?.requestId === 'string' ? data.requestId : fallbackId;
-    return { code, status: error.status, message, requestId, kept: keptOf(data) };
+    return { code, status: error.status, message, requestId: fallbackId, kept: keptOf(data) };
   }
-  // Unexpected errors: entry.server puts the id into the message of data responses.
-  const fromMessage = error instanceof Error ? REQUEST_IN_MESSAGE.exec(error.message)?.[1] : undefined;
-  return {
-    code: 'unexpected',
-    status: 500,
-    message: errorMessage('unexpected'),
-    requestId: fromMessage ?? fallbackId,
-    kept: null,
-  };
+  return { code: 'unexpected', status: 500, message: errorMessage('unexpected'), requestId: fallbackId, kept: null };
 }
 
 const TITLES: Partial<Record<ErrorCode, string>> = {
@@ -84,7 +73,9 @@ function KeptField({ name, value, id }: { name: string; value: string; id: strin
 
 export function GeneralErrorBoundary() {
   const error = useRouteError();
-  const { code, status, message, requestId, kept } = describe(error, useRequestId());
+  // A failed client navigation reloads the page from the server (entry.server's
+  // handleDataRequest), so it has the document's id; a form post that failed with JavaScript has none.
+  const { code, status, message, requestId, kept } = describe(error, useRequestIdAt(useLocation().key));
   const typed = kept?.filter(([name, value]) => TYPED_FIELDS[name] && value) ?? [];
   return (
     <section className="card card--narrow error-page" aria-labelledby="error-title">

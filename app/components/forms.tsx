@@ -24,6 +24,15 @@ export function replyErrors(reply: FormReply | null | undefined, name = ''): str
   return list?.length ? list : undefined;
 }
 
+/**
+ * The errors shown at the top of a form: its own, and those of fields a person can't get wrong
+ * (the submit button's intent, a radio or select value), which only a hand-made request has.
+ */
+export function replyFormErrors(reply: FormReply | null | undefined, ...fixedFields: string[]): string[] | undefined {
+  const list = ['', 'intent', ...fixedFields].flatMap((name) => replyErrors(reply, name) ?? []);
+  return list.length ? [...new Set(list)] : undefined;
+}
+
 /** What the user had typed into a field, sent back so the page keeps it (also without JavaScript). */
 export function replyValue(reply: FormReply | null | undefined, name: string): string | undefined {
   const value = reply?.initialValue?.[name];

@@ -1,4 +1,4 @@
-// The one-time-code input (product.md §5). Server-rendered (and without JavaScript) it is one
+// The one-time-code input (docs/product.md §5). Server-rendered (and without JavaScript) it is one
 // plain numeric input; once hydrated it becomes input-otp's six boxes over the same named input,
 // which drops non-digits from a paste and submits the form when the sixth digit arrives.
 // Digits typed before the JavaScript arrived are carried over to the boxes.

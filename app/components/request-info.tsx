@@ -6,6 +6,8 @@ import { createContext, useContext } from 'react';
 export interface RequestInfo {
   nonce: string;
   requestId: string;
+  /** In the browser: the key of the location the document was rendered for (its request's id). */
+  documentLocationKey?: string;
 }
 
 export const RequestInfoContext = createContext<RequestInfo>({ nonce: '', requestId: '' });
@@ -18,4 +20,13 @@ export function useNonce(): string {
 
 export function useRequestId(): string {
   return useContext(RequestInfoContext).requestId;
+}
+
+/**
+ * The request id of the page at `locationKey`: the document's, or '' after a client-side
+ * navigation, whose request this page doesn't know.
+ */
+export function useRequestIdAt(locationKey: string): string {
+  const { requestId, documentLocationKey } = useContext(RequestInfoContext);
+  return documentLocationKey === undefined || documentLocationKey === locationKey ? requestId : '';
 }

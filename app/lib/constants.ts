@@ -1,7 +1,7 @@
-// The product's constants and limits (product.md §9 and §5). Everything else imports these;
+// The product's constants and limits (docs/product.md §9 and §5). Everything else imports these;
 // no other file repeats the numbers.
 
-// One-time code (product.md §9; supabase/config.toml [auth.email] holds the same values).
+// One-time code (docs/product.md §9; supabase/config.toml [auth.email] holds the same values).
 export const OTP_LENGTH = 6;
 export const OTP_VALID_SECONDS = 10 * 60;
 export const RESEND_COOLDOWN_SECONDS = 60;
@@ -21,7 +21,7 @@ export const REALTIME_TIMEOUT_MS = 10_000;
 export const REALTIME_HEARTBEAT_MS = 30_000;
 export const REALTIME_BACKOFF_MS = [1_000, 2_000, 5_000, 10_000] as const;
 
-// Field lengths (product.md §5)
+// Field lengths (docs/product.md §5)
 export const EMAIL_MAX_LENGTH = 254;
 export const DISPLAY_NAME_MAX_LENGTH = 60;
 export const SUBJECT_MAX_LENGTH = 200;

@@ -24,7 +24,7 @@ const EnvSchema = z.object({
   SUPABASE_ANON_KEY: z.string().min(20).default(LOCAL_ANON_KEY),
   /**
    * The project's secret API key (`sb_secret_…`), for the server's sign-in calls to Auth only (send a
-   * code, verify one), which carry the end user's IP in Sb-Forwarded-For (docs/decisions/018-sign-in-limits.md).
+   * code, verify one), which carry the end user's IP in Sb-Forwarded-For (docs/decisions/020-sign-in-limits.md).
    */
   SUPABASE_SECRET_KEY: z.string().startsWith('sb_secret_').optional(),
   /** Signs the app's own short-lived cookies (the pending sign-in, flash notices). */

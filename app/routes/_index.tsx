@@ -10,7 +10,7 @@ import { data } from '~/lib/http/responses.server.ts';
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   const { flash, setCookie } = await takeFlash(request);
-  // Signed in: the workspaces I belong to and the requests I opened (helpdesk.server.ts).
+  // Signed in: the workspaces I belong to and the requests I opened (helpdesk/queries.server.ts).
   const [workspaces, requests] = user
     ? await Promise.all([myWorkspaces(request, user.id), myRequests(request, user.id)])
     : [[], []];

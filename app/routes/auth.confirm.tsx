@@ -1,6 +1,6 @@
 // The link in the sign-in email: /auth/confirm?token_hash=…&type=…&next=…. GET only shows a
 // button; the POST spends the token, so mail scanners that fetch links can't burn it
-// (reference/remix-ssr.md §2.4).
+// (docs/reference/remix-ssr.md §2.4).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyErrors, useIsPending } from '~/components/forms.tsx';

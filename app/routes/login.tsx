@@ -1,4 +1,4 @@
-// Sign-in, step 1: the email address. Sends a one-time code (product.md §2, §7) and moves on to
+// Sign-in, step 1: the email address. Sends a one-time code (docs/product.md §2, §7) and moves on to
 // /login/verify; the address travels in a signed cookie, not the URL.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';

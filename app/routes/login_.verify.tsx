@@ -1,4 +1,4 @@
-// Sign-in, step 2: the one-time code (product.md §2, §5). Also "send a new code" (cooldown from
+// Sign-in, step 2: the one-time code (docs/product.md §2, §5). Also "send a new code" (cooldown from
 // the server) and "use a different email". Limits: docs/decisions/003-abuse-limits.md.
 // An island page: no Remix runtime in the browser, only app/islands/verify.tsx, which hydrates the
 // parts in verify-parts.tsx; its forms post as plain HTML forms (docs/decisions/006-javascript-budget.md).

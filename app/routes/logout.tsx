@@ -1,5 +1,5 @@
 // Sign-out: POST only (a GET just goes home). Local scope — this browser, not every device —
-// and every auth cookie chunk the request carried is deleted (reference/remix-ssr.md §4 items 4–5).
+// and every auth cookie chunk the request carried is deleted (docs/reference/remix-ssr.md §4 items 4–5).
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { serializeCookieHeader, parseCookieHeader } from '@supabase/ssr';

@@ -1,16 +1,21 @@
-// Create a workspace (product.md §2): name and slug; the creator becomes its admin (create_workspace).
+// Create a workspace (docs/product.md §2): name and slug; the creator becomes its admin (create_workspace).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData } from '@remix-run/react';
-import { ErrorList, Field, SubmitButton, useIsPending } from '~/components/forms.tsx';
+import {
+  ErrorList,
+  Field,
+  SubmitButton,
+  replyErrors,
+  replyFormErrors,
+  replyValue,
+  useIsPending,
+} from '~/components/forms.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { WORKSPACE_NAME_MAX_LENGTH } from '~/lib/constants.ts';
-import {
-  fieldErrors,
-  formString,
-  mapDbError,
-  WorkspaceSchema,
-  type FieldErrors,
-} from '~/lib/helpdesk/queries.server.ts';
+import { mapDbError } from '~/lib/errors/from-db.server.ts';
+import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from '~/lib/forms/fields.ts';
+import { WorkspaceSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
+import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Create a workspace · Tend' }];
@@ -20,35 +25,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(request, {});
 }
 
-type ActionResult = { values: { name: string; slug: string }; errors: FieldErrors };
-
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { supabase } = await requireUser(request);
-  const form = await readFormData(request);
-  const values = { name: formString(form, 'name'), slug: formString(form, 'slug') };
-  const parsed = WorkspaceSchema.safeParse(values);
-  if (!parsed.success)
-    return data<ActionResult>(request, { values, errors: fieldErrors(parsed.error) }, { status: 400 });
+  const submission = parseSubmission(await readFormData(request), WorkspaceSchema);
+  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
 
-  const { data: ws, error } = await supabase.rpc('create_workspace', {
-    p_name: parsed.data.name,
-    p_slug: parsed.data.slug,
-  });
+  const { name, slug } = submission.value;
+  const { data: ws, error } = await supabase.rpc('create_workspace', { p_name: name, p_slug: slug });
   if (error) {
     const mapped = mapDbError(error, 'create_workspace');
-    const errors: FieldErrors = mapped.code === 'slug_taken' ? { slug: [mapped.message] } : { form: [mapped.message] };
-    return data<ActionResult>(request, { values, errors }, { status: mapped.status });
+    const result = submission.reply(
+      mapped.code === 'slug_taken' ? { fieldErrors: { slug: [mapped.message] } } : { formErrors: [mapped.message] },
+    );
+    return data(request, { result }, { status: mapped.status });
   }
-  const slug = (ws as { slug?: string } | null)?.slug ?? parsed.data.slug;
-  return redirectWithHeaders(request, `/w/${slug}`);
+  return redirectWithHeaders(request, `/w/${(ws as { slug?: string } | null)?.slug ?? slug}`);
 }
 
 export default function Onboarding() {
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
-  const values = actionData?.values;
-  const errors = actionData?.errors ?? {};
+  const result = actionData?.result;
   return (
     <section className="card card--narrow" aria-labelledby="onboarding-title">
       <h1 id="onboarding-title">Create a workspace</h1>
@@ -56,12 +54,12 @@ export default function Onboarding() {
       <Form method="post" className="stack" noValidate>
         <Field
           label="Workspace name"
-          errors={errors.name}
+          errors={replyErrors(result, 'name')}
           inputProps={{
             id: 'name',
             name: 'name',
             type: 'text',
-            defaultValue: values?.name ?? '',
+            defaultValue: replyValue(result, 'name') ?? '',
             required: true,
             maxLength: WORKSPACE_NAME_MAX_LENGTH,
             autoComplete: 'organization',
@@ -71,25 +69,25 @@ export default function Onboarding() {
           label="Address"
           hint={
             <>
-              Your customers' portal will be at <code>/support/&lt;address&gt;</code>. 3–40 lower-case letters, digits
-              and hyphens.
+              Your customers' portal will be at <code>/support/&lt;address&gt;</code>. {SLUG_MIN_LENGTH}–
+              {SLUG_MAX_LENGTH} lower-case letters, digits and hyphens.
             </>
           }
-          errors={errors.slug}
+          errors={replyErrors(result, 'slug')}
           inputProps={{
             id: 'slug',
             name: 'slug',
             type: 'text',
-            defaultValue: values?.slug ?? '',
+            defaultValue: replyValue(result, 'slug') ?? '',
             required: true,
-            minLength: 3,
-            maxLength: 40,
-            pattern: '[a-z0-9]+(-[a-z0-9]+)*',
+            minLength: SLUG_MIN_LENGTH,
+            maxLength: SLUG_MAX_LENGTH,
+            pattern: SLUG_PATTERN,
             autoCapitalize: 'none',
             spellCheck: false,
           }}
         />
-        <ErrorList errors={errors.form} />
+        <ErrorList errors={replyFormErrors(result)} />
         <SubmitButton pending={pending}>Create workspace</SubmitButton>
       </Form>
     </section>

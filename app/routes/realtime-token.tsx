@@ -5,7 +5,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { getOptionalUser } from '~/lib/auth/session.server.ts';
 import type { AccessToken } from '~/lib/realtime/client.ts';
-import { data } from '~/lib/http/responses.server.ts';
+import { jsonResponse } from '~/lib/http/responses.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -13,7 +13,7 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   const session = user ? (await getSupabase(request).supabase.auth.getSession()).data.session : null;
-  if (!session?.expires_at) return data(request, { error: 'unauthorized' }, { status: 401, headers: NO_STORE });
+  if (!session?.expires_at) return jsonResponse(request, { error: 'unauthorized' }, { status: 401, headers: NO_STORE });
   const body: AccessToken = { token: session.access_token, expiresAt: session.expires_at };
-  return data(request, body, { headers: NO_STORE });
+  return jsonResponse(request, body, { headers: NO_STORE });
 }

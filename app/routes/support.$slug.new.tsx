@@ -1,18 +1,22 @@
 // Open a request in a workspace (create_ticket: ticket + first message in one transaction).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { ErrorList, Field, SubmitButton, useIsPending } from '~/components/forms.tsx';
+import {
+  ErrorList,
+  Field,
+  SubmitButton,
+  replyErrors,
+  replyFormErrors,
+  replyValue,
+  useIsPending,
+} from '~/components/forms.tsx';
 import { TextareaField } from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH } from '~/lib/constants.ts';
-import {
-  fieldErrors,
-  formString,
-  mapDbError,
-  NewRequestSchema,
-  requireWorkspace,
-  type FieldErrors,
-} from '~/lib/helpdesk/queries.server.ts';
+import { mapDbError } from '~/lib/errors/from-db.server.ts';
+import { NewRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
+import { parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { requireWorkspace } from '~/lib/helpdesk/queries.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -25,39 +29,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return data(request, { workspace });
 }
 
-type ActionResult = { values: { subject: string; body: string }; errors: FieldErrors };
-
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { supabase } = await requireUser(request);
-  const workspace = await requireWorkspace(request, supabase, params.slug ?? '');
-  const form = await readFormData(request);
-  const values = { subject: formString(form, 'subject'), body: formString(form, 'body') };
-  const parsed = NewRequestSchema.safeParse(values);
-  if (!parsed.success)
-    return data<ActionResult>(request, { values, errors: fieldErrors(parsed.error) }, { status: 400 });
+  // The page's own look-up first: an unknown workspace or an unreachable database is its error page
+  // (with the text given back, kept-form.server.ts), not a message in the form.
+  const { slug } = await requireWorkspace(request, supabase, params.slug ?? '');
+  const submission = parseSubmission(await readFormData(request), NewRequestSchema);
+  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
 
   const { data: rows, error } = await supabase.rpc('create_ticket', {
-    p_workspace_slug: workspace.slug,
-    p_subject: parsed.data.subject,
-    p_body: parsed.data.body,
+    p_workspace_slug: slug,
+    p_subject: submission.value.subject,
+    p_body: submission.value.body,
   });
   if (error) {
     const mapped = mapDbError(error, 'create_ticket');
-    return data<ActionResult>(request, { values, errors: { form: [mapped.message] } }, { status: mapped.status });
+    return data(request, { result: submission.reply({ formErrors: [mapped.message] }) }, { status: mapped.status });
   }
   const created = (Array.isArray(rows) ? rows[0] : rows) as { number: number } | undefined;
-  return redirectWithHeaders(
-    request,
-    created ? `/support/${workspace.slug}/requests/${created.number}` : `/support/${workspace.slug}`,
-  );
+  return redirectWithHeaders(request, created ? `/support/${slug}/requests/${created.number}` : `/support/${slug}`);
 }
 
 export default function NewRequest() {
   const { workspace } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
-  const errors = actionData?.errors ?? {};
+  const result = actionData?.result;
   return (
     <section className="card card--narrow" aria-labelledby="new-title">
       <p className="eyebrow">
@@ -67,12 +65,12 @@ export default function NewRequest() {
       <Form method="post" className="stack" noValidate>
         <Field
           label="Subject"
-          errors={errors.subject}
+          errors={replyErrors(result, 'subject')}
           inputProps={{
             id: 'subject',
             name: 'subject',
             type: 'text',
-            defaultValue: actionData?.values.subject ?? '',
+            defaultValue: replyValue(result, 'subject') ?? '',
             required: true,
             maxLength: SUBJECT_MAX_LENGTH,
           }}
@@ -81,13 +79,13 @@ export default function NewRequest() {
           id="body"
           name="body"
           label="Message"
-          errors={errors.body}
-          defaultValue={actionData?.values.body ?? ''}
+          errors={replyErrors(result, 'body')}
+          defaultValue={replyValue(result, 'body') ?? ''}
           required
           maxLength={MESSAGE_MAX_LENGTH}
           rows={8}
         />
-        <ErrorList errors={errors.form} />
+        <ErrorList errors={replyFormErrors(result)} />
         <SubmitButton pending={pending}>Submit request</SubmitButton>
       </Form>
     </section>

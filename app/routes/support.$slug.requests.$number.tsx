@@ -1,70 +1,41 @@
 // A requester's view of their request: the public thread (never internal notes), reply (reopens
 // pending/solved), "Mark as solved", and a follow-up link once closed.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { ErrorList, SubmitButton, useIsPending } from '~/components/forms.tsx';
+import {
+  ErrorList,
+  SubmitButton,
+  replyErrors,
+  replyFormErrors,
+  replyValue,
+  useIsPending,
+} from '~/components/forms.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { StatusBadge, TextareaField } from '~/components/helpdesk-ui.tsx';
 import { LiveThread } from '~/components/live/live-thread.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
-import { errorMessage } from '~/lib/errors/catalogue.ts';
-import { PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
-import {
-  BodySchema,
-  formString,
-  mapDbError,
-  parseNumber,
-  profileNames,
-  requireWorkspace,
-  throwDbError,
-  type FieldErrors,
-} from '~/lib/helpdesk/queries.server.ts';
-import {
-  data,
-  errorResponse,
-  readFormData,
-  redirectWithHeaders,
-  requireSameOrigin,
-} from '~/lib/http/responses.server.ts';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
+import { PortalRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
+import { parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { profileNames, requireRequesterTicket } from '~/lib/helpdesk/queries.server.ts';
+import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
+import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Request · Tend' },
 ];
 
-interface PortalTicket {
-  id: string;
-  number: number;
-  subject: string;
-  status: TicketStatus;
-  created_at: string;
-}
-
-async function loadTicket(
-  request: Request,
-  supabase: SupabaseClient,
-  slug: string,
-  rawNumber: string | undefined,
-  userId: string,
-) {
-  const workspace = await requireWorkspace(request, supabase, slug);
-  const number = parseNumber(request, rawNumber);
-  const { data: ticket, error } = await supabase
-    .from('tickets')
-    .select('id, number, subject, status, created_at')
-    .eq('workspace_id', workspace.id)
-    .eq('number', number)
-    .eq('requester_id', userId)
-    .maybeSingle();
-  if (error) throwDbError(request, error, 'portal ticket');
-  if (!ticket) throw errorResponse(request, 'not_found');
-  return { workspace, ticket: ticket as PortalTicket };
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
-  const { workspace, ticket } = await loadTicket(request, supabase, params.slug ?? '', params.number, user.id);
+  const { workspace, ticket } = await requireRequesterTicket(
+    request,
+    supabase,
+    user.id,
+    params.slug ?? '',
+    params.number,
+  );
   // Replies only, whoever reads: RLS already hides notes from requesters; this keeps the portal public-only for agents too.
   const { data: rows, error } = await supabase
     .from('messages')
@@ -87,61 +58,49 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return data(request, { workspace, ticket, messages });
 }
 
-type ActionResult = { intent: string; values: { body: string }; errors: FieldErrors; closed?: boolean };
-
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { user, supabase } = await requireUser(request);
-  const { workspace, ticket } = await loadTicket(request, supabase, params.slug ?? '', params.number, user.id);
-  const form = await readFormData(request);
-  const intent = formString(form, 'intent');
-  const here = `/support/${workspace.slug}/requests/${ticket.number}`;
-  const values = { body: formString(form, 'body') };
-
-  if (intent === 'reply') {
-    const parsed = BodySchema.safeParse(values.body);
-    if (!parsed.success)
-      return data<ActionResult>(
-        request,
-        { intent, values, errors: { body: parsed.error.issues.map((i) => i.message) } },
-        { status: 400 },
-      );
-    const { error } = await supabase.rpc('post_message', { p_ticket_id: ticket.id, p_body: values.body });
-    if (error) {
-      const mapped = mapDbError(error, 'portal reply');
-      return data<ActionResult>(
-        request,
-        { intent, values, errors: { form: [mapped.message] }, closed: mapped.code === 'ticket_closed' },
-        { status: mapped.status },
-      );
-    }
-    return redirectWithHeaders(request, here);
-  }
-  if (intent === 'solve') {
-    const { error } = await supabase.from('tickets').update({ status: 'solved' }).eq('id', ticket.id);
-    if (error) {
-      const mapped = mapDbError(error, 'portal solve');
-      return data<ActionResult>(
-        request,
-        { intent, values, errors: { form: [mapped.message] } },
-        { status: mapped.status },
-      );
-    }
-    return redirectWithHeaders(request, here);
-  }
-  return data<ActionResult>(
+  const { workspace, ticket } = await requireRequesterTicket(
     request,
-    { intent, values, errors: { form: [errorMessage('bad_request')] } },
-    { status: 400 },
+    supabase,
+    user.id,
+    params.slug ?? '',
+    params.number,
   );
+  const submission = parseSubmission(await readFormData(request), PortalRequestSchema);
+  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+
+  const { intent } = submission.value;
+  const { error } =
+    submission.value.intent === 'reply'
+      ? await supabase.rpc('post_message', { p_ticket_id: ticket.id, p_body: submission.value.body })
+      : await supabase.from('tickets').update({ status: 'solved' }).eq('id', ticket.id);
+  if (error) {
+    const mapped = mapDbError(error, `portal ${intent}`);
+    return data(
+      request,
+      { result: submission.reply({ formErrors: [mapped.message] }), closed: mapped.code === 'ticket_closed' },
+      { status: mapped.status },
+    );
+  }
+  return redirectWithHeaders(request, `/support/${workspace.slug}/requests/${ticket.number}`);
 }
+
+/**
+ * A refusal because the request changed meanwhile (409: ticket_changed, ticket_closed,
+ * invalid_transition) shows it as it is now, above the kept text. Single fetch skips reloading
+ * after an action's 4xx unless asked; without JavaScript the page is rendered afresh anyway.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
 
 export default function PortalRequest() {
   const { workspace, ticket, messages } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
-  const errors = actionData?.errors ?? {};
-  const closed = ticket.status === 'closed' || actionData?.closed;
+  const result = actionData?.result;
+  const closed = ticket.status === 'closed' || (actionData && 'closed' in actionData && actionData.closed);
   const base = `/support/${workspace.slug}`;
   return (
     <section className="stack-lg hd-portal-ticket" aria-labelledby="request-title">
@@ -172,14 +131,14 @@ export default function PortalRequest() {
               hint={
                 ticket.status === 'solved' || ticket.status === 'pending' ? 'Replying reopens this request.' : undefined
               }
-              errors={errors.body}
-              defaultValue={actionData?.intent === 'reply' ? actionData.values.body : ''}
+              errors={replyErrors(result, 'body')}
+              defaultValue={replyValue(result, 'intent') === 'reply' ? replyValue(result, 'body') : ''}
               key={actionData ? 'kept' : 'fresh'}
               required
               maxLength={MESSAGE_MAX_LENGTH}
               rows={5}
             />
-            <ErrorList errors={errors.form} />
+            <ErrorList errors={replyFormErrors(result)} />
             <div className="hd-actions">
               <SubmitButton pending={pending} name="intent" value="reply">
                 Send reply

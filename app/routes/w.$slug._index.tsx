@@ -2,7 +2,7 @@
 // "Claim next" (claim_next_ticket: the oldest unassigned request goes to me).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { ErrorList, SubmitButton, useIsPending } from '~/components/forms.tsx';
+import { ErrorList, SubmitButton, replyFormErrors, useIsPending } from '~/components/forms.tsx';
 import {
   MemberOptions,
   PriorityBadge,
@@ -14,7 +14,9 @@ import { requireUser } from '~/lib/auth/session.server.ts';
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
-import { errorMessage } from '~/lib/errors/catalogue.ts';
+import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
+import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
+import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import {
   formatDate,
   INBOX_VIEWS,
@@ -28,8 +30,9 @@ import {
   UUID_RE,
   decodeCursor,
   encodeCursor,
+  type MemberRole,
 } from '~/lib/helpdesk/vocabulary.ts';
-import { formString, mapDbError, requireMembership, throwDbError } from '~/lib/helpdesk/queries.server.ts';
+import { requireMembership } from '~/lib/helpdesk/queries.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -54,8 +57,8 @@ interface InboxTicket {
 /** What public.inbox returns (supabase/migrations/20251122207000_inbox.sql). */
 interface InboxPage {
   workspace: { id: string; slug: string; name: string };
-  role: 'admin' | 'agent';
-  members: { user_id: string; role: 'admin' | 'agent'; name: string }[];
+  role: MemberRole;
+  members: { user_id: string; role: MemberRole; name: string }[];
   counts: Record<InboxView, number>;
   /** Exact for views and filters; null for a search (matches aren't counted). */
   total: number | null;
@@ -134,15 +137,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { user, supabase } = await requireUser(request);
   const { workspace } = await requireMembership(request, supabase, user.id, params.slug ?? '');
-  const form = await readFormData(request);
-  if (formString(form, 'intent') !== 'claim_next')
-    return data(request, { error: errorMessage('bad_request') }, { status: 400 });
+  const submission = parseSubmission(await readFormData(request), InboxSchema);
+  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
   const { data: row, error } = await supabase.rpc('claim_next_ticket', {
     p_workspace_id: workspace.id,
   });
   if (error) {
     const mapped = mapDbError(error, 'claim_next_ticket');
-    return data(request, { error: mapped.message }, { status: mapped.status });
+    return data(request, { result: submission.reply({ formErrors: [mapped.message] }) }, { status: mapped.status });
   }
   const claimed = (Array.isArray(row) ? row[0] : row) as {
     number?: number | null;
@@ -198,7 +200,7 @@ export default function Inbox() {
           Nothing to claim: every open request has an owner.
         </p>
       ) : null}
-      <ErrorList errors={actionData && 'error' in actionData ? [actionData.error] : undefined} />
+      <ErrorList errors={replyFormErrors(actionData?.result)} />
       <nav aria-label="Views">
         <ul className="hd-tabs">
           {INBOX_VIEWS.map((v) => (

@@ -2,9 +2,9 @@
 // note, "send and set status", traffic cop via last_seen_message_id), and the sidebar: status,
 // priority, assignee, requester, history. Not a member or not visible: 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import type { SupabaseClient } from '@supabase/supabase-js';
-import { ErrorList, SubmitButton } from '~/components/forms.tsx';
+import { ErrorList, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import {
   MemberOptions,
@@ -18,33 +18,12 @@ import {
 import { LiveTicket } from '~/components/live/live-ticket.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
-import { errorMessage } from '~/lib/errors/catalogue.ts';
-import {
-  formatDate,
-  isPriority,
-  isStatus,
-  STATUS_LABELS,
-  type TicketStatus,
-  UUID_RE,
-} from '~/lib/helpdesk/vocabulary.ts';
-import {
-  BodySchema,
-  formString,
-  mapDbError,
-  memberRows,
-  namedMembers,
-  parseNumber,
-  requireMembership,
-  throwDbError,
-  type FieldErrors,
-} from '~/lib/helpdesk/queries.server.ts';
-import {
-  data,
-  errorResponse,
-  readFormData,
-  redirectWithHeaders,
-  requireSameOrigin,
-} from '~/lib/http/responses.server.ts';
+import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
+import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
+import { parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { namedMembers, parseNumber, requireMemberTicket } from '~/lib/helpdesk/queries.server.ts';
+import { formatDate, type MemberRole, STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Ticket · Tend' },
@@ -80,30 +59,10 @@ interface RequesterCard {
   recent: { number: number; subject: string; status: TicketStatus; last_message_at: string }[];
 }
 
-const TICKET_COLUMNS =
-  'id, number, subject, status, priority, requester_id, assignee_id, created_at, first_response_at, solved_at';
-
-/** For actions: membership (404 for anyone else), then the members and the ticket in parallel. */
-async function loadTicket(
-  request: Request,
-  supabase: SupabaseClient,
-  userId: string,
-  slug: string,
-  rawNumber: string | undefined,
-) {
-  const { workspace, role } = await requireMembership(request, supabase, userId, slug);
-  const number = parseNumber(request, rawNumber);
-  const query = supabase.from('tickets').select(TICKET_COLUMNS).eq('workspace_id', workspace.id).eq('number', number);
-  const [rows, ticketResult] = await Promise.all([memberRows(request, supabase, workspace.id), query.maybeSingle()]);
-  if (ticketResult.error) throwDbError(request, ticketResult.error, 'ticket');
-  if (!ticketResult.data) throw errorResponse(request, 'not_found');
-  return { workspace, role, memberRows: rows, ticket: ticketResult.data as unknown as TicketRow };
-}
-
 /** What public.ticket_page returns (supabase/migrations/20251122209000_ticket_page.sql). */
 interface TicketPage {
   workspace: { id: string; slug: string; name: string };
-  members: { user_id: string; role: 'admin' | 'agent' }[];
+  members: { user_id: string; role: MemberRole }[];
   ticket: TicketRow;
   messages: Omit<ThreadMessage, 'author'>[];
   events: EventRow[];
@@ -163,100 +122,69 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
-type ActionResult = {
-  intent: string;
-  values: { body: string; kind: string; set_status: string };
-  errors: FieldErrors;
-  /** ticket_changed: the messages after this id are new to the writer. */
-  changedAfter?: string;
-};
-
-const SEND_STATUSES = ['keep', 'open', 'pending', 'solved'] as const;
+// The sidebar field that shows an intent's database refusal.
+const FIELD_OF = { send: '', status: 'status', priority: 'priority', assignee: 'assignee', assign_me: 'assignee' };
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { user, supabase } = await requireUser(request);
-  const {
-    workspace,
-    memberRows: members,
-    ticket,
-  } = await loadTicket(request, supabase, user.id, params.slug ?? '', params.number);
-  const form = await readFormData(request);
-  const intent = formString(form, 'intent');
-  const here = `/w/${workspace.slug}/tickets/${ticket.number}`;
-  const values = {
-    body: formString(form, 'body'),
-    kind: formString(form, 'kind') || 'reply',
-    set_status: formString(form, 'set_status') || 'keep',
-  };
-  const fail = (errors: FieldErrors, status: number, extra: Partial<ActionResult> = {}) =>
-    data<ActionResult>(request, { intent, values, errors, ...extra }, { status });
+  const slug = params.slug ?? '';
+  const ticket = await requireMemberTicket(request, supabase, user.id, slug, params.number);
+  const submission = parseSubmission(await readFormData(request), TicketSchema);
+  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
 
-  switch (intent) {
-    case 'send': {
-      const body = BodySchema.safeParse(values.body);
-      const errors: FieldErrors = {};
-      if (!body.success) errors.body = body.error.issues.map((i) => i.message);
-      if (values.kind !== 'reply' && values.kind !== 'note') errors.form = [errorMessage('bad_request')];
-      if (!(SEND_STATUSES as readonly string[]).includes(values.set_status))
-        errors.form = [errorMessage('bad_request')];
-      if (Object.keys(errors).length) return fail(errors, 400);
-      const lastSeen = formString(form, 'last_seen_message_id');
-      const { error } = await supabase.rpc('post_message', {
-        p_ticket_id: ticket.id,
-        p_body: values.body,
-        p_kind: values.kind,
-        p_new_status: values.set_status === 'keep' ? null : values.set_status,
-        p_last_seen_message_id: UUID_RE.test(lastSeen) ? lastSeen : null,
-      });
-      if (error) {
-        const mapped = mapDbError(error, 'post_message');
-        // The loader runs again after this action, so the new message(s) show above the kept draft.
-        return fail(
-          { form: [mapped.message] },
-          mapped.status,
-          mapped.code === 'ticket_changed' ? { changedAfter: lastSeen } : {},
-        );
-      }
-      return redirectWithHeaders(request, here);
-    }
-    case 'status':
-    case 'priority':
-    case 'assignee':
-    case 'assign_me': {
-      let patch: Record<string, string | null>;
-      if (intent === 'status') {
-        const s = formString(form, 'status');
-        if (!isStatus(s)) return fail({ [intent]: [errorMessage('bad_request')] }, 400);
-        patch = { status: s };
-      } else if (intent === 'priority') {
-        const p = formString(form, 'priority');
-        if (!isPriority(p)) return fail({ [intent]: [errorMessage('bad_request')] }, 400);
-        patch = { priority: p };
-      } else {
-        const a = intent === 'assign_me' ? user.id : formString(form, 'assignee');
-        if (a && !members.some((m) => m.user_id === a))
-          return fail({ assignee: [errorMessage('assignee_not_member')] }, 400);
-        patch = { assignee_id: a || null };
-      }
-      const { error } = await supabase.from('tickets').update(patch).eq('id', ticket.id);
-      if (error) {
-        const mapped = mapDbError(error, `ticket ${intent}`);
-        return fail({ [intent === 'assign_me' ? 'assignee' : intent]: [mapped.message] }, mapped.status);
-      }
-      return redirectWithHeaders(request, here);
-    }
-    default:
-      return fail({ form: [errorMessage('bad_request')] }, 400);
+  const form = submission.value;
+  const { error } =
+    form.intent === 'send'
+      ? await supabase.rpc('post_message', {
+          p_ticket_id: ticket.id,
+          p_body: form.body,
+          p_kind: form.kind,
+          p_new_status: form.set_status === 'keep' ? null : form.set_status,
+          p_last_seen_message_id: form.last_seen_message_id ?? null,
+        })
+      : await supabase
+          .from('tickets')
+          .update(
+            form.intent === 'status'
+              ? { status: form.status }
+              : form.intent === 'priority'
+                ? { priority: form.priority }
+                : { assignee_id: form.intent === 'assign_me' ? user.id : (form.assignee ?? null) },
+          )
+          .eq('id', ticket.id);
+  if (error) {
+    const mapped = mapDbError(error, form.intent === 'send' ? 'post_message' : `ticket ${form.intent}`);
+    const field = FIELD_OF[form.intent];
+    const result = submission.reply(
+      field ? { fieldErrors: { [field]: [mapped.message] } } : { formErrors: [mapped.message] },
+    );
+    // ticket_changed: the messages after the one the writer saw are new to them. The loader runs
+    // again after this action, so they show above the kept draft.
+    const changedAfter =
+      mapped.code === 'ticket_changed' && form.intent === 'send' ? form.last_seen_message_id : undefined;
+    return data(request, { result, changedAfter }, { status: mapped.status });
   }
+  return redirectWithHeaders(request, `/w/${slug}/tickets/${params.number}`);
 }
+
+/**
+ * A refusal because the ticket changed meanwhile (409: ticket_changed, ticket_closed,
+ * invalid_transition) shows it as it is now, above the kept text. Single fetch skips reloading
+ * after an action's 4xx unless asked; without JavaScript the page is rendered afresh anyway.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
 
 export default function TicketPage() {
   const { workspace, me, members, ticket, requester, requesterCard, assignee, messages, events, lastMessageId } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const sent = actionData?.intent === 'send' ? actionData : undefined;
-  const errors = actionData?.errors ?? {};
+  const result = actionData?.result;
+  // A refused draft is kept, with how it was to be sent.
+  const sent = replyValue(result, 'intent') === 'send' ? result : undefined;
+  const changedAfter =
+    actionData && 'changedAfter' in actionData ? (actionData.changedAfter as string | undefined) : undefined;
   const closed = ticket.status === 'closed';
   // The draft starts empty after my own message is sent, and only then: live updates bring others'.
   const mine = messages.filter((m) => m.author_id === me).length;
@@ -276,13 +204,13 @@ export default function TicketPage() {
           </p>
         </div>
         <LiveTicket ticketId={ticket.id} me={me} members={members} />
-        <Thread messages={messages} highlightAfter={sent?.changedAfter ?? null} />
+        <Thread messages={messages} highlightAfter={changedAfter ?? null} />
         {closed ? (
           <p className="notice notice--warning">This request is closed. The requester can open a follow-up request.</p>
         ) : (
           <Form method="post" className="card stack hd-composer" noValidate>
             <input type="hidden" name="last_seen_message_id" value={lastMessageId} />
-            <ErrorList errors={errors.form} />
+            <ErrorList errors={replyFormErrors(result, 'kind', 'set_status')} />
             <fieldset className="hd-kind">
               <legend>Type</legend>
               <label>
@@ -290,21 +218,21 @@ export default function TicketPage() {
                   type="radio"
                   name="kind"
                   value="reply"
-                  defaultChecked={(sent?.values.kind ?? 'reply') === 'reply'}
+                  defaultChecked={(replyValue(sent, 'kind') ?? 'reply') === 'reply'}
                 />{' '}
                 Reply to customer
               </label>
               <label>
-                <input type="radio" name="kind" value="note" defaultChecked={sent?.values.kind === 'note'} /> Internal
-                note
+                <input type="radio" name="kind" value="note" defaultChecked={replyValue(sent, 'kind') === 'note'} />{' '}
+                Internal note
               </label>
             </fieldset>
             <TextareaField
               id="body"
               name="body"
               label="Message"
-              errors={errors.body}
-              defaultValue={sent?.values.body ?? ''}
+              errors={replyErrors(result, 'body')}
+              defaultValue={replyValue(sent, 'body') ?? ''}
               key={`draft-${mine}`}
               required
               maxLength={MESSAGE_MAX_LENGTH}
@@ -315,7 +243,7 @@ export default function TicketPage() {
                 id="set_status"
                 name="set_status"
                 label="Send and set status"
-                defaultValue={sent?.values.set_status ?? 'keep'}
+                defaultValue={replyValue(sent, 'set_status') ?? 'keep'}
               >
                 <option value="keep">Keep {STATUS_LABELS[ticket.status].toLowerCase()}</option>
                 <option value="pending">Pending</option>
@@ -361,7 +289,7 @@ export default function TicketPage() {
           <SelectField id="status" name="status" label="Status" defaultValue={ticket.status} key={`s-${ticket.status}`}>
             <StatusOptions />
           </SelectField>
-          <ErrorList errors={errors.status} />
+          <ErrorList errors={replyErrors(result, 'status')} />
           <button type="submit" name="intent" value="status" className="button button--secondary">
             Update status
           </button>
@@ -376,7 +304,7 @@ export default function TicketPage() {
           >
             <PriorityOptions />
           </SelectField>
-          <ErrorList errors={errors.priority} />
+          <ErrorList errors={replyErrors(result, 'priority')} />
           <button type="submit" name="intent" value="priority" className="button button--secondary">
             Update priority
           </button>
@@ -392,7 +320,7 @@ export default function TicketPage() {
             <option value="">Nobody</option>
             <MemberOptions members={members} />
           </SelectField>
-          <ErrorList errors={errors.assignee} />
+          <ErrorList errors={replyErrors(result, 'assignee')} />
           <div className="hd-actions">
             <button type="submit" name="intent" value="assignee" className="button button--secondary">
               Update assignee

@@ -297,7 +297,7 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     '-c',
     'log_line_prefix=%m [%p] ',
     // A durable stack (npm run dev) keeps every commit it acknowledged through a crash of Postgres,
-    // which the supervisor then restarts (docs/decisions/017-supervised-stack.md); a throwaway one
+    // which the supervisor then restarts (docs/decisions/018-supervised-stack.md); a throwaway one
     // commits asynchronously, as before.
     ...(opts.ephemeral
       ? ['-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off']

@@ -1,5 +1,5 @@
 // Keeps a child process of the stack running: a crash is said in one line, and the child is started
-// again after 1, 2, 5, then every 10 s, until it stays up. docs/decisions/017-supervised-stack.md
+// again after 1, 2, 5, then every 10 s, until it stays up. docs/decisions/018-supervised-stack.md
 import type { ManagedChild } from './process.ts';
 
 /** Waits before each restart of a crash streak: 1, 2, 5, then 10 s each time after. */

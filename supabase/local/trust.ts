@@ -1,6 +1,6 @@
 // What the local services believe about a request: which Host names they answer (DNS rebinding),
 // which client address a request comes from (the socket's, as Kong decides it), and whether Auth
-// takes the end user's address from Sb-Forwarded-For. docs/decisions/018-client-ip-and-sb-forwarded-for.md
+// takes the end user's address from Sb-Forwarded-For. docs/decisions/019-client-ip-and-sb-forwarded-for.md
 import { isIP } from 'node:net';
 
 export interface TrustOptions {

@@ -189,10 +189,11 @@ end $$;
 revoke execute on function public.create_workspace(text, text) from public, anon;
 grant execute on function public.create_workspace(text, text) to authenticated, service_role;
 
--- The portal's name by slug, for anyone: slug and name only.
-create function public.portal_workspace(p_slug text) returns table (slug text, name text)
+-- The portal's workspace by slug, for anyone: one at a time, never the list. The id is for the portal's
+-- next query (the requester's tickets there).
+create function public.portal_workspace(p_slug text) returns table (id uuid, slug text, name text)
 language sql stable security definer set search_path = '' as $$
-  select w.slug, w.name from public.workspaces w where w.slug = lower(trim(p_slug))
+  select w.id, w.slug, w.name from public.workspaces w where w.slug = lower(trim(p_slug))
 $$;
 revoke execute on function public.portal_workspace(text) from public;
 grant execute on function public.portal_workspace(text) to anon, authenticated, service_role;
@@ -249,13 +250,11 @@ create policy "users rename themselves" on public.profiles for update to authent
   using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
 -- Who reads whose profile depends on tickets: 25_profile_visibility.sql.
 
--- The portal needs name and slug, for everyone; the portal loader keeps the id for its next query.
+-- Nobody lists workspaces: a portal looks its one up by slug (portal_workspace). Signed-in users read
+-- the workspaces they belong to or have requests at (the policy is with tickets, 20_tickets.sql).
 revoke select, insert, update, delete on public.workspaces from anon, authenticated;
-grant select (id, slug, name) on public.workspaces to anon;
 grant select (id, slug, name, created_at) on public.workspaces to authenticated;
 grant update (name, slug) on public.workspaces to authenticated;
-create policy "visitors read a workspace's portal name" on public.workspaces for select to anon using (true);
-create policy "signed-in users read a workspace's portal name" on public.workspaces for select to authenticated using (true);
 create policy "admins rename their workspace" on public.workspaces for update to authenticated
   using (id in (select private.admin_workspaces())) with check (id in (select private.admin_workspaces()));
 

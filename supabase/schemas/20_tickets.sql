@@ -336,6 +336,13 @@ create policy "requesters and members update tickets" on public.tickets for upda
   using (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()))
   with check (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()));
 
+-- Workspaces a signed-in user may read: theirs, and those where they have requests.
+create policy "members and requesters read their workspaces" on public.workspaces for select to authenticated
+  using (
+    id in (select private.member_workspaces())
+    or id in (select t.workspace_id from public.tickets t where t.requester_id = (select auth.uid()))
+  );
+
 -- The history is for the team.
 revoke insert, update, delete on public.ticket_events from anon, authenticated;
 create policy "members read ticket history" on public.ticket_events for select to authenticated

@@ -1,4 +1,4 @@
-// The app in front of a backend that goes away (product.md §8 backend_unavailable): pages say so
+// The app in front of a backend that goes away (docs/product.md §8 backend_unavailable): pages say so
 // within a second, and a form that was being sent comes back with its text, to send again once the
 // backend is back. The app's server reaches the stack through a TCP switch that this test opens
 // and closes (closed: connections refused, as when the gateway or PostgREST has died).

@@ -136,6 +136,38 @@ test.describe('hostile input', () => {
     expect(body).toContain(draft);
   });
 
+  test("a requester can't use the agents' ticket actions on their own request", async ({ browser }) => {
+    test.setTimeout(60_000);
+    const context = await browser.newContext({
+      baseURL: env.baseURL,
+      extraHTTPHeaders: { 'X-Forwarded-For': `10.252.1.${1 + Math.floor(Math.random() * 250)}` },
+    });
+    try {
+      const customer = await context.newPage();
+      await signIn(customer);
+      await customer.goto(`/support/${slug}/new`);
+      await customer.getByLabel('Subject').fill('Mine to solve, not to triage');
+      await customer.getByLabel('Message').fill('Hello');
+      await customer.getByRole('button', { name: 'Submit request' }).click();
+      await customer.waitForURL(/\/requests\/\d+$/);
+      const own = Number(/requests\/(\d+)$/.exec(customer.url())![1]);
+      // RLS lets a requester solve their own request (the portal's "Mark as solved"); the agents'
+      // page is for members only, whatever the row-level rules would allow.
+      const forms: Record<string, string>[] = [
+        { intent: 'status', status: 'solved' },
+        { intent: 'priority', priority: 'urgent' },
+      ];
+      for (const form of forms) {
+        await expectHandled(await post(context.request, `/w/${slug}/tickets/${own}`, form), 404);
+      }
+      const page = await expectHandled(await request.get(`/w/${slug}/tickets/${own}`), 200);
+      expect(page).toMatch(/data-status="new"/);
+      expect(page).not.toMatch(/hd-priority--urgent/);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a body that is not a form gets 400, not 500', async () => {
     for (const path of [`/w/${slug}/tickets/${number}`, `/support/${slug}/new`, '/onboarding', `/w/${slug}?index`]) {
       const json = await request.post(path, {

@@ -174,7 +174,8 @@ test.describe('live pages', () => {
       }, state);
     const loads: string[] = [];
     inbox.on('request', (r) => {
-      if (r.url().includes('_data=')) loads.push(r.url());
+      // A revalidation is one single-fetch request (docs/decisions/014-single-fetch.md).
+      if (new URL(r.url()).pathname.endsWith('.data')) loads.push(r.url());
     });
     await setVisibility('hidden');
     const subject = `Fridge hums ${tag}`;

@@ -1,4 +1,4 @@
-// The sign-in limits hold for the whole server, not per worker (docs/decisions/010-production-server.md):
+// The sign-in limits hold for the whole server, not per worker (docs/decisions/009-production-server.md):
 // every attempt here comes on a connection of its own, and node:cluster hands each new connection
 // to the next worker.
 import { request, type Page } from '@playwright/test';

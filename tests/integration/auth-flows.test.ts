@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 import { messagesTo, waitForMail } from '../support/mail.ts';
 import {
   clientFor as client,
@@ -52,11 +53,7 @@ async function api(
 }
 
 describe('auth links, users and limits', () => {
-  let stack: TestStack;
-  beforeAll(async () => {
-    stack = await startTestStack();
-  });
-  afterAll(() => stack?.teardown());
+  const stack = stackFixture();
 
   it('lets PostgREST show each user only the rows a policy on auth.uid() allows', async () => {
     await stack.sql(`
@@ -343,16 +340,12 @@ describe('auth links, users and limits', () => {
 });
 
 describe('auth with a short code lifetime', () => {
-  let stack: TestStack;
-  beforeAll(async () => {
-    stack = await startTestStack({
-      configure: (c) => {
-        c.auth.email.otpExpiry = 1;
-        c.auth.email.maxFrequency = 0;
-      },
-    });
+  const stack = stackFixture({
+    configure: (c) => {
+      c.auth.email.otpExpiry = 1;
+      c.auth.email.maxFrequency = 0;
+    },
   });
-  afterAll(() => stack?.teardown());
 
   it('refuses a code after otp_expiry with 403 otp_expired, and a new code works', async () => {
     const email = newEmail();

@@ -2,22 +2,13 @@
 import { createServerClient } from '@supabase/ssr';
 import { createClient } from '@supabase/supabase-js';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 import { waitForMail } from '../support/mail.ts';
-import {
-  clientFor as client,
-  newEmail,
-  signInWithCode as signIn,
-  startTestStack,
-  type TestStack,
-} from '../support/stack.ts';
+import { clientFor as client, newEmail, signInWithCode as signIn } from '../support/stack.ts';
 
 describe('auth with Tend settings', () => {
-  let stack: TestStack;
-  beforeAll(async () => {
-    stack = await startTestStack();
-  });
-  afterAll(() => stack?.teardown());
+  const stack = stackFixture();
 
   it('signs in with the emailed 6-digit code and returns the user', async () => {
     const { c, email, session } = await signIn(stack);
@@ -340,7 +331,7 @@ describe('auth with Tend settings', () => {
     });
     expect((await fetch(`${stack.apiUrl}/auth/v1/health`, { headers })).status).toBe(200);
     const jwks = await (await fetch(`${stack.apiUrl}/auth/v1/.well-known/jwks.json`)).json();
-    // The CLI's default local key (reference/auth.md §2).
+    // The CLI's default local key (docs/reference/auth.md §2).
     expect(jwks).toEqual({
       keys: [
         {
@@ -400,11 +391,7 @@ describe('auth with Tend settings', () => {
 });
 
 describe('refresh token reuse detection', () => {
-  let stack: TestStack;
-  beforeAll(async () => {
-    stack = await startTestStack({ configure: (c) => (c.auth.refreshTokenReuseInterval = 0) });
-  });
-  afterAll(() => stack?.teardown());
+  const stack = stackFixture({ configure: (c) => (c.auth.refreshTokenReuseInterval = 0) });
 
   it('revokes the whole session when an old refresh token is reused after the interval', async () => {
     const { session } = await signIn(stack);

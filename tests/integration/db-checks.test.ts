@@ -1,15 +1,12 @@
-// The database's own checks (product.md §5) and invariants: lengths, slugs, profiles on sign-up,
+// The database's own checks (docs/product.md §5) and invariants: lengths, slugs, profiles on sign-up,
 // the last admin, assignees, the portal RPC, and the search vector.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME, GLOBEX, PEOPLE, createUser, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+import { describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
+import { ACME, GLOBEX, PEOPLE, createUser, openTicket, type DbStack } from '../support/db.ts';
 
 describe('database checks', () => {
-  let db: DbStack;
-  beforeAll(async () => {
-    db = await startDbStack();
-  });
-  afterAll(() => db?.teardown());
+  const db = dbFixture();
 
   it('the seed: people, workspaces, ~40 Acme requests in every status with replies and notes, history and an invitation', async () => {
     const q = async (sql: string, params: unknown[] = []) => (await db.sql(sql, params)).rows;
@@ -268,10 +265,10 @@ describe('database checks', () => {
     expect((await admin.from('tickets').update({ assignee_id: PEOPLE.acmeAgent.id }).eq('id', t.id)).error).toBeNull();
   });
 
-  it('portal_workspace: name and slug by slug for anyone, nothing for unknown slugs; visitors read no more columns', async () => {
+  it('portal_workspace: id, name and slug by slug for anyone, nothing for unknown slugs; visitors read no columns', async () => {
     const anon = db.anon();
     expect((await anon.rpc('portal_workspace', { p_slug: 'acme' })).data).toEqual([
-      { slug: 'acme', name: 'Acme Support' },
+      { id: ACME, slug: 'acme', name: 'Acme Support' },
     ]);
     expect((await anon.rpc('portal_workspace', { p_slug: 'nope' })).data).toEqual([]);
     expect((await anon.from('workspaces').select('created_by')).error?.code).toBe('42501');
@@ -465,6 +462,7 @@ describe('database checks', () => {
       'is_agent',
       'is_member',
       'is_system',
+      'may_use_ticket_channel',
       'member_workspaces',
       'search_ticket_ids',
       'status_after_reply',

@@ -1,14 +1,11 @@
 // Many people at once: numbering, claiming and crossing replies.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
 import pg from 'pg';
-import { ACME, GLOBEX, createUser, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+import { ACME, GLOBEX, createUser, openTicket, type Person } from '../support/db.ts';
 
 describe('concurrency', () => {
-  let db: DbStack;
-  beforeAll(async () => {
-    db = await startDbStack();
-  });
-  afterAll(() => db?.teardown());
+  const db = dbFixture();
 
   it('gives 50 concurrent create_ticket calls 50 distinct consecutive numbers', async () => {
     const before = (await db.sql(`select ticket_seq from workspaces where id = $1`, [ACME])).rows[0].ticket_seq;

@@ -3,8 +3,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME, PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
+import { ACME, PEOPLE, openTicket, startDbStack } from '../support/db.ts';
 
 interface Cursor {
   at: string;
@@ -44,13 +45,11 @@ const TALLY_DRIFT = `
   select * from ((table tallied except table counted) union all (table counted except table tallied)) d`;
 
 describe('inbox', () => {
-  let db: DbStack;
+  const db = dbFixture();
   let agent: SupabaseClient;
   beforeAll(async () => {
-    db = await startDbStack();
     agent = await db.as('acmeAgent');
   });
-  afterAll(() => db?.teardown());
 
   async function inbox(c: SupabaseClient, args: Record<string, unknown>): Promise<Inbox> {
     const { data, error } = await c.rpc('inbox', { p_slug: 'acme', ...args });
@@ -318,11 +317,7 @@ describe('inbox', () => {
 });
 
 describe('ticket page and requester card', () => {
-  let db: DbStack;
-  beforeAll(async () => {
-    db = await startDbStack();
-  });
-  afterAll(() => db?.teardown());
+  const db = dbFixture();
 
   it("shows members the requester's email and other recent requests, and nobody else anything", async () => {
     const older = await openTicket(db, 'acmeCustomer2', 'First question');

@@ -2,15 +2,12 @@
 // issue 13: what requesters can read of a ticket, who writes memberships and the who/when columns,
 // and what visitors can list.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME, GLOBEX, PEOPLE, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+import { describe, expect, it } from 'vitest';
+import { ACME, GLOBEX, PEOPLE, openTicket, type DbStack, type Person } from '../support/db.ts';
+import { dbFixture } from '../support/fixture.ts';
 
 describe('database rules', () => {
-  let db: DbStack;
-  beforeAll(async () => {
-    db = await startDbStack();
-  });
-  afterAll(() => db?.teardown());
+  const db = dbFixture();
 
   /** SQL on a session of its own as `person`, as PostgREST runs a request (role and JWT claims). */
   async function asPerson<T>(person: Person, fn: (c: pg.Client) => Promise<T>): Promise<T> {
@@ -226,6 +223,29 @@ describe('database rules', () => {
       const days = ((await row(pending)).expires_at.getTime() - Date.now()) / 86_400_000;
       expect(days).toBeGreaterThan(6.9);
       expect(days).toBeLessThanOrEqual(7);
+    });
+  });
+
+  describe('what visitors list', () => {
+    it('nobody lists workspaces: a portal gets its one by slug, signed-in users read theirs', async () => {
+      const listed = async (c: ReturnType<DbStack['anon']>) =>
+        ((await c.from('workspaces').select('slug').order('slug')).data ?? []).map((w) => w.slug);
+      const anon = db.anon();
+      expect(await listed(anon)).toEqual([]);
+      expect((await anon.from('workspaces').select('id').eq('slug', 'acme')).data ?? []).toEqual([]);
+      // The portal's look-up, for anyone: one workspace, by its slug.
+      const portal = await anon.rpc('portal_workspace', { p_slug: 'acme' }).single();
+      expect(portal.error).toBeNull();
+      expect(portal.data).toEqual({ id: ACME, slug: 'acme', name: 'Acme Support' });
+      expect((await anon.rpc('portal_workspace', { p_slug: 'nope' })).data).toEqual([]);
+
+      expect(await listed(await db.as('acmeAgent'))).toEqual(['acme']);
+      expect(await listed(await db.as('globexAdmin'))).toEqual(['globex']);
+      expect(await listed(await db.as('acmeCustomer'))).toEqual(['acme']); // has requests there
+      // A signed-in user elsewhere: no list of the others, the portal look-up still works.
+      const elsewhere = await db.as('globexCustomer');
+      expect(await listed(elsewhere)).toEqual(['globex']);
+      expect((await elsewhere.rpc('portal_workspace', { p_slug: 'acme' }).single()).data).toMatchObject({ id: ACME });
     });
   });
 });

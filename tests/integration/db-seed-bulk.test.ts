@@ -2,15 +2,12 @@
 // every trigger back on afterwards, and the app's rules still hold for new tickets.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+import { describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
+import { ACME, openTicket } from '../support/db.ts';
 
 describe('seed:bulk', () => {
-  let db: DbStack;
-  beforeAll(async () => {
-    db = await startDbStack();
-  });
-  afterAll(() => db?.teardown());
+  const db = dbFixture();
 
   it('adds tickets with consecutive numbers, messages, history and search, then leaves every trigger enabled', async () => {
     const before = (await db.sql('select ticket_seq from workspaces where id = $1', [ACME])).rows[0]
@@ -55,7 +52,7 @@ describe('seed:bulk', () => {
       [ACME, before],
     );
     expect(orphans.rows[0].n).toBe(0);
-    // History follows product.md §4's moves, and no timestamp lies in the future.
+    // History follows docs/product.md §4's moves, and no timestamp lies in the future.
     const moves = await db.sql(
       `select distinct e."from" || '→' || e."to" as move from ticket_events e join tickets t on t.id = e.ticket_id
         where t.workspace_id = $1 and t.number > $2 and e.type = 'status'`,

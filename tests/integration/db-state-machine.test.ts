@@ -1,12 +1,13 @@
-// Every cell of product.md §4's status table, allowed and refused, by each role.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PEOPLE, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+// Every cell of docs/product.md §4's status table, allowed and refused, by each role.
+import { describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
+import { PEOPLE, openTicket, type Person } from '../support/db.ts';
 
 const STATUSES = ['new', 'open', 'pending', 'solved', 'closed'] as const;
 type Status = (typeof STATUSES)[number];
 type Actor = 'requester' | 'agent' | 'admin' | 'system';
 
-// product.md §4: who may move a ticket from → to by setting its status directly.
+// docs/product.md §4: who may move a ticket from → to by setting its status directly.
 // (A requester reopens only by replying: tested separately.)
 const ALLOWED: Record<string, Actor[]> = {
   'new→open': ['agent', 'admin', 'system'],
@@ -27,11 +28,7 @@ const PERSON: Record<Exclude<Actor, 'system'>, Person> = {
 };
 
 describe('ticket status state machine', () => {
-  let db: DbStack;
-  beforeAll(async () => {
-    db = await startDbStack();
-  });
-  afterAll(() => db?.teardown());
+  const db = dbFixture();
 
   async function ticketIn(status: Status) {
     const t = await openTicket(db);

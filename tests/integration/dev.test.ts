@@ -152,6 +152,7 @@ describe('npm run dev', () => {
       // Every process of the tree, remix dev's live-reload server included, listens on loopback only.
       const tree = descendants(dev.pid!);
       expect(tree.some((p) => /\bremix dev\b/.test(p.cmd))).toBe(true);
+      expect(tree.some((p) => p.cmd.includes('server.ts'))).toBe(true); // the app server (docs/decisions/021-allowed-hosts.md)
       const addresses = listening([dev.pid!, ...tree.map((p) => p.pid)]);
       expect(addresses).toContain(`127.0.0.1:${appPort}`); // the app server, a grandchild
       expect(addresses).toContain(`127.0.0.1:${stackPort}`);

@@ -1,13 +1,21 @@
 // Edge Functions on real Deno, called as clients call them: supabase-js invoke and plain fetch
-// through the gateway, answers compared with hosted's (reference/storage-functions.md B).
+// through the gateway, answers compared with hosted's (docs/reference/storage-functions.md B).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 import { isAlive } from '../../supabase/local/process.ts';
-import { clientFor, signInWithCode, startTestStack, type TestStack } from '../support/stack.ts';
+import { clientFor, signInWithCode } from '../support/stack.ts';
 
-let stack: TestStack;
 const logs: string[] = [];
+const stack = stackFixture({
+  fixture: 'functions-project',
+  log: (line) => logs.push(line),
+  configure: (c) => {
+    c.edgeRuntime.wallClockLimitMs = 8000;
+    c.edgeRuntime.memoryLimitMb = 64;
+  },
+});
 const fnDir = () => path.join(stack.project.projectDir, 'supabase', 'functions');
 const writeFunction = (name: string, source: string) => {
   mkdirSync(path.join(fnDir(), name), { recursive: true });
@@ -29,19 +37,8 @@ async function logLine(re: RegExp, timeoutMs = 10_000): Promise<string> {
   }
 }
 
-beforeAll(async () => {
-  stack = await startTestStack({
-    fixture: 'functions-project',
-    log: (line) => logs.push(line),
-    configure: (c) => {
-      c.edgeRuntime.wallClockLimitMs = 8000;
-      c.edgeRuntime.memoryLimitMb = 64;
-    },
-  });
+beforeAll(() => {
   writeFileSync(path.join(fnDir(), '.env'), 'GREETING="hello from .env"\nSUPABASE_NOT_ALLOWED=x\n');
-});
-afterAll(async () => {
-  await stack?.teardown();
 });
 
 describe('invoking', () => {

@@ -2,18 +2,11 @@
 // back through the Mailpit API and the web inbox, as a developer reads it.
 import nodemailer from 'nodemailer';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 
-let stack: TestStack;
+const stack = stackFixture();
 const api = (path: string) => fetch(`${stack.mailUrl}/api/v1${path}`).then((r) => r.json());
-
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(async () => {
-  await stack?.teardown();
-});
 
 describe('SMTP', () => {
   it('listens on the port after the web inbox and reports it in the status', () => {

@@ -1,12 +1,13 @@
 // pg_net and pg_cron's SQL interface, served by the stack: requests queued in SQL reach the
 // functions and their answers land in net._http_response; cron jobs run on schedule as their user
-// and leave cron.job_run_details (reference/storage-functions.md B3; pg_net, pg_cron sources).
+// and leave cron.job_run_details (docs/reference/storage-functions.md B3; pg_net, pg_cron sources).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 import { freePort, startStack } from '../../supabase/local/stack.ts';
-import { startTestStack, type TestStack } from '../support/stack.ts';
+import { startTestStack } from '../support/stack.ts';
 
-let stack: TestStack;
+const stack = stackFixture({ fixture: 'functions-project' });
 let postgres: pg.Pool; // as the app's migrations and the dashboard's SQL editor run: role postgres
 
 async function waitFor<T>(
@@ -29,14 +30,12 @@ const response = (id: number | string) =>
     return rows[0];
   });
 
-beforeAll(async () => {
-  stack = await startTestStack({ fixture: 'functions-project' });
+beforeAll(() => {
   postgres = new pg.Pool({ connectionString: stack.dbUrl, max: 2 });
   postgres.on('error', () => undefined);
 });
 afterAll(async () => {
   await postgres?.end();
-  await stack?.teardown();
 });
 
 describe('migrations', () => {

@@ -1,8 +1,8 @@
 // Broadcast (self, ack, binary frames, REST, from the database), presence, and private channels
 // authorized by RLS on realtime.messages, through the gateway with realtime-js.
 import type { RealtimeChannel } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../support/stack.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 import {
   AGENT_ACME,
   AGENT_GLOBEX,
@@ -17,15 +17,11 @@ import {
 
 type Broadcast = { type: string; event: string; payload: Record<string, unknown>; meta?: { id: string } };
 
-let stack: TestStack;
+const stack = stackFixture({ fixture: 'realtime-project' });
 const clients: TestClient[] = [];
 
-beforeAll(async () => {
-  stack = await startTestStack({ fixture: 'realtime-project' });
-});
 afterAll(async () => {
   for (const c of clients) await c.close();
-  await stack?.teardown();
 });
 
 async function client(sub: string | null, opts: { vsn?: '1.0.0' | '2.0.0' } = {}) {

@@ -2,8 +2,8 @@
 // subscriber (a requester never gets another's ticket, an agent nothing of another workspace),
 // column privileges, and old_record per replica identity.
 import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../support/stack.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 import {
   AGENT_ACME,
   AGENT_GLOBEX,
@@ -18,15 +18,11 @@ import {
 
 type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 
-let stack: TestStack;
+const stack = stackFixture({ fixture: 'realtime-project' });
 const clients: TestClient[] = [];
 
-beforeAll(async () => {
-  stack = await startTestStack({ fixture: 'realtime-project' });
-});
 afterAll(async () => {
   for (const c of clients) await c.close();
-  await stack?.teardown();
 });
 
 /** A signed-in user's client listening to `filter` on a table; returns what it receives. */

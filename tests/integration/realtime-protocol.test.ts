@@ -1,24 +1,17 @@
 // Realtime's wire protocol through the gateway: the upgrade, join and its replies, heartbeat, both
 // serializers, leaving, tokens (refresh, expiry) and the project's limits.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 import WebSocket from 'ws';
-import { startTestStack, type TestStack } from '../support/stack.ts';
 import { AGENT_ACME, rawSocket, realtimeClient, subscribed, until, userToken } from '../support/realtime.ts';
 
-let stack: TestStack;
-
-beforeAll(async () => {
-  stack = await startTestStack({
-    fixture: 'realtime-project',
-    configure: (c) => {
-      c.realtime.maxChannelsPerClient = 3;
-      c.realtime.maxConcurrentUsers = 5;
-      c.realtime.maxEventsPerSecond = 20;
-    },
-  });
-});
-afterAll(async () => {
-  await stack?.teardown();
+const stack = stackFixture({
+  fixture: 'realtime-project',
+  configure: (c) => {
+    c.realtime.maxChannelsPerClient = 3;
+    c.realtime.maxConcurrentUsers = 5;
+    c.realtime.maxEventsPerSecond = 20;
+  },
 });
 
 describe('the websocket', () => {

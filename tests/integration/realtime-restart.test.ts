@@ -1,19 +1,15 @@
 // The realtime service restarting and its database connections breaking (as when Postgres restarts):
 // clients are told, rejoin on their own, and get changes again; no replication slot is left behind.
 import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../support/stack.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 import { AGENT_ACME, newUser, realtimeClient, until, userToken, type TestClient } from '../support/realtime.ts';
 
-let stack: TestStack;
+const stack = stackFixture({ fixture: 'realtime-project' });
 const clients: TestClient[] = [];
 
-beforeAll(async () => {
-  stack = await startTestStack({ fixture: 'realtime-project' });
-});
 afterAll(async () => {
   for (const c of clients) await c.close();
-  await stack?.teardown();
 });
 
 /** An agent listening to ticket inserts, with every subscribe status and system message it sees. */

@@ -1,15 +1,16 @@
 // The local Storage service through the gateway with supabase-js, as an app uses it: buckets,
-// objects, limits and errors in storage-api's shapes (reference/storage-functions.md A0–A4), with
+// objects, limits and errors in storage-api's shapes (docs/reference/storage-functions.md A0–A4), with
 // the fixture project's policies deciding per role (anon, two users, service role).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, signInWithCode, startTestStack, type TestStack } from '../support/stack.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
+import { clientFor, signInWithCode } from '../support/stack.ts';
 
-let stack: TestStack;
+const stack = stackFixture({ fixture: 'storage-project' });
 let service: SupabaseClient;
 let anon: SupabaseClient;
 let alice: { c: SupabaseClient; id: string; token: string };
@@ -44,13 +45,11 @@ async function signIn() {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ fixture: 'storage-project' });
   service = clientFor(stack, { key: stack.serviceRoleKey });
   anon = clientFor(stack);
   alice = await signIn();
   bob = await signIn();
 });
-afterAll(() => stack?.teardown());
 
 describe('buckets', () => {
   it('creates the config.toml buckets at start, with their settings, and seeds objects_path', async () => {

@@ -23,19 +23,21 @@ export interface AppServerOptions {
   host?: string;
   /** The server's stdout to this process's (stderr always is). */
   log?: boolean;
+  /** Another checkout whose server.ts serves the build (a benchmark's baseline); default this one. */
+  projectDir?: string;
 }
 
 /**
  * `npm run build` (remix build, then the island bundles: scripts/build.ts) into a private build dir
  * (TEND_BUILD_DIR, see remix.config.js), which still resolves the project's packages as ESM.
  */
-export function buildApp(buildDir: string) {
+export function buildApp(buildDir: string, projectDir = PROJECT_DIR) {
   mkdirSync(buildDir, { recursive: true });
   writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
   if (!existsSync(path.join(buildDir, 'node_modules')))
-    symlinkSync(path.join(PROJECT_DIR, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
-  const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'scripts', 'build.ts')], {
-    cwd: PROJECT_DIR,
+    symlinkSync(path.join(projectDir, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
+  const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(projectDir, 'scripts', 'build.ts')], {
+    cwd: projectDir,
     stdio: 'inherit',
     env: { ...process.env, TEND_BUILD_DIR: buildDir },
   });
@@ -81,11 +83,11 @@ export async function startAppServer(
         ...(opts.nodeArgs ?? []),
         '--import',
         'tsx',
-        path.join(PROJECT_DIR, 'server.ts'),
+        path.join(opts.projectDir ?? PROJECT_DIR, 'server.ts'),
         path.join(buildDir, 'index.js'),
       ],
       {
-        cwd: PROJECT_DIR,
+        cwd: opts.projectDir ?? PROJECT_DIR,
         // A production server refuses to start without its own SESSION_SECRET.
         env: {
           ...process.env,

@@ -1,6 +1,55 @@
 import type { PostgrestError } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
-import { mapDbError } from '~/lib/helpdesk/queries.server.ts';
+import { errorMessage, errorStatus, type ErrorCode } from '~/lib/errors/catalogue.ts';
+import { mapDbError } from '~/lib/errors/from-db.server.ts';
+
+const raised = (code: string, details: string | null = null) => ({ code: 'P0001', message: code, details });
+
+describe('database errors → the catalogue', () => {
+  it('gives every code the database raises the catalogue status, one status per code', () => {
+    const codes: ErrorCode[] = [
+      'not_found',
+      'forbidden',
+      'ticket_closed',
+      'ticket_changed',
+      'slug_taken',
+      'invitation_invalid',
+      'invitation_email_mismatch',
+      'last_admin',
+      'assignee_not_member',
+    ];
+    for (const code of codes) {
+      const mapped = mapDbError(raised(code), 'test');
+      expect(mapped, code).toMatchObject({ code, status: errorStatus(code), message: errorMessage(code) });
+    }
+    expect(mapDbError(raised('invitation_invalid'), 'test').status).toBe(410);
+  });
+
+  it('names both ends of a refused transition', () => {
+    const mapped = mapDbError(raised('invalid_transition', 'closed→open'), 'test');
+    expect(mapped).toMatchObject({
+      status: 409,
+      message: errorMessage('invalid_transition', { from: 'closed', to: 'open' }),
+    });
+  });
+
+  it('treats checks the forms make first, and values Postgres refuses, as bad_request', () => {
+    for (const error of [raised('attachment_type'), { code: '22P02', message: 'invalid input syntax for type uuid' }]) {
+      expect(mapDbError(error, 'test')).toMatchObject({ code: 'bad_request', status: 400 });
+    }
+  });
+
+  it('tells an unreachable database from an unexpected error', () => {
+    expect(mapDbError({ message: 'TypeError: fetch failed' }, 'test')).toMatchObject({
+      code: 'backend_unavailable',
+      status: 503,
+    });
+    expect(mapDbError({ code: '42P01', message: 'relation does not exist' }, 'test')).toMatchObject({
+      code: 'unexpected',
+      status: 500,
+    });
+  });
+});
 
 const err = (fields: Partial<PostgrestError>) => ({ details: '', hint: '', code: '', ...fields }) as PostgrestError;
 

@@ -14,7 +14,7 @@ function sources(dir: string): string[] {
 }
 
 describe('error catalogue', () => {
-  it('has the product messages, word for word (product.md §8)', () => {
+  it('has the product messages, word for word (docs/product.md §8)', () => {
     expect(errorMessage('email_invalid')).toBe('Enter a valid email address.');
     expect(errorMessage('code_invalid')).toBe(
       'That code is wrong or has expired. Check the latest email or send a new code.',

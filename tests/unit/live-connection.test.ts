@@ -1,4 +1,4 @@
-// The connection state a live page shows, and the browser client's settings (product.md §4, §9).
+// The connection state a live page shows, and the browser client's settings (docs/product.md §4, §9).
 import { describe, expect, it } from 'vitest';
 import { reconnectAfterMs, tokenIsFresh } from '../../app/lib/realtime/client.ts';
 import {

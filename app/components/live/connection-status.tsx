@@ -1,4 +1,4 @@
-// The Realtime connection as the user sees it (product.md §4): connecting → live → reconnecting.
+// The Realtime connection as the user sees it (docs/product.md §4): connecting → live → reconnecting.
 import type { ConnectionState } from '~/lib/realtime/connection.ts';
 
 const LABELS: Record<ConnectionState, string> = {

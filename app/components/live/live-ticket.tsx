@@ -1,4 +1,4 @@
-// An agent's ticket, live (product.md §1 "never two agents answering the same customer"): new
+// An agent's ticket, live (docs/product.md §1 "never two agents answering the same customer"): new
 // messages and other agents' changes to status, priority and assignee run the page's loader again;
 // presence on the private channel `ticket:<id>` shows who else has it open, and a throttled
 // broadcast from the composer shows who is writing. The server's traffic cop (post_message's

@@ -3,7 +3,7 @@
 // Supabase Auth applies its own per-IP limits on top, keyed on the end user's IP (Sb-Forwarded-For).
 //
 // One set of counters per server: under server.ts the workers of the cluster ask the primary,
-// which keeps them (docs/decisions/010-production-server.md); anywhere else (remix dev, tests)
+// which keeps them (docs/decisions/009-production-server.md); anywhere else (remix dev, tests)
 // the process keeps its own.
 import cluster, { type Worker } from 'node:cluster';
 import { CODE_REQUESTS_PER_IP, VERIFY_ATTEMPTS_PER_EMAIL, VERIFY_ATTEMPTS_PER_IP } from '../constants.ts';
@@ -19,7 +19,7 @@ export type VerifyOutcome = 'wrong' | 'right' | 'undecided';
 const local = {
   /**
    * Counts a code check before it is made, so parallel checks can't all pass a check-then-count
-   * (docs/decisions/018-sign-in-limits.md); false when the address or the IP has none left.
+   * (docs/decisions/020-sign-in-limits.md); false when the address or the IP has none left.
    */
   reserveVerify(email: string, ip: string | null): boolean {
     if (failedVerifyByEmail.isLimited(email) || (ip !== null && failedVerifyByIp.isLimited(ip))) return false;

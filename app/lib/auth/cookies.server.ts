@@ -9,7 +9,7 @@ import { isHttps } from '../http/request-info.server.ts';
 /**
  * The pending sign-in: which address the code went to, when (for the resend countdown) and
  * where to go afterwards. A cookie rather than a query parameter keeps the address out of
- * URLs, history and logs (reference/remix-ssr.md §2.7).
+ * URLs, history and logs (docs/reference/remix-ssr.md §2.7).
  */
 const pendingLoginCookie = createCookie('tend_login', {
   httpOnly: true,

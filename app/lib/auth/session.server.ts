@@ -1,5 +1,5 @@
 // Who is signed in. Identity comes only from getClaims() — never from getSession()'s unverified
-// user (reference/remix-ssr.md §1.5). With asymmetric signing keys (hosted projects, and the local
+// user (docs/reference/remix-ssr.md §1.5). With asymmetric signing keys (hosted projects, and the local
 // stack like the CLI) getClaims checks the ES256 signature against the cached JWKS, no round trip;
 // with a symmetric secret it asks the Auth server via getUser. Like the API itself, a locally
 // verified token stays valid until it expires (jwt_expiry) even if its session was revoked.

@@ -1,4 +1,4 @@
-// The error catalogue (product.md §8): stable codes → the message a user reads and the HTTP
+// The error catalogue (docs/product.md §8): stable codes → the message a user reads and the HTTP
 // status. Codes are logged and tested; every user-facing error message comes from here.
 import { ATTACHMENT_MAX_MB, ATTACHMENTS_PER_MESSAGE, DISPLAY_NAME_MAX_LENGTH } from '../constants.ts';
 
@@ -46,7 +46,7 @@ const catalogue = {
     status: 503,
     message: () => "Tend can't reach its database right now. Your text is kept; try again.",
   },
-  // Added by the app (not in product.md §8 yet): a field rule and the pages for errors no user can cause.
+  // Added by the app (not in docs/product.md §8 yet): a field rule and the pages for errors no user can cause.
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
@@ -84,5 +84,4 @@ export function codeForStatus(status: number): ErrorCode {
 export interface ErrorPayload {
   code: ErrorCode;
   message: string;
-  requestId?: string;
 }

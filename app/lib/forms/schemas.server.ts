@@ -1,4 +1,4 @@
-// Form schemas (product.md §5), used by every action through Conform's parseWithZod. Server-only
+// Form schemas (docs/product.md §5), used by every action through Conform's parseWithZod. Server-only
 // to keep zod out of the browser (docs/decisions/006-javascript-budget.md); the browser gets the
 // same rules as HTML constraints. The database repeats them as check constraints.
 import { parseWithZod } from '@conform-to/zod/v4';
@@ -42,7 +42,7 @@ export const ResendSchema = z.object({
 });
 
 export const ConfirmSchema = z.object({
-  // Hex SHA-224, `pkce_`-prefixed in the PKCE flow (reference/auth.md): URL-safe characters only,
+  // Hex SHA-224, `pkce_`-prefixed in the PKCE flow (docs/reference/auth.md): URL-safe characters only,
   // so nothing else (a NUL, say) goes on to the Auth server.
   token_hash: z.string().regex(/^[A-Za-z0-9_-]{1,512}$/),
   type: z.enum(['email', 'magiclink', 'signup', 'invite', 'recovery', 'email_change']),

@@ -1,4 +1,4 @@
-// Helpdesk vocabulary shared by the portal, the inbox and the ticket page (product.md §3, §4).
+// Helpdesk vocabulary shared by the portal, the inbox and the ticket page (docs/product.md §3, §4).
 import { Constants } from '../supabase/database.types.ts';
 
 // The database's enums (supabase/schemas/), as `npm run stack -- gen types` writes them.

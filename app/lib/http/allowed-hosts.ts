@@ -1,4 +1,4 @@
-// Which Host names the app answers (docs/decisions/019-allowed-hosts.md). A DNS-rebinding page
+// Which Host names the app answers (docs/decisions/021-allowed-hosts.md). A DNS-rebinding page
 // reaches a server on this machine under its own name; a forged Host would also end up in the
 // sign-in links the app emails. Loopback names by default; ALLOWED_HOSTS adds more, and the
 // host of APP_ORIGIN is always allowed. No imports: server.ts uses this before the build loads.

@@ -1,4 +1,4 @@
-// "Tend can't reach its database right now. Your text is kept; try again." (product.md §8): when a
+// "Tend can't reach its database right now. Your text is kept; try again." (docs/product.md §8): when a
 // POST ends on the backend_unavailable page, the page gives the text back in a form that sends it
 // again (components/error-boundary.tsx). The text is what the action read (readFormData remembers
 // it), or, when the backend failed before the action read its form, the body read then.

@@ -1,6 +1,6 @@
 // Responses from loaders and actions. Every one carries the Supabase client's Set-Cookie and
-// cache headers (reference/remix-ssr.md §1.4: data, redirects, thrown redirects and errors alike).
-import { json, redirect } from '@remix-run/node';
+// cache headers (docs/reference/remix-ssr.md §1.4: data, redirects, thrown redirects and errors alike).
+import { json, redirect, data as withInit } from '@remix-run/node';
 import { errorMessage, errorStatus, type ErrorCode, type ErrorParams, type ErrorPayload } from '../errors/catalogue.ts';
 import { rememberForm } from './kept-form.server.ts';
 import { isSameOriginPost } from './request-info.server.ts';
@@ -22,7 +22,16 @@ export function responseHeaders(request: Request, extra?: HeadersLike): Headers 
   return combineHeaders(supabaseHeaders(request), extra);
 }
 
+/**
+ * A loader's or action's data with a status and headers. Single fetch hands the object itself to
+ * the document or the data response (no JSON string made and parsed again on the way).
+ */
 export function data<T>(request: Request, body: T, init: ResponseInit = {}) {
+  return withInit(body, { ...init, headers: responseHeaders(request, init.headers) });
+}
+
+/** A resource route's JSON (routes without a page: single fetch wants a Response from them). */
+export function jsonResponse<T>(request: Request, body: T, init: ResponseInit = {}) {
   return json(body, { ...init, headers: responseHeaders(request, init.headers) });
 }
 

@@ -77,7 +77,7 @@ export function applySecurityHeaders(headers: Headers, csp?: string): void {
   if (csp) headers.set('Content-Security-Policy', csp);
 }
 
-// The values @supabase/ssr hands to setAll (ssr 0.10, #176; reference/remix-ssr.md §1.3).
+// The values @supabase/ssr hands to setAll (ssr 0.10, #176; docs/reference/remix-ssr.md §1.3).
 const NO_STORE: Record<string, string> = {
   'Cache-Control': 'private, no-cache, no-store, must-revalidate, max-age=0',
   Expires: '0',

@@ -1,5 +1,5 @@
-// The browser's one Realtime connection (product.md §7): realtime-js on its own, not supabase-js,
-// which would put auth, PostgREST and storage clients on every live page (docs/decisions/017-live-pages.md).
+// The browser's one Realtime connection (docs/product.md §7): realtime-js on its own, not supabase-js,
+// which would put auth, PostgREST and storage clients on every live page (docs/decisions/016-live-pages.md).
 // Only the anon key is here; the user's access token comes from the server (TOKEN_PATH), which
 // refreshes the session as any page does, and realtime-js asks for it again at every heartbeat.
 import { RealtimeClient } from '@supabase/realtime-js';
@@ -24,7 +24,7 @@ export interface AccessToken {
 // 30 s, asking from 100 s before gets the new token in time.
 const TOKEN_MARGIN_MS = 100_000;
 
-/** 1, 2, 5, then every 10 s (product.md §9); `tries` counts from 1. */
+/** 1, 2, 5, then every 10 s (docs/product.md §9); `tries` counts from 1. */
 export function reconnectAfterMs(tries: number): number {
   return REALTIME_BACKOFF_MS[Math.min(Math.max(tries, 1), REALTIME_BACKOFF_MS.length) - 1];
 }

@@ -1,4 +1,4 @@
-// The connection state a live page shows (product.md §4 "Realtime connection"): connecting → live →
+// The connection state a live page shows (docs/product.md §4 "Realtime connection"): connecting → live →
 // reconnecting → live. Pure, so the rules are unit-tested: a channel is live once joined and, when it
 // listens to postgres_changes, once the server says changes flow ("Subscribed to PostgreSQL").
 

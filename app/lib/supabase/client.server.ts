@@ -1,16 +1,17 @@
-// The cookie-bound Supabase client, one per loader/action call (reference/remix-ssr.md §1.1–1.4):
+// The cookie-bound Supabase client, one per loader/action call (docs/reference/remix-ssr.md §1.1–1.4):
 // getAll returns every request cookie (the library needs all chunk names to delete stale ones),
 // setAll appends each Set-Cookie (never `set`, which would keep only the last) and copies the
 // no-cache headers it is given (ssr 0.10 #176) so no CDN caches a response that sets a session.
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from './database.types.ts';
 import { requestFetch } from './data-fetch.server.ts';
 import { env } from '../env.server.ts';
 import { clientIp, isHttps } from '../http/request-info.server.ts';
 import { signInFetch } from './sign-in-fetch.server.ts';
 
 export interface RequestSupabase {
-  supabase: SupabaseClient;
+  supabase: SupabaseClient<Database>;
   /** Set-Cookie and cache headers collected so far; return them with every response. */
   headers: Headers;
   /** The cookies the library set or deleted in this call, by name. */
@@ -30,7 +31,7 @@ const fetchWithTimeout: typeof fetch = (input, init) => {
 };
 
 // The root loader and a page loader verify the same access token at the same moment (Remix v2
-// has no middleware, reference/remix-ssr.md §1.6). Concurrent identical GET /auth/v1/user calls
+// has no middleware, docs/reference/remix-ssr.md §1.6). Concurrent identical GET /auth/v1/user calls
 // share one round trip; nothing is cached once it has answered, so a revoked session is seen
 // on the next request.
 const userLookups = new Map<string, Promise<Response>>();
@@ -57,7 +58,7 @@ export function getSupabase(request: Request): RequestSupabase {
   if (existing) return existing;
   const headers = new Headers();
   const written = new Map<string, string>();
-  const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+  const supabase = createServerClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     cookies: {
       getAll() {
         return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({
@@ -76,11 +77,11 @@ export function getSupabase(request: Request): RequestSupabase {
       },
     },
     // Not httpOnly: the browser client (realtime) reads the session from document.cookie
-    // (reference/remix-ssr.md §1.7, docs/decisions/005-supabase-session-cookies.md).
+    // (docs/reference/remix-ssr.md §1.7, docs/decisions/005-supabase-session-cookies.md).
     cookieOptions: { secure: isHttps(request) },
     // No retries with back-off (1 + 2 + 4 s) on a backend that is down: the page says so at once.
     db: { retry: false },
-    // Auth's sign-in endpoints get the secret key and the end user's IP (docs/decisions/018-sign-in-limits.md).
+    // Auth's sign-in endpoints get the secret key and the end user's IP (docs/decisions/020-sign-in-limits.md).
     global: { fetch: signInFetch(backendFetch, { url: env.SUPABASE_URL, key: env.signInKey, ip: clientIp(request) }) },
   });
   const entry = { supabase, headers, written };
@@ -92,11 +93,11 @@ export function getSupabase(request: Request): RequestSupabase {
  * A client for the data API (PostgREST, RPCs) that sends this access token, and has no auth client:
  * it never reads or writes cookies. For a session already verified and far from expiry, where the
  * cookie-bound client would only decode the same cookies and send the same token (no refresh, no
- * Set-Cookie), at a measurable share of a page's CPU (docs/decisions/009-inbox-in-one-call.md).
+ * Set-Cookie), at a measurable share of a page's CPU (docs/decisions/008-inbox-in-one-call.md).
  * `supabase.auth` on it throws; auth calls go through getSupabase(request).
  */
-export function tokenClient(accessToken: string): SupabaseClient {
-  return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+export function tokenClient(accessToken: string): SupabaseClient<Database> {
+  return createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     accessToken: async () => accessToken,
     db: { retry: false },
     global: { fetch: dataFetch },

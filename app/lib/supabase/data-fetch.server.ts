@@ -1,6 +1,6 @@
 // undici's request API behind the fetch interface supabase-js's data client uses. fetch() builds
 // a spec Request, validates every header and streams the body through web streams: on an inbox
-// page that was the largest share of our own CPU after rendering (docs/decisions/009). What the
+// page that was the largest share of our own CPU after rendering (docs/decisions/008-inbox-in-one-call.md). What the
 // caller sees is what fetch would give it: a Response with the status, status text and headers
 // (every Set-Cookie kept), and a refused or reset connection rejects with
 // TypeError('fetch failed', { cause }), so postgrest-js reports it the same way.

@@ -439,6 +439,7 @@ export type Database = {
       portal_workspace: {
         Args: { p_slug: string }
         Returns: {
+          id: string
           name: string
           slug: string
         }[]

@@ -1,5 +1,5 @@
 // The server's sign-in calls to Auth (send a code, verify one) as hosted Supabase's IP address
-// forwarding wants them (supabase/auth internal/sbff; docs/decisions/018-sign-in-limits.md): made with
+// forwarding wants them (supabase/auth internal/sbff; docs/decisions/020-sign-in-limits.md): made with
 // the project's secret key, and carrying the end user's IP in Sb-Forwarded-For, so Auth's per-IP
 // limits count that user rather than this server. Every other call keeps the anon key and the
 // user's token: the secret key bypasses row-level security and must do nothing else.

@@ -1,0 +1,58 @@
+// PostgREST and remote-procedure errors → the catalogue. The database raises catalogue codes as
+// P0001 exceptions (the code is the message, details in `detail`); the status is always the
+// catalogue's own.
+import type { PostgrestError } from '@supabase/supabase-js';
+import { log } from '../http/log.server.ts';
+import { errorResponse } from '../http/responses.server.ts';
+import { errorMessage, errorStatus, isErrorCode, type ErrorCode } from './catalogue.ts';
+
+export interface DbError {
+  code: ErrorCode;
+  message: string;
+  status: number;
+  details: string | null;
+}
+
+type PostgrestErrorLike = Pick<PostgrestError, 'message'> & { code?: string; details?: string | null };
+
+// Codes the database raises for checks a form makes first: only a hand-made request reaches them.
+const CHECKED_BY_FORMS = new Set<ErrorCode>(['code_rate_limited', 'attachment_too_large', 'attachment_type']);
+
+function refusal(code: ErrorCode, details: string | null): DbError {
+  return { code, message: errorMessage(code), status: errorStatus(code), details };
+}
+
+/** A PostgREST/RPC error as a catalogue code, message and status. */
+export function mapDbError(error: PostgrestErrorLike, context: string): DbError {
+  const code = error.code === 'P0001' && isErrorCode(error.message) ? error.message : null;
+  if (code) {
+    const details = error.details ?? null;
+    if (code === 'invalid_transition') {
+      const [from = '?', to = '?'] = (details ?? '?→?').split('→');
+      return { code, message: errorMessage(code, { from, to }), status: errorStatus(code), details };
+    }
+    if (CHECKED_BY_FORMS.has(code)) return refusal('bad_request', details);
+    log.info('helpdesk refused', { code, context });
+    return refusal(code, details);
+  }
+  // Values Postgres refuses (class 22: a NUL character, a malformed uuid, out of range; 23514: a
+  // check) reach it only from a hand-made request, since the forms validate first: bad input, 400.
+  if (error.code && (error.code.startsWith('22') || error.code === '23514')) {
+    log.warn('helpdesk input refused by the database', { context, pg_code: error.code, message: error.message });
+    return refusal('bad_request', null);
+  }
+  // PostgREST always gives a code. Without one the data API was not reached: a refused or timed-out
+  // fetch, or the gateway's own answer for a dead upstream (Kong's 502 "An invalid response was
+  // received from the upstream server", 504 "The upstream server is timing out", 503 "… not running").
+  const unreachable = !error.code;
+  log.error('helpdesk database error', { context, pg_code: error.code, message: error.message });
+  return refusal(unreachable ? 'backend_unavailable' : 'unexpected', null);
+}
+
+/** Throws the catalogue error page for a failed loader query: its own page, bad_request or unexpected. */
+export function throwDbError(request: Request, error: PostgrestErrorLike, context: string): never {
+  const { code, status } = mapDbError(error, context);
+  if (code === 'backend_unavailable' || code === 'not_found' || code === 'forbidden')
+    throw errorResponse(request, code);
+  throw errorResponse(request, status === 400 ? 'bad_request' : 'unexpected');
+}

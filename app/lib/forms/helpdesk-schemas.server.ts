@@ -1,0 +1,111 @@
+// The helpdesk's form schemas, one per intent, read with Conform like sign-in's
+// (schemas.server.ts). Server-only, as zod must stay out of the browser
+// (docs/decisions/006-javascript-budget.md); the pages repeat the rules as HTML constraints, the
+// database as checks. Fields only a hand-made request gets wrong (an intent, a radio value, a
+// select's option) carry the catalogue's bad_request.
+import { z } from 'zod';
+import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH, WORKSPACE_NAME_MAX_LENGTH } from '../constants.ts';
+import { errorMessage } from '../errors/catalogue.ts';
+import { PRIORITIES, STATUSES, UUID_RE } from '../helpdesk/vocabulary.ts';
+import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from './fields.ts';
+
+const badRequest = { error: errorMessage('bad_request') };
+
+/** Addresses the app or its future pages use. */
+export const RESERVED_SLUGS = new Set([
+  'new',
+  'admin',
+  'api',
+  'app',
+  'auth',
+  'login',
+  'logout',
+  'support',
+  'w',
+  'settings',
+  'account',
+  'onboarding',
+  'invite',
+  'www',
+  'help',
+  'static',
+  'assets',
+  'build',
+]);
+
+const nameMessage = `Enter a name of 1 to ${WORKSPACE_NAME_MAX_LENGTH} characters.`;
+const slugLengthMessage = `Use ${SLUG_MIN_LENGTH} to ${SLUG_MAX_LENGTH} characters.`;
+
+/** /onboarding: a new workspace. */
+export const WorkspaceSchema = z.object({
+  name: z.string({ error: nameMessage }).trim().min(1, nameMessage).max(WORKSPACE_NAME_MAX_LENGTH, nameMessage),
+  slug: z
+    .string({ error: slugLengthMessage })
+    .trim()
+    .toLowerCase()
+    .min(SLUG_MIN_LENGTH, slugLengthMessage)
+    .max(SLUG_MAX_LENGTH, slugLengthMessage)
+    .regex(
+      new RegExp(`^(?:${SLUG_PATTERN})$`),
+      'Use lower-case letters, digits and single hyphens, e.g. "acme-support".',
+    )
+    .refine((s) => !RESERVED_SLUGS.has(s), 'That address is reserved. Choose another.'),
+});
+
+const subjectMessage = `Enter a subject of 1 to ${SUBJECT_MAX_LENGTH} characters.`;
+const SubjectSchema = z
+  .string({ error: subjectMessage })
+  .trim()
+  .min(1, subjectMessage)
+  .max(SUBJECT_MAX_LENGTH, subjectMessage);
+
+/** A message as written (not trimmed): something besides spaces, at most MESSAGE_MAX_LENGTH characters. */
+export const BodySchema = z
+  .string({ error: 'Write a message.' })
+  .refine((s) => s.trim().length > 0, 'Write a message.')
+  .refine(
+    (s) => s.length <= MESSAGE_MAX_LENGTH,
+    `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`,
+  );
+
+/** /support/:slug/new: a customer's new request. */
+export const NewRequestSchema = z.object({ subject: SubjectSchema, body: BodySchema });
+
+/** The submit button's `intent` picks the schema; an unknown one is bad_request. */
+function byIntent<
+  const O extends readonly [z.ZodObject<{ intent: z.ZodLiteral }>, ...z.ZodObject<{ intent: z.ZodLiteral }>[]],
+>(options: O) {
+  return z.discriminatedUnion('intent', options, badRequest);
+}
+
+/** /support/:slug/requests/:number: the requester replies, or marks it solved. */
+export const PortalRequestSchema = byIntent([
+  z.object({ intent: z.literal('reply'), body: BodySchema }),
+  z.object({ intent: z.literal('solve') }),
+]);
+
+/** "Send and set status" on the agent's composer. */
+export const SEND_STATUSES = ['keep', 'open', 'pending', 'solved'] as const;
+
+/** /w/:slug/tickets/:number: the composer and the sidebar's three forms. */
+export const TicketSchema = byIntent([
+  z.object({
+    intent: z.literal('send'),
+    body: BodySchema,
+    kind: z.enum(['reply', 'note'], badRequest).default('reply'),
+    set_status: z.enum(SEND_STATUSES, badRequest).default('keep'),
+    // The newest message the writer saw (the traffic cop); a malformed one is as good as none.
+    last_seen_message_id: z.string().regex(UUID_RE).optional().catch(undefined),
+  }),
+  z.object({ intent: z.literal('status'), status: z.enum(STATUSES, badRequest) }),
+  z.object({ intent: z.literal('priority'), priority: z.enum(PRIORITIES, badRequest) }),
+  // Nobody (empty) or a member; the database checks membership (assignee_not_member) as well.
+  z.object({
+    intent: z.literal('assignee'),
+    assignee: z.string().regex(UUID_RE, errorMessage('assignee_not_member')).optional(),
+  }),
+  z.object({ intent: z.literal('assign_me') }),
+]);
+
+/** /w/:slug: "Claim next". */
+export const InboxSchema = byIntent([z.object({ intent: z.literal('claim_next') })]);
