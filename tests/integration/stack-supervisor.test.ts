@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 const lines: string[] = [];
-const stack = stackFixture({ fixture: 'functions-project', log: (l) => lines.push(l) });
+// Durable settings, as under npm run dev: every write Postgres acknowledged must outlive its crash.
+const stack = stackFixture({ fixture: 'functions-project', ephemeral: false, log: (l) => lines.push(l) });
 
 beforeAll(async () => {
   await stack.sql('create table public.entries (id bigint primary key, body text not null)');
