@@ -42,7 +42,7 @@ interface Mail {
 /** The mails to `email` once there are `n` of them, newest first, with their headers. */
 async function mailsTo(email: string, n = 1): Promise<Mail[]> {
   const list = await waitFor(`${n} email(s) to ${email}`, async () => {
-    const found = await messagesTo(db.stack.mailUrl, email);
+    const found = await messagesTo(db.stack.mailUrl, email, { notifications: true });
     return found.length >= n && found;
   });
   return Promise.all(
@@ -68,7 +68,7 @@ async function asPostgres(text: string, params?: unknown[]) {
 /** The newest mail to `email` whose subject contains `subject`, once it has come. */
 const mailAbout = (email: string, subject: string) =>
   waitFor(`an email to ${email} about "${subject}"`, async () => {
-    const all = await messagesTo(db.stack.mailUrl, email);
+    const all = await messagesTo(db.stack.mailUrl, email, { notifications: true });
     return (
       all.some((m) => m.Subject.includes(subject)) && (await mailsTo(email)).find((m) => m.Subject.includes(subject))
     );
@@ -184,7 +184,7 @@ describe('notify', () => {
 
   it('never mails a note: the trigger skips it and notify refuses it', async () => {
     const t = await openTicket(db, 'acmeCustomer2', 'Secret stuff');
-    const before = (await messagesTo(db.stack.mailUrl, PEOPLE.acmeCustomer2.email)).length;
+    const before = (await messagesTo(db.stack.mailUrl, PEOPLE.acmeCustomer2.email, { notifications: true })).length;
     const note = await agentReply(t.id, 'INTERNAL: customer is difficult', 'note');
     const queued = await db.sql(`select count(*)::int as n from net._http_response r where r.content like $1`, [
       `%${note.id}%`,
