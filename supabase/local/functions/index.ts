@@ -45,6 +45,9 @@ export function createFunctionsService(ctx: StackContext, options: FunctionsOpti
     wallClockLimitMs: config.edgeRuntime.wallClockLimitMs,
     requestIdleTimeoutMs: config.edgeRuntime.requestIdleTimeoutMs,
     env: (def) => ({
+      // Mail goes to the local catcher unless the project's secrets name an SMTP server (README "Email").
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(ctx.smtpPort),
       ...userSecrets(config.edgeRuntime.secrets, envFile(), (m) => log(def.slug, m)),
       ...platformEnv,
     }),
