@@ -37,19 +37,22 @@ async function loadThread(messageId: string): Promise<Thread | null> {
     .maybeSingle();
   if (error) throw error;
   if (!message) return null;
-  const { data: ticket, error: e2 } = await db
-    .from('tickets')
-    .select('id, number, subject, requester_id, assignee_id, workspace:workspaces(id, slug, name)')
-    .eq('id', message.ticket_id)
-    .single();
+  // The ticket and its public messages, together.
+  const [{ data: ticket, error: e2 }, { data: replies, error: e3 }] = await Promise.all([
+    db
+      .from('tickets')
+      .select('id, number, subject, requester_id, assignee_id, workspace:workspaces(id, slug, name)')
+      .eq('id', message.ticket_id)
+      .single(),
+    db
+      .from('messages')
+      .select('id')
+      .eq('ticket_id', message.ticket_id)
+      .eq('kind', 'reply')
+      .order('created_at')
+      .order('id'),
+  ]);
   if (e2) throw e2;
-  const { data: replies, error: e3 } = await db
-    .from('messages')
-    .select('id')
-    .eq('ticket_id', ticket.id)
-    .eq('kind', 'reply')
-    .order('created_at')
-    .order('id');
   if (e3) throw e3;
   const { workspace, ...rest } = ticket as unknown as Thread['ticket'] & { workspace: Thread['workspace'] };
   return { message, ticket: rest, workspace, replies };
@@ -76,8 +79,12 @@ async function signInLink(email: string, next: string): Promise<string | null> {
 async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
   const path = `/support/${t.workspace.slug}/requests/${t.ticket.number}`;
   const threadUrl = `${appUrl()}${path}`;
-  const signIn = await signInLink(to.email, path);
-  const who = await displayName(t.message.author_id);
+  const [signIn, who, unsubscribe, replyTo] = await Promise.all([
+    signInLink(to.email, path),
+    displayName(t.message.author_id),
+    unsubscribeAddress(to.id),
+    replyAddress(t.ticket.id),
+  ]);
   const text = [
     `${who} (${t.workspace.name}) replied to your request #${t.ticket.number} "${t.ticket.subject}":`,
     '',
@@ -97,14 +104,13 @@ async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
       : []),
     '<p>Reply to this email to answer.</p>',
   ].join('\n');
-  const unsubscribe = await unsubscribeAddress(to.id);
   return {
     to: to.email,
     subject: `Re: ${t.ticket.subject} [#${t.ticket.number}]`,
     text,
     html,
     ...threading(t),
-    replyTo: await replyAddress(t.ticket.id),
+    replyTo,
     headers: { 'List-Unsubscribe': `<mailto:${unsubscribe}?subject=unsubscribe>` },
   };
 }
