@@ -2,6 +2,7 @@
 // row-level security is the authorisation, and what it hides is a 404.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { throwDbError } from '../errors/from-db.server.ts';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
 import { errorResponse } from '../http/responses.server.ts';
 import { getSupabase } from '../supabase/client.server.ts';
 import type { Database, Tables } from '../supabase/database.types.ts';
@@ -12,8 +13,12 @@ type Client = SupabaseClient<Database>;
 
 export type Workspace = Pick<Tables<'workspaces'>, 'id' | 'slug' | 'name'>;
 
+const SLUG_RE = new RegExp(`^(?:${SLUG_PATTERN})$`);
+
 /** The workspace by slug (public name), or a thrown 404. */
 export async function requireWorkspace(request: Request, supabase: Client, slug: string): Promise<Workspace> {
+  // An address no workspace can have (a NUL, upper case) is not found without asking.
+  if (slug.length > SLUG_MAX_LENGTH || !SLUG_RE.test(slug)) throw errorResponse(request, 'not_found');
   // By slug through portal_workspace: nobody may list the workspaces table.
   const { data, error } = await supabase.rpc('portal_workspace', { p_slug: slug }).maybeSingle();
   if (error) throwDbError(request, error, 'workspace');
