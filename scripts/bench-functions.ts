@@ -2,7 +2,11 @@
 // to a fresh worker) and warm latency, beside the same round trip to PostgREST through the same
 // gateway (a one-row select). Sequential requests, interleaved, several rounds; prints medians,
 // p95 and their spread. Targets (issue 17): warm p95 ≤ 2× the direct call, cold start ≤ 500 ms.
-import { utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+// Then Tend's own notify on a stack of this project: cold and warm calls (a reply already mailed,
+// so the function's reads and its claim, without SMTP), and an agent's reply committed through
+// PostgREST → the customer's email in the mail catcher (trigger, pg_net, notify, SMTP; target p95 ≤ 2 s).
+import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { SignJWT } from 'jose';
 import os from 'node:os';
 import path from 'node:path';
 import { startStack } from '../supabase/local/stack.ts';
@@ -11,6 +15,10 @@ import { tempProject } from '../tests/support/project.ts';
 const ROUNDS = 5;
 const WARM_PER_ROUND = 200;
 const COLD_SAMPLES = 10;
+const NOTIFY_WARM = 100;
+const EMAIL_SAMPLES = 40;
+const CUSTOMER = { id: 'c0000000-0000-4000-8000-000000000001', email: 'customer@example.test' };
+const AGENT = { id: 'a0000000-0000-4000-8000-000000000002', email: 'agent@acme.test' };
 
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const pct = (xs: number[], p: number) => {
@@ -99,7 +107,98 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+/** notify cold/warm, and reply → email, on a stack of this project (its migrations, seed and functions). */
+async function benchNotify() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-notify-'));
+  const envFile = path.join(dir, 'functions.env');
+  writeFileSync(envFile, '# bench\n');
+  const stack = await startStack({
+    port: 0,
+    dir: path.join(dir, 'data'),
+    ephemeral: true,
+    functionsEnvFile: envFile,
+    log: () => undefined,
+  });
+  const jwt = (who: { id: string; email: string }) =>
+    new SignJWT({
+      sub: who.id,
+      email: who.email,
+      role: 'authenticated',
+      aud: 'authenticated',
+      session_id: crypto.randomUUID(),
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(stack.jwtSecret));
+  const rpc = async (fn: string, token: string, body: unknown) => {
+    const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/${fn}`, {
+      method: 'POST',
+      headers: { apikey: stack.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${fn}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const mails = async () => {
+    const q = encodeURIComponent(`to:${CUSTOMER.email} reply-to:reply+`);
+    return (await (await fetch(`${stack.mailUrl}/api/v1/search?query=${q}`)).json()).messages_count as number;
+  };
+  try {
+    const [ticket] = await rpc('create_ticket', await jwt(CUSTOMER), {
+      p_workspace_slug: 'acme',
+      p_subject: 'Bench',
+      p_body: 'Timing the mail.',
+    });
+    const agent = await jwt(AGENT);
+    // Reply → email: from post_message's answer to the email in the catcher's API.
+    const toEmail: number[] = [];
+    for (let i = 0; i <= EMAIL_SAMPLES; i++) {
+      const before = await mails();
+      const t0 = performance.now();
+      await rpc('post_message', agent, { p_ticket_id: ticket.id, p_body: `Reply ${i}` });
+      while ((await mails()) <= before) await new Promise((r) => setTimeout(r, 2));
+      if (i > 0) toEmail.push(performance.now() - t0); // the first one starts notify's worker
+    }
+    const { id: mailed } = await rpc('post_message', agent, { p_ticket_id: ticket.id, p_body: 'Mailed already' });
+    const call = async () => {
+      const t0 = performance.now();
+      const res = await fetch(`${stack.apiUrl}/functions/v1/notify`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${stack.serviceRoleKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ type: 'message', message_id: mailed }),
+      });
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`notify: ${res.status}`);
+      return performance.now() - t0;
+    };
+    while ((await mails()) < EMAIL_SAMPLES + 2) await new Promise((r) => setTimeout(r, 5));
+    const cold: number[] = [];
+    for (let i = 0; i < COLD_SAMPLES; i++) {
+      writeFileSync(envFile, `# bench ${i}\n`); // a changed env file: the next call starts a new worker
+      cold.push(await call());
+    }
+    const warm: number[] = [];
+    for (let i = 0; i < 10; i++) await call();
+    for (let i = 0; i < NOTIFY_WARM; i++) warm.push(await call());
+    console.log(
+      `  notify cold (new worker, npm: imports cached)   median ${ms(pct(cold, 50))}  p95 ${ms(pct(cold, 95))}  (min ${ms(Math.min(...cold))}, max ${ms(Math.max(...cold))})`,
+    );
+    console.log(
+      `  notify warm (already mailed: reads + claim, ${NOTIFY_WARM} calls)   p50 ${ms(pct(warm, 50))}  p95 ${ms(pct(warm, 95))}`,
+    );
+    console.log(
+      `  reply committed → email in the catcher (${EMAIL_SAMPLES} replies)   p50 ${ms(pct(toEmail, 50))}  p95 ${ms(pct(toEmail, 95))}  (min ${ms(Math.min(...toEmail))}, max ${ms(Math.max(...toEmail))})  target p95 ≤ 2 s`,
+    );
+  } finally {
+    await stack.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main()
+  .then(benchNotify)
+  .catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

@@ -32,7 +32,7 @@ import {
   encodeCursor,
   type MemberRole,
 } from '~/lib/helpdesk/vocabulary.ts';
-import { requireMembership } from '~/lib/helpdesk/queries.server.ts';
+import { parseSlug, requireMembership } from '~/lib/helpdesk/queries.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -95,7 +95,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // GET: a stable function, and the same request bench:inbox times against PostgREST alone. A GET
   // carries every argument as text ("null" included), so unset ones are left out for their defaults.
   const args = {
-    p_slug: params.slug ?? '',
+    p_slug: parseSlug(request, params.slug),
     p_view: view,
     p_query: q,
     p_status: status,

@@ -21,7 +21,7 @@ import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { namedMembers, parseNumber, requireMemberTicket } from '~/lib/helpdesk/queries.server.ts';
+import { namedMembers, parseNumber, parseSlug, requireMemberTicket } from '~/lib/helpdesk/queries.server.ts';
 import { formatDate, type MemberRole, STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
@@ -77,7 +77,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const number = parseNumber(request, params.number);
   const { data: result, error } = await supabase.rpc(
     'ticket_page',
-    { p_slug: params.slug ?? '', p_number: number },
+    { p_slug: parseSlug(request, params.slug), p_number: number },
     { get: true },
   );
   if (error) throwDbError(request, error, 'ticket page');

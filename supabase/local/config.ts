@@ -32,7 +32,7 @@ export interface AuthConfig {
 
 /**
  * [realtime]: the CLI's `enabled`, plus the per-project limits hosted Realtime keeps on its tenant
- * record (reference/realtime.md §7), under the tenant's field names. Defaults are the self-hosted
+ * record (docs/reference/realtime.md §7), under the tenant's field names. Defaults are the self-hosted
  * server's (config/runtime.exs), which the CLI's local Realtime uses.
  */
 export interface RealtimeConfig {
@@ -86,7 +86,7 @@ export interface EdgeRuntimeConfig {
   /** [edge_runtime.secrets], names upper-cased as the CLI does. */
   secrets: Record<string, string>;
   // Limits (not config.toml keys: the CLI rejects unknown keys). Defaults as the CLI's main.ts and
-  // reference/storage-functions.md B2: 256 MB, 400 s per worker, 150 s to start a response.
+  // docs/reference/storage-functions.md B2: 256 MB, 400 s per worker, 150 s to start a response.
   memoryLimitMb: number;
   wallClockLimitMs: number;
   requestIdleTimeoutMs: number;

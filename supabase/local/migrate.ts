@@ -179,3 +179,24 @@ export async function recreateDatabase(superuserUrl: string): Promise<void> {
     await c.query('create database postgres');
   });
 }
+
+/**
+ * The Vault secrets a hosted project is told to create for calling its functions from SQL (Supabase
+ * docs, "Scheduling Edge Functions"): written at every start, since the gateway's port may change.
+ */
+export async function seedVault(superuserUrl: string, secrets: Record<string, string>): Promise<void> {
+  await withClient(superuserUrl, async (c) => {
+    for (const [name, value] of Object.entries(secrets)) {
+      const { rowCount } = await c.query(
+        'update vault.secrets set secret = $2, updated_at = now() where name = $1 and secret is distinct from $2',
+        [name, value],
+      );
+      if (!rowCount)
+        await c.query(
+          `insert into vault.secrets (name, secret, description) values ($1, $2, 'Written by the local stack')
+           on conflict (name) where name is not null do nothing`,
+          [name, value],
+        );
+    }
+  });
+}

@@ -288,16 +288,20 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     'max_connections=200',
     '-c',
     'shared_buffers=64MB',
-    // synchronous_commit stays on: a commit the app was told about survives a crash of Postgres
-    // (the supervisor restarts it; docs/decisions/018-supervised-stack.md). Logical decoding reads
-    // only flushed WAL, so commits from elsewhere with it off still reach realtime within 10 ms.
+    // Logical decoding reads only flushed WAL: with asynchronous commits, the WAL writer's pace is
+    // realtime's latency floor (default 200 ms).
     '-c',
     'wal_writer_delay=10ms',
     '-c',
     'log_min_messages=warning',
     '-c',
     'log_line_prefix=%m [%p] ',
-    ...(opts.ephemeral ? ['-c', 'fsync=off', '-c', 'full_page_writes=off'] : []),
+    // A durable stack (npm run dev) keeps every commit it acknowledged through a crash of Postgres,
+    // which the supervisor then restarts (docs/decisions/018-supervised-stack.md); a throwaway one
+    // commits asynchronously, as before.
+    ...(opts.ephemeral
+      ? ['-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off']
+      : ['-c', 'synchronous_commit=on']),
   ];
   let ready: () => void;
   const readyP = new Promise<void>((r) => (ready = r));

@@ -45,6 +45,8 @@ export async function withShadowDatabases<T>(
       await withClient(superuser, async (c) => {
         await c.query(`create database ${name} template postgres`);
         await c.query(`grant all on database ${name} to postgres`);
+        // pg_cron lives in the database named by cron.database_name: here, each shadow one.
+        await c.query(`alter database ${name} set cron.database_name = '${name}'`);
       });
       const build = source === 'migrations' ? migrate : applySchemas;
       await build(url(name, 'postgres'), projectDir);
@@ -116,7 +118,8 @@ function grantDiff(before: Set<string>, after: Set<string>): string[] {
  * again: a new object starts with the default privileges, which only the database knows.
  */
 export async function diffDatabases(from: string, to: string): Promise<string> {
-  const parts = [(await migra(from, to, { unsafe: true })).sql.trim()];
+  // pg_cron's own objects come with `create extension`; migra would repeat its policies and trigger.
+  const parts = [(await migra(from, to, { unsafe: true, excludeSchema: ['cron'] })).sql.trim()];
   const target = await untracked(to);
   const asPostgres = from.replace(/\/\/[^:]+:/, '//postgres:');
   for (let round = 0; ; round++) {

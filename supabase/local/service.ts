@@ -31,6 +31,8 @@ export interface StackContext {
   apiUrl: string;
   dbUrl: string;
   mailUrl: string;
+  /** The mail catcher's SMTP port (functions send through it unless their env names another server). */
+  smtpPort: number;
   keys: StackKeys;
   trust: TrustOptions;
   /** Private JWKs that sign user access tokens (signing-keys.ts). */

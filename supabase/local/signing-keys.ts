@@ -1,4 +1,4 @@
-// JWT signing keys, as the Supabase CLI sets them up (reference/auth.md §2 "Signing keys"): user
+// JWT signing keys, as the Supabase CLI sets them up (docs/reference/auth.md §2 "Signing keys"): user
 // access tokens are ES256 with an asymmetric key whose public half is published at
 // /auth/v1/.well-known/jwks.json, while the anon/service_role keys stay HS256 with the JWT secret.
 // The default key is the CLI's built-in local key (public, like the default JWT secret), so tokens

@@ -15,7 +15,7 @@ import { createStorageService, resetStorage } from './storage/index.ts';
 import { installExtensions, startNetCron } from './netcron/index.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
-import { bootstrap, migrate, recreateDatabase, seed } from './migrate.ts';
+import { bootstrap, migrate, recreateDatabase, seed, seedVault } from './migrate.ts';
 import { PASSWORD, SUPERUSER, startPostgres, withClient, type RunningPostgres } from './postgres.ts';
 import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
 import { isAlive, terminate } from './process.ts';
@@ -150,6 +150,12 @@ export const isBasePort = (n: number): boolean => Number.isInteger(n) && n > 0 &
 
 /** A base port whose gateway, db, mail and SMTP ports (+0, +1, +3, +4) are all free. */
 export const freeBasePort = (): Promise<number> => pickFree([0, 1, 3, 4]);
+
+/** What the database needs to call this stack's functions (net.http_post from triggers and cron jobs). */
+const vaultSecrets = (apiUrl: string, keys: StackKeys) => ({
+  project_url: apiUrl,
+  service_role_key: keys.serviceRoleKey,
+});
 
 const statusFile = (dir: string) => path.join(dir, 'stack.json');
 
@@ -287,6 +293,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     const gateway: Gateway = await startGateway({ port: ports.gateway, keys, trust });
     stoppers.push(gateway.stop);
     const apiUrl = `http://127.0.0.1:${gateway.port}`;
+    await seedVault(superuserUrl, vaultSecrets(apiUrl, keys));
 
     const restOptions = {
       dbUrl: db.url('authenticator', PASSWORD),
@@ -335,6 +342,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       apiUrl,
       dbUrl: postgresUrl,
       mailUrl,
+      smtpPort: mail.smtpPort!,
       keys,
       trust,
       signingKeys,
@@ -415,6 +423,7 @@ export async function resetStack(options: StackOptions = {}): Promise<{ applied:
   await bootstrap(superuserUrl);
   const { applied } = await migrate(postgresUrl, projectDir);
   await seed(postgresUrl, projectDir);
+  await seedVault(superuserUrl, vaultSecrets(running.apiUrl, { ...defaultKeys, ...options.keys }));
   await resetStorage(dir, { dbUrl: postgresUrl, config: loadConfig(projectDir) });
   await withClient(superuserUrl, (c) => c.query(`notify pgrst, 'reload schema'`));
   return { applied };

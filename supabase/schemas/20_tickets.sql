@@ -28,6 +28,8 @@ create table public.tickets (
   -- Subject (weight A) and public replies, never notes: requesters can read their tickets' rows, this
   -- column included. Notes have their own index (30_messages.sql).
   search tsvector not null default ''::tsvector,
+  -- A request opened by mail to a closed ticket follows up on it (inbound-email, 80_email.sql).
+  follow_up_of uuid references public.tickets (id) on delete set null,
   unique (workspace_id, number)
 );
 -- Inbox views, newest activity first: all, by status, by assignee, unassigned queue, search.

@@ -1,6 +1,7 @@
 // One local stack and one production build of the app (served by server.ts) for the whole e2e run, on free ports in a
 // temp dir; both stop in the returned teardown.
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -15,6 +16,11 @@ export default async function globalSetup() {
   chmodSync(dir, 0o755); // Postgres runs as an unprivileged user
   // E2E_STACK_API_URL + E2E_STACK_MAIL_URL (+ E2E_STACK_ANON_KEY): use a stack that is already running.
   const external = process.env.E2E_STACK_API_URL && process.env.E2E_STACK_MAIL_URL;
+  // The functions' secrets (as supabase/functions/.env): the inbound webhook's, then the app's URL
+  // for the links in emails once the app has its port (a changed env file reloads the functions).
+  const functionsEnvFile = path.join(dir, 'functions.env');
+  const inboundSecret = process.env.E2E_INBOUND_EMAIL_SECRET ?? randomUUID();
+  writeFileSync(functionsEnvFile, `INBOUND_EMAIL_SECRET=${inboundSecret}\n`);
   const stack = external
     ? {
         apiUrl: process.env.E2E_STACK_API_URL!,
@@ -32,6 +38,7 @@ export default async function globalSetup() {
         // Auth counts per client IP: the app forwards the user's only on its sign-in calls
         // (Sb-Forwarded-For); its token refreshes and the tests' own calls all come from 127.0.0.1.
         configure: liftPerIpLimits,
+        functionsEnvFile,
       });
 
   // A private build (TEND_BUILD_DIR, see remix.config.js): other builds in this checkout can't swap
@@ -65,6 +72,8 @@ export default async function globalSetup() {
     throw error;
   }
   const baseURL = app.baseURL;
+  writeFileSync(functionsEnvFile, `INBOUND_EMAIL_SECRET=${inboundSecret}\nAPP_URL=${baseURL}\n`);
+  process.env.E2E_INBOUND_EMAIL_SECRET = inboundSecret;
   const control = await controlServer(stack.realtime);
 
   process.env.E2E_BASE_URL = baseURL;

@@ -5,7 +5,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { startStack, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
 
 export const PEOPLE = {
   acmeAdmin: { id: 'a0000000-0000-4000-8000-000000000001', email: 'admin@acme.test' },
@@ -32,10 +32,10 @@ export interface DbStack {
   teardown(): Promise<void>;
 }
 
-export async function startDbStack(): Promise<DbStack> {
+export async function startDbStack(opts: Pick<StackOptions, 'functionsEnvFile'> = {}): Promise<DbStack> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-db-'));
   chmodSync(dir, 0o755);
-  const stack = await startStack({ port: 0, dir, ephemeral: true, log: () => undefined });
+  const stack = await startStack({ port: 0, dir, ephemeral: true, log: () => undefined, ...opts });
   const pool = new pg.Pool({ connectionString: stack.dbUrl, max: 4 });
   // A client still closing when the stack shuts Postgres down gets 57P01; that is the teardown, not a failure.
   pool.on('error', () => undefined);

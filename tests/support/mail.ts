@@ -6,8 +6,17 @@ export interface MailSummary {
   Created: string;
 }
 
-export async function messagesTo(mailUrl: string, email: string): Promise<MailSummary[]> {
-  const res = await fetch(`${mailUrl}/api/v1/search?query=${encodeURIComponent(`to:${email}`)}`);
+/**
+ * Emails to `email`, newest first. Ticket notifications (notify: their Reply-To is reply+…) arrive in
+ * the same inboxes at any time; they are left out unless `notifications` asks for them.
+ */
+export async function messagesTo(
+  mailUrl: string,
+  email: string,
+  opts: { notifications?: boolean } = {},
+): Promise<MailSummary[]> {
+  const query = opts.notifications ? `to:${email}` : `to:${email} -reply-to:reply+`;
+  const res = await fetch(`${mailUrl}/api/v1/search?query=${encodeURIComponent(query)}`);
   if (!res.ok) throw new Error(`mail search failed: ${res.status}`);
   return (await res.json()).messages;
 }

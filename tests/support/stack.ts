@@ -29,6 +29,8 @@ export async function startTestStack(
     configure?: (c: ProjectConfig) => void;
     log?: (line: string) => void;
     hostedLimits?: boolean;
+    /** False: Postgres with a durable stack's settings (fsync, synchronous commits), as under npm run dev. */
+    ephemeral?: boolean;
     trust?: StackOptions['trust'];
   } = {},
 ): Promise<TestStack> {
@@ -41,7 +43,7 @@ export async function startTestStack(
     port: 0,
     dir: project.dataDir,
     projectDir: project.projectDir,
-    ephemeral: true,
+    ephemeral: opts.ephemeral ?? true,
     configure: (config) => {
       if (!opts.hostedLimits) liftPerIpLimits(config);
       opts.configure?.(config);

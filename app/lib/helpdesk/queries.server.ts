@@ -2,8 +2,8 @@
 // row-level security is the authorisation, and what it hides is a 404.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { throwDbError } from '../errors/from-db.server.ts';
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
 import { errorResponse } from '../http/responses.server.ts';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
 import { getSupabase } from '../supabase/client.server.ts';
 import type { Database, Tables } from '../supabase/database.types.ts';
 import type { MemberRole } from './vocabulary.ts';
@@ -13,12 +13,20 @@ type Client = SupabaseClient<Database>;
 
 export type Workspace = Pick<Tables<'workspaces'>, 'id' | 'slug' | 'name'>;
 
-const SLUG_RE = new RegExp(`^(?:${SLUG_PATTERN})$`);
+const SLUG = new RegExp(`^(?:${SLUG_PATTERN})$`);
+
+/**
+ * A workspace address from the URL. What can't be one (a NUL, upper case, 300 characters) is a 404
+ * without asking the database, which would refuse some of it as bad input instead.
+ */
+export function parseSlug(request: Request, raw: string | undefined): string {
+  if (!raw || raw.length > SLUG_MAX_LENGTH || !SLUG.test(raw)) throw errorResponse(request, 'not_found');
+  return raw;
+}
 
 /** The workspace by slug (public name), or a thrown 404. */
-export async function requireWorkspace(request: Request, supabase: Client, slug: string): Promise<Workspace> {
-  // An address no workspace can have (a NUL, upper case) is not found without asking.
-  if (slug.length > SLUG_MAX_LENGTH || !SLUG_RE.test(slug)) throw errorResponse(request, 'not_found');
+export async function requireWorkspace(request: Request, supabase: Client, rawSlug: string): Promise<Workspace> {
+  const slug = parseSlug(request, rawSlug);
   // By slug through portal_workspace: nobody may list the workspaces table.
   const { data, error } = await supabase.rpc('portal_workspace', { p_slug: slug }).maybeSingle();
   if (error) throwDbError(request, error, 'workspace');
@@ -36,7 +44,8 @@ export interface Member {
  * The workspace for a member of it, in one query (my membership with its workspace embedded);
  * anyone else gets 404 — never reveal that it exists.
  */
-export async function requireMembership(request: Request, supabase: Client, userId: string, slug: string) {
+export async function requireMembership(request: Request, supabase: Client, userId: string, rawSlug: string) {
+  const slug = parseSlug(request, rawSlug);
   const { data, error } = await supabase
     .from('memberships')
     .select('role, workspaces!inner(id, slug, name)')
@@ -86,9 +95,10 @@ export async function requireMemberTicket(
   request: Request,
   supabase: Client,
   userId: string,
-  slug: string,
+  rawSlug: string,
   rawNumber: string | undefined,
 ): Promise<{ id: string }> {
+  const slug = parseSlug(request, rawSlug);
   const number = parseNumber(request, rawNumber);
   const { data, error } = await supabase
     .from('tickets')
@@ -109,9 +119,10 @@ export async function requireRequesterTicket(
   request: Request,
   supabase: Client,
   userId: string,
-  slug: string,
+  rawSlug: string,
   rawNumber: string | undefined,
 ): Promise<{ workspace: Workspace; ticket: RequesterTicket }> {
+  const slug = parseSlug(request, rawSlug);
   const number = parseNumber(request, rawNumber);
   const { data, error } = await supabase
     .from('tickets')

@@ -49,6 +49,107 @@ export type Database = {
           },
         ]
       }
+      email_deliveries: {
+        Row: {
+          attempts: number
+          claimed_at: string
+          created_at: string
+          last_error: string | null
+          message_id: string
+          recipient: string
+          sent_at: string | null
+          status: string
+          ticket_id: string | null
+        }
+        Insert: {
+          attempts?: number
+          claimed_at?: string
+          created_at?: string
+          last_error?: string | null
+          message_id: string
+          recipient: string
+          sent_at?: string | null
+          status?: string
+          ticket_id?: string | null
+        }
+        Update: {
+          attempts?: number
+          claimed_at?: string
+          created_at?: string
+          last_error?: string | null
+          message_id?: string
+          recipient?: string
+          sent_at?: string | null
+          status?: string
+          ticket_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "email_deliveries_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      email_unsubscribes: {
+        Row: {
+          created_at: string
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          user_id?: string
+        }
+        Relationships: []
+      }
+      inbound_emails: {
+        Row: {
+          created_at: string
+          created_message_id: string | null
+          message_id: string | null
+          outcome: string
+          provider_message_id: string
+          ticket_id: string | null
+        }
+        Insert: {
+          created_at?: string
+          created_message_id?: string | null
+          message_id?: string | null
+          outcome: string
+          provider_message_id: string
+          ticket_id?: string | null
+        }
+        Update: {
+          created_at?: string
+          created_message_id?: string | null
+          message_id?: string | null
+          outcome?: string
+          provider_message_id?: string
+          ticket_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "inbound_emails_created_message_id_fkey"
+            columns: ["created_message_id"]
+            isOneToOne: false
+            referencedRelation: "messages"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "inbound_emails_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       invitations: {
         Row: {
           accepted_at: string | null
@@ -256,6 +357,7 @@ export type Database = {
           closed_at: string | null
           created_at: string
           first_response_at: string | null
+          follow_up_of: string | null
           id: string
           last_message_at: string
           number: number
@@ -273,6 +375,7 @@ export type Database = {
           closed_at?: string | null
           created_at?: string
           first_response_at?: string | null
+          follow_up_of?: string | null
           id?: string
           last_message_at?: string
           number: number
@@ -290,6 +393,7 @@ export type Database = {
           closed_at?: string | null
           created_at?: string
           first_response_at?: string | null
+          follow_up_of?: string | null
           id?: string
           last_message_at?: string
           number?: number
@@ -309,6 +413,13 @@ export type Database = {
             isOneToOne: false
             referencedRelation: "profiles"
             referencedColumns: ["user_id"]
+          },
+          {
+            foreignKeyName: "tickets_follow_up_of_fkey"
+            columns: ["follow_up_of"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
           },
           {
             foreignKeyName: "tickets_requester_profile_fkey"
@@ -366,6 +477,10 @@ export type Database = {
           workspace_id: string
         }[]
       }
+      claim_email_delivery: {
+        Args: { p_message_id: string; p_recipient: string; p_ticket_id: string }
+        Returns: boolean
+      }
       claim_next_ticket: {
         Args: { p_workspace_id: string }
         Returns: {
@@ -373,6 +488,7 @@ export type Database = {
           closed_at: string | null
           created_at: string
           first_response_at: string | null
+          follow_up_of: string | null
           id: string
           last_message_at: string
           number: number
@@ -468,6 +584,18 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      receive_email: {
+        Args: {
+          p_body: string
+          p_from: string
+          p_message_id: string
+          p_provider_message_id: string
+          p_subject: string
+          p_ticket_id: string
+          p_workspace_slug: string
+        }
+        Returns: Json
+      }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
       search_tickets: {
         Args: { p_query: string; p_workspace_id: string }
@@ -476,6 +604,7 @@ export type Database = {
           closed_at: string | null
           created_at: string
           first_response_at: string | null
+          follow_up_of: string | null
           id: string
           last_message_at: string
           number: number

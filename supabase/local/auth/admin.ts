@@ -1,4 +1,4 @@
-// /admin/users… and /admin/generate_link, service_role only (GoTrue admin.go; reference/auth.md §1.15).
+// /admin/users… and /admin/generate_link, service_role only (GoTrue admin.go; docs/reference/auth.md §1.15).
 import { tx, type AuthContext, type Handler } from './context.ts';
 import { AuthError, errors, sendJson } from './errors.ts';
 import { isUuid, normalizeEmail, obj, readJson, str } from './http.ts';

@@ -1,4 +1,4 @@
-// GoTrue's error responses (reference/auth.md §1.2): one helper builds every error body.
+// GoTrue's error responses (docs/reference/auth.md §1.2): one helper builds every error body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export class AuthError extends Error {

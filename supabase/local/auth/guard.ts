@@ -1,4 +1,4 @@
-// Who is calling: GoTrue's requireAuthentication / requireAdmin middleware (auth.go; reference/auth.md §1.8, §1.15).
+// Who is calling: GoTrue's requireAuthentication / requireAdmin middleware (auth.go; docs/reference/auth.md §1.8, §1.15).
 import type { IncomingMessage } from 'node:http';
 import type { AuthContext } from './context.ts';
 import { AuthError, errors } from './errors.ts';

@@ -1,4 +1,4 @@
-// The local Auth service at /auth/v1: a GoTrue-compatible subset (reference/auth.md).
+// The local Auth service at /auth/v1: a GoTrue-compatible subset (docs/reference/auth.md).
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Service, StackContext } from '../service.ts';

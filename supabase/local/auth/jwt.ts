@@ -1,4 +1,4 @@
-// Access tokens with GoTrue's claims (reference/auth.md §2). Signed like GoTrue with GOTRUE_JWT_KEYS:
+// Access tokens with GoTrue's claims (docs/reference/auth.md §2). Signed like GoTrue with GOTRUE_JWT_KEYS:
 // the signing key's alg (ES256 by default) and its kid in the header, so auth-js getClaims() verifies
 // them locally against /.well-known/jwks.json. Verification accepts HS256 with the JWT secret too
 // (GOTRUE_JWT_VALID_METHODS=HS256,RS256,ES256): the anon/service_role keys are HS256.

@@ -1,4 +1,4 @@
-// POST /logout?scope=global|local|others (GoTrue logout.go; reference/auth.md §1.9).
+// POST /logout?scope=global|local|others (GoTrue logout.go; docs/reference/auth.md §1.9).
 import type { Handler } from './context.ts';
 import { errors } from './errors.ts';
 import { requireUser } from './guard.ts';

@@ -1,4 +1,4 @@
-// Auth emails from the templates configured in config.toml (reference/auth.md §6).
+// Auth emails from the templates configured in config.toml (docs/reference/auth.md §6).
 import { existsSync, readFileSync } from 'node:fs';
 import type { AuthConfig } from '../config.ts';
 import type { Mailer } from '../service.ts';

@@ -1,4 +1,4 @@
-// POST /otp — email one-time code and magic link (GoTrue otp.go, magic_link.go; reference/auth.md §1.4).
+// POST /otp — email one-time code and magic link (GoTrue otp.go, magic_link.go; docs/reference/auth.md §1.4).
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { tx, type AuthContext, type Handler } from './context.ts';

@@ -1,4 +1,4 @@
-// Which redirect_to values GoTrue accepts (utilities/request.go IsRedirectURLValid, reference/auth.md §1.12).
+// Which redirect_to values GoTrue accepts (utilities/request.go IsRedirectURLValid, docs/reference/auth.md §1.12).
 import type { AuthConfig } from '../config.ts';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);

@@ -1,4 +1,4 @@
-// Sessions, refresh tokens and the token response (reference/auth.md §1.7, §1.10, §2).
+// Sessions, refresh tokens and the token response (docs/reference/auth.md §1.7, §1.10, §2).
 import { randomInt, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { AuthConfig } from '../config.ts';

@@ -1,4 +1,4 @@
-// POST /token — refresh_token and pkce grants (GoTrue token.go, token_refresh.go; reference/auth.md §1.6–1.7).
+// POST /token — refresh_token and pkce grants (GoTrue token.go, token_refresh.go; docs/reference/auth.md §1.6–1.7).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { requestMeta, tx, type Handler } from './context.ts';
 import { AuthError, errors, sendJson } from './errors.ts';

@@ -1,4 +1,4 @@
-// GET /user and PUT /user (GoTrue user.go; reference/auth.md §1.8).
+// GET /user and PUT /user (GoTrue user.go; docs/reference/auth.md §1.8).
 import { tx, type Handler } from './context.ts';
 import { errors, sendJson } from './errors.ts';
 import { obj, readJson } from './http.ts';

@@ -1,4 +1,4 @@
-// auth.users and auth.identities, read and written as GoTrue does (reference/auth.md §1.11, §4).
+// auth.users and auth.identities, read and written as GoTrue does (docs/reference/auth.md §1.11, §4).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 

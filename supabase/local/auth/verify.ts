@@ -1,4 +1,4 @@
-// POST /verify (code or token_hash) and GET /verify (the email link) — GoTrue verify.go, reference/auth.md §1.5.
+// POST /verify (code or token_hash) and GET /verify (the email link) — GoTrue verify.go, docs/reference/auth.md §1.5.
 import type pg from 'pg';
 import { requestMeta, tx, type AuthContext, type Handler } from './context.ts';
 import { AuthError, errors, oauthError, sendJson } from './errors.ts';

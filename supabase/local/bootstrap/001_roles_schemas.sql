@@ -1,4 +1,4 @@
--- Roles, schemas and grants as Supabase's Postgres image sets them up (reference/auth.md §5).
+-- Roles, schemas and grants as Supabase's Postgres image sets them up (docs/reference/auth.md §5).
 -- Idempotent: every statement checks before it creates.
 do $$
 declare r text;

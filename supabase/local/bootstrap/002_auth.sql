@@ -1,5 +1,5 @@
 -- The auth schema as GoTrue's migrations leave it, for the columns app SQL and the local auth
--- service use (reference/auth.md §4). Owned by supabase_auth_admin like upstream.
+-- service use (docs/reference/auth.md §4). Owned by supabase_auth_admin like upstream.
 set role supabase_auth_admin;
 
 do $$

@@ -1,4 +1,4 @@
--- The storage schema as storage-api's tenant migrations leave it (reference/storage-functions.md A3).
+-- The storage schema as storage-api's tenant migrations leave it (docs/reference/storage-functions.md A3).
 -- Owned by supabase_storage_admin; RLS on; the API roles get table privileges and RLS decides.
 set role supabase_storage_admin;
 

@@ -1,4 +1,4 @@
--- The realtime schema as hosted Realtime's tenant migrations leave it (reference/realtime.md §4.5, §6.2),
+-- The realtime schema as hosted Realtime's tenant migrations leave it (docs/reference/realtime.md §4.5, §6.2),
 -- so migrations written for hosted (policies on realtime.messages, triggers calling
 -- realtime.broadcast_changes) apply unchanged; plus _realtime, the local service's own helpers.
 -- Idempotent. Hosted partitions realtime.messages by day; here it is one table (same columns, same
@@ -111,7 +111,7 @@ end $$;
 
 -- ---------------------------------------------------------------------------------------------
 -- _realtime: the local service's helpers, reachable by the superuser only. Postgres decides every
--- postgres_changes delivery here, as hosted's realtime.apply_rls does (reference/realtime.md §3.4).
+-- postgres_changes delivery here, as hosted's realtime.apply_rls does (docs/reference/realtime.md §3.4).
 create schema if not exists _realtime;
 revoke all on schema _realtime from public;
 
@@ -146,7 +146,7 @@ begin
 end
 $$;
 
--- One postgres_changes filter (reference/realtime.md §3.3): the row's value against the operand,
+-- One postgres_changes filter (docs/reference/realtime.md §3.3): the row's value against the operand,
 -- both cast to the column's type. Null when the comparison is.
 create or replace function _realtime.filter_matches(val text, type_ text, op text, operand text, negate boolean)
 returns boolean

@@ -1,5 +1,5 @@
 // Edge Functions on real Deno at /functions/v1/<name>: the router in front of the runtime, doing
-// what the CLI's main service and hosted's gateway do (reference/storage-functions.md B2, B3):
+// what the CLI's main service and hosted's gateway do (docs/reference/storage-functions.md B2, B3):
 // find the function, check the JWT when verify_jwt is on, hand the request to its worker.
 import path from 'node:path';
 import { decodeProtectedHeader } from 'jose';
@@ -45,6 +45,9 @@ export function createFunctionsService(ctx: StackContext, options: FunctionsOpti
     wallClockLimitMs: config.edgeRuntime.wallClockLimitMs,
     requestIdleTimeoutMs: config.edgeRuntime.requestIdleTimeoutMs,
     env: (def) => ({
+      // Mail goes to the local catcher unless the project's secrets name an SMTP server (README "Email").
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(ctx.smtpPort),
       ...userSecrets(config.edgeRuntime.secrets, envFile(), (m) => log(def.slug, m)),
       ...platformEnv,
     }),

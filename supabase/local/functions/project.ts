@@ -1,5 +1,5 @@
 // Which functions a project has and what each one runs with, resolved as the Supabase CLI resolves
-// them for `functions serve` / `deploy` (reference/storage-functions.md B2; CLI deploy.go, serve.go).
+// them for `functions serve` / `deploy` (docs/reference/storage-functions.md B2; CLI deploy.go, serve.go).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ProjectConfig } from '../config.ts';

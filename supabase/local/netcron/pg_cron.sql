@@ -5,7 +5,8 @@
 -- Plus Supabase's grants for postgres (extensions.grant_pg_cron_access, its event trigger).
 do $$
 begin
-   if current_database() <> 'postgres' then
+   -- pg_cron compares with its cron.database_name setting (default postgres).
+   if current_database() <> coalesce(nullif(current_setting('cron.database_name', true), ''), 'postgres') then
       raise exception 'can only create extension in database postgres'
       using detail = 'Jobs must be scheduled from the database configured in cron.database_name, since the pg_cron background worker reads job descriptions from this database.';
    end if;

@@ -1,4 +1,4 @@
-// Private channels: RLS policies on realtime.messages decide, as on hosted (reference/realtime.md §6.2;
+// Private channels: RLS policies on realtime.messages decide, as on hosted (docs/reference/realtime.md §6.2;
 // realtime tenants/authorization.ex). Read: insert a probe row per extension, then SELECT them as the
 // user with realtime.topic set; visible means allowed. Write: INSERT one as the user; an RLS refusal
 // (insufficient_privilege) means denied. Everything is rolled back.

@@ -1,4 +1,4 @@
-// Broadcast (reference/realtime.md §4): channels joined to one topic, and the fan-out of a message to
+// Broadcast (docs/reference/realtime.md §4): channels joined to one topic, and the fan-out of a message to
 // them. A public and a private channel of the same name are different topics. Messages from a v2
 // client, the per-event REST API and the database travel as user broadcasts (kind 4 to v2 clients);
 // the batch REST API's go out as JSON to everyone, as upstream's dispatcher does.

@@ -1,4 +1,4 @@
-// The local Realtime service at /realtime/v1 (reference/realtime.md): Phoenix channels over a
+// The local Realtime service at /realtime/v1 (docs/reference/realtime.md): Phoenix channels over a
 // websocket with broadcast, presence and postgres_changes, and broadcast over REST. Laid out as the
 // server is: socket (serializers, heartbeat), channel (join, token), one module per extension.
 import { sendJson } from '../gateway/index.ts';

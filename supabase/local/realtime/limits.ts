@@ -1,4 +1,4 @@
-// Per-project rate limits as Realtime counts them (reference/realtime.md §7; realtime rate_counter.ex,
+// Per-project rate limits as Realtime counts them (docs/reference/realtime.md §7; realtime rate_counter.ex,
 // tenants.ex): events in 5 s buckets, the average per second over the last 12 buckets (60 s),
 // tripped when it reaches the limit and released when it falls below, evaluated at each tick.
 import type { RealtimeConfig } from '../config.ts';

@@ -1,4 +1,4 @@
-// postgres_changes (reference/realtime.md §3): channels' subscriptions, and each change from the
+// postgres_changes (docs/reference/realtime.md §3): channels' subscriptions, and each change from the
 // replication stream decided by Postgres (_realtime.apply_change): filters, RLS as each subscriber's
 // role and claims (one check per distinct claims), and the columns they may read.
 import { createHash } from 'node:crypto';

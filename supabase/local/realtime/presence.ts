@@ -1,4 +1,4 @@
-// Presence as Phoenix.Presence shapes it (reference/realtime.md §5): per topic, keys with a list of
+// Presence as Phoenix.Presence shapes it (docs/reference/realtime.md §5): per topic, keys with a list of
 // metas, one meta per tracking channel, each with an opaque phx_ref. Changes go out as presence_diff
 // {joins, leaves} to the topic's channels, the tracker included; an update is a leave of the old meta
 // and a join of the new one carrying phx_ref_prev.

@@ -1,4 +1,4 @@
-// Broadcast over HTTP (reference/realtime.md §4.4): POST /api/broadcast (a batch, realtime-js's send()
+// Broadcast over HTTP (docs/reference/realtime.md §4.4): POST /api/broadcast (a batch, realtime-js's send()
 // fallback) and POST /api/broadcast/:topic/events/:event (httpSend). Answers 202 with no body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../gateway/index.ts';

@@ -1,4 +1,4 @@
-// Phoenix serializers as Realtime speaks them (reference/realtime.md §1.2, §4.2): vsn 1.0.0 sends JSON
+// Phoenix serializers as Realtime speaks them (docs/reference/realtime.md §1.2, §4.2): vsn 1.0.0 sends JSON
 // objects, 2.0.0 JSON arrays [join_ref, ref, topic, event, payload] plus binary user broadcasts
 // (kind 3 in, kind 4 out). Pure functions, no I/O.
 

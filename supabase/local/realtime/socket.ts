@@ -1,4 +1,4 @@
-// The websocket side (Phoenix socket, reference/realtime.md §1): the upgrade and its apikey check,
+// The websocket side (Phoenix socket, docs/reference/realtime.md §1): the upgrade and its apikey check,
 // the serializer, the heartbeat, and routing each client message to its channel. A connection
 // handles its messages one at a time, in order, as Phoenix's socket process does.
 import { type IncomingMessage, STATUS_CODES } from 'node:http';

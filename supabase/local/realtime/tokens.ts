@@ -1,4 +1,4 @@
-// JWT checks as Realtime makes them at connect, join, token refresh and REST (reference/realtime.md
+// JWT checks as Realtime makes them at connect, join, token refresh and REST (docs/reference/realtime.md
 // §6.1; realtime jwt_verification.ex, channels_authorization.ex): HS* with the JWT secret, ES*/RS*
 // with the project's public keys by kid; `exp` must lie ahead; `role` and `exp` are required.
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type CryptoKey } from 'jose';
@@ -32,7 +32,7 @@ export function tokenVerifier(keys: StackKeys, signingKeys: Jwk[]) {
   const secret = new TextEncoder().encode(keys.jwtSecret);
   const publicKeys = signingKeys.filter((k) => k.kty !== 'oct').map(publicJwk);
   const imported = new Map<string, Promise<CryptoKey | Uint8Array>>();
-  // Kong's part in the CLI: the opaque keys stand for the legacy JWTs (reference/realtime.md §1.1).
+  // Kong's part in the CLI: the opaque keys stand for the legacy JWTs (docs/reference/realtime.md §1.1).
   const opaque = new Map([
     [keys.publishableKey, keys.anonKey],
     [keys.secretKey, keys.serviceRoleKey],

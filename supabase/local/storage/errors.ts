@@ -1,4 +1,4 @@
-// storage-api's error catalogue (src/internal/errors/codes.ts; reference/storage-functions.md A0).
+// storage-api's error catalogue (src/internal/errors/codes.ts; docs/reference/storage-functions.md A0).
 // The body carries the "real" status as a string; the HTTP status is 400 for every error but a 500,
 // except the few that storage-api sends with their own status (userStatusCode: 403 role checks,
 // 416 ranges, 404 unknown routes).

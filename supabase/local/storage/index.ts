@@ -1,5 +1,5 @@
 // The local Storage service at /storage/v1: storage-api's REST routes over the storage schema, with
-// files on disk under the data dir (reference/storage-functions.md A0–A4). Routes are tried in
+// files on disk under the data dir (docs/reference/storage-functions.md A0–A4). Routes are tried in
 // order, static segments (authenticated, public, sign, info, list, …) before /object/{bucket}/….
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 // Runs inside each function's Deno process (not type-checked by the app's tsc: see tsconfig.json).
-// It does what edge-runtime does around a user worker (reference/storage-functions.md B2): the
+// It does what edge-runtime does around a user worker (docs/reference/storage-functions.md B2): the
 // function's own `Deno.serve` listens on a loopback port of the system's choosing (the port a
 // function asks for is ignored, as on hosted), `export default { fetch }` is served too, and
 // `EdgeRuntime.waitUntil` exists. A module that fails to load is a boot error.

@@ -1,0 +1,230 @@
+// notify: called by the database (trigger messages_notify, through pg_net) for every public reply
+// written through the API. It emails the other side of the conversation: an agent's reply goes to
+// the requester, with the thread's link and a one-click sign-in link; a customer's request or reply
+// goes to the assignee, or to the workspace's team while nobody is assigned. Notes are never sent.
+// Each (Message-ID, recipient) is claimed in email_deliveries first: a retried call sends nothing twice.
+import {
+  appUrl,
+  escapeHtml,
+  messageIdOf,
+  replyAddress,
+  sendEmail,
+  textToHtml,
+  unsubscribeAddress,
+  type OutgoingEmail,
+} from '../_shared/email.ts';
+import { admin, isServiceRole, json } from '../_shared/platform.ts';
+
+interface Recipient {
+  id: string;
+  email: string;
+}
+
+interface Thread {
+  message: { id: string; kind: string; body: string; author_id: string; ticket_id: string };
+  ticket: { id: string; number: number; subject: string; requester_id: string; assignee_id: string | null };
+  workspace: { id: string; slug: string; name: string };
+  /** Public messages of the ticket, oldest first. */
+  replies: { id: string }[];
+}
+
+async function loadThread(messageId: string): Promise<Thread | null> {
+  const db = admin();
+  const { data: message, error } = await db
+    .from('messages')
+    .select('id, kind, body, author_id, ticket_id')
+    .eq('id', messageId)
+    .maybeSingle();
+  if (error) throw error;
+  if (!message) return null;
+  const { data: ticket, error: e2 } = await db
+    .from('tickets')
+    .select('id, number, subject, requester_id, assignee_id, workspace:workspaces(id, slug, name)')
+    .eq('id', message.ticket_id)
+    .single();
+  if (e2) throw e2;
+  const { data: replies, error: e3 } = await db
+    .from('messages')
+    .select('id')
+    .eq('ticket_id', ticket.id)
+    .eq('kind', 'reply')
+    .order('created_at')
+    .order('id');
+  if (e3) throw e3;
+  const { workspace, ...rest } = ticket as unknown as Thread['ticket'] & { workspace: Thread['workspace'] };
+  return { message, ticket: rest, workspace, replies };
+}
+
+async function emailOf(userId: string): Promise<string | null> {
+  const { data } = await admin().auth.admin.getUserById(userId);
+  return data.user?.email ?? null;
+}
+
+async function displayName(userId: string): Promise<string> {
+  const { data } = await admin().from('profiles').select('display_name').eq('user_id', userId).maybeSingle();
+  return data?.display_name || 'Someone';
+}
+
+/** A link that signs the customer in and lands on the thread (the app's /auth/confirm, as the sign-in email's). */
+async function signInLink(email: string, next: string): Promise<string | null> {
+  const { data, error } = await admin().auth.admin.generateLink({ type: 'magiclink', email });
+  if (error || !data.properties?.hashed_token) return null;
+  const q = new URLSearchParams({ token_hash: data.properties.hashed_token, type: 'magiclink', next });
+  return `${appUrl()}/auth/confirm?${q}`;
+}
+
+async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
+  const path = `/support/${t.workspace.slug}/requests/${t.ticket.number}`;
+  const threadUrl = `${appUrl()}${path}`;
+  const signIn = await signInLink(to.email, path);
+  const who = await displayName(t.message.author_id);
+  const text = [
+    `${who} (${t.workspace.name}) replied to your request #${t.ticket.number} "${t.ticket.subject}":`,
+    '',
+    t.message.body,
+    '',
+    `View the conversation: ${threadUrl}`,
+    ...(signIn ? [`Open it signed in (one click, valid for a short time): ${signIn}`] : []),
+    '',
+    'Reply to this email to answer.',
+  ].join('\n');
+  const html = [
+    `<p>${escapeHtml(who)} (${escapeHtml(t.workspace.name)}) replied to your request #${t.ticket.number} “${escapeHtml(t.ticket.subject)}”:</p>`,
+    `<blockquote>${textToHtml(t.message.body)}</blockquote>`,
+    `<p><a href="${escapeHtml(threadUrl)}">View the conversation</a></p>`,
+    ...(signIn
+      ? [`<p><a href="${escapeHtml(signIn)}">Open it signed in</a> (one click, valid for a short time)</p>`]
+      : []),
+    '<p>Reply to this email to answer.</p>',
+  ].join('\n');
+  const unsubscribe = await unsubscribeAddress(to.id);
+  return {
+    to: to.email,
+    subject: `Re: ${t.ticket.subject} [#${t.ticket.number}]`,
+    text,
+    html,
+    ...threading(t),
+    replyTo: await replyAddress(t.ticket.id),
+    headers: { 'List-Unsubscribe': `<mailto:${unsubscribe}?subject=unsubscribe>` },
+  };
+}
+
+async function teamEmail(t: Thread, to: Recipient, isNew: boolean): Promise<OutgoingEmail> {
+  const ticketUrl = `${appUrl()}/w/${t.workspace.slug}/tickets/${t.ticket.number}`;
+  const who = await displayName(t.message.author_id);
+  const what = isNew ? 'opened a new request' : 'replied to';
+  const text = [
+    `${who} ${what} #${t.ticket.number} "${t.ticket.subject}" in ${t.workspace.name}:`,
+    '',
+    t.message.body,
+    '',
+    `Open the ticket: ${ticketUrl}`,
+    '',
+    'Reply to this email to answer the customer.',
+  ].join('\n');
+  const html = [
+    `<p>${escapeHtml(who)} ${what} #${t.ticket.number} “${escapeHtml(t.ticket.subject)}” in ${escapeHtml(t.workspace.name)}:</p>`,
+    `<blockquote>${textToHtml(t.message.body)}</blockquote>`,
+    `<p><a href="${escapeHtml(ticketUrl)}">Open the ticket</a></p>`,
+    '<p>Reply to this email to answer the customer.</p>',
+  ].join('\n');
+  return {
+    to: to.email,
+    subject: `${isNew ? '' : 'Re: '}[${t.workspace.name}] #${t.ticket.number} ${t.ticket.subject}`,
+    text,
+    html,
+    ...threading(t),
+    replyTo: await replyAddress(t.ticket.id),
+  };
+}
+
+/** Message-ID, and what it answers: the previous public message, and the thread's first. */
+function threading(t: Thread) {
+  const at = t.replies.findIndex((r) => r.id === t.message.id);
+  const earlier = (at < 0 ? t.replies : t.replies.slice(0, at)).map((r) => messageIdOf(r.id));
+  return {
+    messageId: messageIdOf(t.message.id),
+    ...(earlier.length
+      ? { inReplyTo: earlier.at(-1), references: [...new Set([earlier[0], ...earlier.slice(-9)])] }
+      : {}),
+  };
+}
+
+/** Who hears of this message: the requester when the team wrote, else the assignee or the whole team. */
+async function recipients(t: Thread): Promise<{ audience: 'customer' | 'team'; ids: string[] }> {
+  const db = admin();
+  const { data: members, error } = await db.from('memberships').select('user_id').eq('workspace_id', t.workspace.id);
+  if (error) throw error;
+  const team = new Set(members.map((m) => m.user_id as string));
+  const author = t.message.author_id;
+  if (team.has(author) && author !== t.ticket.requester_id) {
+    const { data: optedOut } = await db
+      .from('email_unsubscribes')
+      .select('user_id')
+      .eq('user_id', t.ticket.requester_id)
+      .maybeSingle();
+    return { audience: 'customer', ids: optedOut ? [] : [t.ticket.requester_id] };
+  }
+  const ids = t.ticket.assignee_id ? [t.ticket.assignee_id] : [...team];
+  return { audience: 'team', ids: ids.filter((id) => id !== author) };
+}
+
+async function notifyMessage(messageId: string) {
+  const t = await loadThread(messageId);
+  if (!t) return { status: 404, body: { error: 'message not found' } };
+  if (t.message.kind !== 'reply') return { status: 200, body: { sent: [], skipped: 'note' } };
+  const { audience, ids } = await recipients(t);
+  const isNew = t.replies[0]?.id === t.message.id;
+  const db = admin();
+  const sent: string[] = [];
+  const already: string[] = [];
+  const failed: { to: string; error: string }[] = [];
+  await Promise.all(
+    ids.map(async (id) => {
+      const email = await emailOf(id);
+      if (!email) return;
+      const mid = messageIdOf(t.message.id);
+      const { data: claimed, error } = await db.rpc('claim_email_delivery', {
+        p_message_id: mid,
+        p_recipient: email,
+        p_ticket_id: t.ticket.id,
+      });
+      if (error) throw error;
+      if (!claimed) return void already.push(email);
+      try {
+        const mail =
+          audience === 'customer' ? await customerEmail(t, { id, email }) : await teamEmail(t, { id, email }, isNew);
+        await sendEmail(mail);
+        await db
+          .from('email_deliveries')
+          .update({ status: 'sent', sent_at: new Date().toISOString(), last_error: null })
+          .match({ message_id: mid, recipient: email });
+        sent.push(email);
+      } catch (e) {
+        const message = (e as Error).message ?? String(e);
+        console.error(`sending ${mid} to ${email} failed: ${message}`);
+        await db
+          .from('email_deliveries')
+          .update({ status: 'failed', last_error: message })
+          .match({ message_id: mid, recipient: email });
+        failed.push({ to: email, error: message });
+      }
+    }),
+  );
+  return { status: failed.length ? 502 : 200, body: { audience, sent, already_sent: already, failed } };
+}
+
+Deno.serve(async (req) => {
+  if (req.method !== 'POST') return json(405, { error: 'method not allowed' });
+  if (!isServiceRole(req)) return json(401, { error: 'service role required' });
+  let payload: { type?: string; message_id?: string };
+  try {
+    payload = await req.json();
+  } catch {
+    return json(400, { error: 'invalid JSON' });
+  }
+  if (payload.type !== 'message' || typeof payload.message_id !== 'string')
+    return json(400, { error: 'expected {"type": "message", "message_id": "<uuid>"}' });
+  const { status, body } = await notifyMessage(payload.message_id);
+  return json(status, body);
+});

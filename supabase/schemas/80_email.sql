@@ -1,0 +1,167 @@
+-- Email both ways (issue 17; README "Email"): the notify function mails each public reply to the
+-- other side of the conversation, inbound-email turns mail into requests and replies, close-solved
+-- closes solved tickets hourly. The database calls the functions as hosted does: pg_net, pg_cron,
+-- and Vault's `project_url` and `service_role_key` (written by the local stack; set once on hosted).
+create extension if not exists pg_cron with schema pg_catalog;
+
+-- One row per email and recipient: the key (Message-ID, address) makes a retried delivery send
+-- nothing twice. The platform's bookkeeping: no API role but service_role reads it (RLS, no policy).
+create table public.email_deliveries (
+  message_id text not null,
+  recipient extensions.citext not null,
+  ticket_id uuid references public.tickets (id) on delete cascade,
+  status text not null default 'sending' check (status in ('sending', 'sent', 'failed')),
+  attempts integer not null default 1,
+  last_error text,
+  claimed_at timestamptz not null default now(),
+  sent_at timestamptz,
+  created_at timestamptz not null default now(),
+  primary key (message_id, recipient)
+);
+create index email_deliveries_ticket_idx on public.email_deliveries (ticket_id);
+alter table public.email_deliveries enable row level security;
+revoke all on public.email_deliveries from anon, authenticated;
+
+-- Customers who asked for no more email (List-Unsubscribe). Agents' mail is their work: not here.
+create table public.email_unsubscribes (
+  user_id uuid primary key references auth.users (id) on delete cascade,
+  created_at timestamptz not null default now()
+);
+alter table public.email_unsubscribes enable row level security;
+revoke all on public.email_unsubscribes from anon, authenticated;
+
+-- Inbound mail already turned into a message, by the provider's id: a replayed webhook finds it here.
+create table public.inbound_emails (
+  provider_message_id text primary key,
+  message_id text,
+  ticket_id uuid references public.tickets (id) on delete cascade,
+  created_message_id uuid references public.messages (id) on delete set null,
+  outcome text not null check (outcome in ('reply', 'request', 'follow_up')),
+  created_at timestamptz not null default now()
+);
+create index inbound_emails_ticket_idx on public.inbound_emails (ticket_id);
+alter table public.inbound_emails enable row level security;
+revoke all on public.inbound_emails from anon, authenticated;
+
+-- ---------------------------------------------------------------------------------------------
+-- Whether the caller should send this email to this recipient now: never sent, and not being sent
+-- by another call (a claim older than 2 minutes is taken to have died). Counts the attempts.
+create function public.claim_email_delivery(p_message_id text, p_recipient text, p_ticket_id uuid) returns boolean
+language plpgsql security definer set search_path = '' as $$
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  insert into public.email_deliveries as d (message_id, recipient, ticket_id) values (p_message_id, p_recipient, p_ticket_id)
+  on conflict (message_id, recipient) do update set attempts = d.attempts + 1, claimed_at = now(), status = 'sending'
+   where d.status = 'failed' or (d.status = 'sending' and d.claimed_at < now() - interval '2 minutes');
+  return found;
+end $$;
+revoke execute on function public.claim_email_delivery(text, text, uuid) from public, anon, authenticated;
+grant execute on function public.claim_email_delivery(text, text, uuid) to service_role;
+
+-- An inbound email in one transaction: the sender's reply on its thread, a follow-up request when
+-- that thread is closed, or a new request in the workspace. p_ticket_id is the thread the function
+-- found (Reply-To token, In-Reply-To/References); only its requester and its team may reply there,
+-- anyone else's mail becomes a request of their own. A provider id seen before returns what it made.
+create function public.receive_email(
+  p_provider_message_id text, p_message_id text, p_from text, p_workspace_slug text, p_ticket_id uuid,
+  p_subject text, p_body text
+) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  seen public.inbound_emails;
+  sender uuid;
+  t public.tickets;
+  ws uuid;
+  m public.messages;
+  outcome text;
+  follows uuid;
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  select * into seen from public.inbound_emails where provider_message_id = p_provider_message_id;
+  if found then
+    return jsonb_build_object('outcome', seen.outcome, 'ticket_id', seen.ticket_id, 'message_id', seen.created_message_id,
+                              'duplicate', true);
+  end if;
+  select id into sender from auth.users where email = lower(p_from) and deleted_at is null;
+  if sender is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'sender';
+  end if;
+
+  if p_ticket_id is not null then
+    select * into t from public.tickets where id = p_ticket_id for update;
+    if t.id is not null and t.requester_id <> sender and private.ticket_actor(t.workspace_id, sender) = 'requester' then
+      t := null; -- not theirs to answer: a request of their own in that workspace
+      select w.id into ws from public.workspaces w join public.tickets x on x.workspace_id = w.id where x.id = p_ticket_id;
+    end if;
+  end if;
+  if t.id is not null and t.status <> 'closed' then
+    insert into public.messages (ticket_id, author_id, kind, body) values (t.id, sender, 'reply', p_body) returning * into m;
+    outcome := 'reply';
+  else
+    if t.id is not null then
+      ws := t.workspace_id;
+      follows := t.id;
+    elsif ws is null then
+      select w.id into ws from public.workspaces w where w.slug = lower(p_workspace_slug);
+    end if;
+    if ws is null then
+      raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+    end if;
+    insert into public.tickets (workspace_id, requester_id, subject, follow_up_of)
+    values (ws, sender, left(coalesce(nullif(trim(p_subject), ''), '(no subject)'), 200), follows) returning * into t;
+    insert into public.messages (ticket_id, author_id, kind, body) values (t.id, sender, 'reply', p_body) returning * into m;
+    outcome := case when follows is null then 'request' else 'follow_up' end;
+  end if;
+  insert into public.inbound_emails (provider_message_id, message_id, ticket_id, created_message_id, outcome)
+  values (p_provider_message_id, p_message_id, t.id, m.id, outcome);
+  return jsonb_build_object('outcome', outcome, 'ticket_id', t.id, 'number', t.number, 'message_id', m.id,
+                            'follow_up_of', follows, 'duplicate', false);
+end $$;
+revoke execute on function public.receive_email(text, text, text, text, uuid, text, text) from public, anon, authenticated;
+grant execute on function public.receive_email(text, text, text, text, uuid, text, text) to service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Every public reply written through the API (the app, the portal, inbound-email) goes to notify
+-- after commit (pg_net sends once the transaction commits). Notes never leave the database. A direct
+-- database session (seed, imports) mails no one, and nothing is sent until Vault knows the project.
+create function private.notify_message() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  project_url text := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url');
+  service_key text := (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key');
+begin
+  if auth.role() is null or project_url is null or service_key is null then
+    return null;
+  end if;
+  perform net.http_post(
+    url := project_url || '/functions/v1/notify',
+    body := jsonb_build_object('type', 'message', 'message_id', new.id),
+    headers := jsonb_build_object('Content-Type', 'application/json', 'Authorization', 'Bearer ' || service_key),
+    timeout_milliseconds := 30000
+  );
+  return null;
+end $$;
+create trigger messages_notify after insert on public.messages
+  for each row when (new.kind = 'reply') execute function private.notify_message();
+revoke all on function private.notify_message() from public;
+
+-- Solved requests close after 7 days: the close-solved function, hourly, called as hosted's
+-- scheduling guide does it (pg_cron + pg_net + Vault). `db diff` doesn't see this statement (data,
+-- not schema): its migration carries it, added by hand below the generated part.
+select cron.schedule(
+  'close-solved',
+  '0 * * * *',
+  $job$
+  select net.http_post(
+    url := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url') || '/functions/v1/close-solved',
+    headers := jsonb_build_object('Content-Type', 'application/json', 'Authorization',
+                                  'Bearer ' || (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key')),
+    body := '{}'::jsonb,
+    timeout_milliseconds := 30000
+  ) as request_id
+  $job$
+);

@@ -1,0 +1,158 @@
+// Email both ways, end to end (issue 17): an agent's reply reaches the customer by email (read from
+// the mail catcher's API) with the reply and a link; following it signed out leads through sign-in
+// to that thread, and the one-click link signs in and lands there directly. The customer's answer,
+// posted to inbound-email as the provider would, appears in the agent's open ticket. Fresh accounts
+// and a workspace of their own (the seeded ones are signed in by other specs).
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { messagesTo } from '../support/mail.ts';
+import { codeFor, enterCode, env, expect, mailCount, requestCode, test, uniqueEmail } from './fixtures.ts';
+
+let ipCounter = 0;
+async function newContext(browser: Browser) {
+  ipCounter += 1;
+  const context = await browser.newContext({
+    baseURL: env.baseURL,
+    extraHTTPHeaders: { 'X-Forwarded-For': `10.253.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}` },
+  });
+  return { context, page: await context.newPage() };
+}
+
+/** Signs in on the page it is on (a /login URL), with the code from the inbox. */
+async function signInHere(page: Page, email: string) {
+  const before = await mailCount(email);
+  await requestCode(page, email);
+  await enterCode(page, await codeFor(email, before + 1));
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+interface Mail {
+  Subject: string;
+  Text: string;
+  ReplyTo: { Address: string }[];
+}
+
+/** The newest notification to `email` whose text contains `text`. */
+async function notificationWith(email: string, text: string): Promise<Mail> {
+  let found: Mail | undefined;
+  await expect
+    .poll(
+      async () => {
+        for (const { ID } of await messagesTo(env.mailUrl, email, { notifications: true })) {
+          const mail = await (await fetch(`${env.mailUrl}/api/v1/message/${ID}`)).json();
+          if (mail.Text.includes(text)) return (found = mail) && true;
+        }
+        return false;
+      },
+      { timeout: 10_000, message: `an email to ${email} with "${text}"` },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** Posts an email from the customer to inbound-email as Postmark would (basic auth in the webhook URL). */
+const inbound = (mail: Record<string, unknown>) =>
+  fetch(`${process.env.E2E_API_URL}/functions/v1/inbound-email`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `Basic ${btoa(`postmark:${process.env.E2E_INBOUND_EMAIL_SECRET}`)}`,
+    },
+    body: JSON.stringify({
+      MessageID: randomUUID(),
+      From: customerEmail,
+      FromFull: { Email: customerEmail, Name: 'Casey', MailboxHash: '' },
+      HtmlBody: '',
+      Headers: [],
+      Attachments: [],
+      ...mail,
+    }),
+  });
+
+const customerEmail = uniqueEmail('mail-casey');
+
+test.describe('email', () => {
+  test.describe.configure({ mode: 'serial' });
+  const tag = randomUUID().slice(0, 8);
+  const slug = `mail-${tag}`;
+  const subject = `Kettle leaks ${tag}`;
+  let agent: { context: BrowserContext; page: Page };
+  let number = 0;
+  let replyTo = '';
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(90_000);
+    agent = await newContext(browser);
+    await agent.page.goto('/login');
+    await signInHere(agent.page, uniqueEmail('mail-ada'));
+    await agent.page.goto('/onboarding');
+    await agent.page.getByLabel('Workspace name').fill(`Mail ${tag}`);
+    await agent.page.getByLabel('Address').fill(slug);
+    await agent.page.getByRole('button', { name: 'Create workspace' }).click();
+    await agent.page.waitForURL(`/w/${slug}`);
+    // The customer writes to the workspace's address: a new customer and a new request, by email.
+    const res = await inbound({
+      To: `${slug}@tend.localhost`,
+      ToFull: [{ Email: `${slug}@tend.localhost`, Name: '', MailboxHash: '' }],
+      Subject: subject,
+      TextBody: 'Water everywhere.',
+    });
+    expect(res.status).toBe(200);
+    number = (await res.json()).number;
+  });
+  test.afterAll(async () => {
+    await agent?.context.close();
+  });
+
+  test("an agent's reply is emailed to the customer; its link leads signed out through sign-in to the thread", async ({
+    browser,
+  }) => {
+    const reply = `A new seal is in the post (${tag}).`;
+    await agent.page.goto(`/w/${slug}/tickets/${number}`);
+    const form = agent.page.locator('form.hd-composer');
+    await form.getByRole('radio', { name: 'Reply to customer' }).check();
+    await form.getByLabel('Message', { exact: true }).fill(reply);
+    await form.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(agent.page.locator('[data-kind="reply"]', { hasText: reply })).toBeVisible();
+
+    const mail = await notificationWith(customerEmail, reply);
+    replyTo = mail.ReplyTo[0].Address;
+    const threadPath = `/support/${slug}/requests/${number}`;
+    const threadLink = mail.Text.match(/https?:\/\/\S+/g)!.find((u) => new URL(u).pathname === threadPath);
+    expect(threadLink).toBe(`${env.baseURL}${threadPath}`);
+
+    // Signed out, the thread's link asks for sign-in first, keeping where it leads.
+    const reader = await newContext(browser);
+    await reader.page.goto(threadLink!);
+    await expect(reader.page).toHaveURL(/\/login/);
+    expect(new URL(reader.page.url()).searchParams.get('redirectTo')).toBe(threadPath);
+    // The email's one-click link is that sign-in (the same token a code would be: it replaced any
+    // code asked for just before, and a new code can be asked for 60 s later): it lands on the thread.
+    const oneClick = mail.Text.match(/https?:\/\/\S+/g)!.find((u) => new URL(u).pathname === '/auth/confirm');
+    expect(new URL(oneClick!).searchParams.get('next')).toBe(threadPath);
+    await reader.page.goto(oneClick!);
+    await reader.page.getByRole('button', { name: 'Confirm sign-in' }).click();
+    await expect(reader.page).toHaveURL(`${env.baseURL}${threadPath}`);
+    await expect(reader.page.getByRole('heading', { level: 1 })).toHaveText(subject);
+    await expect(reader.page.getByText(reply)).toBeVisible();
+    await expect(reader.page.getByRole('link', { name: 'Signed in as Casey' })).toBeVisible();
+    await reader.context.close();
+  });
+
+  test("the customer's emailed answer appears in the agent's open ticket", async () => {
+    await agent.page.goto(`/w/${slug}/tickets/${number}`);
+    await expect(agent.page.getByTestId('live-status')).toHaveText('Live');
+    const answer = `Thanks, it arrived (${tag}).`;
+    const res = await inbound({
+      To: replyTo,
+      ToFull: [{ Email: replyTo, Name: '', MailboxHash: '' }],
+      Subject: `Re: ${subject}`,
+      TextBody: `${answer}\n\nOn Wed, someone wrote:\n> A new seal is in the post.`,
+    });
+    expect(res.status).toBe(200);
+    // Live: the open page shows it without a reload (realtime), quoted history gone.
+    const item = agent.page.locator('[data-kind="reply"]', { hasText: answer });
+    await expect(item).toBeVisible({ timeout: 5_000 });
+    await expect(item).not.toContainText('someone wrote');
+  });
+});

@@ -1,0 +1,384 @@
+// Email both ways on the real stack (issue 17 item 3): the database calls notify through pg_net
+// with Vault's project URL and key; notify sends through SMTP to the mail catcher; inbound-email
+// takes Postmark's inbound JSON; close-solved runs from pg_cron.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messagesTo } from '../support/mail.ts';
+import { ACME, PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+
+const SECRET = 'inbound-test-secret';
+const APP_URL = 'http://localhost:3999';
+const DOMAIN = 'tend.localhost';
+let db: DbStack;
+let envDir: string;
+
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let wait = 20; ; wait = Math.min(wait * 2, 200)) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+interface Mail {
+  ID: string;
+  Subject: string;
+  Text: string;
+  HTML: string;
+  MessageID: string;
+  ReplyTo: { Address: string }[];
+  headers: Record<string, string[]>;
+}
+
+/** The mails to `email` once there are `n` of them, newest first, with their headers. */
+async function mailsTo(email: string, n = 1): Promise<Mail[]> {
+  const list = await waitFor(`${n} email(s) to ${email}`, async () => {
+    const found = await messagesTo(db.stack.mailUrl, email, { notifications: true });
+    return found.length >= n && found;
+  });
+  return Promise.all(
+    list.map(async ({ ID }) => {
+      const m = await (await fetch(`${db.stack.mailUrl}/api/v1/message/${ID}`)).json();
+      const headers = await (await fetch(`${db.stack.mailUrl}/api/v1/message/${ID}/headers`)).json();
+      return { ...m, headers };
+    }),
+  );
+}
+
+/** SQL as role postgres (migrations, the SQL editor). */
+async function asPostgres(text: string, params?: unknown[]) {
+  const c = new pg.Client({ connectionString: db.stack.dbUrl });
+  await c.connect();
+  try {
+    return await c.query(text, params);
+  } finally {
+    await c.end();
+  }
+}
+
+/** The newest mail to `email` whose subject contains `subject`, once it has come. */
+const mailAbout = (email: string, subject: string) =>
+  waitFor(`an email to ${email} about "${subject}"`, async () => {
+    const all = await messagesTo(db.stack.mailUrl, email, { notifications: true });
+    return (
+      all.some((m) => m.Subject.includes(subject)) && (await mailsTo(email)).find((m) => m.Subject.includes(subject))
+    );
+  });
+
+const notify = (body: unknown, key = db.stack.serviceRoleKey) =>
+  fetch(`${db.stack.apiUrl}/functions/v1/notify`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+const basic = (password: string) => `Basic ${btoa(`postmark:${password}`)}`;
+const inbound = (mail: Record<string, unknown>, auth: string | null = basic(SECRET)) =>
+  fetch(`${db.stack.apiUrl}/functions/v1/inbound-email`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: auth } : {}) },
+    body: JSON.stringify(mail),
+  });
+
+/** A Postmark inbound payload (postmarkapp.com/developer/webhooks/inbound-webhook). */
+function postmark(from: string, to: string, extra: Record<string, unknown> = {}) {
+  return {
+    MessageID: crypto.randomUUID(),
+    From: from,
+    FromName: 'Pat Sender',
+    FromFull: { Email: from, Name: 'Pat Sender', MailboxHash: '' },
+    To: to,
+    ToFull: [{ Email: to, Name: '', MailboxHash: '' }],
+    OriginalRecipient: to,
+    Subject: 'Re: Help',
+    TextBody: 'Thanks!',
+    HtmlBody: '',
+    Headers: [],
+    Attachments: [],
+    ...extra,
+  };
+}
+
+async function agentReply(ticketId: string, body: string, kind = 'reply') {
+  const c = await db.as('acmeAgent');
+  const { data, error } = await c.rpc('post_message', { p_ticket_id: ticketId, p_body: body, p_kind: kind });
+  if (error) throw new Error(`post_message: ${error.message}`);
+  return data as { id: string };
+}
+
+beforeAll(async () => {
+  envDir = mkdtempSync(path.join(os.tmpdir(), 'tend-email-env-'));
+  const envFile = path.join(envDir, '.env');
+  writeFileSync(envFile, `INBOUND_EMAIL_SECRET=${SECRET}\nAPP_URL=${APP_URL}\nINBOUND_EMAIL_DOMAIN=${DOMAIN}\n`);
+  db = await startDbStack({ functionsEnvFile: envFile });
+}, 120_000);
+afterAll(async () => {
+  await db?.teardown();
+  rmSync(envDir, { recursive: true, force: true });
+});
+
+describe('Vault', () => {
+  it('holds the project URL and service key the stack wrote; postgres reads them, API roles cannot', async () => {
+    const { rows } = await asPostgres('select name, decrypted_secret from vault.decrypted_secrets order by name');
+    expect(rows).toEqual([
+      { name: 'project_url', decrypted_secret: db.stack.apiUrl },
+      { name: 'service_role_key', decrypted_secret: db.stack.serviceRoleKey },
+    ]);
+    const id = (await asPostgres(`select vault.create_secret('s3cret', 'extra', 'a test') as id`)).rows[0].id;
+    const read = await asPostgres('select decrypted_secret from vault.decrypted_secrets where id = $1', [id]);
+    expect(read.rows[0].decrypted_secret).toBe('s3cret');
+    for (const role of ['anon', 'authenticated', 'service_role']) {
+      const { rows: can } = await db.sql(
+        `select has_schema_privilege($1, 'vault', 'usage') as schema, has_function_privilege($1, 'vault.create_secret(text, text, text, uuid)', 'execute') as fn`,
+        [role],
+      );
+      expect(can[0]).toEqual({ schema: false, fn: false });
+    }
+  });
+});
+
+describe('notify', () => {
+  it('mails an agent’s public reply to the requester: text, deep link, sign-in link, threading headers', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Mail me back');
+    const m = await agentReply(t.id, 'We replaced the toner.\n\nAnything else?');
+    const mail = await mailAbout(PEOPLE.acmeCustomer.email, 'Mail me back');
+    expect(mail.Subject).toBe(`Re: Mail me back [#${t.number}]`);
+    expect(mail.Text).toContain('We replaced the toner.');
+    expect(mail.Text).toContain(`${APP_URL}/support/acme/requests/${t.number}`);
+    const signIn = /(http:\/\/localhost:3999\/auth\/confirm\?\S+)/.exec(mail.Text)?.[1];
+    expect(signIn).toBeTruthy();
+    const link = new URL(signIn!);
+    expect(link.searchParams.get('type')).toBe('magiclink');
+    expect(link.searchParams.get('next')).toBe(`/support/acme/requests/${t.number}`);
+    // The token signs the customer in (what /auth/confirm's POST does).
+    const verified = await db
+      .anon()
+      .auth.verifyOtp({ token_hash: link.searchParams.get('token_hash')!, type: 'magiclink' });
+    expect(verified.error).toBeNull();
+    expect(verified.data.user?.email).toBe(PEOPLE.acmeCustomer.email);
+    expect(mail.HTML).toContain('We replaced the toner.');
+    expect(mail.HTML).toContain(`href="${APP_URL}/support/acme/requests/${t.number}"`);
+    expect(mail.MessageID).toBe(`m.${m.id}@${DOMAIN}`);
+    const first = (await db.sql(`select id from messages where ticket_id = $1 order by created_at limit 1`, [t.id]))
+      .rows[0].id;
+    expect(mail.headers['In-Reply-To']).toEqual([`<m.${first}@${DOMAIN}>`]);
+    expect(mail.headers.References?.[0]).toContain(`<m.${first}@${DOMAIN}>`);
+    expect(mail.ReplyTo[0].Address).toMatch(new RegExp(`^reply\\+${t.id.replace(/-/g, '')}\\.[0-9a-f]{20}@${DOMAIN}$`));
+    expect(mail.headers['List-Unsubscribe']?.[0]).toMatch(
+      /^<mailto:unsubscribe\+[0-9a-f]{32}\.[0-9a-f]{20}@tend\.localhost/,
+    );
+    const delivery = await db.sql('select status, attempts from email_deliveries where message_id = $1', [
+      `<m.${m.id}@${DOMAIN}>`,
+    ]);
+    expect(delivery.rows).toEqual([{ status: 'sent', attempts: 1 }]);
+  });
+
+  it('never mails a note: the trigger skips it and notify refuses it', async () => {
+    const t = await openTicket(db, 'acmeCustomer2', 'Secret stuff');
+    const before = (await messagesTo(db.stack.mailUrl, PEOPLE.acmeCustomer2.email, { notifications: true })).length;
+    const note = await agentReply(t.id, 'INTERNAL: customer is difficult', 'note');
+    const queued = await db.sql(`select count(*)::int as n from net._http_response r where r.content like $1`, [
+      `%${note.id}%`,
+    ]);
+    expect(queued.rows[0].n).toBe(0);
+    const res = await notify({ type: 'message', message_id: note.id });
+    expect(await res.json()).toEqual({ sent: [], skipped: 'note' });
+    // A reply after it arrives alone: the note never does.
+    await agentReply(t.id, 'Public answer');
+    const mails = await mailsTo(PEOPLE.acmeCustomer2.email, before + 1);
+    for (const mail of mails) expect(mail.Text).not.toContain('INTERNAL');
+    expect(mails[0].Text).toContain('Public answer');
+  });
+
+  it('mails a new request to the whole team while unassigned, and a reply to the assignee only', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Team please look');
+    for (const who of [PEOPLE.acmeAdmin, PEOPLE.acmeAgent, PEOPLE.acmeAgent2]) {
+      const mails = await waitFor(`the new request to ${who.email}`, async () => {
+        const all = await mailsTo(who.email).catch(() => []);
+        return all.find((m) => m.Subject.includes('Team please look')) ?? null;
+      });
+      expect(mails.Subject).toBe(`[Acme Support] #${t.number} Team please look`);
+      expect(mails.Text).toContain(`/w/acme/tickets/${t.number}`);
+      expect(mails.Text).toContain('Please help, it is smoking.');
+      expect(mails.headers['List-Unsubscribe']).toBeUndefined();
+    }
+    await db.sql('update tickets set assignee_id = $1 where id = $2', [PEOPLE.acmeAgent2.id, t.id]);
+    const c = await db.as('acmeCustomer');
+    const { data: reply } = await c.rpc('post_message', { p_ticket_id: t.id, p_body: 'Still smoking' });
+    const mail = await waitFor('the reply to the assignee', async () => {
+      const all = await mailsTo(PEOPLE.acmeAgent2.email);
+      return all.find((m) => m.Text.includes('Still smoking')) ?? null;
+    });
+    expect(mail.Subject).toBe(`Re: [Acme Support] #${t.number} Team please look`);
+    // Everything queued is answered: the others got nothing for this reply.
+    await waitFor('notify to finish', async () => {
+      const { rows } = await db.sql(`select count(*)::int as n from net.http_request_queue`);
+      return rows[0].n === 0;
+    });
+    const others = await db.sql('select recipient from email_deliveries where message_id = $1', [
+      `<m.${reply.id}@${DOMAIN}>`,
+    ]);
+    expect(others.rows).toEqual([{ recipient: PEOPLE.acmeAgent2.email }]);
+  });
+
+  it('is idempotent by message id: a retried call sends nothing twice', async () => {
+    const t = await openTicket(db, 'acmeCustomer2', 'Only once');
+    const m = await agentReply(t.id, 'Exactly once');
+    const countOnce = async () =>
+      (await mailsTo(PEOPLE.acmeCustomer2.email)).filter((x) => x.Text.includes('Exactly once')).length;
+    await waitFor('the first email', async () => (await countOnce()) === 1);
+    const again = await notify({ type: 'message', message_id: m.id });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ sent: [], already_sent: [PEOPLE.acmeCustomer2.email] });
+    expect(await countOnce()).toBe(1);
+  });
+
+  it('answers 401 to callers without the service role', async () => {
+    const res = await notify({ type: 'message', message_id: crypto.randomUUID() }, db.stack.anonKey);
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('inbound-email', () => {
+  it('refuses unsigned and forged calls with 401', async () => {
+    const mail = postmark(PEOPLE.acmeCustomer.email, `acme@${DOMAIN}`);
+    expect((await inbound(mail, null)).status).toBe(401);
+    expect((await inbound(mail, basic('wrong'))).status).toBe(401);
+    expect((await inbound(mail, `Bearer ${db.stack.serviceRoleKey}`)).status).toBe(401);
+    const made = await db.sql('select count(*)::int as n from inbound_emails where provider_message_id = $1', [
+      mail.MessageID,
+    ]);
+    expect(made.rows[0].n).toBe(0);
+  });
+
+  it('turns a reply to the Reply-To address into a reply on that thread, quoted history stripped; a replay adds nothing', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Reply by mail');
+    await agentReply(t.id, 'Did that help?');
+    const mail = await mailAbout(PEOPLE.acmeCustomer.email, 'Reply by mail');
+    const replyTo = mail.ReplyTo[0].Address;
+    const payload = postmark(PEOPLE.acmeCustomer.email, replyTo, {
+      TextBody: `Yes, it works now.\n\nOn Tue, 24 Nov 2026 at 10:00, Acme Support <support@${DOMAIN}> wrote:\n> Did that help?\n`,
+    });
+    const res = await inbound(payload);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ outcome: 'reply', ticket_id: t.id, duplicate: false });
+    const replay = await inbound(payload);
+    expect(await replay.json()).toMatchObject({ outcome: 'reply', ticket_id: t.id, duplicate: true });
+    const { rows } = await db.sql(`select body, author_id from messages where ticket_id = $1 order by created_at`, [
+      t.id,
+    ]);
+    expect(rows.at(-1)).toEqual({ body: 'Yes, it works now.', author_id: PEOPLE.acmeCustomer.id });
+    expect(rows.filter((r) => r.body === 'Yes, it works now.')).toHaveLength(1);
+  });
+
+  it('threads by In-Reply-To/References when the token is missing, and refuses a forged token', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Thread by headers');
+    const m = await agentReply(t.id, 'Header threading');
+    const forged = `reply+${t.id.replace(/-/g, '')}.${'0'.repeat(20)}@${DOMAIN}`;
+    const byHeaders = postmark(PEOPLE.acmeCustomer.email, forged, {
+      TextBody: 'Answer threaded by headers',
+      Headers: [
+        { Name: 'In-Reply-To', Value: `<m.${m.id}@${DOMAIN}>` },
+        { Name: 'References', Value: `<m.${crypto.randomUUID()}@elsewhere> <m.${m.id}@${DOMAIN}>` },
+        { Name: 'Message-ID', Value: '<abc@mail.example.test>' },
+      ],
+    });
+    expect(await (await inbound(byHeaders)).json()).toMatchObject({ outcome: 'reply', ticket_id: t.id });
+    // A forged token and no headers: nothing routes it, and it names no workspace.
+    const lost = await inbound(postmark(PEOPLE.acmeCustomer.email, forged));
+    expect(lost.status).toBe(403);
+  });
+
+  it('opens a request in the workspace its address belongs to; an unknown sender becomes a customer', async () => {
+    const from = `newcomer-${Date.now()}@example.test`;
+    const res = await inbound(
+      postmark(from, `acme@${DOMAIN}`, {
+        Subject: 'Fwd: Cannot log in',
+        TextBody: 'I cannot log in.\n\n-- \nPat\nCEO, Example',
+      }),
+    );
+    const out = await res.json();
+    expect(out).toMatchObject({ outcome: 'request', duplicate: false });
+    const { rows } = await db.sql(
+      `select t.workspace_id, t.subject, m.body, u.email from tickets t join messages m on m.ticket_id = t.id
+         join auth.users u on u.id = t.requester_id where t.id = $1`,
+      [out.ticket_id],
+    );
+    expect(rows).toEqual([{ workspace_id: ACME, subject: 'Cannot log in', body: 'I cannot log in.', email: from }]);
+  });
+
+  it('opens a follow-up request linked to a closed ticket', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Closed one');
+    await db.sql(`update tickets set status = 'closed' where id = $1`, [t.id]);
+    const m = await db.sql(`select id from messages where ticket_id = $1`, [t.id]);
+    const res = await inbound(
+      postmark(PEOPLE.acmeCustomer.email, `support@${DOMAIN}`, {
+        TextBody: 'It broke again',
+        Headers: [{ Name: 'In-Reply-To', Value: `<m.${m.rows[0].id}@${DOMAIN}>` }],
+      }),
+    );
+    const out = await res.json();
+    expect(out).toMatchObject({ outcome: 'follow_up', follow_up_of: t.id });
+    const { rows } = await db.sql('select follow_up_of, status, requester_id from tickets where id = $1', [
+      out.ticket_id,
+    ]);
+    expect(rows).toEqual([{ follow_up_of: t.id, status: 'new', requester_id: PEOPLE.acmeCustomer.id }]);
+  });
+
+  it('stops a customer’s notifications through the List-Unsubscribe address', async () => {
+    const t = await openTicket(db, 'acmeCustomer2', 'Unsubscribe me');
+    await agentReply(t.id, 'First answer');
+    const mail = await mailAbout(PEOPLE.acmeCustomer2.email, 'Unsubscribe me');
+    const address = /<mailto:([^?>]+)/.exec(mail.headers['List-Unsubscribe'][0])![1];
+    expect(await (await inbound(postmark(PEOPLE.acmeCustomer2.email, address))).json()).toEqual({
+      outcome: 'unsubscribed',
+    });
+    const m = await agentReply(t.id, 'Second answer');
+    const res = await notify({ type: 'message', message_id: m.id });
+    expect(await res.json()).toMatchObject({ audience: 'customer', sent: [] });
+    await db.sql('delete from email_unsubscribes where user_id = $1', [PEOPLE.acmeCustomer2.id]);
+  });
+});
+
+describe('close-solved', () => {
+  it('is scheduled hourly, and its run closes tickets solved over 7 days ago with a history event', async () => {
+    const job = await db.sql(`select jobid, schedule, username, command from cron.job where jobname = 'close-solved'`);
+    expect(job.rows[0]).toMatchObject({ schedule: '0 * * * *', username: 'postgres' });
+    expect(job.rows[0].command).toContain('/functions/v1/close-solved');
+    const old = await openTicket(db, 'acmeCustomer', 'Solved long ago');
+    const recent = await openTicket(db, 'acmeCustomer', 'Solved yesterday');
+    await db.sql(`update tickets set status = 'solved', solved_at = now() - interval '8 days' where id = $1`, [old.id]);
+    await db.sql(`update tickets set status = 'solved', solved_at = now() - interval '1 day' where id = $1`, [
+      recent.id,
+    ]);
+    // Run it now through the scheduler (every second), as its owner may.
+    await asPostgres(`select cron.alter_job($1, schedule := '1 seconds')`, [job.rows[0].jobid]);
+    try {
+      await waitFor('the old ticket to close', async () => {
+        const { rows } = await db.sql('select status from tickets where id = $1', [old.id]);
+        return rows[0].status === 'closed';
+      });
+    } finally {
+      await db.sql(
+        `set role postgres; select cron.alter_job(${job.rows[0].jobid}, schedule := '0 * * * *'); reset role`,
+      );
+    }
+    expect((await db.sql('select status from tickets where id = $1', [recent.id])).rows[0].status).toBe('solved');
+    const events = await db.sql(
+      `select actor_id, "from", "to" from ticket_events where ticket_id = $1 and type = 'status' order by id`,
+      [old.id],
+    );
+    expect(events.rows.at(-1)).toEqual({ actor_id: null, from: 'solved', to: 'closed' });
+    const runs = await db.sql(`select status from cron.job_run_details where jobid = $1`, [job.rows[0].jobid]);
+    expect(runs.rows.map((r) => r.status)).toContain('succeeded');
+  });
+});
