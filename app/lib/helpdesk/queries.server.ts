@@ -84,8 +84,8 @@ function one<T>(embedded: T | T[] | null | undefined): T | undefined {
 
 /**
  * The ticket an agent's action is about, in one query: the ticket by workspace slug and number,
- * kept only when my membership of its workspace is there too (anyone else gets 404). Its id is all
- * an action needs: the database checks the rest (transitions, assignee membership, the traffic cop).
+ * kept only when my membership of its workspace is there too (anyone else gets 404). Its id (and
+ * workspace, the folder of its files) is all an action needs: the database checks the rest (transitions, assignee membership, the traffic cop).
  */
 export async function requireMemberTicket(
   request: Request,
@@ -93,18 +93,18 @@ export async function requireMemberTicket(
   userId: string,
   slug: string,
   rawNumber: string | undefined,
-): Promise<{ id: string }> {
+): Promise<{ id: string; workspaceId: string }> {
   const number = parseNumber(request, rawNumber);
   const { data, error } = await supabase
     .from('tickets')
-    .select('id, workspaces!inner(slug, memberships!inner(user_id))')
+    .select('id, workspace_id, workspaces!inner(slug, memberships!inner(user_id))')
     .eq('number', number)
     .eq('workspaces.slug', slug)
     .eq('workspaces.memberships.user_id', userId)
     .maybeSingle();
   if (error) throwDbError(request, error, 'member ticket');
   if (!data) throw errorResponse(request, 'not_found');
-  return { id: data.id as string };
+  return { id: data.id as string, workspaceId: data.workspace_id as string };
 }
 
 export interface RequesterTicket {
