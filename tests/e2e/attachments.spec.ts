@@ -156,6 +156,38 @@ for (const javaScript of [true, false]) {
       await a.screenshot({ path: test.info().outputPath('agent-thread-375.png'), fullPage: true });
     });
 
+    // Drag and drop and paste need JavaScript; without it the file input does the job.
+    if (javaScript)
+      test('files dropped on the composer and a pasted screenshot are sent with the message', async () => {
+        const a = agent.page;
+        await a.goto(`/w/${slug}/tickets/${number}`);
+        const composer = a.locator('form.hd-composer');
+        await expect(composer).toContainText('Drop files here or paste a screenshot.');
+        await composer.getByLabel('Message', { exact: true }).fill('Dropped and pasted.');
+        await composer.evaluate((form, png) => {
+          const bytes = Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0));
+          const dropped = new DataTransfer();
+          dropped.items.add(new File(['a,b\n1,2\n'], 'dropped.csv', { type: 'text/csv' }));
+          form.dispatchEvent(new DragEvent('dragover', { dataTransfer: dropped, bubbles: true, cancelable: true }));
+          form.dispatchEvent(new DragEvent('drop', { dataTransfer: dropped, bubbles: true, cancelable: true }));
+          const clipboard = new DataTransfer();
+          clipboard.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
+          form
+            .querySelector('textarea')!
+            .dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
+        }, PNG.toString('base64'));
+        await expect
+          .poll(() => composer.getByLabel('Attachments').evaluate((i: HTMLInputElement) => i.files?.length))
+          .toBe(2);
+        // The typed text is untouched by the paste of a file.
+        await expect(composer.getByLabel('Message', { exact: true })).toHaveValue('Dropped and pasted.');
+        await composer.getByRole('button', { name: 'Send', exact: true }).click();
+        const message = a.locator('[data-kind="reply"]', { hasText: 'Dropped and pasted.' });
+        await expect(message.getByTestId('attachment')).toHaveCount(2);
+        await expect(message).toContainText('dropped.csv');
+        await expect(message.getByTestId('attachment').filter({ hasText: /^screenshot-.*\.png$/ })).toHaveCount(1);
+      });
+
     test('an 11 MB file and an .exe are refused with the catalogue’s messages; the text is kept', async () => {
       const page = customer.page;
       await page.setViewportSize({ width: 1366, height: 900 });

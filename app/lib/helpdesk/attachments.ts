@@ -55,7 +55,9 @@ export function safeStorageName(fileName: string): string {
   const dot = cleaned.lastIndexOf('.');
   const ext = dot > 0 && cleaned.length - dot <= 10 ? cleaned.slice(dot) : '';
   const stem = (ext ? cleaned.slice(0, dot) : cleaned).slice(0, STORAGE_NAME_MAX - ext.length).trim();
-  return `${stem || 'file'}${ext}`;
+  const name = `${stem}${ext}`;
+  // Nothing left, or only dots ("." and ".." are not names a path may end with).
+  return /^\.*$/.test(name) ? 'file' : name;
 }
 
 /** 2.4 MB, 312 KB, 12 bytes. */
