@@ -13,6 +13,29 @@ const PNG = Buffer.from(
 );
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
+/** The service role's call to the stack (test checks only). */
+async function service(path: string, init: RequestInit = {}) {
+  const key = process.env.E2E_SERVICE_ROLE_KEY!;
+  const res = await fetch(`${process.env.E2E_API_URL}${path}`, {
+    ...init,
+    headers: { apikey: key, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** The attachment folders in storage under a ticket, and the files recorded for it. */
+async function storedAndRecorded(slug: string, number: number) {
+  const [ws] = await service(`/rest/v1/workspaces?slug=eq.${slug}&select=id,tickets(id,number)`);
+  const ticket = ws.tickets.find((t: { number: number }) => t.number === number);
+  const folders: { name: string }[] = await service('/storage/v1/object/list/attachments', {
+    method: 'POST',
+    body: JSON.stringify({ prefix: `${ws.id}/${ticket.id}`, limit: 100 }),
+  });
+  const rows: { id: string }[] = await service(`/rest/v1/attachments?ticket_id=eq.${ticket.id}&select=id`);
+  return { stored: folders.map((f) => f.name).sort(), recorded: rows.map((r) => r.id).sort() };
+}
+
 let ipCounter = 0;
 async function signedIn(browser: Browser, email: string, javaScript: boolean, width = 1366) {
   ipCounter += 1;
@@ -211,6 +234,24 @@ for (const javaScript of [true, false]) {
       // Nothing was opened.
       await page.goto(`/support/${slug}`);
       await expect(page.getByText(`Too big ${tag}`)).toHaveCount(0);
+    });
+
+    test('a refused reply leaves no file behind in storage', async () => {
+      const a = agent.page;
+      await a.goto(`/w/${slug}/tickets/${number}`);
+      const before = await storedAndRecorded(slug, number);
+      expect(before.stored).toEqual(before.recorded);
+      const composer = a.locator('form.hd-composer');
+      await composer.getByLabel('Message', { exact: true }).fill('Two files, one refused.');
+      await composer.getByLabel('Attachments').setInputFiles([
+        { name: 'good.png', mimeType: 'image/png', buffer: PNG },
+        { name: 'tool.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ') },
+      ]);
+      await composer.getByRole('button', { name: 'Send', exact: true }).click();
+      await expect(a.locator('.hd-files-field')).toContainText('"tool.exe" isn\'t a supported file type.');
+      await expect(composer.getByLabel('Message', { exact: true })).toHaveValue('Two files, one refused.');
+      // good.png went to storage first (without JavaScript the server sees tool.exe after it), and is gone.
+      expect(await storedAndRecorded(slug, number)).toEqual(before);
     });
   });
 }
