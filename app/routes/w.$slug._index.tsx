@@ -30,6 +30,7 @@ import {
   UUID_RE,
   decodeCursor,
   encodeCursor,
+  type MemberRole,
 } from '~/lib/helpdesk/vocabulary.ts';
 import { requireMembership } from '~/lib/helpdesk/queries.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
@@ -56,8 +57,8 @@ interface InboxTicket {
 /** What public.inbox returns (supabase/migrations/20251122207000_inbox.sql). */
 interface InboxPage {
   workspace: { id: string; slug: string; name: string };
-  role: 'admin' | 'agent';
-  members: { user_id: string; role: 'admin' | 'agent'; name: string }[];
+  role: MemberRole;
+  members: { user_id: string; role: MemberRole; name: string }[];
   counts: Record<InboxView, number>;
   /** Exact for views and filters; null for a search (matches aren't counted). */
   total: number | null;

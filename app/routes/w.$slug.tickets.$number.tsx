@@ -25,7 +25,7 @@ import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
 import { namedMembers, parseNumber, requireMemberTicket } from '~/lib/helpdesk/queries.server.ts';
-import { formatDate, STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+import { formatDate, type MemberRole, STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -65,7 +65,7 @@ interface RequesterCard {
 /** What public.ticket_page returns (supabase/migrations/20251122209000_ticket_page.sql). */
 interface TicketPage {
   workspace: { id: string; slug: string; name: string };
-  members: { user_id: string; role: 'admin' | 'agent' }[];
+  members: { user_id: string; role: MemberRole }[];
   ticket: TicketRow;
   messages: Omit<ThreadMessage, 'author'>[];
   events: EventRow[];

@@ -120,7 +120,15 @@ export async function diffDatabases(from: string, to: string): Promise<string> {
   const target = await untracked(to);
   const asPostgres = from.replace(/\/\/[^:]+:/, '//postgres:');
   for (let round = 0; ; round++) {
-    if (parts.at(-1)) await withClient(asPostgres, (c) => c.query(parts.at(-1)!));
+    try {
+      if (parts.at(-1)) await withClient(asPostgres, (c) => c.query(parts.at(-1)!));
+    } catch (err) {
+      // Some changes migra writes don't apply as they are (a column's type that a policy or an index
+      // uses, say): hand the draft over with what failed, and the grants as far as they are known.
+      const grants = grantDiff(await untracked(from), target).map((g) => `${g};`);
+      const why = `-- db diff: this migration failed on a copy of the migrations' database; edit it before use:\n-- ${(err as Error).message.replace(/\n/g, '\n-- ')}`;
+      return [why, ...parts, grants.join('\n')].filter(Boolean).join('\n\n');
+    }
     const grants = grantDiff(await untracked(from), target);
     if (!grants.length) break;
     if (round === 3) throw new Error(`privileges still differ after the migration:\n${grants.join('\n')}`);

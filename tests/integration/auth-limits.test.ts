@@ -2,9 +2,10 @@
 // keyed on the address the gateway takes from the socket, and IP address forwarding
 // (Sb-Forwarded-For) for servers holding the secret key (supabase/auth internal/sbff).
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 import { DEFAULT_SECRET_KEY } from '../../supabase/local/keys.ts';
-import { newEmail, startTestStack, type TestStack } from '../support/stack.ts';
+import { newEmail, type TestStack } from '../support/stack.ts';
 
 interface Answer {
   status: number;
@@ -65,12 +66,8 @@ async function flood(n: number, parallel: number, send: (i: number) => Promise<A
 const decided = (statuses: number[]) => statuses.filter((s) => s !== 429).length;
 
 describe('per-IP limits on /verify (config.toml: token_verifications = 30)', () => {
-  let stack: TestStack;
   const lines: string[] = [];
-  beforeAll(async () => {
-    stack = await startTestStack({ hostedLimits: true, log: (l) => lines.push(l) });
-  });
-  afterAll(() => stack?.teardown());
+  const stack = stackFixture({ hostedLimits: true, log: (l) => lines.push(l) });
 
   const wrongCode = (email: string, i: number) => ({ email, token: String(100000 + i), type: 'email' });
 
@@ -144,16 +141,13 @@ describe('per-IP limits on /verify (config.toml: token_verifications = 30)', () 
 });
 
 describe('the other limits, and IP address forwarding turned off', () => {
-  let stack: TestStack;
-  beforeAll(async () => {
-    stack = await startTestStack({
-      hostedLimits: true,
-      trust: { sbForwardedFor: false },
-      configure: (c) => {
-        c.auth.rateLimit.emailSent = 3;
-        c.auth.email.enableConfirmations = true; // GoTrue skips the email limit under autoconfirm
-      },
-    });
+  const stack = stackFixture({
+    hostedLimits: true,
+    trust: { sbForwardedFor: false },
+    configure: (c) => {
+      c.auth.rateLimit.emailSent = 3;
+      c.auth.email.enableConfirmations = true; // GoTrue skips the email limit under autoconfirm
+    },
   });
 
   it('sign_in_sign_ups on /otp and token_refresh on /token count by the socket address too', async () => {
@@ -184,8 +178,6 @@ describe('the other limits, and IP address forwarding turned off', () => {
       body: { error_code: 'over_email_send_rate_limit', msg: 'email rate limit exceeded' },
     });
   });
-
-  afterAll(() => stack?.teardown());
 
   it('counts secret-key requests by the socket address, Sb-Forwarded-For or not', async () => {
     const email = newEmail('off'); // no code was sent: every verification is a 403, until the limit's 429

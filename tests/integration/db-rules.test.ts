@@ -2,15 +2,12 @@
 // issue 13: what requesters can read of a ticket, who writes memberships and the who/when columns,
 // and what visitors can list.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME, GLOBEX, PEOPLE, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+import { describe, expect, it } from 'vitest';
+import { ACME, GLOBEX, PEOPLE, openTicket, type DbStack, type Person } from '../support/db.ts';
+import { dbFixture } from '../support/fixture.ts';
 
 describe('database rules', () => {
-  let db: DbStack;
-  beforeAll(async () => {
-    db = await startDbStack();
-  });
-  afterAll(() => db?.teardown());
+  const db = dbFixture();
 
   /** SQL on a session of its own as `person`, as PostgREST runs a request (role and JWT claims). */
   async function asPerson<T>(person: Person, fn: (c: pg.Client) => Promise<T>): Promise<T> {

@@ -19,7 +19,8 @@ function stackCli(args: string[]): Promise<{ code: number | null; output: string
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
 }
 
-describe('declarative schema', () => {
+// Each test builds throw-away databases (two to four): slow on a loaded machine.
+describe('declarative schema', { timeout: 180_000 }, () => {
   const temp = mkdtempSync(path.join(os.tmpdir(), 'tend-schema-'));
   afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
@@ -54,5 +55,25 @@ describe('declarative schema', () => {
 
     const again = await stackCli(['db', 'diff', '--project', project]);
     expect(again.output.trim()).toBe('No schema changes found');
+  });
+
+  it('a migration migra writes that does not apply comes back as a draft that says why', async () => {
+    const project = path.join(temp, 'draft');
+    for (const dir of ['schemas', 'migrations'])
+      cpSync(path.join(PROJECT_DIR, 'supabase', dir), path.join(project, 'supabase', dir), { recursive: true });
+    // A new return type: migra drops the function, which every policy that calls it depends on.
+    const file = path.join(project, 'supabase', 'schemas', '10_workspaces.sql');
+    const sql = readFileSync(file, 'utf8');
+    const edited = sql.replace(
+      'create function private.member_workspaces() returns setof uuid',
+      'create function private.member_workspaces() returns table (workspace_id uuid)',
+    );
+    expect(edited).not.toBe(sql);
+    writeFileSync(file, edited);
+    const draft = await diffSchemas(project);
+    expect(draft).toMatch(
+      /^-- db diff: this migration failed on a copy of the migrations' database; edit it before use:\n-- cannot drop function private\.member_workspaces\(\) because other objects depend on it/,
+    );
+    expect(draft).toContain('drop function if exists "private"."member_workspaces"();');
   });
 });

@@ -5,15 +5,15 @@
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PEOPLE, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+import { dbFixture } from '../support/fixture.ts';
+import { PEOPLE, openTicket, type Person } from '../support/db.ts';
 import { subscribed, until } from '../support/realtime.ts';
 
-let db: DbStack;
+const db = dbFixture();
 let ticket: { id: string; number: number };
 const clients: SupabaseClient[] = [];
 
 beforeAll(async () => {
-  db = await startDbStack();
   ticket = await openTicket(db, 'acmeCustomer', 'Live channel check');
 });
 afterAll(async () => {
@@ -21,7 +21,6 @@ afterAll(async () => {
     await c.removeAllChannels();
     c.realtime.disconnect();
   }
-  await db?.teardown();
 });
 
 async function realtimeAs(person: Person): Promise<SupabaseClient> {

@@ -2,23 +2,22 @@
 // restarts the child (1, 2, 5, then every 10 s), is serving again within 15 s, and every write it
 // acknowledged is still there.
 import { createClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 import { isAlive, spawnManaged } from '../../supabase/local/process.ts';
 import { supervise } from '../../supabase/local/supervisor.ts';
-import { clientFor, signInWithCode, startTestStack, type TestStack } from '../support/stack.ts';
+import { clientFor, signInWithCode } from '../support/stack.ts';
 import os from 'node:os';
 import path from 'node:path';
 
-let stack: TestStack;
 const lines: string[] = [];
+const stack = stackFixture({ fixture: 'functions-project', log: (l) => lines.push(l) });
 
 beforeAll(async () => {
-  stack = await startTestStack({ fixture: 'functions-project', log: (l) => lines.push(l) });
   await stack.sql('create table public.entries (id bigint primary key, body text not null)');
   await stack.sql('grant all on public.entries to service_role');
   await stack.sql(`notify pgrst, 'reload schema'`);
 });
-afterAll(() => stack?.teardown());
 
 const service = () => createClient(stack.apiUrl, stack.serviceRoleKey, { auth: { persistSession: false } });
 const pidOf = (name: string) => stack.processes().find((p) => p.name === name || p.name.startsWith(`${name} `))?.pid;

@@ -2,8 +2,8 @@
 // client address from the socket, and no cross-origin writes to the mail catcher.
 import http from 'node:http';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { stackFixture } from '../support/fixture.ts';
 import { clientAddress, hostAllowed, parseSbForwardedFor } from '../../supabase/local/trust.ts';
 
 /** A raw request with exactly the headers given (fetch won't let a test set Host). */
@@ -91,11 +91,7 @@ describe('Host names, client addresses and forwarded-for values', () => {
 });
 
 describe('the gateway and the mail catcher', () => {
-  let stack: TestStack;
-  beforeAll(async () => {
-    stack = await startTestStack();
-  });
-  afterAll(() => stack?.teardown());
+  const stack = stackFixture();
 
   it('refuses a Host that is not a loopback name with 421, on every path and on websocket upgrades', async () => {
     const port = new URL(stack.apiUrl).port;

@@ -24,3 +24,7 @@ export function normalizeCode(value: string): string {
 export const SLUG_PATTERN = '[a-z0-9]+(-[a-z0-9]+)*';
 export const SLUG_MIN_LENGTH = 3;
 export const SLUG_MAX_LENGTH = 40;
+const SLUG_RE = new RegExp(`^(?:${SLUG_PATTERN})$`);
+/** Whether a value from a URL could be a workspace's slug at all (else: not found, without a query). */
+export const isWorkspaceSlug = (slug: string) =>
+  slug.length >= SLUG_MIN_LENGTH && slug.length <= SLUG_MAX_LENGTH && SLUG_RE.test(slug);

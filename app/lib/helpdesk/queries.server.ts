@@ -2,20 +2,23 @@
 // row-level security is the authorisation, and what it hides is a 404.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { throwDbError } from '../errors/from-db.server.ts';
+import { isWorkspaceSlug } from '../forms/fields.ts';
 import { errorResponse } from '../http/responses.server.ts';
 import { getSupabase } from '../supabase/client.server.ts';
-import type { TicketStatus } from './vocabulary.ts';
+import type { Database, Tables } from '../supabase/database.types.ts';
+import type { MemberRole } from './vocabulary.ts';
 
-export interface Workspace {
-  id: string;
-  slug: string;
-  name: string;
-}
+/** The data client, typed by the generated schema (rows, embeddings and RPCs). */
+type Client = SupabaseClient<Database>;
+
+export type Workspace = Pick<Tables<'workspaces'>, 'id' | 'slug' | 'name'>;
 
 /** The workspace by slug (public name), or a thrown 404. */
-export async function requireWorkspace(request: Request, supabase: SupabaseClient, slug: string): Promise<Workspace> {
+export async function requireWorkspace(request: Request, supabase: Client, slug: string): Promise<Workspace> {
+  // A NUL or 300 characters would be a database error: no workspace has such an address.
+  if (!isWorkspaceSlug(slug)) throw errorResponse(request, 'not_found');
   // By slug through portal_workspace: nobody may list the workspaces table.
-  const { data, error } = await supabase.rpc('portal_workspace', { p_slug: slug }).maybeSingle<Workspace>();
+  const { data, error } = await supabase.rpc('portal_workspace', { p_slug: slug }).maybeSingle();
   if (error) throwDbError(request, error, 'workspace');
   if (!data) throw errorResponse(request, 'not_found');
   return data;
@@ -23,7 +26,7 @@ export async function requireWorkspace(request: Request, supabase: SupabaseClien
 
 export interface Member {
   user_id: string;
-  role: 'admin' | 'agent';
+  role: MemberRole;
   name: string;
 }
 
@@ -31,7 +34,8 @@ export interface Member {
  * The workspace for a member of it, in one query (my membership with its workspace embedded);
  * anyone else gets 404 — never reveal that it exists.
  */
-export async function requireMembership(request: Request, supabase: SupabaseClient, userId: string, slug: string) {
+export async function requireMembership(request: Request, supabase: Client, userId: string, slug: string) {
+  if (!isWorkspaceSlug(slug)) throw errorResponse(request, 'not_found');
   const { data, error } = await supabase
     .from('memberships')
     .select('role, workspaces!inner(id, slug, name)')
@@ -39,17 +43,12 @@ export async function requireMembership(request: Request, supabase: SupabaseClie
     .eq('workspaces.slug', slug)
     .maybeSingle();
   if (error) throwDbError(request, error, 'membership');
-  const row = data as { role: 'admin' | 'agent'; workspaces: Workspace | Workspace[] | null } | null;
-  const workspace = one(row?.workspaces);
-  if (!row || !workspace) throw errorResponse(request, 'not_found');
-  return { workspace, role: row.role };
+  if (!data) throw errorResponse(request, 'not_found');
+  return { workspace: data.workspaces, role: data.role };
 }
 
 /** Members with their names, sorted by name. */
-export function namedMembers(
-  rows: { user_id: string; role: 'admin' | 'agent' }[],
-  names: Map<string, string>,
-): Member[] {
+export function namedMembers(rows: { user_id: string; role: MemberRole }[], names: Map<string, string>): Member[] {
   return rows
     .map((r) => ({ ...r, name: names.get(r.user_id) ?? 'Unknown' }))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -58,7 +57,7 @@ export function namedMembers(
 /** display names by user id (profiles RLS decides who is visible). */
 export async function profileNames(
   request: Request,
-  supabase: SupabaseClient,
+  supabase: Client,
   ids: (string | null | undefined)[],
 ): Promise<Map<string, string>> {
   const unique = [...new Set(ids.filter((x): x is string => !!x))];
@@ -66,7 +65,7 @@ export async function profileNames(
   if (!unique.length) return out;
   const { data, error } = await supabase.from('profiles').select('user_id, display_name').in('user_id', unique);
   if (error) throwDbError(request, error, 'profiles');
-  for (const p of (data ?? []) as { user_id: string; display_name: string }[]) out.set(p.user_id, p.display_name);
+  for (const p of data ?? []) out.set(p.user_id, p.display_name);
   return out;
 }
 
@@ -77,19 +76,15 @@ export function parseNumber(request: Request, raw: string | undefined): number {
   return n;
 }
 
-/** One embedded row: PostgREST gives an object for a to-one embedding, typed as either. */
-function one<T>(embedded: T | T[] | null | undefined): T | undefined {
-  return (Array.isArray(embedded) ? embedded[0] : embedded) ?? undefined;
-}
-
 /**
  * The ticket an agent's action is about, in one query: the ticket by workspace slug and number,
  * kept only when my membership of its workspace is there too (anyone else gets 404). Its id (and
- * workspace, the folder of its files) is all an action needs: the database checks the rest (transitions, assignee membership, the traffic cop).
+ * workspace, the folder of its files) is all an action needs: the database checks the rest
+ * (transitions, assignee membership, the traffic cop).
  */
 export async function requireMemberTicket(
   request: Request,
-  supabase: SupabaseClient,
+  supabase: Client,
   userId: string,
   slug: string,
   rawNumber: string | undefined,
@@ -104,21 +99,15 @@ export async function requireMemberTicket(
     .maybeSingle();
   if (error) throwDbError(request, error, 'member ticket');
   if (!data) throw errorResponse(request, 'not_found');
-  return { id: data.id as string, workspaceId: data.workspace_id as string };
+  return { id: data.id, workspaceId: data.workspace_id };
 }
 
-export interface RequesterTicket {
-  id: string;
-  number: number;
-  subject: string;
-  status: TicketStatus;
-  created_at: string;
-}
+export type RequesterTicket = Pick<Tables<'tickets'>, 'id' | 'number' | 'subject' | 'status' | 'created_at'>;
 
 /** A requester's own ticket with its workspace, in one query; anyone else's is a 404. */
 export async function requireRequesterTicket(
   request: Request,
-  supabase: SupabaseClient,
+  supabase: Client,
   userId: string,
   slug: string,
   rawNumber: string | undefined,
@@ -132,10 +121,8 @@ export async function requireRequesterTicket(
     .eq('requester_id', userId)
     .maybeSingle();
   if (error) throwDbError(request, error, 'requester ticket');
-  const row = data as (RequesterTicket & { workspaces: Workspace | Workspace[] | null }) | null;
-  const workspace = one(row?.workspaces);
-  if (!row || !workspace) throw errorResponse(request, 'not_found');
-  const { workspaces: _, ...ticket } = row;
+  if (!data) throw errorResponse(request, 'not_found');
+  const { workspaces: workspace, ...ticket } = data;
   return { workspace, ticket };
 }
 
@@ -147,16 +134,8 @@ export async function myWorkspaces(request: Request, userId: string) {
     .select('role, workspaces(slug, name)')
     .eq('user_id', userId);
   if (error) throwDbError(request, error, 'my workspaces');
-  type Row = {
-    role: 'admin' | 'agent';
-    workspaces: { slug: string; name: string } | { slug: string; name: string }[] | null;
-  };
-  return ((data ?? []) as unknown as Row[])
-    .map((r) => {
-      const w = one(r.workspaces);
-      return w ? { slug: w.slug, name: w.name, role: r.role } : null;
-    })
-    .filter((x): x is { slug: string; name: string; role: 'admin' | 'agent' } => !!x)
+  return (data ?? [])
+    .flatMap(({ role, workspaces: w }) => (w ? [{ slug: w.slug, name: w.name, role }] : []))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -170,16 +149,7 @@ export async function myRequests(request: Request, userId: string) {
     .order('last_message_at', { ascending: false })
     .limit(50);
   if (error) throwDbError(request, error, 'my requests');
-  type W = { slug: string; name: string };
-  type Row = {
-    number: number;
-    subject: string;
-    status: TicketStatus;
-    last_message_at: string;
-    workspaces: W | W[] | null;
-  };
-  return ((data ?? []) as unknown as Row[]).flatMap((r) => {
-    const w = one(r.workspaces);
-    return w ? [{ number: r.number, subject: r.subject, status: r.status, slug: w.slug, workspace: w.name }] : [];
-  });
+  return (data ?? []).flatMap(({ workspaces: w, ...r }) =>
+    w ? [{ number: r.number, subject: r.subject, status: r.status, slug: w.slug, workspace: w.name }] : [],
+  );
 }
