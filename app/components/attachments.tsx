@@ -71,6 +71,8 @@ export function AttachmentsField({ errors, keptNames }: { errors?: string[]; kep
     };
     // A file the message can't take stops the post here, with the same message the server gives.
     const onSubmit = (e: SubmitEvent) => {
+      // A button that sends no message ("Mark as solved") leaves the files alone.
+      if ((e.submitter as HTMLButtonElement | null)?.formNoValidate) return;
       const problems = checkFiles(Array.from(el.files ?? []));
       if (!problems.length) return;
       e.preventDefault();
