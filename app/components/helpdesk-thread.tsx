@@ -1,6 +1,8 @@
 // A ticket's conversation, oldest first. Internal notes (agents only; RLS never sends them to a
 // requester) are set apart with a label and a tinted background.
+import type { AttachmentView } from '~/lib/helpdesk/attachments.ts';
 import { formatDate } from '~/lib/helpdesk/vocabulary.ts';
+import { AttachmentList } from './attachments.tsx';
 
 export interface ThreadMessage {
   id: string;
@@ -9,9 +11,20 @@ export interface ThreadMessage {
   created_at: string;
   author_id: string;
   author: string;
+  attachments?: AttachmentView[];
 }
 
-export function Thread({ messages, highlightAfter }: { messages: ThreadMessage[]; highlightAfter?: string | null }) {
+/** `filesPath`: the page's file route, `…/files/` (the attachment id follows). */
+export function Thread({
+  messages,
+  highlightAfter,
+  filesPath,
+}: {
+  messages: ThreadMessage[];
+  highlightAfter?: string | null;
+  filesPath: string;
+}) {
+  const href = (id: string) => `${filesPath}${id}`;
   let passed = false;
   return (
     <ol className="hd-thread" aria-label="Conversation">
@@ -33,6 +46,7 @@ export function Thread({ messages, highlightAfter }: { messages: ThreadMessage[]
               <time dateTime={m.created_at}>{formatDate(m.created_at)}</time>
             </div>
             <div className="hd-message__body">{m.body}</div>
+            <AttachmentList files={m.attachments ?? []} href={href} />
           </li>
         );
       })}

@@ -1,4 +1,5 @@
-// Open a request in a workspace (create_ticket: ticket + first message in one transaction).
+// Open a request in a workspace (create_ticket: ticket + first message + its files in one transaction;
+// the files are streamed to storage first, under the ticket id create_ticket then takes).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import {
@@ -10,14 +11,17 @@ import {
   replyValue,
   useIsPending,
 } from '~/components/forms.tsx';
+import { AttachmentsField } from '~/components/attachments.tsx';
 import { TextareaField } from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH } from '~/lib/constants.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { NewRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
+import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
 import { requireWorkspace } from '~/lib/helpdesk/queries.server.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `New request · ${data.workspace.name} · Tend` : 'New request · Tend' },
@@ -34,18 +38,31 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { supabase } = await requireUser(request);
   // The page's own look-up first: an unknown workspace or an unreachable database is its error page
   // (with the text given back, kept-form.server.ts), not a message in the form.
-  const { slug } = await requireWorkspace(request, supabase, params.slug ?? '');
-  const submission = parseSubmission(await readFormData(request), NewRequestSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  const { id: workspaceId, slug } = await requireWorkspace(request, supabase, params.slug ?? '');
+  const ticketId = crypto.randomUUID();
+  const { form, uploads, fileErrors, fileNames } = await readMessageForm(request, supabase, { workspaceId, ticketId });
+  const submission = parseSubmission(form, NewRequestSchema);
+  if (submission.status !== 'success' || fileErrors.length) {
+    await removeUploads(supabase, uploads);
+    const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
+    return data(request, { result, fileNames }, { status: 400 });
+  }
 
   const { data: rows, error } = await supabase.rpc('create_ticket', {
     p_workspace_slug: slug,
     p_subject: submission.value.subject,
     p_body: submission.value.body,
+    p_ticket_id: ticketId,
+    p_attachments: attachmentsArg(uploads),
   });
   if (error) {
+    await removeUploads(supabase, uploads);
     const mapped = mapDbError(error, 'create_ticket');
-    return data(request, { result: submission.reply({ formErrors: [mapped.message] }) }, { status: mapped.status });
+    return data(
+      request,
+      { result: submission.reply({ formErrors: [mapped.message] }), fileNames },
+      { status: mapped.status },
+    );
   }
   const created = (Array.isArray(rows) ? rows[0] : rows) as { number: number } | undefined;
   return redirectWithHeaders(request, created ? `/support/${slug}/requests/${created.number}` : `/support/${slug}`);
@@ -62,7 +79,7 @@ export default function NewRequest() {
         <Link to={`/support/${workspace.slug}`}>{workspace.name}</Link>
       </p>
       <h1 id="new-title">Submit a request</h1>
-      <Form method="post" className="stack" noValidate>
+      <Form method="post" className="stack" encType="multipart/form-data" noValidate>
         <Field
           label="Subject"
           errors={replyErrors(result, 'subject')}
@@ -85,6 +102,7 @@ export default function NewRequest() {
           maxLength={MESSAGE_MAX_LENGTH}
           rows={8}
         />
+        <AttachmentsField errors={replyErrors(result, FILES_FIELD)} keptNames={actionData?.fileNames} />
         <ErrorList errors={replyFormErrors(result)} />
         <SubmitButton pending={pending}>Submit request</SubmitButton>
       </Form>

@@ -11,6 +11,7 @@ import {
   replyValue,
   useIsPending,
 } from '~/components/forms.tsx';
+import { AttachmentsField } from '~/components/attachments.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { StatusBadge, TextareaField } from '~/components/helpdesk-ui.tsx';
 import { LiveThread } from '~/components/live/live-thread.tsx';
@@ -19,9 +20,11 @@ import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { PortalRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
+import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
 import { profileNames, requireRequesterTicket } from '~/lib/helpdesk/queries.server.ts';
 import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Request · Tend' },
@@ -39,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Replies only, whoever reads: RLS already hides notes from requesters; this keeps the portal public-only for agents too.
   const { data: rows, error } = await supabase
     .from('messages')
-    .select('id, kind, body, created_at, author_id')
+    .select('id, kind, body, created_at, author_id, attachments(id, file_name, size, mime_type)')
     .eq('ticket_id', ticket.id)
     .eq('kind', 'reply')
     .order('created_at', { ascending: true })
@@ -68,19 +71,40 @@ export async function action({ request, params }: ActionFunctionArgs) {
     params.slug ?? '',
     params.number,
   );
-  const submission = parseSubmission(await readFormData(request), PortalRequestSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  const { form, uploads, fileErrors, fileNames } = await readMessageForm(request, supabase, {
+    workspaceId: workspace.id,
+    ticketId: ticket.id,
+  });
+  const submission = parseSubmission(form, PortalRequestSchema);
+  // Files go with a reply only; "Mark as solved" leaves them behind.
+  const replying = submission.status === 'success' && submission.value.intent === 'reply';
+  if (submission.status !== 'success' || (replying && fileErrors.length) || (!replying && uploads.length)) {
+    await removeUploads(supabase, uploads);
+  }
+  if (submission.status !== 'success' || (replying && fileErrors.length)) {
+    const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
+    return data(request, { result, fileNames }, { status: 400 });
+  }
 
   const { intent } = submission.value;
   const { error } =
     submission.value.intent === 'reply'
-      ? await supabase.rpc('post_message', { p_ticket_id: ticket.id, p_body: submission.value.body })
+      ? await supabase.rpc('post_message', {
+          p_ticket_id: ticket.id,
+          p_body: submission.value.body,
+          p_attachments: attachmentsArg(uploads),
+        })
       : await supabase.from('tickets').update({ status: 'solved' }).eq('id', ticket.id);
   if (error) {
+    if (replying) await removeUploads(supabase, uploads);
     const mapped = mapDbError(error, `portal ${intent}`);
     return data(
       request,
-      { result: submission.reply({ formErrors: [mapped.message] }), closed: mapped.code === 'ticket_closed' },
+      {
+        result: submission.reply({ formErrors: [mapped.message] }),
+        closed: mapped.code === 'ticket_closed',
+        fileNames,
+      },
       { status: mapped.status },
     );
   }
@@ -114,7 +138,7 @@ export default function PortalRequest() {
         </p>
       </div>
       <LiveThread ticketId={ticket.id} />
-      <Thread messages={messages} />
+      <Thread messages={messages} filesPath={`${base}/requests/${ticket.number}/files/`} />
       {closed ? (
         <div className="card notice notice--warning" data-testid="closed-notice">
           <p>
@@ -123,7 +147,7 @@ export default function PortalRequest() {
         </div>
       ) : (
         <div className="card stack">
-          <Form method="post" className="stack" noValidate>
+          <Form method="post" className="stack" encType="multipart/form-data" noValidate>
             <TextareaField
               id="body"
               name="body"
@@ -137,6 +161,10 @@ export default function PortalRequest() {
               required
               maxLength={MESSAGE_MAX_LENGTH}
               rows={5}
+            />
+            <AttachmentsField
+              errors={replyErrors(result, FILES_FIELD)}
+              keptNames={actionData && 'fileNames' in actionData ? actionData.fileNames : undefined}
             />
             <ErrorList errors={replyFormErrors(result)} />
             <div className="hd-actions">

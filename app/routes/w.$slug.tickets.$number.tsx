@@ -5,6 +5,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
+import { AttachmentsField } from '~/components/attachments.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import {
   MemberOptions,
@@ -21,9 +22,11 @@ import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
+import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
 import { namedMembers, parseNumber, parseSlug, requireMemberTicket } from '~/lib/helpdesk/queries.server.ts';
 import { formatDate, type MemberRole, STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Ticket · Tend' },
@@ -130,8 +133,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const slug = params.slug ?? '';
   const ticket = await requireMemberTicket(request, supabase, user.id, slug, params.number);
-  const submission = parseSubmission(await readFormData(request), TicketSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  const {
+    form: formData,
+    uploads,
+    fileErrors,
+    fileNames,
+  } = await readMessageForm(request, supabase, {
+    workspaceId: ticket.workspaceId,
+    ticketId: ticket.id,
+  });
+  const submission = parseSubmission(formData, TicketSchema);
+  // Files go with the composer's "Send" only.
+  const sending = submission.status === 'success' && submission.value.intent === 'send';
+  if (!sending || fileErrors.length) await removeUploads(supabase, uploads);
+  if (submission.status !== 'success' || (sending && fileErrors.length)) {
+    const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
+    return data(request, { result, fileNames }, { status: 400 });
+  }
 
   const form = submission.value;
   const { error } =
@@ -142,6 +160,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           p_kind: form.kind,
           p_new_status: form.set_status === 'keep' ? null : form.set_status,
           p_last_seen_message_id: form.last_seen_message_id ?? null,
+          p_attachments: attachmentsArg(uploads),
         })
       : await supabase
           .from('tickets')
@@ -154,6 +173,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           )
           .eq('id', ticket.id);
   if (error) {
+    if (sending) await removeUploads(supabase, uploads);
     const mapped = mapDbError(error, form.intent === 'send' ? 'post_message' : `ticket ${form.intent}`);
     const field = FIELD_OF[form.intent];
     const result = submission.reply(
@@ -163,7 +183,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // again after this action, so they show above the kept draft.
     const changedAfter =
       mapped.code === 'ticket_changed' && form.intent === 'send' ? form.last_seen_message_id : undefined;
-    return data(request, { result, changedAfter }, { status: mapped.status });
+    return data(request, { result, changedAfter, fileNames }, { status: mapped.status });
   }
   return redirectWithHeaders(request, `/w/${slug}/tickets/${params.number}`);
 }
@@ -204,11 +224,15 @@ export default function TicketPage() {
           </p>
         </div>
         <LiveTicket ticketId={ticket.id} me={me} members={members} />
-        <Thread messages={messages} highlightAfter={changedAfter ?? null} />
+        <Thread
+          messages={messages}
+          highlightAfter={changedAfter ?? null}
+          filesPath={`/w/${workspace.slug}/tickets/${ticket.number}/files/`}
+        />
         {closed ? (
           <p className="notice notice--warning">This request is closed. The requester can open a follow-up request.</p>
         ) : (
-          <Form method="post" className="card stack hd-composer" noValidate>
+          <Form method="post" className="card stack hd-composer" encType="multipart/form-data" noValidate>
             <input type="hidden" name="last_seen_message_id" value={lastMessageId} />
             <ErrorList errors={replyFormErrors(result, 'kind', 'set_status')} />
             <fieldset className="hd-kind">
@@ -237,6 +261,11 @@ export default function TicketPage() {
               required
               maxLength={MESSAGE_MAX_LENGTH}
               rows={6}
+            />
+            <AttachmentsField
+              errors={replyErrors(sent, FILES_FIELD)}
+              keptNames={sent && actionData && 'fileNames' in actionData ? actionData.fileNames : undefined}
+              key={`files-${mine}`}
             />
             <div className="hd-actions">
               <SelectField

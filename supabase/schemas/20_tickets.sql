@@ -256,13 +256,17 @@ grant execute on function private.check_transition(public.ticket_status, public.
   to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
--- Any signed-in user may open a request in any workspace (the portal is public).
-create function public.create_ticket(p_workspace_slug text, p_subject text, p_body text)
+-- Any signed-in user may open a request in any workspace (the portal is public), with files uploaded
+-- first to <workspace>/<p_ticket_id>/… (40_attachments.sql): the ticket takes the id they were put under.
+create function public.create_ticket(
+  p_workspace_slug text, p_subject text, p_body text, p_attachments jsonb default null, p_ticket_id uuid default null
+)
 returns table (id uuid, number integer)
 language plpgsql security definer set search_path = '' as $$
 declare
   ws uuid;
   t public.tickets;
+  message_id uuid;
 begin
   if auth.uid() is null then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'sign in first';
@@ -271,12 +275,15 @@ begin
   if ws is null then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
   end if;
-  insert into public.tickets (workspace_id, requester_id, subject) values (ws, auth.uid(), trim(p_subject)) returning * into t;
-  insert into public.messages (ticket_id, author_id, kind, body) values (t.id, auth.uid(), 'reply', p_body);
+  insert into public.tickets (id, workspace_id, requester_id, subject)
+  values (coalesce(p_ticket_id, gen_random_uuid()), ws, auth.uid(), trim(p_subject)) returning * into t;
+  insert into public.messages (ticket_id, author_id, kind, body) values (t.id, auth.uid(), 'reply', p_body)
+  returning public.messages.id into message_id;
+  perform private.attach_files(message_id, p_attachments);
   return query select t.id, t.number;
 end $$;
-revoke execute on function public.create_ticket(text, text, text) from public, anon;
-grant execute on function public.create_ticket(text, text, text) to authenticated, service_role;
+revoke execute on function public.create_ticket(text, text, text, jsonb, uuid) from public, anon;
+grant execute on function public.create_ticket(text, text, text, jsonb, uuid) to authenticated, service_role;
 
 -- The oldest unassigned request goes to the caller; SKIP LOCKED lets agents claim in parallel. A set
 -- ([] or [ticket]): call it with .maybeSingle() for null | ticket.

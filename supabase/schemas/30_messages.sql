@@ -99,12 +99,12 @@ revoke all on function private.ticket_search(), private.message_posted(), privat
   private.message_status() from public;
 
 -- ---------------------------------------------------------------------------------------------
--- Message + optional status change in one transaction. Security definer, so that its status change
+-- Message + its files + optional status change in one transaction. Security definer, so that its status change
 -- is checked once, for the right actor and reason (private.change_status); its checks above are the
 -- messages policies'.
 create function public.post_message(
   p_ticket_id uuid, p_body text, p_kind text default 'reply', p_new_status public.ticket_status default null,
-  p_last_seen_message_id uuid default null
+  p_last_seen_message_id uuid default null, p_attachments jsonb default null
 ) returns public.messages
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -141,6 +141,8 @@ begin
   end if;
 
   insert into public.messages (ticket_id, author_id, kind, body) values (t.id, auth.uid(), p_kind, p_body) returning * into m;
+  -- Its files (uploaded first, 40_attachments.sql), in the same transaction.
+  perform private.attach_files(m.id, p_attachments);
 
   -- The status after the message: the one asked for, else what a reply does.
   target := coalesce(p_new_status, case when p_kind = 'reply' then private.status_after_reply(t.status, actor) end);
@@ -149,8 +151,8 @@ begin
   end if;
   return m;
 end $$;
-revoke execute on function public.post_message(uuid, text, text, public.ticket_status, uuid) from public, anon;
-grant execute on function public.post_message(uuid, text, text, public.ticket_status, uuid) to authenticated, service_role;
+revoke execute on function public.post_message(uuid, text, text, public.ticket_status, uuid, jsonb) from public, anon;
+grant execute on function public.post_message(uuid, text, text, public.ticket_status, uuid, jsonb) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Requesters never see notes.

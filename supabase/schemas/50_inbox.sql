@@ -348,7 +348,12 @@ begin
                                  'requester_id', t.requester_id, 'assignee_id', t.assignee_id, 'created_at', t.created_at,
                                  'first_response_at', t.first_response_at, 'solved_at', t.solved_at),
     'messages', (select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'kind', m.kind, 'body', m.body, 'created_at', m.created_at,
-                                                              'author_id', m.author_id) order by m.created_at, m.id), '[]')
+                                                              'author_id', m.author_id,
+                                                              'attachments', (select coalesce(jsonb_agg(jsonb_build_object(
+                                                                  'id', a.id, 'file_name', a.file_name, 'size', a.size, 'mime_type', a.mime_type)
+                                                                  order by a.created_at, a.file_name), '[]')
+                                                                from public.attachments a where a.message_id = m.id))
+                                                   order by m.created_at, m.id), '[]')
                    from public.messages m where m.ticket_id = t.id),
     'events', (select coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'actor_id', e.actor_id, 'type', e.type, 'from', e."from",
                                                             'to', e."to", 'created_at', e.created_at) order by e.created_at desc, e.id desc), '[]')

@@ -455,6 +455,8 @@ describe('database checks', () => {
     );
     const helpers = [
       'admin_workspaces',
+      // The attachments bucket's storage.objects policies (40_attachments.sql).
+      'attachment_recorded',
       'can_see_profile',
       'change_status',
       'check_transition',
@@ -462,6 +464,7 @@ describe('database checks', () => {
       'is_agent',
       'is_member',
       'is_system',
+      'may_upload_attachment',
       'may_use_ticket_channel',
       'member_workspaces',
       'search_ticket_ids',

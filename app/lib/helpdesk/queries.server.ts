@@ -88,8 +88,9 @@ export function parseNumber(request: Request, raw: string | undefined): number {
 
 /**
  * The ticket an agent's action is about, in one query: the ticket by workspace slug and number,
- * kept only when my membership of its workspace is there too (anyone else gets 404). Its id is all
- * an action needs: the database checks the rest (transitions, assignee membership, the traffic cop).
+ * kept only when my membership of its workspace is there too (anyone else gets 404). Its id (and
+ * workspace, the folder of its files) is all an action needs: the database checks the rest
+ * (transitions, assignee membership, the traffic cop).
  */
 export async function requireMemberTicket(
   request: Request,
@@ -97,19 +98,19 @@ export async function requireMemberTicket(
   userId: string,
   rawSlug: string,
   rawNumber: string | undefined,
-): Promise<{ id: string }> {
+): Promise<{ id: string; workspaceId: string }> {
   const slug = parseSlug(request, rawSlug);
   const number = parseNumber(request, rawNumber);
   const { data, error } = await supabase
     .from('tickets')
-    .select('id, workspaces!inner(slug, memberships!inner(user_id))')
+    .select('id, workspace_id, workspaces!inner(slug, memberships!inner(user_id))')
     .eq('number', number)
     .eq('workspaces.slug', slug)
     .eq('workspaces.memberships.user_id', userId)
     .maybeSingle();
   if (error) throwDbError(request, error, 'member ticket');
   if (!data) throw errorResponse(request, 'not_found');
-  return { id: data.id };
+  return { id: data.id, workspaceId: data.workspace_id };
 }
 
 export type RequesterTicket = Pick<Tables<'tickets'>, 'id' | 'number' | 'subject' | 'status' | 'created_at'>;

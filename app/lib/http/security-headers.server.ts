@@ -24,7 +24,8 @@ export function contentSecurityPolicy(o: CspOptions): string {
     'script-src-attr': ["'none'"],
     // input-otp positions its input with inline style attributes; styles can't run code.
     'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'data:'],
+    // Thumbnails of attachments: the file route redirects to a signed URL on Supabase's origin.
+    'img-src': ["'self'", 'data:', supabase.origin],
     'font-src': ["'self'"],
     'connect-src': connect,
     'form-action': ["'self'"],

@@ -14,6 +14,67 @@ export type Database = {
   }
   public: {
     Tables: {
+      attachments: {
+        Row: {
+          created_at: string
+          file_name: string
+          id: string
+          message_id: string
+          mime_type: string
+          path: string
+          size: number
+          ticket_id: string
+          uploader_id: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          file_name: string
+          id: string
+          message_id: string
+          mime_type: string
+          path: string
+          size: number
+          ticket_id: string
+          uploader_id: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          file_name?: string
+          id?: string
+          message_id?: string
+          mime_type?: string
+          path?: string
+          size?: number
+          ticket_id?: string
+          uploader_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "attachments_message_id_fkey"
+            columns: ["message_id"]
+            isOneToOne: false
+            referencedRelation: "messages"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "attachments_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "attachments_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       canned_replies: {
         Row: {
           body: string
@@ -513,7 +574,13 @@ export type Database = {
         Returns: number
       }
       create_ticket: {
-        Args: { p_body: string; p_subject: string; p_workspace_slug: string }
+        Args: {
+          p_attachments?: Json
+          p_body: string
+          p_subject: string
+          p_ticket_id?: string
+          p_workspace_slug: string
+        }
         Returns: {
           id: string
           number: number
@@ -562,6 +629,7 @@ export type Database = {
       }
       post_message: {
         Args: {
+          p_attachments?: Json
           p_body: string
           p_kind?: string
           p_last_seen_message_id?: string

@@ -1,0 +1,257 @@
+// Attachments end to end, with and without JavaScript: a customer opens a request with two files,
+// the agent sees and downloads them, replies with a file and adds a note with a file; the customer
+// gets the reply's file and never the note's; an 11 MB file and an .exe are refused with the
+// catalogue's messages and the typed text kept. Fresh accounts and a workspace of their own (the
+// seeded accounts are signed in by other specs: one code per email a minute).
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { codeFor, enterCode, env, expect, requestCode, submitCode, test, uniqueEmail } from './fixtures.ts';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+/** The service role's call to the stack (test checks only). */
+async function service(path: string, init: RequestInit = {}) {
+  const key = process.env.E2E_SERVICE_ROLE_KEY!;
+  const res = await fetch(`${process.env.E2E_API_URL}${path}`, {
+    ...init,
+    headers: { apikey: key, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** The attachment folders in storage under a ticket, and the files recorded for it. */
+async function storedAndRecorded(slug: string, number: number) {
+  const [ws] = await service(`/rest/v1/workspaces?slug=eq.${slug}&select=id,tickets(id,number)`);
+  const ticket = ws.tickets.find((t: { number: number }) => t.number === number);
+  const folders: { name: string }[] = await service('/storage/v1/object/list/attachments', {
+    method: 'POST',
+    body: JSON.stringify({ prefix: `${ws.id}/${ticket.id}`, limit: 100 }),
+  });
+  const rows: { id: string }[] = await service(`/rest/v1/attachments?ticket_id=eq.${ticket.id}&select=id`);
+  return { stored: folders.map((f) => f.name).sort(), recorded: rows.map((r) => r.id).sort() };
+}
+
+let ipCounter = 0;
+async function signedIn(browser: Browser, email: string, javaScript: boolean, width = 1366) {
+  ipCounter += 1;
+  const context = await browser.newContext({
+    baseURL: env.baseURL,
+    javaScriptEnabled: javaScript,
+    viewport: { width, height: 900 },
+    extraHTTPHeaders: { 'X-Forwarded-For': `10.253.${javaScript ? 1 : 2}.${ipCounter}` },
+  });
+  // No live updates needed here (live.spec.ts has them).
+  if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
+  const page = await context.newPage();
+  await page.goto('/login');
+  await requestCode(page, email);
+  await enterCode(page, await codeFor(email), { javaScript });
+  if (!javaScript) await submitCode(page);
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  return { context, page };
+}
+
+const files = (page: Page) => page.getByTestId('attachment');
+const fileLink = (page: Page, name: string) => files(page).filter({ hasText: name });
+
+/** The file route's answer: a redirect to a signed URL living at most 60 s. */
+async function signedRedirect(page: Page, href: string) {
+  const res = await page.request.get(href, { maxRedirects: 0 });
+  expect(res.status()).toBe(302);
+  const location = new URL(res.headers().location);
+  const claims = JSON.parse(Buffer.from(location.searchParams.get('token')!.split('.')[1], 'base64url').toString());
+  expect(claims.exp - claims.iat).toBeLessThanOrEqual(60);
+  return location;
+}
+
+for (const javaScript of [true, false]) {
+  test.describe(`attachments ${javaScript ? 'with' : 'without'} JavaScript`, () => {
+    test.describe.configure({ mode: 'serial' });
+    const tag = randomUUID().slice(0, 8);
+    const slug = `files-${javaScript ? 'js' : 'nojs'}-${tag}`;
+    let agent: { context: BrowserContext; page: Page };
+    let customer: { context: BrowserContext; page: Page };
+    let number = 0;
+    let noteFileHref = '';
+
+    test.beforeAll(async ({ browser }) => {
+      test.setTimeout(90_000);
+      [agent, customer] = await Promise.all([
+        signedIn(browser, uniqueEmail('files-agent'), javaScript),
+        signedIn(browser, uniqueEmail('files-customer'), javaScript),
+      ]);
+      await agent.page.goto('/onboarding');
+      await agent.page.getByLabel('Workspace name').fill(`Files ${tag}`);
+      await agent.page.getByLabel('Address').fill(slug);
+      await agent.page.getByRole('button', { name: 'Create workspace' }).click();
+      await agent.page.waitForURL(`/w/${slug}`);
+    });
+    test.afterAll(async () => {
+      await agent?.context.close();
+      await customer?.context.close();
+    });
+
+    test('a request with two files; the agent sees and downloads them', async () => {
+      const page = customer.page;
+      await page.goto(`/support/${slug}/new`);
+      await page.getByLabel('Subject').fill(`Broken screen ${tag}`);
+      await page.getByLabel('Message').fill('Photo and receipt attached.');
+      await page.getByLabel('Attachments').setInputFiles([
+        { name: 'cracked screen.png', mimeType: 'image/png', buffer: PNG },
+        { name: 'receipt.pdf', mimeType: 'application/pdf', buffer: PDF },
+      ]);
+      await page.getByRole('button', { name: 'Submit request' }).click();
+      await page.waitForURL(/\/requests\/\d+$/);
+      number = Number(/requests\/(\d+)$/.exec(page.url())![1]);
+      await expect(files(page)).toHaveCount(2);
+      await expect(fileLink(page, 'cracked screen.png').locator('img')).toBeVisible();
+
+      const a = agent.page;
+      await a.goto(`/w/${slug}/tickets/${number}`);
+      await expect(files(a)).toHaveCount(2);
+      await expect(a.locator('.hd-message').first()).toContainText('receipt.pdf');
+      // The thumbnail loads (through the redirect to storage).
+      await expect
+        .poll(() =>
+          fileLink(a, 'cracked screen.png')
+            .locator('img')
+            .evaluate((img: HTMLImageElement) => img.naturalWidth),
+        )
+        .toBe(2);
+      const href = (await fileLink(a, 'receipt.pdf').getAttribute('href'))!;
+      expect(href).toMatch(new RegExp(`^/w/${slug}/tickets/${number}/files/[0-9a-f-]{36}$`));
+      const location = await signedRedirect(a, href);
+      const file = await a.request.get(location.href);
+      expect(file.status()).toBe(200);
+      expect(file.headers()['content-disposition']).toMatch(/^attachment; filename="?receipt\.pdf/);
+      expect(Buffer.from(await file.body()).equals(PDF)).toBe(true);
+      // In the browser: a click downloads it, under its name.
+      const [download] = await Promise.all([a.waitForEvent('download'), fileLink(a, 'receipt.pdf').click()]);
+      expect(download.suggestedFilename()).toBe('receipt.pdf');
+    });
+
+    test('the agent replies with a file and adds a note with a file; the customer gets only the reply’s', async () => {
+      const a = agent.page;
+      await a.goto(`/w/${slug}/tickets/${number}`);
+      const composer = a.locator('form.hd-composer');
+      await composer.getByLabel('Message', { exact: true }).fill('Here is the return label.');
+      await composer.getByLabel('Attachments').setInputFiles({
+        name: 'return label.pdf',
+        mimeType: 'application/pdf',
+        buffer: PDF,
+      });
+      await composer.getByRole('button', { name: 'Send', exact: true }).click();
+      await expect(a.locator('[data-kind="reply"]', { hasText: 'Here is the return label.' })).toContainText(
+        'return label.pdf',
+      );
+      await composer.getByRole('radio', { name: 'Internal note' }).check();
+      await composer.getByLabel('Message', { exact: true }).fill('Warranty check attached.');
+      await composer.getByLabel('Attachments').setInputFiles({
+        name: 'warranty.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('in warranty until 2027'),
+      });
+      await composer.getByRole('button', { name: 'Send', exact: true }).click();
+      const note = a.locator('[data-kind="note"]', { hasText: 'Warranty check attached.' });
+      await expect(note).toContainText('warranty.txt');
+      noteFileHref = (await fileLink(a, 'warranty.txt').getAttribute('href'))!;
+      await a.screenshot({ path: test.info().outputPath('agent-thread-1366.png'), fullPage: true });
+
+      const c = customer.page;
+      await c.goto(`/support/${slug}/requests/${number}`);
+      await expect(files(c)).toHaveCount(3);
+      await expect(fileLink(c, 'return label.pdf')).toBeVisible();
+      await expect(c.getByText('warranty.txt')).toHaveCount(0);
+      await signedRedirect(c, (await fileLink(c, 'return label.pdf').getAttribute('href'))!);
+      // The note's file, by its id on the requester's route: not found.
+      const noteId = noteFileHref.split('/').pop();
+      const res = await c.request.get(`/support/${slug}/requests/${number}/files/${noteId}`, { maxRedirects: 0 });
+      expect(res.status()).toBe(404);
+      await c.screenshot({ path: test.info().outputPath('customer-thread-1366.png'), fullPage: true });
+      await c.setViewportSize({ width: 375, height: 800 });
+      await c.screenshot({ path: test.info().outputPath('customer-thread-375.png'), fullPage: true });
+      await a.setViewportSize({ width: 375, height: 800 });
+      await a.screenshot({ path: test.info().outputPath('agent-thread-375.png'), fullPage: true });
+    });
+
+    // Drag and drop and paste need JavaScript; without it the file input does the job.
+    if (javaScript)
+      test('files dropped on the composer and a pasted screenshot are sent with the message', async () => {
+        const a = agent.page;
+        await a.goto(`/w/${slug}/tickets/${number}`);
+        const composer = a.locator('form.hd-composer');
+        await expect(composer).toContainText('Drop files here or paste a screenshot.');
+        await composer.getByLabel('Message', { exact: true }).fill('Dropped and pasted.');
+        await composer.evaluate((form, png) => {
+          const bytes = Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0));
+          const dropped = new DataTransfer();
+          dropped.items.add(new File(['a,b\n1,2\n'], 'dropped.csv', { type: 'text/csv' }));
+          form.dispatchEvent(new DragEvent('dragover', { dataTransfer: dropped, bubbles: true, cancelable: true }));
+          form.dispatchEvent(new DragEvent('drop', { dataTransfer: dropped, bubbles: true, cancelable: true }));
+          const clipboard = new DataTransfer();
+          clipboard.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
+          form
+            .querySelector('textarea')!
+            .dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
+        }, PNG.toString('base64'));
+        await expect
+          .poll(() => composer.getByLabel('Attachments').evaluate((i: HTMLInputElement) => i.files?.length))
+          .toBe(2);
+        // The typed text is untouched by the paste of a file.
+        await expect(composer.getByLabel('Message', { exact: true })).toHaveValue('Dropped and pasted.');
+        await composer.getByRole('button', { name: 'Send', exact: true }).click();
+        const message = a.locator('[data-kind="reply"]', { hasText: 'Dropped and pasted.' });
+        await expect(message.getByTestId('attachment')).toHaveCount(2);
+        await expect(message).toContainText('dropped.csv');
+        await expect(message.getByTestId('attachment').filter({ hasText: /^screenshot-.*\.png$/ })).toHaveCount(1);
+      });
+
+    test('an 11 MB file and an .exe are refused with the catalogue’s messages; the text is kept', async () => {
+      const page = customer.page;
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`/support/${slug}/new`);
+      await page.getByLabel('Subject').fill(`Too big ${tag}`);
+      await page.getByLabel('Message').fill('Kept text.');
+      await page.getByLabel('Attachments').setInputFiles([
+        { name: 'video.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(11 * 1024 * 1024) },
+        { name: 'setup.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ') },
+        { name: 'fine.png', mimeType: 'image/png', buffer: PNG },
+      ]);
+      await page.getByRole('button', { name: 'Submit request' }).click();
+      const field = page.locator('.hd-files-field');
+      await expect(field).toContainText('"video.pdf" is larger than 10 MB.');
+      await expect(field).toContainText('"setup.exe" isn\'t a supported file type.');
+      await expect(page).toHaveURL(new RegExp(`/support/${slug}/new$`));
+      await expect(page.getByLabel('Subject')).toHaveValue(`Too big ${tag}`);
+      await expect(page.getByLabel('Message')).toHaveValue('Kept text.');
+      // Without JavaScript the server answered: the names to choose again are shown.
+      if (!javaScript) await expect(page.getByTestId('kept-files')).toContainText('fine.png');
+      // Nothing was opened.
+      await page.goto(`/support/${slug}`);
+      await expect(page.getByText(`Too big ${tag}`)).toHaveCount(0);
+    });
+
+    test('a refused reply leaves no file behind in storage', async () => {
+      const a = agent.page;
+      await a.goto(`/w/${slug}/tickets/${number}`);
+      const before = await storedAndRecorded(slug, number);
+      expect(before.stored).toEqual(before.recorded);
+      const composer = a.locator('form.hd-composer');
+      await composer.getByLabel('Message', { exact: true }).fill('Two files, one refused.');
+      await composer.getByLabel('Attachments').setInputFiles([
+        { name: 'good.png', mimeType: 'image/png', buffer: PNG },
+        { name: 'tool.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ') },
+      ]);
+      await composer.getByRole('button', { name: 'Send', exact: true }).click();
+      await expect(a.locator('.hd-files-field')).toContainText('"tool.exe" isn\'t a supported file type.');
+      await expect(composer.getByLabel('Message', { exact: true })).toHaveValue('Two files, one refused.');
+      // good.png went to storage first (without JavaScript the server sees tool.exe after it), and is gone.
+      expect(await storedAndRecorded(slug, number)).toEqual(before);
+    });
+  });
+}
