@@ -26,7 +26,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { supabase } = await requireUser(request);
   const workspace = await requireWorkspace(request, supabase, params.slug ?? '');
-  return data(request, { workspace });
+  return data(request, { workspace, clientKey: crypto.randomUUID() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -42,6 +42,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     p_workspace_slug: slug,
     p_subject: submission.value.subject,
     p_body: submission.value.body,
+    p_client_key: submission.value.client_key,
   });
   if (error) {
     const mapped = mapDbError(error, 'create_ticket');
@@ -52,7 +53,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function NewRequest() {
-  const { workspace } = useLoaderData<typeof loader>();
+  const { workspace, clientKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const result = actionData?.result;
@@ -63,6 +64,7 @@ export default function NewRequest() {
       </p>
       <h1 id="new-title">Submit a request</h1>
       <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="client_key" value={clientKey} />
         <Field
           label="Subject"
           errors={replyErrors(result, 'subject')}

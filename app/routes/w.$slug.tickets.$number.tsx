@@ -119,6 +119,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     messages,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
+    clientKey: crypto.randomUUID(),
   });
 }
 
@@ -142,6 +143,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           p_kind: form.kind,
           p_new_status: form.set_status === 'keep' ? null : form.set_status,
           p_last_seen_message_id: form.last_seen_message_id ?? null,
+          p_client_key: form.client_key,
         })
       : await supabase
           .from('tickets')
@@ -177,8 +179,19 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defau
   actionStatus === 409 || defaultShouldRevalidate;
 
 export default function TicketPage() {
-  const { workspace, me, members, ticket, requester, requesterCard, assignee, messages, events, lastMessageId } =
-    useLoaderData<typeof loader>();
+  const {
+    workspace,
+    me,
+    members,
+    ticket,
+    requester,
+    requesterCard,
+    assignee,
+    messages,
+    events,
+    lastMessageId,
+    clientKey,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData?.result;
   // A refused draft is kept, with how it was to be sent.
@@ -210,6 +223,7 @@ export default function TicketPage() {
         ) : (
           <Form method="post" className="card stack hd-composer" noValidate>
             <input type="hidden" name="last_seen_message_id" value={lastMessageId} />
+            <input type="hidden" name="client_key" value={clientKey} />
             <ErrorList errors={replyFormErrors(result, 'kind', 'set_status')} />
             <fieldset className="hd-kind">
               <legend>Type</legend>

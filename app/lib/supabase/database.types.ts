@@ -136,6 +136,7 @@ export type Database = {
         Row: {
           author_id: string
           body: string
+          client_key: string | null
           created_at: string
           id: string
           kind: string
@@ -145,6 +146,7 @@ export type Database = {
         Insert: {
           author_id?: string
           body: string
+          client_key?: string | null
           created_at?: string
           id?: string
           kind?: string
@@ -154,6 +156,7 @@ export type Database = {
         Update: {
           author_id?: string
           body?: string
+          client_key?: string | null
           created_at?: string
           id?: string
           kind?: string
@@ -253,6 +256,7 @@ export type Database = {
       tickets: {
         Row: {
           assignee_id: string | null
+          client_key: string | null
           closed_at: string | null
           created_at: string
           first_response_at: string | null
@@ -270,6 +274,7 @@ export type Database = {
         }
         Insert: {
           assignee_id?: string | null
+          client_key?: string | null
           closed_at?: string | null
           created_at?: string
           first_response_at?: string | null
@@ -287,6 +292,7 @@ export type Database = {
         }
         Update: {
           assignee_id?: string | null
+          client_key?: string | null
           closed_at?: string | null
           created_at?: string
           first_response_at?: string | null
@@ -370,6 +376,7 @@ export type Database = {
         Args: { p_workspace_id: string }
         Returns: {
           assignee_id: string | null
+          client_key: string | null
           closed_at: string | null
           created_at: string
           first_response_at: string | null
@@ -397,7 +404,12 @@ export type Database = {
         Returns: number
       }
       create_ticket: {
-        Args: { p_body: string; p_subject: string; p_workspace_slug: string }
+        Args: {
+          p_body: string
+          p_client_key?: string
+          p_subject: string
+          p_workspace_slug: string
+        }
         Returns: {
           id: string
           number: number
@@ -447,6 +459,7 @@ export type Database = {
       post_message: {
         Args: {
           p_body: string
+          p_client_key?: string
           p_kind?: string
           p_last_seen_message_id?: string
           p_new_status?: Database["public"]["Enums"]["ticket_status"]
@@ -455,6 +468,7 @@ export type Database = {
         Returns: {
           author_id: string
           body: string
+          client_key: string | null
           created_at: string
           id: string
           kind: string
@@ -473,6 +487,7 @@ export type Database = {
         Args: { p_query: string; p_workspace_id: string }
         Returns: {
           assignee_id: string | null
+          client_key: string | null
           closed_at: string | null
           created_at: string
           first_response_at: string | null
