@@ -234,6 +234,44 @@ test.describe('helpdesk with JavaScript', () => {
     await expect(a.locator('[data-kind="reply"]', { hasText: answer })).toHaveCount(1);
   });
 
+  test('of two sidebar changes made on one view of the ticket, the second is told what happened', async ({
+    browser,
+  }) => {
+    const a = agent.page;
+    // A second window of the same agent, also without live updates: it keeps showing the old values.
+    const other = await browser.newContext({ baseURL: env.baseURL, storageState: await agent.context.storageState() });
+    await other.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
+    try {
+      const b = await other.newPage();
+      const url = `/w/acme/tickets/${ticketNumber}`;
+      await Promise.all([a.goto(url), b.goto(url)]);
+      await expect(b.locator('.hd-ticket__facts')).toContainText('assigned to Alex Agent');
+
+      await a.getByLabel('Assignee').selectOption({ label: 'Sam Support' });
+      await a.getByRole('button', { name: 'Update assignee' }).click();
+      await expect(a.locator('.hd-ticket__facts')).toContainText('assigned to Sam Support');
+      await b.getByLabel('Assignee').selectOption({ label: 'Nobody' });
+      await b.getByRole('button', { name: 'Update assignee' }).click();
+      await expect(
+        b.getByText('Alex Agent assigned this ticket to Sam Support a moment ago. This is how it is now.'),
+      ).toBeVisible();
+      await expect(b.locator('.hd-ticket__facts')).toContainText('assigned to Sam Support');
+      await expect(b.getByLabel('Assignee').locator('option:checked')).toHaveText('Sam Support');
+
+      await a.getByLabel('Priority').selectOption('high');
+      await a.getByRole('button', { name: 'Update priority' }).click();
+      await expect(a.locator('.hd-ticket__facts')).toContainText('High');
+      await b.getByLabel('Priority').selectOption('low');
+      await b.getByRole('button', { name: 'Update priority' }).click();
+      await expect(b.getByText('Alex Agent changed the priority to High a moment ago.')).toBeVisible();
+      await expect(b.getByLabel('Priority')).toHaveValue('high');
+      await b.reload();
+      await expect(b.locator('.hd-ticket__facts')).toContainText('assigned to Sam Support');
+    } finally {
+      await other.close();
+    }
+  });
+
   test('the home page lists my workspaces and my requests', async () => {
     await agent.page.goto('/');
     await expect(agent.page.getByTestId('my-workspaces').getByRole('link', { name: 'Acme Support' })).toHaveAttribute(

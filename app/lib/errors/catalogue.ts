@@ -41,6 +41,11 @@ const catalogue = {
     status: 409,
     message: () => 'Someone replied while you were writing. Read the new message; your draft is kept.',
   },
+  // A sidebar change made on an older view of the ticket (the optimistic check): who changed what.
+  ticket_field_changed: {
+    status: 409,
+    message: (p: { who: string; change: string }) => `${p.who} ${p.change} a moment ago. This is how it is now.`,
+  },
   assignee_not_member: { status: 400, message: () => 'Only members of this workspace can be assigned.' },
   backend_unavailable: {
     status: 503,

@@ -90,6 +90,9 @@ export const PortalRequestSchema = byIntent([
   z.object({ intent: z.literal('solve') }),
 ]);
 
+/** A sidebar field's value when the page was rendered ('nobody': no assignee); without one, no check. */
+const FromSchema = z.string().max(36).optional().catch(undefined);
+
 /** "Send and set status" on the agent's composer. */
 export const SEND_STATUSES = ['keep', 'open', 'pending', 'solved'] as const;
 
@@ -104,14 +107,15 @@ export const TicketSchema = byIntent([
     last_seen_message_id: z.string().regex(UUID_RE).optional().catch(undefined),
     client_key: ClientKeySchema,
   }),
-  z.object({ intent: z.literal('status'), status: z.enum(STATUSES, badRequest) }),
-  z.object({ intent: z.literal('priority'), priority: z.enum(PRIORITIES, badRequest) }),
+  z.object({ intent: z.literal('status'), status: z.enum(STATUSES, badRequest), from: FromSchema }),
+  z.object({ intent: z.literal('priority'), priority: z.enum(PRIORITIES, badRequest), from: FromSchema }),
   // Nobody (empty) or a member; the database checks membership (assignee_not_member) as well.
   z.object({
     intent: z.literal('assignee'),
     assignee: z.string().regex(UUID_RE, errorMessage('assignee_not_member')).optional(),
+    from: FromSchema,
   }),
-  z.object({ intent: z.literal('assign_me') }),
+  z.object({ intent: z.literal('assign_me'), from: FromSchema }),
 ]);
 
 /** /w/:slug: "Claim next". */
