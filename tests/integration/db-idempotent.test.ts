@@ -1,7 +1,7 @@
 // A form sent twice (double click, resubmitted POST) writes once: post_message and create_ticket
 // give the row of the first send back for a repeated key.
 import { describe, expect, it } from 'vitest';
-import { openTicket } from '../support/db.ts';
+import { openTicket, PEOPLE } from '../support/db.ts';
 import { dbFixture } from '../support/fixture.ts';
 
 describe('idempotent writes', () => {
@@ -76,5 +76,31 @@ describe('idempotent writes', () => {
     const other = await (await db.as('acmeCustomer')).rpc('create_ticket', args);
     expect(other.error).toBeNull();
     expect(other.data[0].id).not.toBe(results[0].data[0].id);
+  });
+
+  it('of two agents assigning from one view of the ticket at once, one writes and the other matches nothing', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Who takes it?');
+    const people = ['acmeAgent', 'acmeAgent2'] as const;
+    // The sidebar's optimistic check: write only while the assignee is the one the form showed (nobody).
+    const results = await Promise.all(
+      people.map(async (p) =>
+        (await db.as(p))
+          .from('tickets')
+          .update({ assignee_id: PEOPLE[p].id })
+          .eq('id', t.id)
+          .is('assignee_id', null)
+          .select('id'),
+      ),
+    );
+    for (const r of results) expect(r.error).toBeNull();
+    const written = results.map((r) => r.data?.length);
+    expect(written.sort()).toEqual([0, 1]);
+    const { rows } = await db.sql(
+      `select t.assignee_id, (select count(*)::int from ticket_events e where e.ticket_id = t.id and e.type = 'assignee') as events
+         from tickets t where t.id = $1`,
+      [t.id],
+    );
+    const winner = people[results.findIndex((r) => r.data?.length === 1)];
+    expect(rows[0]).toEqual({ assignee_id: PEOPLE[winner].id, events: 1 });
   });
 });
