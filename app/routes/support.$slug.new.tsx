@@ -30,7 +30,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { supabase } = await requireUser(request);
   const workspace = await requireWorkspace(request, supabase, params.slug ?? '');
-  return data(request, { workspace });
+  return data(request, { workspace, clientKey: crypto.randomUUID() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -54,6 +54,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     p_body: submission.value.body,
     p_ticket_id: ticketId,
     p_attachments: attachmentsArg(uploads),
+    p_client_key: submission.value.client_key,
   });
   if (error) {
     await removeUploads(supabase, uploads);
@@ -69,7 +70,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function NewRequest() {
-  const { workspace } = useLoaderData<typeof loader>();
+  const { workspace, clientKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const result = actionData?.result;
@@ -80,6 +81,7 @@ export default function NewRequest() {
       </p>
       <h1 id="new-title">Submit a request</h1>
       <Form method="post" className="stack" encType="multipart/form-data" noValidate>
+        <input type="hidden" name="client_key" value={clientKey} />
         <Field
           label="Subject"
           errors={replyErrors(result, 'subject')}

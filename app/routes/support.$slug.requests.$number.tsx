@@ -58,7 +58,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ...m,
     author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
   }));
-  return data(request, { workspace, ticket, messages });
+  return data(request, { workspace, ticket, messages, me: user.id, clientKey: crypto.randomUUID() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -93,6 +93,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           p_ticket_id: ticket.id,
           p_body: submission.value.body,
           p_attachments: attachmentsArg(uploads),
+          p_client_key: submission.value.client_key,
         })
       : await supabase.from('tickets').update({ status: 'solved' }).eq('id', ticket.id);
   if (error) {
@@ -120,12 +121,14 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defau
   actionStatus === 409 || defaultShouldRevalidate;
 
 export default function PortalRequest() {
-  const { workspace, ticket, messages } = useLoaderData<typeof loader>();
+  const { workspace, ticket, messages, me, clientKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const result = actionData?.result;
   const closed = ticket.status === 'closed' || (actionData && 'closed' in actionData && actionData.closed);
   const base = `/support/${workspace.slug}`;
+  // The box starts empty after my own reply is sent, and only then: live updates bring others'.
+  const mine = messages.filter((m) => m.author_id === me).length;
   return (
     <section className="stack-lg hd-portal-ticket" aria-labelledby="request-title">
       <div className="card">
@@ -148,6 +151,7 @@ export default function PortalRequest() {
       ) : (
         <div className="card stack">
           <Form method="post" className="stack" encType="multipart/form-data" noValidate>
+            <input type="hidden" name="client_key" value={clientKey} />
             <TextareaField
               id="body"
               name="body"
@@ -157,7 +161,7 @@ export default function PortalRequest() {
               }
               errors={replyErrors(result, 'body')}
               defaultValue={replyValue(result, 'intent') === 'reply' ? replyValue(result, 'body') : ''}
-              key={actionData ? 'kept' : 'fresh'}
+              key={actionData ? 'kept' : `draft-${mine}`}
               required
               maxLength={MESSAGE_MAX_LENGTH}
               rows={5}

@@ -4,6 +4,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { z } from 'zod';
 import { ErrorList, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
@@ -19,14 +21,32 @@ import {
 import { LiveTicket } from '~/components/live/live-ticket.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
-import { namedMembers, parseNumber, parseSlug, requireMemberTicket } from '~/lib/helpdesk/queries.server.ts';
-import { formatDate, type MemberRole, STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+import {
+  namedMembers,
+  parseNumber,
+  parseSlug,
+  profileNames,
+  requireMemberTicket,
+} from '~/lib/helpdesk/queries.server.ts';
+import {
+  formatDate,
+  isPriority,
+  isStatus,
+  type MemberRole,
+  PRIORITY_LABELS,
+  STATUS_LABELS,
+  type TicketStatus,
+} from '~/lib/helpdesk/vocabulary.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import type { Database } from '~/lib/supabase/database.types.ts';
+
+type Client = SupabaseClient<Database>;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Ticket · Tend' },
@@ -122,11 +142,69 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     messages,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
+    clientKey: crypto.randomUUID(),
   });
 }
 
 // The sidebar field that shows an intent's database refusal.
 const FIELD_OF = { send: '', status: 'status', priority: 'priority', assignee: 'assignee', assign_me: 'assignee' };
+
+type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' }>;
+const COLUMN_OF = {
+  status: 'status',
+  priority: 'priority',
+  assignee: 'assignee_id',
+  assign_me: 'assignee_id',
+} as const;
+const EVENT_OF = { status: 'status', priority: 'priority', assignee: 'assignee', assign_me: 'assignee' } as const;
+const NOBODY = 'nobody';
+
+/**
+ * A sidebar change, written only while the field still holds the value the form was rendered with
+ * (the optimistic check: one UPDATE … WHERE, so of two agents assigning at once one wins and the
+ * other is told). stale: the check matched no row.
+ */
+async function changeSidebar(supabase: Client, ticketId: string, me: string, form: SidebarForm) {
+  const column = COLUMN_OF[form.intent];
+  const patch =
+    form.intent === 'status'
+      ? { status: form.status }
+      : form.intent === 'priority'
+        ? { priority: form.priority }
+        : { assignee_id: form.intent === 'assign_me' ? me : (form.assignee ?? null) };
+  let update = supabase.from('tickets').update(patch).eq('id', ticketId);
+  if (form.from !== undefined)
+    update = form.from === NOBODY ? update.is(column, null) : update.filter(column, 'eq', form.from);
+  const { data: rows, error } = await update.select('id');
+  return { error, stale: !error && form.from !== undefined && rows.length === 0 };
+}
+
+/** The newest change of a sidebar field, in the catalogue's words: "Sam Support" "assigned this ticket to Lee". */
+async function lastChange(request: Request, supabase: Client, ticketId: string, intent: SidebarForm['intent']) {
+  const { data: event } = await supabase
+    .from('ticket_events')
+    .select('actor_id, to')
+    .eq('ticket_id', ticketId)
+    .eq('type', EVENT_OF[intent])
+    .order('created_at', { ascending: false })
+    .order('id', { ascending: false })
+    .limit(1)
+    .maybeSingle();
+  const assigned = EVENT_OF[intent] === 'assignee';
+  // An assignee event's `to` is a person; a status or priority event's, a value.
+  const names = await profileNames(request, supabase, [event?.actor_id, assigned ? event?.to : null]);
+  const who = (event?.actor_id && names.get(event.actor_id)) || 'Someone';
+  const to = event?.to ?? null;
+  const change =
+    EVENT_OF[intent] === 'status'
+      ? `changed the status to ${to && isStatus(to) ? STATUS_LABELS[to] : 'another one'}`
+      : EVENT_OF[intent] === 'priority'
+        ? `changed the priority to ${to && isPriority(to) ? PRIORITY_LABELS[to] : 'another one'}`
+        : to && assigned
+          ? `assigned this ticket to ${names.get(to) ?? 'someone else'}`
+          : 'unassigned this ticket';
+  return { who, change };
+}
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
@@ -152,26 +230,34 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   const form = submission.value;
-  const { error } =
+  const { error, stale } =
     form.intent === 'send'
-      ? await supabase.rpc('post_message', {
-          p_ticket_id: ticket.id,
-          p_body: form.body,
-          p_kind: form.kind,
-          p_new_status: form.set_status === 'keep' ? null : form.set_status,
-          p_last_seen_message_id: form.last_seen_message_id ?? null,
-          p_attachments: attachmentsArg(uploads),
-        })
-      : await supabase
-          .from('tickets')
-          .update(
-            form.intent === 'status'
-              ? { status: form.status }
-              : form.intent === 'priority'
-                ? { priority: form.priority }
-                : { assignee_id: form.intent === 'assign_me' ? user.id : (form.assignee ?? null) },
-          )
-          .eq('id', ticket.id);
+      ? {
+          stale: false,
+          error: (
+            await supabase.rpc('post_message', {
+              p_ticket_id: ticket.id,
+              p_body: form.body,
+              p_kind: form.kind,
+              p_new_status: form.set_status === 'keep' ? null : form.set_status,
+              p_last_seen_message_id: form.last_seen_message_id ?? null,
+              p_attachments: attachmentsArg(uploads),
+              p_client_key: form.client_key,
+            })
+          ).error,
+        }
+      : await changeSidebar(supabase, ticket.id, user.id, form);
+  if (stale && form.intent !== 'send') {
+    // Nothing written: the field is no longer what the form showed. Say who changed it to what; the
+    // page reloads (409) with the value as it is now.
+    const field = FIELD_OF[form.intent];
+    const message = errorMessage('ticket_field_changed', await lastChange(request, supabase, ticket.id, form.intent));
+    return data(
+      request,
+      { result: submission.reply({ fieldErrors: { [field]: [message] } }), fileNames },
+      { status: 409 },
+    );
+  }
   if (error) {
     if (sending) await removeUploads(supabase, uploads);
     const mapped = mapDbError(error, form.intent === 'send' ? 'post_message' : `ticket ${form.intent}`);
@@ -197,8 +283,19 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defau
   actionStatus === 409 || defaultShouldRevalidate;
 
 export default function TicketPage() {
-  const { workspace, me, members, ticket, requester, requesterCard, assignee, messages, events, lastMessageId } =
-    useLoaderData<typeof loader>();
+  const {
+    workspace,
+    me,
+    members,
+    ticket,
+    requester,
+    requesterCard,
+    assignee,
+    messages,
+    events,
+    lastMessageId,
+    clientKey,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData?.result;
   // A refused draft is kept, with how it was to be sent.
@@ -234,6 +331,7 @@ export default function TicketPage() {
         ) : (
           <Form method="post" className="card stack hd-composer" encType="multipart/form-data" noValidate>
             <input type="hidden" name="last_seen_message_id" value={lastMessageId} />
+            <input type="hidden" name="client_key" value={clientKey} />
             <ErrorList errors={replyFormErrors(result, 'kind', 'set_status')} />
             <fieldset className="hd-kind">
               <legend>Type</legend>
@@ -315,6 +413,7 @@ export default function TicketPage() {
           ) : null}
         </div>
         <Form method="post" className="card stack">
+          <input type="hidden" name="from" value={ticket.status} />
           <SelectField id="status" name="status" label="Status" defaultValue={ticket.status} key={`s-${ticket.status}`}>
             <StatusOptions />
           </SelectField>
@@ -324,6 +423,7 @@ export default function TicketPage() {
           </button>
         </Form>
         <Form method="post" className="card stack">
+          <input type="hidden" name="from" value={ticket.priority} />
           <SelectField
             id="priority"
             name="priority"
@@ -339,6 +439,7 @@ export default function TicketPage() {
           </button>
         </Form>
         <Form method="post" className="card stack">
+          <input type="hidden" name="from" value={ticket.assignee_id ?? NOBODY} />
           <SelectField
             id="assignee"
             name="assignee"

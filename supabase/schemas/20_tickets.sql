@@ -30,7 +30,10 @@ create table public.tickets (
   search tsvector not null default ''::tsvector,
   -- A request opened by mail to a closed ticket follows up on it (inbound-email, 80_email.sql).
   follow_up_of uuid references public.tickets (id) on delete set null,
-  unique (workspace_id, number)
+  -- The key of the form that opened it (create_ticket): a resubmitted form finds its ticket.
+  client_key uuid,
+  unique (workspace_id, number),
+  constraint tickets_requester_client_key unique (requester_id, client_key)
 );
 -- Inbox views, newest activity first: all, by status, by assignee, unassigned queue, search.
 create index tickets_inbox_idx on public.tickets (workspace_id, last_message_at desc, id desc);
@@ -259,7 +262,8 @@ grant execute on function private.check_transition(public.ticket_status, public.
 -- Any signed-in user may open a request in any workspace (the portal is public), with files uploaded
 -- first to <workspace>/<p_ticket_id>/… (40_attachments.sql): the ticket takes the id they were put under.
 create function public.create_ticket(
-  p_workspace_slug text, p_subject text, p_body text, p_attachments jsonb default null, p_ticket_id uuid default null
+  p_workspace_slug text, p_subject text, p_body text, p_attachments jsonb default null, p_ticket_id uuid default null,
+  p_client_key uuid default null
 )
 returns table (id uuid, number integer)
 language plpgsql security definer set search_path = '' as $$
@@ -275,15 +279,25 @@ begin
   if ws is null then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
   end if;
-  insert into public.tickets (id, workspace_id, requester_id, subject)
-  values (coalesce(p_ticket_id, gen_random_uuid()), ws, auth.uid(), trim(p_subject)) returning * into t;
+  -- A form sent twice (double click, resubmitted POST) opens one request: the second gets the first.
+  -- The lock queues concurrent sends of one form, so the look-up is exact.
+  if p_client_key is not null then
+    perform pg_advisory_xact_lock(hashtextextended(auth.uid()::text || p_client_key::text, 0));
+    select * into t from public.tickets tk where tk.requester_id = auth.uid() and tk.client_key = p_client_key;
+    if t.id is not null then
+      return query select t.id, t.number;
+      return;
+    end if;
+  end if;
+  insert into public.tickets (id, workspace_id, requester_id, subject, client_key)
+  values (coalesce(p_ticket_id, gen_random_uuid()), ws, auth.uid(), trim(p_subject), p_client_key) returning * into t;
   insert into public.messages (ticket_id, author_id, kind, body) values (t.id, auth.uid(), 'reply', p_body)
   returning public.messages.id into message_id;
   perform private.attach_files(message_id, p_attachments);
   return query select t.id, t.number;
 end $$;
-revoke execute on function public.create_ticket(text, text, text, jsonb, uuid) from public, anon;
-grant execute on function public.create_ticket(text, text, text, jsonb, uuid) to authenticated, service_role;
+revoke execute on function public.create_ticket(text, text, text, jsonb, uuid, uuid) from public, anon;
+grant execute on function public.create_ticket(text, text, text, jsonb, uuid, uuid) to authenticated, service_role;
 
 -- The oldest unassigned request goes to the caller; SKIP LOCKED lets agents claim in parallel. A set
 -- ([] or [ticket]): call it with .maybeSingle() for null | ticket.

@@ -12,7 +12,11 @@ create table public.messages (
     constraint messages_author_profile_fkey references public.profiles (user_id),
   kind text not null default 'reply' check (kind in ('reply', 'note')),
   body text not null check (char_length(body) between 1 and 20000),
-  created_at timestamptz not null default clock_timestamp()
+  created_at timestamptz not null default clock_timestamp(),
+  -- The key of the form that posted it (post_message): a resubmitted form finds its message. Per
+  -- author, so one person's key never matches another's message.
+  client_key uuid,
+  constraint messages_author_client_key unique (author_id, client_key)
 );
 create index messages_ticket_idx on public.messages (ticket_id, created_at, id);
 create index messages_workspace_idx on public.messages (workspace_id);
@@ -104,7 +108,7 @@ revoke all on function private.ticket_search(), private.message_posted(), privat
 -- messages policies'.
 create function public.post_message(
   p_ticket_id uuid, p_body text, p_kind text default 'reply', p_new_status public.ticket_status default null,
-  p_last_seen_message_id uuid default null, p_attachments jsonb default null
+  p_last_seen_message_id uuid default null, p_attachments jsonb default null, p_client_key uuid default null
 ) returns public.messages
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -121,6 +125,14 @@ begin
   -- What the policies let through: the ticket's team, or its requester.
   if t.id is null or auth.uid() is null or (actor = 'requester' and t.requester_id <> auth.uid()) then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'ticket';
+  end if;
+  -- A form sent twice (double click, resubmitted POST) posts once: the second gets the first's
+  -- message, before the checks below would call the writer's own message news (ticket_changed).
+  if p_client_key is not null then
+    select * into m from public.messages where author_id = auth.uid() and client_key = p_client_key;
+    if m.id is not null then
+      return m;
+    end if;
   end if;
   if t.status = 'closed' then
     raise exception using errcode = 'P0001', message = 'ticket_closed', detail = t.id::text;
@@ -140,7 +152,8 @@ begin
     end if;
   end if;
 
-  insert into public.messages (ticket_id, author_id, kind, body) values (t.id, auth.uid(), p_kind, p_body) returning * into m;
+  insert into public.messages (ticket_id, author_id, kind, body, client_key)
+    values (t.id, auth.uid(), p_kind, p_body, p_client_key) returning * into m;
   -- Its files (uploaded first, 40_attachments.sql), in the same transaction.
   perform private.attach_files(m.id, p_attachments);
 
@@ -151,8 +164,8 @@ begin
   end if;
   return m;
 end $$;
-revoke execute on function public.post_message(uuid, text, text, public.ticket_status, uuid, jsonb) from public, anon;
-grant execute on function public.post_message(uuid, text, text, public.ticket_status, uuid, jsonb) to authenticated, service_role;
+revoke execute on function public.post_message(uuid, text, text, public.ticket_status, uuid, jsonb, uuid) from public, anon;
+grant execute on function public.post_message(uuid, text, text, public.ticket_status, uuid, jsonb, uuid) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Requesters never see notes.

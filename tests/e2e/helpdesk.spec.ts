@@ -5,7 +5,7 @@
 // email) and its context is reused; the run without JavaScript uses other accounts.
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { codeFor, enterCode, env, expect, mailCount, requestCode, submitCode, test, uniqueEmail } from './fixtures.ts';
 
 const NOT_FOUND = "We couldn't find that.";
@@ -65,6 +65,21 @@ async function openRequest(customer: Page, subject: string, body: string) {
   await expect(customer.getByRole('heading', { level: 1 })).toHaveText(subject);
   await expect(customer.getByText(body)).toBeVisible();
   return number;
+}
+
+/**
+ * Posts a form of the page twice at once, as a resubmitted POST does: the same fields, the same
+ * per-render key. Gives the two responses' Location headers (an action that wrote redirects).
+ */
+async function postTwice(page: Page, form: Locator, intent?: string) {
+  const fields = await form.evaluate((f: HTMLFormElement) =>
+    [...new FormData(f).entries()].map(([k, v]) => [k, String(v)] as const),
+  );
+  const body = Object.fromEntries(intent ? [...fields, ['intent', intent] as const] : fields);
+  const send = () =>
+    page.request.post(page.url(), { form: body, headers: { Origin: new URL(page.url()).origin }, maxRedirects: 0 });
+  const responses = await Promise.all([send(), send()]);
+  return responses.map((r) => `${r.status()} ${r.headers().location ?? ''}`);
 }
 
 /** The core path; run with and without JavaScript. */
@@ -162,6 +177,99 @@ test.describe('helpdesk with JavaScript', () => {
     await expect(page.getByText('Write a message.')).toBeVisible();
     await expect(page.getByLabel('Subject')).toHaveValue('Only a subject');
     await expect(page).toHaveURL(/\/support\/acme\/new$/);
+  });
+
+  test('a form sent twice writes once, and the reply box empties after sending', async () => {
+    test.setTimeout(60_000);
+    const c = customer.page;
+    const a = agent.page;
+    const tag = randomUUID().slice(0, 8);
+    // A new request posted twice: both sends land on one request, with one message.
+    await c.goto('/support/acme/new');
+    const subject = `Sent twice ${tag}`;
+    const first = `Only once, please (${tag}).`;
+    await c.getByLabel('Subject').fill(subject);
+    await c.getByLabel('Message').fill(first);
+    const created = await postTwice(c, c.locator('form', { has: c.getByLabel('Subject') }));
+    expect(created[0]).toMatch(/^302 \/support\/acme\/requests\/\d+$/);
+    expect(created[1]).toBe(created[0]);
+    const url = created[0].split(' ')[1];
+    await c.goto(url);
+    await expect(c.locator('[data-kind="reply"]', { hasText: first })).toHaveCount(1);
+
+    // The customer's double click sends one reply, and the box is empty again for the next.
+    const reply = `Any news? (${tag})`;
+    await c.getByLabel('Your reply').fill(reply);
+    await c.getByRole('button', { name: 'Send reply' }).dblclick();
+    await expect(c.locator('[data-kind="reply"]', { hasText: reply })).toBeVisible();
+    await expect(c.getByLabel('Your reply')).toHaveValue('');
+    await c.reload();
+    await expect(c.locator('[data-kind="reply"]', { hasText: reply })).toHaveCount(1);
+
+    // The agent's note and reply posted twice: one of each, and no "someone replied" for the second.
+    const number = Number(url.split('/').at(-1));
+    await a.goto(`/w/acme/tickets/${number}`);
+    const note = `Resent note (${tag}).`;
+    await composer(a).getByRole('radio', { name: 'Internal note' }).check();
+    await composer(a).getByLabel('Message', { exact: true }).fill(note);
+    const noted = await postTwice(a, composer(a), 'send');
+    expect(noted).toEqual([`302 /w/acme/tickets/${number}`, `302 /w/acme/tickets/${number}`]);
+    await a.reload();
+    await expect(a.locator('[data-kind="note"]', { hasText: note })).toHaveCount(1);
+    // A reply written on this page, posted twice: the second is not news to its own writer (409).
+    const answer = `Resent answer (${tag}).`;
+    await composer(a).getByRole('radio', { name: 'Reply to customer' }).check();
+    await composer(a).getByLabel('Message', { exact: true }).fill(answer);
+    const answered = await postTwice(a, composer(a), 'send');
+    expect(answered).toEqual([`302 /w/acme/tickets/${number}`, `302 /w/acme/tickets/${number}`]);
+    await a.reload();
+    const clicked = `Double-clicked answer (${tag}).`;
+    await composer(a).getByLabel('Message', { exact: true }).fill(clicked);
+    await composer(a).getByRole('button', { name: 'Send', exact: true }).dblclick();
+    await expect(a.locator('[data-kind="reply"]', { hasText: clicked })).toBeVisible();
+    await expect(composer(a).getByLabel('Message', { exact: true })).toHaveValue('');
+    await expect(a.getByRole('alert').filter({ hasText: TICKET_CHANGED })).toHaveCount(0);
+    await a.reload();
+    await expect(a.locator('[data-kind="reply"]', { hasText: clicked })).toHaveCount(1);
+    await expect(a.locator('[data-kind="reply"]', { hasText: answer })).toHaveCount(1);
+  });
+
+  test('of two sidebar changes made on one view of the ticket, the second is told what happened', async ({
+    browser,
+  }) => {
+    const a = agent.page;
+    // A second window of the same agent, also without live updates: it keeps showing the old values.
+    const other = await browser.newContext({ baseURL: env.baseURL, storageState: await agent.context.storageState() });
+    await other.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
+    try {
+      const b = await other.newPage();
+      const url = `/w/acme/tickets/${ticketNumber}`;
+      await Promise.all([a.goto(url), b.goto(url)]);
+      await expect(b.locator('.hd-ticket__facts')).toContainText('assigned to Alex Agent');
+
+      await a.getByLabel('Assignee').selectOption({ label: 'Sam Support' });
+      await a.getByRole('button', { name: 'Update assignee' }).click();
+      await expect(a.locator('.hd-ticket__facts')).toContainText('assigned to Sam Support');
+      await b.getByLabel('Assignee').selectOption({ label: 'Nobody' });
+      await b.getByRole('button', { name: 'Update assignee' }).click();
+      await expect(
+        b.getByText('Alex Agent assigned this ticket to Sam Support a moment ago. This is how it is now.'),
+      ).toBeVisible();
+      await expect(b.locator('.hd-ticket__facts')).toContainText('assigned to Sam Support');
+      await expect(b.getByLabel('Assignee').locator('option:checked')).toHaveText('Sam Support');
+
+      await a.getByLabel('Priority').selectOption('high');
+      await a.getByRole('button', { name: 'Update priority' }).click();
+      await expect(a.locator('.hd-ticket__facts')).toContainText('High');
+      await b.getByLabel('Priority').selectOption('low');
+      await b.getByRole('button', { name: 'Update priority' }).click();
+      await expect(b.getByText('Alex Agent changed the priority to High a moment ago.')).toBeVisible();
+      await expect(b.getByLabel('Priority')).toHaveValue('high');
+      await b.reload();
+      await expect(b.locator('.hd-ticket__facts')).toContainText('assigned to Sam Support');
+    } finally {
+      await other.close();
+    }
   });
 
   test('the home page lists my workspaces and my requests', async () => {

@@ -47,6 +47,11 @@ const catalogue = {
     message: () => "Tend can't reach its database right now. Your text is kept; try again.",
   },
   // Added by the app (not in docs/product.md §8 yet): a field rule and the pages for errors no user can cause.
+  // A sidebar change made on an older view of the ticket (the optimistic check): who changed what.
+  ticket_field_changed: {
+    status: 409,
+    message: (p: { who: string; change: string }) => `${p.who} ${p.change} a moment ago. This is how it is now.`,
+  },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },

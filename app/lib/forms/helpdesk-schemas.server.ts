@@ -68,8 +68,14 @@ export const BodySchema = z
     `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`,
   );
 
+/**
+ * The per-render key of a form that creates a row: the database gives a repeated key the row of the
+ * first send (a double click, a resubmitted POST). A malformed one is as good as none.
+ */
+const ClientKeySchema = z.string().regex(UUID_RE).optional().catch(undefined);
+
 /** /support/:slug/new: a customer's new request. */
-export const NewRequestSchema = z.object({ subject: SubjectSchema, body: BodySchema });
+export const NewRequestSchema = z.object({ subject: SubjectSchema, body: BodySchema, client_key: ClientKeySchema });
 
 /** The submit button's `intent` picks the schema; an unknown one is bad_request. */
 function byIntent<
@@ -80,9 +86,12 @@ function byIntent<
 
 /** /support/:slug/requests/:number: the requester replies, or marks it solved. */
 export const PortalRequestSchema = byIntent([
-  z.object({ intent: z.literal('reply'), body: BodySchema }),
+  z.object({ intent: z.literal('reply'), body: BodySchema, client_key: ClientKeySchema }),
   z.object({ intent: z.literal('solve') }),
 ]);
+
+/** A sidebar field's value when the page was rendered ('nobody': no assignee); without one, no check. */
+const FromSchema = z.string().max(36).optional().catch(undefined);
 
 /** "Send and set status" on the agent's composer. */
 export const SEND_STATUSES = ['keep', 'open', 'pending', 'solved'] as const;
@@ -96,15 +105,17 @@ export const TicketSchema = byIntent([
     set_status: z.enum(SEND_STATUSES, badRequest).default('keep'),
     // The newest message the writer saw (the traffic cop); a malformed one is as good as none.
     last_seen_message_id: z.string().regex(UUID_RE).optional().catch(undefined),
+    client_key: ClientKeySchema,
   }),
-  z.object({ intent: z.literal('status'), status: z.enum(STATUSES, badRequest) }),
-  z.object({ intent: z.literal('priority'), priority: z.enum(PRIORITIES, badRequest) }),
+  z.object({ intent: z.literal('status'), status: z.enum(STATUSES, badRequest), from: FromSchema }),
+  z.object({ intent: z.literal('priority'), priority: z.enum(PRIORITIES, badRequest), from: FromSchema }),
   // Nobody (empty) or a member; the database checks membership (assignee_not_member) as well.
   z.object({
     intent: z.literal('assignee'),
     assignee: z.string().regex(UUID_RE, errorMessage('assignee_not_member')).optional(),
+    from: FromSchema,
   }),
-  z.object({ intent: z.literal('assign_me') }),
+  z.object({ intent: z.literal('assign_me'), from: FromSchema }),
 ]);
 
 /** /w/:slug: "Claim next". */

@@ -298,6 +298,7 @@ export type Database = {
         Row: {
           author_id: string
           body: string
+          client_key: string | null
           created_at: string
           id: string
           kind: string
@@ -307,6 +308,7 @@ export type Database = {
         Insert: {
           author_id?: string
           body: string
+          client_key?: string | null
           created_at?: string
           id?: string
           kind?: string
@@ -316,6 +318,7 @@ export type Database = {
         Update: {
           author_id?: string
           body?: string
+          client_key?: string | null
           created_at?: string
           id?: string
           kind?: string
@@ -415,6 +418,7 @@ export type Database = {
       tickets: {
         Row: {
           assignee_id: string | null
+          client_key: string | null
           closed_at: string | null
           created_at: string
           first_response_at: string | null
@@ -433,6 +437,7 @@ export type Database = {
         }
         Insert: {
           assignee_id?: string | null
+          client_key?: string | null
           closed_at?: string | null
           created_at?: string
           first_response_at?: string | null
@@ -451,6 +456,7 @@ export type Database = {
         }
         Update: {
           assignee_id?: string | null
+          client_key?: string | null
           closed_at?: string | null
           created_at?: string
           first_response_at?: string | null
@@ -546,6 +552,7 @@ export type Database = {
         Args: { p_workspace_id: string }
         Returns: {
           assignee_id: string | null
+          client_key: string | null
           closed_at: string | null
           created_at: string
           first_response_at: string | null
@@ -577,6 +584,7 @@ export type Database = {
         Args: {
           p_attachments?: Json
           p_body: string
+          p_client_key?: string
           p_subject: string
           p_ticket_id?: string
           p_workspace_slug: string
@@ -631,6 +639,7 @@ export type Database = {
         Args: {
           p_attachments?: Json
           p_body: string
+          p_client_key?: string
           p_kind?: string
           p_last_seen_message_id?: string
           p_new_status?: Database["public"]["Enums"]["ticket_status"]
@@ -639,6 +648,7 @@ export type Database = {
         Returns: {
           author_id: string
           body: string
+          client_key: string | null
           created_at: string
           id: string
           kind: string
@@ -669,6 +679,7 @@ export type Database = {
         Args: { p_query: string; p_workspace_id: string }
         Returns: {
           assignee_id: string | null
+          client_key: string | null
           closed_at: string | null
           created_at: string
           first_response_at: string | null
