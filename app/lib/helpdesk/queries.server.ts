@@ -78,7 +78,7 @@ export function parseNumber(request: Request, raw: string | undefined): number {
 }
 
 /** One embedded row: PostgREST gives an object for a to-one embedding, typed as either. */
-function one<T>(embedded: T | T[] | null | undefined): T | undefined {
+export function one<T>(embedded: T | T[] | null | undefined): T | undefined {
   return (Array.isArray(embedded) ? embedded[0] : embedded) ?? undefined;
 }
 
