@@ -16,8 +16,9 @@ import { INVITATION_TOKEN_RE } from '~/lib/workspace/invitations.server.ts';
 
 export const meta: MetaFunction = () => [
   { title: 'Invitation · Tend' },
-  // The token is in the URL: no Referer carries it to another site.
-  { name: 'referrer', content: 'no-referrer' },
+  // No Referer to other sites (the URL holds a token); same-origin keeps the POST's Origin, which a
+  // no-referrer policy would send as `null` without JavaScript (and requireSameOrigin refuses).
+  { name: 'referrer', content: 'same-origin' },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

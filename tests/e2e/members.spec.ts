@@ -1,0 +1,158 @@
+// Members and invitations end to end (docs/product.md §2): a new admin invites an agent, the email
+// arrives, the invitee follows its link, signs in and lands in the inbox as an agent; the last admin
+// can't step down; an invitation for another address or a revoked one is refused; agents are kept
+// out. With JavaScript and without. Each run makes its own admin and workspace (the seeded
+// accounts get one code a minute, and other specs sign them in).
+import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
+import { waitForMail } from '../support/mail.ts';
+import { env, expect, signIn, test, uniqueEmail } from './fixtures.ts';
+
+let ipCounter = 0;
+async function newContext(browser: Browser, javaScript: boolean): Promise<{ context: BrowserContext; page: Page }> {
+  ipCounter += 1;
+  const context = await browser.newContext({
+    baseURL: env.baseURL,
+    javaScriptEnabled: javaScript,
+    extraHTTPHeaders: { 'X-Forwarded-For': `10.252.${javaScript ? 1 : 2}.${ipCounter}` },
+  });
+  if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
+  return { context, page: await context.newPage() };
+}
+
+async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
+
+async function screenshots(page: Page, testInfo: TestInfo, name: string) {
+  for (const width of [1366, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    const file = testInfo.outputPath(`${name}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+/** The link in the newest invitation email to `email` (the sign-in link that goes on to /invite/:token). */
+async function invitationLink(email: string, nth = 1): Promise<string> {
+  const { html } = await waitForMail(env.mailUrl, email, nth);
+  const href = /href="([^"]*\/auth\/confirm\?[^"]*)"/.exec(html)?.[1];
+  if (!href) throw new Error(`no sign-in link in the email to ${email}`);
+  return href.replaceAll('&amp;', '&');
+}
+
+const invitePath = (link: string) => new URL(link).searchParams.get('next') ?? '';
+
+async function invite(admin: Page, email: string, role: 'Agent' | 'Admin' = 'Agent') {
+  await admin.getByLabel('Email address').fill(email);
+  await admin.getByLabel('Role', { exact: true }).selectOption({ label: role });
+  await admin.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(admin.getByRole('status')).toHaveText('Invitation sent.');
+}
+
+for (const javaScript of [true, false]) {
+  test(`an admin invites an agent, who follows the email's link into the inbox (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(60_000);
+    const id = randomUUID().slice(0, 8);
+    const slug = `team-${id}`;
+    const invitee = javaScript ? 'new-agent@acme.test' : uniqueEmail('new-agent');
+
+    // A new admin with a new workspace.
+    const { context: adminContext, page: admin } = await newContext(browser, javaScript);
+    await signIn(admin, { email: uniqueEmail('admin'), javaScript });
+    await admin.goto('/onboarding');
+    await admin.getByLabel('Workspace name').fill(`Team ${id}`);
+    await admin.getByLabel('Address').fill(slug);
+    await admin.getByRole('button', { name: 'Create workspace' }).click();
+    await expect(admin).toHaveURL(new RegExp(`/w/${slug}$`));
+
+    await admin.goto(`/w/${slug}/settings/members`);
+    await expect(admin.getByRole('heading', { level: 1 })).toHaveText('Members');
+    await expect(admin.getByText('No pending invitations.')).toBeVisible();
+
+    // A wrong address comes back with the catalogue's message and what was typed.
+    await admin.getByLabel('Email address').fill('not-an-address');
+    await admin.getByRole('button', { name: 'Send invitation' }).click();
+    await expect(admin.locator('#invite-email-error')).toHaveText('Enter a valid email address.');
+    await expect(admin.getByLabel('Email address')).toHaveValue('not-an-address');
+
+    await invite(admin, invitee);
+    const row = admin.getByTestId('invitation').filter({ hasText: invitee });
+    await expect(row).toContainText(/Agent · expires \d+ \w+ \d{4}/);
+    if (javaScript) {
+      await expectNoViolations(admin);
+      await screenshots(admin, testInfo, 'members');
+    }
+
+    // The last admin can't step down.
+    const me = admin.getByTestId('member').filter({ hasText: '(you)' });
+    await me.getByRole('combobox').selectOption('agent');
+    await me.getByRole('button', { name: 'Change role' }).click();
+    await expect(me.getByRole('alert')).toHaveText('A workspace needs at least one admin.');
+
+    // The invitee opens the email's link in a browser without a session.
+    const link = await invitationLink(invitee);
+    expect(invitePath(link)).toMatch(/^\/invite\/[A-Za-z0-9_-]{43}$/);
+    const { context: inviteeContext, page: agent } = await newContext(browser, javaScript);
+    await agent.goto(link);
+    await agent.getByRole('button', { name: 'Confirm sign-in' }).click();
+    await expect(agent).toHaveURL(new RegExp(`${invitePath(link)}$`));
+    await expect(agent.getByTestId('invite-email')).toHaveText(invitee);
+    if (javaScript) {
+      await expectNoViolations(agent);
+      await screenshots(agent, testInfo, 'invite');
+    }
+    await agent.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(agent).toHaveURL(new RegExp(`/w/${slug}$`));
+    await expect(agent.getByRole('heading', { level: 1 })).toHaveText('Inbox');
+
+    // The link is spent.
+    await agent.goto(invitePath(link));
+    await agent.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(agent.getByRole('alert')).toHaveText(
+      'This invitation is no longer valid. Ask an admin for a new one.',
+    );
+
+    // An agent may not see the members page.
+    const forbidden = await agent.goto(`/w/${slug}/settings/members`);
+    expect(forbidden?.status()).toBe(403);
+
+    // The admin sees the new agent, and no pending invitation.
+    await admin.goto(`/w/${slug}/settings/members`);
+    await expect(admin.getByTestId('member').filter({ hasText: invitee.split('@')[0] })).toContainText('Agent since');
+    await expect(admin.getByText('No pending invitations.')).toBeVisible();
+
+    // An invitation for another address: refused for this account, and after a revoke invalid for anyone.
+    const other = uniqueEmail('other');
+    await invite(admin, other);
+    const otherPath = invitePath(await invitationLink(other));
+    await agent.goto(otherPath);
+    await agent.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(agent.getByRole('alert')).toHaveText('This invitation was sent to another email address.');
+    const otherRow = admin.getByTestId('invitation').filter({ hasText: other });
+    await otherRow.getByRole('button', { name: /^Revoke/ }).click();
+    await expect(admin.getByRole('status')).toHaveText('Invitation revoked.');
+    await expect(otherRow).toHaveCount(0);
+
+    // The admin makes the agent an admin, then removes them.
+    const agentRow = admin.getByTestId('member').filter({ hasText: invitee.split('@')[0] });
+    await agentRow.getByRole('combobox').selectOption('admin');
+    await agentRow.getByRole('button', { name: 'Change role' }).click();
+    await expect(admin.getByRole('status')).toHaveText('Role changed.');
+    await expect(agentRow).toContainText('Admin since');
+    await agentRow.getByRole('button', { name: /^Remove/ }).click();
+    await expect(admin.getByRole('status')).toHaveText('Member removed.');
+    await expect(admin.getByTestId('member')).toHaveCount(1);
+    expect((await agent.goto(`/w/${slug}`))?.status()).toBe(404);
+
+    await adminContext.close();
+    await inviteeContext.close();
+  });
+}
