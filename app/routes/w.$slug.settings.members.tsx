@@ -3,7 +3,7 @@
 // email with a role, and the pending invitations with resend and revoke. Row-level security decides
 // every read and write; an agent is refused here as there.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
 import { SelectField } from '~/components/helpdesk-ui.tsx';
 import { AdminNav } from '~/components/admin-nav.tsx';
@@ -188,6 +188,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function MembersPage() {
   const { workspace, me, notice, members, invitations } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  // Each arrival (a sent invitation, say) starts the invite form afresh; a refusal refills it.
+  const { key: arrival } = useLocation();
   const result = actionData?.result;
   const invite = result?.initialValue?.intent === 'invite' ? result : undefined;
   // A refusal is shown at the row it concerns, or at the invite form.
@@ -208,7 +210,7 @@ export default function MembersPage() {
 
       <section className="card stack" aria-labelledby="invite-title">
         <h2 id="invite-title">Invite someone</h2>
-        <Form method="post" noValidate className="hd-actions" id="invite">
+        <Form method="post" noValidate className="hd-actions" id="invite" key={arrival}>
           <Field
             label="Email address"
             errors={replyErrors(invite, 'email')}

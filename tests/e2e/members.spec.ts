@@ -53,6 +53,7 @@ async function invite(admin: Page, email: string, role: 'Agent' | 'Admin' = 'Age
   await admin.getByLabel('Role', { exact: true }).selectOption({ label: role });
   await admin.getByRole('button', { name: 'Send invitation' }).click();
   await expect(admin.getByRole('status')).toHaveText('Invitation sent.');
+  await expect(admin.getByLabel('Email address')).toHaveValue('');
 }
 
 for (const javaScript of [true, false]) {
