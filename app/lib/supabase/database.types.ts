@@ -326,6 +326,32 @@ export type Database = {
           },
         ]
       }
+      workspace_slug_history: {
+        Row: {
+          created_at: string
+          slug: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          slug: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          slug?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "workspace_slug_history_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       workspaces: {
         Row: {
           created_at: string
@@ -334,6 +360,7 @@ export type Database = {
           name: string
           slug: string
           ticket_seq: number
+          time_zone: string
         }
         Insert: {
           created_at?: string
@@ -342,6 +369,7 @@ export type Database = {
           name: string
           slug: string
           ticket_seq?: number
+          time_zone?: string
         }
         Update: {
           created_at?: string
@@ -350,6 +378,7 @@ export type Database = {
           name?: string
           slug?: string
           ticket_seq?: number
+          time_zone?: string
         }
         Relationships: []
       }
@@ -412,6 +441,7 @@ export type Database = {
           name: string
           slug: string
           ticket_seq: number
+          time_zone: string
         }
         SetofOptions: {
           from: "*"
@@ -500,6 +530,7 @@ export type Database = {
         Args: { p_since?: string; p_workspace_id: string }
         Returns: Json
       }
+      workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
     }
     Enums: {
       member_role: "admin" | "agent"
