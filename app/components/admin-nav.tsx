@@ -1,7 +1,10 @@
 // The admin pages' own navigation (docs/product.md §2): back to the inbox, and between them.
 import { Link } from '@remix-run/react';
 
-const PAGES = [{ key: 'members', label: 'Members', path: 'settings/members' }] as const;
+const PAGES = [
+  { key: 'members', label: 'Members', path: 'settings/members' },
+  { key: 'settings', label: 'Settings', path: 'settings' },
+] as const;
 
 export function AdminNav({ slug, current }: { slug: string; current: (typeof PAGES)[number]['key'] }) {
   return (

@@ -31,7 +31,7 @@ import {
   decodeCursor,
   encodeCursor,
 } from '~/lib/helpdesk/vocabulary.ts';
-import { requireMembership } from '~/lib/helpdesk/queries.server.ts';
+import { requireMembership, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -113,7 +113,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       get: true,
     },
   );
-  if (error) throwDbError(request, error, 'inbox');
+  if (error) {
+    if (mapDbError(error, 'inbox').code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
+    throwDbError(request, error, 'inbox');
+  }
   const inbox = result as InboxPage;
   return data(request, {
     workspace: inbox.workspace,

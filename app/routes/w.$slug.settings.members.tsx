@@ -13,15 +13,9 @@ import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { MembersSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { one, requireMembership } from '~/lib/helpdesk/queries.server.ts';
+import { one, requireAdmin } from '~/lib/helpdesk/queries.server.ts';
 import { formatDate, type MemberRole } from '~/lib/helpdesk/vocabulary.ts';
-import {
-  data,
-  errorResponse,
-  readFormData,
-  redirectWithHeaders,
-  requireSameOrigin,
-} from '~/lib/http/responses.server.ts';
+import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { newInvitationToken, sendInvitationEmail } from '~/lib/workspace/invitations.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -39,16 +33,13 @@ const NOTICES = {
 } as const;
 type Notice = keyof typeof NOTICES;
 
-/** The workspace for one of its admins; an agent gets `forbidden`, anyone else `not_found`. */
-async function requireAdmin(request: Request, slug: string) {
+async function requireAdminPage(request: Request, slug: string) {
   const { user, supabase } = await requireUser(request);
-  const { workspace, role } = await requireMembership(request, supabase, user.id, slug);
-  if (role !== 'admin') throw errorResponse(request, 'forbidden');
-  return { user, supabase, workspace };
+  return { user, supabase, workspace: await requireAdmin(request, supabase, user.id, slug) };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, supabase, workspace } = await requireAdmin(request, params.slug ?? '');
+  const { user, supabase, workspace } = await requireAdminPage(request, params.slug ?? '');
   const [members, invitations] = await Promise.all([
     supabase
       .from('memberships')
@@ -89,7 +80,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { user, supabase, workspace } = await requireAdmin(request, params.slug ?? '');
+  const { user, supabase, workspace } = await requireAdminPage(request, params.slug ?? '');
   const submission = parseSubmission(await readFormData(request), MembersSchema);
   if (submission.status !== 'success') {
     const { member, invitation } = submission.payload;

@@ -21,7 +21,7 @@ import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { namedMembers, parseNumber, requireMemberTicket } from '~/lib/helpdesk/queries.server.ts';
+import { namedMembers, parseNumber, requireMemberTicket, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
 import { formatDate, STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
@@ -80,7 +80,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     { p_slug: params.slug ?? '', p_number: number },
     { get: true },
   );
-  if (error) throwDbError(request, error, 'ticket page');
+  if (error) {
+    if (mapDbError(error, 'ticket page').code === 'not_found')
+      await throwNotFound(request, supabase, params.slug ?? '');
+    throwDbError(request, error, 'ticket page');
+  }
   const {
     workspace,
     members: rows,

@@ -130,3 +130,12 @@ export const MembersSchema = byIntent([
 
 /** /invite/:token: accept. */
 export const AcceptInvitationSchema = byIntent([z.object({ intent: z.literal('accept') })]);
+
+/** The time zones the settings page offers: the runtime's IANA list (the database checks its own). */
+export const TIME_ZONES: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
+const timeZones = new Set(TIME_ZONES);
+
+/** /w/:slug/settings: name, address and time zone. */
+export const SettingsSchema = WorkspaceSchema.extend({
+  time_zone: z.string(badRequest).refine((tz) => timeZones.has(tz), badRequest),
+});

@@ -2,7 +2,7 @@
 // row-level security is the authorisation, and what it hides is a 404.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { throwDbError } from '../errors/from-db.server.ts';
-import { errorResponse } from '../http/responses.server.ts';
+import { errorResponse, redirectWithHeaders } from '../http/responses.server.ts';
 import { getSupabase } from '../supabase/client.server.ts';
 import type { TicketStatus } from './vocabulary.ts';
 
@@ -17,8 +17,23 @@ export async function requireWorkspace(request: Request, supabase: SupabaseClien
   // By slug through portal_workspace: nobody may list the workspaces table.
   const { data, error } = await supabase.rpc('portal_workspace', { p_slug: slug }).maybeSingle<Workspace>();
   if (error) throwDbError(request, error, 'workspace');
-  if (!data) throw errorResponse(request, 'not_found');
-  return data;
+  if (!data) await throwNotFound(request, supabase, slug);
+  return data as Workspace;
+}
+
+/**
+ * A page of /w/:slug or /support/:slug that was not found: at a workspace's old address (it was
+ * renamed, workspace_slug_redirect), a GET goes to the same page at the new one; anything else is 404.
+ */
+export async function throwNotFound(request: Request, supabase: SupabaseClient, slug: string): Promise<never> {
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    const { data } = await supabase.rpc('workspace_slug_redirect', { p_slug: slug });
+    const url = new URL(request.url);
+    const renamed = typeof data === 'string' ? data : null;
+    const path = url.pathname.replace(/^\/(w|support)\/[^/]+/, (_, area: string) => `/${area}/${renamed}`);
+    if (renamed && path !== url.pathname) throw redirectWithHeaders(request, `${path}${url.search}`, { status: 301 });
+  }
+  throw errorResponse(request, 'not_found');
 }
 
 export interface Member {
@@ -41,8 +56,15 @@ export async function requireMembership(request: Request, supabase: SupabaseClie
   if (error) throwDbError(request, error, 'membership');
   const row = data as { role: 'admin' | 'agent'; workspaces: Workspace | Workspace[] | null } | null;
   const workspace = one(row?.workspaces);
-  if (!row || !workspace) throw errorResponse(request, 'not_found');
+  if (!row || !workspace) return throwNotFound(request, supabase, slug);
   return { workspace, role: row.role };
+}
+
+/** The workspace for one of its admins; an agent gets `forbidden` (403), anyone else `not_found`. */
+export async function requireAdmin(request: Request, supabase: SupabaseClient, userId: string, slug: string) {
+  const { workspace, role } = await requireMembership(request, supabase, userId, slug);
+  if (role !== 'admin') throw errorResponse(request, 'forbidden');
+  return workspace;
 }
 
 /** Members with their names, sorted by name. */
