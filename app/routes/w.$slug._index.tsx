@@ -13,6 +13,8 @@ import {
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
+import { FirstRun } from '~/components/first-run.tsx';
+import { publicOrigin } from '~/lib/http/request-info.server.ts';
 import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
@@ -132,6 +134,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     older: inbox.older ? encodeCursor(inbox.older) : null,
     newer: inbox.newer ? encodeCursor(inbox.newer) : null,
     nothingToClaim: url.searchParams.get('claimed') === 'none',
+    // The site header's admin links (site-header.tsx), and what to do first in an empty workspace.
+    adminOf: inbox.role === 'admin' ? inbox.workspace.slug : null,
+    firstRun: inbox.counts.all === 0 ? { portal: `${publicOrigin(request)}/support/${inbox.workspace.slug}` } : null,
   });
 }
 
@@ -175,8 +180,21 @@ function rangeLabel(page: number, shown: number, total: number | null): string {
 }
 
 export default function Inbox() {
-  const { workspace, members, view, filters, page, total, counts, tickets, older, newer, nothingToClaim } =
-    useLoaderData<typeof loader>();
+  const {
+    workspace,
+    members,
+    view,
+    filters,
+    page,
+    total,
+    counts,
+    tickets,
+    older,
+    newer,
+    nothingToClaim,
+    adminOf,
+    firstRun,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const claiming = useIsPending();
   const followLink = useDelegatedLinks();
@@ -203,6 +221,7 @@ export default function Inbox() {
         </p>
       ) : null}
       <ErrorList errors={replyFormErrors(actionData?.result)} />
+      {firstRun ? <FirstRun slug={workspace.slug} portal={firstRun.portal} admin={!!adminOf} /> : null}
       <nav aria-label="Views">
         <ul className="hd-tabs">
           {INBOX_VIEWS.map((v) => (

@@ -35,6 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { data: row, error } = await supabase.from('workspaces').select('time_zone').eq('id', workspace.id).single();
   if (error) throwDbError(request, error, 'settings');
   return data(request, {
+    adminOf: workspace.slug,
     workspace: { ...workspace, time_zone: (row as { time_zone: string }).time_zone },
     portal: `${publicOrigin(request)}/support/${workspace.slug}`,
     timeZones: TIME_ZONES,

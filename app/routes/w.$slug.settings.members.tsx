@@ -59,6 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const notice = new URL(request.url).searchParams.get('done');
   const now = Date.now();
   return data(request, {
+    adminOf: workspace.slug,
     workspace,
     me: user.id,
     notice: notice && notice in NOTICES ? NOTICES[notice as Notice] : null,

@@ -1,4 +1,4 @@
-// Members and invitations end to end (docs/product.md §2): a new admin invites an agent, the email
+// Members, invitations and settings end to end (docs/product.md §2): a new admin invites an agent, the email
 // arrives, the invitee follows its link, signs in and lands in the inbox as an agent; the last admin
 // can't step down; an invitation for another address or a revoked one is refused; agents are kept
 // out. With JavaScript and without. Each run makes its own admin and workspace (the seeded
@@ -60,19 +60,12 @@ for (const javaScript of [true, false]) {
   test(`an admin invites an agent, who follows the email's link into the inbox (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
   }, testInfo) => {
-    test.setTimeout(60_000);
-    const id = randomUUID().slice(0, 8);
-    const slug = `team-${id}`;
+    test.setTimeout(120_000);
     const invitee = javaScript ? 'new-agent@acme.test' : uniqueEmail('new-agent');
 
     // A new admin with a new workspace.
     const { context: adminContext, page: admin } = await newContext(browser, javaScript);
-    await signIn(admin, { email: uniqueEmail('admin'), javaScript });
-    await admin.goto('/onboarding');
-    await admin.getByLabel('Workspace name').fill(`Team ${id}`);
-    await admin.getByLabel('Address').fill(slug);
-    await admin.getByRole('button', { name: 'Create workspace' }).click();
-    await expect(admin).toHaveURL(new RegExp(`/w/${slug}$`));
+    const { slug } = await newWorkspace(admin, javaScript);
 
     await admin.goto(`/w/${slug}/settings/members`);
     await expect(admin.getByRole('heading', { level: 1 })).toHaveText('Members');
@@ -155,5 +148,61 @@ for (const javaScript of [true, false]) {
 
     await adminContext.close();
     await inviteeContext.close();
+  });
+}
+
+async function newWorkspace(page: Page, javaScript: boolean) {
+  const id = randomUUID().slice(0, 8);
+  await signIn(page, { email: uniqueEmail('admin'), javaScript });
+  await page.goto('/onboarding');
+  await page.getByLabel('Workspace name').fill(`Team ${id}`);
+  await page.getByLabel('Address').fill(`team-${id}`);
+  await page.getByRole('button', { name: 'Create workspace' }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/team-${id}$`));
+  return { id, slug: `team-${id}` };
+}
+
+for (const javaScript of [true, false]) {
+  test(`an admin renames the workspace and its address; old links redirect (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
+    browser,
+  }, testInfo) => {
+    const { context, page } = await newContext(browser, javaScript);
+    const { id, slug } = await newWorkspace(page, javaScript);
+    await page.goto(`/w/${slug}/settings`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
+    await expect(page.getByLabel('Portal address')).toHaveValue(`${env.baseURL}/support/${slug}`);
+    await expect(page.getByLabel('Time zone')).toHaveValue('UTC');
+    if (javaScript) {
+      await expectNoViolations(page);
+      await screenshots(page, testInfo, 'settings');
+    }
+
+    // An address in use: refused at the field, with what was typed kept.
+    await page.getByLabel('Workspace name').fill(`Renamed ${id}`);
+    await page.getByLabel('Address', { exact: true }).fill('globex');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.locator('#settings-slug-error')).toHaveText('That address is taken.');
+    await expect(page.getByLabel('Address', { exact: true })).toHaveValue('globex');
+    await expect(page.getByLabel('Workspace name')).toHaveValue(`Renamed ${id}`);
+    if (javaScript) await expectNoViolations(page);
+
+    const renamed = `renamed-${id}`;
+    await page.getByLabel('Address', { exact: true }).fill(renamed);
+    await page.getByLabel('Time zone').selectOption('Europe/Berlin');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page).toHaveURL(new RegExp(`/w/${renamed}/settings\\?done=saved$`));
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    await expect(page.getByLabel('Address', { exact: true })).toHaveValue(renamed);
+    await expect(page.getByLabel('Time zone')).toHaveValue('Europe/Berlin');
+    await expect(page.getByLabel('Portal address')).toHaveValue(`${env.baseURL}/support/${renamed}`);
+
+    // Old links lead to the new address.
+    await page.goto(`/w/${slug}?view=all`);
+    await expect(page).toHaveURL(new RegExp(`/w/${renamed}\\?view=all$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inbox');
+    await page.goto(`/support/${slug}`);
+    await expect(page).toHaveURL(new RegExp(`/support/${renamed}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Renamed ${id}`);
+    await context.close();
   });
 }
