@@ -15,32 +15,26 @@ import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
-import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
+import { INBOX_PAGE_SIZE, MAX_QUERY_LENGTH } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import {
   formatDate,
   INBOX_VIEWS,
-  isPriority,
-  isStatus,
-  isView,
   VIEW_LABELS,
   type InboxCursor,
   type InboxView,
   type TicketStatus,
-  UUID_RE,
   decodeCursor,
   encodeCursor,
 } from '~/lib/helpdesk/vocabulary.ts';
-import { requireMembership, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
+import { inboxFilters, requireMembership, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },
 ];
-
-const MAX_QUERY_LENGTH = 200;
 
 interface InboxTicket {
   id: string;
@@ -72,19 +66,7 @@ interface InboxPage {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const url = new URL(request.url);
-  const viewParam = url.searchParams.get('view');
-  const view: InboxView = isView(viewParam) ? viewParam : 'unassigned';
-  // Control characters (a NUL can't even reach Postgres) search as spaces.
-  const q = (url.searchParams.get('q') ?? '')
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .trim()
-    .slice(0, MAX_QUERY_LENGTH);
-  const statusParam = url.searchParams.get('status');
-  const status = isStatus(statusParam) ? statusParam : '';
-  const priorityParam = url.searchParams.get('priority');
-  const priority = isPriority(priorityParam) ? priorityParam : '';
-  const assigneeParam = url.searchParams.get('assignee') ?? '';
-  const assignee = assigneeParam === 'none' || UUID_RE.test(assigneeParam) ? assigneeParam : '';
+  const { view, q, status, priority, assignee } = inboxFilters(url.searchParams);
   const after = decodeCursor(url.searchParams.get('after'));
   const before = after ? null : decodeCursor(url.searchParams.get('before'));
   // The page number is only shown ("26–50 of …"); the cursor decides what is listed.

@@ -67,7 +67,18 @@ for (const javaScript of [true, false]) {
     const { context: adminContext, page: admin } = await newContext(browser, javaScript);
     const { slug } = await newWorkspace(admin, javaScript);
 
-    await admin.goto(`/w/${slug}/settings/members`);
+    // An empty workspace says what to do first; its admin gets the admin links in the header.
+    const header = (page: Page) => page.getByRole('navigation', { name: 'Account' });
+    await expect(admin.getByTestId('first-run')).toContainText('Invite your team');
+    await expect(admin.getByTestId('first-run-portal')).toHaveText(`${env.baseURL}/support/${slug}`);
+    await expect(header(admin).getByRole('link', { name: 'Settings' })).toBeVisible();
+    if (javaScript) {
+      await expectNoViolations(admin);
+      await screenshots(admin, testInfo, 'first-run');
+    }
+    await header(admin).getByRole('link', { name: 'Members' }).click();
+    await expect(admin).toHaveURL(new RegExp(`/w/${slug}/settings/members$`));
+
     await expect(admin.getByRole('heading', { level: 1 })).toHaveText('Members');
     await expect(admin.getByText('No pending invitations.')).toBeVisible();
 
@@ -106,6 +117,9 @@ for (const javaScript of [true, false]) {
     await agent.getByRole('button', { name: 'Accept invitation' }).click();
     await expect(agent).toHaveURL(new RegExp(`/w/${slug}$`));
     await expect(agent.getByRole('heading', { level: 1 })).toHaveText('Inbox');
+    // Agents get no admin links, and no "invite your team".
+    await expect(header(agent).getByRole('link', { name: 'Members' })).toHaveCount(0);
+    await expect(agent.getByTestId('first-run')).not.toContainText('Invite your team');
 
     // The link is spent.
     await agent.goto(invitePath(link));
@@ -166,6 +180,7 @@ for (const javaScript of [true, false]) {
   test(`an admin renames the workspace and its address; old links redirect (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
   }, testInfo) => {
+    test.setTimeout(90_000);
     const { context, page } = await newContext(browser, javaScript);
     const { id, slug } = await newWorkspace(page, javaScript);
     await page.goto(`/w/${slug}/settings`);

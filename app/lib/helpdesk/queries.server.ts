@@ -4,7 +4,26 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { throwDbError } from '../errors/from-db.server.ts';
 import { errorResponse, redirectWithHeaders } from '../http/responses.server.ts';
 import { getSupabase } from '../supabase/client.server.ts';
-import type { TicketStatus } from './vocabulary.ts';
+import { MAX_QUERY_LENGTH } from '../constants.ts';
+import { isPriority, isStatus, isView, type InboxView, type TicketStatus, UUID_RE } from './vocabulary.ts';
+
+/** The inbox's view, search and filters from its URL (the inbox and its CSV export); anything else is unset. */
+export function inboxFilters(params: URLSearchParams) {
+  const viewParam = params.get('view');
+  const view: InboxView = isView(viewParam) ? viewParam : 'unassigned';
+  // Control characters (a NUL can't even reach Postgres) search as spaces.
+  const q = (params.get('q') ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .trim()
+    .slice(0, MAX_QUERY_LENGTH);
+  const statusParam = params.get('status');
+  const status = isStatus(statusParam) ? statusParam : '';
+  const priorityParam = params.get('priority');
+  const priority = isPriority(priorityParam) ? priorityParam : '';
+  const assigneeParam = params.get('assignee') ?? '';
+  const assignee = assigneeParam === 'none' || UUID_RE.test(assigneeParam) ? assigneeParam : '';
+  return { view, q, status, priority, assignee };
+}
 
 export interface Workspace {
   id: string;
