@@ -2,7 +2,7 @@
 // portal, invite the team (admins), open a test request as a customer would.
 export function FirstRun({ slug, portal, admin }: { slug: string; portal: string; admin: boolean }) {
   return (
-    <section className="card stack" aria-labelledby="first-run-title" data-testid="first-run">
+    <section className="card stack first-run" aria-labelledby="first-run-title" data-testid="first-run">
       <h2 id="first-run-title">Get started</h2>
       <ol className="stack">
         <li>

@@ -190,6 +190,15 @@ export default function Inbox() {
           <p className="eyebrow">{workspace.name}</p>
           <h1 id="inbox-title">Inbox</h1>
         </div>
+        {adminOf ? (
+          <a
+            href={`/w/${workspace.slug}/export.csv${href('', keep).slice('/w/'.length)}`}
+            download
+            className="button button--secondary"
+          >
+            Export CSV
+          </a>
+        ) : null}
         <Form method="post" className="hd-claim">
           <SubmitButton pending={claiming} name="intent" value="claim_next">
             Claim next

@@ -117,6 +117,7 @@ for (const javaScript of [true, false]) {
     await agent.getByRole('button', { name: 'Accept invitation' }).click();
     await expect(agent).toHaveURL(new RegExp(`/w/${slug}$`));
     await expect(agent.getByRole('heading', { level: 1 })).toHaveText('Inbox');
+    expect((await agent.request.get(`/w/${slug}/export.csv?view=all`)).status()).toBe(403);
     // Agents get no admin links, and no "invite your team".
     await expect(header(agent).getByRole('link', { name: 'Members' })).toHaveCount(0);
     await expect(agent.getByTestId('first-run')).not.toContainText('Invite your team');
@@ -218,6 +219,36 @@ for (const javaScript of [true, false]) {
     await page.goto(`/support/${slug}`);
     await expect(page).toHaveURL(new RegExp(`/support/${renamed}$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Renamed ${id}`);
+
+    // The inbox as CSV: a request whose subject is a formula comes out neutralised and quoted.
+    const subject = '=HYPERLINK("http://evil.example","x")';
+    await page.goto(`/support/${renamed}/new`);
+    await page.getByLabel('Subject').fill(subject);
+    await page.getByLabel('Message').fill('Testing the export, with a comma.');
+    await page.getByRole('button', { name: 'Submit request' }).click();
+    await expect(page).toHaveURL(new RegExp(`/support/${renamed}/requests/1$`));
+    await page.goto(`/w/${renamed}?view=all`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^${renamed}-tickets-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+    const response = await page.request.get(`/w/${renamed}/export.csv?view=all`);
+    expect(response.headers()['content-type']).toBe('text/csv; charset=utf-8');
+    const body = await response.body();
+    expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = body.subarray(3).toString('utf8').split('\r\n');
+    expect(lines[0]).toBe('Number,Subject,Status,Priority,Requester,Assignee,Last activity');
+    expect(lines[1]).toMatch(
+      /^1,"'=HYPERLINK\(""http:\/\/evil\.example"",""x""\)",New,Normal,admin-[0-9a-f]{8},,\d{4}-/,
+    );
+    expect(lines.slice(2)).toEqual(['']);
+    // A view without it: only the header.
+    const pending = await page.request.get(`/w/${renamed}/export.csv?view=pending`);
+    expect((await pending.text()).split('\r\n')).toEqual([
+      '\uFEFFNumber,Subject,Status,Priority,Requester,Assignee,Last activity',
+      '',
+    ]);
     await context.close();
   });
 }
