@@ -5,6 +5,7 @@ import { throwDbError } from '../errors/from-db.server.ts';
 import { errorResponse, redirectWithHeaders } from '../http/responses.server.ts';
 import { getSupabase } from '../supabase/client.server.ts';
 import { MAX_QUERY_LENGTH } from '../constants.ts';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
 import { isPriority, isStatus, isView, type InboxView, type TicketStatus, UUID_RE } from './vocabulary.ts';
 
 /** The inbox's view, search and filters from its URL (the inbox and its CSV export); anything else is unset. */
@@ -40,12 +41,15 @@ export async function requireWorkspace(request: Request, supabase: SupabaseClien
   return data as Workspace;
 }
 
+const SLUG_RE = new RegExp(`^(?=.{1,${SLUG_MAX_LENGTH}}$)${SLUG_PATTERN}$`, 'i');
+
 /**
  * A page of /w/:slug or /support/:slug that was not found: at a workspace's old address (it was
  * renamed, workspace_slug_redirect), a GET goes to the same page at the new one; anything else is 404.
  */
 export async function throwNotFound(request: Request, supabase: SupabaseClient, slug: string): Promise<never> {
-  if (request.method === 'GET' || request.method === 'HEAD') {
+  // Only something shaped like an address can have been one (and junk never reaches the database).
+  if ((request.method === 'GET' || request.method === 'HEAD') && SLUG_RE.test(slug)) {
     const { data } = await supabase.rpc('workspace_slug_redirect', { p_slug: slug });
     const url = new URL(request.url);
     const renamed = typeof data === 'string' ? data : null;
