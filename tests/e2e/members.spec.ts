@@ -31,6 +31,11 @@ async function expectNoViolations(page: Page) {
 async function screenshots(page: Page, testInfo: TestInfo, name: string) {
   for (const width of [1366, 375]) {
     await page.setViewportSize({ width, height: 900 });
+    // Nothing wider than the screen (no sideways scrolling on a phone).
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${name} at ${width} px`,
+    ).toBeLessThanOrEqual(width);
     const file = testInfo.outputPath(`${name}-${width}.png`);
     await page.screenshot({ path: file, fullPage: true });
     await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
