@@ -1,9 +1,13 @@
-import { Form, Link, useLocation } from '@remix-run/react';
+import { Form, Link, useLocation, useMatches } from '@remix-run/react';
 import type { SessionUser } from '~/lib/auth/user.ts';
 
 export function SiteHeader({ user }: { user: SessionUser | null }) {
   const location = useLocation();
   const onSignInPages = location.pathname.startsWith('/login') || location.pathname.startsWith('/auth/');
+  // A workspace page says when the reader is its admin (its loader's `adminOf`, the workspace's slug).
+  const adminOf = useMatches()
+    .map((m) => (m.data as { adminOf?: string | null } | undefined)?.adminOf)
+    .find(Boolean);
   return (
     <header className="site-header">
       <div className="site-header__inner">
@@ -16,6 +20,16 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
         <nav aria-label="Account" className="site-header__nav">
           {user ? (
             <>
+              {adminOf ? (
+                <>
+                  <Link to={`/w/${adminOf}/settings/members`} className="site-header__link">
+                    Members
+                  </Link>
+                  <Link to={`/w/${adminOf}/settings`} className="site-header__link">
+                    Settings
+                  </Link>
+                </>
+              ) : null}
               <Link to="/account" className="site-header__user">
                 <span className="visually-hidden">Signed in as </span>
                 {user.displayName ?? user.email}

@@ -15,6 +15,8 @@ export const ATTACHMENT_MAX_BYTES = ATTACHMENT_MAX_MB * 1024 * 1024;
 export const AUTO_CLOSE_DAYS = 7;
 export const INVITATION_LIFETIME_DAYS = 7;
 export const INBOX_PAGE_SIZE = 25;
+/** The longest inbox search kept (more is cut). */
+export const MAX_QUERY_LENGTH = 200;
 
 // Realtime connection
 export const REALTIME_TIMEOUT_MS = 10_000;

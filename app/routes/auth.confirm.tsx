@@ -9,13 +9,15 @@ import { clearPendingLogin, readPendingLogin } from '~/lib/auth/cookies.server.t
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
 import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { log } from '~/lib/http/log.server.ts';
-import { safeRedirect } from '~/lib/http/safe-redirect.ts';
+import { loginPath, safeRedirect } from '~/lib/http/safe-redirect.ts';
 import { ConfirmSchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 
 export const meta: MetaFunction = () => [
   { title: 'Confirm sign-in · Tend' },
-  { name: 'referrer', content: 'no-referrer' },
+  // No Referer to other sites (the URL holds a token); same-origin keeps the POST's Origin, which a
+  // no-referrer policy would send as `null` without JavaScript (and requireSameOrigin refuses).
+  { name: 'referrer', content: 'same-origin' },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -76,7 +78,8 @@ export default function ConfirmPage() {
         </p>
       )}
       <p className="muted">
-        <Link to="/login">Sign in with a new code instead</Link>
+        {/* An invitation's link outlives its 10-minute code: a new code still leads on to `next`. */}
+        <Link to={loginPath(link?.next)}>Sign in with a new code instead</Link>
       </p>
     </section>
   );

@@ -13,33 +13,29 @@ import {
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
-import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
+import { FirstRun } from '~/components/first-run.tsx';
+import { publicOrigin } from '~/lib/http/request-info.server.ts';
+import { INBOX_PAGE_SIZE, MAX_QUERY_LENGTH } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import {
   formatDate,
   INBOX_VIEWS,
-  isPriority,
-  isStatus,
-  isView,
   VIEW_LABELS,
   type InboxCursor,
   type InboxView,
   type TicketStatus,
-  UUID_RE,
   decodeCursor,
   encodeCursor,
   type MemberRole,
 } from '~/lib/helpdesk/vocabulary.ts';
-import { parseSlug, requireMembership } from '~/lib/helpdesk/queries.server.ts';
+import { inboxFilters, parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },
 ];
-
-const MAX_QUERY_LENGTH = 200;
 
 interface InboxTicket {
   id: string;
@@ -71,19 +67,7 @@ interface InboxPage {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const url = new URL(request.url);
-  const viewParam = url.searchParams.get('view');
-  const view: InboxView = isView(viewParam) ? viewParam : 'unassigned';
-  // Control characters (a NUL can't even reach Postgres) search as spaces.
-  const q = (url.searchParams.get('q') ?? '')
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .trim()
-    .slice(0, MAX_QUERY_LENGTH);
-  const statusParam = url.searchParams.get('status');
-  const status = isStatus(statusParam) ? statusParam : '';
-  const priorityParam = url.searchParams.get('priority');
-  const priority = isPriority(priorityParam) ? priorityParam : '';
-  const assigneeParam = url.searchParams.get('assignee') ?? '';
-  const assignee = assigneeParam === 'none' || UUID_RE.test(assigneeParam) ? assigneeParam : '';
+  const { view, q, status, priority, assignee } = inboxFilters(url.searchParams);
   const after = decodeCursor(url.searchParams.get('after'));
   const before = after ? null : decodeCursor(url.searchParams.get('before'));
   // The page number is only shown ("26–50 of …"); the cursor decides what is listed.
@@ -114,7 +98,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       get: true,
     },
   );
-  if (error) throwDbError(request, error, 'inbox');
+  if (error) {
+    if (mapDbError(error, 'inbox').code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
+    throwDbError(request, error, 'inbox');
+  }
   const inbox = result as InboxPage;
   return data(request, {
     workspace: inbox.workspace,
@@ -130,6 +117,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     older: inbox.older ? encodeCursor(inbox.older) : null,
     newer: inbox.newer ? encodeCursor(inbox.newer) : null,
     nothingToClaim: url.searchParams.get('claimed') === 'none',
+    // The site header's admin links (site-header.tsx), and what to do first in an empty workspace.
+    adminOf: inbox.role === 'admin' ? inbox.workspace.slug : null,
+    firstRun: inbox.counts.all === 0 ? { portal: `${publicOrigin(request)}/support/${inbox.workspace.slug}` } : null,
   });
 }
 
@@ -173,8 +163,21 @@ function rangeLabel(page: number, shown: number, total: number | null): string {
 }
 
 export default function Inbox() {
-  const { workspace, members, view, filters, page, total, counts, tickets, older, newer, nothingToClaim } =
-    useLoaderData<typeof loader>();
+  const {
+    workspace,
+    members,
+    view,
+    filters,
+    page,
+    total,
+    counts,
+    tickets,
+    older,
+    newer,
+    nothingToClaim,
+    adminOf,
+    firstRun,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const claiming = useIsPending();
   const followLink = useDelegatedLinks();
@@ -188,6 +191,15 @@ export default function Inbox() {
           <p className="eyebrow">{workspace.name}</p>
           <h1 id="inbox-title">Inbox</h1>
         </div>
+        {adminOf ? (
+          <a
+            href={`/w/${workspace.slug}/export.csv${href('', keep).slice('/w/'.length)}`}
+            download
+            className="button button--secondary"
+          >
+            Export CSV
+          </a>
+        ) : null}
         <Form method="post" className="hd-claim">
           <SubmitButton pending={claiming} name="intent" value="claim_next">
             Claim next
@@ -201,6 +213,7 @@ export default function Inbox() {
         </p>
       ) : null}
       <ErrorList errors={replyFormErrors(actionData?.result)} />
+      {firstRun ? <FirstRun slug={workspace.slug} portal={firstRun.portal} admin={!!adminOf} /> : null}
       <nav aria-label="Views">
         <ul className="hd-tabs">
           {INBOX_VIEWS.map((v) => (

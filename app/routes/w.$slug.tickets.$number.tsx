@@ -33,6 +33,7 @@ import {
   parseSlug,
   profileNames,
   requireMemberTicket,
+  throwNotFound,
 } from '~/lib/helpdesk/queries.server.ts';
 import {
   formatDate,
@@ -103,7 +104,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     { p_slug: parseSlug(request, params.slug), p_number: number },
     { get: true },
   );
-  if (error) throwDbError(request, error, 'ticket page');
+  if (error) {
+    if (mapDbError(error, 'ticket page').code === 'not_found')
+      await throwNotFound(request, supabase, params.slug ?? '');
+    throwDbError(request, error, 'ticket page');
+  }
   const {
     workspace,
     members: rows,

@@ -17,11 +17,22 @@ create table public.workspaces (
            and slug not in ('new', 'admin', 'api', 'app', 'auth', 'login', 'logout', 'support', 'w', 'settings',
                             'account', 'onboarding', 'invite', 'www', 'help', 'static', 'assets', 'build')),
   name text not null check (char_length(name) between 1 and 80),
+  -- The workspace's IANA time zone (reports count days in it); checked against the database's list.
+  time_zone text not null default 'UTC' check (char_length(time_zone) between 1 and 64),
   created_by uuid references auth.users (id) on delete set null,
   -- Per-workspace ticket numbers: incremented in the creating transaction, so numbers have no gaps.
   ticket_seq integer not null default 0,
   created_at timestamptz not null default now()
 );
+
+-- A workspace's earlier addresses, so old links keep working (workspace_slug_redirect). An address
+-- freed by a rename may be taken by another workspace: then the current one wins and the row goes.
+create table public.workspace_slug_history (
+  slug text primary key,
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  created_at timestamptz not null default now()
+);
+create index workspace_slug_history_workspace_idx on public.workspace_slug_history (workspace_id);
 
 -- memberships.user_id also references profiles (every user has one, by trigger), so PostgREST can embed
 -- a member's name: memberships?select=*,profile:profiles!memberships_user_profile_fkey(display_name).
@@ -167,6 +178,32 @@ create trigger invitations_times before update on public.invitations
 revoke all on function private.handle_new_user(), private.keep_an_admin(), private.normalise_invitation_email(),
   private.invitation_times() from public;
 
+-- A time zone the database knows (pg_timezone_names), or bad_request: only a hand-made request sends another.
+create function private.check_workspace_time_zone() returns trigger
+language plpgsql set search_path = '' as $$
+begin
+  if not exists (select 1 from pg_catalog.pg_timezone_names where name = new.time_zone) then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'unknown time zone';
+  end if;
+  return new;
+end $$;
+create trigger workspaces_time_zone before insert or update of time_zone on public.workspaces
+  for each row execute function private.check_workspace_time_zone();
+
+-- A renamed workspace remembers its old address; the new one stops being anyone's old address.
+create function private.remember_workspace_slug() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  delete from public.workspace_slug_history where slug = new.slug;
+  insert into public.workspace_slug_history (slug, workspace_id) values (old.slug, new.id)
+  on conflict (slug) do update set workspace_id = excluded.workspace_id, created_at = now();
+  return new;
+end $$;
+create trigger workspaces_slug_history after update of slug on public.workspaces
+  for each row when (old.slug is distinct from new.slug) execute function private.remember_workspace_slug();
+
+revoke all on function private.check_workspace_time_zone(), private.remember_workspace_slug() from public;
+
 -- ---------------------------------------------------------------------------------------------
 -- Remote procedures.
 
@@ -197,6 +234,16 @@ language sql stable security definer set search_path = '' as $$
 $$;
 revoke execute on function public.portal_workspace(text) from public;
 grant execute on function public.portal_workspace(text) to anon, authenticated, service_role;
+
+-- The current address of a workspace that was renamed from p_slug (null if none): old links of the
+-- portal and the inbox redirect. Public like the portal's name; what RLS hides stays hidden there.
+create function public.workspace_slug_redirect(p_slug text) returns text
+language sql stable security definer set search_path = '' as $$
+  select w.slug from public.workspace_slug_history h join public.workspaces w on w.id = h.workspace_id
+   where h.slug = lower(trim(p_slug))
+$$;
+revoke execute on function public.workspace_slug_redirect(text) from public;
+grant execute on function public.workspace_slug_redirect(text) to anon, authenticated, service_role;
 
 -- Accepting an invitation. Raises invitation_invalid (unknown, used, revoked or expired token; the
 -- detail says which) or invitation_email_mismatch (signed in with another address; no detail on purpose).
@@ -243,6 +290,10 @@ alter table public.workspaces enable row level security;
 alter table public.memberships enable row level security;
 alter table public.invitations enable row level security;
 alter table public.canned_replies enable row level security;
+alter table public.workspace_slug_history enable row level security;
+
+-- Read through workspace_slug_redirect only; written by the rename trigger.
+revoke all on public.workspace_slug_history from anon, authenticated;
 
 revoke insert, update, delete on public.profiles from anon, authenticated;
 grant update (display_name) on public.profiles to authenticated;
@@ -253,8 +304,8 @@ create policy "users rename themselves" on public.profiles for update to authent
 -- Nobody lists workspaces: a portal looks its one up by slug (portal_workspace). Signed-in users read
 -- the workspaces they belong to or have requests at (the policy is with tickets, 20_tickets.sql).
 revoke select, insert, update, delete on public.workspaces from anon, authenticated;
-grant select (id, slug, name, created_at) on public.workspaces to authenticated;
-grant update (name, slug) on public.workspaces to authenticated;
+grant select (id, slug, name, time_zone, created_at) on public.workspaces to authenticated;
+grant update (name, slug, time_zone) on public.workspaces to authenticated;
 create policy "admins rename their workspace" on public.workspaces for update to authenticated
   using (id in (select private.admin_workspaces())) with check (id in (select private.admin_workspaces()));
 

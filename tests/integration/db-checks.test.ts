@@ -743,11 +743,11 @@ describe('database checks', () => {
           and p.prosecdef and not coalesce(p.proconfig @> array['search_path=""'], false)`,
     );
     expect(loose.rows).toEqual([]);
-    // Visitors call the portal lookup and nothing else.
+    // Visitors call the portal lookups (a workspace by address, an old address's new one) and nothing else.
     const anonFns = await db.sql(
       `select proname::text from pg_proc where pronamespace = 'public'::regnamespace and has_function_privilege('anon', oid, 'execute') order by 1`,
     );
-    expect(anonFns.rows.map((r) => r.proname)).toEqual(['portal_workspace']);
+    expect(anonFns.rows.map((r) => r.proname)).toEqual(['portal_workspace', 'workspace_slug_redirect']);
     // One policy per table, operation and role.
     const dupes = await db.sql(
       `select tablename, cmd, r, count(*)::int from pg_policies, unnest(roles) r where schemaname = 'public' group by 1, 2, 3 having count(*) > 1`,

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH, WORKSPACE_NAME_MAX_LENGTH } from '../constants.ts';
 import { errorMessage } from '../errors/catalogue.ts';
-import { PRIORITIES, STATUSES, UUID_RE } from '../helpdesk/vocabulary.ts';
+import { MEMBER_ROLES, PRIORITIES, STATUSES, UUID_RE } from '../helpdesk/vocabulary.ts';
+import { EmailSchema } from './schemas.server.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from './fields.ts';
 
 const badRequest = { error: errorMessage('bad_request') };
@@ -120,3 +121,32 @@ export const TicketSchema = byIntent([
 
 /** /w/:slug: "Claim next". */
 export const InboxSchema = byIntent([z.object({ intent: z.literal('claim_next') })]);
+
+/** /w/:slug/settings/members: invite, resend, revoke, change a role, remove a member. */
+export const MembersSchema = byIntent([
+  z.object({
+    intent: z.literal('invite'),
+    email: EmailSchema,
+    role: z.enum(MEMBER_ROLES, badRequest).default('agent'),
+  }),
+  z.object({ intent: z.literal('resend'), invitation: z.string().regex(UUID_RE, badRequest.error) }),
+  z.object({ intent: z.literal('revoke'), invitation: z.string().regex(UUID_RE, badRequest.error) }),
+  z.object({
+    intent: z.literal('role'),
+    member: z.string().regex(UUID_RE, badRequest.error),
+    role: z.enum(MEMBER_ROLES, badRequest),
+  }),
+  z.object({ intent: z.literal('remove'), member: z.string().regex(UUID_RE, badRequest.error) }),
+]);
+
+/** /invite/:token: accept. */
+export const AcceptInvitationSchema = byIntent([z.object({ intent: z.literal('accept') })]);
+
+/** The time zones the settings page offers: the runtime's IANA list (the database checks its own). */
+export const TIME_ZONES: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
+const timeZones = new Set(TIME_ZONES);
+
+/** /w/:slug/settings: name, address and time zone. */
+export const SettingsSchema = WorkspaceSchema.extend({
+  time_zone: z.string(badRequest).refine((tz) => timeZones.has(tz), badRequest),
+});

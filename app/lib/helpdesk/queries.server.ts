@@ -2,11 +2,37 @@
 // row-level security is the authorisation, and what it hides is a 404.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { throwDbError } from '../errors/from-db.server.ts';
-import { errorResponse } from '../http/responses.server.ts';
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
+import { errorResponse, redirectWithHeaders } from '../http/responses.server.ts';
 import { getSupabase } from '../supabase/client.server.ts';
 import type { Database, Tables } from '../supabase/database.types.ts';
-import type { MemberRole } from './vocabulary.ts';
+import { MAX_QUERY_LENGTH } from '../constants.ts';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
+import {
+  isPriority,
+  isStatus,
+  isView,
+  type InboxView,
+  type MemberRole,
+  UUID_RE,
+} from './vocabulary.ts';
+
+/** The inbox's view, search and filters from its URL (the inbox and its CSV export); anything else is unset. */
+export function inboxFilters(params: URLSearchParams) {
+  const viewParam = params.get('view');
+  const view: InboxView = isView(viewParam) ? viewParam : 'unassigned';
+  // Control characters (a NUL can't even reach Postgres) search as spaces.
+  const q = (params.get('q') ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .trim()
+    .slice(0, MAX_QUERY_LENGTH);
+  const statusParam = params.get('status');
+  const status = isStatus(statusParam) ? statusParam : '';
+  const priorityParam = params.get('priority');
+  const priority = isPriority(priorityParam) ? priorityParam : '';
+  const assigneeParam = params.get('assignee') ?? '';
+  const assignee = assigneeParam === 'none' || UUID_RE.test(assigneeParam) ? assigneeParam : '';
+  return { view, q, status, priority, assignee };
+}
 
 /** The data client, typed by the generated schema (rows, embeddings and RPCs). */
 type Client = SupabaseClient<Database>;
@@ -30,8 +56,24 @@ export async function requireWorkspace(request: Request, supabase: Client, rawSl
   // By slug through portal_workspace: nobody may list the workspaces table.
   const { data, error } = await supabase.rpc('portal_workspace', { p_slug: slug }).maybeSingle();
   if (error) throwDbError(request, error, 'workspace');
-  if (!data) throw errorResponse(request, 'not_found');
+  if (!data) return throwNotFound(request, supabase, slug);
   return data;
+}
+
+/**
+ * A page of /w/:slug or /support/:slug that was not found: at a workspace's old address (it was
+ * renamed, workspace_slug_redirect), a GET goes to the same page at the new one; anything else is 404.
+ */
+export async function throwNotFound(request: Request, supabase: Client, slug: string): Promise<never> {
+  // Only something shaped like an address can have been one (and junk never reaches the database).
+  if ((request.method === 'GET' || request.method === 'HEAD') && SLUG.test(slug)) {
+    const { data } = await supabase.rpc('workspace_slug_redirect', { p_slug: slug });
+    const url = new URL(request.url);
+    const renamed = typeof data === 'string' ? data : null;
+    const path = url.pathname.replace(/^\/(w|support)\/[^/]+/, (_, area: string) => `/${area}/${renamed}`);
+    if (renamed && path !== url.pathname) throw redirectWithHeaders(request, `${path}${url.search}`, { status: 301 });
+  }
+  throw errorResponse(request, 'not_found');
 }
 
 export interface Member {
@@ -53,8 +95,15 @@ export async function requireMembership(request: Request, supabase: Client, user
     .eq('workspaces.slug', slug)
     .maybeSingle();
   if (error) throwDbError(request, error, 'membership');
-  if (!data) throw errorResponse(request, 'not_found');
+  if (!data) return throwNotFound(request, supabase, slug);
   return { workspace: data.workspaces, role: data.role };
+}
+
+/** The workspace for one of its admins; an agent gets `forbidden` (403), anyone else `not_found`. */
+export async function requireAdmin(request: Request, supabase: Client, userId: string, slug: string) {
+  const { workspace, role } = await requireMembership(request, supabase, userId, slug);
+  if (role !== 'admin') throw errorResponse(request, 'forbidden');
+  return workspace;
 }
 
 /** Members with their names, sorted by name. */
@@ -84,6 +133,11 @@ export function parseNumber(request: Request, raw: string | undefined): number {
   const n = Number(raw);
   if (!raw || !/^\d{1,9}$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw errorResponse(request, 'not_found');
   return n;
+}
+
+/** One embedded row: PostgREST gives an object for a to-one embedding, typed as either. */
+export function one<T>(embedded: T | T[] | null | undefined): T | undefined {
+  return (Array.isArray(embedded) ? embedded[0] : embedded) ?? undefined;
 }
 
 /**

@@ -15,5 +15,6 @@ export const log = {
   error: (msg: string, fields: Fields = {}, error?: unknown) => {
     console.error(format('error', msg, fields));
     if (error instanceof Error && error.stack) console.error(error.stack);
+    else if (error !== undefined) console.error(error);
   },
 };

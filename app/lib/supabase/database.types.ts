@@ -504,6 +504,32 @@ export type Database = {
           },
         ]
       }
+      workspace_slug_history: {
+        Row: {
+          created_at: string
+          slug: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          slug: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          slug?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "workspace_slug_history_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       workspaces: {
         Row: {
           created_at: string
@@ -512,6 +538,7 @@ export type Database = {
           name: string
           slug: string
           ticket_seq: number
+          time_zone: string
         }
         Insert: {
           created_at?: string
@@ -520,6 +547,7 @@ export type Database = {
           name: string
           slug: string
           ticket_seq?: number
+          time_zone?: string
         }
         Update: {
           created_at?: string
@@ -528,6 +556,7 @@ export type Database = {
           name?: string
           slug?: string
           ticket_seq?: number
+          time_zone?: string
         }
         Relationships: []
       }
@@ -603,6 +632,7 @@ export type Database = {
           name: string
           slug: string
           ticket_seq: number
+          time_zone: string
         }
         SetofOptions: {
           from: "*"
@@ -708,6 +738,7 @@ export type Database = {
         Args: { p_since?: string; p_workspace_id: string }
         Returns: Json
       }
+      workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
     }
     Enums: {
       member_role: "admin" | "agent"

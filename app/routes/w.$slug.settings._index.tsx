@@ -1,0 +1,162 @@
+// Workspace settings (admins only, docs/product.md §2): name, address (slug) and time zone, and the
+// portal's address to share. A new address keeps the old links working: the database remembers it
+// and /w/<old>/… and /support/<old>/… redirect (workspace_slug_redirect). One in use is `slug_taken`.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { AdminNav } from '~/components/admin-nav.tsx';
+import {
+  ErrorList,
+  Field,
+  SubmitButton,
+  replyErrors,
+  replyFormErrors,
+  replyValue,
+  useIsPending,
+} from '~/components/forms.tsx';
+import { SelectField } from '~/components/helpdesk-ui.tsx';
+import { requireUser } from '~/lib/auth/session.server.ts';
+import { WORKSPACE_NAME_MAX_LENGTH } from '~/lib/constants.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
+import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from '~/lib/forms/fields.ts';
+import { SettingsSchema, TIME_ZONES } from '~/lib/forms/helpdesk-schemas.server.ts';
+import { parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { requireAdmin } from '~/lib/helpdesk/queries.server.ts';
+import { publicOrigin } from '~/lib/http/request-info.server.ts';
+import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Settings · ${data.workspace.name} · Tend` : 'Settings · Tend' },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, supabase } = await requireUser(request);
+  const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
+  const { data: row, error } = await supabase.from('workspaces').select('time_zone').eq('id', workspace.id).single();
+  if (error) throwDbError(request, error, 'settings');
+  return data(request, {
+    adminOf: workspace.slug,
+    workspace: { ...workspace, time_zone: (row as { time_zone: string }).time_zone },
+    portal: `${publicOrigin(request)}/support/${workspace.slug}`,
+    timeZones: TIME_ZONES,
+    saved: new URL(request.url).searchParams.get('done') === 'saved',
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { user, supabase } = await requireUser(request);
+  const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
+  const submission = parseSubmission(await readFormData(request), SettingsSchema);
+  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+
+  const { name, slug, time_zone } = submission.value;
+  const { data: rows, error } = await supabase
+    .from('workspaces')
+    .update({ name, slug, time_zone })
+    .eq('id', workspace.id)
+    .select('slug');
+  if (error) {
+    // 23505: the address belongs to another workspace.
+    if (error.code === '23505') {
+      const reply = submission.reply({ fieldErrors: { slug: [errorMessage('slug_taken')] } });
+      return data(request, { result: reply }, { status: errorStatus('slug_taken') });
+    }
+    const mapped = mapDbError(error, 'settings');
+    return data(request, { result: submission.reply({ formErrors: [mapped.message] }) }, { status: mapped.status });
+  }
+  if (!rows.length) {
+    const reply = submission.reply({ formErrors: [errorMessage('forbidden')] });
+    return data(request, { result: reply }, { status: errorStatus('forbidden') });
+  }
+  return redirectWithHeaders(request, `/w/${rows[0].slug}/settings?done=saved`);
+}
+
+export default function SettingsPage() {
+  const { workspace, portal, timeZones, saved } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const result = actionData?.result;
+
+  return (
+    <section className="stack-lg" aria-labelledby="settings-title">
+      <div>
+        <p className="eyebrow">{workspace.name}</p>
+        <h1 id="settings-title">Settings</h1>
+      </div>
+      <AdminNav slug={workspace.slug} current="settings" />
+      {saved ? (
+        <p className="notice notice--success" role="status">
+          Saved.
+        </p>
+      ) : null}
+
+      <section className="card stack" aria-labelledby="portal-title">
+        <h2 id="portal-title">Your portal</h2>
+        <p>Share this address with your customers: they open and follow their requests there.</p>
+        <Field
+          label="Portal address"
+          inputProps={{ id: 'portal-address', type: 'url', readOnly: true, value: portal, key: portal }}
+        />
+        <p>
+          <a href={`/support/${workspace.slug}`}>Open the portal</a>
+        </p>
+      </section>
+
+      {/* key: a saved change (a new address, say) starts the form from what is stored. */}
+      <Form method="post" noValidate className="card stack" key={`${workspace.slug} ${workspace.name}`}>
+        <h2>Workspace</h2>
+        <Field
+          label="Workspace name"
+          errors={replyErrors(result, 'name')}
+          inputProps={{
+            id: 'settings-name',
+            name: 'name',
+            type: 'text',
+            defaultValue: replyValue(result, 'name') ?? workspace.name,
+            required: true,
+            maxLength: WORKSPACE_NAME_MAX_LENGTH,
+            autoComplete: 'organization',
+          }}
+        />
+        <Field
+          label="Address"
+          hint={
+            <>
+              The portal is at <code>/support/&lt;address&gt;</code>, the inbox at <code>/w/&lt;address&gt;</code>.
+              Links to the old address keep working. {SLUG_MIN_LENGTH}–{SLUG_MAX_LENGTH} lower-case letters, digits and
+              hyphens.
+            </>
+          }
+          errors={replyErrors(result, 'slug')}
+          inputProps={{
+            id: 'settings-slug',
+            name: 'slug',
+            type: 'text',
+            defaultValue: replyValue(result, 'slug') ?? workspace.slug,
+            required: true,
+            minLength: SLUG_MIN_LENGTH,
+            maxLength: SLUG_MAX_LENGTH,
+            pattern: SLUG_PATTERN,
+            autoCapitalize: 'none',
+            spellCheck: false,
+          }}
+        />
+        <SelectField
+          id="settings-time-zone"
+          name="time_zone"
+          label="Time zone"
+          defaultValue={replyValue(result, 'time_zone') ?? workspace.time_zone}
+        >
+          {timeZones.map((tz) => (
+            <option key={tz} value={tz}>
+              {tz.replaceAll('_', ' ')}
+            </option>
+          ))}
+        </SelectField>
+        <ErrorList errors={replyFormErrors(result, 'time_zone')} />
+        <SubmitButton pending={pending}>Save</SubmitButton>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,259 @@
+// Members, invitations and settings end to end (docs/product.md §2): a new admin invites an agent, the email
+// arrives, the invitee follows its link, signs in and lands in the inbox as an agent; the last admin
+// can't step down; an invitation for another address or a revoked one is refused; agents are kept
+// out. With JavaScript and without. Each run makes its own admin and workspace (the seeded
+// accounts get one code a minute, and other specs sign them in).
+import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
+import { waitForMail } from '../support/mail.ts';
+import { env, expect, signIn, test, uniqueEmail } from './fixtures.ts';
+
+let ipCounter = 0;
+async function newContext(browser: Browser, javaScript: boolean): Promise<{ context: BrowserContext; page: Page }> {
+  ipCounter += 1;
+  const context = await browser.newContext({
+    baseURL: env.baseURL,
+    javaScriptEnabled: javaScript,
+    extraHTTPHeaders: { 'X-Forwarded-For': `10.252.${javaScript ? 1 : 2}.${ipCounter}` },
+  });
+  if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
+  return { context, page: await context.newPage() };
+}
+
+async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
+
+async function screenshots(page: Page, testInfo: TestInfo, name: string) {
+  for (const width of [1366, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    // Nothing wider than the screen (no sideways scrolling on a phone).
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${name} at ${width} px`,
+    ).toBeLessThanOrEqual(width);
+    const file = testInfo.outputPath(`${name}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+/** The link in the newest invitation email to `email` (the sign-in link that goes on to /invite/:token). */
+async function invitationLink(email: string, nth = 1): Promise<string> {
+  const { html } = await waitForMail(env.mailUrl, email, nth);
+  const href = /href="([^"]*\/auth\/confirm\?[^"]*)"/.exec(html)?.[1];
+  if (!href) throw new Error(`no sign-in link in the email to ${email}`);
+  return href.replaceAll('&amp;', '&');
+}
+
+const invitePath = (link: string) => new URL(link).searchParams.get('next') ?? '';
+
+async function invite(admin: Page, email: string, role: 'Agent' | 'Admin' = 'Agent') {
+  await admin.getByLabel('Email address').fill(email);
+  await admin.getByLabel('Role', { exact: true }).selectOption({ label: role });
+  await admin.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(admin.getByRole('status')).toHaveText('Invitation sent.');
+  await expect(admin.getByLabel('Email address')).toHaveValue('');
+}
+
+for (const javaScript of [true, false]) {
+  test(`an admin invites an agent, who follows the email's link into the inbox (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const invitee = javaScript ? 'new-agent@acme.test' : uniqueEmail('new-agent');
+
+    // A new admin with a new workspace.
+    const { context: adminContext, page: admin } = await newContext(browser, javaScript);
+    const { slug } = await newWorkspace(admin, javaScript);
+
+    // An empty workspace says what to do first; its admin gets the admin links in the header.
+    const header = (page: Page) => page.getByRole('navigation', { name: 'Account' });
+    await expect(admin.getByTestId('first-run')).toContainText('Invite your team');
+    await expect(admin.getByTestId('first-run-portal')).toHaveText(`${env.baseURL}/support/${slug}`);
+    await expect(header(admin).getByRole('link', { name: 'Settings' })).toBeVisible();
+    if (javaScript) {
+      await expectNoViolations(admin);
+      await screenshots(admin, testInfo, 'first-run');
+    }
+    await header(admin).getByRole('link', { name: 'Members' }).click();
+    await expect(admin).toHaveURL(new RegExp(`/w/${slug}/settings/members$`));
+
+    await expect(admin.getByRole('heading', { level: 1 })).toHaveText('Members');
+    await expect(admin.getByText('No pending invitations.')).toBeVisible();
+
+    // A wrong address comes back with the catalogue's message and what was typed.
+    await admin.getByLabel('Email address').fill('not-an-address');
+    await admin.getByRole('button', { name: 'Send invitation' }).click();
+    await expect(admin.locator('#invite-email-error')).toHaveText('Enter a valid email address.');
+    await expect(admin.getByLabel('Email address')).toHaveValue('not-an-address');
+
+    await invite(admin, invitee);
+    const row = admin.getByTestId('invitation').filter({ hasText: invitee });
+    await expect(row).toContainText(/Agent · expires \d+ \w+ \d{4}/);
+    if (javaScript) {
+      await expectNoViolations(admin);
+      await screenshots(admin, testInfo, 'members');
+    }
+
+    // The last admin can't step down.
+    const me = admin.getByTestId('member').filter({ hasText: '(you)' });
+    await me.getByRole('combobox').selectOption('agent');
+    await me.getByRole('button', { name: 'Change role' }).click();
+    await expect(me.getByRole('alert')).toHaveText('A workspace needs at least one admin.');
+
+    // The invitee opens the email's link in a browser without a session.
+    const link = await invitationLink(invitee);
+    expect(invitePath(link)).toMatch(/^\/invite\/[A-Za-z0-9_-]{43}$/);
+    const { context: inviteeContext, page: agent } = await newContext(browser, javaScript);
+    await agent.goto(link);
+    await agent.getByRole('button', { name: 'Confirm sign-in' }).click();
+    await expect(agent).toHaveURL(new RegExp(`${invitePath(link)}$`));
+    await expect(agent.getByTestId('invite-email')).toHaveText(invitee);
+    if (javaScript) {
+      await expectNoViolations(agent);
+      await screenshots(agent, testInfo, 'invite');
+    }
+    await agent.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(agent).toHaveURL(new RegExp(`/w/${slug}$`));
+    await expect(agent.getByRole('heading', { level: 1 })).toHaveText('Inbox');
+    expect((await agent.request.get(`/w/${slug}/export.csv?view=all`)).status()).toBe(403);
+    // Agents get no admin links, and no "invite your team".
+    await expect(header(agent).getByRole('link', { name: 'Members' })).toHaveCount(0);
+    await expect(agent.getByTestId('first-run')).not.toContainText('Invite your team');
+
+    // The link is spent.
+    await agent.goto(invitePath(link));
+    await agent.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(agent.getByRole('alert')).toHaveText(
+      'This invitation is no longer valid. Ask an admin for a new one.',
+    );
+
+    // An agent may not see the members page.
+    const forbidden = await agent.goto(`/w/${slug}/settings/members`);
+    expect(forbidden?.status()).toBe(403);
+
+    // The admin sees the new agent, and no pending invitation.
+    await admin.goto(`/w/${slug}/settings/members`);
+    await expect(admin.getByTestId('member').filter({ hasText: invitee.split('@')[0] })).toContainText('Agent since');
+    await expect(admin.getByText('No pending invitations.')).toBeVisible();
+
+    // An invitation for another address: refused for this account, and after a revoke invalid for anyone.
+    const other = uniqueEmail('other');
+    await invite(admin, other);
+    const otherPath = invitePath(await invitationLink(other));
+    await agent.goto(otherPath);
+    await agent.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(agent.getByRole('alert')).toHaveText('This invitation was sent to another email address.');
+    const otherRow = admin.getByTestId('invitation').filter({ hasText: other });
+    await otherRow.getByRole('button', { name: /^Revoke/ }).click();
+    await expect(admin.getByRole('status')).toHaveText('Invitation revoked.');
+    await expect(otherRow).toHaveCount(0);
+
+    // The admin makes the agent an admin, then removes them.
+    const agentRow = admin.getByTestId('member').filter({ hasText: invitee.split('@')[0] });
+    await agentRow.getByRole('combobox').selectOption('admin');
+    await agentRow.getByRole('button', { name: 'Change role' }).click();
+    await expect(admin.getByRole('status')).toHaveText('Role changed.');
+    await expect(agentRow).toContainText('Admin since');
+    await agentRow.getByRole('button', { name: /^Remove/ }).click();
+    await expect(admin.getByRole('status')).toHaveText('Member removed.');
+    await expect(admin.getByTestId('member')).toHaveCount(1);
+    expect((await agent.goto(`/w/${slug}`))?.status()).toBe(404);
+
+    await adminContext.close();
+    await inviteeContext.close();
+  });
+}
+
+async function newWorkspace(page: Page, javaScript: boolean) {
+  const id = randomUUID().slice(0, 8);
+  await signIn(page, { email: uniqueEmail('admin'), javaScript });
+  await page.goto('/onboarding');
+  await page.getByLabel('Workspace name').fill(`Team ${id}`);
+  await page.getByLabel('Address').fill(`team-${id}`);
+  await page.getByRole('button', { name: 'Create workspace' }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/team-${id}$`));
+  return { id, slug: `team-${id}` };
+}
+
+for (const javaScript of [true, false]) {
+  test(`an admin renames the workspace and its address; old links redirect (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(90_000);
+    const { context, page } = await newContext(browser, javaScript);
+    const { id, slug } = await newWorkspace(page, javaScript);
+    await page.goto(`/w/${slug}/settings`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
+    await expect(page.getByLabel('Portal address')).toHaveValue(`${env.baseURL}/support/${slug}`);
+    await expect(page.getByLabel('Time zone')).toHaveValue('UTC');
+    if (javaScript) {
+      await expectNoViolations(page);
+      await screenshots(page, testInfo, 'settings');
+    }
+
+    // An address in use: refused at the field, with what was typed kept.
+    await page.getByLabel('Workspace name').fill(`Renamed ${id}`);
+    await page.getByLabel('Address', { exact: true }).fill('globex');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.locator('#settings-slug-error')).toHaveText('That address is taken.');
+    await expect(page.getByLabel('Address', { exact: true })).toHaveValue('globex');
+    await expect(page.getByLabel('Workspace name')).toHaveValue(`Renamed ${id}`);
+    if (javaScript) await expectNoViolations(page);
+
+    const renamed = `renamed-${id}`;
+    await page.getByLabel('Address', { exact: true }).fill(renamed);
+    await page.getByLabel('Time zone').selectOption('Europe/Berlin');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page).toHaveURL(new RegExp(`/w/${renamed}/settings\\?done=saved$`));
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    await expect(page.getByLabel('Address', { exact: true })).toHaveValue(renamed);
+    await expect(page.getByLabel('Time zone')).toHaveValue('Europe/Berlin');
+    await expect(page.getByLabel('Portal address')).toHaveValue(`${env.baseURL}/support/${renamed}`);
+
+    // Old links lead to the new address.
+    await page.goto(`/w/${slug}?view=all`);
+    await expect(page).toHaveURL(new RegExp(`/w/${renamed}\\?view=all$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inbox');
+    await page.goto(`/support/${slug}`);
+    await expect(page).toHaveURL(new RegExp(`/support/${renamed}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Renamed ${id}`);
+
+    // The inbox as CSV: a request whose subject is a formula comes out neutralised and quoted.
+    const subject = '=HYPERLINK("http://evil.example","x")';
+    await page.goto(`/support/${renamed}/new`);
+    await page.getByLabel('Subject').fill(subject);
+    await page.getByLabel('Message').fill('Testing the export, with a comma.');
+    await page.getByRole('button', { name: 'Submit request' }).click();
+    await expect(page).toHaveURL(new RegExp(`/support/${renamed}/requests/1$`));
+    await page.goto(`/w/${renamed}?view=all`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^${renamed}-tickets-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+    const response = await page.request.get(`/w/${renamed}/export.csv?view=all`);
+    expect(response.headers()['content-type']).toBe('text/csv; charset=utf-8');
+    const body = await response.body();
+    expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = body.subarray(3).toString('utf8').split('\r\n');
+    expect(lines[0]).toBe('Number,Subject,Status,Priority,Requester,Assignee,Last activity');
+    expect(lines[1]).toMatch(
+      /^1,"'=HYPERLINK\(""http:\/\/evil\.example"",""x""\)",New,Normal,admin-[0-9a-f]{8},,\d{4}-/,
+    );
+    expect(lines.slice(2)).toEqual(['']);
+    // A view without it: only the header.
+    const pending = await page.request.get(`/w/${renamed}/export.csv?view=pending`);
+    expect((await pending.text()).split('\r\n')).toEqual([
+      '\uFEFFNumber,Subject,Status,Priority,Requester,Assignee,Last activity',
+      '',
+    ]);
+    await context.close();
+  });
+}

@@ -1,0 +1,88 @@
+// Workspace settings in the database (docs/product.md §2 /w/:slug/settings): admins rename the
+// workspace, change its address and time zone; an old address still finds the workspace
+// (workspace_slug_redirect); everyone else changes nothing.
+import { describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
+import { ACME, GLOBEX, type Person } from '../support/db.ts';
+
+describe('workspace settings', () => {
+  const db = dbFixture();
+
+  async function newWorkspace(slug: string) {
+    const admin = await db.as('acmeAdmin');
+    const { data, error } = await admin.rpc('create_workspace', { p_name: 'Settings Co', p_slug: slug });
+    expect(error).toBeNull();
+    return { admin, id: (data as { id: string }).id };
+  }
+
+  it('an admin changes name, address and time zone; the old address redirects, for anyone', async () => {
+    const { admin, id } = await newWorkspace('settings-one');
+    const { data, error } = await admin
+      .from('workspaces')
+      .update({ name: 'Renamed Co', slug: 'settings-two', time_zone: 'Europe/Berlin' })
+      .eq('id', id)
+      .select('name, slug, time_zone');
+    expect(error).toBeNull();
+    expect(data).toEqual([{ name: 'Renamed Co', slug: 'settings-two', time_zone: 'Europe/Berlin' }]);
+    for (const client of [db.anon(), admin, await db.as('globexAgent')]) {
+      expect((await client.rpc('workspace_slug_redirect', { p_slug: 'settings-one' })).data).toBe('settings-two');
+      expect((await client.rpc('workspace_slug_redirect', { p_slug: ' Settings-One ' })).data).toBe('settings-two');
+      expect((await client.rpc('workspace_slug_redirect', { p_slug: 'settings-two' })).data).toBeNull();
+    }
+
+    // Renamed again: both old addresses lead to the newest; back to the first, it stops redirecting.
+    await admin.from('workspaces').update({ slug: 'settings-three' }).eq('id', id);
+    expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-one' })).data).toBe('settings-three');
+    expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-two' })).data).toBe('settings-three');
+    await admin.from('workspaces').update({ slug: 'settings-one' }).eq('id', id);
+    expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-one' })).data).toBeNull();
+    expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-three' })).data).toBe('settings-one');
+
+    // Another workspace may take a freed address: then it is that workspace's, not a redirect.
+    const other = await newWorkspace('settings-other');
+    expect(
+      (await other.admin.from('workspaces').update({ slug: 'settings-three' }).eq('id', other.id)).error,
+    ).toBeNull();
+    expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-three' })).data).toBeNull();
+    expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-other' })).data).toBe('settings-three');
+  });
+
+  it('an address in use is refused (unique), an unknown time zone is bad_request', async () => {
+    const { admin, id } = await newWorkspace('settings-taken');
+    expect((await admin.from('workspaces').update({ slug: 'globex' }).eq('id', id)).error).toMatchObject({
+      code: '23505',
+    });
+    expect((await admin.from('workspaces').update({ time_zone: 'Mars/Olympus' }).eq('id', id)).error).toMatchObject({
+      code: 'P0001',
+      message: 'bad_request',
+    });
+    const { data } = await admin.from('workspaces').select('slug, time_zone').eq('id', id).single();
+    expect(data).toEqual({ slug: 'settings-taken', time_zone: 'UTC' });
+  });
+
+  it('agents, customers, other workspaces and anonymous visitors change nothing, nor read the history', async () => {
+    const before = (await db.sql(`select name, slug, time_zone from workspaces where id = $1`, [ACME])).rows[0];
+    const people: Person[] = ['acmeAgent', 'acmeCustomer', 'globexAdmin'];
+    for (const person of people) {
+      const c = await db.as(person);
+      const { data, error } = await c
+        .from('workspaces')
+        .update({ name: 'Hijacked', slug: 'hijacked', time_zone: 'Asia/Tokyo' })
+        .eq('id', ACME)
+        .select('id');
+      expect(error, person).toBeNull();
+      expect(data, person).toEqual([]);
+      expect((await c.from('workspace_slug_history').select('slug')).error, person).toMatchObject({ code: '42501' });
+    }
+    const anon = db.anon();
+    expect((await anon.from('workspaces').update({ name: 'Hijacked' }).eq('id', ACME)).error).not.toBeNull();
+    expect((await anon.from('workspace_slug_history').select('slug')).error).toMatchObject({ code: '42501' });
+    expect((await db.sql(`select name, slug, time_zone from workspaces where id = $1`, [ACME])).rows[0]).toEqual(
+      before,
+    );
+    // An agent sees the time zone of their own workspace only.
+    const agent = await db.as('acmeAgent');
+    expect((await agent.from('workspaces').select('time_zone').eq('id', ACME)).data).toEqual([{ time_zone: 'UTC' }]);
+    expect((await agent.from('workspaces').select('time_zone').eq('id', GLOBEX)).data).toEqual([]);
+  });
+});
