@@ -1,7 +1,9 @@
 // npm run bench:export: the CSV export (/w/acme/export.csv?view=all) for an admin at BENCH_TICKETS
 // (default 100 000) extra tickets from seed:bulk: time to first byte, total time, rows and bytes, and
 // the app server's resident memory sampled while it streams (it should not grow with the rows).
-// Production build on a fresh local stack.   BENCH_ROUNDS=3 BENCH_TICKETS=100000 npm run bench:export
+// Production build on a fresh local stack. BENCH_NODE_ARGS="--max-old-space-size=64" runs the app with
+// a small heap, which the export must fit whatever the number of rows.
+//   BENCH_ROUNDS=3 BENCH_TICKETS=100000 npm run bench:export
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -40,7 +42,8 @@ try {
     });
     if (seed.status !== 0) throw new Error('seed:bulk failed');
   }
-  app = await startApp(dir, stack, { env: { WEB_CONCURRENCY: '1' } });
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean);
+  app = await startApp(dir, stack, { env: { WEB_CONCURRENCY: '1' }, nodeArgs });
   const cookie = await signIn(app.base, stack.mailUrl, 'admin@acme.test');
   const totals: number[] = [];
   const firstBytes: number[] = [];
