@@ -7,14 +7,7 @@ import { getSupabase } from '../supabase/client.server.ts';
 import type { Database, Tables } from '../supabase/database.types.ts';
 import { MAX_QUERY_LENGTH } from '../constants.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
-import {
-  isPriority,
-  isStatus,
-  isView,
-  type InboxView,
-  type MemberRole,
-  UUID_RE,
-} from './vocabulary.ts';
+import { isPriority, isStatus, isView, type InboxView, type MemberRole, UUID_RE } from './vocabulary.ts';
 
 /** The inbox's view, search and filters from its URL (the inbox and its CSV export); anything else is unset. */
 export function inboxFilters(params: URLSearchParams) {
