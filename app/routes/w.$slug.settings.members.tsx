@@ -180,7 +180,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function MembersPage() {
   const { workspace, me, notice, members, invitations } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  // Each arrival (a sent invitation, say) starts the invite form afresh; a refusal refills it.
+  // Each arrival after a sent invitation starts the invite form afresh. While it is refused the form
+  // stays mounted (what is typed stays, also when the loaders revalidate after the action).
   const { key: arrival } = useLocation();
   const result = actionData?.result;
   const invite = result?.initialValue?.intent === 'invite' ? result : undefined;
@@ -202,7 +203,7 @@ export default function MembersPage() {
 
       <section className="card stack" aria-labelledby="invite-title">
         <h2 id="invite-title">Invite someone</h2>
-        <Form method="post" noValidate className="hd-actions" id="invite" key={arrival}>
+        <Form method="post" noValidate className="hd-actions" id="invite" key={invite ? 'refused' : arrival}>
           <Field
             label="Email address"
             errors={replyErrors(invite, 'email')}
