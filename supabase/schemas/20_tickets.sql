@@ -314,7 +314,7 @@ begin
    where workspace_id = p_workspace_id and assignee_id is null and status in ('new', 'open')
    order by created_at, number
    limit 1
-   for update skip locked;
+   for no key update skip locked;
   if t.id is null then
     return;
   end if;
@@ -339,7 +339,9 @@ begin
   update public.tickets set status = 'closed'
    where id in (select t.id from public.tickets t
                  where t.status = 'solved' and t.solved_at < now() - interval '7 days'
-                 for update skip locked);
+                 -- no key update: rows that others only reference right now (a delivery or an event
+                 -- being inserted holds a key-share lock) are not "held", and close on this run.
+                 for no key update skip locked);
   get diagnostics n = row_count;
   return n;
 end $$;
