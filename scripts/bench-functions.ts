@@ -6,10 +6,10 @@
 // so the function's reads and its claim, without SMTP), and an agent's reply committed through
 // PostgREST → the customer's email in the mail catcher (trigger, pg_net, notify, SMTP; target p95 ≤ 2 s).
 import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
-import { SignJWT } from 'jose';
 import os from 'node:os';
 import path from 'node:path';
 import { startStack } from '../supabase/local/stack.ts';
+import { userJwt } from '../tests/support/db.ts';
 import { tempProject } from '../tests/support/project.ts';
 
 const ROUNDS = 5;
@@ -119,18 +119,7 @@ async function benchNotify() {
     functionsEnvFile: envFile,
     log: () => undefined,
   });
-  const jwt = (who: { id: string; email: string }) =>
-    new SignJWT({
-      sub: who.id,
-      email: who.email,
-      role: 'authenticated',
-      aud: 'authenticated',
-      session_id: crypto.randomUUID(),
-    })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(new TextEncoder().encode(stack.jwtSecret));
+  const jwt = (who: { id: string; email: string }) => userJwt(stack.jwtSecret, who);
   const rpc = async (fn: string, token: string, body: unknown) => {
     const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/${fn}`, {
       method: 'POST',

@@ -7,6 +7,21 @@ import path from 'node:path';
 import pg from 'pg';
 import { startStack, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
 
+/** An access token for a signed-in user, as Auth would issue it (HS256 with the stack's secret). */
+export function userJwt(jwtSecret: string, who: { id: string; email: string }): Promise<string> {
+  return new SignJWT({
+    sub: who.id,
+    email: who.email,
+    role: 'authenticated',
+    aud: 'authenticated',
+    session_id: crypto.randomUUID(),
+  })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(jwtSecret));
+}
+
 export const PEOPLE = {
   acmeAdmin: { id: 'a0000000-0000-4000-8000-000000000001', email: 'admin@acme.test' },
   acmeAgent: { id: 'a0000000-0000-4000-8000-000000000002', email: 'agent@acme.test' },
@@ -39,7 +54,6 @@ export async function startDbStack(opts: Pick<StackOptions, 'functionsEnvFile'> 
   const pool = new pg.Pool({ connectionString: stack.dbUrl, max: 4 });
   // A client still closing when the stack shuts Postgres down gets 57P01; that is the teardown, not a failure.
   pool.on('error', () => undefined);
-  const key = new TextEncoder().encode(stack.jwtSecret);
   const client = (apikey: string, jwt?: string) =>
     createClient(stack.apiUrl, apikey, {
       auth: { persistSession: false, autoRefreshToken: false },
@@ -49,17 +63,7 @@ export async function startDbStack(opts: Pick<StackOptions, 'functionsEnvFile'> 
     stack,
     as: async (person) => {
       const p = PEOPLE[person];
-      const jwt = await new SignJWT({
-        sub: p.id,
-        email: p.email,
-        role: 'authenticated',
-        aud: 'authenticated',
-        session_id: crypto.randomUUID(),
-      })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setIssuedAt()
-        .setExpirationTime('1h')
-        .sign(key);
+      const jwt = await userJwt(stack.jwtSecret, p);
       return client(stack.anonKey, jwt);
     },
     anon: () => client(stack.anonKey),
