@@ -61,12 +61,14 @@ revoke execute on function public.claim_email_delivery(text, text, uuid) from pu
 grant execute on function public.claim_email_delivery(text, text, uuid) to service_role;
 
 -- An inbound email in one transaction: the sender's reply on its thread, a follow-up request when
--- that thread is closed, or a new request in the workspace. p_ticket_id is the thread the function
--- found (Reply-To token, In-Reply-To/References); only its requester and its team may reply there,
--- anyone else's mail becomes a request of their own. A provider id seen before returns what it made.
+-- that thread is closed, or a new request in the workspace, with its files' rows (p_attachments, see
+-- private.attach_received_files; the function stores the bytes at the paths returned). p_ticket_id is
+-- the thread the function found (Reply-To token, In-Reply-To/References); only its requester and its
+-- team may reply there, anyone else's mail becomes a request of their own. A provider id seen before
+-- returns what it made (with its files, which the function stores again if any is missing).
 create function public.receive_email(
   p_provider_message_id text, p_message_id text, p_from text, p_workspace_slug text, p_ticket_id uuid,
-  p_subject text, p_body text
+  p_subject text, p_body text, p_attachments jsonb default null
 ) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -84,7 +86,7 @@ begin
   select * into seen from public.inbound_emails where provider_message_id = p_provider_message_id;
   if found then
     return jsonb_build_object('outcome', seen.outcome, 'ticket_id', seen.ticket_id, 'message_id', seen.created_message_id,
-                              'duplicate', true);
+                              'attachments', private.message_files(seen.created_message_id), 'duplicate', true);
   end if;
   select id into sender from auth.users where email = lower(p_from) and deleted_at is null;
   if sender is null then
@@ -119,10 +121,11 @@ begin
   insert into public.inbound_emails (provider_message_id, message_id, ticket_id, created_message_id, outcome)
   values (p_provider_message_id, p_message_id, t.id, m.id, outcome);
   return jsonb_build_object('outcome', outcome, 'ticket_id', t.id, 'number', t.number, 'message_id', m.id,
-                            'follow_up_of', follows, 'duplicate', false);
+                            'follow_up_of', follows, 'attachments', private.attach_received_files(m.id, p_attachments),
+                            'duplicate', false);
 end $$;
-revoke execute on function public.receive_email(text, text, text, text, uuid, text, text) from public, anon, authenticated;
-grant execute on function public.receive_email(text, text, text, text, uuid, text, text) to service_role;
+revoke execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb) from public, anon, authenticated;
+grant execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb) to service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Every public reply written through the API (the app, the portal, inbound-email) goes to notify

@@ -334,6 +334,106 @@ describe('inbound-email', () => {
     expect(rows).toEqual([{ follow_up_of: t.id, status: 'new', requester_id: PEOPLE.acmeCustomer.id }]);
   });
 
+  it('stores the files as web uploads are, names the refused ones in the message, and a replay stores nothing twice', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Mail with files');
+    await agentReply(t.id, 'Send me a photo');
+    const replyTo = (await mailAbout(PEOPLE.acmeCustomer.email, 'Mail with files')).ReplyTo[0].Address;
+    const png = Buffer.from([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      ...Array.from({ length: 300 }, (_, i) => i % 256),
+    ]);
+    const text = Buffer.from('line one\nline two\n');
+    const file = (Name: string, bytes: Buffer, ContentType = 'application/octet-stream') => ({
+      Name,
+      ContentType,
+      ContentLength: bytes.length,
+      Content: bytes.toString('base64'),
+    });
+    const payload = postmark(PEOPLE.acmeCustomer.email, replyTo, {
+      TextBody: 'Here you go.',
+      Attachments: [
+        file('../Screen shot é.png', png, 'image/png'),
+        file('setup.exe', Buffer.from('MZ')),
+        file('huge.pdf', Buffer.alloc(10 * 1024 * 1024 + 1)),
+        file('notes.txt', text, 'text/plain'),
+        ...['a', 'b', 'c', 'd'].map((n) => file(`${n}.txt`, text)),
+      ],
+    });
+    const res = await inbound(payload);
+    expect(res.status).toBe(200);
+    const out = await res.json();
+    expect(out).toMatchObject({ outcome: 'reply', ticket_id: t.id, duplicate: false, files: 5, refused: 3 });
+    // The refused files are named at the end of the message, which is posted anyway.
+    const message = (await db.sql('select body from messages where id = $1', [out.message_id])).rows[0].body;
+    expect(message).toBe(
+      'Here you go.\n\n[Not attached: setup.exe (file type not accepted); huge.pdf (over 10 MB); d.txt (more than 5 files)]',
+    );
+
+    // The agent downloads each file with the right bytes, from a path like a web upload's.
+    const agent = await db.as('acmeAgent');
+    const { data: rows, error } = await agent
+      .from('attachments')
+      .select('id, path, file_name, size, mime_type, uploader_id')
+      .eq('message_id', out.message_id)
+      .order('file_name');
+    expect(error).toBeNull();
+    expect(rows!.map((r) => [r.file_name, r.size, r.mime_type])).toEqual([
+      ['../Screen shot é.png', png.length, 'image/png'],
+      ['a.txt', text.length, 'text/plain'],
+      ['b.txt', text.length, 'text/plain'],
+      ['c.txt', text.length, 'text/plain'],
+      ['notes.txt', text.length, 'text/plain'],
+    ]);
+    expect(rows![0].path).toBe(`${ACME}/${t.id}/${rows![0].id}/._Screen shot e.png`);
+    expect(rows![0].uploader_id).toBe(PEOPLE.acmeCustomer.id);
+    for (const row of rows!) {
+      const { data: signed } = await agent.storage.from('attachments').createSignedUrl(row.path, 60);
+      const bytes = Buffer.from(await (await fetch(signed!.signedUrl)).arrayBuffer());
+      expect(bytes.equals(row.mime_type === 'image/png' ? png : text), row.file_name).toBe(true);
+    }
+
+    // A replay (Postmark retries): the same message, the same files, nothing new.
+    const replay = await inbound(payload);
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toMatchObject({ message_id: out.message_id, duplicate: true });
+    const counts = await db.sql(
+      `select (select count(*)::int from attachments where ticket_id = $1) as rows,
+              (select count(*)::int from storage.objects where bucket_id = 'attachments' and name like $2) as objects,
+              (select count(*)::int from messages where ticket_id = $1 and body like 'Here you go.%') as messages`,
+      [t.id, `${ACME}/${t.id}/%`],
+    );
+    expect(counts.rows[0]).toEqual({ rows: 5, objects: 5, messages: 1 });
+  });
+
+  it('stores the files of a mail that opens a request, and completes a delivery cut off before its files were stored', async () => {
+    const pdf = Buffer.from('%PDF-1.4 pretend');
+    const payload = postmark(PEOPLE.acmeCustomer2.email, `acme@${DOMAIN}`, {
+      Subject: 'Invoice attached',
+      TextBody: '',
+      Attachments: [{ Name: 'invoice.pdf', ContentType: 'application/pdf', Content: pdf.toString('base64') }],
+    });
+    const out = await (await inbound(payload)).json();
+    expect(out).toMatchObject({ outcome: 'request', files: 1, refused: 0 });
+    const { rows } = await db.sql('select id, path from attachments where message_id = $1', [out.message_id]);
+    expect(rows).toHaveLength(1);
+    expect((await db.sql('select body from messages where id = $1', [out.message_id])).rows[0].body).toBe(
+      '(files only)',
+    );
+    // The first delivery recorded the file but died before storing it: the replay stores it.
+    await db.service().storage.from('attachments').remove([rows[0].path]);
+    expect((await (await inbound(payload)).json()).duplicate).toBe(true);
+    const customer = await db.as('acmeCustomer2');
+    const { data } = await customer.storage.from('attachments').download(rows[0].path);
+    expect(Buffer.from(await data!.arrayBuffer()).equals(pdf)).toBe(true);
+  });
+
   it('stops a customer’s notifications through the List-Unsubscribe address', async () => {
     const t = await openTicket(db, 'acmeCustomer2', 'Unsubscribe me');
     await agentReply(t.id, 'First answer');
