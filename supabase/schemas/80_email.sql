@@ -128,29 +128,58 @@ revoke execute on function public.receive_email(text, text, text, text, uuid, te
 grant execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb) to service_role;
 
 -- ---------------------------------------------------------------------------------------------
--- Every public reply written through the API (the app, the portal, inbound-email) goes to notify
--- after commit (pg_net sends once the transaction commits). Notes never leave the database. A direct
--- database session (seed, imports) mails no one, and nothing is sent until Vault knows the project.
-create function private.notify_message() returns trigger
+-- Calls an edge function once the transaction commits (pg_net), with Vault's project URL and service
+-- key, as hosted's database webhooks do; nothing until Vault knows the project.
+create function private.call_function(p_name text, p_body jsonb) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
   project_url text := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url');
   service_key text := (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key');
 begin
-  if auth.role() is null or project_url is null or service_key is null then
-    return null;
+  if project_url is null or service_key is null then
+    return;
   end if;
   perform net.http_post(
-    url := project_url || '/functions/v1/notify',
-    body := jsonb_build_object('type', 'message', 'message_id', new.id),
+    url := project_url || '/functions/v1/' || p_name,
+    body := p_body,
     headers := jsonb_build_object('Content-Type', 'application/json', 'Authorization', 'Bearer ' || service_key),
     timeout_milliseconds := 30000
   );
+end $$;
+
+-- Every public reply written through the API (the app, the portal, inbound-email) goes to notify.
+-- Notes never leave the database. A direct database session (seed, imports) mails no one.
+create function private.notify_message() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if auth.role() is not null then
+    perform private.call_function('notify', jsonb_build_object('type', 'message', 'message_id', new.id));
+  end if;
   return null;
 end $$;
 create trigger messages_notify after insert on public.messages
   for each row when (new.kind = 'reply') execute function private.notify_message();
-revoke all on function private.notify_message() from public;
+
+-- An invitation, and each resend (a new token), emails the invitee through notify (the link to
+-- /invite/<token>; docs/decisions/024-invitation-email-by-notify.md). The table keeps only the token's
+-- SHA-256, so the app sends the token with its write in the header X-Invitation-Token (PostgREST's
+-- request.headers); it goes on to notify through pg_net's queue, which forgets it once sent. No header,
+-- or one that isn't this row's token: nothing is sent.
+create function private.notify_invitation() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  token text := nullif(current_setting('request.headers', true), '')::jsonb ->> 'x-invitation-token';
+begin
+  if token is not null and encode(sha256(convert_to(token, 'UTF8')), 'hex') = new.token_hash then
+    perform private.call_function('notify',
+      jsonb_build_object('type', 'invitation', 'invitation_id', new.id, 'token', token));
+  end if;
+  return null;
+end $$;
+create trigger invitations_notify after insert or update of token_hash on public.invitations
+  for each row execute function private.notify_invitation();
+revoke all on function private.call_function(text, jsonb), private.notify_message(), private.notify_invitation()
+  from public;
 
 -- Solved requests close after 7 days: the close-solved function, hourly, called as hosted's
 -- scheduling guide does it (pg_cron + pg_net + Vault). `db diff` doesn't see this statement (data,

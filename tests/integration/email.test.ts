@@ -248,6 +248,89 @@ describe('notify', () => {
   });
 });
 
+describe('invitation email', () => {
+  const sha256 = async (s: string) =>
+    Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s))).toString('hex');
+  const newToken = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+  const invitationMails = async (email: string) =>
+    (await messagesTo(db.stack.mailUrl, email, { notifications: true })).filter((m) => m.Subject.includes('invited'));
+
+  it('mails the invitee a link to /invite/<token> through notify; a resend mails the new link, a retried call nothing', async () => {
+    const email = `invitee-${Date.now()}@example.test`;
+    const admin = await db.as('acmeAdmin');
+    const token = newToken();
+    const { data, error } = await admin
+      .from('invitations')
+      .insert({
+        workspace_id: ACME,
+        email,
+        role: 'agent',
+        token_hash: await sha256(token),
+        invited_by: PEOPLE.acmeAdmin.id,
+      })
+      .select('id')
+      .setHeader('X-Invitation-Token', token)
+      .single();
+    expect(error).toBeNull();
+    const [mail] = await mailsTo(email);
+    expect(mail.Subject).toMatch(/ invited you to Acme Support on Tend$/);
+    expect(mail.Text).toContain(`Accept the invitation: ${APP_URL}/invite/${token}`);
+    expect(mail.Text).toContain('as an agent');
+    expect(mail.HTML).toContain(`href="${APP_URL}/invite/${token}"`);
+    expect(mail.ReplyTo[0].Address).toBe(PEOPLE.acmeAdmin.email);
+    expect(mail.MessageID).toMatch(new RegExp(`^i\\.${data!.id}\\.[0-9a-f]{16}@${DOMAIN}$`));
+
+    // The same delivery again (a retried webhook): already sent, nothing new.
+    const again = await notify({ type: 'invitation', invitation_id: data!.id, token });
+    expect(await again.json()).toEqual({ sent: [], already_sent: [email], failed: [] });
+
+    // A resend is a new token: a new email with the new link; the old token's call is superseded.
+    const second = newToken();
+    const resent = await admin
+      .from('invitations')
+      .update({ token_hash: await sha256(second) })
+      .eq('id', data!.id)
+      .select('id')
+      .setHeader('X-Invitation-Token', second);
+    expect(resent.data).toHaveLength(1);
+    const mails = await mailsTo(email, 2);
+    expect(mails[0].Text).toContain(`${APP_URL}/invite/${second}`);
+    expect(await (await notify({ type: 'invitation', invitation_id: data!.id, token })).json()).toEqual({
+      sent: [],
+      skipped: 'superseded',
+    });
+    expect(await invitationMails(email)).toHaveLength(2);
+  });
+
+  it('sends nothing for a write without the token, or with a token that is not the row’s', async () => {
+    const email = `silent-${Date.now()}@example.test`;
+    const admin = await db.as('acmeAdmin');
+    const token = newToken();
+    const insert = (header?: string) => {
+      const q = admin
+        .from('invitations')
+        .insert({
+          workspace_id: ACME,
+          email,
+          token_hash: crypto.randomUUID().replace(/-/g, '').repeat(2),
+          invited_by: PEOPLE.acmeAdmin.id,
+        })
+        .select('id');
+      return header ? q.setHeader('X-Invitation-Token', header) : q;
+    };
+    expect((await insert()).error).toBeNull();
+    expect((await insert(token)).error).toBeNull();
+    // Every queued request is answered, and none was for these invitations.
+    await waitFor('the queue to drain', async () => {
+      const { rows } = await db.sql('select count(*)::int as n from net.http_request_queue');
+      return rows[0].n === 0;
+    });
+    expect(await invitationMails(email)).toHaveLength(0);
+    const { rows } = await db.sql('select count(*)::int as n from email_deliveries where recipient = $1', [email]);
+    expect(rows[0].n).toBe(0);
+  });
+});
+
 describe('inbound-email', () => {
   it('refuses unsigned and forged calls with 401', async () => {
     const mail = postmark(PEOPLE.acmeCustomer.email, `acme@${DOMAIN}`);
