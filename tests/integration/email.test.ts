@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesTo } from '../support/mail.ts';
 import { ACME, PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
@@ -14,6 +15,8 @@ const APP_URL = 'http://localhost:3999';
 const DOMAIN = 'tend.localhost';
 let db: DbStack;
 let envDir: string;
+let envFile: string;
+const baseEnv = `INBOUND_EMAIL_SECRET=${SECRET}\nAPP_URL=${APP_URL}\nINBOUND_EMAIL_DOMAIN=${DOMAIN}\n`;
 
 async function waitFor<T>(
   what: string,
@@ -117,8 +120,8 @@ async function agentReply(ticketId: string, body: string, kind = 'reply') {
 
 beforeAll(async () => {
   envDir = mkdtempSync(path.join(os.tmpdir(), 'tend-email-env-'));
-  const envFile = path.join(envDir, '.env');
-  writeFileSync(envFile, `INBOUND_EMAIL_SECRET=${SECRET}\nAPP_URL=${APP_URL}\nINBOUND_EMAIL_DOMAIN=${DOMAIN}\n`);
+  envFile = path.join(envDir, '.env');
+  writeFileSync(envFile, baseEnv);
   db = await startDbStack({ functionsEnvFile: envFile });
 }, 120_000);
 afterAll(async () => {
@@ -564,4 +567,85 @@ describe('close-solved', () => {
     const runs = await db.sql(`select status from cron.job_run_details where jobid = $1`, [job.rows[0].jobid]);
     expect(runs.rows.map((r) => r.status)).toContain('succeeded');
   });
+});
+
+describe('notify when the SMTP server fails', () => {
+  it('retries with back-off, marks the delivery failed with the error, sends once when it works again; the reply is posted regardless', async () => {
+    // An SMTP server of our own that refuses every recipient (451, "try later") until told otherwise.
+    let refusing = true;
+    const attempts: number[] = [];
+    const received: string[] = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      // notify's pooled connection stays open: don't wait for it at close.
+      closeTimeout: 100,
+      onRcptTo(address, _session, callback) {
+        if (!refusing) return callback();
+        attempts.push(Date.now());
+        const error = Object.assign(new Error('4.3.0 Mailbox busy, try later'), { responseCode: 451 });
+        callback(error);
+      },
+      onData(stream, _session, callback) {
+        let text = '';
+        stream.on('data', (chunk) => (text += chunk));
+        stream.on('end', () => {
+          received.push(text);
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.server.address() as { port: number }).port;
+
+    // The ticket's own notifications go out first, to the catcher.
+    const t = await openTicket(db, 'acmeCustomer2', 'SMTP outage');
+    await waitFor('the new request’s emails', async () => {
+      const { rows } = await db.sql(
+        `select count(*)::int as n from email_deliveries where ticket_id = $1 and status = 'sent'`,
+        [t.id],
+      );
+      return rows[0].n === 3;
+    });
+    writeFileSync(envFile, `${baseEnv}SMTP_HOST=127.0.0.1\nSMTP_PORT=${port}\n`);
+    try {
+      const m = await agentReply(t.id, 'Answer during the outage');
+      const mid = `<m.${m.id}@${DOMAIN}>`;
+      // The app's write is done before the email is even tried: it never waits for SMTP.
+      const { rows: now } = await db.sql('select status from email_deliveries where message_id = $1', [mid]);
+      expect(now.map((r) => r.status)).not.toContain('failed');
+
+      const failed = await waitFor('the delivery to fail', async () => {
+        const { rows } = await db.sql(
+          'select recipient, status, attempts, last_error, sent_at from email_deliveries where message_id = $1',
+          [mid],
+        );
+        return rows[0]?.status === 'failed' && rows[0];
+      });
+      expect(failed).toMatchObject({ recipient: PEOPLE.acmeCustomer2.email, attempts: 1, sent_at: null });
+      expect(failed.last_error).toContain('451');
+      // Four tries, 0.25 s, 1 s and 4 s apart (and no more).
+      expect(attempts).toHaveLength(4);
+      const gaps = attempts.slice(1).map((at, i) => at - attempts[i]);
+      [250, 1000, 4000].forEach((least, i) => expect(gaps[i]).toBeGreaterThanOrEqual(least * 0.9));
+
+      // The server is back: the next call (a re-sent webhook) delivers it once; another sends nothing.
+      refusing = false;
+      const retry = await notify({ type: 'message', message_id: m.id });
+      expect(await retry.json()).toMatchObject({ sent: [PEOPLE.acmeCustomer2.email], failed: [] });
+      const again = await notify({ type: 'message', message_id: m.id });
+      expect(await again.json()).toMatchObject({ sent: [], already_sent: [PEOPLE.acmeCustomer2.email] });
+      expect(received).toHaveLength(1);
+      expect(received[0]).toContain('Answer during the outage');
+      const { rows } = await db.sql('select status, attempts, last_error from email_deliveries where message_id = $1', [
+        mid,
+      ]);
+      expect(rows).toEqual([{ status: 'sent', attempts: 2, last_error: null }]);
+      expect(attempts).toHaveLength(4);
+    } finally {
+      writeFileSync(envFile, baseEnv);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 60_000);
 });

@@ -117,15 +117,20 @@ async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refuse
         .trim()
         .slice(0, 255) || '(unnamed)';
     const type = attachmentTypeOf(name);
+    const content = (a.Content ?? '').replace(/\s+/g, '');
+    // The decoded size, known from the base64 length: a file over the limit is never decoded.
+    const size = Math.floor((content.length * 3) / 4) - (content.match(/=*$/)?.[0].length ?? 0);
     let bytes: Uint8Array | null = null;
-    try {
-      bytes = Uint8Array.from(atob(a.Content ?? ''), (c) => c.charCodeAt(0));
-    } catch {
-      // Not base64: treated as a file that couldn't be read.
+    if (type && size <= ATTACHMENT_MAX_MB * 1024 * 1024) {
+      try {
+        bytes = Uint8Array.from(atob(content), (c) => c.charCodeAt(0));
+      } catch {
+        // Not base64: a file that can't be read.
+      }
     }
     if (!type) refused.push(`${name} (file type not accepted)`);
+    else if (size > ATTACHMENT_MAX_MB * 1024 * 1024) refused.push(`${name} (over ${ATTACHMENT_MAX_MB} MB)`);
     else if (!bytes) refused.push(`${name} (unreadable)`);
-    else if (bytes.byteLength > ATTACHMENT_MAX_MB * 1024 * 1024) refused.push(`${name} (over ${ATTACHMENT_MAX_MB} MB)`);
     else if (files.length >= ATTACHMENTS_PER_MESSAGE)
       refused.push(`${name} (more than ${ATTACHMENTS_PER_MESSAGE} files)`);
     else
