@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
     );
     return data(request, { result }, { status: mapped.status });
   }
-  return redirectWithHeaders(request, `/w/${(ws as { slug?: string } | null)?.slug ?? slug}`);
+  return redirectWithHeaders(request, `/w/${ws?.slug ?? slug}`);
 }
 
 export default function Onboarding() {

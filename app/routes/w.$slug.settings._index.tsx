@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (error) throwDbError(request, error, 'settings');
   return data(request, {
     adminOf: workspace.slug,
-    workspace: { ...workspace, time_zone: (row as { time_zone: string }).time_zone },
+    workspace: { ...workspace, time_zone: row.time_zone },
     portal: `${publicOrigin(request)}/support/${workspace.slug}`,
     timeZones: TIME_ZONES,
     saved: new URL(request.url).searchParams.get('done') === 'saved',

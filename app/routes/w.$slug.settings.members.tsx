@@ -65,14 +65,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     notice: notice && notice in NOTICES ? NOTICES[notice as Notice] : null,
     members: members.data.map((m) => ({
       user_id: m.user_id,
-      role: m.role as MemberRole,
+      role: m.role,
       since: formatDate(m.created_at),
       name: one(m.profile)?.display_name ?? 'Unknown',
     })),
     invitations: invitations.data.map((i) => ({
       id: i.id,
       email: i.email,
-      role: i.role as MemberRole,
+      role: i.role,
       expires: formatDate(i.expires_at),
       expired: Date.parse(i.expires_at) <= now,
     })),
