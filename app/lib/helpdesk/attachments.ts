@@ -1,14 +1,7 @@
 // Attachments' rules the browser needs too (docs/product.md §5): the types by file extension, the
 // file input's `accept`, a storage-safe name, sizes as people read them. The rules themselves are
 // shared with the edge functions (inbound-email stores mailed files by them).
-import {
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENT_TYPES,
-  ATTACHMENTS_BUCKET,
-  ATTACHMENTS_PER_MESSAGE,
-  attachmentTypeOf,
-  safeStorageName,
-} from '../../../supabase/functions/_shared/attachment-rules.ts';
+import { ATTACHMENT_TYPES } from '../../../supabase/functions/_shared/attachment-rules.ts';
 
 export {
   ATTACHMENT_MAX_BYTES,
@@ -17,7 +10,7 @@ export {
   ATTACHMENTS_PER_MESSAGE,
   attachmentTypeOf,
   safeStorageName,
-};
+} from '../../../supabase/functions/_shared/attachment-rules.ts';
 /** The file input's name on every composer. */
 export const FILES_FIELD = 'files';
 
