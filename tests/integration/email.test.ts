@@ -581,7 +581,7 @@ describe('notify when the SMTP server fails', () => {
       logger: false,
       // notify's pooled connection stays open: don't wait for it at close.
       closeTimeout: 100,
-      onRcptTo(address, _session, callback) {
+      onRcptTo(_address, _session, callback) {
         if (!refusing) return callback();
         attempts.push(Date.now());
         const error = Object.assign(new Error('4.3.0 Mailbox busy, try later'), { responseCode: 451 });
@@ -628,7 +628,7 @@ describe('notify when the SMTP server fails', () => {
       // Four tries, 0.25 s, 1 s and 4 s apart (and no more).
       expect(attempts).toHaveLength(4);
       const gaps = attempts.slice(1).map((at, i) => at - attempts[i]);
-      [250, 1000, 4000].forEach((least, i) => expect(gaps[i]).toBeGreaterThanOrEqual(least * 0.9));
+      for (const [i, least] of [250, 1000, 4000].entries()) expect(gaps[i]).toBeGreaterThanOrEqual(least * 0.9);
 
       // The server is back: the next call (a re-sent webhook) delivers it once; another sends nothing.
       refusing = false;
