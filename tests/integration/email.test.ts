@@ -9,6 +9,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesTo } from '../support/mail.ts';
 import { ACME, PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+import { waitFor } from '../support/wait.ts';
 
 const SECRET = 'inbound-test-secret';
 const APP_URL = 'http://localhost:3999';
@@ -17,20 +18,6 @@ let db: DbStack;
 let envDir: string;
 let envFile: string;
 const baseEnv = `INBOUND_EMAIL_SECRET=${SECRET}\nAPP_URL=${APP_URL}\nINBOUND_EMAIL_DOMAIN=${DOMAIN}\n`;
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (let wait = 20; ; wait = Math.min(wait * 2, 200)) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, wait));
-  }
-}
 
 interface Mail {
   ID: string;
