@@ -3,7 +3,7 @@
 // and /w/<old>/… and /support/<old>/… redirect (workspace_slug_redirect). One in use is `slug_taken`.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { AdminNav } from '~/components/admin-nav.tsx';
+import { AdminPageHeader } from '~/components/admin-nav.tsx';
 import { ErrorList, Field, SubmitButton, replyFormErrors, replyValue, useIsPending } from '~/components/forms.tsx';
 import { SelectField } from '~/components/helpdesk-ui.tsx';
 import { WorkspaceFields } from '~/components/workspace-fields.tsx';
@@ -71,16 +71,14 @@ export default function SettingsPage() {
 
   return (
     <section className="stack-lg" aria-labelledby="settings-title">
-      <div>
-        <p className="eyebrow">{workspace.name}</p>
-        <h1 id="settings-title">Settings</h1>
-      </div>
-      <AdminNav slug={workspace.slug} current="settings" />
-      {saved ? (
-        <p className="notice notice--success" role="status">
-          Saved.
-        </p>
-      ) : null}
+      <AdminPageHeader
+        workspaceName={workspace.name}
+        slug={workspace.slug}
+        current="settings"
+        title="Settings"
+        titleId="settings-title"
+        notice={saved ? 'Saved.' : null}
+      />
 
       <section className="card stack" aria-labelledby="portal-title">
         <h2 id="portal-title">Your portal</h2>

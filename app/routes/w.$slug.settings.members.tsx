@@ -6,7 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
 import { SelectField } from '~/components/helpdesk-ui.tsx';
-import { AdminNav } from '~/components/admin-nav.tsx';
+import { AdminPageHeader } from '~/components/admin-nav.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { EMAIL_MAX_LENGTH, INVITATION_LIFETIME_DAYS } from '~/lib/constants.ts';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
@@ -193,16 +193,14 @@ export default function MembersPage() {
 
   return (
     <section className="stack-lg" aria-labelledby="members-title">
-      <div>
-        <p className="eyebrow">{workspace.name}</p>
-        <h1 id="members-title">Members</h1>
-      </div>
-      <AdminNav slug={workspace.slug} current="members" />
-      {notice ? (
-        <p className="notice notice--success" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <AdminPageHeader
+        workspaceName={workspace.name}
+        slug={workspace.slug}
+        current="members"
+        title="Members"
+        titleId="members-title"
+        notice={notice}
+      />
 
       <section className="card stack" aria-labelledby="invite-title">
         <h2 id="invite-title">Invite someone</h2>
