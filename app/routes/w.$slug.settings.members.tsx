@@ -229,7 +229,8 @@ export default function MembersPage() {
         </Form>
         <ErrorList id="invite-error" errors={replyFormErrors(invite, 'role')} />
         <p className="muted small">
-          They get an email with a sign-in link to the invitation. It works for {INVITATION_LIFETIME_DAYS} days.
+          They get an email with a link to the invitation (they sign in with that address to accept). It works for{' '}
+          {INVITATION_LIFETIME_DAYS} days.
         </p>
       </section>
 
