@@ -181,6 +181,30 @@ create trigger invitations_notify after insert or update of token_hash on public
 revoke all on function private.call_function(text, jsonb), private.notify_message(), private.notify_invitation()
   from public;
 
+-- Emails that didn't go (the SMTP server refused or was down through notify's back-off, or notify died
+-- mid-send) are tried again every 10 minutes, up to 5 attempts within a day: notify sends only what
+-- isn't sent yet. A failed invitation email isn't retried (its token is not kept): the admin resends.
+-- `db diff` doesn't see the cron.schedule below (data, not schema): the migration carries it by hand.
+create function private.retry_failed_emails() returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  message uuid;
+  n integer := 0;
+begin
+  for message in
+    select distinct substring(d.message_id from '^<m\.([0-9a-f-]{36})@')::uuid
+      from public.email_deliveries d
+     where d.message_id like '<m.%' and d.attempts < 5 and d.created_at > now() - interval '1 day'
+       and (d.status = 'failed' or (d.status = 'sending' and d.claimed_at < now() - interval '2 minutes'))
+  loop
+    perform private.call_function('notify', jsonb_build_object('type', 'message', 'message_id', message));
+    n := n + 1;
+  end loop;
+  return n;
+end $$;
+revoke all on function private.retry_failed_emails() from public;
+select cron.schedule('retry-emails', '*/10 * * * *', 'select private.retry_failed_emails()');
+
 -- Solved requests close after 7 days: the close-solved function, hourly, called as hosted's
 -- scheduling guide does it (pg_cron + pg_net + Vault). `db diff` doesn't see this statement (data,
 -- not schema): its migration carries it, added by hand below the generated part.

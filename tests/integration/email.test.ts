@@ -557,7 +557,7 @@ describe('close-solved', () => {
 });
 
 describe('notify when the SMTP server fails', () => {
-  it('retries with back-off, marks the delivery failed with the error, sends once when it works again; the reply is posted regardless', async () => {
+  it('retries with back-off, marks the delivery failed with the error, the retry job sends it once when SMTP is back; the reply is posted regardless', async () => {
     // An SMTP server of our own that refuses every recipient (451, "try later") until told otherwise.
     let refusing = true;
     const attempts: number[] = [];
@@ -617,10 +617,17 @@ describe('notify when the SMTP server fails', () => {
       const gaps = attempts.slice(1).map((at, i) => at - attempts[i]);
       for (const [i, least] of [250, 1000, 4000].entries()) expect(gaps[i]).toBeGreaterThanOrEqual(least * 0.9);
 
-      // The server is back: the next call (a re-sent webhook) delivers it once; another sends nothing.
+      // The server is back: the retry job (every 10 minutes; run now) delivers it once; after that
+      // neither the job nor a repeated webhook sends it again.
       refusing = false;
-      const retry = await notify({ type: 'message', message_id: m.id });
-      expect(await retry.json()).toMatchObject({ sent: [PEOPLE.acmeCustomer2.email], failed: [] });
+      const job = await asPostgres(`select schedule, command from cron.job where jobname = 'retry-emails'`);
+      expect(job.rows).toEqual([{ schedule: '*/10 * * * *', command: 'select private.retry_failed_emails()' }]);
+      expect((await asPostgres('select private.retry_failed_emails() as n')).rows[0].n).toBe(1);
+      await waitFor('the retried delivery', async () => {
+        const { rows } = await db.sql('select status from email_deliveries where message_id = $1', [mid]);
+        return rows[0].status === 'sent';
+      });
+      expect((await asPostgres('select private.retry_failed_emails() as n')).rows[0].n).toBe(0);
       const again = await notify({ type: 'message', message_id: m.id });
       expect(await again.json()).toMatchObject({ sent: [], already_sent: [PEOPLE.acmeCustomer2.email] });
       expect(received).toHaveLength(1);
