@@ -19,6 +19,8 @@ create table public.email_deliveries (
   primary key (message_id, recipient)
 );
 create index email_deliveries_ticket_idx on public.email_deliveries (ticket_id);
+-- Invitation emails per address (private.limit_invitations).
+create index email_deliveries_recipient_idx on public.email_deliveries (recipient, created_at);
 alter table public.email_deliveries enable row level security;
 revoke all on public.email_deliveries from anon, authenticated;
 
@@ -178,8 +180,26 @@ begin
 end $$;
 create trigger invitations_notify after insert or update of token_hash on public.invitations
   for each row execute function private.notify_invitation();
-revoke all on function private.call_function(text, jsonb), private.notify_message(), private.notify_invitation()
-  from public;
+
+-- Invitation emails go to any address an admin types, and anyone may make a workspace: at most 5 to one
+-- address an hour (what notify sent or is sending) and 50 a workspace an hour (invitations sent or
+-- resent). More is refused with too_many_attempts, and nothing is written.
+create function private.limit_invitations() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if (select count(*) from public.email_deliveries d
+       where d.recipient = new.email and d.message_id like '<i.%' and d.created_at > now() - interval '1 hour') >= 5
+     or (select count(*) from public.invitations i
+          where i.workspace_id = new.workspace_id and i.expires_at > now() + interval '7 days' - interval '1 hour') >= 50
+  then
+    raise exception using errcode = 'P0001', message = 'too_many_attempts', detail = 'invitation emails';
+  end if;
+  return new;
+end $$;
+create trigger invitations_limit before insert or update of token_hash on public.invitations
+  for each row when (current_user in ('anon', 'authenticated')) execute function private.limit_invitations();
+revoke all on function private.call_function(text, jsonb), private.notify_message(), private.notify_invitation(),
+  private.limit_invitations() from public;
 
 -- Emails that didn't go (the SMTP server refused or was down through notify's back-off, or notify died
 -- mid-send) are tried again every 10 minutes, up to 5 attempts within a day: notify sends only what

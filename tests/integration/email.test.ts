@@ -292,6 +292,36 @@ describe('invitation email', () => {
     expect(await invitationMails(email)).toHaveLength(2);
   });
 
+  it('refuses a sixth invitation email to one address within the hour (too_many_attempts), writing nothing', async () => {
+    const email = `often-${Date.now()}@example.test`;
+    const admin = await db.as('acmeAdmin');
+    const first = newToken();
+    const { data } = await admin
+      .from('invitations')
+      .insert({ workspace_id: ACME, email, token_hash: await sha256(first), invited_by: PEOPLE.acmeAdmin.id })
+      .select('id')
+      .setHeader('X-Invitation-Token', first)
+      .single();
+    const resend = async () => {
+      const token = newToken();
+      return admin
+        .from('invitations')
+        .update({ token_hash: await sha256(token) })
+        .eq('id', data!.id)
+        .select('token_hash')
+        .setHeader('X-Invitation-Token', token);
+    };
+    // Each email sent before the next resend (a resend before it would supersede it).
+    for (let n = 1; n <= 5; n++) {
+      if (n > 1) expect((await resend()).error).toBeNull();
+      await waitFor(`invitation email ${n}`, async () => (await invitationMails(email)).length === n);
+    }
+    const before = (await db.sql('select token_hash from invitations where id = $1', [data!.id])).rows[0];
+    const refused = await resend();
+    expect(refused.error).toMatchObject({ code: 'P0001', message: 'too_many_attempts' });
+    expect((await db.sql('select token_hash from invitations where id = $1', [data!.id])).rows[0]).toEqual(before);
+  });
+
   it('sends nothing for a write without the token, or with a token that is not the row’s', async () => {
     const email = `silent-${Date.now()}@example.test`;
     const admin = await db.as('acmeAdmin');
