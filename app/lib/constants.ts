@@ -6,10 +6,12 @@ export const OTP_LENGTH = 6;
 export const OTP_VALID_SECONDS = 10 * 60;
 export const RESEND_COOLDOWN_SECONDS = 60;
 
-// Attachments
-export const ATTACHMENTS_PER_MESSAGE = 5;
-export const ATTACHMENT_MAX_MB = 10;
-export const ATTACHMENT_MAX_BYTES = ATTACHMENT_MAX_MB * 1024 * 1024;
+// Attachments (shared with the edge functions, which can only read supabase/functions)
+export {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MAX_MB,
+  ATTACHMENTS_PER_MESSAGE,
+} from '../../supabase/functions/_shared/attachment-rules.ts';
 
 // Tickets and invitations
 export const AUTO_CLOSE_DAYS = 7;

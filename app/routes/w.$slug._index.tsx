@@ -31,6 +31,7 @@ import {
   type MemberRole,
 } from '~/lib/helpdesk/vocabulary.ts';
 import { inboxFilters, parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
+import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -93,7 +94,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
   const { data: result, error } = await supabase.rpc(
     'inbox',
-    Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')),
+    Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')) as typeof args,
     {
       get: true,
     },
@@ -102,7 +103,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (mapDbError(error, 'inbox').code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
     throwDbError(request, error, 'inbox');
   }
-  const inbox = result as InboxPage;
+  const inbox = jsonPage<InboxPage>(result);
   return data(request, {
     workspace: inbox.workspace,
     members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),

@@ -27,6 +27,7 @@ import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
+import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import {
   namedMembers,
   parseNumber,
@@ -117,7 +118,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     events: rawEvents,
     names: nameList,
     requester: requesterCard,
-  } = result as TicketPage;
+  } = jsonPage<TicketPage>(result);
   const names = new Map(Object.entries(nameList));
   const members = namedMembers(rows, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
@@ -244,8 +245,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
               p_ticket_id: ticket.id,
               p_body: form.body,
               p_kind: form.kind,
-              p_new_status: form.set_status === 'keep' ? null : form.set_status,
-              p_last_seen_message_id: form.last_seen_message_id ?? null,
+              p_new_status: form.set_status === 'keep' ? undefined : form.set_status,
+              p_last_seen_message_id: form.last_seen_message_id ?? undefined,
               p_attachments: attachmentsArg(uploads),
               p_client_key: form.client_key,
             })

@@ -694,6 +694,7 @@ export type Database = {
       }
       receive_email: {
         Args: {
+          p_attachments?: Json
           p_body: string
           p_from: string
           p_message_id: string
