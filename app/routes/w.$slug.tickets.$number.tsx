@@ -8,6 +8,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { z } from 'zod';
 import { ErrorList, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
+import { CannedReplyPicker, insertedDraft } from '~/components/canned-reply-picker.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import {
   MemberOptions,
@@ -27,6 +28,8 @@ import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
+import { placeholderValues } from '~/lib/helpdesk/canned-replies.ts';
+import { cannedRepliesOf, forPicker, hasCannedReply } from '~/lib/helpdesk/canned-replies.server.ts';
 import {
   namedMembers,
   parseNumber,
@@ -99,11 +102,11 @@ interface TicketPage {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
-  const { data: result, error } = await supabase.rpc(
-    'ticket_page',
-    { p_slug: parseSlug(request, params.slug), p_number: number },
-    { get: true },
-  );
+  const slug = parseSlug(request, params.slug);
+  const [{ data: result, error }, canned] = await Promise.all([
+    supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
+    cannedRepliesOf(request, supabase, slug),
+  ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
       await throwNotFound(request, supabase, params.slug ?? '');
@@ -147,6 +150,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     messages,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
+    cannedReplies: forPicker(
+      canned,
+      placeholderValues({
+        requester: { name: names.get(ticket.requester_id), email: requesterCard.email },
+        agent: { name: names.get(user.id), email: user.email },
+        ticket,
+        workspace,
+      }),
+    ),
     clientKey: crypto.randomUUID(),
   });
 }
@@ -154,7 +166,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 // The sidebar field that shows an intent's database refusal.
 const FIELD_OF = { send: '', status: 'status', priority: 'priority', assignee: 'assignee', assign_me: 'assignee' };
 
-type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' }>;
+type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' | 'insert_canned_reply' }>;
 const COLUMN_OF = {
   status: 'status',
   priority: 'priority',
@@ -235,6 +247,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   const form = submission.value;
+  if (form.intent === 'insert_canned_reply') {
+    // Nothing is written: the page comes back with the reply after the draft (insertedDraft).
+    const found = await hasCannedReply(request, supabase, ticket.workspaceId, form.canned_reply);
+    const result = submission.reply(found ? {} : { fieldErrors: { canned_reply: [errorMessage('not_found')] } });
+    return data(
+      request,
+      { result, inserted: found ? form.canned_reply : null, fileNames },
+      { status: found ? 200 : 404 },
+    );
+  }
   const { error, stale } =
     form.intent === 'send'
       ? {
@@ -300,11 +322,12 @@ export default function TicketPage() {
     events,
     lastMessageId,
     clientKey,
+    cannedReplies,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData?.result;
   // A refused draft is kept, with how it was to be sent.
-  const sent = replyValue(result, 'intent') === 'send' ? result : undefined;
+  const sent = ['send', 'insert_canned_reply'].includes(replyValue(result, 'intent') ?? '') ? result : undefined;
   const changedAfter =
     actionData && 'changedAfter' in actionData ? (actionData.changedAfter as string | undefined) : undefined;
   const closed = ticket.status === 'closed';
@@ -354,12 +377,17 @@ export default function TicketPage() {
                 Internal note
               </label>
             </fieldset>
+            <CannedReplyPicker replies={cannedReplies} textareaId="body" errors={replyErrors(result, 'canned_reply')} />
             <TextareaField
               id="body"
               name="body"
               label="Message"
               errors={replyErrors(result, 'body')}
-              defaultValue={replyValue(sent, 'body') ?? ''}
+              defaultValue={
+                insertedDraft(sent, actionData && 'inserted' in actionData && actionData.inserted, cannedReplies) ??
+                replyValue(sent, 'body') ??
+                ''
+              }
               key={`draft-${mine}`}
               required
               maxLength={MESSAGE_MAX_LENGTH}

@@ -16,6 +16,13 @@ export const PLACEHOLDERS = [
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 export type PlaceholderValues = Record<Placeholder, string>;
 
+/** A canned reply as the composer's picker gets it: filled in for the ticket. */
+export interface PickerReply {
+  id: string;
+  title: string;
+  text: string;
+}
+
 /** What each placeholder becomes, for the settings page. */
 export const PLACEHOLDER_HELP: Record<Placeholder, string> = {
   'requester.name': "the requester's name (or the start of their email address)",
