@@ -36,9 +36,7 @@ const NEW = 'new';
 async function requireAdminPage(request: Request, slug: string) {
   const { user, supabase } = await requireUser(request);
   const workspace = await requireAdmin(request, supabase, user.id, slug);
-  const names = await profileNames(request, supabase, [user.id]);
-  const example = exampleValues(workspace, { name: names.get(user.id), email: user.email });
-  return { supabase, workspace, example };
+  return { supabase, workspace, example: exampleValues(workspace, user) };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

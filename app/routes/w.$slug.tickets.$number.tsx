@@ -8,7 +8,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { z } from 'zod';
 import { ErrorList, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
-import { CannedReplyPicker, insertedDraft } from '~/components/canned-reply-picker.tsx';
+import { CannedReplyPicker } from '~/components/canned-reply-picker.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import {
   MemberOptions,
@@ -28,9 +28,10 @@ import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
-import { placeholderValues } from '~/lib/helpdesk/canned-replies.ts';
-import { cannedRepliesOf, forPicker, hasCannedReply } from '~/lib/helpdesk/canned-replies.server.ts';
+import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
 import {
+  cannedReplyTitles,
+  filledCannedReplies,
   namedMembers,
   parseNumber,
   parseSlug,
@@ -105,7 +106,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const slug = parseSlug(request, params.slug);
   const [{ data: result, error }, canned] = await Promise.all([
     supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
-    cannedRepliesOf(request, supabase, slug),
+    cannedReplyTitles(request, supabase, slug),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -150,15 +151,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     messages,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
-    cannedReplies: forPicker(
-      canned,
-      placeholderValues({
-        requester: { name: names.get(ticket.requester_id), email: requesterCard.email },
-        agent: { name: names.get(user.id), email: user.email },
-        ticket,
-        workspace,
-      }),
-    ),
+    cannedReplies: canned,
     clientKey: crypto.randomUUID(),
   });
 }
@@ -248,14 +241,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   const form = submission.value;
   if (form.intent === 'insert_canned_reply') {
-    // Nothing is written: the page comes back with the reply after the draft (insertedDraft).
-    const found = await hasCannedReply(request, supabase, ticket.workspaceId, form.canned_reply);
-    const result = submission.reply(found ? {} : { fieldErrors: { canned_reply: [errorMessage('not_found')] } });
-    return data(
-      request,
-      { result, inserted: found ? form.canned_reply : null, fileNames },
-      { status: found ? 200 : 404 },
-    );
+    // Nothing is written: the page comes back with the reply, filled in, after what was typed.
+    const [reply] = await filledCannedReplies(request, supabase, user, ticket, form.canned_reply);
+    if (!reply) {
+      const result = submission.reply({ fieldErrors: { canned_reply: [errorMessage('not_found')] } });
+      return data(request, { result, fileNames }, { status: 404 });
+    }
+    const result = submission.reply();
+    const body = appendToDraft(replyValue(result, 'body') ?? '', reply.text);
+    return data(request, { result: { ...result, initialValue: { ...result.initialValue, body } }, fileNames });
   }
   const { error, stale } =
     form.intent === 'send'
@@ -377,17 +371,18 @@ export default function TicketPage() {
                 Internal note
               </label>
             </fieldset>
-            <CannedReplyPicker replies={cannedReplies} textareaId="body" errors={replyErrors(result, 'canned_reply')} />
+            <CannedReplyPicker
+              replies={cannedReplies}
+              src={`/w/${workspace.slug}/tickets/${ticket.number}/canned-replies`}
+              textareaId="body"
+              errors={replyErrors(result, 'canned_reply')}
+            />
             <TextareaField
               id="body"
               name="body"
               label="Message"
               errors={replyErrors(result, 'body')}
-              defaultValue={
-                insertedDraft(sent, actionData && 'inserted' in actionData && actionData.inserted, cannedReplies) ??
-                replyValue(sent, 'body') ??
-                ''
-              }
+              defaultValue={replyValue(sent, 'body') ?? ''}
               key={`draft-${mine}`}
               required
               maxLength={MESSAGE_MAX_LENGTH}

@@ -210,7 +210,8 @@ for (const javaScript of [true, false]) {
       await expect(picker).toHaveAttribute('aria-expanded', 'true');
       await picker.press('ArrowDown');
       await expect(list.getByRole('option', { selected: true })).toHaveText(/^Need the order number/);
-      await expect(picker).toHaveAttribute('aria-activedescendant', /option-1$/);
+      const selected = await list.getByRole('option', { selected: true }).getAttribute('id');
+      await expect(picker).toHaveAttribute('aria-activedescendant', selected!);
       await picker.press('Escape');
       await expect(list).toBeHidden();
       // Typing filters (a title first, then the text: "replacement" is only in a text).
@@ -253,6 +254,13 @@ for (const javaScript of [true, false]) {
       : `Thanks for writing in.\n\n${filled} See you!`;
     await expect(g.locator('[data-kind="reply"]').last()).toContainText('P.S. Keep the broken one. See you!');
     await expect(message).toHaveValue('');
+
+    // The filled-in replies are for the workspace's members only.
+    const filledFor = (page: Page) => page.request.get(`/w/${slug}/tickets/1/canned-replies`, { maxRedirects: 0 });
+    const asAgent = await filledFor(g);
+    expect(asAgent.status()).toBe(200);
+    expect((await asAgent.json()).replies.map((r: { title: string }) => r.title)).toEqual(['Damaged item']);
+    expect((await filledFor(customer.page)).status()).toBe(404);
 
     // The customer reads the reply as sent.
     await customer.page.goto(`/support/${slug}/requests/1`);

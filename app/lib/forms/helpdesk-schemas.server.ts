@@ -127,7 +127,14 @@ export const TicketSchema = byIntent([
   }),
   z.object({ intent: z.literal('assign_me'), from: FromSchema }),
   // Without JavaScript: the chosen canned reply goes into the composer (the page renders it again).
-  z.object({ intent: z.literal('insert_canned_reply'), canned_reply: z.string().regex(UUID_RE, PICK_REPLY_MESSAGE) }),
+  // (by title: one per workspace).
+  z.object({
+    intent: z.literal('insert_canned_reply'),
+    canned_reply: z
+      .string({ error: PICK_REPLY_MESSAGE })
+      .min(1, PICK_REPLY_MESSAGE)
+      .max(CANNED_REPLY_TITLE_MAX_LENGTH, PICK_REPLY_MESSAGE),
+  }),
 ]);
 
 /** /w/:slug: "Claim next". */
