@@ -259,7 +259,10 @@ for (const javaScript of [true, false]) {
     const filledFor = (page: Page) => page.request.get(`/w/${slug}/tickets/1/canned-replies`, { maxRedirects: 0 });
     const asAgent = await filledFor(g);
     expect(asAgent.status()).toBe(200);
-    expect((await asAgent.json()).replies.map((r: { title: string }) => r.title)).toEqual(['Damaged item']);
+    expect((await asAgent.json()).replies.map((r: { title: string }) => r.title)).toEqual(
+      // Without JavaScript the second one was deleted above.
+      javaScript ? ['Damaged item', 'Need the order number'] : ['Damaged item'],
+    );
     expect((await filledFor(customer.page)).status()).toBe(404);
 
     // The customer reads the reply as sent.
