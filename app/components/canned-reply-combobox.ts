@@ -13,7 +13,8 @@ export function drive(input: HTMLInputElement, replies: PickerReply[], textareaI
   list.className = 'hd-picker__list';
   const status = document.createElement('p');
   status.role = 'status';
-  status.className = 'muted small';
+  // Both pop up under the field (app.css), so the field's box ends with it.
+  status.className = 'hd-picker__status muted small';
   input.after(list, status);
   input.setAttribute('aria-controls', list.id);
   let open = document.activeElement === input && input.value !== '';
