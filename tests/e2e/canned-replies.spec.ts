@@ -5,9 +5,19 @@
 // (a select and "Insert", filled in by the server). Fresh accounts and a workspace of their own: the
 // seeded accounts get one code a minute and other specs sign them in.
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page, TestInfo } from '@playwright/test';
-import { codeFor, enterCode, env, expect, requestCode, submitCode, test, uniqueEmail } from './fixtures.ts';
+import type { Browser, Page } from '@playwright/test';
+import {
+  codeFor,
+  enterCode,
+  env,
+  expect,
+  expectNoViolations,
+  requestCode,
+  screenshots,
+  submitCode,
+  test,
+  uniqueEmail,
+} from './fixtures.ts';
 
 let ipCounter = 0;
 async function signedIn(browser: Browser, email: string, javaScript: boolean) {
@@ -41,28 +51,6 @@ async function rest(path: string, init: RequestInit = {}) {
 async function userId(page: Page): Promise<string> {
   const { token } = await (await page.request.get('/realtime-token')).json();
   return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub;
-}
-
-async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-  ).toEqual([]);
-}
-
-async function screenshots(page: Page, testInfo: TestInfo, name: string, before?: () => Promise<void>) {
-  for (const width of [1366, 375]) {
-    await page.setViewportSize({ width, height: 900 });
-    await before?.();
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth),
-      `${name} at ${width} px`,
-    ).toBeLessThanOrEqual(width);
-    const file = testInfo.outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 const BODY =
@@ -184,6 +172,11 @@ for (const javaScript of [true, false]) {
     // Agents may use canned replies, not manage them.
     const g = agent.page;
     expect((await g.goto(`/w/${slug}/settings/replies`))?.status()).toBe(403);
+    const post = await g.request.post(`/w/${slug}/settings/replies`, {
+      form: { intent: 'create', title: 'By an agent', body: 'Nope.' },
+      headers: { Origin: env.baseURL },
+    });
+    expect(post.status()).toBe(403);
 
     // The agent's composer: what was typed, then the reply, filled in for this ticket.
     await g.goto(`/w/${slug}/tickets/1`);
