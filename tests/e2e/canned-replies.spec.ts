@@ -257,6 +257,13 @@ for (const javaScript of [true, false]) {
       javaScript ? ['Damaged item', 'Need the order number'] : ['Damaged item'],
     );
     expect((await filledFor(customer.page)).status()).toBe(404);
+    const visitor = await browser.newContext({ baseURL: env.baseURL });
+    const anonymous = await visitor.request.get(`/w/${slug}/tickets/1/canned-replies`, { maxRedirects: 0 });
+    expect([anonymous.status(), anonymous.headers().location]).toEqual([
+      302,
+      `/login?redirectTo=${encodeURIComponent(`/w/${slug}/tickets/1/canned-replies`)}`,
+    ]);
+    await visitor.close();
 
     // The customer reads the reply as sent.
     await customer.page.goto(`/support/${slug}/requests/1`);
