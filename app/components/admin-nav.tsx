@@ -3,6 +3,7 @@ import { Link } from '@remix-run/react';
 
 const PAGES = [
   { key: 'members', label: 'Members', path: 'settings/members' },
+  { key: 'replies', label: 'Canned replies', path: 'settings/replies' },
   { key: 'settings', label: 'Settings', path: 'settings' },
 ] as const;
 

@@ -31,6 +31,8 @@ export const DISPLAY_NAME_MAX_LENGTH = 60;
 export const SUBJECT_MAX_LENGTH = 200;
 export const MESSAGE_MAX_LENGTH = 20_000;
 export const WORKSPACE_NAME_MAX_LENGTH = 80;
+export const CANNED_REPLY_TITLE_MAX_LENGTH = 80;
+export const CANNED_REPLY_BODY_MAX_LENGTH = 5_000;
 
 // Abuse limits enforced by the app on top of Supabase Auth's own (docs/decisions/003-abuse-limits.md,
 // 018-sign-in-limits.md). Wrong codes per address: the ceiling of one code (it lives OTP_VALID_SECONDS);

@@ -52,6 +52,12 @@ const catalogue = {
     status: 409,
     message: (p: { who: string; change: string }) => `${p.who} ${p.change} a moment ago. This is how it is now.`,
   },
+  // Canned replies (/w/:slug/settings/replies).
+  title_taken: { status: 409, message: () => 'A canned reply with that title already exists.' },
+  placeholder_unknown: {
+    status: 400,
+    message: (p: { name: string }) => `"{{${p.name}}}" isn't a placeholder. Use one from the list.`,
+  },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },

@@ -82,6 +82,8 @@ export type Database = {
           created_by: string | null
           id: string
           title: string
+          updated_at: string | null
+          updated_by: string | null
           workspace_id: string
         }
         Insert: {
@@ -90,6 +92,8 @@ export type Database = {
           created_by?: string | null
           id?: string
           title: string
+          updated_at?: string | null
+          updated_by?: string | null
           workspace_id: string
         }
         Update: {
@@ -98,6 +102,8 @@ export type Database = {
           created_by?: string | null
           id?: string
           title?: string
+          updated_at?: string | null
+          updated_by?: string | null
           workspace_id?: string
         }
         Relationships: [
