@@ -735,7 +735,7 @@ export type Database = {
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
       workspace_report: {
-        Args: { p_since?: string; p_workspace_id: string }
+        Args: { p_from: string; p_to: string; p_workspace_id: string }
         Returns: Json
       }
       workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
