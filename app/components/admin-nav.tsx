@@ -4,6 +4,7 @@ import { Link } from '@remix-run/react';
 const PAGES = [
   { key: 'members', label: 'Members', path: 'settings/members' },
   { key: 'settings', label: 'Settings', path: 'settings' },
+  { key: 'reports', label: 'Reports', path: 'reports' },
 ] as const;
 
 export function AdminNav({ slug, current }: { slug: string; current: (typeof PAGES)[number]['key'] }) {
