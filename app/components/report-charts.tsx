@@ -10,11 +10,11 @@ export interface ReportDay {
   solved: number;
 }
 
-/** The smallest of 1, 2, 5, 10, 20, 50… at or above n (at least 1): the chart's top line. */
+/** The chart's top line: the smallest of 2, 4, 6, 8, 10, 20, 40… at or above n, so its half is whole too. */
 export function niceCeiling(n: number): number {
-  if (n <= 1) return 1;
+  if (n <= 2) return 2;
   const power = 10 ** Math.floor(Math.log10(n));
-  return ([1, 2, 5, 10].map((f) => f * power).find((v) => v >= n) ?? 10 * power) as number;
+  return [2, 4, 6, 8, 10].map((f) => f * power).find((v) => v >= n) ?? 20 * power;
 }
 
 function busiestDay(days: ReportDay[], key: 'created' | 'solved'): ReportDay | undefined {
