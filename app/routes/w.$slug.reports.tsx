@@ -97,7 +97,7 @@ export default function ReportsPage() {
   const base = `/w/${workspace.slug}/reports`;
   const custom = !range || range.preset === null;
   return (
-    <section className="stack-lg" aria-labelledby="reports-title">
+    <section className="stack-lg rp-page" aria-labelledby="reports-title">
       <div>
         <p className="eyebrow">{workspace.name}</p>
         <h1 id="reports-title">Reports</h1>

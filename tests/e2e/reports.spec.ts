@@ -117,6 +117,11 @@ async function screenshots(page: Page, testInfo: TestInfo, name: string) {
       await page.evaluate(() => document.documentElement.scrollWidth),
       `${name} at ${width} px`,
     ).toBeLessThanOrEqual(width);
+    // The backlog tables fit the card: no sideways scrolling inside them either.
+    const wrap = page.getByTestId('backlog-assignee').locator('xpath=..');
+    expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth), `backlog at ${width} px`).toBeLessThanOrEqual(
+      0,
+    );
     const file = testInfo.outputPath(`${name}-${width}.png`);
     await page.screenshot({ path: file, fullPage: true });
     await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
