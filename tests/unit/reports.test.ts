@@ -1,0 +1,81 @@
+// The reports page's pure parts: durations as people say them, the chart's top line, and the range a
+// URL asks for (presets up to today in the workspace's zone, custom days checked at their fields).
+import { describe, expect, it } from 'vitest';
+import { niceCeiling } from '~/components/report-charts.tsx';
+import { formatDay, formatDuration, formatHour } from '~/lib/reports/format.ts';
+import { reportRange, today } from '~/lib/reports/range.server.ts';
+
+describe('formatDuration', () => {
+  it('says seconds, minutes, hours and days as people do', () => {
+    expect(formatDuration(null)).toBe('—');
+    expect(formatDuration(0)).toBe('0 s');
+    expect(formatDuration(45)).toBe('45 s');
+    expect(formatDuration(60)).toBe('1 min');
+    expect(formatDuration(12 * 60 + 20)).toBe('12 min');
+    expect(formatDuration(3600)).toBe('1 h');
+    expect(formatDuration(2 * 3600 + 5 * 60)).toBe('2 h 5 min');
+    expect(formatDuration(86_400)).toBe('1 d');
+    expect(formatDuration(30 * 3600)).toBe('1 d 6 h');
+  });
+
+  it('writes days and hours briefly', () => {
+    expect(formatDay('2026-11-03')).toBe('3 Nov 2026');
+    expect(formatDay('2026-09-30', { year: false })).toBe('30 Sept');
+    expect(formatHour(9)).toBe('09:00–10:00');
+    expect(formatHour(23)).toBe('23:00–00:00');
+  });
+});
+
+describe('niceCeiling', () => {
+  it('rounds up to a top line whose half is whole', () => {
+    expect([0, 1, 2, 3, 5, 7, 9, 11, 45, 101, 999].map(niceCeiling)).toEqual([2, 2, 2, 4, 6, 8, 10, 20, 60, 200, 1000]);
+  });
+});
+
+describe('reportRange', () => {
+  // 23:30 UTC on 10 November: already the 11th in Berlin, still the 10th in New York.
+  const now = new Date('2026-11-10T23:30:00Z');
+
+  it('ends presets today in the workspace’s time zone', () => {
+    expect(today('Europe/Berlin', now)).toBe('2026-11-11');
+    expect(today('America/New_York', now)).toBe('2026-11-10');
+    expect(reportRange(new URLSearchParams('range=7'), 'Europe/Berlin', now)).toEqual({
+      ok: true,
+      preset: 7,
+      from: '2026-11-05',
+      to: '2026-11-11',
+    });
+    expect(reportRange(new URLSearchParams(''), 'America/New_York', now)).toMatchObject({
+      preset: 30,
+      from: '2026-10-12',
+      to: '2026-11-10',
+    });
+    // Anything but 7, 30 or 90 is the default.
+    expect(reportRange(new URLSearchParams('range=365'), 'UTC', now)).toMatchObject({ preset: 30 });
+  });
+
+  it('takes custom days, and refuses bad ones at their field with what was typed', () => {
+    expect(reportRange(new URLSearchParams('from=2026-01-01&to=2026-12-31'), 'UTC', now)).toEqual({
+      ok: true,
+      preset: null,
+      from: '2026-01-01',
+      to: '2026-12-31',
+    });
+    const errors = (query: string) => {
+      const r = reportRange(new URLSearchParams(query), 'UTC', now);
+      if (r.ok) throw new Error(`${query} was taken`);
+      return { error: r.reply.error, initialValue: r.reply.initialValue };
+    };
+    expect(errors('from=2026-02-30&to=2026-03-01')).toEqual({
+      error: { from: ['Enter a date such as 2026-01-31.'] },
+      initialValue: { from: '2026-02-30', to: '2026-03-01' },
+    });
+    expect(errors('from=yesterday&to=')).toMatchObject({
+      error: { from: ['Enter a date such as 2026-01-31.'], to: ['Enter a date such as 2026-01-31.'] },
+    });
+    const range = 'Choose an end date on or after the start date, at most 366 days later.';
+    expect(errors('from=2026-03-02&to=2026-03-01').error).toEqual({ to: [range] });
+    expect(errors('from=2025-01-01&to=2026-01-02').error).toEqual({ to: [range] });
+    expect(reportRange(new URLSearchParams('from=2025-01-01&to=2026-01-01'), 'UTC', now).ok).toBe(true);
+  });
+});
