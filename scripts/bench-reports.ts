@@ -3,6 +3,8 @@
 // the admin's token) and the ratio of the two; then the rollups' sizes. A production build on a fresh
 // local stack with BENCH_TICKETS (default 100 000) extra tickets from seed:bulk. Targets: p95 ≤ 300 ms
 // at 100 000 tickets (issue 18), ≤ 500 ms for 90 days at 1 000 000 (issue 19): a miss is flagged.
+// BENCH_SEED=tickets seeds bare ticket rows instead (no messages, history or search: nothing the report
+// reads), through the same statement triggers, in a fraction of seed:bulk's time.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_TICKETS=100000 BENCH_CONNECTIONS=2 npm run bench:reports
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +22,7 @@ const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 // Reports are an admin's page: a couple of admins at once, not the inbox's ten agents.
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 2);
 const ADMIN = 'admin@acme.test';
+const SEED = process.env.BENCH_SEED === 'tickets' ? 'tickets' : 'bulk';
 const TARGET_P95_MS = TICKETS >= 1_000_000 ? 500 : 300;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-reports-'));
@@ -28,7 +31,9 @@ const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
 
 async function superuser<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: stack.dbUrl });
+  const url = new URL(stack.dbUrl);
+  url.username = 'supabase_admin';
+  const c = new pg.Client({ connectionString: url.toString() });
   await c.connect();
   try {
     return await fn(c);
@@ -37,16 +42,66 @@ async function superuser<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * BENCH_SEED=tickets: TICKETS bare tickets at Acme over the last year, in seed:bulk's mix of statuses and
+ * times, 100 000 a statement. The per-row triggers (numbers, history, search) are off in each batch's
+ * transaction; the statement triggers that keep the tallies and the report's rollups run as for any insert.
+ */
+async function seedTickets(c: pg.Client) {
+  const ROW_TRIGGERS = [
+    'tickets_number',
+    'tickets_assignee',
+    'tickets_transition',
+    'tickets_search',
+    'tickets_history',
+  ];
+  const BATCH = 100_000;
+  for (let done = 0; done < TICKETS; done += BATCH) {
+    const n = Math.min(BATCH, TICKETS - done);
+    await c.query('begin');
+    for (const t of ROW_TRIGGERS) await c.query(`alter table public.tickets disable trigger ${t}`);
+    await c.query(
+      `with ws as (
+         update public.workspaces set ticket_seq = ticket_seq + $1 where slug = 'acme' returning id, ticket_seq - $1 as first
+       ), people as (
+         select array_agg(user_id) filter (where true) as agents from public.memberships where workspace_id = (select id from ws)
+       ), plan as (
+         select g, date_trunc('second', now() - random() * interval '365 days') as opened,
+                (array['new','open','open','open','pending','pending','solved','solved','solved','closed']::public.ticket_status[])[1 + floor(random() * 10)::int] as status
+           from generate_series(1, $1) g
+       )
+       insert into public.tickets (workspace_id, number, requester_id, subject, status, assignee_id, created_at, updated_at,
+                                   last_message_at, first_response_at, solved_at, closed_at)
+       select ws.id, ws.first + g, 'c0000000-0000-4000-8000-000000000001', 'Bulk ticket ' || (ws.first + g), status,
+              case when status <> 'new' and g % 4 <> 0 then people.agents[1 + g % array_length(people.agents, 1)] end,
+              opened, opened, opened,
+              case when status <> 'new' then opened + random() * interval '8 hours' end,
+              case when status in ('solved', 'closed') then opened + random() * interval '4 days' end,
+              case when status = 'closed' then opened + interval '9 days' end
+         from plan, ws, people`,
+      [n],
+    );
+    for (const t of ROW_TRIGGERS) await c.query(`alter table public.tickets enable trigger ${t}`);
+    await c.query('commit');
+    process.stdout.write(`\r${done + n} / ${TICKETS} tickets`);
+  }
+  await c.query('vacuum (analyze) public.tickets');
+  console.log();
+}
+
 try {
   let seedSeconds = 0;
   if (TICKETS > 0) {
     const t0 = performance.now();
-    const args = ['--import', 'tsx', 'scripts/seed-bulk.ts', '--workspace', 'acme', '--tickets', String(TICKETS)];
-    const seed = spawnSync(process.execPath, [...args, '--db-url', stack.dbUrl], {
-      cwd: PROJECT_DIR,
-      stdio: 'inherit',
-    });
-    if (seed.status !== 0) throw new Error('seed:bulk failed');
+    if (SEED === 'tickets') await superuser(seedTickets);
+    else {
+      const args = ['--import', 'tsx', 'scripts/seed-bulk.ts', '--workspace', 'acme', '--tickets', String(TICKETS)];
+      const seed = spawnSync(process.execPath, [...args, '--db-url', stack.dbUrl], {
+        cwd: PROJECT_DIR,
+        stdio: 'inherit',
+      });
+      if (seed.status !== 0) throw new Error('seed:bulk failed');
+    }
     seedSeconds = (performance.now() - t0) / 1000;
     await superuser((c) => c.query('checkpoint'));
   }
@@ -106,7 +161,9 @@ try {
     const ratios = (k: 'p50' | 'p95') => rest.map((q, i) => page[i]![k] / q[k]);
     const failed = [...page, ...rest].reduce((n, r) => n + r.non2xx + r.errors, 0);
     const p95 = m(page, 'p95');
-    const miss = days === 90 || TICKETS < 1_000_000 ? p95 > TARGET_P95_MS : false;
+    // The targets: any preset at 100 000 (issue 18), 90 days at 1 M (issue 19); a year is shown, not judged.
+    const judged = TICKETS >= 1_000_000 ? days === 90 : days <= 90;
+    const miss = judged && p95 > TARGET_P95_MS;
     if (miss) misses.push(`${label}: page p95 ${p95} ms > ${TARGET_P95_MS} ms`);
     rows.push({
       range: label,
@@ -127,11 +184,11 @@ try {
       'ratio p95': +median(ratios('p95')).toFixed(2),
       'ratio p95 rounds': range(ratios('p95')),
       failed,
-      target: miss ? `MISSED (${TARGET_P95_MS} ms)` : `ok (${TARGET_P95_MS} ms)`,
+      target: !judged ? '—' : miss ? `MISSED (${TARGET_P95_MS} ms)` : `ok (${TARGET_P95_MS} ms)`,
     });
   }
   console.log(
-    `\nReports at ${TICKETS} extra tickets (seed ${seedSeconds.toFixed(1)} s), ${ROUNDS} rounds × ${DURATION} s, ${CONNECTIONS} connection(s); medians over rounds, load average ${os
+    `\nReports at ${TICKETS} extra tickets (${SEED === 'tickets' ? 'bare rows' : 'seed:bulk'} in ${seedSeconds.toFixed(1)} s), ${ROUNDS} rounds × ${DURATION} s, ${CONNECTIONS} connection(s); medians over rounds, load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}:`,

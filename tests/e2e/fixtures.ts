@@ -93,3 +93,15 @@ export async function inNewDocument<T>(page: Page, action: () => Promise<T>): Pr
   await page.waitForFunction(() => !(window as { __e2eLeaving?: boolean }).__e2eLeaving);
   return result;
 }
+
+/** A new admin (a fresh address) signs in and creates a workspace of their own; its address (slug). */
+export async function newWorkspace(page: Page, opts: { javaScript?: boolean; label?: string } = {}) {
+  const name = `${opts.label ?? 'team'}-${randomUUID().slice(0, 8)}`;
+  await signIn(page, { email: uniqueEmail('admin'), javaScript: opts.javaScript });
+  await page.goto('/onboarding');
+  await page.getByLabel('Workspace name').fill(name);
+  await page.getByLabel('Address').fill(name);
+  await page.getByRole('button', { name: 'Create workspace' }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${name}$`));
+  return name;
+}

@@ -3,10 +3,9 @@
 // and custom days, a wrong range refused at its field with what was typed), with JavaScript and
 // without; an agent is refused as on every admin page. Screenshots at 1366 and 375 px are attached
 // to the run. Fresh accounts and a workspace of their own (the seeded accounts get one code a minute).
-import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
-import { env, expect, signIn, test, uniqueEmail } from './fixtures.ts';
+import { env, expect, newWorkspace, signIn, test, uniqueEmail } from './fixtures.ts';
 
 /** The service role's call to the stack (test setup only). */
 async function service(path: string, init: RequestInit = {}) {
@@ -36,17 +35,6 @@ async function newContext(browser: Browser, javaScript: boolean): Promise<{ cont
   });
   if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
   return { context, page: await context.newPage() };
-}
-
-async function newWorkspace(page: Page, javaScript: boolean) {
-  const id = randomUUID().slice(0, 8);
-  await signIn(page, { email: uniqueEmail('admin'), javaScript });
-  await page.goto('/onboarding');
-  await page.getByLabel('Workspace name').fill(`Reports ${id}`);
-  await page.getByLabel('Address').fill(`reports-${id}`);
-  await page.getByRole('button', { name: 'Create workspace' }).click();
-  await expect(page).toHaveURL(new RegExp(`/w/reports-${id}$`));
-  return `reports-${id}`;
 }
 
 /** YYYY-MM-DD `n` days before today (UTC, the new workspace's zone), and a moment on that day. */
@@ -137,7 +125,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(120_000);
     const { context, page } = await newContext(browser, javaScript);
-    const slug = await newWorkspace(page, javaScript);
+    const slug = await newWorkspace(page, { javaScript, label: 'reports' });
     await seedTickets(slug);
 
     // From the header's admin links.
@@ -209,7 +197,7 @@ for (const javaScript of [true, false]) {
 test('an agent is refused the reports page and sees no link to it', async ({ browser }) => {
   test.setTimeout(90_000);
   const { context: adminContext, page: admin } = await newContext(browser, true);
-  const slug = await newWorkspace(admin, true);
+  const slug = await newWorkspace(admin, { label: 'reports' });
   const workspaceId = await seedTickets(slug);
   const email = uniqueEmail('agent');
   const user = await service('/auth/v1/admin/users', {
