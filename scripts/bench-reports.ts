@@ -105,14 +105,14 @@ try {
     seedSeconds = (performance.now() - t0) / 1000;
     await superuser((c) => c.query('checkpoint'));
   }
-  const { ws, today } = await superuser(async (c) => {
-    const row = (
-      await c.query(
-        `select w.id, to_char((now() at time zone w.time_zone)::date, 'YYYY-MM-DD') as today from workspaces w where slug = 'acme'`,
-      )
-    ).rows[0];
-    return { ws: row.id as string, today: row.today as string };
-  });
+  const today = await superuser(
+    async (c) =>
+      (
+        await c.query(
+          `select to_char((now() at time zone time_zone)::date, 'YYYY-MM-DD') as today from workspaces where slug = 'acme'`,
+        )
+      ).rows[0].today as string,
+  );
   const daysBefore = (n: number) => new Date(Date.parse(today) - n * 86_400_000).toISOString().slice(0, 10);
 
   app = await startApp(dir, stack);
@@ -128,17 +128,18 @@ try {
   if (!token) throw new Error('no access token in the session cookie');
   const restHeaders = { apikey: stack.anonKey, authorization: `Bearer ${token}` };
 
-  const ranges: [string, string, number][] = [
-    ['last 7 days', '?range=7', 7],
-    ['last 30 days (default)', '', 30],
-    ['last 90 days', '?range=90', 90],
-    ['366 days (custom)', `?from=${daysBefore(365)}&to=${today}`, 366],
+  // The page's URL, and the call its loader makes.
+  const ranges: [string, string, Record<string, string>, number][] = [
+    ['last 7 days', '?range=7', { p_days: '7' }, 7],
+    ['last 30 days (default)', '', { p_days: '30' }, 30],
+    ['last 90 days', '?range=90', { p_days: '90' }, 90],
+    ['366 days (custom)', `?from=${daysBefore(365)}&to=${today}`, { p_from: daysBefore(365), p_to: today }, 366],
   ];
   const rows: Record<string, string | number>[] = [];
   const misses: string[] = [];
-  for (const [label, query, days] of ranges) {
+  for (const [label, query, rpcArgs, days] of ranges) {
     const pageUrl = `${base}/w/acme/reports${query}`;
-    const args = new URLSearchParams({ p_workspace_id: ws, p_from: daysBefore(days - 1), p_to: today });
+    const args = new URLSearchParams({ p_slug: 'acme', ...rpcArgs });
     const restUrl = `${stack.apiUrl}/rest/v1/rpc/workspace_report?${args}`;
     for (const [url, headers] of [
       [pageUrl, { cookie }],

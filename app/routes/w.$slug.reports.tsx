@@ -11,11 +11,11 @@ import { HoursHeatmap, VolumeChart, type ReportDay, type ReportHour } from '~/co
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { REPORT_RANGES_DAYS } from '~/lib/constants.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
-import { requireAdmin } from '~/lib/helpdesk/queries.server.ts';
+import { parseSlug, requireAdmin } from '~/lib/helpdesk/queries.server.ts';
 import { STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
 import { data } from '~/lib/http/responses.server.ts';
 import { formatCount, formatDay, formatDuration } from '~/lib/reports/format.ts';
-import { reportRange } from '~/lib/reports/range.server.ts';
+import { reportArgs, reportRange } from '~/lib/reports/range.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Reports · ${data.workspace.name} · Tend` : 'Reports · Tend' },
@@ -51,21 +51,29 @@ interface WorkspaceReport {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
-  const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
-  const zone = await supabase.from('workspaces').select('time_zone').eq('id', workspace.id).single();
-  if (zone.error) throwDbError(request, zone.error, 'reports');
-  const timeZone = (zone.data as { time_zone: string }).time_zone;
-  const range = reportRange(new URL(request.url).searchParams, timeZone);
-  const page = { adminOf: workspace.slug, workspace, timeZone };
-  if (!range.ok) return data(request, { ...page, range: null, reply: range.reply, report: null }, { status: 400 });
-
-  const { data: report, error } = await supabase.rpc('workspace_report', {
-    p_workspace_id: workspace.id,
-    p_from: range.from,
-    p_to: range.to,
+  const slug = parseSlug(request, params.slug);
+  const range = reportRange(new URL(request.url).searchParams);
+  // The admin check and the report at once: the report refuses anyone else itself, and a refusal
+  // (or a renamed workspace's redirect) comes from requireAdmin as on every admin page.
+  const [workspace, result] = await Promise.all([
+    requireAdmin(request, supabase, user.id, slug),
+    range.ok ? supabase.rpc('workspace_report', reportArgs(slug, range)) : null,
+  ]);
+  const page = { adminOf: workspace.slug, workspace };
+  if (!range.ok || !result) {
+    return data(
+      request,
+      { ...page, preset: null, reply: range.ok ? null : range.reply, report: null },
+      { status: 400 },
+    );
+  }
+  if (result.error) throwDbError(request, result.error, 'reports');
+  return data(request, {
+    ...page,
+    preset: range.preset,
+    reply: null,
+    report: result.data as unknown as WorkspaceReport,
   });
-  if (error) throwDbError(request, error, 'reports');
-  return data(request, { ...page, range, reply: null, report: report as unknown as WorkspaceReport });
 }
 
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -93,9 +101,10 @@ function Times({ title, id, times, counted }: { title: string; id: string; times
 }
 
 export default function ReportsPage() {
-  const { workspace, timeZone, range, reply, report } = useLoaderData<typeof loader>();
+  const { workspace, preset, reply, report } = useLoaderData<typeof loader>();
   const base = `/w/${workspace.slug}/reports`;
-  const custom = !range || range.preset === null;
+  const custom = !preset;
+  const timeZone = report?.time_zone.replaceAll('_', ' ');
   return (
     <section className="stack-lg rp-page" aria-labelledby="reports-title">
       <div>
@@ -113,7 +122,7 @@ export default function ReportsPage() {
                 <Link
                   to={`${base}?range=${days}`}
                   className="hd-tab"
-                  aria-current={range?.preset === days ? 'page' : undefined}
+                  aria-current={preset === days ? 'page' : undefined}
                 >
                   Last {days} days
                 </Link>
@@ -130,8 +139,8 @@ export default function ReportsPage() {
               name: 'from',
               type: 'date',
               required: true,
-              defaultValue: replyValue(reply, 'from') ?? (custom ? range?.from : undefined),
-              key: `from-${replyValue(reply, 'from') ?? range?.from}`,
+              defaultValue: replyValue(reply, 'from') ?? (custom ? report?.from : undefined),
+              key: `from-${replyValue(reply, 'from') ?? report?.from}`,
             }}
           />
           <Field
@@ -142,16 +151,16 @@ export default function ReportsPage() {
               name: 'to',
               type: 'date',
               required: true,
-              defaultValue: replyValue(reply, 'to') ?? (custom ? range?.to : undefined),
-              key: `to-${replyValue(reply, 'to') ?? range?.to}`,
+              defaultValue: replyValue(reply, 'to') ?? (custom ? report?.to : undefined),
+              key: `to-${replyValue(reply, 'to') ?? report?.to}`,
             }}
           />
           <SubmitButton className="button button--secondary">Show these days</SubmitButton>
         </Form>
-        {range ? (
+        {report ? (
           <p data-testid="report-range">
-            {formatDay(range.from)} to {formatDay(range.to)}, days in {timeZone.replaceAll('_', ' ')} time
-            {range.preset ? ` (the last ${range.preset} days)` : ''}.
+            {formatDay(report.from)} to {formatDay(report.to)}, days in {timeZone} time
+            {preset ? ` (the last ${preset} days)` : ''}.
           </p>
         ) : null}
       </section>
@@ -244,7 +253,7 @@ export default function ReportsPage() {
 
           <section className="card stack" aria-labelledby="hours-title">
             <h2 id="hours-title">Busiest hours</h2>
-            <HoursHeatmap hours={report.busiest_hours} id="hours-chart" timeZone={timeZone.replaceAll('_', ' ')} />
+            <HoursHeatmap hours={report.busiest_hours} id="hours-chart" timeZone={timeZone ?? ''} />
           </section>
         </>
       ) : null}

@@ -211,7 +211,8 @@ $$;
 revoke all on function private.report_percentiles(uuid, text, date, date) from public;
 grant execute on function private.report_percentiles(uuid, text, date, date) to authenticated, service_role;
 
--- The report for the days p_from to p_to (both included, at most 366) in the workspace's time zone:
+-- The report of a workspace (by its address) for the days p_from to p_to (both included, at most 366),
+-- or for the last p_days days up to today, in the workspace's time zone:
 -- { time_zone, from, to,
 --   days [{day, created, solved}]                        every day of the range, in order,
 --   created, solved                                      the range's totals,
@@ -220,23 +221,34 @@ grant execute on function private.report_percentiles(uuid, text, date, date) to 
 --   backlog_by_status [{status, tickets}]                new, open and pending now,
 --   backlog_by_assignee [{assignee_id, name, new, open, pending, tickets}]  now, most first; assignee_id null: unassigned,
 --   busiest_hours [{weekday 1 (Monday)–7, hour 0–23, created}]  tickets created in the range by local hour, none left out but empty ones }
--- Raises forbidden for anyone but the workspace's admins, bad_request for a range it doesn't cover.
-create function public.workspace_report(p_workspace_id uuid, p_from date, p_to date)
+-- Raises not_found unless the caller is a member, forbidden for agents, bad_request for a range it doesn't cover.
+create function public.workspace_report(p_slug text, p_from date default null, p_to date default null, p_days integer default null)
 returns jsonb
 language plpgsql stable security invoker set search_path = '' as $$
 declare
+  ws uuid;
+  my_role public.member_role;
   tz text;
   lo timestamptz;
   hi timestamptz;
   out jsonb;
 begin
-  if not private.is_admin(p_workspace_id) then
+  -- My membership, through its policy: the workspace is mine to see, or it is "not found".
+  select w.id, m.role, w.time_zone into ws, my_role, tz
+    from public.memberships m join public.workspaces w on w.id = m.workspace_id
+   where w.slug = p_slug and m.user_id = (select auth.uid());
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  if my_role <> 'admin' then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
   end if;
-  if p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
+  if p_days is not null and p_from is null and p_to is null and p_days between 1 and 366 then
+    p_to := (now() at time zone tz)::date;
+    p_from := p_to - (p_days - 1);
+  elsif p_days is not null or p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
     raise exception using errcode = 'P0001', message = 'bad_request', detail = 'range';
   end if;
-  select w.time_zone into tz from public.workspaces w where w.id = p_workspace_id;
   -- Local midnights as moments: a day is 23 or 25 hours long when the clocks change.
   lo := p_from::timestamp at time zone tz;
   hi := (p_to + 1)::timestamp at time zone tz;
@@ -244,7 +256,7 @@ begin
   with slots as materialized (
     select s.slot at time zone tz as local, s.created, s.solved
       from private.report_slots s
-     where s.workspace_id = p_workspace_id and s.slot >= lo and s.slot < hi
+     where s.workspace_id = ws and s.slot >= lo and s.slot < hi
   ), days as (
     select d.day, coalesce(s.created, 0) as created, coalesce(s.solved, 0) as solved
       from (select g::date as day from pg_catalog.generate_series(p_from, p_to, interval '1 day') g) d
@@ -252,7 +264,7 @@ begin
   ), backlog as (
     select c.status, c.assignee_id, sum(c.n) as n
       from private.ticket_tallies c
-     where c.workspace_id = p_workspace_id and c.status in ('new', 'open', 'pending')
+     where c.workspace_id = ws and c.status in ('new', 'open', 'pending')
      group by 1, 2
   )
   select jsonb_build_object(
@@ -262,8 +274,8 @@ begin
     'days', (select jsonb_agg(jsonb_build_object('day', d.day, 'created', d.created, 'solved', d.solved) order by d.day) from days d),
     'created', (select sum(d.created) from days d),
     'solved', (select sum(d.solved) from days d),
-    'first_response', private.report_percentiles(p_workspace_id, 'first_response', p_from, p_to),
-    'resolution', private.report_percentiles(p_workspace_id, 'resolution', p_from, p_to),
+    'first_response', private.report_percentiles(ws, 'first_response', p_from, p_to),
+    'resolution', private.report_percentiles(ws, 'resolution', p_from, p_to),
     'backlog_by_status', (
       select jsonb_agg(jsonb_build_object('status', st, 'tickets', coalesce((select sum(b.n) from backlog b where b.status = st), 0)) order by st)
         from unnest(array['new', 'open', 'pending']::public.ticket_status[]) st),
@@ -283,5 +295,5 @@ begin
   ) into out;
   return out;
 end $$;
-revoke execute on function public.workspace_report(uuid, date, date) from public, anon;
-grant execute on function public.workspace_report(uuid, date, date) to authenticated, service_role;
+revoke execute on function public.workspace_report(text, date, date, integer) from public, anon;
+grant execute on function public.workspace_report(text, date, date, integer) to authenticated, service_role;

@@ -33,11 +33,8 @@ interface Report {
 }
 
 async function report(db: DbStack, ws: string, from: string, to: string, who: Person = 'acmeAdmin') {
-  const { data, error } = await (await db.as(who)).rpc('workspace_report', {
-    p_workspace_id: ws,
-    p_from: from,
-    p_to: to,
-  });
+  const slug = (await db.sql('select slug from workspaces where id = $1', [ws])).rows[0].slug;
+  const { data, error } = await (await db.as(who)).rpc('workspace_report', { p_slug: slug, p_from: from, p_to: to });
   if (error) throw new Error(`workspace_report: ${error.message}`);
   return data as Report;
 }
@@ -150,12 +147,16 @@ async function expectMatchesPlainSql(db: DbStack, ws: string, from: string, to: 
 describe('workspace_report', () => {
   const db = dbFixture();
 
-  it('is for the workspace’s admins: agents, customers, another workspace’s admin and anonymous callers are refused', async () => {
-    const args = { p_workspace_id: ACME, p_from: '2026-01-01', p_to: '2026-01-31' };
-    for (const who of ['acmeAgent', 'acmeCustomer', 'globexAdmin'] as const) {
+  it('is for the workspace’s admins: agents are refused, customers, another workspace’s admin and anonymous callers learn nothing', async () => {
+    const args = { p_slug: 'acme', p_from: '2026-01-01', p_to: '2026-01-31' };
+    for (const [who, code] of [
+      ['acmeAgent', 'forbidden'],
+      ['acmeCustomer', 'not_found'],
+      ['globexAdmin', 'not_found'],
+    ] as const) {
       const { data, error } = await (await db.as(who)).rpc('workspace_report', args);
       expect(data, who).toBeNull();
-      expect(error, who).toMatchObject({ code: 'P0001', message: 'forbidden' });
+      expect(error, who).toMatchObject({ code: 'P0001', message: code });
     }
     const anon = await db.anon().rpc('workspace_report', args);
     expect(anon.data).toBeNull();
@@ -163,6 +164,23 @@ describe('workspace_report', () => {
     const admin = await (await db.as('acmeAdmin')).rpc('workspace_report', args);
     expect(admin.error).toBeNull();
     expect(admin.data).toMatchObject({ from: '2026-01-01', to: '2026-01-31', time_zone: 'UTC' });
+    expect(
+      (await (await db.as('globexAdmin')).rpc('workspace_report', { ...args, p_slug: 'globex' })).error,
+    ).toBeNull();
+  });
+
+  it('the last n days end today in the workspace’s time zone', async () => {
+    const c = await db.as('acmeAdmin');
+    for (const tz of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      await db.sql(`update workspaces set time_zone = $2 where id = $1`, [ACME, tz]);
+      const today = (await db.sql(`select to_char((now() at time zone $1)::date, 'YYYY-MM-DD') as d`, [tz])).rows[0].d;
+      const { data, error } = await c.rpc('workspace_report', { p_slug: 'acme', p_days: 7 });
+      expect(error).toBeNull();
+      expect(data.to, tz).toBe(today);
+      expect(data.days).toHaveLength(7);
+      expect(data.days[6].day).toBe(today);
+    }
+    await db.sql(`update workspaces set time_zone = 'UTC' where id = $1`, [ACME]);
   });
 
   it('row-level security hides the rollups from everyone but the admins, whatever calls them', async () => {
@@ -193,17 +211,22 @@ describe('workspace_report', () => {
     }
   });
 
-  it('refuses a range that ends before it starts or spans more than 366 days', async () => {
+  it('refuses a range that ends before it starts, spans more than 366 days, or is missing', async () => {
     const c = await db.as('acmeAdmin');
     for (const [from, to] of [
       ['2026-02-01', '2026-01-31'],
       ['2025-01-01', '2026-01-02'],
     ]) {
-      const { error } = await c.rpc('workspace_report', { p_workspace_id: ACME, p_from: from, p_to: to });
+      const { error } = await c.rpc('workspace_report', { p_slug: 'acme', p_from: from, p_to: to });
       expect(error, `${from}…${to}`).toMatchObject({ message: 'bad_request', details: 'range' });
     }
+    for (const days of [0, 367]) {
+      const { error } = await c.rpc('workspace_report', { p_slug: 'acme', p_days: days });
+      expect(error, `${days} days`).toMatchObject({ message: 'bad_request', details: 'range' });
+    }
+    expect((await c.rpc('workspace_report', { p_slug: 'acme' })).error).toMatchObject({ message: 'bad_request' });
     expect(
-      (await c.rpc('workspace_report', { p_workspace_id: ACME, p_from: '2025-01-01', p_to: '2026-01-01' })).error,
+      (await c.rpc('workspace_report', { p_slug: 'acme', p_from: '2025-01-01', p_to: '2026-01-01' })).error,
     ).toBeNull();
   });
 

@@ -1,9 +1,9 @@
 // The reports page's pure parts: durations as people say them, the chart's top line, and the range a
-// URL asks for (presets up to today in the workspace's zone, custom days checked at their fields).
+// URL asks for (presets, custom days checked at their fields).
 import { describe, expect, it } from 'vitest';
 import { niceCeiling } from '~/components/report-charts.tsx';
 import { formatDay, formatDuration, formatHour } from '~/lib/reports/format.ts';
-import { reportRange, today } from '~/lib/reports/range.server.ts';
+import { reportArgs, reportRange } from '~/lib/reports/range.server.ts';
 
 describe('formatDuration', () => {
   it('says seconds, minutes, hours and days as people do', () => {
@@ -33,36 +33,27 @@ describe('niceCeiling', () => {
 });
 
 describe('reportRange', () => {
-  // 23:30 UTC on 10 November: already the 11th in Berlin, still the 10th in New York.
-  const now = new Date('2026-11-10T23:30:00Z');
-
-  it('ends presets today in the workspace’s time zone', () => {
-    expect(today('Europe/Berlin', now)).toBe('2026-11-11');
-    expect(today('America/New_York', now)).toBe('2026-11-10');
-    expect(reportRange(new URLSearchParams('range=7'), 'Europe/Berlin', now)).toEqual({
-      ok: true,
-      preset: 7,
-      from: '2026-11-05',
-      to: '2026-11-11',
+  it('takes a preset (7, 30, 90; 30 otherwise), whose days workspace_report ends today in its zone', () => {
+    expect(reportRange(new URLSearchParams('range=7'))).toEqual({ ok: true, preset: 7 });
+    expect(reportRange(new URLSearchParams(''))).toEqual({ ok: true, preset: 30 });
+    expect(reportRange(new URLSearchParams('range=365'))).toEqual({ ok: true, preset: 30 });
+    expect(reportArgs('acme', { ok: true, preset: 90 })).toEqual({ p_slug: 'acme', p_days: 90 });
+    expect(reportArgs('acme', { ok: true, preset: null, from: '2026-01-01', to: '2026-01-31' })).toEqual({
+      p_slug: 'acme',
+      p_from: '2026-01-01',
+      p_to: '2026-01-31',
     });
-    expect(reportRange(new URLSearchParams(''), 'America/New_York', now)).toMatchObject({
-      preset: 30,
-      from: '2026-10-12',
-      to: '2026-11-10',
-    });
-    // Anything but 7, 30 or 90 is the default.
-    expect(reportRange(new URLSearchParams('range=365'), 'UTC', now)).toMatchObject({ preset: 30 });
   });
 
   it('takes custom days, and refuses bad ones at their field with what was typed', () => {
-    expect(reportRange(new URLSearchParams('from=2026-01-01&to=2026-12-31'), 'UTC', now)).toEqual({
+    expect(reportRange(new URLSearchParams('from=2026-01-01&to=2026-12-31'))).toEqual({
       ok: true,
       preset: null,
       from: '2026-01-01',
       to: '2026-12-31',
     });
     const errors = (query: string) => {
-      const r = reportRange(new URLSearchParams(query), 'UTC', now);
+      const r = reportRange(new URLSearchParams(query));
       if (r.ok) throw new Error(`${query} was taken`);
       return { error: r.reply.error, initialValue: r.reply.initialValue };
     };
@@ -76,6 +67,6 @@ describe('reportRange', () => {
     const range = 'Choose an end date on or after the start date, at most 366 days later.';
     expect(errors('from=2026-03-02&to=2026-03-01').error).toEqual({ to: [range] });
     expect(errors('from=2025-01-01&to=2026-01-02').error).toEqual({ to: [range] });
-    expect(reportRange(new URLSearchParams('from=2025-01-01&to=2026-01-01'), 'UTC', now).ok).toBe(true);
+    expect(reportRange(new URLSearchParams('from=2025-01-01&to=2026-01-01')).ok).toBe(true);
   });
 });

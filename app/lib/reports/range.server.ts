@@ -1,6 +1,7 @@
 // The reports' range (/w/:slug/reports): a preset (the last 7, 30 or 90 days up to today in the
-// workspace's time zone) or custom days `from`–`to` from the GET form, checked with zod through Conform
-// like every other form, so a refused range comes back at its field with what was typed.
+// workspace's time zone, which workspace_report works out) or custom days `from`–`to` from the GET form,
+// checked with zod through Conform like every other form, so a refused range comes back at its field
+// with what was typed.
 import type { SubmissionResult } from '@conform-to/dom';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { z } from 'zod';
@@ -24,34 +25,27 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
 }
 
-/** YYYY-MM-DD `days` after (or before) a date. */
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(day) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Today as YYYY-MM-DD in a time zone. */
-export function today(timeZone: string, now = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
-    .formatToParts(now)
-    .reduce<Record<string, string>>((acc, p) => Object.assign(acc, { [p.type]: p.value }), {});
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
-
 export type ReportPreset = (typeof REPORT_RANGES_DAYS)[number];
 
 export type ReportRange =
-  | { ok: true; preset: ReportPreset | null; from: string; to: string }
+  | { ok: true; preset: ReportPreset; from?: undefined; to?: undefined }
+  | { ok: true; preset: null; from: string; to: string }
   | { ok: false; reply: SubmissionResult<string[]> };
 
 /** The range a URL asks for: custom when it has `from` or `to`, else `range` (7, 30, 90; 30 by default). */
-export function reportRange(params: URLSearchParams, timeZone: string, now = new Date()): ReportRange {
+export function reportRange(params: URLSearchParams): ReportRange {
   if (params.has('from') || params.has('to')) {
     const submission = parseWithZod(params, { schema: ReportRangeSchema });
     if (submission.status !== 'success') return { ok: false, reply: submission.reply() };
     return { ok: true, preset: null, ...submission.value };
   }
   const asked = Number(params.get('range'));
-  const preset = REPORT_RANGES_DAYS.find((d) => d === asked) ?? REPORT_DEFAULT_DAYS;
-  const to = today(timeZone, now);
-  return { ok: true, preset: preset as ReportPreset, from: addDays(to, 1 - preset), to };
+  return { ok: true, preset: (REPORT_RANGES_DAYS.find((d) => d === asked) ?? REPORT_DEFAULT_DAYS) as ReportPreset };
+}
+
+/** workspace_report's arguments for a range (a preset's days end today in the workspace's zone). */
+export function reportArgs(slug: string, range: Extract<ReportRange, { ok: true }>) {
+  return range.preset === null
+    ? { p_slug: slug, p_from: range.from, p_to: range.to }
+    : { p_slug: slug, p_days: range.preset };
 }
