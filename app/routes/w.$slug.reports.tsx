@@ -94,7 +94,9 @@ function Times({ title, id, times, counted }: { title: string; id: string; times
         <Figure label="90th percentile" value={formatDuration(times.p90_seconds)} testId={`${id}-p90`} />
       </dl>
       <p className="muted small">
-        {times.count ? `Over ${formatCount(times.count)} ${counted}.` : `No tickets ${counted} in this range.`}
+        {times.count
+          ? `Over ${formatCount(times.count)} ${times.count === 1 ? 'ticket' : 'tickets'} ${counted} in this range.`
+          : `No tickets ${counted} in this range.`}
       </p>
     </section>
   );
