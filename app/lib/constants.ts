@@ -20,6 +20,11 @@ export const INBOX_PAGE_SIZE = 25;
 /** The longest inbox search kept (more is cut). */
 export const MAX_QUERY_LENGTH = 200;
 
+// Reports (/w/:slug/reports): the ranges offered, the one shown first, and the longest (workspace_report's too).
+export const REPORT_RANGES_DAYS = [7, 30, 90] as const;
+export const REPORT_DEFAULT_DAYS = 30;
+export const REPORT_MAX_DAYS = 366;
+
 // Realtime connection
 export const REALTIME_TIMEOUT_MS = 10_000;
 export const REALTIME_HEARTBEAT_MS = 30_000;

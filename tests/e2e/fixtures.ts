@@ -122,3 +122,15 @@ export async function screenshots(page: Page, testInfo: TestInfo, name: string, 
   }
   await page.setViewportSize({ width: 1280, height: 720 });
 }
+
+/** A new admin (a fresh address) signs in and creates a workspace of their own; its address (slug). */
+export async function newWorkspace(page: Page, opts: { javaScript?: boolean; label?: string } = {}) {
+  const name = `${opts.label ?? 'team'}-${randomUUID().slice(0, 8)}`;
+  await signIn(page, { email: uniqueEmail('admin'), javaScript: opts.javaScript });
+  await page.goto('/onboarding');
+  await page.getByLabel('Workspace name').fill(name);
+  await page.getByLabel('Address').fill(name);
+  await page.getByRole('button', { name: 'Create workspace' }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${name}$`));
+  return name;
+}

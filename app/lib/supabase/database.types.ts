@@ -742,7 +742,12 @@ export type Database = {
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
       workspace_report: {
-        Args: { p_since?: string; p_workspace_id: string }
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
         Returns: Json
       }
       workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
