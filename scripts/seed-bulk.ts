@@ -46,6 +46,8 @@ const CUSTOMER_TEXTS = [
   'Please add our VAT number to the last three invoices; our accountant needs them for the quarterly filing.',
   'The mobile app crashes whenever I attach a photo from the gallery. I am on the latest version.',
   'Is the warranty still valid if the blender was bought from a reseller in Lisbon?',
+  // One ticket in 10 007: the rare word for bench:inbox's search ("espresso", about 100 at 1 M).
+  'The espresso machine keeps showing the descaling light after descaling. Serial number on the box.',
 ];
 const AGENT_TEXTS = [
   'Thanks for reaching out! I have looked into this and we will sort it out today.',
@@ -173,7 +175,7 @@ async function main() {
                      when status = 'solved' and opened <= now() - interval '9 days' then 'closed'
                      else status end as status,
                 case when status = 'new' or g % 4 = 0 then null else ($5::uuid[])[1 + (g % array_length($5::uuid[], 1))] end as assignee,
-                g % array_length($6::text[], 1) as ci, (g / 7) % array_length($7::text[], 1) as ai, (g / 3) % array_length($8::text[], 1) as ni
+                case when g % 10007 = 10006 then array_length($6::text[], 1) - 1 else g % (array_length($6::text[], 1) - 1) end as ci, (g / 7) % array_length($7::text[], 1) as ai, (g / 3) % array_length($8::text[], 1) as ni
          from (
            select g, date_trunc('second', now() - (random() * interval '365 days')) as opened, random() < 0.3 as with_note,
                   (array['new','open','open','open','pending','pending','solved','solved','solved','closed']::public.ticket_status[])[1 + floor(random() * 10)::int] as status,
