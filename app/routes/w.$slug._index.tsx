@@ -16,7 +16,9 @@ import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
 import { INBOX_PAGE_SIZE, MAX_QUERY_LENGTH } from '~/lib/constants.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
+import { log } from '~/lib/http/log.server.ts';
 import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import {
@@ -62,6 +64,10 @@ interface InboxPage {
   tickets: InboxTicket[];
   older: InboxCursor | null;
   newer: InboxCursor | null;
+  /** A search that is a ticket's number: that ticket, which the page opens. */
+  ticket_number: number | null;
+  /** The statement timeout stopped the search: the plan of the statement it stopped (for the log). */
+  search_timeout: string | null;
 }
 
 // One round trip: the workspace (404 unless I'm a member), view counts, members and the page.
@@ -100,28 +106,42 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
   );
   if (error) {
-    if (mapDbError(error, 'inbox').code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
-    throwDbError(request, error, 'inbox');
+    const context = q ? 'inbox search' : 'inbox';
+    if (mapDbError(error, context).code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
+    throwDbError(request, error, context);
   }
   const inbox = jsonPage<InboxPage>(result);
-  return data(request, {
-    workspace: inbox.workspace,
-    members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),
-    me: user.id,
-    view,
-    filters: { q, status, priority, assignee },
-    // Back to the newest page, the page number starts again.
-    page: before && !inbox.newer ? 1 : page,
-    total: inbox.total,
-    counts: inbox.counts,
-    tickets: inbox.tickets.map(({ requester_id: _r, assignee_id: _a, ...t }) => t),
-    older: inbox.older ? encodeCursor(inbox.older) : null,
-    newer: inbox.newer ? encodeCursor(inbox.newer) : null,
-    nothingToClaim: url.searchParams.get('claimed') === 'none',
-    // The site header's admin links (site-header.tsx), and what to do first in an empty workspace.
-    adminOf: inbox.role === 'admin' ? inbox.workspace.slug : null,
-    firstRun: inbox.counts.all === 0 ? { portal: `${publicOrigin(request)}/support/${inbox.workspace.slug}` } : null,
-  });
+  // "#123" or "123": straight to that ticket (a number that is no ticket's is searched as text).
+  if (inbox.ticket_number !== null && inbox.ticket_number !== undefined && !after && !before)
+    return redirectWithHeaders(request, `/w/${inbox.workspace.slug}/tickets/${inbox.ticket_number}`);
+  let searchError: string | null = null;
+  if (inbox.search_timeout !== null && inbox.search_timeout !== undefined) {
+    log.warn('search timed out', { code: 'search_timeout', query: q, view, plan: inbox.search_timeout });
+    searchError = errorMessage('search_timeout');
+  }
+  return data(
+    request,
+    {
+      workspace: inbox.workspace,
+      members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),
+      me: user.id,
+      view,
+      filters: { q, status, priority, assignee },
+      // Back to the newest page, the page number starts again.
+      page: before && !inbox.newer ? 1 : page,
+      total: inbox.total,
+      counts: inbox.counts,
+      tickets: inbox.tickets.map(({ requester_id: _r, assignee_id: _a, ...t }) => t),
+      older: inbox.older ? encodeCursor(inbox.older) : null,
+      newer: inbox.newer ? encodeCursor(inbox.newer) : null,
+      nothingToClaim: url.searchParams.get('claimed') === 'none',
+      // The site header's admin links (site-header.tsx), and what to do first in an empty workspace.
+      adminOf: inbox.role === 'admin' ? inbox.workspace.slug : null,
+      firstRun: inbox.counts.all === 0 ? { portal: `${publicOrigin(request)}/support/${inbox.workspace.slug}` } : null,
+      searchError,
+    },
+    searchError ? { status: errorStatus('search_timeout') } : undefined,
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -178,6 +198,7 @@ export default function Inbox() {
     nothingToClaim,
     adminOf,
     firstRun,
+    searchError,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const claiming = useIsPending();
@@ -272,6 +293,11 @@ export default function Inbox() {
           Apply
         </button>
       </Form>
+      {searchError ? (
+        <p className="notice notice--error" role="alert" data-testid="search-error">
+          {searchError}
+        </p>
+      ) : null}
       <div className="card hd-table-wrap">
         {tickets.length === 0 ? (
           <p className="muted" data-testid="inbox-empty">
