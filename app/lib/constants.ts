@@ -28,6 +28,8 @@ export const EMAIL_MAX_LENGTH = 254;
 export const DISPLAY_NAME_MAX_LENGTH = 60;
 export const SUBJECT_MAX_LENGTH = 200;
 export const MESSAGE_MAX_LENGTH = 20_000;
+/** The message box counts characters from here on (with JavaScript). */
+export const MESSAGE_COUNTER_FROM = 18_000;
 export const WORKSPACE_NAME_MAX_LENGTH = 80;
 
 // Abuse limits enforced by the app on top of Supabase Auth's own (docs/decisions/003-abuse-limits.md,

@@ -20,6 +20,15 @@ export const VIEW_LABELS: Record<InboxView, string> = {
   all: 'All',
 };
 
+/**
+ * The statuses an agent sets by hand ("Send and set status"): every one but `new`, which nothing
+ * returns to, and `closed`, which only admins and Tend's job reach (private.check_transition,
+ * supabase/schemas/20_tickets.sql; docs/product.md §4).
+ */
+export const AGENT_STATUSES = STATUSES.filter(
+  (s): s is Exclude<TicketStatus, 'new' | 'closed'> => s !== 'new' && s !== 'closed',
+);
+
 export const STATUS_LABELS: Record<TicketStatus, string> = {
   new: 'New',
   open: 'Open',

@@ -1,0 +1,160 @@
+// The ticket page's sidebar fields: status, priority, assignee. With JavaScript each one is saved as
+// it changes (a fetcher of its own, so a change never waits for or cancels another), shown at once
+// (optimistic) and then "Saved", or refused at the field (ticket_field_changed, 409: the page then
+// shows the ticket as it is now). Without JavaScript the same form has one "Save" for the three and
+// "Assign to me" (docs/product.md §2).
+import { Form, useFetcher, useFetchers } from '@remix-run/react';
+import type { ChangeEvent, ReactNode } from 'react';
+import { ErrorList, type FormReply, replyErrors, replyFormErrors } from '~/components/forms.tsx';
+import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/helpdesk-ui.tsx';
+import { useHydrated } from '~/components/use-hydrated.ts';
+import { isPriority, isStatus, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+
+/** A form's "no assignee" (an empty select value is "Nobody" too). */
+export const NOBODY = 'nobody';
+
+export interface TicketFieldValues {
+  status: TicketStatus;
+  priority: TicketPriority;
+  assignee_id: string | null;
+}
+
+type SidebarField = 'status' | 'priority' | 'assignee';
+const fetcherKey = (ticketId: string, field: SidebarField) => `ticket-${ticketId}-${field}`;
+
+/** The ticket's fields as the agent has just set them: a change on its way counts already. */
+export function useOptimisticFields(ticketId: string, ticket: TicketFieldValues): TicketFieldValues {
+  const fetchers = useFetchers();
+  const shown = { ...ticket };
+  for (const fetcher of fetchers) {
+    const value = fetcher.formData?.get(fetcher.formData.get('intent') as string);
+    if (typeof value !== 'string') continue;
+    if (fetcher.key === fetcherKey(ticketId, 'status') && isStatus(value)) shown.status = value;
+    else if (fetcher.key === fetcherKey(ticketId, 'priority') && isPriority(value)) shown.priority = value;
+    else if (fetcher.key === fetcherKey(ticketId, 'assignee')) shown.assignee_id = value || null;
+  }
+  return shown;
+}
+
+/** One select, saved on change with JavaScript; `value` is what the server has now. */
+function SavedSelect({
+  ticketId,
+  field,
+  label,
+  value,
+  errors,
+  children,
+  after,
+}: {
+  ticketId: string;
+  field: SidebarField;
+  label: string;
+  value: string;
+  errors?: string[];
+  children: ReactNode;
+  after?: (save: (value: string) => void) => ReactNode;
+}) {
+  const fetcher = useFetcher<{ saved?: SidebarField; result?: FormReply }>({ key: fetcherKey(ticketId, field) });
+  const pending = fetcher.formData?.get(field);
+  const shown = typeof pending === 'string' ? pending : value;
+  const shownErrors = replyErrors(fetcher.data?.result, field) ?? errors;
+  const save = (next: string) =>
+    fetcher.submit({ intent: field, [field]: next, [`from_${field}`]: value || NOBODY }, { method: 'post' });
+  const progress = fetcher.state !== 'idle' ? 'Saving…' : fetcher.data?.saved === field ? 'Saved' : '';
+  const errorId = shownErrors ? `${field}-error` : undefined;
+  return (
+    <div className="field hd-field">
+      <div className="hd-field__label">
+        <label htmlFor={field}>{label}</label>
+        <span className="hd-field__progress small muted" role="status" data-testid={`${field}-progress`}>
+          {progress}
+        </span>
+      </div>
+      <input type="hidden" name={`from_${field}`} value={value || NOBODY} />
+      <select
+        id={field}
+        name={field}
+        className="input"
+        value={shown}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={errorId}
+        onChange={(event: ChangeEvent<HTMLSelectElement>) => save(event.target.value)}
+      >
+        {children}
+      </select>
+      <ErrorList id={errorId} errors={shownErrors} />
+      {after?.(save)}
+    </div>
+  );
+}
+
+export function TicketFields({
+  ticketId,
+  ticket,
+  me,
+  members,
+  result,
+}: {
+  ticketId: string;
+  ticket: TicketFieldValues;
+  me: string;
+  members: { user_id: string; name: string }[];
+  /** The answer to this form without JavaScript ("Save", "Assign to me"). */
+  result?: FormReply;
+}) {
+  const hydrated = useHydrated();
+  return (
+    <Form method="post" className="card stack hd-fields">
+      <ErrorList errors={replyFormErrors(result)} />
+      <SavedSelect
+        ticketId={ticketId}
+        field="status"
+        label="Status"
+        value={ticket.status}
+        errors={replyErrors(result, 'status')}
+      >
+        <StatusOptions />
+      </SavedSelect>
+      <SavedSelect
+        ticketId={ticketId}
+        field="priority"
+        label="Priority"
+        value={ticket.priority}
+        errors={replyErrors(result, 'priority')}
+      >
+        <PriorityOptions />
+      </SavedSelect>
+      <SavedSelect
+        ticketId={ticketId}
+        field="assignee"
+        label="Assignee"
+        value={ticket.assignee_id ?? ''}
+        errors={replyErrors(result, 'assignee')}
+        after={(save) =>
+          ticket.assignee_id !== me ? (
+            <button
+              type="submit"
+              name="intent"
+              value="assign_me"
+              className="button button--ghost hd-assign-me"
+              onClick={(event) => {
+                event.preventDefault();
+                save(me);
+              }}
+            >
+              Assign to me
+            </button>
+          ) : null
+        }
+      >
+        <option value="">Nobody</option>
+        <MemberOptions members={members} />
+      </SavedSelect>
+      {hydrated ? null : (
+        <button type="submit" name="intent" value="save" className="button button--secondary">
+          Save
+        </button>
+      )}
+    </Form>
+  );
+}
