@@ -2,11 +2,11 @@
 // near the limit a counter appears (with JavaScript; read out politely), past it it turns into the
 // catalogue's error, and the server refuses a longer message with the same words, the text kept.
 import { type TextareaHTMLAttributes, useState } from 'react';
-import { ErrorList } from '~/components/form-controls.tsx';
+import { FieldFrame } from '~/components/forms.tsx';
 import { MESSAGE_COUNTER_FROM, MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 
-const count = new Intl.NumberFormat('en');
+const count = (n: number) => n.toLocaleString('en');
 
 export function MessageField({
   id,
@@ -27,37 +27,31 @@ export function MessageField({
 } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'defaultValue' | 'maxLength' | 'id'>) {
   const [length, setLength] = useState(defaultValue.length);
   const over = length > MESSAGE_MAX_LENGTH;
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  const counterId = `${id}-counter`;
-  const hintId = hint ? `${id}-hint` : undefined;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      <textarea
-        {...props}
-        id={id}
-        defaultValue={defaultValue}
-        className="input hd-textarea"
-        aria-invalid={errorId || over ? true : undefined}
-        aria-describedby={[describedBy, hintId, counterId, errorId].filter(Boolean).join(' ')}
-        onInput={(event) => setLength(event.currentTarget.value.length)}
-      />
-      <p
-        id={counterId}
-        className={`hd-counter small${over ? ' hd-counter--over' : ''}`}
-        aria-live="polite"
-        data-testid={`${id}-counter`}
-      >
-        {length >= MESSAGE_COUNTER_FROM
-          ? `${count.format(length)} of ${count.format(MESSAGE_MAX_LENGTH)} characters${over ? `. ${errorMessage('message_too_long')}` : ''}`
-          : null}
-      </p>
-      <ErrorList id={errorId} errors={errors} />
-    </div>
+    <FieldFrame id={id} label={label} hint={hint} errors={errors}>
+      {(aria) => (
+        <>
+          <textarea
+            {...props}
+            id={id}
+            defaultValue={defaultValue}
+            className="input hd-textarea"
+            aria-invalid={aria['aria-invalid'] || (over ? true : undefined)}
+            aria-describedby={[describedBy, aria['aria-describedby'], `${id}-counter`].filter(Boolean).join(' ')}
+            onInput={(event) => setLength(event.currentTarget.value.length)}
+          />
+          <p
+            id={`${id}-counter`}
+            className={over ? 'hd-counter hd-counter--over' : 'hd-counter'}
+            aria-live="polite"
+            data-testid={`${id}-counter`}
+          >
+            {length < MESSAGE_COUNTER_FROM
+              ? null
+              : `${count(length)} of ${count(MESSAGE_MAX_LENGTH)} characters${over ? `. ${errorMessage('message_too_long')}` : ''}`}
+          </p>
+        </>
+      )}
+    </FieldFrame>
   );
 }

@@ -1,13 +1,12 @@
 // Keyboard shortcuts for agents (docs/product.md §2), and their help sheet behind `?` (a modal
 // <dialog>: focus moves in and back, Escape closes it). A page marks what a key acts on:
-// `data-shortcut="c"` (clicked), `data-shortcut="/"` (focused), `data-shortcut-list` (its rows:
-// j/k select, Enter/o open the row's link); the composer's radios (r, n) by their name. Keys never
-// act while the agent types in a field or holds Ctrl, Alt or Meta.
+// `data-shortcut="c"` is clicked, `data-shortcut="/"` focused, the rows of `data-shortcut-list` are
+// what j/k select and Enter/o open (their first link); r and n pick the composer's kind radio. Keys
+// never act while the agent types in a field, nor with Ctrl, Alt or Meta held.
 import { useNavigate } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
-import { useHydrated } from '~/components/use-hydrated.ts';
+import { useEffect, useRef, useState } from 'react';
 
-const KEYS: [keys: string, what: string][] = [
+const KEYS = [
   ['j / k', 'Inbox: select the next / previous request'],
   ['Enter / o', 'Inbox: open the selected request'],
   ['/', 'Inbox: search'],
@@ -18,104 +17,77 @@ const KEYS: [keys: string, what: string][] = [
   ['?', 'Show these shortcuts'],
 ];
 
-/** After `g`, the next key counts for this long. */
-const SEQUENCE_MS = 1500;
-
-function typing(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || !!target.closest('input, textarea, select, [contenteditable="true"]'))
-  );
-}
-
-/** The rows j/k move through, and the one holding the focus (else the last one selected). */
-function moveSelection(step: 1 | -1, last: { current: number }) {
-  const rows = [...document.querySelectorAll<HTMLElement>('[data-shortcut-list] > *')];
-  if (!rows.length) return;
-  const focused = rows.findIndex((row) => row.contains(document.activeElement));
-  const from = focused >= 0 ? focused : last.current;
-  const next = from < 0 ? 0 : Math.min(rows.length - 1, Math.max(0, from + step));
-  last.current = next;
-  rows[next].querySelector<HTMLElement>('a[href]')?.focus();
-}
-
-/** The composer in reply or note mode, its message box focused. */
-function compose(kind: 'reply' | 'note') {
-  const radio = document.querySelector<HTMLInputElement>(`input[name="kind"][value="${kind}"]`);
-  if (!radio) return;
-  radio.checked = true;
-  radio.form?.querySelector<HTMLTextAreaElement>('textarea')?.focus();
-}
-
 export function Shortcuts({ inbox }: { inbox: string }) {
   const navigate = useNavigate();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const hydrated = useHydrated();
-  const selected = useRef(-1);
+  const sheet = useRef<HTMLDialogElement>(null);
+  // The sheet's button shows once JavaScript runs (the keys need it).
+  const [ready, setReady] = useState(false);
   useEffect(() => {
+    setReady(true);
+    let selected = -1;
     let gAt = 0;
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (typing(event.target) || dialog.current?.open) return;
-      const sequence = Date.now() - gAt < SEQUENCE_MS;
-      gAt = 0;
-      const act = (action: () => void) => {
-        event.preventDefault();
-        action();
-      };
-      const marked = (key: string) => document.querySelector<HTMLElement>(`[data-shortcut="${key}"]`);
-      switch (event.key) {
-        case 'i':
-          if (sequence) act(() => navigate(inbox));
-          return;
-        case 'g':
-          gAt = Date.now();
-          return;
-        case 'j':
-        case 'k':
-          return act(() => moveSelection(event.key === 'j' ? 1 : -1, selected));
-        case 'o':
-        case 'Enter': {
-          // Enter on a focused link or button is the browser's own.
-          if (event.key === 'Enter' && document.activeElement !== document.body) return;
-          const rows = document.querySelectorAll('[data-shortcut-list] > *');
-          const row = [...rows].find((r) => r.contains(document.activeElement)) ?? rows[selected.current];
-          const link = row?.querySelector<HTMLElement>('a[href]');
-          if (link) act(() => link.click());
-          return;
-        }
-        case 'r':
-        case 'n':
-          return act(() => compose(event.key === 'r' ? 'reply' : 'note'));
-        case 'c': {
-          const claim = marked('c');
-          if (claim) act(() => claim.click());
-          return;
-        }
-        case '/': {
-          const search = marked('/');
-          if (search) act(() => search.focus());
-          return;
-        }
-        case '?':
-          return act(() => dialog.current?.showModal());
+      const target = event.target as HTMLElement;
+      if (
+        event.defaultPrevented ||
+        event.ctrlKey ||
+        event.metaKey ||
+        event.altKey ||
+        sheet.current?.open ||
+        target.isContentEditable ||
+        target.closest?.('input, textarea, select')
+      )
+        return;
+      const key = event.key;
+      // `g i`: the i within 1.5 s of the g.
+      const afterG = Date.now() - gAt < 1500;
+      gAt = key === 'g' ? Date.now() : 0;
+      const rows = [...document.querySelectorAll('[data-shortcut-list] > *')];
+      const focused = rows.findIndex((row) => row.contains(document.activeElement));
+      const link = (i: number) => rows[i]?.querySelector<HTMLElement>('a[href]');
+      const marked = document.querySelector<HTMLElement>(`[data-shortcut="${key}"]`);
+      const radio = document.querySelector<HTMLInputElement>(
+        `input[name="kind"][value="${key === 'n' ? 'note' : 'reply'}"]`,
+      );
+      let act: (() => void) | undefined;
+      if (key === 'i' && afterG) act = () => navigate(inbox);
+      else if ((key === 'j' || key === 'k') && rows.length) {
+        act = () => {
+          const from = focused >= 0 ? focused : selected;
+          selected = from < 0 ? 0 : Math.min(rows.length - 1, Math.max(0, from + (key === 'j' ? 1 : -1)));
+          link(selected)?.focus();
+        };
       }
+      // Enter on a focused link or button is the browser's own.
+      else if (key === 'o' || (key === 'Enter' && document.activeElement === document.body))
+        act = link(focused >= 0 ? focused : selected)
+          ? () => link(focused >= 0 ? focused : selected)?.click()
+          : undefined;
+      else if ((key === 'r' || key === 'n') && radio)
+        act = () => {
+          radio.checked = true;
+          radio.form?.querySelector('textarea')?.focus();
+        };
+      else if (key === '?') act = () => sheet.current?.showModal();
+      else if (marked) act = () => (key === '/' ? marked.focus() : marked.click());
+      if (!act) return;
+      event.preventDefault();
+      act();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [inbox, navigate]);
-  // Shortcuts need JavaScript: without it there is nothing to show.
-  if (!hydrated) return null;
+  if (!ready) return null;
   return (
     <>
       <button
         type="button"
         className="button button--ghost hd-shortcuts-open"
-        onClick={() => dialog.current?.showModal()}
+        onClick={() => sheet.current?.showModal()}
       >
         Keyboard shortcuts <kbd>?</kbd>
       </button>
-      <dialog ref={dialog} className="hd-shortcuts card" aria-labelledby="shortcuts-title">
+      <dialog ref={sheet} className="hd-shortcuts card" aria-labelledby="shortcuts-title">
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
         <dl>
           {KEYS.map(([keys, what]) => (

@@ -3,15 +3,11 @@
 // (optimistic) and then "Saved", or refused at the field (ticket_field_changed, 409: the page then
 // shows the ticket as it is now). Without JavaScript the same form has one "Save" for the three and
 // "Assign to me" (docs/product.md §2).
-import { Form, useFetcher, useFetchers } from '@remix-run/react';
+import { Form, useFetcher } from '@remix-run/react';
 import type { ChangeEvent, ReactNode } from 'react';
 import { ErrorList, type FormReply, replyErrors, replyFormErrors } from '~/components/forms.tsx';
 import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/helpdesk-ui.tsx';
-import { useHydrated } from '~/components/use-hydrated.ts';
-import { isPriority, isStatus, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
-
-/** A form's "no assignee" (an empty select value is "Nobody" too). */
-export const NOBODY = 'nobody';
+import { isPriority, isStatus, NOBODY, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
 
 export interface TicketFieldValues {
   status: TicketStatus;
@@ -24,16 +20,14 @@ const fetcherKey = (ticketId: string, field: SidebarField) => `ticket-${ticketId
 
 /** The ticket's fields as the agent has just set them: a change on its way counts already. */
 export function useOptimisticFields(ticketId: string, ticket: TicketFieldValues): TicketFieldValues {
-  const fetchers = useFetchers();
-  const shown = { ...ticket };
-  for (const fetcher of fetchers) {
-    const value = fetcher.formData?.get(fetcher.formData.get('intent') as string);
-    if (typeof value !== 'string') continue;
-    if (fetcher.key === fetcherKey(ticketId, 'status') && isStatus(value)) shown.status = value;
-    else if (fetcher.key === fetcherKey(ticketId, 'priority') && isPriority(value)) shown.priority = value;
-    else if (fetcher.key === fetcherKey(ticketId, 'assignee')) shown.assignee_id = value || null;
-  }
-  return shown;
+  const status = useFetcher({ key: fetcherKey(ticketId, 'status') }).formData?.get('status');
+  const priority = useFetcher({ key: fetcherKey(ticketId, 'priority') }).formData?.get('priority');
+  const assignee = useFetcher({ key: fetcherKey(ticketId, 'assignee') }).formData?.get('assignee');
+  return {
+    status: isStatus(status) ? status : ticket.status,
+    priority: isPriority(priority) ? priority : ticket.priority,
+    assignee_id: typeof assignee === 'string' ? assignee || null : ticket.assignee_id,
+  };
 }
 
 /** One select, saved on change with JavaScript; `value` is what the server has now. */
@@ -42,7 +36,8 @@ function SavedSelect({
   field,
   label,
   value,
-  errors,
+  shown,
+  result,
   children,
   after,
 }: {
@@ -50,14 +45,13 @@ function SavedSelect({
   field: SidebarField;
   label: string;
   value: string;
-  errors?: string[];
+  shown: string;
+  result?: FormReply;
   children: ReactNode;
   after?: (save: (value: string) => void) => ReactNode;
 }) {
   const fetcher = useFetcher<{ saved?: SidebarField; result?: FormReply }>({ key: fetcherKey(ticketId, field) });
-  const pending = fetcher.formData?.get(field);
-  const shown = typeof pending === 'string' ? pending : value;
-  const shownErrors = replyErrors(fetcher.data?.result, field) ?? errors;
+  const shownErrors = replyErrors(fetcher.data?.result ?? result, field);
   const save = (next: string) =>
     fetcher.submit({ intent: field, [field]: next, [`from_${field}`]: value || NOBODY }, { method: 'post' });
   const progress = fetcher.state !== 'idle' ? 'Saving…' : fetcher.data?.saved === field ? 'Saved' : '';
@@ -91,18 +85,20 @@ function SavedSelect({
 export function TicketFields({
   ticketId,
   ticket,
+  shown,
   me,
   members,
   result,
 }: {
   ticketId: string;
+  /** As the server has it, and as shown (useOptimisticFields). */
   ticket: TicketFieldValues;
+  shown: TicketFieldValues;
   me: string;
   members: { user_id: string; name: string }[];
   /** The answer to this form without JavaScript ("Save", "Assign to me"). */
   result?: FormReply;
 }) {
-  const hydrated = useHydrated();
   return (
     <Form method="post" className="card stack hd-fields">
       <ErrorList errors={replyFormErrors(result)} />
@@ -111,7 +107,8 @@ export function TicketFields({
         field="status"
         label="Status"
         value={ticket.status}
-        errors={replyErrors(result, 'status')}
+        shown={shown.status}
+        result={result}
       >
         <StatusOptions />
       </SavedSelect>
@@ -120,7 +117,8 @@ export function TicketFields({
         field="priority"
         label="Priority"
         value={ticket.priority}
-        errors={replyErrors(result, 'priority')}
+        shown={shown.priority}
+        result={result}
       >
         <PriorityOptions />
       </SavedSelect>
@@ -129,7 +127,8 @@ export function TicketFields({
         field="assignee"
         label="Assignee"
         value={ticket.assignee_id ?? ''}
-        errors={replyErrors(result, 'assignee')}
+        shown={shown.assignee_id ?? ''}
+        result={result}
         after={(save) =>
           ticket.assignee_id !== me ? (
             <button
@@ -150,11 +149,12 @@ export function TicketFields({
         <option value="">Nobody</option>
         <MemberOptions members={members} />
       </SavedSelect>
-      {hydrated ? null : (
+      {/* With JavaScript every change is saved as it is made. */}
+      <noscript>
         <button type="submit" name="intent" value="save" className="button button--secondary">
           Save
         </button>
-      )}
+      </noscript>
     </Form>
   );
 }

@@ -10,16 +10,27 @@ import {
   StatusBadge,
   StatusOptions,
 } from '~/components/helpdesk-ui.tsx';
-import { requireUser } from '~/lib/auth/session.server.ts';
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
 import { Shortcuts } from '~/components/shortcuts.tsx';
-import { publicOrigin } from '~/lib/http/request-info.server.ts';
+import {
+  data,
+  InboxSchema,
+  inboxFilters,
+  mapDbError,
+  parseSlug,
+  parseSubmission,
+  publicOrigin,
+  readFormData,
+  redirectWithHeaders,
+  requireMembership,
+  requireSameOrigin,
+  requireUser,
+  throwDbError,
+  throwNotFound,
+} from '~/lib/helpdesk/inbox-page.server.ts';
 import { INBOX_PAGE_SIZE, MAX_QUERY_LENGTH } from '~/lib/constants.ts';
-import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
-import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
-import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import {
   formatDate,
   INBOX_VIEWS,
@@ -31,8 +42,6 @@ import {
   encodeCursor,
   type MemberRole,
 } from '~/lib/helpdesk/vocabulary.ts';
-import { inboxFilters, parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },

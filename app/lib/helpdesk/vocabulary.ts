@@ -29,6 +29,9 @@ export const AGENT_STATUSES = STATUSES.filter(
   (s): s is Exclude<TicketStatus, 'new' | 'closed'> => s !== 'new' && s !== 'closed',
 );
 
+/** A sidebar form's "no assignee" when the page was rendered (an empty select value is "Nobody" too). */
+export const NOBODY = 'nobody';
+
 export const STATUS_LABELS: Record<TicketStatus, string> = {
   new: 'New',
   open: 'Open',
