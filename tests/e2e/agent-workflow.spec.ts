@@ -185,6 +185,20 @@ test.describe('faster agent work', () => {
     await expect(history.filter({ hasText: 'from pending to open' })).toHaveCount(1);
     // The assignee was not touched, so not written either.
     await expect(history.filter({ hasText: 'assigned it' })).toHaveCount(1);
+
+    // Someone else changes the priority meanwhile: "Save" writes nothing and says who changed what.
+    await admin.page.goto(`/w/${slug}/tickets/${ticket}`);
+    await admin.page.getByLabel('Priority', { exact: true }).selectOption('high');
+    await expect(admin.page.getByTestId('priority-progress')).toHaveText('Saved');
+    await page.getByLabel('Status', { exact: true }).selectOption('pending');
+    await page.getByLabel('Priority', { exact: true }).selectOption('normal');
+    const response = page.waitForResponse((r) => r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    expect((await response).status()).toBe(409);
+    await expect(page.getByText(/changed the priority to High a moment ago\. This is how it is now\./)).toBeVisible();
+    await expect(page.getByLabel('Priority', { exact: true })).toHaveValue('high');
+    await expect(page.getByLabel('Status', { exact: true })).toHaveValue('open');
+    await expect(facts(page).locator('[data-status]')).toHaveAttribute('data-status', 'open');
   });
 
   for (const javaScript of [true, false]) {
