@@ -4,9 +4,8 @@
 // replies' filled-in text (`src`) when the field is first used, so the ticket page's own JavaScript
 // and data stay small (docs/decisions/006-javascript-budget.md). The text stays editable either way.
 import { type FocusEvent, useId } from 'react';
-import { ErrorList } from '~/components/form-controls.tsx';
+import { ErrorList, useHydrated } from '~/components/form-controls.tsx';
 import { SelectField } from '~/components/helpdesk-ui.tsx';
-import { useHydrated } from '~/components/use-hydrated.ts';
 
 export function CannedReplyPicker({
   replies,

@@ -35,6 +35,8 @@ export const EMAIL_MAX_LENGTH = 254;
 export const DISPLAY_NAME_MAX_LENGTH = 60;
 export const SUBJECT_MAX_LENGTH = 200;
 export const MESSAGE_MAX_LENGTH = 20_000;
+/** The message box counts characters from here on (with JavaScript). */
+export const MESSAGE_COUNTER_FROM = 18_000;
 export const WORKSPACE_NAME_MAX_LENGTH = 80;
 export const CANNED_REPLY_TITLE_MAX_LENGTH = 80;
 export const CANNED_REPLY_BODY_MAX_LENGTH = 5_000;

@@ -13,10 +13,10 @@ import {
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
-import { StatusBadge, TextareaField } from '~/components/helpdesk-ui.tsx';
+import { StatusBadge } from '~/components/helpdesk-ui.tsx';
+import { MessageField } from '~/components/message-field.tsx';
 import { LiveThread } from '~/components/live/live-thread.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { PortalRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
@@ -144,7 +144,7 @@ export default function PortalRequest() {
         <div className="card stack">
           <Form method="post" className="stack" encType="multipart/form-data" noValidate>
             <input type="hidden" name="client_key" value={clientKey} />
-            <TextareaField
+            <MessageField
               id="body"
               name="body"
               label="Your reply"
@@ -155,7 +155,6 @@ export default function PortalRequest() {
               defaultValue={replyValue(result, 'intent') === 'reply' ? replyValue(result, 'body') : ''}
               key={actionData ? 'kept' : `draft-${mine}`}
               required
-              maxLength={MESSAGE_MAX_LENGTH}
               rows={5}
             />
             <AttachmentsField

@@ -10,17 +10,31 @@ import {
   StatusBadge,
   StatusOptions,
 } from '~/components/helpdesk-ui.tsx';
-import { requireUser } from '~/lib/auth/session.server.ts';
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
-import { publicOrigin } from '~/lib/http/request-info.server.ts';
+import { Shortcuts } from '~/components/shortcuts.tsx';
+import {
+  data,
+  errorMessage,
+  errorStatus,
+  InboxSchema,
+  inboxFilters,
+  jsonPage,
+  log,
+  mapDbError,
+  parseSlug,
+  parseSubmission,
+  publicOrigin,
+  readFormData,
+  redirectWithHeaders,
+  requireMembership,
+  requireSameOrigin,
+  requireUser,
+  throwDbError,
+  throwNotFound,
+} from '~/lib/helpdesk/inbox-page.server.ts';
 import { INBOX_PAGE_SIZE, MAX_QUERY_LENGTH } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
-import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
-import { log } from '~/lib/http/log.server.ts';
-import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
-import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import {
   formatDate,
   INBOX_VIEWS,
@@ -32,9 +46,6 @@ import {
   encodeCursor,
   type MemberRole,
 } from '~/lib/helpdesk/vocabulary.ts';
-import { inboxFilters, parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
-import { jsonPage } from '~/lib/helpdesk/json-page.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },
@@ -213,20 +224,22 @@ export default function Inbox() {
           <p className="eyebrow">{workspace.name}</p>
           <h1 id="inbox-title">Inbox</h1>
         </div>
-        {adminOf ? (
-          <a
-            href={`/w/${workspace.slug}/export.csv${href('', keep).slice('/w/'.length)}`}
-            download
-            className="button button--secondary"
-          >
-            Export CSV
-          </a>
-        ) : null}
-        <Form method="post" className="hd-claim">
-          <SubmitButton pending={claiming} name="intent" value="claim_next">
-            Claim next
-          </SubmitButton>
-        </Form>
+        <div className="hd-toolbar">
+          {adminOf ? (
+            <a
+              href={`/w/${workspace.slug}/export.csv${href('', keep).slice('/w/'.length)}`}
+              download
+              className="button button--secondary"
+            >
+              Export CSV
+            </a>
+          ) : null}
+          <Form method="post" className="hd-claim">
+            <SubmitButton pending={claiming} name="intent" value="claim_next" data-shortcut="c">
+              Claim next
+            </SubmitButton>
+          </Form>
+        </div>
       </div>
       <LiveInbox workspaceId={workspace.id} laterPage={!!newer} newestHref={href(workspace.slug, keep)} />
       {nothingToClaim ? (
@@ -265,6 +278,7 @@ export default function Inbox() {
             className="input"
             defaultValue={filters.q}
             maxLength={MAX_QUERY_LENGTH}
+            data-shortcut="/"
           />
         </div>
         <div className="field">
@@ -320,22 +334,31 @@ export default function Inbox() {
                 <th scope="col">Last activity</th>
               </tr>
             </thead>
-            <tbody>
+            <tbody data-shortcut-list>
               {tickets.map((t) => (
                 <tr key={t.id} data-testid="inbox-row">
-                  <td className="muted">{t.number}</td>
-                  <td>
+                  <td className="muted hd-cell-number">
+                    <span className="hd-cell-label">#</span>
+                    {t.number}
+                  </td>
+                  <td className="hd-cell-subject">
                     <a href={`/w/${workspace.slug}/tickets/${t.number}`}>{t.subject}</a>
                   </td>
-                  <td>{t.requester}</td>
-                  <td>
+                  <td className="hd-cell-requester">
+                    <span className="hd-cell-label">From </span>
+                    {t.requester}
+                  </td>
+                  <td className="hd-cell-status">
                     <StatusBadge status={t.status} />
                   </td>
-                  <td>
+                  <td className="hd-cell-priority">
                     <PriorityBadge priority={t.priority} />
                   </td>
-                  <td>{t.assignee ?? <span className="muted">—</span>}</td>
-                  <td className="small">{formatDate(t.last_message_at)}</td>
+                  <td className="hd-cell-assignee">
+                    <span className="hd-cell-label">Assignee </span>
+                    {t.assignee ?? <span className="muted">nobody</span>}
+                  </td>
+                  <td className="small hd-cell-date">{formatDate(t.last_message_at)}</td>
                 </tr>
               ))}
             </tbody>
@@ -363,6 +386,7 @@ export default function Inbox() {
           )}
         </nav>
       ) : null}
+      <Shortcuts inbox={`/w/${workspace.slug}`} />
     </section>
   );
 }

@@ -1,6 +1,12 @@
 // The error catalogue (docs/product.md §8): stable codes → the message a user reads and the HTTP
 // status. Codes are logged and tested; every user-facing error message comes from here.
-import { ATTACHMENT_MAX_MB, ATTACHMENTS_PER_MESSAGE, DISPLAY_NAME_MAX_LENGTH, REPORT_MAX_DAYS } from '../constants.ts';
+import {
+  ATTACHMENT_MAX_MB,
+  ATTACHMENTS_PER_MESSAGE,
+  DISPLAY_NAME_MAX_LENGTH,
+  MESSAGE_MAX_LENGTH,
+  REPORT_MAX_DAYS,
+} from '../constants.ts';
 
 const catalogue = {
   email_invalid: { status: 400, message: () => 'Enter a valid email address.' },
@@ -68,6 +74,11 @@ const catalogue = {
   date_range_invalid: {
     status: 400,
     message: () => `Choose an end date on or after the start date, at most ${REPORT_MAX_DAYS} days later.`,
+  },
+  // A message over the limit: refused, never cut (the text is given back; the composer counts).
+  message_too_long: {
+    status: 400,
+    message: () => `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`,
   },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },

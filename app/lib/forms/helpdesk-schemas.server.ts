@@ -13,7 +13,7 @@ import {
 } from '../constants.ts';
 import { errorMessage } from '../errors/catalogue.ts';
 import { unknownPlaceholders } from '../helpdesk/canned-replies.ts';
-import { MEMBER_ROLES, PRIORITIES, STATUSES, UUID_RE } from '../helpdesk/vocabulary.ts';
+import { AGENT_STATUSES, MEMBER_ROLES, PRIORITIES, STATUSES, UUID_RE } from '../helpdesk/vocabulary.ts';
 import { EmailSchema } from './schemas.server.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from './fields.ts';
 
@@ -71,10 +71,7 @@ const SubjectSchema = z
 export const BodySchema = z
   .string({ error: 'Write a message.' })
   .refine((s) => s.trim().length > 0, 'Write a message.')
-  .refine(
-    (s) => s.length <= MESSAGE_MAX_LENGTH,
-    `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`,
-  );
+  .refine((s) => s.length <= MESSAGE_MAX_LENGTH, errorMessage('message_too_long'));
 
 /**
  * The per-render key of a form that creates a row: the database gives a repeated key the row of the
@@ -101,12 +98,20 @@ export const PortalRequestSchema = byIntent([
 /** A sidebar field's value when the page was rendered ('nobody': no assignee); without one, no check. */
 const FromSchema = z.string().max(36).optional().catch(undefined);
 
-/** "Send and set status" on the agent's composer. */
-export const SEND_STATUSES = ['keep', 'open', 'pending', 'solved'] as const;
+/** "Send and set status" on the agent's composer: keep it, or one of the statuses agents set. */
+export const SEND_STATUSES = ['keep', ...AGENT_STATUSES] as const;
 
 const PICK_REPLY_MESSAGE = 'Choose a canned reply.';
 
-/** /w/:slug/tickets/:number: the composer and the sidebar's three forms. */
+// Nobody (empty) or a member; the database checks membership (assignee_not_member) as well.
+const AssigneeSchema = z.string().regex(UUID_RE, errorMessage('assignee_not_member')).optional();
+const from = { from_status: FromSchema, from_priority: FromSchema, from_assignee: FromSchema };
+
+/**
+ * /w/:slug/tickets/:number: the composer, and the sidebar. With JavaScript each sidebar field is
+ * sent on its own as it changes (status, priority, assignee); without, "Save" sends the three
+ * (save: only those that differ from what the page showed are written) and "Assign to me".
+ */
 export const TicketSchema = byIntent([
   z.object({
     intent: z.literal('send'),
@@ -117,15 +122,17 @@ export const TicketSchema = byIntent([
     last_seen_message_id: z.string().regex(UUID_RE).optional().catch(undefined),
     client_key: ClientKeySchema,
   }),
-  z.object({ intent: z.literal('status'), status: z.enum(STATUSES, badRequest), from: FromSchema }),
-  z.object({ intent: z.literal('priority'), priority: z.enum(PRIORITIES, badRequest), from: FromSchema }),
-  // Nobody (empty) or a member; the database checks membership (assignee_not_member) as well.
+  z.object({ intent: z.literal('status'), status: z.enum(STATUSES, badRequest), from_status: FromSchema }),
+  z.object({ intent: z.literal('priority'), priority: z.enum(PRIORITIES, badRequest), from_priority: FromSchema }),
+  z.object({ intent: z.literal('assignee'), assignee: AssigneeSchema, from_assignee: FromSchema }),
+  z.object({ intent: z.literal('assign_me'), from_assignee: FromSchema }),
   z.object({
-    intent: z.literal('assignee'),
-    assignee: z.string().regex(UUID_RE, errorMessage('assignee_not_member')).optional(),
-    from: FromSchema,
+    intent: z.literal('save'),
+    status: z.enum(STATUSES, badRequest),
+    priority: z.enum(PRIORITIES, badRequest),
+    assignee: AssigneeSchema,
+    ...from,
   }),
-  z.object({ intent: z.literal('assign_me'), from: FromSchema }),
   // Without JavaScript: the chosen canned reply goes into the composer (the page renders it again).
   // (by title: one per workspace).
   z.object({
