@@ -44,11 +44,18 @@ async function verifyPageHtml(): Promise<string> {
   return page.text();
 }
 
-/** Static and dynamic imports of a module (or an inline module script): their URLs on this server. */
-function importsOf(code: string, from: URL): URL[] {
+/**
+ * The imports of a module (or an inline module script), as URLs on this server: static ones (loaded
+ * with the page), or dynamic ones (`import("…")`, loaded when the page's code asks, e.g. the canned-reply
+ * picker on its first use).
+ */
+function importsOf(code: string, from: URL, kind: 'static' | 'dynamic' = 'static'): URL[] {
+  const pattern =
+    kind === 'static'
+      ? /(?:\bfrom\s*|\bimport\s*)["'](\.{0,2}\/[^"']+\.js)["']/g
+      : /\bimport\s*\(\s*["'](\.{0,2}\/[^"']+\.js)["']/g;
   const urls: URL[] = [];
-  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{0,2}\/[^"']+\.js)["']/g))
-    urls.push(new URL(m[1], from));
+  for (const m of code.matchAll(pattern)) urls.push(new URL(m[1], from));
   return urls.filter((url) => url.origin === from.origin);
 }
 
@@ -106,15 +113,24 @@ try {
 
   const rows: { file: string; bytes: number; gzip: number }[] = [];
   const seen = new Set<string>();
-  for (let url = queue.shift(); url; url = queue.shift()) {
-    if (seen.has(url.pathname)) continue;
-    seen.add(url.pathname);
-    // The bytes the production server sends (uncompressed), gzipped here at one fixed level.
-    const res = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
-    if (!res.ok) throw new Error(`${url.pathname} answered ${res.status}`);
-    const body = Buffer.from(await res.arrayBuffer());
-    rows.push({ file: url.pathname, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length });
-    queue.push(...importsOf(body.toString('utf8'), url));
+  // What the page's modules load later, on demand (dynamic imports), with what those import.
+  const onDemand: URL[] = [];
+  const lazyRows: typeof rows = [];
+  for (const [list, out] of [
+    [queue, rows],
+    [onDemand, lazyRows],
+  ] as const) {
+    for (let url = list.shift(); url; url = list.shift()) {
+      if (seen.has(url.pathname)) continue;
+      seen.add(url.pathname);
+      // The bytes the production server sends (uncompressed), gzipped here at one fixed level.
+      const res = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+      if (!res.ok) throw new Error(`${url.pathname} answered ${res.status}`);
+      const body = Buffer.from(await res.arrayBuffer());
+      out.push({ file: url.pathname, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length });
+      list.push(...importsOf(body.toString('utf8'), url));
+      onDemand.push(...importsOf(body.toString('utf8'), url, 'dynamic'));
+    }
   }
   const inline = inlineScripts.join('\n');
   rows.sort((a, b) => b.gzip - a.gzip);
@@ -126,6 +142,11 @@ try {
   console.log(
     `${PAGE}: ${rows.length} JS files, ${raw} bytes raw, ${total} bytes gzip (+ ${inlineGz} bytes gzip of inline scripts, ${total + inlineGz} in all)`,
   );
+  if (lazyRows.length) {
+    console.table(lazyRows);
+    const lazy = lazyRows.reduce((n, r) => n + r.gzip, 0);
+    console.log(`loaded on demand, not with the page: ${lazyRows.length} JS files, ${lazy} bytes gzip`);
+  }
 } finally {
   await app.stop();
   await stack.stop();

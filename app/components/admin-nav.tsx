@@ -3,7 +3,9 @@ import { Link } from '@remix-run/react';
 
 const PAGES = [
   { key: 'members', label: 'Members', path: 'settings/members' },
+  { key: 'replies', label: 'Canned replies', path: 'settings/replies' },
   { key: 'settings', label: 'Settings', path: 'settings' },
+  { key: 'reports', label: 'Reports', path: 'reports' },
 ] as const;
 
 export function AdminNav({ slug, current }: { slug: string; current: (typeof PAGES)[number]['key'] }) {

@@ -20,6 +20,11 @@ export const INBOX_PAGE_SIZE = 25;
 /** The longest inbox search kept (more is cut). */
 export const MAX_QUERY_LENGTH = 200;
 
+// Reports (/w/:slug/reports): the ranges offered, the one shown first, and the longest (workspace_report's too).
+export const REPORT_RANGES_DAYS = [7, 30, 90] as const;
+export const REPORT_DEFAULT_DAYS = 30;
+export const REPORT_MAX_DAYS = 366;
+
 // Realtime connection
 export const REALTIME_TIMEOUT_MS = 10_000;
 export const REALTIME_HEARTBEAT_MS = 30_000;
@@ -31,6 +36,8 @@ export const DISPLAY_NAME_MAX_LENGTH = 60;
 export const SUBJECT_MAX_LENGTH = 200;
 export const MESSAGE_MAX_LENGTH = 20_000;
 export const WORKSPACE_NAME_MAX_LENGTH = 80;
+export const CANNED_REPLY_TITLE_MAX_LENGTH = 80;
+export const CANNED_REPLY_BODY_MAX_LENGTH = 5_000;
 
 // Abuse limits enforced by the app on top of Supabase Auth's own (docs/decisions/003-abuse-limits.md,
 // 018-sign-in-limits.md). Wrong codes per address: the ceiling of one code (it lives OTP_VALID_SECONDS);

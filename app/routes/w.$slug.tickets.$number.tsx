@@ -8,6 +8,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { z } from 'zod';
 import { ErrorList, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
+import { CannedReplyPicker } from '~/components/canned-reply-picker.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import {
   MemberOptions,
@@ -27,8 +28,11 @@ import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
+import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import {
+  cannedReplyTitles,
+  filledCannedReplies,
   namedMembers,
   parseNumber,
   parseSlug,
@@ -100,11 +104,11 @@ interface TicketPage {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
-  const { data: result, error } = await supabase.rpc(
-    'ticket_page',
-    { p_slug: parseSlug(request, params.slug), p_number: number },
-    { get: true },
-  );
+  const slug = parseSlug(request, params.slug);
+  const [{ data: result, error }, canned] = await Promise.all([
+    supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
+    cannedReplyTitles(request, supabase, slug),
+  ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
       await throwNotFound(request, supabase, params.slug ?? '');
@@ -148,6 +152,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     messages,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
+    cannedReplies: canned,
     clientKey: crypto.randomUUID(),
   });
 }
@@ -155,7 +160,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 // The sidebar field that shows an intent's database refusal.
 const FIELD_OF = { send: '', status: 'status', priority: 'priority', assignee: 'assignee', assign_me: 'assignee' };
 
-type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' }>;
+type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' | 'insert_canned_reply' }>;
 const COLUMN_OF = {
   status: 'status',
   priority: 'priority',
@@ -236,6 +241,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   const form = submission.value;
+  if (form.intent === 'insert_canned_reply') {
+    // Nothing is written: the page comes back with the reply, filled in, after what was typed.
+    const [reply] = await filledCannedReplies(request, supabase, user, ticket, form.canned_reply);
+    if (!reply) {
+      const result = submission.reply({ fieldErrors: { canned_reply: [errorMessage('not_found')] } });
+      return data(request, { result, fileNames }, { status: 404 });
+    }
+    const result = submission.reply();
+    const body = appendToDraft(replyValue(result, 'body') ?? '', reply.text);
+    return data(request, { result: { ...result, initialValue: { ...result.initialValue, body } }, fileNames });
+  }
   const { error, stale } =
     form.intent === 'send'
       ? {
@@ -301,11 +317,12 @@ export default function TicketPage() {
     events,
     lastMessageId,
     clientKey,
+    cannedReplies,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData?.result;
   // A refused draft is kept, with how it was to be sent.
-  const sent = replyValue(result, 'intent') === 'send' ? result : undefined;
+  const sent = ['send', 'insert_canned_reply'].includes(replyValue(result, 'intent') ?? '') ? result : undefined;
   const changedAfter =
     actionData && 'changedAfter' in actionData ? (actionData.changedAfter as string | undefined) : undefined;
   const closed = ticket.status === 'closed';
@@ -355,6 +372,12 @@ export default function TicketPage() {
                 Internal note
               </label>
             </fieldset>
+            <CannedReplyPicker
+              replies={cannedReplies}
+              src={`/w/${workspace.slug}/tickets/${ticket.number}/canned-replies`}
+              textareaId="body"
+              errors={replyErrors(result, 'canned_reply')}
+            />
             <TextareaField
               id="body"
               name="body"

@@ -4,10 +4,9 @@
 // out. With JavaScript and without. Each run makes its own admin and workspace (the seeded
 // accounts get one code a minute, and other specs sign them in).
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { messagesTo } from '../support/mail.ts';
-import { env, expect, signIn, test, uniqueEmail } from './fixtures.ts';
+import { env, expect, expectNoViolations, screenshots, signIn, test, uniqueEmail } from './fixtures.ts';
 
 let ipCounter = 0;
 async function newContext(browser: Browser, javaScript: boolean): Promise<{ context: BrowserContext; page: Page }> {
@@ -19,28 +18,6 @@ async function newContext(browser: Browser, javaScript: boolean): Promise<{ cont
   });
   if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
   return { context, page: await context.newPage() };
-}
-
-async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-  ).toEqual([]);
-}
-
-async function screenshots(page: Page, testInfo: TestInfo, name: string) {
-  for (const width of [1366, 375]) {
-    await page.setViewportSize({ width, height: 900 });
-    // Nothing wider than the screen (no sideways scrolling on a phone).
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth),
-      `${name} at ${width} px`,
-    ).toBeLessThanOrEqual(width);
-    const file = testInfo.outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 /** The link in the newest invitation email to `email` (notify's, to /invite/:token), once it has come. */

@@ -1,6 +1,6 @@
 // The error catalogue (docs/product.md §8): stable codes → the message a user reads and the HTTP
 // status. Codes are logged and tested; every user-facing error message comes from here.
-import { ATTACHMENT_MAX_MB, ATTACHMENTS_PER_MESSAGE, DISPLAY_NAME_MAX_LENGTH } from '../constants.ts';
+import { ATTACHMENT_MAX_MB, ATTACHMENTS_PER_MESSAGE, DISPLAY_NAME_MAX_LENGTH, REPORT_MAX_DAYS } from '../constants.ts';
 
 const catalogue = {
   email_invalid: { status: 400, message: () => 'Enter a valid email address.' },
@@ -51,6 +51,18 @@ const catalogue = {
   ticket_field_changed: {
     status: 409,
     message: (p: { who: string; change: string }) => `${p.who} ${p.change} a moment ago. This is how it is now.`,
+  },
+  // Canned replies (/w/:slug/settings/replies).
+  title_taken: { status: 409, message: () => 'A canned reply with that title already exists.' },
+  placeholder_unknown: {
+    status: 400,
+    message: (p: { name: string }) => `"{{${p.name}}}" isn't a placeholder. Use one from the list.`,
+  },
+  // The reports' custom range.
+  date_invalid: { status: 400, message: () => 'Enter a date such as 2026-01-31.' },
+  date_range_invalid: {
+    status: 400,
+    message: () => `Choose an end date on or after the start date, at most ${REPORT_MAX_DAYS} days later.`,
   },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },

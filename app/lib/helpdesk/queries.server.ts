@@ -8,6 +8,10 @@ import { MAX_QUERY_LENGTH } from '../constants.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
 import { isPriority, isStatus, isView, type InboxView, type MemberRole, UUID_RE } from './vocabulary.ts';
 
+// The ticket page's canned-reply look-ups, from here: each server module a route imports costs its
+// browser bundle an empty stub chunk (docs/decisions/006-javascript-budget.md).
+export { cannedReplyTitles, filledCannedReplies } from './canned-replies.server.ts';
+
 /** The inbox's view, search and filters from its URL (the inbox and its CSV export); anything else is unset. */
 export function inboxFilters(params: URLSearchParams) {
   const viewParam = params.get('view');
