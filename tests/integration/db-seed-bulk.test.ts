@@ -1,10 +1,8 @@
 // scripts/seed-bulk.ts against a fresh stack: numbering kept, messages and derived columns filled,
 // every trigger back on afterwards, and the app's rules still hold for new tickets.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
-import { ACME, openTicket } from '../support/db.ts';
+import { ACME, openTicket, seedBulk } from '../support/db.ts';
 
 describe('seed:bulk', () => {
   const db = dbFixture();
@@ -12,23 +10,7 @@ describe('seed:bulk', () => {
   it('adds tickets with consecutive numbers, messages, history and search, then leaves every trigger enabled', async () => {
     const before = (await db.sql('select ticket_seq from workspaces where id = $1', [ACME])).rows[0]
       .ticket_seq as number;
-    await promisify(execFile)(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'scripts/seed-bulk.ts',
-        '--workspace',
-        'acme',
-        '--tickets',
-        '2500',
-        '--db-url',
-        db.stack.dbUrl,
-      ],
-      {
-        cwd: process.cwd(),
-      },
-    );
+    await seedBulk(db, 2500);
     const { rows } = await db.sql(
       `select count(*)::int n, min(number) lo, max(number) hi, count(distinct number)::int d,
               count(*) filter (where status <> 'new' and first_response_at is null)::int no_response,
