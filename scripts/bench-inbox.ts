@@ -61,10 +61,13 @@ try {
       await c.query('checkpoint');
     });
   }
-  app = await startApp(dir, stack);
+  // BENCH_CPU_PROF=<dir>: the app's (and the baseline's) workers write V8 CPU profiles to <dir>/app (/baseline).
+  const prof = (name: string) =>
+    process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF, name)] : [];
+  app = await startApp(dir, stack, { nodeArgs: prof('app') });
   const { base, pid: appPid } = app;
   // BENCH_BASELINE (bench-support.ts): the other version's pages, timed in the same rounds.
-  if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE });
+  if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE, nodeArgs: prof('baseline') });
 
   const cookie = await signIn(base, stack.mailUrl, AGENT);
   // The agent's access token, read from the session cookie the way the app reads it.

@@ -85,7 +85,11 @@ try {
     PAGE === '/login/verify'
       ? await verifyPageHtml()
       : await (await fetch(pageUrl, { headers: { cookie }, redirect: 'error' })).text();
-  const { files: rows, inlineGzip: inlineGz } = await pageJavaScript(html, pageUrl, async (url) => {
+  const {
+    files: rows,
+    inlineGzip: inlineGz,
+    onDemand: lazyRows,
+  } = await pageJavaScript(html, pageUrl, async (url) => {
     const res = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
     if (!res.ok) throw new Error(`${url.pathname} answered ${res.status}`);
     return Buffer.from(await res.arrayBuffer());
@@ -97,6 +101,11 @@ try {
   console.log(
     `${PAGE}: ${rows.length} JS files, ${raw} bytes raw, ${total} bytes gzip (+ ${inlineGz} bytes gzip of inline scripts, ${total + inlineGz} in all)`,
   );
+  if (lazyRows.length) {
+    console.table(lazyRows);
+    const lazy = lazyRows.reduce((n, r) => n + r.gzip, 0);
+    console.log(`loaded on demand, not with the page: ${lazyRows.length} JS files, ${lazy} bytes gzip`);
+  }
 } finally {
   await app.stop();
   await stack.stop();

@@ -91,7 +91,7 @@ export function Shortcuts({ inbox }: { inbox: string }) {
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
         <dl>
           {KEYS.map(([keys, what]) => (
-            <div key={keys}>
+            <div key={keys} className="hd-shortcuts__row">
               <dt>
                 <kbd>{keys}</kbd>
               </dt>

@@ -28,6 +28,9 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
                   <Link to={`/w/${adminOf}/settings`} className="site-header__link">
                     Settings
                   </Link>
+                  <Link to={`/w/${adminOf}/reports`} className="site-header__link">
+                    Reports
+                  </Link>
                 </>
               ) : null}
               <Link to="/account" className="site-header__user">

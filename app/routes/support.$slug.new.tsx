@@ -65,7 +65,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       { status: mapped.status },
     );
   }
-  const created = (Array.isArray(rows) ? rows[0] : rows) as { number: number } | undefined;
+  const created = rows?.[0];
   return redirectWithHeaders(request, created ? `/support/${slug}/requests/${created.number}` : `/support/${slug}`);
 }
 

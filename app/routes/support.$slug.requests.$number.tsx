@@ -30,15 +30,15 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Request · Tend' },
 ];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+/** The signed-in requester's ticket this page is about (404 for anyone else's). */
+async function requesterTicket(request: Request, params: LoaderFunctionArgs['params']) {
   const { user, supabase } = await requireUser(request);
-  const { workspace, ticket } = await requireRequesterTicket(
-    request,
-    supabase,
-    user.id,
-    params.slug ?? '',
-    params.number,
-  );
+  const found = await requireRequesterTicket(request, supabase, user.id, params.slug ?? '', params.number);
+  return { user, supabase, ...found };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, supabase, workspace, ticket } = await requesterTicket(request, params);
   // Replies only, whoever reads: RLS already hides notes from requesters; this keeps the portal public-only for agents too.
   const { data: rows, error } = await supabase
     .from('messages')
@@ -48,13 +48,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .order('created_at', { ascending: true })
     .order('id', { ascending: true });
   if (error) throwDbError(request, error, 'portal messages');
-  const list = (rows ?? []) as Omit<ThreadMessage, 'author'>[];
   const names = await profileNames(
     request,
     supabase,
-    list.map((m) => m.author_id),
+    rows.map((m) => m.author_id),
   );
-  const messages: ThreadMessage[] = list.map((m) => ({
+  const messages: ThreadMessage[] = rows.map((m) => ({
     ...m,
     author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
   }));
@@ -63,14 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { user, supabase } = await requireUser(request);
-  const { workspace, ticket } = await requireRequesterTicket(
-    request,
-    supabase,
-    user.id,
-    params.slug ?? '',
-    params.number,
-  );
+  const { supabase, workspace, ticket } = await requesterTicket(request, params);
   const { form, uploads, fileErrors, fileNames } = await readMessageForm(request, supabase, {
     workspaceId: workspace.id,
     ticketId: ticket.id,

@@ -42,6 +42,7 @@ import {
   encodeCursor,
   type MemberRole,
 } from '~/lib/helpdesk/vocabulary.ts';
+import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },
@@ -103,7 +104,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
   const { data: result, error } = await supabase.rpc(
     'inbox',
-    Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')),
+    Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')) as typeof args,
     {
       get: true,
     },
@@ -112,7 +113,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (mapDbError(error, 'inbox').code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
     throwDbError(request, error, 'inbox');
   }
-  const inbox = result as InboxPage;
+  const inbox = jsonPage<InboxPage>(result);
   return data(request, {
     workspace: inbox.workspace,
     members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),

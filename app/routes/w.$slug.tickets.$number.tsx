@@ -6,15 +6,21 @@ import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
+import { CannedReplyPicker } from '~/components/canned-reply-picker.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { PriorityBadge, SelectField, StatusBadge } from '~/components/helpdesk-ui.tsx';
 import { MessageField } from '~/components/message-field.tsx';
 import { Shortcuts } from '~/components/shortcuts.tsx';
 import { TicketFields, useOptimisticFields } from '~/components/ticket-fields.tsx';
 import { LiveTicket } from '~/components/live/live-ticket.tsx';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
+import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
+import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import {
   attachmentsArg,
+  cannedReplyTitles,
   data,
+  filledCannedReplies,
   mapDbError,
   namedMembers,
   parseNumber,
@@ -90,11 +96,11 @@ interface TicketPage {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
-  const { data: result, error } = await supabase.rpc(
-    'ticket_page',
-    { p_slug: parseSlug(request, params.slug), p_number: number },
-    { get: true },
-  );
+  const slug = parseSlug(request, params.slug);
+  const [{ data: result, error }, canned] = await Promise.all([
+    supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
+    cannedReplyTitles(request, supabase, slug),
+  ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
       await throwNotFound(request, supabase, params.slug ?? '');
@@ -108,7 +114,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     events: rawEvents,
     names: nameList,
     requester: requesterCard,
-  } = result as TicketPage;
+  } = jsonPage<TicketPage>(result);
   const names = new Map(Object.entries(nameList));
   const members = namedMembers(rows, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
@@ -145,6 +151,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     messages,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
+    cannedReplies: canned,
     clientKey: crypto.randomUUID(),
   });
 }
@@ -173,6 +180,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   const form = submission.value;
+  if (form.intent === 'insert_canned_reply') {
+    // Nothing is written: the page comes back with the reply, filled in, after what was typed.
+    const [reply] = await filledCannedReplies(request, supabase, user, ticket, form.canned_reply);
+    if (!reply) {
+      const result = submission.reply({ fieldErrors: { canned_reply: [errorMessage('not_found')] } });
+      return data(request, { result, fileNames }, { status: 404 });
+    }
+    const result = submission.reply();
+    const body = appendToDraft(replyValue(result, 'body') ?? '', reply.text);
+    return data(request, { result: { ...result, initialValue: { ...result.initialValue, body } }, fileNames });
+  }
   const page = `/w/${slug}/tickets/${params.number}`;
   if (form.intent !== 'send')
     return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
@@ -180,8 +198,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     p_ticket_id: ticket.id,
     p_body: form.body,
     p_kind: form.kind,
-    p_new_status: form.set_status === 'keep' ? null : form.set_status,
-    p_last_seen_message_id: form.last_seen_message_id ?? null,
+    p_new_status: form.set_status === 'keep' ? undefined : form.set_status,
+    p_last_seen_message_id: form.last_seen_message_id ?? undefined,
     p_attachments: attachmentsArg(uploads),
     p_client_key: form.client_key,
   });
@@ -218,6 +236,7 @@ export default function TicketPage() {
     events,
     lastMessageId,
     clientKey,
+    cannedReplies,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData && 'result' in actionData ? actionData.result : undefined;
@@ -227,7 +246,7 @@ export default function TicketPage() {
     ? (members.find((m) => m.user_id === shown.assignee_id)?.name ?? assignee)
     : null;
   // A refused draft is kept, with how it was to be sent.
-  const sent = replyValue(result, 'intent') === 'send' ? result : undefined;
+  const sent = ['send', 'insert_canned_reply'].includes(replyValue(result, 'intent') ?? '') ? result : undefined;
   const changedAfter =
     actionData && 'changedAfter' in actionData ? (actionData.changedAfter as string | undefined) : undefined;
   const closed = ticket.status === 'closed';
@@ -279,6 +298,12 @@ export default function TicketPage() {
                 Internal note
               </label>
             </fieldset>
+            <CannedReplyPicker
+              replies={cannedReplies}
+              src={`/w/${workspace.slug}/tickets/${ticket.number}/canned-replies`}
+              textareaId="body"
+              errors={replyErrors(result, 'canned_reply')}
+            />
             <p id="note-banner" className="hd-note-banner hd-when-note">
               Internal note — only agents see this
             </p>
@@ -356,7 +381,7 @@ export default function TicketPage() {
           shown={shown}
           me={me}
           members={members}
-          result={replyValue(result, 'intent') === 'send' ? undefined : result}
+          result={sent ? undefined : result}
         />
         <div className="card stack">
           <h2 className="hd-side-title">History</h2>

@@ -1,31 +1,299 @@
--- Reports for admins: one round trip, the numbers the settings page shows.
--- { since, tickets_by_status {status: n}, created, solved, median_first_response_seconds,
---   by_assignee [{assignee_id, open, solved}] }. Raises forbidden for anyone but the workspace's admins.
+-- Reports for admins (/w/:slug/reports, docs/product.md §2): for a range of days in the workspace's
+-- time zone, tickets created and solved per day, first response and resolution times (median, p90),
+-- the backlog by status and by assignee, and the busiest hours. One call, workspace_report.
+--
+-- Counting every ticket of a range is too slow at a million tickets, so the counts come from rollups
+-- kept by statement triggers: tickets created and solved per 15-minute UTC slot. Every time zone's
+-- offset is a multiple of 15 minutes, so a slot lies within one local hour of any zone: days and hours
+-- in the workspace's zone are exact sums of slots, and changing the zone needs no rebuild. The backlog
+-- is the inbox's tallies (50_inbox.sql). Percentiles can't be summed; they read the range's tickets
+-- through covering indexes.
 
-create function public.workspace_report(p_workspace_id uuid, p_since timestamptz default now() - interval '30 days')
+-- The start of the 15-minute UTC slot of a moment.
+create function private.report_slot(p_at timestamptz) returns timestamptz
+language sql immutable parallel safe set search_path = '' as $$
+  select pg_catalog.date_bin('15 minutes', p_at, timestamptz '2000-01-01 00:00:00+00')
+$$;
+
+-- A duration's histogram bucket: whole seconds under a minute, then buckets 2 % wide. A percentile is
+-- the mean of its bucket: exact when the bucket holds one value, within 2 % otherwise.
+create function private.report_bucket(p_seconds bigint) returns smallint
+language sql immutable parallel safe set search_path = '' as $$
+  select case when p_seconds < 60 then greatest(p_seconds, 0)
+              else 60 + floor(ln(p_seconds / 60.0) / ln(1.02)) end::smallint
+$$;
+
+-- Whole seconds from one moment to a later one (never negative).
+create function private.report_seconds(p_from timestamptz, p_to timestamptz) returns bigint
+language sql immutable parallel safe set search_path = '' as $$
+  select greatest(floor(extract(epoch from p_to - p_from)), 0)::bigint
+$$;
+
+create table private.report_slots (
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  slot timestamptz not null,
+  -- No checks (>= 0): an upsert's proposed row is checked before the conflict, and a move proposes -1.
+  created integer not null default 0,
+  solved integer not null default 0,
+  primary key (workspace_id, slot)
+);
+
+-- First response times (by the day of the first response) and resolution times (by the day solved), per
+-- day in the workspace's time zone: rebuilt when the zone changes.
+create table private.report_durations (
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  kind text not null check (kind in ('first_response', 'resolution')),
+  day date not null,
+  bucket smallint not null,
+  tickets integer not null,
+  seconds bigint not null,
+  primary key (workspace_id, kind, day, bucket)
+);
+
+-- One statement, one upsert per rollup of the summed differences, in key order (two statements touching
+-- the same rows queue instead of deadlocking), as the inbox's tallies do. A ticket counts in the
+-- rollups through created_at, first_response_at and solved_at; updates that move none of them add nothing.
+create function private.roll_up_report() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into private.report_slots as s (workspace_id, slot, created, solved)
+    select d.workspace_id, d.slot, sum(d.created), sum(d.solved)
+      from (select n.workspace_id, private.report_slot(n.created_at) as slot, 1 as created, 0 as solved from new_tickets n
+            union all
+            select n.workspace_id, private.report_slot(n.solved_at), 0, 1 from new_tickets n where n.solved_at is not null) d
+     group by 1, 2 order by 1, 2
+    on conflict (workspace_id, slot) do update set created = s.created + excluded.created, solved = s.solved + excluded.solved;
+    insert into private.report_durations as r (workspace_id, kind, day, bucket, tickets, seconds)
+    select d.workspace_id, d.kind, (d.at at time zone w.time_zone)::date, private.report_bucket(d.seconds), count(*), sum(d.seconds)
+      from (select n.workspace_id, 'first_response' as kind, n.first_response_at as at,
+                   private.report_seconds(n.created_at, n.first_response_at) as seconds
+              from new_tickets n where n.first_response_at is not null
+            union all
+            select n.workspace_id, 'resolution', n.solved_at, private.report_seconds(n.created_at, n.solved_at)
+              from new_tickets n where n.solved_at is not null) d
+      join public.workspaces w on w.id = d.workspace_id
+     group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (workspace_id, kind, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds;
+  elsif tg_op = 'UPDATE' then
+    insert into private.report_slots as s (workspace_id, slot, created, solved)
+    select d.workspace_id, d.slot, sum(d.created), sum(d.solved)
+      from (select n.workspace_id, private.report_slot(n.created_at) as slot, 1 as created, 0 as solved
+              from new_tickets n join old_tickets o using (id) where n.created_at is distinct from o.created_at
+            union all
+            select o.workspace_id, private.report_slot(o.created_at), -1, 0
+              from new_tickets n join old_tickets o using (id) where n.created_at is distinct from o.created_at
+            union all
+            select n.workspace_id, private.report_slot(n.solved_at), 0, 1
+              from new_tickets n join old_tickets o using (id) where n.solved_at is distinct from o.solved_at and n.solved_at is not null
+            union all
+            select o.workspace_id, private.report_slot(o.solved_at), 0, -1
+              from new_tickets n join old_tickets o using (id) where n.solved_at is distinct from o.solved_at and o.solved_at is not null) d
+     group by 1, 2 having sum(d.created) <> 0 or sum(d.solved) <> 0 order by 1, 2
+    on conflict (workspace_id, slot) do update set created = s.created + excluded.created, solved = s.solved + excluded.solved;
+    insert into private.report_durations as r (workspace_id, kind, day, bucket, tickets, seconds)
+    select d.workspace_id, d.kind, (d.at at time zone w.time_zone)::date, private.report_bucket(d.seconds), sum(d.sign), sum(d.sign * d.seconds)
+      from (select t.workspace_id, 'first_response' as kind, t.first_response_at as at,
+                   private.report_seconds(t.created_at, t.first_response_at) as seconds, t.sign
+              from (select n.*, 1 as sign from new_tickets n join old_tickets o using (id)
+                     where (n.created_at, n.first_response_at) is distinct from (o.created_at, o.first_response_at)
+                    union all
+                    select o.*, -1 from new_tickets n join old_tickets o using (id)
+                     where (n.created_at, n.first_response_at) is distinct from (o.created_at, o.first_response_at)) t
+             where t.first_response_at is not null
+            union all
+            select t.workspace_id, 'resolution', t.solved_at, private.report_seconds(t.created_at, t.solved_at), t.sign
+              from (select n.*, 1 as sign from new_tickets n join old_tickets o using (id)
+                     where (n.created_at, n.solved_at) is distinct from (o.created_at, o.solved_at)
+                    union all
+                    select o.*, -1 from new_tickets n join old_tickets o using (id)
+                     where (n.created_at, n.solved_at) is distinct from (o.created_at, o.solved_at)) t
+             where t.solved_at is not null) d
+      join public.workspaces w on w.id = d.workspace_id
+     group by 1, 2, 3, 4 having sum(d.sign) <> 0 or sum(d.sign * d.seconds) <> 0 order by 1, 2, 3, 4
+    on conflict (workspace_id, kind, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds;
+  else
+    -- Deleting tickets (a workspace going, with its rollups already gone by cascade): only what is left.
+    update private.report_slots s set created = s.created - d.created, solved = s.solved - d.solved
+      from (select o.workspace_id, o.slot, sum(o.created) as created, sum(o.solved) as solved
+              from (select workspace_id, private.report_slot(created_at) as slot, 1 as created, 0 as solved from old_tickets
+                    union all
+                    select workspace_id, private.report_slot(solved_at), 0, 1 from old_tickets where solved_at is not null) o
+             group by 1, 2) d
+     where s.workspace_id = d.workspace_id and s.slot = d.slot;
+    update private.report_durations r set tickets = r.tickets - d.tickets, seconds = r.seconds - d.seconds
+      from (select o.workspace_id, o.kind, (o.at at time zone w.time_zone)::date as day, private.report_bucket(o.seconds) as bucket,
+                   count(*) as tickets, sum(o.seconds) as seconds
+              from (select workspace_id, 'first_response' as kind, first_response_at as at, private.report_seconds(created_at, first_response_at) as seconds
+                      from old_tickets where first_response_at is not null
+                    union all
+                    select workspace_id, 'resolution', solved_at, private.report_seconds(created_at, solved_at)
+                      from old_tickets where solved_at is not null) o
+              join public.workspaces w on w.id = o.workspace_id
+             group by 1, 2, 3, 4) d
+     where r.workspace_id = d.workspace_id and r.kind = d.kind and r.day = d.day and r.bucket = d.bucket;
+  end if;
+  return null;
+end $$;
+create trigger tickets_report_insert after insert on public.tickets
+  referencing new table as new_tickets for each statement execute function private.roll_up_report();
+create trigger tickets_report_update after update on public.tickets
+  referencing old table as old_tickets new table as new_tickets for each statement execute function private.roll_up_report();
+create trigger tickets_report_delete after delete on public.tickets
+  referencing old table as old_tickets for each statement execute function private.roll_up_report();
+
+-- TRUNCATE fires no row or transition triggers: it empties the rollups too.
+create function private.clear_report_rollups() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  delete from private.report_slots;
+  delete from private.report_durations;
+  return null;
+end $$;
+create trigger tickets_report_truncate after truncate on public.tickets
+  for each statement execute function private.clear_report_rollups();
+
+-- A workspace's durations from its tickets, by day in its time zone (a new zone moves the days). The
+-- table lock holds back tickets' triggers meanwhile, so none adds a day of the old zone after the rebuild.
+create function private.rebuild_report_durations() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  lock table private.report_durations in exclusive mode;
+  delete from private.report_durations where workspace_id = new.id;
+  insert into private.report_durations (workspace_id, kind, day, bucket, tickets, seconds)
+  select new.id, d.kind, (d.at at time zone new.time_zone)::date, private.report_bucket(d.seconds), count(*), sum(d.seconds)
+    from (select 'first_response' as kind, t.first_response_at as at, private.report_seconds(t.created_at, t.first_response_at) as seconds
+            from public.tickets t where t.workspace_id = new.id and t.first_response_at is not null
+          union all
+          select 'resolution', t.solved_at, private.report_seconds(t.created_at, t.solved_at)
+            from public.tickets t where t.workspace_id = new.id and t.solved_at is not null) d
+   group by 1, 2, 3, 4;
+  return null;
+end $$;
+create trigger workspaces_report_time_zone after update of time_zone on public.workspaces
+  for each row when (old.time_zone is distinct from new.time_zone) execute function private.rebuild_report_durations();
+
+revoke all on function private.roll_up_report(), private.clear_report_rollups(), private.rebuild_report_durations() from public;
+revoke all on function private.report_slot(timestamptz), private.report_bucket(bigint), private.report_seconds(timestamptz, timestamptz)
+  from public;
+
+-- The report runs as its caller: admins read their workspaces' rollups and tallies, nobody else any.
+alter table private.report_slots enable row level security;
+alter table private.report_durations enable row level security;
+grant select on private.report_slots, private.report_durations to authenticated;
+create policy "admins read their workspaces' report slots" on private.report_slots for select to authenticated
+  using (workspace_id in (select private.admin_workspaces()));
+create policy "admins read their workspaces' report durations" on private.report_durations for select to authenticated
+  using (workspace_id in (select private.admin_workspaces()));
+alter table private.ticket_tallies enable row level security;
+grant select on private.ticket_tallies to authenticated;
+create policy "admins read their workspaces' tallies" on private.ticket_tallies for select to authenticated
+  using (workspace_id in (select private.admin_workspaces()));
+
+-- Median and p90 of a kind of duration over the days of a range, from the histogram: the mean of the
+-- bucket holding the value at that rank (as percentile_disc ranks). { count, median_seconds, p90_seconds }
+create function private.report_percentiles(p_workspace_id uuid, p_kind text, p_from date, p_to date) returns jsonb
+language sql stable security invoker set search_path = '' as $$
+  with h as (
+    select r.bucket, sum(r.tickets) as tickets, sum(r.seconds) as seconds
+      from private.report_durations r
+     where r.workspace_id = p_workspace_id and r.kind = p_kind and r.day between p_from and p_to
+     group by 1 having sum(r.tickets) > 0
+  ), c as (
+    select h.*, sum(h.tickets) over (order by h.bucket) as rank, sum(h.tickets) over () as total from h
+  )
+  select jsonb_build_object(
+    'count', coalesce(max(c.total), 0),
+    'median_seconds', (select round(c2.seconds::numeric / c2.tickets) from c c2 where c2.rank >= 0.5 * c2.total order by c2.bucket limit 1),
+    'p90_seconds', (select round(c2.seconds::numeric / c2.tickets) from c c2 where c2.rank >= 0.9 * c2.total order by c2.bucket limit 1))
+  from c
+$$;
+revoke all on function private.report_percentiles(uuid, text, date, date) from public;
+grant execute on function private.report_percentiles(uuid, text, date, date) to authenticated, service_role;
+
+-- The report of a workspace (by its address) for the days p_from to p_to (both included, at most 366),
+-- or for the last p_days days up to today, in the workspace's time zone:
+-- { time_zone, from, to,
+--   days [{day, created, solved}]                        every day of the range, in order,
+--   created, solved                                      the range's totals,
+--   first_response {count, median_seconds, p90_seconds}  tickets first answered in the range (created → first public reply),
+--   resolution {count, median_seconds, p90_seconds}      tickets solved in the range (created → solved),
+--   backlog_by_status [{status, tickets}]                new, open and pending now,
+--   backlog_by_assignee [{assignee_id, name, new, open, pending, tickets}]  now, most first; assignee_id null: unassigned,
+--   busiest_hours [{weekday 1 (Monday)–7, hour 0–23, created}]  tickets created in the range by local hour, none left out but empty ones }
+-- Raises not_found unless the caller is a member, forbidden for agents, bad_request for a range it doesn't cover.
+create function public.workspace_report(p_slug text, p_from date default null, p_to date default null, p_days integer default null)
 returns jsonb
 language plpgsql stable security invoker set search_path = '' as $$
 declare
+  ws uuid;
+  my_role public.member_role;
+  tz text;
+  lo timestamptz;
+  hi timestamptz;
   out jsonb;
 begin
-  if not private.is_admin(p_workspace_id) then
+  -- My membership, through its policy: the workspace is mine to see, or it is "not found".
+  select w.id, m.role, w.time_zone into ws, my_role, tz
+    from public.memberships m join public.workspaces w on w.id = m.workspace_id
+   where w.slug = p_slug and m.user_id = (select auth.uid());
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  if my_role <> 'admin' then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
   end if;
+  if p_days is not null and p_from is null and p_to is null and p_days between 1 and 366 then
+    p_to := (now() at time zone tz)::date;
+    p_from := p_to - (p_days - 1);
+  elsif p_days is not null or p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'range';
+  end if;
+  -- Local midnights as moments: a day is 23 or 25 hours long when the clocks change.
+  lo := p_from::timestamp at time zone tz;
+  hi := (p_to + 1)::timestamp at time zone tz;
+
+  with slots as materialized (
+    select s.slot at time zone tz as local, s.created, s.solved
+      from private.report_slots s
+     where s.workspace_id = ws and s.slot >= lo and s.slot < hi
+  ), days as (
+    select d.day, coalesce(s.created, 0) as created, coalesce(s.solved, 0) as solved
+      from (select g::date as day from pg_catalog.generate_series(p_from, p_to, interval '1 day') g) d
+      left join (select s.local::date as day, sum(s.created) as created, sum(s.solved) as solved from slots s group by 1) s using (day)
+  ), backlog as (
+    select c.status, c.assignee_id, sum(c.n) as n
+      from private.ticket_tallies c
+     where c.workspace_id = ws and c.status in ('new', 'open', 'pending')
+     group by 1, 2
+  )
   select jsonb_build_object(
-    'since', p_since,
-    'tickets_by_status', (select jsonb_object_agg(s, (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.status = s))
-                            from unnest(enum_range(null::public.ticket_status)) s),
-    'created', (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.created_at >= p_since),
-    'solved', (select count(*) from public.tickets t where t.workspace_id = p_workspace_id and t.solved_at >= p_since),
-    'median_first_response_seconds', (select round(extract(epoch from percentile_cont(0.5) within group (order by t.first_response_at - t.created_at)))
-                                        from public.tickets t where t.workspace_id = p_workspace_id and t.created_at >= p_since and t.first_response_at is not null),
-    'by_assignee', coalesce((select jsonb_agg(jsonb_build_object('assignee_id', a.assignee_id, 'open', a.open, 'solved', a.solved) order by a.open desc, a.assignee_id)
-                      from (select t.assignee_id,
-                                   count(*) filter (where t.status in ('new', 'open', 'pending')) as open,
-                                   count(*) filter (where t.solved_at >= p_since) as solved
-                              from public.tickets t where t.workspace_id = p_workspace_id and t.assignee_id is not null group by t.assignee_id) a), '[]'::jsonb)
+    'time_zone', tz,
+    'from', p_from,
+    'to', p_to,
+    'days', (select jsonb_agg(jsonb_build_object('day', d.day, 'created', d.created, 'solved', d.solved) order by d.day) from days d),
+    'created', (select sum(d.created) from days d),
+    'solved', (select sum(d.solved) from days d),
+    'first_response', private.report_percentiles(ws, 'first_response', p_from, p_to),
+    'resolution', private.report_percentiles(ws, 'resolution', p_from, p_to),
+    'backlog_by_status', (
+      select jsonb_agg(jsonb_build_object('status', st, 'tickets', coalesce((select sum(b.n) from backlog b where b.status = st), 0)) order by st)
+        from unnest(array['new', 'open', 'pending']::public.ticket_status[]) st),
+    'backlog_by_assignee', coalesce((
+      select jsonb_agg(jsonb_build_object('assignee_id', a.assignee_id, 'name', p.display_name,
+                                          'new', a.new, 'open', a.open, 'pending', a.pending, 'tickets', a.tickets)
+                       order by a.tickets desc, p.display_name, a.assignee_id)
+        from (select b.assignee_id, coalesce(sum(b.n) filter (where b.status = 'new'), 0) as new,
+                     coalesce(sum(b.n) filter (where b.status = 'open'), 0) as open,
+                     coalesce(sum(b.n) filter (where b.status = 'pending'), 0) as pending, sum(b.n) as tickets
+                from backlog b group by 1 having sum(b.n) > 0) a
+        left join public.profiles p on p.user_id = a.assignee_id), '[]'::jsonb),
+    'busiest_hours', coalesce((
+      select jsonb_agg(jsonb_build_object('weekday', h.weekday, 'hour', h.hour, 'created', h.created) order by h.weekday, h.hour)
+        from (select extract(isodow from s.local)::int as weekday, extract(hour from s.local)::int as hour, sum(s.created) as created
+                from slots s group by 1, 2 having sum(s.created) > 0) h), '[]'::jsonb)
   ) into out;
   return out;
 end $$;
-revoke execute on function public.workspace_report(uuid, timestamptz) from public, anon;
-grant execute on function public.workspace_report(uuid, timestamptz) to authenticated, service_role;
+revoke execute on function public.workspace_report(text, date, date, integer) from public, anon;
+grant execute on function public.workspace_report(text, date, date, integer) to authenticated, service_role;

@@ -1,12 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, requestCode, test, uniqueEmail } from './fixtures.ts';
-
-async function expectNoViolations(page: import('@playwright/test').Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-  ).toEqual([]);
-}
+import { expect, expectNoViolations, newWorkspace, requestCode, test, uniqueEmail } from './fixtures.ts';
 
 test('/login has no axe violations', async ({ page }) => {
   await page.goto('/login');
@@ -36,5 +28,14 @@ test('/auth/confirm has no axe violations', async ({ page }) => {
 
 test('the 404 page has no axe violations', async ({ page }) => {
   await page.goto('/missing-page');
+  await expectNoViolations(page);
+});
+
+test('the reports page has no axe violations', async ({ page }) => {
+  const slug = await newWorkspace(page, { label: 'a11y' });
+  await page.goto(`/w/${slug}/reports?range=7`);
+  await expect(page.getByRole('img', { name: /Tickets created and solved per day/ })).toBeVisible();
+  // The tables folded under "The numbers…" too.
+  for (const summary of await page.locator('summary').all()) await summary.click();
   await expectNoViolations(page);
 });

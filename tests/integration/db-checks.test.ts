@@ -417,23 +417,6 @@ describe('database checks', () => {
     await db.sql(`delete from memberships where workspace_id = $1 and user_id = $2`, [GLOBEX, PEOPLE.acmeCustomer2.id]);
   });
 
-  it('workspace_report: admins of the workspace only; counts match the tickets', async () => {
-    for (const who of ['acmeAgent', 'acmeCustomer', 'globexAdmin'] as const) {
-      expect((await (await db.as(who)).rpc('workspace_report', { p_workspace_id: ACME })).error, who).toMatchObject({
-        message: 'forbidden',
-      });
-    }
-    const { data, error } = await (await db.as('acmeAdmin')).rpc('workspace_report', { p_workspace_id: ACME });
-    expect(error).toBeNull();
-    const { rows } = await db.sql(
-      `select status, count(*)::int n from tickets where workspace_id = $1 group by status`,
-      [ACME],
-    );
-    for (const r of rows) expect(data.tickets_by_status[r.status]).toBe(r.n);
-    expect(data.median_first_response_seconds).toBeGreaterThan(0);
-    expect(data.by_assignee.length).toBeGreaterThan(0);
-  });
-
   it('a PostgREST request without claims is not the platform', async () => {
     const { rows } = await db.sql(`select private.is_system() as direct`);
     expect(rows[0].direct).toBe(true);
@@ -467,9 +450,13 @@ describe('database checks', () => {
       'may_upload_attachment',
       'may_use_ticket_channel',
       'member_workspaces',
+      // workspace_report's percentiles, as its caller (60_reports.sql).
+      'report_percentiles',
       'search_ticket_ids',
       'status_after_reply',
       'ticket_actor',
+      // canned_replies' placeholder check (45_canned_replies.sql), which runs as the writer.
+      'unknown_placeholders',
     ];
     expect(rows).toEqual([
       { rolname: 'anon', usage: false, fns: [] },

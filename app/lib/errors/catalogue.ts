@@ -5,6 +5,7 @@ import {
   ATTACHMENTS_PER_MESSAGE,
   DISPLAY_NAME_MAX_LENGTH,
   MESSAGE_MAX_LENGTH,
+  REPORT_MAX_DAYS,
 } from '../constants.ts';
 
 const catalogue = {
@@ -61,6 +62,18 @@ const catalogue = {
   message_too_long: {
     status: 400,
     message: () => `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`,
+  },
+  // Canned replies (/w/:slug/settings/replies).
+  title_taken: { status: 409, message: () => 'A canned reply with that title already exists.' },
+  placeholder_unknown: {
+    status: 400,
+    message: (p: { name: string }) => `"{{${p.name}}}" isn't a placeholder. Use one from the list.`,
+  },
+  // The reports' custom range.
+  date_invalid: { status: 400, message: () => 'Enter a date such as 2026-01-31.' },
+  date_range_invalid: {
+    status: 400,
+    message: () => `Choose an end date on or after the start date, at most ${REPORT_MAX_DAYS} days later.`,
   },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },

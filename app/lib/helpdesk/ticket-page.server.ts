@@ -20,11 +20,19 @@ export { TicketSchema } from '../forms/helpdesk-schemas.server.ts';
 export { parseSubmission } from '../forms/schemas.server.ts';
 export { data, redirectWithHeaders, requireSameOrigin } from '../http/responses.server.ts';
 export { attachmentsArg, readMessageForm, removeUploads } from './attachments.server.ts';
-export { namedMembers, parseNumber, parseSlug, requireMemberTicket, throwNotFound } from './queries.server.ts';
+export {
+  cannedReplyTitles,
+  filledCannedReplies,
+  namedMembers,
+  parseNumber,
+  parseSlug,
+  requireMemberTicket,
+  throwNotFound,
+} from './queries.server.ts';
 
 type Client = SupabaseClient<Database>;
 
-type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' }>;
+type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' | 'insert_canned_reply' }>;
 type SidebarField = 'status' | 'priority' | 'assignee';
 /** One field to write, and its value when the page was rendered (undefined: no check). */
 interface FieldChange {

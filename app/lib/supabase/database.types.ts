@@ -82,6 +82,8 @@ export type Database = {
           created_by: string | null
           id: string
           title: string
+          updated_at: string | null
+          updated_by: string | null
           workspace_id: string
         }
         Insert: {
@@ -90,6 +92,8 @@ export type Database = {
           created_by?: string | null
           id?: string
           title: string
+          updated_at?: string | null
+          updated_by?: string | null
           workspace_id: string
         }
         Update: {
@@ -98,6 +102,8 @@ export type Database = {
           created_by?: string | null
           id?: string
           title?: string
+          updated_at?: string | null
+          updated_by?: string | null
           workspace_id?: string
         }
         Relationships: [
@@ -694,6 +700,7 @@ export type Database = {
       }
       receive_email: {
         Args: {
+          p_attachments?: Json
           p_body: string
           p_from: string
           p_message_id: string
@@ -735,7 +742,12 @@ export type Database = {
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
       workspace_report: {
-        Args: { p_since?: string; p_workspace_id: string }
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
         Returns: Json
       }
       workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
