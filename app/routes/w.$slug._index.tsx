@@ -18,6 +18,7 @@ import {
   data,
   InboxSchema,
   inboxFilters,
+  log,
   mapDbError,
   parseSlug,
   parseSubmission,
@@ -31,6 +32,7 @@ import {
   throwNotFound,
 } from '~/lib/helpdesk/inbox-page.server.ts';
 import { INBOX_PAGE_SIZE, MAX_QUERY_LENGTH } from '~/lib/constants.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
 import {
   formatDate,
   INBOX_VIEWS,
@@ -72,6 +74,10 @@ interface InboxPage {
   tickets: InboxTicket[];
   older: InboxCursor | null;
   newer: InboxCursor | null;
+  /** A search that is a ticket's number: that ticket, which the page opens. */
+  ticket_number: number | null;
+  /** The statement timeout stopped the search: the plan of the statement it stopped (for the log). */
+  search_timeout: string | null;
 }
 
 // One round trip: the workspace (404 unless I'm a member), view counts, members and the page.
@@ -110,28 +116,42 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
   );
   if (error) {
-    if (mapDbError(error, 'inbox').code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
-    throwDbError(request, error, 'inbox');
+    const context = q ? 'inbox search' : 'inbox';
+    if (mapDbError(error, context).code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
+    throwDbError(request, error, context);
   }
   const inbox = jsonPage<InboxPage>(result);
-  return data(request, {
-    workspace: inbox.workspace,
-    members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),
-    me: user.id,
-    view,
-    filters: { q, status, priority, assignee },
-    // Back to the newest page, the page number starts again.
-    page: before && !inbox.newer ? 1 : page,
-    total: inbox.total,
-    counts: inbox.counts,
-    tickets: inbox.tickets.map(({ requester_id: _r, assignee_id: _a, ...t }) => t),
-    older: inbox.older ? encodeCursor(inbox.older) : null,
-    newer: inbox.newer ? encodeCursor(inbox.newer) : null,
-    nothingToClaim: url.searchParams.get('claimed') === 'none',
-    // The site header's admin links (site-header.tsx), and what to do first in an empty workspace.
-    adminOf: inbox.role === 'admin' ? inbox.workspace.slug : null,
-    firstRun: inbox.counts.all === 0 ? { portal: `${publicOrigin(request)}/support/${inbox.workspace.slug}` } : null,
-  });
+  // "#123" or "123": straight to that ticket (a number that is no ticket's is searched as text).
+  if (inbox.ticket_number !== null && inbox.ticket_number !== undefined && !after && !before)
+    return redirectWithHeaders(request, `/w/${inbox.workspace.slug}/tickets/${inbox.ticket_number}`);
+  let searchError: string | null = null;
+  if (inbox.search_timeout !== null && inbox.search_timeout !== undefined) {
+    log.warn('search timed out', { code: 'search_timeout', query: q, view, plan: inbox.search_timeout });
+    searchError = errorMessage('search_timeout');
+  }
+  return data(
+    request,
+    {
+      workspace: inbox.workspace,
+      members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),
+      me: user.id,
+      view,
+      filters: { q, status, priority, assignee },
+      // Back to the newest page, the page number starts again.
+      page: before && !inbox.newer ? 1 : page,
+      total: inbox.total,
+      counts: inbox.counts,
+      tickets: inbox.tickets.map(({ requester_id: _r, assignee_id: _a, ...t }) => t),
+      older: inbox.older ? encodeCursor(inbox.older) : null,
+      newer: inbox.newer ? encodeCursor(inbox.newer) : null,
+      nothingToClaim: url.searchParams.get('claimed') === 'none',
+      // The site header's admin links (site-header.tsx), and what to do first in an empty workspace.
+      adminOf: inbox.role === 'admin' ? inbox.workspace.slug : null,
+      firstRun: inbox.counts.all === 0 ? { portal: `${publicOrigin(request)}/support/${inbox.workspace.slug}` } : null,
+      searchError,
+    },
+    searchError ? { status: errorStatus('search_timeout') } : undefined,
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -188,6 +208,7 @@ export default function Inbox() {
     nothingToClaim,
     adminOf,
     firstRun,
+    searchError,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const claiming = useIsPending();
@@ -285,6 +306,11 @@ export default function Inbox() {
           Apply
         </button>
       </Form>
+      {searchError ? (
+        <p className="notice notice--error" role="alert" data-testid="search-error">
+          {searchError}
+        </p>
+      ) : null}
       <div className="card hd-table-wrap">
         {tickets.length === 0 ? (
           <p className="muted" data-testid="inbox-empty">

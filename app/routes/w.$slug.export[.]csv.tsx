@@ -30,6 +30,8 @@ interface ExportPage {
     assignee: string | null;
   })[];
   older: Cursor | null;
+  /** The statement timeout stopped the search: the stopped statement's plan (public.inbox). */
+  search_timeout: string | null;
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -56,10 +58,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const first = await pageAfter(null);
   if (first.error) {
     if (mapDbError(first.error, 'export').code === 'not_found') await throwNotFound(request, supabase, slug);
-    throwDbError(request, first.error, 'export');
+    throwDbError(request, first.error, q ? 'inbox search' : 'export');
   }
   let page = jsonPage<ExportPage | null>(first.data);
   if (page?.role !== 'admin') throw errorResponse(request, 'forbidden');
+  if (page.search_timeout != null) {
+    log.warn('search timed out', { code: 'search_timeout', query: q, view, plan: page.search_timeout });
+    throw errorResponse(request, 'search_timeout');
+  }
   const fileName = `${page.workspace.slug}-tickets-${new Date().toISOString().slice(0, 10)}.csv`;
 
   const encoder = new TextEncoder();
@@ -93,6 +99,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         return controller.error(new Error('export stopped'));
       }
       page = jsonPage<ExportPage>(next.data);
+      if (page.search_timeout != null) {
+        log.error('export stopped', { code: 'search_timeout', plan: page.search_timeout });
+        return controller.error(new Error('export stopped'));
+      }
     },
   });
   return new Response(stream, {

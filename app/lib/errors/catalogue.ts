@@ -48,6 +48,11 @@ const catalogue = {
     message: () => 'Someone replied while you were writing. Read the new message; your draft is kept.',
   },
   assignee_not_member: { status: 400, message: () => 'Only members of this workspace can be assigned.' },
+  // The statement timeout stopped a search (public.inbox, supabase/schemas/50_inbox.sql): the page keeps the query.
+  search_timeout: {
+    status: 503,
+    message: () => 'This search took too long. Narrow it with a view or a filter, or add a word.',
+  },
   backend_unavailable: {
     status: 503,
     message: () => "Tend can't reach its database right now. Your text is kept; try again.",

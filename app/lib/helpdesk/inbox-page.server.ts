@@ -6,6 +6,7 @@ export { requireUser } from '../auth/session.server.ts';
 export { mapDbError, throwDbError } from '../errors/from-db.server.ts';
 export { InboxSchema } from '../forms/helpdesk-schemas.server.ts';
 export { parseSubmission } from '../forms/schemas.server.ts';
+export { log } from '../http/log.server.ts';
 export { publicOrigin } from '../http/request-info.server.ts';
 export { data, readFormData, redirectWithHeaders, requireSameOrigin } from '../http/responses.server.ts';
 export { inboxFilters, parseSlug, requireMembership, throwNotFound } from './queries.server.ts';
