@@ -13,11 +13,11 @@ import {
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
-import { Shortcuts } from '~/components/shortcuts.tsx';
 import {
   data,
   InboxSchema,
   inboxFilters,
+  jsonPage,
   log,
   mapDbError,
   parseSlug,
@@ -44,7 +44,6 @@ import {
   encodeCursor,
   type MemberRole,
 } from '~/lib/helpdesk/vocabulary.ts';
-import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },
@@ -385,7 +384,6 @@ export default function Inbox() {
           )}
         </nav>
       ) : null}
-      <Shortcuts inbox={`/w/${workspace.slug}`} />
     </section>
   );
 }

@@ -10,17 +10,16 @@ import { CannedReplyPicker } from '~/components/canned-reply-picker.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { PriorityBadge, SelectField, StatusBadge } from '~/components/helpdesk-ui.tsx';
 import { MessageField } from '~/components/message-field.tsx';
-import { Shortcuts } from '~/components/shortcuts.tsx';
 import { TicketFields, useOptimisticFields } from '~/components/ticket-fields.tsx';
 import { LiveTicket } from '~/components/live/live-ticket.tsx';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
-import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
-import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import {
+  appendToDraft,
   attachmentsArg,
   cannedReplyTitles,
   data,
   filledCannedReplies,
+  jsonPage,
   mapDbError,
   namedMembers,
   parseNumber,
@@ -344,7 +343,6 @@ export default function TicketPage() {
             </div>
           </Form>
         )}
-        <Shortcuts inbox={`/w/${workspace.slug}`} />
       </div>
       <aside className="hd-ticket__side stack" aria-label="Ticket details">
         <div className="card stack">

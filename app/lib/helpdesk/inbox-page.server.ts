@@ -10,3 +10,5 @@ export { log } from '../http/log.server.ts';
 export { publicOrigin } from '../http/request-info.server.ts';
 export { data, readFormData, redirectWithHeaders, requireSameOrigin } from '../http/responses.server.ts';
 export { inboxFilters, parseSlug, requireMembership, throwNotFound } from './queries.server.ts';
+// Browser-safe, but used here by the loader only.
+export { jsonPage } from './json-page.ts';

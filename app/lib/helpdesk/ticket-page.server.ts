@@ -20,6 +20,9 @@ export { TicketSchema } from '../forms/helpdesk-schemas.server.ts';
 export { parseSubmission } from '../forms/schemas.server.ts';
 export { data, redirectWithHeaders, requireSameOrigin } from '../http/responses.server.ts';
 export { attachmentsArg, readMessageForm, removeUploads } from './attachments.server.ts';
+// Browser-safe, but used here by the loader and action only.
+export { appendToDraft } from './canned-replies.ts';
+export { jsonPage } from './json-page.ts';
 export {
   cannedReplyTitles,
   filledCannedReplies,
