@@ -15,6 +15,8 @@ import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
 import {
   data,
+  errorMessage,
+  errorStatus,
   InboxSchema,
   inboxFilters,
   jsonPage,
@@ -32,7 +34,6 @@ import {
   throwNotFound,
 } from '~/lib/helpdesk/inbox-page.server.ts';
 import { INBOX_PAGE_SIZE, MAX_QUERY_LENGTH } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
 import {
   formatDate,
   INBOX_VIEWS,

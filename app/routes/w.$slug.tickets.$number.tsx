@@ -12,12 +12,12 @@ import { PriorityBadge, SelectField, StatusBadge } from '~/components/helpdesk-u
 import { MessageField } from '~/components/message-field.tsx';
 import { TicketFields, useOptimisticFields } from '~/components/ticket-fields.tsx';
 import { LiveTicket } from '~/components/live/live-ticket.tsx';
-import { errorMessage } from '~/lib/errors/catalogue.ts';
 import {
   appendToDraft,
   attachmentsArg,
   cannedReplyTitles,
   data,
+  errorMessage,
   filledCannedReplies,
   jsonPage,
   mapDbError,
@@ -150,8 +150,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     messages,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
-    cannedReplies: canned,
     clientKey: crypto.randomUUID(),
+    cannedReplies: canned,
   });
 }
 
@@ -297,15 +297,15 @@ export default function TicketPage() {
                 Internal note
               </label>
             </fieldset>
+            <p id="note-banner" className="hd-note-banner hd-when-note">
+              Internal note — only agents see this
+            </p>
             <CannedReplyPicker
               replies={cannedReplies}
               src={`/w/${workspace.slug}/tickets/${ticket.number}/canned-replies`}
               textareaId="body"
               errors={replyErrors(result, 'canned_reply')}
             />
-            <p id="note-banner" className="hd-note-banner hd-when-note">
-              Internal note — only agents see this
-            </p>
             <MessageField
               id="body"
               name="body"

@@ -1,11 +1,9 @@
 // scripts/seed-bulk.ts against a fresh stack: numbering kept, messages and derived columns filled,
 // every trigger back on afterwards, and the app's rules still hold for new tickets.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
-import { ACME, openTicket } from '../support/db.ts';
+import { ACME, openTicket, seedBulk } from '../support/db.ts';
 
 describe('seed:bulk', () => {
   const db = dbFixture();
@@ -21,25 +19,7 @@ describe('seed:bulk', () => {
                      where indrelid in ('tickets'::regclass, 'messages'::regclass, 'ticket_events'::regclass)
                     order by 1`;
     const schemaBefore = (await db.sql(schema)).rows;
-    await promisify(execFile)(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'scripts/seed-bulk.ts',
-        '--workspace',
-        'acme',
-        '--tickets',
-        '2500',
-        '--batch',
-        '1000',
-        '--db-url',
-        db.stack.dbUrl,
-      ],
-      {
-        cwd: process.cwd(),
-      },
-    );
+    await seedBulk(db, 2500);
     const { rows } = await db.sql(
       `select count(*)::int n, min(number) lo, max(number) hi, count(distinct number)::int d,
               count(*) filter (where status <> 'new' and first_response_at is null)::int no_response,

@@ -10,5 +10,6 @@ export { log } from '../http/log.server.ts';
 export { publicOrigin } from '../http/request-info.server.ts';
 export { data, readFormData, redirectWithHeaders, requireSameOrigin } from '../http/responses.server.ts';
 export { inboxFilters, parseSlug, requireMembership, throwNotFound } from './queries.server.ts';
-// Browser-safe, but used here by the loader only.
+// Browser-safe, but used by the route's loader only.
+export { errorMessage, errorStatus } from '../errors/catalogue.ts';
 export { jsonPage } from './json-page.ts';

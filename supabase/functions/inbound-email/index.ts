@@ -7,6 +7,7 @@
 // was sent to (<slug>@<INBOUND_EMAIL_DOMAIN>). Mail to an unsubscribe address stops notifications.
 // Its files are stored as web uploads are (attachments.ts); files Tend doesn't take are named in the message.
 import {
+  ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MAX_MB,
   ATTACHMENTS_BUCKET,
   ATTACHMENTS_PER_MESSAGE,
@@ -121,7 +122,7 @@ async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refuse
     // The decoded size, known from the base64 length: a file over the limit is never decoded.
     const size = Math.floor((content.length * 3) / 4) - (content.match(/=*$/)?.[0].length ?? 0);
     let bytes: Uint8Array | null = null;
-    if (type && size <= ATTACHMENT_MAX_MB * 1024 * 1024) {
+    if (type && size <= ATTACHMENT_MAX_BYTES) {
       try {
         bytes = Uint8Array.from(atob(content), (c) => c.charCodeAt(0));
       } catch {
@@ -129,7 +130,7 @@ async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refuse
       }
     }
     if (!type) refused.push(`${name} (file type not accepted)`);
-    else if (size > ATTACHMENT_MAX_MB * 1024 * 1024) refused.push(`${name} (over ${ATTACHMENT_MAX_MB} MB)`);
+    else if (size > ATTACHMENT_MAX_BYTES) refused.push(`${name} (over ${ATTACHMENT_MAX_MB} MB)`);
     else if (!bytes) refused.push(`${name} (unreadable)`);
     else if (files.length >= ATTACHMENTS_PER_MESSAGE)
       refused.push(`${name} (more than ${ATTACHMENTS_PER_MESSAGE} files)`);
@@ -210,7 +211,8 @@ Deno.serve(async (req) => {
   const text = stripQuoted(mail.TextBody?.trim() ? mail.TextBody : htmlToText(mail.HtmlBody ?? ''));
   const { files, refused } = await sortFiles(mail);
   // Refused files are named at the end of the message, for the agent (and the sender) to see.
-  const note = refused.length ? `\n\n[Not attached: ${refused.join('; ')}]` : '';
+  const named = refused.slice(0, 10).join('; ') + (refused.length > 10 ? `; and ${refused.length - 10} more` : '');
+  const note = refused.length ? `\n\n[Not attached: ${named}]` : '';
   const body = (text || (files.length ? '(files only)' : '(no text)')).slice(0, MAX_BODY - note.length) + note;
   await ensureUser(from, mail.FromFull?.Name ?? mail.FromName);
   const { data, error } = await admin().rpc('receive_email', {
