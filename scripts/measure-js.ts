@@ -87,8 +87,8 @@ try {
       : await (await fetch(pageUrl, { headers: { cookie }, redirect: 'error' })).text();
   const {
     files: rows,
-    onDemand: lazyRows,
     inlineGzip: inlineGz,
+    onDemand: lazyRows,
   } = await pageJavaScript(html, pageUrl, async (url) => {
     const res = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
     if (!res.ok) throw new Error(`${url.pathname} answered ${res.status}`);

@@ -1,23 +1,26 @@
 // The JavaScript a page loads, as gzip bytes: every <script src> and <link rel="modulepreload"> of the
 // document and what those modules import in turn, fetched from the server, plus its inline scripts;
-// apart, what they load on demand (dynamic imports). `npm run measure:js` prints it;
-// tests/e2e/bundles.spec.ts holds pages to the budget (docs/decisions/006-javascript-budget.md).
+// apart, what its modules load later on demand (dynamic `import("…")`, e.g. the canned-reply picker on
+// its first use). `npm run measure:js` prints it; tests/e2e/bundles.spec.ts holds pages to the budget
+// (docs/decisions/006-javascript-budget.md).
 import { gzipSync } from 'node:zlib';
 
+type FileSize = { file: string; bytes: number; gzip: number };
+
 export interface PageJavaScript {
-  files: { file: string; bytes: number; gzip: number }[];
-  /** What those modules load later, on demand (dynamic imports), with what that imports: not in `total`. */
-  onDemand: { file: string; bytes: number; gzip: number }[];
+  /** Loaded with the page. */
+  files: FileSize[];
   /** The inline scripts, gzipped together. */
   inlineGzip: number;
-  /** Files and inline scripts, gzip bytes. */
+  /** Files loaded with the page and inline scripts, gzip bytes. */
   total: number;
+  /** Loaded later, when the page's code asks (with what those import). */
+  onDemand: FileSize[];
 }
 
 /**
  * The imports of a module (or an inline module script), as URLs on this server: static ones (loaded
- * with the page), or dynamic ones (`import("…")`, loaded when the page's code asks, e.g. the
- * canned-reply picker on its first use).
+ * with the page), or dynamic ones (`import("…")`, loaded when the page's code asks).
  */
 function importsOf(code: string, from: URL, kind: 'static' | 'dynamic' = 'static'): URL[] {
   const pattern =
@@ -44,8 +47,8 @@ export async function pageJavaScript(
   const inlineScripts = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
   for (const code of inlineScripts) queue.push(...importsOf(code, pageUrl));
 
-  const files: PageJavaScript['files'] = [];
-  const onDemand: PageJavaScript['onDemand'] = [];
+  const files: FileSize[] = [];
+  const onDemand: FileSize[] = [];
   const later: URL[] = [];
   const seen = new Set<string>();
   for (const [list, out] of [
@@ -56,15 +59,14 @@ export async function pageJavaScript(
       if (seen.has(url.pathname)) continue;
       seen.add(url.pathname);
       const body = await fetchBytes(url);
-      const code = body.toString('utf8');
       out.push({ file: url.pathname, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length });
+      const code = body.toString('utf8');
       list.push(...importsOf(code, url));
       later.push(...importsOf(code, url, 'dynamic'));
     }
+    out.sort((a, b) => b.gzip - a.gzip);
   }
-  files.sort((a, b) => b.gzip - a.gzip);
-  onDemand.sort((a, b) => b.gzip - a.gzip);
   const inline = inlineScripts.join('\n');
   const inlineGzip = inline ? gzipSync(inline, { level: 9 }).length : 0;
-  return { files, onDemand, inlineGzip, total: files.reduce((n, f) => n + f.gzip, 0) + inlineGzip };
+  return { files, inlineGzip, total: files.reduce((n, f) => n + f.gzip, 0) + inlineGzip, onDemand };
 }

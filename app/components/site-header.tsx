@@ -1,5 +1,6 @@
 import { Form, Link, useLocation, useMatches } from '@remix-run/react';
 import type { SessionUser } from '~/lib/auth/user.ts';
+import { Shortcuts } from './shortcuts.tsx';
 
 export function SiteHeader({ user }: { user: SessionUser | null }) {
   const location = useLocation();
@@ -8,6 +9,8 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
   const adminOf = useMatches()
     .map((m) => (m.data as { adminOf?: string | null } | undefined)?.adminOf)
     .find(Boolean);
+  // A workspace's pages (members only) have the keyboard shortcuts.
+  const workspace = /^\/w\/([^/]+)/.exec(location.pathname)?.[1];
   return (
     <header className="site-header">
       <div className="site-header__inner">
@@ -20,6 +23,7 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
         <nav aria-label="Account" className="site-header__nav">
           {user ? (
             <>
+              {workspace ? <Shortcuts inbox={`/w/${workspace}`} /> : null}
               {adminOf ? (
                 <>
                   <Link to={`/w/${adminOf}/settings/members`} className="site-header__link">

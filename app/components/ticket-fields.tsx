@@ -7,7 +7,7 @@ import { Form, useFetcher } from '@remix-run/react';
 import type { ChangeEvent, ReactNode } from 'react';
 import { ErrorList, type FormReply, replyErrors, replyFormErrors } from '~/components/forms.tsx';
 import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/helpdesk-ui.tsx';
-import { isPriority, isStatus, NOBODY, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+import { NOBODY, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
 
 export interface TicketFieldValues {
   status: TicketStatus;
@@ -18,25 +18,12 @@ export interface TicketFieldValues {
 type SidebarField = 'status' | 'priority' | 'assignee';
 const fetcherKey = (ticketId: string, field: SidebarField) => `ticket-${ticketId}-${field}`;
 
-/** The ticket's fields as the agent has just set them: a change on its way counts already. */
-export function useOptimisticFields(ticketId: string, ticket: TicketFieldValues): TicketFieldValues {
-  const status = useFetcher({ key: fetcherKey(ticketId, 'status') }).formData?.get('status');
-  const priority = useFetcher({ key: fetcherKey(ticketId, 'priority') }).formData?.get('priority');
-  const assignee = useFetcher({ key: fetcherKey(ticketId, 'assignee') }).formData?.get('assignee');
-  return {
-    status: isStatus(status) ? status : ticket.status,
-    priority: isPriority(priority) ? priority : ticket.priority,
-    assignee_id: typeof assignee === 'string' ? assignee || null : ticket.assignee_id,
-  };
-}
-
 /** One select, saved on change with JavaScript; `value` is what the server has now. */
 function SavedSelect({
   ticketId,
   field,
   label,
   value,
-  shown,
   result,
   children,
   after,
@@ -45,12 +32,14 @@ function SavedSelect({
   field: SidebarField;
   label: string;
   value: string;
-  shown: string;
   result?: FormReply;
   children: ReactNode;
   after?: (save: (value: string) => void) => ReactNode;
 }) {
   const fetcher = useFetcher<{ saved?: SidebarField; result?: FormReply }>({ key: fetcherKey(ticketId, field) });
+  // Shown at once: the value on its way, until the page has it.
+  const pending = fetcher.formData?.get(field);
+  const shown = typeof pending === 'string' ? pending : value;
   const shownErrors = replyErrors(fetcher.data?.result ?? result, field);
   const save = (next: string) =>
     fetcher.submit({ intent: field, [field]: next, [`from_${field}`]: value || NOBODY }, { method: 'post' });
@@ -85,15 +74,12 @@ function SavedSelect({
 export function TicketFields({
   ticketId,
   ticket,
-  shown,
   me,
   members,
   result,
 }: {
   ticketId: string;
-  /** As the server has it, and as shown (useOptimisticFields). */
   ticket: TicketFieldValues;
-  shown: TicketFieldValues;
   me: string;
   members: { user_id: string; name: string }[];
   /** The answer to this form without JavaScript ("Save", "Assign to me"). */
@@ -102,24 +88,10 @@ export function TicketFields({
   return (
     <Form method="post" className="card stack hd-fields">
       <ErrorList errors={replyFormErrors(result)} />
-      <SavedSelect
-        ticketId={ticketId}
-        field="status"
-        label="Status"
-        value={ticket.status}
-        shown={shown.status}
-        result={result}
-      >
+      <SavedSelect ticketId={ticketId} field="status" label="Status" value={ticket.status} result={result}>
         <StatusOptions />
       </SavedSelect>
-      <SavedSelect
-        ticketId={ticketId}
-        field="priority"
-        label="Priority"
-        value={ticket.priority}
-        shown={shown.priority}
-        result={result}
-      >
+      <SavedSelect ticketId={ticketId} field="priority" label="Priority" value={ticket.priority} result={result}>
         <PriorityOptions />
       </SavedSelect>
       <SavedSelect
@@ -127,7 +99,6 @@ export function TicketFields({
         field="assignee"
         label="Assignee"
         value={ticket.assignee_id ?? ''}
-        shown={shown.assignee_id ?? ''}
         result={result}
         after={(save) =>
           ticket.assignee_id !== me ? (

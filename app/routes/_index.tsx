@@ -1,11 +1,8 @@
 // The front page: what Tend is; signed in, a welcome (workspaces and requests come later).
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { getOptionalUser } from '~/lib/auth/session.server.ts';
-import { FLASH, takeFlash } from '~/lib/auth/cookies.server.ts';
+import { data, FLASH, getOptionalUser, myRequests, myWorkspaces, takeFlash } from '~/lib/helpdesk/home-page.server.ts';
 import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
-import { myRequests, myWorkspaces } from '~/lib/helpdesk/queries.server.ts';
-import { data } from '~/lib/http/responses.server.ts';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);

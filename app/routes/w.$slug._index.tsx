@@ -13,7 +13,6 @@ import {
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
-import { Shortcuts } from '~/components/shortcuts.tsx';
 import {
   data,
   errorMessage,
@@ -386,7 +385,6 @@ export default function Inbox() {
           )}
         </nav>
       ) : null}
-      <Shortcuts inbox={`/w/${workspace.slug}`} />
     </section>
   );
 }

@@ -10,8 +10,7 @@ import { CannedReplyPicker } from '~/components/canned-reply-picker.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { PriorityBadge, SelectField, StatusBadge } from '~/components/helpdesk-ui.tsx';
 import { MessageField } from '~/components/message-field.tsx';
-import { Shortcuts } from '~/components/shortcuts.tsx';
-import { TicketFields, useOptimisticFields } from '~/components/ticket-fields.tsx';
+import { TicketFields } from '~/components/ticket-fields.tsx';
 import { LiveTicket } from '~/components/live/live-ticket.tsx';
 import {
   appendToDraft,
@@ -241,10 +240,7 @@ export default function TicketPage() {
   const actionData = useActionData<typeof action>();
   const result = actionData && 'result' in actionData ? actionData.result : undefined;
   // The sidebar's changes on their way show at once.
-  const shown = useOptimisticFields(ticket.id, ticket);
-  const shownAssignee = shown.assignee_id
-    ? (members.find((m) => m.user_id === shown.assignee_id)?.name ?? assignee)
-    : null;
+
   // A refused draft is kept, with how it was to be sent.
   const sent = ['send', 'insert_canned_reply'].includes(replyValue(result, 'intent') ?? '') ? result : undefined;
   const changedAfter =
@@ -261,9 +257,9 @@ export default function TicketPage() {
           </p>
           <h1 id="ticket-title">{ticket.subject}</h1>
           <p className="hd-ticket__facts">
-            <StatusBadge status={shown.status} /> <PriorityBadge priority={shown.priority} />{' '}
+            <StatusBadge status={ticket.status} /> <PriorityBadge priority={ticket.priority} />{' '}
             <span className="muted small">
-              from {requester} · {shownAssignee ? `assigned to ${shownAssignee}` : 'unassigned'}
+              from {requester} · {assignee ? `assigned to ${assignee}` : 'unassigned'}
             </span>
           </p>
         </div>
@@ -344,7 +340,6 @@ export default function TicketPage() {
             </div>
           </Form>
         )}
-        <Shortcuts inbox={`/w/${workspace.slug}`} />
       </div>
       <aside className="hd-ticket__side stack" aria-label="Ticket details">
         <div className="card stack">
@@ -378,10 +373,9 @@ export default function TicketPage() {
         <TicketFields
           ticketId={ticket.id}
           ticket={ticket}
-          shown={shown}
           me={me}
           members={members}
-          result={replyValue(result, 'intent') === 'send' ? undefined : result}
+          result={sent ? undefined : result}
         />
         <div className="card stack">
           <h2 className="hd-side-title">History</h2>

@@ -63,6 +63,11 @@ const catalogue = {
     status: 409,
     message: (p: { who: string; change: string }) => `${p.who} ${p.change} a moment ago. This is how it is now.`,
   },
+  // A message over the limit: refused, never cut (the text is given back; the composer counts).
+  message_too_long: {
+    status: 400,
+    message: () => `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`,
+  },
   // Canned replies (/w/:slug/settings/replies).
   title_taken: { status: 409, message: () => 'A canned reply with that title already exists.' },
   placeholder_unknown: {
@@ -74,11 +79,6 @@ const catalogue = {
   date_range_invalid: {
     status: 400,
     message: () => `Choose an end date on or after the start date, at most ${REPORT_MAX_DAYS} days later.`,
-  },
-  // A message over the limit: refused, never cut (the text is given back; the composer counts).
-  message_too_long: {
-    status: 400,
-    message: () => `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`,
   },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },

@@ -101,11 +101,11 @@ const FromSchema = z.string().max(36).optional().catch(undefined);
 /** "Send and set status" on the agent's composer: keep it, or one of the statuses agents set. */
 export const SEND_STATUSES = ['keep', ...AGENT_STATUSES] as const;
 
-const PICK_REPLY_MESSAGE = 'Choose a canned reply.';
-
 // Nobody (empty) or a member; the database checks membership (assignee_not_member) as well.
 const AssigneeSchema = z.string().regex(UUID_RE, errorMessage('assignee_not_member')).optional();
 const from = { from_status: FromSchema, from_priority: FromSchema, from_assignee: FromSchema };
+
+const PICK_REPLY_MESSAGE = 'Choose a canned reply.';
 
 /**
  * /w/:slug/tickets/:number: the composer, and the sidebar. With JavaScript each sidebar field is

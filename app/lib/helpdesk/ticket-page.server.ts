@@ -19,12 +19,13 @@ export { mapDbError, throwDbError } from '../errors/from-db.server.ts';
 export { TicketSchema } from '../forms/helpdesk-schemas.server.ts';
 export { parseSubmission } from '../forms/schemas.server.ts';
 export { data, redirectWithHeaders, requireSameOrigin } from '../http/responses.server.ts';
-export { errorMessage } from '../errors/catalogue.ts';
 export { attachmentsArg, readMessageForm, removeUploads } from './attachments.server.ts';
-export { appendToDraft } from './canned-replies.ts';
 export { cannedReplyTitles, filledCannedReplies } from './canned-replies.server.ts';
-export { jsonPage } from './json-page.ts';
 export { namedMembers, parseNumber, parseSlug, requireMemberTicket, throwNotFound } from './queries.server.ts';
+// Browser-safe, but used by the route's loader and action only.
+export { errorMessage } from '../errors/catalogue.ts';
+export { appendToDraft } from './canned-replies.ts';
+export { jsonPage } from './json-page.ts';
 
 type Client = SupabaseClient<Database>;
 
