@@ -311,7 +311,8 @@ export default function Inbox() {
           {searchError}
         </p>
       ) : null}
-      <div className="card hd-table-wrap">
+      {/* A search that timed out lists nothing: its message says so, not "No requests here". */}
+      <div className="card hd-table-wrap" hidden={!!searchError}>
         {tickets.length === 0 ? (
           <p className="muted" data-testid="inbox-empty">
             No requests here.

@@ -12,8 +12,8 @@ import { log } from '~/lib/http/log.server.ts';
 import { errorResponse, responseHeaders } from '~/lib/http/responses.server.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 
-/** Tickets per inbox call (its most). */
-const EXPORT_PAGE_SIZE = 100;
+/** Tickets per inbox call (its most): a million rows in a thousand calls. */
+const EXPORT_PAGE_SIZE = 1000;
 
 const HEADER = ['Number', 'Subject', 'Status', 'Priority', 'Requester', 'Assignee', 'Last activity'];
 

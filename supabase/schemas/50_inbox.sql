@@ -142,8 +142,8 @@ revoke all on function private.inbox_view_filter(text), private.membership(text)
 -- timeout stopped it. Volatile: Postgres allows EXPLAIN only there, not in the stable inbox. Called by
 -- the inbox (its owner) only; a lock the statement waited for is waited for again for at most 2 s.
 create function private.inbox_search_plan(
-  p_stmt text, p1 uuid, p2 uuid, p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery,
-  p7 timestamptz, p8 uuid, p9 integer, p10 uuid, p11 uuid[]
+  p_stmt text, p_pins text, p1 uuid, p2 uuid, p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery,
+  p7 timestamptz, p8 uuid, p9 integer, p10 uuid, p11 uuid[], p12 uuid[]
 ) returns text
 language plpgsql volatile set search_path = '' as $$
 declare
@@ -151,15 +151,21 @@ declare
   line text;
 begin
   perform set_config('lock_timeout', '2s', true);
-  for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11 loop
+  -- The plan settings the statement ran with (rolled back with it).
+  if p_pins = 'bitmap' then
+    perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+  elsif p_pins = 'ordered' then
+    perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
+  end if;
+  for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12 loop
     plan := concat_ws(E'\n', plan, line);
   end loop;
   return plan;
 exception when others then
   return 'no plan: ' || sqlerrm;
 end $$;
-revoke all on function private.inbox_search_plan(text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid, tsquery,
-  timestamptz, uuid, integer, uuid, uuid[]) from public;
+revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid, tsquery,
+  timestamptz, uuid, integer, uuid, uuid[], uuid[]) from public;
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, and the cursors for the
@@ -190,9 +196,13 @@ declare
   q tsquery;
   base text;
   dir text;
-  -- Settings for a test at small scale (tend.search_window, tend.search_cap); 1 000 and 10 000 otherwise.
+  -- Settings for a test at small scale (tend.search_window, tend.search_cap, tend.search_notes); 1 000,
+  -- 10 000 and 1 000 otherwise.
   search_window integer := coalesce(nullif(current_setting('tend.search_window', true), '')::integer, 1000);
   search_cap integer := coalesce(nullif(current_setting('tend.search_cap', true), '')::integer, 10000);
+  search_notes integer := coalesce(nullif(current_setting('tend.search_notes', true), '')::integer, 1000);
+  note_tickets uuid[] := '{}';
+  pins text := '';
   match text;
   stmt text;
   candidates uuid[] := '{}';
@@ -213,7 +223,8 @@ begin
   select * into member from private.membership(p_slug);
   ws := member.workspace;
   my_role := member.role;
-  if view_sql is null or p_limit not between 1 and 100 then
+  -- Up to 1 000 a call: the CSV export streams its pages through here (25 on screen).
+  if view_sql is null or p_limit not between 1 and 1000 then
     raise exception 'bad_request' using errcode = 'P0001';
   end if;
   -- Filters from the URL: a status, priority or assignee id that isn't one is a bad request.
@@ -226,7 +237,7 @@ begin
   end;
 
   -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1,
-  -- $10 the requester an email address names, $11 search candidates
+  -- $10 the requester an email address names, $11 search candidates, $12 tickets of matching notes
   base := 't.workspace_id = $2 and ' || view_sql
     || case when p_status is not null then ' and t.status = $3' else '' end
     || case when p_priority is not null then ' and t.priority = $4' else '' end
@@ -257,36 +268,46 @@ begin
     --  2. else every match from the GIN indexes, sorted, if there are at most SEARCH_CAP of them
     --     (rare and absent words: a few index pages);
     --  3. else the view in order until the page is full (a word in 1-3 % of the view: a few thousand rows).
-    -- The notes test is a scalar subquery with a limit, looked up per ticket by messages_ticket_idx: as
-    -- an exists, the planner would hash every matching note first (80 ms for a word in 25 % of notes).
-    match := '(t.search @@ $6 or coalesce((select true from public.messages m where m.ticket_id = t.id and m.kind = ''note'''
-      || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit 1), false)'
-      || case when requester is not null then ' or t.requester_id = $10' else '' end || ')';
+    -- Notes: the tickets of at most SEARCH_NOTES matching notes are fetched first (GIN) and tested as a
+    -- set; more notes than that (a common word), each ticket's are looked up by messages_ticket_idx,
+    -- as a scalar subquery with a limit (as an exists, the planner would hash every matching note first).
+    -- An email address's requester: that requester's newest tickets in the view, merged with the rest.
+    -- $12: the tickets of the matching notes, when they are few.
     begin
+      perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      pins := 'bitmap';
+      stmt := format('select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
+        || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_notes + 1);
+      execute stmt into note_tickets
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+      perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+      pins := '';
+      match := '(t.search @@ $6 or ' || case when cardinality(note_tickets) <= search_notes then 't.id = any ($12)'
+        else 'coalesce((select true from public.messages m where m.ticket_id = t.id and m.kind = ''note'''
+          || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit 1), false)' end || ')';
       stmt := format(
-        'select array(select t.id from (select t.id, t.last_message_at, t.search, t.requester_id from public.tickets t where %2$s'
+        'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
         || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
         dir, base, search_window, match);
       execute stmt into page_ids
-        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates;
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
       if cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+        pins := 'bitmap';
         stmt := format('select array(select t.id from public.tickets t where %s and t.search @@ $6 limit %s)', base, search_cap + 1);
         execute stmt into candidates
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates;
-        if cardinality(candidates) <= search_cap then
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+        if cardinality(candidates) <= search_cap and cardinality(note_tickets) <= search_notes then
+          candidates := candidates || note_tickets;
+        elsif cardinality(candidates) <= search_cap then
           stmt := format('select $11 || array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
             || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_cap + 1);
           execute stmt into candidates
-            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates;
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
         end if;
         perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
-        if requester is not null and cardinality(candidates) <= search_cap then
-          stmt := format('select $11 || array(select t.id from public.tickets t where t.requester_id = $10 and %s limit %s)', base, search_cap + 1);
-          execute stmt into candidates
-            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates;
-        end if;
+        pins := '';
         if cardinality(candidates) <= search_cap then
           stmt := format(
             'select array(select t.id from public.tickets t where t.id = any ($11) and %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
@@ -294,13 +315,25 @@ begin
         else
           -- Step 3: the view's own index, in order (no sort of every match, no full scan).
           perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
+          pins := 'ordered';
           stmt := format(
             'select array(select t.id from public.tickets t where %2$s and %3$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
             dir, base, match);
         end if;
         execute stmt into page_ids
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates;
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
         perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
+        pins := '';
+      end if;
+      if requester is not null then
+        -- The requester's newest tickets in the view (tickets_requester_idx), merged with the matches.
+        stmt := format(
+          'select array(select u.id from ((select t.id, t.last_message_at from public.tickets t where t.id = any ($11))'
+          || ' union (select t.id, t.last_message_at from public.tickets t where t.requester_id = $10 and %2$s'
+          || ' order by t.last_message_at %1$s, t.id %1$s limit $9)) u order by u.last_message_at %1$s, u.id %1$s limit $9)', dir, base);
+        candidates := page_ids;
+        execute stmt into page_ids
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
       end if;
     exception when query_canceled then
       -- The statement timeout (57014) struck in the search: an empty page that says so
@@ -308,8 +341,8 @@ begin
       -- The plan settings of the step are rolled back with it.
       search_timed_out := true;
       page_ids := '{}';
-      search_plan := concat_ws(E'\n', stmt, private.inbox_search_plan(stmt,
-        me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates));
+      search_plan := concat_ws(E'\n', stmt, private.inbox_search_plan(stmt, pins,
+        me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets));
     end;
   else
     execute format(

@@ -51,6 +51,7 @@ test('a search stopped by the statement timeout keeps the query and says how to 
     expect(response?.status()).toBe(503);
     await expect(page.getByTestId('search-error')).toHaveText(TOO_LONG);
     await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('refund parcel');
+    await expect(page.getByTestId('inbox-empty')).toBeHidden();
     // The views to narrow it with are there, with their counts.
     await expect(page.getByRole('navigation', { name: 'Views' }).getByRole('link')).toHaveCount(6);
     await expect(page.getByText(/Something went wrong|Error:|at .*\.js:\d+/)).toHaveCount(0);

@@ -154,7 +154,7 @@ describe('inbox', () => {
       { p_priority: 'extreme' },
       { p_assignee: 'bob' },
       { p_limit: 0 },
-      { p_limit: 101 },
+      { p_limit: 1001 },
     ]) {
       const { error } = await agent.rpc('inbox', { p_slug: 'acme', ...args });
       expect(error, JSON.stringify(args)).toMatchObject({ code: 'P0001', message: 'bad_request' });

@@ -60,7 +60,7 @@ describe('database rules', () => {
       const { rows } = await db.sql(
         `select p.proname from pg_proc p where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace)
             and (p.prosrc ~* 'set_config\\(\\s*''tend\\.|set\\s+(local\\s+)?tend\\.'
-                 or p.prosrc ~ 'current_setting\\(''tend\\.(?!search_window''|search_cap'')')`,
+                 or p.prosrc ~ 'current_setting\\(''tend\\.(?!search_window''|search_cap''|search_notes'')')`,
       );
       expect(rows).toEqual([]);
     });
