@@ -4,6 +4,7 @@ drop function if exists "public"."workspace_report"(p_workspace_id uuid, p_since
   create table "private"."report_durations" (
     "workspace_id" uuid not null,
     "kind" text not null,
+    "span" smallint not null,
     "day" date not null,
     "bucket" smallint not null,
     "tickets" integer not null,
@@ -26,7 +27,7 @@ alter table "private"."report_slots" enable row level security;
 
 alter table "private"."ticket_tallies" enable row level security;
 
-CREATE UNIQUE INDEX report_durations_pkey ON private.report_durations USING btree (workspace_id, kind, day, bucket);
+CREATE UNIQUE INDEX report_durations_pkey ON private.report_durations USING btree (workspace_id, kind, span, day, bucket);
 
 CREATE UNIQUE INDEX report_slots_pkey ON private.report_slots USING btree (workspace_id, slot);
 
@@ -37,6 +38,10 @@ alter table "private"."report_slots" add constraint "report_slots_pkey" PRIMARY 
 alter table "private"."report_durations" add constraint "report_durations_kind_check" CHECK ((kind = ANY (ARRAY['first_response'::text, 'resolution'::text]))) not valid;
 
 alter table "private"."report_durations" validate constraint "report_durations_kind_check";
+
+alter table "private"."report_durations" add constraint "report_durations_span_check" CHECK ((span = ANY (ARRAY[1, 7]))) not valid;
+
+alter table "private"."report_durations" validate constraint "report_durations_span_check";
 
 alter table "private"."report_durations" add constraint "report_durations_workspace_id_fkey" FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE not valid;
 
@@ -70,14 +75,15 @@ AS $function$
 begin
   lock table private.report_durations in exclusive mode;
   delete from private.report_durations where workspace_id = new.id;
-  insert into private.report_durations (workspace_id, kind, day, bucket, tickets, seconds)
-  select new.id, d.kind, (d.at at time zone new.time_zone)::date, private.report_bucket(d.seconds), count(*), sum(d.seconds)
+  insert into private.report_durations (workspace_id, kind, span, day, bucket, tickets, seconds)
+  select new.id, d.kind, p.span, p.day, private.report_bucket(d.seconds), count(*), sum(d.seconds)
     from (select 'first_response' as kind, t.first_response_at as at, private.report_seconds(t.created_at, t.first_response_at) as seconds
             from public.tickets t where t.workspace_id = new.id and t.first_response_at is not null
           union all
           select 'resolution', t.solved_at, private.report_seconds(t.created_at, t.solved_at)
             from public.tickets t where t.workspace_id = new.id and t.solved_at is not null) d
-   group by 1, 2, 3, 4;
+   cross join lateral private.report_spans((d.at at time zone new.time_zone)::date) p
+   group by 1, 2, 3, 4, 5;
   return null;
 end $function$
 ;
@@ -99,10 +105,28 @@ CREATE OR REPLACE FUNCTION private.report_percentiles(p_workspace_id uuid, p_kin
  STABLE
  SET search_path TO ''
 AS $function$
-  with h as (
+  with weeks as (
+    select w.first_monday, w.last_sunday, w.first_monday + 6 <= w.last_sunday as whole
+      from (select p_from + (8 - extract(isodow from p_from)::int) % 7 as first_monday,
+                   p_to - extract(isodow from p_to)::int % 7 as last_sunday) w
+  ), b as (
+    -- No whole week: every day from the daily rows.
+    select case when whole then first_monday else p_to + 1 end as first_monday,
+           case when whole then last_sunday else p_to end as last_sunday
+      from weeks
+  ), h as (
     select r.bucket, sum(r.tickets) as tickets, sum(r.seconds) as seconds
-      from private.report_durations r
-     where r.workspace_id = p_workspace_id and r.kind = p_kind and r.day between p_from and p_to
+      from (select r.bucket, r.tickets, r.seconds from private.report_durations r, b
+             where r.workspace_id = p_workspace_id and r.kind = p_kind and r.span = 7
+               and r.day between b.first_monday and b.last_sunday - 6
+            union all
+            select r.bucket, r.tickets, r.seconds from private.report_durations r, b
+             where r.workspace_id = p_workspace_id and r.kind = p_kind and r.span = 1
+               and r.day between p_from and b.first_monday - 1
+            union all
+            select r.bucket, r.tickets, r.seconds from private.report_durations r, b
+             where r.workspace_id = p_workspace_id and r.kind = p_kind and r.span = 1
+               and r.day between b.last_sunday + 1 and p_to) r
      group by 1 having sum(r.tickets) > 0
   ), c as (
     select h.*, sum(h.tickets) over (order by h.bucket) as rank, sum(h.tickets) over () as total from h
@@ -135,6 +159,18 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.report_spans(p_day date)
+ RETURNS TABLE(span smallint, day date)
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select 1::smallint, p_day
+  union all
+  select 7::smallint, p_day - (extract(isodow from p_day)::int - 1)
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.roll_up_report()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -150,8 +186,8 @@ begin
             select n.workspace_id, private.report_slot(n.solved_at), 0, 1 from new_tickets n where n.solved_at is not null) d
      group by 1, 2 order by 1, 2
     on conflict (workspace_id, slot) do update set created = s.created + excluded.created, solved = s.solved + excluded.solved;
-    insert into private.report_durations as r (workspace_id, kind, day, bucket, tickets, seconds)
-    select d.workspace_id, d.kind, (d.at at time zone w.time_zone)::date, private.report_bucket(d.seconds), count(*), sum(d.seconds)
+    insert into private.report_durations as r (workspace_id, kind, span, day, bucket, tickets, seconds)
+    select d.workspace_id, d.kind, p.span, p.day, private.report_bucket(d.seconds), count(*), sum(d.seconds)
       from (select n.workspace_id, 'first_response' as kind, n.first_response_at as at,
                    private.report_seconds(n.created_at, n.first_response_at) as seconds
               from new_tickets n where n.first_response_at is not null
@@ -159,8 +195,9 @@ begin
             select n.workspace_id, 'resolution', n.solved_at, private.report_seconds(n.created_at, n.solved_at)
               from new_tickets n where n.solved_at is not null) d
       join public.workspaces w on w.id = d.workspace_id
-     group by 1, 2, 3, 4 order by 1, 2, 3, 4
-    on conflict (workspace_id, kind, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds;
+      cross join lateral private.report_spans((d.at at time zone w.time_zone)::date) p
+     group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (workspace_id, kind, span, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds;
   elsif tg_op = 'UPDATE' then
     insert into private.report_slots as s (workspace_id, slot, created, solved)
     select d.workspace_id, d.slot, sum(d.created), sum(d.solved)
@@ -177,8 +214,8 @@ begin
               from new_tickets n join old_tickets o using (id) where n.solved_at is distinct from o.solved_at and o.solved_at is not null) d
      group by 1, 2 having sum(d.created) <> 0 or sum(d.solved) <> 0 order by 1, 2
     on conflict (workspace_id, slot) do update set created = s.created + excluded.created, solved = s.solved + excluded.solved;
-    insert into private.report_durations as r (workspace_id, kind, day, bucket, tickets, seconds)
-    select d.workspace_id, d.kind, (d.at at time zone w.time_zone)::date, private.report_bucket(d.seconds), sum(d.sign), sum(d.sign * d.seconds)
+    insert into private.report_durations as r (workspace_id, kind, span, day, bucket, tickets, seconds)
+    select d.workspace_id, d.kind, p.span, p.day, private.report_bucket(d.seconds), sum(d.sign), sum(d.sign * d.seconds)
       from (select t.workspace_id, 'first_response' as kind, t.first_response_at as at,
                    private.report_seconds(t.created_at, t.first_response_at) as seconds, t.sign
               from (select n.*, 1 as sign from new_tickets n join old_tickets o using (id)
@@ -196,8 +233,9 @@ begin
                      where (n.created_at, n.solved_at) is distinct from (o.created_at, o.solved_at)) t
              where t.solved_at is not null) d
       join public.workspaces w on w.id = d.workspace_id
-     group by 1, 2, 3, 4 having sum(d.sign) <> 0 or sum(d.sign * d.seconds) <> 0 order by 1, 2, 3, 4
-    on conflict (workspace_id, kind, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds;
+      cross join lateral private.report_spans((d.at at time zone w.time_zone)::date) p
+     group by 1, 2, 3, 4, 5 having sum(d.sign) <> 0 or sum(d.sign * d.seconds) <> 0 order by 1, 2, 3, 4, 5
+    on conflict (workspace_id, kind, span, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds;
   else
     -- Deleting tickets (a workspace going, with its rollups already gone by cascade): only what is left.
     update private.report_slots s set created = s.created - d.created, solved = s.solved - d.solved
@@ -208,7 +246,7 @@ begin
              group by 1, 2) d
      where s.workspace_id = d.workspace_id and s.slot = d.slot;
     update private.report_durations r set tickets = r.tickets - d.tickets, seconds = r.seconds - d.seconds
-      from (select o.workspace_id, o.kind, (o.at at time zone w.time_zone)::date as day, private.report_bucket(o.seconds) as bucket,
+      from (select o.workspace_id, o.kind, p.span, p.day, private.report_bucket(o.seconds) as bucket,
                    count(*) as tickets, sum(o.seconds) as seconds
               from (select workspace_id, 'first_response' as kind, first_response_at as at, private.report_seconds(created_at, first_response_at) as seconds
                       from old_tickets where first_response_at is not null
@@ -216,8 +254,9 @@ begin
                     select workspace_id, 'resolution', solved_at, private.report_seconds(created_at, solved_at)
                       from old_tickets where solved_at is not null) o
               join public.workspaces w on w.id = o.workspace_id
-             group by 1, 2, 3, 4) d
-     where r.workspace_id = d.workspace_id and r.kind = d.kind and r.day = d.day and r.bucket = d.bucket;
+              cross join lateral private.report_spans((o.at at time zone w.time_zone)::date) p
+             group by 1, 2, 3, 4, 5) d
+     where r.workspace_id = d.workspace_id and r.kind = d.kind and r.span = d.span and r.day = d.day and r.bucket = d.bucket;
   end if;
   return null;
 end $function$
@@ -349,6 +388,7 @@ revoke execute on function private.report_bucket(p_seconds bigint) from public;
 revoke execute on function private.report_percentiles(p_workspace_id uuid, p_kind text, p_from date, p_to date) from public;
 revoke execute on function private.report_seconds(p_from timestamp with time zone, p_to timestamp with time zone) from public;
 revoke execute on function private.report_slot(p_at timestamp with time zone) from public;
+revoke execute on function private.report_spans(p_day date) from public;
 revoke execute on function private.roll_up_report() from public;
 revoke execute on function public.workspace_report(p_slug text, p_from date, p_to date, p_days integer) from anon;
 revoke execute on function public.workspace_report(p_slug text, p_from date, p_to date, p_days integer) from public;
@@ -360,12 +400,13 @@ select d.workspace_id, d.slot, sum(d.created), sum(d.solved)
         union all
         select t.workspace_id, private.report_slot(t.solved_at), 0, 1 from public.tickets t where t.solved_at is not null) d
  group by 1, 2;
-insert into private.report_durations (workspace_id, kind, day, bucket, tickets, seconds)
-select d.workspace_id, d.kind, (d.at at time zone w.time_zone)::date, private.report_bucket(d.seconds), count(*), sum(d.seconds)
+insert into private.report_durations (workspace_id, kind, span, day, bucket, tickets, seconds)
+select d.workspace_id, d.kind, p.span, p.day, private.report_bucket(d.seconds), count(*), sum(d.seconds)
   from (select t.workspace_id, 'first_response' as kind, t.first_response_at as at, private.report_seconds(t.created_at, t.first_response_at) as seconds
           from public.tickets t where t.first_response_at is not null
         union all
         select t.workspace_id, 'resolution', t.solved_at, private.report_seconds(t.created_at, t.solved_at)
           from public.tickets t where t.solved_at is not null) d
   join public.workspaces w on w.id = d.workspace_id
- group by 1, 2, 3, 4;
+  cross join lateral private.report_spans((d.at at time zone w.time_zone)::date) p
+ group by 1, 2, 3, 4, 5;
