@@ -76,6 +76,8 @@ try {
     `  total               median ${(median(totals) / 1000).toFixed(2)} s  (${range(totals.map((t) => t / 1000))})`,
   );
   console.log(`  rows per second     median ${((rows - 1) / (median(totals) / 1000)).toFixed(0)}`);
+  const rates = totals.map((t) => bytes / 1e6 / (t / 1000));
+  console.log(`  MB per second       median ${median(rates).toFixed(2)}  (${range(rates)})`);
   console.log(
     `  app RSS             idle ${idle.toFixed(0)} MB, peak while streaming median ${median(peaks).toFixed(0)} MB (${range(peaks, 0)})`,
   );

@@ -7,10 +7,10 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { startStack } from '../supabase/local/stack.ts';
 import { signIn, startApp } from './bench-support.ts';
 import { METAFILE_FILE } from './build-islands.ts';
+import { pageJavaScript } from './page-js.ts';
 
 const PAGE = process.argv[2] ?? '/login/verify';
 
@@ -42,14 +42,6 @@ async function verifyPageHtml(): Promise<string> {
   const page = await fetch(new URL(location, base), { headers: { cookie }, redirect: 'manual' });
   if (page.status !== 200) throw new Error(`${location} answered ${page.status}`);
   return page.text();
-}
-
-/** Static and dynamic imports of a module (or an inline module script): their URLs on this server. */
-function importsOf(code: string, from: URL): URL[] {
-  const urls: URL[] = [];
-  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{0,2}\/[^"']+\.js)["']/g))
-    urls.push(new URL(m[1], from));
-  return urls.filter((url) => url.origin === from.origin);
 }
 
 /**
@@ -93,39 +85,27 @@ try {
     PAGE === '/login/verify'
       ? await verifyPageHtml()
       : await (await fetch(pageUrl, { headers: { cookie }, redirect: 'error' })).text();
-  // What the document asks for: <script src>, <link rel="modulepreload">, and the imports of its
-  // inline module scripts; then, module by module, everything those import.
-  const queue: URL[] = [];
-  for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) queue.push(new URL(m[1], pageUrl));
-  for (const m of html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g))
-    queue.push(new URL(m[1], pageUrl));
-  for (const m of html.matchAll(/<link\b[^>]*href="([^"]+)"[^>]*rel="modulepreload"/g))
-    queue.push(new URL(m[1], pageUrl));
-  const inlineScripts = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
-  for (const code of inlineScripts) queue.push(...importsOf(code, pageUrl));
-
-  const rows: { file: string; bytes: number; gzip: number }[] = [];
-  const seen = new Set<string>();
-  for (let url = queue.shift(); url; url = queue.shift()) {
-    if (seen.has(url.pathname)) continue;
-    seen.add(url.pathname);
-    // The bytes the production server sends (uncompressed), gzipped here at one fixed level.
+  const {
+    files: rows,
+    onDemand: lazyRows,
+    inlineGzip: inlineGz,
+  } = await pageJavaScript(html, pageUrl, async (url) => {
     const res = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
     if (!res.ok) throw new Error(`${url.pathname} answered ${res.status}`);
-    const body = Buffer.from(await res.arrayBuffer());
-    rows.push({ file: url.pathname, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length });
-    queue.push(...importsOf(body.toString('utf8'), url));
-  }
-  const inline = inlineScripts.join('\n');
-  rows.sort((a, b) => b.gzip - a.gzip);
+    return Buffer.from(await res.arrayBuffer());
+  });
   console.table(rows);
   const total = rows.reduce((n, r) => n + r.gzip, 0);
   const raw = rows.reduce((n, r) => n + r.bytes, 0);
-  const inlineGz = inline ? gzipSync(inline, { level: 9 }).length : 0;
   printIslandBreakdown(rows.map((r) => r.file));
   console.log(
     `${PAGE}: ${rows.length} JS files, ${raw} bytes raw, ${total} bytes gzip (+ ${inlineGz} bytes gzip of inline scripts, ${total + inlineGz} in all)`,
   );
+  if (lazyRows.length) {
+    console.table(lazyRows);
+    const lazy = lazyRows.reduce((n, r) => n + r.gzip, 0);
+    console.log(`loaded on demand, not with the page: ${lazyRows.length} JS files, ${lazy} bytes gzip`);
+  }
 } finally {
   await app.stop();
   await stack.stop();

@@ -39,8 +39,10 @@ insert into public.memberships (workspace_id, user_id, role) values
   ('d0000000-0000-4000-8000-000000000b01', 'b0000000-0000-4000-8000-000000000002', 'agent');
 
 insert into public.canned_replies (workspace_id, title, body, created_by) values
-  ('d0000000-0000-4000-8000-000000000a01', 'Thanks, looking into it', 'Thanks for reaching out! I''m looking into this now and will get back to you shortly.', 'a0000000-0000-4000-8000-000000000001'),
-  ('d0000000-0000-4000-8000-000000000a01', 'Need more details', 'Could you send us your order number and a screenshot of what you see? That will help us find the problem faster.', 'a0000000-0000-4000-8000-000000000001'),
+  ('d0000000-0000-4000-8000-000000000a01', 'Thanks, looking into it', 'Hi {{requester.name}}, thanks for reaching out! I''m looking into #{{ticket.number}} now and will get back to you shortly.
+
+{{agent.name}}, {{workspace.name}}', 'a0000000-0000-4000-8000-000000000001'),
+  ('d0000000-0000-4000-8000-000000000a01', 'Need more details', 'Hi {{requester.name}}, could you send us your order number and a screenshot of what you see? That will help us find the problem faster.', 'a0000000-0000-4000-8000-000000000001'),
   ('d0000000-0000-4000-8000-000000000a01', 'Refund issued', 'We''ve issued a full refund. It should appear on your statement within 5–10 business days.', 'a0000000-0000-4000-8000-000000000001');
 
 -- About 40 Acme requests in every status, over the last five weeks, with replies and notes.

@@ -3,6 +3,7 @@ import { Link } from '@remix-run/react';
 
 const PAGES = [
   { key: 'members', label: 'Members', path: 'settings/members' },
+  { key: 'replies', label: 'Canned replies', path: 'settings/replies' },
   { key: 'settings', label: 'Settings', path: 'settings' },
   { key: 'reports', label: 'Reports', path: 'reports' },
 ] as const;
@@ -25,5 +26,37 @@ export function AdminNav({ slug, current }: { slug: string; current: (typeof PAG
         ))}
       </ul>
     </nav>
+  );
+}
+
+/** An admin page's top: the workspace, the title (its id labels the page), the admin links, what was just done. */
+export function AdminPageHeader({
+  workspaceName,
+  slug,
+  current,
+  title,
+  titleId,
+  notice,
+}: {
+  workspaceName: string;
+  slug: string;
+  current: (typeof PAGES)[number]['key'];
+  title: string;
+  titleId: string;
+  notice?: string | null;
+}) {
+  return (
+    <>
+      <div>
+        <p className="eyebrow">{workspaceName}</p>
+        <h1 id={titleId}>{title}</h1>
+      </div>
+      <AdminNav slug={slug} current={current} />
+      {notice ? (
+        <p className="notice notice--success" role="status">
+          {notice}
+        </p>
+      ) : null}
+    </>
   );
 }

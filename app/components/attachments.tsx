@@ -14,7 +14,7 @@ import {
   isImageType,
 } from '~/lib/helpdesk/attachments.ts';
 import { FieldFrame } from './forms.tsx';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './form-controls.tsx';
 
 /** The catalogue's messages for files a message can't take (the action says the same). */
 export function checkFiles(files: readonly File[]): string[] {

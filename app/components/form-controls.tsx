@@ -1,7 +1,19 @@
 // Form pieces that need no Remix runtime, so island pages (docs/decisions/006-javascript-budget.md)
-// can hydrate them too: the error list, the submit button that shows progress, and the pending
-// state of a form that posts as a plain HTML form. forms.tsx re-exports the first two.
-import { useEffect, useRef, useState, type ButtonHTMLAttributes, type FormEvent, type ReactNode } from 'react';
+// can hydrate them too: the error list, the submit button that shows progress, and whether React
+// runs yet. forms.tsx re-exports the first two. (useHydrated sits here rather than in a file of its
+// own: a shared module of its own costs every page that uses it a file.)
+import { useSyncExternalStore, type ButtonHTMLAttributes, type ReactNode } from 'react';
+
+const subscribe = () => () => undefined;
+
+/** False during the server render and hydration, true once React runs in the browser. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
+}
 
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   const list = errors?.filter(Boolean) ?? [];
@@ -27,46 +39,4 @@ export function SubmitButton({
       {pending ? <span className="spinner" aria-hidden="true" /> : null}
     </button>
   );
-}
-
-/** A form that was sent may be sent again after this long (the user stopped the page load). */
-const RESUBMIT_AFTER_MS = 10_000;
-
-/**
- * A plain HTML form's submit, once: `pending` from the submit until the next document arrives,
- * and a second submit meanwhile (a click on the button while the code field submits itself) is
- * dropped. The browser would cancel the first request for the second, and a sign-in code works once.
- */
-export function useSubmitOnce(): { pending: boolean; onSubmit: (event: FormEvent<HTMLFormElement>) => void } {
-  const [pending, setPending] = useState(false);
-  const sent = useRef(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  // Refs and a state setter only: the same function whichever render made it.
-  const release = () => {
-    clearTimeout(timer.current);
-    sent.current = false;
-    setPending(false);
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: release touches refs and a state setter only
-  useEffect(() => {
-    // Back on this page from the browser's back/forward cache: the form can be sent again.
-    const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) release();
-    };
-    window.addEventListener('pageshow', onPageShow);
-    return () => {
-      window.removeEventListener('pageshow', onPageShow);
-      clearTimeout(timer.current);
-    };
-  }, []);
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    if (sent.current) {
-      event.preventDefault();
-      return;
-    }
-    sent.current = true;
-    setPending(true);
-    timer.current = setTimeout(release, RESUBMIT_AFTER_MS);
-  };
-  return { pending, onSubmit };
 }

@@ -2,17 +2,14 @@
 // requester) are set apart with a label and a tinted background.
 import type { AttachmentView } from '~/lib/helpdesk/attachments.ts';
 import { formatDate } from '~/lib/helpdesk/vocabulary.ts';
+import type { Tables } from '~/lib/supabase/database.types.ts';
 import { AttachmentList } from './attachments.tsx';
 
-export interface ThreadMessage {
-  id: string;
-  kind: 'reply' | 'note';
-  body: string;
-  created_at: string;
-  author_id: string;
+/** A message as the thread shows it: its row, the author's name, its files. */
+export type ThreadMessage = Pick<Tables<'messages'>, 'id' | 'kind' | 'body' | 'created_at' | 'author_id'> & {
   author: string;
   attachments?: AttachmentView[];
-}
+};
 
 /** `filesPath`: the page's file route, `…/files/` (the attachment id follows). */
 export function Thread({

@@ -6,7 +6,7 @@ import { OTPInput, OTPInputContext, REGEXP_ONLY_DIGITS } from 'input-otp';
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { OTP_LENGTH } from '~/lib/constants.ts';
 import { CODE_INPUT_MAX_LENGTH, CODE_INPUT_PATTERN, normalizeCode } from '~/lib/forms/fields.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './form-controls.tsx';
 
 interface OtpFieldProps {
   id: string;

@@ -2,11 +2,52 @@
 // options (cooldown counting down). The route renders them on the server; its island,
 // app/islands/verify.tsx, hydrates them without Remix's runtime (docs/decisions/006-javascript-budget.md).
 // Both forms post as plain HTML forms: the answer is the action's document or its redirect.
-import { useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
-import { ErrorList, SubmitButton, useSubmitOnce } from './form-controls.tsx';
+import { ErrorList, SubmitButton, useHydrated } from './form-controls.tsx';
 import { OtpField } from './otp-field.tsx';
-import { useHydrated } from './use-hydrated.ts';
+
+/** A form that was sent may be sent again after this long (the user stopped the page load). */
+const RESUBMIT_AFTER_MS = 10_000;
+
+/**
+ * A plain HTML form's submit, once: `pending` from the submit until the next document arrives,
+ * and a second submit meanwhile (a click on the button while the code field submits itself) is
+ * dropped. The browser would cancel the first request for the second, and a sign-in code works once.
+ */
+function useSubmitOnce(): { pending: boolean; onSubmit: (event: FormEvent<HTMLFormElement>) => void } {
+  const [pending, setPending] = useState(false);
+  const sent = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  // Refs and a state setter only: the same function whichever render made it.
+  const release = () => {
+    clearTimeout(timer.current);
+    sent.current = false;
+    setPending(false);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: release touches refs and a state setter only
+  useEffect(() => {
+    // Back on this page from the browser's back/forward cache: the form can be sent again.
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) release();
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => {
+      window.removeEventListener('pageshow', onPageShow);
+      clearTimeout(timer.current);
+    };
+  }, []);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (sent.current) {
+      event.preventDefault();
+      return;
+    }
+    sent.current = true;
+    setPending(true);
+    timer.current = setTimeout(release, RESUBMIT_AFTER_MS);
+  };
+  return { pending, onSubmit };
+}
 
 /** Seconds left, counting down once per second after hydration (the server knows the start). */
 function useCountdown(seconds: number): number {

@@ -6,10 +6,12 @@ export const OTP_LENGTH = 6;
 export const OTP_VALID_SECONDS = 10 * 60;
 export const RESEND_COOLDOWN_SECONDS = 60;
 
-// Attachments
-export const ATTACHMENTS_PER_MESSAGE = 5;
-export const ATTACHMENT_MAX_MB = 10;
-export const ATTACHMENT_MAX_BYTES = ATTACHMENT_MAX_MB * 1024 * 1024;
+// Attachments (shared with the edge functions, which can only read supabase/functions)
+export {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MAX_MB,
+  ATTACHMENTS_PER_MESSAGE,
+} from '../../supabase/functions/_shared/attachment-rules.ts';
 
 // Tickets and invitations
 export const AUTO_CLOSE_DAYS = 7;
@@ -33,7 +35,11 @@ export const EMAIL_MAX_LENGTH = 254;
 export const DISPLAY_NAME_MAX_LENGTH = 60;
 export const SUBJECT_MAX_LENGTH = 200;
 export const MESSAGE_MAX_LENGTH = 20_000;
+/** The message box counts characters from here on (with JavaScript). */
+export const MESSAGE_COUNTER_FROM = 18_000;
 export const WORKSPACE_NAME_MAX_LENGTH = 80;
+export const CANNED_REPLY_TITLE_MAX_LENGTH = 80;
+export const CANNED_REPLY_BODY_MAX_LENGTH = 5_000;
 
 // Abuse limits enforced by the app on top of Supabase Auth's own (docs/decisions/003-abuse-limits.md,
 // 018-sign-in-limits.md). Wrong codes per address: the ceiling of one code (it lives OTP_VALID_SECONDS);

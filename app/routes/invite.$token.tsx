@@ -46,7 +46,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const mapped = mapDbError(error, 'accept_invitation');
     return data(request, { result: submission.reply({ formErrors: [mapped.message] }) }, { status: mapped.status });
   }
-  const joined = (Array.isArray(rows) ? rows[0] : rows) as { slug: string } | undefined;
+  const joined = rows?.[0];
   return redirectWithHeaders(request, joined ? `/w/${joined.slug}` : '/');
 }
 

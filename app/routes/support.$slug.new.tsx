@@ -12,9 +12,9 @@ import {
   useIsPending,
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
-import { TextareaField } from '~/components/helpdesk-ui.tsx';
+import { MessageField } from '~/components/message-field.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH } from '~/lib/constants.ts';
+import { SUBJECT_MAX_LENGTH } from '~/lib/constants.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { NewRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
@@ -65,7 +65,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       { status: mapped.status },
     );
   }
-  const created = (Array.isArray(rows) ? rows[0] : rows) as { number: number } | undefined;
+  const created = rows?.[0];
   return redirectWithHeaders(request, created ? `/support/${slug}/requests/${created.number}` : `/support/${slug}`);
 }
 
@@ -94,14 +94,13 @@ export default function NewRequest() {
             maxLength: SUBJECT_MAX_LENGTH,
           }}
         />
-        <TextareaField
+        <MessageField
           id="body"
           name="body"
           label="Message"
           errors={replyErrors(result, 'body')}
           defaultValue={replyValue(result, 'body') ?? ''}
           required
-          maxLength={MESSAGE_MAX_LENGTH}
           rows={8}
         />
         <AttachmentsField errors={replyErrors(result, FILES_FIELD)} keptNames={actionData?.fileNames} />

@@ -13,10 +13,10 @@ import {
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
-import { StatusBadge, TextareaField } from '~/components/helpdesk-ui.tsx';
+import { StatusBadge } from '~/components/helpdesk-ui.tsx';
+import { MessageField } from '~/components/message-field.tsx';
 import { LiveThread } from '~/components/live/live-thread.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { PortalRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
@@ -30,15 +30,15 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Request · Tend' },
 ];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+/** The signed-in requester's ticket this page is about (404 for anyone else's). */
+async function requesterTicket(request: Request, params: LoaderFunctionArgs['params']) {
   const { user, supabase } = await requireUser(request);
-  const { workspace, ticket } = await requireRequesterTicket(
-    request,
-    supabase,
-    user.id,
-    params.slug ?? '',
-    params.number,
-  );
+  const found = await requireRequesterTicket(request, supabase, user.id, params.slug ?? '', params.number);
+  return { user, supabase, ...found };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, supabase, workspace, ticket } = await requesterTicket(request, params);
   // Replies only, whoever reads: RLS already hides notes from requesters; this keeps the portal public-only for agents too.
   const { data: rows, error } = await supabase
     .from('messages')
@@ -48,13 +48,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .order('created_at', { ascending: true })
     .order('id', { ascending: true });
   if (error) throwDbError(request, error, 'portal messages');
-  const list = (rows ?? []) as Omit<ThreadMessage, 'author'>[];
   const names = await profileNames(
     request,
     supabase,
-    list.map((m) => m.author_id),
+    rows.map((m) => m.author_id),
   );
-  const messages: ThreadMessage[] = list.map((m) => ({
+  const messages: ThreadMessage[] = rows.map((m) => ({
     ...m,
     author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
   }));
@@ -63,14 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { user, supabase } = await requireUser(request);
-  const { workspace, ticket } = await requireRequesterTicket(
-    request,
-    supabase,
-    user.id,
-    params.slug ?? '',
-    params.number,
-  );
+  const { supabase, workspace, ticket } = await requesterTicket(request, params);
   const { form, uploads, fileErrors, fileNames } = await readMessageForm(request, supabase, {
     workspaceId: workspace.id,
     ticketId: ticket.id,
@@ -152,7 +144,7 @@ export default function PortalRequest() {
         <div className="card stack">
           <Form method="post" className="stack" encType="multipart/form-data" noValidate>
             <input type="hidden" name="client_key" value={clientKey} />
-            <TextareaField
+            <MessageField
               id="body"
               name="body"
               label="Your reply"
@@ -163,7 +155,6 @@ export default function PortalRequest() {
               defaultValue={replyValue(result, 'intent') === 'reply' ? replyValue(result, 'body') : ''}
               key={actionData ? 'kept' : `draft-${mine}`}
               required
-              maxLength={MESSAGE_MAX_LENGTH}
               rows={5}
             />
             <AttachmentsField

@@ -10,15 +10,31 @@ import {
   StatusBadge,
   StatusOptions,
 } from '~/components/helpdesk-ui.tsx';
-import { requireUser } from '~/lib/auth/session.server.ts';
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
-import { publicOrigin } from '~/lib/http/request-info.server.ts';
+import { Shortcuts } from '~/components/shortcuts.tsx';
+import {
+  data,
+  errorMessage,
+  errorStatus,
+  InboxSchema,
+  inboxFilters,
+  jsonPage,
+  log,
+  mapDbError,
+  parseSlug,
+  parseSubmission,
+  publicOrigin,
+  readFormData,
+  redirectWithHeaders,
+  requireMembership,
+  requireSameOrigin,
+  requireUser,
+  throwDbError,
+  throwNotFound,
+} from '~/lib/helpdesk/inbox-page.server.ts';
 import { INBOX_PAGE_SIZE, MAX_QUERY_LENGTH } from '~/lib/constants.ts';
-import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
-import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
-import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import {
   formatDate,
   INBOX_VIEWS,
@@ -30,8 +46,6 @@ import {
   encodeCursor,
   type MemberRole,
 } from '~/lib/helpdesk/vocabulary.ts';
-import { inboxFilters, parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },
@@ -61,6 +75,10 @@ interface InboxPage {
   tickets: InboxTicket[];
   older: InboxCursor | null;
   newer: InboxCursor | null;
+  /** A search that is a ticket's number: that ticket, which the page opens. */
+  ticket_number: number | null;
+  /** The statement timeout stopped the search: the plan of the statement it stopped (for the log). */
+  search_timeout: string | null;
 }
 
 // One round trip: the workspace (404 unless I'm a member), view counts, members and the page.
@@ -93,34 +111,48 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
   const { data: result, error } = await supabase.rpc(
     'inbox',
-    Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')),
+    Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')) as typeof args,
     {
       get: true,
     },
   );
   if (error) {
-    if (mapDbError(error, 'inbox').code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
-    throwDbError(request, error, 'inbox');
+    const context = q ? 'inbox search' : 'inbox';
+    if (mapDbError(error, context).code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
+    throwDbError(request, error, context);
   }
-  const inbox = result as InboxPage;
-  return data(request, {
-    workspace: inbox.workspace,
-    members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),
-    me: user.id,
-    view,
-    filters: { q, status, priority, assignee },
-    // Back to the newest page, the page number starts again.
-    page: before && !inbox.newer ? 1 : page,
-    total: inbox.total,
-    counts: inbox.counts,
-    tickets: inbox.tickets.map(({ requester_id: _r, assignee_id: _a, ...t }) => t),
-    older: inbox.older ? encodeCursor(inbox.older) : null,
-    newer: inbox.newer ? encodeCursor(inbox.newer) : null,
-    nothingToClaim: url.searchParams.get('claimed') === 'none',
-    // The site header's admin links (site-header.tsx), and what to do first in an empty workspace.
-    adminOf: inbox.role === 'admin' ? inbox.workspace.slug : null,
-    firstRun: inbox.counts.all === 0 ? { portal: `${publicOrigin(request)}/support/${inbox.workspace.slug}` } : null,
-  });
+  const inbox = jsonPage<InboxPage>(result);
+  // "#123" or "123": straight to that ticket (a number that is no ticket's is searched as text).
+  if (inbox.ticket_number !== null && inbox.ticket_number !== undefined && !after && !before)
+    return redirectWithHeaders(request, `/w/${inbox.workspace.slug}/tickets/${inbox.ticket_number}`);
+  let searchError: string | null = null;
+  if (inbox.search_timeout !== null && inbox.search_timeout !== undefined) {
+    log.warn('search timed out', { code: 'search_timeout', query: q, view, plan: inbox.search_timeout });
+    searchError = errorMessage('search_timeout');
+  }
+  return data(
+    request,
+    {
+      workspace: inbox.workspace,
+      members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),
+      me: user.id,
+      view,
+      filters: { q, status, priority, assignee },
+      // Back to the newest page, the page number starts again.
+      page: before && !inbox.newer ? 1 : page,
+      total: inbox.total,
+      counts: inbox.counts,
+      tickets: inbox.tickets.map(({ requester_id: _r, assignee_id: _a, ...t }) => t),
+      older: inbox.older ? encodeCursor(inbox.older) : null,
+      newer: inbox.newer ? encodeCursor(inbox.newer) : null,
+      nothingToClaim: url.searchParams.get('claimed') === 'none',
+      // The site header's admin links (site-header.tsx), and what to do first in an empty workspace.
+      adminOf: inbox.role === 'admin' ? inbox.workspace.slug : null,
+      firstRun: inbox.counts.all === 0 ? { portal: `${publicOrigin(request)}/support/${inbox.workspace.slug}` } : null,
+      searchError,
+    },
+    searchError ? { status: errorStatus('search_timeout') } : undefined,
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -177,6 +209,7 @@ export default function Inbox() {
     nothingToClaim,
     adminOf,
     firstRun,
+    searchError,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const claiming = useIsPending();
@@ -191,20 +224,22 @@ export default function Inbox() {
           <p className="eyebrow">{workspace.name}</p>
           <h1 id="inbox-title">Inbox</h1>
         </div>
-        {adminOf ? (
-          <a
-            href={`/w/${workspace.slug}/export.csv${href('', keep).slice('/w/'.length)}`}
-            download
-            className="button button--secondary"
-          >
-            Export CSV
-          </a>
-        ) : null}
-        <Form method="post" className="hd-claim">
-          <SubmitButton pending={claiming} name="intent" value="claim_next">
-            Claim next
-          </SubmitButton>
-        </Form>
+        <div className="hd-toolbar">
+          {adminOf ? (
+            <a
+              href={`/w/${workspace.slug}/export.csv${href('', keep).slice('/w/'.length)}`}
+              download
+              className="button button--secondary"
+            >
+              Export CSV
+            </a>
+          ) : null}
+          <Form method="post" className="hd-claim">
+            <SubmitButton pending={claiming} name="intent" value="claim_next" data-shortcut="c">
+              Claim next
+            </SubmitButton>
+          </Form>
+        </div>
       </div>
       <LiveInbox workspaceId={workspace.id} laterPage={!!newer} newestHref={href(workspace.slug, keep)} />
       {nothingToClaim ? (
@@ -243,6 +278,7 @@ export default function Inbox() {
             className="input"
             defaultValue={filters.q}
             maxLength={MAX_QUERY_LENGTH}
+            data-shortcut="/"
           />
         </div>
         <div className="field">
@@ -271,6 +307,11 @@ export default function Inbox() {
           Apply
         </button>
       </Form>
+      {searchError ? (
+        <p className="notice notice--error" role="alert" data-testid="search-error">
+          {searchError}
+        </p>
+      ) : null}
       <div className="card hd-table-wrap">
         {tickets.length === 0 ? (
           <p className="muted" data-testid="inbox-empty">
@@ -293,22 +334,31 @@ export default function Inbox() {
                 <th scope="col">Last activity</th>
               </tr>
             </thead>
-            <tbody>
+            <tbody data-shortcut-list>
               {tickets.map((t) => (
                 <tr key={t.id} data-testid="inbox-row">
-                  <td className="muted">{t.number}</td>
-                  <td>
+                  <td className="muted hd-cell-number">
+                    <span className="hd-cell-label">#</span>
+                    {t.number}
+                  </td>
+                  <td className="hd-cell-subject">
                     <a href={`/w/${workspace.slug}/tickets/${t.number}`}>{t.subject}</a>
                   </td>
-                  <td>{t.requester}</td>
-                  <td>
+                  <td className="hd-cell-requester">
+                    <span className="hd-cell-label">From </span>
+                    {t.requester}
+                  </td>
+                  <td className="hd-cell-status">
                     <StatusBadge status={t.status} />
                   </td>
-                  <td>
+                  <td className="hd-cell-priority">
                     <PriorityBadge priority={t.priority} />
                   </td>
-                  <td>{t.assignee ?? <span className="muted">—</span>}</td>
-                  <td className="small">{formatDate(t.last_message_at)}</td>
+                  <td className="hd-cell-assignee">
+                    <span className="hd-cell-label">Assignee </span>
+                    {t.assignee ?? <span className="muted">nobody</span>}
+                  </td>
+                  <td className="small hd-cell-date">{formatDate(t.last_message_at)}</td>
                 </tr>
               ))}
             </tbody>
@@ -336,6 +386,7 @@ export default function Inbox() {
           )}
         </nav>
       ) : null}
+      <Shortcuts inbox={`/w/${workspace.slug}`} />
     </section>
   );
 }

@@ -2,14 +2,15 @@
 // /w/:slug, streamed page by page through the inbox's own keyset pages, so memory stays the same
 // at 100 000 tickets. RFC 4180 with a UTF-8 BOM; formula-like cells neutralised (app/lib/export/csv.ts).
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { CSV_BOM, csvRow } from '~/lib/export/csv.ts';
 import { inboxFilters, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
-import { PRIORITY_LABELS, STATUS_LABELS, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+import { jsonPage } from '~/lib/helpdesk/json-page.ts';
+import { type MemberRole, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { errorResponse, responseHeaders } from '~/lib/http/responses.server.ts';
+import type { Tables } from '~/lib/supabase/database.types.ts';
 
 /** Tickets per inbox call (its most). */
 const EXPORT_PAGE_SIZE = 100;
@@ -20,19 +21,17 @@ interface Cursor {
   at: string;
   id: string;
 }
+/** What the export reads of an inbox page (the inbox function's jsonb). */
 interface ExportPage {
-  role: 'admin' | 'agent';
-  workspace: { slug: string };
-  tickets: {
-    number: number;
-    subject: string;
-    status: TicketStatus;
-    priority: TicketPriority;
+  role: MemberRole;
+  workspace: Pick<Tables<'workspaces'>, 'slug'>;
+  tickets: (Pick<Tables<'tickets'>, 'number' | 'subject' | 'status' | 'priority' | 'last_message_at'> & {
     requester: string;
     assignee: string | null;
-    last_message_at: string;
-  }[];
+  })[];
   older: Cursor | null;
+  /** The statement timeout stopped the search: the stopped statement's plan (public.inbox). */
+  search_timeout: string | null;
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -45,7 +44,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ),
   );
   const pageAfter = (after: Cursor | null) =>
-    (supabase as SupabaseClient).rpc(
+    supabase.rpc(
       'inbox',
       {
         p_slug: slug,
@@ -59,10 +58,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const first = await pageAfter(null);
   if (first.error) {
     if (mapDbError(first.error, 'export').code === 'not_found') await throwNotFound(request, supabase, slug);
-    throwDbError(request, first.error, 'export');
+    throwDbError(request, first.error, q ? 'inbox search' : 'export');
   }
-  let page = first.data as ExportPage | null;
+  let page = jsonPage<ExportPage | null>(first.data);
   if (page?.role !== 'admin') throw errorResponse(request, 'forbidden');
+  if (page.search_timeout != null) {
+    log.warn('search timed out', { code: 'search_timeout', query: q, view, plan: page.search_timeout });
+    throw errorResponse(request, 'search_timeout');
+  }
   const fileName = `${page.workspace.slug}-tickets-${new Date().toISOString().slice(0, 10)}.csv`;
 
   const encoder = new TextEncoder();
@@ -95,7 +98,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         log.error('export stopped', { code: next.error.code, message: next.error.message });
         return controller.error(new Error('export stopped'));
       }
-      page = next.data as ExportPage;
+      page = jsonPage<ExportPage>(next.data);
+      if (page.search_timeout != null) {
+        log.error('export stopped', { code: 'search_timeout', plan: page.search_timeout });
+        return controller.error(new Error('export stopped'));
+      }
     },
   });
   return new Response(stream, {

@@ -3,22 +3,13 @@
 // and /w/<old>/… and /support/<old>/… redirect (workspace_slug_redirect). One in use is `slug_taken`.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { AdminNav } from '~/components/admin-nav.tsx';
-import {
-  ErrorList,
-  Field,
-  SubmitButton,
-  replyErrors,
-  replyFormErrors,
-  replyValue,
-  useIsPending,
-} from '~/components/forms.tsx';
+import { AdminPageHeader } from '~/components/admin-nav.tsx';
+import { ErrorList, Field, SubmitButton, replyFormErrors, replyValue, useIsPending } from '~/components/forms.tsx';
 import { SelectField } from '~/components/helpdesk-ui.tsx';
+import { WorkspaceFields } from '~/components/workspace-fields.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { WORKSPACE_NAME_MAX_LENGTH } from '~/lib/constants.ts';
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
-import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from '~/lib/forms/fields.ts';
 import { SettingsSchema, TIME_ZONES } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { requireAdmin } from '~/lib/helpdesk/queries.server.ts';
@@ -36,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (error) throwDbError(request, error, 'settings');
   return data(request, {
     adminOf: workspace.slug,
-    workspace: { ...workspace, time_zone: (row as { time_zone: string }).time_zone },
+    workspace: { ...workspace, time_zone: row.time_zone },
     portal: `${publicOrigin(request)}/support/${workspace.slug}`,
     timeZones: TIME_ZONES,
     saved: new URL(request.url).searchParams.get('done') === 'saved',
@@ -80,16 +71,14 @@ export default function SettingsPage() {
 
   return (
     <section className="stack-lg" aria-labelledby="settings-title">
-      <div>
-        <p className="eyebrow">{workspace.name}</p>
-        <h1 id="settings-title">Settings</h1>
-      </div>
-      <AdminNav slug={workspace.slug} current="settings" />
-      {saved ? (
-        <p className="notice notice--success" role="status">
-          Saved.
-        </p>
-      ) : null}
+      <AdminPageHeader
+        workspaceName={workspace.name}
+        slug={workspace.slug}
+        current="settings"
+        title="Settings"
+        titleId="settings-title"
+        notice={saved ? 'Saved.' : null}
+      />
 
       <section className="card stack" aria-labelledby="portal-title">
         <h2 id="portal-title">Your portal</h2>
@@ -106,41 +95,17 @@ export default function SettingsPage() {
       {/* key: a saved change (a new address, say) starts the form from what is stored. */}
       <Form method="post" noValidate className="card stack" key={`${workspace.slug} ${workspace.name}`}>
         <h2>Workspace</h2>
-        <Field
-          label="Workspace name"
-          errors={replyErrors(result, 'name')}
-          inputProps={{
-            id: 'settings-name',
-            name: 'name',
-            type: 'text',
-            defaultValue: replyValue(result, 'name') ?? workspace.name,
-            required: true,
-            maxLength: WORKSPACE_NAME_MAX_LENGTH,
-            autoComplete: 'organization',
-          }}
-        />
-        <Field
-          label="Address"
-          hint={
+        <WorkspaceFields
+          result={result}
+          idPrefix="settings-"
+          name={workspace.name}
+          slug={workspace.slug}
+          addressHint={
             <>
               The portal is at <code>/support/&lt;address&gt;</code>, the inbox at <code>/w/&lt;address&gt;</code>.
-              Links to the old address keep working. {SLUG_MIN_LENGTH}–{SLUG_MAX_LENGTH} lower-case letters, digits and
-              hyphens.
+              Links to the old address keep working.
             </>
           }
-          errors={replyErrors(result, 'slug')}
-          inputProps={{
-            id: 'settings-slug',
-            name: 'slug',
-            type: 'text',
-            defaultValue: replyValue(result, 'slug') ?? workspace.slug,
-            required: true,
-            minLength: SLUG_MIN_LENGTH,
-            maxLength: SLUG_MAX_LENGTH,
-            pattern: SLUG_PATTERN,
-            autoCapitalize: 'none',
-            spellCheck: false,
-          }}
         />
         <SelectField
           id="settings-time-zone"

@@ -4,51 +4,48 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import type { SupabaseClient } from '@supabase/supabase-js';
-import type { z } from 'zod';
 import { ErrorList, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
+import { CannedReplyPicker } from '~/components/canned-reply-picker.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
-import {
-  MemberOptions,
-  PriorityBadge,
-  PriorityOptions,
-  SelectField,
-  StatusBadge,
-  StatusOptions,
-  TextareaField,
-} from '~/components/helpdesk-ui.tsx';
+import { PriorityBadge, SelectField, StatusBadge } from '~/components/helpdesk-ui.tsx';
+import { MessageField } from '~/components/message-field.tsx';
+import { Shortcuts } from '~/components/shortcuts.tsx';
+import { TicketFields, useOptimisticFields } from '~/components/ticket-fields.tsx';
 import { LiveTicket } from '~/components/live/live-ticket.tsx';
-import { requireUser } from '~/lib/auth/session.server.ts';
-import { MESSAGE_MAX_LENGTH } from '~/lib/constants.ts';
-import { errorMessage } from '~/lib/errors/catalogue.ts';
-import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
-import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
-import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
-import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
 import {
+  appendToDraft,
+  attachmentsArg,
+  cannedReplyTitles,
+  data,
+  errorMessage,
+  filledCannedReplies,
+  jsonPage,
+  mapDbError,
   namedMembers,
   parseNumber,
   parseSlug,
-  profileNames,
+  parseSubmission,
+  readMessageForm,
+  redirectWithHeaders,
+  removeUploads,
   requireMemberTicket,
+  requireSameOrigin,
+  requireUser,
+  sidebarAction,
+  throwDbError,
   throwNotFound,
-} from '~/lib/helpdesk/queries.server.ts';
+  TicketSchema,
+} from '~/lib/helpdesk/ticket-page.server.ts';
+import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import {
+  AGENT_STATUSES,
   formatDate,
-  isPriority,
-  isStatus,
   type MemberRole,
-  PRIORITY_LABELS,
   STATUS_LABELS,
+  type TicketPriority,
   type TicketStatus,
 } from '~/lib/helpdesk/vocabulary.ts';
-import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
-import type { Database } from '~/lib/supabase/database.types.ts';
-
-type Client = SupabaseClient<Database>;
-
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Ticket · Tend' },
 ];
@@ -58,7 +55,7 @@ interface TicketRow {
   number: number;
   subject: string;
   status: TicketStatus;
-  priority: string;
+  priority: TicketPriority;
   requester_id: string;
   assignee_id: string | null;
   created_at: string;
@@ -99,11 +96,11 @@ interface TicketPage {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
-  const { data: result, error } = await supabase.rpc(
-    'ticket_page',
-    { p_slug: parseSlug(request, params.slug), p_number: number },
-    { get: true },
-  );
+  const slug = parseSlug(request, params.slug);
+  const [{ data: result, error }, canned] = await Promise.all([
+    supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
+    cannedReplyTitles(request, supabase, slug),
+  ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
       await throwNotFound(request, supabase, params.slug ?? '');
@@ -117,12 +114,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     events: rawEvents,
     names: nameList,
     requester: requesterCard,
-  } = result as TicketPage;
+  } = jsonPage<TicketPage>(result);
   const names = new Map(Object.entries(nameList));
   const members = namedMembers(rows, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
   const messages: ThreadMessage[] = rawMessages.map((m) => ({ ...m, author: name(m.author_id) }));
-  const events = rawEvents.map((e) => ({
+  // The newest 100 changes, told oldest first like the thread.
+  const events = rawEvents.toReversed().map((e) => ({
     id: e.id,
     created_at: e.created_at,
     text:
@@ -136,79 +134,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
               ? `${name(e.actor_id)} assigned it to ${name(e.to)}`
               : `${name(e.actor_id)} unassigned it`,
   }));
+  // The page's data goes into the document as script: only what the page shows (the JavaScript budget).
+  const { requester_id, created_at: _c, solved_at: _s, ...shownTicket } = ticket;
   return data(request, {
     workspace,
     me: user.id,
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
-    ticket,
-    requester: name(ticket.requester_id),
-    requesterCard,
+    ticket: shownTicket,
+    requester: name(requester_id),
+    requesterCard: {
+      email: requesterCard.email,
+      requests: requesterCard.requests,
+      recent: requesterCard.recent.map(({ last_message_at: _l, ...r }) => r),
+    },
     assignee: ticket.assignee_id ? name(ticket.assignee_id) : null,
     messages,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
+    cannedReplies: canned,
   });
-}
-
-// The sidebar field that shows an intent's database refusal.
-const FIELD_OF = { send: '', status: 'status', priority: 'priority', assignee: 'assignee', assign_me: 'assignee' };
-
-type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' }>;
-const COLUMN_OF = {
-  status: 'status',
-  priority: 'priority',
-  assignee: 'assignee_id',
-  assign_me: 'assignee_id',
-} as const;
-const EVENT_OF = { status: 'status', priority: 'priority', assignee: 'assignee', assign_me: 'assignee' } as const;
-const NOBODY = 'nobody';
-
-/**
- * A sidebar change, written only while the field still holds the value the form was rendered with
- * (the optimistic check: one UPDATE … WHERE, so of two agents assigning at once one wins and the
- * other is told). stale: the check matched no row.
- */
-async function changeSidebar(supabase: Client, ticketId: string, me: string, form: SidebarForm) {
-  const column = COLUMN_OF[form.intent];
-  const patch =
-    form.intent === 'status'
-      ? { status: form.status }
-      : form.intent === 'priority'
-        ? { priority: form.priority }
-        : { assignee_id: form.intent === 'assign_me' ? me : (form.assignee ?? null) };
-  let update = supabase.from('tickets').update(patch).eq('id', ticketId);
-  if (form.from !== undefined)
-    update = form.from === NOBODY ? update.is(column, null) : update.filter(column, 'eq', form.from);
-  const { data: rows, error } = await update.select('id');
-  return { error, stale: !error && form.from !== undefined && rows.length === 0 };
-}
-
-/** The newest change of a sidebar field, in the catalogue's words: "Sam Support" "assigned this ticket to Lee". */
-async function lastChange(request: Request, supabase: Client, ticketId: string, intent: SidebarForm['intent']) {
-  const { data: event } = await supabase
-    .from('ticket_events')
-    .select('actor_id, to')
-    .eq('ticket_id', ticketId)
-    .eq('type', EVENT_OF[intent])
-    .order('created_at', { ascending: false })
-    .order('id', { ascending: false })
-    .limit(1)
-    .maybeSingle();
-  const assigned = EVENT_OF[intent] === 'assignee';
-  // An assignee event's `to` is a person; a status or priority event's, a value.
-  const names = await profileNames(request, supabase, [event?.actor_id, assigned ? event?.to : null]);
-  const who = (event?.actor_id && names.get(event.actor_id)) || 'Someone';
-  const to = event?.to ?? null;
-  const change =
-    EVENT_OF[intent] === 'status'
-      ? `changed the status to ${to && isStatus(to) ? STATUS_LABELS[to] : 'another one'}`
-      : EVENT_OF[intent] === 'priority'
-        ? `changed the priority to ${to && isPriority(to) ? PRIORITY_LABELS[to] : 'another one'}`
-        : to && assigned
-          ? `assigned this ticket to ${names.get(to) ?? 'someone else'}`
-          : 'unassigned this ticket';
-  return { who, change };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -235,48 +180,39 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   const form = submission.value;
-  const { error, stale } =
-    form.intent === 'send'
-      ? {
-          stale: false,
-          error: (
-            await supabase.rpc('post_message', {
-              p_ticket_id: ticket.id,
-              p_body: form.body,
-              p_kind: form.kind,
-              p_new_status: form.set_status === 'keep' ? null : form.set_status,
-              p_last_seen_message_id: form.last_seen_message_id ?? null,
-              p_attachments: attachmentsArg(uploads),
-              p_client_key: form.client_key,
-            })
-          ).error,
-        }
-      : await changeSidebar(supabase, ticket.id, user.id, form);
-  if (stale && form.intent !== 'send') {
-    // Nothing written: the field is no longer what the form showed. Say who changed it to what; the
-    // page reloads (409) with the value as it is now.
-    const field = FIELD_OF[form.intent];
-    const message = errorMessage('ticket_field_changed', await lastChange(request, supabase, ticket.id, form.intent));
-    return data(
-      request,
-      { result: submission.reply({ fieldErrors: { [field]: [message] } }), fileNames },
-      { status: 409 },
-    );
+  if (form.intent === 'insert_canned_reply') {
+    // Nothing is written: the page comes back with the reply, filled in, after what was typed.
+    const [reply] = await filledCannedReplies(request, supabase, user, ticket, form.canned_reply);
+    if (!reply) {
+      const result = submission.reply({ fieldErrors: { canned_reply: [errorMessage('not_found')] } });
+      return data(request, { result, fileNames }, { status: 404 });
+    }
+    const result = submission.reply();
+    const body = appendToDraft(replyValue(result, 'body') ?? '', reply.text);
+    return data(request, { result: { ...result, initialValue: { ...result.initialValue, body } }, fileNames });
   }
+  const page = `/w/${slug}/tickets/${params.number}`;
+  if (form.intent !== 'send')
+    return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
+  const { error } = await supabase.rpc('post_message', {
+    p_ticket_id: ticket.id,
+    p_body: form.body,
+    p_kind: form.kind,
+    p_new_status: form.set_status === 'keep' ? undefined : form.set_status,
+    p_last_seen_message_id: form.last_seen_message_id ?? undefined,
+    p_attachments: attachmentsArg(uploads),
+    p_client_key: form.client_key,
+  });
   if (error) {
-    if (sending) await removeUploads(supabase, uploads);
-    const mapped = mapDbError(error, form.intent === 'send' ? 'post_message' : `ticket ${form.intent}`);
-    const field = FIELD_OF[form.intent];
-    const result = submission.reply(
-      field ? { fieldErrors: { [field]: [mapped.message] } } : { formErrors: [mapped.message] },
-    );
+    await removeUploads(supabase, uploads);
+    const mapped = mapDbError(error, 'post_message');
+    const result = submission.reply({ formErrors: [mapped.message] });
     // ticket_changed: the messages after the one the writer saw are new to them. The loader runs
     // again after this action, so they show above the kept draft.
-    const changedAfter =
-      mapped.code === 'ticket_changed' && form.intent === 'send' ? form.last_seen_message_id : undefined;
+    const changedAfter = mapped.code === 'ticket_changed' ? form.last_seen_message_id : undefined;
     return data(request, { result, changedAfter, fileNames }, { status: mapped.status });
   }
-  return redirectWithHeaders(request, `/w/${slug}/tickets/${params.number}`);
+  return redirectWithHeaders(request, page);
 }
 
 /**
@@ -300,11 +236,17 @@ export default function TicketPage() {
     events,
     lastMessageId,
     clientKey,
+    cannedReplies,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const result = actionData?.result;
+  const result = actionData && 'result' in actionData ? actionData.result : undefined;
+  // The sidebar's changes on their way show at once.
+  const shown = useOptimisticFields(ticket.id, ticket);
+  const shownAssignee = shown.assignee_id
+    ? (members.find((m) => m.user_id === shown.assignee_id)?.name ?? assignee)
+    : null;
   // A refused draft is kept, with how it was to be sent.
-  const sent = replyValue(result, 'intent') === 'send' ? result : undefined;
+  const sent = ['send', 'insert_canned_reply'].includes(replyValue(result, 'intent') ?? '') ? result : undefined;
   const changedAfter =
     actionData && 'changedAfter' in actionData ? (actionData.changedAfter as string | undefined) : undefined;
   const closed = ticket.status === 'closed';
@@ -319,9 +261,9 @@ export default function TicketPage() {
           </p>
           <h1 id="ticket-title">{ticket.subject}</h1>
           <p className="hd-ticket__facts">
-            <StatusBadge status={ticket.status} /> <PriorityBadge priority={ticket.priority} />{' '}
+            <StatusBadge status={shown.status} /> <PriorityBadge priority={shown.priority} />{' '}
             <span className="muted small">
-              from {requester} · {assignee ? `assigned to ${assignee}` : 'unassigned'}
+              from {requester} · {shownAssignee ? `assigned to ${shownAssignee}` : 'unassigned'}
             </span>
           </p>
         </div>
@@ -334,6 +276,8 @@ export default function TicketPage() {
         {closed ? (
           <p className="notice notice--warning">This request is closed. The requester can open a follow-up request.</p>
         ) : (
+          // Note mode (the "Internal note" radio) restyles and relabels the composer in CSS (:has), so it
+          // shows without JavaScript too.
           <Form method="post" className="card stack hd-composer" encType="multipart/form-data" noValidate>
             <input type="hidden" name="last_seen_message_id" value={lastMessageId} />
             <input type="hidden" name="client_key" value={clientKey} />
@@ -354,15 +298,24 @@ export default function TicketPage() {
                 Internal note
               </label>
             </fieldset>
-            <TextareaField
+            <p id="note-banner" className="hd-note-banner hd-when-note">
+              Internal note — only agents see this
+            </p>
+            <CannedReplyPicker
+              replies={cannedReplies}
+              src={`/w/${workspace.slug}/tickets/${ticket.number}/canned-replies`}
+              textareaId="body"
+              errors={replyErrors(result, 'canned_reply')}
+            />
+            <MessageField
               id="body"
               name="body"
               label="Message"
               errors={replyErrors(result, 'body')}
               defaultValue={replyValue(sent, 'body') ?? ''}
+              describedBy="note-banner"
               key={`draft-${mine}`}
               required
-              maxLength={MESSAGE_MAX_LENGTH}
               rows={6}
             />
             <AttachmentsField
@@ -378,15 +331,20 @@ export default function TicketPage() {
                 defaultValue={replyValue(sent, 'set_status') ?? 'keep'}
               >
                 <option value="keep">Keep {STATUS_LABELS[ticket.status].toLowerCase()}</option>
-                <option value="pending">Pending</option>
-                <option value="solved">Solved</option>
+                {AGENT_STATUSES.filter((s) => s !== ticket.status).map((s) => (
+                  <option key={s} value={s}>
+                    {STATUS_LABELS[s]}
+                  </option>
+                ))}
               </SelectField>
               <SubmitButton name="intent" value="send">
-                Send
+                <span className="hd-when-reply">Send</span>
+                <span className="hd-when-note">Add internal note</span>
               </SubmitButton>
             </div>
           </Form>
         )}
+        <Shortcuts inbox={`/w/${workspace.slug}`} />
       </div>
       <aside className="hd-ticket__side stack" aria-label="Ticket details">
         <div className="card stack">
@@ -417,56 +375,14 @@ export default function TicketPage() {
             </ul>
           ) : null}
         </div>
-        <Form method="post" className="card stack">
-          <input type="hidden" name="from" value={ticket.status} />
-          <SelectField id="status" name="status" label="Status" defaultValue={ticket.status} key={`s-${ticket.status}`}>
-            <StatusOptions />
-          </SelectField>
-          <ErrorList errors={replyErrors(result, 'status')} />
-          <button type="submit" name="intent" value="status" className="button button--secondary">
-            Update status
-          </button>
-        </Form>
-        <Form method="post" className="card stack">
-          <input type="hidden" name="from" value={ticket.priority} />
-          <SelectField
-            id="priority"
-            name="priority"
-            label="Priority"
-            defaultValue={ticket.priority}
-            key={`p-${ticket.priority}`}
-          >
-            <PriorityOptions />
-          </SelectField>
-          <ErrorList errors={replyErrors(result, 'priority')} />
-          <button type="submit" name="intent" value="priority" className="button button--secondary">
-            Update priority
-          </button>
-        </Form>
-        <Form method="post" className="card stack">
-          <input type="hidden" name="from" value={ticket.assignee_id ?? NOBODY} />
-          <SelectField
-            id="assignee"
-            name="assignee"
-            label="Assignee"
-            defaultValue={ticket.assignee_id ?? ''}
-            key={`a-${ticket.assignee_id}`}
-          >
-            <option value="">Nobody</option>
-            <MemberOptions members={members} />
-          </SelectField>
-          <ErrorList errors={replyErrors(result, 'assignee')} />
-          <div className="hd-actions">
-            <button type="submit" name="intent" value="assignee" className="button button--secondary">
-              Update assignee
-            </button>
-            {ticket.assignee_id !== me ? (
-              <button type="submit" name="intent" value="assign_me" className="button button--ghost">
-                Assign to me
-              </button>
-            ) : null}
-          </div>
-        </Form>
+        <TicketFields
+          ticketId={ticket.id}
+          ticket={ticket}
+          shown={shown}
+          me={me}
+          members={members}
+          result={replyValue(result, 'intent') === 'send' ? undefined : result}
+        />
         <div className="card stack">
           <h2 className="hd-side-title">History</h2>
           <ol className="hd-history">

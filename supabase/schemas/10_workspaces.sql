@@ -1,5 +1,5 @@
--- People, workspaces and who belongs to them: profiles, workspaces, memberships, invitations and the
--- workspace's canned replies, with the membership helpers every policy uses.
+-- People, workspaces and who belongs to them: profiles, workspaces, memberships and invitations, with
+-- the membership helpers every policy uses. (Canned replies: 45_canned_replies.sql.)
 
 -- A member's role in a workspace; an invitation offers one.
 create type public.member_role as enum ('admin', 'agent');
@@ -64,16 +64,6 @@ create table public.invitations (
 create index invitations_workspace_id_idx on public.invitations (workspace_id);
 -- Pending invitations per workspace and email (resend, "already invited").
 create index invitations_pending_idx on public.invitations (workspace_id, email) where accepted_at is null and revoked_at is null;
-
-create table public.canned_replies (
-  id uuid primary key default gen_random_uuid(),
-  workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  title text not null check (char_length(title) between 1 and 80),
-  body text not null check (char_length(body) between 1 and 5000),
-  created_by uuid default auth.uid() references auth.users (id) on delete set null,
-  created_at timestamptz not null default now()
-);
-create index canned_replies_workspace_idx on public.canned_replies (workspace_id);
 
 -- ---------------------------------------------------------------------------------------------
 -- Membership helpers: security definer so policies can ask without recursing into RLS.
@@ -289,7 +279,6 @@ alter table public.profiles enable row level security;
 alter table public.workspaces enable row level security;
 alter table public.memberships enable row level security;
 alter table public.invitations enable row level security;
-alter table public.canned_replies enable row level security;
 alter table public.workspace_slug_history enable row level security;
 
 -- Read through workspace_slug_redirect only; written by the rename trigger.
@@ -336,18 +325,4 @@ create policy "admins invite" on public.invitations for insert to authenticated
 create policy "admins resend and revoke invitations" on public.invitations for update to authenticated
   using (workspace_id in (select private.admin_workspaces())) with check (workspace_id in (select private.admin_workspaces()));
 create policy "admins delete invitations" on public.invitations for delete to authenticated
-  using (workspace_id in (select private.admin_workspaces()));
-
--- Who wrote a canned reply, and when, is the database's to say.
-revoke all on public.canned_replies from anon;
-revoke insert, update on public.canned_replies from authenticated;
-grant insert (workspace_id, title, body) on public.canned_replies to authenticated;
-grant update (title, body) on public.canned_replies to authenticated;
-create policy "members read canned replies" on public.canned_replies for select to authenticated
-  using (workspace_id in (select private.member_workspaces()));
-create policy "admins add canned replies" on public.canned_replies for insert to authenticated
-  with check (workspace_id in (select private.admin_workspaces()));
-create policy "admins edit canned replies" on public.canned_replies for update to authenticated
-  using (workspace_id in (select private.admin_workspaces())) with check (workspace_id in (select private.admin_workspaces()));
-create policy "admins delete canned replies" on public.canned_replies for delete to authenticated
   using (workspace_id in (select private.admin_workspaces()));

@@ -60,6 +60,48 @@ begin
   end loop;
 end $$;
 
+-- Files that came with an email (inbound-email, service_role): recorded with the message it made, in its
+-- transaction, before their bytes are stored (the function uploads each to the path returned next, and
+-- a replayed webhook uploads what is missing), so a replay records nothing twice. Sizes and types as
+-- the function measured them, held to the bucket's own limits. p_files: [{id, file_name, storage_name,
+-- size, mime_type}], at most 5. Returns [{id, path}].
+create function private.attach_received_files(p_message_id uuid, p_files jsonb) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  m public.messages;
+  b storage.buckets;
+  f jsonb;
+begin
+  select * into m from public.messages where id = p_message_id;
+  select * into b from storage.buckets where id = 'attachments';
+  if coalesce(jsonb_array_length(p_files), 0) > 5 then
+    raise exception using errcode = 'P0001', message = 'too_many_attachments';
+  end if;
+  for f in select value from jsonb_array_elements(coalesce(p_files, '[]')) loop
+    if coalesce(f->>'storage_name', '') = '' or strpos(f->>'storage_name', '/') > 0 then
+      raise exception using errcode = 'P0001', message = 'bad_request', detail = 'attachment name';
+    end if;
+    if (f->>'size')::bigint > coalesce(b.file_size_limit, (f->>'size')::bigint) then
+      raise exception using errcode = 'P0001', message = 'attachment_too_large';
+    end if;
+    if b.allowed_mime_types is not null and not (f->>'mime_type' = any (b.allowed_mime_types)) then
+      raise exception using errcode = 'P0001', message = 'attachment_type';
+    end if;
+    insert into public.attachments (id, message_id, ticket_id, workspace_id, uploader_id, path, file_name, size, mime_type)
+    values ((f->>'id')::uuid, m.id, m.ticket_id, m.workspace_id, m.author_id,
+            m.workspace_id || '/' || m.ticket_id || '/' || (f->>'id')::uuid || '/' || (f->>'storage_name'),
+            left(coalesce(nullif(f->>'file_name', ''), f->>'storage_name'), 255), (f->>'size')::bigint, f->>'mime_type');
+  end loop;
+  return private.message_files(p_message_id);
+end $$;
+
+-- A message's files as [{id, path}] (what inbound-email uploads, or checks on a replay).
+create function private.message_files(p_message_id uuid) returns jsonb
+language sql stable security definer set search_path = '' as $$
+  select coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'path', a.path) order by a.created_at, a.path), '[]')
+    from public.attachments a where a.message_id = p_message_id
+$$;
+
 -- Whether an object of the bucket is already a message's file (recorded files are never replaced
 -- or removed through the API).
 create function private.attachment_recorded(p_path text) returns boolean
@@ -89,8 +131,8 @@ begin
      and (t.requester_id = auth.uid() or private.is_member(t.workspace_id));
 end $$;
 
-revoke all on function private.attach_files(uuid, jsonb), private.attachment_recorded(text),
-  private.may_upload_attachment(text) from public;
+revoke all on function private.attach_files(uuid, jsonb), private.attach_received_files(uuid, jsonb),
+  private.message_files(uuid), private.attachment_recorded(text), private.may_upload_attachment(text) from public;
 grant execute on function private.attachment_recorded(text), private.may_upload_attachment(text) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------

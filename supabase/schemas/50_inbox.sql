@@ -138,6 +138,29 @@ end $$;
 
 revoke all on function private.inbox_view_filter(text), private.membership(text) from public;
 
+-- The plan of one of public.inbox's search statements (EXPLAIN, not run), for the log when the statement
+-- timeout stopped it. Volatile: Postgres allows EXPLAIN only there, not in the stable inbox. Called by
+-- the inbox (its owner) only; a lock the statement waited for is waited for again for at most 2 s.
+create function private.inbox_search_plan(
+  p_stmt text, p1 uuid, p2 uuid, p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery,
+  p7 timestamptz, p8 uuid, p9 integer, p10 uuid, p11 uuid[]
+) returns text
+language plpgsql volatile set search_path = '' as $$
+declare
+  plan text;
+  line text;
+begin
+  perform set_config('lock_timeout', '2s', true);
+  for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11 loop
+    plan := concat_ws(E'\n', plan, line);
+  end loop;
+  return plan;
+exception when others then
+  return 'no plan: ' || sqlerrm;
+end $$;
+revoke all on function private.inbox_search_plan(text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid, tsquery,
+  timestamptz, uuid, integer, uuid, uuid[]) from public;
+
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, and the cursors for the
 -- pages around it.
@@ -167,8 +190,20 @@ declare
   q tsquery;
   base text;
   dir text;
-  search_window constant integer := 1000;
-  note_ids uuid[];
+  -- Settings for a test at small scale (tend.search_window, tend.search_cap); 1 000 and 10 000 otherwise.
+  search_window integer := coalesce(nullif(current_setting('tend.search_window', true), '')::integer, 1000);
+  search_cap integer := coalesce(nullif(current_setting('tend.search_cap', true), '')::integer, 10000);
+  match text;
+  stmt text;
+  candidates uuid[] := '{}';
+  cursor_at timestamptz := coalesce(p_after_at, p_before_at);
+  cursor_id uuid := coalesce(p_after_id, p_before_id);
+  search_timed_out boolean := false;
+  search_plan text;
+  -- A query that is an email address also finds that requester's tickets; one that is a number
+  -- names a ticket, which the page opens (ticket_number).
+  requester uuid;
+  ticket_number integer;
   newer boolean := p_before_at is not null and p_before_id is not null;
   older boolean := not newer and p_after_at is not null and p_after_id is not null;
   page_ids uuid[];
@@ -190,7 +225,8 @@ begin
     raise exception 'bad_request' using errcode = 'P0001';
   end;
 
-  -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1
+  -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1,
+  -- $10 the requester an email address names, $11 search candidates
   base := 't.workspace_id = $2 and ' || view_sql
     || case when p_status is not null then ' and t.status = $3' else '' end
     || case when p_priority is not null then ' and t.priority = $4' else '' end
@@ -201,37 +237,80 @@ begin
   if coalesce(btrim(p_query), '') <> '' then
     q := websearch_to_tsquery('english'::regconfig, p_query);
   end if;
-  if q is not null and numnode(q) = 0 then
+  if p_query ~ '^\s*[^\s@]+@[^\s@]+\s*$' then
+    select u.id into requester from auth.users u where u.email = lower(btrim(p_query)) and not u.is_sso_user;
+  end if;
+  if p_query ~ '^\s*#?\d{1,9}\s*$' then
+    select t.number into ticket_number from public.tickets t
+     where t.workspace_id = ws.id and t.number = (regexp_replace(p_query, '[^0-9]', '', 'g'))::integer;
+  end if;
+  if q is not null and numnode(q) = 0 and requester is null then
     -- Only stop words ("the") or punctuation: nothing can match, and an empty query would make the
     -- GIN path below read every ticket.
     page_ids := '{}';
   elsif q is not null then
-    -- Subject and public replies. The planner can't tell a rare word from an absent one, and walking
-    -- the inbox index for an absent word reads every ticket (150 ms at 100k). So: look for the page among
-    -- the view's newest SEARCH_WINDOW tickets first (a common word fills it within a few dozen rows), and
-    -- only if that falls short take every match from the GIN index and sort them.
-    execute format(
-      'select array(select w.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
-      || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) w where w.search @@ $6 order by w.last_message_at %1$s, w.id %1$s limit $9)',
-      dir, base, search_window)
-      into page_ids
-      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
-    if cardinality(page_ids) <= p_limit then
-      execute format(
-        'with m as materialized (select t.id, t.last_message_at from public.tickets t where %2$s and t.search @@ $6)'
-        || ' select array(select id from m order by last_message_at %1$s, id %1$s limit $9)', dir, base)
-        into page_ids
-        using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
-    end if;
-    -- Internal notes (their own GIN index), then the newest of both lists.
-    execute format(
-      'select array(select t.id from public.tickets t where %2$s and t.id in (select m.ticket_id from public.messages m'
-      || ' where m.workspace_id = $2 and m.kind = ''note'' and to_tsvector(''english''::regconfig, m.body) @@ $6)'
-      || ' order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
-      into note_ids
-      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
-    execute format('select array(select t.id from public.tickets t where t.id = any ($1) order by t.last_message_at %1$s, t.id %1$s limit $2)', dir)
-      into page_ids using page_ids || note_ids, p_limit + 1;
+    -- A ticket matches by its subject and public replies (tickets.search), its internal notes (their
+    -- own GIN index) or, for an email address, its requester. The planner can't tell a common word
+    -- from a rare or absent one, and each needs another plan (ADR 008); at 1 M tickets the wrong one
+    -- reads every ticket. So, in three steps, each with its plan pinned:
+    --  1. the view's newest SEARCH_WINDOW tickets, in order: a common word fills the page there;
+    --  2. else every match from the GIN indexes, sorted, if there are at most SEARCH_CAP of them
+    --     (rare and absent words: a few index pages);
+    --  3. else the view in order until the page is full (a word in 1-3 % of the view: a few thousand rows).
+    -- The notes test is a scalar subquery with a limit, looked up per ticket by messages_ticket_idx: as
+    -- an exists, the planner would hash every matching note first (80 ms for a word in 25 % of notes).
+    match := '(t.search @@ $6 or coalesce((select true from public.messages m where m.ticket_id = t.id and m.kind = ''note'''
+      || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit 1), false)'
+      || case when requester is not null then ' or t.requester_id = $10' else '' end || ')';
+    begin
+      stmt := format(
+        'select array(select t.id from (select t.id, t.last_message_at, t.search, t.requester_id from public.tickets t where %2$s'
+        || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+        dir, base, search_window, match);
+      execute stmt into page_ids
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates;
+      if cardinality(page_ids) <= p_limit then
+        -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+        stmt := format('select array(select t.id from public.tickets t where %s and t.search @@ $6 limit %s)', base, search_cap + 1);
+        execute stmt into candidates
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates;
+        if cardinality(candidates) <= search_cap then
+          stmt := format('select $11 || array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
+            || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_cap + 1);
+          execute stmt into candidates
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates;
+        end if;
+        perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+        if requester is not null and cardinality(candidates) <= search_cap then
+          stmt := format('select $11 || array(select t.id from public.tickets t where t.requester_id = $10 and %s limit %s)', base, search_cap + 1);
+          execute stmt into candidates
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates;
+        end if;
+        if cardinality(candidates) <= search_cap then
+          stmt := format(
+            'select array(select t.id from public.tickets t where t.id = any ($11) and %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+            dir, base);
+        else
+          -- Step 3: the view's own index, in order (no sort of every match, no full scan).
+          perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
+          stmt := format(
+            'select array(select t.id from public.tickets t where %2$s and %3$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+            dir, base, match);
+        end if;
+        execute stmt into page_ids
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates;
+        perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
+      end if;
+    exception when query_canceled then
+      -- The statement timeout (57014) struck in the search: an empty page that says so
+      -- (search_timeout), and the plan of the statement it stopped, without running it, for the log.
+      -- The plan settings of the step are rolled back with it.
+      search_timed_out := true;
+      page_ids := '{}';
+      search_plan := concat_ws(E'\n', stmt, private.inbox_search_plan(stmt,
+        me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates));
+    end;
   else
     execute format(
       'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
@@ -249,6 +328,9 @@ begin
   select jsonb_build_object(
     'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name),
     'role', my_role,
+    'ticket_number', ticket_number,
+    -- The statement timeout struck in the search (search_timeout): the plan of the statement, for the log.
+    'search_timeout', case when search_timed_out then coalesce(search_plan, '') end,
     'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role, 'name', coalesce(p.display_name, 'Unknown'))
                                           order by coalesce(p.display_name, 'Unknown'), m.user_id), '[]')
                   from public.memberships m left join public.profiles p on p.user_id = m.user_id

@@ -19,6 +19,8 @@ create table public.email_deliveries (
   primary key (message_id, recipient)
 );
 create index email_deliveries_ticket_idx on public.email_deliveries (ticket_id);
+-- Invitation emails per address (private.limit_invitations).
+create index email_deliveries_recipient_idx on public.email_deliveries (recipient, created_at);
 alter table public.email_deliveries enable row level security;
 revoke all on public.email_deliveries from anon, authenticated;
 
@@ -61,12 +63,14 @@ revoke execute on function public.claim_email_delivery(text, text, uuid) from pu
 grant execute on function public.claim_email_delivery(text, text, uuid) to service_role;
 
 -- An inbound email in one transaction: the sender's reply on its thread, a follow-up request when
--- that thread is closed, or a new request in the workspace. p_ticket_id is the thread the function
--- found (Reply-To token, In-Reply-To/References); only its requester and its team may reply there,
--- anyone else's mail becomes a request of their own. A provider id seen before returns what it made.
+-- that thread is closed, or a new request in the workspace, with its files' rows (p_attachments, see
+-- private.attach_received_files; the function stores the bytes at the paths returned). p_ticket_id is
+-- the thread the function found (Reply-To token, In-Reply-To/References); only its requester and its
+-- team may reply there, anyone else's mail becomes a request of their own. A provider id seen before
+-- returns what it made (with its files, which the function stores again if any is missing).
 create function public.receive_email(
   p_provider_message_id text, p_message_id text, p_from text, p_workspace_slug text, p_ticket_id uuid,
-  p_subject text, p_body text
+  p_subject text, p_body text, p_attachments jsonb default null
 ) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -84,7 +88,7 @@ begin
   select * into seen from public.inbound_emails where provider_message_id = p_provider_message_id;
   if found then
     return jsonb_build_object('outcome', seen.outcome, 'ticket_id', seen.ticket_id, 'message_id', seen.created_message_id,
-                              'duplicate', true);
+                              'attachments', private.message_files(seen.created_message_id), 'duplicate', true);
   end if;
   select id into sender from auth.users where email = lower(p_from) and deleted_at is null;
   if sender is null then
@@ -119,35 +123,107 @@ begin
   insert into public.inbound_emails (provider_message_id, message_id, ticket_id, created_message_id, outcome)
   values (p_provider_message_id, p_message_id, t.id, m.id, outcome);
   return jsonb_build_object('outcome', outcome, 'ticket_id', t.id, 'number', t.number, 'message_id', m.id,
-                            'follow_up_of', follows, 'duplicate', false);
+                            'follow_up_of', follows, 'attachments', private.attach_received_files(m.id, p_attachments),
+                            'duplicate', false);
 end $$;
-revoke execute on function public.receive_email(text, text, text, text, uuid, text, text) from public, anon, authenticated;
-grant execute on function public.receive_email(text, text, text, text, uuid, text, text) to service_role;
+revoke execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb) from public, anon, authenticated;
+grant execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb) to service_role;
 
 -- ---------------------------------------------------------------------------------------------
--- Every public reply written through the API (the app, the portal, inbound-email) goes to notify
--- after commit (pg_net sends once the transaction commits). Notes never leave the database. A direct
--- database session (seed, imports) mails no one, and nothing is sent until Vault knows the project.
-create function private.notify_message() returns trigger
+-- Calls an edge function once the transaction commits (pg_net), with Vault's project URL and service
+-- key, as hosted's database webhooks do; nothing until Vault knows the project.
+create function private.call_function(p_name text, p_body jsonb) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
   project_url text := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url');
   service_key text := (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key');
 begin
-  if auth.role() is null or project_url is null or service_key is null then
-    return null;
+  if project_url is null or service_key is null then
+    return;
   end if;
   perform net.http_post(
-    url := project_url || '/functions/v1/notify',
-    body := jsonb_build_object('type', 'message', 'message_id', new.id),
+    url := project_url || '/functions/v1/' || p_name,
+    body := p_body,
     headers := jsonb_build_object('Content-Type', 'application/json', 'Authorization', 'Bearer ' || service_key),
     timeout_milliseconds := 30000
   );
+end $$;
+
+-- Every public reply written through the API (the app, the portal, inbound-email) goes to notify.
+-- Notes never leave the database. A direct database session (seed, imports) mails no one.
+create function private.notify_message() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if auth.role() is not null then
+    perform private.call_function('notify', jsonb_build_object('type', 'message', 'message_id', new.id));
+  end if;
   return null;
 end $$;
 create trigger messages_notify after insert on public.messages
   for each row when (new.kind = 'reply') execute function private.notify_message();
-revoke all on function private.notify_message() from public;
+
+-- An invitation, and each resend (a new token), emails the invitee through notify (the link to
+-- /invite/<token>; docs/decisions/024-invitation-email-by-notify.md). The table keeps only the token's
+-- SHA-256, so the app sends the token with its write in the header X-Invitation-Token (PostgREST's
+-- request.headers); it goes on to notify through pg_net's queue, which forgets it once sent. No header,
+-- or one that isn't this row's token: nothing is sent.
+create function private.notify_invitation() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  token text := nullif(current_setting('request.headers', true), '')::jsonb ->> 'x-invitation-token';
+begin
+  if token is not null and encode(sha256(convert_to(token, 'UTF8')), 'hex') = new.token_hash then
+    perform private.call_function('notify',
+      jsonb_build_object('type', 'invitation', 'invitation_id', new.id, 'token', token));
+  end if;
+  return null;
+end $$;
+create trigger invitations_notify after insert or update of token_hash on public.invitations
+  for each row execute function private.notify_invitation();
+
+-- Invitation emails go to any address an admin types, and anyone may make a workspace: at most 5 to one
+-- address an hour (what notify sent or is sending) and 50 a workspace an hour (invitations sent or
+-- resent). More is refused with too_many_attempts, and nothing is written.
+create function private.limit_invitations() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if (select count(*) from public.email_deliveries d
+       where d.recipient = new.email and d.message_id like '<i.%' and d.created_at > now() - interval '1 hour') >= 5
+     or (select count(*) from public.invitations i
+          where i.workspace_id = new.workspace_id and i.expires_at > now() + interval '7 days' - interval '1 hour') >= 50
+  then
+    raise exception using errcode = 'P0001', message = 'too_many_attempts', detail = 'invitation emails';
+  end if;
+  return new;
+end $$;
+create trigger invitations_limit before insert or update of token_hash on public.invitations
+  for each row when (current_user in ('anon', 'authenticated')) execute function private.limit_invitations();
+revoke all on function private.call_function(text, jsonb), private.notify_message(), private.notify_invitation(),
+  private.limit_invitations() from public;
+
+-- Emails that didn't go (the SMTP server refused or was down through notify's back-off, or notify died
+-- mid-send) are tried again every 10 minutes, up to 5 attempts within a day: notify sends only what
+-- isn't sent yet. A failed invitation email isn't retried (its token is not kept): the admin resends.
+-- `db diff` doesn't see the cron.schedule below (data, not schema): the migration carries it by hand.
+create function private.retry_failed_emails() returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  message uuid;
+  n integer := 0;
+begin
+  for message in
+    select distinct substring(d.message_id from '^<m\.([0-9a-f-]{36})@')::uuid
+      from public.email_deliveries d
+     where d.message_id like '<m.%' and d.attempts < 5 and d.created_at > now() - interval '1 day'
+       and (d.status = 'failed' or (d.status = 'sending' and d.claimed_at < now() - interval '2 minutes'))
+  loop
+    perform private.call_function('notify', jsonb_build_object('type', 'message', 'message_id', message));
+    n := n + 1;
+  end loop;
+  return n;
+end $$;
+revoke all on function private.retry_failed_emails() from public;
+select cron.schedule('retry-emails', '*/10 * * * *', 'select private.retry_failed_emails()');
 
 -- Solved requests close after 7 days: the close-solved function, hourly, called as hosted's
 -- scheduling guide does it (pg_cron + pg_net + Vault). `db diff` doesn't see this statement (data,

@@ -1,12 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, newWorkspace, requestCode, test, uniqueEmail } from './fixtures.ts';
-
-async function expectNoViolations(page: import('@playwright/test').Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-  ).toEqual([]);
-}
+import { expect, expectNoViolations, newWorkspace, requestCode, test, uniqueEmail } from './fixtures.ts';
 
 test('/login has no axe violations', async ({ page }) => {
   await page.goto('/login');

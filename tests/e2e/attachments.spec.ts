@@ -156,7 +156,7 @@ for (const javaScript of [true, false]) {
         mimeType: 'text/plain',
         buffer: Buffer.from('in warranty until 2027'),
       });
-      await composer.getByRole('button', { name: 'Send', exact: true }).click();
+      await composer.getByRole('button', { name: 'Add internal note' }).click();
       const note = a.locator('[data-kind="note"]', { hasText: 'Warranty check attached.' });
       await expect(note).toContainText('warranty.txt');
       noteFileHref = (await fileLink(a, 'warranty.txt').getAttribute('href'))!;

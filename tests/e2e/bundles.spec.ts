@@ -1,7 +1,9 @@
 // Browser bundles carry no server-only code: every route module and shared chunk the manifest lists
 // (what any page may load) and the island modules (docs/decisions/006-javascript-budget.md) are
 // free of zod (server-side validation, ~90 KB gzip) and of secrets; islands carry no Remix either.
-import { expect, requestCode, test, uniqueEmail } from './fixtures.ts';
+import { randomUUID } from 'node:crypto';
+import { pageJavaScript } from '../../scripts/page-js.ts';
+import { expect, requestCode, signIn, test, uniqueEmail } from './fixtures.ts';
 
 const SERVER_ONLY = /ZodError|\$ZodType|SUPABASE_SERVICE_ROLE_KEY|SESSION_SECRET/;
 
@@ -53,4 +55,42 @@ test('the island of /login/verify and what it imports contain no zod, server sec
     for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{0,2}\/[^"']+\.js)["']/g))
       queue.push(new URL(m[1], new URL(file, 'http://x')).pathname);
   }
+});
+
+/** docs/decisions/006-javascript-budget.md: what a page may load, gzip bytes with its inline scripts. */
+const PAGE_BUDGET = 120_000;
+
+test("the agent's inbox and ticket page and the customer's thread stay within the JavaScript budget", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signIn(page, { email: uniqueEmail('budget') });
+  const slug = `budget-${randomUUID().slice(0, 8)}`;
+  await page.goto('/onboarding');
+  await page.getByLabel('Workspace name').fill('Budget');
+  await page.getByLabel('Address').fill(slug);
+  await page.getByRole('button', { name: 'Create workspace' }).click();
+  await page.waitForURL(`/w/${slug}`);
+  await page.goto(`/support/${slug}/new`);
+  await page.getByLabel('Subject').fill('How big is this page?');
+  await page.getByLabel('Message').fill('Counting bytes.');
+  await page.getByRole('button', { name: 'Submit request' }).click();
+  await page.waitForURL(/\/requests\/\d+$/);
+  const thread = new URL(page.url()).pathname;
+  const number = thread.split('/').at(-1);
+  const measured: Record<string, number> = {};
+  for (const path of [`/w/${slug}`, `/w/${slug}/tickets/${number}`, thread]) {
+    const res = await page.request.get(path);
+    expect(res.status(), path).toBe(200);
+    const js = await pageJavaScript(await res.text(), new URL(res.url()), async (url) => {
+      const file = await page.request.get(url.href, { headers: { 'accept-encoding': 'identity' } });
+      expect(file.status(), url.pathname).toBe(200);
+      return file.body();
+    });
+    measured[path] = js.total;
+    expect(js.total, `${path}: ${js.files.length} files + inline scripts, gzip bytes`).toBeLessThanOrEqual(PAGE_BUDGET);
+  }
+  await test
+    .info()
+    .attach('javascript-gzip-bytes', { body: JSON.stringify(measured), contentType: 'application/json' });
 });

@@ -1,7 +1,8 @@
 // Shared fixtures: the app's address from global-setup, a client IP of its own per test (the
 // app trusts X-Forwarded-For in e2e), fresh email addresses, and reading codes from the inbox.
 import { randomUUID } from 'node:crypto';
-import { test as base, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { messagesTo, waitForMail } from '../support/mail.ts';
 
 let ipCounter = 0;
@@ -92,6 +93,34 @@ export async function inNewDocument<T>(page: Page, action: () => Promise<T>): Pr
   const result = await action();
   await page.waitForFunction(() => !(window as { __e2eLeaving?: boolean }).__e2eLeaving);
   return result;
+}
+
+/** axe-core finds nothing on the page as it is now (docs/product.md: every page, 0 violations). */
+export async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
+
+/**
+ * Full-page screenshots at 1366 and 375 px, attached to the test's output, after checking that
+ * nothing is wider than the screen (no sideways scrolling on a phone). `prepare` runs at each width
+ * before the picture (to open a menu, say).
+ */
+export async function screenshots(page: Page, testInfo: TestInfo, name: string, prepare?: () => Promise<void>) {
+  for (const width of [1366, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await prepare?.();
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${name} at ${width} px`,
+    ).toBeLessThanOrEqual(width);
+    const file = testInfo.outputPath(`${name}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 /** A new admin (a fresh address) signs in and creates a workspace of their own; its address (slug). */

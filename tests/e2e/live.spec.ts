@@ -125,7 +125,6 @@ test.describe('live pages', () => {
     // The second agent makes it urgent: it joins the filtered list; the typed search stays.
     await second.page.goto(`/w/${slug}/tickets/${ticket}`);
     await second.page.getByLabel('Priority', { exact: true }).selectOption('urgent');
-    await second.page.getByRole('button', { name: 'Update priority' }).click();
     await expect(inbox.getByTestId('inbox-row')).toHaveCount(1);
     await expect(inbox.getByLabel('Search')).toHaveValue('draft search text');
     expect(new URL(inbox.url()).search).toBe('?view=all&priority=urgent');
@@ -210,7 +209,7 @@ test.describe('live pages', () => {
     await composer(second.page).getByLabel('Message', { exact: true }).pressSequentially('Checking the war');
     await expect(viewers).toContainText('is writing a note…');
     await composer(second.page).getByLabel('Message', { exact: true }).fill(`Warranty is valid (${tag}).`);
-    await composer(second.page).getByRole('button', { name: 'Send', exact: true }).click();
+    await composer(second.page).getByRole('button', { name: 'Add internal note' }).click();
     await expect(first.page.locator('[data-kind="note"]', { hasText: `Warranty is valid (${tag}).` })).toBeVisible();
     await expect(viewers).toContainText('is viewing');
 

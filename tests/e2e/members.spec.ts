@@ -4,10 +4,9 @@
 // out. With JavaScript and without. Each run makes its own admin and workspace (the seeded
 // accounts get one code a minute, and other specs sign them in).
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
-import { waitForMail } from '../support/mail.ts';
-import { env, expect, signIn, test, uniqueEmail } from './fixtures.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { messagesTo } from '../support/mail.ts';
+import { env, expect, expectNoViolations, screenshots, signIn, test, uniqueEmail } from './fixtures.ts';
 
 let ipCounter = 0;
 async function newContext(browser: Browser, javaScript: boolean): Promise<{ context: BrowserContext; page: Page }> {
@@ -21,37 +20,27 @@ async function newContext(browser: Browser, javaScript: boolean): Promise<{ cont
   return { context, page: await context.newPage() };
 }
 
-async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-  ).toEqual([]);
+/** The link in the newest invitation email to `email` (notify's, to /invite/:token), once it has come. */
+async function invitationLink(email: string): Promise<string> {
+  let href: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const [newest] = (await messagesTo(env.mailUrl, email, { notifications: true })).filter((m) =>
+          m.Subject.includes('invited you'),
+        );
+        if (!newest) return false;
+        const mail = await (await fetch(`${env.mailUrl}/api/v1/message/${newest.ID}`)).json();
+        href = /href="([^"]*\/invite\/[^"]*)"/.exec(mail.HTML)?.[1];
+        return !!href && mail.Text.includes(href);
+      },
+      { message: `an invitation email to ${email}` },
+    )
+    .toBe(true);
+  return href!;
 }
 
-async function screenshots(page: Page, testInfo: TestInfo, name: string) {
-  for (const width of [1366, 375]) {
-    await page.setViewportSize({ width, height: 900 });
-    // Nothing wider than the screen (no sideways scrolling on a phone).
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth),
-      `${name} at ${width} px`,
-    ).toBeLessThanOrEqual(width);
-    const file = testInfo.outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
-
-/** The link in the newest invitation email to `email` (the sign-in link that goes on to /invite/:token). */
-async function invitationLink(email: string, nth = 1): Promise<string> {
-  const { html } = await waitForMail(env.mailUrl, email, nth);
-  const href = /href="([^"]*\/auth\/confirm\?[^"]*)"/.exec(html)?.[1];
-  if (!href) throw new Error(`no sign-in link in the email to ${email}`);
-  return href.replaceAll('&amp;', '&');
-}
-
-const invitePath = (link: string) => new URL(link).searchParams.get('next') ?? '';
+const invitePath = (link: string) => new URL(link).pathname;
 
 async function invite(admin: Page, email: string, role: 'Agent' | 'Admin' = 'Agent') {
   await admin.getByLabel('Email address').fill(email);
@@ -112,12 +101,13 @@ for (const javaScript of [true, false]) {
     await me.getByRole('button', { name: 'Change role' }).click();
     await expect(me.getByRole('alert')).toHaveText('A workspace needs at least one admin.');
 
-    // The invitee opens the email's link in a browser without a session.
+    // The invitee opens the email's link (on the app's origin) in a browser without a session, signs in
+    // with a code and comes back to the invitation.
     const link = await invitationLink(invitee);
+    expect(new URL(link).origin).toBe(env.baseURL);
     expect(invitePath(link)).toMatch(/^\/invite\/[A-Za-z0-9_-]{43}$/);
     const { context: inviteeContext, page: agent } = await newContext(browser, javaScript);
-    await agent.goto(link);
-    await agent.getByRole('button', { name: 'Confirm sign-in' }).click();
+    await signIn(agent, { email: invitee, path: link, javaScript });
     await expect(agent).toHaveURL(new RegExp(`${invitePath(link)}$`));
     await expect(agent.getByTestId('invite-email')).toHaveText(invitee);
     if (javaScript) {
@@ -156,6 +146,15 @@ for (const javaScript of [true, false]) {
     await agent.getByRole('button', { name: 'Accept invitation' }).click();
     await expect(agent.getByRole('alert')).toHaveText('This invitation was sent to another email address.');
     const otherRow = admin.getByTestId('invitation').filter({ hasText: other });
+    // "Resend" mails a new link; the old one no longer works.
+    await otherRow.getByRole('button', { name: /^Resend/ }).click();
+    await expect(admin.getByRole('status')).toHaveText('Invitation sent again. The new link works for 7 days.');
+    await expect.poll(async () => invitePath(await invitationLink(other))).not.toBe(otherPath);
+    await agent.goto(otherPath);
+    await agent.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(agent.getByRole('alert')).toHaveText(
+      'This invitation is no longer valid. Ask an admin for a new one.',
+    );
     await otherRow.getByRole('button', { name: /^Revoke/ }).click();
     await expect(admin.getByRole('status')).toHaveText('Invitation revoked.');
     await expect(otherRow).toHaveCount(0);

@@ -9,6 +9,19 @@ import { clientFor as client, newEmail, signInWithCode as signIn } from '../supp
 
 describe('auth with Tend settings', () => {
   const stack = stackFixture();
+  /** A server-side client whose cookies live in `jar` (what a request's and its response's cookies are). */
+  const cookieClient = (jar: Map<string, string>) =>
+    createServerClient(stack.apiUrl, stack.anonKey, {
+      cookies: {
+        getAll: () => [...jar].map(([name, value]) => ({ name, value })),
+        setAll: (cookies) => {
+          for (const { name, value, options } of cookies) {
+            if (options.maxAge === 0) jar.delete(name);
+            else jar.set(name, value);
+          }
+        },
+      },
+    });
 
   it('signs in with the emailed 6-digit code and returns the user', async () => {
     const { c, email, session } = await signIn(stack);
@@ -79,18 +92,7 @@ describe('auth with Tend settings', () => {
 
   it('signs in on the server with createServerClient and a cookie jar, then reads the user from cookies', async () => {
     const jar = new Map<string, string>();
-    const server = () =>
-      createServerClient(stack.apiUrl, stack.anonKey, {
-        cookies: {
-          getAll: () => [...jar].map(([name, value]) => ({ name, value })),
-          setAll: (cookies) => {
-            for (const { name, value, options } of cookies) {
-              if (options.maxAge === 0) jar.delete(name);
-              else jar.set(name, value);
-            }
-          },
-        },
-      });
+    const server = () => cookieClient(jar);
     const email = newEmail();
     expect((await server().auth.signInWithOtp({ email })).error).toBeNull();
     const { code } = await waitForMail(stack.mailUrl, email);
@@ -108,18 +110,7 @@ describe('auth with Tend settings', () => {
   it('signs in from the emailed link the way Tend’s /auth/confirm does: server-side verifyOtp with a pkce_ token hash', async () => {
     const requestJar = new Map<string, string>(); // the browser that asked for the code
     const linkJar = new Map<string, string>(); // possibly another browser, where the link is opened
-    const server = (jar: Map<string, string>) =>
-      createServerClient(stack.apiUrl, stack.anonKey, {
-        cookies: {
-          getAll: () => [...jar].map(([name, value]) => ({ name, value })),
-          setAll: (cookies) => {
-            for (const { name, value, options } of cookies) {
-              if (options.maxAge === 0) jar.delete(name);
-              else jar.set(name, value);
-            }
-          },
-        },
-      });
+    const server = cookieClient;
     const email = newEmail();
     // As Tend's sign-in sends it (app/lib/auth/sign-in-link.server.ts): the app's own origin and the deep link.
     const emailRedirectTo = 'http://localhost:3300/auth/confirm?next=%2Faccount';

@@ -1,11 +1,9 @@
 // public.inbox (the inbox page in one call) and the tallies behind its counts, through PostgREST as
 // the seeded people, checked against plain SQL over the same tickets.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
-import { ACME, PEOPLE, openTicket, startDbStack } from '../support/db.ts';
+import { ACME, PEOPLE, openTicket, seedBulk, startDbStack } from '../support/db.ts';
 
 interface Cursor {
   at: string;
@@ -95,17 +93,7 @@ describe('inbox', () => {
     expect((await db.sql(TALLY_DRIFT)).rows).toEqual([]);
 
     // Bulk volume (one statement per 10 000 rows) and a workspace deleted with its tickets.
-    await promisify(execFile)(process.execPath, [
-      '--import',
-      'tsx',
-      'scripts/seed-bulk.ts',
-      '--workspace',
-      'acme',
-      '--tickets',
-      '1500',
-      '--db-url',
-      db.stack.dbUrl,
-    ]);
+    await seedBulk(db, 1500);
     const owner = await db.as('globexAdmin');
     const created = await owner.rpc('create_workspace', { p_name: 'Short lived', p_slug: 'short-lived' });
     expect(created.error).toBeNull();

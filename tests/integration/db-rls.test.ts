@@ -497,7 +497,7 @@ describe('row-level security matrix', () => {
         fresh: async () =>
           (
             await one(
-              `insert into canned_replies (workspace_id, title, body) values ($1, 'Target', 'Body') returning id`,
+              `insert into canned_replies (workspace_id, title, body) values ($1, 'Target ' || gen_random_uuid(), 'Body') returning id`,
               [ACME],
             )
           ).id,

@@ -1,10 +1,9 @@
 // scripts/seed-bulk.ts against a fresh stack: numbering kept, messages and derived columns filled,
 // every trigger back on afterwards, and the app's rules still hold for new tickets.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
-import { ACME, openTicket } from '../support/db.ts';
+import { ACME, openTicket, seedBulk } from '../support/db.ts';
 
 describe('seed:bulk', () => {
   const db = dbFixture();
@@ -12,23 +11,15 @@ describe('seed:bulk', () => {
   it('adds tickets with consecutive numbers, messages, history and search, then leaves every trigger enabled', async () => {
     const before = (await db.sql('select ticket_seq from workspaces where id = $1', [ACME])).rows[0]
       .ticket_seq as number;
-    await promisify(execFile)(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'scripts/seed-bulk.ts',
-        '--workspace',
-        'acme',
-        '--tickets',
-        '2500',
-        '--db-url',
-        db.stack.dbUrl,
-      ],
-      {
-        cwd: process.cwd(),
-      },
-    );
+    // The keys and indexes it drops for the load and builds again.
+    const schema = `select conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) || ' ' || convalidated as d
+                      from pg_constraint where conrelid in ('tickets'::regclass, 'messages'::regclass, 'ticket_events'::regclass)
+                    union all
+                    select pg_get_indexdef(indexrelid) || ' ' || indisvalid from pg_index
+                     where indrelid in ('tickets'::regclass, 'messages'::regclass, 'ticket_events'::regclass)
+                    order by 1`;
+    const schemaBefore = (await db.sql(schema)).rows;
+    await seedBulk(db, 2500);
     const { rows } = await db.sql(
       `select count(*)::int n, min(number) lo, max(number) hi, count(distinct number)::int d,
               count(*) filter (where status <> 'new' and first_response_at is null)::int no_response,
@@ -80,6 +71,57 @@ describe('seed:bulk', () => {
       `select tgname from pg_trigger where tgrelid in ('public.tickets'::regclass, 'public.messages'::regclass) and not tgisinternal and tgenabled = 'D'`,
     );
     expect(disabled.rows).toEqual([]);
+    expect((await db.sql(schema)).rows).toEqual(schemaBefore);
+    // Exactly what the per-row path computes: every bulk ticket replayed through the triggers (its
+    // ticket, then its messages in order) gets the same search vector, activity time and first
+    // response, and its messages the ticket's workspace.
+    const replay = new pg.Client({ connectionString: db.stack.dbUrl });
+    await replay.connect();
+    try {
+      await replay.query('begin');
+      await replay.query(
+        `create temp table replay on commit drop as
+           select id as orig, gen_random_uuid() as copy from tickets where workspace_id = $1 and number > $2`,
+        [ACME, before],
+      );
+      await replay.query(
+        `insert into tickets (id, workspace_id, requester_id, subject, created_at, last_message_at)
+         select r.copy, t.workspace_id, t.requester_id, t.subject, t.created_at, t.created_at
+           from replay r join tickets t on t.id = r.orig order by t.number`,
+      );
+      await replay.query(
+        `insert into messages (ticket_id, author_id, kind, body, created_at)
+         select r.copy, m.author_id, m.kind, m.body, m.created_at from replay r join messages m on m.ticket_id = r.orig
+          order by m.created_at, m.id`,
+      );
+      const differ = await replay.query(
+        `select count(*)::int as tickets,
+                count(*) filter (where o.search is distinct from c.search)::int as search,
+                count(*) filter (where o.last_message_at is distinct from c.last_message_at)::int as last_message_at,
+                count(*) filter (where o.first_response_at is distinct from c.first_response_at)::int as first_response_at,
+                (select count(*)::int from messages m join tickets t on t.id = m.ticket_id
+                  where t.workspace_id = $1 and t.number > $2 and m.workspace_id is distinct from t.workspace_id) as message_workspace
+           from replay r join tickets o on o.id = r.orig join tickets c on c.id = r.copy`,
+        [ACME, before],
+      );
+      expect(differ.rows[0]).toEqual({
+        tickets: 2500,
+        search: 0,
+        last_message_at: 0,
+        first_response_at: 0,
+        message_workspace: 0,
+      });
+    } finally {
+      await replay.query('rollback');
+      await replay.end();
+    }
+    // The view counts' tallies (kept by their statement-level trigger) match the tickets.
+    const tallies = await db.sql(
+      `with counted as (select workspace_id, status, priority, assignee_id, count(*) n from tickets group by 1, 2, 3, 4),
+            kept as (select workspace_id, status, priority, assignee_id, n from private.ticket_tallies where n <> 0)
+       select count(*)::int n from ((select * from counted except select * from kept) union all (select * from kept except select * from counted)) d`,
+    );
+    expect(tallies.rows[0].n).toBe(0);
     // Numbering continues from the counter for the next request.
     expect((await openTicket(db)).number).toBe(before + 2501);
   });

@@ -99,7 +99,7 @@ describe('npm run dev', () => {
   });
   afterAll(() => data.remove());
 
-  it('serves on loopback only, prints codes, crashes, restarts and cron failures, and stops every process on Ctrl-C', async () => {
+  it('serves on loopback only, prints codes, crashes, restarts, cron failures and function logs, and stops every process on Ctrl-C', async () => {
     const [appPort, stackPort] = [await freePort(), await freeBasePort()];
     const dev = spawn(
       process.execPath,
@@ -172,6 +172,20 @@ describe('npm run dev', () => {
         await db.query(`select cron.schedule('dev-test-fails', '1 seconds', 'select 1/0')`);
         await expect.poll(() => output, { timeout: 15_000 }).toMatch(/\[cron\] job \d+ failed: division by zero/);
         await db.query(`select cron.unschedule('dev-test-fails')`);
+
+        // What a function prints, prefixed by its name: close-solved reports what it closed.
+        await db.query(
+          `update tickets set status = 'solved', solved_at = now() - interval '8 days' where id = (select id from tickets order by created_at limit 1)`,
+        );
+        const { apiUrl, serviceRoleKey } = readStatus(data.dataDir)!;
+        const closed = await fetch(`${apiUrl}/functions/v1/close-solved`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${serviceRoleKey}` },
+        });
+        expect(await closed.json()).toEqual({ closed: 1 });
+        await expect
+          .poll(() => output, { timeout: 15_000 })
+          .toMatch(/\[functions\] close-solved: closed 1 solved ticket\(s\)/);
       } finally {
         await db.end();
       }

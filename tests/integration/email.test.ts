@@ -5,29 +5,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesTo } from '../support/mail.ts';
 import { ACME, PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+import { waitFor } from '../support/wait.ts';
 
 const SECRET = 'inbound-test-secret';
 const APP_URL = 'http://localhost:3999';
 const DOMAIN = 'tend.localhost';
 let db: DbStack;
 let envDir: string;
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (let wait = 20; ; wait = Math.min(wait * 2, 200)) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, wait));
-  }
-}
+let envFile: string;
+const baseEnv = `INBOUND_EMAIL_SECRET=${SECRET}\nAPP_URL=${APP_URL}\nINBOUND_EMAIL_DOMAIN=${DOMAIN}\n`;
 
 interface Mail {
   ID: string;
@@ -117,8 +107,8 @@ async function agentReply(ticketId: string, body: string, kind = 'reply') {
 
 beforeAll(async () => {
   envDir = mkdtempSync(path.join(os.tmpdir(), 'tend-email-env-'));
-  const envFile = path.join(envDir, '.env');
-  writeFileSync(envFile, `INBOUND_EMAIL_SECRET=${SECRET}\nAPP_URL=${APP_URL}\nINBOUND_EMAIL_DOMAIN=${DOMAIN}\n`);
+  envFile = path.join(envDir, '.env');
+  writeFileSync(envFile, baseEnv);
   db = await startDbStack({ functionsEnvFile: envFile });
 }, 120_000);
 afterAll(async () => {
@@ -248,6 +238,119 @@ describe('notify', () => {
   });
 });
 
+describe('invitation email', () => {
+  const sha256 = async (s: string) =>
+    Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s))).toString('hex');
+  const newToken = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+  const invitationMails = async (email: string) =>
+    (await messagesTo(db.stack.mailUrl, email, { notifications: true })).filter((m) => m.Subject.includes('invited'));
+
+  it('mails the invitee a link to /invite/<token> through notify; a resend mails the new link, a retried call nothing', async () => {
+    const email = `invitee-${Date.now()}@example.test`;
+    const admin = await db.as('acmeAdmin');
+    const token = newToken();
+    const { data, error } = await admin
+      .from('invitations')
+      .insert({
+        workspace_id: ACME,
+        email,
+        role: 'agent',
+        token_hash: await sha256(token),
+        invited_by: PEOPLE.acmeAdmin.id,
+      })
+      .select('id')
+      .setHeader('X-Invitation-Token', token)
+      .single();
+    expect(error).toBeNull();
+    const [mail] = await mailsTo(email);
+    expect(mail.Subject).toMatch(/ invited you to Acme Support on Tend$/);
+    expect(mail.Text).toContain(`Accept the invitation: ${APP_URL}/invite/${token}`);
+    expect(mail.Text).toContain('as an agent');
+    expect(mail.HTML).toContain(`href="${APP_URL}/invite/${token}"`);
+    expect(mail.ReplyTo[0].Address).toBe(PEOPLE.acmeAdmin.email);
+    expect(mail.MessageID).toMatch(new RegExp(`^i\\.${data!.id}\\.[0-9a-f]{16}@${DOMAIN}$`));
+
+    // The same delivery again (a retried webhook): already sent, nothing new.
+    const again = await notify({ type: 'invitation', invitation_id: data!.id, token });
+    expect(await again.json()).toEqual({ sent: [], already_sent: [email], failed: [] });
+
+    // A resend is a new token: a new email with the new link; the old token's call is superseded.
+    const second = newToken();
+    const resent = await admin
+      .from('invitations')
+      .update({ token_hash: await sha256(second) })
+      .eq('id', data!.id)
+      .select('id')
+      .setHeader('X-Invitation-Token', second);
+    expect(resent.data).toHaveLength(1);
+    const mails = await mailsTo(email, 2);
+    expect(mails[0].Text).toContain(`${APP_URL}/invite/${second}`);
+    expect(await (await notify({ type: 'invitation', invitation_id: data!.id, token })).json()).toEqual({
+      sent: [],
+      skipped: 'superseded',
+    });
+    expect(await invitationMails(email)).toHaveLength(2);
+  });
+
+  it('refuses a sixth invitation email to one address within the hour (too_many_attempts), writing nothing', async () => {
+    const email = `often-${Date.now()}@example.test`;
+    const admin = await db.as('acmeAdmin');
+    const first = newToken();
+    const { data } = await admin
+      .from('invitations')
+      .insert({ workspace_id: ACME, email, token_hash: await sha256(first), invited_by: PEOPLE.acmeAdmin.id })
+      .select('id')
+      .setHeader('X-Invitation-Token', first)
+      .single();
+    const resend = async () => {
+      const token = newToken();
+      return admin
+        .from('invitations')
+        .update({ token_hash: await sha256(token) })
+        .eq('id', data!.id)
+        .select('token_hash')
+        .setHeader('X-Invitation-Token', token);
+    };
+    // Each email sent before the next resend (a resend before it would supersede it).
+    for (let n = 1; n <= 5; n++) {
+      if (n > 1) expect((await resend()).error).toBeNull();
+      await waitFor(`invitation email ${n}`, async () => (await invitationMails(email)).length === n);
+    }
+    const before = (await db.sql('select token_hash from invitations where id = $1', [data!.id])).rows[0];
+    const refused = await resend();
+    expect(refused.error).toMatchObject({ code: 'P0001', message: 'too_many_attempts' });
+    expect((await db.sql('select token_hash from invitations where id = $1', [data!.id])).rows[0]).toEqual(before);
+  });
+
+  it('sends nothing for a write without the token, or with a token that is not the row’s', async () => {
+    const email = `silent-${Date.now()}@example.test`;
+    const admin = await db.as('acmeAdmin');
+    const token = newToken();
+    const insert = (header?: string) => {
+      const q = admin
+        .from('invitations')
+        .insert({
+          workspace_id: ACME,
+          email,
+          token_hash: crypto.randomUUID().replace(/-/g, '').repeat(2),
+          invited_by: PEOPLE.acmeAdmin.id,
+        })
+        .select('id');
+      return header ? q.setHeader('X-Invitation-Token', header) : q;
+    };
+    expect((await insert()).error).toBeNull();
+    expect((await insert(token)).error).toBeNull();
+    // Every queued request is answered, and none was for these invitations.
+    await waitFor('the queue to drain', async () => {
+      const { rows } = await db.sql('select count(*)::int as n from net.http_request_queue');
+      return rows[0].n === 0;
+    });
+    expect(await invitationMails(email)).toHaveLength(0);
+    const { rows } = await db.sql('select count(*)::int as n from email_deliveries where recipient = $1', [email]);
+    expect(rows[0].n).toBe(0);
+  });
+});
+
 describe('inbound-email', () => {
   it('refuses unsigned and forged calls with 401', async () => {
     const mail = postmark(PEOPLE.acmeCustomer.email, `acme@${DOMAIN}`);
@@ -334,6 +437,106 @@ describe('inbound-email', () => {
     expect(rows).toEqual([{ follow_up_of: t.id, status: 'new', requester_id: PEOPLE.acmeCustomer.id }]);
   });
 
+  it('stores the files as web uploads are, names the refused ones in the message, and a replay stores nothing twice', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Mail with files');
+    await agentReply(t.id, 'Send me a photo');
+    const replyTo = (await mailAbout(PEOPLE.acmeCustomer.email, 'Mail with files')).ReplyTo[0].Address;
+    const png = Buffer.from([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      ...Array.from({ length: 300 }, (_, i) => i % 256),
+    ]);
+    const text = Buffer.from('line one\nline two\n');
+    const file = (Name: string, bytes: Buffer, ContentType = 'application/octet-stream') => ({
+      Name,
+      ContentType,
+      ContentLength: bytes.length,
+      Content: bytes.toString('base64'),
+    });
+    const payload = postmark(PEOPLE.acmeCustomer.email, replyTo, {
+      TextBody: 'Here you go.',
+      Attachments: [
+        file('../Screen shot é.png', png, 'image/png'),
+        file('setup.exe', Buffer.from('MZ')),
+        file('huge.pdf', Buffer.alloc(10 * 1024 * 1024 + 1)),
+        file('notes.txt', text, 'text/plain'),
+        ...['a', 'b', 'c', 'd'].map((n) => file(`${n}.txt`, text)),
+      ],
+    });
+    const res = await inbound(payload);
+    expect(res.status).toBe(200);
+    const out = await res.json();
+    expect(out).toMatchObject({ outcome: 'reply', ticket_id: t.id, duplicate: false, files: 5, refused: 3 });
+    // The refused files are named at the end of the message, which is posted anyway.
+    const message = (await db.sql('select body from messages where id = $1', [out.message_id])).rows[0].body;
+    expect(message).toBe(
+      'Here you go.\n\n[Not attached: setup.exe (file type not accepted); huge.pdf (over 10 MB); d.txt (more than 5 files)]',
+    );
+
+    // The agent downloads each file with the right bytes, from a path like a web upload's.
+    const agent = await db.as('acmeAgent');
+    const { data: rows, error } = await agent
+      .from('attachments')
+      .select('id, path, file_name, size, mime_type, uploader_id')
+      .eq('message_id', out.message_id)
+      .order('file_name');
+    expect(error).toBeNull();
+    expect(rows!.map((r) => [r.file_name, r.size, r.mime_type])).toEqual([
+      ['../Screen shot é.png', png.length, 'image/png'],
+      ['a.txt', text.length, 'text/plain'],
+      ['b.txt', text.length, 'text/plain'],
+      ['c.txt', text.length, 'text/plain'],
+      ['notes.txt', text.length, 'text/plain'],
+    ]);
+    expect(rows![0].path).toBe(`${ACME}/${t.id}/${rows![0].id}/._Screen shot e.png`);
+    expect(rows![0].uploader_id).toBe(PEOPLE.acmeCustomer.id);
+    for (const row of rows!) {
+      const { data: signed } = await agent.storage.from('attachments').createSignedUrl(row.path, 60);
+      const bytes = Buffer.from(await (await fetch(signed!.signedUrl)).arrayBuffer());
+      expect(bytes.equals(row.mime_type === 'image/png' ? png : text), row.file_name).toBe(true);
+    }
+
+    // A replay (Postmark retries): the same message, the same files, nothing new.
+    const replay = await inbound(payload);
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toMatchObject({ message_id: out.message_id, duplicate: true });
+    const counts = await db.sql(
+      `select (select count(*)::int from attachments where ticket_id = $1) as rows,
+              (select count(*)::int from storage.objects where bucket_id = 'attachments' and name like $2) as objects,
+              (select count(*)::int from messages where ticket_id = $1 and body like 'Here you go.%') as messages`,
+      [t.id, `${ACME}/${t.id}/%`],
+    );
+    expect(counts.rows[0]).toEqual({ rows: 5, objects: 5, messages: 1 });
+  });
+
+  it('stores the files of a mail that opens a request, and completes a delivery cut off before its files were stored', async () => {
+    const pdf = Buffer.from('%PDF-1.4 pretend');
+    const payload = postmark(PEOPLE.acmeCustomer2.email, `acme@${DOMAIN}`, {
+      Subject: 'Invoice attached',
+      TextBody: '',
+      Attachments: [{ Name: 'invoice.pdf', ContentType: 'application/pdf', Content: pdf.toString('base64') }],
+    });
+    const out = await (await inbound(payload)).json();
+    expect(out).toMatchObject({ outcome: 'request', files: 1, refused: 0 });
+    const { rows } = await db.sql('select id, path from attachments where message_id = $1', [out.message_id]);
+    expect(rows).toHaveLength(1);
+    expect((await db.sql('select body from messages where id = $1', [out.message_id])).rows[0].body).toBe(
+      '(files only)',
+    );
+    // The first delivery recorded the file but died before storing it: the replay stores it.
+    await db.service().storage.from('attachments').remove([rows[0].path]);
+    expect((await (await inbound(payload)).json()).duplicate).toBe(true);
+    const customer = await db.as('acmeCustomer2');
+    const { data } = await customer.storage.from('attachments').download(rows[0].path);
+    expect(Buffer.from(await data!.arrayBuffer()).equals(pdf)).toBe(true);
+  });
+
   it('stops a customer’s notifications through the List-Unsubscribe address', async () => {
     const t = await openTicket(db, 'acmeCustomer2', 'Unsubscribe me');
     await agentReply(t.id, 'First answer');
@@ -381,4 +584,92 @@ describe('close-solved', () => {
     const runs = await db.sql(`select status from cron.job_run_details where jobid = $1`, [job.rows[0].jobid]);
     expect(runs.rows.map((r) => r.status)).toContain('succeeded');
   });
+});
+
+describe('notify when the SMTP server fails', () => {
+  it('retries with back-off, marks the delivery failed with the error, the retry job sends it once when SMTP is back; the reply is posted regardless', async () => {
+    // An SMTP server of our own that refuses every recipient (451, "try later") until told otherwise.
+    let refusing = true;
+    const attempts: number[] = [];
+    const received: string[] = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      // notify's pooled connection stays open: don't wait for it at close.
+      closeTimeout: 100,
+      onRcptTo(_address, _session, callback) {
+        if (!refusing) return callback();
+        attempts.push(Date.now());
+        const error = Object.assign(new Error('4.3.0 Mailbox busy, try later'), { responseCode: 451 });
+        callback(error);
+      },
+      onData(stream, _session, callback) {
+        let text = '';
+        stream.on('data', (chunk) => (text += chunk));
+        stream.on('end', () => {
+          received.push(text);
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.server.address() as { port: number }).port;
+
+    // The ticket's own notifications go out first, to the catcher.
+    const t = await openTicket(db, 'acmeCustomer2', 'SMTP outage');
+    await waitFor('the new request’s emails', async () => {
+      const { rows } = await db.sql(
+        `select count(*)::int as n from email_deliveries where ticket_id = $1 and status = 'sent'`,
+        [t.id],
+      );
+      return rows[0].n === 3;
+    });
+    writeFileSync(envFile, `${baseEnv}SMTP_HOST=127.0.0.1\nSMTP_PORT=${port}\n`);
+    try {
+      const m = await agentReply(t.id, 'Answer during the outage');
+      const mid = `<m.${m.id}@${DOMAIN}>`;
+      // The app's write is done before the email is even tried: it never waits for SMTP.
+      const { rows: now } = await db.sql('select status from email_deliveries where message_id = $1', [mid]);
+      expect(now.map((r) => r.status)).not.toContain('failed');
+
+      const failed = await waitFor('the delivery to fail', async () => {
+        const { rows } = await db.sql(
+          'select recipient, status, attempts, last_error, sent_at from email_deliveries where message_id = $1',
+          [mid],
+        );
+        return rows[0]?.status === 'failed' && rows[0];
+      });
+      expect(failed).toMatchObject({ recipient: PEOPLE.acmeCustomer2.email, attempts: 1, sent_at: null });
+      expect(failed.last_error).toContain('451');
+      // Four tries, 0.25 s, 1 s and 4 s apart (and no more).
+      expect(attempts).toHaveLength(4);
+      const gaps = attempts.slice(1).map((at, i) => at - attempts[i]);
+      for (const [i, least] of [250, 1000, 4000].entries()) expect(gaps[i]).toBeGreaterThanOrEqual(least * 0.9);
+
+      // The server is back: the retry job (every 10 minutes; run now) delivers it once; after that
+      // neither the job nor a repeated webhook sends it again.
+      refusing = false;
+      const job = await asPostgres(`select schedule, command from cron.job where jobname = 'retry-emails'`);
+      expect(job.rows).toEqual([{ schedule: '*/10 * * * *', command: 'select private.retry_failed_emails()' }]);
+      expect((await asPostgres('select private.retry_failed_emails() as n')).rows[0].n).toBe(1);
+      await waitFor('the retried delivery', async () => {
+        const { rows } = await db.sql('select status from email_deliveries where message_id = $1', [mid]);
+        return rows[0].status === 'sent';
+      });
+      expect((await asPostgres('select private.retry_failed_emails() as n')).rows[0].n).toBe(0);
+      const again = await notify({ type: 'message', message_id: m.id });
+      expect(await again.json()).toMatchObject({ sent: [], already_sent: [PEOPLE.acmeCustomer2.email] });
+      expect(received).toHaveLength(1);
+      expect(received[0]).toContain('Answer during the outage');
+      const { rows } = await db.sql('select status, attempts, last_error from email_deliveries where message_id = $1', [
+        mid,
+      ]);
+      expect(rows).toEqual([{ status: 'sent', attempts: 2, last_error: null }]);
+      expect(attempts).toHaveLength(4);
+    } finally {
+      writeFileSync(envFile, baseEnv);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 60_000);
 });

@@ -6,23 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
 import { freePort, startStack } from '../../supabase/local/stack.ts';
 import { startTestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait.ts';
 
 const stack = stackFixture({ fixture: 'functions-project' });
 let postgres: pg.Pool; // as the app's migrations and the dashboard's SQL editor run: role postgres
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (let wait = 20; ; wait = Math.min(wait * 2, 200)) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, wait));
-  }
-}
 
 const response = (id: number | string) =>
   waitFor(`the response to request ${id}`, async () => {

@@ -1,9 +1,11 @@
 // A stack with Tend's own migrations and seed, and clients signed in as the seeded people.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { startStack, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
 
@@ -107,4 +109,10 @@ export async function createUser(
     [id, email],
   );
   return id;
+}
+
+/** `npm run seed:bulk -- --workspace acme --tickets <n>` against the stack's database (run from the repository). */
+export async function seedBulk(db: DbStack, tickets: number): Promise<void> {
+  const args = ['--workspace', 'acme', '--tickets', String(tickets), '--db-url', db.stack.dbUrl];
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/seed-bulk.ts', ...args]);
 }

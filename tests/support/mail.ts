@@ -7,15 +7,16 @@ export interface MailSummary {
 }
 
 /**
- * Emails to `email`, newest first. Ticket notifications (notify: their Reply-To is reply+…) arrive in
- * the same inboxes at any time; they are left out unless `notifications` asks for them.
+ * Emails to `email`, newest first. notify's emails arrive in the same inboxes at any time (ticket
+ * notifications, whose Reply-To is reply+…; invitations, "… invited you to …"); they are left out
+ * unless `notifications` asks for them, so the rest are Auth's sign-in emails.
  */
 export async function messagesTo(
   mailUrl: string,
   email: string,
   opts: { notifications?: boolean } = {},
 ): Promise<MailSummary[]> {
-  const query = opts.notifications ? `to:${email}` : `to:${email} -reply-to:reply+`;
+  const query = opts.notifications ? `to:${email}` : `to:${email} -reply-to:reply+ -subject:invited`;
   const res = await fetch(`${mailUrl}/api/v1/search?query=${encodeURIComponent(query)}`);
   if (!res.ok) throw new Error(`mail search failed: ${res.status}`);
   return (await res.json()).messages;

@@ -39,6 +39,12 @@ describe('database errors → the catalogue', () => {
     }
   });
 
+  it('makes a statement timeout (57014) a catalogue error, never a 500', () => {
+    const timeout = { code: '57014', message: 'canceling statement due to statement timeout' };
+    expect(mapDbError(timeout, 'inbox search')).toMatchObject({ code: 'search_timeout', status: 503 });
+    expect(mapDbError(timeout, 'inbox')).toMatchObject({ code: 'backend_unavailable', status: 503 });
+  });
+
   it('tells an unreachable database from an unexpected error', () => {
     expect(mapDbError({ message: 'TypeError: fetch failed' }, 'test')).toMatchObject({
       code: 'backend_unavailable',

@@ -29,6 +29,9 @@ describe('error catalogue', () => {
     );
     expect(errorMessage('attachment_too_large', { fileName: 'file.pdf' })).toBe('"file.pdf" is larger than 10 MB.');
     expect(errorMessage('too_many_attachments')).toBe('Attach at most 5 files to one message.');
+    expect(errorMessage('search_timeout')).toBe(
+      'This search took too long. Narrow it with a view or a filter, or add a word.',
+    );
     expect(errorMessage('backend_unavailable')).toBe(
       "Tend can't reach its database right now. Your text is kept; try again.",
     );

@@ -6,6 +6,7 @@ import {
   InboxSchema,
   NewRequestSchema,
   PortalRequestSchema,
+  SEND_STATUSES,
   TicketSchema,
   WorkspaceSchema,
 } from '~/lib/forms/helpdesk-schemas.server.ts';
@@ -77,5 +78,36 @@ describe('helpdesk forms', () => {
     });
     const nobody = parseSubmission(form({ intent: 'assignee', assignee: '' }), TicketSchema);
     expect(nobody.status === 'success' && nobody.value).toEqual({ intent: 'assignee' });
+  });
+
+  it('reads the sidebar\'s one "Save" (without JavaScript): the three fields and what the page showed', () => {
+    const saved = parseSubmission(
+      form({
+        intent: 'save',
+        status: 'pending',
+        priority: 'high',
+        assignee: '',
+        from_status: 'open',
+        from_priority: 'normal',
+        from_assignee: 'nobody',
+      }),
+      TicketSchema,
+    );
+    expect(saved.status === 'success' && saved.value).toEqual({
+      intent: 'save',
+      status: 'pending',
+      priority: 'high',
+      from_status: 'open',
+      from_priority: 'normal',
+      from_assignee: 'nobody',
+    });
+  });
+
+  it('offers "send and set status" only the statuses agents set: no New, no Closed', () => {
+    expect(SEND_STATUSES).toEqual(['keep', 'open', 'pending', 'solved']);
+    for (const status of ['new', 'closed']) {
+      const refused = parseSubmission(form({ intent: 'send', body: 'Hi', set_status: status }), TicketSchema);
+      expect(refused.reply().error).toEqual({ set_status: bad });
+    }
   });
 });

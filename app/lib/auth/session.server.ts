@@ -4,12 +4,11 @@
 // with a symmetric secret it asks the Auth server via getUser. Like the API itself, a locally
 // verified token stays valid until it expires (jwt_expiry) even if its session was revoked.
 import { redirect } from '@remix-run/node';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { mapAuthError } from '../errors/from-auth.ts';
 import { FLASH, setFlash } from './cookies.server.ts';
 import { errorResponse, responseHeaders } from '../http/responses.server.ts';
 import { loginPath } from '../http/safe-redirect.ts';
-import { authCookies, getSupabase, tokenClient } from '../supabase/client.server.ts';
+import { authCookies, getSupabase, type Supabase, tokenClient } from '../supabase/client.server.ts';
 import type { SessionUser } from './user.ts';
 
 export type { SessionUser };
@@ -28,7 +27,7 @@ function fromClaims(claims: Claims): SessionUser | null {
 // Within the margin auth-js would refresh the session, so from then on getClaims runs again.
 const VERIFIED_MAX = 10_000; // with a data client each once used (~9 KB): at most ~90 MB a worker
 const REFRESH_MARGIN_MS = 2 * 60_000; // auth-js refreshes 90 s before exp (EXPIRY_MARGIN_MS)
-const verified = new Map<string, { user: SessionUser; until: number; accessToken: string; db?: SupabaseClient }>();
+const verified = new Map<string, { user: SessionUser; until: number; accessToken: string; db?: Supabase }>();
 
 function remember(key: string, user: SessionUser, exp: number | undefined, accessToken: string | undefined) {
   const until = (exp ?? 0) * 1000 - REFRESH_MARGIN_MS;
@@ -49,7 +48,7 @@ function knownSession(key: string) {
 async function readUser(
   request: Request,
   needClient: boolean,
-): Promise<{ user: SessionUser | null; expired: boolean; supabase?: SupabaseClient }> {
+): Promise<{ user: SessionUser | null; expired: boolean; supabase?: Supabase }> {
   // No auth cookie, no session: skip building a client (the common anonymous page view).
   const key = authCookies(request);
   if (!key) return { user: null, expired: false };
@@ -95,7 +94,7 @@ function currentPath(request: Request): string {
  * The signed-in user, or a thrown redirect to `/login?redirectTo=<this page>` carrying the
  * cookie deletions (session_expired when the visitor had a session that no longer works).
  */
-export async function requireUser(request: Request): Promise<{ user: SessionUser; supabase: SupabaseClient }> {
+export async function requireUser(request: Request): Promise<{ user: SessionUser; supabase: Supabase }> {
   const { user, expired, supabase } = await readUser(request, true);
   if (user && supabase) return { user, supabase };
   // A session that stopped working says so on the sign-in page (catalogue: session_expired).

@@ -1,6 +1,12 @@
 // The error catalogue (docs/product.md §8): stable codes → the message a user reads and the HTTP
 // status. Codes are logged and tested; every user-facing error message comes from here.
-import { ATTACHMENT_MAX_MB, ATTACHMENTS_PER_MESSAGE, DISPLAY_NAME_MAX_LENGTH, REPORT_MAX_DAYS } from '../constants.ts';
+import {
+  ATTACHMENT_MAX_MB,
+  ATTACHMENTS_PER_MESSAGE,
+  DISPLAY_NAME_MAX_LENGTH,
+  MESSAGE_MAX_LENGTH,
+  REPORT_MAX_DAYS,
+} from '../constants.ts';
 
 const catalogue = {
   email_invalid: { status: 400, message: () => 'Enter a valid email address.' },
@@ -42,6 +48,11 @@ const catalogue = {
     message: () => 'Someone replied while you were writing. Read the new message; your draft is kept.',
   },
   assignee_not_member: { status: 400, message: () => 'Only members of this workspace can be assigned.' },
+  // The statement timeout stopped a search (public.inbox, supabase/schemas/50_inbox.sql): the page keeps the query.
+  search_timeout: {
+    status: 503,
+    message: () => 'This search took too long. Narrow it with a view or a filter, or add a word.',
+  },
   backend_unavailable: {
     status: 503,
     message: () => "Tend can't reach its database right now. Your text is kept; try again.",
@@ -52,11 +63,22 @@ const catalogue = {
     status: 409,
     message: (p: { who: string; change: string }) => `${p.who} ${p.change} a moment ago. This is how it is now.`,
   },
+  // Canned replies (/w/:slug/settings/replies).
+  title_taken: { status: 409, message: () => 'A canned reply with that title already exists.' },
+  placeholder_unknown: {
+    status: 400,
+    message: (p: { name: string }) => `"{{${p.name}}}" isn't a placeholder. Use one from the list.`,
+  },
   // The reports' custom range.
   date_invalid: { status: 400, message: () => 'Enter a date such as 2026-01-31.' },
   date_range_invalid: {
     status: 400,
     message: () => `Choose an end date on or after the start date, at most ${REPORT_MAX_DAYS} days later.`,
+  },
+  // A message over the limit: refused, never cut (the text is given back; the composer counts).
+  message_too_long: {
+    status: 400,
+    message: () => `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`,
   },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },

@@ -41,6 +41,12 @@ export function mapDbError(error: PostgrestErrorLike, context: string): DbError 
     log.warn('helpdesk input refused by the database', { context, pg_code: error.code, message: error.message });
     return refusal('bad_request', null);
   }
+  // The statement timeout (57014): a search that the inbox couldn't narrow in time, else a database too busy
+  // to answer — a catalogue error either way, never a 500.
+  if (error.code === '57014') {
+    log.warn('helpdesk statement timeout', { context, message: error.message });
+    return refusal(context === 'inbox search' ? 'search_timeout' : 'backend_unavailable', null);
+  }
   // PostgREST always gives a code. Without one the data API was not reached: a refused or timed-out
   // fetch, or the gateway's own answer for a dead upstream (Kong's 502 "An invalid response was
   // received from the upstream server", 504 "The upstream server is timing out", 503 "… not running").
@@ -52,7 +58,7 @@ export function mapDbError(error: PostgrestErrorLike, context: string): DbError 
 /** Throws the catalogue error page for a failed loader query: its own page, bad_request or unexpected. */
 export function throwDbError(request: Request, error: PostgrestErrorLike, context: string): never {
   const { code, status } = mapDbError(error, context);
-  if (code === 'backend_unavailable' || code === 'not_found' || code === 'forbidden')
+  if (code === 'backend_unavailable' || code === 'search_timeout' || code === 'not_found' || code === 'forbidden')
     throw errorResponse(request, code);
   throw errorResponse(request, status === 400 ? 'bad_request' : 'unexpected');
 }

@@ -4,9 +4,16 @@
 // database as checks. Fields only a hand-made request gets wrong (an intent, a radio value, a
 // select's option) carry the catalogue's bad_request.
 import { z } from 'zod';
-import { MESSAGE_MAX_LENGTH, SUBJECT_MAX_LENGTH, WORKSPACE_NAME_MAX_LENGTH } from '../constants.ts';
+import {
+  CANNED_REPLY_BODY_MAX_LENGTH,
+  CANNED_REPLY_TITLE_MAX_LENGTH,
+  MESSAGE_MAX_LENGTH,
+  SUBJECT_MAX_LENGTH,
+  WORKSPACE_NAME_MAX_LENGTH,
+} from '../constants.ts';
 import { errorMessage } from '../errors/catalogue.ts';
-import { MEMBER_ROLES, PRIORITIES, STATUSES, UUID_RE } from '../helpdesk/vocabulary.ts';
+import { unknownPlaceholders } from '../helpdesk/canned-replies.ts';
+import { AGENT_STATUSES, MEMBER_ROLES, PRIORITIES, STATUSES, UUID_RE } from '../helpdesk/vocabulary.ts';
 import { EmailSchema } from './schemas.server.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from './fields.ts';
 
@@ -64,10 +71,7 @@ const SubjectSchema = z
 export const BodySchema = z
   .string({ error: 'Write a message.' })
   .refine((s) => s.trim().length > 0, 'Write a message.')
-  .refine(
-    (s) => s.length <= MESSAGE_MAX_LENGTH,
-    `Keep the message under ${MESSAGE_MAX_LENGTH.toLocaleString('en')} characters.`,
-  );
+  .refine((s) => s.length <= MESSAGE_MAX_LENGTH, errorMessage('message_too_long'));
 
 /**
  * The per-render key of a form that creates a row: the database gives a repeated key the row of the
@@ -94,10 +98,20 @@ export const PortalRequestSchema = byIntent([
 /** A sidebar field's value when the page was rendered ('nobody': no assignee); without one, no check. */
 const FromSchema = z.string().max(36).optional().catch(undefined);
 
-/** "Send and set status" on the agent's composer. */
-export const SEND_STATUSES = ['keep', 'open', 'pending', 'solved'] as const;
+/** "Send and set status" on the agent's composer: keep it, or one of the statuses agents set. */
+export const SEND_STATUSES = ['keep', ...AGENT_STATUSES] as const;
 
-/** /w/:slug/tickets/:number: the composer and the sidebar's three forms. */
+const PICK_REPLY_MESSAGE = 'Choose a canned reply.';
+
+// Nobody (empty) or a member; the database checks membership (assignee_not_member) as well.
+const AssigneeSchema = z.string().regex(UUID_RE, errorMessage('assignee_not_member')).optional();
+const from = { from_status: FromSchema, from_priority: FromSchema, from_assignee: FromSchema };
+
+/**
+ * /w/:slug/tickets/:number: the composer, and the sidebar. With JavaScript each sidebar field is
+ * sent on its own as it changes (status, priority, assignee); without, "Save" sends the three
+ * (save: only those that differ from what the page showed are written) and "Assign to me".
+ */
 export const TicketSchema = byIntent([
   z.object({
     intent: z.literal('send'),
@@ -108,15 +122,26 @@ export const TicketSchema = byIntent([
     last_seen_message_id: z.string().regex(UUID_RE).optional().catch(undefined),
     client_key: ClientKeySchema,
   }),
-  z.object({ intent: z.literal('status'), status: z.enum(STATUSES, badRequest), from: FromSchema }),
-  z.object({ intent: z.literal('priority'), priority: z.enum(PRIORITIES, badRequest), from: FromSchema }),
-  // Nobody (empty) or a member; the database checks membership (assignee_not_member) as well.
+  z.object({ intent: z.literal('status'), status: z.enum(STATUSES, badRequest), from_status: FromSchema }),
+  z.object({ intent: z.literal('priority'), priority: z.enum(PRIORITIES, badRequest), from_priority: FromSchema }),
+  z.object({ intent: z.literal('assignee'), assignee: AssigneeSchema, from_assignee: FromSchema }),
+  z.object({ intent: z.literal('assign_me'), from_assignee: FromSchema }),
   z.object({
-    intent: z.literal('assignee'),
-    assignee: z.string().regex(UUID_RE, errorMessage('assignee_not_member')).optional(),
-    from: FromSchema,
+    intent: z.literal('save'),
+    status: z.enum(STATUSES, badRequest),
+    priority: z.enum(PRIORITIES, badRequest),
+    assignee: AssigneeSchema,
+    ...from,
   }),
-  z.object({ intent: z.literal('assign_me'), from: FromSchema }),
+  // Without JavaScript: the chosen canned reply goes into the composer (the page renders it again).
+  // (by title: one per workspace).
+  z.object({
+    intent: z.literal('insert_canned_reply'),
+    canned_reply: z
+      .string({ error: PICK_REPLY_MESSAGE })
+      .min(1, PICK_REPLY_MESSAGE)
+      .max(CANNED_REPLY_TITLE_MAX_LENGTH, PICK_REPLY_MESSAGE),
+  }),
 ]);
 
 /** /w/:slug: "Claim next". */
@@ -150,3 +175,37 @@ const timeZones = new Set(TIME_ZONES);
 export const SettingsSchema = WorkspaceSchema.extend({
   time_zone: z.string(badRequest).refine((tz) => timeZones.has(tz), badRequest),
 });
+
+const cannedTitleMessage = `Enter a title of 1 to ${CANNED_REPLY_TITLE_MAX_LENGTH} characters.`;
+const cannedBodyMessage = `Write a reply of 1 to ${CANNED_REPLY_BODY_MAX_LENGTH.toLocaleString('en')} characters.`;
+const CannedReplyId = z.string(badRequest).regex(UUID_RE, badRequest.error);
+const CannedReplyFields = {
+  title: z
+    .string({ error: cannedTitleMessage })
+    .trim()
+    .min(1, cannedTitleMessage)
+    .max(CANNED_REPLY_TITLE_MAX_LENGTH, cannedTitleMessage),
+  // Trimmed: a reply is inserted into a message, where surrounding blank lines are in the way.
+  body: z
+    .string({ error: cannedBodyMessage })
+    .trim()
+    .min(1, cannedBodyMessage)
+    .max(CANNED_REPLY_BODY_MAX_LENGTH, cannedBodyMessage)
+    .superRefine((body, ctx) => {
+      const [name] = unknownPlaceholders(body);
+      if (name !== undefined) ctx.addIssue({ code: 'custom', message: errorMessage('placeholder_unknown', { name }) });
+    }),
+};
+
+/** /w/:slug/settings/replies: add, preview (new or being edited), save an edit, delete. */
+export const CannedRepliesSchema = byIntent([
+  z.object({ intent: z.literal('create'), ...CannedReplyFields }),
+  z.object({
+    intent: z.literal('preview'),
+    reply: CannedReplyId.optional(),
+    title: z.string().optional(),
+    body: CannedReplyFields.body,
+  }),
+  z.object({ intent: z.literal('update'), reply: CannedReplyId, ...CannedReplyFields }),
+  z.object({ intent: z.literal('delete'), reply: CannedReplyId }),
+]);

@@ -8,7 +8,7 @@ import {
   unstable_parseMultipartFormData as parseMultipartFormData,
   redirect,
 } from '@remix-run/node';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Supabase } from '../supabase/client.server.ts';
 import { errorMessage } from '../errors/catalogue.ts';
 import { throwDbError } from '../errors/from-db.server.ts';
 import { log } from '../http/log.server.ts';
@@ -50,7 +50,7 @@ const MULTIPART_MAX_BYTES = (ATTACHMENTS_PER_MESSAGE + 2) * ATTACHMENT_MAX_BYTES
 /** The form of a message to `folder` (workspace and ticket ids): text and streamed files. */
 export async function readMessageForm(
   request: Request,
-  supabase: SupabaseClient,
+  supabase: Supabase,
   folder: { workspaceId: string; ticketId: string },
 ): Promise<MessageForm> {
   const contentType = request.headers.get('Content-Type') ?? '';
@@ -102,7 +102,7 @@ export async function readMessageForm(
 
 /** One file streamed to storage; over the limit, the rest of it is read and dropped. */
 async function uploadPart(
-  supabase: SupabaseClient,
+  supabase: Supabase,
   folder: { workspaceId: string; ticketId: string },
   fileName: string,
   mimeType: string,
@@ -149,7 +149,7 @@ async function drain(data: AsyncIterable<Uint8Array>): Promise<null> {
 }
 
 /** Objects of a post that did not happen. */
-export async function removeUploads(supabase: SupabaseClient, uploads: Upload[]): Promise<void> {
+export async function removeUploads(supabase: Supabase, uploads: Upload[]): Promise<void> {
   if (!uploads.length) return;
   const { error } = await supabase.storage.from(ATTACHMENTS_BUCKET).remove(uploads.map((u) => u.key));
   if (error) log.error('attachments: could not remove the uploads of a failed post', { message: error.message });
@@ -170,7 +170,7 @@ export const SIGNED_URL_SECONDS = 60;
  */
 export async function redirectToFile(
   request: Request,
-  supabase: SupabaseClient,
+  supabase: Supabase,
   o: { id: string | undefined; ticketId: string; repliesOnly: boolean },
 ): Promise<Response> {
   if (!o.id || !UUID_RE.test(o.id)) throw errorResponse(request, 'not_found');

@@ -1,13 +1,16 @@
 // The look-ups the helpdesk pages and actions share. Always the user's cookie-bound client:
 // row-level security is the authorisation, and what it hides is a 404.
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { throwDbError } from '../errors/from-db.server.ts';
 import { errorResponse, redirectWithHeaders } from '../http/responses.server.ts';
-import { getSupabase } from '../supabase/client.server.ts';
-import type { Database, Tables } from '../supabase/database.types.ts';
+import { getSupabase, type Supabase } from '../supabase/client.server.ts';
+import type { Tables } from '../supabase/database.types.ts';
 import { MAX_QUERY_LENGTH } from '../constants.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
 import { isPriority, isStatus, isView, type InboxView, type MemberRole, UUID_RE } from './vocabulary.ts';
+
+// The ticket page's canned-reply look-ups, from here: each server module a route imports costs its
+// browser bundle an empty stub chunk (docs/decisions/006-javascript-budget.md).
+export { cannedReplyTitles, filledCannedReplies } from './canned-replies.server.ts';
 
 /** The inbox's view, search and filters from its URL (the inbox and its CSV export); anything else is unset. */
 export function inboxFilters(params: URLSearchParams) {
@@ -28,7 +31,7 @@ export function inboxFilters(params: URLSearchParams) {
 }
 
 /** The data client, typed by the generated schema (rows, embeddings and RPCs). */
-type Client = SupabaseClient<Database>;
+type Client = Supabase;
 
 export type Workspace = Pick<Tables<'workspaces'>, 'id' | 'slug' | 'name'>;
 

@@ -20,6 +20,18 @@ export const VIEW_LABELS: Record<InboxView, string> = {
   all: 'All',
 };
 
+/**
+ * The statuses an agent sets by hand ("Send and set status"): every one but `new`, which nothing
+ * returns to, and `closed`, which only admins and Tend's job reach (private.check_transition,
+ * supabase/schemas/20_tickets.sql; docs/product.md §4).
+ */
+export const AGENT_STATUSES = STATUSES.filter(
+  (s): s is Exclude<TicketStatus, 'new' | 'closed'> => s !== 'new' && s !== 'closed',
+);
+
+/** A sidebar form's "no assignee" when the page was rendered (an empty select value is "Nobody" too). */
+export const NOBODY = 'nobody';
+
 export const STATUS_LABELS: Record<TicketStatus, string> = {
   new: 'New',
   open: 'Open',

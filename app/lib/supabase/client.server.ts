@@ -10,8 +10,11 @@ import { env } from '../env.server.ts';
 import { clientIp, isHttps } from '../http/request-info.server.ts';
 import { signInFetch } from './sign-in-fetch.server.ts';
 
+/** A client typed by the generated schema: rows, RPC arguments and results come from database.types.ts. */
+export type Supabase = SupabaseClient<Database>;
+
 export interface RequestSupabase {
-  supabase: SupabaseClient<Database>;
+  supabase: Supabase;
   /** Set-Cookie and cache headers collected so far; return them with every response. */
   headers: Headers;
   /** The cookies the library set or deleted in this call, by name. */

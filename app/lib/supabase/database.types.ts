@@ -82,6 +82,8 @@ export type Database = {
           created_by: string | null
           id: string
           title: string
+          updated_at: string | null
+          updated_by: string | null
           workspace_id: string
         }
         Insert: {
@@ -90,6 +92,8 @@ export type Database = {
           created_by?: string | null
           id?: string
           title: string
+          updated_at?: string | null
+          updated_by?: string | null
           workspace_id: string
         }
         Update: {
@@ -98,6 +102,8 @@ export type Database = {
           created_by?: string | null
           id?: string
           title?: string
+          updated_at?: string | null
+          updated_by?: string | null
           workspace_id?: string
         }
         Relationships: [
@@ -694,6 +700,7 @@ export type Database = {
       }
       receive_email: {
         Args: {
+          p_attachments?: Json
           p_body: string
           p_from: string
           p_message_id: string

@@ -85,7 +85,7 @@ export interface OutgoingEmail {
   messageId: string;
   inReplyTo?: string;
   references?: string[];
-  replyTo: string;
+  replyTo?: string;
   headers?: Record<string, string>;
 }
 

@@ -5,6 +5,15 @@
 // The email becomes a reply on its thread (the Reply-To token, else In-Reply-To/References), a
 // follow-up request when that thread is closed, or a new request in the workspace whose address it
 // was sent to (<slug>@<INBOUND_EMAIL_DOMAIN>). Mail to an unsubscribe address stops notifications.
+// Its files are stored as web uploads are (attachments.ts); files Tend doesn't take are named in the message.
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MAX_MB,
+  ATTACHMENTS_BUCKET,
+  ATTACHMENTS_PER_MESSAGE,
+  attachmentTypeOf,
+  safeStorageName,
+} from '../_shared/attachment-rules.ts';
 import { inboundDomain, readToken, referencedMessages } from '../_shared/email.ts';
 import { admin, json } from '../_shared/platform.ts';
 import { htmlToText, stripQuoted } from '../_shared/quoted.ts';
@@ -29,7 +38,14 @@ interface PostmarkInbound {
   HtmlBody?: string;
   StrippedTextReply?: string;
   Headers?: { Name: string; Value: string }[];
-  Attachments?: { Name: string; ContentType: string; ContentLength: number; Content: string }[];
+  Attachments?: PostmarkAttachment[];
+}
+
+interface PostmarkAttachment {
+  Name?: string;
+  ContentType?: string;
+  ContentLength?: number;
+  Content?: string;
 }
 
 const MAX_BODY = 20_000;
@@ -81,6 +97,78 @@ async function ensureUser(email: string, name: string | undefined): Promise<void
   if (error && error.code !== 'email_exists') throw error;
 }
 
+interface File {
+  id: string;
+  file_name: string;
+  storage_name: string;
+  size: number;
+  mime_type: string;
+  bytes: Uint8Array;
+}
+
+/** The email's files by the web upload's rules: the first 5 of an allowed type and at most 10 MB are kept. */
+async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refused: string[] }> {
+  const files: File[] = [];
+  const refused: string[] = [];
+  for (const [i, a] of (mail.Attachments ?? []).entries()) {
+    // Shown in the message: one line, no control characters.
+    const name =
+      (a.Name ?? '')
+        .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+        .trim()
+        .slice(0, 255) || '(unnamed)';
+    const type = attachmentTypeOf(name);
+    const content = (a.Content ?? '').replace(/\s+/g, '');
+    // The decoded size, known from the base64 length: a file over the limit is never decoded.
+    const size = Math.floor((content.length * 3) / 4) - (content.match(/=*$/)?.[0].length ?? 0);
+    let bytes: Uint8Array | null = null;
+    if (type && size <= ATTACHMENT_MAX_BYTES) {
+      try {
+        bytes = Uint8Array.from(atob(content), (c) => c.charCodeAt(0));
+      } catch {
+        // Not base64: a file that can't be read.
+      }
+    }
+    if (!type) refused.push(`${name} (file type not accepted)`);
+    else if (size > ATTACHMENT_MAX_BYTES) refused.push(`${name} (over ${ATTACHMENT_MAX_MB} MB)`);
+    else if (!bytes) refused.push(`${name} (unreadable)`);
+    else if (files.length >= ATTACHMENTS_PER_MESSAGE)
+      refused.push(`${name} (more than ${ATTACHMENTS_PER_MESSAGE} files)`);
+    else
+      files.push({
+        // From the provider's id: a replay names the same files, so it finds what was stored.
+        id: await uuidOf(`${mail.MessageID}/${i}`),
+        file_name: name,
+        storage_name: safeStorageName(name),
+        size: bytes.byteLength,
+        mime_type: type,
+        bytes,
+      });
+  }
+  return { files, refused };
+}
+
+async function uuidOf(text: string): Promise<string> {
+  const h = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))).slice(0, 16);
+  h[6] = (h[6] & 0x0f) | 0x50; // version 5 (name-based, here SHA-256)
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const hex = [...h].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Stores each recorded file's bytes at its path; one already there (a replay) is left as it is. */
+async function storeFiles(recorded: { id: string; path: string }[], files: File[]): Promise<void> {
+  const bucket = admin().storage.from(ATTACHMENTS_BUCKET);
+  for (const { id, path } of recorded) {
+    const file = files.find((f) => f.id === id);
+    if (!file) continue;
+    const { error } = await bucket.upload(path, file.bytes, { contentType: file.mime_type, upsert: false });
+    // storage-api's "Duplicate": statusCode 409 in the body (the HTTP status is 400 or 409 by version).
+    const code = (error as { statusCode?: string } | null)?.statusCode;
+    if (error && code !== '409') throw new Error(`storing ${path} failed: ${code} ${error.message}`);
+  }
+}
+
 Deno.serve(async (req) => {
   if (req.method !== 'POST') return json(405, { error: 'method not allowed' });
   if (!authorized(req))
@@ -121,7 +209,11 @@ Deno.serve(async (req) => {
   if (!ticketId && !workspaceSlug) return json(403, { error: 'not addressed to a workspace or a thread' });
 
   const text = stripQuoted(mail.TextBody?.trim() ? mail.TextBody : htmlToText(mail.HtmlBody ?? ''));
-  const body = (text || '(no text)').slice(0, MAX_BODY);
+  const { files, refused } = await sortFiles(mail);
+  // Refused files are named at the end of the message, for the agent (and the sender) to see.
+  const named = refused.slice(0, 10).join('; ') + (refused.length > 10 ? `; and ${refused.length - 10} more` : '');
+  const note = refused.length ? `\n\n[Not attached: ${named}]` : '';
+  const body = (text || (files.length ? '(files only)' : '(no text)')).slice(0, MAX_BODY - note.length) + note;
   await ensureUser(from, mail.FromFull?.Name ?? mail.FromName);
   const { data, error } = await admin().rpc('receive_email', {
     p_provider_message_id: mail.MessageID,
@@ -131,6 +223,7 @@ Deno.serve(async (req) => {
     p_ticket_id: ticketId,
     p_subject: (mail.Subject ?? '').replace(/^\s*((re|fwd?|aw|sv):\s*)+/i, ''),
     p_body: body,
+    p_attachments: files.map(({ bytes: _, ...row }) => row),
   });
   if (error) {
     // Postmark stops retrying on 403: mail no workspace takes is not worth another try.
@@ -138,7 +231,14 @@ Deno.serve(async (req) => {
     console.error(`receive_email failed: ${error.message}`);
     return json(500, { error: error.message });
   }
-  if (mail.Attachments?.length)
-    console.log(`${mail.Attachments.length} attachment(s) of ${mail.MessageID} not stored: no attachments table yet`);
-  return json(200, data);
+  try {
+    await storeFiles(data.attachments, files);
+  } catch (e) {
+    // Postmark retries on a 5xx: the replay stores what is missing.
+    console.error((e as Error).message);
+    return json(500, { error: 'attachments not stored' });
+  }
+  if (refused.length) console.log(`${mail.MessageID}: not attached: ${refused.join('; ')}`);
+  const { attachments: _, ...result } = data;
+  return json(200, { ...result, files: files.length, refused: refused.length });
 });

@@ -1,11 +1,14 @@
-// notify: called by the database (trigger messages_notify, through pg_net) for every public reply
-// written through the API. It emails the other side of the conversation: an agent's reply goes to
-// the requester, with the thread's link and a one-click sign-in link; a customer's request or reply
-// goes to the assignee, or to the workspace's team while nobody is assigned. Notes are never sent.
-// Each (Message-ID, recipient) is claimed in email_deliveries first: a retried call sends nothing twice.
+// notify: called by the database (through pg_net) for every public reply written through the API
+// (trigger messages_notify) and every invitation sent or resent (trigger invitations_notify). A reply
+// goes to the other side of the conversation: an agent's to the requester, with the thread's link and a
+// one-click sign-in link; a customer's request or reply to the assignee, or to the workspace's team
+// while nobody is assigned. Notes are never sent. An invitation goes to the invitee, with the link to
+// /invite/<token>. Each (Message-ID, recipient) is claimed in email_deliveries first: a retried call
+// sends nothing twice.
 import {
   appUrl,
   escapeHtml,
+  inboundDomain,
   messageIdOf,
   replyAddress,
   sendEmail,
@@ -181,56 +184,149 @@ async function notifyMessage(messageId: string) {
   if (t.message.kind !== 'reply') return { status: 200, body: { sent: [], skipped: 'note' } };
   const { audience, ids } = await recipients(t);
   const isNew = t.replies[0]?.id === t.message.id;
-  const db = admin();
-  const sent: string[] = [];
-  const already: string[] = [];
-  const failed: { to: string; error: string }[] = [];
+  const outcome = newOutcome();
   await Promise.all(
     ids.map(async (id) => {
       const email = await emailOf(id);
       if (!email) return;
-      const mid = messageIdOf(t.message.id);
-      const { data: claimed, error } = await db.rpc('claim_email_delivery', {
-        p_message_id: mid,
-        p_recipient: email,
-        p_ticket_id: t.ticket.id,
-      });
-      if (error) throw error;
-      if (!claimed) return void already.push(email);
-      try {
-        const mail =
-          audience === 'customer' ? await customerEmail(t, { id, email }) : await teamEmail(t, { id, email }, isNew);
-        await sendEmail(mail);
-        await db
-          .from('email_deliveries')
-          .update({ status: 'sent', sent_at: new Date().toISOString(), last_error: null })
-          .match({ message_id: mid, recipient: email });
-        sent.push(email);
-      } catch (e) {
-        const message = (e as Error).message ?? String(e);
-        console.error(`sending ${mid} to ${email} failed: ${message}`);
-        await db
-          .from('email_deliveries')
-          .update({ status: 'failed', last_error: message })
-          .match({ message_id: mid, recipient: email });
-        failed.push({ to: email, error: message });
-      }
+      await deliver(outcome, messageIdOf(t.message.id), email, t.ticket.id, () =>
+        audience === 'customer' ? customerEmail(t, { id, email }) : teamEmail(t, { id, email }, isNew),
+      );
     }),
   );
-  return { status: failed.length ? 502 : 200, body: { audience, sent, already_sent: already, failed } };
+  return { status: outcome.failed.length ? 502 : 200, body: { audience, ...outcome } };
+}
+
+interface Outcome {
+  sent: string[];
+  already_sent: string[];
+  failed: { to: string; error: string }[];
+}
+const newOutcome = (): Outcome => ({ sent: [], already_sent: [], failed: [] });
+
+/**
+ * Sends one email unless this (Message-ID, recipient) was sent or is being sent: claimed in
+ * email_deliveries first, then marked sent, or failed with the error (the next call retries it).
+ */
+async function deliver(
+  outcome: Outcome,
+  messageId: string,
+  email: string,
+  ticketId: string | null,
+  build: () => Promise<OutgoingEmail>,
+): Promise<void> {
+  const db = admin();
+  const { data: claimed, error } = await db.rpc('claim_email_delivery', {
+    p_message_id: messageId,
+    p_recipient: email,
+    p_ticket_id: ticketId,
+  });
+  if (error) throw error;
+  if (!claimed) return void outcome.already_sent.push(email);
+  try {
+    await sendEmail(await build());
+    await db
+      .from('email_deliveries')
+      .update({ status: 'sent', sent_at: new Date().toISOString(), last_error: null })
+      .match({ message_id: messageId, recipient: email });
+    outcome.sent.push(email);
+  } catch (e) {
+    const message = (e as Error).message ?? String(e);
+    console.error(`sending ${messageId} to ${email} failed: ${message}`);
+    await db
+      .from('email_deliveries')
+      .update({ status: 'failed', last_error: message })
+      .match({ message_id: messageId, recipient: email });
+    outcome.failed.push({ to: email, error: message });
+  }
+}
+
+interface Invitation {
+  id: string;
+  email: string;
+  role: 'admin' | 'agent';
+  token_hash: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+  invited_by: string | null;
+  workspace: { name: string };
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The invitation email: who invites to which workspace, and the link to /invite/<token>. */
+async function invitationEmail(inv: Invitation, token: string): Promise<OutgoingEmail> {
+  const link = `${appUrl()}/invite/${token}`;
+  const who = inv.invited_by ? await displayName(inv.invited_by) : 'An admin';
+  const inviter = inv.invited_by ? await emailOf(inv.invited_by) : null;
+  const role = inv.role === 'admin' ? 'an admin' : 'an agent';
+  const days = Math.max(1, Math.round((Date.parse(inv.expires_at) - Date.now()) / 86_400_000));
+  const text = [
+    `${who} invited you to join ${inv.workspace.name} on Tend as ${role}.`,
+    '',
+    `Accept the invitation: ${link}`,
+    '',
+    `Sign in with this email address (${inv.email}); the link works for ${days} days.`,
+    "If you weren't expecting this invitation, you can ignore this email.",
+  ].join('\n');
+  const html = [
+    `<p>${escapeHtml(who)} invited you to join <strong>${escapeHtml(inv.workspace.name)}</strong> on Tend as ${role}.</p>`,
+    `<p><a href="${escapeHtml(link)}">Accept the invitation</a></p>`,
+    `<p>Sign in with this email address (${escapeHtml(inv.email)}); the link works for ${days} days.</p>`,
+    "<p>If you weren't expecting this invitation, you can ignore this email.</p>",
+  ].join('\n');
+  return {
+    to: inv.email,
+    subject: `${who} invited you to ${inv.workspace.name} on Tend`,
+    text,
+    html,
+    // One per token: a resend (a new token) is a new email, a retried call is not.
+    messageId: `<i.${inv.id}.${inv.token_hash.slice(0, 16)}@${inboundDomain()}>`,
+    ...(inviter ? { replyTo: inviter } : {}),
+  };
+}
+
+async function notifyInvitation(invitationId: string, token: string) {
+  const { data, error } = await admin()
+    .from('invitations')
+    .select('id, email, role, token_hash, expires_at, accepted_at, revoked_at, invited_by, workspace:workspaces(name)')
+    .eq('id', invitationId)
+    .maybeSingle();
+  if (error) throw error;
+  if (!data) return { status: 404, body: { error: 'invitation not found' } };
+  const inv = data as unknown as Invitation;
+  // A newer token was sent since (its own call mails it), or the invitation is done with.
+  if ((await sha256Hex(token)) !== inv.token_hash) return { status: 200, body: { sent: [], skipped: 'superseded' } };
+  if (inv.accepted_at || inv.revoked_at || Date.parse(inv.expires_at) <= Date.now())
+    return { status: 200, body: { sent: [], skipped: 'not pending' } };
+  const outcome = newOutcome();
+  const mail = await invitationEmail(inv, token);
+  await deliver(outcome, mail.messageId, inv.email, null, async () => mail);
+  return { status: outcome.failed.length ? 502 : 200, body: outcome };
 }
 
 Deno.serve(async (req) => {
   if (req.method !== 'POST') return json(405, { error: 'method not allowed' });
   if (!isServiceRole(req)) return json(401, { error: 'service role required' });
-  let payload: { type?: string; message_id?: string };
+  let payload: { type?: string; message_id?: string; invitation_id?: string; token?: string };
   try {
     payload = await req.json();
   } catch {
     return json(400, { error: 'invalid JSON' });
   }
-  if (payload.type !== 'message' || typeof payload.message_id !== 'string')
-    return json(400, { error: 'expected {"type": "message", "message_id": "<uuid>"}' });
-  const { status, body } = await notifyMessage(payload.message_id);
-  return json(status, body);
+  if (payload.type === 'message' && typeof payload.message_id === 'string') {
+    const { status, body } = await notifyMessage(payload.message_id);
+    return json(status, body);
+  }
+  if (payload.type === 'invitation' && typeof payload.invitation_id === 'string' && typeof payload.token === 'string') {
+    const { status, body } = await notifyInvitation(payload.invitation_id, payload.token);
+    return json(status, body);
+  }
+  return json(400, {
+    error: 'expected {"type": "message", "message_id"} or {"type": "invitation", "invitation_id", "token"}',
+  });
 });

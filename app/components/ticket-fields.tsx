@@ -1,0 +1,160 @@
+// The ticket page's sidebar fields: status, priority, assignee. With JavaScript each one is saved as
+// it changes (a fetcher of its own, so a change never waits for or cancels another), shown at once
+// (optimistic) and then "Saved", or refused at the field (ticket_field_changed, 409: the page then
+// shows the ticket as it is now). Without JavaScript the same form has one "Save" for the three and
+// "Assign to me" (docs/product.md §2).
+import { Form, useFetcher } from '@remix-run/react';
+import type { ChangeEvent, ReactNode } from 'react';
+import { ErrorList, type FormReply, replyErrors, replyFormErrors } from '~/components/forms.tsx';
+import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/helpdesk-ui.tsx';
+import { isPriority, isStatus, NOBODY, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+
+export interface TicketFieldValues {
+  status: TicketStatus;
+  priority: TicketPriority;
+  assignee_id: string | null;
+}
+
+type SidebarField = 'status' | 'priority' | 'assignee';
+const fetcherKey = (ticketId: string, field: SidebarField) => `ticket-${ticketId}-${field}`;
+
+/** The ticket's fields as the agent has just set them: a change on its way counts already. */
+export function useOptimisticFields(ticketId: string, ticket: TicketFieldValues): TicketFieldValues {
+  const status = useFetcher({ key: fetcherKey(ticketId, 'status') }).formData?.get('status');
+  const priority = useFetcher({ key: fetcherKey(ticketId, 'priority') }).formData?.get('priority');
+  const assignee = useFetcher({ key: fetcherKey(ticketId, 'assignee') }).formData?.get('assignee');
+  return {
+    status: isStatus(status) ? status : ticket.status,
+    priority: isPriority(priority) ? priority : ticket.priority,
+    assignee_id: typeof assignee === 'string' ? assignee || null : ticket.assignee_id,
+  };
+}
+
+/** One select, saved on change with JavaScript; `value` is what the server has now. */
+function SavedSelect({
+  ticketId,
+  field,
+  label,
+  value,
+  shown,
+  result,
+  children,
+  after,
+}: {
+  ticketId: string;
+  field: SidebarField;
+  label: string;
+  value: string;
+  shown: string;
+  result?: FormReply;
+  children: ReactNode;
+  after?: (save: (value: string) => void) => ReactNode;
+}) {
+  const fetcher = useFetcher<{ saved?: SidebarField; result?: FormReply }>({ key: fetcherKey(ticketId, field) });
+  const shownErrors = replyErrors(fetcher.data?.result ?? result, field);
+  const save = (next: string) =>
+    fetcher.submit({ intent: field, [field]: next, [`from_${field}`]: value || NOBODY }, { method: 'post' });
+  const progress = fetcher.state !== 'idle' ? 'Saving…' : fetcher.data?.saved === field ? 'Saved' : '';
+  const errorId = shownErrors ? `${field}-error` : undefined;
+  return (
+    <div className="field hd-field">
+      <div className="hd-field__label">
+        <label htmlFor={field}>{label}</label>
+        <span className="hd-field__progress small muted" role="status" data-testid={`${field}-progress`}>
+          {progress}
+        </span>
+      </div>
+      <input type="hidden" name={`from_${field}`} value={value || NOBODY} />
+      <select
+        id={field}
+        name={field}
+        className="input"
+        value={shown}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={errorId}
+        onChange={(event: ChangeEvent<HTMLSelectElement>) => save(event.target.value)}
+      >
+        {children}
+      </select>
+      <ErrorList id={errorId} errors={shownErrors} />
+      {after?.(save)}
+    </div>
+  );
+}
+
+export function TicketFields({
+  ticketId,
+  ticket,
+  shown,
+  me,
+  members,
+  result,
+}: {
+  ticketId: string;
+  /** As the server has it, and as shown (useOptimisticFields). */
+  ticket: TicketFieldValues;
+  shown: TicketFieldValues;
+  me: string;
+  members: { user_id: string; name: string }[];
+  /** The answer to this form without JavaScript ("Save", "Assign to me"). */
+  result?: FormReply;
+}) {
+  return (
+    <Form method="post" className="card stack hd-fields">
+      <ErrorList errors={replyFormErrors(result)} />
+      <SavedSelect
+        ticketId={ticketId}
+        field="status"
+        label="Status"
+        value={ticket.status}
+        shown={shown.status}
+        result={result}
+      >
+        <StatusOptions />
+      </SavedSelect>
+      <SavedSelect
+        ticketId={ticketId}
+        field="priority"
+        label="Priority"
+        value={ticket.priority}
+        shown={shown.priority}
+        result={result}
+      >
+        <PriorityOptions />
+      </SavedSelect>
+      <SavedSelect
+        ticketId={ticketId}
+        field="assignee"
+        label="Assignee"
+        value={ticket.assignee_id ?? ''}
+        shown={shown.assignee_id ?? ''}
+        result={result}
+        after={(save) =>
+          ticket.assignee_id !== me ? (
+            <button
+              type="submit"
+              name="intent"
+              value="assign_me"
+              className="button button--ghost hd-assign-me"
+              onClick={(event) => {
+                event.preventDefault();
+                save(me);
+              }}
+            >
+              Assign to me
+            </button>
+          ) : null
+        }
+      >
+        <option value="">Nobody</option>
+        <MemberOptions members={members} />
+      </SavedSelect>
+      {/* With JavaScript every change is saved as it is made. */}
+      <noscript>
+        <button type="submit" name="intent" value="save" className="button button--secondary">
+          Save
+        </button>
+      </noscript>
+    </Form>
+  );
+}

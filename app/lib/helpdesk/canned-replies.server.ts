@@ -1,0 +1,73 @@
+// Canned replies as the pages read them (docs/product.md §2). The ticket page lists their titles; their
+// text, filled in for the ticket, comes from filledCannedReplies: for the picker (its resource route,
+// asked when the picker is first used) and for the insert without JavaScript. The settings page
+// previews them with an example ticket. Always the user's client: row-level security decides.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SessionUser } from '../auth/user.ts';
+import { throwDbError } from '../errors/from-db.server.ts';
+import type { Database } from '../supabase/database.types.ts';
+import { fillPlaceholders, type PickerReply, placeholderValues } from './canned-replies.ts';
+
+type Client = SupabaseClient<Database>;
+
+/** By title, as people read them (not the database's collation). */
+export const byTitle = (a: { title: string }, b: { title: string }) =>
+  a.title.localeCompare(b.title, 'en', { sensitivity: 'base' });
+
+/**
+ * The titles of the workspace's canned replies, by its address so it runs beside the ticket page's
+ * call. A title names its reply (one per workspace): the picker without JavaScript posts it.
+ */
+export async function cannedReplyTitles(request: Request, supabase: Client, slug: string): Promise<string[]> {
+  const { data, error } = await supabase
+    .from('canned_replies')
+    .select('title, workspaces!inner(slug)')
+    .eq('workspaces.slug', slug);
+  if (error) throwDbError(request, error, 'canned replies');
+  return data.sort(byTitle).map((r) => r.title);
+}
+
+/** The agent as the placeholders name them. */
+const agentOf = (user: SessionUser) => ({ name: user.displayName, email: user.email });
+
+/**
+ * The workspace's canned replies (or the one titled `only`) filled in for a ticket that
+ * requireMemberTicket found: its requester (requester_card), number, subject and workspace, and the
+ * agent asking.
+ */
+export async function filledCannedReplies(
+  request: Request,
+  supabase: Client,
+  user: SessionUser,
+  ticket: { id: string; workspaceId: string },
+  only?: string,
+): Promise<PickerReply[]> {
+  let query = supabase.from('canned_replies').select('id, title, body').eq('workspace_id', ticket.workspaceId);
+  if (only !== undefined) query = query.eq('title', only);
+  const [replies, card, facts] = await Promise.all([
+    query,
+    supabase.rpc('requester_card', { p_ticket_id: ticket.id }),
+    supabase.from('tickets').select('number, subject, workspaces!inner(name)').eq('id', ticket.id).single(),
+  ]);
+  for (const { error } of [replies, card, facts]) if (error) throwDbError(request, error, 'canned reply');
+  const requester = card.data as { name?: string; email?: string | null };
+  const values = placeholderValues({
+    requester: { name: requester.name, email: requester.email },
+    agent: agentOf(user),
+    ticket: { number: facts.data!.number, subject: facts.data!.subject },
+    workspace: facts.data!.workspaces,
+  });
+  return (replies.data ?? [])
+    .map(({ id, title, body }) => ({ id, title, text: fillPlaceholders(body, values) }))
+    .sort(byTitle);
+}
+
+/** The settings page's example ticket: the admin is the agent. */
+export function exampleValues(workspace: { name: string }, user: SessionUser) {
+  return placeholderValues({
+    requester: { name: 'Jordan Lee', email: 'jordan.lee@example.com' },
+    agent: agentOf(user),
+    ticket: { number: 1042, subject: "My order hasn't arrived" },
+    workspace,
+  });
+}

@@ -1,0 +1,53 @@
+// Attachments' rules (docs/product.md §5), in one place for the app (web uploads: app/lib/constants.ts and
+// app/lib/helpdesk/attachments.ts re-export them) and the functions (inbound-email), which can only read
+// supabase/functions. The bucket repeats the types and the size (supabase/config.toml
+// [storage.buckets.attachments]). Plain TypeScript, no Deno or Node API.
+
+export const ATTACHMENTS_PER_MESSAGE = 5;
+export const ATTACHMENT_MAX_MB = 10;
+export const ATTACHMENT_MAX_BYTES = ATTACHMENT_MAX_MB * 1024 * 1024;
+export const ATTACHMENTS_BUCKET = 'attachments';
+
+/** The allowed types by extension; a file is what its extension says (the bucket checks the type given). */
+export const ATTACHMENT_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  zip: 'application/zip',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** The MIME type a file name stands for, or null when the type is not allowed. */
+export function attachmentTypeOf(fileName: string): string | null {
+  const dot = fileName.lastIndexOf('.');
+  if (dot < 0) return null;
+  return ATTACHMENT_TYPES[fileName.slice(dot + 1).toLowerCase()] ?? null;
+}
+
+const STORAGE_NAME_MAX = 100;
+
+/**
+ * A name storage-api accepts as the last part of a key (its characters: ASCII letters, digits and
+ * `_!-.*'() &$@=;:+,?`): anything else (path separators, control characters, accents, emoji) becomes
+ * `_`, and a long name is cut, keeping its extension. The name as given is kept in the row.
+ */
+export function safeStorageName(fileName: string): string {
+  const cleaned = fileName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9_!\-.*'() &$@=;:+,?]/g, '_')
+    .replace(/\.{2,}/g, '.')
+    .trim();
+  const dot = cleaned.lastIndexOf('.');
+  const ext = dot > 0 && cleaned.length - dot <= 10 ? cleaned.slice(dot) : '';
+  const stem = (ext ? cleaned.slice(0, dot) : cleaned).slice(0, STORAGE_NAME_MAX - ext.length).trim();
+  const name = `${stem}${ext}`;
+  // Nothing left, or only dots ("." and ".." are not names a path may end with).
+  return /^\.*$/.test(name) ? 'file' : name;
+}

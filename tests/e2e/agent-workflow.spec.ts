@@ -1,0 +1,398 @@
+// Faster agent work (issue 18 item 7), with JavaScript and without: the sidebar saves each field as it
+// changes (one "Save" without JavaScript), note mode is unmistakable, "send and set status" offers
+// only what agents may set, a counter near the message limit (a longer text is kept and refused,
+// never cut), keyboard shortcuts with a `?` sheet, the inbox as a wide table and a phone's card list,
+// the history oldest first. A workspace of its own (fresh accounts: the seeded ones are signed in by
+// other specs, one code per email a minute); screenshots of the inbox and the ticket page at 1366 and
+// 375 px go with the run's output.
+import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
+import { env, expect, signIn, test, uniqueEmail } from './fixtures.ts';
+
+const apiUrl = () => process.env.E2E_API_URL!;
+const serviceKey = () => process.env.E2E_SERVICE_ROLE_KEY!;
+const TOO_LONG = 'Keep the message under 20,000 characters.';
+
+/** The service role's REST call (test setup only). */
+async function rest(path: string, init: RequestInit = {}) {
+  const res = await fetch(`${apiUrl()}/rest/v1/${path}`, {
+    ...init,
+    headers: {
+      apikey: serviceKey(),
+      Authorization: `Bearer ${serviceKey()}`,
+      'Content-Type': 'application/json',
+      Prefer: 'return=representation',
+      ...init.headers,
+    },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** The signed-in user's id, from the access token the app hands its realtime client. */
+async function userId(page: Page): Promise<string> {
+  const { token } = await (await page.request.get('/realtime-token')).json();
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub;
+}
+
+let ipCounter = 0;
+async function signedIn(browser: Browser, javaScript: boolean) {
+  ipCounter += 1;
+  const context = await browser.newContext({
+    baseURL: env.baseURL,
+    javaScriptEnabled: javaScript,
+    viewport: { width: 1366, height: 900 },
+    extraHTTPHeaders: { 'X-Forwarded-For': `10.253.${javaScript ? 1 : 2}.${ipCounter}` },
+  });
+  // Nothing changes under these pages but what the test does (live updates: live.spec.ts).
+  if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
+  const page = await context.newPage();
+  await signIn(page, { email: uniqueEmail(javaScript ? 'flow-js' : 'flow-nojs'), javaScript });
+  return { context, page };
+}
+
+const composer = (page: Page) => page.locator('form.hd-composer');
+const message = (page: Page) => composer(page).getByLabel('Message', { exact: true });
+const facts = (page: Page) => page.locator('.hd-ticket__facts');
+
+/** Sets a flag a document load would clear: the page was updated in place, not reloaded. */
+const markDocument = (page: Page) =>
+  page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
+const sameDocument = (page: Page) => page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument);
+
+async function attachScreenshots(page: Page, testInfo: TestInfo, name: string, widths = [1366, 375]) {
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 900 });
+    const file = testInfo.outputPath(`${name}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+async function expectNoAxeViolations(page: Page, what: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${what} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
+
+/** Nothing wider than the screen, and every field of the inbox's first card inside it. */
+async function expectPhoneInbox(page: Page) {
+  await page.setViewportSize({ width: 375, height: 800 });
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.scrollingElement!.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  const row = page.getByTestId('inbox-row').first();
+  for (const cell of await row.locator('td').all()) {
+    await expect(cell).toBeVisible();
+    const box = (await cell.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+  }
+  await expect(row.locator('.hd-cell-assignee')).toContainText('Assignee');
+  await expect(row.locator('.hd-cell-requester')).toContainText('From');
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+test.describe('faster agent work', () => {
+  test.describe.configure({ mode: 'serial' });
+  const tag = randomUUID().slice(0, 8);
+  const slug = `flow-${tag}`;
+  let admin: { context: BrowserContext; page: Page };
+  let plain: { context: BrowserContext; page: Page };
+  let ticket = 0;
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(90_000);
+    [admin, plain] = await Promise.all([signedIn(browser, true), signedIn(browser, false)]);
+    const page = admin.page;
+    await page.goto('/onboarding');
+    await page.getByLabel('Workspace name').fill(`Flow ${tag}`);
+    await page.getByLabel('Address').fill(slug);
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.waitForURL(`/w/${slug}`);
+    const [workspace] = await rest(`workspaces?slug=eq.${slug}&select=id`);
+    await rest('memberships', {
+      method: 'POST',
+      body: JSON.stringify({ workspace_id: workspace.id, user_id: await userId(plain.page), role: 'agent' }),
+    });
+    // Older requests to move through, then one with a message, opened through the portal.
+    const requester = await userId(page);
+    await rest('tickets', {
+      method: 'POST',
+      body: JSON.stringify(
+        Array.from({ length: 6 }, (_, i) => ({
+          workspace_id: workspace.id,
+          requester_id: requester,
+          subject: `Older request ${i} about a very long subject line that goes on ${tag}`,
+          last_message_at: new Date(Date.now() - (i + 1) * 3_600_000).toISOString(),
+        })),
+      ),
+    });
+    await page.goto(`/support/${slug}/new`);
+    await page.getByLabel('Subject').fill(`Kettle will not boil ${tag}`);
+    await page.getByLabel('Message').fill('It clicks off after a second.');
+    await page.getByRole('button', { name: 'Submit request' }).click();
+    await page.waitForURL(/\/requests\/\d+$/);
+    ticket = Number(/requests\/(\d+)$/.exec(page.url())![1]);
+  });
+  test.afterAll(async () => {
+    for (const c of [admin, plain]) await c?.context.close();
+  });
+
+  test('with JavaScript the sidebar saves each field as it changes, in place, without a button', async () => {
+    const page = admin.page;
+    await page.goto(`/w/${slug}/tickets/${ticket}`);
+    await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
+    await markDocument(page);
+    await page.getByLabel('Status', { exact: true }).selectOption('pending');
+    await expect(facts(page).locator('[data-status]')).toHaveAttribute('data-status', 'pending');
+    await expect(page.getByTestId('status-progress')).toHaveText('Saved');
+    await page.getByLabel('Priority', { exact: true }).selectOption('urgent');
+    await expect(page.getByTestId('priority-progress')).toHaveText('Saved');
+    await page.getByRole('button', { name: 'Assign to me' }).click();
+    await expect(page.getByTestId('assignee-progress')).toHaveText('Saved');
+    await expect(page.getByRole('button', { name: 'Assign to me' })).toHaveCount(0);
+    await expect(facts(page)).toContainText('Urgent');
+    await expect(facts(page)).toContainText('assigned to');
+    expect(await sameDocument(page)).toBe(true);
+    // Saved for real, and the history reads oldest first.
+    await page.reload();
+    await expect(page.getByLabel('Status', { exact: true })).toHaveValue('pending');
+    await expect(page.getByLabel('Priority', { exact: true })).toHaveValue('urgent');
+    const history = await page.locator('.hd-history li').allTextContents();
+    expect(history[0]).toContain('opened the request');
+    expect(history.findIndex((h) => h.includes('from new to pending'))).toBeLessThan(
+      history.findIndex((h) => h.includes('from normal to urgent')),
+    );
+  });
+
+  test('without JavaScript one "Save" sends the sidebar, and only changed fields are written', async () => {
+    const page = plain.page;
+    await page.goto(`/w/${slug}/tickets/${ticket}`);
+    await page.getByLabel('Status', { exact: true }).selectOption('open');
+    await page.getByLabel('Priority', { exact: true }).selectOption('low');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/w/${slug}/tickets/${ticket}$`));
+    await expect(facts(page).locator('[data-status]')).toHaveAttribute('data-status', 'open');
+    await expect(facts(page)).toContainText('Low');
+    const history = page.locator('.hd-history li');
+    await expect(history.last()).toContainText('changed priority from urgent to low');
+    await expect(history.filter({ hasText: 'from pending to open' })).toHaveCount(1);
+    // The assignee was not touched, so not written either.
+    await expect(history.filter({ hasText: 'assigned it' })).toHaveCount(1);
+
+    // Someone else changes the priority meanwhile: "Save" writes nothing and says who changed what.
+    await admin.page.goto(`/w/${slug}/tickets/${ticket}`);
+    await admin.page.getByLabel('Priority', { exact: true }).selectOption('high');
+    await expect(admin.page.getByTestId('priority-progress')).toHaveText('Saved');
+    await page.getByLabel('Status', { exact: true }).selectOption('pending');
+    await page.getByLabel('Priority', { exact: true }).selectOption('normal');
+    const response = page.waitForResponse((r) => r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    expect((await response).status()).toBe(409);
+    await expect(page.getByText(/changed the priority to High a moment ago\. This is how it is now\./)).toBeVisible();
+    await expect(page.getByLabel('Priority', { exact: true })).toHaveValue('high');
+    await expect(page.getByLabel('Status', { exact: true })).toHaveValue('open');
+    await expect(facts(page).locator('[data-status]')).toHaveAttribute('data-status', 'open');
+  });
+
+  for (const javaScript of [true, false]) {
+    test(`note mode is unmistakable, and the composer offers only statuses agents set (${javaScript ? 'JS' : 'no JS'})`, async () => {
+      const testInfo = test.info();
+      const page = javaScript ? admin.page : plain.page;
+      await page.goto(`/w/${slug}/tickets/${ticket}`);
+      const form = composer(page);
+      const banner = form.getByText('Internal note — only agents see this');
+      await expect(banner).toBeHidden();
+      await expect(form.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
+      const replyBackground = await form.evaluate((f) => getComputedStyle(f).backgroundColor);
+      if (javaScript) await attachScreenshots(page, testInfo, 'ticket-reply');
+
+      // The ticket is open: keep it, or pending, solved. Never new or closed.
+      const offered = await form
+        .getByLabel('Send and set status')
+        .locator('option')
+        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+      expect(offered).toEqual(['keep', 'pending', 'solved']);
+
+      await form.getByRole('radio', { name: 'Internal note' }).check();
+      await expect(banner).toBeVisible();
+      await expect(form.getByRole('button', { name: 'Add internal note' })).toBeVisible();
+      await expect(form.getByRole('button', { name: 'Send', exact: true })).toHaveCount(0);
+      expect(await form.evaluate((f) => getComputedStyle(f).backgroundColor)).not.toBe(replyBackground);
+      await expect(message(page)).toHaveAccessibleDescription(/Internal note — only agents see this/);
+      if (javaScript) {
+        await attachScreenshots(page, testInfo, 'ticket-note');
+        await expectNoAxeViolations(page, 'ticket page, note mode');
+      }
+      const note = `Checked the warranty (${javaScript ? 'js' : 'plain'} ${tag}).`;
+      await message(page).fill(note);
+      await form.getByRole('button', { name: 'Add internal note' }).click();
+      await expect(page.locator('[data-kind="note"]', { hasText: note })).toBeVisible();
+    });
+
+    test(`a message near the limit is counted; a longer one is kept and refused, never cut (${javaScript ? 'JS' : 'no JS'})`, async () => {
+      const page = javaScript ? admin.page : plain.page;
+      await page.goto(`/w/${slug}/tickets/${ticket}`);
+      const counter = page.getByTestId('body-counter');
+      if (javaScript) {
+        await message(page).fill('a'.repeat(17_000));
+        await expect(counter).toBeHidden();
+        await message(page).fill('a'.repeat(18_500));
+        await expect(counter).toHaveText('18,500 of 20,000 characters');
+        await expect(counter).toHaveAttribute('aria-live', 'polite');
+      }
+      const long = `${'b'.repeat(20_400)} end ${tag}`;
+      await message(page).fill(long);
+      await expect(message(page)).toHaveValue(long);
+      if (javaScript) {
+        await expect(counter).toContainText(TOO_LONG);
+        await expect(message(page)).toHaveAttribute('aria-invalid', 'true');
+      }
+      const response = page.waitForResponse((r) => r.request().method() === 'POST');
+      await composer(page).getByRole('button', { name: 'Send', exact: true }).click();
+      expect((await response).status()).toBe(400);
+      await expect(composer(page).getByRole('alert').filter({ hasText: TOO_LONG })).toBeVisible();
+      await expect(message(page)).toHaveValue(long);
+    });
+  }
+
+  test('shortcuts move, open, reply, note, claim and search; never while typing or with a modifier', async () => {
+    const page = admin.page;
+    await page.goto(`/w/${slug}?view=all`);
+    const rows = page.getByTestId('inbox-row');
+    const rowLink = (i: number) => rows.nth(i).locator('.hd-cell-subject a');
+    await expect(rows).toHaveCount(7);
+    await page.keyboard.press('j');
+    await expect(rowLink(0)).toBeFocused();
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await expect(rowLink(2)).toBeFocused();
+    await page.keyboard.press('k');
+    await expect(rowLink(1)).toBeFocused();
+    await page.keyboard.press('Control+j');
+    await expect(rowLink(1)).toBeFocused();
+    const second = (await rowLink(1).getAttribute('href'))!;
+    await page.keyboard.press('o');
+    await expect(page).toHaveURL(second);
+
+    // On the ticket: n and r pick the composer's mode and put the cursor in it; typing there is text.
+    await page.keyboard.press('n');
+    await expect(composer(page).getByRole('radio', { name: 'Internal note' })).toBeChecked();
+    await expect(message(page)).toBeFocused();
+    await page.keyboard.type('r and j');
+    await expect(message(page)).toHaveValue('r and j');
+    await expect(composer(page).getByRole('radio', { name: 'Internal note' })).toBeChecked();
+    await message(page).blur();
+    await page.keyboard.press('r');
+    await expect(composer(page).getByRole('radio', { name: 'Reply to customer' })).toBeChecked();
+    await expect(message(page)).toBeFocused();
+    await message(page).fill('');
+    await message(page).blur();
+    await page.keyboard.press('g');
+    await page.keyboard.press('i');
+    await expect(page).toHaveURL(`/w/${slug}`);
+
+    // `/` searches; j typed there is text; Enter on a selected row opens it.
+    await page.keyboard.press('/');
+    await expect(page.getByLabel('Search')).toBeFocused();
+    await page.keyboard.type('jk');
+    await expect(page.getByLabel('Search')).toHaveValue('jk');
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Search').blur();
+    await page.keyboard.press('j');
+    const first = (await rowLink(0).getAttribute('href'))!;
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(first);
+
+    // c claims the next unassigned request from the inbox.
+    await page.goto(`/w/${slug}?view=unassigned`);
+    await page.keyboard.press('c');
+    await expect(page).toHaveURL(new RegExp(`/w/${slug}/tickets/\\d+$`));
+    await expect(facts(page)).toContainText('assigned to');
+  });
+
+  test('? opens the shortcuts sheet, a dialog that Escape closes', async () => {
+    const page = admin.page;
+    await page.goto(`/w/${slug}`);
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await expect(sheet).toBeHidden();
+    await page.keyboard.press('?');
+    await expect(sheet).toBeVisible();
+    await expect(sheet).toContainText('Go to the inbox');
+    // Keys are for the sheet while it is open.
+    await page.keyboard.press('j');
+    await expect(page.getByTestId('inbox-row').first().locator('a')).not.toBeFocused();
+    await expectNoAxeViolations(page, 'shortcuts sheet');
+    await page.keyboard.press('Escape');
+    await expect(sheet).toBeHidden();
+    await page.getByRole('button', { name: /Keyboard shortcuts/ }).click();
+    await expect(sheet).toBeVisible();
+    await sheet.getByRole('button', { name: 'Close' }).click();
+    await expect(sheet).toBeHidden();
+  });
+
+  test('the inbox: one line a request on a wide screen, a card list on a phone (screenshots)', async () => {
+    const testInfo = test.info();
+    const page = admin.page;
+    await page.goto(`/w/${slug}?view=all`);
+    // 1366 px: the page uses the width; a row's subject and date sit on one line.
+    const width = await page.locator('.hd-inbox').evaluate((e) => e.getBoundingClientRect().width);
+    expect(width).toBeGreaterThan(1200);
+    for (const row of await page.getByTestId('inbox-row').all()) {
+      const subject = (await row.locator('.hd-cell-subject').boundingBox())!;
+      const date = (await row.locator('.hd-cell-date').boundingBox())!;
+      expect(Math.abs(subject.y - date.y)).toBeLessThan(4);
+      // One line each (a cell of one line is ~41 px high, padding included).
+      const lineHeight = await row
+        .locator('.hd-cell-subject a')
+        .evaluate((a) => [a.getBoundingClientRect().height, Number.parseFloat(getComputedStyle(a).lineHeight)]);
+      expect(lineHeight[0]).toBeLessThan(lineHeight[1] * 1.5);
+      expect(subject.height).toBeLessThan(50);
+      expect(date.height).toBeLessThan(50);
+    }
+    // The toolbar: "Export CSV" beside "Claim next", at the end of the title's row.
+    const exportBox = (await page.getByRole('link', { name: 'Export CSV' }).boundingBox())!;
+    const claimBox = (await page.getByRole('button', { name: 'Claim next' }).boundingBox())!;
+    expect(Math.abs(exportBox.y - claimBox.y)).toBeLessThan(4);
+    expect(claimBox.x - (exportBox.x + exportBox.width)).toBeLessThan(24);
+    await expectPhoneInbox(page);
+    await expectNoAxeViolations(page, 'inbox');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expectNoAxeViolations(page, 'inbox on a phone');
+    await attachScreenshots(page, testInfo, 'inbox');
+  });
+
+  test('the inbox on a phone without JavaScript: cards, no sideways scrolling', async () => {
+    await plain.page.goto(`/w/${slug}?view=all`);
+    await expectPhoneInbox(plain.page);
+  });
+
+  test("the customer's thread leaves space between its header and the first message", async ({ browser }) => {
+    const testInfo = test.info();
+    // The requester's page without JavaScript (no live bar in between).
+    const context = await browser.newContext({
+      baseURL: env.baseURL,
+      javaScriptEnabled: false,
+      storageState: await admin.context.storageState(),
+      extraHTTPHeaders: { 'X-Forwarded-For': '10.253.3.1' },
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(`/support/${slug}/requests/${ticket}`);
+      const header = (await page.locator('.hd-portal-ticket > .card').first().boundingBox())!;
+      const first = (await page.locator('.hd-message').first().boundingBox())!;
+      expect(first.y - (header.y + header.height)).toBeGreaterThanOrEqual(16);
+      await attachScreenshots(page, testInfo, 'customer-thread');
+    } finally {
+      await context.close();
+    }
+    await admin.page.goto(`/support/${slug}/requests/${ticket}`);
+    await expectNoAxeViolations(admin.page, 'customer thread');
+  });
+});

@@ -1,0 +1,211 @@
+// Search at any scale (public.inbox's three steps, supabase/schemas/50_inbox.sql), checked against plain
+// SQL for each role on a bulk-seeded workspace, with the steps' window and cap made small so that each
+// step answers some query; an email address finds its requester's tickets, a number names its ticket;
+// the statement timeout gives an empty page with the stopped statement's plan instead of an error.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
+import { ACME, PEOPLE, type Person } from '../support/db.ts';
+
+interface Page {
+  tickets: { id: string }[];
+  older: { at: string; id: string } | null;
+  ticket_number: number | null;
+  search_timeout: string | null;
+}
+
+const VIEW_SQL: Record<string, string> = {
+  unassigned: `assignee_id is null and status in ('new', 'open')`,
+  open: `status in ('new', 'open')`,
+  all: 'true',
+};
+
+describe('search', () => {
+  const db = dbFixture();
+  let bulkRequester: { id: string; email: string };
+
+  beforeAll(async () => {
+    await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/seed-bulk.ts', '--tickets', '3000', '--db-url', db.stack.dbUrl],
+      { cwd: process.cwd() },
+    );
+    bulkRequester = (await db.sql(`select id, email from auth.users where email = 'bulk7.acme@example.test'`)).rows[0];
+  }, 120_000);
+
+  /** public.inbox as `person` in a plain SQL session, with the search's window and cap set. */
+  async function inbox(person: Person, args: Record<string, string | null>, settings: Record<string, string> = {}) {
+    const client = new pg.Client({ connectionString: db.stack.dbUrl });
+    await client.connect();
+    try {
+      await client.query('begin');
+      for (const [k, v] of Object.entries(settings)) await client.query('select set_config($1, $2, true)', [k, v]);
+      await client.query(`select set_config('request.jwt.claims', $1, true)`, [
+        JSON.stringify({ sub: PEOPLE[person].id, role: 'authenticated' }),
+      ]);
+      await client.query('set local role authenticated');
+      const names = Object.keys(args);
+      const { rows } = await client.query(
+        `select public.inbox('acme', ${names.map((n, i) => `${n} => $${i + 1}`).join(', ')}) as page`,
+        Object.values(args),
+      );
+      return rows[0].page as Page;
+    } finally {
+      await client.query('rollback');
+      await client.end();
+    }
+  }
+
+  /** The view's matches, newest activity first, by brute force: subject and replies, notes, the requester. */
+  async function expected(view: string, query: string, requester: string | null = null) {
+    const { rows } = await db.sql(
+      `select id from tickets t where workspace_id = $1 and ${VIEW_SQL[view]}
+          and (search @@ websearch_to_tsquery('english', $2)
+               or id in (select ticket_id from messages where kind = 'note' and to_tsvector('english', body) @@ websearch_to_tsquery('english', $2))
+               or requester_id = $3)
+        order by last_message_at desc, id desc`,
+      [ACME, query, requester],
+    );
+    return rows.map((r) => r.id as string);
+  }
+
+  // Window and cap per step: the defaults (a common word fills the window), a window of 5 (step 2: the
+  // GIN matches sorted) and a window of 5 with a cap of 20 (step 3: the view in order).
+  const STEPS = {
+    defaults: {},
+    'GIN matches sorted': { 'tend.search_window': '5' },
+    'view in order': { 'tend.search_window': '5', 'tend.search_cap': '20' },
+  };
+
+  it('finds what plain SQL finds, newest first, two pages deep, for agents and admins, at every step', async () => {
+    const queries: [string, string][] = [
+      ['all', 'refund'],
+      ['all', 'lisbon'],
+      ['all', 'warehouse'], // in notes only
+      ['open', 'goodwill'],
+      ['all', '"duplicate charge"'],
+      ['unassigned', 'ceramic -photos'],
+      ['all', 'zebra'],
+    ];
+    for (const [step, settings] of Object.entries(STEPS)) {
+      for (const person of ['acmeAgent', 'acmeAdmin'] as const) {
+        for (const [view, query] of queries) {
+          const want = await expected(view, query);
+          const first = await inbox(person, { p_view: view, p_query: query }, settings);
+          const label = `${step}, ${person}, ${view}: ${query}`;
+          expect(
+            first.tickets.map((t) => t.id),
+            label,
+          ).toEqual(want.slice(0, 25));
+          expect(first.search_timeout, label).toBeNull();
+          if (want.length > 25) {
+            const second = await inbox(
+              person,
+              { p_view: view, p_query: query, p_after_at: first.older!.at, p_after_id: first.older!.id },
+              settings,
+            );
+            expect(
+              second.tickets.map((t) => t.id),
+              `${label}, page 2`,
+            ).toEqual(want.slice(25, 50));
+          } else {
+            expect(first.older, label).toBeNull();
+          }
+        }
+      }
+    }
+  });
+
+  it("finds a requester's tickets by their email address, in any case", async () => {
+    const want = await expected('all', bulkRequester.email, bulkRequester.id);
+    expect(want.length).toBeGreaterThan(5);
+    for (const settings of Object.values(STEPS)) {
+      const page = await inbox('acmeAgent', { p_view: 'all', p_query: bulkRequester.email.toUpperCase() }, settings);
+      expect(page.tickets.map((t) => t.id)).toEqual(want.slice(0, 25));
+    }
+  });
+
+  it('names the ticket a number or #number is, and only one that exists', async () => {
+    const { number } = (await db.sql(`select max(number) as number from tickets where workspace_id = $1`, [ACME]))
+      .rows[0];
+    for (const query of [String(number), `#${number}`, ` #${number} `])
+      expect((await inbox('acmeAgent', { p_view: 'all', p_query: query })).ticket_number, query).toBe(number);
+    expect((await inbox('acmeAgent', { p_view: 'all', p_query: String(number + 1000) })).ticket_number).toBeNull();
+    expect((await inbox('acmeAgent', { p_view: 'all', p_query: `refund ${number}` })).ticket_number).toBeNull();
+  });
+
+  it('never matches a requester on internal notes (search_tickets), and matches plain SQL on the rest', async () => {
+    const customer = await db.as('acmeCustomer');
+    const { rows } = await db.sql(
+      `select t.id, m.body from tickets t join messages m on m.ticket_id = t.id and m.kind = 'note'
+        where t.requester_id = $1 limit 1`,
+      [PEOPLE.acmeCustomer.id],
+    );
+    // A note on one of the customer's own tickets, with a word nothing else has.
+    const ticket =
+      rows[0]?.id ??
+      (await db.sql(`select id from tickets where requester_id = $1 limit 1`, [PEOPLE.acmeCustomer.id])).rows[0].id;
+    await db.sql(
+      `insert into messages (ticket_id, author_id, kind, body) values ($1, $2, 'note', 'Platypus escalation, internal only.')`,
+      [ticket, PEOPLE.acmeAgent.id],
+    );
+    const search = async (q: string) => {
+      const { data, error } = await customer
+        .rpc('search_tickets', { p_workspace_id: ACME, p_query: q })
+        .order('last_message_at', { ascending: false });
+      expect(error).toBeNull();
+      return (data as { id: string }[]).map((t) => t.id).sort();
+    };
+    expect(await search('platypus')).toEqual([]);
+    // The agent finds it by the note.
+    expect((await inbox('acmeAgent', { p_view: 'all', p_query: 'platypus' })).tickets.map((t) => t.id)).toEqual([
+      ticket,
+    ]);
+    for (const q of ['refund', 'help', '"duplicate charge"']) {
+      const want = (
+        await db.sql(
+          `select id from tickets where workspace_id = $1 and requester_id = $2 and search @@ websearch_to_tsquery('english', $3)`,
+          [ACME, PEOPLE.acmeCustomer.id, q],
+        )
+      ).rows
+        .map((r) => r.id as string)
+        .sort();
+      expect(await search(q), q).toEqual(want);
+    }
+  });
+
+  it('answers a search stopped by the statement timeout with an empty page and the plan of the statement', async () => {
+    // The search waits for a lock on messages (its notes step) until the timeout; the plan is made
+    // once the lock is let go.
+    const holder = new pg.Client({ connectionString: db.stack.dbUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('lock table public.messages in access exclusive mode');
+      const page = inbox('acmeAgent', { p_view: 'all', p_query: 'zebra' }, { statement_timeout: '300ms' });
+      // Once the search waits for the lock, 600 ms more: past its 300 ms, so the timeout has struck and
+      // the plan (lock_timeout 2 s) waits for the lock in turn.
+      await expect
+        .poll(
+          async () =>
+            (
+              await holder.query(
+                `select count(*)::int n from pg_locks where relation = 'public.messages'::regclass and not granted`,
+              )
+            ).rows[0].n,
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBe(1);
+      await new Promise((r) => setTimeout(r, 600));
+      await holder.query('commit');
+      const result = await page;
+      expect(result.tickets).toEqual([]);
+      expect(result.search_timeout).toMatch(/^select array\(select t\.id from/);
+      expect(result.search_timeout).toMatch(/Index Scan using tickets_inbox_idx/);
+    } finally {
+      await holder.end();
+    }
+  });
+});
