@@ -103,6 +103,8 @@ try {
       if (seed.status !== 0) throw new Error('seed:bulk failed');
     }
     seedSeconds = (performance.now() - t0) / 1000;
+    // The rollups' statistics, as autovacuum would gather them a little after a bulk load.
+    await superuser((c) => c.query('vacuum (analyze) private.report_slots, private.report_durations'));
     await superuser((c) => c.query('checkpoint'));
   }
   const today = await superuser(

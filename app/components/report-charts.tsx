@@ -89,8 +89,8 @@ export function VolumeChart({ days, id }: { days: ReportDay[]; id: string }) {
       </figcaption>
       <details className="rp-details">
         <summary>The numbers per day</summary>
-        <div className="hd-table-wrap">
-          <table className="hd-table rp-table" data-testid="volume-table">
+        <div className="rp-table-wrap">
+          <table className="rp-table" data-testid="volume-table">
             <caption className="visually-hidden">{title}</caption>
             <thead>
               <tr>
@@ -177,8 +177,8 @@ export function HoursHeatmap({ hours, id, timeZone }: { hours: ReportHour[]; id:
       <figcaption className="muted small">{desc}</figcaption>
       <details className="rp-details">
         <summary>The numbers per weekday and hour</summary>
-        <div className="hd-table-wrap">
-          <table className="hd-table rp-table rp-table--hours">
+        <div className="rp-table-wrap">
+          <table className="rp-table rp-table--hours">
             <caption className="visually-hidden">{title}</caption>
             <thead>
               <tr>
@@ -193,7 +193,9 @@ export function HoursHeatmap({ hours, id, timeZone }: { hours: ReportHour[]; id:
             <tbody>
               {HOURS.map((h) => (
                 <tr key={h}>
-                  <th scope="row">{formatHour(h)}</th>
+                  <th scope="row">
+                    <abbr title={formatHour(h)}>{String(h).padStart(2, '0')}:00</abbr>
+                  </th>
                   {WEEKDAYS.map((w, i) => (
                     <td key={w} className="rp-num">
                       {formatCount(count(i + 1, h))}

@@ -192,7 +192,7 @@ export default function ReportsPage() {
             <section className="card stack" aria-labelledby="backlog-status-title">
               <h2 id="backlog-status-title">Backlog by status</h2>
               <p className="muted small">Tickets waiting now, whatever the range.</p>
-              <table className="hd-table rp-table" data-testid="backlog-status">
+              <table className="rp-table" data-testid="backlog-status">
                 <thead>
                   <tr>
                     <th scope="col">Status</th>
@@ -215,8 +215,8 @@ export default function ReportsPage() {
             <section className="card stack" aria-labelledby="backlog-assignee-title">
               <h2 id="backlog-assignee-title">Backlog by assignee</h2>
               {report.backlog_by_assignee.length ? (
-                <div className="hd-table-wrap">
-                  <table className="hd-table rp-table" data-testid="backlog-assignee">
+                <div className="rp-table-wrap">
+                  <table className="rp-table" data-testid="backlog-assignee">
                     <thead>
                       <tr>
                         <th scope="col">Assignee</th>

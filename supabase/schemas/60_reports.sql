@@ -39,16 +39,26 @@ create table private.report_slots (
 );
 
 -- First response times (by the day of the first response) and resolution times (by the day solved), per
--- day in the workspace's time zone: rebuilt when the zone changes.
+-- day in the workspace's time zone (span 1) and per week from Monday (span 7, day: the Monday): a long
+-- range reads its whole weeks from weekly rows. Rebuilt when the zone changes.
 create table private.report_durations (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   kind text not null check (kind in ('first_response', 'resolution')),
+  span smallint not null check (span in (1, 7)),
   day date not null,
   bucket smallint not null,
   tickets integer not null,
   seconds bigint not null,
-  primary key (workspace_id, kind, day, bucket)
+  primary key (workspace_id, kind, span, day, bucket)
 );
+
+-- The rows a duration counts in: its day, and its week.
+create function private.report_spans(p_day date) returns table (span smallint, day date)
+language sql immutable parallel safe set search_path = '' as $$
+  select 1::smallint, p_day
+  union all
+  select 7::smallint, p_day - (extract(isodow from p_day)::int - 1)
+$$;
 
 -- One statement, one upsert per rollup of the summed differences, in key order (two statements touching
 -- the same rows queue instead of deadlocking), as the inbox's tallies do. A ticket counts in the
@@ -64,8 +74,8 @@ begin
             select n.workspace_id, private.report_slot(n.solved_at), 0, 1 from new_tickets n where n.solved_at is not null) d
      group by 1, 2 order by 1, 2
     on conflict (workspace_id, slot) do update set created = s.created + excluded.created, solved = s.solved + excluded.solved;
-    insert into private.report_durations as r (workspace_id, kind, day, bucket, tickets, seconds)
-    select d.workspace_id, d.kind, (d.at at time zone w.time_zone)::date, private.report_bucket(d.seconds), count(*), sum(d.seconds)
+    insert into private.report_durations as r (workspace_id, kind, span, day, bucket, tickets, seconds)
+    select d.workspace_id, d.kind, p.span, p.day, private.report_bucket(d.seconds), count(*), sum(d.seconds)
       from (select n.workspace_id, 'first_response' as kind, n.first_response_at as at,
                    private.report_seconds(n.created_at, n.first_response_at) as seconds
               from new_tickets n where n.first_response_at is not null
@@ -73,8 +83,9 @@ begin
             select n.workspace_id, 'resolution', n.solved_at, private.report_seconds(n.created_at, n.solved_at)
               from new_tickets n where n.solved_at is not null) d
       join public.workspaces w on w.id = d.workspace_id
-     group by 1, 2, 3, 4 order by 1, 2, 3, 4
-    on conflict (workspace_id, kind, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds;
+      cross join lateral private.report_spans((d.at at time zone w.time_zone)::date) p
+     group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (workspace_id, kind, span, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds;
   elsif tg_op = 'UPDATE' then
     insert into private.report_slots as s (workspace_id, slot, created, solved)
     select d.workspace_id, d.slot, sum(d.created), sum(d.solved)
@@ -91,8 +102,8 @@ begin
               from new_tickets n join old_tickets o using (id) where n.solved_at is distinct from o.solved_at and o.solved_at is not null) d
      group by 1, 2 having sum(d.created) <> 0 or sum(d.solved) <> 0 order by 1, 2
     on conflict (workspace_id, slot) do update set created = s.created + excluded.created, solved = s.solved + excluded.solved;
-    insert into private.report_durations as r (workspace_id, kind, day, bucket, tickets, seconds)
-    select d.workspace_id, d.kind, (d.at at time zone w.time_zone)::date, private.report_bucket(d.seconds), sum(d.sign), sum(d.sign * d.seconds)
+    insert into private.report_durations as r (workspace_id, kind, span, day, bucket, tickets, seconds)
+    select d.workspace_id, d.kind, p.span, p.day, private.report_bucket(d.seconds), sum(d.sign), sum(d.sign * d.seconds)
       from (select t.workspace_id, 'first_response' as kind, t.first_response_at as at,
                    private.report_seconds(t.created_at, t.first_response_at) as seconds, t.sign
               from (select n.*, 1 as sign from new_tickets n join old_tickets o using (id)
@@ -110,8 +121,9 @@ begin
                      where (n.created_at, n.solved_at) is distinct from (o.created_at, o.solved_at)) t
              where t.solved_at is not null) d
       join public.workspaces w on w.id = d.workspace_id
-     group by 1, 2, 3, 4 having sum(d.sign) <> 0 or sum(d.sign * d.seconds) <> 0 order by 1, 2, 3, 4
-    on conflict (workspace_id, kind, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds;
+      cross join lateral private.report_spans((d.at at time zone w.time_zone)::date) p
+     group by 1, 2, 3, 4, 5 having sum(d.sign) <> 0 or sum(d.sign * d.seconds) <> 0 order by 1, 2, 3, 4, 5
+    on conflict (workspace_id, kind, span, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds;
   else
     -- Deleting tickets (a workspace going, with its rollups already gone by cascade): only what is left.
     update private.report_slots s set created = s.created - d.created, solved = s.solved - d.solved
@@ -122,7 +134,7 @@ begin
              group by 1, 2) d
      where s.workspace_id = d.workspace_id and s.slot = d.slot;
     update private.report_durations r set tickets = r.tickets - d.tickets, seconds = r.seconds - d.seconds
-      from (select o.workspace_id, o.kind, (o.at at time zone w.time_zone)::date as day, private.report_bucket(o.seconds) as bucket,
+      from (select o.workspace_id, o.kind, p.span, p.day, private.report_bucket(o.seconds) as bucket,
                    count(*) as tickets, sum(o.seconds) as seconds
               from (select workspace_id, 'first_response' as kind, first_response_at as at, private.report_seconds(created_at, first_response_at) as seconds
                       from old_tickets where first_response_at is not null
@@ -130,8 +142,9 @@ begin
                     select workspace_id, 'resolution', solved_at, private.report_seconds(created_at, solved_at)
                       from old_tickets where solved_at is not null) o
               join public.workspaces w on w.id = o.workspace_id
-             group by 1, 2, 3, 4) d
-     where r.workspace_id = d.workspace_id and r.kind = d.kind and r.day = d.day and r.bucket = d.bucket;
+              cross join lateral private.report_spans((o.at at time zone w.time_zone)::date) p
+             group by 1, 2, 3, 4, 5) d
+     where r.workspace_id = d.workspace_id and r.kind = d.kind and r.span = d.span and r.day = d.day and r.bucket = d.bucket;
   end if;
   return null;
 end $$;
@@ -160,22 +173,23 @@ language plpgsql security definer set search_path = '' as $$
 begin
   lock table private.report_durations in exclusive mode;
   delete from private.report_durations where workspace_id = new.id;
-  insert into private.report_durations (workspace_id, kind, day, bucket, tickets, seconds)
-  select new.id, d.kind, (d.at at time zone new.time_zone)::date, private.report_bucket(d.seconds), count(*), sum(d.seconds)
+  insert into private.report_durations (workspace_id, kind, span, day, bucket, tickets, seconds)
+  select new.id, d.kind, p.span, p.day, private.report_bucket(d.seconds), count(*), sum(d.seconds)
     from (select 'first_response' as kind, t.first_response_at as at, private.report_seconds(t.created_at, t.first_response_at) as seconds
             from public.tickets t where t.workspace_id = new.id and t.first_response_at is not null
           union all
           select 'resolution', t.solved_at, private.report_seconds(t.created_at, t.solved_at)
             from public.tickets t where t.workspace_id = new.id and t.solved_at is not null) d
-   group by 1, 2, 3, 4;
+   cross join lateral private.report_spans((d.at at time zone new.time_zone)::date) p
+   group by 1, 2, 3, 4, 5;
   return null;
 end $$;
 create trigger workspaces_report_time_zone after update of time_zone on public.workspaces
   for each row when (old.time_zone is distinct from new.time_zone) execute function private.rebuild_report_durations();
 
 revoke all on function private.roll_up_report(), private.clear_report_rollups(), private.rebuild_report_durations() from public;
-revoke all on function private.report_slot(timestamptz), private.report_bucket(bigint), private.report_seconds(timestamptz, timestamptz)
-  from public;
+revoke all on function private.report_slot(timestamptz), private.report_bucket(bigint), private.report_seconds(timestamptz, timestamptz),
+  private.report_spans(date) from public;
 
 -- The report runs as its caller: admins read their workspaces' rollups and tallies, nobody else any.
 alter table private.report_slots enable row level security;
@@ -191,13 +205,33 @@ create policy "admins read their workspaces' tallies" on private.ticket_tallies 
   using (workspace_id in (select private.admin_workspaces()));
 
 -- Median and p90 of a kind of duration over the days of a range, from the histogram: the mean of the
--- bucket holding the value at that rank (as percentile_disc ranks). { count, median_seconds, p90_seconds }
+-- bucket holding the value at that rank (as percentile_disc ranks). The range's whole weeks (Monday to
+-- Sunday) come from weekly rows, the days before and after them from daily ones: three index ranges.
+-- { count, median_seconds, p90_seconds }
 create function private.report_percentiles(p_workspace_id uuid, p_kind text, p_from date, p_to date) returns jsonb
 language sql stable security invoker set search_path = '' as $$
-  with h as (
+  with weeks as (
+    select w.first_monday, w.last_sunday, w.first_monday + 6 <= w.last_sunday as whole
+      from (select p_from + (8 - extract(isodow from p_from)::int) % 7 as first_monday,
+                   p_to - extract(isodow from p_to)::int % 7 as last_sunday) w
+  ), b as (
+    -- No whole week: every day from the daily rows.
+    select case when whole then first_monday else p_to + 1 end as first_monday,
+           case when whole then last_sunday else p_to end as last_sunday
+      from weeks
+  ), h as (
     select r.bucket, sum(r.tickets) as tickets, sum(r.seconds) as seconds
-      from private.report_durations r
-     where r.workspace_id = p_workspace_id and r.kind = p_kind and r.day between p_from and p_to
+      from (select r.bucket, r.tickets, r.seconds from private.report_durations r, b
+             where r.workspace_id = p_workspace_id and r.kind = p_kind and r.span = 7
+               and r.day between b.first_monday and b.last_sunday - 6
+            union all
+            select r.bucket, r.tickets, r.seconds from private.report_durations r, b
+             where r.workspace_id = p_workspace_id and r.kind = p_kind and r.span = 1
+               and r.day between p_from and b.first_monday - 1
+            union all
+            select r.bucket, r.tickets, r.seconds from private.report_durations r, b
+             where r.workspace_id = p_workspace_id and r.kind = p_kind and r.span = 1
+               and r.day between b.last_sunday + 1 and p_to) r
      group by 1 having sum(r.tickets) > 0
   ), c as (
     select h.*, sum(h.tickets) over (order by h.bucket) as rank, sum(h.tickets) over () as total from h
