@@ -196,11 +196,11 @@ declare
   q tsquery;
   base text;
   dir text;
-  -- Settings for a test at small scale (tend.search_window, tend.search_cap, tend.search_notes); 1 000,
-  -- 10 000 and 1 000 otherwise.
-  search_window integer := coalesce(nullif(current_setting('tend.search_window', true), '')::integer, 1000);
-  search_cap integer := coalesce(nullif(current_setting('tend.search_cap', true), '')::integer, 10000);
-  search_notes integer := coalesce(nullif(current_setting('tend.search_notes', true), '')::integer, 1000);
+  -- The search's window, cap and notes set scale with the page (1 000, 10 000 and 1 000 for 25 rows):
+  -- a page of one reaches every step at small scale (tests/integration/db-search.test.ts).
+  search_window integer := 40 * p_limit;
+  search_cap integer := least(400 * p_limit, 20000);
+  search_notes integer := 40 * p_limit;
   note_tickets uuid[] := '{}';
   pins text := '';
   match text;
