@@ -55,12 +55,10 @@ describe('database rules', () => {
       expect(await check('solved', 'closed', 'system', 'auto_close')).toBe('allowed');
       expect(await check('solved', 'closed', 'agent', 'edit')).toBe('invalid_transition');
       expect(await check('closed', 'open', 'admin', 'edit')).toBe('invalid_transition');
-      // No function signals another through a setting of the application's own (tend.*): none sets
-      // one, and the only ones read are the search's size knobs (public.inbox, for tests at small scale).
+      // No function reads a setting of the application's own (tend.*) any more.
       const { rows } = await db.sql(
         `select p.proname from pg_proc p where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace)
-            and (p.prosrc ~* 'set_config\\(\\s*''tend\\.|set\\s+(local\\s+)?tend\\.'
-                 or p.prosrc ~ 'current_setting\\(''tend\\.(?!search_window''|search_cap''|search_notes'')')`,
+            and p.prosrc ~ 'current_setting\\(''tend\\.'`,
       );
       expect(rows).toEqual([]);
     });
