@@ -63,7 +63,7 @@ interface InboxTicket {
   last_message_at: string;
 }
 
-/** What public.inbox returns (supabase/migrations/20251122207000_inbox.sql). */
+/** What public.inbox returns (supabase/schemas/50_inbox.sql). */
 interface InboxPage {
   workspace: { id: string; slug: string; name: string };
   role: MemberRole;

@@ -79,7 +79,7 @@ interface RequesterCard {
   recent: { number: number; subject: string; status: TicketStatus; last_message_at: string }[];
 }
 
-/** What public.ticket_page returns (supabase/migrations/20251122209000_ticket_page.sql). */
+/** What public.ticket_page returns (supabase/schemas/50_inbox.sql). */
 interface TicketPage {
   workspace: { id: string; slug: string; name: string };
   members: { user_id: string; role: MemberRole }[];

@@ -1,6 +1,6 @@
 // The private channel `ticket:<id>` of the agent's ticket page (presence: who is viewing; broadcast:
 // who is typing) is for the ticket's workspace members only, as its policies on realtime.messages
-// say (supabase/migrations/20251125150000_live_ticket_channel.sql); and a requester's changes reach
+// say (supabase/schemas/70_realtime.sql); and a requester's changes reach
 // them through postgres_changes on that channel as on any other.
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
