@@ -8,33 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
-import { env, expect, signIn, test, uniqueEmail } from './fixtures.ts';
+import { env, expect, serviceRest, signIn, test, uniqueEmail, userId } from './fixtures.ts';
 
-const apiUrl = () => process.env.E2E_API_URL!;
-const serviceKey = () => process.env.E2E_SERVICE_ROLE_KEY!;
 const TOO_LONG = 'Keep the message under 20,000 characters.';
-
-/** The service role's REST call (test setup only). */
-async function rest(path: string, init: RequestInit = {}) {
-  const res = await fetch(`${apiUrl()}/rest/v1/${path}`, {
-    ...init,
-    headers: {
-      apikey: serviceKey(),
-      Authorization: `Bearer ${serviceKey()}`,
-      'Content-Type': 'application/json',
-      Prefer: 'return=representation',
-      ...init.headers,
-    },
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-/** The signed-in user's id, from the access token the app hands its realtime client. */
-async function userId(page: Page): Promise<string> {
-  const { token } = await (await page.request.get('/realtime-token')).json();
-  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub;
-}
 
 let ipCounter = 0;
 async function signedIn(browser: Browser, javaScript: boolean) {
@@ -115,14 +91,14 @@ test.describe('faster agent work', () => {
     await page.getByLabel('Address').fill(slug);
     await page.getByRole('button', { name: 'Create workspace' }).click();
     await page.waitForURL(`/w/${slug}`);
-    const [workspace] = await rest(`workspaces?slug=eq.${slug}&select=id`);
-    await rest('memberships', {
+    const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
+    await serviceRest('memberships', {
       method: 'POST',
       body: JSON.stringify({ workspace_id: workspace.id, user_id: await userId(plain.page), role: 'agent' }),
     });
     // Older requests to move through, then one with a message, opened through the portal.
     const requester = await userId(page);
-    await rest('tickets', {
+    await serviceRest('tickets', {
       method: 'POST',
       body: JSON.stringify(
         Array.from({ length: 6 }, (_, i) => ({

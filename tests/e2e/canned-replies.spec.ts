@@ -14,9 +14,11 @@ import {
   expectNoViolations,
   requestCode,
   screenshots,
+  serviceRest,
   submitCode,
   test,
   uniqueEmail,
+  userId,
 } from './fixtures.ts';
 
 let ipCounter = 0;
@@ -35,22 +37,6 @@ async function signedIn(browser: Browser, email: string, javaScript: boolean) {
   if (!javaScript) await submitCode(page);
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   return { context, page };
-}
-
-/** The service role's REST call (test setup only: adding the agent to the workspace). */
-async function rest(path: string, init: RequestInit = {}) {
-  const key = process.env.E2E_SERVICE_ROLE_KEY!;
-  const res = await fetch(`${process.env.E2E_API_URL}/rest/v1/${path}`, {
-    ...init,
-    headers: { apikey: key, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers },
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.status === 201 || res.status === 204 ? null : res.json();
-}
-
-async function userId(page: Page): Promise<string> {
-  const { token } = await (await page.request.get('/realtime-token')).json();
-  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub;
 }
 
 const BODY =
@@ -76,8 +62,8 @@ for (const javaScript of [true, false]) {
     await admin.page.getByLabel('Address').fill(slug);
     await admin.page.getByRole('button', { name: 'Create workspace' }).click();
     await admin.page.waitForURL(`/w/${slug}`);
-    const [workspace] = await rest(`workspaces?slug=eq.${slug}&select=id`);
-    await rest('memberships', {
+    const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
+    await serviceRest('memberships', {
       method: 'POST',
       body: JSON.stringify({ workspace_id: workspace.id, user_id: await userId(agent.page), role: 'agent' }),
     });
@@ -228,7 +214,7 @@ for (const javaScript of [true, false]) {
     } else {
       // A reply that is gone meanwhile: refused at the picker, the draft kept.
       await composer.getByLabel('Canned reply').selectOption({ label: 'Need the order number' });
-      await rest(`canned_replies?title=eq.Need%20the%20order%20number&workspace_id=eq.${workspace.id}`, {
+      await serviceRest(`canned_replies?title=eq.Need%20the%20order%20number&workspace_id=eq.${workspace.id}`, {
         method: 'DELETE',
       });
       await composer.getByRole('button', { name: 'Insert' }).click();

@@ -134,3 +134,26 @@ export async function newWorkspace(page: Page, opts: { javaScript?: boolean; lab
   await expect(page).toHaveURL(new RegExp(`/w/${name}$`));
   return name;
 }
+
+/** The service role's REST call through the gateway (test setup only): the rows written or read. */
+export async function serviceRest(path: string, init: RequestInit = {}) {
+  const key = required('E2E_SERVICE_ROLE_KEY');
+  const res = await fetch(`${required('E2E_API_URL')}/rest/v1/${path}`, {
+    ...init,
+    headers: {
+      apikey: key,
+      Authorization: `Bearer ${key}`,
+      'Content-Type': 'application/json',
+      Prefer: 'return=representation',
+      ...init.headers,
+    },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? null : res.json();
+}
+
+/** The signed-in user's id, from the access token the app hands its realtime client. */
+export async function userId(page: Page): Promise<string> {
+  const { token } = await (await page.request.get('/realtime-token')).json();
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub;
+}

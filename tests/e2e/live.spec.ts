@@ -6,10 +6,18 @@
 // signed in by other specs (one code per email a minute), and no other test changes this inbox.
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { codeFor, enterCode, env, expect, requestCode, signIn, test, uniqueEmail } from './fixtures.ts';
-
-const apiUrl = () => process.env.E2E_API_URL!;
-const serviceKey = () => process.env.E2E_SERVICE_ROLE_KEY!;
+import {
+  codeFor,
+  enterCode,
+  env,
+  expect,
+  requestCode,
+  serviceRest,
+  signIn,
+  test,
+  uniqueEmail,
+  userId,
+} from './fixtures.ts';
 
 let ipCounter = 0;
 async function signedIn(browser: Browser, email: string, viewport = { width: 1366, height: 900 }) {
@@ -25,28 +33,6 @@ async function signedIn(browser: Browser, email: string, viewport = { width: 136
   await enterCode(page, await codeFor(email));
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   return { context, page };
-}
-
-/** The service role's REST call (test setup only). */
-async function rest(path: string, init: RequestInit = {}) {
-  const res = await fetch(`${apiUrl()}/rest/v1/${path}`, {
-    ...init,
-    headers: {
-      apikey: serviceKey(),
-      Authorization: `Bearer ${serviceKey()}`,
-      'Content-Type': 'application/json',
-      Prefer: 'return=representation',
-      ...init.headers,
-    },
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-/** The signed-in user's id, from the access token the app hands its realtime client. */
-async function userId(page: Page): Promise<string> {
-  const { token } = await (await page.request.get('/realtime-token')).json();
-  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub;
 }
 
 async function realtimeService(action: 'stop' | 'start') {
@@ -93,8 +79,8 @@ test.describe('live pages', () => {
     await first.page.getByLabel('Address').fill(slug);
     await first.page.getByRole('button', { name: 'Create workspace' }).click();
     await first.page.waitForURL(`/w/${slug}`);
-    const [workspace] = await rest(`workspaces?slug=eq.${slug}&select=id`);
-    await rest('memberships', {
+    const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
+    await serviceRest('memberships', {
       method: 'POST',
       body: JSON.stringify({ workspace_id: workspace.id, user_id: await userId(second.page), role: 'agent' }),
     });
@@ -133,10 +119,10 @@ test.describe('live pages', () => {
 
   test('on a later page, new requests are counted, not pushed in', async () => {
     // 30 older requests, so the inbox has a second page.
-    const [workspace] = await rest(`workspaces?slug=eq.${slug}&select=id`);
+    const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
     const requester = await userId(customer.page);
     const old = new Date(Date.now() - 86_400_000).toISOString();
-    await rest('tickets', {
+    await serviceRest('tickets', {
       method: 'POST',
       body: JSON.stringify(
         Array.from({ length: 30 }, (_, i) => ({
