@@ -25,8 +25,10 @@ const CONNECTIONS = 20;
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 // BENCH_ONLY=login|account: one of the two pages.
 const ONLY = process.env.BENCH_ONLY;
-// BENCH_CPU_PROF=<dir>: the server's processes write V8 CPU profiles there (node --cpu-prof).
-const PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
+// BENCH_CPU_PROF=<dir>: the server's (and the baseline's) processes write V8 CPU profiles to <dir>/app
+// (/baseline), as bench:inbox's do.
+const prof = (name: string) =>
+  process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF, name)] : [];
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-pages-'));
 chmodSync(dir, 0o755);
@@ -37,12 +39,12 @@ let baseline: Awaited<ReturnType<typeof startApp>> | undefined;
 try {
   app = await startApp(dir, stack, {
     nodeArgs: [
-      ...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []),
+      ...prof('app'),
       ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
     ],
   });
   const { base } = app;
-  if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE });
+  if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE, nodeArgs: prof('baseline') });
 
   const cookie = await signIn(base, stack.mailUrl, `bench-${Date.now()}@example.com`);
   const servers = [base, ...(baseline ? [baseline.base] : [])];
