@@ -38,10 +38,7 @@ let baseline: Awaited<ReturnType<typeof startApp>> | undefined;
 
 try {
   app = await startApp(dir, stack, {
-    nodeArgs: [
-      ...prof('app'),
-      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-    ],
+    nodeArgs: [...prof('app'), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
   });
   const { base } = app;
   if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE, nodeArgs: prof('baseline') });
