@@ -11,10 +11,19 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServerClient, parseCookieHeader } from '@supabase/ssr';
 import pg from 'pg';
 import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
-import { BASELINE, cpuMs, median, range, run, signIn, startApp, type BenchResult } from './bench-support.ts';
+import {
+  BASELINE,
+  type BenchResult,
+  cpuMs,
+  median,
+  range,
+  restHeadersOf,
+  run,
+  signIn,
+  startApp,
+} from './bench-support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -34,13 +43,19 @@ const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
 let baseline: Awaited<ReturnType<typeof startApp>> | undefined;
 
-/** The page's query string → the arguments the loader passes to public.inbox. */
+/** The page's query string (its cursor too) → the arguments the loader passes to public.inbox. */
 function rpcArgs(search: URLSearchParams): URLSearchParams {
   const out = new URLSearchParams({ p_slug: 'acme', p_view: search.get('view') ?? 'unassigned', p_limit: '25' });
   if (search.get('q')) out.set('p_query', search.get('q')!);
   if (search.get('priority')) out.set('p_priority', search.get('priority')!);
   if (search.get('status')) out.set('p_status', search.get('status')!);
   if (search.get('assignee')) out.set('p_assignee', search.get('assignee')!);
+  const after = search.get('after');
+  if (after) {
+    const [at, id] = Buffer.from(after, 'base64url').toString().split('|');
+    out.set('p_after_at', at!);
+    out.set('p_after_id', id!);
+  }
   return out;
 }
 
@@ -105,16 +120,7 @@ try {
   if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE, nodeArgs: prof('baseline') });
 
   const cookie = await signIn(base, stack.mailUrl, AGENT);
-  // The agent's access token, read from the session cookie the way the app reads it.
-  const session = createServerClient(stack.apiUrl, stack.anonKey, {
-    cookies: {
-      getAll: () => parseCookieHeader(cookie).map(({ name, value }) => ({ name, value: value ?? '' })),
-      setAll: () => undefined,
-    },
-  });
-  const token = (await session.auth.getSession()).data.session?.access_token;
-  if (!token) throw new Error('no access token in the session cookie');
-  const restHeaders = { apikey: stack.anonKey, authorization: `Bearer ${token}` };
+  const restHeaders = await restHeadersOf(stack, cookie);
 
   // Page 40 of "all" is reached the way a reader reaches it: 39 × "Older →".
   let page40 = '/w/acme?view=all';
@@ -169,14 +175,7 @@ try {
   for (const [label, p, target] of pages) {
     let restUrl: string | undefined;
     if (p.startsWith('/w/acme?') || p === '/w/acme') {
-      const url = new URL(p, base);
-      const args = rpcArgs(url.searchParams);
-      const after = url.searchParams.get('after');
-      if (after) {
-        const [at, id] = Buffer.from(after, 'base64url').toString().split('|');
-        args.set('p_after_at', at!);
-        args.set('p_after_id', id!);
-      }
+      const args = rpcArgs(new URL(p, base).searchParams);
       restUrl = `${stack.apiUrl}/rest/v1/rpc/inbox?${args}`;
       const check = await fetch(restUrl, { headers: restHeaders });
       if (check.status !== 200) throw new Error(`GET ${restUrl} answered ${check.status}: ${await check.text()}`);
@@ -281,7 +280,7 @@ try {
   console.log(missed.length ? `\nMISSED p95 targets:\n  ${missed.join('\n  ')}` : '\nEvery page met its p95 target.');
 
   await sizes();
-  await explain(token, pages);
+  await explain(restHeaders.authorization.slice('Bearer '.length), pages);
 } finally {
   await baseline?.stop();
   await app?.stop();
@@ -340,14 +339,7 @@ async function printPlans(client: pg.Client, accessToken: string, pages: [string
     await client.query(sql);
   for (const [label, p] of pages) {
     if (!p.startsWith('/w/acme?') && p !== '/w/acme') continue;
-    const url = new URL(p, 'http://x');
-    const args = rpcArgs(url.searchParams);
-    const after = url.searchParams.get('after');
-    if (after) {
-      const [at, id] = Buffer.from(after, 'base64url').toString().split('|');
-      args.set('p_after_at', at!);
-      args.set('p_after_id', id!);
-    }
+    const args = rpcArgs(new URL(p, 'http://x').searchParams);
     const names = [...args.keys()];
     plans.length = 0;
     await client.query('begin');

@@ -10,10 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServerClient, parseCookieHeader } from '@supabase/ssr';
 import pg from 'pg';
 import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
-import { median, range, run, signIn, startApp, type BenchResult } from './bench-support.ts';
+import { median, range, restHeadersOf, run, signIn, startApp, type BenchResult } from './bench-support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -120,15 +119,7 @@ try {
   app = await startApp(dir, stack);
   const { base } = app;
   const cookie = await signIn(base, stack.mailUrl, ADMIN);
-  const session = createServerClient(stack.apiUrl, stack.anonKey, {
-    cookies: {
-      getAll: () => parseCookieHeader(cookie).map(({ name, value }) => ({ name, value: value ?? '' })),
-      setAll: () => undefined,
-    },
-  });
-  const token = (await session.auth.getSession()).data.session?.access_token;
-  if (!token) throw new Error('no access token in the session cookie');
-  const restHeaders = { apikey: stack.anonKey, authorization: `Bearer ${token}` };
+  const restHeaders = await restHeadersOf(stack, cookie);
 
   // The page's URL, and the call its loader makes.
   const ranges: [string, string, Record<string, string>, number][] = [

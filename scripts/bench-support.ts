@@ -1,6 +1,7 @@
 // Shared by the page benchmarks: the autocannon runner, the results table and signing in through the app.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createServerClient, parseCookieHeader } from '@supabase/ssr';
 import autocannon from 'autocannon';
 import type { Stack } from '../supabase/local/stack.ts';
 import { buildApp, startAppServer } from '../tests/support/app-server.ts';
@@ -109,6 +110,22 @@ export function cpuMs(roots: number[]): number | undefined {
   let ticks = 0;
   for (const [pid, s] of stats) if (inTree(pid)) ticks += s.ticks;
   return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+/**
+ * The headers of a PostgREST call as the signed-in user of `cookie` (their access token, read from
+ * the session cookie the way the app reads it): to time a page's call beside the page.
+ */
+export async function restHeadersOf(stack: Pick<Stack, 'apiUrl' | 'anonKey'>, cookie: string) {
+  const session = createServerClient(stack.apiUrl, stack.anonKey, {
+    cookies: {
+      getAll: () => parseCookieHeader(cookie).map(({ name, value }) => ({ name, value: value ?? '' })),
+      setAll: () => undefined,
+    },
+  });
+  const token = (await session.auth.getSession()).data.session?.access_token;
+  if (!token) throw new Error('no access token in the session cookie');
+  return { apikey: stack.anonKey, authorization: `Bearer ${token}` };
 }
 
 /** Signs in through the app's own forms (as a browser without JS would) and returns the Cookie header. */

@@ -7,26 +7,10 @@
 // 375 px go with the run's output.
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
-import { env, expect, serviceRest, signIn, test, uniqueEmail, userId } from './fixtures.ts';
+import type { BrowserContext, Page, TestInfo } from '@playwright/test';
+import { env, expect, serviceRest, signedInContext, test, uniqueEmail, userId } from './fixtures.ts';
 
 const TOO_LONG = 'Keep the message under 20,000 characters.';
-
-let ipCounter = 0;
-async function signedIn(browser: Browser, javaScript: boolean) {
-  ipCounter += 1;
-  const context = await browser.newContext({
-    baseURL: env.baseURL,
-    javaScriptEnabled: javaScript,
-    viewport: { width: 1366, height: 900 },
-    extraHTTPHeaders: { 'X-Forwarded-For': `10.253.${javaScript ? 1 : 2}.${ipCounter}` },
-  });
-  // Nothing changes under these pages but what the test does (live updates: live.spec.ts).
-  if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
-  const page = await context.newPage();
-  await signIn(page, { email: uniqueEmail(javaScript ? 'flow-js' : 'flow-nojs'), javaScript });
-  return { context, page };
-}
 
 const composer = (page: Page) => page.locator('form.hd-composer');
 const message = (page: Page) => composer(page).getByLabel('Message', { exact: true });
@@ -84,7 +68,10 @@ test.describe('faster agent work', () => {
 
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(90_000);
-    [admin, plain] = await Promise.all([signedIn(browser, true), signedIn(browser, false)]);
+    [admin, plain] = await Promise.all([
+      signedInContext(browser, uniqueEmail('flow-js')),
+      signedInContext(browser, uniqueEmail('flow-nojs'), { javaScript: false }),
+    ]);
     const page = admin.page;
     await page.goto('/onboarding');
     await page.getByLabel('Workspace name').fill(`Flow ${tag}`);

@@ -4,8 +4,8 @@
 // catalogue's messages and the typed text kept. Fresh accounts and a workspace of their own (the
 // seeded accounts are signed in by other specs: one code per email a minute).
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { codeFor, enterCode, env, expect, requestCode, submitCode, test, uniqueEmail } from './fixtures.ts';
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, service, signedInContext, test, uniqueEmail } from './fixtures.ts';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
@@ -14,15 +14,6 @@ const PNG = Buffer.from(
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
 /** The service role's call to the stack (test checks only). */
-async function service(path: string, init: RequestInit = {}) {
-  const key = process.env.E2E_SERVICE_ROLE_KEY!;
-  const res = await fetch(`${process.env.E2E_API_URL}${path}`, {
-    ...init,
-    headers: { apikey: key, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers },
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
 
 /** The attachment folders in storage under a ticket, and the files recorded for it. */
 async function storedAndRecorded(slug: string, number: number) {
@@ -34,26 +25,6 @@ async function storedAndRecorded(slug: string, number: number) {
   });
   const rows: { id: string }[] = await service(`/rest/v1/attachments?ticket_id=eq.${ticket.id}&select=id`);
   return { stored: folders.map((f) => f.name).sort(), recorded: rows.map((r) => r.id).sort() };
-}
-
-let ipCounter = 0;
-async function signedIn(browser: Browser, email: string, javaScript: boolean, width = 1366) {
-  ipCounter += 1;
-  const context = await browser.newContext({
-    baseURL: env.baseURL,
-    javaScriptEnabled: javaScript,
-    viewport: { width, height: 900 },
-    extraHTTPHeaders: { 'X-Forwarded-For': `10.253.${javaScript ? 1 : 2}.${ipCounter}` },
-  });
-  // No live updates needed here (live.spec.ts has them).
-  if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
-  const page = await context.newPage();
-  await page.goto('/login');
-  await requestCode(page, email);
-  await enterCode(page, await codeFor(email), { javaScript });
-  if (!javaScript) await submitCode(page);
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  return { context, page };
 }
 
 const files = (page: Page) => page.getByTestId('attachment');
@@ -82,8 +53,8 @@ for (const javaScript of [true, false]) {
     test.beforeAll(async ({ browser }) => {
       test.setTimeout(90_000);
       [agent, customer] = await Promise.all([
-        signedIn(browser, uniqueEmail('files-agent'), javaScript),
-        signedIn(browser, uniqueEmail('files-customer'), javaScript),
+        signedInContext(browser, uniqueEmail('files-agent'), { javaScript }),
+        signedInContext(browser, uniqueEmail('files-customer'), { javaScript }),
       ]);
       await agent.page.goto('/onboarding');
       await agent.page.getByLabel('Workspace name').fill(`Files ${tag}`);

@@ -5,39 +5,18 @@
 // (a select and "Insert", filled in by the server). Fresh accounts and a workspace of their own: the
 // seeded accounts get one code a minute and other specs sign them in.
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
-  codeFor,
-  enterCode,
   env,
   expect,
   expectNoViolations,
-  requestCode,
   screenshots,
   serviceRest,
-  submitCode,
+  signedInContext,
   test,
   uniqueEmail,
   userId,
 } from './fixtures.ts';
-
-let ipCounter = 0;
-async function signedIn(browser: Browser, email: string, javaScript: boolean) {
-  ipCounter += 1;
-  const context = await browser.newContext({
-    baseURL: env.baseURL,
-    javaScriptEnabled: javaScript,
-    extraHTTPHeaders: { 'X-Forwarded-For': `10.253.${javaScript ? 1 : 2}.${ipCounter}` },
-  });
-  if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
-  const page = await context.newPage();
-  await page.goto('/login');
-  await requestCode(page, email);
-  await enterCode(page, await codeFor(email), { javaScript });
-  if (!javaScript) await submitCode(page);
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  return { context, page };
-}
 
 const BODY =
   'Hi {{requester.name}},\n\nSorry that #{{ticket.number}} ({{ ticket.subject }}) arrived damaged. ' +
@@ -52,7 +31,7 @@ for (const javaScript of [true, false]) {
     const slug = `canned-${tag}`;
     const [adminEmail, agentEmail, customerEmail] = ['admin', 'agent', 'casey'].map((who) => uniqueEmail(who));
     const [admin, agent, customer] = await Promise.all(
-      [adminEmail, agentEmail, customerEmail].map((email) => signedIn(browser, email, javaScript)),
+      [adminEmail, agentEmail, customerEmail].map((email) => signedInContext(browser, email, { javaScript })),
     );
     const local = (email: string) => email.split('@')[0];
 

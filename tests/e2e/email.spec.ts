@@ -4,19 +4,9 @@
 // posted to inbound-email as the provider would, appears in the agent's open ticket. Fresh accounts
 // and a workspace of their own (the seeded ones are signed in by other specs).
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { messagesTo } from '../support/mail.ts';
-import { codeFor, enterCode, env, expect, mailCount, requestCode, test, uniqueEmail } from './fixtures.ts';
-
-let ipCounter = 0;
-async function newContext(browser: Browser) {
-  ipCounter += 1;
-  const context = await browser.newContext({
-    baseURL: env.baseURL,
-    extraHTTPHeaders: { 'X-Forwarded-For': `10.253.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}` },
-  });
-  return { context, page: await context.newPage() };
-}
+import { codeFor, enterCode, env, expect, mailCount, newContext, requestCode, test, uniqueEmail } from './fixtures.ts';
 
 /** Signs in on the page it is on (a /login URL), with the code from the inbox. */
 async function signInHere(page: Page, email: string) {
@@ -82,7 +72,7 @@ test.describe('email', () => {
 
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(90_000);
-    agent = await newContext(browser);
+    agent = await newContext(browser, { live: true });
     await agent.page.goto('/login');
     await signInHere(agent.page, uniqueEmail('mail-ada'));
     await agent.page.goto('/onboarding');
@@ -122,7 +112,7 @@ test.describe('email', () => {
     expect(threadLink).toBe(`${env.baseURL}${threadPath}`);
 
     // Signed out, the thread's link asks for sign-in first, keeping where it leads.
-    const reader = await newContext(browser);
+    const reader = await newContext(browser, { live: true });
     await reader.page.goto(threadLink!);
     await expect(reader.page).toHaveURL(/\/login/);
     expect(new URL(reader.page.url()).searchParams.get('redirectTo')).toBe(threadPath);

@@ -2,7 +2,7 @@
 // app trusts X-Forwarded-For in e2e), fresh email addresses, and reading codes from the inbox.
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { test as base, type Browser, expect, type Page, type TestInfo } from '@playwright/test';
 import { messagesTo, waitForMail } from '../support/mail.ts';
 
 let ipCounter = 0;
@@ -26,12 +26,15 @@ export function uniqueEmail(label = 'user') {
   return `${label}-${randomUUID().slice(0, 8)}@example.com`;
 }
 
+/** An address no other test or context of any worker has had: the sign-in limits are per IP. */
+function nextClientIp(workerIndex: number) {
+  ipCounter += 1;
+  return `10.${workerIndex % 250}.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
+}
+
 export const test = base.extend<{ clientIp: string }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  clientIp: async ({}, use, testInfo) => {
-    ipCounter += 1;
-    await use(`10.${testInfo.workerIndex % 250}.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`);
-  },
+  clientIp: async ({}, use, testInfo) => use(nextClientIp(testInfo.workerIndex)),
   // biome-ignore lint/correctness/noEmptyPattern: as above
   baseURL: async ({}, use) => use(env.baseURL),
   extraHTTPHeaders: async ({ clientIp }, use) => use({ 'X-Forwarded-For': clientIp }),
@@ -75,12 +78,47 @@ export async function submitCode(page: Page) {
  */
 export async function signIn(page: Page, opts: { email?: string; path?: string; javaScript?: boolean } = {}) {
   const email = opts.email ?? uniqueEmail();
+  // An address that signed in before (a seeded account) has older codes in the inbox.
+  const before = await mailCount(email);
   await page.goto(opts.path ?? '/login');
   await requestCode(page, email);
-  await enterCode(page, await codeFor(email), { javaScript: opts.javaScript });
+  await enterCode(page, await codeFor(email, before + 1), { javaScript: opts.javaScript });
   if (opts.javaScript === false) await submitCode(page);
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   return email;
+}
+
+export interface ContextOptions {
+  /** Default true. */
+  javaScript?: boolean;
+  /** Viewport width (height 900); default 1366. */
+  width?: number;
+  /** Let pages open their realtime socket (live.spec.ts); otherwise it is left unanswered. */
+  live?: boolean;
+}
+
+/**
+ * A browser context of its own, with a client IP of its own. Without `live` the pages' realtime
+ * socket gets no answer, as when Realtime is unreachable: nothing changes under the test but what
+ * it does, and a reply written on an old page meets the ticket_changed check.
+ */
+export async function newContext(browser: Browser, opts: ContextOptions = {}) {
+  const javaScript = opts.javaScript ?? true;
+  const context = await browser.newContext({
+    baseURL: env.baseURL,
+    javaScriptEnabled: javaScript,
+    viewport: { width: opts.width ?? 1366, height: 900 },
+    extraHTTPHeaders: { 'X-Forwarded-For': nextClientIp(test.info().workerIndex) },
+  });
+  if (javaScript && !opts.live) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
+  return { context, page: await context.newPage() };
+}
+
+/** newContext, signed in as `email`. */
+export async function signedInContext(browser: Browser, email: string, opts: ContextOptions = {}) {
+  const { context, page } = await newContext(browser, opts);
+  await signIn(page, { email, javaScript: opts.javaScript ?? true });
+  return { context, page };
 }
 
 /**
@@ -136,9 +174,12 @@ export async function newWorkspace(page: Page, opts: { javaScript?: boolean; lab
 }
 
 /** The service role's REST call through the gateway (test setup only): the rows written or read. */
-export async function serviceRest(path: string, init: RequestInit = {}) {
+export const serviceRest = (path: string, init: RequestInit = {}) => service(`/rest/v1/${path}`, init);
+
+/** The service role's call to any of the stack's APIs (/rest/v1, /auth/v1, /storage/v1), for setup and checks. */
+export async function service(path: string, init: RequestInit = {}) {
   const key = required('E2E_SERVICE_ROLE_KEY');
-  const res = await fetch(`${required('E2E_API_URL')}/rest/v1/${path}`, {
+  const res = await fetch(`${required('E2E_API_URL')}${path}`, {
     ...init,
     headers: {
       apikey: key,

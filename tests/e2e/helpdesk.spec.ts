@@ -5,37 +5,11 @@
 // email) and its context is reused; the run without JavaScript uses other accounts.
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
-import { codeFor, enterCode, env, expect, mailCount, requestCode, submitCode, test, uniqueEmail } from './fixtures.ts';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
+import { codeFor, enterCode, env, expect, requestCode, signedInContext, test, uniqueEmail } from './fixtures.ts';
 
 const NOT_FOUND = "We couldn't find that.";
 const TICKET_CHANGED = 'Someone replied while you were writing. Read the new message; your draft is kept.';
-
-let ipCounter = 0;
-async function signedInContext(
-  browser: Browser,
-  email: string,
-  javaScript: boolean,
-): Promise<{ context: BrowserContext; page: Page }> {
-  ipCounter += 1;
-  const context = await browser.newContext({
-    baseURL: env.baseURL,
-    javaScriptEnabled: javaScript,
-    extraHTTPHeaders: { 'X-Forwarded-For': `10.251.${javaScript ? 1 : 2}.${ipCounter}` },
-  });
-  // These pages run without Realtime, as when it is unreachable: nothing changes under the test
-  // (the inbox's counts, the thread), and the traffic cop is what stops a reply written on an old
-  // page. Live updates have their own spec (live.spec.ts).
-  if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
-  const page = await context.newPage();
-  const before = await mailCount(email);
-  await page.goto('/login');
-  await requestCode(page, email);
-  await enterCode(page, await codeFor(email, before + 1), { javaScript });
-  if (!javaScript) await submitCode(page);
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  return { context, page };
-}
 
 const composer = (page: Page) => page.locator('form.hd-composer');
 const ticketStatus = (page: Page) => page.locator('.hd-ticket__facts [data-status]');
@@ -155,8 +129,8 @@ test.describe('helpdesk with JavaScript', () => {
 
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(60_000);
-    customer = await signedInContext(browser, 'customer@example.test', true);
-    agent = await signedInContext(browser, 'agent@acme.test', true);
+    customer = await signedInContext(browser, 'customer@example.test');
+    agent = await signedInContext(browser, 'agent@acme.test');
   });
   test.afterAll(async () => {
     await customer?.context.close();
@@ -357,7 +331,7 @@ test.describe('helpdesk with JavaScript', () => {
   test("an agent of another workspace can't see the ticket or the inbox", async ({ browser }) => {
     test.setTimeout(60_000);
     expect(ticketNumber).toBeGreaterThan(0);
-    const globex = await signedInContext(browser, 'agent@globex.test', true);
+    const globex = await signedInContext(browser, 'agent@globex.test');
     try {
       const res = await globex.page.goto(`/w/acme/tickets/${ticketNumber}`);
       expect(res?.status()).toBe(404);
@@ -381,7 +355,7 @@ test.describe('helpdesk with JavaScript', () => {
     await expect(agent.page.getByText("A ticket can't go from solved to closed.")).toBeVisible();
     await expect(ticketStatus(agent.page)).toHaveAttribute('data-status', 'solved');
 
-    const admin = await signedInContext(browser, 'admin@acme.test', true);
+    const admin = await signedInContext(browser, 'admin@acme.test');
     try {
       await admin.page.goto(url);
       await admin.page.getByLabel('Status', { exact: true }).selectOption('closed');
@@ -417,8 +391,8 @@ test('a deep link to a new request survives signing in, and the portal is public
 test.describe('helpdesk without JavaScript', () => {
   test('the core path works with plain forms', async ({ browser }) => {
     test.setTimeout(120_000);
-    const customer = await signedInContext(browser, 'customer2@example.test', false);
-    const agent = await signedInContext(browser, 'agent2@acme.test', false);
+    const customer = await signedInContext(browser, 'customer2@example.test', { javaScript: false });
+    const agent = await signedInContext(browser, 'agent2@acme.test', { javaScript: false });
     try {
       await corePath(customer.page, agent.page, 'Sam Support', 'customer2@example.test', false);
     } finally {

@@ -5,35 +5,8 @@
 // "Live" and what it missed. Fresh accounts and a workspace of their own: the seeded ones are
 // signed in by other specs (one code per email a minute), and no other test changes this inbox.
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
-import {
-  codeFor,
-  enterCode,
-  env,
-  expect,
-  requestCode,
-  serviceRest,
-  signIn,
-  test,
-  uniqueEmail,
-  userId,
-} from './fixtures.ts';
-
-let ipCounter = 0;
-async function signedIn(browser: Browser, email: string, viewport = { width: 1366, height: 900 }) {
-  ipCounter += 1;
-  const context = await browser.newContext({
-    baseURL: env.baseURL,
-    viewport,
-    extraHTTPHeaders: { 'X-Forwarded-For': `10.252.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}` },
-  });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await requestCode(page, email);
-  await enterCode(page, await codeFor(email));
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  return { context, page };
-}
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, serviceRest, signedInContext, signIn, test, uniqueEmail, userId } from './fixtures.ts';
 
 async function realtimeService(action: 'stop' | 'start') {
   const res = await fetch(`${process.env.E2E_STACK_CONTROL_URL}/realtime/${action}`, { method: 'POST' });
@@ -70,9 +43,9 @@ test.describe('live pages', () => {
     test.setTimeout(90_000);
     // First agent: makes the workspace (its admin); second agent: added as a member; a customer.
     [first, second, customer] = await Promise.all([
-      signedIn(browser, uniqueEmail('live-ada')),
-      signedIn(browser, uniqueEmail('live-sam')),
-      signedIn(browser, uniqueEmail('live-casey')),
+      signedInContext(browser, uniqueEmail('live-ada'), { live: true }),
+      signedInContext(browser, uniqueEmail('live-sam'), { live: true }),
+      signedInContext(browser, uniqueEmail('live-casey'), { live: true }),
     ]);
     await first.page.goto('/onboarding');
     await first.page.getByLabel('Workspace name').fill(`Live ${tag}`);

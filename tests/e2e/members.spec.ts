@@ -4,21 +4,9 @@
 // out. With JavaScript and without. Each run makes its own admin and workspace (the seeded
 // accounts get one code a minute, and other specs sign them in).
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { messagesTo } from '../support/mail.ts';
-import { env, expect, expectNoViolations, screenshots, signIn, test, uniqueEmail } from './fixtures.ts';
-
-let ipCounter = 0;
-async function newContext(browser: Browser, javaScript: boolean): Promise<{ context: BrowserContext; page: Page }> {
-  ipCounter += 1;
-  const context = await browser.newContext({
-    baseURL: env.baseURL,
-    javaScriptEnabled: javaScript,
-    extraHTTPHeaders: { 'X-Forwarded-For': `10.252.${javaScript ? 1 : 2}.${ipCounter}` },
-  });
-  if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
-  return { context, page: await context.newPage() };
-}
+import { env, expect, expectNoViolations, newContext, screenshots, signIn, test, uniqueEmail } from './fixtures.ts';
 
 /** The link in the newest invitation email to `email` (notify's, to /invite/:token), once it has come. */
 async function invitationLink(email: string): Promise<string> {
@@ -63,7 +51,7 @@ for (const javaScript of [true, false]) {
         : uniqueEmail('new-agent');
 
     // A new admin with a new workspace.
-    const { context: adminContext, page: admin } = await newContext(browser, javaScript);
+    const { context: adminContext, page: admin } = await newContext(browser, { javaScript });
     const { slug } = await newWorkspace(admin, javaScript);
 
     // An empty workspace says what to do first; its admin gets the admin links in the header.
@@ -106,7 +94,7 @@ for (const javaScript of [true, false]) {
     const link = await invitationLink(invitee);
     expect(new URL(link).origin).toBe(env.baseURL);
     expect(invitePath(link)).toMatch(/^\/invite\/[A-Za-z0-9_-]{43}$/);
-    const { context: inviteeContext, page: agent } = await newContext(browser, javaScript);
+    const { context: inviteeContext, page: agent } = await newContext(browser, { javaScript });
     await signIn(agent, { email: invitee, path: link, javaScript });
     await expect(agent).toHaveURL(new RegExp(`${invitePath(link)}$`));
     await expect(agent.getByTestId('invite-email')).toHaveText(invitee);
@@ -191,7 +179,7 @@ for (const javaScript of [true, false]) {
     browser,
   }, testInfo) => {
     test.setTimeout(90_000);
-    const { context, page } = await newContext(browser, javaScript);
+    const { context, page } = await newContext(browser, { javaScript });
     const { id, slug } = await newWorkspace(page, javaScript);
     await page.goto(`/w/${slug}/settings`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');

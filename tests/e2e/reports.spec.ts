@@ -4,38 +4,10 @@
 // without; an agent is refused as on every admin page. Screenshots at 1366 and 375 px are attached
 // to the run. Fresh accounts and a workspace of their own (the seeded accounts get one code a minute).
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
-import { env, expect, newWorkspace, signIn, test, uniqueEmail } from './fixtures.ts';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, newContext, newWorkspace, service, signIn, test, uniqueEmail } from './fixtures.ts';
 
 /** The service role's call to the stack (test setup only). */
-async function service(path: string, init: RequestInit = {}) {
-  const key = process.env.E2E_SERVICE_ROLE_KEY!;
-  const res = await fetch(`${process.env.E2E_API_URL}${path}`, {
-    ...init,
-    headers: {
-      apikey: key,
-      Authorization: `Bearer ${key}`,
-      'Content-Type': 'application/json',
-      Prefer: 'return=representation',
-      ...init.headers,
-    },
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-let ipCounter = 0;
-async function newContext(browser: Browser, javaScript: boolean): Promise<{ context: BrowserContext; page: Page }> {
-  ipCounter += 1;
-  const context = await browser.newContext({
-    baseURL: env.baseURL,
-    javaScriptEnabled: javaScript,
-    viewport: { width: 1366, height: 900 },
-    extraHTTPHeaders: { 'X-Forwarded-For': `10.251.${javaScript ? 1 : 2}.${ipCounter}` },
-  });
-  if (javaScript) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
-  return { context, page: await context.newPage() };
-}
 
 /** YYYY-MM-DD `n` days before today (UTC, the new workspace's zone), and a moment on that day. */
 const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
@@ -124,7 +96,7 @@ for (const javaScript of [true, false]) {
     browser,
   }, testInfo) => {
     test.setTimeout(120_000);
-    const { context, page } = await newContext(browser, javaScript);
+    const { context, page } = await newContext(browser, { javaScript });
     const slug = await newWorkspace(page, { javaScript, label: 'reports' });
     await seedTickets(slug);
 
@@ -196,7 +168,7 @@ for (const javaScript of [true, false]) {
 
 test('an agent is refused the reports page and sees no link to it', async ({ browser }) => {
   test.setTimeout(90_000);
-  const { context: adminContext, page: admin } = await newContext(browser, true);
+  const { context: adminContext, page: admin } = await newContext(browser);
   const slug = await newWorkspace(admin, { label: 'reports' });
   const workspaceId = await seedTickets(slug);
   const email = uniqueEmail('agent');
@@ -208,7 +180,7 @@ test('an agent is refused the reports page and sees no link to it', async ({ bro
     method: 'POST',
     body: JSON.stringify({ workspace_id: workspaceId, user_id: user.id, role: 'agent' }),
   });
-  const { context, page } = await newContext(browser, true);
+  const { context, page } = await newContext(browser);
   await signIn(page, { email });
   await page.goto(`/w/${slug}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inbox');
