@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
 import {
   BASELINE,
@@ -20,6 +20,7 @@ import {
   median,
   range,
   restHeadersOf,
+  superuser,
   run,
   signIn,
   startApp,
@@ -81,13 +82,13 @@ try {
     );
     if (seed.status !== 0) throw new Error('seed:bulk failed');
     // Write the bulk load out now, not during the first measurements.
-    await superuser(async (c) => {
+    await superuser(stack, async (c) => {
       await c.query('checkpoint');
     });
   }
   // A ticket with LONG_THREAD messages (replies both ways, a note in ten), written as the app would
   // (the per-row triggers on): its ticket page is timed below.
-  const longTicket = await superuser(async (c) => {
+  const longTicket = await superuser(stack, async (c) => {
     const { rows } = await c.query(
       `select t.id, t.number, t.requester_id, m.user_id as agent from tickets t
          join workspaces w on w.id = t.workspace_id and w.slug = 'acme'
@@ -111,13 +112,10 @@ try {
   const requesterEmail = 'bulk7.acme@example.test';
   const someNumber = Math.max(1, Math.floor(TICKETS / 2));
 
-  // BENCH_CPU_PROF=<dir>: the app's (and the baseline's) workers write V8 CPU profiles to <dir>/app (/baseline).
-  const prof = (name: string) =>
-    process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF, name)] : [];
-  app = await startApp(dir, stack, { nodeArgs: prof('app') });
+  app = await startApp(dir, stack);
   const { base, pid: appPid } = app;
   // BENCH_BASELINE (bench-support.ts): the other version's pages, timed in the same rounds.
-  if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE, nodeArgs: prof('baseline') });
+  if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE });
 
   const cookie = await signIn(base, stack.mailUrl, AGENT);
   const restHeaders = await restHeadersOf(stack, cookie);
@@ -288,22 +286,9 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** A connection as the cluster's superuser (checkpoint, auto_explain). */
-async function superuser<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const url = new URL(stack.dbUrl);
-  url.username = 'supabase_admin';
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 // The database's size and its largest relations and indexes.
 async function sizes() {
-  await superuser(async (c) => {
+  await superuser(stack, async (c) => {
     const db = (await c.query(`select pg_size_pretty(pg_database_size(current_database())) as size`)).rows[0].size;
     console.log(`\nDatabase size: ${db}`);
     const { rows } = await c.query(
@@ -320,7 +305,7 @@ async function sizes() {
 // EXPLAIN ANALYZE of the statements inside public.inbox that pick each page's tickets (auto_explain,
 // nested statements), as the agent.
 async function explain(accessToken: string, pages: [string, string, number, number][]) {
-  await superuser((client) => printPlans(client, accessToken, pages));
+  await superuser(stack, (client) => printPlans(client, accessToken, pages));
 }
 
 async function printPlans(client: pg.Client, accessToken: string, pages: [string, string, number, number][]) {

@@ -25,11 +25,6 @@ const CONNECTIONS = 20;
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 // BENCH_ONLY=login|account: one of the two pages.
 const ONLY = process.env.BENCH_ONLY;
-// BENCH_CPU_PROF=<dir>: the server's (and the baseline's) processes write V8 CPU profiles to <dir>/app
-// (/baseline), as bench:inbox's do.
-const prof = (name: string) =>
-  process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF, name)] : [];
-
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-pages-'));
 chmodSync(dir, 0o755);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
@@ -38,10 +33,10 @@ let baseline: Awaited<ReturnType<typeof startApp>> | undefined;
 
 try {
   app = await startApp(dir, stack, {
-    nodeArgs: [...prof('app'), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
   });
   const { base } = app;
-  if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE, nodeArgs: prof('baseline') });
+  if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE });
 
   const cookie = await signIn(base, stack.mailUrl, `bench-${Date.now()}@example.com`);
   const servers = [base, ...(baseline ? [baseline.base] : [])];

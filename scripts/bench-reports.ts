@@ -10,9 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
-import { median, range, restHeadersOf, run, signIn, startApp, type BenchResult } from './bench-support.ts';
+import { median, range, restHeadersOf, run, superuser, signIn, startApp, type BenchResult } from './bench-support.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -28,18 +28,6 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-reports-'));
 chmodSync(dir, 0o755);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
-
-async function superuser<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const url = new URL(stack.dbUrl);
-  url.username = 'supabase_admin';
-  const c = new pg.Client({ connectionString: url.toString() });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 /**
  * BENCH_SEED=tickets: TICKETS bare tickets at Acme over the last year, in seed:bulk's mix of statuses and
@@ -92,7 +80,7 @@ try {
   let seedSeconds = 0;
   if (TICKETS > 0) {
     const t0 = performance.now();
-    if (SEED === 'tickets') await superuser(seedTickets);
+    if (SEED === 'tickets') await superuser(stack, seedTickets);
     else {
       const args = ['--import', 'tsx', 'scripts/seed-bulk.ts', '--workspace', 'acme', '--tickets', String(TICKETS)];
       const seed = spawnSync(process.execPath, [...args, '--db-url', stack.dbUrl], {
@@ -103,10 +91,11 @@ try {
     }
     seedSeconds = (performance.now() - t0) / 1000;
     // The rollups' statistics, as autovacuum would gather them a little after a bulk load.
-    await superuser((c) => c.query('vacuum (analyze) private.report_slots, private.report_durations'));
-    await superuser((c) => c.query('checkpoint'));
+    await superuser(stack, (c) => c.query('vacuum (analyze) private.report_slots, private.report_durations'));
+    await superuser(stack, (c) => c.query('checkpoint'));
   }
   const today = await superuser(
+    stack,
     async (c) =>
       (
         await c.query(
@@ -189,6 +178,7 @@ try {
   );
   console.table(rows);
   const sizes = await superuser(
+    stack,
     async (c) =>
       (
         await c.query(

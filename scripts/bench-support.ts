@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createServerClient, parseCookieHeader } from '@supabase/ssr';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import type { Stack } from '../supabase/local/stack.ts';
 import { buildApp, startAppServer } from '../tests/support/app-server.ts';
 import { messagesTo, waitForMail } from '../tests/support/mail.ts';
@@ -112,6 +113,19 @@ export function cpuMs(roots: number[]): number | undefined {
   return ticks * 10; // USER_HZ is 100 on Linux
 }
 
+/** `fn` on a connection as the cluster's superuser (checkpoints, sizes, auto_explain, bulk setup). */
+export async function superuser<T>(stack: Pick<Stack, 'dbUrl'>, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const url = new URL(stack.dbUrl);
+  url.username = 'supabase_admin';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * The headers of a PostgREST call as the signed-in user of `cookie` (their access token, read from
  * the session cookie the way the app reads it): to time a page's call beside the page.
@@ -176,10 +190,19 @@ export async function startApp(
 ): Promise<{ base: string; buildDir: string; pid: number; stop(): Promise<void> }> {
   const buildDir = path.join(dir, opts.projectDir ? 'baseline' : 'app');
   buildApp(buildDir, opts.projectDir);
+  // BENCH_CPU_PROF=<dir>: the server's processes write V8 CPU profiles to <dir>/app (the baseline's to <dir>/baseline).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', '--cpu-prof-dir', path.join(path.resolve(process.env.BENCH_CPU_PROF), path.basename(buildDir))]
+    : [];
   const app = await startAppServer(
     buildDir,
     { SUPABASE_URL: stack.apiUrl, SUPABASE_ANON_KEY: stack.anonKey, ...opts.env },
-    { nodeArgs: opts.nodeArgs, host: '127.0.0.1', log: !!process.env.BENCH_APP_LOG, projectDir: opts.projectDir },
+    {
+      nodeArgs: [...profile, ...(opts.nodeArgs ?? [])],
+      host: '127.0.0.1',
+      log: !!process.env.BENCH_APP_LOG,
+      projectDir: opts.projectDir,
+    },
   );
   return { base: app.baseURL, buildDir, pid: app.pid, stop: app.stop };
 }

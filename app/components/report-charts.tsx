@@ -3,12 +3,7 @@
 // and a description, its numbers in a table beside it, and labels in HTML so they stay readable
 // however narrow the screen (the drawing stretches, the text does not).
 import { formatCount, formatDay, formatHour, WEEKDAYS } from '~/lib/reports/format.ts';
-
-export interface ReportDay {
-  day: string;
-  created: number;
-  solved: number;
-}
+import type { ReportDay, ReportHour } from '~/lib/reports/report.ts';
 
 /** The chart's top line: the smallest of 2, 4, 6, 8, 10, 20, 40… at or above n, so its half is whole too. */
 export function niceCeiling(n: number): number {
@@ -117,12 +112,6 @@ export function VolumeChart({ days, id }: { days: ReportDay[]; id: string }) {
       </details>
     </figure>
   );
-}
-
-export interface ReportHour {
-  weekday: number;
-  hour: number;
-  created: number;
 }
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);

@@ -7,7 +7,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { AdminNav } from '~/components/admin-nav.tsx';
 import { Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';
-import { HoursHeatmap, VolumeChart, type ReportDay, type ReportHour } from '~/components/report-charts.tsx';
+import { HoursHeatmap, VolumeChart } from '~/components/report-charts.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { REPORT_RANGES_DAYS } from '~/lib/constants.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
@@ -16,38 +16,11 @@ import { STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
 import { data } from '~/lib/http/responses.server.ts';
 import { formatCount, formatDay, formatDuration } from '~/lib/reports/format.ts';
 import { reportArgs, reportRange } from '~/lib/reports/range.server.ts';
+import type { Percentiles, WorkspaceReport } from '~/lib/reports/report.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Reports · ${data.workspace.name} · Tend` : 'Reports · Tend' },
 ];
-
-interface Percentiles {
-  count: number;
-  median_seconds: number | null;
-  p90_seconds: number | null;
-}
-
-/** What public.workspace_report returns (supabase/schemas/60_reports.sql). */
-interface WorkspaceReport {
-  time_zone: string;
-  from: string;
-  to: string;
-  days: ReportDay[];
-  created: number;
-  solved: number;
-  first_response: Percentiles;
-  resolution: Percentiles;
-  backlog_by_status: { status: TicketStatus; tickets: number }[];
-  backlog_by_assignee: {
-    assignee_id: string | null;
-    name: string | null;
-    new: number;
-    open: number;
-    pending: number;
-    tickets: number;
-  }[];
-  busiest_hours: ReportHour[];
-}
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);

@@ -4,33 +4,8 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
+import type { Percentiles, WorkspaceReport as Report } from '~/lib/reports/report.ts';
 import { ACME, PEOPLE, type DbStack, type Person } from '../support/db.ts';
-
-interface Percentiles {
-  count: number;
-  median_seconds: number | null;
-  p90_seconds: number | null;
-}
-interface Report {
-  time_zone: string;
-  from: string;
-  to: string;
-  days: { day: string; created: number; solved: number }[];
-  created: number;
-  solved: number;
-  first_response: Percentiles;
-  resolution: Percentiles;
-  backlog_by_status: { status: string; tickets: number }[];
-  backlog_by_assignee: {
-    assignee_id: string | null;
-    name: string | null;
-    new: number;
-    open: number;
-    pending: number;
-    tickets: number;
-  }[];
-  busiest_hours: { weekday: number; hour: number; created: number }[];
-}
 
 async function report(db: DbStack, ws: string, from: string, to: string, who: Person = 'acmeAdmin') {
   const slug = (await db.sql('select slug from workspaces where id = $1', [ws])).rows[0].slug;
