@@ -16,7 +16,9 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
-          // Each file starts its own stack on free ports; two cores run two at a time at most.
+          // Where each project's migrated database is made once per run (tests/support/template.ts).
+          globalSetup: ['tests/integration/global-setup.ts'],
+          // Each file starts its own stack on free ports (from a copy of the run's template); two cores run two at a time at most.
           pool: 'forks',
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -38,6 +38,12 @@ export interface StackOptions {
   ephemeral?: boolean;
   /** Wipe the database and re-apply migrations and the seed before serving. */
   reset?: boolean;
+  /**
+   * The data dir of a stopped stack of the same project: a new data dir's database starts as a
+   * copy of that one, migrated and seeded, instead of initdb, every migration and the seed (tests
+   * start one stack per file from one template per run, docs/decisions/033-test-database-template.md).
+   */
+  template?: string;
   /** Override parts of config.toml (tests use short expiries). */
   configure?: (config: ProjectConfig) => void;
   log?: (line: string) => void;
@@ -275,7 +281,13 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   let writeStatus = () => {};
 
   try {
-    const postgresOptions = { dataDir: dir, port: ports.db, ephemeral: options.ephemeral, log };
+    const postgresOptions = {
+      dataDir: dir,
+      port: ports.db,
+      ephemeral: options.ephemeral,
+      template: options.template,
+      log,
+    };
     const db: RunningPostgres = await startPostgres(postgresOptions);
     // Restarted on the same data dir and port: the cluster recovers from its WAL; nothing is re-initialised.
     const postgres = keepRunning('postgres', db, () => startPostgres(postgresOptions));
@@ -285,8 +297,9 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     if (options.reset && !db.created) await recreateDatabase(superuserUrl);
     await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
     await bootstrap(superuserUrl);
-    const { applied } = await migrate(postgresUrl, projectDir);
-    if (db.created || options.reset) await seed(postgresUrl, projectDir);
+    const { applied } = await migrate(postgresUrl, projectDir); // on a template's copy, only newer ones
+    const seeded = db.created && options.template !== undefined; // the template's seed came with it
+    if ((db.created || options.reset) && !seeded) await seed(postgresUrl, projectDir);
     done.created ||= db.created;
     done.applied.push(...applied);
 

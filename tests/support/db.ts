@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { startStack, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
+import { templateFor } from './template.ts';
 
 /** An access token for a signed-in user, as Auth would issue it (HS256 with the stack's secret). */
 export function userJwt(jwtSecret: string, who: { id: string; email: string }): Promise<string> {
@@ -52,7 +53,8 @@ export interface DbStack {
 export async function startDbStack(opts: Pick<StackOptions, 'functionsEnvFile'> = {}): Promise<DbStack> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-db-'));
   chmodSync(dir, 0o755);
-  const stack = await startStack({ port: 0, dir, ephemeral: true, log: () => undefined, ...opts });
+  const template = await templateFor('tend');
+  const stack = await startStack({ port: 0, dir, template, ephemeral: true, log: () => undefined, ...opts });
   const pool = new pg.Pool({ connectionString: stack.dbUrl, max: 4 });
   // A client still closing when the stack shuts Postgres down gets 57P01; that is the teardown, not a failure.
   pool.on('error', () => undefined);
