@@ -7,7 +7,8 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
 import { PEOPLE, openTicket, type Person } from '../support/db.ts';
-import { subscribed, until } from '../support/realtime.ts';
+import { subscribed } from '../support/realtime.ts';
+import { waitFor } from '../support/wait.ts';
 
 const db = dbFixture();
 let ticket: { id: string; number: number };
@@ -79,7 +80,7 @@ describe('the live channel of a ticket', () => {
     await subscribed(watcher);
     const other = await subscribed(ticketChannel(await realtimeAs('acmeAgent2'), 'acmeAgent2'));
     expect(await other.track({ user_id: PEOPLE.acmeAgent2.id })).toBe('ok');
-    await until(() => seen.here.includes(PEOPLE.acmeAgent2.id), 'the other agent present');
+    await waitFor('the other agent present', () => seen.here.includes(PEOPLE.acmeAgent2.id));
     expect(
       await other.send({
         type: 'broadcast',
@@ -87,12 +88,12 @@ describe('the live channel of a ticket', () => {
         payload: { user_id: PEOPLE.acmeAgent2.id, kind: 'reply' },
       }),
     ).toBe('ok');
-    await until(() => seen.typing.length === 1, 'the typing signal');
+    await waitFor('the typing signal', () => seen.typing.length === 1);
     expect(seen.typing).toEqual([{ user_id: PEOPLE.acmeAgent2.id, kind: 'reply' }]);
 
     const customer = await db.as('acmeCustomer');
     const { error } = await customer.rpc('post_message', { p_ticket_id: ticket.id, p_body: 'Any news?' });
     expect(error).toBeNull();
-    await until(() => seen.bodies.includes('Any news?'), 'the requester reply');
+    await waitFor('the requester reply', () => seen.bodies.includes('Any news?'));
   });
 });
