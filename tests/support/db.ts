@@ -93,6 +93,17 @@ export async function openTicket(db: DbStack, person: Person = 'acmeCustomer', s
   return data[0] as { id: string; number: number };
 }
 
+/** Whether some session waits for a lock that session `pid` holds (Postgres's own view of who queues behind whom). */
+export async function someoneWaitsFor(db: DbStack, pid: number): Promise<boolean> {
+  const { rows } = await db.sql('select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid]);
+  return rows.length > 0;
+}
+
+/** The server process of a connection, as pg_stat_activity names it. */
+export async function backendPid(client: pg.Client): Promise<number> {
+  return (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
+}
+
 /** A new auth user (and, by trigger, profile), as GoTrue would store one. */
 export async function createUser(
   db: DbStack,

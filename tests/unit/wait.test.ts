@@ -13,7 +13,11 @@ describe('waitFor', () => {
     await expect(waitFor('something that never comes', () => false, 50)).rejects.toThrow(
       'timed out after 50 ms waiting for something that never comes',
     );
-    const waiting = waitFor(() => `a line, seen: ${seen.join(', ')}`, () => seen.includes('ready'), 50);
+    const waiting = waitFor(
+      () => `a line, seen: ${seen.join(', ')}`,
+      () => seen.includes('ready'),
+      50,
+    );
     seen.push('starting');
     await expect(waiting).rejects.toThrow('timed out after 50 ms waiting for a line, seen: starting');
   });
