@@ -1,4 +1,4 @@
-// Waiting for a condition instead of sleeping: the one polling loop of the tests and benches.
+// Waiting for a condition instead of sleeping: the one polling loop of the tests.
 
 /**
  * `check`'s first truthy value, once it has one: checked at once, then after a pause that grows
