@@ -62,7 +62,9 @@ test.describe('live pages', () => {
     for (const c of [first, second, customer]) await c?.context.close();
   });
 
-  test('a request a customer opens appears in an open inbox within 2 s, without a reload', async () => {
+  // How soon: the change reaches the page in bench:realtime's time, then the page waits 200 ms for
+  // more (use-live-channel.ts) and loads the inbox (bench:inbox); a test asserts no wall-clock time.
+  test('a request a customer opens appears in an open inbox, without a reload', async () => {
     const inbox = first.page;
     await inbox.goto(`/w/${slug}`);
     await expect(liveStatus(inbox)).toHaveText('Live');
@@ -70,7 +72,7 @@ test.describe('live pages', () => {
     await markDocument(inbox);
     const subject = `Toaster sparks ${tag}`;
     ticket = await openRequest(customer.page, slug, subject);
-    await expect(inbox.getByTestId('inbox-row').getByRole('link', { name: subject })).toBeVisible({ timeout: 2_000 });
+    await expect(inbox.getByTestId('inbox-row').getByRole('link', { name: subject })).toBeVisible();
     await expect(inbox.getByTestId('count-unassigned')).toHaveText('1');
     expect(await sameDocument(inbox)).toBe(true);
   });

@@ -45,7 +45,7 @@ export function buildApp(buildDir: string, projectDir = PROJECT_DIR) {
   if (build.status !== 0) throw new Error('the build failed');
 }
 
-function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000) {
+function waitForHttp(url: string, child: ChildProcess, timeoutMs = 60_000) {
   return waitFor(
     `the app to answer at ${url}`,
     async () => {
