@@ -22,6 +22,8 @@ export default defineConfig({
           pool: 'forks',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll waits for a condition as waitFor does: as long, not vitest's 1 s a loaded machine misses.
+          expect: { poll: { timeout: 20_000 } },
         },
       },
     ],
