@@ -1,7 +1,7 @@
 // Every cell of docs/product.md §4's status table, allowed and refused, by each role.
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
-import { PEOPLE, backendPid, openTicket, someoneWaitsFor, type Person } from '../support/db.ts';
+import { PEOPLE, backendPid, openTicket, waitingFor, type Person } from '../support/db.ts';
 import { waitFor } from '../support/wait.ts';
 
 const STATUSES = ['new', 'open', 'pending', 'solved', 'closed'] as const;
@@ -233,7 +233,10 @@ describe('ticket status state machine', () => {
       // It answers without waiting for the held ticket; queued behind the holder, it would never.
       const holderPid = await backendPid(holder);
       const outcome = await waitFor('the scheduled close to answer, or to queue behind the held ticket', async () =>
-        answered ? 'answered' : (await someoneWaitsFor(db, holderPid)) && 'queued behind the held ticket',
+        answered
+          ? 'answered'
+          : (await waitingFor(db, holderPid)).some((s) => s.role === 'authenticator') &&
+            'queued behind the held ticket',
       );
       expect(outcome).toBe('answered');
       expect(await first).toMatchObject({ error: null });

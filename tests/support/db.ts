@@ -93,10 +93,17 @@ export async function openTicket(db: DbStack, person: Person = 'acmeCustomer', s
   return data[0] as { id: string; number: number };
 }
 
-/** Whether some session waits for a lock that session `pid` holds (Postgres's own view of who queues behind whom). */
-export async function someoneWaitsFor(db: DbStack, pid: number): Promise<boolean> {
-  const { rows } = await db.sql('select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid]);
-  return rows.length > 0;
+/**
+ * The sessions waiting for a lock that session `pid` holds (Postgres's own view of who queues
+ * behind whom), by process and role: PostgREST's are `authenticator`'s; the stack's own (realtime
+ * making its replication slot, say) wait too at times, and are no test's business.
+ */
+export async function waitingFor(db: DbStack, pid: number): Promise<{ pid: number; role: string }[]> {
+  const { rows } = await db.sql(
+    'select pid, usename as role from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+    [pid],
+  );
+  return rows;
 }
 
 /** The server process of a connection, as pg_stat_activity names it. */
