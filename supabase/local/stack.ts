@@ -11,7 +11,7 @@ import { createAuthService } from './auth/index.ts';
 import { createRealtimeService, type RealtimeService } from './realtime/index.ts';
 import { createFunctionsService } from './functions/index.ts';
 import { startMail } from './mail/index.ts';
-import { createStorageService, resetStorage } from './storage/index.ts';
+import { copyStorage, createStorageService, resetStorage } from './storage/index.ts';
 import { installExtensions, startNetCron } from './netcron/index.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
@@ -39,9 +39,9 @@ export interface StackOptions {
   /** Wipe the database and re-apply migrations and the seed before serving. */
   reset?: boolean;
   /**
-   * The data dir of a stopped stack of the same project: a new data dir's database starts as a
-   * copy of that one, migrated and seeded, instead of initdb, every migration and the seed (tests
-   * start one stack per file from one template per run, docs/decisions/033-test-database-template.md).
+   * The data dir of a stopped stack of the same project: a new data dir's database and stored files
+   * start as a copy of that one's, migrated and seeded, instead of initdb, every migration and the
+   * seed (tests start one stack per file from one template per run, docs/decisions/033-test-database-template.md).
    */
   template?: string;
   /** Override parts of config.toml (tests use short expiries). */
@@ -298,7 +298,9 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
     await bootstrap(superuserUrl);
     const { applied } = await migrate(postgresUrl, projectDir); // on a template's copy, only newer ones
-    const seeded = db.created && options.template !== undefined; // the template's seed came with it
+    // A template's copy comes seeded, and with the stored files its storage.objects rows name.
+    const seeded = db.created && options.template !== undefined;
+    if (seeded) await copyStorage(path.resolve(options.template!), dir);
     if ((db.created || options.reset) && !seeded) await seed(postgresUrl, projectDir);
     done.created ||= db.created;
     done.applied.push(...applied);
