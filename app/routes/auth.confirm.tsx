@@ -45,8 +45,13 @@ export async function action({ request }: ActionFunctionArgs) {
 /** A notification email's link: where it leads comes from the link itself, not from the URL. */
 async function spendEmailLink(request: Request, form: FormData) {
   const submission = parseSubmission(form, EmailLinkSchema);
+  // A used, expired or unknown link is done with: the page says so instead of offering its button again.
   const refuse = (code: Parameters<typeof errorStatus>[0]) =>
-    data(request, { result: submission.reply({ formErrors: [errorMessage(code)] }) }, { status: errorStatus(code) });
+    data(
+      request,
+      { result: submission.reply({ formErrors: [errorMessage(code)] }), spent: code.startsWith('link_') },
+      { status: errorStatus(code) },
+    );
   if (submission.status !== 'success') return refuse('link_invalid');
   const signedIn = await signInWithEmailLink(request, submission.value.link);
   if (signedIn.code) return refuse(signedIn.code);
@@ -79,9 +84,12 @@ async function verifyAuthLink(request: Request, form: FormData) {
 }
 
 export default function ConfirmPage() {
-  const { link, problem } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
+  const spent = actionData && 'spent' in actionData && actionData.spent ? replyErrors(actionData.result) : undefined;
+  const link = spent ? null : loaded.link;
+  const problem = spent?.[0] ?? loaded.problem;
 
   return (
     <section className="card card--narrow" aria-labelledby="confirm-title">
@@ -110,7 +118,7 @@ export default function ConfirmPage() {
       )}
       <p className="muted">
         {/* An invitation's link outlives its 10-minute code: a new code still leads on to `next`. */}
-        <Link to={loginPath(link?.next)}>Sign in with a new code instead</Link>
+        <Link to={loginPath(loaded.link?.next)}>Sign in with a new code instead</Link>
       </p>
     </section>
   );

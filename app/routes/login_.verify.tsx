@@ -160,10 +160,12 @@ export default function VerifyPage() {
     <section className="card card--narrow" aria-labelledby="verify-title">
       <h1 id="verify-title">Check your email</h1>
       {earlier ? (
-        // Auth sends an address one code a minute: asked again sooner, it sent nothing (login's action).
+        // Auth sends an address one code a minute, counted from the last code sent or sign-in link used
+        // (docs/decisions/035-email-sign-in-links.md): asked again sooner, it sent nothing (login's action).
         <p className="lead" data-testid="code-not-sent">
-          We didn't send a new code: <strong data-testid="pending-email">{email}</strong> was sent one less than a
-          minute ago. Enter the code from that email, or send a new one when the countdown ends.
+          We didn't send a new code: one was sent to <strong data-testid="pending-email">{email}</strong> (or a sign-in
+          link used) less than a minute ago. Enter the code from your latest email, or send a new one when the countdown
+          ends.
         </p>
       ) : (
         <p className="lead">
