@@ -806,6 +806,58 @@ describe('inbound-email: whom a mail speaks for (docs/decisions/034-inbound-emai
   });
 });
 
+describe('the platform’s email bookkeeping', () => {
+  it('is closed to every API role: sign-in links and invitation counts are neither read nor written, their functions refused', async () => {
+    const token = crypto.randomUUID();
+    for (const client of [db.anon(), await db.as('acmeCustomer'), await db.as('acmeAdmin')]) {
+      for (const table of ['email_sign_in_links', 'invitation_sends']) {
+        const read = await client.from(table).select('*').limit(1);
+        expect(read.error?.code, table).toBe('42501');
+        const write = await client.from(table).insert({ token_hash: 'a'.repeat(64), email: 'x@example.test' });
+        expect(write.error, table).not.toBeNull();
+      }
+      const made = await client.rpc('create_email_sign_in_link', {
+        p_user_id: PEOPLE.acmeCustomer.id,
+        p_next: '/',
+        p_token_hash: 'a'.repeat(64),
+      });
+      expect(made.error).not.toBeNull();
+      expect((await client.rpc('use_email_sign_in_link', { p_token: token })).error).not.toBeNull();
+    }
+    // The service role (notify, and the app with the secret key) may: a link is spent once.
+    const service = db.service();
+    const hash = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))).toString('hex');
+    expect(
+      (
+        await service.rpc('create_email_sign_in_link', {
+          p_user_id: PEOPLE.acmeCustomer.id,
+          p_next: '/support/acme',
+          p_token_hash: hash,
+        })
+      ).error,
+    ).toBeNull();
+    expect((await service.rpc('use_email_sign_in_link', { p_token: token })).data).toEqual([
+      { email: PEOPLE.acmeCustomer.email, next: '/support/acme' },
+    ]);
+    expect((await service.rpc('use_email_sign_in_link', { p_token: token })).error).toMatchObject({
+      code: 'P0001',
+      message: 'link_used',
+    });
+    expect((await service.rpc('use_email_sign_in_link', { p_token: 'not-a-token' })).error).toMatchObject({
+      message: 'link_invalid',
+    });
+    // Only a path of this app is ever stored as where a link leads.
+    for (const next of ['//evil.test', 'https://evil.test', '/\\evil.test']) {
+      const refused = await service.rpc('create_email_sign_in_link', {
+        p_user_id: PEOPLE.acmeCustomer.id,
+        p_next: next,
+        p_token_hash: 'b'.repeat(64),
+      });
+      expect(refused.error?.code, next).toBe('23514');
+    }
+  });
+});
+
 describe('close-solved', () => {
   it('is scheduled hourly, and its run closes tickets solved over 7 days ago with a history event', async () => {
     const job = await db.sql(`select jobid, schedule, username, command from cron.job where jobname = 'close-solved'`);
