@@ -14,6 +14,8 @@ export interface AuthConfig {
   siteUrl: string;
   additionalRedirectUrls: string[];
   jwtExpiry: number;
+  /** [auth] jwt_issuer; unset: <api url>/auth/v1. */
+  jwtIssuer?: string;
   /** [auth] signing_keys_path, relative to supabase/ (a JSON array of private JWKs). */
   signingKeysPath?: string;
   enableSignup: boolean;
@@ -44,17 +46,8 @@ export interface AuthConfig {
     template: string;
     testOtp: Record<string, string>;
   };
-  mfa: {
-    maxEnrolledFactors: number;
-    totp: { enroll: boolean; verify: boolean };
-    phone: { enroll: boolean; verify: boolean };
-    webAuthn: { enroll: boolean; verify: boolean };
-  };
-  /** [auth.external.<provider>] enabled; they need the internet, so the stack only reports them. */
-  external: Record<string, boolean>;
-  web3: { solana: boolean; ethereum: boolean };
-  oauthServer: boolean;
-  passkey: boolean;
+  /** [auth.mfa]: TOTP only; phone and WebAuthn factors, OAuth providers, SSO, web3 and passkeys run as off. */
+  mfa: { maxEnrolledFactors: number; totp: { enroll: boolean; verify: boolean } };
   hooks: Partial<Record<HookName, HookConfig>>;
   rateLimit: {
     emailSent: number;
@@ -209,10 +202,19 @@ function hookConfig(name: string, t: Table): HookConfig | undefined {
       throw new Error(
         `config.toml: Invalid hook config: auth.hook.${name}.secrets must be formatted as "v1,whsec_<base64_encoded_secret>" with a minimum length of 32 characters.`,
       );
+    // GoTrue conf ValidateExtensibilityPoint: plain http only to the machine itself.
+    const host = new URL(uri).hostname.replace(/^\[|\]$/g, '');
+    if (scheme === 'http' && !['localhost', '127.0.0.1', '::1', 'host.docker.internal'].includes(host))
+      throw new Error(`config.toml: auth.hook.${name}.uri: only localhost, 127.0.0.1, and ::1 are supported with http`);
     return { uri, secrets: secrets.split('|') };
   }
   if (scheme === 'pg-functions') {
     if (secrets) throw new Error(`config.toml: Invalid hook config: auth.hook.${name}.secrets is unsupported for pg-functions URI`);
+    // GoTrue conf validatePostgresPath: pg-functions://<database>/<schema>/<function>.
+    const [, schema, fn] = new URL(uri).pathname.split('/');
+    for (const [what, v] of [['schema', schema], ['table', fn]])
+      if (!/^[a-zA-Z_][a-zA-Z0-9_]{0,62}$/.test(v ?? ''))
+        throw new Error(`config.toml: auth.hook.${name}.uri: invalid ${what} name: ${v ?? ''}`);
     return { uri, secrets: [] };
   }
   throw new Error(`config.toml: Invalid hook config: auth.hook.${name}.uri should be a HTTP, HTTPS, or pg-functions URI`);
@@ -235,11 +237,11 @@ function authConfig(auth: Table, templates: Record<string, EmailTemplate>): Auth
     const hook = hookConfig(name, table(table(auth.hook)[name]));
     if (hook) hooks[name] = hook;
   }
-  const web3 = table(auth.web3);
   return {
     siteUrl: str(auth.site_url, 'http://127.0.0.1:3000'),
     additionalRedirectUrls: strs(auth.additional_redirect_urls, []),
     jwtExpiry: num(auth.jwt_expiry, 3600),
+    jwtIssuer: str(auth.jwt_issuer, '') || undefined,
     signingKeysPath: str(auth.signing_keys_path, '') || undefined,
     enableSignup: bool(auth.enable_signup, true),
     enableRefreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
@@ -268,16 +270,7 @@ function authConfig(auth: Table, templates: Record<string, EmailTemplate>): Auth
       template: str(sms.template, 'Your code is {{ .Code }}'),
       testOtp: Object.fromEntries(Object.entries(table(sms.test_otp)).map(([k, v]) => [k, String(v)])),
     },
-    mfa: {
-      maxEnrolledFactors: num(mfa.max_enrolled_factors, 10),
-      totp: factor(mfa.totp),
-      phone: factor(mfa.phone),
-      webAuthn: factor(mfa.web_authn),
-    },
-    external: Object.fromEntries(Object.entries(table(auth.external)).map(([k, v]) => [k, bool(table(v).enabled, false)])),
-    web3: { solana: bool(table(web3.solana).enabled, false), ethereum: bool(table(web3.ethereum).enabled, false) },
-    oauthServer: bool(table(auth.oauth_server).enabled, false),
-    passkey: bool(table(auth.passkey).enabled, false),
+    mfa: { maxEnrolledFactors: num(mfa.max_enrolled_factors, 10), totp: factor(mfa.totp) },
     hooks,
     rateLimit: {
       emailSent: num(rate.email_sent, 360000),
