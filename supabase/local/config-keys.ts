@@ -59,7 +59,14 @@ const SPEC: Spec = {
     private_only: true,
   },
   studio: { enabled: false, port: ANY, api_url: ANY, openai_api_key: ANY, pgmeta_image: ANY },
-  inbucket: { enabled: ANY, port: port(54324), smtp_port: port(54325), pop3_port: null, admin_email: null, sender_name: null },
+  inbucket: {
+    enabled: ANY,
+    port: port(54324),
+    smtp_port: port(54325),
+    pop3_port: null,
+    admin_email: null,
+    sender_name: null,
+  },
   storage: {
     enabled: true,
     file_size_limit: true,

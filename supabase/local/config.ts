@@ -209,15 +209,23 @@ function hookConfig(name: string, t: Table): HookConfig | undefined {
     return { uri, secrets: secrets.split('|') };
   }
   if (scheme === 'pg-functions') {
-    if (secrets) throw new Error(`config.toml: Invalid hook config: auth.hook.${name}.secrets is unsupported for pg-functions URI`);
+    if (secrets)
+      throw new Error(
+        `config.toml: Invalid hook config: auth.hook.${name}.secrets is unsupported for pg-functions URI`,
+      );
     // GoTrue conf validatePostgresPath: pg-functions://<database>/<schema>/<function>.
     const [, schema, fn] = new URL(uri).pathname.split('/');
-    for (const [what, v] of [['schema', schema], ['table', fn]])
+    for (const [what, v] of [
+      ['schema', schema],
+      ['table', fn],
+    ])
       if (!/^[a-zA-Z_][a-zA-Z0-9_]{0,62}$/.test(v ?? ''))
         throw new Error(`config.toml: auth.hook.${name}.uri: invalid ${what} name: ${v ?? ''}`);
     return { uri, secrets: [] };
   }
-  throw new Error(`config.toml: Invalid hook config: auth.hook.${name}.uri should be a HTTP, HTTPS, or pg-functions URI`);
+  throw new Error(
+    `config.toml: Invalid hook config: auth.hook.${name}.uri should be a HTTP, HTTPS, or pg-functions URI`,
+  );
 }
 
 /** [auth] as the CLI turns it into GoTrue's environment (internal/start/start.go buildGotrueEnv). */
@@ -226,11 +234,16 @@ function authConfig(auth: Table, templates: Record<string, EmailTemplate>): Auth
   const sms = table(auth.sms);
   const mfa = table(auth.mfa);
   const rate = table(auth.rate_limit);
-  const factor = (t: unknown) => ({ enroll: bool(table(t).enroll_enabled, false), verify: bool(table(t).verify_enabled, false) });
+  const factor = (t: unknown) => ({
+    enroll: bool(table(t).enroll_enabled, false),
+    verify: bool(table(t).verify_enabled, false),
+  });
   const requirements = str(auth.password_requirements, '');
   if (!(requirements in PASSWORD_REQUIREMENTS))
     throw new Error(
-      `config.toml: auth.password_requirements must be one of ${Object.keys(PASSWORD_REQUIREMENTS).map((k) => `"${k}"`).join(', ')}`,
+      `config.toml: auth.password_requirements must be one of ${Object.keys(PASSWORD_REQUIREMENTS)
+        .map((k) => `"${k}"`)
+        .join(', ')}`,
     );
   const hooks: AuthConfig['hooks'] = {};
   for (const name of HOOK_NAMES) {

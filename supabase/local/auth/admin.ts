@@ -71,7 +71,8 @@ export const createUserAdmin: Handler = async (ctx, req, res) => {
   if (body.password !== undefined && body.password !== null && hash)
     throw errors.validation('Only a password or a password hash should be provided');
   if (body.id !== undefined && body.id !== '') {
-    if (typeof body.id !== 'string' || !isUuid(body.id)) throw errors.validation('ID must conform to the uuid v4 format');
+    if (typeof body.id !== 'string' || !isUuid(body.id))
+      throw errors.validation('ID must conform to the uuid v4 format');
     if (/^0{8}-0{4}-0{4}-0{4}-0{12}$/.test(body.id)) throw errors.validation('ID cannot be a nil uuid');
   }
   const ban = banDuration(body.ban_duration);
@@ -112,7 +113,9 @@ function pageParam(url: URL, name: 'page' | 'per_page', d: number): number {
   const v = url.searchParams.get(name);
   if (v === null || v === '') return d;
   if (!/^\d+$/.test(v) || Number(v) > Number.MAX_SAFE_INTEGER)
-    throw errors.validation(`Bad Pagination Parameters: strconv.ParseUint: parsing ${JSON.stringify(v)}: invalid syntax`);
+    throw errors.validation(
+      `Bad Pagination Parameters: strconv.ParseUint: parsing ${JSON.stringify(v)}: invalid syntax`,
+    );
   return Number(v);
 }
 
@@ -196,7 +199,10 @@ export const updateUserAdmin =
         ['phone', phone, body.phone_confirm === true],
       ] as const) {
         if (!value) continue;
-        const data = provider === 'email' ? { email: value, email_verified: verified } : { phone: value, phone_verified: verified };
+        const data =
+          provider === 'email'
+            ? { email: value, email_verified: verified }
+            : { phone: value, phone_verified: verified };
         const changed = await c.query(
           `update auth.identities set identity_data = identity_data || $3::jsonb, updated_at = now() where user_id = $1 and provider = $2`,
           [id, provider, data],
@@ -258,7 +264,10 @@ export const invite: Handler = async (ctx, req, res, url) => {
   await requireAdmin(ctx, req);
   const body = await readJson(req);
   const email = validateEmail(body.email);
-  const redirectTo = allowedRedirect(ctx.config, str(body.redirect_to) ?? url.searchParams.get('redirect_to') ?? undefined);
+  const redirectTo = allowedRedirect(
+    ctx.config,
+    str(body.redirect_to) ?? url.searchParams.get('redirect_to') ?? undefined,
+  );
   const draft = { id: randomUUID(), email, passwordHash: '', userMetadata: obj(body.data), metadata: 'given' as const };
   if (!(await findByEmail(ctx.pool, email))) await beforeUserCreated(ctx, req, draft);
   const user = await tx(ctx.pool, async (c) => {
@@ -293,7 +302,7 @@ export const generateLink: Handler = async (ctx, req, res, url) => {
       throw new AuthError(404, 'user_not_found', 'User with this email not found');
   }
   if (!LINK_TYPES.has(type)) throw errors.validation(`Invalid email action link type requested: ${type}`);
-  let draft: Parameters<typeof createUser>[1] & { id: string } | undefined;
+  let draft: (Parameters<typeof createUser>[1] & { id: string }) | undefined;
   if (!existing && (type === 'signup' || type === 'invite')) {
     // signup.go validateSignupParams for a new signup; an invitation has no password.
     if (type === 'signup') {

@@ -96,8 +96,9 @@ export const unlinkIdentity =
     const { user } = await requireUser(ctx, req);
     if (!ctx.config.enableManualLinking) throw linkingDisabled();
     if (!isUuid(identityId)) throw new AuthError(404, 'validation_failed', 'identity_id must be an UUID');
-    const identities = (await ctx.pool.query('select id, provider, email from auth.identities where user_id = $1', [user.id]))
-      .rows;
+    const identities = (
+      await ctx.pool.query('select id, provider, email from auth.identities where user_id = $1', [user.id])
+    ).rows;
     if (identities.length <= 1)
       throw new AuthError(422, 'single_identity_not_deletable', 'User must have at least 1 identity after unlinking');
     const target = identities.find((i) => i.id === identityId);

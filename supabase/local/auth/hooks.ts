@@ -152,7 +152,11 @@ async function runHttp(hook: HookConfig, payload: string): Promise<string | unde
       case 202: {
         const contentType = res.headers.get('content-type');
         if (!contentType)
-          throw new AuthError(400, 'hook_payload_invalid_content_type', 'Invalid Content-Type: Missing Content-Type header');
+          throw new AuthError(
+            400,
+            'hook_payload_invalid_content_type',
+            'Invalid Content-Type: Missing Content-Type header',
+          );
         if (contentType.split(';')[0].trim().toLowerCase() !== 'application/json')
           throw new AuthError(
             400,
@@ -221,7 +225,8 @@ export function hookClaims(output: HookOutput): Record<string, unknown> {
   if (!output || !('claims' in output)) throw new AuthError(500, '', 'output claims field is missing');
   const claims = output.claims;
   const problems: string[] = [];
-  if (jsonType(claims) !== 'object') problems.push(`(root): Invalid type. Expected: object, given: ${jsonType(claims)}`);
+  if (jsonType(claims) !== 'object')
+    problems.push(`(root): Invalid type. Expected: object, given: ${jsonType(claims)}`);
   else {
     const c = claims as Record<string, unknown>;
     for (const k of REQUIRED_CLAIMS) if (!(k in c)) problems.push(`(root): ${k} is required`);

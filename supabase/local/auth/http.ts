@@ -100,6 +100,7 @@ export function pkceParams(body: Record<string, unknown>): { challenge: string; 
     throw errors.validation(
       'code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes',
     );
-  if (method !== 's256' && method !== 'plain') throw errors.validation(`code challenge method not supported: ${method}`);
+  if (method !== 's256' && method !== 'plain')
+    throw errors.validation(`code challenge method not supported: ${method}`);
   return { challenge, method };
 }

@@ -37,7 +37,8 @@ async function caller(ctx: AuthContext, req: IncomingMessage): Promise<Caller> {
 /** admin.go loadFactor: the caller's own factor. */
 async function loadFactor(ctx: AuthContext, userId: string, id: string): Promise<FactorRow> {
   if (!isUuid(id)) throw new AuthError(404, 'validation_failed', 'factor_id must be an UUID');
-  const f = (await ctx.pool.query('select * from auth.mfa_factors where id = $1 and user_id = $2', [id, userId])).rows[0];
+  const f = (await ctx.pool.query('select * from auth.mfa_factors where id = $1 and user_id = $2', [id, userId]))
+    .rows[0];
   if (!f) throw new AuthError(404, 'mfa_factor_not_found', 'Factor not found');
   return f;
 }
@@ -74,12 +75,22 @@ export const enroll: Handler = async (ctx, req, res) => {
     `delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and created_at < now() - make_interval(secs => $2)`,
     [user.id, FACTOR_EXPIRY_S],
   );
-  const factors = (await ctx.pool.query('select friendly_name, status from auth.mfa_factors where user_id = $1', [user.id])).rows;
+  const factors = (
+    await ctx.pool.query('select friendly_name, status from auth.mfa_factors where user_id = $1', [user.id])
+  ).rows;
   if (friendlyName && factors.some((f) => f.friendly_name === friendlyName))
-    throw new AuthError(422, 'mfa_factor_name_conflict', `A factor with the friendly name "${friendlyName}" for this user already exists`);
+    throw new AuthError(
+      422,
+      'mfa_factor_name_conflict',
+      `A factor with the friendly name "${friendlyName}" for this user already exists`,
+    );
   const verified = factors.filter((f) => f.status === 'verified').length;
   if (factors.length >= ctx.config.mfa.maxEnrolledFactors || verified >= MAX_VERIFIED_FACTORS)
-    throw new AuthError(422, 'too_many_enrolled_mfa_factors', 'Maximum number of verified factors reached, unenroll to continue');
+    throw new AuthError(
+      422,
+      'too_many_enrolled_mfa_factors',
+      'Maximum number of verified factors reached, unenroll to continue',
+    );
   if (verified > 0 && sessionId && session.aal !== 'aal2')
     throw new AuthError(403, 'insufficient_aal', 'AAL2 required to enroll a new factor');
 
@@ -136,7 +147,12 @@ export const verify =
     // mfa.go validateChallenge
     const challengeId = str(body.challenge_id) ?? '';
     const ch = isUuid(challengeId)
-      ? (await ctx.pool.query('select * from auth.mfa_challenges where id = $1 and factor_id = $2', [challengeId, factor.id])).rows[0]
+      ? (
+          await ctx.pool.query('select * from auth.mfa_challenges where id = $1 and factor_id = $2', [
+            challengeId,
+            factor.id,
+          ])
+        ).rows[0]
       : undefined;
     if (!ch) throw new AuthError(422, 'mfa_factor_not_found', 'MFA factor with the provided challenge ID not found');
     if (ch.verified_at || ch.ip_address !== (clientIp(req) ?? '127.0.0.1'))
@@ -166,7 +182,9 @@ export const verify =
         throw new AuthError(
           403,
           'mfa_verification_rejected',
-          typeof out.message === 'string' && out.message ? out.message : 'Further MFA verification attempts will be rejected.',
+          typeof out.message === 'string' && out.message
+            ? out.message
+            : 'Further MFA verification attempts will be rejected.',
         );
       }
     }
@@ -197,7 +215,10 @@ export const verify =
       );
       // mfa.go: the user's aal1 sessions end, and their other unverified TOTP factors go.
       await c.query("delete from auth.sessions where user_id = $1 and aal < 'aal2'", [user.id]);
-      await c.query("delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = 'totp'", [user.id]);
+      await c.query(
+        "delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = 'totp'",
+        [user.id],
+      );
       return tokenResponse(c, ctx, req, (await findById(c, user.id))!, sessionId!, refreshToken, 'totp');
     });
     sendJson(res, 200, session);

@@ -8,7 +8,15 @@ import { allowedRedirect } from './redirect.ts';
 import { sendConfirmation, sendPhoneOtp, sendRecovery } from './send.ts';
 import { beforeUserCreated } from './signup.ts';
 import { saveFlowState } from './token.ts';
-import { confirmEmail, confirmPhone, createUser, findByEmail, findByPhone, isBanned, randomPasswordHash } from './users.ts';
+import {
+  confirmEmail,
+  confirmPhone,
+  createUser,
+  findByEmail,
+  findByPhone,
+  isBanned,
+  randomPasswordHash,
+} from './users.ts';
 
 export const otp: Handler = async (ctx, req, res, url) => {
   const body = await readJson(req);
@@ -27,7 +35,13 @@ export const otp: Handler = async (ctx, req, res, url) => {
       let user = await findByPhone(c, phone, true);
       if (!user) {
         if (!ctx.config.enableSignup) throw errors.signupDisabled();
-        const draft = { id: randomUUID(), phone, passwordHash: randomPasswordHash(), userMetadata: data, metadata: 'signup' as const };
+        const draft = {
+          id: randomUUID(),
+          phone,
+          passwordHash: randomPasswordHash(),
+          userMetadata: data,
+          metadata: 'signup' as const,
+        };
         await beforeUserCreated(ctx, req, draft);
         user = await createUser(c, draft);
       }
@@ -45,7 +59,13 @@ export const otp: Handler = async (ctx, req, res, url) => {
   const confirmations = ctx.config.email.enableConfirmations;
 
   const existing = await findByEmail(ctx.pool, email);
-  const draft = { id: randomUUID(), email, passwordHash: randomPasswordHash(), userMetadata: data, metadata: 'signup' as const };
+  const draft = {
+    id: randomUUID(),
+    email,
+    passwordHash: randomPasswordHash(),
+    userMetadata: data,
+    metadata: 'signup' as const,
+  };
   if (!existing && ctx.config.enableSignup) await beforeUserCreated(ctx, req, draft);
   await tx(ctx.pool, async (c) => {
     // Serialise requests for one address so two concurrent ones can't both pass the frequency check.
@@ -61,7 +81,13 @@ export const otp: Handler = async (ctx, req, res, url) => {
     if (!user.email_confirmed_at && !confirmations) user = await confirmEmail(c, user.id);
     const type = user.email_confirmed_at ? 'magiclink' : 'signup';
     if (pkce)
-      await saveFlowState(c, user.id, pkce, type === 'magiclink' ? 'magiclink' : 'email', type === 'magiclink' ? 'magiclink' : 'email/signup');
+      await saveFlowState(
+        c,
+        user.id,
+        pkce,
+        type === 'magiclink' ? 'magiclink' : 'email',
+        type === 'magiclink' ? 'magiclink' : 'email/signup',
+      );
     // GoTrue sends inside the transaction: a mail that can't be sent leaves no code behind.
     if (type === 'magiclink') await sendRecovery(c, ctx, req, user, 'magiclink', redirectTo, !!pkce);
     else await sendConfirmation(c, ctx, req, user, redirectTo, !!pkce);

@@ -33,8 +33,7 @@ export function checkPasswordStrength(config: AuthConfig, password: string) {
 
 /** `$2a$10$…`, the prefix Go's x/crypto/bcrypt writes (bcryptjs writes the equivalent $2b$). */
 export async function hashPassword(password: string): Promise<string> {
-  if (Buffer.byteLength(password) > MAX_BYTES)
-    throw errors.validation('bcrypt: password length exceeds 72 bytes'); // Go's bcrypt.ErrPasswordTooLong
+  if (Buffer.byteLength(password) > MAX_BYTES) throw errors.validation('bcrypt: password length exceeds 72 bytes'); // Go's bcrypt.ErrPasswordTooLong
   return (await bcrypt.hash(password, 10)).replace(/^\$2b\$/, '$2a$');
 }
 

@@ -21,7 +21,8 @@ export const resend: Handler = async (ctx, req, res, url) => {
   let phone: string | undefined;
   if (rawEmail && rawPhone) throw errors.validation('Only an email address or phone number should be provided.');
   else if (rawEmail) {
-    if (!ctx.config.email.enableSignup) throw new AuthError(400, 'email_provider_disabled', 'Email logins are disabled');
+    if (!ctx.config.email.enableSignup)
+      throw new AuthError(400, 'email_provider_disabled', 'Email logins are disabled');
     email = validateEmail(rawEmail);
   } else if (rawPhone) {
     if (!ctx.config.sms.enableSignup) throw new AuthError(400, 'phone_provider_disabled', 'Phone logins are disabled');

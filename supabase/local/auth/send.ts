@@ -18,7 +18,8 @@ export const tokenHash = (address: string, otp: string) =>
 
 /** GoTrue conf: MAILER_OTP_LENGTH outside 6..10 falls back to 6. */
 const otpLength = (n: number) => (Number.isInteger(n) && n >= 6 && n <= 10 ? n : 6);
-export const generateOtp = (length: number) => String(randomInt(10 ** otpLength(length))).padStart(otpLength(length), '0');
+export const generateOtp = (length: number) =>
+  String(randomInt(10 ** otpLength(length))).padStart(otpLength(length), '0');
 
 export type TokenKind =
   | 'confirmation_token'
@@ -62,7 +63,11 @@ export async function storeToken(
 }
 
 /** mail.go validateSentWithinFrequencyLimit: SMTP_MAX_FREQUENCY per address and kind. */
-function checkFrequency(sentAt: Date | null, seconds: number, code: 'over_email_send_rate_limit' | 'over_sms_send_rate_limit') {
+function checkFrequency(
+  sentAt: Date | null,
+  seconds: number,
+  code: 'over_email_send_rate_limit' | 'over_sms_send_rate_limit',
+) {
   if (sentAt && new Date(sentAt).getTime() + seconds * 1000 > Date.now()) throw errors.tooSoon(code, sentAt, seconds);
 }
 
@@ -96,7 +101,8 @@ interface Delivery {
 /** mail.go sendEmail: the instance's limit (skipped under autoconfirm), then the send_email hook or the mail. */
 async function deliver(c: pg.PoolClient, ctx: AuthContext, req: IncomingMessage, user: UserRow, d: Delivery) {
   if (ctx.config.rateLimit.emailSent === 0) throw errors.emailRateLimit();
-  if (ctx.config.email.enableConfirmations) spend(ctx.emailsSent, ctx.config.rateLimit.emailSent, errors.emailRateLimit);
+  if (ctx.config.email.enableConfirmations)
+    spend(ctx.emailsSent, ctx.config.rateLimit.emailSent, errors.emailRateLimit);
   const email = user.email ?? '';
   const secure = ctx.config.email.doubleConfirmChanges && !!email;
   if (hookEnabled(ctx, 'send_email')) {
@@ -139,7 +145,13 @@ async function deliver(c: pg.PoolClient, ctx: AuthContext, req: IncomingMessage,
   if (d.action !== 'email_change') return sendAuthMail(ctx.mailer, ctx.config, ctx.apiUrl, { ...mail, to: email });
   // templatemailer.go EmailChangeMail: the new address gets its code, and the current one its own when both confirm.
   const newEmail = user.email_change!;
-  await sendAuthMail(ctx.mailer, ctx.config, ctx.apiUrl, { ...mail, to: newEmail, newEmail, token: d.otpNew!, tokenHash: d.hash });
+  await sendAuthMail(ctx.mailer, ctx.config, ctx.apiUrl, {
+    ...mail,
+    to: newEmail,
+    newEmail,
+    token: d.otpNew!,
+    tokenHash: d.hash,
+  });
   if (secure)
     await sendAuthMail(ctx.mailer, ctx.config, ctx.apiUrl, { ...mail, to: email, newEmail, tokenHash: d.hashCurrent! });
 }
@@ -163,7 +175,13 @@ export async function sendConfirmation(
 }
 
 /** An invitation (confirmation_token and invited_at); no frequency limit, as in GoTrue. */
-export async function sendInvite(c: pg.PoolClient, ctx: AuthContext, req: IncomingMessage, user: UserRow, redirectTo: string) {
+export async function sendInvite(
+  c: pg.PoolClient,
+  ctx: AuthContext,
+  req: IncomingMessage,
+  user: UserRow,
+  redirectTo: string,
+) {
   const otp = generateOtp(ctx.config.email.otpLength);
   const hash = tokenHash(user.email!, otp);
   await deliver(c, ctx, req, user, { action: 'invite', otp, hash, redirectTo });
@@ -259,12 +277,17 @@ export async function sendPhoneOtp(
   const messageId = otp ? 'test-otp' : '';
   if (!otp) {
     if (ctx.config.sms.enableConfirmations)
-      spend(ctx.smsSent, ctx.config.rateLimit.smsSent, () => new AuthError(429, 'over_sms_send_rate_limit', 'SMS rate limit exceeded'));
+      spend(
+        ctx.smsSent,
+        ctx.config.rateLimit.smsSent,
+        () => new AuthError(429, 'over_sms_send_rate_limit', 'SMS rate limit exceeded'),
+      );
     otp = generateOtp(6); // CLI: GOTRUE_SMS_OTP_LENGTH=6
     if (!hookEnabled(ctx, 'send_sms')) throw errors.internal('Unable to get SMS provider');
     await runHook(ctx, 'send_sms', req, { user: await userJson(c, user), sms: { otp, phone } }, c);
   }
-  if (kind === 'phone_change_token') await c.query('update auth.users set phone_change = $2 where id = $1', [user.id, phone]);
+  if (kind === 'phone_change_token')
+    await c.query('update auth.users set phone_change = $2 where id = $1', [user.id, phone]);
   await storeToken(c, user.id, kind, tokenHash(phone, otp), phone);
   return messageId;
 }

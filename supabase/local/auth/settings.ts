@@ -8,9 +8,30 @@ import { sendJson } from './errors.ts';
  */
 export const settings: Handler = async (ctx, _req, res) => {
   const c = ctx.config;
-  const providers = ['apple', 'azure', 'bitbucket', 'discord', 'facebook', 'snapchat', 'figma', 'fly', 'github', 'gitlab',
-    'google', 'keycloak', 'kakao', 'linkedin', 'linkedin_oidc', 'notion', 'spotify', 'slack', 'slack_oidc', 'workos',
-    'twitch', 'twitter'];
+  const providers = [
+    'apple',
+    'azure',
+    'bitbucket',
+    'discord',
+    'facebook',
+    'snapchat',
+    'figma',
+    'fly',
+    'github',
+    'gitlab',
+    'google',
+    'keycloak',
+    'kakao',
+    'linkedin',
+    'linkedin_oidc',
+    'notion',
+    'spotify',
+    'slack',
+    'slack_oidc',
+    'workos',
+    'twitch',
+    'twitter',
+  ];
   sendJson(res, 200, {
     external: {
       anonymous_users: c.enableAnonymousSignIns,

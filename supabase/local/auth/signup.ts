@@ -17,6 +17,7 @@ import {
   confirmPhone,
   createUser,
   findByEmail,
+  findById,
   findByPhone,
   identityClaims,
   updateProviders,
@@ -126,7 +127,7 @@ async function signup(
         if (!config.sms.enableConfirmations) return confirmPhone(c, u.id);
         await sendPhoneOtp(c, ctx, req, u, phone, 'confirmation_token');
       }
-      return u;
+      return (await findById(c, u.id))!; // with confirmation_sent_at
     });
   } catch (err) {
     if (err !== UserExists) throw err;

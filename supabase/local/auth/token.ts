@@ -34,11 +34,11 @@ const passwordGrant: Handler = async (ctx, req, res) => {
   const email = str(body.email) ?? '';
   const phone = str(body.phone) ?? '';
   const password = str(body.password) ?? '';
-  if (email && phone)
-    throw errors.validation('Only an email address or phone number should be provided on login.');
+  if (email && phone) throw errors.validation('Only an email address or phone number should be provided on login.');
   let user;
   if (email) {
-    if (!ctx.config.email.enableSignup) throw new AuthError(422, 'email_provider_disabled', 'Email logins are disabled');
+    if (!ctx.config.email.enableSignup)
+      throw new AuthError(422, 'email_provider_disabled', 'Email logins are disabled');
     user = await findByEmail(ctx.pool, email.toLowerCase());
   } else if (phone) {
     if (!ctx.config.sms.enableSignup) throw new AuthError(422, 'phone_provider_disabled', 'Phone logins are disabled');
@@ -51,9 +51,12 @@ const passwordGrant: Handler = async (ctx, req, res) => {
     const out = await runHook(ctx, 'password_verification_attempt', req, { user_id: user.id, valid });
     if (out?.decision === 'reject') {
       // v0hooks: should_logout_user ends every session of the user.
-      if (out.should_logout_user === true) await ctx.pool.query('delete from auth.sessions where user_id = $1', [user.id]);
+      if (out.should_logout_user === true)
+        await ctx.pool.query('delete from auth.sessions where user_id = $1', [user.id]);
       throw errors.invalidCredentials(
-        typeof out.message === 'string' && out.message ? out.message : 'Further password verification attempts will be rejected.',
+        typeof out.message === 'string' && out.message
+          ? out.message
+          : 'Further password verification attempts will be rejected.',
       );
     }
   }
@@ -100,8 +103,10 @@ const idTokenGrant = async (body: Record<string, unknown>) => {
     return iss;
   };
   let issuer: string;
-  if (provider === 'apple' || APPLE_ISSUERS.includes(issuerParam)) issuer = detected('Apple', (i) => APPLE_ISSUERS.includes(i));
-  else if (provider === 'azure' || AZURE_ISSUER.test(issuerParam)) issuer = detected('Azure', (i) => AZURE_ISSUER.test(i));
+  if (provider === 'apple' || APPLE_ISSUERS.includes(issuerParam))
+    issuer = detected('Apple', (i) => APPLE_ISSUERS.includes(i));
+  else if (provider === 'azure' || AZURE_ISSUER.test(issuerParam))
+    issuer = detected('Azure', (i) => AZURE_ISSUER.test(i));
   else if (provider.startsWith('custom:')) throw errors.validation('Custom OAuth providers are disabled');
   else {
     const name = Object.keys(ID_TOKEN_ISSUERS).find((k) => k === provider || ID_TOKEN_ISSUERS[k] === issuerParam);

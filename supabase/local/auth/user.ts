@@ -34,9 +34,15 @@ export const putUser: Handler = async (ctx, req, res, url) => {
   const changesEmail = !!email && email !== user.email;
   const changesPhone = !!phone && phone !== user.phone;
   if ((password || changesEmail || changesPhone) && session.aal !== 'aal2') {
-    const verified = await ctx.pool.query("select 1 from auth.mfa_factors where user_id = $1 and status = 'verified'", [user.id]);
+    const verified = await ctx.pool.query("select 1 from auth.mfa_factors where user_id = $1 and status = 'verified'", [
+      user.id,
+    ]);
     if (verified.rowCount)
-      throw new AuthError(401, 'insufficient_aal', 'AAL2 session is required to update email or password when MFA is enabled.');
+      throw new AuthError(
+        401,
+        'insufficient_aal',
+        'AAL2 session is required to update email or password when MFA is enabled.',
+      );
   }
   if (user.is_anonymous && password && !email && !phone)
     throw errors.validation('Updating password of an anonymous user without an email or phone is not allowed', 422);
@@ -49,7 +55,10 @@ export const putUser: Handler = async (ctx, req, res, url) => {
   let passwordHash: string | undefined;
   if (password !== undefined) {
     // user.go: with secure_password_change, a session older than a day needs the emailed nonce.
-    if (config.email.securePasswordChange && (!sessionId || Date.now() - new Date(session.created_at).getTime() > DAY_MS)) {
+    if (
+      config.email.securePasswordChange &&
+      (!sessionId || Date.now() - new Date(session.created_at).getTime() > DAY_MS)
+    ) {
       const nonce = str(body.nonce) ?? '';
       if (!nonce) throw new AuthError(400, 'reauthentication_needed', 'Password update requires reauthentication');
       const invalid = new AuthError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid');

@@ -1,6 +1,7 @@
 // auth.users and auth.identities, read and written as GoTrue does (docs/reference/auth.md §1.11, §4).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { errors } from './errors.ts';
 
 export const INSTANCE_ID = '00000000-0000-0000-0000-000000000000';
 
@@ -45,7 +46,9 @@ type Db = pg.Pool | pg.PoolClient;
 /** `lock` takes the row for the transaction, so two requests can't both use one code. */
 export async function findByEmail(db: Db, email: string, lock = false): Promise<UserRow | undefined> {
   const r = await db.query(
-    `select * from auth.users where instance_id = $1 and lower(email) = $2 and is_sso_user = false and deleted_at is null limit 1${lock ? ' for update' : ''}`,
+    `select * from auth.users where instance_id = $1 and lower(email) = $2 and is_sso_user = false and deleted_at is null limit 1${
+      lock ? ' for update' : ''
+    }`,
     [INSTANCE_ID, email],
   );
   return r.rows[0];
@@ -54,7 +57,9 @@ export async function findByEmail(db: Db, email: string, lock = false): Promise<
 /** GoTrue FindUserByPhoneAndAudience: phones are stored without "+". */
 export async function findByPhone(db: Db, phone: string, lock = false): Promise<UserRow | undefined> {
   const r = await db.query(
-    `select * from auth.users where instance_id = $1 and phone = $2 and is_sso_user = false and deleted_at is null limit 1${lock ? ' for update' : ''}`,
+    `select * from auth.users where instance_id = $1 and phone = $2 and is_sso_user = false and deleted_at is null limit 1${
+      lock ? ' for update' : ''
+    }`,
     [INSTANCE_ID, phone],
   );
   return r.rows[0];
@@ -122,33 +127,45 @@ export async function createUser(db: Db, o: NewUser): Promise<UserRow> {
     ...(o.appMetadata ?? {}),
   };
   // Token columns are '' not NULL: GoTrue scans them into plain strings (supabase/auth#1940).
-  const r = await db.query(
-    `insert into auth.users (instance_id, id, aud, role, email, phone, encrypted_password, email_confirmed_at, phone_confirmed_at,
+  // An app trigger on auth.users that fails answers as GoTrue does (signup.go signupNewUser).
+  const r = await db
+    .query(
+      `insert into auth.users (instance_id, id, aud, role, email, phone, encrypted_password, email_confirmed_at, phone_confirmed_at,
        invited_at, confirmation_token, recovery_token, email_change_token_new, email_change, raw_app_meta_data, raw_user_meta_data,
        is_super_admin, created_at, updated_at, is_anonymous)
      values ($1, $2, 'authenticated', $3, $4, $5, $6, case when $7 then now() end, case when $8 then now() end,
        case when $9 then now() end, '', '', '', '', $10, $11, false, now(), now(), $12)
      returning *`,
-    [
-      INSTANCE_ID,
-      id,
-      o.role ?? 'authenticated',
-      o.email ?? null,
-      o.phone ?? null,
-      o.passwordHash,
-      !!o.confirmed,
-      !!o.phoneConfirmed,
-      !!o.invited,
-      appMetadata,
-      userMetadata,
-      !!o.anonymous,
-    ],
-  );
+      [
+        INSTANCE_ID,
+        id,
+        o.role ?? 'authenticated',
+        o.email ?? null,
+        o.phone ?? null,
+        o.passwordHash,
+        !!o.confirmed,
+        !!o.phoneConfirmed,
+        !!o.invited,
+        appMetadata,
+        userMetadata,
+        !!o.anonymous,
+      ],
+    )
+    .catch((err) => {
+      throw Object.assign(errors.internal('Database error saving new user'), {
+        cause: err,
+      });
+    });
   for (const provider of o.anonymous ? [] : providers)
     await db.query(
       `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at, last_sign_in_at)
        values ($1::text, $2::uuid, $3, $4, now(), now(), now())`,
-      [id, id, provider === 'email' ? identityClaims(id, { email: o.email }) : identityClaims(id, { phone: o.phone }), provider],
+      [
+        id,
+        id,
+        provider === 'email' ? identityClaims(id, { email: o.email }) : identityClaims(id, { phone: o.phone }),
+        provider,
+      ],
     );
   return r.rows[0];
 }

@@ -88,7 +88,11 @@ async function matchCode(
   let user: UserRow | undefined;
   if (type === 'sms' || type === 'phone_change') {
     const column = type === 'sms' ? 'phone' : 'phone_change';
-    user = (await c.query(`select * from auth.users where ${column} = $1 and deleted_at is null limit 1 for update`, [address.phone])).rows[0];
+    user = (
+      await c.query(`select * from auth.users where ${column} = $1 and deleted_at is null limit 1 for update`, [
+        address.phone,
+      ])
+    ).rows[0];
   } else if (type === 'email_change') {
     // one_time_token.go FindUserForEmailChange: by the code's hash, current address first when both confirm.
     const kinds = ctx.config.email.doubleConfirmChanges
@@ -128,7 +132,9 @@ async function matchCode(
       // sms / phone_change: a [auth.sms.test_otp] code, or the texted one (phone.go).
       if (ctx.config.sms.testOtp[address.phone!] === token) return { user, type, hash };
       const [stored, sentAt] =
-        type === 'sms' ? [user.confirmation_token, user.confirmation_sent_at] : [user.phone_change_token, user.phone_change_sent_at];
+        type === 'sms'
+          ? [user.confirmation_token, user.confirmation_sent_at]
+          : [user.phone_change_token, user.phone_change_sent_at];
       if (matches(hash, stored, sentAt, CLI_SMS_OTP_EXPIRY)) return { user, type, hash };
       throw invalid();
     }
@@ -160,7 +166,8 @@ async function apply(c: pg.PoolClient, ctx: AuthContext, m: Match): Promise<User
       if (!user.email_confirmed_at) user = await confirmEmail(c, user.id);
       break;
     case 'email_change': {
-      const which = m.hash === user.email_change_token_current ? 'email_change_token_current' : 'email_change_token_new';
+      const which =
+        m.hash === user.email_change_token_current ? 'email_change_token_current' : 'email_change_token_new';
       if (
         ctx.config.email.enableConfirmations &&
         ctx.config.email.doubleConfirmChanges &&
@@ -215,7 +222,12 @@ export async function changePhone(c: pg.PoolClient, userId: string, phone: strin
 }
 
 /** The user's email or phone identity updated with `data`, or made if missing (verify.go). */
-async function upsertIdentity(c: pg.PoolClient, userId: string, provider: 'email' | 'phone', data: Record<string, unknown>) {
+async function upsertIdentity(
+  c: pg.PoolClient,
+  userId: string,
+  provider: 'email' | 'phone',
+  data: Record<string, unknown>,
+) {
   const updated = await c.query(
     `update auth.identities set identity_data = identity_data || $3::jsonb, updated_at = now() where user_id = $1 and provider = $2`,
     [userId, provider, data],
@@ -333,7 +345,11 @@ async function linkTarget(
       )
     ).rows[0];
     if (!flow)
-      throw new AuthError(400, 'flow_state_not_found', 'No associated flow state found. No valid flow state found for user.');
+      throw new AuthError(
+        400,
+        'flow_state_not_found',
+        'No associated flow state found. No valid flow state found for user.',
+      );
     const u = new URL(redirectTo);
     u.searchParams.set('code', flow.auth_code);
     return u.toString();
