@@ -9,7 +9,7 @@ import { hookEnabled, runHook } from './hooks.ts';
 import { readJson, str } from './http.ts';
 import { verifyPassword, weakness } from './password.ts';
 import { refresh, signIn } from './sessions.ts';
-import { findByEmail, findById, findByPhone, isBanned } from './users.ts';
+import { findByEmail, findById, findByPhone, isBanned, type UserRow } from './users.ts';
 
 /** models/flow_state.go: the PKCE state a later code exchange will find (GoTrue generateFlowState). */
 export async function saveFlowState(
@@ -35,7 +35,7 @@ const passwordGrant: Handler = async (ctx, req, res) => {
   const phone = str(body.phone) ?? '';
   const password = str(body.password) ?? '';
   if (email && phone) throw errors.validation('Only an email address or phone number should be provided on login.');
-  let user;
+  let user: UserRow | undefined;
   if (email) {
     if (!ctx.config.email.enableSignup)
       throw new AuthError(422, 'email_provider_disabled', 'Email logins are disabled');

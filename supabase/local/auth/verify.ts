@@ -201,9 +201,9 @@ export async function changeEmail(c: pg.PoolClient, user: UserRow): Promise<User
   await upsertIdentity(c, user.id, 'email', { email, email_verified: true });
   await c.query(
     `with ott as (delete from auth.one_time_tokens where user_id = $1)
-     update auth.users set email = email_change, email_change = '', email_change_token_current = '', email_change_token_new = '',
+     update auth.users set email = $2, email_change = '', email_change_token_current = '', email_change_token_new = '',
        email_change_confirm_status = 0, is_anonymous = false, updated_at = now() where id = $1`,
-    [user.id],
+    [user.id, email],
   );
   const changed = (await findById(c, user.id))!;
   return changed.email_confirmed_at ? changed : confirmEmail(c, user.id);
