@@ -8,7 +8,9 @@ import { loadConfig } from '../../supabase/local/config.ts';
 import { PROJECT_DIR } from '../../supabase/local/stack.ts';
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** loadConfig on a project whose config.toml is `toml`. */
 function configOf(toml: string) {
