@@ -146,9 +146,17 @@ describe('pg-functions hooks and the settings config.toml names (auth-project)',
   });
 });
 
+/** What the hooks post, as far as these tests read it. */
+interface HookPayload {
+  metadata: { name: string };
+  user?: { email?: string };
+  email_data?: { token: string; email_action_type: string };
+  sms?: { otp: string; phone: string };
+}
+
 describe('http hooks: send_email and send_sms with Standard Webhooks signatures', () => {
   const secret = `v1,whsec_${Buffer.from('a-local-hook-secret-of-32-bytes!').toString('base64')}`;
-  const received: { headers: http.IncomingHttpHeaders; body: string; json: Record<string, any> }[] = [];
+  const received: { headers: http.IncomingHttpHeaders; body: string; json: HookPayload }[] = [];
   let server: http.Server;
   let hookUrl = '';
   beforeAll(async () => {
@@ -181,7 +189,7 @@ describe('http hooks: send_email and send_sms with Standard Webhooks signatures'
       c.auth.email.maxFrequency = 0;
     },
   });
-  const delivered = (match: (j: Record<string, any>) => boolean) =>
+  const delivered = (match: (j: HookPayload) => boolean) =>
     waitFor('the hook to be called', async () => received.find((r) => match(r.json)));
 
   it('posts the email to the hook, signed as Standard Webhooks sign it, and sends no mail', async () => {
@@ -193,9 +201,9 @@ describe('http hooks: send_email and send_sms with Standard Webhooks signatures'
     const key = Buffer.from(secret.slice('v1,whsec_'.length), 'base64');
     expect(sig).toBe(`v1,${createHmac('sha256', key).update(`${id}.${ts}.${call.body}`).digest('base64')}`);
     expect(call.json.metadata).toMatchObject({ name: 'send-email' });
-    expect(call.json.email_data.email_action_type).toBe('magiclink');
+    expect(call.json.email_data?.email_action_type).toBe('magiclink');
     expect(await messagesTo(stack.mailUrl, email)).toEqual([]);
-    const { data, error } = await c.auth.verifyOtp({ email, token: call.json.email_data.token, type: 'email' });
+    const { data, error } = await c.auth.verifyOtp({ email, token: call.json.email_data!.token, type: 'email' });
     expect(error).toBeNull();
     expect(data.session?.user.email).toBe(email);
   });
@@ -207,8 +215,8 @@ describe('http hooks: send_email and send_sms with Standard Webhooks signatures'
     expect(sent.error).toBeNull();
     const call = await delivered((j) => j.sms?.phone === phone);
     expect(call.json.metadata).toMatchObject({ name: 'send-sms' });
-    expect(call.json.sms.otp).toMatch(/^\d{6}$/);
-    const { data, error } = await c.auth.verifyOtp({ phone: `+${phone}`, token: call.json.sms.otp, type: 'sms' });
+    expect(call.json.sms?.otp).toMatch(/^\d{6}$/);
+    const { data, error } = await c.auth.verifyOtp({ phone: `+${phone}`, token: call.json.sms!.otp, type: 'sms' });
     expect(error).toBeNull();
     expect(data.user?.phone).toBe(phone);
     expect(data.user?.app_metadata).toMatchObject({ provider: 'phone', providers: ['phone'] });
@@ -235,7 +243,7 @@ describe('http hooks: send_email and send_sms with Standard Webhooks signatures'
 describe('an http hook that is down', () => {
   const stack = stackFixture({
     configure: (c) => {
-      c.auth.hooks.send_email = { uri: 'http://127.0.0.1:9/hook', secrets: ['v1,whsec_' + 'a'.repeat(43) + '='] };
+      c.auth.hooks.send_email = { uri: 'http://127.0.0.1:9/hook', secrets: [`v1,whsec_${'a'.repeat(43)}=`] };
     },
   });
 
