@@ -227,6 +227,8 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   const trust: TrustOptions = { ...trustFromEnv(), ...options.trust };
   const config = loadConfig(projectDir);
   options.configure?.(config);
+  // A key the stack doesn't honour is said once at start, never dropped silently (config-keys.ts).
+  for (const w of config.warnings) log(`[config] ${w}`);
   const signingKeys = loadSigningKeys(projectDir, config.auth.signingKeysPath);
 
   mkdirSync(dir, { recursive: true });
