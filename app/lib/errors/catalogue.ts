@@ -9,6 +9,8 @@ import {
   REPORT_MAX_DAYS,
 } from '../constants.ts';
 
+const WITH_A_CODE = ' Sign in with a code instead.';
+
 const catalogue = {
   email_invalid: { status: 400, message: () => 'Enter a valid email address.' },
   code_invalid: {
@@ -22,7 +24,8 @@ const catalogue = {
   // With the wait when it is known (the invitation limits give it).
   too_many_attempts: {
     status: 429,
-    message: (p?: { seconds?: number }) => `Too many attempts. Try again in ${waitText(p?.seconds)}.`,
+    message: (p?: { minutes: number }) =>
+      `Too many attempts. Try again in ${p ? `${p.minutes} minute${p.minutes > 1 ? 's' : ''}` : 'a few minutes'}.`,
   },
   // The address's ceiling of wrong codes (docs/decisions/020-sign-in-limits.md): only a new code works.
   code_used_up: {
@@ -104,14 +107,6 @@ const catalogue = {
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
   unexpected: { status: 500, message: () => 'Something went wrong on our side. Try again in a moment.' },
 } as const;
-
-/** "42 seconds", "3 minutes"; "a few minutes" when the wait isn't known. */
-function waitText(seconds: number | undefined): string {
-  if (!seconds || seconds <= 0) return 'a few minutes';
-  if (seconds < 60) return `${Math.ceil(seconds)} second${Math.ceil(seconds) === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-}
 
 type Catalogue = typeof catalogue;
 export type ErrorCode = keyof Catalogue;

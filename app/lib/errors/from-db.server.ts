@@ -39,7 +39,8 @@ export function mapDbError(error: PostgrestErrorLike, context: string): DbError 
     // The invitation limits say how long until one more may go (the hint, in seconds).
     if (code === 'too_many_attempts' && /^\d+$/.test(error.hint ?? '')) {
       log.info('helpdesk refused', { code, context });
-      return { code, message: errorMessage(code, { seconds: Number(error.hint) }), status: errorStatus(code), details };
+      const minutes = Math.max(1, Math.ceil(Number(error.hint) / 60));
+      return { code, message: errorMessage(code, { minutes }), status: errorStatus(code), details };
     }
     log.info('helpdesk refused', { code, context });
     return refusal(code, details);
