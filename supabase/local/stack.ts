@@ -43,6 +43,8 @@ export interface StackOptions {
   log?: (line: string) => void;
   /** Functions' env file, as `supabase functions serve --env-file` (default supabase/functions/.env). */
   functionsEnvFile?: string;
+  /** Defaults for the functions' secrets, which the env file overrides (`npm run dev` sets APP_URL). */
+  functionsEnv?: Record<string, string>;
   /** Host names, proxies and IP forwarding the services trust (default: from the environment, trust.ts). */
   trust?: Partial<TrustOptions>;
   /** Called when a crashed child can't be restarted (supervisor.ts); the stack has already stopped itself. */
@@ -367,7 +369,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       gateway.mount(realtime);
     }
     const functions = config.edgeRuntime.enabled
-      ? createFunctionsService(ctx, { envFile: options.functionsEnvFile })
+      ? createFunctionsService(ctx, { envFile: options.functionsEnvFile, env: options.functionsEnv })
       : undefined;
     if (functions) gateway.mount(functions);
 

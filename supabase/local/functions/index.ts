@@ -16,6 +16,8 @@ export interface FunctionsOptions {
   envFile?: string;
   /** Deno's cache (default node_modules/.cache/deno of this checkout). */
   denoDir?: string;
+  /** Defaults for the functions' secrets, below the env file's (`npm run dev`: the app's APP_URL). */
+  env?: Record<string, string>;
 }
 
 export type FunctionsService = Service & { processes: FunctionRuntime['processes'] };
@@ -48,6 +50,7 @@ export function createFunctionsService(ctx: StackContext, options: FunctionsOpti
       // Mail goes to the local catcher unless the project's secrets name an SMTP server (README "Email").
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(ctx.smtpPort),
+      ...options.env,
       ...userSecrets(config.edgeRuntime.secrets, envFile(), (m) => log(def.slug, m)),
       ...platformEnv,
     }),
