@@ -177,8 +177,32 @@ export async function recreateDatabase(superuserUrl: string): Promise<void> {
       }
     }
     await c.query('create database postgres');
+    await resetRoles(c);
   });
 }
+
+// The roles the image (and so the bootstrap) owns; the CLI's db dump skips the same (pkg/migration/dump.go).
+const RESERVED_ROLE = /^(pg_|supabase_|cli_login_|pgsodium_)|^(anon|authenticated|authenticator|service_role|postgres|dashboard_user|pgbouncer|pgtle_admin)$/;
+// Role settings the bootstrap writes again; a migration may have changed them.
+const API_ROLES = ['anon', 'authenticated', 'service_role', 'authenticator', 'postgres'];
+
+/**
+ * Roles are the cluster's, not the database's: dropping the database keeps a migration's
+ * `create role` and `alter role authenticator set …`, and the next reset would fail on them. The CLI
+ * resets with a new cluster (db reset on PG 15+ removes the volume); this comes to the same.
+ */
+async function resetRoles(c: pg.Client) {
+  const { rows } = await c.query<{ rolname: string }>(`select rolname from pg_roles where oid <> 10`);
+  for (const { rolname } of rows) {
+    if (RESERVED_ROLE.test(rolname)) continue;
+    await c.query(`drop role ${escapeIdentifier(rolname)}`).catch((err: Error) => {
+      throw new Error(`reset: cannot drop role "${rolname}" (a migration made it): ${err.message}`);
+    });
+  }
+  for (const role of API_ROLES) await c.query(`alter role ${role} reset all`);
+}
+
+const escapeIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * The Vault secrets a hosted project is told to create for calling its functions from SQL (Supabase

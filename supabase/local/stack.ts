@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig, type ProjectConfig } from './config.ts';
-import { loadSigningKeys, verificationJwks } from './signing-keys.ts';
+import { apiKeysFrom, loadSigningKeys, verificationJwks } from './signing-keys.ts';
 import { createAuthService } from './auth/index.ts';
 import { createRealtimeService, type RealtimeService } from './realtime/index.ts';
 import { createFunctionsService } from './functions/index.ts';
@@ -221,13 +221,14 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   const projectDir = options.projectDir ?? PROJECT_DIR;
   const dir = path.resolve(options.dir ?? path.join(projectDir, '.supabase-local'));
   const log = options.log ?? ((line: string) => console.log(line));
-  const keys: StackKeys = { ...defaultKeys, ...options.keys };
   const trust: TrustOptions = { ...trustFromEnv(), ...options.trust };
   const config = loadConfig(projectDir);
   options.configure?.(config);
   // A key the stack doesn't honour is said once at start, never dropped silently (config-keys.ts).
   for (const w of config.warnings) log(`[config] ${w}`);
+  const ownKeys = Boolean(config.auth.signingKeysPath);
   const signingKeys = loadSigningKeys(projectDir, config.auth.signingKeysPath);
+  const keys: StackKeys = { ...defaultKeys, ...(ownKeys && (await apiKeysFrom(signingKeys))), ...options.keys };
 
   mkdirSync(dir, { recursive: true });
   const running = readStatus(dir);
@@ -292,7 +293,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     done.created ||= db.created;
     done.applied.push(...applied);
 
-    const gateway: Gateway = await startGateway({ port: ports.gateway, keys, trust });
+    const gateway: Gateway = await startGateway({ port: ports.gateway, keys, signingKeys, trust });
     stoppers.push(gateway.stop);
     const apiUrl = `http://127.0.0.1:${gateway.port}`;
     await seedVault(superuserUrl, vaultSecrets(apiUrl, keys));
@@ -302,7 +303,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       port: 0,
       adminPort: 0,
       jwtSecret: keys.jwtSecret,
-      jwks: JSON.stringify(verificationJwks(signingKeys, keys.jwtSecret)),
+      jwks: JSON.stringify(verificationJwks(signingKeys, keys.jwtSecret, ownKeys)),
       config,
       dataDir: dir,
     };
@@ -425,7 +426,8 @@ export async function resetStack(options: StackOptions = {}): Promise<{ applied:
   await bootstrap(superuserUrl);
   const { applied } = await migrate(postgresUrl, projectDir);
   await seed(postgresUrl, projectDir);
-  await seedVault(superuserUrl, vaultSecrets(running.apiUrl, { ...defaultKeys, ...options.keys }));
+  const keys = { ...defaultKeys, anonKey: running.anonKey, serviceRoleKey: running.serviceRoleKey };
+  await seedVault(superuserUrl, vaultSecrets(running.apiUrl, keys));
   await resetStorage(dir, { dbUrl: postgresUrl, config: loadConfig(projectDir) });
   await withClient(superuserUrl, (c) => c.query(`notify pgrst, 'reload schema'`));
   return { applied };
