@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { explainMissingExtension } from './extensions.ts';
 import { listSqlFiles, withClient } from './postgres.ts';
 
 const BOOTSTRAP_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bootstrap');
@@ -34,7 +35,8 @@ async function runFile(c: pg.Client, file: string, sql: string, after?: () => Pr
     const e = err as pg.DatabaseError;
     const pos = Number(e.position);
     const line = pos > 0 ? sql.slice(0, pos).split('\n').length : undefined;
-    const detail = [e.message, e.detail && `DETAIL: ${e.detail}`, e.where && `CONTEXT: ${e.where}`]
+    const local = explainMissingExtension(e.message ?? '');
+    const detail = [e.message, e.detail && `DETAIL: ${e.detail}`, e.where && `CONTEXT: ${e.where}`, local]
       .filter(Boolean)
       .join('\n');
     throw new MigrationError(file, line, detail || String(err));

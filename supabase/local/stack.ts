@@ -13,6 +13,7 @@ import { createFunctionsService } from './functions/index.ts';
 import { startMail } from './mail/index.ts';
 import { createStorageService, resetStorage } from './storage/index.ts';
 import { installExtensions, startNetCron } from './netcron/index.ts';
+import { provideExtensions } from './extensions.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
 import { bootstrap, migrate, recreateDatabase, seed, seedVault } from './migrate.ts';
@@ -287,6 +288,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
 
     if (options.reset && !db.created) await recreateDatabase(superuserUrl);
     await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
+    await provideExtensions(superuserUrl); // hosted's contrib extensions, creatable by postgres
     await bootstrap(superuserUrl);
     const { applied } = await migrate(postgresUrl, projectDir);
     if (db.created || options.reset) await seed(postgresUrl, projectDir);

@@ -45,8 +45,8 @@ export function pgDump(url: string, args: string[]): Promise<string> {
     workerData: { shared, args: ['--dbname', url, ...args] },
   });
 
-  let received = Buffer.alloc(0);
-  let answer = Buffer.alloc(0);
+  let received: Buffer = Buffer.alloc(0);
+  let answer: Buffer = Buffer.alloc(0);
   let awaiting = false;
   let closed = false;
 
