@@ -9,7 +9,7 @@ import { listSqlFiles, withClient } from './postgres.ts';
 
 const BOOTSTRAP_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bootstrap');
 // CLI: only files named <version>_<name>.sql are migrations (pkg/migration/file.go).
-const MIGRATION_NAME = /^([0-9]+)_(.*)\.sql$/;
+export const MIGRATION_NAME = /^([0-9]+)_(.*)\.sql$/;
 
 export class MigrationError extends Error {
   constructor(
@@ -109,7 +109,11 @@ export interface MigrationResult {
 }
 
 /** Applies supabase/migrations/*.sql not yet recorded, in name order, each in its own transaction, as postgres. */
-export async function migrate(postgresUrl: string, projectDir: string): Promise<MigrationResult> {
+export async function migrate(
+  postgresUrl: string,
+  projectDir: string,
+  onApply?: (file: string) => void,
+): Promise<MigrationResult> {
   const dir = path.join(projectDir, 'supabase', 'migrations');
   return withClient(postgresUrl, async (c) => {
     const done = new Set(
@@ -120,6 +124,7 @@ export async function migrate(postgresUrl: string, projectDir: string): Promise<
       const m = MIGRATION_NAME.exec(file);
       if (!m || done.has(m[1])) continue;
       const sql = readFileSync(path.join(dir, file), 'utf8');
+      onApply?.(file);
       await runFile(c, `supabase/migrations/${file}`, sql, async () => {
         await c.query(
           'insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)',

@@ -46,6 +46,8 @@ export interface StackOptions {
   functionsEnvFile?: string;
   /** Host names, proxies and IP forwarding the services trust (default: from the environment, trust.ts). */
   trust?: Partial<TrustOptions>;
+  /** `functions serve --no-verify-jwt`: no function checks the JWT, whatever config.toml says. */
+  noVerifyJwt?: boolean;
   /** Called when a crashed child can't be restarted (supervisor.ts); the stack has already stopped itself. */
   onCrash?: (name: string, message: string) => void;
 }
@@ -159,6 +161,7 @@ const vaultSecrets = (apiUrl: string, keys: StackKeys) => ({
 });
 
 const statusFile = (dir: string) => path.join(dir, 'stack.json');
+const pick = ({ publishableKey, secretKey }: StackKeys) => ({ publishableKey, secretKey });
 
 /**
  * A stack killed with SIGKILL leaves its children running (they have their own process group).
@@ -184,10 +187,17 @@ async function reapOrphans(dir: string) {
   rmSync(statusFile(dir), { force: true });
 }
 
+/** What a running stack writes to <data dir>/stack.json: its lock (pid) and what `status` prints. */
+export interface StatusFile extends StackInfo {
+  publishableKey: string;
+  secretKey: string;
+  /** The process that started the stack (`stop` signals it). */
+  pid: number;
+  processes: { name: string; pid: number }[];
+}
+
 /** The running stack on this data dir, if any (as `npm run stack -- status` reports it). */
-export function readStatus(
-  dir: string,
-): (StackInfo & { pid: number; processes: { name: string; pid: number }[] }) | null {
+export function readStatus(dir: string): StatusFile | null {
   try {
     const s = JSON.parse(readFileSync(statusFile(dir), 'utf8'));
     return isAlive(s.pid) ? s : null;
@@ -370,7 +380,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       gateway.mount(realtime);
     }
     const functions = config.edgeRuntime.enabled
-      ? createFunctionsService(ctx, { envFile: options.functionsEnvFile })
+      ? createFunctionsService(ctx, { envFile: options.functionsEnvFile, noVerifyJwt: options.noVerifyJwt })
       : undefined;
     if (functions) gateway.mount(functions);
 
@@ -389,8 +399,10 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
         .map((c) => ({ name: c.name, pid: c.child.pid! })),
       ...(functions?.processes() ?? []),
     ];
-    writeStatus = () =>
-      writeFileSync(statusFile(dir), JSON.stringify({ ...info, pid: process.pid, processes: processes() }, null, 2));
+    writeStatus = () => {
+      const status: StatusFile = { ...info, ...pick(keys), pid: process.pid, processes: processes() };
+      writeFileSync(statusFile(dir), JSON.stringify(status, null, 2));
+    };
     writeStatus();
     return {
       ...info,
