@@ -1,8 +1,9 @@
 // The local stack's command line, named as the Supabase CLI names its commands so habits carry over:
 //   npm run stack -- [--workdir <project>] start | stop | status [-o env|json] | db reset | db dump
 //                    | db diff | migration new|list|up | test db | functions new|serve | gen types
-// --workdir (or --project) is the folder holding supabase/ (default: this repository); the data lives
-// in <workdir>/.supabase-local unless --dir says otherwise.
+// --workdir (or --project) is the folder holding supabase/ (default: this repository); as the CLI
+// works inside it, relative paths given to commands are taken from there. The data lives in
+// <workdir>/.supabase-local unless --dir says otherwise.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -167,8 +168,8 @@ async function main() {
       });
       if (!values.file) return process.stdout.write(dump);
       const { writeFileSync } = await import('node:fs');
-      writeFileSync(values.file, dump);
-      return console.error(`Dumped schema to ${path.resolve(values.file)}.`);
+      writeFileSync(path.resolve(projectDir, values.file), dump);
+      return console.error(`Dumped schema to ${path.resolve(projectDir, values.file)}.`);
     }
     case 'db diff':
     case 'gen types':
@@ -195,7 +196,7 @@ async function main() {
         dbUrl: s.dbUrl,
         superuserUrl: superuser(s),
         projectDir,
-        paths: rest,
+        paths: rest.map((p) => path.resolve(projectDir, p)),
         warn: (line) => console.error(line),
       });
       console.log(result.report);
@@ -256,8 +257,8 @@ async function start(o: {
     port: o.port,
     dir: o.dir,
     projectDir: o.projectDir,
-    // As `supabase functions serve --env-file`: relative to where the command runs.
-    functionsEnvFile: o.values['env-file'] ? path.resolve(o.values['env-file']) : undefined,
+    // As `supabase functions serve --env-file`: relative to the project (the CLI works in --workdir).
+    functionsEnvFile: o.values['env-file'] ? path.resolve(o.projectDir, o.values['env-file']) : undefined,
     noVerifyJwt: o.values['no-verify-jwt'],
     onCrash: (name, message) => {
       console.error(`\n[stack] ${name} could not be brought back; the stack has stopped.\n${message}`);

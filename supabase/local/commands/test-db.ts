@@ -144,7 +144,7 @@ export async function testDb(o: {
   paths: string[];
   warn: (line: string) => void;
 }): Promise<{ ok: boolean; report: string }> {
-  const targets = o.paths.length ? o.paths.map((p) => path.resolve(p)) : [path.join(o.projectDir, 'supabase', 'tests')];
+  const targets = o.paths.length ? o.paths : [path.join(o.projectDir, 'supabase', 'tests')];
   const files = targets.flatMap(testFiles);
   let created = false;
   if (await providePgtap(o.superuserUrl)) {
