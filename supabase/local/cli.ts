@@ -23,18 +23,12 @@ import { stopStack } from './commands/stop.ts';
 import { testDb } from './commands/test-db.ts';
 import { MigrationError } from './migrate.ts';
 import { SUPERUSER } from './postgres.ts';
-import { runSchemaCommand } from './schema-diff.ts';
-import {
-  DEFAULT_PORT,
-  isBasePort,
-  PortInUseError,
-  PROJECT_DIR,
-  readStatus,
-  resetStack,
-  StackRunningError,
-  startStack,
-  type StatusFile,
-} from './stack.ts';
+import { readStatus, type StatusFile } from './status-file.ts';
+import { DEFAULT_PORT, isBasePort, PROJECT_DIR } from './defaults.ts';
+
+// The stack itself (every service) and the schema tools load only for the commands that use them:
+// the others start in a fraction of the time.
+const stackModule = () => import('./stack.ts');
 
 const USAGE = `Usage: npm run stack -- [--workdir <project folder>] <command> [options]
 
@@ -63,9 +57,11 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function explain(err: unknown): string {
+async function explain(err: unknown): Promise<string> {
   if (err instanceof MigrationError)
     return `Migration failed: ${err.file}${err.line ? ` line ${err.line}` : ''}\n${err.pgMessage}`;
+  // Only start and reset can fail on ports or a running stack: the stack module is loaded then.
+  const { PortInUseError, StackRunningError } = await stackModule();
   if (
     err instanceof PortInUseError ||
     err instanceof StackRunningError ||
@@ -154,6 +150,7 @@ async function main() {
       return console.log((await stopStack(dir)) ? `Stopped the local stack on ${dir}.` : `No stack is running on ${dir}.`);
     case 'reset':
     case 'db reset': {
+      const { resetStack } = await stackModule();
       const { applied } = await resetStack({ port, dir, projectDir });
       return console.log(`Database reset: ${applied.length} migration(s) applied, seed loaded.`);
     }
@@ -172,8 +169,10 @@ async function main() {
       return console.error(`Dumped schema to ${path.resolve(projectDir, values.file)}.`);
     }
     case 'db diff':
-    case 'gen types':
+    case 'gen types': {
+      const { runSchemaCommand } = await import('./schema-diff.ts');
       return console.log(await runSchemaCommand(positionals, { projectDir, file: values.file }));
+    }
     case 'migration new': {
       const name = rest[0];
       if (!name) throw new UsageError('Usage: npm run stack -- migration new <name>');
@@ -241,6 +240,7 @@ async function start(o: {
   functionsOnly: boolean;
 }) {
   const t0 = performance.now();
+  const { startStack } = await stackModule();
   let stopping = false;
   let starting: Promise<Awaited<ReturnType<typeof startStack>>> | undefined;
   // Installed before start-up so that Ctrl-C during start-up also stops whatever has started.
@@ -295,4 +295,4 @@ async function start(o: {
   );
 }
 
-main().catch((err) => fail(explain(err)));
+main().catch(async (err) => fail(await explain(err)));

@@ -3,7 +3,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig, type ProjectConfig } from './config.ts';
 import { apiKeysFrom, loadSigningKeys, verificationJwks } from './signing-keys.ts';
@@ -19,13 +18,16 @@ import { defaultKeys, type StackKeys } from './keys.ts';
 import { bootstrap, migrate, recreateDatabase, seed, seedVault } from './migrate.ts';
 import { PASSWORD, SUPERUSER, startPostgres, withClient, type RunningPostgres } from './postgres.ts';
 import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
-import { isAlive, terminate } from './process.ts';
+import { terminate } from './process.ts';
+import { readStatus, statusFile, type StatusFile } from './status-file.ts';
+import { DEFAULT_PORT, PROJECT_DIR } from './defaults.ts';
 import { supervise, type Running } from './supervisor.ts';
 import { trustFromEnv, type TrustOptions } from './trust.ts';
 import type { Mailer, StackContext } from './service.ts';
 
-export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DEFAULT_PORT = 54321;
+export { readStatus, type StatusFile };
+
+export { DEFAULT_PORT, isBasePort, PROJECT_DIR } from './defaults.ts';
 
 export interface StackOptions {
   /** Gateway port; db = port + 1, mail = port + 3, SMTP = port + 4 (as `supabase start`). 0 picks free ports. */
@@ -148,8 +150,6 @@ function kernelPort(): Promise<number> {
 
 export const freePort = (): Promise<number> => pickFree([0]);
 
-/** Whether `n` can be a gateway port: one that leaves room for db and mail (+1, +3). */
-export const isBasePort = (n: number): boolean => Number.isInteger(n) && n > 0 && n + 4 <= 65535;
 
 /** A base port whose gateway, db, mail and SMTP ports (+0, +1, +3, +4) are all free. */
 export const freeBasePort = (): Promise<number> => pickFree([0, 1, 3, 4]);
@@ -160,7 +160,6 @@ const vaultSecrets = (apiUrl: string, keys: StackKeys) => ({
   service_role_key: keys.serviceRoleKey,
 });
 
-const statusFile = (dir: string) => path.join(dir, 'stack.json');
 const pick = ({ publishableKey, secretKey }: StackKeys) => ({ publishableKey, secretKey });
 
 /**
@@ -185,25 +184,6 @@ async function reapOrphans(dir: string) {
     await terminate(pid, name === 'postgres' ? 'SIGINT' : 'SIGTERM');
   }
   rmSync(statusFile(dir), { force: true });
-}
-
-/** What a running stack writes to <data dir>/stack.json: its lock (pid) and what `status` prints. */
-export interface StatusFile extends StackInfo {
-  publishableKey: string;
-  secretKey: string;
-  /** The process that started the stack (`stop` signals it). */
-  pid: number;
-  processes: { name: string; pid: number }[];
-}
-
-/** The running stack on this data dir, if any (as `npm run stack -- status` reports it). */
-export function readStatus(dir: string): StatusFile | null {
-  try {
-    const s = JSON.parse(readFileSync(statusFile(dir), 'utf8'));
-    return isAlive(s.pid) ? s : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
