@@ -130,7 +130,8 @@ async function main() {
     case 'status': {
       const s = readStatus(dir);
       const format = values.json ? 'tend-json' : (values.output ?? 'pretty');
-      if (!s) fail(format === 'pretty' ? `No stack is running on ${dir}.` : JSON.stringify({ error: 'not running', dir }));
+      if (!s)
+        fail(format === 'pretty' ? `No stack is running on ${dir}.` : JSON.stringify({ error: 'not running', dir }));
       const { pid: _pid, processes: _p, ...info } = s;
       if (format === 'tend-json') return console.log(JSON.stringify(info, null, 2));
       const cli = statusValues(s, {
@@ -147,7 +148,9 @@ async function main() {
       );
     }
     case 'stop':
-      return console.log((await stopStack(dir)) ? `Stopped the local stack on ${dir}.` : `No stack is running on ${dir}.`);
+      return console.log(
+        (await stopStack(dir)) ? `Stopped the local stack on ${dir}.` : `No stack is running on ${dir}.`,
+      );
     case 'reset':
     case 'db reset': {
       const { resetStack } = await stackModule();
@@ -178,7 +181,9 @@ async function main() {
       if (!name) throw new UsageError('Usage: npm run stack -- migration new <name>');
       // As the CLI: what is piped in becomes the migration.
       const piped = process.stdin.isTTY ? '' : readFileSync(0, 'utf8');
-      return console.log(`Created new migration at ${path.relative(process.cwd(), newMigration(projectDir, name, piped))}`);
+      return console.log(
+        `Created new migration at ${path.relative(process.cwd(), newMigration(projectDir, name, piped))}`,
+      );
     }
     case 'migration list': {
       const s = running();

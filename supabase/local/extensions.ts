@@ -68,8 +68,10 @@ const MISSING: Record<string, string> = {
   pgrouting: 'a C extension on top of PostGIS',
   pg_graphql: 'GraphQL (/graphql/v1) is not served locally; query through REST and RPC',
   pg_jsonschema: 'a Rust extension; validate JSON in a check constraint or in the app',
-  pgjwt: 'pure SQL, but no npm package ships it; sign tokens in an Edge Function (hosted PG 17 images no longer install it)',
-  pgtap: 'pure SQL, but no npm package ships it; `test db` installs it from your system (Debian/Ubuntu postgresql-NN-pgtap, Homebrew pgtap)',
+  pgjwt:
+    'pure SQL, but no npm package ships it; sign tokens in an Edge Function (hosted PG 17 images no longer install it)',
+  pgtap:
+    'pure SQL, but no npm package ships it; `test db` installs it from your system (Debian/Ubuntu postgresql-NN-pgtap, Homebrew pgtap)',
   pgsodium: 'a C extension (deprecated on hosted); Vault works here without it',
   pg_hashids: 'a C extension',
   pg_repack: 'a C extension',
@@ -149,5 +151,8 @@ export async function provideExtensions(superuserUrl: string): Promise<void> {
     path.join(dir, 'supabase_vault.control'),
     "comment = 'Supabase Vault (the local stack provides its objects)'\ndefault_version = '0.3.1'\nrelocatable = false\nschema = vault\ntrusted = true\n",
   );
-  put(path.join(dir, 'supabase_vault--0.3.1.sql'), '-- The vault schema and its objects come from the local stack\'s bootstrap.\n');
+  put(
+    path.join(dir, 'supabase_vault--0.3.1.sql'),
+    "-- The vault schema and its objects come from the local stack's bootstrap.\n",
+  );
 }

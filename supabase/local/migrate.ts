@@ -189,7 +189,8 @@ export async function recreateDatabase(superuserUrl: string): Promise<void> {
 }
 
 // The roles the image (and so the bootstrap) owns; the CLI's db dump skips the same (pkg/migration/dump.go).
-const RESERVED_ROLE = /^(pg_|supabase_|cli_login_|pgsodium_)|^(anon|authenticated|authenticator|service_role|postgres|dashboard_user|pgbouncer|pgtle_admin)$/;
+const RESERVED_ROLE =
+  /^(pg_|supabase_|cli_login_|pgsodium_)|^(anon|authenticated|authenticator|service_role|postgres|dashboard_user|pgbouncer|pgtle_admin)$/;
 // Role settings the bootstrap writes again; a migration may have changed them.
 const API_ROLES = ['anon', 'authenticated', 'service_role', 'authenticator', 'postgres'];
 

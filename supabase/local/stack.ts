@@ -150,7 +150,6 @@ function kernelPort(): Promise<number> {
 
 export const freePort = (): Promise<number> => pickFree([0]);
 
-
 /** A base port whose gateway, db, mail and SMTP ports (+0, +1, +3, +4) are all free. */
 export const freeBasePort = (): Promise<number> => pickFree([0, 1, 3, 4]);
 

@@ -24,4 +24,3 @@ export function readStatus(dir: string): StatusFile | null {
     return null;
   }
 }
-

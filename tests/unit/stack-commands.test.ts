@@ -126,7 +126,7 @@ describe('pg_dump bridge', () => {
 });
 
 describe('missing extensions', () => {
-  it("names the extension, who has it, and what to do; nothing for other errors", () => {
+  it('names the extension, who has it, and what to do; nothing for other errors', () => {
     const why = explainMissingExtension('extension "http" is not available');
     expect(why).toContain('"http"');
     expect(why).toContain('Hosted Supabase projects have "http"');

@@ -28,7 +28,8 @@ export function newFunction(projectDir: string, slug: string): { dir: string; co
   writeFileSync(path.join(dir, 'index.ts'), entrypoint(slug));
   writeFileSync(path.join(dir, 'deno.json'), '{\n  "imports": {}\n}\n');
   const config = path.join(projectDir, 'supabase', 'config.toml');
-  const declared = existsSync(config) && new RegExp(`^\\[functions\\.${slug}\\]`, 'm').test(readFileSync(config, 'utf8'));
+  const declared =
+    existsSync(config) && new RegExp(`^\\[functions\\.${slug}\\]`, 'm').test(readFileSync(config, 'utf8'));
   if (!declared)
     appendFileSync(
       config,

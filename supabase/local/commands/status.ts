@@ -64,12 +64,12 @@ export function statusValues(
 }
 
 // godotenv's doubleQuoteSpecialChars: escaped with a backslash, line breaks as \n and \r.
-const escape = (v: string) => v.replace(/[\\\n\r"!$`]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\${c}`));
+const quoted = (v: string) => v.replace(/[\\\n\r"!$`]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\${c}`));
 
 /** godotenv.Marshal: `KEY="value"` lines sorted by key. */
 export function toDotenv(values: Record<string, string>): string {
   return Object.keys(values)
     .sort()
-    .map((k) => `${k}="${escape(values[k]!)}"`)
+    .map((k) => `${k}="${quoted(values[k]!)}"`)
     .join('\n');
 }
