@@ -114,7 +114,7 @@ export function explainMissingExtension(message: string): string | undefined {
 }
 
 /** Writes a file by rename when its content differs (another stack may read it at the same time). */
-function put(file: string, content: string) {
+export function put(file: string, content: string) {
   try {
     if (readFileSync(file, 'utf8') === content) return;
   } catch {
@@ -125,6 +125,7 @@ function put(file: string, content: string) {
   renameSync(tmp, file);
 }
 
+/** Where this server looks for extensions (its SHAREDIR/extension). */
 export async function extensionDir(superuserUrl: string): Promise<string> {
   const share = await withClient(superuserUrl, async (c) => {
     const r = await c.query(`select setting from pg_config where name = 'SHAREDIR'`);
