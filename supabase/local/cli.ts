@@ -4,7 +4,7 @@
 // --workdir (or --project) is the folder holding supabase/ (default: this repository); as the CLI
 // works inside it, relative paths given to commands are taken from there. The data lives in
 // <workdir>/.supabase-local unless --dir says otherwise.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
@@ -167,7 +167,6 @@ async function main() {
         keepComments: values['keep-comments'],
       });
       if (!values.file) return process.stdout.write(dump);
-      const { writeFileSync } = await import('node:fs');
       writeFileSync(path.resolve(projectDir, values.file), dump);
       return console.error(`Dumped schema to ${path.resolve(projectDir, values.file)}.`);
     }
