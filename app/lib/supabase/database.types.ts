@@ -741,6 +741,10 @@ export type Database = {
         }
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
+      unrecorded_attachment_objects: {
+        Args: { p_limit?: number }
+        Returns: string[]
+      }
       workspace_report: {
         Args: {
           p_days?: number
