@@ -1,10 +1,17 @@
 // An agent's ticket, live (docs/product.md §1 "never two agents answering the same customer"): new
 // messages and other agents' changes to status, priority and assignee run the page's loader again;
-// presence on the private channel `ticket:<id>` shows who else has it open, and a throttled
-// broadcast from the composer shows who is writing. The server's traffic cop (post_message's
+// presence on the private channel `ticket:<id>` shows who else has it open, and a throttled signal
+// from the composer shows who is writing. Names come only from what the database vouches for: each
+// page announces its own presence entry, and says it is typing, through an RPC that broadcasts with
+// the caller's auth.uid(); members can't broadcast on the channel themselves
+// (docs/decisions/037-presence-the-server-vouches-for.md). The server's traffic cop (post_message's
 // last_seen_message_id) stays the last line.
 import type { RealtimeChannel } from '@supabase/realtime-js';
+import { useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
+import { callRpc } from '~/lib/realtime/client.ts';
+import { addVouch, type PresenceEntries, type Vouches, vouchedViewers } from '~/lib/realtime/vouched-presence.ts';
+import type { loader as rootLoader } from '~/root.tsx';
 import { ConnectionStatus } from './connection-status.tsx';
 import { useLiveChannel, useRevalidateSoon } from './use-live-channel.ts';
 
@@ -12,11 +19,20 @@ import { useLiveChannel, useRevalidateSoon } from './use-live-channel.ts';
 export const TYPING_SIGNAL_EVERY_MS = 2_000;
 export const TYPING_SHOWN_FOR_MS = 5_000;
 
+/** Others joining are told who is here again after this (one announcement for a burst of joins). */
+const ANNOUNCE_AFTER_JOIN_MS = 300;
+
 type Writing = 'reply' | 'note';
+/** What the database broadcasts (70_realtime.sql): the user is its caller's auth.uid(). */
 interface TypingSignal {
   user_id: string;
   kind: Writing;
 }
+interface ViewerSignal {
+  user_id: string;
+  presence_ref: string;
+}
+type Entry = { presence_ref: string; nonce?: string };
 
 /** The composer's text field and its kind radios (the route's form.hd-composer). */
 const COMPOSER = 'form.hd-composer';
@@ -31,10 +47,30 @@ export function LiveTicket({
   members: { user_id: string; name: string }[];
 }) {
   const revalidate = useRevalidateSoon();
+  const env = useRouteLoaderData<typeof rootLoader>('root')?.ENV;
   const [here, setHere] = useState<string[]>([]);
   const [typing, setTyping] = useState<Record<string, Writing>>({});
   const channelRef = useRef<RealtimeChannel | null>(null);
   const typingTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const vouches = useRef<Vouches>(new Map());
+  // This page's own presence entry on the current join: tracked with a nonce of its own, so the first
+  // entry under my key carrying it is mine (a forger can copy it only after seeing it).
+  const own = useRef<{ nonce: string; ref: string | null }>({ nonce: '', ref: null });
+  const announceTimer = useRef<ReturnType<typeof setTimeout>>();
+
+  const signal = (name: 'announce_ticket_viewer' | 'signal_ticket_typing', args: Record<string, unknown>) => {
+    if (!env) return;
+    const { SUPABASE_URL, SUPABASE_ANON_KEY } = env;
+    void callRpc({ SUPABASE_URL, SUPABASE_ANON_KEY }, name, { p_ticket_id: ticketId, ...args });
+  };
+  // For the composer's listener, set up once: the latest ticket and environment.
+  const latestSignal = useRef(signal);
+  latestSignal.current = signal;
+  const announce = () => {
+    if (own.current.ref) signal('announce_ticket_viewer', { p_presence_ref: own.current.ref });
+  };
+  const showViewers = (channel: RealtimeChannel) =>
+    setHere(vouchedViewers(channel.presenceState() as PresenceEntries, vouches.current, me));
 
   const stopTyping = (userId: string) => {
     clearTimeout(typingTimers.current.get(userId));
@@ -47,6 +83,7 @@ export function LiveTicket({
   useEffect(() => {
     setHere([]);
     setTyping({});
+    vouches.current.clear();
   }, [ticketId]);
 
   const state = useLiveChannel({
@@ -71,8 +108,26 @@ export function LiveTicket({
           { event: 'UPDATE', schema: 'public', table: 'tickets', filter: `id=eq.${ticketId}` },
           revalidate,
         )
-        .on('presence', { event: 'sync' }, () => {
-          setHere(Object.keys(channel.presenceState()).filter((id) => id !== me));
+        .on('presence', { event: 'sync' }, () => showViewers(channel))
+        .on('presence', { event: 'join' }, ({ key, newPresences }) => {
+          const mine =
+            !own.current.ref && key === me && (newPresences as Entry[]).find((p) => p.nonce === own.current.nonce);
+          if (mine) {
+            own.current.ref = mine.presence_ref;
+            announce();
+          } else if (key !== me) {
+            // Someone opened the ticket: tell them who is here (they missed the earlier announcements).
+            clearTimeout(announceTimer.current);
+            announceTimer.current = setTimeout(announce, ANNOUNCE_AFTER_JOIN_MS);
+          }
+        })
+        .on('presence', { event: 'leave' }, ({ leftPresences }) => {
+          for (const p of leftPresences as Entry[]) vouches.current.delete(p.presence_ref);
+        })
+        .on('broadcast', { event: 'viewer' }, ({ payload }: { payload: ViewerSignal }) => {
+          if (!payload?.user_id || !payload.presence_ref) return;
+          addVouch(vouches.current, payload.presence_ref, payload.user_id);
+          showViewers(channel);
         })
         .on('broadcast', { event: 'typing' }, ({ payload }: { payload: TypingSignal }) => {
           if (!payload?.user_id || payload.user_id === me) return;
@@ -84,7 +139,11 @@ export function LiveTicket({
           setTyping((t) => ({ ...t, [payload.user_id]: payload.kind === 'note' ? 'note' : 'reply' }));
         });
     },
-    onJoined: (channel) => void channel.track({ user_id: me }),
+    // Presence is tracked again on each join, as a new entry (a new ref) to announce.
+    onJoined: (channel) => {
+      own.current = { nonce: crypto.randomUUID(), ref: null };
+      void channel.track({ nonce: own.current.nonce });
+    },
     onCatchUp: revalidate,
   });
 
@@ -103,7 +162,7 @@ export function LiveTicket({
       if (channel?.state !== 'joined') return;
       last = Date.now();
       lastKind = kind;
-      void channel.send({ type: 'broadcast', event: 'typing', payload: { user_id: me, kind } satisfies TypingSignal });
+      latestSignal.current('signal_ticket_typing', { p_kind: kind });
     };
     const onSubmit = (event: Event) => {
       if ((event.target as HTMLElement).closest?.(COMPOSER)) lastKind = null;
@@ -114,12 +173,13 @@ export function LiveTicket({
       document.removeEventListener('input', onInput);
       document.removeEventListener('submit', onSubmit);
     };
-  }, [me]);
+  }, []);
 
   useEffect(() => {
     const timers = typingTimers.current;
     return () => {
       for (const timer of timers.values()) clearTimeout(timer);
+      clearTimeout(announceTimer.current);
     };
   }, []);
 

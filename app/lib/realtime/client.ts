@@ -71,3 +71,24 @@ export function realtimeClient(env: RealtimeEnv): RealtimeClient {
   });
   return client;
 }
+
+/**
+ * A remote procedure called from the browser as the user (PostgREST, with the same token as the
+ * channels): the ticket page's presence and typing signals, which the database sends on in the
+ * user's name (docs/decisions/037-presence-the-server-vouches-for.md). Best effort: false when it
+ * didn't go (signed out, offline, refused); the next signal tries again.
+ */
+export async function callRpc(env: RealtimeEnv, name: string, args: Record<string, unknown>): Promise<boolean> {
+  const token = await accessToken();
+  if (!token) return false;
+  try {
+    const res = await fetch(`${env.SUPABASE_URL}/rest/v1/rpc/${name}`, {
+      method: 'POST',
+      headers: { apikey: env.SUPABASE_ANON_KEY, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(args),
+    });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}

@@ -579,6 +579,10 @@ export type Database = {
           workspace_id: string
         }[]
       }
+      announce_ticket_viewer: {
+        Args: { p_presence_ref: string; p_ticket_id: string }
+        Returns: undefined
+      }
       claim_email_delivery: {
         Args: { p_message_id: string; p_recipient: string; p_ticket_id: string }
         Returns: boolean
@@ -739,6 +743,10 @@ export type Database = {
           isOneToOne: false
           isSetofReturn: true
         }
+      }
+      signal_ticket_typing: {
+        Args: { p_kind: string; p_ticket_id: string }
+        Returns: undefined
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
       unrecorded_attachment_objects: {
