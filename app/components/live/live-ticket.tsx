@@ -7,20 +7,14 @@
 // (docs/decisions/037-presence-the-server-vouches-for.md). The server's traffic cop (post_message's
 // last_seen_message_id) stays the last line.
 import type { RealtimeChannel } from '@supabase/realtime-js';
-import { useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { callRpc } from '~/lib/realtime/client.ts';
-import { addVouch, type PresenceEntries, type Vouches, vouchedViewers } from '~/lib/realtime/vouched-presence.ts';
-import type { loader as rootLoader } from '~/root.tsx';
+import { type PresenceEntries, type Vouches, vouchedViewers } from '~/lib/realtime/vouched-presence.ts';
 import { ConnectionStatus } from './connection-status.tsx';
 import { useLiveChannel, useRevalidateSoon } from './use-live-channel.ts';
 
-/** At most one typing signal per this while the agent types; shown this long after the last one. */
-export const TYPING_SIGNAL_EVERY_MS = 2_000;
+/** A typing signal is shown this long after the last one (they come every 2 s while typing, typing-signal.ts). */
 export const TYPING_SHOWN_FOR_MS = 5_000;
-
-/** Others joining are told who is here again after this (one announcement for a burst of joins). */
-const ANNOUNCE_AFTER_JOIN_MS = 300;
 
 type Writing = 'reply' | 'note';
 /** What the database broadcasts (70_realtime.sql): the user is its caller's auth.uid(). */
@@ -32,10 +26,6 @@ interface ViewerSignal {
   user_id: string;
   presence_ref: string;
 }
-type Entry = { presence_ref: string; nonce?: string };
-
-/** The composer's text field and its kind radios (the route's form.hd-composer). */
-const COMPOSER = 'form.hd-composer';
 
 export function LiveTicket({
   ticketId,
@@ -47,27 +37,18 @@ export function LiveTicket({
   members: { user_id: string; name: string }[];
 }) {
   const revalidate = useRevalidateSoon();
-  const env = useRouteLoaderData<typeof rootLoader>('root')?.ENV;
   const [here, setHere] = useState<string[]>([]);
   const [typing, setTyping] = useState<Record<string, Writing>>({});
   const channelRef = useRef<RealtimeChannel | null>(null);
   const typingTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
-  const vouches = useRef<Vouches>(new Map());
-  // This page's own presence entry on the current join: tracked with a nonce of its own, so the first
-  // entry under my key carrying it is mine (a forger can copy it only after seeing it).
-  const own = useRef<{ nonce: string; ref: string | null }>({ nonce: '', ref: null });
-  const announceTimer = useRef<ReturnType<typeof setTimeout>>();
+  const vouches = useRef<Vouches>([]);
+  // This page's presence key: random, so the first entry under it is this page's own (a forger can
+  // track under it only after seeing it), and that entry's ref (on the current join) is what it announces.
+  const [key] = useState(() => crypto.randomUUID());
+  const own = useRef<string | null>(null);
 
-  const signal = (name: 'announce_ticket_viewer' | 'signal_ticket_typing', args: Record<string, unknown>) => {
-    if (!env) return;
-    const { SUPABASE_URL, SUPABASE_ANON_KEY } = env;
-    void callRpc({ SUPABASE_URL, SUPABASE_ANON_KEY }, name, { p_ticket_id: ticketId, ...args });
-  };
-  // For the composer's listener, set up once: the latest ticket and environment.
-  const latestSignal = useRef(signal);
-  latestSignal.current = signal;
   const announce = () => {
-    if (own.current.ref) signal('announce_ticket_viewer', { p_presence_ref: own.current.ref });
+    if (own.current) void callRpc('announce_ticket_viewer', { p_ticket_id: ticketId, p_presence_ref: own.current });
   };
   const showViewers = (channel: RealtimeChannel) =>
     setHere(vouchedViewers(channel.presenceState() as PresenceEntries, vouches.current, me));
@@ -83,13 +64,13 @@ export function LiveTicket({
   useEffect(() => {
     setHere([]);
     setTyping({});
-    vouches.current.clear();
+    vouches.current = [];
   }, [ticketId]);
 
   const state = useLiveChannel({
     topic: `ticket:${ticketId}`,
     private: true,
-    presenceKey: me,
+    presenceKey: key,
     listensToChanges: true,
     setup: (channel) => {
       channelRef.current = channel;
@@ -109,77 +90,59 @@ export function LiveTicket({
           revalidate,
         )
         .on('presence', { event: 'sync' }, () => showViewers(channel))
-        .on('presence', { event: 'join' }, ({ key, newPresences }) => {
-          const mine =
-            !own.current.ref && key === me && (newPresences as Entry[]).find((p) => p.nonce === own.current.nonce);
-          if (mine) {
-            own.current.ref = mine.presence_ref;
-            announce();
-          } else if (key !== me) {
+        .on('presence', { event: 'join' }, ({ key: joined, newPresences }) => {
+          if (joined !== key) {
             // Someone opened the ticket: tell them who is here (they missed the earlier announcements).
-            clearTimeout(announceTimer.current);
-            announceTimer.current = setTimeout(announce, ANNOUNCE_AFTER_JOIN_MS);
+            announce();
+          } else if (!own.current) {
+            own.current = newPresences[0].presence_ref;
+            announce();
           }
         })
-        .on('presence', { event: 'leave' }, ({ leftPresences }) => {
-          for (const p of leftPresences as Entry[]) vouches.current.delete(p.presence_ref);
-        })
         .on('broadcast', { event: 'viewer' }, ({ payload }: { payload: ViewerSignal }) => {
-          if (!payload?.user_id || !payload.presence_ref) return;
-          addVouch(vouches.current, payload.presence_ref, payload.user_id);
+          vouches.current.push([payload.presence_ref, payload.user_id]);
           showViewers(channel);
         })
         .on('broadcast', { event: 'typing' }, ({ payload }: { payload: TypingSignal }) => {
-          if (!payload?.user_id || payload.user_id === me) return;
+          if (payload.user_id === me) return;
           clearTimeout(typingTimers.current.get(payload.user_id));
           typingTimers.current.set(
             payload.user_id,
             setTimeout(() => stopTyping(payload.user_id), TYPING_SHOWN_FOR_MS),
           );
-          setTyping((t) => ({ ...t, [payload.user_id]: payload.kind === 'note' ? 'note' : 'reply' }));
+          setTyping((t) => ({ ...t, [payload.user_id]: payload.kind }));
         });
     },
     // Presence is tracked again on each join, as a new entry (a new ref) to announce.
     onJoined: (channel) => {
-      own.current = { nonce: crypto.randomUUID(), ref: null };
-      void channel.track({ nonce: own.current.nonce });
+      own.current = null;
+      void channel.track({});
     },
     onCatchUp: revalidate,
   });
 
-  // The composer's keystrokes, throttled to one signal per TYPING_SIGNAL_EVERY_MS; a switch between
-  // reply and note, or a new message after sending one, is told at once.
+  // The composer's keystrokes, as typing signals while the channel is joined (loaded on demand).
   useEffect(() => {
-    let last = 0;
-    let lastKind: Writing | null = null;
-    const onInput = (event: Event) => {
-      const field = event.target as HTMLElement;
-      const form = field.closest?.(COMPOSER) as HTMLFormElement | null;
-      if (!form || field.tagName !== 'TEXTAREA') return;
-      const kind = (form.elements.namedItem('kind') as RadioNodeList | null)?.value === 'note' ? 'note' : 'reply';
-      if (kind === lastKind && Date.now() - last < TYPING_SIGNAL_EVERY_MS) return;
-      const channel = channelRef.current;
-      if (channel?.state !== 'joined') return;
-      last = Date.now();
-      lastKind = kind;
-      latestSignal.current('signal_ticket_typing', { p_kind: kind });
-    };
-    const onSubmit = (event: Event) => {
-      if ((event.target as HTMLElement).closest?.(COMPOSER)) lastKind = null;
-    };
-    document.addEventListener('input', onInput);
-    document.addEventListener('submit', onSubmit);
+    let stop: (() => void) | undefined;
+    let gone = false;
+    void import('./typing-signal.ts').then(({ listenForTyping }) => {
+      if (gone) return;
+      stop = listenForTyping((kind) => {
+        if (channelRef.current?.state !== 'joined') return false;
+        void callRpc('signal_ticket_typing', { p_ticket_id: ticketId, p_kind: kind });
+        return true;
+      });
+    });
     return () => {
-      document.removeEventListener('input', onInput);
-      document.removeEventListener('submit', onSubmit);
+      gone = true;
+      stop?.();
     };
-  }, []);
+  }, [ticketId]);
 
   useEffect(() => {
     const timers = typingTimers.current;
     return () => {
       for (const timer of timers.values()) clearTimeout(timer);
-      clearTimeout(announceTimer.current);
     };
   }, []);
 

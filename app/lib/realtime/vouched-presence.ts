@@ -1,25 +1,18 @@
 // Who is on a ticket's page, from what the server vouches for (docs/decisions/037-presence-the-server-vouches-for.md).
-// Realtime presence is keyed by whatever the client says, so the key (a user id) alone proves nothing.
-// The server gives each tracked entry its own presence_ref, which no client chooses; the database's
-// `viewer` broadcast says which user announced a ref (announce_ticket_viewer, with their auth.uid()).
-// An entry counts only when its key is a user the database vouched for that very ref.
+// Realtime presence carries whatever a client says (its key, its payload), so neither names anyone.
+// The server gives each tracked entry a presence_ref no client chooses, and the database's `viewer`
+// broadcast says which user announced a ref (announce_ticket_viewer, with their auth.uid()); a page
+// announces only its own entry. So a user is shown while an entry they announced is present: a
+// forger who announces another's entry is shown as the forger.
 
 /** realtime-js's presenceState(): key → the entries tracked under it. */
 export type PresenceEntries = Record<string, { presence_ref: string }[]>;
 
-/** presence_ref → the users the database said announced it (a forger may announce another's ref too). */
-export type Vouches = Map<string, Set<string>>;
+/** The database's `viewer` broadcasts seen: [presence_ref, user id]. */
+export type Vouches = [string, string][];
 
-/** Records a `viewer` broadcast from the database. */
-export function addVouch(vouches: Vouches, ref: string, userId: string): void {
-  const users = vouches.get(ref);
-  if (users) users.add(userId);
-  else vouches.set(ref, new Set([userId]));
-}
-
-/** The users viewing besides `me`: keys with an entry whose ref the database vouched was that key's. */
+/** The users viewing besides `me`: each who announced an entry that is present. */
 export function vouchedViewers(entries: PresenceEntries, vouches: Vouches, me: string): string[] {
-  return Object.entries(entries)
-    .filter(([key, list]) => key !== me && list.some((e) => vouches.get(e.presence_ref)?.has(key)))
-    .map(([key]) => key);
+  const present = new Set(Object.values(entries).flatMap((list) => list.map((e) => e.presence_ref)));
+  return [...new Set(vouches.filter(([ref, user]) => user !== me && present.has(ref)).map(([, user]) => user))];
 }
