@@ -11,7 +11,8 @@ alter publication supabase_realtime add table public.tickets, public.messages;
 -- another's id, or broadcast "typing" in their name. So members may only track presence (insert for
 -- presence, never broadcast), and who is who comes from the database: announce_ticket_viewer and
 -- signal_ticket_typing broadcast on the channel with the caller's auth.uid(), and the page shows a
--- presence entry only under the id the database vouched for (docs/decisions/037-presence-the-server-vouches-for.md).
+-- user only while a presence entry they announced is there
+-- (docs/decisions/037-presence-the-server-vouches-for.md).
 create function private.may_use_ticket_channel(topic text) returns boolean
   language sql stable security definer set search_path = ''
 as $$
@@ -48,6 +49,7 @@ end $$;
 
 -- "This presence entry (Realtime's presence_ref, which the server gives each track) is me": the page
 -- announces its own entry once it sees it, and again when someone joins, so pages opened later learn it.
+-- Announcing another's entry only says the caller is there too.
 create function public.announce_ticket_viewer(p_ticket_id uuid, p_presence_ref text) returns void
 language plpgsql security definer set search_path = '' as $$
 begin
