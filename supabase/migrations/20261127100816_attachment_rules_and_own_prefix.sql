@@ -209,16 +209,4 @@ revoke execute on function public.unrecorded_attachment_objects(p_limit integer)
 
 -- Added by hand (db diff doesn't see cron jobs): files no message claims, swept hourly at half past
 -- by the sweep-attachments function (supabase/schemas/80_email.sql).
-select cron.schedule(
-  'sweep-attachments',
-  '30 * * * *',
-  $job$
-  select net.http_post(
-    url := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url') || '/functions/v1/sweep-attachments',
-    headers := jsonb_build_object('Content-Type', 'application/json', 'Authorization',
-                                  'Bearer ' || (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key')),
-    body := '{}'::jsonb,
-    timeout_milliseconds := 30000
-  ) as request_id
-  $job$
-);
+select cron.schedule('sweep-attachments', '30 * * * *', $$ select private.call_function('sweep-attachments', '{}') $$);

@@ -242,19 +242,7 @@ select cron.schedule(
   $job$
 );
 
--- Files no message claims (40_attachments.sql) are swept hourly at half past, by the sweep-attachments
--- function, called as close-solved is (pg_cron + pg_net + Vault). `db diff` doesn't see this statement
--- (data, not schema): its migration carries it by hand.
-select cron.schedule(
-  'sweep-attachments',
-  '30 * * * *',
-  $job$
-  select net.http_post(
-    url := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url') || '/functions/v1/sweep-attachments',
-    headers := jsonb_build_object('Content-Type', 'application/json', 'Authorization',
-                                  'Bearer ' || (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key')),
-    body := '{}'::jsonb,
-    timeout_milliseconds := 30000
-  ) as request_id
-  $job$
-);
+-- Files no message claims (40_attachments.sql) are swept hourly at half past by the sweep-attachments
+-- function, called through pg_net with Vault's key as notify is (private.call_function). `db diff`
+-- doesn't see this statement (data, not schema): its migration carries it by hand.
+select cron.schedule('sweep-attachments', '30 * * * *', $$ select private.call_function('sweep-attachments', '{}') $$);

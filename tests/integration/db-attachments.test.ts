@@ -392,7 +392,7 @@ describe('attachments', () => {
       `select jobid, schedule, username, command from cron.job where jobname = 'sweep-attachments'`,
     );
     expect(job.rows[0]).toMatchObject({ schedule: '30 * * * *', username: 'postgres' });
-    expect(job.rows[0].command).toContain('/functions/v1/sweep-attachments');
+    expect(job.rows[0].command).toContain("private.call_function('sweep-attachments'");
     // The list is the platform's: no user may read it.
     for (const who of ['anon', 'acmeAgent'] as const)
       expect((await c[who].rpc('unrecorded_attachment_objects')).error).not.toBeNull();

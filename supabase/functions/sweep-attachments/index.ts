@@ -1,7 +1,7 @@
 // sweep-attachments: the hourly job (cron.schedule in supabase/schemas/80_email.sql, through
 // pg_net) that removes the files no message claims an hour after their upload — what a failed post
 // left, or a client that uploads and never posts (docs/decisions/036-files-the-database-checks.md).
-// Through the storage API, which removes the bytes with the row; a batch at a time, up to 10 per run.
+// Through the storage API, which removes the bytes with the row: batches of 1 000, up to 10 a run.
 import { ATTACHMENTS_BUCKET } from '../_shared/attachment-rules.ts';
 import { admin, isServiceRole, json } from '../_shared/platform.ts';
 
