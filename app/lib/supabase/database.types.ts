@@ -635,6 +635,10 @@ export type Database = {
           workspace_id: string
         }[]
       }
+      announce_ticket_viewer: {
+        Args: { p_presence_ref: string; p_ticket_id: string }
+        Returns: undefined
+      }
       claim_email_delivery: {
         Args: { p_message_id: string; p_recipient: string; p_ticket_id: string }
         Returns: boolean
@@ -802,7 +806,15 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      signal_ticket_typing: {
+        Args: { p_kind: string; p_ticket_id: string }
+        Returns: undefined
+      }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
+      unrecorded_attachment_objects: {
+        Args: { p_limit?: number }
+        Returns: string[]
+      }
       use_email_sign_in_link: {
         Args: { p_token: string }
         Returns: {
