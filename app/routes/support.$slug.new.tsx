@@ -1,5 +1,6 @@
 // Open a request in a workspace (create_ticket: ticket + first message + its files in one transaction;
-// the files are streamed to storage first, under the ticket id create_ticket then takes).
+// the files are streamed to storage first, under the ticket id create_ticket then takes, in the
+// uploader's own prefix).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import {
@@ -35,12 +36,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { supabase } = await requireUser(request);
+  const { user, supabase } = await requireUser(request);
   // The page's own look-up first: an unknown workspace or an unreachable database is its error page
   // (with the text given back, kept-form.server.ts), not a message in the form.
   const { id: workspaceId, slug } = await requireWorkspace(request, supabase, params.slug ?? '');
   const ticketId = crypto.randomUUID();
-  const { form, uploads, fileErrors, fileNames } = await readMessageForm(request, supabase, { workspaceId, ticketId });
+  const { form, uploads, fileErrors, fileNames } = await readMessageForm(request, supabase, {
+    uploaderId: user.id,
+    workspaceId,
+    ticketId,
+  });
   const submission = parseSubmission(form, NewRequestSchema);
   if (submission.status !== 'success' || fileErrors.length) {
     await removeUploads(supabase, uploads);

@@ -166,6 +166,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     fileErrors,
     fileNames,
   } = await readMessageForm(request, supabase, {
+    uploaderId: user.id,
     workspaceId: ticket.workspaceId,
     ticketId: ticket.id,
   });

@@ -160,6 +160,33 @@ export type Database = {
           },
         ]
       }
+      email_sign_in_links: {
+        Row: {
+          created_at: string
+          expires_at: string
+          next: string
+          token_hash: string
+          used_at: string | null
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          expires_at?: string
+          next: string
+          token_hash: string
+          used_at?: string | null
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          expires_at?: string
+          next?: string
+          token_hash?: string
+          used_at?: string | null
+          user_id?: string
+        }
+        Relationships: []
+      }
       email_unsubscribes: {
         Row: {
           created_at: string
@@ -213,6 +240,35 @@ export type Database = {
             columns: ["ticket_id"]
             isOneToOne: false
             referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      invitation_sends: {
+        Row: {
+          created_at: string
+          email: string
+          id: number
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          email: string
+          id?: never
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          email?: string
+          id?: never
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "invitation_sends_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
             referencedColumns: ["id"]
           },
         ]
@@ -579,6 +635,10 @@ export type Database = {
           workspace_id: string
         }[]
       }
+      announce_ticket_viewer: {
+        Args: { p_presence_ref: string; p_ticket_id: string }
+        Returns: undefined
+      }
       claim_email_delivery: {
         Args: { p_message_id: string; p_recipient: string; p_ticket_id: string }
         Returns: boolean
@@ -614,6 +674,10 @@ export type Database = {
       close_solved_tickets: {
         Args: Record<PropertyKey, never>
         Returns: number
+      }
+      create_email_sign_in_link: {
+        Args: { p_next: string; p_token_hash: string; p_user_id: string }
+        Returns: string
       }
       create_ticket: {
         Args: {
@@ -705,6 +769,8 @@ export type Database = {
           p_from: string
           p_message_id: string
           p_provider_message_id: string
+          p_recipient_id?: string
+          p_sender_verified?: boolean
           p_subject: string
           p_ticket_id: string
           p_workspace_slug: string
@@ -740,7 +806,22 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      signal_ticket_typing: {
+        Args: { p_kind: string; p_ticket_id: string }
+        Returns: undefined
+      }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
+      unrecorded_attachment_objects: {
+        Args: { p_limit?: number }
+        Returns: string[]
+      }
+      use_email_sign_in_link: {
+        Args: { p_token: string }
+        Returns: {
+          email: string
+          next: string
+        }[]
+      }
       workspace_report: {
         Args: {
           p_days?: number
