@@ -1,6 +1,7 @@
 // The error catalogue (docs/product.md §8): stable codes → the message a user reads and the HTTP
 // status. Codes are logged and tested; every user-facing error message comes from here.
 import {
+  ARTICLE_BODY_MAX_LENGTH,
   ATTACHMENT_MAX_MB,
   ATTACHMENTS_PER_MESSAGE,
   DISPLAY_NAME_MAX_LENGTH,
@@ -80,6 +81,17 @@ const catalogue = {
     status: 400,
     message: () => `Choose an end date on or after the start date, at most ${REPORT_MAX_DAYS} days later.`,
   },
+  // The help center's editor (/w/:slug/help).
+  article_too_long: {
+    status: 400,
+    message: () => `Keep the article under ${ARTICLE_BODY_MAX_LENGTH.toLocaleString('en')} characters.`,
+  },
+  article_changed: {
+    status: 409,
+    message: () =>
+      'Someone saved this article while you were editing. Your text is kept; read theirs, then save again.',
+  },
+  collection_taken: { status: 409, message: () => 'A collection with that name already exists.' },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },

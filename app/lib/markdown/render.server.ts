@@ -8,6 +8,8 @@
 // No script, style, event handler, iframe, form, SVG or MathML survives, nor a javascript:, data: or
 // vbscript: URL.
 import MarkdownIt from 'markdown-it';
+
+type Markdown = ReturnType<typeof MarkdownIt>;
 import sanitize from 'sanitize-html';
 
 export interface RenderOptions {
@@ -42,13 +44,13 @@ function isAllowedImage(url: string, prefixes: readonly string[]): boolean {
   return prefixes.some((prefix) => resolved.startsWith(prefix) && trimmed.startsWith(prefix));
 }
 
-function markdownFor(imagePrefixes: readonly string[]): MarkdownIt {
+function markdownFor(imagePrefixes: readonly string[]): Markdown {
   const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
   md.validateLink = isSafeHref;
   const defaultImage = md.renderer.rules.image!;
   md.renderer.rules.image = (tokens, idx, options, env, self) => {
     const token = tokens[idx]!;
-    const src = token.attrGet('src') ?? '';
+    const src = String(token.attrGet('src') ?? '');
     if (!isAllowedImage(src, imagePrefixes)) return md.utils.escapeHtml(token.content);
     token.attrSet('loading', 'lazy');
     return defaultImage(tokens, idx, options, env, self);
@@ -59,7 +61,7 @@ function markdownFor(imagePrefixes: readonly string[]): MarkdownIt {
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
     const token = tokens[idx]!;
     // Off-site links don't tell the other site where the reader came from.
-    if (/^[a-z][a-z0-9+.-]*:/i.test(token.attrGet('href') ?? '')) token.attrSet('rel', 'noopener noreferrer');
+    if (/^[a-z][a-z0-9+.-]*:/i.test(String(token.attrGet('href') ?? ''))) token.attrSet('rel', 'noopener noreferrer');
     return self.renderToken(tokens, idx, options);
   };
   return md;
@@ -130,7 +132,7 @@ export function sanitizeHtml(html: string, options: RenderOptions = {}): string 
   });
 }
 
-const renderers = new Map<string, MarkdownIt>();
+const renderers = new Map<string, Markdown>();
 
 /** Markdown as safe HTML (headings from <h2>, links on the allow list, images from `imagePrefixes`). */
 export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {

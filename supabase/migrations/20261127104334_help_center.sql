@@ -409,11 +409,18 @@ CREATE OR REPLACE FUNCTION public.help_article(p_slug text, p_id bigint, p_count
  SET search_path TO ''
 AS $function$
 declare
-  ws uuid := (select w.id from public.portal_workspace(p_slug) w);
-  a public.help_articles;
+  ws uuid;
+  workspace jsonb;
+  -- The columns anon may read (not who wrote it).
+  a record;
   c public.help_collections;
 begin
-  select * into a from public.help_articles where id = p_id and workspace_id = ws;
+  select w.id, jsonb_build_object('slug', w.slug, 'name', w.name) into ws, workspace from public.portal_workspace(p_slug) w;
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  select h.id, h.collection_id, h.title, h.slug, h.body, h.status, h.body_text, h.updated_at, h.published_at into a
+    from public.help_articles h where h.id = p_id and h.workspace_id = ws;
   if a.id is null then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'article';
   end if;
@@ -422,6 +429,7 @@ begin
   end if;
   select * into c from public.help_collections where id = a.collection_id;
   return jsonb_build_object(
+    'workspace', workspace,
     'id', a.id, 'title', a.title, 'slug', a.slug, 'body', a.body, 'status', a.status,
     'description', left(a.body_text, 300), 'updated_at', a.updated_at, 'published_at', a.published_at,
     'collection', case when c.id is not null then jsonb_build_object('id', c.id, 'title', c.title, 'slug', c.slug) end,
@@ -478,12 +486,15 @@ CREATE OR REPLACE FUNCTION public.help_center(p_slug text)
  SET search_path TO ''
 AS $function$
 declare
-  ws uuid := (select w.id from public.portal_workspace(p_slug) w);
+  ws uuid;
+  workspace jsonb;
 begin
+  select w.id, jsonb_build_object('slug', w.slug, 'name', w.name) into ws, workspace from public.portal_workspace(p_slug) w;
   if ws is null then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
   end if;
   return jsonb_build_object(
+    'workspace', workspace,
     'collections', coalesce((
       select jsonb_agg(jsonb_build_object('id', c.id, 'title', c.title, 'slug', c.slug, 'description', c.description,
                                           'articles', n.articles) order by c.position, c.title)
@@ -507,14 +518,20 @@ CREATE OR REPLACE FUNCTION public.help_collection(p_slug text, p_collection text
  SET search_path TO ''
 AS $function$
 declare
-  ws uuid := (select w.id from public.portal_workspace(p_slug) w);
+  ws uuid;
+  workspace jsonb;
   c public.help_collections;
 begin
+  select w.id, jsonb_build_object('slug', w.slug, 'name', w.name) into ws, workspace from public.portal_workspace(p_slug) w;
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
   select * into c from public.help_collections where workspace_id = ws and slug = p_collection;
   if c.id is null then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'collection';
   end if;
   return jsonb_build_object(
+    'workspace', workspace,
     'id', c.id, 'title', c.title, 'slug', c.slug, 'description', c.description,
     'articles', coalesce((
       select jsonb_agg(jsonb_build_object('id', a.id, 'title', a.title, 'slug', a.slug, 'updated_at', a.updated_at,
@@ -643,7 +660,8 @@ CREATE OR REPLACE FUNCTION public.help_search(p_slug text, p_query text, p_limit
  SET search_path TO ''
 AS $function$
 declare
-  ws uuid := (select w.id from public.portal_workspace(p_slug) w);
+  ws uuid;
+  workspace jsonb;
   cfg regconfig;
   query text := left(btrim(regexp_replace(coalesce(p_query, ''), '[[:cntrl:]]+', ' ', 'g')), 200);
   lim integer := least(greatest(coalesce(p_limit, 10), 1), 50);
@@ -655,6 +673,7 @@ declare
   prefix tsquery;
   hits jsonb := '[]';
 begin
+  select w.id, jsonb_build_object('slug', w.slug, 'name', w.name) into ws, workspace from public.portal_workspace(p_slug) w;
   if ws is null then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
   end if;
@@ -689,7 +708,7 @@ begin
     exit when corrected is null;
     query := corrected;
   end loop;
-  return jsonb_build_object('results', hits, 'corrected', case when jsonb_array_length(hits) > 0 then corrected end);
+  return jsonb_build_object('workspace', workspace, 'results', hits, 'corrected', case when jsonb_array_length(hits) > 0 then corrected end);
 end $function$
 ;
 
