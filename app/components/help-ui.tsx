@@ -20,7 +20,7 @@ export function Marked({ text }: { text: string }) {
 /** The search box of every help page: a GET form, so it works without JavaScript. */
 export function HelpSearchForm({ slug, query = '', id = 'help-q' }: { slug: string; query?: string; id?: string }) {
   return (
-    <form method="get" action={`${helpPath(slug)}/search`} className="help-search" role="search">
+    <form method="get" action={`${helpPath(slug)}/search`} className="help-search">
       <label htmlFor={id} className="visually-hidden">
         Search the help center
       </label>

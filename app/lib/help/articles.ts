@@ -17,6 +17,9 @@ export const helpSearchPath = (slug: string, query: string) =>
 export const newRequestPath = (slug: string, subject?: string) =>
   `/support/${slug}/new${subject ? `?subject=${encodeURIComponent(subject)}` : ''}`;
 
+/** An article suggested while a customer writes a request; `href` records the click when opened. */
+export type SuggestedArticle = { id: number; title: string; href: string; snippet: string };
+
 /** Where a suggestion shown while writing a request leads: the article, which records the click. */
 export const SUGGESTED_PARAM = 'suggested';
 

@@ -18,6 +18,7 @@ import {
   type HelpSearch,
   parseArticleParam,
   SUGGESTED_PARAM,
+  type SuggestedArticle,
   unmarked,
 } from './articles.ts';
 
@@ -173,16 +174,8 @@ export const ROBOTS_RULES = [
   'Allow: /support/',
 ];
 
-/** A suggestion while a customer writes a request: an article, and its address that records the click. */
-export interface Suggestion {
-  id: number;
-  title: string;
-  href: string;
-  snippet: string;
-}
-
 /** Up to HELP_SUGGESTIONS published articles for the subject being typed. */
-export async function suggest(request: Request, slug: string, query: string): Promise<Suggestion[]> {
+export async function suggest(request: Request, slug: string, query: string): Promise<SuggestedArticle[]> {
   const found = await searchHelp(request, readerClient(request), slug, query, { limit: HELP_SUGGESTIONS });
   return found.results.map((r) => ({
     id: r.id,
