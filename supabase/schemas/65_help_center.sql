@@ -30,7 +30,7 @@ create table public.help_collections (
   title text not null check (char_length(title) between 1 and 80),
   description text not null default '' check (char_length(description) <= 300),
   -- From the title (help_stamp_collection); words the public pages use after /help/ are not slugs.
-  slug text not null check (slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and char_length(slug) <= 80
+  slug text not null default '' check (slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and char_length(slug) <= 80
                             and slug not in ('search', 'articles', 'suggest', 'vote')),
   position integer not null default 0,
   created_at timestamptz not null default now(),

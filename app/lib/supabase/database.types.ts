@@ -334,7 +334,7 @@ export type Database = {
           description?: string
           id?: string
           position?: number
-          slug: string
+          slug?: string
           title: string
           workspace_id: string
         }

@@ -67,7 +67,7 @@ alter table "public"."help_articles" enable row level security;
     "workspace_id" uuid not null,
     "title" text not null,
     "description" text not null default ''::text,
-    "slug" text not null,
+    "slug" text not null default ''::text,
     "position" integer not null default 0,
     "created_at" timestamp with time zone not null default now()
       );
