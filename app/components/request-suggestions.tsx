@@ -36,11 +36,11 @@ export function useSubjectSuggestions(slug: string) {
   const inflight = useRef<AbortController>();
 
   const onSubjectChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const query = event.currentTarget.value.trim();
+    const query = event.currentTarget.value.trimStart();
     clearTimeout(timer.current);
     timer.current = setTimeout(async () => {
       inflight.current?.abort();
-      if (query.length < MIN_QUERY) return setSuggestions([]);
+      if (query.trim().length < MIN_QUERY) return setSuggestions([]);
       const controller = new AbortController();
       inflight.current = controller;
       try {

@@ -42,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const { error } = await client.rpc('record_help_search_miss', { p_slug: slug, p_query: query });
     if (error) log.warn('help: search miss not recorded', { message: error.message });
   }
-  return data(request, { ...found, query });
+  return data(request, { ...found, query: query.trim() });
 }
 
 export default function HelpSearchPage() {

@@ -10,6 +10,6 @@ import { jsonResponse } from '~/lib/http/responses.server.ts';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const slug = parseSlug(request, params.slug);
   const query = searchQuery(new URL(request.url));
-  const suggestions: SuggestedArticle[] = query.length < 3 ? [] : await suggest(request, slug, query);
+  const suggestions: SuggestedArticle[] = query.trim().length < 3 ? [] : await suggest(request, slug, query);
   return jsonResponse(request, { suggestions }, { headers: { 'Cache-Control': 'public, max-age=60' } });
 }

@@ -387,7 +387,8 @@ declare
   ws uuid;
   workspace jsonb;
   cfg regconfig;
-  query text := left(btrim(regexp_replace(coalesce(p_query, ''), '[[:cntrl:]]+', ' ', 'g')), 200);
+  -- Not trimmed at the end: a space after the last word says it is finished (no prefix).
+  query text := left(ltrim(regexp_replace(coalesce(p_query, ''), '[[:cntrl:]]+', ' ', 'g')), 200);
   lim integer := least(greatest(coalesce(p_limit, 10), 1), 50);
   marks text := 'StartSel=' || chr(57344) || ', StopSel=' || chr(57345);
   corrected text;
@@ -403,7 +404,7 @@ begin
   end if;
   cfg := coalesce((select s.language from public.help_settings s where s.workspace_id = ws), 'english')::regconfig;
   for attempt in 1..2 loop
-    exit when query = '';
+    exit when btrim(query) = '';
     last_word := substring(query from '(?:^|[^-[:alnum:]])([[:alnum:]]{2,})$');
     head := case when last_word is null then query else left(query, -char_length(last_word)) end;
     -- websearch_to_tsquery and to_tsquery of nothing, or of stop words only, log a notice: asked only for words.

@@ -120,12 +120,17 @@ export async function searchHelp(
   return helpCall(request, client, slug, client.rpc('help_search', args), 'help search');
 }
 
-/** A search box's text: control characters as spaces, trimmed, at most HELP_SEARCH_MAX_LENGTH. */
+/**
+ * A search box's text: control characters as spaces, at most HELP_SEARCH_MAX_LENGTH, trimmed at the
+ * start only (a space after the last word says it is finished: help_search takes it whole, not as a
+ * prefix); '' when there are no words.
+ */
 export function searchQuery(url: URL): string {
-  return (url.searchParams.get('q') ?? '')
+  const query = (url.searchParams.get('q') ?? '')
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .trim()
+    .trimStart()
     .slice(0, HELP_SEARCH_MAX_LENGTH);
+  return query.trim() ? query : '';
 }
 
 /** The page's absolute address, for canonical links, Open Graph and the sitemap. */
