@@ -110,7 +110,7 @@ export function HelpEditor({
         noValidate
         ref={formRef}
         onInput={hydrated ? onInput : undefined}
-        aria-labelledby="editor-title"
+        aria-label="Article"
       >
         <input type="hidden" name="seen" value={seen} />
         <Field
@@ -144,7 +144,7 @@ export function HelpEditor({
         </FieldFrame>
         <FieldFrame
           id="article-body"
-          label="Article"
+          label="Text"
           hint="Markdown: ## headings, **bold**, _italic_, [links](https://…), - lists, `code`, ``` blocks, tables."
           errors={replyErrors(reply, 'body')}
         >
@@ -170,7 +170,15 @@ export function HelpEditor({
         >
           {(aria) => (
             <div className="help-editor__image">
-              <input id="article-image" name="image" type="file" accept=".png,.jpg,.jpeg,.gif,.webp" {...aria} />
+              <input
+                // Emptied once its image is in the text (a new text from the server).
+                key={replyValue(reply, 'body') ?? article.body}
+                id="article-image"
+                name="image"
+                type="file"
+                accept=".png,.jpg,.jpeg,.gif,.webp"
+                {...aria}
+              />
               <button type="submit" name="intent" value="upload" className="button button--secondary" formNoValidate>
                 Insert image
               </button>

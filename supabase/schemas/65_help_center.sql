@@ -630,8 +630,8 @@ begin
                                   and t.created_at >= e.created_at and t.created_at < e.created_at + interval '30 minutes')
                and not exists (select 1 from public.help_suggestion_events p
                                 where p.user_id = e.user_id and p.workspace_id = ws
-                                  and p.created_at >= e.created_at - interval '30 minutes' and p.created_at < e.created_at
-                                  and p.id <> e.id) as deflected
+                                  and p.created_at >= e.created_at - interval '30 minutes'
+                                  and (p.created_at < e.created_at or (p.created_at = e.created_at and p.id < e.id))) as deflected
         from public.help_suggestion_events e
        where e.workspace_id = ws and e.created_at >= lo and e.created_at < hi
     ), deflections as (

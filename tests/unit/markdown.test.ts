@@ -34,7 +34,7 @@ function expectInert(html: string) {
 }
 
 describe('renderMarkdown', () => {
-  it('renders what articles are written with: headings (from h2), lists, links, code, tables, images from the bucket', () => {
+  it('renders what articles are written with: headings (# as ##), lists, links, code, tables, images from the bucket', () => {
     const html = render(
       [
         '# Setting up',
@@ -58,7 +58,7 @@ describe('renderMarkdown', () => {
       ].join('\n'),
     );
     expect(html).toContain('<h2>Setting up</h2>');
-    expect(html).toContain('<h3>Step one</h3>');
+    expect(html).toContain('<h2>Step one</h2>');
     expect(html).toContain('<strong>bold</strong>');
     expect(html).toContain('<em>em</em>');
     expect(html).toContain('<code>code</code>');

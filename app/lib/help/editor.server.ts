@@ -139,11 +139,12 @@ export async function editorAction(request: Request, supabase: Supabase, target:
     const reply = submission.reply(imageError ? { fieldErrors: { [IMAGE_FIELD]: [imageError] } } : undefined);
     return data(request, { intent, confirmDelete: false, result: reply, preview: null }, { status: 400 });
   }
-  const value = submission.value;
+  // An image chosen with any button goes at the end of the text (Insert image does only that).
+  const value = image ? { ...submission.value, body: withImage(submission.value.body, image) } : submission.value;
 
   if (intent === 'preview' || intent === 'upload') {
     // Nothing is saved: the page comes back with the text (and the new image's Markdown at its end).
-    const body = image ? withImage(value.body, image) : value.body;
+    const body = value.body;
     const result = submission.reply();
     if (image && result.initialValue) (result.initialValue as Record<string, unknown>).body = body;
     return data(request, {

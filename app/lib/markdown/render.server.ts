@@ -55,7 +55,7 @@ function markdownFor(imagePrefixes: readonly string[]): Markdown {
     token.attrSet('loading', 'lazy');
     return defaultImage(tokens, idx, options, env, self);
   };
-  // The page's title is its <h1>: the body's headings start one level below.
+  // The page's title is its <h1>: a heading of the body is at least an <h2> ("#" and "##" alike).
   md.renderer.rules.heading_open = (tokens, idx) => `<h${headingLevel(tokens[idx]!.tag)}>`;
   md.renderer.rules.heading_close = (tokens, idx) => `</h${headingLevel(tokens[idx]!.tag)}>\n`;
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
@@ -67,7 +67,7 @@ function markdownFor(imagePrefixes: readonly string[]): Markdown {
   return md;
 }
 
-const headingLevel = (tag: string) => Math.min(Number(tag.slice(1)) + 1, 6);
+const headingLevel = (tag: string) => Math.max(Number(tag.slice(1)), 2);
 
 const SANITIZE: sanitize.IOptions = {
   allowedTags: [
@@ -134,7 +134,7 @@ export function sanitizeHtml(html: string, options: RenderOptions = {}): string 
 
 const renderers = new Map<string, Markdown>();
 
-/** Markdown as safe HTML (headings from <h2>, links on the allow list, images from `imagePrefixes`). */
+/** Markdown as safe HTML (headings from <h2> on, links on the allow list, images from `imagePrefixes`). */
 export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
   const prefixes = options.imagePrefixes ?? [];
   const key = prefixes.join('\n');
