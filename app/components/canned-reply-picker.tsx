@@ -3,6 +3,7 @@
 // server, after what was typed. With it: a combobox (canned-reply-combobox.ts), loaded with the
 // replies' filled-in text (`src`) when the field is first used, so the ticket page's own JavaScript
 // and data stay small (docs/decisions/006-javascript-budget.md). The text stays editable either way.
+// With JavaScript and `articlesSrc`, it also finds help center articles and inserts their link.
 import { type FocusEvent, useId } from 'react';
 import { ErrorList, useHydrated } from '~/components/form-controls.tsx';
 import { SelectField } from '~/components/helpdesk-ui.tsx';
@@ -12,17 +13,21 @@ export function CannedReplyPicker({
   src,
   textareaId,
   errors,
+  articlesSrc,
 }: {
   /** Their titles (each names one reply). */
   replies: string[];
   src: string;
   textareaId: string;
   errors?: string[];
+  /** The help center's article look-up (…/help/lookup), searched as the agent types. */
+  articlesSrc?: string;
 }) {
   const hydrated = useHydrated();
-  if (!replies.length) return null;
   // Keyed by ticket: the text is filled in for one.
-  if (hydrated) return <LazyCombobox key={src} src={src} textareaId={textareaId} />;
+  if (hydrated && (replies.length || articlesSrc))
+    return <LazyCombobox key={src} src={src} textareaId={textareaId} articlesSrc={articlesSrc} />;
+  if (!replies.length) return null;
   return (
     <div>
       <div className="hd-actions">
@@ -46,7 +51,7 @@ export function CannedReplyPicker({
  * (`src`) and the code that drives the field (canned-reply-combobox.ts: plain DOM, it adds the list and
  * a status, and keeps the ARIA state, which React leaves alone).
  */
-function LazyCombobox({ src, textareaId }: { src: string; textareaId: string }) {
+function LazyCombobox({ src, textareaId, articlesSrc }: { src: string; textareaId: string; articlesSrc?: string }) {
   const id = useId();
   const wake = ({ currentTarget: input }: FocusEvent<HTMLInputElement>) => {
     if (input.dataset.state) return;
@@ -55,13 +60,13 @@ function LazyCombobox({ src, textareaId }: { src: string; textareaId: string }) 
       import('./canned-reply-combobox.ts'),
       fetch(src, { headers: { Accept: 'application/json' } }).then((res) => res.json()),
     ]).then(
-      ([{ drive }, { replies }]) => drive(input, replies, textareaId),
+      ([{ drive }, { replies }]) => drive(input, replies, textareaId, articlesSrc),
       () => delete input.dataset.state,
     );
   };
   return (
     <div className="field hd-picker">
-      <label htmlFor={`${id}-input`}>Canned reply</label>
+      <label htmlFor={`${id}-input`}>{articlesSrc ? 'Canned reply or article' : 'Canned reply'}</label>
       <input
         id={`${id}-input`}
         className="input"

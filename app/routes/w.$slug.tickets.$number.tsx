@@ -268,6 +268,7 @@ export default function TicketPage() {
           messages={messages}
           highlightAfter={changedAfter ?? null}
           filesPath={`/w/${workspace.slug}/tickets/${ticket.number}/files/`}
+          articleFrom={`/w/${workspace.slug}/help/new?from=`}
         />
         {closed ? (
           <p className="notice notice--warning">This request is closed. The requester can open a follow-up request.</p>
@@ -300,6 +301,7 @@ export default function TicketPage() {
             <CannedReplyPicker
               replies={cannedReplies}
               src={`/w/${workspace.slug}/tickets/${ticket.number}/canned-replies`}
+              articlesSrc={`/w/${workspace.slug}/help/lookup`}
               textareaId="body"
               errors={replyErrors(result, 'canned_reply')}
             />

@@ -277,4 +277,48 @@ test.describe('help center', () => {
       await Promise.all([adminContext.close(), context.close()]);
     });
   }
+
+  test('an agent inserts an article’s link into a reply from the composer, and makes an article from a reply', async ({
+    browser,
+  }) => {
+    const { context: adminContext, page: admin } = await newContext(browser);
+    const slug = await newWorkspace(admin, { label: 'help-link' });
+    const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
+    const title = `Track your parcel ${randomUUID().slice(0, 6)}`;
+    const [article] = await serviceRest('help_articles', {
+      method: 'POST',
+      body: JSON.stringify({
+        workspace_id: workspace.id,
+        title,
+        body: 'Use the tracking link in your email.',
+        status: 'published',
+      }),
+    });
+    const { context, page: customer } = await signedInContext(browser, uniqueEmail('customer'), { javaScript: false });
+    await customer.goto(`/support/${slug}/new`);
+    await customer.getByLabel('Subject').fill('Where is my order');
+    await customer.getByLabel('Message').fill('It left a week ago.');
+    await customer.getByRole('button', { name: 'Submit request' }).click();
+    await customer.waitForURL(/\/requests\/1$/);
+
+    await admin.goto(`/w/${slug}/tickets/1`);
+    const picker = admin.getByRole('combobox', { name: 'Canned reply or article' });
+    await picker.click();
+    await picker.pressSequentially('parcel');
+    const option = admin.getByRole('option', { name: new RegExp(`Article: ${title}`) });
+    await expect(option).toBeVisible();
+    await option.click();
+    const url = `/support/${slug}/help/articles/${article.id}-${article.slug}`;
+    await expect(admin.getByLabel('Message')).toHaveValue(new RegExp(`${title}: http://[^ ]+${url}$`));
+    await admin.getByRole('button', { name: 'Send', exact: true }).click();
+    await customer.reload();
+    await expect(customer.getByText(new RegExp(`${title}: http://[^ ]+${url}`))).toBeVisible();
+
+    // "Create article from this reply": a new article with the reply as its text, the ticket's subject as its title.
+    await admin.getByRole('link', { name: 'Create article from this reply' }).last().click();
+    await expect(admin).toHaveURL(new RegExp(`/w/${slug}/help/new\\?from=`));
+    await expect(admin.getByLabel('Title')).toHaveValue('Where is my order');
+    await expect(admin.getByLabel('Text', { exact: true })).toHaveValue(new RegExp(`^${title}: http`));
+    await Promise.all([adminContext.close(), context.close()]);
+  });
 });
