@@ -3,7 +3,8 @@
 // server, after what was typed. With it: a combobox (canned-reply-combobox.ts), loaded with the
 // replies' filled-in text (`src`) when the field is first used, so the ticket page's own JavaScript
 // and data stay small (docs/decisions/006-javascript-budget.md). The text stays editable either way.
-// With JavaScript and `articlesSrc`, it also finds help center articles and inserts their link.
+// With JavaScript it also finds help center articles and inserts their link (the replies' JSON names
+// where to look them up: …/help/lookup).
 import { type FocusEvent, useId } from 'react';
 import { ErrorList, useHydrated } from '~/components/form-controls.tsx';
 import { SelectField } from '~/components/helpdesk-ui.tsx';
@@ -13,20 +14,16 @@ export function CannedReplyPicker({
   src,
   textareaId,
   errors,
-  articlesSrc,
 }: {
   /** Their titles (each names one reply). */
   replies: string[];
   src: string;
   textareaId: string;
   errors?: string[];
-  /** The help center's article look-up (…/help/lookup), searched as the agent types. */
-  articlesSrc?: string;
 }) {
   const hydrated = useHydrated();
-  // Keyed by ticket: the text is filled in for one.
-  if (hydrated && (replies.length || articlesSrc))
-    return <LazyCombobox key={src} src={src} textareaId={textareaId} articlesSrc={articlesSrc} />;
+  // Keyed by ticket: the text is filled in for one. With JavaScript there are always articles to find.
+  if (hydrated) return <LazyCombobox key={src} src={src} textareaId={textareaId} />;
   if (!replies.length) return null;
   return (
     <div>
@@ -51,7 +48,7 @@ export function CannedReplyPicker({
  * (`src`) and the code that drives the field (canned-reply-combobox.ts: plain DOM, it adds the list and
  * a status, and keeps the ARIA state, which React leaves alone).
  */
-function LazyCombobox({ src, textareaId, articlesSrc }: { src: string; textareaId: string; articlesSrc?: string }) {
+function LazyCombobox({ src, textareaId }: { src: string; textareaId: string }) {
   const id = useId();
   const wake = ({ currentTarget: input }: FocusEvent<HTMLInputElement>) => {
     if (input.dataset.state) return;
@@ -60,13 +57,13 @@ function LazyCombobox({ src, textareaId, articlesSrc }: { src: string; textareaI
       import('./canned-reply-combobox.ts'),
       fetch(src, { headers: { Accept: 'application/json' } }).then((res) => res.json()),
     ]).then(
-      ([{ drive }, { replies }]) => drive(input, replies, textareaId, articlesSrc),
+      ([{ drive }, { replies, articles }]) => drive(input, replies, textareaId, articles),
       () => delete input.dataset.state,
     );
   };
   return (
     <div className="field hd-picker">
-      <label htmlFor={`${id}-input`}>{articlesSrc ? 'Canned reply or article' : 'Canned reply'}</label>
+      <label htmlFor={`${id}-input`}>Canned reply or article</label>
       <input
         id={`${id}-input`}
         className="input"

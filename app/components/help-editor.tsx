@@ -5,7 +5,7 @@
 // the article open show up (LiveEditors).
 import { Form, useFetcher } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
-import { ARTICLE_BODY_MAX_LENGTH, ARTICLE_TITLE_MAX_LENGTH } from '~/lib/constants.ts';
+import { ARTICLE_BODY_MAX_LENGTH, ARTICLE_TITLE_MAX_LENGTH } from '~/lib/help/limits.ts';
 import {
   ErrorList,
   Field,

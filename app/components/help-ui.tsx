@@ -3,7 +3,7 @@
 // (an island page with the small script of app/islands/help.ts), so everything here is plain HTML.
 import type { ReactNode } from 'react';
 import { articlePath, helpPath, type HelpSearchResult, newRequestPath, snippetParts } from '~/lib/help/articles.ts';
-import { HELP_SEARCH_MAX_LENGTH } from '~/lib/constants.ts';
+import { HELP_SEARCH_MAX_LENGTH } from '~/lib/help/limits.ts';
 
 /** A text whose matches are marked (help_search's title_marked and snippet) with <mark>. */
 export function Marked({ text }: { text: string }) {

@@ -50,9 +50,7 @@ export function Thread({
             <div className="hd-message__body">{m.body}</div>
             <AttachmentList files={m.attachments ?? []} href={href} />
             {articleFrom && m.kind === 'reply' ? (
-              <a href={`${articleFrom}${m.id}`} className="hd-message__action small">
-                Create article from this reply
-              </a>
+              <a href={`${articleFrom}${m.id}`}>Create article from this reply</a>
             ) : null}
           </li>
         );

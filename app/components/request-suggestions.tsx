@@ -3,7 +3,7 @@
 // them after the first "Submit request" with "My question is answered" / "Send my request anyway".
 // Each opens in a new tab, so the request being written stays; opening one records the click.
 import { useRef, useState, type ChangeEvent } from 'react';
-import { HELP_SUGGESTIONS } from '~/lib/constants.ts';
+import { HELP_SUGGESTIONS } from '~/lib/help/limits.ts';
 import type { SuggestedArticle } from '~/lib/help/articles.ts';
 
 /** How long typing must pause before asking. */

@@ -24,11 +24,6 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
           {user ? (
             <>
               {workspace ? <Shortcuts inbox={`/w/${workspace}`} /> : null}
-              {workspace ? (
-                <Link to={`/w/${workspace}/help`} className="site-header__link">
-                  Help center
-                </Link>
-              ) : null}
               {adminOf ? (
                 <>
                   <Link to={`/w/${adminOf}/settings/members`} className="site-header__link">

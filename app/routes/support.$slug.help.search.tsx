@@ -6,7 +6,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run
 import { useLoaderData } from '@remix-run/react';
 import { HelpHeader, SearchResultItem, StillNeedHelp } from '~/components/help-ui.tsx';
 import type { IslandHandle } from '~/components/island.tsx';
-import { HELP_SEARCH_RESULTS } from '~/lib/constants.ts';
+import { HELP_SEARCH_RESULTS } from '~/lib/help/limits.ts';
 import { helpSearchPath, newRequestPath } from '~/lib/help/articles.ts';
 import { helpCall, type HelpWorkspace, readerClient, searchHelp, searchQuery } from '~/lib/help/help.server.ts';
 import { parseSlug } from '~/lib/helpdesk/queries.server.ts';

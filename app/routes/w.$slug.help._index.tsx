@@ -7,7 +7,7 @@ import { AdminNav } from '~/components/admin-nav.tsx';
 import { ErrorList, Field, SubmitButton, replyErrors, replyFormErrors } from '~/components/forms.tsx';
 import { StatusBadge } from '~/components/helpdesk-ui.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { COLLECTION_TITLE_MAX_LENGTH, HELP_LIST_PAGE_SIZE } from '~/lib/constants.ts';
+import { COLLECTION_TITLE_MAX_LENGTH, HELP_LIST_PAGE_SIZE } from '~/lib/help/limits.ts';
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { CollectionSchema } from '~/lib/forms/help-schemas.server.ts';

@@ -2,7 +2,7 @@
 // it, rendered and sanitised on the server, for the editor's live preview. Members only; JSON.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { ARTICLE_BODY_MAX_LENGTH } from '~/lib/constants.ts';
+import { ARTICLE_BODY_MAX_LENGTH } from '~/lib/help/limits.ts';
 import { renderArticleBody } from '~/lib/help/help.server.ts';
 import { requireMembership } from '~/lib/helpdesk/queries.server.ts';
 import { errorResponse, jsonResponse, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';

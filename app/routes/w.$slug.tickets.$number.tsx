@@ -301,7 +301,6 @@ export default function TicketPage() {
             <CannedReplyPicker
               replies={cannedReplies}
               src={`/w/${workspace.slug}/tickets/${ticket.number}/canned-replies`}
-              articlesSrc={`/w/${workspace.slug}/help/lookup`}
               textareaId="body"
               errors={replyErrors(result, 'canned_reply')}
             />

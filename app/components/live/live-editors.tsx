@@ -2,6 +2,7 @@
 // `help-article:<id>` (members of its workspace only: 65_help_center.sql). Only ids the page knows as
 // the workspace's members are named; anything else on the channel is left out.
 import { useState } from 'react';
+import { ConnectionStatus } from './connection-status.tsx';
 import { useLiveChannel } from './use-live-channel.ts';
 
 export function LiveEditors({
@@ -27,10 +28,15 @@ export function LiveEditors({
   });
   if (!state) return null;
   const others = members.filter((m) => m.user_id !== me && here.includes(m.user_id));
-  return others.length ? (
-    <p className="notice notice--warning" data-testid="live-editors" role="status">
-      Also editing: {others.map((m) => m.name).join(', ')}. Their saves and yours may cross: the last one to save is
-      told if the other saved first.
-    </p>
-  ) : null;
+  return (
+    <div className="live-bar" data-testid="live-editors">
+      <ConnectionStatus state={state} />
+      {others.length ? (
+        <p className="live-here">
+          Also editing: {others.map((m) => m.name).join(', ')}. If you both save, the second save is refused with the
+          text kept.
+        </p>
+      ) : null}
+    </div>
+  );
 }

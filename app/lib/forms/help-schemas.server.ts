@@ -6,7 +6,7 @@ import {
   ARTICLE_TITLE_MAX_LENGTH,
   COLLECTION_DESCRIPTION_MAX_LENGTH,
   COLLECTION_TITLE_MAX_LENGTH,
-} from '../constants.ts';
+} from '../help/limits.ts';
 import { errorMessage } from '../errors/catalogue.ts';
 
 const badRequest = { error: errorMessage('bad_request') };

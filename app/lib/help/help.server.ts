@@ -3,7 +3,7 @@
 // without a session shares one anon client), rendering, the visitor cookie votes are counted by, and
 // the per-IP limit on votes.
 import { createCookie } from '@remix-run/node';
-import { HELP_SEARCH_MAX_LENGTH, HELP_SUGGESTIONS, HELP_VOTES_PER_IP } from '../constants.ts';
+import { HELP_SEARCH_MAX_LENGTH, HELP_SUGGESTIONS, HELP_VOTES_PER_IP } from './limits.ts';
 import { env } from '../env.server.ts';
 import { type mapDbError, throwDbError } from '../errors/from-db.server.ts';
 import { isHttps, clientIp, publicOrigin } from '../http/request-info.server.ts';
