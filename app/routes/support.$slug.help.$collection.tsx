@@ -3,7 +3,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run
 import { useLoaderData } from '@remix-run/react';
 import { HelpHeader, StillNeedHelp } from '~/components/help-ui.tsx';
 import type { IslandHandle } from '~/components/island.tsx';
-import { articlePath, collectionPath } from '~/lib/help/articles.ts';
+import { articlePath, collectionPath, helpMeta } from '~/lib/help/articles.ts';
 import { absoluteUrl, helpCall, type HelpWorkspace, readerClient } from '~/lib/help/help.server.ts';
 import { parseSlug } from '~/lib/helpdesk/queries.server.ts';
 import { data, errorResponse } from '~/lib/http/responses.server.ts';
@@ -17,16 +17,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const { collection, canonical } = data;
   const title = `${collection.title} · ${collection.workspace.name} help center`;
   const description = collection.description || `Articles about ${collection.title} from ${collection.workspace.name}.`;
-  return [
-    { title },
-    { name: 'description', content: description },
-    { tagName: 'link', rel: 'canonical', href: canonical },
-    { property: 'og:type', content: 'website' },
-    { property: 'og:title', content: collection.title },
-    { property: 'og:description', content: description },
-    { property: 'og:url', content: canonical },
-    { property: 'og:site_name', content: collection.workspace.name },
-  ];
+  return helpMeta({ title, ogTitle: collection.title, description, canonical, siteName: collection.workspace.name });
 };
 
 interface HelpCollection {

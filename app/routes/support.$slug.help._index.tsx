@@ -5,7 +5,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run
 import { useLoaderData } from '@remix-run/react';
 import { HelpSearchForm, StillNeedHelp } from '~/components/help-ui.tsx';
 import type { IslandHandle } from '~/components/island.tsx';
-import { articlePath, collectionPath, helpPath } from '~/lib/help/articles.ts';
+import { articlePath, collectionPath, helpMeta, helpPath } from '~/lib/help/articles.ts';
 import { absoluteUrl, helpCall, type HelpWorkspace, readerClient } from '~/lib/help/help.server.ts';
 import { parseSlug } from '~/lib/helpdesk/queries.server.ts';
 import { data } from '~/lib/http/responses.server.ts';
@@ -18,16 +18,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return [{ title: 'Help center · Tend' }];
   const title = `${data.center.workspace.name} help center`;
   const description = `Answers from ${data.center.workspace.name}: search the articles or browse the collections.`;
-  return [
-    { title },
-    { name: 'description', content: description },
-    { tagName: 'link', rel: 'canonical', href: data.canonical },
-    { property: 'og:type', content: 'website' },
-    { property: 'og:title', content: title },
-    { property: 'og:description', content: description },
-    { property: 'og:url', content: data.canonical },
-    { property: 'og:site_name', content: data.center.workspace.name },
-  ];
+  return helpMeta({ title, description, canonical: data.canonical, siteName: data.center.workspace.name });
 };
 
 interface HelpCenter {

@@ -14,7 +14,7 @@ import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { HelpVoteSchema } from '~/lib/forms/help-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { articlePath, collectionPath, parseArticleParam, SUGGESTED_PARAM } from '~/lib/help/articles.ts';
+import { articlePath, collectionPath, helpMeta, parseArticleParam, SUGGESTED_PARAM } from '~/lib/help/articles.ts';
 import { absoluteUrl, allowVote, loadArticle, readerClient, visitorId } from '~/lib/help/help.server.ts';
 import { formatDate } from '~/lib/helpdesk/vocabulary.ts';
 import { parseSlug } from '~/lib/helpdesk/queries.server.ts';
@@ -37,14 +37,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const { article, canonical } = data;
   const description = article.description.slice(0, 160);
   return [
-    { title: `${article.title} · ${article.workspace.name} help center` },
-    { name: 'description', content: description },
-    { tagName: 'link', rel: 'canonical', href: canonical },
-    { property: 'og:type', content: 'article' },
-    { property: 'og:title', content: article.title },
-    { property: 'og:description', content: description },
-    { property: 'og:url', content: canonical },
-    { property: 'og:site_name', content: article.workspace.name },
+    ...helpMeta({
+      title: `${article.title} · ${article.workspace.name} help center`,
+      ogTitle: article.title,
+      description,
+      canonical,
+      siteName: article.workspace.name,
+      type: 'article',
+    }),
     { property: 'article:modified_time', content: article.updated_at },
     ...(article.status === 'draft' ? [{ name: 'robots', content: 'noindex' }] : []),
   ];

@@ -75,3 +75,24 @@ export const unmarked = (text: string) => text.replaceAll(MARK_START, '').replac
 export function helpfulPercent(helpful: number, votes: number): string {
   return votes > 0 ? `${Math.round((helpful / votes) * 100)} %` : '—';
 }
+
+/** A public help page's meta tags: title, description, canonical address and Open Graph. */
+export function helpMeta(page: {
+  title: string;
+  ogTitle?: string;
+  description: string;
+  canonical: string;
+  siteName: string;
+  type?: 'website' | 'article';
+}) {
+  return [
+    { title: page.title },
+    { name: 'description', content: page.description },
+    { tagName: 'link', rel: 'canonical', href: page.canonical },
+    { property: 'og:type', content: page.type ?? 'website' },
+    { property: 'og:title', content: page.ogTitle ?? page.title },
+    { property: 'og:description', content: page.description },
+    { property: 'og:url', content: page.canonical },
+    { property: 'og:site_name', content: page.siteName },
+  ];
+}
