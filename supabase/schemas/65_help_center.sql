@@ -153,8 +153,9 @@ language sql stable security definer set search_path = '' as $$
   select coalesce((select s.language from public.help_settings s where s.workspace_id = p_workspace_id), 'english')::regconfig
 $$;
 
+-- Security definer: the writer needs no EXECUTE on the helpers it calls (slug, plain text, language).
 create function private.help_stamp_collection() returns trigger
-language plpgsql set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
 begin
   new.slug := private.help_slug(new.title);
   if new.slug in ('search', 'articles', 'suggest', 'vote') then
@@ -166,7 +167,7 @@ create trigger help_collections_stamp before insert or update of title on public
   for each row execute function private.help_stamp_collection();
 
 create function private.help_stamp_article() returns trigger
-language plpgsql set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op = 'INSERT' or new.title is distinct from old.title or new.body is distinct from old.body then
     new.slug := private.help_slug(new.title);
@@ -219,8 +220,6 @@ create trigger help_settings_language after insert or update of language on publ
 revoke all on function private.help_slug(text), private.markdown_plain(text), private.help_language(uuid),
   private.help_stamp_collection(), private.help_stamp_article(), private.help_learn_words(),
   private.help_language_changed() from public;
-grant execute on function private.help_slug(text), private.markdown_plain(text), private.help_language(uuid)
-  to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Reading: the public pages, search and the agents' list. Security invoker: the policies decide.
@@ -718,10 +717,12 @@ revoke all on public.help_collections from anon, authenticated;
 grant select on public.help_collections to anon, authenticated;
 grant insert (workspace_id, title, description, position), update (title, description, position), delete
   on public.help_collections to authenticated;
-create policy "collections with a published article are public" on public.help_collections for select to anon, authenticated
+create policy "visitors read collections with a published article" on public.help_collections for select to anon
   using (exists (select 1 from public.help_articles a where a.collection_id = help_collections.id and a.status = 'published'));
-create policy "members read their workspace's collections" on public.help_collections for select to authenticated
-  using (workspace_id in (select private.member_workspaces()));
+create policy "users read collections with a published article, members all of theirs" on public.help_collections
+  for select to authenticated
+  using (workspace_id in (select private.member_workspaces())
+         or exists (select 1 from public.help_articles a where a.collection_id = help_collections.id and a.status = 'published'));
 create policy "admins add collections" on public.help_collections for insert to authenticated
   with check (workspace_id in (select private.admin_workspaces()));
 create policy "admins edit collections" on public.help_collections for update to authenticated
@@ -737,10 +738,11 @@ grant select (id, workspace_id, collection_id, title, slug, body, status, positi
 grant select on public.help_articles to authenticated;
 grant insert (workspace_id, collection_id, title, body, status, position),
   update (collection_id, title, body, status, position), delete on public.help_articles to authenticated;
-create policy "published articles are public" on public.help_articles for select to anon, authenticated
+create policy "visitors read published articles" on public.help_articles for select to anon
   using (status = 'published');
-create policy "members read their workspace's articles" on public.help_articles for select to authenticated
-  using (workspace_id in (select private.member_workspaces()));
+create policy "users read published articles, members their workspace's drafts too" on public.help_articles
+  for select to authenticated
+  using (status = 'published' or workspace_id in (select private.member_workspaces()));
 create policy "members write articles" on public.help_articles for insert to authenticated
   with check (workspace_id in (select private.member_workspaces()));
 create policy "members edit and publish articles" on public.help_articles for update to authenticated

@@ -322,6 +322,7 @@ $function$
 CREATE OR REPLACE FUNCTION private.help_stamp_article()
  RETURNS trigger
  LANGUAGE plpgsql
+ SECURITY DEFINER
  SET search_path TO ''
 AS $function$
 begin
@@ -345,6 +346,7 @@ end $function$
 CREATE OR REPLACE FUNCTION private.help_stamp_collection()
  RETURNS trigger
  LANGUAGE plpgsql
+ SECURITY DEFINER
  SET search_path TO ''
 AS $function$
 begin
@@ -894,15 +896,6 @@ with check ((workspace_id IN ( SELECT private.member_workspaces() AS member_work
 
 
 
-  create policy "members read their workspace's articles"
-  on "public"."help_articles"
-  as permissive
-  for select
-  to authenticated
-using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
-
-
-
   create policy "members write articles"
   on "public"."help_articles"
   as permissive
@@ -912,11 +905,20 @@ with check ((workspace_id IN ( SELECT private.member_workspaces() AS member_work
 
 
 
-  create policy "published articles are public"
+  create policy "users read published articles, members their workspace's drafts"
   on "public"."help_articles"
   as permissive
   for select
-  to anon, authenticated
+  to authenticated
+using (((status = 'published'::help_article_status) OR (workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces))));
+
+
+
+  create policy "visitors read published articles"
+  on "public"."help_articles"
+  as permissive
+  for select
+  to anon
 using ((status = 'published'::help_article_status));
 
 
@@ -949,23 +951,25 @@ with check ((workspace_id IN ( SELECT private.admin_workspaces() AS admin_worksp
 
 
 
-  create policy "collections with a published article are public"
-  on "public"."help_collections"
-  as permissive
-  for select
-  to anon, authenticated
-using ((EXISTS ( SELECT 1
-   FROM help_articles a
-  WHERE ((a.collection_id = help_collections.id) AND (a.status = 'published'::help_article_status)))));
-
-
-
-  create policy "members read their workspace's collections"
+  create policy "users read collections with a published article, members all of"
   on "public"."help_collections"
   as permissive
   for select
   to authenticated
-using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
+using (((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)) OR (EXISTS ( SELECT 1
+   FROM help_articles a
+  WHERE ((a.collection_id = help_collections.id) AND (a.status = 'published'::help_article_status))))));
+
+
+
+  create policy "visitors read collections with a published article"
+  on "public"."help_collections"
+  as permissive
+  for select
+  to anon
+using ((EXISTS ( SELECT 1
+   FROM help_articles a
+  WHERE ((a.collection_id = help_collections.id) AND (a.status = 'published'::help_article_status)))));
 
 
 
@@ -1067,12 +1071,6 @@ CREATE TRIGGER help_collections_stamp BEFORE INSERT OR UPDATE OF title ON public
 
 CREATE TRIGGER help_settings_language AFTER INSERT OR UPDATE OF language ON public.help_settings FOR EACH ROW EXECUTE FUNCTION private.help_language_changed();
 
-grant execute on function private.help_language(p_workspace_id uuid) to authenticated;
-grant execute on function private.help_language(p_workspace_id uuid) to service_role;
-grant execute on function private.help_slug(p_title text) to authenticated;
-grant execute on function private.help_slug(p_title text) to service_role;
-grant execute on function private.markdown_plain(p_markdown text) to authenticated;
-grant execute on function private.markdown_plain(p_markdown text) to service_role;
 grant execute on function private.may_use_help_article_channel(topic text) to authenticated;
 grant insert ("position") on table public.help_articles to authenticated;
 grant insert ("position") on table public.help_collections to authenticated;
