@@ -181,6 +181,9 @@ export const ROBOTS_RULES = [
 
 /** Up to HELP_SUGGESTIONS published articles for the subject being typed. */
 export async function suggest(request: Request, slug: string, query: string): Promise<SuggestedArticle[]> {
+  // A subject as typed may hold what a search can't (a NUL can't even reach Postgres): spaces instead.
+  query = query.replace(/[\u0000-\u001f\u007f]/g, ' ');
+  if (!query.trim()) return [];
   const found = await searchHelp(request, readerClient(request), slug, query, { limit: HELP_SUGGESTIONS });
   return found.results.map((r) => ({
     id: r.id,
