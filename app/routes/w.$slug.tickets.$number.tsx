@@ -269,6 +269,7 @@ export default function TicketPage() {
           messages={messages}
           highlightAfter={changedAfter ?? null}
           filesPath={`/w/${workspace.slug}/tickets/${ticket.number}/files/`}
+          articleFrom={`/w/${workspace.slug}/help/new?from=`}
         />
         {closed ? (
           <p className="notice notice--warning">This request is closed. The requester can open a follow-up request.</p>
