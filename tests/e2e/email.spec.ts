@@ -249,7 +249,7 @@ test.describe('email', () => {
     expect(res.status).toBe(200);
     // Live: the open page shows it without a reload (realtime), quoted history gone.
     const item = agent.page.locator('[data-kind="reply"]', { hasText: answer });
-    await expect(item).toBeVisible({ timeout: 5_000 });
+    await expect(item).toBeVisible();
     await expect(item).not.toContainText('someone wrote');
   });
 });

@@ -3,6 +3,7 @@ import { createClient, type RealtimeChannel, type SupabaseClient } from '@supaba
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import type { Stack } from '../../supabase/local/stack.ts';
+import { waitFor } from './wait.ts';
 
 // tests/fixtures/realtime-project: the agents of workspace 1 (Acme) and 2 (Globex).
 export const AGENT_ACME = 'a0000000-0000-0000-0000-00000000000a';
@@ -71,21 +72,6 @@ export async function subscribed(channel: RealtimeChannel, timeoutMs = 20_000): 
   });
 }
 
-/** Waits until `check` returns something truthy, re-checking on every event loop turn that did I/O. */
-export async function until<T>(
-  check: () => T | undefined | null | false,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 export interface RawMessage {
   join_ref?: string | null;
   ref: string | null;
@@ -134,7 +120,7 @@ export async function rawSocket(stack: Stack, opts: { vsn?: string; apikey?: str
     },
     /** The first message received (so far or later) matching `match`. */
     next(match: (m: RawMessage) => boolean, what: string, timeoutMs = 15_000) {
-      return until(() => received.find((r) => r.message && match(r.message))?.message, what, timeoutMs);
+      return waitFor(what, () => received.find((r) => r.message && match(r.message))?.message, timeoutMs);
     },
     close() {
       ws.close();

@@ -7,6 +7,7 @@ import type { ProjectConfig } from '../../supabase/local/config.ts';
 import { waitForMail } from './mail.ts';
 import { PROJECT_DIR, startStack, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
 import { tempProject, type TempProject } from './project.ts';
+import { templateFor } from './template.ts';
 
 export interface TestStack extends Stack {
   project: TempProject;
@@ -43,6 +44,7 @@ export async function startTestStack(
     port: 0,
     dir: project.dataDir,
     projectDir: project.projectDir,
+    template: await templateFor(opts.fixture ?? 'stack-project', project.projectDir),
     ephemeral: opts.ephemeral ?? true,
     configure: (config) => {
       if (!opts.hostedLimits) liftPerIpLimits(config);

@@ -1,16 +1,22 @@
-// Waiting for a condition instead of sleeping: polls with a growing pause (20 ms up to 200 ms).
+// Waiting for a condition instead of sleeping: the one polling loop of the tests.
 
-/** `fn`'s first truthy value, once it has one; throws after `timeoutMs` saying what it waited for. */
+/**
+ * `check`'s first truthy value, once it has one: checked at once, then after a pause that grows
+ * from 10 ms to 100 ms (quick for an event already in an array, light on a database or a server
+ * asked again and again). After `timeoutMs` it throws, saying what it waited for; `what` may be a
+ * function, to say what was seen by then.
+ */
 export async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false>,
+  what: string | (() => string),
+  check: () => T | undefined | null | false | 0 | '' | Promise<T | undefined | null | false | 0 | ''>,
   timeoutMs = 20_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  for (let wait = 20; ; wait = Math.min(wait * 2, 200)) {
-    const value = await fn();
+  for (let pause = 10; ; pause = Math.min(pause * 2, 100)) {
+    const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, wait));
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
+    await new Promise((r) => setTimeout(r, pause));
   }
 }

@@ -2,7 +2,8 @@
 // files on disk under the data dir (docs/reference/storage-functions.md A0–A4). Routes are tried in
 // order, static segments (authenticated, public, sign, info, list, …) before /object/{bucket}/….
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { cp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { signer as makeSigner } from '../auth/jwt.ts';
@@ -129,6 +130,12 @@ export async function resetStorage(dataDir: string, running?: { dbUrl: string; c
   } finally {
     await pool.end();
   }
+}
+
+/** A data dir whose database is a copy of a template's (startStack's `template`) gets the files its objects name. */
+export async function copyStorage(templateDir: string, dataDir: string) {
+  const from = new FileStore(templateDir).root;
+  if (existsSync(from)) await cp(from, new FileStore(dataDir).root, { recursive: true });
 }
 
 export async function createStorageService(stack: StackContext): Promise<Service> {
