@@ -111,7 +111,9 @@ export function createRealtimeService(stack: StackContext, options: RealtimeOpti
           if (change.relation.schema === 'realtime' && change.relation.table === 'messages')
             broadcastFromDatabase(ctx, change);
           else
-            await changes.deliver(change, tx.commitTime).catch((e) => log(`postgres_changes: ${(e as Error).message}`));
+            await changes
+              .deliver(change, tx.commitTime, tx.xid)
+              .catch((e) => log(`postgres_changes: ${(e as Error).message}`));
         }
       },
     });

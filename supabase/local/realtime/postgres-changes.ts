@@ -282,16 +282,18 @@ export class PostgresChanges {
     oldRow: Row | undefined,
     filters: Filter[],
     groups: { claims: Channel['claims']; filterLists: number[][] }[],
+    xid: number,
   ): Promise<ChangeResult> {
     const call = (chunk: typeof groups, isolate: boolean) =>
       this.pool
-        .query('select _realtime.apply_change($1::oid::regclass, $2, $3, $4, $5, $6, $7) as r', [
+        .query('select _realtime.apply_change($1::oid::regclass, $2, $3, $4, $5, $6, $7, $8) as r', [
           relid,
           action,
           newRow ?? null,
           oldRow ?? null,
           JSON.stringify(filters),
           JSON.stringify(chunk.map((g) => ({ claims: g.claims, subs: g.filterLists }))),
+          xid,
           isolate,
         ])
         .then((r) => r.rows[0].r as ChangeResult);
@@ -314,8 +316,8 @@ export class PostgresChanges {
     };
   }
 
-  /** One row change: who gets it, with what, decided by Postgres. */
-  async deliver(change: RowChange, commitTime: number) {
+  /** One row change of transaction `xid`: who gets it, with what, decided by Postgres. */
+  async deliver(change: RowChange, commitTime: number, xid: number) {
     const { relation, action } = change;
     const candidates = [...(this.byRelation.get(relation.id) ?? [])].filter(
       (s) => s.params.action === '*' || s.params.action === action,
@@ -345,7 +347,7 @@ export class PostgresChanges {
       );
     }
     const groupList = [...groups.values()];
-    const result = await this.decide(relation.id, action, change.new, old, filters, groupList);
+    const result = await this.decide(relation.id, action, change.new, old, filters, groupList, xid);
     const tooLarge = rowBytes(change.new) + rowBytes(old) > MAX_RECORD_BYTES;
     const commitTimestamp = new Date(commitTime).toISOString();
     let delivered = 0;
