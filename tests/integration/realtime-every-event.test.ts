@@ -16,9 +16,11 @@ import {
 
 // Room for 1 000 changes × 4 receivers in a few seconds: over max_events_per_second (100 by default,
 // averaged over 60 s) Realtime skips changes on purpose, as upstream's poller does.
+const logged: string[] = [];
 const stack = stackFixture({
   fixture: 'realtime-project',
   ephemeral: false,
+  log: (line) => logged.push(line),
   configure: (c) => void (c.realtime.maxEventsPerSecond = 100_000),
 });
 const clients: TestClient[] = [];
@@ -85,5 +87,6 @@ describe('postgres_changes', () => {
       expect([...got.values()].filter((n) => n !== 1)).toEqual([]);
     }
     expect(other.size).toBe(0); // and nothing to an agent of another workspace
+    expect(logged.filter((l) => l.startsWith('[realtime]'))).toEqual([]); // no change failed on its way
   });
 });

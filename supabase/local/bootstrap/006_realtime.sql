@@ -274,17 +274,23 @@ create or replace function _realtime.await_commit(xid bigint) returns void
 language plpgsql volatile
 as $$
 declare
-  next bigint := pg_snapshot_xmax(pg_current_snapshot())::text::bigint;
-  full_xid bigint := ((next >> 32) << 32) | xid;
+  -- The snapshot's xmax is within 2^31 of any xid still worth asking about: it gives the epoch.
+  near bigint := pg_snapshot_xmax(pg_current_snapshot())::text::bigint;
+  full_xid bigint := ((near >> 32) << 32) | xid;
   waited int := 0;
 begin
-  if full_xid >= next then
-    full_xid := full_xid - 4294967296; -- from the epoch before the current one
+  if full_xid > near + 2147483648 then
+    full_xid := full_xid - 4294967296;
+  elsif full_xid < near - 2147483648 then
+    full_xid := full_xid + 4294967296;
   end if;
   while pg_xact_status(full_xid::text::xid8) = 'in progress' and waited < 5000 loop
     perform pg_sleep(0.001);
     waited := waited + 1;
   end loop;
+exception when others then
+  -- Whatever went wrong here, the RLS check still runs (at worst as before this wait existed).
+  raise warning 'await_commit(%): %', xid, sqlerrm;
 end
 $$;
 
