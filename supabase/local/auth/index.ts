@@ -1,6 +1,6 @@
 // The local Auth service at /auth/v1: a GoTrue-compatible subset (docs/reference/auth.md).
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { createPool, isConnectionLost } from '../connections.ts';
 import type { Service, StackContext } from '../service.ts';
 import { createUserAdmin, deleteUserAdmin, generateLink, getUserAdmin, listUsers, updateUserAdmin } from './admin.ts';
 import type { AuthContext, Handler } from './context.ts';
@@ -81,8 +81,7 @@ function limiter(limits: Record<Bucket, number>) {
 }
 
 export function createAuthService(stack: StackContext): Service {
-  const pool = new pg.Pool({ connectionString: stack.dbUrlFor('supabase_auth_admin'), max: 10 });
-  pool.on('error', () => undefined);
+  const pool = createPool({ connectionString: stack.dbUrlFor('supabase_auth_admin'), max: 10 });
   stack.onStop(() => pool.end());
   const config = stack.config.auth;
   const ctx: AuthContext = {
@@ -115,7 +114,9 @@ export function createAuthService(stack: StackContext): Service {
         await r.handler(ctx, req, res, url);
       } catch (err) {
         if (err instanceof AuthError) return sendError(req, res, err, requestId);
-        ctx.log(`${req.method} ${url.pathname} failed (${requestId}): ${(err as Error).stack ?? err}`);
+        // GoTrue answers a database it can't reach as any unexpected error: 500 unexpected_failure.
+        const why = isConnectionLost(err) ? `database unavailable: ${(err as Error).message}` : (err as Error).stack;
+        ctx.log(`${req.method} ${url.pathname} failed (${requestId}): ${why ?? err}`);
         if (!res.headersSent)
           sendError(
             req,

@@ -3,7 +3,8 @@
 // of its own, and records every run in cron.job_run_details as pg_cron does (citusdata/pg_cron
 // src/pg_cron.c: ManageCronTask, GetTaskFeedback; job_metadata.c: MarkPendingRunsAsFailed).
 import { Cron } from 'croner';
-import pg from 'pg';
+import type pg from 'pg';
+import { createClient } from '../connections.ts';
 
 interface JobRow {
   jobid: string;
@@ -65,7 +66,7 @@ export function createScheduler(opts: {
 
   async function runOnce(s: Scheduled) {
     const { job } = s;
-    const client = new pg.Client({ connectionString: opts.superuserUrl, application_name: 'pg_cron' });
+    const client = createClient({ connectionString: opts.superuserUrl, application_name: 'pg_cron' });
     let runid: string | undefined;
     const finish = (status: 'succeeded' | 'failed', message: string) =>
       runid === undefined
@@ -142,16 +143,17 @@ export function createScheduler(opts: {
       rows = [];
     }
     const booting = !missing && !started;
-    if (booting) {
-      started = true;
-      // MarkPendingRunsAsFailed: runs cut short by a stop or a crash.
+    if (booting) started = true;
+    // MarkPendingRunsAsFailed (pg_cron runs it as its launcher starts): runs cut short by a stop or a
+    // crash. Here also on each reconnect, as Postgres may have restarted under a running stack; a run
+    // started since then is still running.
+    if (!missing)
       await pool
         .query(
           `update cron.job_run_details set status = 'failed', return_message = 'server restarted'
-           where status in ('starting', 'running')`,
+           where status in ('starting', 'running') and start_time < pg_postmaster_start_time()`,
         )
         .catch(() => undefined);
-    }
     const seen = new Set<string>();
     for (const job of rows) {
       seen.add(job.jobid);

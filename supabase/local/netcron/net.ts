@@ -3,6 +3,7 @@
 // sends them and records each answer in net._http_response as pg_net does (supabase/pg_net
 // src/core.c: consume_request_queue, insert_response, delete_expired_responses).
 import type pg from 'pg';
+import { isConnectionLost } from '../connections.ts';
 
 const BATCH = 200; // pg_net.batch_size
 const TTL = '6 hours'; // pg_net.ttl
@@ -32,6 +33,28 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
   let draining = false;
   let again = false;
   let missing = false;
+  let stopping = false;
+
+  /**
+   * The answer to a request taken off the queue. The request is gone from the queue by now, so while
+   * Postgres is down (restarting) the answer waits for it, tried each second for two minutes.
+   */
+  async function record(id: string, row: unknown[]) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await pool.query(
+          `insert into net._http_response (id, status_code, content, headers, content_type, timed_out, error_msg)
+           values ($1, $2, $3, $4, $5, $6, $7)`,
+          row,
+        );
+        return;
+      } catch (e) {
+        if (!isConnectionLost(e) || stopping || attempt >= 120)
+          return log(`could not record the response to request ${id}: ${(e as Error).message}`);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
 
   async function send(r: QueuedRequest) {
     const started = performance.now();
@@ -63,13 +86,7 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
         : curlError(err);
       row = [r.id, null, null, null, null, timedOut, message];
     }
-    await pool
-      .query(
-        `insert into net._http_response (id, status_code, content, headers, content_type, timed_out, error_msg)
-         values ($1, $2, $3, $4, $5, $6, $7)`,
-        row,
-      )
-      .catch((e) => log(`could not record the response to request ${r.id}: ${e.message}`));
+    await record(r.id, row);
   }
 
   /** Sends everything queued; called on a wake-up notification, on (re)connect and now and then. */
@@ -120,6 +137,9 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
     drain,
     expire,
     /** Waits for requests being sent (each bounded by its own timeout). */
-    settle: () => Promise.all([...inflight]).then(() => undefined),
+    settle: () => {
+      stopping = true;
+      return Promise.all([...inflight]).then(() => undefined);
+    },
   };
 }

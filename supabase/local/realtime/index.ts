@@ -2,7 +2,7 @@
 // websocket with broadcast, presence and postgres_changes, and broadcast over REST. Laid out as the
 // server is: socket (serializers, heartbeat), channel (join, token), one module per extension.
 import { sendJson } from '../gateway/index.ts';
-import pg from 'pg';
+import { createPool } from '../connections.ts';
 import type { Service, StackContext } from '../service.ts';
 import { fanOut, Hub, topicKey } from './broadcast.ts';
 import type { Channel } from './channel.ts';
@@ -62,12 +62,11 @@ export function createRealtimeService(stack: StackContext, options: RealtimeOpti
   async function start() {
     if (running) return;
     const config = stack.config.realtime;
-    const pool = new pg.Pool({
+    const pool = createPool({
       connectionString: stack.dbUrlFor('supabase_admin'),
       max: 8,
       options: '-c statement_timeout=10s',
     });
-    pool.on('error', () => undefined); // a connection lost with Postgres; the next query opens another
     const limits = projectLimits(config);
     const hub = new Hub();
     const changes = new PostgresChanges(pool, limits);

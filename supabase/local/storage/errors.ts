@@ -63,6 +63,8 @@ export const errors = {
   featureNotEnabled: (feature: string) =>
     make(409, 'FeatureNotEnabled', `The feature ${feature} is not enabled for this resource`),
   internal: () => make(500, 'InternalError', 'Internal Server Error', 'Internal'),
+  /** StorageBackendError.fromError: the file backend's own failure (ENOSPC, EACCES…), named and worded as Node's. */
+  backend: (err: Error) => make(500, 'InternalError', err.message, err.name),
   database: (code: string) => make(500, 'DatabaseError', `database error, code: ${code}`),
   databaseTimeout: () =>
     new StorageError(544, 'DatabaseTimeout', 'DatabaseTimeout', 'The connection to the database timed out', 544),
