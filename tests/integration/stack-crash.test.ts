@@ -3,20 +3,66 @@
 // and pg_cron work. The stack process lives on; a request caught by the crash fails in its service's
 // own shape; the next ones work once the supervisor has Postgres back; every acknowledged upload is
 // readable with its row and nothing half-written is visible; realtime subscribers hear changes again.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createClient } from '@supabase/supabase-js';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stackFixture } from '../support/fixture.ts';
-import { signInWithCode } from '../support/stack.ts';
+import { freeBasePort, PROJECT_DIR, readStatus, type StackInfo } from '../../supabase/local/stack.ts';
+import { tempProject } from '../support/project.ts';
+import { waitForMail } from '../support/mail.ts';
 import { waitFor } from '../support/wait.ts';
 
-const lines: string[] = [];
-// Durable settings, as under npm run dev: a commit Postgres acknowledged must outlive its crash.
-const stack = stackFixture({ fixture: 'storage-project', ephemeral: false, log: (l) => lines.push(l) });
+// The stack in a process of its own, as `npm run dev` and `npm run stack -- start` run it (durable
+// settings: a commit Postgres acknowledged must outlive its crash), so that an error nobody
+// handles ends that process, as it would a developer's.
+const project = tempProject('storage-project');
+let child: ChildProcess;
+let output = '';
+let stack: StackInfo;
+let db: pg.Pool;
+const lines = () => output.split('\n');
+
+beforeAll(async () => {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freeBasePort();
+    output = '';
+    child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(PROJECT_DIR, 'supabase', 'local', 'cli.ts'),
+        'start',
+        '--port',
+        String(port),
+        '--dir',
+        project.dataDir,
+        '--project',
+        project.projectDir,
+      ],
+      { cwd: PROJECT_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout!.on('data', (c) => (output += c));
+    child.stderr!.on('data', (c) => (output += c));
+    await waitFor('the stack ready or gone', async () => /is ready/.test(output) || child.exitCode !== null, 60_000);
+    if (child.exitCode === null) break;
+    if (!/^Port \d+ /m.test(output) || attempt === 3) throw new Error(`the stack did not start:\n${output}`);
+  }
+  stack = readStatus(project.dataDir)!;
+  db = new pg.Pool({ connectionString: stack.dbUrl.replace('//postgres:', '//supabase_admin:'), max: 2 });
+  db.on('error', () => undefined); // the test's own connections die with Postgres too
+}, 90_000);
+afterAll(async () => {
+  await db?.end();
+  child?.kill('SIGTERM');
+  await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+  project.remove();
+});
 
 // pg_net's target: counts the requests it gets, by path.
 const hits = new Map<string, number>();
@@ -27,14 +73,15 @@ const target = http.createServer((req, res) => {
 
 beforeAll(async () => {
   await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-  await stack.sql('create table public.entries (id bigint primary key, body text not null)');
-  await stack.sql('grant all on public.entries to service_role');
-  await stack.sql('alter publication supabase_realtime add table public.entries');
-  await stack.sql('create extension if not exists pg_net with schema extensions');
-  await stack.sql('create extension if not exists pg_cron with schema pg_catalog');
-  await stack.sql('create table public.ticks (id bigint generated always as identity primary key)');
-  await stack.sql(`select cron.schedule('tick', '1 seconds', 'insert into public.ticks default values')`);
-  await stack.sql(`notify pgrst, 'reload schema'`);
+  const sql = (text: string) => db.query(text);
+  await sql('create table public.entries (id bigint primary key, body text not null)');
+  await sql('grant all on public.entries to service_role');
+  await sql('alter publication supabase_realtime add table public.entries');
+  await sql('create extension if not exists pg_net with schema extensions');
+  await sql('create extension if not exists pg_cron with schema pg_catalog');
+  await sql('create table public.ticks (id bigint generated always as identity primary key)');
+  await sql(`select cron.schedule('tick', '1 seconds', 'insert into public.ticks default values')`);
+  await sql(`notify pgrst, 'reload schema'`);
 });
 afterAll(() => new Promise<void>((r) => target.close(() => r())));
 
@@ -47,7 +94,7 @@ const bytesOf = (key: string) => {
 
 const service = () => createClient(stack.apiUrl, stack.serviceRoleKey, { auth: { persistSession: false } });
 const asService = { apikey: '', authorization: '' };
-const pidOf = (name: string) => stack.processes().find((p) => p.name === name)?.pid;
+const pidOf = (name: string) => readStatus(project.dataDir)?.processes.find((p) => p.name === name)?.pid;
 
 interface Outcome {
   id: string;
@@ -91,7 +138,12 @@ async function answer(id: string, res: Response): Promise<Outcome> {
 describe('kill -9 of Postgres in the middle of a burst', () => {
   it('fails only the requests it caught, in their services’ shapes, and loses nothing acknowledged', async () => {
     Object.assign(asService, { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` });
-    const { session } = await signInWithCode(stack);
+    const email = `crash.${Date.now()}@example.test`;
+    const auth0 = createClient(stack.apiUrl, stack.anonKey, { auth: { persistSession: false } });
+    await auth0.auth.signInWithOtp({ email });
+    const { code } = await waitForMail(stack.mailUrl, email);
+    const { session } = (await auth0.auth.verifyOtp({ email, token: code, type: 'email' })).data;
+    if (!session) throw new Error('no session');
     const heard: number[] = [];
     const listener = service()
       .channel('entries')
@@ -148,7 +200,7 @@ describe('kill -9 of Postgres in the middle of a burst', () => {
     const netUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
     const queued: { id: string; path: string }[] = [];
     const net = keepCalling(async (n) => {
-      const { rows } = await stack.sql('select net.http_get($1) as id', [`${netUrl}/n${n}`]);
+      const { rows } = await db.query('select net.http_get($1) as id', [`${netUrl}/n${n}`]);
       queued.push({ id: String(rows[0].id), path: `/n${n}` });
       return { id: String(n), status: 200, body: null };
     });
@@ -157,11 +209,14 @@ describe('kill -9 of Postgres in the middle of a burst', () => {
     await waitFor('16 uploads stored before the crash', async () => uploaders.flatMap((u) => u.ok()).length >= 16);
     const pid = pidOf('postgres')!;
     const marks = all.map((c) => c.outcomes.length);
-    const ticksBefore = Number((await stack.sql('select count(*) from public.ticks')).rows[0].count);
+    const ticksBefore = Number((await db.query('select count(*) from public.ticks')).rows[0].count);
     process.kill(pid, 'SIGKILL');
     await waitFor(
       'Postgres restarted',
-      async () => lines.some((l) => l.startsWith('[supervisor] postgres restarted')),
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the stack exited (${child.exitCode}):\n${output.slice(-1500)}`);
+        return lines().some((l) => l.startsWith('[supervisor] postgres restarted'));
+      },
       30_000,
     );
     // pg_net's queue and responses are unlogged tables, as upstream's: a crash empties them, on hosted
@@ -170,6 +225,9 @@ describe('kill -9 of Postgres in the middle of a burst', () => {
     // Every kind of call works again: three successes each after the crash.
     await waitFor('every burst answering again', async () => all.every((c, i) => c.okSince(marks[i]!) >= 3), 30_000);
     await Promise.all(all.map((c) => c.stop()));
+    // The stack process lived through it.
+    expect(child.exitCode, output).toBeNull();
+    expect(output).not.toMatch(/Emitted 'error' event|Unhandled|uncaught/i);
 
     // The crash was felt: some requests failed, each in its service's own shape (a 500, as
     // storage-api and GoTrue answer a database they lost; PostgREST's own answers are its business).
@@ -190,7 +248,7 @@ describe('kill -9 of Postgres in the middle of a burst', () => {
 
     // Every acknowledged upload is there, whole, with its row.
     const stored = uploaders.flatMap((u) => u.ok()).map((o) => o.id);
-    const { rows } = await stack.sql(`select name from storage.objects where bucket_id = 'archive'`);
+    const { rows } = await db.query(`select name from storage.objects where bucket_id = 'archive'`);
     const names = new Set(rows.map((r) => r.name as string));
     for (const key of stored) expect(names.has(key), key).toBe(true);
     // And every object visible (acknowledged or not) is whole: no row without its file, no file cut short.
@@ -200,7 +258,7 @@ describe('kill -9 of Postgres in the middle of a burst', () => {
       expect(Buffer.from(await data!.arrayBuffer()).equals(bytesOf(name)), name).toBe(true);
     }
     // No temporary file left, and (once unknown commits are settled) one file per row.
-    const dataDir = stack.project.dataDir;
+    const dataDir = project.dataDir;
     expect(readdirSync(path.join(dataDir, 'storage-uploads'))).toEqual([]);
     const filesOnDisk = () =>
       readdirSync(path.join(dataDir, 'storage', 'archive'), { recursive: true, withFileTypes: true }).filter((f) =>
@@ -211,7 +269,7 @@ describe('kill -9 of Postgres in the middle of a burst', () => {
 
     // REST writes acknowledged before, during and after the crash are all there.
     const written = writer.ok().map((o) => Number(o.id));
-    const kept = await stack.sql('select id from public.entries where id = any($1::bigint[])', [written]);
+    const kept = await db.query('select id from public.entries where id = any($1::bigint[])', [written]);
     expect(kept.rowCount).toBe(written.length);
 
     // Realtime: the subscriber rejoins by itself and hears new changes.
@@ -230,7 +288,7 @@ describe('kill -9 of Postgres in the middle of a burst', () => {
     const since = queued.slice(queuedBefore);
     expect(since.length).toBeGreaterThanOrEqual(3);
     await waitFor('every request queued since the restart answered', async () => {
-      const answered = await stack.sql('select count(*) from net._http_response where id = any($1::bigint[])', [
+      const answered = await db.query('select count(*) from net._http_response where id = any($1::bigint[])', [
         since.map((q) => q.id),
       ]);
       return Number(answered.rows[0].count) === since.length;
@@ -238,11 +296,11 @@ describe('kill -9 of Postgres in the middle of a burst', () => {
     for (const q of since) expect(hits.get(q.path), q.path).toBe(1);
     // pg_cron ticks again, and no run the crash cut short stays "running".
     await waitFor('cron running again', async () => {
-      const { rows: t } = await stack.sql('select count(*) from public.ticks');
+      const { rows: t } = await db.query('select count(*) from public.ticks');
       return Number(t[0].count) > ticksBefore + 2;
     });
     await waitFor('no run left running from before the crash', async () => {
-      const { rows: r } = await stack.sql(
+      const { rows: r } = await db.query(
         `select count(*) from cron.job_run_details where status = 'running' and start_time < pg_postmaster_start_time()`,
       );
       return Number(r[0].count) === 0;
