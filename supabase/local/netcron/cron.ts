@@ -4,7 +4,7 @@
 // src/pg_cron.c: ManageCronTask, GetTaskFeedback; job_metadata.c: MarkPendingRunsAsFailed).
 import { Cron } from 'croner';
 import type pg from 'pg';
-import { createClient } from '../connections.ts';
+import { createClient, isConnectionLost } from '../connections.ts';
 
 interface JobRow {
   jobid: string;
@@ -60,6 +60,7 @@ export function createScheduler(opts: {
   let stopped = false;
   let missing = false;
   let started = false;
+  let unreachable = false;
 
   const nextFor = (s: Scheduled, from: number) =>
     s.everyMs ? from + s.everyMs : (s.cron?.nextRun(new Date(from))?.getTime() ?? undefined);
@@ -91,10 +92,16 @@ export function createScheduler(opts: {
       // pg_cron connects as the job's user; a superuser session becomes that user entirely.
       await client.query(`set session authorization ${client.escapeIdentifier(job.username)}`);
       await finish('succeeded', returnMessage(await client.query(job.command)));
+      unreachable = false;
     } catch (err) {
       const message = `ERROR:  ${(err as Error).message}`;
-      if (runid === undefined) log(`job ${job.jobid} could not start: ${(err as Error).message}`);
-      else log(`job ${job.jobid} failed: ${(err as Error).message}`);
+      // While Postgres is away (restarting) every run fails the same way: said once per outage.
+      const away = isConnectionLost(err);
+      if (!away || !unreachable) {
+        if (runid === undefined) log(`job ${job.jobid} could not start: ${(err as Error).message}`);
+        else log(`job ${job.jobid} failed: ${(err as Error).message}`);
+      }
+      unreachable = away;
       await finish('failed', message).catch(() => undefined);
     } finally {
       await client.end().catch(() => undefined);

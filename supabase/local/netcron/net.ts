@@ -34,6 +34,7 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
   let again = false;
   let missing = false;
   let stopping = false;
+  let unreachable = false; // said once per outage, not at every poll
 
   /**
    * The answer to a request taken off the queue. The request is gone from the queue by now, so while
@@ -106,6 +107,7 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
           [BATCH],
         );
         missing = false;
+        unreachable = false;
         for (const r of rows) {
           const p = send(r).finally(() => inflight.delete(p));
           inflight.add(p);
@@ -117,7 +119,11 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
       if ((err as { code?: string }).code === '42P01' || (err as { code?: string }).code === '3F000') {
         if (!missing) log('pg_net is not installed: requests are not sent');
         missing = true;
-      } else log(`queue: ${(err as Error).message}`);
+      } else if (!isConnectionLost(err)) log(`queue: ${(err as Error).message}`);
+      else if (!unreachable) {
+        unreachable = true;
+        log(`queue: the database is unavailable (${(err as Error).message}); waiting for it`);
+      }
     } finally {
       draining = false;
     }
