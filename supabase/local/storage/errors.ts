@@ -3,7 +3,7 @@
 // except the few that storage-api sends with their own status (userStatusCode: 403 role checks,
 // 416 ranges, 404 unknown routes).
 import type { ServerResponse } from 'node:http';
-import { sendJson } from '../gateway/index.ts';
+import { sendJson } from '../http.ts';
 import type pg from 'pg';
 
 export class StorageError extends Error {
