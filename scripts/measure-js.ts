@@ -7,8 +7,8 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startStack } from '../supabase/local/stack.ts';
-import { signIn, startApp } from './bench-support.ts';
+import { startStack } from '@tend/supabase-local';
+import { signIn, startApp } from './lib/bench.ts';
 import { METAFILE_FILE } from './build-islands.ts';
 import { pageJavaScript } from './page-js.ts';
 

@@ -5,7 +5,7 @@
 // and a workspace of their own (the seeded ones are signed in by other specs).
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from '@playwright/test';
-import { messagesTo } from '../support/mail.ts';
+import { messagesTo } from '../../scripts/lib/mail.ts';
 import { codeFor, enterCode, env, expect, mailCount, newContext, requestCode, test, uniqueEmail } from './fixtures.ts';
 
 /** Signs in on the page it is on (a /login URL), with the code from the inbox. */

@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messagesTo } from '../support/mail.ts';
+import { messagesTo } from '../../scripts/lib/mail.ts';
 import { PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
 import { waitFor } from '../support/wait.ts';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messagesTo } from '../support/mail.ts';
+import { messagesTo } from '../../scripts/lib/mail.ts';
 import { ACME, PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
 import { waitFor } from '../support/wait.ts';
 

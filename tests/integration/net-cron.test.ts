@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { freePort, startStack } from '../../supabase/local/stack.ts';
+import { freePort, startStack } from '@tend/supabase-local';
 import { startTestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait.ts';
 

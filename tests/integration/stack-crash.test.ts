@@ -12,9 +12,9 @@ import path from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freeBasePort, PROJECT_DIR, readStatus, type StackInfo } from '../../supabase/local/stack.ts';
-import { tempProject } from '../support/project.ts';
-import { waitForMail } from '../support/mail.ts';
+import { freeBasePort, PROJECT_DIR, readStatus, STACK_CLI, type StackInfo } from '@tend/supabase-local';
+import { tempProject } from '../../scripts/lib/project.ts';
+import { waitForMail } from '../../scripts/lib/mail.ts';
 import { waitFor } from '../support/wait.ts';
 
 // The stack in a process of its own, as `npm run dev` and `npm run stack -- start` run it (durable
@@ -36,7 +36,7 @@ beforeAll(async () => {
       [
         '--import',
         'tsx',
-        path.join(PROJECT_DIR, 'supabase', 'local', 'cli.ts'),
+        STACK_CLI,
         'start',
         '--port',
         String(port),

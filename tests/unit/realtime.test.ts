@@ -2,10 +2,17 @@
 // postgres_changes parameter parsing and the rate counter.
 import Serializer from '@supabase/realtime-js/dist/main/lib/serializer.js';
 import { describe, expect, it } from 'vitest';
-import { RateCounter } from '../../supabase/local/realtime/limits.ts';
-import { PgoutputDecoder } from '../../supabase/local/realtime/pgoutput.ts';
-import { paramsToLog, parseSubscription, subscriptionId } from '../../supabase/local/realtime/postgres-changes.ts';
-import { decode, encode, encodeUserBroadcast, negotiate } from '../../supabase/local/realtime/serializer.ts';
+import {
+  RateCounter,
+  PgoutputDecoder,
+  paramsToLog,
+  parseSubscription,
+  subscriptionId,
+  decode,
+  encode,
+  encodeUserBroadcast,
+  negotiate,
+} from '@tend/supabase-local/testing';
 
 const client = new Serializer();
 const clientEncode = (msg: object) =>

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { createServerClient, parseCookieHeader } from '@supabase/ssr';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import type { Stack } from '../supabase/local/stack.ts';
-import { buildApp, startAppServer } from '../tests/support/app-server.ts';
-import { messagesTo, waitForMail } from '../tests/support/mail.ts';
+import type { Stack } from '@tend/supabase-local';
+import { buildApp, startAppServer } from './app-server.ts';
+import { messagesTo, waitForMail } from './mail.ts';
 
 export interface BenchResult {
   p50: number;
