@@ -114,7 +114,7 @@ try {
 
   app = await startApp(dir, stack);
   const { base, pid: appPid } = app;
-  // BENCH_BASELINE (bench-support.ts): the other version's pages, timed in the same rounds.
+  // BENCH_BASELINE (scripts/lib/bench.ts): the other version's pages, timed in the same rounds.
   if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE });
 
   const cookie = await signIn(base, stack.mailUrl, AGENT);

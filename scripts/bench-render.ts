@@ -1,5 +1,5 @@
 // npm run bench:render: the app's CPU per page, with no HTTP server around it. This build's Remix
-// request handler (and BENCH_BASELINE's, bench-support.ts) runs in this process against a fresh local
+// request handler (and BENCH_BASELINE's, scripts/lib/bench.ts) runs in this process against a fresh local
 // stack that runs in another, so what is timed is the app's own work: routing, loaders and their
 // Supabase calls, rendering, headers. Rounds alternate between the two builds; the table has the
 // medians and the ratio's range. On a shared machine this is the steadiest way to tell whether a

@@ -14,7 +14,7 @@ import { pageJavaScript } from './page-js.ts';
 
 const PAGE = process.argv[2] ?? '/login/verify';
 
-// A private production build served by server.ts (scripts/bench-support.ts) on a fresh stack.
+// A private production build served by server.ts (scripts/lib/bench.ts) on a fresh stack.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-measure-js-'));
 chmodSync(dir, 0o755);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
