@@ -17,6 +17,7 @@ export {
   type Stack,
   type StackInfo,
   type StackOptions,
+  type StatusFile,
 } from './stack.ts';
 /** The CLI (`npm run stack -- …`), to run a stack in a process of its own: `node --import tsx STACK_CLI start`. */
 export const STACK_CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
@@ -29,6 +30,7 @@ export {
   defaultKeys,
   type StackKeys,
 } from './keys.ts';
+export { DEFAULT_SIGNING_KEY, type Jwk } from './signing-keys.ts';
 export { loadConfig, type ProjectConfig } from './config.ts';
 export { MigrationError } from './migrate.ts';
 export { RESTART_DELAYS_MS } from './supervisor.ts';

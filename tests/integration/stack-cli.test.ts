@@ -1,33 +1,9 @@
 // `npm run stack -- …` as a developer runs it: ready banner, status, port clash, clean stop.
-import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freeBasePort, isAlive, PROJECT_DIR, STACK_CLI as CLI } from '@tend/supabase-local';
+import { freeBasePort, isAlive } from '@tend/supabase-local';
 import { tempProject, type TempProject } from '../../scripts/lib/project.ts';
-
-function run(args: string[]) {
-  // One process (no tsx wrapper), so a signal reaches the CLI itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    cwd: PROJECT_DIR,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (c) => (out += c));
-  child.stderr.on('data', (c) => (out += c));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exit };
-}
-
-/** Until the CLI says it is ready or exits; the output is in the error when it does not get ready. */
-async function ready(cli: ReturnType<typeof run>): Promise<'ready' | 'exited'> {
-  const state = () => (/is ready/.test(cli.output()) ? 'ready' : cli.child.exitCode !== null ? 'exited' : undefined);
-  try {
-    await expect.poll(state, { timeout: 45_000, interval: 100 }).toBeDefined();
-  } catch {
-    throw new Error(`stack CLI not ready within 45 s:\n${cli.output()}`);
-  }
-  return state()!;
-}
+import { ready, run } from '../support/cli.ts';
 
 describe('stack CLI', () => {
   let project: TempProject;
@@ -60,6 +36,8 @@ describe('stack CLI', () => {
       'dbUrl',
       'jwtSecret',
       'mailUrl',
+      'publishableKey',
+      'secretKey',
       'serviceRoleKey',
       'smtpPort',
     ]);

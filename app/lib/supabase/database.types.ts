@@ -160,6 +160,33 @@ export type Database = {
           },
         ]
       }
+      email_sign_in_links: {
+        Row: {
+          created_at: string
+          expires_at: string
+          next: string
+          token_hash: string
+          used_at: string | null
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          expires_at?: string
+          next: string
+          token_hash: string
+          used_at?: string | null
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          expires_at?: string
+          next?: string
+          token_hash?: string
+          used_at?: string | null
+          user_id?: string
+        }
+        Relationships: []
+      }
       email_unsubscribes: {
         Row: {
           created_at: string
@@ -213,6 +240,35 @@ export type Database = {
             columns: ["ticket_id"]
             isOneToOne: false
             referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      invitation_sends: {
+        Row: {
+          created_at: string
+          email: string
+          id: number
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          email: string
+          id?: never
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          email?: string
+          id?: never
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "invitation_sends_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
             referencedColumns: ["id"]
           },
         ]
@@ -615,6 +671,10 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: number
       }
+      create_email_sign_in_link: {
+        Args: { p_next: string; p_token_hash: string; p_user_id: string }
+        Returns: string
+      }
       create_ticket: {
         Args: {
           p_attachments?: Json
@@ -705,6 +765,8 @@ export type Database = {
           p_from: string
           p_message_id: string
           p_provider_message_id: string
+          p_recipient_id?: string
+          p_sender_verified?: boolean
           p_subject: string
           p_ticket_id: string
           p_workspace_slug: string
@@ -741,6 +803,13 @@ export type Database = {
         }
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
+      use_email_sign_in_link: {
+        Args: { p_token: string }
+        Returns: {
+          email: string
+          next: string
+        }[]
+      }
       workspace_report: {
         Args: {
           p_days?: number
