@@ -33,28 +33,21 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
   let draining = false;
   let again = false;
   let missing = false;
-  let stopping = false;
   let unreachable = false; // said once per outage, not at every poll
 
   /**
-   * The answer to a request taken off the queue. The request is gone from the queue by now, so while
-   * Postgres is down (restarting) the answer waits for it, tried each second for two minutes.
+   * The answer to a request taken off the queue. Not tried again if Postgres is away: a restart
+   * empties the unlogged tables and starts their ids again, so a late answer could land on another
+   * request's id.
    */
   async function record(id: string, row: unknown[]) {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await pool.query(
-          `insert into net._http_response (id, status_code, content, headers, content_type, timed_out, error_msg)
-           values ($1, $2, $3, $4, $5, $6, $7)`,
-          row,
-        );
-        return;
-      } catch (e) {
-        if (!isConnectionLost(e) || stopping || attempt >= 120)
-          return log(`could not record the response to request ${id}: ${(e as Error).message}`);
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
+    await pool
+      .query(
+        `insert into net._http_response (id, status_code, content, headers, content_type, timed_out, error_msg)
+         values ($1, $2, $3, $4, $5, $6, $7)`,
+        row,
+      )
+      .catch((e) => log(`could not record the response to request ${id}: ${e.message}`));
   }
 
   async function send(r: QueuedRequest) {
@@ -143,9 +136,6 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
     drain,
     expire,
     /** Waits for requests being sent (each bounded by its own timeout). */
-    settle: () => {
-      stopping = true;
-      return Promise.all([...inflight]).then(() => undefined);
-    },
+    settle: () => Promise.all([...inflight]).then(() => undefined),
   };
 }
