@@ -35,21 +35,6 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
   let missing = false;
   let unreachable = false; // said once per outage, not at every poll
 
-  /**
-   * The answer to a request taken off the queue. Not tried again if Postgres is away: a restart
-   * empties the unlogged tables and starts their ids again, so a late answer could land on another
-   * request's id.
-   */
-  async function record(id: string, row: unknown[]) {
-    await pool
-      .query(
-        `insert into net._http_response (id, status_code, content, headers, content_type, timed_out, error_msg)
-         values ($1, $2, $3, $4, $5, $6, $7)`,
-        row,
-      )
-      .catch((e) => log(`could not record the response to request ${id}: ${e.message}`));
-  }
-
   async function send(r: QueuedRequest) {
     const started = performance.now();
     const headers = Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k, String(v)]));
@@ -80,7 +65,15 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
         : curlError(err);
       row = [r.id, null, null, null, null, timedOut, message];
     }
-    await record(r.id, row);
+    // Not tried again if Postgres is away: a restart empties the unlogged tables and starts their ids
+    // again, so a late answer could land on another request's id.
+    await pool
+      .query(
+        `insert into net._http_response (id, status_code, content, headers, content_type, timed_out, error_msg)
+         values ($1, $2, $3, $4, $5, $6, $7)`,
+        row,
+      )
+      .catch((e) => log(`could not record the response to request ${r.id}: ${e.message}`));
   }
 
   /** Sends everything queued; called on a wake-up notification, on (re)connect and now and then. */
