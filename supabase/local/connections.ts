@@ -48,6 +48,7 @@ const GONE_MESSAGES =
 
 /** Whether `err` says the database went away (or is not back yet), rather than that the query was refused. */
 export function isConnectionLost(err: unknown): boolean {
+  if (err instanceof CommitUnknown) return true;
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && (GONE_SQLSTATES.test(code) || GONE_ERRNOS.has(code))) return true;
@@ -82,7 +83,7 @@ export async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Pr
     }
     return out;
   } catch (err) {
-    if (isConnectionLost(err) || err instanceof CommitUnknown) lost = err;
+    if (isConnectionLost(err)) lost = err;
     else await c.query('rollback').catch((e) => (lost = e));
     throw err;
   } finally {
