@@ -7,9 +7,9 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, startStack } from '../supabase/local/stack.ts';
-import { startAppServer } from '../tests/support/app-server.ts';
-import { median, signIn, startApp } from './bench-support.ts';
+import { freePort, startStack } from '@tend/supabase-local';
+import { startAppServer } from './lib/app-server.ts';
+import { median, signIn, startApp } from './lib/bench.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const TARGET_MS = 1_000;

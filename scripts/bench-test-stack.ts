@@ -6,8 +6,8 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startStack, type Stack, type StackOptions } from '../supabase/local/index.ts';
-import { median, range, superuser } from './bench-support.ts';
+import { startStack, type Stack, type StackOptions } from '@tend/supabase-local';
+import { median, range, superuser } from './lib/bench.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 

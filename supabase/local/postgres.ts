@@ -19,7 +19,6 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import pg from 'pg';
 import { isAlive, spawnManaged, stopChild, terminate, type ManagedChild } from './process.ts';
 
 export const SUPERUSER = 'supabase_admin';
@@ -341,15 +340,7 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
 }
 
 /** One-shot SQL as the superuser. */
-export async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
+export { withClient } from './connections.ts';
 
 export function listSqlFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];

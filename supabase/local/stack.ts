@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import pg from 'pg';
+import { createPool } from './connections.ts';
 import { loadConfig, type ProjectConfig } from './config.ts';
 import { apiKeysFrom, loadSigningKeys, verificationJwks } from './signing-keys.ts';
 import { createAuthService } from './auth/index.ts';
@@ -331,8 +331,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       (r) => gateway.mount(proxyService('rest', r.url)),
     );
 
-    const pool = new pg.Pool({ connectionString: superuserUrl, max: 10 });
-    pool.on('error', () => undefined); // a dropped idle client must not take the stack down
+    const pool = createPool({ connectionString: superuserUrl, max: 10 });
     stoppers.push(() => pool.end());
     const netCron = await startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) });
     stoppers.push(netCron.stop);

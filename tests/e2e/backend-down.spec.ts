@@ -3,7 +3,7 @@
 // send again once the backend is back. The app's server reaches the stack through a TCP switch that this test opens
 // and closes (closed: connections refused, as when the gateway or PostgREST has died).
 import net from 'node:net';
-import { startAppServer } from '../support/app-server.ts';
+import { startAppServer } from '../../scripts/lib/app-server.ts';
 import { expect, signIn, test, uniqueEmail } from './fixtures.ts';
 
 // What the gateway answers when PostgREST behind it has died (Kong's words, as supabase/local/gateway's).

@@ -6,7 +6,7 @@
 // and a workspace of their own (the seeded ones are signed in by other specs).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from '@playwright/test';
-import { messagesTo } from '../support/mail.ts';
+import { messagesTo } from '../../scripts/lib/mail.ts';
 import {
   codeFor,
   enterCode,

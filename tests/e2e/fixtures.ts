@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, type Browser, expect, type Page, type TestInfo } from '@playwright/test';
 import pg from 'pg';
-import { messagesTo, waitForMail } from '../support/mail.ts';
+import { messagesTo, waitForMail } from '../../scripts/lib/mail.ts';
 
 let ipCounter = 0;
 

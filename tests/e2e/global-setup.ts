@@ -6,10 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_ANON_KEY, DEFAULT_SERVICE_ROLE_KEY } from '../../supabase/local/keys.ts';
-import { SUPERUSER } from '../../supabase/local/postgres.ts';
-import type { RealtimeService } from '../../supabase/local/realtime/index.ts';
-import { buildApp, startAppServer, type AppServer } from '../support/app-server.ts';
+import { DEFAULT_ANON_KEY, DEFAULT_SERVICE_ROLE_KEY, type RealtimeService, SUPERUSER } from '@tend/supabase-local';
+import { buildApp, startAppServer, type AppServer } from '../../scripts/lib/app-server.ts';
 import { liftPerIpLimits } from '../support/stack.ts';
 
 export default async function globalSetup() {
@@ -32,7 +30,7 @@ export default async function globalSetup() {
         realtime: undefined,
         stop: async () => {},
       }
-    : await (await import('../../supabase/local/stack.ts')).startStack({
+    : await (await import('@tend/supabase-local')).startStack({
         port: 0,
         dir: path.join(dir, 'data'),
         ephemeral: true,

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { messagesTo, waitForMail } from '../support/mail.ts';
+import { messagesTo, waitForMail } from '../../scripts/lib/mail.ts';
 import {
   clientFor as client,
   newEmail,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
 import pg from 'pg';
 import { ACME, GLOBEX, backendPid, createUser, openTicket, waitingFor, type Person } from '../support/db.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 describe('concurrency', () => {
   const db = dbFixture();

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
 import { ACME, PEOPLE, type Person } from '../support/db.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 interface Page {
   tickets: { id: string }[];

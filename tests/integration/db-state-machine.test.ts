@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
 import { PEOPLE, backendPid, openTicket, waitingFor, type Person } from '../support/db.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const STATUSES = ['new', 'open', 'pending', 'solved', 'closed'] as const;
 type Status = (typeof STATUSES)[number];

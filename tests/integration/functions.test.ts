@@ -4,9 +4,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { isAlive } from '../../supabase/local/process.ts';
+import { isAlive } from '@tend/supabase-local';
 import { clientFor, signInWithCode } from '../support/stack.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const logs: string[] = [];
 const stack = stackFixture({

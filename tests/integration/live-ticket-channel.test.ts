@@ -11,7 +11,7 @@ import { dbFixture } from '../support/fixture.ts';
 import { type PresenceEntries, type Vouches, vouchedViewers } from '../../app/lib/realtime/vouched-presence.ts';
 import { PEOPLE, openTicket, type Person } from '../support/db.ts';
 import { subscribed } from '../support/realtime.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const db = dbFixture();
 let ticket: { id: string; number: number };

@@ -17,9 +17,9 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installCopy, runAsUser } from '../../supabase/local/postgres.ts';
-import { PROJECT_DIR } from '../../supabase/local/stack.ts';
-import { waitFor } from '../support/wait.ts';
+import { installCopy, runAsUser } from '@tend/supabase-local/testing';
+import { PROJECT_DIR } from '@tend/supabase-local';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const MODULE = path.join(PROJECT_DIR, 'supabase', 'local', 'postgres.ts');
 const root = mkdtempSync(path.join(os.tmpdir(), 'tend-pg-install-'));

@@ -13,7 +13,7 @@ import {
   userToken,
   type TestClient,
 } from '../support/realtime.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 type Broadcast = { type: string; event: string; payload: Record<string, unknown>; meta?: { id: string } };
 

@@ -14,7 +14,7 @@ import {
   userToken,
   type TestClient,
 } from '../support/realtime.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
 import WebSocket from 'ws';
 import { AGENT_ACME, rawSocket, realtimeClient, subscribed, userToken } from '../support/realtime.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const stack = stackFixture({
   fixture: 'realtime-project',

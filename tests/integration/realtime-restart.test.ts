@@ -4,7 +4,7 @@ import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
 import { AGENT_ACME, newUser, realtimeClient, userToken, type TestClient } from '../support/realtime.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const stack = stackFixture({ fixture: 'realtime-project' });
 const clients: TestClient[] = [];

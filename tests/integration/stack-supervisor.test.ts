@@ -4,10 +4,10 @@
 import { createClient } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { isAlive, spawnManaged } from '../../supabase/local/process.ts';
-import { supervise } from '../../supabase/local/supervisor.ts';
+import { isAlive, spawnManaged } from '@tend/supabase-local';
+import { supervise } from '@tend/supabase-local/testing';
 import { clientFor, signInWithCode } from '../support/stack.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -127,7 +127,7 @@ describe('a crashed child', () => {
   });
 
   it('records the restarted children in the status file, so a later start reaps them', async () => {
-    const { readStatus } = await import('../../supabase/local/stack.ts');
+    const { readStatus } = await import('@tend/supabase-local');
     const recorded = readStatus(stack.dir)!.processes.map((p) => p.pid);
     expect(recorded).toContain(pidOf('postgres'));
     expect(recorded).toContain(pidOf('postgrest'));

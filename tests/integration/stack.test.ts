@@ -6,13 +6,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MigrationError } from '../../supabase/local/migrate.ts';
-import { clusterDir } from '../../supabase/local/postgres.ts';
-import { isAlive } from '../../supabase/local/process.ts';
-import { loadConfig } from '../../supabase/local/config.ts';
-import { startPostgrest } from '../../supabase/local/postgrest.ts';
-import { ephemeralLow, freeBasePort, freePort, startStack, type Stack } from '../../supabase/local/stack.ts';
-import { tempProject, type TempProject } from '../support/project.ts';
+import {
+  MigrationError,
+  isAlive,
+  loadConfig,
+  freeBasePort,
+  freePort,
+  startStack,
+  type Stack,
+} from '@tend/supabase-local';
+import { clusterDir, startPostgrest, ephemeralLow } from '@tend/supabase-local/testing';
+import { tempProject, type TempProject } from '../../scripts/lib/project.ts';
 
 /** Pids of processes whose command line mentions `dir` (postgres runs with -D <dir>/db). */
 function processesUsing(dir: string): number[] {

@@ -10,10 +10,10 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_DIR, type Stack, startStack } from '../../supabase/local/stack.ts';
-import { tempProject, type TempProject } from '../support/project.ts';
+import { PROJECT_DIR, type Stack, startStack } from '@tend/supabase-local';
+import { tempProject, type TempProject } from '../../scripts/lib/project.ts';
 import { clientFor } from '../support/stack.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const MB = 1024 * 1024;
 const run = promisify(execFile);

@@ -1,29 +1,18 @@
 // A stack with Tend's own migrations and seed, and clients signed in as the seeded people.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { SignJWT } from 'jose';
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { startStack, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
+import { startStack, type Stack, type StackOptions } from '@tend/supabase-local';
+import { accessToken } from '../../scripts/lib/jwt.ts';
 import { templateFor } from './template.ts';
 
 /** An access token for a signed-in user, as Auth would issue it (HS256 with the stack's secret). */
-export function userJwt(jwtSecret: string, who: { id: string; email: string }): Promise<string> {
-  return new SignJWT({
-    sub: who.id,
-    email: who.email,
-    role: 'authenticated',
-    aud: 'authenticated',
-    session_id: crypto.randomUUID(),
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(jwtSecret));
-}
+export const userJwt = (jwtSecret: string, who: { id: string; email: string }) =>
+  accessToken(jwtSecret, { sub: who.id, email: who.email, session_id: crypto.randomUUID() });
 
 export const PEOPLE = {
   acmeAdmin: { id: 'a0000000-0000-4000-8000-000000000001', email: 'admin@acme.test' },

@@ -1,9 +1,9 @@
 // Realtime clients for tests: supabase-js channels as an app uses them, raw websockets for the wire.
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
-import { SignJWT } from 'jose';
 import WebSocket from 'ws';
-import type { Stack } from '../../supabase/local/stack.ts';
-import { waitFor } from './wait.ts';
+import type { Stack } from '@tend/supabase-local';
+import { accessToken } from '../../scripts/lib/jwt.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 // tests/fixtures/realtime-project: the agents of workspace 1 (Acme) and 2 (Globex).
 export const AGENT_ACME = 'a0000000-0000-0000-0000-00000000000a';
@@ -15,13 +15,8 @@ export const newUser = () =>
   `c0000000-0000-4000-8000-${String(++users).padStart(8, '0')}${String(process.pid % 10000).padStart(4, '0')}`;
 
 /** An access token for a signed-in user, as auth would issue (HS256 with the project's secret). */
-export function userToken(stack: Stack, sub: string, expiresInSeconds = 3600, extra: Record<string, unknown> = {}) {
-  return new SignJWT({ sub, role: 'authenticated', aud: 'authenticated', ...extra })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
-    .sign(new TextEncoder().encode(stack.jwtSecret));
-}
+export const userToken = (stack: Stack, sub: string, expiresInSeconds = 3600, extra: Record<string, unknown> = {}) =>
+  accessToken(stack.jwtSecret, { sub, ...extra }, expiresInSeconds);
 
 export interface TestClient {
   supabase: SupabaseClient;

@@ -4,8 +4,8 @@
 // first file that needs a project's template makes it, the others wait for that one.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startStack } from '../../supabase/local/stack.ts';
-import { waitFor } from './wait.ts';
+import { startStack } from '@tend/supabase-local';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 /** Set by tests/integration/global-setup.ts for the integration run: where this run's templates live. */
 export const TEMPLATES_ENV = 'TEND_TEST_TEMPLATES';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 describe('waitFor', () => {
   it("returns the check's first truthy value, sync or async, checking again until there is one", async () => {

@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, PROJECT_DIR } from '../../supabase/local/stack.ts';
+import { freePort, PROJECT_DIR } from '@tend/supabase-local';
 import { waitFor } from './wait.ts';
 
 const TEST_SESSION_SECRET = 'tend-test-session-secret-0123456789';
