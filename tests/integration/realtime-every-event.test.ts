@@ -9,10 +9,10 @@ import {
   newUser,
   realtimeClient,
   subscribed,
-  until,
   userToken,
   type TestClient,
 } from '../support/realtime.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 // Room for 1 000 changes × 4 receivers in a few seconds: over max_events_per_second (100 by default,
 // averaged over 60 s) Realtime skips changes on purpose, as upstream's poller does.
@@ -45,7 +45,7 @@ async function subscriber(sub: string) {
       if (p.extension === 'postgres_changes' && p.status === 'ok') joined = true;
     });
   await subscribed(channel);
-  await until(() => joined, 'postgres_changes joined');
+  await waitFor('postgres_changes joined', () => joined);
   return got;
 }
 
@@ -82,7 +82,7 @@ describe('postgres_changes', () => {
     }
     const missing = (got: Map<string, number>) => subjects.filter((s) => !got.has(s));
     for (const got of [...agents, own]) {
-      await until(() => !missing(got).length, 'every event at every subscriber', 30_000).catch(() => undefined);
+      await waitFor('every event at every subscriber', () => !missing(got).length, 30_000).catch(() => undefined);
       expect(missing(got)).toEqual([]);
       expect([...got.values()].filter((n) => n !== 1)).toEqual([]);
     }
