@@ -60,7 +60,12 @@ export interface StackOptions {
   noVerifyJwt?: boolean;
   /** Called when a crashed child can't be restarted (supervisor.ts); the stack has already stopped itself. */
   onCrash?: (name: string, message: string) => void;
+  /** Phases spent before startStack was called (the CLI's Node and module loading), listed first in `timings`. */
+  timings?: StartTimings;
 }
+
+/** Milliseconds each phase of a start took, in the order they ran (bench:stack prints them). */
+export type StartTimings = Record<string, number>;
 
 export interface StackInfo {
   apiUrl: string;
@@ -83,6 +88,8 @@ export interface Stack extends StackInfo {
   created: boolean;
   /** The realtime service, when config.toml enables it (tests stop and start it). */
   realtime?: RealtimeService;
+  /** Where this start spent its time (also in stack.json). */
+  timings: StartTimings;
   /** The child processes the stack owns (for status and for tests that check nothing is left). */
   processes(): { name: string; pid: number }[];
   stop(): Promise<void>;
@@ -219,6 +226,14 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   const projectDir = options.projectDir ?? PROJECT_DIR;
   const dir = path.resolve(options.dir ?? path.join(projectDir, '.supabase-local'));
   const log = options.log ?? ((line: string) => console.log(line));
+  const timings: StartTimings = { ...options.timings };
+  let lapStart = performance.now();
+  /** Ends the phase running since the last lap. */
+  const lap = (phase: string) => {
+    const now = performance.now();
+    timings[phase] = Math.round(now - lapStart);
+    lapStart = now;
+  };
   const trust: TrustOptions = { ...trustFromEnv(), ...options.trust };
   const config = loadConfig(projectDir);
   options.configure?.(config);
@@ -240,6 +255,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   await assertFree(ports.db, 'database');
   await assertFree(ports.mail, 'mail');
   await assertFree(ports.smtp, 'SMTP');
+  lap('config');
 
   const stoppers: (() => Promise<void>)[] = [];
   let stopping = false;
@@ -284,6 +300,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       log,
     };
     const db: RunningPostgres = await startPostgres(postgresOptions);
+    lap('postgres');
     // Restarted on the same data dir and port: the cluster recovers from its WAL; nothing is re-initialised.
     const postgres = keepRunning('postgres', db, () => startPostgres(postgresOptions));
     const superuserUrl = db.url();
@@ -292,19 +309,25 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     if (options.reset && !db.created) await recreateDatabase(superuserUrl);
     await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
     await provideExtensions(superuserUrl); // hosted's contrib extensions, creatable by postgres
+    lap('extensions');
     await bootstrap(superuserUrl);
+    lap('bootstrap');
     const { applied } = await migrate(postgresUrl, projectDir); // on a template's copy, only newer ones
+    lap('migrations');
     // A template's copy comes seeded, and with the stored files its storage.objects rows name.
     const seeded = db.created && options.template !== undefined;
     if (seeded) await copyStorage(path.resolve(options.template!), dir);
     if ((db.created || options.reset) && !seeded) await seed(postgresUrl, projectDir);
     done.created ||= db.created;
     done.applied.push(...applied);
+    lap('seed');
 
     const gateway: Gateway = await startGateway({ port: ports.gateway, keys, signingKeys, trust });
     stoppers.push(gateway.stop);
     const apiUrl = `http://127.0.0.1:${gateway.port}`;
+    lap('gateway');
     await seedVault(superuserUrl, vaultSecrets(apiUrl, keys));
+    lap('vault');
 
     const restOptions = {
       dbUrl: db.url('authenticator', PASSWORD),
@@ -330,11 +353,13 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
         }),
       (r) => gateway.mount(proxyService('rest', r.url)),
     );
+    lap('postgrest');
 
     const pool = createPool({ connectionString: superuserUrl, max: 10 });
     stoppers.push(() => pool.end());
     const netCron = await startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) });
     stoppers.push(netCron.stop);
+    lap('netcron');
 
     const mail = await startMail({
       port: ports.mail,
@@ -344,6 +369,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       allowedHosts: trust.allowedHosts,
     });
     stoppers.push(mail.stop);
+    lap('mail');
     const mailUrl = mail.url;
     const mailer: Mailer = mail.mailer;
     const ctx: StackContext = {
@@ -366,8 +392,10 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
 
     // services: each mounts itself on the gateway under /<name>/v1.
     gateway.mount(createAuthService(ctx));
+    lap('auth');
     if (options.reset && !db.created) await resetStorage(dir);
     gateway.mount(await createStorageService(ctx));
+    lap('storage');
     const realtime = config.realtime.enabled ? createRealtimeService(ctx) : undefined;
     if (realtime) {
       await realtime.start();
@@ -382,6 +410,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
         })
       : undefined;
     if (functions) gateway.mount(functions);
+    lap('realtime, functions');
 
     const info: StackInfo = {
       apiUrl,
@@ -399,7 +428,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       ...(functions?.processes() ?? []),
     ];
     writeStatus = () => {
-      const status: StatusFile = { ...info, ...pick(keys), pid: process.pid, processes: processes() };
+      const status: StatusFile = { ...info, ...pick(keys), pid: process.pid, processes: processes(), timings };
       writeFileSync(statusFile(dir), JSON.stringify(status, null, 2));
     };
     writeStatus();
@@ -410,6 +439,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       dir,
       applied: done.applied,
       created: done.created,
+      timings,
       realtime,
       processes,
       stop,
