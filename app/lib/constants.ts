@@ -42,7 +42,7 @@ export const CANNED_REPLY_TITLE_MAX_LENGTH = 80;
 export const CANNED_REPLY_BODY_MAX_LENGTH = 5_000;
 
 // Abuse limits enforced by the app on top of Supabase Auth's own (docs/decisions/003-abuse-limits.md,
-// 018-sign-in-limits.md). Wrong codes per address: the ceiling of one code (it lives OTP_VALID_SECONDS);
+// 020-sign-in-limits.md). Wrong codes per address: the ceiling of one code (it lives OTP_VALID_SECONDS);
 // past it that code is spent and only a new one works. Per IP: enough for a few codes mistyped.
 export const VERIFY_ATTEMPTS_PER_EMAIL = { limit: 5, windowSeconds: OTP_VALID_SECONDS } as const;
 export const VERIFY_ATTEMPTS_PER_IP = { limit: 20, windowSeconds: 10 * 60 } as const;

@@ -1,4 +1,4 @@
-// The app's sign-in limits (docs/decisions/003-abuse-limits.md, 018-sign-in-limits.md): wrong codes
+// The app's sign-in limits (docs/decisions/003-abuse-limits.md, 020-sign-in-limits.md): wrong codes
 // per address (a ceiling per code) and per IP, counted before Auth is asked; code requests per IP.
 // Supabase Auth applies its own per-IP limits on top, keyed on the end user's IP (Sb-Forwarded-For).
 //
