@@ -6,12 +6,16 @@ export const OTP_LENGTH = 6;
 export const OTP_VALID_SECONDS = 10 * 60;
 export const RESEND_COOLDOWN_SECONDS = 60;
 
-// Attachments (shared with the edge functions, which can only read supabase/functions)
+// Sizes, counts and lengths shared with the edge functions, which can only read supabase/functions.
 export {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MAX_MB,
   ATTACHMENTS_PER_MESSAGE,
-} from '../../supabase/functions/_shared/attachment-rules.ts';
+  DISPLAY_NAME_MAX_LENGTH,
+  FILE_NAME_MAX_LENGTH,
+  MESSAGE_MAX_LENGTH,
+  SUBJECT_MAX_LENGTH,
+} from '../../supabase/functions/_shared/limits.ts';
 
 // Tickets and invitations
 export const AUTO_CLOSE_DAYS = 7;
@@ -30,11 +34,8 @@ export const REALTIME_TIMEOUT_MS = 10_000;
 export const REALTIME_HEARTBEAT_MS = 30_000;
 export const REALTIME_BACKOFF_MS = [1_000, 2_000, 5_000, 10_000] as const;
 
-// Field lengths (docs/product.md §5)
+// Field lengths (docs/product.md §5; subject, message and display name above)
 export const EMAIL_MAX_LENGTH = 254;
-export const DISPLAY_NAME_MAX_LENGTH = 60;
-export const SUBJECT_MAX_LENGTH = 200;
-export const MESSAGE_MAX_LENGTH = 20_000;
 /** The message box counts characters from here on (with JavaScript). */
 export const MESSAGE_COUNTER_FROM = 18_000;
 export const WORKSPACE_NAME_MAX_LENGTH = 80;

@@ -22,9 +22,19 @@ create index attachments_message_idx on public.attachments (message_id);
 create index attachments_ticket_idx on public.attachments (ticket_id);
 create index attachments_workspace_idx on public.attachments (workspace_id);
 
+-- The most files one message carries (ATTACHMENTS_PER_MESSAGE, supabase/functions/_shared/limits.ts),
+-- said here once: more is too_many_attachments.
+create function private.check_attachment_count(p_files jsonb) returns void
+language plpgsql immutable set search_path = '' as $$
+begin
+  if jsonb_typeof(p_files) = 'array' and jsonb_array_length(p_files) > 5 then
+    raise exception using errcode = 'P0001', message = 'too_many_attachments';
+  end if;
+end $$;
+
 -- Files a message carries: each an object the caller uploaded to the message's ticket folder
 -- (size and type as storage recorded them, not as the caller says). p_files: [{id, file_name,
--- storage_name}], at most 5.
+-- storage_name}], at most ATTACHMENTS_PER_MESSAGE.
 create function private.attach_files(p_message_id uuid, p_files jsonb) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -40,9 +50,7 @@ begin
   if jsonb_typeof(p_files) <> 'array' then
     raise exception using errcode = 'P0001', message = 'bad_request', detail = 'attachments';
   end if;
-  if jsonb_array_length(p_files) > 5 then
-    raise exception using errcode = 'P0001', message = 'too_many_attachments';
-  end if;
+  perform private.check_attachment_count(p_files);
   for f in select value from jsonb_array_elements(p_files) loop
     if coalesce(f->>'storage_name', '') = '' or strpos(f->>'storage_name', '/') > 0 then
       raise exception using errcode = 'P0001', message = 'bad_request', detail = 'attachment name';
@@ -64,7 +72,7 @@ end $$;
 -- transaction, before their bytes are stored (the function uploads each to the path returned next, and
 -- a replayed webhook uploads what is missing), so a replay records nothing twice. Sizes and types as
 -- the function measured them, held to the bucket's own limits. p_files: [{id, file_name, storage_name,
--- size, mime_type}], at most 5. Returns [{id, path}].
+-- size, mime_type}], at most ATTACHMENTS_PER_MESSAGE. Returns [{id, path}].
 create function private.attach_received_files(p_message_id uuid, p_files jsonb) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -74,9 +82,7 @@ declare
 begin
   select * into m from public.messages where id = p_message_id;
   select * into b from storage.buckets where id = 'attachments';
-  if coalesce(jsonb_array_length(p_files), 0) > 5 then
-    raise exception using errcode = 'P0001', message = 'too_many_attachments';
-  end if;
+  perform private.check_attachment_count(p_files);
   for f in select value from jsonb_array_elements(coalesce(p_files, '[]')) loop
     if coalesce(f->>'storage_name', '') = '' or strpos(f->>'storage_name', '/') > 0 then
       raise exception using errcode = 'P0001', message = 'bad_request', detail = 'attachment name';
@@ -131,8 +137,8 @@ begin
      and (t.requester_id = auth.uid() or private.is_member(t.workspace_id));
 end $$;
 
-revoke all on function private.attach_files(uuid, jsonb), private.attach_received_files(uuid, jsonb),
-  private.message_files(uuid), private.attachment_recorded(text), private.may_upload_attachment(text) from public;
+revoke all on function private.check_attachment_count(jsonb), private.attach_files(uuid, jsonb),
+  private.attach_received_files(uuid, jsonb), private.message_files(uuid), private.attachment_recorded(text), private.may_upload_attachment(text) from public;
 grant execute on function private.attachment_recorded(text), private.may_upload_attachment(text) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------

@@ -6,15 +6,16 @@
 // follow-up request when that thread is closed, or a new request in the workspace whose address it
 // was sent to (<slug>@<INBOUND_EMAIL_DOMAIN>). Mail to an unsubscribe address stops notifications.
 // Its files are stored as web uploads are (attachments.ts); files Tend doesn't take are named in the message.
+import { ATTACHMENTS_BUCKET, attachmentTypeOf, safeStorageName } from '../_shared/attachment-rules.ts';
+import { inboundDomain, readToken, referencedMessages } from '../_shared/email.ts';
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MAX_MB,
-  ATTACHMENTS_BUCKET,
   ATTACHMENTS_PER_MESSAGE,
-  attachmentTypeOf,
-  safeStorageName,
-} from '../_shared/attachment-rules.ts';
-import { inboundDomain, readToken, referencedMessages } from '../_shared/email.ts';
+  DISPLAY_NAME_MAX_LENGTH,
+  FILE_NAME_MAX_LENGTH,
+  MESSAGE_MAX_LENGTH,
+} from '../_shared/limits.ts';
 import { admin, json } from '../_shared/platform.ts';
 import { htmlToText, stripQuoted } from '../_shared/quoted.ts';
 
@@ -47,8 +48,6 @@ interface PostmarkAttachment {
   ContentLength?: number;
   Content?: string;
 }
-
-const MAX_BODY = 20_000;
 
 /** Constant-time comparison of the basic-auth password with the shared secret. */
 function authorized(req: Request): boolean {
@@ -92,7 +91,7 @@ async function ensureUser(email: string, name: string | undefined): Promise<void
   const { error } = await admin().auth.admin.createUser({
     email,
     email_confirm: true,
-    user_metadata: name ? { display_name: name.slice(0, 60) } : {},
+    user_metadata: name ? { display_name: name.slice(0, DISPLAY_NAME_MAX_LENGTH) } : {},
   });
   if (error && error.code !== 'email_exists') throw error;
 }
@@ -116,7 +115,7 @@ async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refuse
       (a.Name ?? '')
         .replace(/[\u0000-\u001f\u007f]+/g, ' ')
         .trim()
-        .slice(0, 255) || '(unnamed)';
+        .slice(0, FILE_NAME_MAX_LENGTH) || '(unnamed)';
     const type = attachmentTypeOf(name);
     const content = (a.Content ?? '').replace(/\s+/g, '');
     // The decoded size, known from the base64 length: a file over the limit is never decoded.
@@ -213,7 +212,8 @@ Deno.serve(async (req) => {
   // Refused files are named at the end of the message, for the agent (and the sender) to see.
   const named = refused.slice(0, 10).join('; ') + (refused.length > 10 ? `; and ${refused.length - 10} more` : '');
   const note = refused.length ? `\n\n[Not attached: ${named}]` : '';
-  const body = (text || (files.length ? '(files only)' : '(no text)')).slice(0, MAX_BODY - note.length) + note;
+  const body =
+    (text || (files.length ? '(files only)' : '(no text)')).slice(0, MESSAGE_MAX_LENGTH - note.length) + note;
   await ensureUser(from, mail.FromFull?.Name ?? mail.FromName);
   const { data, error } = await admin().rpc('receive_email', {
     p_provider_message_id: mail.MessageID,
