@@ -32,7 +32,7 @@ import {
   requireUser,
   throwDbError,
   throwNotFound,
-} from '~/lib/helpdesk/inbox-page.server.ts';
+} from './inbox.server.ts';
 import { INBOX_PAGE_SIZE, MAX_QUERY_LENGTH } from '~/lib/constants.ts';
 import {
   formatDate,

@@ -1,7 +1,7 @@
 // The front page: what Tend is; signed in, a welcome (workspaces and requests come later).
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { data, FLASH, getOptionalUser, myRequests, myWorkspaces, takeFlash } from '~/lib/helpdesk/home-page.server.ts';
+import { data, FLASH, getOptionalUser, myRequests, myWorkspaces, takeFlash } from './home.server.ts';
 import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -5,27 +5,33 @@
 // budget, docs/decisions/006-javascript-budget.md).
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { z } from 'zod';
-import { errorMessage } from '../errors/catalogue.ts';
-import { mapDbError } from '../errors/from-db.server.ts';
-import type { TicketSchema } from '../forms/helpdesk-schemas.server.ts';
-import type { parseSubmission } from '../forms/schemas.server.ts';
-import { data, redirectWithHeaders } from '../http/responses.server.ts';
-import type { Database } from '../supabase/database.types.ts';
-import { profileNames } from './queries.server.ts';
-import { isPriority, isStatus, NOBODY, PRIORITY_LABELS, STATUS_LABELS } from './vocabulary.ts';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
+import { mapDbError } from '~/lib/errors/from-db.server.ts';
+import type { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
+import type { parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { data, redirectWithHeaders } from '~/lib/http/responses.server.ts';
+import type { Database } from '~/lib/supabase/database.types.ts';
+import { profileNames } from '~/lib/helpdesk/queries.server.ts';
+import { isPriority, isStatus, NOBODY, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
 
-export { requireUser } from '../auth/session.server.ts';
-export { mapDbError, throwDbError } from '../errors/from-db.server.ts';
-export { TicketSchema } from '../forms/helpdesk-schemas.server.ts';
-export { parseSubmission } from '../forms/schemas.server.ts';
-export { data, redirectWithHeaders, requireSameOrigin } from '../http/responses.server.ts';
-export { attachmentsArg, readMessageForm, removeUploads } from './attachments.server.ts';
-export { cannedReplyTitles, filledCannedReplies } from './canned-replies.server.ts';
-export { namedMembers, parseNumber, parseSlug, requireMemberTicket, throwNotFound } from './queries.server.ts';
+export { requireUser } from '~/lib/auth/session.server.ts';
+export { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
+export { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
+export { parseSubmission } from '~/lib/forms/schemas.server.ts';
+export { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+export { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
+export { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
+export {
+  namedMembers,
+  parseNumber,
+  parseSlug,
+  requireMemberTicket,
+  throwNotFound,
+} from '~/lib/helpdesk/queries.server.ts';
 // Browser-safe, but used by the route's loader and action only.
-export { errorMessage } from '../errors/catalogue.ts';
-export { appendToDraft } from './canned-replies.ts';
-export { jsonPage } from './json-page.ts';
+export { errorMessage } from '~/lib/errors/catalogue.ts';
+export { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
+export { jsonPage } from '~/lib/helpdesk/json-page.ts';
 
 type Client = SupabaseClient<Database>;
 

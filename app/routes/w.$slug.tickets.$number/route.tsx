@@ -10,7 +10,7 @@ import { CannedReplyPicker } from '~/components/canned-reply-picker.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { PriorityBadge, SelectField, StatusBadge } from '~/components/helpdesk-ui.tsx';
 import { MessageField } from '~/components/message-field.tsx';
-import { TicketFields } from '~/components/ticket-fields.tsx';
+import { TicketFields } from './sidebar.tsx';
 import { LiveTicket } from '~/components/live/live-ticket.tsx';
 import {
   appendToDraft,
@@ -35,7 +35,7 @@ import {
   throwDbError,
   throwNotFound,
   TicketSchema,
-} from '~/lib/helpdesk/ticket-page.server.ts';
+} from './ticket.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import {
   AGENT_STATUSES,
