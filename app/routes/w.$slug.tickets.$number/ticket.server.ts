@@ -1,42 +1,169 @@
-// The ticket page's server side (app/routes/w.$slug.tickets.$number.tsx): the sidebar's writes, and
-// every server helper the route's loader and action use, re-exported. The browser build swaps a
-// `.server` import for an empty stand-in module; one that only this route imports is folded into its
-// chunk, while each shared one costs the page a file of its own (six: ~0.7 KB gzip of the JavaScript
-// budget, docs/decisions/006-javascript-budget.md).
-import type { SupabaseClient } from '@supabase/supabase-js';
+// The ticket page's loader and action (route.tsx): the page in one call, the composer's send and
+// canned reply, and the sidebar's writes with their optimistic check.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { z } from 'zod';
+import { requireUser } from '~/lib/auth/session.server.ts';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
-import { mapDbError } from '~/lib/errors/from-db.server.ts';
-import type { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
-import type { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { data, redirectWithHeaders } from '~/lib/http/responses.server.ts';
-import type { Database } from '~/lib/supabase/database.types.ts';
-import { profileNames } from '~/lib/helpdesk/queries.server.ts';
-import { isPriority, isStatus, NOBODY, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
-
-export { requireUser } from '~/lib/auth/session.server.ts';
-export { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
-export { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
-export { parseSubmission } from '~/lib/forms/schemas.server.ts';
-export { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
-export { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
-export { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
-export {
+import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
+import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
+import { parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { replyValue } from '~/components/forms.tsx';
+import type { ThreadMessage } from '~/components/helpdesk-thread.tsx';
+import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
+import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
+import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
+import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
+import { jsonPage } from '~/lib/helpdesk/json-page.ts';
+import {
   namedMembers,
   parseNumber,
   parseSlug,
+  profileNames,
   requireMemberTicket,
   throwNotFound,
+  type Workspace,
 } from '~/lib/helpdesk/queries.server.ts';
-// Browser-safe, but used by the route's loader and action only.
-export { errorMessage } from '~/lib/errors/catalogue.ts';
-export { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
-export { jsonPage } from '~/lib/helpdesk/json-page.ts';
+import { isPriority, isStatus, NOBODY } from '~/lib/helpdesk/vocabulary.ts';
+import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import type { Supabase } from '~/lib/supabase/client.server.ts';
+import type { Database, Tables } from '~/lib/supabase/database.types.ts';
+import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
-type Client = SupabaseClient<Database>;
+/** What public.ticket_page answers (supabase/schemas/50_inbox.sql), in its rows' own types. */
+interface TicketPageJson {
+  workspace: Workspace;
+  members: Pick<Tables<'memberships'>, 'user_id' | 'role'>[];
+  ticket: Pick<
+    Tables<'tickets'>,
+    | 'id'
+    | 'number'
+    | 'subject'
+    | 'status'
+    | 'priority'
+    | 'requester_id'
+    | 'assignee_id'
+    | 'created_at'
+    | 'first_response_at'
+    | 'solved_at'
+  >;
+  messages: Omit<ThreadMessage, 'author'>[];
+  events: (TicketEvent & Pick<Tables<'ticket_events'>, 'id' | 'created_at'>)[];
+  names: Record<string, string>;
+  /** public.requester_card: the requester's name, email and other recent requests here. */
+  requester: {
+    name: string;
+    email: string | null;
+    requests: number;
+    recent: Pick<Tables<'tickets'>, 'number' | 'subject' | 'status' | 'last_message_at'>[];
+  };
+}
+
+// One round trip: membership (404 for anyone else), the ticket, its thread and history, names and
+// the requester card.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, supabase } = await requireUser(request);
+  const number = parseNumber(request, params.number);
+  const slug = parseSlug(request, params.slug);
+  const [{ data: result, error }, canned] = await Promise.all([
+    supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
+    cannedReplyTitles(request, supabase, slug),
+  ]);
+  if (error) {
+    if (mapDbError(error, 'ticket page').code === 'not_found')
+      await throwNotFound(request, supabase, params.slug ?? '');
+    throwDbError(request, error, 'ticket page');
+  }
+  const page = jsonPage<TicketPageJson>(result);
+  const names = new Map(Object.entries(page.names));
+  const members = namedMembers(page.members, names);
+  const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
+  const messages: ThreadMessage[] = page.messages.map((m) => ({ ...m, author: name(m.author_id) }));
+  // The newest 100 changes, told oldest first like the thread.
+  const events = page.events
+    .toReversed()
+    .map((e) => ({ id: e.id, created_at: e.created_at, text: historyLine(e, name) }));
+  // The page's data goes into the document as script: only what the page shows (the JavaScript budget).
+  const { requester_id, created_at: _c, solved_at: _s, ...shownTicket } = page.ticket;
+  return data(request, {
+    workspace: page.workspace,
+    me: user.id,
+    members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
+    ticket: shownTicket,
+    requester: name(requester_id),
+    requesterCard: {
+      email: page.requester.email,
+      requests: page.requester.requests,
+      recent: page.requester.recent.map(({ last_message_at: _l, ...r }) => r),
+    },
+    assignee: page.ticket.assignee_id ? name(page.ticket.assignee_id) : null,
+    messages,
+    events,
+    lastMessageId: messages.at(-1)?.id ?? '',
+    clientKey: crypto.randomUUID(),
+    cannedReplies: canned,
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { user, supabase } = await requireUser(request);
+  const slug = params.slug ?? '';
+  const ticket = await requireMemberTicket(request, supabase, user.id, slug, params.number);
+  const {
+    form: formData,
+    uploads,
+    fileErrors,
+    fileNames,
+  } = await readMessageForm(request, supabase, {
+    workspaceId: ticket.workspaceId,
+    ticketId: ticket.id,
+  });
+  const submission = parseSubmission(formData, TicketSchema);
+  // Files go with the composer's "Send" only.
+  const sending = submission.status === 'success' && submission.value.intent === 'send';
+  if (!sending || fileErrors.length) await removeUploads(supabase, uploads);
+  if (submission.status !== 'success' || (sending && fileErrors.length)) {
+    const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
+    return data(request, { result, fileNames }, { status: 400 });
+  }
+
+  const form = submission.value;
+  if (form.intent === 'insert_canned_reply') {
+    // Nothing is written: the page comes back with the reply, filled in, after what was typed.
+    const [reply] = await filledCannedReplies(request, supabase, user, ticket, form.canned_reply);
+    if (!reply) {
+      const result = submission.reply({ fieldErrors: { canned_reply: [errorMessage('not_found')] } });
+      return data(request, { result, fileNames }, { status: 404 });
+    }
+    const result = submission.reply();
+    const body = appendToDraft(replyValue(result, 'body') ?? '', reply.text);
+    return data(request, { result: { ...result, initialValue: { ...result.initialValue, body } }, fileNames });
+  }
+  const page = `/w/${slug}/tickets/${params.number}`;
+  if (form.intent !== 'send')
+    return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
+  const { error } = await supabase.rpc('post_message', {
+    p_ticket_id: ticket.id,
+    p_body: form.body,
+    p_kind: form.kind,
+    p_new_status: form.set_status === 'keep' ? undefined : form.set_status,
+    p_last_seen_message_id: form.last_seen_message_id ?? undefined,
+    p_attachments: attachmentsArg(uploads),
+    p_client_key: form.client_key,
+  });
+  if (error) {
+    await removeUploads(supabase, uploads);
+    const mapped = mapDbError(error, 'post_message');
+    const result = submission.reply({ formErrors: [mapped.message] });
+    // ticket_changed: the messages after the one the writer saw are new to them. The loader runs
+    // again after this action, so they show above the kept draft.
+    const changedAfter = mapped.code === 'ticket_changed' ? form.last_seen_message_id : undefined;
+    return data(request, { result, changedAfter, fileNames }, { status: mapped.status });
+  }
+  return redirectWithHeaders(request, page);
+}
 
 type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' | 'insert_canned_reply' }>;
-type SidebarField = 'status' | 'priority' | 'assignee';
 /** One field to write, and its value when the page was rendered (undefined: no check). */
 interface FieldChange {
   field: SidebarField;
@@ -70,7 +197,7 @@ function sidebarChanges(form: SidebarForm, me: string): FieldChange[] {
  * was rendered with (the optimistic check: of two agents assigning at once one wins and the other
  * is told). stale: the fields whose check failed (the update matched no row).
  */
-async function changeSidebar(supabase: Client, ticketId: string, changes: FieldChange[]) {
+async function changeSidebar(supabase: Supabase, ticketId: string, changes: FieldChange[]) {
   const patch: Database['public']['Tables']['tickets']['Update'] = {};
   for (const { field, value } of changes)
     if (field === 'assignee') patch.assignee_id = value;
@@ -94,7 +221,7 @@ async function changeSidebar(supabase: Client, ticketId: string, changes: FieldC
 }
 
 /** The newest change of a sidebar field, in the catalogue's words: "Sam Support" "assigned this ticket to Lee". */
-async function lastChange(request: Request, supabase: Client, ticketId: string, field: SidebarField) {
+async function lastChange(request: Request, supabase: Supabase, ticketId: string, field: SidebarField) {
   const { data: event } = await supabase
     .from('ticket_events')
     .select('actor_id, to')
@@ -104,20 +231,10 @@ async function lastChange(request: Request, supabase: Client, ticketId: string, 
     .order('id', { ascending: false })
     .limit(1)
     .maybeSingle();
-  const assigned = field === 'assignee';
   // An assignee event's `to` is a person; a status or priority event's, a value.
-  const names = await profileNames(request, supabase, [event?.actor_id, assigned ? event?.to : null]);
+  const names = await profileNames(request, supabase, [event?.actor_id, field === 'assignee' ? event?.to : null]);
   const who = (event?.actor_id && names.get(event.actor_id)) || 'Someone';
-  const to = event?.to ?? null;
-  const change =
-    field === 'status'
-      ? `changed the status to ${to && isStatus(to) ? STATUS_LABELS[to] : 'another one'}`
-      : field === 'priority'
-        ? `changed the priority to ${to && isPriority(to) ? PRIORITY_LABELS[to] : 'another one'}`
-        : to
-          ? `assigned this ticket to ${names.get(to) ?? 'someone else'}`
-          : 'unassigned this ticket';
-  return { who, change };
+  return { who, change: changeLine(field, event?.to ?? null, (id) => names.get(id)) };
 }
 
 /** The sidebar field a database refusal belongs to (the composer's show at the top of its form). */
@@ -131,9 +248,9 @@ const FIELD_OF_CODE: Partial<Record<string, SidebarField>> = {
  * place ({ saved }), the page's data then reloads; "Save" and "Assign to me" (plain forms) redirect
  * to the page. A refusal names its field.
  */
-export async function sidebarAction(
+async function sidebarAction(
   request: Request,
-  supabase: Client,
+  supabase: Supabase,
   ticket: { id: string; page: string },
   me: string,
   form: SidebarForm,
