@@ -2,33 +2,10 @@
 // row-level security is the authorisation, and what it hides is a 404.
 import { throwDbError } from '../errors/from-db.server.ts';
 import { errorResponse, redirectWithHeaders } from '../http/responses.server.ts';
-import { getSupabase, type Supabase } from '../supabase/client.server.ts';
+import type { Supabase } from '../supabase/client.server.ts';
 import type { Tables } from '../supabase/database.types.ts';
-import { MAX_QUERY_LENGTH } from '../constants.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
-import { isPriority, isStatus, isView, type InboxView, type MemberRole, UUID_RE } from './vocabulary.ts';
-
-// The ticket page's canned-reply look-ups, from here: each server module a route imports costs its
-// browser bundle an empty stub chunk (docs/decisions/006-javascript-budget.md).
-export { cannedReplyTitles, filledCannedReplies } from './canned-replies.server.ts';
-
-/** The inbox's view, search and filters from its URL (the inbox and its CSV export); anything else is unset. */
-export function inboxFilters(params: URLSearchParams) {
-  const viewParam = params.get('view');
-  const view: InboxView = isView(viewParam) ? viewParam : 'unassigned';
-  // Control characters (a NUL can't even reach Postgres) search as spaces.
-  const q = (params.get('q') ?? '')
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .trim()
-    .slice(0, MAX_QUERY_LENGTH);
-  const statusParam = params.get('status');
-  const status = isStatus(statusParam) ? statusParam : '';
-  const priorityParam = params.get('priority');
-  const priority = isPriority(priorityParam) ? priorityParam : '';
-  const assigneeParam = params.get('assignee') ?? '';
-  const assignee = assigneeParam === 'none' || UUID_RE.test(assigneeParam) ? assigneeParam : '';
-  return { view, q, status, priority, assignee };
-}
+import type { MemberRole } from './vocabulary.ts';
 
 /** The data client, typed by the generated schema (rows, embeddings and RPCs). */
 type Client = Supabase;
@@ -186,32 +163,4 @@ export async function requireRequesterTicket(
   if (!data) throw errorResponse(request, 'not_found');
   const { workspaces: workspace, ...ticket } = data;
   return { workspace, ticket };
-}
-
-/** The workspaces the user belongs to, for the home page. */
-export async function myWorkspaces(request: Request, userId: string) {
-  const { supabase } = getSupabase(request);
-  const { data, error } = await supabase
-    .from('memberships')
-    .select('role, workspaces(slug, name)')
-    .eq('user_id', userId);
-  if (error) throwDbError(request, error, 'my workspaces');
-  return (data ?? [])
-    .flatMap(({ role, workspaces: w }) => (w ? [{ slug: w.slug, name: w.name, role }] : []))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** The requests the user opened, newest activity first, for the home page. */
-export async function myRequests(request: Request, userId: string) {
-  const { supabase } = getSupabase(request);
-  const { data, error } = await supabase
-    .from('tickets')
-    .select('number, subject, status, last_message_at, workspaces(slug, name)')
-    .eq('requester_id', userId)
-    .order('last_message_at', { ascending: false })
-    .limit(50);
-  if (error) throwDbError(request, error, 'my requests');
-  return (data ?? []).flatMap(({ workspaces: w, ...r }) =>
-    w ? [{ number: r.number, subject: r.subject, status: r.status, slug: w.slug, workspace: w.name }] : [],
-  );
 }
