@@ -18,7 +18,6 @@ export {
 } from '../../supabase/functions/_shared/limits.ts';
 
 // Tickets and invitations
-export const AUTO_CLOSE_DAYS = 7;
 export const INVITATION_LIFETIME_DAYS = 7;
 export const INBOX_PAGE_SIZE = 25;
 /** The longest inbox search kept (more is cut). */

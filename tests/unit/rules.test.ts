@@ -125,3 +125,50 @@ describe('refusals the database raises', () => {
     expect(codes.filter((c) => !new RegExp(`['"\`]${c}['"\`]`).test(code))).toEqual([]);
   });
 });
+
+/** Every TypeScript source of the app, the scripts, the tests and the functions, by path. */
+function sources(): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(rel);
+      else if (/\.(tsx?|mjs)$/.test(entry.name) && !rel.endsWith('database.types.ts')) out.set(rel, read(rel));
+    }
+  };
+  for (const dir of ['app', 'scripts', 'tests', 'supabase/functions']) walk(dir);
+  out.set('server.ts', read('server.ts'));
+  return out;
+}
+
+describe('the admin check', () => {
+  it('is requireAdmin alone: no page defines its own or answers forbidden after reading a role', () => {
+    const defined: string[] = [];
+    const inline: string[] = [];
+    for (const [file, code] of sources()) {
+      if (!file.startsWith('app/')) continue;
+      for (const m of code.matchAll(/function (requireAdmin\w*)\(/g)) defined.push(`${file}: ${m[1]}`);
+      if (/function requireAdmin\(/.test(code)) continue;
+      for (const m of code.matchAll(/role\s*[!=]==\s*'admin'\)?\s*throw[^;]*'forbidden'/g))
+        inline.push(`${file}: ${m[0]}`);
+    }
+    expect(defined).toHaveLength(1);
+    expect(inline).toEqual([]);
+  });
+});
+
+describe('dead code', () => {
+  it('every value app/lib and app/components export is used', () => {
+    const all = sources();
+    const unused: string[] = [];
+    for (const [file, code] of all) {
+      if (!/^app\/(lib|components)\//.test(file)) continue;
+      for (const m of code.matchAll(/^export (?:async )?(?:const|let|function|class) (\w+)/gm)) {
+        const name = new RegExp(`\\b${m[1]}\\b`, 'g');
+        const elsewhere = [...all].some(([other, text]) => other !== file && name.test(text));
+        if (!elsewhere && (code.match(name) ?? []).length < 2) unused.push(`${file}: ${m[1]}`);
+      }
+    }
+    expect(unused).toEqual([]);
+  });
+});

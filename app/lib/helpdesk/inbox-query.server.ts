@@ -2,7 +2,16 @@
 // search and filters from the page's URL, and the shape of the answer, declared once.
 import { MAX_QUERY_LENGTH } from '../constants.ts';
 import type { Tables } from '../supabase/database.types.ts';
-import { type InboxCursor, type InboxView, isPriority, isStatus, isView, UUID_RE } from './vocabulary.ts';
+import {
+  assigneeValue,
+  type InboxCursor,
+  type InboxView,
+  isPriority,
+  isStatus,
+  isView,
+  NO_ASSIGNEE,
+  UUID_RE,
+} from './vocabulary.ts';
 import type { Workspace } from './queries.server.ts';
 
 /** The inbox's view, search and filters from its URL; anything else is unset. */
@@ -18,8 +27,8 @@ export function inboxFilters(params: URLSearchParams) {
   const status = isStatus(statusParam) ? statusParam : '';
   const priorityParam = params.get('priority');
   const priority = isPriority(priorityParam) ? priorityParam : '';
-  const assigneeParam = params.get('assignee') ?? '';
-  const assignee = assigneeParam === 'none' || UUID_RE.test(assigneeParam) ? assigneeParam : '';
+  const assigneeParam = assigneeValue(params.get('assignee') ?? '');
+  const assignee = assigneeParam === NO_ASSIGNEE || UUID_RE.test(assigneeParam) ? assigneeParam : '';
   return { view, q, status, priority, assignee };
 }
 

@@ -29,8 +29,14 @@ export const AGENT_STATUSES = STATUSES.filter(
   (s): s is Exclude<TicketStatus, 'new' | 'closed'> => s !== 'new' && s !== 'closed',
 );
 
-/** A sidebar form's "no assignee" when the page was rendered (an empty select value is "Nobody" too). */
-export const NOBODY = 'nobody';
+/**
+ * "No assignee": the inbox's filter (`assignee=none`, public.inbox's p_assignee) and the value a
+ * sidebar form had when the page was rendered (an empty select value is "Nobody" too).
+ */
+export const NO_ASSIGNEE = 'none';
+
+/** An assignee as sent: the older word for no assignee ("nobody", in forms rendered before) is NO_ASSIGNEE. */
+export const assigneeValue = (raw: string) => (raw === 'nobody' ? NO_ASSIGNEE : raw);
 
 export const STATUS_LABELS: Record<TicketStatus, string> = {
   new: 'New',

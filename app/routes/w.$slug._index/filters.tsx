@@ -2,6 +2,7 @@
 import { Form, useLoaderData } from '@remix-run/react';
 import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/helpdesk-ui.tsx';
 import { MAX_QUERY_LENGTH } from '~/lib/constants.ts';
+import { NO_ASSIGNEE } from '~/lib/helpdesk/vocabulary.ts';
 import type { loader } from './inbox.server.ts';
 
 export function InboxFilters() {
@@ -39,7 +40,7 @@ export function InboxFilters() {
         <label htmlFor="f-assignee">Assignee</label>
         <select id="f-assignee" name="assignee" className="input" defaultValue={filters.assignee}>
           <option value="">Anyone</option>
-          <option value="none">Nobody</option>
+          <option value={NO_ASSIGNEE}>Nobody</option>
           <MemberOptions members={members} />
         </select>
       </div>

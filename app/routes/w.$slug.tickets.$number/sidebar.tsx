@@ -7,7 +7,7 @@ import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react';
 import type { ChangeEvent, ReactNode } from 'react';
 import { ErrorList, type FormReply, replyErrors, replyFormErrors } from '~/components/forms.tsx';
 import { MemberOptions, PriorityOptions, StatusBadge, StatusOptions } from '~/components/helpdesk-ui.tsx';
-import { formatDate, NOBODY, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+import { formatDate, NO_ASSIGNEE, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
 import type { loader } from './ticket.server.ts';
 
 export interface TicketFieldValues {
@@ -43,7 +43,7 @@ function SavedSelect({
   const shown = typeof pending === 'string' ? pending : value;
   const shownErrors = replyErrors(fetcher.data?.result ?? result, field);
   const save = (next: string) =>
-    fetcher.submit({ intent: field, [field]: next, [`from_${field}`]: value || NOBODY }, { method: 'post' });
+    fetcher.submit({ intent: field, [field]: next, [`from_${field}`]: value || NO_ASSIGNEE }, { method: 'post' });
   const progress = fetcher.state !== 'idle' ? 'Saving…' : fetcher.data?.saved === field ? 'Saved' : '';
   const errorId = shownErrors ? `${field}-error` : undefined;
   return (
@@ -54,7 +54,7 @@ function SavedSelect({
           {progress}
         </span>
       </div>
-      <input type="hidden" name={`from_${field}`} value={value || NOBODY} />
+      <input type="hidden" name={`from_${field}`} value={value || NO_ASSIGNEE} />
       <select
         id={field}
         name={field}

@@ -23,7 +23,7 @@ import {
   throwNotFound,
   type Workspace,
 } from '~/lib/helpdesk/queries.server.ts';
-import { isPriority, isStatus, NOBODY } from '~/lib/helpdesk/vocabulary.ts';
+import { isPriority, isStatus, NO_ASSIGNEE } from '~/lib/helpdesk/vocabulary.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
@@ -188,7 +188,7 @@ function sidebarChanges(form: SidebarForm, me: string): FieldChange[] {
         { field: 'status' as const, value: form.status, from: form.from_status },
         { field: 'priority' as const, value: form.priority, from: form.from_priority },
         { field: 'assignee' as const, value: form.assignee ?? null, from: form.from_assignee },
-      ].filter((c) => c.from === undefined || c.value !== (c.from === NOBODY ? null : c.from));
+      ].filter((c) => c.from === undefined || c.value !== (c.from === NO_ASSIGNEE ? null : c.from));
   }
 }
 
@@ -206,7 +206,7 @@ async function changeSidebar(supabase: Supabase, ticketId: string, changes: Fiel
   let update = supabase.from('tickets').update(patch).eq('id', ticketId);
   for (const { field, from } of changes)
     if (from !== undefined)
-      update = from === NOBODY ? update.is(COLUMN_OF[field], null) : update.filter(COLUMN_OF[field], 'eq', from);
+      update = from === NO_ASSIGNEE ? update.is(COLUMN_OF[field], null) : update.filter(COLUMN_OF[field], 'eq', from);
   const { data: rows, error } = await update.select('id');
   if (error || rows.length || changes.every((c) => c.from === undefined)) return { error, stale: [] };
   const { data: now } = await supabase
@@ -215,7 +215,7 @@ async function changeSidebar(supabase: Supabase, ticketId: string, changes: Fiel
     .eq('id', ticketId)
     .single();
   const stale = changes
-    .filter((c) => c.from !== undefined && now && (now[COLUMN_OF[c.field]] ?? NOBODY) !== c.from)
+    .filter((c) => c.from !== undefined && now && (now[COLUMN_OF[c.field]] ?? NO_ASSIGNEE) !== c.from)
     .map((c) => c.field);
   return { error: null, stale: stale.length ? stale : changes.map((c) => c.field) };
 }
