@@ -9,7 +9,7 @@ import {
   STATUSES,
   type TicketPriority,
   type TicketStatus,
-} from '~/lib/helpdesk/vocabulary.ts';
+} from '~/lib/helpdesk/ticket-terms.ts';
 
 export function TextareaField({
   id,

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { StatusBadge } from '~/components/helpdesk-ui.tsx';
 import { getOptionalUser } from '~/lib/auth/session.server.ts';
-import { formatDate, PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+import { formatDate, PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
 import { requireWorkspace } from '~/lib/helpdesk/queries.server.ts';
 import { data } from '~/lib/http/responses.server.ts';

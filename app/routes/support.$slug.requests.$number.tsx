@@ -23,7 +23,7 @@ import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
 import { profileNames, requireRequesterTicket } from '~/lib/helpdesk/queries.server.ts';
-import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
+import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

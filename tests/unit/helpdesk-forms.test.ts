@@ -12,7 +12,7 @@ import {
 } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
-import { NO_ASSIGNEE } from '~/lib/helpdesk/vocabulary.ts';
+import { NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.ts';
 
 function form(entries: Record<string, string>) {
   const data = new FormData();

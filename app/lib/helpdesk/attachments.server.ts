@@ -23,7 +23,7 @@ import {
   isImageType,
   safeStorageName,
 } from './attachments.ts';
-import { UUID_RE } from './vocabulary.ts';
+import { UUID_RE } from './ticket-terms.ts';
 
 export interface Upload {
   id: string;

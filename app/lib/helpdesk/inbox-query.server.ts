@@ -11,7 +11,7 @@ import {
   isView,
   NO_ASSIGNEE,
   UUID_RE,
-} from './vocabulary.ts';
+} from './ticket-terms.ts';
 import type { Workspace } from './queries.server.ts';
 
 /** The inbox's view, search and filters from its URL; anything else is unset. */

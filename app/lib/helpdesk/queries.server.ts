@@ -5,7 +5,7 @@ import { errorResponse, redirectWithHeaders } from '../http/responses.server.ts'
 import type { Supabase } from '../supabase/client.server.ts';
 import type { Tables } from '../supabase/database.types.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
-import type { MemberRole } from './vocabulary.ts';
+import type { MemberRole } from './ticket-terms.ts';
 
 /** The data client, typed by the generated schema (rows, embeddings and RPCs). */
 type Client = Supabase;

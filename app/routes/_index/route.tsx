@@ -1,6 +1,6 @@
 // The front page: what Tend is; signed in, my workspaces and my requests (home.server.ts).
 import { Link, useLoaderData } from '@remix-run/react';
-import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
+import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './home.server.ts';
 
 export { loader } from './home.server.ts';

@@ -2,7 +2,7 @@
 import { Form, useLoaderData } from '@remix-run/react';
 import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/helpdesk-ui.tsx';
 import { MAX_QUERY_LENGTH } from '~/lib/constants.ts';
-import { NO_ASSIGNEE } from '~/lib/helpdesk/vocabulary.ts';
+import { NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './inbox.server.ts';
 
 export function InboxFilters() {

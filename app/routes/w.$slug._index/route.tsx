@@ -8,7 +8,7 @@ import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
 import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
-import { INBOX_VIEWS, VIEW_LABELS } from '~/lib/helpdesk/vocabulary.ts';
+import { INBOX_VIEWS, VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { InboxFilters } from './filters.tsx';
 import type { action, loader } from './inbox.server.ts';
 import { InboxTable } from './table.tsx';

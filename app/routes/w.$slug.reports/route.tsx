@@ -9,7 +9,7 @@ import { AdminNav } from '~/components/admin-nav.tsx';
 import { Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';
 import { HoursHeatmap, VolumeChart } from '~/components/report-charts.tsx';
 import { REPORT_RANGES_DAYS } from '~/lib/constants.ts';
-import { STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
+import { STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { formatCount, formatDay, formatDuration } from '~/lib/reports/format.ts';
 import type { Percentiles } from '~/lib/reports/report.ts';
 import type { loader } from './reports.server.ts';

@@ -8,7 +8,7 @@ import { ErrorList, Field, SubmitButton, replyErrors, replyFormErrors, replyValu
 import { SelectField } from '~/components/helpdesk-ui.tsx';
 import { AdminPageHeader } from '~/components/admin-nav.tsx';
 import { EMAIL_MAX_LENGTH, INVITATION_LIFETIME_DAYS } from '~/lib/constants.ts';
-import type { MemberRole } from '~/lib/helpdesk/vocabulary.ts';
+import type { MemberRole } from '~/lib/helpdesk/ticket-terms.ts';
 import type { action, loader } from './members.server.ts';
 
 export { action, loader } from './members.server.ts';

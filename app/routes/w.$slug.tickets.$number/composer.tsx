@@ -16,7 +16,7 @@ import {
 import { SelectField } from '~/components/helpdesk-ui.tsx';
 import { MessageField } from '~/components/message-field.tsx';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
-import { AGENT_STATUSES, STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
+import { AGENT_STATUSES, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { action, loader } from './ticket.server.ts';
 
 export function Composer({ result, sent }: { result: FormReply | undefined; sent: FormReply | undefined }) {

@@ -1,6 +1,6 @@
 // What a ticket's history says of each change, in one place: the History in the sidebar (the
 // loader) and the refusal that tells who changed a sidebar field meanwhile (ticket_field_changed).
-import { isPriority, isStatus, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
+import { isPriority, isStatus, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 
 /** A ticket_events row as the page reads it: created, status, priority or assignee (`to`: a person). */

@@ -23,7 +23,7 @@ import {
   throwNotFound,
   type Workspace,
 } from '~/lib/helpdesk/queries.server.ts';
-import { isPriority, isStatus, NO_ASSIGNEE } from '~/lib/helpdesk/vocabulary.ts';
+import { isPriority, isStatus, NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
