@@ -8,7 +8,8 @@ import { CSV_BOM, csvRow } from '~/lib/export/csv.ts';
 import { type InboxJson, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { requireAdmin } from '~/lib/helpdesk/queries.server.ts';
-import { type InboxCursor, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import type { InboxCursor } from '~/lib/helpdesk/inbox-cursor.ts';
+import { PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { errorResponse, responseHeaders } from '~/lib/http/responses.server.ts';
 

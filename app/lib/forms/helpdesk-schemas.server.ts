@@ -13,7 +13,14 @@ import {
 } from '../constants.ts';
 import { errorMessage } from '../errors/catalogue.ts';
 import { unknownPlaceholders } from '../helpdesk/canned-replies.ts';
-import { AGENT_STATUSES, assigneeValue, MEMBER_ROLES, PRIORITIES, STATUSES, UUID_RE } from '../helpdesk/ticket-terms.ts';
+import {
+  AGENT_STATUSES,
+  assigneeValue,
+  MEMBER_ROLES,
+  PRIORITIES,
+  STATUSES,
+  UUID_RE,
+} from '../helpdesk/ticket-terms.ts';
 import { EmailSchema } from './schemas.server.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from './fields.ts';
 

@@ -2,16 +2,8 @@
 // search and filters from the page's URL, and the shape of the answer, declared once.
 import { MAX_QUERY_LENGTH } from '../constants.ts';
 import type { Tables } from '../supabase/database.types.ts';
-import {
-  assigneeValue,
-  type InboxCursor,
-  type InboxView,
-  isPriority,
-  isStatus,
-  isView,
-  NO_ASSIGNEE,
-  UUID_RE,
-} from './ticket-terms.ts';
+import { assigneeValue, type InboxView, isPriority, isStatus, isView, NO_ASSIGNEE, UUID_RE } from './ticket-terms.ts';
+import type { InboxCursor } from './inbox-cursor.ts';
 import type { Workspace } from './queries.server.ts';
 
 /** The inbox's view, search and filters from its URL; anything else is unset. */

@@ -9,7 +9,7 @@ import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { type InboxJson, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
-import { decodeCursor, encodeCursor } from '~/lib/helpdesk/ticket-terms.ts';
+import { decodeCursor, encodeCursor } from '~/lib/helpdesk/inbox-cursor.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';

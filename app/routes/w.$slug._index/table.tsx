@@ -2,7 +2,8 @@
 // label themselves there). Its links are plain anchors; the route delegates their clicks.
 import { useLoaderData } from '@remix-run/react';
 import { PriorityBadge, StatusBadge } from '~/components/helpdesk-ui.tsx';
-import { formatDate, VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './inbox.server.ts';
 
 export function InboxTable() {

@@ -9,7 +9,8 @@ import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { PLACEHOLDER_HELP, PLACEHOLDERS, fillPlaceholders } from '~/lib/helpdesk/canned-replies.ts';
 import { byTitle, exampleValues } from '~/lib/helpdesk/canned-replies.server.ts';
 import { profileNames, requireAdmin } from '~/lib/helpdesk/queries.server.ts';
-import { formatDate, UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
+import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { NEW } from './reply-form.tsx';
 
