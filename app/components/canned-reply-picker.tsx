@@ -5,7 +5,7 @@
 // and data stay small (docs/decisions/006-javascript-budget.md). The text stays editable either way.
 import { type FocusEvent, useId } from 'react';
 import { ErrorList, useHydrated } from '~/components/form-controls.tsx';
-import { SelectField } from '~/components/helpdesk-ui.tsx';
+import { SelectField } from '~/components/forms.tsx';
 
 export function CannedReplyPicker({
   replies,

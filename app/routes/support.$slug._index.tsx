@@ -1,7 +1,7 @@
 // A workspace's customer portal: its name, "Submit a request", and (signed in) my requests here.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { StatusBadge } from '~/components/helpdesk-ui.tsx';
+import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { getOptionalUser } from '~/lib/auth/session.server.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';

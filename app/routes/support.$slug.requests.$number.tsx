@@ -13,7 +13,7 @@ import {
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
-import { StatusBadge } from '~/components/helpdesk-ui.tsx';
+import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { MessageField } from '~/components/message-field.tsx';
 import { LiveThread } from '~/components/live/live-thread.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';

@@ -4,8 +4,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { AdminPageHeader } from '~/components/admin-nav.tsx';
-import { ErrorList, Field, SubmitButton, replyFormErrors, replyValue, useIsPending } from '~/components/forms.tsx';
-import { SelectField } from '~/components/helpdesk-ui.tsx';
+import {
+  ErrorList,
+  Field,
+  SubmitButton,
+  replyFormErrors,
+  replyValue,
+  useIsPending,
+  SelectField,
+} from '~/components/forms.tsx';
 import { WorkspaceFields } from '~/components/workspace-fields.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';

@@ -1,6 +1,6 @@
 // The inbox's search and filters: a plain GET form, so a view with its filters is a link to keep.
 import { Form, useLoaderData } from '@remix-run/react';
-import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/helpdesk-ui.tsx';
+import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/ticket-labels.tsx';
 import { MAX_QUERY_LENGTH } from '~/lib/constants.ts';
 import { NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './inbox.server.ts';

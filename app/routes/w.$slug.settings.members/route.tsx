@@ -4,8 +4,15 @@
 // every read and write; an agent is refused here as there.
 import type { MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useLocation } from '@remix-run/react';
-import { ErrorList, Field, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
-import { SelectField } from '~/components/helpdesk-ui.tsx';
+import {
+  ErrorList,
+  Field,
+  SubmitButton,
+  replyErrors,
+  replyFormErrors,
+  replyValue,
+  SelectField,
+} from '~/components/forms.tsx';
 import { AdminPageHeader } from '~/components/admin-nav.tsx';
 import { EMAIL_MAX_LENGTH, INVITATION_LIFETIME_DAYS } from '~/lib/constants.ts';
 import type { MemberRole } from '~/lib/helpdesk/ticket-terms.ts';

@@ -1,7 +1,14 @@
 // The form of a new canned reply or of one being edited, with its preview.
 import { Form, Link, type useActionData } from '@remix-run/react';
-import { ErrorList, Field, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
-import { TextareaField } from '~/components/helpdesk-ui.tsx';
+import {
+  ErrorList,
+  Field,
+  SubmitButton,
+  replyErrors,
+  replyFormErrors,
+  replyValue,
+  TextareaField,
+} from '~/components/forms.tsx';
 import { CANNED_REPLY_BODY_MAX_LENGTH, CANNED_REPLY_TITLE_MAX_LENGTH } from '~/lib/constants.ts';
 import type { action } from './replies.server.ts';
 

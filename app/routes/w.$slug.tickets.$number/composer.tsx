@@ -12,8 +12,8 @@ import {
   replyFormErrors,
   replyValue,
   SubmitButton,
+  SelectField,
 } from '~/components/forms.tsx';
-import { SelectField } from '~/components/helpdesk-ui.tsx';
 import { MessageField } from '~/components/message-field.tsx';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { AGENT_STATUSES, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';

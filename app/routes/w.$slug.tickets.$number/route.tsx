@@ -6,7 +6,7 @@ import type { MetaFunction } from '@remix-run/node';
 import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { replyValue } from '~/components/forms.tsx';
-import { PriorityBadge, StatusBadge } from '~/components/helpdesk-ui.tsx';
+import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
 import { Composer } from './composer.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { TicketThread } from './thread.tsx';

@@ -6,7 +6,8 @@
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react';
 import type { ChangeEvent, ReactNode } from 'react';
 import { ErrorList, type FormReply, replyErrors, replyFormErrors } from '~/components/forms.tsx';
-import { MemberOptions, PriorityOptions, StatusBadge, StatusOptions } from '~/components/helpdesk-ui.tsx';
+import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/ticket-labels.tsx';
+import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { NO_ASSIGNEE, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './ticket.server.ts';
