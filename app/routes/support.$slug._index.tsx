@@ -6,7 +6,7 @@ import { getOptionalUser } from '~/lib/auth/session.server.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
-import { requireWorkspace } from '~/lib/helpdesk/queries.server.ts';
+import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
 import { data } from '~/lib/http/responses.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 

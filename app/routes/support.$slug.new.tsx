@@ -20,7 +20,7 @@ import { NewRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
-import { requireWorkspace } from '~/lib/helpdesk/queries.server.ts';
+import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

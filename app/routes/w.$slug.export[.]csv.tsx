@@ -7,7 +7,7 @@ import { throwDbError } from '~/lib/errors/from-db.server.ts';
 import { CSV_BOM, csvRow } from '~/lib/export/csv.ts';
 import { type InboxJson, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
-import { requireAdmin } from '~/lib/helpdesk/queries.server.ts';
+import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import type { InboxCursor } from '~/lib/helpdesk/inbox-cursor.ts';
 import { PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { log } from '~/lib/http/log.server.ts';

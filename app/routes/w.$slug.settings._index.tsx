@@ -19,7 +19,7 @@ import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { SettingsSchema, TIME_ZONES } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { requireAdmin } from '~/lib/helpdesk/queries.server.ts';
+import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 

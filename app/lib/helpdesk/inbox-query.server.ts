@@ -4,7 +4,7 @@ import { MAX_QUERY_LENGTH } from '../constants.ts';
 import type { Tables } from '../supabase/database.types.ts';
 import { assigneeValue, type InboxView, isPriority, isStatus, isView, NO_ASSIGNEE, UUID_RE } from './ticket-terms.ts';
 import type { InboxCursor } from './inbox-cursor.ts';
-import type { Workspace } from './queries.server.ts';
+import type { Workspace } from './workspace-access.server.ts';
 
 /** The inbox's view, search and filters from its URL; anything else is unset. */
 export function inboxFilters(params: URLSearchParams) {

@@ -8,7 +8,7 @@ import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { type InboxJson, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
-import { parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
+import { parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/workspace-access.server.ts';
 import { decodeCursor, encodeCursor } from '~/lib/helpdesk/inbox-cursor.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';

@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
-import { parseSlug, requireAdmin } from '~/lib/helpdesk/queries.server.ts';
+import { parseSlug, requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import { data } from '~/lib/http/responses.server.ts';
 import { reportArgs, reportRange } from '~/lib/reports/range.server.ts';
 import type { WorkspaceReport } from '~/lib/reports/report.ts';

@@ -8,7 +8,7 @@ import { CannedRepliesSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { PLACEHOLDER_HELP, PLACEHOLDERS, fillPlaceholders } from '~/lib/helpdesk/canned-replies.ts';
 import { byTitle, exampleValues } from '~/lib/helpdesk/canned-replies.server.ts';
-import { profileNames, requireAdmin } from '~/lib/helpdesk/queries.server.ts';
+import { profileNames, requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';

@@ -22,7 +22,7 @@ import {
   requireMemberTicket,
   throwNotFound,
   type Workspace,
-} from '~/lib/helpdesk/queries.server.ts';
+} from '~/lib/helpdesk/workspace-access.server.ts';
 import { isPriority, isStatus, NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
