@@ -22,7 +22,8 @@ import { PortalRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
-import { profileNames, requireRequesterTicket } from '~/lib/helpdesk/workspace-access.server.ts';
+import { profileNames } from '~/lib/helpdesk/profile-names.server.ts';
+import { requireRequesterTicket } from '~/lib/helpdesk/workspace-access.server.ts';
 import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 

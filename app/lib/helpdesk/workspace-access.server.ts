@@ -1,11 +1,12 @@
-// The look-ups the helpdesk pages and actions share. Always the user's cookie-bound client:
-// row-level security is the authorisation, and what it hides is a 404.
+// Who may reach a workspace's pages, and what of it: the guards of the helpdesk's loaders and actions
+// (a workspace by its address, a member, an admin, a member's or a requester's ticket), and the
+// address and number parsing they start with. Always the user's cookie-bound client: row-level
+// security is the authorisation, and what it hides is a 404.
 import { throwDbError } from '../errors/from-db.server.ts';
 import { errorResponse, redirectWithHeaders } from '../http/responses.server.ts';
 import type { Supabase } from '../supabase/client.server.ts';
 import type { Tables } from '../supabase/database.types.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
-import type { MemberRole } from './ticket-terms.ts';
 
 /** The data client, typed by the generated schema (rows, embeddings and RPCs). */
 type Client = Supabase;
@@ -49,12 +50,6 @@ export async function throwNotFound(request: Request, supabase: Client, slug: st
   throw errorResponse(request, 'not_found');
 }
 
-export interface Member {
-  user_id: string;
-  role: MemberRole;
-  name: string;
-}
-
 /**
  * The workspace for a member of it, in one query (my membership with its workspace embedded);
  * anyone else gets 404 — never reveal that it exists.
@@ -79,38 +74,11 @@ export async function requireAdmin(request: Request, supabase: Client, userId: s
   return workspace;
 }
 
-/** Members with their names, sorted by name. */
-export function namedMembers(rows: { user_id: string; role: MemberRole }[], names: Map<string, string>): Member[] {
-  return rows
-    .map((r) => ({ ...r, name: names.get(r.user_id) ?? 'Unknown' }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** display names by user id (profiles RLS decides who is visible). */
-export async function profileNames(
-  request: Request,
-  supabase: Client,
-  ids: (string | null | undefined)[],
-): Promise<Map<string, string>> {
-  const unique = [...new Set(ids.filter((x): x is string => !!x))];
-  const out = new Map<string, string>();
-  if (!unique.length) return out;
-  const { data, error } = await supabase.from('profiles').select('user_id, display_name').in('user_id', unique);
-  if (error) throwDbError(request, error, 'profiles');
-  for (const p of data ?? []) out.set(p.user_id, p.display_name);
-  return out;
-}
-
 /** A ticket number from the URL; anything else is a 404. */
 export function parseNumber(request: Request, raw: string | undefined): number {
   const n = Number(raw);
   if (!raw || !/^\d{1,9}$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw errorResponse(request, 'not_found');
   return n;
-}
-
-/** One embedded row: PostgREST gives an object for a to-one embedding, typed as either. */
-export function one<T>(embedded: T | T[] | null | undefined): T | undefined {
-  return (Array.isArray(embedded) ? embedded[0] : embedded) ?? undefined;
 }
 
 /**

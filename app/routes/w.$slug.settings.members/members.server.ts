@@ -6,10 +6,15 @@ import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { MembersSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { one, requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
+import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { INVITATION_TOKEN_HEADER, newInvitationToken } from '~/lib/workspace/invitations.server.ts';
+
+/** One embedded row: PostgREST gives an object for a to-one embedding, typed as either. */
+function one<T>(embedded: T | T[] | null | undefined): T | undefined {
+  return (Array.isArray(embedded) ? embedded[0] : embedded) ?? undefined;
+}
 
 const NOTICES = {
   invited: 'Invitation sent.',
