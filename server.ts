@@ -50,14 +50,14 @@ async function checkEnvironment() {
 async function runPrimary() {
   await checkEnvironment();
   // Only the primary keeps the counters (the workers' copy of this module is in the build).
-  const { SHARED_LIMITS_ENV, answerAbuseLimits } = await import('./app/lib/auth/abuse-limits.server.ts');
+  const { SHARED_LIMITS_ENV, answerSignInLimits } = await import('./app/lib/auth/sign-in-limits.server.ts');
   let stopping = false;
   let listening = false;
   const say = (msg: string) => console.log(`[tend-server] ${msg}`);
 
   const fork = () => {
     const worker = cluster.fork({ [SHARED_LIMITS_ENV]: '1' });
-    answerAbuseLimits(worker);
+    answerSignInLimits(worker);
     let ready = false;
     worker.once('listening', () => {
       ready = true;

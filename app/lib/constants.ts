@@ -41,7 +41,7 @@ export const WORKSPACE_NAME_MAX_LENGTH = 80;
 export const CANNED_REPLY_TITLE_MAX_LENGTH = 80;
 export const CANNED_REPLY_BODY_MAX_LENGTH = 5_000;
 
-// Abuse limits enforced by the app on top of Supabase Auth's own (docs/decisions/003-abuse-limits.md,
+// Sign-in limits enforced by the app on top of Supabase Auth's own (docs/decisions/003-abuse-limits.md,
 // 020-sign-in-limits.md). Wrong codes per address: the ceiling of one code (it lives OTP_VALID_SECONDS);
 // past it that code is spent and only a new one works. Per IP: enough for a few codes mistyped.
 export const VERIFY_ATTEMPTS_PER_EMAIL = { limit: 5, windowSeconds: OTP_VALID_SECONDS } as const;

@@ -11,7 +11,7 @@ import {
   replyValue,
   useIsPending,
 } from '~/components/forms.tsx';
-import { allowCodeRequest, codeSent } from '~/lib/auth/abuse-limits.server.ts';
+import { allowCodeRequest, codeSent } from '~/lib/auth/sign-in-limits.server.ts';
 import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
 import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
 import { signInLink } from '~/lib/auth/sign-in-link.server.ts';

@@ -8,7 +8,7 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { replyErrors } from '~/components/forms.tsx';
 import { Island, type IslandHandle } from '~/components/island.tsx';
 import { verifyIslands } from '~/components/verify-parts.tsx';
-import { allowCodeRequest, codeSent, reserveVerify, settleVerify } from '~/lib/auth/abuse-limits.server.ts';
+import { allowCodeRequest, codeSent, reserveVerify, settleVerify } from '~/lib/auth/sign-in-limits.server.ts';
 import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
 import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
 import { signInLink } from '~/lib/auth/sign-in-link.server.ts';

@@ -46,7 +46,7 @@ type Op = keyof Ops;
 
 /** server.ts sets this in the environment of the workers it forks. */
 export const SHARED_LIMITS_ENV = 'TEND_SHARED_LIMITS';
-const MESSAGE = 'tend:abuse-limits';
+const MESSAGE = 'tend:sign-in-limits';
 /** A primary that doesn't answer (it always should) costs a request this much, then the worker counts alone. */
 const ANSWER_TIMEOUT_MS = 2_000;
 
@@ -122,7 +122,7 @@ export function allowCodeRequest(ip: string | null): Promise<boolean> {
 }
 
 /** In the cluster primary (server.ts): answer a worker's questions from the counters kept here. */
-export function answerAbuseLimits(worker: Worker): void {
+export function answerSignInLimits(worker: Worker): void {
   worker.on('message', (message: Question) => {
     if (message?.type !== MESSAGE || !Object.hasOwn(local, message.op)) return;
     const result = (local[message.op] as (...a: unknown[]) => unknown)(...message.args);
