@@ -7,7 +7,7 @@ import { ErrorList, SubmitButton, replyErrors, useIsPending } from '~/components
 import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
 import { clearPendingLogin, readPendingLogin } from '~/lib/auth/cookies.server.ts';
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
-import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { dataWithSession, redirectWithSession, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { loginPath, safeRedirect } from '~/lib/http/safe-redirect.ts';
 import { ConfirmSchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
@@ -23,16 +23,24 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const parsed = ConfirmSchema.safeParse(params);
-  if (!parsed.success) return data(request, { link: null, problem: errorMessage('code_invalid') }, { status: 400 });
+  if (!parsed.success)
+    return dataWithSession(request, { link: null, problem: errorMessage('code_invalid') }, { status: 400 });
   const { token_hash, type, next } = parsed.data;
-  return data(request, { link: { token_hash, type, next: next ? safeRedirect(next, '') : '' }, problem: null });
+  return dataWithSession(request, {
+    link: { token_hash, type, next: next ? safeRedirect(next, '') : '' },
+    problem: null,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const submission = parseSubmission(await readFormData(request), ConfirmSchema);
   if (submission.status !== 'success')
-    return data(request, { result: submission.reply({ formErrors: [errorMessage('code_invalid')] }) }, { status: 400 });
+    return dataWithSession(
+      request,
+      { result: submission.reply({ formErrors: [errorMessage('code_invalid')] }) },
+      { status: 400 },
+    );
 
   const { token_hash, type, next } = submission.value;
   const { supabase } = getSupabase(request);
@@ -41,7 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const mapped = mapAuthError(error);
     if (mapped.code !== 'code_invalid')
       log.warn('link sign-in failed', { code: mapped.code, auth_code: error.code, status: error.status });
-    return data(
+    return dataWithSession(
       request,
       { result: submission.reply({ formErrors: [mappedMessage(mapped)] }) },
       { status: errorStatus(mapped.code) },
@@ -50,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // The email link has no `next` of its own; in the browser that asked for it, go where sign-in started.
   const pending = await readPendingLogin(request);
   const to = safeRedirect(next || pending?.redirectTo, '/');
-  return redirectWithHeaders(request, to, { headers: { 'Set-Cookie': await clearPendingLogin(request) } });
+  return redirectWithSession(request, to, { headers: { 'Set-Cookie': await clearPendingLogin(request) } });
 }
 
 export default function ConfirmPage() {

@@ -25,8 +25,8 @@ import { OTP_LENGTH, OTP_VALID_SECONDS, RESEND_COOLDOWN_SECONDS } from '~/lib/co
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
 import {
   combineHeaders,
-  data,
-  redirectWithHeaders,
+  dataWithSession,
+  redirectWithSession,
   readFormData,
   requireSameOrigin,
   responseHeaders,
@@ -55,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pending = await requirePendingLogin(request);
   await redirectIfSignedIn(request, pending.redirectTo);
   const { flash, setCookie } = await takeFlash(request);
-  return data(
+  return dataWithSession(
     request,
     {
       email: pending.email,
@@ -78,7 +78,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
   const submission = parseSubmission(formData, VerifySchema);
   // The code is never sent back: a new attempt starts from empty boxes.
   const fail = (message: string, status: number) =>
-    data(
+    dataWithSession(
       request,
       {
         intent: 'verify' as const,
@@ -108,7 +108,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
     return fail(mappedMessage(mapped), errorStatus(mapped.code));
   }
   await settleVerify(pending.email, ip, 'right');
-  return redirectWithHeaders(request, safeRedirect(pending.redirectTo), {
+  return redirectWithSession(request, safeRedirect(pending.redirectTo), {
     headers: { 'Set-Cookie': await clearPendingLogin(request) },
   });
 }
@@ -116,7 +116,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
 async function resend(request: Request, formData: FormData, pending: PendingLogin) {
   const submission = parseSubmission(formData, ResendSchema);
   const fail = (message: string, status: number, retryAfter: number | null = null) =>
-    data(
+    dataWithSession(
       request,
       { intent: 'resend' as const, result: submission.reply({ formErrors: [message] }), retryAfter },
       { status },
@@ -144,7 +144,7 @@ async function resend(request: Request, formData: FormData, pending: PendingLogi
     [['Set-Cookie', await writePendingLogin(request, { ...pending, sentAt: Date.now() })]],
     [['Set-Cookie', await setFlash(request, FLASH.codeResent)]],
   );
-  return redirectWithHeaders(request, '/login/verify', { headers });
+  return redirectWithSession(request, '/login/verify', { headers });
 }
 
 export default function VerifyPage() {

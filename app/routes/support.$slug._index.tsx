@@ -7,7 +7,7 @@ import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
 import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
-import { data } from '~/lib/http/responses.server.ts';
+import { dataWithSession } from '~/lib/http/responses.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -30,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (error) throwDbError(request, error, 'portal requests');
     requests = (rows ?? []) as typeof requests;
   }
-  return data(request, { workspace, signedIn: !!user, requests });
+  return dataWithSession(request, { workspace, signedIn: !!user, requests });
 }
 
 export default function Portal() {

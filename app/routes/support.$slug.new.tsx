@@ -21,7 +21,7 @@ import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
 import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
-import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `New request · ${data.workspace.name} · Tend` : 'New request · Tend' },
@@ -30,7 +30,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { supabase } = await requireUser(request);
   const workspace = await requireWorkspace(request, supabase, params.slug ?? '');
-  return data(request, { workspace, clientKey: crypto.randomUUID() });
+  return dataWithSession(request, { workspace, clientKey: crypto.randomUUID() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -45,7 +45,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== 'success' || fileErrors.length) {
     await removeUploads(supabase, uploads);
     const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
-    return data(request, { result, fileNames }, { status: 400 });
+    return dataWithSession(request, { result, fileNames }, { status: 400 });
   }
 
   const { data: rows, error } = await supabase.rpc('create_ticket', {
@@ -59,14 +59,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (error) {
     await removeUploads(supabase, uploads);
     const mapped = mapDbError(error, 'create_ticket');
-    return data(
+    return dataWithSession(
       request,
       { result: submission.reply({ formErrors: [mapped.message] }), fileNames },
       { status: mapped.status },
     );
   }
   const created = rows?.[0];
-  return redirectWithHeaders(request, created ? `/support/${slug}/requests/${created.number}` : `/support/${slug}`);
+  return redirectWithSession(request, created ? `/support/${slug}/requests/${created.number}` : `/support/${slug}`);
 }
 
 export default function NewRequest() {

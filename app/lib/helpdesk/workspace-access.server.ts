@@ -3,7 +3,7 @@
 // address and number parsing they start with. Always the user's cookie-bound client: row-level
 // security is the authorisation, and what it hides is a 404.
 import { throwDbError } from '../errors/from-db.server.ts';
-import { errorResponse, redirectWithHeaders } from '../http/responses.server.ts';
+import { errorResponse, redirectWithSession } from '../http/responses.server.ts';
 import type { Supabase } from '../supabase/client.server.ts';
 import type { Tables } from '../supabase/database.types.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
@@ -45,7 +45,7 @@ export async function throwNotFound(request: Request, supabase: Client, slug: st
     const url = new URL(request.url);
     const renamed = typeof data === 'string' ? data : null;
     const path = url.pathname.replace(/^\/(w|support)\/[^/]+/, (_, area: string) => `/${area}/${renamed}`);
-    if (renamed && path !== url.pathname) throw redirectWithHeaders(request, `${path}${url.search}`, { status: 301 });
+    if (renamed && path !== url.pathname) throw redirectWithSession(request, `${path}${url.search}`, { status: 301 });
   }
   throw errorResponse(request, 'not_found');
 }

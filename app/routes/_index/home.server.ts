@@ -4,7 +4,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { FLASH, takeFlash } from '~/lib/auth/cookies.server.ts';
 import { getOptionalUser } from '~/lib/auth/session.server.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
-import { data } from '~/lib/http/responses.server.ts';
+import { dataWithSession } from '~/lib/http/responses.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -13,7 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [workspaces, requests] = user
     ? await Promise.all([myWorkspaces(request, user.id), myRequests(request, user.id)])
     : [[], []];
-  return data(
+  return dataWithSession(
     request,
     { user, signedOut: flash === FLASH.signedOut, workspaces, requests },
     { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },

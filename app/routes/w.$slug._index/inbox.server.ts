@@ -12,7 +12,7 @@ import { parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/work
 import { decodeCursor, encodeCursor } from '~/lib/helpdesk/inbox-cursor.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 // One round trip: the workspace (404 unless I'm a member), view counts, members and the page.
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -57,13 +57,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const inbox = jsonPage<InboxJson>(result);
   // "#123" or "123": straight to that ticket (a number that is no ticket's is searched as text).
   if (inbox.ticket_number !== null && inbox.ticket_number !== undefined && !after && !before)
-    return redirectWithHeaders(request, `/w/${inbox.workspace.slug}/tickets/${inbox.ticket_number}`);
+    return redirectWithSession(request, `/w/${inbox.workspace.slug}/tickets/${inbox.ticket_number}`);
   let searchError: string | null = null;
   if (inbox.search_timeout !== null && inbox.search_timeout !== undefined) {
     log.warn('search timed out', { code: 'search_timeout', query: q, view, plan: inbox.search_timeout });
     searchError = errorMessage('search_timeout');
   }
-  return data(
+  return dataWithSession(
     request,
     {
       workspace: inbox.workspace,
@@ -93,17 +93,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const { workspace } = await requireMembership(request, supabase, user.id, params.slug ?? '');
   const submission = parseSubmission(await readFormData(request), InboxSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
   const { data: row, error } = await supabase.rpc('claim_next_ticket', {
     p_workspace_id: workspace.id,
   });
   if (error) {
     const mapped = mapDbError(error, 'claim_next_ticket');
-    return data(request, { result: submission.reply({ formErrors: [mapped.message] }) }, { status: mapped.status });
+    return dataWithSession(
+      request,
+      { result: submission.reply({ formErrors: [mapped.message] }) },
+      { status: mapped.status },
+    );
   }
   const claimed = (Array.isArray(row) ? row[0] : row) as {
     number?: number | null;
   } | null;
-  if (!claimed?.number) return redirectWithHeaders(request, `/w/${workspace.slug}?view=unassigned&claimed=none`);
-  return redirectWithHeaders(request, `/w/${workspace.slug}/tickets/${claimed.number}`);
+  if (!claimed?.number) return redirectWithSession(request, `/w/${workspace.slug}?view=unassigned&claimed=none`);
+  return redirectWithSession(request, `/w/${workspace.slug}/tickets/${claimed.number}`);
 }

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
 import { parseSlug, requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
-import { data } from '~/lib/http/responses.server.ts';
+import { dataWithSession } from '~/lib/http/responses.server.ts';
 import { reportArgs, reportRange } from '~/lib/reports/range.server.ts';
 import type { WorkspaceReport } from '~/lib/reports/report.ts';
 
@@ -19,14 +19,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   const page = { adminOf: workspace.slug, workspace };
   if (!range.ok || !result) {
-    return data(
+    return dataWithSession(
       request,
       { ...page, preset: null, reply: range.ok ? null : range.reply, report: null },
       { status: 400 },
     );
   }
   if (result.error) throwDbError(request, result.error, 'reports');
-  return data(request, {
+  return dataWithSession(request, {
     ...page,
     preset: range.preset,
     reply: null,

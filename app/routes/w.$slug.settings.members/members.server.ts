@@ -8,7 +8,7 @@ import { MembersSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { INVITATION_TOKEN_HEADER, newInvitationToken } from '~/lib/workspace/invitations.server.ts';
 
 /** One embedded row: PostgREST gives an object for a to-one embedding, typed as either. */
@@ -46,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (invitations.error) throwDbError(request, invitations.error, 'invitations');
   const notice = new URL(request.url).searchParams.get('done');
   const now = Date.now();
-  return data(request, {
+  return dataWithSession(request, {
     adminOf: workspace.slug,
     workspace,
     me: user.id,
@@ -75,13 +75,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     const { member, invitation } = submission.payload;
     const target = typeof member === 'string' ? member : typeof invitation === 'string' ? invitation : null;
-    return data(request, { result: submission.reply(), target }, { status: 400 });
+    return dataWithSession(request, { result: submission.reply(), target }, { status: 400 });
   }
   const value = submission.value;
-  const done = (notice: Notice) => redirectWithHeaders(request, `/w/${workspace.slug}/settings/members?done=${notice}`);
+  const done = (notice: Notice) => redirectWithSession(request, `/w/${workspace.slug}/settings/members?done=${notice}`);
   const target = 'member' in value ? value.member : 'invitation' in value ? value.invitation : null;
   const refuse = (message: string, status: number) =>
-    data(request, { result: submission.reply({ formErrors: [message] }), target }, { status });
+    dataWithSession(request, { result: submission.reply({ formErrors: [message] }), target }, { status });
   const refuseDb = (error: Parameters<typeof mapDbError>[0], context: string) => {
     const mapped = mapDbError(error, context);
     return refuse(mapped.message, mapped.status);
@@ -152,7 +152,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (!rows.length) return missing();
       // An admin who made themselves an agent may no longer see this page.
       return value.member === user.id && value.role !== 'admin'
-        ? redirectWithHeaders(request, `/w/${workspace.slug}`)
+        ? redirectWithSession(request, `/w/${workspace.slug}`)
         : done('role');
     }
     case 'remove': {
@@ -164,7 +164,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         .select('user_id');
       if (error) return refuseDb(error, 'remove member');
       if (!rows.length) return missing();
-      return value.member === user.id ? redirectWithHeaders(request, '/') : done('removed');
+      return value.member === user.id ? redirectWithSession(request, '/') : done('removed');
     }
   }
 }

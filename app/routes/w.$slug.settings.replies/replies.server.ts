@@ -12,7 +12,7 @@ import { profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { NEW } from './reply-form.tsx';
 
 const NOTICES = {
@@ -40,7 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
   const notice = search.get('done');
   const edit = search.get('edit');
-  return data(request, {
+  return dataWithSession(request, {
     adminOf: workspace.slug,
     workspace,
     notice: notice && notice in NOTICES ? NOTICES[notice as Notice] : null,
@@ -65,26 +65,34 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     const reply = submission.payload.reply;
     const target = typeof reply === 'string' && UUID_RE.test(reply) ? reply : NEW;
-    return data(request, { result: submission.reply(), target, preview: null }, { status: 400 });
+    return dataWithSession(request, { result: submission.reply(), target, preview: null }, { status: 400 });
   }
   const value = submission.value;
   const target = 'reply' in value && value.reply ? value.reply : NEW;
-  const done = (notice: Notice) => redirectWithHeaders(request, `/w/${workspace.slug}/settings/replies?done=${notice}`);
+  const done = (notice: Notice) => redirectWithSession(request, `/w/${workspace.slug}/settings/replies?done=${notice}`);
   const refuse = (error: Parameters<typeof mapDbError>[0] | null, context: string) => {
     // 23505: the title is another reply's (canned_replies_title_key); no row: deleted meanwhile, or hidden.
     if (error?.code === '23505') {
       const reply = submission.reply({ fieldErrors: { title: [errorMessage('title_taken')] } });
-      return data(request, { result: reply, target, preview: null }, { status: errorStatus('title_taken') });
+      return dataWithSession(request, { result: reply, target, preview: null }, { status: errorStatus('title_taken') });
     }
     const { message, status } = error
       ? mapDbError(error, context)
       : { message: errorMessage('not_found'), status: errorStatus('not_found') };
-    return data(request, { result: submission.reply({ formErrors: [message] }), target, preview: null }, { status });
+    return dataWithSession(
+      request,
+      { result: submission.reply({ formErrors: [message] }), target, preview: null },
+      { status },
+    );
   };
 
   switch (value.intent) {
     case 'preview':
-      return data(request, { result: submission.reply(), target, preview: fillPlaceholders(value.body, example) });
+      return dataWithSession(request, {
+        result: submission.reply(),
+        target,
+        preview: fillPlaceholders(value.body, example),
+      });
     case 'create': {
       const { error } = await supabase
         .from('canned_replies')

@@ -23,7 +23,7 @@ import {
   type Workspace,
 } from '~/lib/helpdesk/workspace-access.server.ts';
 import { isPriority, isStatus, type MemberRole, NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.ts';
-import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
@@ -90,7 +90,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .map((e) => ({ id: e.id, created_at: e.created_at, text: historyLine(e, name) }));
   // The page's data goes into the document as script: only what the page shows (the JavaScript budget).
   const { requester_id, created_at: _c, solved_at: _s, ...shownTicket } = page.ticket;
-  return data(request, {
+  return dataWithSession(request, {
     workspace: page.workspace,
     me: user.id,
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
@@ -130,7 +130,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!sending || fileErrors.length) await removeUploads(supabase, uploads);
   if (submission.status !== 'success' || (sending && fileErrors.length)) {
     const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
-    return data(request, { result, fileNames }, { status: 400 });
+    return dataWithSession(request, { result, fileNames }, { status: 400 });
   }
 
   const form = submission.value;
@@ -139,11 +139,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const [reply] = await filledCannedReplies(request, supabase, user, ticket, form.canned_reply);
     if (!reply) {
       const result = submission.reply({ fieldErrors: { canned_reply: [errorMessage('not_found')] } });
-      return data(request, { result, fileNames }, { status: 404 });
+      return dataWithSession(request, { result, fileNames }, { status: 404 });
     }
     const result = submission.reply();
     const body = appendToDraft(replyValue(result, 'body') ?? '', reply.text);
-    return data(request, { result: { ...result, initialValue: { ...result.initialValue, body } }, fileNames });
+    return dataWithSession(request, {
+      result: { ...result, initialValue: { ...result.initialValue, body } },
+      fileNames,
+    });
   }
   const page = `/w/${slug}/tickets/${params.number}`;
   if (form.intent !== 'send')
@@ -164,9 +167,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // ticket_changed: the messages after the one the writer saw are new to them. The loader runs
     // again after this action, so they show above the kept draft.
     const changedAfter = mapped.code === 'ticket_changed' ? form.last_seen_message_id : undefined;
-    return data(request, { result, changedAfter, fileNames }, { status: mapped.status });
+    return dataWithSession(request, { result, changedAfter, fileNames }, { status: mapped.status });
   }
-  return redirectWithHeaders(request, page);
+  return redirectWithSession(request, page);
 }
 
 type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' | 'insert_canned_reply' }>;
@@ -274,7 +277,11 @@ async function sidebarAction(
       fieldErrors[field] = [
         errorMessage('ticket_field_changed', await lastChange(request, supabase, ticket.id, field)),
       ];
-    return data(request, { result: submission.reply({ fieldErrors }), fileNames: [] as string[] }, { status: 409 });
+    return dataWithSession(
+      request,
+      { result: submission.reply({ fieldErrors }), fileNames: [] as string[] },
+      { status: 409 },
+    );
   }
   if (error) {
     const mapped = mapDbError(error, `ticket ${form.intent}`);
@@ -282,8 +289,8 @@ async function sidebarAction(
     const result = submission.reply(
       field ? { fieldErrors: { [field]: [mapped.message] } } : { formErrors: [mapped.message] },
     );
-    return data(request, { result, fileNames: [] as string[] }, { status: mapped.status });
+    return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
   }
-  if (form.intent === 'save' || form.intent === 'assign_me') return redirectWithHeaders(request, ticket.page);
-  return data(request, { saved: changes[0].field, fileNames: [] as string[] });
+  if (form.intent === 'save' || form.intent === 'assign_me') return redirectWithSession(request, ticket.page);
+  return dataWithSession(request, { saved: changes[0].field, fileNames: [] as string[] });
 }
