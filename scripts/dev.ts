@@ -26,10 +26,15 @@ function log(line: string) {
   if (shown !== null) console.log(shown);
 }
 
+const appPort = Number(process.env.PORT ?? 3000);
+// The app's public origin, as its sign-in links name it: the functions' links (replies, invitations) too.
+const appOrigin = (process.env.APP_ORIGIN || `http://localhost:${appPort}`).replace(/\/+$/, '');
+
 const stack = await startStack({
   dir,
   log,
   port: stackPort,
+  functionsEnv: { APP_URL: appOrigin },
   onCrash: (name, message) => {
     console.error(bold(`[stack] ${name} could not be brought back; stopping. ${message}`));
     void stop(1);
@@ -37,7 +42,6 @@ const stack = await startStack({
 });
 // Island pages (docs/decisions/006-javascript-budget.md) load these instead of Remix's runtime.
 const islands = await watchIslands();
-const appPort = Number(process.env.PORT ?? 3000);
 
 // Its own process group, so that Ctrl-C (SIGINT to the terminal's foreground group) reaches only
 // this script, which then stops the whole group: an app server that answers SIGINT by closing
@@ -82,7 +86,7 @@ process.on('exit', () => signalRemix('SIGKILL'));
 
 console.log(`
 ${bold('Tend is starting')}
-  App        http://localhost:${appPort}
+  App        ${appOrigin}
   API        ${stack.apiUrl}
   Mail inbox ${stack.mailUrl}  (GET ${stack.mailUrl}/api/v1/search?query=to:<address>)
   Database   ${stack.dbUrl}

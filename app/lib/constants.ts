@@ -5,6 +5,8 @@
 export const OTP_LENGTH = 6;
 export const OTP_VALID_SECONDS = 10 * 60;
 export const RESEND_COOLDOWN_SECONDS = 60;
+/** The one-click sign-in link of a notification email works once, for this long (email_sign_in_links.expires_at). */
+export const EMAIL_LINK_VALID_HOURS = 24;
 
 // Sizes, counts and lengths shared with the edge functions, which can only read supabase/functions.
 export {

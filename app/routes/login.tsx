@@ -50,10 +50,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const redirectTo = safeRedirect(submission.value.redirectTo, '/');
   // /login/verify is an island page without Remix's runtime: Remix's client (this page's form)
   // follows this redirect with a document load (X-Remix-Reload-Document, as redirectDocument sets it).
-  const toVerify = async (sentAt: number) =>
+  const toVerify = async (sentAt: number, earlier = false) =>
     redirectWithSession(request, '/login/verify', {
       headers: [
-        ['Set-Cookie', await writePendingLogin(request, { email, redirectTo, sentAt })],
+        ['Set-Cookie', await writePendingLogin(request, { email, redirectTo, sentAt, earlier })],
         ['X-Remix-Reload-Document', 'true'],
       ],
     });
@@ -82,9 +82,10 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   const mapped = mapAuthError(error);
-  // A code went to this address moments ago: go on and enter it; the countdown shows the wait.
+  // A code went to this address moments ago and no new one now: go on and enter that one (the page
+  // says no new code was sent); the countdown shows the wait.
   if (mapped.code === 'code_rate_limited' && mapped.seconds)
-    return toVerify(Date.now() - (RESEND_COOLDOWN_SECONDS - mapped.seconds) * 1000);
+    return toVerify(Date.now() - (RESEND_COOLDOWN_SECONDS - mapped.seconds) * 1000, true);
   log.warn('sign-in code not sent', { code: mapped.code, auth_code: error.code, status: error.status });
   const message = mappedMessage(mapped);
   const reply =

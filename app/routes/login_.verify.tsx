@@ -8,7 +8,13 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { replyErrors } from '~/components/forms.tsx';
 import { Island, type IslandHandle } from '~/components/island.tsx';
 import { verifyIslands } from '~/components/verify-parts.tsx';
-import { allowCodeRequest, codeSent, reserveVerify, settleVerify } from '~/lib/auth/sign-in-limits.server.ts';
+import {
+  allowCodeRequest,
+  codeSent,
+  codeSpent,
+  reserveVerify,
+  settleVerify,
+} from '~/lib/auth/sign-in-limits.server.ts';
 import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
 import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
 import { signInLink } from '~/lib/auth/sign-in-link.server.ts';
@@ -59,6 +65,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     request,
     {
       email: pending.email,
+      earlier: pending.earlier,
       cooldown: cooldownLeft(pending),
       resent: flash === FLASH.codeResent,
       differentEmailHref: loginPath(pending.redirectTo),
@@ -92,7 +99,9 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
   const ip = clientIp(request);
   if (!(await reserveVerify(pending.email, ip))) {
     log.warn('verify attempts limited', { ip: ip ?? 'unknown' });
-    return fail(errorMessage('too_many_attempts'), errorStatus('too_many_attempts'));
+    // Five wrong tries spent this code: only a new one works ("Send a new code" is below the field).
+    const code = (await codeSpent(pending.email)) ? 'code_used_up' : 'too_many_attempts';
+    return fail(errorMessage(code), errorStatus(code));
   }
   const { supabase } = getSupabase(request);
   const { error } = await supabase.auth.verifyOtp({
@@ -141,14 +150,14 @@ async function resend(request: Request, formData: FormData, pending: PendingLogi
   }
   await codeSent(pending.email);
   const headers = combineHeaders(
-    [['Set-Cookie', await writePendingLogin(request, { ...pending, sentAt: Date.now() })]],
+    [['Set-Cookie', await writePendingLogin(request, { ...pending, sentAt: Date.now(), earlier: false })]],
     [['Set-Cookie', await setFlash(request, FLASH.codeResent)]],
   );
   return redirectWithSession(request, '/login/verify', { headers });
 }
 
 export default function VerifyPage() {
-  const { email, cooldown, resent, differentEmailHref } = useLoaderData<typeof loader>();
+  const { email, earlier, cooldown, resent, differentEmailHref } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const verifyResult = actionData?.intent === 'verify' ? actionData.result : undefined;
   const resendResult = actionData?.intent === 'resend' ? actionData.result : undefined;
@@ -156,10 +165,20 @@ export default function VerifyPage() {
   return (
     <section className="card card--narrow" aria-labelledby="verify-title">
       <h1 id="verify-title">Check your email</h1>
-      <p className="lead">
-        We sent a {OTP_LENGTH}-digit code to <strong data-testid="pending-email">{email}</strong>. It works once and for{' '}
-        {OTP_VALID_SECONDS / 60} minutes.
-      </p>
+      {earlier ? (
+        // Auth sends an address one code a minute, counted from the last code sent or sign-in link used
+        // (docs/decisions/035-email-sign-in-links.md): asked again sooner, it sent nothing (login's action).
+        <p className="lead" data-testid="code-not-sent">
+          We didn't send a new code: one was sent to <strong data-testid="pending-email">{email}</strong> (or a sign-in
+          link used) less than a minute ago. Enter the code from your latest email, or send a new one when the countdown
+          ends.
+        </p>
+      ) : (
+        <p className="lead">
+          We sent a {OTP_LENGTH}-digit code to <strong data-testid="pending-email">{email}</strong>. It works once and
+          for {OTP_VALID_SECONDS / 60} minutes.
+        </p>
+      )}
       {resent ? (
         <p className="notice notice--success" role="status">
           A new code is on its way. Only the latest code works.

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'smol-toml';
+import { unsupportedKeys } from './config-keys.ts';
 
 export interface EmailTemplate {
   subject?: string;
@@ -13,21 +14,64 @@ export interface AuthConfig {
   siteUrl: string;
   additionalRedirectUrls: string[];
   jwtExpiry: number;
+  /** [auth] jwt_issuer; unset: <api url>/auth/v1. */
+  jwtIssuer?: string;
   /** [auth] signing_keys_path, relative to supabase/ (a JSON array of private JWKs). */
   signingKeysPath?: string;
   enableSignup: boolean;
   enableRefreshTokenRotation: boolean;
   refreshTokenReuseInterval: number;
+  enableAnonymousSignIns: boolean;
+  enableManualLinking: boolean;
+  /** GOTRUE_PASSWORD_MIN_LENGTH (at least 6) and GOTRUE_PASSWORD_REQUIRED_CHARACTERS, decoded into sets. */
+  password: { minLength: number; requiredCharacters: string[] };
   email: {
     enableSignup: boolean;
     enableConfirmations: boolean;
+    /** GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED: both addresses confirm an email change. */
+    doubleConfirmChanges: boolean;
+    /** GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION. */
+    securePasswordChange: boolean;
     otpLength: number;
     otpExpiry: number;
     /** Seconds between two emails to one address (SMTP_MAX_FREQUENCY). */
     maxFrequency: number;
     templates: Record<string, EmailTemplate>;
   };
-  rateLimit: { emailSent: number; signInSignUps: number; tokenVerifications: number; tokenRefresh: number };
+  /** [auth.sms]: phone sign-in, served locally through the send_sms hook or [auth.sms.test_otp]. */
+  sms: {
+    enableSignup: boolean;
+    enableConfirmations: boolean;
+    maxFrequency: number;
+    template: string;
+    testOtp: Record<string, string>;
+  };
+  /** [auth.mfa]: TOTP only; phone and WebAuthn factors, OAuth providers, SSO, web3 and passkeys run as off. */
+  mfa: { maxEnrolledFactors: number; totp: { enroll: boolean; verify: boolean } };
+  hooks: Partial<Record<HookName, HookConfig>>;
+  rateLimit: {
+    emailSent: number;
+    signInSignUps: number;
+    tokenVerifications: number;
+    tokenRefresh: number;
+    anonymousUsers: number;
+    smsSent: number;
+  };
+}
+
+export const HOOK_NAMES = [
+  'custom_access_token',
+  'password_verification_attempt',
+  'mfa_verification_attempt',
+  'send_email',
+  'send_sms',
+  'before_user_created',
+] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
+export interface HookConfig {
+  uri: string;
+  /** Standard Webhooks secrets (`v1,whsec_…`), http(s) hooks only. */
+  secrets: string[];
 }
 
 /**
@@ -69,6 +113,8 @@ export interface ProjectConfig {
   /** [functions.<slug>] as the CLI reads it; paths absolute (config paths are relative to supabase/). */
   functions: Record<string, FunctionConfig>;
   edgeRuntime: EdgeRuntimeConfig;
+  /** config.toml keys the stack doesn't honour, one line each (config-keys.ts), printed once at start. */
+  warnings: string[];
 }
 
 export interface FunctionConfig {
@@ -130,12 +176,131 @@ export function parseSize(v: unknown, d: number): number {
   return Math.round(Number(m[1]) * 1024 ** ' kmgtp'.indexOf(m[2].toLowerCase() || ' '));
 }
 
+// CLI pkg/config/auth.go PasswordRequirements.ToChar: GOTRUE_PASSWORD_REQUIRED_CHARACTERS per setting.
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const DIGITS = '0123456789';
+const PASSWORD_REQUIREMENTS: Record<string, string[]> = {
+  '': [],
+  letters_digits: [LOWER + UPPER, DIGITS],
+  lower_upper_letters_digits: [LOWER, UPPER, DIGITS],
+  lower_upper_letters_digits_symbols: [LOWER, UPPER, DIGITS, '!@#$%^&*()_+-=[]{};\'\\:"|<>?,./`~'],
+};
+
+const HOOK_SECRET = /^v1,whsec_[A-Za-z0-9+/=]{32,88}$/; // CLI config.go hookSecretPattern
+
+/** [auth.hook.<name>] validated as the CLI's hookConfig.validate does; only enabled hooks are kept. */
+function hookConfig(name: string, t: Table): HookConfig | undefined {
+  if (!bool(t.enabled, false)) return undefined;
+  const uri = envValue(str(t.uri, ''));
+  if (!uri) throw new Error(`config.toml: Missing required field in config: auth.hook.${name}.uri`);
+  const secrets = envValue(str(t.secrets, ''));
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1].toLowerCase();
+  if (scheme === 'http' || scheme === 'https') {
+    if (!secrets) throw new Error(`config.toml: Missing required field in config: auth.hook.${name}.secrets`);
+    if (!secrets.split('|').every((s) => HOOK_SECRET.test(s)))
+      throw new Error(
+        `config.toml: Invalid hook config: auth.hook.${name}.secrets must be formatted as "v1,whsec_<base64_encoded_secret>" with a minimum length of 32 characters.`,
+      );
+    // GoTrue conf ValidateExtensibilityPoint: plain http only to the machine itself.
+    const host = new URL(uri).hostname.replace(/^\[|\]$/g, '');
+    if (scheme === 'http' && !['localhost', '127.0.0.1', '::1', 'host.docker.internal'].includes(host))
+      throw new Error(`config.toml: auth.hook.${name}.uri: only localhost, 127.0.0.1, and ::1 are supported with http`);
+    return { uri, secrets: secrets.split('|') };
+  }
+  if (scheme === 'pg-functions') {
+    if (secrets)
+      throw new Error(
+        `config.toml: Invalid hook config: auth.hook.${name}.secrets is unsupported for pg-functions URI`,
+      );
+    // GoTrue conf validatePostgresPath: pg-functions://<database>/<schema>/<function>.
+    const [, schema, fn] = new URL(uri).pathname.split('/');
+    for (const [what, v] of [
+      ['schema', schema],
+      ['table', fn],
+    ])
+      if (!/^[a-zA-Z_][a-zA-Z0-9_]{0,62}$/.test(v ?? ''))
+        throw new Error(`config.toml: auth.hook.${name}.uri: invalid ${what} name: ${v ?? ''}`);
+    return { uri, secrets: [] };
+  }
+  throw new Error(
+    `config.toml: Invalid hook config: auth.hook.${name}.uri should be a HTTP, HTTPS, or pg-functions URI`,
+  );
+}
+
+/** [auth] as the CLI turns it into GoTrue's environment (internal/start/start.go buildGotrueEnv). */
+function authConfig(auth: Table, templates: Record<string, EmailTemplate>): AuthConfig {
+  const email = table(auth.email);
+  const sms = table(auth.sms);
+  const mfa = table(auth.mfa);
+  const rate = table(auth.rate_limit);
+  const factor = (t: unknown) => ({
+    enroll: bool(table(t).enroll_enabled, false),
+    verify: bool(table(t).verify_enabled, false),
+  });
+  const requirements = str(auth.password_requirements, '');
+  if (!(requirements in PASSWORD_REQUIREMENTS))
+    throw new Error(
+      `config.toml: auth.password_requirements must be one of ${Object.keys(PASSWORD_REQUIREMENTS)
+        .map((k) => `"${k}"`)
+        .join(', ')}`,
+    );
+  const hooks: AuthConfig['hooks'] = {};
+  for (const name of HOOK_NAMES) {
+    const hook = hookConfig(name, table(table(auth.hook)[name]));
+    if (hook) hooks[name] = hook;
+  }
+  return {
+    siteUrl: str(auth.site_url, 'http://127.0.0.1:3000'),
+    additionalRedirectUrls: strs(auth.additional_redirect_urls, []),
+    jwtExpiry: num(auth.jwt_expiry, 3600),
+    jwtIssuer: str(auth.jwt_issuer, '') || undefined,
+    signingKeysPath: str(auth.signing_keys_path, '') || undefined,
+    enableSignup: bool(auth.enable_signup, true),
+    enableRefreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
+    refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
+    enableAnonymousSignIns: bool(auth.enable_anonymous_sign_ins, false),
+    enableManualLinking: bool(auth.enable_manual_linking, false),
+    // GoTrue conf: a minimum below 6 is raised to 6.
+    password: {
+      minLength: Math.max(6, num(auth.minimum_password_length, 6)),
+      requiredCharacters: PASSWORD_REQUIREMENTS[requirements],
+    },
+    email: {
+      enableSignup: bool(email.enable_signup, true),
+      enableConfirmations: bool(email.enable_confirmations, false),
+      doubleConfirmChanges: bool(email.double_confirm_changes, true),
+      securePasswordChange: bool(email.secure_password_change, false),
+      otpLength: num(email.otp_length, 6),
+      otpExpiry: num(email.otp_expiry, 3600),
+      maxFrequency: parseDuration(email.max_frequency, 1),
+      templates,
+    },
+    sms: {
+      enableSignup: bool(sms.enable_signup, false),
+      enableConfirmations: bool(sms.enable_confirmations, false),
+      maxFrequency: parseDuration(sms.max_frequency, 5),
+      template: str(sms.template, 'Your code is {{ .Code }}'),
+      testOtp: Object.fromEntries(Object.entries(table(sms.test_otp)).map(([k, v]) => [k, String(v)])),
+    },
+    mfa: { maxEnrolledFactors: num(mfa.max_enrolled_factors, 10), totp: factor(mfa.totp) },
+    hooks,
+    rateLimit: {
+      emailSent: num(rate.email_sent, 360000),
+      signInSignUps: num(rate.sign_in_sign_ups, 30),
+      tokenVerifications: num(rate.token_verifications, 30),
+      tokenRefresh: num(rate.token_refresh, 150),
+      anonymousUsers: num(rate.anonymous_users, 30),
+      smsSent: num(rate.sms_sent, 30),
+    },
+  };
+}
+
 export function loadConfig(projectDir: string, file = path.join(projectDir, 'supabase', 'config.toml')): ProjectConfig {
   const raw = table(parse(readFileSync(file, 'utf8')));
   const api = table(raw.api);
   const auth = table(raw.auth);
   const email = table(auth.email);
-  const rate = table(auth.rate_limit);
   const templates: Record<string, EmailTemplate> = {};
   for (const [name, t] of Object.entries(table(email.template))) {
     const tt = table(t);
@@ -170,29 +335,7 @@ export function loadConfig(projectDir: string, file = path.join(projectDir, 'sup
       extraSearchPath: strs(api.extra_search_path, ['public', 'extensions']),
       maxRows: num(api.max_rows, 1000),
     },
-    auth: {
-      siteUrl: str(auth.site_url, 'http://127.0.0.1:3000'),
-      additionalRedirectUrls: strs(auth.additional_redirect_urls, []),
-      jwtExpiry: num(auth.jwt_expiry, 3600),
-      signingKeysPath: str(auth.signing_keys_path, '') || undefined,
-      enableSignup: bool(auth.enable_signup, true),
-      enableRefreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
-      refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
-      email: {
-        enableSignup: bool(email.enable_signup, true),
-        enableConfirmations: bool(email.enable_confirmations, false),
-        otpLength: num(email.otp_length, 6),
-        otpExpiry: num(email.otp_expiry, 3600),
-        maxFrequency: parseDuration(email.max_frequency, 1),
-        templates,
-      },
-      rateLimit: {
-        emailSent: num(rate.email_sent, 360000),
-        signInSignUps: num(rate.sign_in_sign_ups, 30),
-        tokenVerifications: num(rate.token_verifications, 30),
-        tokenRefresh: num(rate.token_refresh, 150),
-      },
-    },
+    auth: authConfig(auth, templates),
     storage: {
       fileSizeLimit: parseSize(table(raw.storage).file_size_limit, 50 * 1024 ** 2),
       buckets: Object.fromEntries(
@@ -232,5 +375,6 @@ export function loadConfig(projectDir: string, file = path.join(projectDir, 'sup
       wallClockLimitMs: 400_000,
       requestIdleTimeoutMs: 150_000,
     },
+    warnings: unsupportedKeys(raw),
   };
 }

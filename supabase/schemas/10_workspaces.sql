@@ -165,8 +165,22 @@ create trigger invitations_times before update on public.invitations
   for each row when (current_user in ('anon', 'authenticated', 'service_role'))
   execute function private.invitation_times();
 
+-- Someone who already belongs gets no invitation (nor its email): already_member. Only what the API writes.
+create function private.refuse_member_invitation() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if exists (select 1 from public.memberships m join auth.users u on u.id = m.user_id
+              where m.workspace_id = new.workspace_id and lower(u.email) = lower(new.email::text)) then
+    raise exception using errcode = 'P0001', message = 'already_member';
+  end if;
+  return new;
+end $$;
+-- After invitations_email (the address as stored), before invitations_limit (nothing counted).
+create trigger invitations_existing_member before insert or update of email, token_hash on public.invitations
+  for each row when (current_user in ('anon', 'authenticated')) execute function private.refuse_member_invitation();
+
 revoke all on function private.handle_new_user(), private.keep_an_admin(), private.normalise_invitation_email(),
-  private.invitation_times() from public;
+  private.invitation_times(), private.refuse_member_invitation() from public;
 
 -- A time zone the database knows (pg_timezone_names), or bad_request: only a hand-made request sends another.
 create function private.check_workspace_time_zone() returns trigger

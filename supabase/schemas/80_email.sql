@@ -19,8 +19,6 @@ create table public.email_deliveries (
   primary key (message_id, recipient)
 );
 create index email_deliveries_ticket_idx on public.email_deliveries (ticket_id);
--- Invitation emails per address (private.limit_invitations).
-create index email_deliveries_recipient_idx on public.email_deliveries (recipient, created_at);
 alter table public.email_deliveries enable row level security;
 revoke all on public.email_deliveries from anon, authenticated;
 
@@ -45,6 +43,65 @@ create index inbound_emails_ticket_idx on public.inbound_emails (ticket_id);
 alter table public.inbound_emails enable row level security;
 revoke all on public.inbound_emails from anon, authenticated;
 
+-- The one-click sign-in link of each notification email (docs/decisions/035-email-sign-in-links.md): a
+-- random token per email, of which only the SHA-256 is kept; it works once, for 24 hours, whatever
+-- other emails or codes were sent since. notify makes them, the app spends them (both as service_role).
+create table public.email_sign_in_links (
+  token_hash text primary key check (token_hash ~ '^[0-9a-f]{64}$'),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  -- Where it leads once signed in: a path of this app (the thread the email is about).
+  next text not null check (next ~ '^/[^/\\]' and char_length(next) <= 500),
+  expires_at timestamptz not null default now() + interval '24 hours',
+  used_at timestamptz,
+  created_at timestamptz not null default now()
+);
+create index email_sign_in_links_user_idx on public.email_sign_in_links (user_id, created_at);
+alter table public.email_sign_in_links enable row level security;
+revoke all on public.email_sign_in_links from anon, authenticated;
+
+-- A new link for one email; the user's spent links (used, or expired a day ago) go. Returns when it expires.
+create function public.create_email_sign_in_link(p_user_id uuid, p_next text, p_token_hash text) returns timestamptz
+language plpgsql security definer set search_path = '' as $$
+declare
+  expires timestamptz;
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  delete from public.email_sign_in_links
+   where user_id = p_user_id and (used_at is not null or expires_at < now() - interval '1 day');
+  insert into public.email_sign_in_links (token_hash, user_id, next) values (p_token_hash, p_user_id, p_next)
+  returning expires_at into expires;
+  return expires;
+end $$;
+revoke execute on function public.create_email_sign_in_link(uuid, text, text) from public, anon, authenticated;
+grant execute on function public.create_email_sign_in_link(uuid, text, text) to service_role;
+
+-- Spends a link: its user's email and where it leads, once. An unknown token is link_invalid, a spent
+-- one link_used, an old one link_expired; none of them is marked.
+create function public.use_email_sign_in_link(p_token text) returns table (email text, next text)
+language plpgsql security definer set search_path = '' as $$
+declare
+  l public.email_sign_in_links;
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  select * into l from public.email_sign_in_links
+   where token_hash = encode(extensions.digest(coalesce(p_token, ''), 'sha256'), 'hex') for update;
+  if l.token_hash is null then
+    raise exception using errcode = 'P0001', message = 'link_invalid';
+  elsif l.used_at is not null then
+    raise exception using errcode = 'P0001', message = 'link_used';
+  elsif l.expires_at <= now() then
+    raise exception using errcode = 'P0001', message = 'link_expired';
+  end if;
+  update public.email_sign_in_links set used_at = now() where token_hash = l.token_hash;
+  return query select u.email::text, l.next from auth.users u where u.id = l.user_id and u.deleted_at is null;
+end $$;
+revoke execute on function public.use_email_sign_in_link(text) from public, anon, authenticated;
+grant execute on function public.use_email_sign_in_link(text) to service_role;
+
 -- ---------------------------------------------------------------------------------------------
 -- Whether the caller should send this email to this recipient now: never sent, and not being sent
 -- by another call (a claim older than 2 minutes is taken to have died). Counts the attempts.
@@ -64,13 +121,19 @@ grant execute on function public.claim_email_delivery(text, text, uuid) to servi
 
 -- An inbound email in one transaction: the sender's reply on its thread, a follow-up request when
 -- that thread is closed, or a new request in the workspace, with its files' rows (p_attachments, see
--- private.attach_received_files; the function stores the bytes at the paths returned). p_ticket_id is
--- the thread the function found (Reply-To token, In-Reply-To/References); only its requester and its
--- team may reply there, anyone else's mail becomes a request of their own. A provider id seen before
--- returns what it made (with its files, which the function stores again if any is missing).
+-- private.attach_received_files; the function stores the bytes at the paths returned). What it trusts
+-- (docs/decisions/034-inbound-email-trust.md): p_ticket_id is the thread the function found (a reply+
+-- address whose MAC it checked, else In-Reply-To/References), p_recipient_id whom that address was sent
+-- to (null for a thread found otherwise), p_sender_verified whether the provider authenticated From's
+-- domain. An unverified From never speaks as a member of the workspace the mail lands in (forbidden:
+-- nothing is written). Only the thread's requester or team may answer it, and on a per-recipient address
+-- only that recipient: anyone else's mail becomes a request of their own in that workspace. The message
+-- moves the status as post_message's does, for the sender. A provider id seen before returns what it
+-- made (with its files, which the function stores again if any is missing).
 create function public.receive_email(
   p_provider_message_id text, p_message_id text, p_from text, p_workspace_slug text, p_ticket_id uuid,
-  p_subject text, p_body text, p_attachments jsonb default null
+  p_subject text, p_body text, p_attachments jsonb default null, p_recipient_id uuid default null,
+  p_sender_verified boolean default false
 ) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -78,6 +141,7 @@ declare
   sender uuid;
   t public.tickets;
   ws uuid;
+  actor private.ticket_actor;
   m public.messages;
   outcome text;
   follows uuid;
@@ -97,24 +161,32 @@ begin
 
   if p_ticket_id is not null then
     select * into t from public.tickets where id = p_ticket_id for update;
-    if t.id is not null and t.requester_id <> sender and private.ticket_actor(t.workspace_id, sender) = 'requester' then
-      t := null; -- not theirs to answer: a request of their own in that workspace
-      select w.id into ws from public.workspaces w join public.tickets x on x.workspace_id = w.id where x.id = p_ticket_id;
-    end if;
+    ws := t.workspace_id;
   end if;
+  if ws is null then
+    select w.id into ws from public.workspaces w where w.slug = lower(p_workspace_slug);
+  end if;
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  actor := private.ticket_actor(ws, sender);
+  if actor <> 'requester' and not coalesce(p_sender_verified, false) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'unverified member';
+  end if;
+  if t.id is not null and ((actor = 'requester' and t.requester_id <> sender) or p_recipient_id <> sender) then
+    t := null; -- not theirs to answer
+  end if;
+  -- The sender acts in this transaction: the history names them (private.ticket_history reads auth.uid()).
+  perform set_config('request.jwt.claim.sub', sender::text, true);
+
   if t.id is not null and t.status <> 'closed' then
     insert into public.messages (ticket_id, author_id, kind, body) values (t.id, sender, 'reply', p_body) returning * into m;
+    if private.status_after_reply(t.status, actor) is not null then
+      perform private.change_status(t.id, private.status_after_reply(t.status, actor), actor, 'reply');
+    end if;
     outcome := 'reply';
   else
-    if t.id is not null then
-      ws := t.workspace_id;
-      follows := t.id;
-    elsif ws is null then
-      select w.id into ws from public.workspaces w where w.slug = lower(p_workspace_slug);
-    end if;
-    if ws is null then
-      raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
-    end if;
+    follows := t.id;
     insert into public.tickets (workspace_id, requester_id, subject, follow_up_of)
     values (ws, sender, left(coalesce(nullif(trim(p_subject), ''), '(no subject)'), 200), follows) returning * into t;
     insert into public.messages (ticket_id, author_id, kind, body) values (t.id, sender, 'reply', p_body) returning * into m;
@@ -126,8 +198,8 @@ begin
                             'follow_up_of', follows, 'attachments', private.attach_received_files(m.id, p_attachments),
                             'duplicate', false);
 end $$;
-revoke execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb) from public, anon, authenticated;
-grant execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb) to service_role;
+revoke execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb, uuid, boolean) from public, anon, authenticated;
+grant execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb, uuid, boolean) to service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Calls an edge function once the transaction commits (pg_net), with Vault's project URL and service
@@ -182,18 +254,44 @@ create trigger invitations_notify after insert or update of token_hash on public
   for each row execute function private.notify_invitation();
 
 -- Invitation emails go to any address an admin types, and anyone may make a workspace: at most 5 to one
--- address an hour (what notify sent or is sending) and 50 a workspace an hour (invitations sent or
--- resent). More is refused with too_many_attempts, and nothing is written.
+-- address an hour and 50 from a workspace an hour. Each invitation or resend written through the API is
+-- counted here as it is written (notify sends later: counting its deliveries let quick resends through).
+create table public.invitation_sends (
+  id bigint generated always as identity primary key,
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  email extensions.citext not null,
+  created_at timestamptz not null default now()
+);
+create index invitation_sends_email_idx on public.invitation_sends (email, created_at);
+create index invitation_sends_workspace_idx on public.invitation_sends (workspace_id, created_at);
+create index invitation_sends_created_idx on public.invitation_sends (created_at);
+alter table public.invitation_sends enable row level security;
+revoke all on public.invitation_sends from anon, authenticated;
+
+-- Past either limit the write is refused with too_many_attempts, its hint the seconds until one more may
+-- go, and nothing is written. Writes for one address, and for one workspace, take turns (an advisory
+-- lock), so parallel resends can't all pass the count.
 create function private.limit_invitations() returns trigger
 language plpgsql security definer set search_path = '' as $$
+declare
+  free_at timestamptz;
 begin
-  if (select count(*) from public.email_deliveries d
-       where d.recipient = new.email and d.message_id like '<i.%' and d.created_at > now() - interval '1 hour') >= 5
-     or (select count(*) from public.invitations i
-          where i.workspace_id = new.workspace_id and i.expires_at > now() + interval '7 days' - interval '1 hour') >= 50
-  then
-    raise exception using errcode = 'P0001', message = 'too_many_attempts', detail = 'invitation emails';
+  perform pg_advisory_xact_lock(hashtextextended('invitation_sends:' || new.email::text, 0));
+  perform pg_advisory_xact_lock(hashtextextended('invitation_sends:' || new.workspace_id::text, 0));
+  delete from public.invitation_sends where created_at <= now() - interval '1 hour';
+  -- When the 5th newest to the address (the 50th newest of the workspace) leaves the hour.
+  select greatest(
+           (select s.created_at from public.invitation_sends s where s.email = new.email
+             order by s.created_at desc offset 4 limit 1),
+           (select s.created_at from public.invitation_sends s where s.workspace_id = new.workspace_id
+             order by s.created_at desc offset 49 limit 1)
+         ) + interval '1 hour'
+    into free_at;
+  if free_at is not null then
+    raise exception using errcode = 'P0001', message = 'too_many_attempts', detail = 'invitation emails',
+      hint = ceil(greatest(extract(epoch from free_at - now()), 1))::text;
   end if;
+  insert into public.invitation_sends (workspace_id, email) values (new.workspace_id, new.email);
   return new;
 end $$;
 create trigger invitations_limit before insert or update of token_hash on public.invitations
@@ -241,3 +339,8 @@ select cron.schedule(
   ) as request_id
   $job$
 );
+
+-- Files no message claims (40_attachments.sql) are swept hourly at half past by the sweep-attachments
+-- function, called through pg_net with Vault's key as notify is (private.call_function). `db diff`
+-- doesn't see this statement (data, not schema): its migration carries it by hand.
+select cron.schedule('sweep-attachments', '30 * * * *', $$ select private.call_function('sweep-attachments', '{}') $$);

@@ -243,6 +243,9 @@ test.describe('hostile input, signed out', () => {
       '/auth/confirm?token_hash=%00&type=email&next=/',
       '/auth/confirm?token_hash=abc&type=bogus&next=//evil.test',
       '/auth/confirm',
+      '/auth/confirm?link=%00&next=/',
+      `/auth/confirm?link=${'A'.repeat(5_000)}`,
+      '/auth/confirm?link=&token_hash=abc&type=email',
       '/support/%00/new',
       '/w/acme?q=%00',
       '/?%00=%00',
@@ -256,6 +259,9 @@ test.describe('hostile input, signed out', () => {
       ['/login/verify', { email: '\u0000', code: '123456' }],
       ['/login/verify', { intent: 'bogus' }],
       ['/auth/confirm', { token_hash: '\u0000', type: 'email', next: '/' }],
+      ['/auth/confirm', { link: '\u0000', next: '/' }],
+      ['/auth/confirm', { link: 'A'.repeat(43), next: '//evil.test' }],
+      ['/auth/confirm', { link: "' or 1=1 --" }],
       ['/logout', { redirectTo: '\u0000' }],
     ];
     for (const [path, form] of posts) await expectHandled(await post(request, path, form), /^(200|30\d|4\d\d)$/);

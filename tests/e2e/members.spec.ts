@@ -163,15 +163,63 @@ for (const javaScript of [true, false]) {
   });
 }
 
+for (const javaScript of [true, false]) {
+  test(`the limits speak plainly: a member is not invited, the sixth email to one address waits (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(90_000);
+    const { context, page: admin } = await newContext(browser, { javaScript });
+    const { slug, email: me } = await newWorkspace(admin, javaScript);
+    await admin.goto(`/w/${slug}/settings/members`);
+
+    // Someone who already belongs: said so at the form, the address kept, no email.
+    await admin.getByLabel('Email address').fill(me.toUpperCase());
+    await admin.getByRole('button', { name: 'Send invitation' }).click();
+    await expect(admin.locator('#invite-error')).toHaveText('That person is already a member of this workspace.');
+    await expect(admin.getByLabel('Email address')).toHaveValue(me.toUpperCase());
+    await expect(admin.getByText('No pending invitations.')).toBeVisible();
+    if (javaScript) {
+      await expectNoViolations(admin);
+      await screenshots(admin, testInfo, 'members-already-member');
+    }
+
+    // An invitation and four resends, one click after the other on the same page; the sixth is refused
+    // with the wait, and the page no longer says the last one was sent.
+    const invitee = uniqueEmail('often');
+    await invite(admin, invitee);
+    const row = admin.getByTestId('invitation').filter({ hasText: invitee });
+    const resend = async () => {
+      await Promise.all([
+        admin.waitForResponse((r) => r.request().method() === 'POST'),
+        row.getByRole('button', { name: /^Resend/ }).click(),
+      ]);
+      await admin.waitForLoadState('networkidle');
+    };
+    for (let n = 2; n <= 5; n++) {
+      await resend();
+      await expect(admin.getByRole('status')).toHaveText('Invitation sent again. The new link works for 7 days.');
+      await expect(row.getByRole('alert')).toHaveCount(0);
+    }
+    await resend();
+    await expect(row.getByRole('alert')).toHaveText(/^Too many attempts\. Try again in (60|59) minutes\.$/);
+    await expect(admin.getByRole('status')).toHaveCount(0);
+    if (javaScript) {
+      await expectNoViolations(admin);
+      await screenshots(admin, testInfo, 'members-limit');
+    }
+    await context.close();
+  });
+}
+
 async function newWorkspace(page: Page, javaScript: boolean) {
   const id = randomUUID().slice(0, 8);
-  await signIn(page, { email: uniqueEmail('admin'), javaScript });
+  const email = await signIn(page, { email: uniqueEmail('admin'), javaScript });
   await page.goto('/onboarding');
   await page.getByLabel('Workspace name').fill(`Team ${id}`);
   await page.getByLabel('Address').fill(`team-${id}`);
   await page.getByRole('button', { name: 'Create workspace' }).click();
   await expect(page).toHaveURL(new RegExp(`/w/team-${id}$`));
-  return { id, slug: `team-${id}` };
+  return { id, slug: `team-${id}`, email };
 }
 
 for (const javaScript of [true, false]) {

@@ -76,7 +76,9 @@ test('after the ceiling a new code sent to the mailbox works: the owner is not l
     });
   }
   await enterCode(page, code);
-  await expect(page.getByText('Too many attempts. Try again in a few minutes.')).toBeVisible();
+  await expect(
+    page.getByText('That code was entered wrong too many times and no longer works. Send a new code.'),
+  ).toBeVisible();
   // The owner asks for a new code once Auth's 60-second cooldown allows it, and signs in with it.
   const resend = page.getByRole('button', { name: 'Send a new code' });
   await expect(resend).toBeEnabled({ timeout: 75_000 });

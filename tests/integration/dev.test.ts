@@ -1,8 +1,9 @@
 // `npm run dev` as the README has a new developer run it: the stack, `remix dev` and the island
 // watcher come up together, everything listens on loopback only, a sign-in code, a crash and
-// restart and a failing cron job show up in the terminal, and Ctrl-C (SIGINT to the whole
+// restart and a failing cron job show up in the terminal, the emails' links name the app's port, and Ctrl-C (SIGINT to the whole
 // foreground process group, as a terminal sends it) stops every process.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { freeBasePort, freePort, PROJECT_DIR, readStatus } from '../../supabase/local/stack.ts';
+import { messagesTo } from '../support/mail.ts';
 import { tempProject, type TempProject } from '../support/project.ts';
 
 function canConnect(host: string, port: number): Promise<boolean> {
@@ -186,6 +188,43 @@ describe('npm run dev', () => {
         await expect
           .poll(() => output, { timeout: 15_000 })
           .toMatch(/\[functions\] close-solved: closed 1 solved ticket\(s\)/);
+
+        // The emails' links name the app where it runs (PORT), as its sign-in links do: an agent's
+        // reply to the requester and an invitation, each mailed by notify.
+        const callNotify = async (body: object) =>
+          (
+            await fetch(`${apiUrl}/functions/v1/notify`, {
+              method: 'POST',
+              headers: { Authorization: `Bearer ${serviceRoleKey}`, 'Content-Type': 'application/json' },
+              body: JSON.stringify(body),
+            })
+          ).json();
+        const { rows: replies } = await db.query(
+          `select m.id, t.number, w.slug, u.email from messages m join tickets t on t.id = m.ticket_id
+             join workspaces w on w.id = t.workspace_id join auth.users u on u.id = t.requester_id
+            where m.kind = 'reply' and t.status <> 'closed'
+              and exists (select 1 from memberships s where s.workspace_id = t.workspace_id and s.user_id = m.author_id)
+            order by m.created_at limit 1`,
+        );
+        const [reply] = replies;
+        expect(await callNotify({ type: 'message', message_id: reply.id })).toMatchObject({ sent: [reply.email] });
+        const token = randomBytes(32).toString('base64url');
+        const { rows: invited } = await db.query(
+          `insert into invitations (workspace_id, email, token_hash)
+           select id, 'dev-invitee@example.test', encode(sha256(convert_to($1, 'UTF8')), 'hex') from workspaces limit 1 returning id`,
+          [token],
+        );
+        expect(await callNotify({ type: 'invitation', invitation_id: invited[0].id, token })).toMatchObject({
+          sent: ['dev-invitee@example.test'],
+        });
+        const origin = `http://localhost:${appPort}`;
+        const { mailUrl } = readStatus(data.dataDir)!;
+        const textTo = async (to: string) => {
+          const [newest] = await messagesTo(mailUrl, to, { notifications: true });
+          return (await (await fetch(`${mailUrl}/api/v1/message/${newest.ID}`)).json()).Text as string;
+        };
+        expect(await textTo(reply.email)).toContain(`${origin}/support/${reply.slug}/requests/${reply.number}`);
+        expect(await textTo('dev-invitee@example.test')).toContain(`${origin}/invite/${token}`);
       } finally {
         await db.end();
       }

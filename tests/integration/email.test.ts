@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesTo } from '../support/mail.ts';
 import { ACME, PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
 import { waitFor } from '../support/wait.ts';
+import { idToken } from '../../supabase/functions/_shared/tokens.ts';
 
 const SECRET = 'inbound-test-secret';
 const APP_URL = 'http://localhost:3999';
@@ -17,7 +18,9 @@ const DOMAIN = 'tend.localhost';
 let db: DbStack;
 let envDir: string;
 let envFile: string;
-const baseEnv = `INBOUND_EMAIL_SECRET=${SECRET}\nAPP_URL=${APP_URL}\nINBOUND_EMAIL_DOMAIN=${DOMAIN}\n`;
+// The inbound function believes Authentication-Results from this server only (INBOUND_AUTHSERV_ID).
+const AUTHSERV = 'mx.inbound.test';
+const baseEnv = `INBOUND_EMAIL_SECRET=${SECRET}\nAPP_URL=${APP_URL}\nINBOUND_EMAIL_DOMAIN=${DOMAIN}\nINBOUND_AUTHSERV_ID=${AUTHSERV}\n`;
 
 interface Mail {
   ID: string;
@@ -144,17 +147,22 @@ describe('notify', () => {
     expect(mail.Subject).toBe(`Re: Mail me back [#${t.number}]`);
     expect(mail.Text).toContain('We replaced the toner.');
     expect(mail.Text).toContain(`${APP_URL}/support/acme/requests/${t.number}`);
+    // A one-click sign-in of this email's own (the app's /auth/confirm spends it): the database keeps
+    // its token's hash, for this customer and this thread, for 24 hours (email.spec.ts signs in with it).
     const signIn = /(http:\/\/localhost:3999\/auth\/confirm\?\S+)/.exec(mail.Text)?.[1];
     expect(signIn).toBeTruthy();
     const link = new URL(signIn!);
-    expect(link.searchParams.get('type')).toBe('magiclink');
+    expect(link.searchParams.get('link')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(link.searchParams.get('next')).toBe(`/support/acme/requests/${t.number}`);
-    // The token signs the customer in (what /auth/confirm's POST does).
-    const verified = await db
-      .anon()
-      .auth.verifyOtp({ token_hash: link.searchParams.get('token_hash')!, type: 'magiclink' });
-    expect(verified.error).toBeNull();
-    expect(verified.data.user?.email).toBe(PEOPLE.acmeCustomer.email);
+    expect(mail.Text).toContain('one click; the link works once, for 24 hours');
+    const { rows: stored } = await db.sql(
+      `select user_id, next, round(extract(epoch from expires_at - created_at) / 3600) as hours, used_at
+         from email_sign_in_links where token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
+      [link.searchParams.get('link')],
+    );
+    expect(stored).toEqual([
+      { user_id: PEOPLE.acmeCustomer.id, next: `/support/acme/requests/${t.number}`, hours: '24', used_at: null },
+    ]);
     expect(mail.HTML).toContain('We replaced the toner.');
     expect(mail.HTML).toContain(`href="${APP_URL}/support/acme/requests/${t.number}"`);
     expect(mail.MessageID).toBe(`m.${m.id}@${DOMAIN}`);
@@ -162,7 +170,14 @@ describe('notify', () => {
       .rows[0].id;
     expect(mail.headers['In-Reply-To']).toEqual([`<m.${first}@${DOMAIN}>`]);
     expect(mail.headers.References?.[0]).toContain(`<m.${first}@${DOMAIN}>`);
-    expect(mail.ReplyTo[0].Address).toMatch(new RegExp(`^reply\\+${t.id.replace(/-/g, '')}\\.[0-9a-f]{20}@${DOMAIN}$`));
+    // The customer's own Reply-To: the ticket, the first 8 hex of her id, a MAC; 64 characters before the @.
+    const replyTo = mail.ReplyTo[0].Address;
+    expect(replyTo).toMatch(
+      new RegExp(
+        `^reply\\+${t.id.replace(/-/g, '')}\\.${PEOPLE.acmeCustomer.id.slice(0, 8)}\\.[0-9a-f]{16}@${DOMAIN}$`,
+      ),
+    );
+    expect(replyTo.split('@')[0]).toHaveLength(64);
     expect(mail.headers['List-Unsubscribe']?.[0]).toMatch(
       /^<mailto:unsubscribe\+[0-9a-f]{32}\.[0-9a-f]{20}@tend\.localhost/,
     );
@@ -320,6 +335,74 @@ describe('invitation email', () => {
     const refused = await resend();
     expect(refused.error).toMatchObject({ code: 'P0001', message: 'too_many_attempts' });
     expect((await db.sql('select token_hash from invitations where id = $1', [data!.id])).rows[0]).toEqual(before);
+  });
+
+  it('counts each invitation and resend as it is written: quick or parallel, the sixth to one address is refused with the wait', async () => {
+    const admin = await db.as('acmeAdmin');
+    const inviteNew = async (email: string) => {
+      const token = newToken();
+      return admin
+        .from('invitations')
+        .insert({ workspace_id: ACME, email, token_hash: await sha256(token), invited_by: PEOPLE.acmeAdmin.id })
+        .select('id')
+        .setHeader('X-Invitation-Token', token)
+        .single();
+    };
+    const resend = async (id: string) => {
+      const token = newToken();
+      return admin
+        .from('invitations')
+        .update({ token_hash: await sha256(token) })
+        .eq('id', id)
+        .select('id')
+        .setHeader('X-Invitation-Token', token);
+    };
+
+    // One after the other, without waiting for the emails: the invitation and four resends, then refused.
+    const quick = `quick-${Date.now()}@example.test`;
+    const { data, error } = await inviteNew(quick);
+    expect(error).toBeNull();
+    for (let n = 2; n <= 5; n++) expect((await resend(data!.id)).error, `write ${n}`).toBeNull();
+    const refused = await resend(data!.id);
+    expect(refused.error).toMatchObject({ code: 'P0001', message: 'too_many_attempts', details: 'invitation emails' });
+    // The hint is the wait in seconds: the first of the five leaves the hour in about an hour.
+    expect(Number(refused.error!.hint)).toBeGreaterThan(3500);
+    expect(Number(refused.error!.hint)).toBeLessThanOrEqual(3600);
+
+    // All at once: an invitation, then seven resends in parallel; four pass, three are refused.
+    const parallel = `parallel-${Date.now()}@example.test`;
+    const first = await inviteNew(parallel);
+    const results = await Promise.all(Array.from({ length: 7 }, () => resend(first.data!.id)));
+    expect(results.filter((r) => !r.error)).toHaveLength(4);
+    expect(results.filter((r) => r.error?.message === 'too_many_attempts')).toHaveLength(3);
+    const { rows } = await db.sql('select count(*)::int as n from invitation_sends where email = $1', [parallel]);
+    expect(rows[0].n).toBe(5);
+  });
+
+  it('refuses to invite someone who is already a member (already_member): nothing written, nothing mailed', async () => {
+    const admin = await db.as('acmeAdmin');
+    const token = newToken();
+    const { error } = await admin
+      .from('invitations')
+      .insert({
+        workspace_id: ACME,
+        email: PEOPLE.acmeAgent.email.toUpperCase(),
+        token_hash: await sha256(token),
+        invited_by: PEOPLE.acmeAdmin.id,
+      })
+      .setHeader('X-Invitation-Token', token);
+    expect(error).toMatchObject({ code: 'P0001', message: 'already_member' });
+    const { rows } = await db.sql(
+      `select (select count(*)::int from invitations where token_hash = $1) as invitations,
+              (select count(*)::int from invitation_sends where email = $2) as counted`,
+      [await sha256(token), PEOPLE.acmeAgent.email],
+    );
+    expect(rows[0]).toEqual({ invitations: 0, counted: 0 });
+    await waitFor('the queue to drain', async () => {
+      const { rows: queued } = await db.sql('select count(*)::int as n from net.http_request_queue');
+      return queued[0].n === 0;
+    });
+    expect(await invitationMails(PEOPLE.acmeAgent.email)).toHaveLength(0);
   });
 
   it('sends nothing for a write without the token, or with a token that is not the row’s', async () => {
@@ -549,6 +632,229 @@ describe('inbound-email', () => {
     const res = await notify({ type: 'message', message_id: m.id });
     expect(await res.json()).toMatchObject({ audience: 'customer', sent: [] });
     await db.sql('delete from email_unsubscribes where user_id = $1', [PEOPLE.acmeCustomer2.id]);
+  });
+});
+
+describe('inbound-email: whom a mail speaks for (docs/decisions/034-inbound-email-trust.md)', () => {
+  const customer = PEOPLE.acmeCustomer.email;
+  const agent = PEOPLE.acmeAgent.email;
+  /** The provider's own SPF result, as Postmark writes it at the top of the headers. */
+  const spf = (result: 'Pass' | 'Fail', envelope: string) => ({
+    Name: 'Received-SPF',
+    Value: `${result} (sender SPF ${result === 'Pass' ? 'authorized' : 'not authorized'}) identity=mailfrom; client-ip=192.0.2.10; helo=mail.example.test; envelope-from=${envelope}; receiver=abc@inbound.postmarkapp.com`,
+  });
+  const results = (server: string, value: string) => ({ Name: 'Authentication-Results', Value: `${server}; ${value}` });
+  const bodies = async (ticketId: string) =>
+    (await db.sql('select body, author_id from messages where ticket_id = $1 order by created_at', [ticketId])).rows;
+  /** Every queued call to notify has been answered (what would have been mailed has been). */
+  const drained = () =>
+    waitFor('the queue to drain', async () => {
+      const { rows } = await db.sql('select count(*)::int as n from net.http_request_queue');
+      return rows[0].n === 0;
+    });
+
+  it('refuses mail that claims to be an agent without the provider’s authentication, whatever headers the sender wrote: nothing is posted or mailed', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Refund please');
+    await agentReply(t.id, 'Looking into it');
+    const replyTo = (await mailAbout(customer, 'Refund please')).ReplyTo[0].Address;
+    for (const [what, headers] of [
+      ['no results', []],
+      // Her copy of a passing result, below the provider's failing one.
+      ['a passing SPF below a failing one', [spf('Fail', agent), spf('Pass', agent)]],
+      // A pass for her own domain, and results from a server nobody named.
+      [
+        'results of an untrusted server',
+        [
+          spf('Pass', customer),
+          results('mx.evil.test', 'dkim=pass header.d=acme.test; dmarc=pass header.from=acme.test'),
+        ],
+      ],
+      // Our server's results, but for another domain.
+      [
+        'a pass for another domain',
+        [results(AUTHSERV, 'dkim=pass header.d=example.test; spf=pass smtp.mailfrom=example.test')],
+      ],
+    ] as const) {
+      const res = await inbound(postmark(agent, replyTo, { TextBody: 'Refund approved.', Headers: headers }));
+      expect(res.status, what).toBe(403);
+      expect(await res.json(), what).toEqual({ error: 'sender not verified' });
+    }
+    // Through the thread's headers, or to the workspace's address: the same.
+    const [m] = (await db.sql(`select id from messages where ticket_id = $1 limit 1`, [t.id])).rows;
+    const threaded = postmark(agent, `support@${DOMAIN}`, {
+      TextBody: 'Refund approved.',
+      Headers: [{ Name: 'In-Reply-To', Value: `<m.${m.id}@${DOMAIN}>` }],
+    });
+    expect((await inbound(threaded)).status).toBe(403);
+    expect((await inbound(postmark(agent, `acme@${DOMAIN}`, { TextBody: 'Refund approved.' }))).status).toBe(403);
+
+    await drained();
+    expect((await bodies(t.id)).map((r) => r.body)).not.toContain('Refund approved.');
+    const { rows } = await db.sql(`select count(*)::int as n from messages where body = 'Refund approved.'`);
+    expect(rows[0].n).toBe(0);
+    const mails = await mailsTo(customer);
+    expect(mails.filter((mail) => mail.Text.includes('Refund approved'))).toEqual([]);
+  });
+
+  it('takes an agent’s reply to their own address once the provider authenticated their domain (SPF, or DKIM from the trusted server)', async () => {
+    const t = await openTicket(db, 'acmeCustomer2', 'Agent answers by mail');
+    const address = (await mailAbout(agent, 'Agent answers by mail')).ReplyTo[0].Address;
+    expect(address).toMatch(
+      new RegExp(`^reply\\+${t.id.replace(/-/g, '')}\\.${PEOPLE.acmeAgent.id.slice(0, 8)}\\.[0-9a-f]{16}@`),
+    );
+    const bySpf = await inbound(
+      postmark(agent, address, { TextBody: 'On it (SPF).', Headers: [spf('Pass', 'bounces@mail.acme.test')] }),
+    );
+    expect(await bySpf.json()).toMatchObject({ outcome: 'reply', ticket_id: t.id });
+    const byDkim = await inbound(
+      postmark(agent, address, {
+        TextBody: 'On it (DKIM).',
+        Headers: [
+          spf('Fail', 'agent@forwarder.test'),
+          results(
+            AUTHSERV,
+            'spf=fail smtp.mailfrom=forwarder.test; dkim=pass (good signature) header.d=acme.test header.s=s1',
+          ),
+        ],
+      }),
+    );
+    expect(await byDkim.json()).toMatchObject({ outcome: 'reply', ticket_id: t.id });
+    expect((await bodies(t.id)).slice(-2)).toEqual([
+      { body: 'On it (SPF).', author_id: PEOPLE.acmeAgent.id },
+      { body: 'On it (DKIM).', author_id: PEOPLE.acmeAgent.id },
+    ]);
+    // A team reply moves a new request on, as in the app.
+    expect((await db.sql('select status from tickets where id = $1', [t.id])).rows[0].status).toBe('open');
+  });
+
+  it('turns a reply from anyone but the address’s recipient into a request of their own', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Mine alone');
+    await agentReply(t.id, 'Here is your answer');
+    const customersAddress = (await mailAbout(customer, 'Mine alone')).ReplyTo[0].Address;
+    const agentsAddress = (await mailAbout(agent, 'Mine alone')).ReplyTo[0].Address;
+    expect(agentsAddress).not.toBe(customersAddress);
+    const tries = [
+      // Someone she forwarded her email to.
+      [PEOPLE.acmeCustomer2.email, customersAddress, PEOPLE.acmeCustomer2.id],
+      // She, on the address that was the agent's (a forwarded team email).
+      [customer, agentsAddress, PEOPLE.acmeCustomer.id],
+    ] as const;
+    for (const [from, to, requester] of tries) {
+      const out = await (
+        await inbound(postmark(from, to, { Subject: 'Re: Mine alone', TextBody: `From ${from}` }))
+      ).json();
+      expect(out, `${from} → ${to}`).toMatchObject({ outcome: 'request' });
+      expect(out.ticket_id).not.toBe(t.id);
+      const { rows } = await db.sql('select workspace_id, requester_id from tickets where id = $1', [out.ticket_id]);
+      expect(rows).toEqual([{ workspace_id: ACME, requester_id: requester }]);
+    }
+    expect((await bodies(t.id)).map((r) => r.body)).toEqual(['Please help, it is smoking.', 'Here is your answer']);
+  });
+
+  it('keeps the older one-per-ticket addresses and the thread’s headers working: for its requester, and for members the provider authenticated', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Old address');
+    const [first] = (await db.sql(`select id from messages where ticket_id = $1`, [t.id])).rows;
+    // What emails sent before this change carry (EMAIL_TOKEN_SECRET defaults to the service-role key).
+    const old = `reply+${await idToken(db.stack.serviceRoleKey, 'reply', t.id)}@${DOMAIN}`;
+    const ways = {
+      'the old address': (from: string, extra = {}) => postmark(from, old, extra),
+      'the headers': (from: string, extra = {}) =>
+        postmark(from, `support@${DOMAIN}`, {
+          Headers: [{ Name: 'In-Reply-To', Value: `<m.${first.id}@${DOMAIN}>` }],
+          ...extra,
+        }),
+    };
+    for (const [way, mail] of Object.entries(ways)) {
+      expect(await (await inbound(mail(customer, { TextBody: `Customer by ${way}` }))).json(), way).toMatchObject({
+        outcome: 'reply',
+        ticket_id: t.id,
+      });
+      expect((await inbound(mail(agent, { TextBody: `Forged by ${way}` }))).status, way).toBe(403);
+      const authenticated = mail(agent, { TextBody: `Agent by ${way}` });
+      const withSpf = { ...authenticated, Headers: [spf('Pass', agent), ...(authenticated.Headers as object[])] };
+      expect(await (await inbound(withSpf)).json(), way).toMatchObject({ outcome: 'reply', ticket_id: t.id });
+      const other = await (await inbound(mail(PEOPLE.acmeCustomer2.email, { TextBody: `Other by ${way}` }))).json();
+      expect(other.outcome, way).toBe('request');
+    }
+    expect((await bodies(t.id)).map((r) => r.body)).toEqual([
+      'Please help, it is smoking.',
+      'Customer by the old address',
+      'Agent by the old address',
+      'Customer by the headers',
+      'Agent by the headers',
+    ]);
+  });
+
+  it('moves the status as a reply in the app does: the requester’s email reopens a pending request, and the history names her', async () => {
+    const t = await openTicket(db, 'acmeCustomer2', 'Waiting on you');
+    const c = await db.as('acmeAgent');
+    const { error } = await c.rpc('post_message', {
+      p_ticket_id: t.id,
+      p_body: 'Which model?',
+      p_new_status: 'pending',
+    });
+    expect(error).toBeNull();
+    const replyTo = (await mailAbout(PEOPLE.acmeCustomer2.email, 'Waiting on you')).ReplyTo[0].Address;
+    const out = await (await inbound(postmark(PEOPLE.acmeCustomer2.email, replyTo, { TextBody: 'The X200.' }))).json();
+    expect(out).toMatchObject({ outcome: 'reply', ticket_id: t.id });
+    expect((await db.sql('select status from tickets where id = $1', [t.id])).rows[0].status).toBe('open');
+    const { rows } = await db.sql(
+      `select actor_id, "from", "to" from ticket_events where ticket_id = $1 and type = 'status' order by id`,
+      [t.id],
+    );
+    expect(rows.at(-1)).toEqual({ actor_id: PEOPLE.acmeCustomer2.id, from: 'pending', to: 'open' });
+  });
+});
+
+describe('the platform’s email bookkeeping', () => {
+  it('is closed to every API role: sign-in links and invitation counts are neither read nor written, their functions refused', async () => {
+    const token = crypto.randomUUID();
+    for (const client of [db.anon(), await db.as('acmeCustomer'), await db.as('acmeAdmin')]) {
+      for (const table of ['email_sign_in_links', 'invitation_sends']) {
+        const read = await client.from(table).select('*').limit(1);
+        expect(read.error?.code, table).toBe('42501');
+        const write = await client.from(table).insert({ token_hash: 'a'.repeat(64), email: 'x@example.test' });
+        expect(write.error, table).not.toBeNull();
+      }
+      const made = await client.rpc('create_email_sign_in_link', {
+        p_user_id: PEOPLE.acmeCustomer.id,
+        p_next: '/',
+        p_token_hash: 'a'.repeat(64),
+      });
+      expect(made.error).not.toBeNull();
+      expect((await client.rpc('use_email_sign_in_link', { p_token: token })).error).not.toBeNull();
+    }
+    // The service role (notify, and the app with the secret key) may: a link is spent once.
+    const service = db.service();
+    const hash = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))).toString('hex');
+    expect(
+      (
+        await service.rpc('create_email_sign_in_link', {
+          p_user_id: PEOPLE.acmeCustomer.id,
+          p_next: '/support/acme',
+          p_token_hash: hash,
+        })
+      ).error,
+    ).toBeNull();
+    expect((await service.rpc('use_email_sign_in_link', { p_token: token })).data).toEqual([
+      { email: PEOPLE.acmeCustomer.email, next: '/support/acme' },
+    ]);
+    expect((await service.rpc('use_email_sign_in_link', { p_token: token })).error).toMatchObject({
+      code: 'P0001',
+      message: 'link_used',
+    });
+    expect((await service.rpc('use_email_sign_in_link', { p_token: 'not-a-token' })).error).toMatchObject({
+      message: 'link_invalid',
+    });
+    // Only a path of this app is ever stored as where a link leads.
+    for (const next of ['//evil.test', 'https://evil.test', '/\\evil.test']) {
+      const refused = await service.rpc('create_email_sign_in_link', {
+        p_user_id: PEOPLE.acmeCustomer.id,
+        p_next: next,
+        p_token_hash: 'b'.repeat(64),
+      });
+      expect(refused.error?.code, next).toBe('23514');
+    }
   });
 });
 

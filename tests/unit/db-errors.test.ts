@@ -17,12 +17,25 @@ describe('database errors → the catalogue', () => {
       'invitation_email_mismatch',
       'last_admin',
       'assignee_not_member',
+      'already_member',
+      'link_invalid',
+      'link_used',
+      'link_expired',
     ];
     for (const code of codes) {
       const mapped = mapDbError(raised(code), 'test');
       expect(mapped, code).toMatchObject({ code, status: errorStatus(code), message: errorMessage(code) });
     }
     expect(mapDbError(raised('invitation_invalid'), 'test').status).toBe(410);
+  });
+
+  it('says how long to wait when the database knows it (the invitation limits: seconds in the hint)', () => {
+    const limited = (hint: string | null) =>
+      mapDbError({ ...raised('too_many_attempts', 'invitation emails'), hint }, 'resend');
+    expect(limited('3540')).toMatchObject({ status: 429, message: 'Too many attempts. Try again in 59 minutes.' });
+    expect(limited('30').message).toBe('Too many attempts. Try again in 1 minute.');
+    expect(limited(null).message).toBe('Too many attempts. Try again in a few minutes.');
+    expect(limited('soon').message).toBe('Too many attempts. Try again in a few minutes.');
   });
 
   it('names both ends of a refused transition', () => {

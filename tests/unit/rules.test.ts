@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as constants from '~/lib/constants.ts';
+import * as help from '~/lib/help/limits.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '~/lib/forms/fields.ts';
 import { isErrorCode } from '~/lib/errors/catalogue.ts';
 import * as limits from '../../supabase/functions/_shared/limits.ts';
@@ -57,6 +58,35 @@ describe('sizes, counts and lengths', () => {
         c.CANNED_REPLY_BODY_MAX_LENGTH,
       ],
       ['supabase/config.toml', /file_size_limit = "(\d+)MiB"/g, c.ATTACHMENT_MAX_MB],
+      [
+        'supabase/schemas/80_email.sql',
+        /expires_at timestamptz not null default now\(\) \+ interval '(\d+) hours'/g,
+        c.EMAIL_LINK_VALID_HOURS,
+      ],
+      [
+        'supabase/schemas/10_workspaces.sql',
+        /expires_at timestamptz not null default now\(\) \+ interval '(\d+) days'/g,
+        c.INVITATION_LIFETIME_DAYS,
+      ],
+      // The help center's (app/lib/help/limits.ts).
+      [
+        'supabase/schemas/65_help_center.sql',
+        /create table public\.help_collections \(\n(?:.*\n)*?.*char_length\(title\) between 1 and (\d+)/g,
+        help.COLLECTION_TITLE_MAX_LENGTH,
+      ],
+      [
+        'supabase/schemas/65_help_center.sql',
+        /char_length\(description\) <= (\d+)/g,
+        help.COLLECTION_DESCRIPTION_MAX_LENGTH,
+      ],
+      [
+        'supabase/schemas/65_help_center.sql',
+        /create table public\.help_articles \(\n(?:.*\n)*?.*char_length\(title\) between 1 and (\d+)/g,
+        help.ARTICLE_TITLE_MAX_LENGTH,
+      ],
+      ['supabase/schemas/65_help_center.sql', /char_length\(body\) <= (\d+)/g, help.ARTICLE_BODY_MAX_LENGTH],
+      // A suggestion opened and no request within this long is a deflection (help_report, record_help_suggestion).
+      ['supabase/schemas/65_help_center.sql', /interval '(\d+) minutes'/g, help.DEFLECTION_MINUTES],
     ];
     for (const [file, pattern, value] of pinned) {
       const found = numbers(file, pattern);
@@ -65,10 +95,17 @@ describe('sizes, counts and lengths', () => {
     }
   });
 
-  it('the most files a message carries is said once in the database, as the app says it', () => {
-    expect(numbers('supabase/schemas/40_attachments.sql', /jsonb_array_length\(.*?> (\d+)/g)).toEqual([
+  it("a file's size and the files a message carries are said once in the database, as the app says them", () => {
+    const file = 'supabase/schemas/40_attachments.sql';
+    expect(numbers(file, /private\.attachments_per_message\(\) returns integer\n.*\$\$ select (\d+) \$\$/g)).toEqual([
       constants.ATTACHMENTS_PER_MESSAGE,
     ]);
+    expect(
+      numbers(file, /private\.attachment_max_bytes\(\) returns bigint\n.*\$\$ select (\d+) \* 1024 \* 1024/g),
+    ).toEqual([constants.ATTACHMENT_MAX_MB]);
+    // Every other place asks those two functions: no count or size written out again.
+    expect(read(file)).not.toMatch(/jsonb_array_length\([^)]*\) > \d/);
+    expect(read(file).match(/1024 \* 1024/g)).toHaveLength(1);
   });
 });
 

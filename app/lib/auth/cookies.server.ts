@@ -23,8 +23,10 @@ const PendingLoginSchema = z.object({
   email: z.string(),
   redirectTo: z.string(),
   sentAt: z.number(),
+  /** No code was sent this time (Auth's 60 s between codes): the one to enter went out at sentAt. */
+  earlier: z.boolean().default(false),
 });
-export type PendingLogin = z.infer<typeof PendingLoginSchema>;
+export type PendingLogin = z.output<typeof PendingLoginSchema>;
 
 export async function readPendingLogin(request: Request): Promise<PendingLogin | null> {
   const value = await pendingLoginCookie.parse(request.headers.get('Cookie'));
@@ -32,7 +34,7 @@ export async function readPendingLogin(request: Request): Promise<PendingLogin |
   return parsed.success ? parsed.data : null;
 }
 
-export function writePendingLogin(request: Request, login: PendingLogin): Promise<string> {
+export function writePendingLogin(request: Request, login: z.input<typeof PendingLoginSchema>): Promise<string> {
   return pendingLoginCookie.serialize(login, { secure: isHttps(request) });
 }
 

@@ -33,6 +33,10 @@ const local = {
     else failedVerifyByEmail.release(email);
     if (ip !== null) failedVerifyByIp.release(ip);
   },
+  /** Whether the address's code has had its wrong tries (only a new code is checked again). */
+  codeSpent(email: string): boolean {
+    return failedVerifyByEmail.isLimited(email);
+  },
   /** A new code went to the address: the old one is void, and the new one gets a full allowance. */
   codeSent(email: string): void {
     failedVerifyByEmail.reset(email);
@@ -109,6 +113,11 @@ export function reserveVerify(email: string, ip: string | null): Promise<boolean
 /** Settles a reserved check: a wrong code stays counted; a right one clears the address. */
 export function settleVerify(email: string, ip: string | null, outcome: VerifyOutcome): Promise<void> {
   return ask('settleVerify', email, ip, outcome);
+}
+
+/** True when `email`'s code is spent by wrong tries (a refusal then says so, rather than "too many attempts"). */
+export function codeSpent(email: string): Promise<boolean> {
+  return ask('codeSpent', email);
 }
 
 /** After Auth sent a new code to `email`: it may be tried again (the owner's way back after the ceiling). */

@@ -4,9 +4,12 @@ import {
   ATTACHMENT_MAX_MB,
   ATTACHMENTS_PER_MESSAGE,
   DISPLAY_NAME_MAX_LENGTH,
+  EMAIL_LINK_VALID_HOURS,
   MESSAGE_MAX_LENGTH,
   REPORT_MAX_DAYS,
 } from '../constants.ts';
+
+const WITH_A_CODE = ' Sign in with a code instead.';
 
 const catalogue = {
   email_invalid: { status: 400, message: () => 'Enter a valid email address.' },
@@ -18,7 +21,25 @@ const catalogue = {
     status: 429,
     message: (p: { seconds: number }) => `You can request a new code in ${p.seconds} seconds.`,
   },
-  too_many_attempts: { status: 429, message: () => 'Too many attempts. Try again in a few minutes.' },
+  // With the wait when it is known (the invitation limits give it).
+  too_many_attempts: {
+    status: 429,
+    message: (p?: { minutes: number }) =>
+      `Too many attempts. Try again in ${p ? `${p.minutes} minute${p.minutes > 1 ? 's' : ''}` : 'a few minutes'}.`,
+  },
+  // The address's ceiling of wrong codes (docs/decisions/020-sign-in-limits.md): only a new code works.
+  code_used_up: {
+    status: 429,
+    message: () => 'That code was entered wrong too many times and no longer works. Send a new code.',
+  },
+  // The one-click link of a notification email (docs/decisions/035-email-sign-in-links.md).
+  link_invalid: { status: 400, message: () => "This sign-in link isn't valid. Sign in with a code instead." },
+  link_used: { status: 410, message: () => 'This sign-in link was already used. Sign in with a code instead.' },
+  link_expired: {
+    status: 410,
+    message: () =>
+      `This sign-in link has expired (it worked for ${EMAIL_LINK_VALID_HOURS} hours). Sign in with a code instead.`,
+  },
   session_expired: { status: 401, message: () => 'Your session has ended. Sign in again.' },
   not_found: { status: 404, message: () => "We couldn't find that." },
   forbidden: { status: 403, message: () => "You don't have access to this." },
@@ -41,6 +62,7 @@ const catalogue = {
   },
   slug_taken: { status: 409, message: () => 'That address is taken.' },
   invitation_invalid: { status: 410, message: () => 'This invitation is no longer valid. Ask an admin for a new one.' },
+  already_member: { status: 409, message: () => 'That person is already a member of this workspace.' },
   invitation_email_mismatch: { status: 403, message: () => 'This invitation was sent to another email address.' },
   last_admin: { status: 409, message: () => 'A workspace needs at least one admin.' },
   ticket_changed: {
@@ -80,6 +102,17 @@ const catalogue = {
     status: 400,
     message: () => `Choose an end date on or after the start date, at most ${REPORT_MAX_DAYS} days later.`,
   },
+  // The help center's editor (/w/:slug/help).
+  article_too_long: {
+    status: 400,
+    // ARTICLE_BODY_MAX_LENGTH (app/lib/help/limits.ts, kept out of every page's bundle; a unit test holds them equal).
+    message: () => 'Keep the article under 50,000 characters.',
+  },
+  article_changed: {
+    status: 409,
+    message: () => 'Someone saved this article meanwhile. Your text is kept: save to replace theirs.',
+  },
+  collection_taken: { status: 409, message: () => 'That collection exists already.' },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },

@@ -13,7 +13,11 @@ export interface DbError {
   details: string | null;
 }
 
-type PostgrestErrorLike = Pick<PostgrestError, 'message'> & { code?: string; details?: string | null };
+type PostgrestErrorLike = Pick<PostgrestError, 'message'> & {
+  code?: string;
+  details?: string | null;
+  hint?: string | null;
+};
 
 // Codes the database raises for checks a form makes first: only a hand-made request reaches them.
 const CHECKED_BY_FORMS = new Set<ErrorCode>(['code_rate_limited', 'attachment_too_large', 'attachment_type']);
@@ -32,6 +36,12 @@ export function mapDbError(error: PostgrestErrorLike, context: string): DbError 
       return { code, message: errorMessage(code, { from, to }), status: errorStatus(code), details };
     }
     if (CHECKED_BY_FORMS.has(code)) return refusal('bad_request', details);
+    // The invitation limits say how long until one more may go (the hint, in seconds).
+    if (code === 'too_many_attempts' && /^\d+$/.test(error.hint ?? '')) {
+      log.info('helpdesk refused', { code, context });
+      const minutes = Math.max(1, Math.ceil(Number(error.hint) / 60));
+      return { code, message: errorMessage(code, { minutes }), status: errorStatus(code), details };
+    }
     log.info('helpdesk refused', { code, context });
     return refusal(code, details);
   }

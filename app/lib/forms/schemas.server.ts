@@ -49,6 +49,12 @@ export const ConfirmSchema = z.object({
   next: RedirectToSchema,
 });
 
+/** The one-click link of a notification email (/auth/confirm?link=…&next=…): its token, 43 base64url characters. */
+export const EmailLinkSchema = z.object({
+  link: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  next: RedirectToSchema,
+});
+
 const displayNameMessage = errorMessage('display_name_invalid');
 
 export const DisplayNameSchema = z

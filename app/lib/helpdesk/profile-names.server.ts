@@ -16,3 +16,10 @@ export async function profileNames(
   for (const p of data ?? []) out.set(p.user_id, p.display_name);
   return out;
 }
+
+/** Members with their names, sorted by name (the ticket page's assignees, the help editor's who else is editing). */
+export function namedMembers<R extends { user_id: string }>(rows: R[], names: Map<string, string>) {
+  return rows
+    .map((r) => ({ ...r, name: names.get(r.user_id) ?? 'Unknown' }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

@@ -160,6 +160,33 @@ export type Database = {
           },
         ]
       }
+      email_sign_in_links: {
+        Row: {
+          created_at: string
+          expires_at: string
+          next: string
+          token_hash: string
+          used_at: string | null
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          expires_at?: string
+          next: string
+          token_hash: string
+          used_at?: string | null
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          expires_at?: string
+          next?: string
+          token_hash?: string
+          used_at?: string | null
+          user_id?: string
+        }
+        Relationships: []
+      }
       email_unsubscribes: {
         Row: {
           created_at: string
@@ -174,6 +201,282 @@ export type Database = {
           user_id?: string
         }
         Relationships: []
+      }
+      help_article_views: {
+        Row: {
+          article_id: number
+          day: string
+          views: number
+          workspace_id: string
+        }
+        Insert: {
+          article_id: number
+          day: string
+          views?: number
+          workspace_id: string
+        }
+        Update: {
+          article_id?: number
+          day?: string
+          views?: number
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_article_views_article_id_fkey"
+            columns: ["article_id"]
+            isOneToOne: false
+            referencedRelation: "help_articles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "help_article_views_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_article_votes: {
+        Row: {
+          article_id: number
+          helpful: boolean
+          visitor_id: string
+          voted_at: string
+          workspace_id: string
+        }
+        Insert: {
+          article_id: number
+          helpful: boolean
+          visitor_id: string
+          voted_at?: string
+          workspace_id: string
+        }
+        Update: {
+          article_id?: number
+          helpful?: boolean
+          visitor_id?: string
+          voted_at?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_article_votes_article_id_fkey"
+            columns: ["article_id"]
+            isOneToOne: false
+            referencedRelation: "help_articles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "help_article_votes_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_articles: {
+        Row: {
+          author_id: string | null
+          body: string
+          body_text: string
+          collection_id: string | null
+          created_at: string
+          id: number
+          position: number
+          published_at: string | null
+          search: unknown
+          slug: string
+          status: Database["public"]["Enums"]["help_article_status"]
+          title: string
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          author_id?: string | null
+          body?: string
+          body_text?: string
+          collection_id?: string | null
+          created_at?: string
+          id?: never
+          position?: number
+          published_at?: string | null
+          search?: unknown
+          slug?: string
+          status?: Database["public"]["Enums"]["help_article_status"]
+          title: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          author_id?: string | null
+          body?: string
+          body_text?: string
+          collection_id?: string | null
+          created_at?: string
+          id?: never
+          position?: number
+          published_at?: string | null
+          search?: unknown
+          slug?: string
+          status?: Database["public"]["Enums"]["help_article_status"]
+          title?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_articles_collection_id_workspace_id_fkey"
+            columns: ["collection_id", "workspace_id"]
+            isOneToOne: false
+            referencedRelation: "help_collections"
+            referencedColumns: ["id", "workspace_id"]
+          },
+          {
+            foreignKeyName: "help_articles_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_collections: {
+        Row: {
+          created_at: string
+          description: string
+          id: string
+          position: number
+          slug: string
+          title: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          description?: string
+          id?: string
+          position?: number
+          slug?: string
+          title: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          description?: string
+          id?: string
+          position?: number
+          slug?: string
+          title?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_collections_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_search_misses: {
+        Row: {
+          day: string
+          query: string
+          searches: number
+          workspace_id: string
+        }
+        Insert: {
+          day: string
+          query: string
+          searches?: number
+          workspace_id: string
+        }
+        Update: {
+          day?: string
+          query?: string
+          searches?: number
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_search_misses_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_settings: {
+        Row: {
+          language: string
+          workspace_id: string
+        }
+        Insert: {
+          language?: string
+          workspace_id: string
+        }
+        Update: {
+          language?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_settings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_suggestion_events: {
+        Row: {
+          article_id: number | null
+          created_at: string
+          id: number
+          kind: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          article_id?: number | null
+          created_at?: string
+          id?: never
+          kind: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          article_id?: number | null
+          created_at?: string
+          id?: never
+          kind?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_suggestion_events_article_id_fkey"
+            columns: ["article_id"]
+            isOneToOne: false
+            referencedRelation: "help_articles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "help_suggestion_events_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       inbound_emails: {
         Row: {
@@ -213,6 +516,35 @@ export type Database = {
             columns: ["ticket_id"]
             isOneToOne: false
             referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      invitation_sends: {
+        Row: {
+          created_at: string
+          email: string
+          id: number
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          email: string
+          id?: never
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          email?: string
+          id?: never
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "invitation_sends_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
             referencedColumns: ["id"]
           },
         ]
@@ -579,6 +911,10 @@ export type Database = {
           workspace_id: string
         }[]
       }
+      announce_ticket_viewer: {
+        Args: { p_presence_ref: string; p_ticket_id: string }
+        Returns: undefined
+      }
       claim_email_delivery: {
         Args: { p_message_id: string; p_recipient: string; p_ticket_id: string }
         Returns: boolean
@@ -615,6 +951,11 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: number
       }
+      count_help_view: { Args: { p_article_id: number }; Returns: undefined }
+      create_email_sign_in_link: {
+        Args: { p_next: string; p_token_hash: string; p_user_id: string }
+        Returns: string
+      }
       create_ticket: {
         Args: {
           p_attachments?: Json
@@ -646,6 +987,60 @@ export type Database = {
           isOneToOne: true
           isSetofReturn: false
         }
+      }
+      help_article: {
+        Args: { p_count_view?: boolean; p_id: number; p_slug: string }
+        Returns: Json
+      }
+      help_article_list: {
+        Args: {
+          p_collection?: string
+          p_limit?: number
+          p_offset?: number
+          p_slug: string
+          p_status?: Database["public"]["Enums"]["help_article_status"]
+        }
+        Returns: Json
+      }
+      help_center: { Args: { p_slug: string }; Returns: Json }
+      help_collection: {
+        Args: { p_collection: string; p_slug: string }
+        Returns: Json
+      }
+      help_popular_articles: {
+        Args: { p_workspace_id: string }
+        Returns: number[]
+      }
+      help_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
+      }
+      help_search: {
+        Args: {
+          p_limit?: number
+          p_published_only?: boolean
+          p_query: string
+          p_slug: string
+        }
+        Returns: Json
+      }
+      help_sitemap: { Args: { p_slug: string }; Returns: Json }
+      help_sitemap_workspaces: {
+        Args: Record<PropertyKey, never>
+        Returns: string[]
+      }
+      help_spelling: {
+        Args: { p_query: string; p_workspace_id: string }
+        Returns: string
+      }
+      help_vote: {
+        Args: { p_article_id: number; p_helpful: boolean; p_visitor: string }
+        Returns: undefined
       }
       inbox: {
         Args: {
@@ -705,11 +1100,21 @@ export type Database = {
           p_from: string
           p_message_id: string
           p_provider_message_id: string
+          p_recipient_id?: string
+          p_sender_verified?: boolean
           p_subject: string
           p_ticket_id: string
           p_workspace_slug: string
         }
         Returns: Json
+      }
+      record_help_search_miss: {
+        Args: { p_query: string; p_slug: string }
+        Returns: undefined
+      }
+      record_help_suggestion: {
+        Args: { p_article_id?: number; p_kind: string; p_slug: string }
+        Returns: undefined
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
       search_tickets: {
@@ -740,7 +1145,22 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      signal_ticket_typing: {
+        Args: { p_kind: string; p_ticket_id: string }
+        Returns: undefined
+      }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
+      unrecorded_attachment_objects: {
+        Args: { p_limit?: number }
+        Returns: string[]
+      }
+      use_email_sign_in_link: {
+        Args: { p_token: string }
+        Returns: {
+          email: string
+          next: string
+        }[]
+      }
       workspace_report: {
         Args: {
           p_days?: number
@@ -753,6 +1173,7 @@ export type Database = {
       workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
     }
     Enums: {
+      help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
       ticket_priority: "low" | "normal" | "high" | "urgent"
       ticket_status: "new" | "open" | "pending" | "solved" | "closed"
@@ -883,6 +1304,7 @@ export type CompositeTypes<
 export const Constants = {
   public: {
     Enums: {
+      help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
       ticket_priority: ["low", "normal", "high", "urgent"],
       ticket_status: ["new", "open", "pending", "solved", "closed"],

@@ -2,11 +2,13 @@
 // workspace's time zone — tickets created and solved per day as a chart, first response and
 // resolution times (median, 90th percentile), the backlog by status and by assignee, and the busiest
 // hours. One call (workspace_report, security invoker: row-level security decides); the charts are
-// SVG rendered here, so the page needs no script and no chart library.
+// SVG rendered here, so the page needs no script and no chart library. The help center's section comes
+// from help_report, asked at the same time.
 import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { AdminNav } from '~/components/admin-nav.tsx';
 import { Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';
+import { HelpReportSection } from '~/components/help-report.tsx';
 import { HoursHeatmap, VolumeChart } from '~/components/report-charts.tsx';
 import { REPORT_RANGES_DAYS } from '~/lib/constants.ts';
 import { STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
@@ -47,7 +49,7 @@ function Times({ title, id, times, counted }: { title: string; id: string; times
 }
 
 export default function ReportsPage() {
-  const { workspace, preset, reply, report } = useLoaderData<typeof loader>();
+  const { workspace, preset, reply, report, help } = useLoaderData<typeof loader>();
   const base = `/w/${workspace.slug}/reports`;
   const custom = !preset;
   const timeZone = report?.time_zone.replaceAll('_', ' ');
@@ -201,6 +203,7 @@ export default function ReportsPage() {
             <h2 id="hours-title">Busiest hours</h2>
             <HoursHeatmap hours={report.busiest_hours} id="hours-chart" timeZone={timeZone ?? ''} />
           </section>
+          {help ? <HelpReportSection slug={workspace.slug} report={help} /> : null}
         </>
       ) : null}
     </section>

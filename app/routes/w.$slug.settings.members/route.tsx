@@ -45,7 +45,8 @@ export default function MembersPage() {
         current="members"
         title="Members"
         titleId="members-title"
-        notice={notice}
+        // A refusal is the news: not the notice of the change before it (?done= stays in the URL).
+        notice={actionData ? null : notice}
       />
 
       <section className="card stack" aria-labelledby="invite-title">

@@ -18,6 +18,7 @@ export function TicketThread() {
         messages={messages}
         highlightAfter={changedAfter ?? null}
         filesPath={`/w/${workspace.slug}/tickets/${ticket.number}/files/`}
+        articleFrom={`/w/${workspace.slug}/help/new?from=`}
       />
     </>
   );

@@ -14,7 +14,7 @@ import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
 import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
-import { profileNames } from '~/lib/helpdesk/profile-names.server.ts';
+import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
   parseNumber,
   parseSlug,
@@ -22,7 +22,7 @@ import {
   throwNotFound,
   type Workspace,
 } from '~/lib/helpdesk/workspace-access.server.ts';
-import { isPriority, isStatus, type MemberRole, NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.ts';
+import { isPriority, isStatus, NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.ts';
 import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
@@ -55,13 +55,6 @@ interface TicketPageJson {
     requests: number;
     recent: Pick<Tables<'tickets'>, 'number' | 'subject' | 'status' | 'last_message_at'>[];
   };
-}
-
-/** Members with their names, sorted by name. */
-function namedMembers(rows: { user_id: string; role: MemberRole }[], names: Map<string, string>) {
-  return rows
-    .map((r) => ({ ...r, name: names.get(r.user_id) ?? 'Unknown' }))
-    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 // One round trip: membership (404 for anyone else), the ticket, its thread and history, names and
@@ -121,6 +114,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     fileErrors,
     fileNames,
   } = await readMessageForm(request, supabase, {
+    uploaderId: user.id,
     workspaceId: ticket.workspaceId,
     ticketId: ticket.id,
   });

@@ -1,6 +1,7 @@
 // Email addresses, tokens, threading headers and the SMTP transport shared by notify and
 // inbound-email. Configuration comes from the function's env (README "Email").
 import { nodemailer } from './deps.ts';
+import { idToken, readIdToken, readReplyToken, replyToken, tokenOf, type RecipientReplyToken } from './tokens.ts';
 
 const env = (name: string) => Deno.env.get(name) || undefined;
 
@@ -13,38 +14,38 @@ export const inboundDomain = () =>
   (env('INBOUND_EMAIL_DOMAIN') ?? /@([^>\s]+)>?\s*$/.exec(fromAddress())?.[1] ?? 'tend.localhost').toLowerCase();
 
 // ---------------------------------------------------------------------------------------------
-// Tokens: an id and an HMAC of it, so a Reply-To (or unsubscribe) address can't be made up.
+// Addresses that carry a signed token (tokens.ts; docs/decisions/034-inbound-email-trust.md).
 const secret = () => env('EMAIL_TOKEN_SECRET') ?? env('SUPABASE_SERVICE_ROLE_KEY') ?? '';
-let key: Promise<CryptoKey> | undefined;
 
-async function sign(kind: string, id: string): Promise<string> {
-  key ??= crypto.subtle.importKey('raw', new TextEncoder().encode(secret()), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await key, new TextEncoder().encode(`${kind}:${id}`)));
-  return [...mac.slice(0, 10)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-const compact = (uuid: string) => uuid.replace(/-/g, '');
-const expand = (hex: string) =>
-  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-
-/** reply+<ticket>.<mac>@domain: a reply to it goes to that ticket's thread. */
-export async function replyAddress(ticketId: string): Promise<string> {
-  return `reply+${compact(ticketId)}.${await sign('reply', ticketId)}@${inboundDomain()}`;
+/** reply+<ticket>.<recipient>.<mac>@domain: an answer to it is `recipientId`'s on that ticket's thread. */
+export async function replyAddress(ticketId: string, recipientId: string): Promise<string> {
+  return `reply+${await replyToken(secret(), ticketId, recipientId)}@${inboundDomain()}`;
 }
 
 /** unsubscribe+<user>.<mac>@domain: mail to it stops a customer's notifications. */
 export async function unsubscribeAddress(userId: string): Promise<string> {
-  return `unsubscribe+${compact(userId)}.${await sign('unsubscribe', userId)}@${inboundDomain()}`;
+  return `unsubscribe+${await idToken(secret(), 'unsubscribe', userId)}@${inboundDomain()}`;
 }
 
-/** The id an address of this kind carries, if its MAC is right. */
-export async function readToken(kind: 'reply' | 'unsubscribe', address: string): Promise<string | null> {
-  const m = new RegExp(`^${kind}\\+([0-9a-f]{32})\\.([0-9a-f]{20})@(.+)$`, 'i').exec(address.trim());
-  if (!m || m[3].toLowerCase() !== inboundDomain()) return null;
-  const id = expand(m[1].toLowerCase());
-  return (await sign(kind, id)) === m[2].toLowerCase() ? id : null;
+/** The user an unsubscribe+ address names, if its MAC is right. */
+export async function readUnsubscribeAddress(address: string): Promise<string | null> {
+  const token = tokenOf('unsubscribe', address, inboundDomain());
+  return token ? readIdToken(secret(), 'unsubscribe', token) : null;
+}
+
+/**
+ * What a reply+ address says: one recipient's (its MAC still to be checked against a user), or an
+ * older address of the whole ticket whose MAC is right (`recipient: null`); null for anything else.
+ */
+export async function readReplyAddress(
+  address: string,
+): Promise<{ ticketId: string; recipient: RecipientReplyToken | null } | null> {
+  const token = tokenOf('reply', address, inboundDomain());
+  if (!token) return null;
+  const recipient = readReplyToken(secret(), token);
+  if (recipient) return { ticketId: recipient.ticketId, recipient };
+  const ticketId = await readIdToken(secret(), 'reply', token);
+  return ticketId ? { ticketId, recipient: null } : null;
 }
 
 // ---------------------------------------------------------------------------------------------

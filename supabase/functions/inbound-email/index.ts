@@ -5,9 +5,12 @@
 // The email becomes a reply on its thread (the Reply-To token, else In-Reply-To/References), a
 // follow-up request when that thread is closed, or a new request in the workspace whose address it
 // was sent to (<slug>@<INBOUND_EMAIL_DOMAIN>). Mail to an unsubscribe address stops notifications.
+// What it trusts (docs/decisions/034-inbound-email-trust.md): From names the sender, but a team member
+// only when the provider authenticated From's domain (sender-auth.ts), else the mail is refused (403);
+// a reply+ address counts only for the recipient it was made for; receive_email decides the rest.
 // Its files are stored as web uploads are (attachments.ts); files Tend doesn't take are named in the message.
 import { ATTACHMENTS_BUCKET, attachmentTypeOf, safeStorageName } from '../_shared/attachment-rules.ts';
-import { inboundDomain, readToken, referencedMessages } from '../_shared/email.ts';
+import { inboundDomain, readReplyAddress, readUnsubscribeAddress, referencedMessages } from '../_shared/email.ts';
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MAX_MB,
@@ -18,6 +21,7 @@ import {
 } from '../_shared/limits.ts';
 import { admin, json } from '../_shared/platform.ts';
 import { htmlToText, stripQuoted } from '../_shared/quoted.ts';
+import { senderVerified } from '../_shared/sender-auth.ts';
 
 interface PostmarkAddress {
   Email: string;
@@ -49,6 +53,9 @@ interface PostmarkAttachment {
   Content?: string;
 }
 
+/** The Authentication-Results authserv-ids to believe (INBOUND_AUTHSERV_ID, comma-separated; none by default). */
+const trustedAuthservIds = () => (Deno.env.get('INBOUND_AUTHSERV_ID') ?? '').split(',').map((s) => s.trim());
+
 /** Constant-time comparison of the basic-auth password with the shared secret. */
 function authorized(req: Request): boolean {
   const secret = Deno.env.get('INBOUND_EMAIL_SECRET');
@@ -72,18 +79,48 @@ const header = (mail: PostmarkInbound, name: string) =>
 
 const addressOf = (s: string | undefined) => (/<([^>]+)>/.exec(s ?? '')?.[1] ?? s ?? '').trim().toLowerCase();
 
-/** The thread the email answers: our Reply-To token first, then the messages its headers name. */
-async function findThread(mail: PostmarkInbound, recipients: string[]): Promise<string | null> {
+/** Whose a recipient's reply+ address is: the ticket's requester or a member of its workspace, by the MAC. */
+async function recipientOf(ticketId: string, isFor: (userId: string) => Promise<boolean>): Promise<string | null> {
+  const db = admin();
+  const { data: ticket, error } = await db
+    .from('tickets')
+    .select('requester_id, workspace_id')
+    .eq('id', ticketId)
+    .maybeSingle();
+  if (error) throw error;
+  if (!ticket) return null;
+  const { data: members, error: e2 } = await db
+    .from('memberships')
+    .select('user_id')
+    .eq('workspace_id', ticket.workspace_id);
+  if (e2) throw e2;
+  for (const id of [ticket.requester_id as string, ...members.map((m) => m.user_id as string)])
+    if (await isFor(id)) return id;
+  return null;
+}
+
+/**
+ * The thread the email answers: a reply+ address first (one recipient's: whose it is; an older one of
+ * the whole ticket: nobody's in particular), then the messages its headers name (nobody's either).
+ */
+async function findThread(
+  mail: PostmarkInbound,
+  recipients: string[],
+): Promise<{ ticketId: string; recipientId: string | null } | null> {
   for (const to of recipients) {
-    const ticketId = await readToken('reply', to);
-    if (ticketId) return ticketId;
+    const reply = await readReplyAddress(to);
+    if (!reply) continue;
+    if (!reply.recipient) return { ticketId: reply.ticketId, recipientId: null };
+    const recipientId = await recipientOf(reply.ticketId, reply.recipient.isFor);
+    if (recipientId) return { ticketId: reply.ticketId, recipientId };
   }
   const ids = referencedMessages(header(mail, 'References'), header(mail, 'In-Reply-To'));
   if (!ids.length) return null;
   const { data, error } = await admin().from('messages').select('id, ticket_id').in('id', ids);
   if (error) throw error;
   const byId = new Map(data.map((m) => [m.id, m.ticket_id as string]));
-  return ids.map((id) => byId.get(id)).find(Boolean) ?? null;
+  const ticketId = ids.map((id) => byId.get(id)).find(Boolean);
+  return ticketId ? { ticketId, recipientId: null } : null;
 }
 
 /** The sender's user: an unknown address becomes a customer (a confirmed user, as a sign-up makes). */
@@ -192,7 +229,7 @@ Deno.serve(async (req) => {
     .filter(Boolean);
 
   for (const to of recipients) {
-    const userId = await readToken('unsubscribe', to);
+    const userId = await readUnsubscribeAddress(to);
     if (!userId) continue;
     const { error } = await admin().from('email_unsubscribes').upsert({ user_id: userId }, { ignoreDuplicates: true });
     if (error) throw error;
@@ -204,8 +241,8 @@ Deno.serve(async (req) => {
     .filter((a) => a.endsWith(`@${domain}`))
     .map((a) => a.slice(0, -domain.length - 1))
     .find((local) => !local.includes('+'));
-  const ticketId = await findThread(mail, recipients);
-  if (!ticketId && !workspaceSlug) return json(403, { error: 'not addressed to a workspace or a thread' });
+  const thread = await findThread(mail, recipients);
+  if (!thread && !workspaceSlug) return json(403, { error: 'not addressed to a workspace or a thread' });
 
   const text = stripQuoted(mail.TextBody?.trim() ? mail.TextBody : htmlToText(mail.HtmlBody ?? ''));
   const { files, refused } = await sortFiles(mail);
@@ -220,7 +257,9 @@ Deno.serve(async (req) => {
     p_message_id: header(mail, 'Message-ID') ?? null,
     p_from: from,
     p_workspace_slug: workspaceSlug ?? null,
-    p_ticket_id: ticketId,
+    p_ticket_id: thread?.ticketId ?? null,
+    p_recipient_id: thread?.recipientId ?? null,
+    p_sender_verified: senderVerified(mail.Headers, from, trustedAuthservIds()),
     p_subject: (mail.Subject ?? '').replace(/^\s*((re|fwd?|aw|sv):\s*)+/i, ''),
     p_body: body,
     p_attachments: files.map(({ bytes: _, ...row }) => row),
@@ -228,6 +267,11 @@ Deno.serve(async (req) => {
   if (error) {
     // Postmark stops retrying on 403: mail no workspace takes is not worth another try.
     if (error.message === 'not_found') return json(403, { error: `${error.details} not found` });
+    // A member's address in From, not authenticated by the provider: nobody speaks as them.
+    if (error.message === 'forbidden') {
+      console.warn(`${mail.MessageID}: refused, From ${from} is a team member and not authenticated`);
+      return json(403, { error: 'sender not verified' });
+    }
     console.error(`receive_email failed: ${error.message}`);
     return json(500, { error: error.message });
   }

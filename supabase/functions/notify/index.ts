@@ -1,9 +1,9 @@
 // notify: called by the database (through pg_net) for every public reply written through the API
 // (trigger messages_notify) and every invitation sent or resent (trigger invitations_notify). A reply
 // goes to the other side of the conversation: an agent's to the requester, with the thread's link and a
-// one-click sign-in link; a customer's request or reply to the assignee, or to the workspace's team
+// one-click sign-in link of its own; a customer's request or reply to the assignee, or to the workspace's team
 // while nobody is assigned. Notes are never sent. An invitation goes to the invitee, with the link to
-// /invite/<token>. Each (Message-ID, recipient) is claimed in email_deliveries first: a retried call
+// /invite/<token>. Each recipient gets a Reply-To of their own. Each (Message-ID, recipient) is claimed in email_deliveries first: a retried call
 // sends nothing twice.
 import {
   appUrl,
@@ -71,30 +71,46 @@ async function displayName(userId: string): Promise<string> {
   return data?.display_name || 'Someone';
 }
 
-/** A link that signs the customer in and lands on the thread (the app's /auth/confirm, as the sign-in email's). */
-async function signInLink(email: string, next: string): Promise<string | null> {
-  const { data, error } = await admin().auth.admin.generateLink({ type: 'magiclink', email });
-  if (error || !data.properties?.hashed_token) return null;
-  const q = new URLSearchParams({ token_hash: data.properties.hashed_token, type: 'magiclink', next });
-  return `${appUrl()}/auth/confirm?${q}`;
+/**
+ * A link that signs the customer in and lands on the thread: a token of this email's own, of which the
+ * database keeps the hash; the app's /auth/confirm spends it once, within its hours, however many
+ * emails or codes come after it (docs/decisions/035-email-sign-in-links.md).
+ */
+async function signInLink(userId: string, next: string): Promise<{ url: string; hours: number } | null> {
+  const token = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+  const { data: expires, error } = await admin().rpc('create_email_sign_in_link', {
+    p_user_id: userId,
+    p_next: next,
+    p_token_hash: await sha256Hex(token),
+  });
+  if (error) {
+    console.error(`sign-in link for ${userId} not made: ${error.message}`);
+    return null;
+  }
+  const hours = Math.round((Date.parse(expires as string) - Date.now()) / 3_600_000);
+  return { url: `${appUrl()}/auth/confirm?${new URLSearchParams({ link: token, next })}`, hours };
 }
 
 async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
   const path = `/support/${t.workspace.slug}/requests/${t.ticket.number}`;
   const threadUrl = `${appUrl()}${path}`;
   const [signIn, who, unsubscribe, replyTo] = await Promise.all([
-    signInLink(to.email, path),
+    signInLink(to.id, path),
     displayName(t.message.author_id),
     unsubscribeAddress(to.id),
-    replyAddress(t.ticket.id),
+    replyAddress(t.ticket.id, to.id),
   ]);
+  const oneClick = signIn ? `one click; the link works once, for ${signIn.hours} hours` : '';
   const text = [
     `${who} (${t.workspace.name}) replied to your request #${t.ticket.number} "${t.ticket.subject}":`,
     '',
     t.message.body,
     '',
     `View the conversation: ${threadUrl}`,
-    ...(signIn ? [`Open it signed in (one click, valid for a short time): ${signIn}`] : []),
+    ...(signIn ? [`Open it signed in (${oneClick}): ${signIn.url}`] : []),
     '',
     'Reply to this email to answer.',
   ].join('\n');
@@ -102,9 +118,7 @@ async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
     `<p>${escapeHtml(who)} (${escapeHtml(t.workspace.name)}) replied to your request #${t.ticket.number} “${escapeHtml(t.ticket.subject)}”:</p>`,
     `<blockquote>${textToHtml(t.message.body)}</blockquote>`,
     `<p><a href="${escapeHtml(threadUrl)}">View the conversation</a></p>`,
-    ...(signIn
-      ? [`<p><a href="${escapeHtml(signIn)}">Open it signed in</a> (one click, valid for a short time)</p>`]
-      : []),
+    ...(signIn ? [`<p><a href="${escapeHtml(signIn.url)}">Open it signed in</a> (${oneClick})</p>`] : []),
     '<p>Reply to this email to answer.</p>',
   ].join('\n');
   return {
@@ -143,7 +157,7 @@ async function teamEmail(t: Thread, to: Recipient, isNew: boolean): Promise<Outg
     text,
     html,
     ...threading(t),
-    replyTo: await replyAddress(t.ticket.id),
+    replyTo: await replyAddress(t.ticket.id, to.id),
   };
 }
 

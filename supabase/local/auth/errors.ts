@@ -4,12 +4,23 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export class AuthError extends Error {
   constructor(
     readonly status: number,
+    /** '' for an error without a code (a hook's error object): answered as unknown / unexpected_failure. */
     readonly code: string,
     message: string,
     /** GoTrue OAuthError: a few paths answer 400 {error, error_description} in every API version. */
     readonly oauth = false,
   ) {
     super(message);
+  }
+}
+
+/** GoTrue password.go WeakPasswordError: 422 weak_password with the reasons (length, characters). */
+export class WeakPasswordError extends AuthError {
+  constructor(
+    message: string,
+    readonly reasons: string[],
+  ) {
+    super(422, 'weak_password', message);
   }
 }
 
@@ -37,9 +48,15 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: AuthEr
   const version = apiVersion(req);
   const versionHeader: Record<string, string> = version ? { 'x-supabase-api-version': version } : {};
   if (err.oauth) return sendJson(res, 400, { error: err.code, error_description: err.message }, versionHeader);
-  const headers: Record<string, string> = { 'x-sb-error-code': err.code, ...versionHeader };
-  if (version) return sendJson(res, err.status, { code: err.code, message: err.message }, headers);
-  const body: Record<string, unknown> = { code: err.status, error_code: err.code, msg: err.message };
+  const code = err.code || (err.status === 500 ? 'unexpected_failure' : 'unknown');
+  const weak = err instanceof WeakPasswordError ? { weak_password: { reasons: err.reasons } } : {};
+  // errors.go: x-sb-error-code only for errors that carry a code, and not on a 2024 weak-password answer.
+  const headers: Record<string, string> = {
+    ...(err.code && !(version && weak.weak_password) ? { 'x-sb-error-code': err.code } : {}),
+    ...versionHeader,
+  };
+  if (version) return sendJson(res, err.status, { code, message: err.message, ...weak }, headers);
+  const body: Record<string, unknown> = { code: err.status, error_code: code, msg: err.message, ...weak };
   if (err.status >= 500) body.error_id = requestId;
   sendJson(res, err.status, body, headers);
 }
@@ -80,4 +97,18 @@ export const errors = {
   tooLarge: () => new AuthError(413, 'request_entity_too_large', 'Request body too large'),
   overRequestRate: () => new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached'),
   oauth: (error: string, description: string) => new AuthError(400, error, description, true),
+  invalidCredentials: (message = 'Invalid login credentials') => new AuthError(400, 'invalid_credentials', message),
+  emailExists: () => new AuthError(422, 'email_exists', 'A user with this email address has already been registered'),
+  phoneExists: () => new AuthError(422, 'phone_exists', 'A user with this phone number has already been registered'),
+  userBanned: (status = 403) => new AuthError(status, 'user_banned', 'User is banned'),
+  signupDisabled: () => new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance'),
+  emailRateLimit: () => new AuthError(429, 'over_email_send_rate_limit', 'email rate limit exceeded'),
+  internal: (message: string) => new AuthError(500, 'unexpected_failure', message),
+  /** GoTrue errors.go generateFrequencyLimitErrorMessage: the whole seconds left (Go's Duration / time.Second truncates). */
+  tooSoon: (code: 'over_email_send_rate_limit' | 'over_sms_send_rate_limit', sentAt: Date, seconds: number) =>
+    new AuthError(
+      429,
+      code,
+      `For security purposes, you can only request this after ${Math.floor((new Date(sentAt).getTime() + seconds * 1000 - Date.now()) / 1000)} seconds.`,
+    ),
 };

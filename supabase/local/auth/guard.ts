@@ -20,6 +20,8 @@ export interface Caller {
   claims: Claims;
   user: UserRow;
   sessionId?: string;
+  /** The JWT's session: when it began and its assurance level (aal1, or aal2 after MFA). */
+  session: { created_at: Date; aal: string | null };
 }
 
 export async function requireUser(ctx: AuthContext, req: IncomingMessage): Promise<Caller> {
@@ -30,10 +32,12 @@ export async function requireUser(ctx: AuthContext, req: IncomingMessage): Promi
   if (!user) throw errors.userNotFound();
   const sessionId =
     claims.session_id && claims.session_id !== '00000000-0000-0000-0000-000000000000' ? claims.session_id : undefined;
-  if (sessionId && !(await ctx.pool.query('select 1 from auth.sessions where id = $1', [sessionId])).rowCount)
-    throw errors.sessionNotFound();
-  if (isBanned(user)) throw new AuthError(403, 'user_banned', 'User is banned');
-  return { claims, user, sessionId };
+  const session = sessionId
+    ? (await ctx.pool.query('select created_at, aal from auth.sessions where id = $1', [sessionId])).rows[0]
+    : { created_at: new Date(0), aal: null };
+  if (!session) throw errors.sessionNotFound();
+  if (isBanned(user)) throw errors.userBanned();
+  return { claims, user, sessionId, session };
 }
 
 /** Admin routes: a JWT whose role is service_role (CLI: GOTRUE_JWT_ADMIN_ROLES=service_role). */

@@ -70,3 +70,37 @@ export function normalizeEmail(v: unknown): string | undefined {
 }
 
 export const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+
+/** GoTrue mail.go validateEmail: the three messages it answers with (400 validation_failed). */
+export function validateEmail(v: unknown): string {
+  if (v === undefined || v === null || v === '') throw errors.validation('An email address is required');
+  if (typeof v !== 'string') throw errors.validation('Unable to validate email address: invalid format');
+  if (v.length > 255) throw errors.validation('An email address is too long');
+  const email = normalizeEmail(v);
+  if (!email) throw errors.validation('Unable to validate email address: invalid format');
+  return email;
+}
+
+/** GoTrue phone.go validatePhone: "+" and spaces dropped, then E.164 digits. */
+export function validatePhone(v: unknown): string {
+  const phone = typeof v === 'string' ? v.replace(/^\+/, '').replace(/ /g, '') : '';
+  if (!/^[1-9][0-9]{1,14}$/.test(phone)) throw errors.validation('Invalid phone number format (E.164 required)');
+  return phone;
+}
+
+/** GoTrue pkce.go validatePKCEParams: RFC 7636 §4.2 challenge, 43–128 chars of [A-Za-z0-9._~-]; method s256 or plain. */
+export function pkceParams(body: Record<string, unknown>): { challenge: string; method: string } | undefined {
+  const challenge = str(body.code_challenge) || undefined;
+  const method = str(body.code_challenge_method)?.toLowerCase() || undefined;
+  if (!challenge !== !method) throw errors.validation('PKCE flow requires code_challenge_method and code_challenge');
+  if (!challenge || !method) return undefined;
+  if (challenge.length < 43 || challenge.length > 128)
+    throw errors.validation('code challenge has to be between 43 and 128 characters');
+  if (!/^[A-Za-z0-9._~-]+$/.test(challenge))
+    throw errors.validation(
+      'code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes',
+    );
+  if (method !== 's256' && method !== 'plain')
+    throw errors.validation(`code challenge method not supported: ${method}`);
+  return { challenge, method };
+}

@@ -3,17 +3,59 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { AuthConfig } from '../config.ts';
 import type { Mailer } from '../service.ts';
 
-// GoTrue mailer defaults (v2.189, the CLI-pinned image): subject and body when no template is configured.
-const DEFAULTS: Record<string, { subject: string; body: string }> = {
-  magic_link: {
-    subject: 'Your Magic Link',
-    body: '<h2>Magic Link</h2><p>Follow this link to login:</p><p><a href="{{ .ConfirmationURL }}">Log In</a></p><p>Alternatively, enter the code: {{ .Token }}</p>',
+// GoTrue mailer defaults (v2.189, the CLI-pinned image: templatemailer/template.go): subject and body
+// of each template when config.toml configures none.
+const DEFAULTS: Record<TemplateName, { subject: string; body: string }> = {
+  invite: {
+    subject: 'You have been invited',
+    body: `<h2>You have been invited</h2>
+
+<p>You have been invited to create a user on {{ .SiteURL }}. Follow this link to accept the invite:</p>
+<p><a href="{{ .ConfirmationURL }}">Accept the invite</a></p>
+<p>Alternatively, enter the code: {{ .Token }}</p>`,
   },
   confirmation: {
     subject: 'Confirm Your Email',
-    body: '<h2>Confirm your email</h2><p>Follow this link to confirm your email:</p><p><a href="{{ .ConfirmationURL }}">Confirm your email address</a></p><p>Alternatively, enter the code: {{ .Token }}</p>',
+    body: `<h2>Confirm Your Email</h2>
+
+<p>Follow this link to confirm your email:</p>
+<p><a href="{{ .ConfirmationURL }}">Confirm your email address</a></p>
+<p>Alternatively, enter the code: {{ .Token }}</p>
+`,
+  },
+  recovery: {
+    subject: 'Reset Your Password',
+    body: `<h2>Reset password</h2>
+
+<p>Follow this link to reset the password for your user:</p>
+<p><a href="{{ .ConfirmationURL }}">Reset password</a></p>
+<p>Alternatively, enter the code: {{ .Token }}</p>`,
+  },
+  magic_link: {
+    subject: 'Your Magic Link',
+    body: `<h2>Magic Link</h2>
+
+<p>Follow this link to login:</p>
+<p><a href="{{ .ConfirmationURL }}">Log In</a></p>
+<p>Alternatively, enter the code: {{ .Token }}</p>`,
+  },
+  email_change: {
+    subject: 'Confirm Email Change',
+    body: `<h2>Confirm email address change</h2>
+
+<p>Follow this link to confirm the update of your email address from {{ .Email }} to {{ .NewEmail }}:</p>
+<p><a href="{{ .ConfirmationURL }}">Change email address</a></p>
+<p>Alternatively, enter the code: {{ .Token }}</p>`,
+  },
+  reauthentication: {
+    subject: 'Confirm reauthentication',
+    body: `<h2>Confirm reauthentication</h2>
+
+<p>Enter the code: {{ .Token }}</p>`,
   },
 };
+
+export type TemplateName = 'invite' | 'confirmation' | 'recovery' | 'magic_link' | 'email_change' | 'reauthentication';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -65,11 +107,16 @@ export function verifyUrl(apiUrl: string, tokenHash: string, type: string, redir
 }
 
 export interface AuthMail {
-  template: 'magic_link' | 'confirmation';
+  template: TemplateName;
+  /** Where it goes: the user's address, or for an email change the new or the current one. */
+  to: string;
+  /** The user's current address ({{ .Email }}) and, for an email change, the new one ({{ .NewEmail }}). */
   email: string;
+  newEmail?: string;
   token: string;
   tokenHash: string;
-  type: string;
+  /** The link's type= (signup, invite, magiclink, recovery, email_change); none for reauthentication. */
+  type?: string;
   redirectTo: string;
   data: Record<string, unknown>;
 }
@@ -81,20 +128,21 @@ export async function sendAuthMail(mailer: Mailer, config: AuthConfig, apiUrl: s
     configured?.contentPath && existsSync(configured.contentPath)
       ? readFileSync(configured.contentPath, 'utf8')
       : fallback.body;
-  const confirmationUrl = verifyUrl(apiUrl, m.tokenHash, m.type, m.redirectTo);
   const vars = {
     Token: m.token,
     TokenHash: m.tokenHash,
     SiteURL: config.siteUrl,
     RedirectTo: m.redirectTo,
     Email: m.email,
-    ConfirmationURL: confirmationUrl,
+    NewEmail: m.newEmail ?? '',
+    SendingTo: m.to,
+    ConfirmationURL: m.type ? verifyUrl(apiUrl, m.tokenHash, m.type, m.redirectTo) : '',
   };
   const html = render(body, vars, m.data);
   await mailer.send({
     // CLI: GoTrue sends as admin@email.com / "Admin" to the local mail catcher.
     from: { name: 'Admin', email: 'admin@email.com' },
-    to: [{ email: m.email }],
+    to: [{ email: m.to }],
     // GoTrue renders the subject as text (text/template), the body as HTML (html/template).
     subject: render(configured?.subject ?? fallback.subject, vars, m.data, (v) => v),
     html,

@@ -1,44 +1,45 @@
 // Sessions, refresh tokens and the token response (docs/reference/auth.md §1.7, §1.10, §2).
 import { randomInt, randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
-import type { AuthConfig } from '../config.ts';
+import { requestMeta, type AuthContext } from './context.ts';
 import { AuthError } from './errors.ts';
-import type { Signer } from './jwt.ts';
+import { hookClaims, hookEnabled, runHook } from './hooks.ts';
 import { findById, isBanned, userJson, type UserRow } from './users.ts';
-
-type Db = pg.Pool | pg.PoolClient;
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** GoTrue's legacy refresh token: 12 random lowercase base32-ish chars (crypto.SecureAlphanumeric). */
 export const newRefreshToken = () => Array.from({ length: 12 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
 
-export interface SessionContext {
-  signer: Signer;
-  config: AuthConfig;
-  issuer: string;
-}
+// models/amr.go IsAAL2Claim: a second factor in the session makes it aal2.
+const AAL2_METHODS = new Set(['totp', 'mfa/phone', 'mfa/webauthn']);
 
-/** The token response every sign-in and refresh returns (tokens/service.go AccessTokenResponse). */
+/**
+ * The token response every sign-in and refresh returns (tokens/service.go IssueRefreshToken /
+ * GenerateAccessToken), with the custom_access_token hook run inside the issuing transaction.
+ */
 export async function tokenResponse(
-  db: Db,
-  ctx: SessionContext,
+  db: pg.PoolClient,
+  ctx: AuthContext,
+  req: IncomingMessage,
   user: UserRow,
   sessionId: string,
   refreshToken: string,
+  method: string,
 ) {
   const now = Math.floor(Date.now() / 1000);
   // The session's amr claims (newest first, models/sessions.go CalculateAALAndAMR) and the user's identities, in one round trip.
   const { amr, identities } = (
     await db.query(
       `select
-         coalesce((select json_agg(json_build_object('method', authentication_method, 'timestamp', floor(extract(epoch from created_at))::bigint)
-                                   order by created_at desc) from auth.mfa_amr_claims where session_id = $1), '[]') as amr,
+         coalesce((select json_agg(json_build_object('method', authentication_method, 'timestamp', floor(extract(epoch from updated_at))::bigint)
+                                   order by updated_at desc) from auth.mfa_amr_claims where session_id = $1), '[]') as amr,
          coalesce((select json_agg(i order by i.created_at) from auth.identities i where i.user_id = $2), '[]') as identities`,
       [sessionId, user.id],
     )
   ).rows[0];
   const expiresIn = ctx.config.jwtExpiry;
-  const accessToken = await ctx.signer.sign({
+  let claims: Record<string, unknown> = {
     iss: ctx.issuer,
     sub: user.id,
     aud: user.aud ?? 'authenticated',
@@ -49,11 +50,22 @@ export async function tokenResponse(
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
     role: user.role ?? 'authenticated',
-    aal: 'aal1',
+    aal: amr.some((a: { method: string }) => AAL2_METHODS.has(a.method)) ? 'aal2' : 'aal1',
     amr,
     session_id: sessionId,
     is_anonymous: user.is_anonymous ?? false,
-  });
+  };
+  if (hookEnabled(ctx, 'custom_access_token')) {
+    const output = await runHook(
+      ctx,
+      'custom_access_token',
+      req,
+      { user_id: user.id, claims, authentication_method: method },
+      db,
+    );
+    claims = hookClaims(output);
+  }
+  const accessToken = await ctx.signer.sign(claims);
   return {
     access_token: accessToken,
     token_type: 'bearer',
@@ -64,19 +76,12 @@ export async function tokenResponse(
   };
 }
 
-/** A new session for a sign-in by `method` (otp, magiclink, email/signup…). */
-export async function signIn(
-  db: Db,
-  ctx: SessionContext,
-  user: UserRow,
-  method: string,
-  meta: { userAgent?: string; ip?: string },
-) {
+/** A new session for a sign-in by `method` (otp, password, magiclink, email/signup, anonymous…). */
+export async function signIn(db: pg.PoolClient, ctx: AuthContext, req: IncomingMessage, user: UserRow, method: string) {
   const sessionId = randomUUID();
   const refreshToken = newRefreshToken();
-  // GoTrue issueRefreshToken: session, amr claim, first refresh token, last_sign_in_at and the
-  // app_metadata providers (UpdateAppMetaDataProviders) — one statement.
-  const app = { ...(user.raw_app_meta_data ?? {}), provider: 'email', providers: ['email'] };
+  const meta = requestMeta(req);
+  // GoTrue IssueRefreshToken: session, amr claim, first refresh token and last_sign_in_at — one statement.
   const updated = (
     await db.query(
       `with session as (
@@ -88,18 +93,18 @@ export async function signIn(
          insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
          values ('00000000-0000-0000-0000-000000000000', $7, $2, false, now(), now(), null, $1)),
        identity as (
-         update auth.identities set last_sign_in_at = now() where user_id = $2 and provider = 'email')
-       update auth.users set last_sign_in_at = now(), raw_app_meta_data = $8, updated_at = now() where id = $2 returning *`,
-      [sessionId, user.id, meta.userAgent ?? null, meta.ip ?? null, randomUUID(), method, refreshToken, app],
+         update auth.identities set last_sign_in_at = now() where user_id = $2)
+       update auth.users set last_sign_in_at = now(), updated_at = now() where id = $2 returning *`,
+      [sessionId, user.id, meta.userAgent ?? null, meta.ip ?? null, randomUUID(), method, refreshToken],
     )
   ).rows[0] as UserRow;
-  return tokenResponse(db, ctx, updated, sessionId, refreshToken);
+  return tokenResponse(db, ctx, req, updated, sessionId, refreshToken, method);
 }
 
 const refreshError = (code: string, message: string) => new AuthError(400, code, `Invalid Refresh Token: ${message}`);
 
 /** grant_type=refresh_token with GoTrue's legacy rotation rules (token_refresh.go). Runs in `client`'s transaction. */
-export async function refresh(client: pg.PoolClient, ctx: SessionContext, token: string) {
+export async function refresh(client: pg.PoolClient, ctx: AuthContext, req: IncomingMessage, token: string) {
   // The token and its session, both locked: concurrent refreshes of one session queue up here.
   const row = (
     await client.query(
@@ -154,7 +159,7 @@ export async function refresh(client: pg.PoolClient, ctx: SessionContext, token:
       throw refreshError('refresh_token_already_used', 'Already Used');
     }
   }
-  return tokenResponse(client, ctx, user, row.session_id, issued);
+  return tokenResponse(client, ctx, req, user, row.session_id, issued, 'token_refresh');
 }
 
 /** Revokes `revokeId` (if any), issues a child of `parent` and stamps the session's refreshed_at — one statement. */

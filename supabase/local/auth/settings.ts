@@ -2,35 +2,50 @@
 import type { Handler } from './context.ts';
 import { sendJson } from './errors.ts';
 
+/**
+ * GET /settings (settings.go, v2.189's fields): email, phone and anonymous sign-in as config.toml sets
+ * them; OAuth providers, SAML and passkeys are off here whatever it says (reported at start).
+ */
 export const settings: Handler = async (ctx, _req, res) => {
-  const off = {
-    apple: false,
-    azure: false,
-    bitbucket: false,
-    discord: false,
-    facebook: false,
-    figma: false,
-    github: false,
-    gitlab: false,
-    google: false,
-    keycloak: false,
-    kakao: false,
-    linkedin_oidc: false,
-    notion: false,
-    spotify: false,
-    slack_oidc: false,
-    twitch: false,
-    twitter: false,
-    workos: false,
-    zoom: false,
-  };
+  const c = ctx.config;
+  const providers = [
+    'apple',
+    'azure',
+    'bitbucket',
+    'discord',
+    'facebook',
+    'snapchat',
+    'figma',
+    'fly',
+    'github',
+    'gitlab',
+    'google',
+    'keycloak',
+    'kakao',
+    'linkedin',
+    'linkedin_oidc',
+    'notion',
+    'spotify',
+    'slack',
+    'slack_oidc',
+    'workos',
+    'twitch',
+    'twitter',
+  ];
   sendJson(res, 200, {
-    external: { ...off, anonymous_users: false, email: true, phone: false },
-    disable_signup: !ctx.config.enableSignup,
-    mailer_autoconfirm: !ctx.config.email.enableConfirmations,
-    phone_autoconfirm: false,
+    external: {
+      anonymous_users: c.enableAnonymousSignIns,
+      ...Object.fromEntries(providers.map((p) => [p, false])),
+      email: c.email.enableSignup,
+      phone: c.sms.enableSignup,
+      zoom: false,
+    },
+    disable_signup: !c.enableSignup,
+    mailer_autoconfirm: !c.email.enableConfirmations,
+    phone_autoconfirm: !c.sms.enableConfirmations,
     sms_provider: '',
     saml_enabled: false,
+    passkeys_enabled: false,
   });
 };
 

@@ -14,8 +14,12 @@ import { createRuntime, type FunctionRuntime } from './runtime.ts';
 export interface FunctionsOptions {
   /** `--env-file`: secrets for every function (default supabase/functions/.env, as the CLI). */
   envFile?: string;
+  /** `functions serve --no-verify-jwt`: the flag beats config.toml (CLI serve.go). */
+  noVerifyJwt?: boolean;
   /** Deno's cache (default node_modules/.cache/deno of this checkout). */
   denoDir?: string;
+  /** Defaults for the functions' secrets, below the env file's (`npm run dev`: the app's APP_URL). */
+  env?: Record<string, string>;
 }
 
 export type FunctionsService = Service & { processes: FunctionRuntime['processes'] };
@@ -48,6 +52,7 @@ export function createFunctionsService(ctx: StackContext, options: FunctionsOpti
       // Mail goes to the local catcher unless the project's secrets name an SMTP server (README "Email").
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(ctx.smtpPort),
+      ...options.env,
       ...userSecrets(config.edgeRuntime.secrets, envFile(), (m) => log(def.slug, m)),
       ...platformEnv,
     }),
@@ -87,7 +92,7 @@ export function createFunctionsService(ctx: StackContext, options: FunctionsOpti
         return sendPlatformError(res, 'NOT_FOUND');
       }
       // Preflights reach the function unchecked: it answers CORS itself, as on hosted (functions/cors guide).
-      if (req.method !== 'OPTIONS' && def.verifyJwt) {
+      if (req.method !== 'OPTIONS' && def.verifyJwt && !options.noVerifyJwt) {
         const denied = await checkJwt(req.headers.authorization);
         if (denied) {
           req.resume();

@@ -1,18 +1,5 @@
 set check_function_bodies = off;
 
-CREATE OR REPLACE FUNCTION private.check_attachment_count(p_files jsonb)
- RETURNS void
- LANGUAGE plpgsql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-begin
-  if jsonb_typeof(p_files) = 'array' and jsonb_array_length(p_files) > 5 then
-    raise exception using errcode = 'P0001', message = 'too_many_attachments';
-  end if;
-end $function$
-;
-
 CREATE OR REPLACE FUNCTION private.is_backlog(p_status ticket_status)
  RETURNS boolean
  LANGUAGE sql
@@ -29,77 +16,6 @@ CREATE OR REPLACE FUNCTION private.is_open(p_status ticket_status)
 AS $function$
   select p_status in ('new', 'open')
 $function$
-;
-
-CREATE OR REPLACE FUNCTION private.attach_files(p_message_id uuid, p_files jsonb)
- RETURNS void
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-declare
-  p_message public.messages;
-  f jsonb;
-  o record;
-  object_path text;
-begin
-  if p_files is null or p_files = 'null'::jsonb then
-    return;
-  end if;
-  select * into p_message from public.messages where id = p_message_id;
-  if jsonb_typeof(p_files) <> 'array' then
-    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'attachments';
-  end if;
-  perform private.check_attachment_count(p_files);
-  for f in select value from jsonb_array_elements(p_files) loop
-    if coalesce(f->>'storage_name', '') = '' or strpos(f->>'storage_name', '/') > 0 then
-      raise exception using errcode = 'P0001', message = 'bad_request', detail = 'attachment name';
-    end if;
-    object_path := p_message.workspace_id || '/' || p_message.ticket_id || '/' || (f->>'id')::uuid || '/' || (f->>'storage_name');
-    select o2.metadata into o from storage.objects o2
-     where o2.bucket_id = 'attachments' and o2.name = object_path and o2.owner_id = auth.uid()::text;
-    if not found then
-      raise exception using errcode = 'P0001', message = 'not_found', detail = 'attachment';
-    end if;
-    insert into public.attachments (id, message_id, ticket_id, workspace_id, uploader_id, path, file_name, size, mime_type)
-    values ((f->>'id')::uuid, p_message.id, p_message.ticket_id, p_message.workspace_id, auth.uid(), object_path,
-            left(coalesce(nullif(f->>'file_name', ''), f->>'storage_name'), 255),
-            coalesce((o.metadata->>'size')::bigint, 0), coalesce(o.metadata->>'mimetype', 'application/octet-stream'));
-  end loop;
-end $function$
-;
-
-CREATE OR REPLACE FUNCTION private.attach_received_files(p_message_id uuid, p_files jsonb)
- RETURNS jsonb
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-declare
-  m public.messages;
-  b storage.buckets;
-  f jsonb;
-begin
-  select * into m from public.messages where id = p_message_id;
-  select * into b from storage.buckets where id = 'attachments';
-  perform private.check_attachment_count(p_files);
-  for f in select value from jsonb_array_elements(coalesce(p_files, '[]')) loop
-    if coalesce(f->>'storage_name', '') = '' or strpos(f->>'storage_name', '/') > 0 then
-      raise exception using errcode = 'P0001', message = 'bad_request', detail = 'attachment name';
-    end if;
-    if (f->>'size')::bigint > coalesce(b.file_size_limit, (f->>'size')::bigint) then
-      raise exception using errcode = 'P0001', message = 'attachment_too_large';
-    end if;
-    if b.allowed_mime_types is not null and not (f->>'mime_type' = any (b.allowed_mime_types)) then
-      raise exception using errcode = 'P0001', message = 'attachment_type';
-    end if;
-    insert into public.attachments (id, message_id, ticket_id, workspace_id, uploader_id, path, file_name, size, mime_type)
-    values ((f->>'id')::uuid, m.id, m.ticket_id, m.workspace_id, m.author_id,
-            m.workspace_id || '/' || m.ticket_id || '/' || (f->>'id')::uuid || '/' || (f->>'storage_name'),
-            left(coalesce(nullif(f->>'file_name', ''), f->>'storage_name'), 255), (f->>'size')::bigint, f->>'mime_type');
-  end loop;
-  return private.message_files(p_message_id);
-end $function$
 ;
 
 CREATE OR REPLACE FUNCTION private.inbox_view_filter(p_view text)
@@ -546,16 +462,15 @@ begin
 end $function$
 ;
 
--- The unassigned queue's index, its predicate now private.is_open (created above).
-drop index if exists "public"."tickets_unassigned_idx";
-
-CREATE INDEX tickets_unassigned_idx ON public.tickets USING btree (workspace_id, created_at, number) WHERE ((assignee_id IS NULL) AND private.is_open(status));
-
 grant execute on function private.is_backlog(p_status ticket_status) to authenticated;
 grant execute on function private.is_backlog(p_status ticket_status) to service_role;
 grant execute on function private.is_open(p_status ticket_status) to authenticated;
 grant execute on function private.is_open(p_status ticket_status) to service_role;
 
-revoke execute on function private.check_attachment_count(p_files jsonb) from public;
 revoke execute on function private.is_backlog(p_status ticket_status) from public;
 revoke execute on function private.is_open(p_status ticket_status) from public;
+
+-- The index asks private.is_open, so it comes after the function (db diff put it first).
+drop index if exists "public"."tickets_unassigned_idx";
+
+CREATE INDEX tickets_unassigned_idx ON public.tickets USING btree (workspace_id, created_at, number) WHERE ((assignee_id IS NULL) AND private.is_open(status));
