@@ -119,7 +119,7 @@ async function runWorker() {
   let build = await importBuild();
   let handleRemix = createRequestHandler(build, process.env.NODE_ENV);
   const { isSameOriginPost } = await import('./app/lib/http/request-info.server.ts');
-  const { errorMessage } = await import('./app/lib/errors/catalogue.ts');
+  const { errorMessage } = await import('./app/lib/errors/catalogue.server.ts');
   const hosts = allowedHosts({ ALLOWED_HOSTS: process.env.ALLOWED_HOSTS, APP_ORIGIN: process.env.APP_ORIGIN });
   const assets = new StaticFiles(path.resolve(build.assetsBuildDirectory), 'public, max-age=31536000, immutable');
   // public/ minus the build output under it (the build is served above, or is another build's).

@@ -4,12 +4,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, replyErrors, replyValue, useIsPending } from '~/components/forms.tsx';
-import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.server.ts';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 import { FLASH, setFlash, takeFlash } from '~/lib/auth/cookies.server.ts';
 import { DISPLAY_NAME_MAX_LENGTH } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import {
   dataWithSession,
   errorResponse,

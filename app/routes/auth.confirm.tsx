@@ -5,10 +5,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyErrors, useIsPending } from '~/components/forms.tsx';
-import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.server.ts';
 import { clearPendingLogin, readPendingLogin } from '~/lib/auth/cookies.server.ts';
 import { signInWithEmailLink } from '~/lib/auth/email-link.server.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import { dataWithSession, redirectWithSession, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { loginPath, safeRedirect } from '~/lib/http/safe-redirect.ts';

@@ -12,12 +12,12 @@ import {
   useIsPending,
 } from '~/components/forms.tsx';
 import { allowCodeRequest, codeSent } from '~/lib/auth/sign-in-limits.server.ts';
-import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.server.ts';
 import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
 import { signInLink } from '~/lib/auth/sign-in-link.server.ts';
 import { FLASH, takeFlash, writePendingLogin } from '~/lib/auth/cookies.server.ts';
 import { EMAIL_MAX_LENGTH, OTP_LENGTH, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import { dataWithSession, redirectWithSession, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { clientIp } from '~/lib/http/request-info.server.ts';

@@ -15,7 +15,7 @@ import {
   reserveVerify,
   settleVerify,
 } from '~/lib/auth/sign-in-limits.server.ts';
-import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.server.ts';
 import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
 import { signInLink } from '~/lib/auth/sign-in-link.server.ts';
 import {
@@ -28,7 +28,7 @@ import {
   type PendingLogin,
 } from '~/lib/auth/cookies.server.ts';
 import { OTP_LENGTH, OTP_VALID_SECONDS, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import {
   combineHeaders,
   dataWithSession,

@@ -10,7 +10,7 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { HelpHeader, StillNeedHelp } from '~/components/help-ui.tsx';
 import type { IslandHandle } from '~/components/island.tsx';
 import { getOptionalUser } from '~/lib/auth/session.server.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { HelpVoteSchema } from '~/lib/forms/help-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';

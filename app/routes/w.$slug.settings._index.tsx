@@ -15,7 +15,7 @@ import {
 } from '~/components/forms.tsx';
 import { WorkspaceFields } from '~/components/workspace-fields.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { SettingsSchema, TIME_ZONES } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';

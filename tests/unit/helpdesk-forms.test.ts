@@ -1,7 +1,7 @@
 // The helpdesk forms read with Conform like sign-in's: one schema per intent, the typed text sent
 // back, errors at their field, and what only a hand-made request gets wrong as bad_request.
 import { describe, expect, it } from 'vitest';
-import { errorMessage } from '~/lib/errors/catalogue.ts';
+import { errorMessage } from '~/lib/errors/catalogue.server.ts';
 import {
   InboxSchema,
   NewRequestSchema,

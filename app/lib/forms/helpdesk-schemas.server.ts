@@ -11,7 +11,7 @@ import {
   SUBJECT_MAX_LENGTH,
   WORKSPACE_NAME_MAX_LENGTH,
 } from '../constants.ts';
-import { errorMessage } from '../errors/catalogue.ts';
+import { errorMessage } from '../errors/catalogue.server.ts';
 import { unknownPlaceholders } from '../helpdesk/canned-replies.ts';
 import {
   AGENT_STATUSES,

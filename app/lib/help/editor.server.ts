@@ -10,7 +10,7 @@ import {
 } from '@remix-run/node';
 import { requireUser } from '../auth/session.server.ts';
 import { ATTACHMENT_MAX_BYTES } from '../constants.ts';
-import { errorMessage, errorStatus } from '../errors/catalogue.ts';
+import { errorMessage, errorStatus } from '../errors/catalogue.server.ts';
 import { mapDbError, throwDbError } from '../errors/from-db.server.ts';
 import { ArticleSchema } from '../forms/help-schemas.server.ts';
 import { parseSubmission } from '../forms/schemas.server.ts';

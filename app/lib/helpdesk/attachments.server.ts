@@ -9,7 +9,7 @@ import {
   unstable_parseMultipartFormData as parseMultipartFormData,
 } from '@remix-run/node';
 import type { Supabase } from '../supabase/client.server.ts';
-import { errorMessage } from '../errors/catalogue.ts';
+import { errorMessage } from '../errors/catalogue.server.ts';
 import { throwDbError } from '../errors/from-db.server.ts';
 import { log } from '../http/log.server.ts';
 import { rememberForm } from '../http/kept-form.server.ts';

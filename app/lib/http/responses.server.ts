@@ -1,7 +1,13 @@
 // Responses from loaders and actions. Every one carries the Supabase client's Set-Cookie and
 // cache headers (docs/reference/remix-ssr.md §1.4: data, redirects, thrown redirects and errors alike).
 import { json, redirect, data as withInit } from '@remix-run/node';
-import { errorMessage, errorStatus, type ErrorCode, type ErrorParams, type ErrorPayload } from '../errors/catalogue.ts';
+import {
+  errorMessage,
+  errorStatus,
+  type ErrorCode,
+  type ErrorParams,
+  type ErrorPayload,
+} from '../errors/catalogue.server.ts';
 import { rememberForm } from './kept-form.server.ts';
 import { isSameOriginPost } from './request-info.server.ts';
 import { supabaseHeaders } from '../supabase/client.server.ts';

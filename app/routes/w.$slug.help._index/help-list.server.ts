@@ -2,7 +2,7 @@
 // and in pages, and the collections; admins add and delete collections.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { CollectionSchema } from '~/lib/forms/help-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';

@@ -2,7 +2,7 @@
 // revoke, change a role, remove.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { errorMessage } from '~/lib/errors/catalogue.ts';
+import { errorMessage } from '~/lib/errors/catalogue.server.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { MembersSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
