@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseDuration, parseSize } from '../../supabase/local/config.ts';
-import { splitStatements } from '../../supabase/local/migrate.ts';
-import { PROJECT_DIR } from '../../supabase/local/stack.ts';
+import { loadConfig, PROJECT_DIR } from '@tend/supabase-local';
+import { parseDuration, parseSize, splitStatements } from '@tend/supabase-local/testing';
 import { ATTACHMENT_TYPES } from '../../supabase/functions/_shared/attachment-rules.ts';
 import { ATTACHMENT_MAX_BYTES } from '../../supabase/functions/_shared/limits.ts';
 

@@ -1,4 +1,6 @@
 // Reading sign-in emails through the mail catcher's Mailpit API, as a user reads their inbox.
+import { waitFor } from './wait.ts';
+
 export interface MailSummary {
   ID: string;
   To: { Address: string }[];
@@ -29,17 +31,16 @@ export async function waitForMail(
   nth = 1,
   timeoutMs = 10_000,
 ): Promise<{ text: string; html: string; code: string }> {
-  const deadline = Date.now() + timeoutMs;
-  for (let wait = 5; ; wait = Math.min(wait * 2, 50)) {
-    const list = await messagesTo(mailUrl, email);
-    if (list.length >= nth) {
-      const newest = list[0];
-      const msg = await (await fetch(`${mailUrl}/api/v1/message/${newest.ID}`)).json();
-      const code = /\b(\d{6})\b/.exec(msg.Text)?.[1];
-      if (!code) throw new Error(`no code in the email to ${email}:\n${msg.Text}`);
-      return { text: msg.Text, html: msg.HTML, code };
-    }
-    if (Date.now() > deadline) throw new Error(`no email #${nth} to ${email} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, wait));
-  }
+  const list = await waitFor(
+    `email #${nth} to ${email}`,
+    async () => {
+      const found = await messagesTo(mailUrl, email);
+      return found.length >= nth && found;
+    },
+    timeoutMs,
+  );
+  const msg = await (await fetch(`${mailUrl}/api/v1/message/${list[0].ID}`)).json();
+  const code = /\b(\d{6})\b/.exec(msg.Text)?.[1];
+  if (!code) throw new Error(`no code in the email to ${email}:\n${msg.Text}`);
+  return { text: msg.Text, html: msg.HTML, code };
 }

@@ -5,7 +5,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, PROJECT_DIR } from '../../supabase/local/stack.ts';
+import { freePort, PROJECT_DIR } from '@tend/supabase-local';
+import { waitFor } from './wait.ts';
 
 const TEST_SESSION_SECRET = 'tend-test-session-secret-0123456789';
 
@@ -44,19 +45,16 @@ export function buildApp(buildDir: string, projectDir = PROJECT_DIR) {
   if (build.status !== 0) throw new Error('the build failed');
 }
 
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`app exited with ${child.exitCode} before listening`);
-    try {
-      const res = await fetch(url, { redirect: 'manual' });
-      if (res.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`app not reachable at ${url} within ${timeoutMs} ms`);
+function waitForHttp(url: string, child: ChildProcess, timeoutMs = 60_000) {
+  return waitFor(
+    `the app to answer at ${url}`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`app exited with ${child.exitCode} before listening`);
+      const res = await fetch(url, { redirect: 'manual' }).catch(() => undefined); // not up yet
+      return res && res.status < 500;
+    },
+    timeoutMs,
+  );
 }
 
 function stopped(app: ChildProcess): Promise<void> {

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { createServerClient, parseCookieHeader } from '@supabase/ssr';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import type { Stack } from '../supabase/local/stack.ts';
-import { buildApp, startAppServer } from '../tests/support/app-server.ts';
-import { messagesTo, waitForMail } from '../tests/support/mail.ts';
+import { type Stack, SUPERUSER } from '@tend/supabase-local';
+import { buildApp, startAppServer } from './app-server.ts';
+import { messagesTo, waitForMail } from './mail.ts';
 
 export interface BenchResult {
   p50: number;
@@ -119,7 +119,7 @@ export function cpuMs(roots: number[]): number | undefined {
 /** `fn` on a connection as the cluster's superuser (checkpoints, sizes, auto_explain, bulk setup). */
 export async function superuser<T>(stack: Pick<Stack, 'dbUrl'>, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const url = new URL(stack.dbUrl);
-  url.username = 'supabase_admin';
+  url.username = SUPERUSER;
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   try {
