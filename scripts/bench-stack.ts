@@ -115,7 +115,7 @@ function pssMb(pids: number[]): number {
   return kb / 1024;
 }
 
-async function start(build: Build, dir: string, env: NodeJS.ProcessEnv): Promise<Start> {
+async function start(build: Build, dir: string, env: Record<string, string>): Promise<Start> {
   const port = await freeBasePort();
   const t0 = performance.now();
   const child = spawn(process.execPath, [...cliArgs(build.checkout), 'start', '--dir', dir, '--port', String(port)], {
@@ -249,7 +249,8 @@ function report(builds: Build[], results: Map<Build, Results>) {
     for (const build of builds) {
       const runs = results.get(build)![kind];
       const phases = [...new Set(runs.flatMap((x) => Object.keys(x.timings)))];
-      for (const phase of phases) (split[phase] ??= {})[`${build.label} ms`] = median(runs.map((x) => x.timings[phase] ?? 0));
+      for (const phase of phases)
+        (split[phase] ??= {})[`${build.label} ms`] = median(runs.map((x) => x.timings[phase] ?? 0));
       for (const p of Object.keys(runs[0].cpu))
         (split[`CPU: ${p}`] ??= {})[`${build.label} ms`] = median(runs.map((x) => x.cpu[p]));
     }
