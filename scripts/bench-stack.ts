@@ -165,11 +165,12 @@ async function main() {
       for (const build of round % 2 ? [...builds].reverse() : builds) {
         const r = results.get(build)!;
         const dir = (name: string) => path.join(root, `${round}-${builds.indexOf(build)}-${name}`);
-        // Empty caches: a fresh directory for what the stack caches (the compiled CLI, an initdb'd cluster).
+        // Empty caches: a fresh directory for what the stack caches (the prebuilt CLI, V8's code cache),
+        // and tsx's transform cache off (the baseline's).
         const cache = dir('cache');
         mkdirSync(cache);
         chmodSync(cache, 0o755);
-        const cold = await start(build, dir('cold'), { SUPABASE_LOCAL_CACHE: cache });
+        const cold = await start(build, dir('cold'), { SUPABASE_LOCAL_CACHE: cache, TSX_DISABLE_CACHE: '1' });
         r.cold.push(cold);
         await stop(cold.child);
         rmSync(dir('cold'), { recursive: true, force: true });

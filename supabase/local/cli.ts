@@ -132,7 +132,7 @@ async function main() {
       const format = values.json ? 'tend-json' : (values.output ?? 'pretty');
       if (!s)
         fail(format === 'pretty' ? `No stack is running on ${dir}.` : JSON.stringify({ error: 'not running', dir }));
-      const { pid: _pid, processes: _p, ...info } = s;
+      const { pid: _pid, processes: _p, timings: _t, ...info } = s;
       if (format === 'tend-json') return console.log(JSON.stringify(info, null, 2));
       const cli = statusValues(s, {
         functions: loadConfig(projectDir).edgeRuntime.enabled,
