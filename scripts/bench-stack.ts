@@ -115,27 +115,41 @@ function pssMb(pids: number[]): number {
   return kb / 1024;
 }
 
-async function start(build: Build, dir: string, env: Record<string, string>): Promise<Start> {
-  const port = await freeBasePort();
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [...cliArgs(build.checkout), 'start', '--dir', dir, '--port', String(port)], {
-    cwd: build.checkout,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (c) => {
-      out += c;
-      if (out.includes('is ready')) resolve();
+/**
+ * One start of `build`'s CLI on `dir`. A port probed free can be taken by another process before the
+ * stack binds it (other sessions' tests run here too): then `undo` puts things back as they were
+ * before this start and it runs again on other ports, at most three times.
+ */
+async function start(build: Build, dir: string, env: Record<string, string>, undo = () => {}): Promise<Start> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freeBasePort();
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [...cliArgs(build.checkout), 'start', '--dir', dir, '--port', String(port)], {
+      cwd: build.checkout,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
     });
-    child.stderr!.on('data', (c) => (out += c));
-    child.on('exit', (code) => reject(new Error(`${build.label}: the stack exited (${code}):\n${out}`)));
-  });
-  const ms = performance.now() - t0;
-  const cpu = cpuByPart(child.pid!);
-  const timings = JSON.parse(readFileSync(path.join(dir, 'stack.json'), 'utf8')).timings ?? {};
-  return { ms, cpu, timings, child };
+    let out = '';
+    const ready = await new Promise<boolean>((resolve) => {
+      child.stdout!.on('data', (c) => {
+        out += c;
+        if (out.includes('is ready')) resolve(true);
+      });
+      child.stderr!.on('data', (c) => (out += c));
+      child.on('exit', () => resolve(false));
+    });
+    if (!ready) {
+      if (/already in use/.test(out) && attempt < 3) {
+        undo();
+        continue;
+      }
+      throw new Error(`${build.label}: the stack exited:\n${out}`);
+    }
+    const ms = performance.now() - t0;
+    const cpu = cpuByPart(child.pid!);
+    const timings = JSON.parse(readFileSync(path.join(dir, 'stack.json'), 'utf8')).timings ?? {};
+    return { ms, cpu, timings, child };
+  }
 }
 
 async function stop(child: ChildProcess) {
@@ -152,6 +166,12 @@ interface Results {
 }
 
 const total = (s: Start) => Object.values(s.cpu).reduce((a, b) => a + b, 0);
+
+/** A line per start on stderr, so a long run shows where it is (and what it had, if it stops). */
+const progress = (round: number, build: Build, kind: string, s: Start) =>
+  console.error(
+    `round ${round + 1}, ${build.label}, ${kind}: ${(s.ms / 1000).toFixed(2)} s, CPU ${(total(s) / 1000).toFixed(2)} s, load ${os.loadavg()[0].toFixed(1)}`,
+  );
 
 async function main() {
   const builds: Build[] = [{ label: 'this checkout', checkout: PROJECT_DIR }];
@@ -170,17 +190,24 @@ async function main() {
         const cache = dir('cache');
         mkdirSync(cache);
         chmodSync(cache, 0o755);
-        const cold = await start(build, dir('cold'), { SUPABASE_LOCAL_CACHE: cache, TSX_DISABLE_CACHE: '1' });
+        const cold = await start(build, dir('cold'), { SUPABASE_LOCAL_CACHE: cache, TSX_DISABLE_CACHE: '1' }, () => {
+          for (const d of [dir('cold'), cache]) rmSync(d, { recursive: true, force: true });
+          mkdirSync(cache);
+          chmodSync(cache, 0o755);
+        });
+        progress(round, build, 'cold', cold);
         r.cold.push(cold);
         await stop(cold.child);
         rmSync(dir('cold'), { recursive: true, force: true });
         rmSync(cache, { recursive: true, force: true });
 
-        const first = await start(build, dir('data'), {});
+        const first = await start(build, dir('data'), {}, () => rmSync(dir('data'), { recursive: true, force: true }));
+        progress(round, build, 'first', first);
         r.first.push(first);
         await stop(first.child);
         for (let i = 0; i < WARM; i++) {
           const warm = await start(build, dir('data'), {});
+          progress(round, build, 'warm', warm);
           r.warm.push(warm);
           if (i === WARM - 1) {
             await new Promise((resolve) => setTimeout(resolve, 1000)); // let start-up garbage settle

@@ -17,7 +17,7 @@ import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
 import { bootstrap, migrate, recreateDatabase, seed, seedVault } from './migrate.ts';
 import { PASSWORD, SUPERUSER, startPostgres, withClient, type RunningPostgres } from './postgres.ts';
-import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
+import { startPostgrest } from './postgrest.ts';
 import { terminate } from './process.ts';
 import { readStatus, statusFile, type StatusFile } from './status-file.ts';
 import { DEFAULT_PORT, PROJECT_DIR } from './defaults.ts';
@@ -322,8 +322,24 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     done.applied.push(...applied);
     lap('seed');
 
+    /**
+     * Starts a step beside the ones that follow (they wait on the database or on a child, seldom on
+     * this process): its own time is recorded as `<name> (alongside)`, and the start waits for all
+     * such steps before it says ready. `stopIt` is called at stop, even if the step is still starting.
+     */
+    const alongside = <T>(name: string, step: () => Promise<T>, stopIt?: (t: T) => Promise<void>) => {
+      const t0 = performance.now();
+      const started = step().then((t) => {
+        timings[`${name} (alongside)`] = Math.round(performance.now() - t0);
+        return t;
+      });
+      started.catch(() => undefined); // awaited below; a failure before then stops the stack
+      if (stopIt) stoppers.push(() => started.then(stopIt, () => undefined));
+      return started;
+    };
+
     // PostgREST loads its schema cache (a few hundred milliseconds, the longest part of a warm start)
-    // while the gateway and the other services start; the stack is ready when it is.
+    // while the gateway and the other services start.
     const restOptions = {
       dbUrl: db.url('authenticator', PASSWORD),
       port: 0,
@@ -333,33 +349,28 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       config,
       dataDir: dir,
     };
-    const restStart = performance.now();
-    const restStarting = onFreePorts(async () =>
-      startPostgrest(Object.assign(restOptions, { port: await freePort(), adminPort: await freePort() })),
-    ).then((r) => {
-      timings['postgrest (alongside)'] = Math.round(performance.now() - restStart);
-      return r;
-    });
-    restStarting.catch(() => undefined); // awaited below; a failure before then stops the stack
-    stoppers.push(() =>
-      restStarting.then(
-        (r) => r.stop(),
-        () => undefined,
-      ),
+    const restStarting = alongside(
+      'postgrest',
+      () =>
+        onFreePorts(async () =>
+          startPostgrest(Object.assign(restOptions, { port: await freePort(), adminPort: await freePort() })),
+        ),
+      (r) => r.stop(),
     );
 
     const gateway: Gateway = await startGateway({ port: ports.gateway, keys, signingKeys, trust });
     stoppers.push(gateway.stop);
     const apiUrl = `http://127.0.0.1:${gateway.port}`;
     lap('gateway');
-    await seedVault(superuserUrl, vaultSecrets(apiUrl, keys));
-    lap('vault');
+    const vaultSeeding = alongside('vault', () => seedVault(superuserUrl, vaultSecrets(apiUrl, keys)));
 
     const pool = createPool({ connectionString: superuserUrl, max: 10 });
     stoppers.push(() => pool.end());
-    const netCron = await startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) });
-    stoppers.push(netCron.stop);
-    lap('netcron');
+    const netCronStarting = alongside(
+      'netcron',
+      () => startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) }),
+      (n) => n.stop(),
+    );
 
     const mail = await startMail({
       port: ports.mail,
@@ -412,7 +423,8 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     if (functions) gateway.mount(functions);
     lap('realtime, functions');
 
-    const rest: RunningPostgrest = await restStarting;
+    const [rest] = await Promise.all([restStarting, vaultSeeding, netCronStarting]);
+    lap('waiting for those alongside');
     gateway.mount(proxyService('rest', rest.url));
     // Again on its ports; on others if they were taken meanwhile (the gateway follows).
     const postgrest = keepRunning(
@@ -425,7 +437,6 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
         }),
       (r) => gateway.mount(proxyService('rest', r.url)),
     );
-    lap('postgrest (rest of its start)');
 
     const info: StackInfo = {
       apiUrl,

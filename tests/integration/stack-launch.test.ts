@@ -11,7 +11,7 @@ import { PROJECT_DIR, STACK_CLI } from '@tend/supabase-local';
 const cache = mkdtempSync(path.join(os.tmpdir(), 'tend-launch-'));
 afterAll(() => rmSync(cache, { recursive: true, force: true }));
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string }> {
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   const child = spawn(process.execPath, [STACK_CLI, ...args], {
     cwd: PROJECT_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
