@@ -19,10 +19,10 @@ const cacheDir = path.resolve(
 const buildDir = path.join(cacheDir, 'cli');
 const manifestFile = path.join(buildDir, 'inputs.json');
 
-/** Each input's size and mtime, as recorded when the build was made. */
+/** Each input's size and mtime (whole milliseconds, what a Date keeps), as recorded when the build was made. */
 const stamp = (file) => {
   const s = statSync(file);
-  return `${s.size}:${s.mtimeMs}`;
+  return `${s.size}:${Math.floor(s.mtimeMs)}`;
 };
 
 function fresh() {
