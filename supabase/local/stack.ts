@@ -404,9 +404,10 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     // services: each mounts itself on the gateway under /<name>/v1.
     gateway.mount(createAuthService(ctx));
     lap('auth');
-    if (options.reset && !db.created) await resetStorage(dir);
-    gateway.mount(await createStorageService(ctx));
-    lap('storage');
+    const storageStarting = alongside('storage', async () => {
+      if (options.reset && !db.created) await resetStorage(dir);
+      return createStorageService(ctx);
+    });
     const realtime = config.realtime.enabled ? createRealtimeService(ctx) : undefined;
     if (realtime) {
       await realtime.start();
@@ -423,8 +424,9 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     if (functions) gateway.mount(functions);
     lap('realtime, functions');
 
-    const [rest] = await Promise.all([restStarting, vaultSeeding, netCronStarting]);
+    const [rest, storage] = await Promise.all([restStarting, storageStarting, vaultSeeding, netCronStarting]);
     lap('waiting for those alongside');
+    gateway.mount(storage);
     gateway.mount(proxyService('rest', rest.url));
     // Again on its ports; on others if they were taken meanwhile (the gateway follows).
     const postgrest = keepRunning(
