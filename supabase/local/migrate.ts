@@ -48,9 +48,12 @@ async function runFile(c: pg.Client, file: string, sql: string, after?: () => Pr
   }
 }
 
-/** Applies bootstrap files whose content changed since they last ran (all of them on a new database). */
-export async function bootstrap(superuserUrl: string): Promise<void> {
-  await withClient(superuserUrl, async (c) => {
+/**
+ * Applies bootstrap files whose content changed since they last ran (all of them on a new database);
+ * true when one ran.
+ */
+export async function bootstrap(superuserUrl: string): Promise<boolean> {
+  return withClient(superuserUrl, async (c) => {
     const known = new Map<string, string>();
     const has = await c.query(`select to_regclass('supabase_migrations.local_bootstrap') is not null as ok`);
     if (has.rows[0].ok) {
@@ -74,6 +77,7 @@ export async function bootstrap(superuserUrl: string): Promise<void> {
       });
     }
     if (ran) await durable(c);
+    return ran;
   });
 }
 

@@ -306,22 +306,6 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     const superuserUrl = db.url();
     const postgresUrl = db.url('postgres', PASSWORD);
 
-    if (options.reset && !db.created) await recreateDatabase(superuserUrl);
-    await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
-    await provideExtensions(superuserUrl); // hosted's contrib extensions, creatable by postgres
-    lap('extensions');
-    await bootstrap(superuserUrl);
-    lap('bootstrap');
-    const { applied } = await migrate(postgresUrl, projectDir); // on a template's copy, only newer ones
-    lap('migrations');
-    // A template's copy comes seeded, and with the stored files its storage.objects rows name.
-    const seeded = db.created && options.template !== undefined;
-    if (seeded) await copyStorage(path.resolve(options.template!), dir);
-    if ((db.created || options.reset) && !seeded) await seed(postgresUrl, projectDir);
-    done.created ||= db.created;
-    done.applied.push(...applied);
-    lap('seed');
-
     /**
      * Starts a step beside the ones that follow (they wait on the database or on a child, seldom on
      * this process): its own time is recorded as `<name> (alongside)`, and the start waits for all
@@ -338,8 +322,9 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       return started;
     };
 
-    // PostgREST loads its schema cache (a few hundred milliseconds, the longest part of a warm start)
-    // while the gateway and the other services start.
+    // PostgREST loads its schema cache, the longest step of a warm start. On a data dir that was there
+    // already it starts now, while the setup SQL below finds nothing new (if it finds something, it
+    // starts again after it, on the schema as it then is); on a new one, once the schema is made.
     const restOptions = {
       dbUrl: db.url('authenticator', PASSWORD),
       port: 0,
@@ -349,14 +334,40 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       config,
       dataDir: dir,
     };
-    const restStarting = alongside(
-      'postgrest',
-      () =>
-        onFreePorts(async () =>
-          startPostgrest(Object.assign(restOptions, { port: await freePort(), adminPort: await freePort() })),
-        ),
-      (r) => r.stop(),
-    );
+    const startRest = () =>
+      alongside(
+        'postgrest',
+        () =>
+          onFreePorts(async () =>
+            startPostgrest(Object.assign(restOptions, { port: await freePort(), adminPort: await freePort() })),
+          ),
+        (r) => r.stop(),
+      );
+    let restStarting = db.created || options.reset ? undefined : startRest();
+
+    if (options.reset && !db.created) await recreateDatabase(superuserUrl);
+    await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
+    await provideExtensions(superuserUrl); // hosted's contrib extensions, creatable by postgres
+    lap('extensions');
+    const bootstrapped = await bootstrap(superuserUrl);
+    lap('bootstrap');
+    const { applied } = await migrate(postgresUrl, projectDir); // on a template's copy, only newer ones
+    lap('migrations');
+    // A template's copy comes seeded, and with the stored files its storage.objects rows name.
+    const seeded = db.created && options.template !== undefined;
+    if (seeded) await copyStorage(path.resolve(options.template!), dir);
+    if ((db.created || options.reset) && !seeded) await seed(postgresUrl, projectDir);
+    done.created ||= db.created;
+    done.applied.push(...applied);
+    lap('seed');
+    if (restStarting && (bootstrapped || applied.length)) {
+      await restStarting.then(
+        (r) => r.stop(),
+        () => undefined,
+      );
+      restStarting = undefined;
+    }
+    restStarting ??= startRest();
 
     const gateway: Gateway = await startGateway({ port: ports.gateway, keys, signingKeys, trust });
     stoppers.push(gateway.stop);
