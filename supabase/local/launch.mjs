@@ -6,7 +6,7 @@
 // The build is remade when any file it came from changed (sizes and mtimes, ~1 ms to check); it lives
 // in node_modules/.cache/supabase-local, or SUPABASE_LOCAL_CACHE. If it can't be built or stored
 // (a read-only checkout), the CLI runs through tsx as before.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,8 +36,7 @@ function fresh() {
 
 async function build() {
   const { build } = await import('esbuild');
-  const mine = `${buildDir}.tmp-${process.pid}`;
-  rmSync(mine, { recursive: true, force: true });
+  const mine = `${buildDir}.tmp-${Date.now()}-${process.pid}`;
   const result = await build({
     entryPoints: [entry],
     outdir: mine,
@@ -56,14 +55,35 @@ async function build() {
     if (!abs.includes(`${path.sep}node_modules${path.sep}`)) inputs[abs] = stamp(abs);
   }
   writeFileSync(path.join(mine, 'inputs.json'), JSON.stringify({ inputs }));
-  // Stacks started at once (parallel tests) each build into a directory of their own and rename it
-  // into place, so none ever loads another's half-written build.
-  rmSync(buildDir, { recursive: true, force: true });
-  try {
-    renameSync(mine, buildDir);
-  } catch (err) {
-    rmSync(mine, { recursive: true, force: true });
-    if (!fresh()) throw err;
+  install(mine);
+}
+
+/**
+ * Puts a finished build in place. CLIs started at once (parallel tests) each build into a directory
+ * of their own and rename it into place, so none loads half a build; a stale build is renamed aside,
+ * not deleted, as a CLI started from it may still load its chunks, and removed a minute later.
+ */
+function install(mine) {
+  for (const name of readdirSync(cacheDir)) {
+    const old = /^cli\.(old|tmp)-(\d+)-/.exec(name);
+    if (old && Date.now() - Number(old[2]) > 60_000) rmSync(path.join(cacheDir, name), { recursive: true, force: true });
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      renameSync(mine, buildDir);
+      return;
+    } catch (err) {
+      if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+    }
+    if (fresh() || attempt === 3) {
+      rmSync(mine, { recursive: true, force: true }); // another CLI put a current build in place meanwhile
+      return;
+    }
+    try {
+      renameSync(buildDir, `${buildDir}.old-${Date.now()}-${process.pid}`);
+    } catch {
+      /* another CLI set it aside first */
+    }
   }
 }
 

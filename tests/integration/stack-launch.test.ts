@@ -51,6 +51,14 @@ describe('the CLI, prebuilt', () => {
     }
   });
 
+  it('several CLIs started at once on an empty cache each run whole', async () => {
+    const empty = path.join(cache, 'at-once');
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() => cli(['status', '--dir', path.join(cache, 'no-stack')], { SUPABASE_LOCAL_CACHE: empty })),
+    );
+    for (const r of runs) expect(r.out.trim()).toBe(`No stack is running on ${path.join(cache, 'no-stack')}.`);
+  });
+
   it('runs through tsx, and says so, where the build can not be stored', async () => {
     const r = await cli(['--help'], { SUPABASE_LOCAL_CACHE: path.join(cache, 'cli', 'cli.js', 'below-a-file') });
     expect(r.code).toBe(0);
