@@ -17,7 +17,7 @@ import { REQUEST_ID_META, useNonce, useRequestId } from './components/request-in
 import { SiteHeader } from './components/site-header.tsx';
 import { getOptionalUser } from './lib/auth/session.server.ts';
 import { browserEnv } from './lib/env.server.ts';
-import { data } from './lib/http/responses.server.ts';
+import { dataWithSession } from './lib/http/responses.server.ts';
 import stylesheet from './styles/app.css';
 
 export const links: LinksFunction = () => [
@@ -33,7 +33,7 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   // The browser gets the public Supabase URL and anon key only (for realtime, later).
-  return data(request, { user, ENV: browserEnv() });
+  return dataWithSession(request, { user, ENV: browserEnv() });
 }
 
 // A live page's revalidation (same URL, no form) is about the page's data; who is signed in and the

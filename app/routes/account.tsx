@@ -4,16 +4,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, replyErrors, replyValue, useIsPending } from '~/components/forms.tsx';
-import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.server.ts';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 import { FLASH, setFlash, takeFlash } from '~/lib/auth/cookies.server.ts';
 import { DISPLAY_NAME_MAX_LENGTH } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import {
-  data,
+  dataWithSession,
   errorResponse,
-  redirectWithHeaders,
+  redirectWithSession,
   readFormData,
   requireSameOrigin,
 } from '~/lib/http/responses.server.ts';
@@ -38,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const { flash, setCookie } = await takeFlash(request);
   const displayName = (profile?.display_name as string | undefined) ?? user.displayName ?? '';
-  return data(
+  return dataWithSession(
     request,
     { user: { ...user, displayName }, saved: flash === FLASH.saved },
     { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
@@ -49,7 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { user, supabase } = await requireUser(request);
   const submission = parseSubmission(await readFormData(request), AccountSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
   const { displayName } = submission.value;
 
   const { error: profileError } = await supabase
@@ -64,7 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
       code === 'display_name_invalid'
         ? submission.reply({ fieldErrors: { displayName: [errorMessage(code)] } })
         : submission.reply({ formErrors: [errorMessage(code)] });
-    return data(request, { result: reply }, { status: errorStatus(code) });
+    return dataWithSession(request, { result: reply }, { status: errorStatus(code) });
   }
 
   // Auth calls go through the cookie-bound client: it sends the session and writes the refreshed one.
@@ -73,7 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (error) {
     const mapped = mapAuthError(error);
     log.warn('display name not saved', { code: mapped.code, auth_code: error.code, status: error.status });
-    return data(
+    return dataWithSession(
       request,
       { result: submission.reply({ formErrors: [mappedMessage(mapped)] }) },
       { status: errorStatus(mapped.code) },
@@ -81,7 +81,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   // The header reads the name from the JWT; a refreshed token carries the new metadata.
   await auth.refreshSession();
-  return redirectWithHeaders(request, '/account', { headers: { 'Set-Cookie': await setFlash(request, FLASH.saved) } });
+  return redirectWithSession(request, '/account', { headers: { 'Set-Cookie': await setFlash(request, FLASH.saved) } });
 }
 
 export default function AccountPage() {

@@ -1,5 +1,5 @@
-// The Docker-free local Supabase: Postgres, PostgREST, auth, mail (and later storage, realtime,
-// functions) behind one gateway. `startStack` is what the CLI and the tests call.
+// The Docker-free local Supabase: Postgres, PostgREST, auth, mail, storage, realtime, functions
+// and net/cron behind one gateway (docs/local-stack.md). `startStack` is what the CLI and the tests call.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 // Supabase Auth errors → the catalogue. Map by `code`/status, never by message text, except for
 // the seconds in GoTrue's frequency limit ("…only request this after N seconds", gotrue errors.go).
-import { errorMessage } from './catalogue.ts';
+import { errorMessage } from './catalogue.server.ts';
 
 export interface AuthErrorLike {
   name?: string;

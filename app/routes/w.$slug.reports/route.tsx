@@ -4,56 +4,23 @@
 // hours. One call (workspace_report, security invoker: row-level security decides); the charts are
 // SVG rendered here, so the page needs no script and no chart library. The help center's section comes
 // from help_report, asked at the same time.
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { AdminNav } from '~/components/admin-nav.tsx';
 import { Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';
 import { HelpReportSection } from '~/components/help-report.tsx';
 import { HoursHeatmap, VolumeChart } from '~/components/report-charts.tsx';
-import { requireUser } from '~/lib/auth/session.server.ts';
 import { REPORT_RANGES_DAYS } from '~/lib/constants.ts';
-import { throwDbError } from '~/lib/errors/from-db.server.ts';
-import { parseSlug, requireAdmin } from '~/lib/helpdesk/queries.server.ts';
-import { STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
-import { data } from '~/lib/http/responses.server.ts';
+import { STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { formatCount, formatDay, formatDuration } from '~/lib/reports/format.ts';
-import { reportArgs, reportRange } from '~/lib/reports/range.server.ts';
-import type { Percentiles, WorkspaceReport } from '~/lib/reports/report.ts';
-import type { HelpReport } from '~/lib/help/report.ts';
+import type { Percentiles } from '~/lib/reports/report.ts';
+import type { loader } from './reports.server.ts';
+
+export { loader } from './reports.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Reports · ${data.workspace.name} · Tend` : 'Reports · Tend' },
 ];
-
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, supabase } = await requireUser(request);
-  const slug = parseSlug(request, params.slug);
-  const range = reportRange(new URL(request.url).searchParams);
-  // The admin check and the report at once: the report refuses anyone else itself, and a refusal
-  // (or a renamed workspace's redirect) comes from requireAdmin as on every admin page.
-  const [workspace, result, help] = await Promise.all([
-    requireAdmin(request, supabase, user.id, slug),
-    range.ok ? supabase.rpc('workspace_report', reportArgs(slug, range)) : null,
-    range.ok ? supabase.rpc('help_report', reportArgs(slug, range)) : null,
-  ]);
-  const page = { adminOf: workspace.slug, workspace };
-  if (!range.ok || !result) {
-    return data(
-      request,
-      { ...page, preset: null, reply: range.ok ? null : range.reply, report: null, help: null },
-      { status: 400 },
-    );
-  }
-  if (result.error) throwDbError(request, result.error, 'reports');
-  if (help?.error) throwDbError(request, help.error, 'help report');
-  return data(request, {
-    ...page,
-    preset: range.preset,
-    reply: null,
-    report: result.data as unknown as WorkspaceReport,
-    help: (help?.data ?? null) as unknown as HelpReport | null,
-  });
-}
 
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (

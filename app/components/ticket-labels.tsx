@@ -1,7 +1,5 @@
-// Small pieces shared by the helpdesk pages: a labelled textarea/select with its errors, and
-// status and priority badges.
-import type { ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
-import { FieldFrame } from '~/components/forms.tsx';
+// A ticket's status, priority and assignee as people read them: the badges of the inbox, the ticket
+// page and the portal, and the options of their selects (the sidebar, the inbox's filters).
 import {
   PRIORITIES,
   PRIORITY_LABELS,
@@ -9,42 +7,7 @@ import {
   STATUSES,
   type TicketPriority,
   type TicketStatus,
-} from '~/lib/helpdesk/vocabulary.ts';
-
-export function TextareaField({
-  id,
-  label,
-  errors,
-  hint,
-  ...props
-}: {
-  id: string;
-  label: ReactNode;
-  errors?: string[];
-  hint?: ReactNode;
-} & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  return (
-    <FieldFrame id={id} label={label} hint={hint} errors={errors}>
-      {(aria) => <textarea {...props} id={id} className="input hd-textarea" {...aria} />}
-    </FieldFrame>
-  );
-}
-
-export function SelectField({
-  id,
-  label,
-  children,
-  ...props
-}: { id: string; label: ReactNode; children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select {...props} id={id} className="input">
-        {children}
-      </select>
-    </div>
-  );
-}
+} from '~/lib/helpdesk/ticket-terms.ts';
 
 export function StatusBadge({ status, label }: { status: string; label?: string }) {
   return (

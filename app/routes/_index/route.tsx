@@ -1,22 +1,9 @@
-// The front page: what Tend is; signed in, a welcome (workspaces and requests come later).
-import type { LoaderFunctionArgs } from '@remix-run/node';
+// The front page: what Tend is; signed in, my workspaces and my requests (home.server.ts).
 import { Link, useLoaderData } from '@remix-run/react';
-import { data, FLASH, getOptionalUser, myRequests, myWorkspaces, takeFlash } from '~/lib/helpdesk/home-page.server.ts';
-import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
+import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import type { loader } from './home.server.ts';
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request);
-  const { flash, setCookie } = await takeFlash(request);
-  // Signed in: the workspaces I belong to and the requests I opened (helpdesk/queries.server.ts).
-  const [workspaces, requests] = user
-    ? await Promise.all([myWorkspaces(request, user.id), myRequests(request, user.id)])
-    : [[], []];
-  return data(
-    request,
-    { user, signedOut: flash === FLASH.signedOut, workspaces, requests },
-    { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
-  );
-}
+export { loader } from './home.server.ts';
 
 export default function Index() {
   const { user, signedOut, workspaces, requests } = useLoaderData<typeof loader>();

@@ -1,4 +1,4 @@
-// The app's sign-in limits (docs/decisions/003-abuse-limits.md, 018-sign-in-limits.md): wrong codes
+// The app's sign-in limits (docs/decisions/003-abuse-limits.md, 020-sign-in-limits.md): wrong codes
 // per address (a ceiling per code) and per IP, counted before Auth is asked; code requests per IP.
 // Supabase Auth applies its own per-IP limits on top, keyed on the end user's IP (Sb-Forwarded-For).
 //
@@ -50,7 +50,7 @@ type Op = keyof Ops;
 
 /** server.ts sets this in the environment of the workers it forks. */
 export const SHARED_LIMITS_ENV = 'TEND_SHARED_LIMITS';
-const MESSAGE = 'tend:abuse-limits';
+const MESSAGE = 'tend:sign-in-limits';
 /** A primary that doesn't answer (it always should) costs a request this much, then the worker counts alone. */
 const ANSWER_TIMEOUT_MS = 2_000;
 
@@ -131,7 +131,7 @@ export function allowCodeRequest(ip: string | null): Promise<boolean> {
 }
 
 /** In the cluster primary (server.ts): answer a worker's questions from the counters kept here. */
-export function answerAbuseLimits(worker: Worker): void {
+export function answerSignInLimits(worker: Worker): void {
   worker.on('message', (message: Question) => {
     if (message?.type !== MESSAGE || !Object.hasOwn(local, message.op)) return;
     const result = (local[message.op] as (...a: unknown[]) => unknown)(...message.args);

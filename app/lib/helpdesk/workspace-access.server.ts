@@ -1,34 +1,12 @@
-// The look-ups the helpdesk pages and actions share. Always the user's cookie-bound client:
-// row-level security is the authorisation, and what it hides is a 404.
+// Who may reach a workspace's pages, and what of it: the guards of the helpdesk's loaders and actions
+// (a workspace by its address, a member, an admin, a member's or a requester's ticket), and the
+// address and number parsing they start with. Always the user's cookie-bound client: row-level
+// security is the authorisation, and what it hides is a 404.
 import { throwDbError } from '../errors/from-db.server.ts';
-import { errorResponse, redirectWithHeaders } from '../http/responses.server.ts';
-import { getSupabase, type Supabase } from '../supabase/client.server.ts';
+import { errorResponse, redirectWithSession } from '../http/responses.server.ts';
+import type { Supabase } from '../supabase/client.server.ts';
 import type { Tables } from '../supabase/database.types.ts';
-import { MAX_QUERY_LENGTH } from '../constants.ts';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../forms/fields.ts';
-import { isPriority, isStatus, isView, type InboxView, type MemberRole, UUID_RE } from './vocabulary.ts';
-
-// The ticket page's canned-reply look-ups, from here: each server module a route imports costs its
-// browser bundle an empty stub chunk (docs/decisions/006-javascript-budget.md).
-export { cannedReplyTitles, filledCannedReplies } from './canned-replies.server.ts';
-
-/** The inbox's view, search and filters from its URL (the inbox and its CSV export); anything else is unset. */
-export function inboxFilters(params: URLSearchParams) {
-  const viewParam = params.get('view');
-  const view: InboxView = isView(viewParam) ? viewParam : 'unassigned';
-  // Control characters (a NUL can't even reach Postgres) search as spaces.
-  const q = (params.get('q') ?? '')
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .trim()
-    .slice(0, MAX_QUERY_LENGTH);
-  const statusParam = params.get('status');
-  const status = isStatus(statusParam) ? statusParam : '';
-  const priorityParam = params.get('priority');
-  const priority = isPriority(priorityParam) ? priorityParam : '';
-  const assigneeParam = params.get('assignee') ?? '';
-  const assignee = assigneeParam === 'none' || UUID_RE.test(assigneeParam) ? assigneeParam : '';
-  return { view, q, status, priority, assignee };
-}
 
 /** The data client, typed by the generated schema (rows, embeddings and RPCs). */
 type Client = Supabase;
@@ -67,15 +45,9 @@ export async function throwNotFound(request: Request, supabase: Client, slug: st
     const url = new URL(request.url);
     const renamed = typeof data === 'string' ? data : null;
     const path = url.pathname.replace(/^\/(w|support)\/[^/]+/, (_, area: string) => `/${area}/${renamed}`);
-    if (renamed && path !== url.pathname) throw redirectWithHeaders(request, `${path}${url.search}`, { status: 301 });
+    if (renamed && path !== url.pathname) throw redirectWithSession(request, `${path}${url.search}`, { status: 301 });
   }
   throw errorResponse(request, 'not_found');
-}
-
-export interface Member {
-  user_id: string;
-  role: MemberRole;
-  name: string;
 }
 
 /**
@@ -102,38 +74,11 @@ export async function requireAdmin(request: Request, supabase: Client, userId: s
   return workspace;
 }
 
-/** Members with their names, sorted by name. */
-export function namedMembers(rows: { user_id: string; role: MemberRole }[], names: Map<string, string>): Member[] {
-  return rows
-    .map((r) => ({ ...r, name: names.get(r.user_id) ?? 'Unknown' }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** display names by user id (profiles RLS decides who is visible). */
-export async function profileNames(
-  request: Request,
-  supabase: Client,
-  ids: (string | null | undefined)[],
-): Promise<Map<string, string>> {
-  const unique = [...new Set(ids.filter((x): x is string => !!x))];
-  const out = new Map<string, string>();
-  if (!unique.length) return out;
-  const { data, error } = await supabase.from('profiles').select('user_id, display_name').in('user_id', unique);
-  if (error) throwDbError(request, error, 'profiles');
-  for (const p of data ?? []) out.set(p.user_id, p.display_name);
-  return out;
-}
-
 /** A ticket number from the URL; anything else is a 404. */
 export function parseNumber(request: Request, raw: string | undefined): number {
   const n = Number(raw);
   if (!raw || !/^\d{1,9}$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw errorResponse(request, 'not_found');
   return n;
-}
-
-/** One embedded row: PostgREST gives an object for a to-one embedding, typed as either. */
-export function one<T>(embedded: T | T[] | null | undefined): T | undefined {
-  return (Array.isArray(embedded) ? embedded[0] : embedded) ?? undefined;
 }
 
 /**
@@ -186,32 +131,4 @@ export async function requireRequesterTicket(
   if (!data) throw errorResponse(request, 'not_found');
   const { workspaces: workspace, ...ticket } = data;
   return { workspace, ticket };
-}
-
-/** The workspaces the user belongs to, for the home page. */
-export async function myWorkspaces(request: Request, userId: string) {
-  const { supabase } = getSupabase(request);
-  const { data, error } = await supabase
-    .from('memberships')
-    .select('role, workspaces(slug, name)')
-    .eq('user_id', userId);
-  if (error) throwDbError(request, error, 'my workspaces');
-  return (data ?? [])
-    .flatMap(({ role, workspaces: w }) => (w ? [{ slug: w.slug, name: w.name, role }] : []))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** The requests the user opened, newest activity first, for the home page. */
-export async function myRequests(request: Request, userId: string) {
-  const { supabase } = getSupabase(request);
-  const { data, error } = await supabase
-    .from('tickets')
-    .select('number, subject, status, last_message_at, workspaces(slug, name)')
-    .eq('requester_id', userId)
-    .order('last_message_at', { ascending: false })
-    .limit(50);
-  if (error) throwDbError(request, error, 'my requests');
-  return (data ?? []).flatMap(({ workspaces: w, ...r }) =>
-    w ? [{ number: r.number, subject: r.subject, status: r.status, slug: w.slug, workspace: w.name }] : [],
-  );
 }
