@@ -64,9 +64,6 @@ export const errors = {
     make(409, 'FeatureNotEnabled', `The feature ${feature} is not enabled for this resource`),
   /** ImageProcessingError: imgproxy's failure, in the words storage-api gives it (renderer/image.ts). */
   imageProcessing: (message: string) => make(400, 'InvalidRequest', message),
-  /** requireTenantFeature: hosted's answer on a project without the feature (HTTP 403). */
-  tenantFeatureOff: () =>
-    new StorageError(403, 'FeatureNotEnabled', 'FeatureNotEnabled', 'feature not enabled for this tenant', 403),
   internal: () => make(500, 'InternalError', 'Internal Server Error', 'Internal'),
   /** StorageBackendError.fromError: the file backend's own failure (ENOSPC, EACCES…), named and worded as Node's. */
   backend: (err: Error) => make(500, 'InternalError', err.message, err.name),

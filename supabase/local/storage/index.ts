@@ -66,7 +66,13 @@ const ROUTES: Route[] = [
   route('PUT', '/bucket/:bucket', 'jwt', 'storage.bucket.update', updateBucket),
   route('DELETE', '/bucket/:bucket', 'jwt', 'storage.bucket.delete', deleteBucket),
 
-  route('GET,HEAD', '/render/image/authenticated/:bucket/*', 'jwt', 'storage.render.image_authenticated', renderAuthenticatedImage),
+  route(
+    'GET,HEAD',
+    '/render/image/authenticated/:bucket/*',
+    'jwt',
+    'storage.render.image_authenticated',
+    renderAuthenticatedImage,
+  ),
   route('GET,HEAD', '/render/image/public/:bucket/*', 'none', 'storage.render.image_public', renderPublicImage),
   route('GET,HEAD', '/render/image/sign/:bucket/*', 'none', 'storage.render.image_sign', renderSignedImage),
 
@@ -167,7 +173,9 @@ export async function createStorageService(stack: StackContext): Promise<Service
       try {
         if (/^\/upload\/resumable(\/|$)/.test(url.pathname)) return await tus(req, res);
         const found = match(method, url.pathname);
-        if (!found) throw errors.routeNotFound(method, path);
+        // Without [storage.image_transformation] storage-api registers no /render routes.
+        const off = !ctx.imageTransformation && found?.route.operation.startsWith('storage.render.');
+        if (!found || off) throw errors.routeNotFound(method, path);
         const { route: r, params } = found;
         const caller: Caller = r.auth === 'none' ? NOBODY : await callerOf(req, ctx.signer, r.auth === 'optional');
         const request: StorageRequest = {

@@ -77,7 +77,7 @@ export function decodeCursor(token: string): Cursor {
   return out;
 }
 
-/** One row of a listing: an object, or a folder (id null) named without its trailing slash. */
+/** One row of a listing: an object, or a folder (id null). */
 interface Entry {
   key?: string;
   name: string;
@@ -98,21 +98,15 @@ function folderOf(name: string, prefix: string): string | null {
 }
 
 /**
- * Delimited, by name (list_objects_with_delimiter): objects and folders under `prefix` in byte
- * order, each folder once, after the cursor's entry (a folder's whole range skipped).
+ * Delimited, by name (list_objects_with_delimiter): objects and folders ("a/b/", with the slash)
+ * under `prefix` in byte order, each folder once, after the cursor's entry (after a folder, past
+ * everything in it).
  */
 async function byName(c: Tx, bucket: string, prefix: string, max: number, order: Order, start: string) {
   const asc = order === 'asc';
   // Valid keys are ASCII below DEL, so "<folder>/\x7f" sorts after everything in the folder.
   const past = (folder: string) => (asc ? `${folder}\x7f` : folder);
-  let bound: string | null = null;
-  if (start) {
-    const { rowCount } = await c.query(
-      'select 1 from storage.objects where bucket_id = $1 and starts_with(name, $2) limit 1',
-      [bucket, `${start}/`],
-    );
-    bound = rowCount ? past(`${start}/`) : start;
-  }
+  let bound: string | null = start ? (start.endsWith('/') ? past(start) : start) : null;
   const out: Entry[] = [];
   for (;;) {
     const { rows } = await c.query<Entry>(
@@ -130,7 +124,7 @@ async function byName(c: Tx, bucket: string, prefix: string, max: number, order:
         bound = row.name;
         continue;
       }
-      out.push({ name: folder.slice(0, -1), ...FOLDER });
+      out.push({ name: folder, ...FOLDER });
       bound = past(folder);
       jumped = true;
       break; // the rest of this batch may be inside the folder
@@ -140,10 +134,18 @@ async function byName(c: Tx, bucket: string, prefix: string, max: number, order:
 }
 
 /**
- * Delimited, by a timestamp (search_by_timestamp): folders carry their oldest object's created_at
+ * Delimited, by a timestamp (search_by_timestamp): folders, named without their slash, carry their oldest object's created_at
  * as both timestamps; entries ordered by the column at millisecond precision, then by name.
  */
-async function byTimestamp(c: Tx, bucket: string, prefix: string, max: number, order: Order, column: Column, from: Cursor) {
+async function byTimestamp(
+  c: Tx,
+  bucket: string,
+  prefix: string,
+  max: number,
+  order: Order,
+  column: Column,
+  from: Cursor,
+) {
   const { rows } = await c.query<Entry>(
     `with listed as (
        select o.*, case when strpos(substr(o.name, length($2) + 1), '/') > 0
@@ -190,7 +192,7 @@ async function flat(c: Tx, bucket: string, prefix: string, max: number, order: O
 
 /**
  * POST /object/list-v2/{bucket}: a page of keys under a prefix, folders collapsed with
- * with_delimiter (each entry with its `key` under the prefix, folders' names ending in "/"),
+ * with_delimiter (entries with their `key` under the prefix, folders' names ending in "/"),
  * sorted by name, created_at or updated_at either way; a cursor continues where a page ended.
  */
 export const listObjectsV2: Handler = async (ctx, r) => {
@@ -219,27 +221,30 @@ export const listObjectsV2: Handler = async (ctx, r) => {
 
   const hasNext = rows.length > limit;
   const page = rows.slice(0, limit);
-  // search_v2's `key`: the entry's path segment at the prefix's depth.
+  // search_v2's `key`: the entry's path segment at the prefix's depth. storage-api then rebuilds
+  // each entry whose name goes on past the prefix's level as a bare `{id: null, name}` folder (the
+  // by-name listing's "a/b/"); the by-timestamp listing's folders ("a/b") keep their row and key.
   const level = prefix ? prefix.split('/').length : 1;
-  const folders: Entry[] = [];
+  const folders: Partial<Entry>[] = [];
   const objects: Entry[] = [];
   for (const row of page) {
-    const entry = delimited ? { key: row.name.split('/')[level - 1] ?? '', ...row } : row;
-    if (row.id === null) folders.push({ ...entry, name: `${row.name}/` });
-    else objects.push(entry);
+    if (delimited && row.name.slice(prefix.length).includes('/')) folders.push({ id: null, name: row.name });
+    else if (row.id === null) folders.push({ key: row.name.split('/')[level - 1], ...row, name: `${row.name}/` });
+    else objects.push(delimited ? { key: row.name.split('/')[level - 1], ...row } : row);
   }
   const last = page.at(-1);
   const at = last && sortColumn !== 'name' ? last[sortColumn] : null;
-  const next = hasNext && last
-    ? {
-        nextCursor: encodeCursor({
-          startAfter: last.name,
-          order: cursor?.order ?? sort.given.order,
-          column,
-          after: at ? new Date(at).toISOString() : undefined,
-        }),
-        nextCursorKey: last.name,
-      }
-    : {};
+  const next =
+    hasNext && last
+      ? {
+          nextCursor: encodeCursor({
+            startAfter: last.name,
+            order: cursor?.order ?? sort.given.order,
+            column,
+            after: at ? new Date(at).toISOString() : undefined,
+          }),
+          nextCursorKey: last.name,
+        }
+      : {};
   sendJson(r.res, 200, { hasNext, ...next, folders, objects });
 };

@@ -1,8 +1,8 @@
 // /render/image/{authenticated,public,sign}/{bucket}/{key} (storage-api src/http/routes/render/*):
 // an object's image transformed as the query (or, signed, the token) says. Served only when
-// config.toml has `[storage.image_transformation] enabled = true`; otherwise these paths answer as
-// hosted does for a project without the feature (403 FeatureNotEnabled; the CLI, which doesn't
-// register the routes then, answers its 404 route-not-found instead).
+// config.toml has `[storage.image_transformation] enabled = true`; otherwise storage-api doesn't
+// register them (IMAGE_TRANSFORMATION_ENABLED, as the CLI sets it) and they answer its 404
+// route-not-found (index.ts).
 import { SERVICE } from './caller.ts';
 import type { Handler, StorageContext, StorageRequest } from './context.ts';
 import { errors } from './errors.ts';
@@ -11,18 +11,18 @@ import { findBucket, findObject } from './object.ts';
 import { verifyToken } from './signed.ts';
 import { fromSegments, parseTransform, sendTransformed, type Transform } from './transform.ts';
 
-function mustBeEnabled(ctx: StorageContext) {
-  if (!ctx.imageTransformation) throw errors.tenantFeatureOff();
-}
-
 const query = (r: StorageRequest) => parseTransform(Object.fromEntries(r.url.searchParams), 'querystring', true);
 
-const send = (ctx: StorageContext, r: StorageRequest, row: Awaited<ReturnType<typeof findObject>>, t: Transform, expires?: string) =>
-  sendTransformed(ctx.files, r.req, r.res, row, t, { download: r.url.searchParams.get('download'), expires });
+const send = (
+  ctx: StorageContext,
+  r: StorageRequest,
+  row: Awaited<ReturnType<typeof findObject>>,
+  t: Transform,
+  expires?: string,
+) => sendTransformed(ctx.files, r.req, r.res, row, t, { download: r.url.searchParams.get('download'), expires });
 
 /** GET /render/image/authenticated/{bucket}/{key}: the object as the caller may read it (RLS). */
 export const renderAuthenticatedImage: Handler = async (ctx, r) => {
-  mustBeEnabled(ctx);
   const t = query(r);
   const { bucket, '*': key } = r.params;
   mustBeValidBucketName(bucket);
@@ -31,7 +31,6 @@ export const renderAuthenticatedImage: Handler = async (ctx, r) => {
 
 /** GET /render/image/public/{bucket}/{key}: a public bucket's object, read as the service role. */
 export const renderPublicImage: Handler = async (ctx, r) => {
-  mustBeEnabled(ctx);
   const t = query(r);
   const { bucket, '*': key } = r.params;
   mustBeValidBucketName(bucket);
@@ -42,7 +41,6 @@ export const renderPublicImage: Handler = async (ctx, r) => {
 
 /** GET /render/image/sign/{bucket}/{key}?token=…: the token's transformations (the query's are not read). */
 export const renderSignedImage: Handler = async (ctx, r) => {
-  mustBeEnabled(ctx);
   const payload = await verifyToken(ctx, r, 'download');
   const row = await findObject(ctx, r.scope(SERVICE), r.params.bucket, r.params['*']);
   const t = fromSegments(typeof payload.transformations === 'string' ? payload.transformations : '');

@@ -41,7 +41,12 @@ const clamp = (n: number) => Math.min(Math.max(n, MIN_SIZE), MAX_SIZE);
  */
 export function parseTransform(input: Record<string, unknown>, where: string, fromQuery: boolean): Transform {
   const out: Transform = {};
-  const num = (key: 'width' | 'height' | 'quality' | 'x_offset' | 'y_offset', integer: boolean, min?: number, max?: number) => {
+  const num = (
+    key: 'width' | 'height' | 'quality' | 'x_offset' | 'y_offset',
+    integer: boolean,
+    min?: number,
+    max?: number,
+  ) => {
     let v = input[key];
     if (v === undefined) return;
     if (fromQuery && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) v = Number(v);
@@ -110,7 +115,8 @@ export function fromSegments(text: string): Transform {
     const [name, value, x, y] = part.split(':');
     if (!value) continue;
     if (name === 'height' || name === 'width' || name === 'quality') t[name] = Number.parseInt(value, 10);
-    else if (name === 'resize') t.resize = value as Transform['resize']; // "undefined" falls back to cover
+    else if (name === 'resize')
+      t.resize = value as Transform['resize']; // "undefined" falls back to cover
     else if (name === 'format') t.format = value as Transform['format'];
     else if (name === 'gravity') {
       t.gravity = value as Transform['gravity'];
@@ -174,8 +180,16 @@ export function cropOrigin(
   } else {
     const dx = px(t.x_offset, outer.width);
     const dy = px(t.y_offset, outer.height);
-    left = g.endsWith('ea') ? outer.width - inner.width - dx : g.endsWith('we') ? dx : (outer.width - inner.width + 1) / 2 + dx;
-    top = g.startsWith('so') ? outer.height - inner.height - dy : g.startsWith('no') ? dy : (outer.height - inner.height + 1) / 2 + dy;
+    left = g.endsWith('ea')
+      ? outer.width - inner.width - dx
+      : g.endsWith('we')
+        ? dx
+        : (outer.width - inner.width + 1) / 2 + dx;
+    top = g.startsWith('so')
+      ? outer.height - inner.height - dy
+      : g.startsWith('no')
+        ? dy
+        : (outer.height - inner.height + 1) / 2 + dy;
   }
   const within = (v: number, room: number) => Math.min(Math.max(Math.floor(v), 0), room);
   return { left: within(left, outer.width - inner.width), top: within(top, outer.height - inner.height) };
