@@ -151,8 +151,7 @@ export function geometry(srcW: number, srcH: number, t: Transform): Geometry | u
   else if (!h && type !== 'force') hs = ws;
   else if (type === 'fit') ws = hs = Math.max(ws, hs);
   else if (type === 'fill') ws = hs = Math.min(ws, hs);
-  const least = Math.min(ws, hs);
-  const undo = least < 1 ? least : 1;
+  const undo = Math.min(ws, hs, 1);
   ws /= undo;
   hs /= undo;
   const scaled = { width: Math.max(1, Math.round(srcW / ws)), height: Math.max(1, Math.round(srcH / hs)) };
