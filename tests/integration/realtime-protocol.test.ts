@@ -202,6 +202,27 @@ describe('joining', () => {
     }
   });
 
+  it('holds max_concurrent_users when many connections join at the same moment', async () => {
+    const sockets = await Promise.all(Array.from({ length: 12 }, () => rawSocket(stack, { vsn: '2.0.0' })));
+    const refs = sockets.map((s, n) => s.send(`realtime:rush-${n}`, 'phx_join', { config: {} }));
+    const replies = await Promise.all(sockets.map((s, n) => s.next((m) => m.ref === refs[n], `join ${n}`, 20_000)));
+    const joined = replies.flatMap((r, n) => (r.payload.status === 'ok' ? [n] : []));
+    expect(joined).toHaveLength(5);
+    expect(new Set(replies.filter((r) => r.payload.status !== 'ok').map((r) => JSON.stringify(r.payload)))).toEqual(
+      new Set([
+        JSON.stringify({
+          status: 'error',
+          response: { reason: 'ConnectionRateLimitReached: Too many connected users' },
+        }),
+      ]),
+    );
+    for (const n of joined) {
+      sockets[n]!.send(`realtime:rush-${n}`, 'phx_leave', {}, refs[n]);
+      await sockets[n]!.next((m) => m.event === 'phx_close', 'close');
+    }
+    for (const s of sockets) s.close();
+  });
+
   it('closes the channel on leave: an ok reply, then phx_close with the join ref', async () => {
     const s = await rawSocket(stack, { vsn: '2.0.0' });
     const join = s.send('realtime:leaving', 'phx_join', { config: {} });
