@@ -30,6 +30,13 @@ describe('the websocket', () => {
     s.close();
   });
 
+  it('closes a connection that sends a frame over 5 MB with 1009, as Phoenix past max_frame_size', async () => {
+    const s = await rawSocket(stack, { vsn: '2.0.0' });
+    const closed = new Promise<number>((resolve) => s.ws.once('close', (code: number) => resolve(code)));
+    s.ws.send(JSON.stringify([null, '1', 'realtime:big', 'broadcast', { pad: 'x'.repeat(5_000_000) }]));
+    expect(await closed).toBe(1009);
+  });
+
   it('speaks 1.0.0 as JSON objects without join_ref, the default when no vsn is given', async () => {
     const s = await rawSocket(stack);
     const ref = s.send('realtime:v1-room', 'phx_join', { config: {} });
