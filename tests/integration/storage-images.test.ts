@@ -113,6 +113,25 @@ describe('download with transform (/render/image/authenticated)', () => {
     expect(at(95)).toEqual([0, 0, 255]);
   });
 
+  it('crops at the gravity asked: west keeps more of the red half, east more of the blue', async () => {
+    // 400 × 300 covered into 100 × 100: scaled to 133 × 100, then 100 columns of 133 kept.
+    const path = `/render/image/authenticated/documents/${photo}`;
+    const { data: session } = await alice.c.auth.getSession();
+    const redColumns = async (gravity: string) => {
+      const res = await get(`${path}?width=100&height=100&gravity=${gravity}`, {
+        token: session.session!.access_token,
+      });
+      const { data: pixels, info } = await sharp(Buffer.from(res.body)).raw().toBuffer({ resolveWithObject: true });
+      let red = 0;
+      for (let x = 0; x < info.width; x++) if (pixels[x * info.channels]! > 127) red++;
+      return red;
+    };
+    expect(await redColumns('we')).toBeGreaterThanOrEqual(65);
+    expect(await redColumns('ce')).toBeGreaterThanOrEqual(48);
+    expect(await redColumns('ce')).toBeLessThanOrEqual(52);
+    expect(await redColumns('ea')).toBeLessThanOrEqual(35);
+  });
+
   it('reads as the caller: another user gets NoSuchKey', async () => {
     const { data, error } = await bob.storage.from('documents').download(photo, { transform: { width: 50 } });
     expect(data).toBeNull();
@@ -235,6 +254,10 @@ describe('errors as storage-api answers them', () => {
       ['photo.jpg?quality=101', bad('querystring/quality must be <= 100')],
       ['photo.jpg?resize=stretch', bad('querystring/resize must be equal to one of the allowed values')],
       ['photo.jpg?format=gif', bad('querystring/format must be equal to one of the allowed values')],
+      [
+        'photo.jpg?gravity=fp&x_offset=0.5',
+        bad(`querystring must have required property 'y_offset', querystring must match "then" schema`),
+      ],
       [
         'note.png?width=10',
         {
