@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { startStack } from '@tend/supabase-local';
+import { type ProjectConfig, startStack } from '@tend/supabase-local';
 import { median, range } from './lib/bench.ts';
 
 const ROUNDS = 7;
@@ -25,15 +25,10 @@ const photo = (width: number, height: number) =>
 
 async function main() {
   const root = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-images-'));
-  const stack = await startStack({
-    port: 0,
-    dir: root,
-    ephemeral: true,
-    log: () => undefined,
-    configure: (c) => {
-      c.storage.imageTransformation = true;
-    },
-  });
+  const configure = (c: ProjectConfig) => {
+    c.storage.imageTransformation = true;
+  };
+  const stack = await startStack({ port: 0, dir: root, ephemeral: true, log: () => undefined, configure });
   const headers = { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` };
   const storage = `${stack.apiUrl}/storage/v1`;
   const time = async (url: string, accept = '*/*') => {

@@ -218,21 +218,24 @@ describe('createSignedUrl with transform (/render/image/sign)', () => {
     expect(await shape(await plain.arrayBuffer())).toEqual({ width: 50, height: 38, format: 'png' });
   });
 
-  it('keeps `resize` as given, undefined included, as storage-api signs it', async () => {
-    const { data } = await service.storage
+  /** The archive's photo.jpg signed by the service role with `width: 60`: the URL and its token. */
+  const signedPhoto = async () => {
+    const { data, error } = await service.storage
       .from('archive')
       .createSignedUrl('photo.jpg', 60, { transform: { width: 60 } });
-    const token = new URL(data!.signedUrl).searchParams.get('token')!;
+    expect(error).toBeNull();
+    return { url: data!.signedUrl, token: new URL(data!.signedUrl).searchParams.get('token')! };
+  };
+
+  it('keeps `resize` as given, undefined included, as storage-api signs it', async () => {
+    const { url, token } = await signedPhoto();
     expect(decodeJwt(token).transformations).toBe('width:60,resize:undefined');
-    const res = await fetch(data!.signedUrl);
+    const res = await fetch(url);
     expect(await shape(await res.arrayBuffer())).toEqual({ width: 60, height: 45, format: 'jpeg' });
   });
 
   it('refuses a download token on the render route for another object, and a bad transform when signing', async () => {
-    const { data } = await service.storage
-      .from('archive')
-      .createSignedUrl('photo.jpg', 60, { transform: { width: 60 } });
-    const token = new URL(data!.signedUrl).searchParams.get('token')!;
+    const { token } = await signedPhoto();
     const other = await get(`/render/image/sign/archive/note.png?token=${token}`);
     expect([other.status, other.json]).toEqual([
       400,
