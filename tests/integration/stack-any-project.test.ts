@@ -105,7 +105,7 @@ describe('a Supabase project that is not Tend, with --workdir', () => {
   });
 
   it('signs up with a password, makes the profile, and keeps entries private under RLS', async () => {
-    const { c, user } = await signUp('ada_lovelace');
+    const { c, user } = await signUp('ada');
     expect((await c.from('profiles').select('username').single()).data).toEqual({ username: 'ada' });
     expect((await c.from('entries').insert({ title: 'Day one' })).error).toBeNull();
     const mine = await c.from('entries').select('title, user_id');
