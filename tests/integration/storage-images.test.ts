@@ -71,6 +71,10 @@ beforeAll(async () => {
   expect(
     (await service.storage.from('archive').upload('photo.jpg', jpeg, { contentType: 'image/jpeg' })).error,
   ).toBeNull();
+  const broken = jpeg.subarray(0, jpeg.length / 2); // its header reads, its data stops halfway
+  expect(
+    (await service.storage.from('archive').upload('broken.jpg', broken, { contentType: 'image/jpeg' })).error,
+  ).toBeNull();
   const text = Buffer.from('not a picture');
   expect(
     (await service.storage.from('archive').upload('note.png', text, { contentType: 'image/png' })).error,
@@ -263,6 +267,15 @@ describe('errors as storage-api answers them', () => {
       ],
       [
         'note.png?width=10',
+        {
+          statusCode: '400',
+          code: 'InvalidRequest',
+          error: 'InvalidRequest',
+          message: 'The source image is invalid or unsupported for rendering',
+        },
+      ],
+      [
+        'broken.jpg?width=10&height=10',
         {
           statusCode: '400',
           code: 'InvalidRequest',

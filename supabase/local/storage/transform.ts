@@ -225,6 +225,31 @@ function loadSharp() {
   return sharpModule;
 }
 
+type SharpModule = typeof import('sharp').default;
+type Metadata = Awaited<ReturnType<Sharp['metadata']>>;
+
+/** Rotate by EXIF (as imgproxy, first), scale, crop at the gravity, encode: the bytes and their format. */
+async function render(sharp: SharpModule, source: Sharp, meta: Metadata, t: Transform, accept: string | undefined) {
+  let image = source.rotate();
+  const upright = meta.autoOrient ?? { width: meta.width, height: meta.height };
+  const geo = geometry(upright.width, upright.height, t);
+  if (geo) {
+    image = image.resize(geo.scaled.width, geo.scaled.height, { fit: 'fill' });
+    if (geo.crop && (geo.crop.width < geo.scaled.width || geo.crop.height < geo.scaled.height)) {
+      const scaled = sharp(await image.toBuffer());
+      image =
+        t.gravity === 'sm'
+          ? scaled.resize(geo.crop.width, geo.crop.height, { fit: 'cover', position: sharp.strategy.attention })
+          : scaled.extract({ ...cropOrigin(geo.scaled, geo.crop, t), ...geo.crop });
+    }
+  }
+  // sharp names AVIF and HEIC both heif; AVIF is the AV1-compressed one.
+  const kind = meta.format === 'heif' && meta.compression === 'av1' ? 'avif' : meta.format;
+  const format = outputFormat(t, kind, !!meta.hasAlpha, accept);
+  const body = await image.toFormat(format as 'jpeg', { quality: t.quality ?? DEFAULT_QUALITY }).toBuffer();
+  return { body, format };
+}
+
 /** The transformed image as storage-api's ImageRenderer answers it; `expires` for signed URLs. */
 export async function sendTransformed(
   files: FileStore,
@@ -239,7 +264,7 @@ export async function sendTransformed(
   if (st.size > MAX_SOURCE_BYTES) throw errors.imageProcessing('The source image file is too large to process');
   const { default: sharp } = await loadSharp();
   let image: Sharp;
-  let meta: Awaited<ReturnType<Sharp['metadata']>>;
+  let meta: Metadata;
   try {
     image = sharp(files.file(row.bucket_id, row.name, row.version!), { limitInputPixels: false, animated: false });
     meta = await image.metadata();
@@ -249,31 +274,12 @@ export async function sendTransformed(
   if (!meta.width || !meta.height || !meta.format) throw unsupported();
   if (meta.width * meta.height > MAX_SOURCE_PIXELS)
     throw errors.imageProcessing('The source image resolution is too large to process');
-  // imgproxy rotates by the EXIF orientation first; the sizes then apply to the upright image.
-  image = image.rotate();
-  const upright = meta.autoOrient ?? { width: meta.width, height: meta.height };
-  const geo = geometry(upright.width, upright.height, t);
-  if (geo) {
-    image = image.resize(geo.scaled.width, geo.scaled.height, { fit: 'fill' });
-    if (geo.crop && (geo.crop.width < geo.scaled.width || geo.crop.height < geo.scaled.height)) {
-      if (t.gravity === 'sm') {
-        image = sharp(await image.toBuffer()).resize(geo.crop.width, geo.crop.height, {
-          fit: 'cover',
-          position: sharp.strategy.attention,
-        });
-      } else {
-        const { left, top } = cropOrigin(geo.scaled, geo.crop, t);
-        image = sharp(await image.toBuffer()).extract({ left, top, ...geo.crop });
-      }
-    }
-  }
-  // sharp names AVIF and HEIC both heif; AVIF is the AV1-compressed one.
-  const source = meta.format === 'heif' && meta.compression === 'av1' ? 'avif' : meta.format;
-  const format = outputFormat(t, source, !!meta.hasAlpha, req.headers.accept);
-  const quality = t.quality ?? DEFAULT_QUALITY;
+  // sharp decodes lazily: a file whose header reads but whose data is broken fails here, as imgproxy's
+  // "Broken or unsupported image".
   let body: Buffer;
+  let format: string;
   try {
-    body = await image.toFormat(format as 'jpeg', { quality }).toBuffer();
+    ({ body, format } = await render(sharp, image, meta, t, req.headers.accept));
   } catch {
     throw unsupported();
   }
