@@ -200,7 +200,6 @@ async function main() {
         superuserUrl: superuser(s),
         projectDir,
         paths: rest.map((p) => path.resolve(projectDir, p)),
-        warn: (line) => console.error(line),
       });
       console.log(result.report);
       return process.exit(result.ok ? 0 : 1);

@@ -246,7 +246,7 @@ describe('a Supabase project that is not Tend, with --workdir', () => {
     mkdirSync(path.join(tests, 'rls'), { recursive: true });
     writeFileSync(
       path.join(tests, 'entries.test.sql'),
-      "\\set QUIET 1\nbegin;\nselect '1..1';\nselect case when exists (select from public.entries) then 'ok 1 - has entries' else 'not ok 1 - has entries' end;\nrollback;\n",
+      "\\set QUIET 1\nbegin;\nselect plan(2);\nselect has_table('public', 'entries', 'entries is a table');\nselect ok(exists (select from public.entries), 'has entries');\nselect * from finish();\nrollback;\n",
     );
     const passing = await cli('test', 'db');
     expect(passing.stdout).toMatch(/supabase\/tests\/entries\.test\.sql \.+ ok/);
@@ -255,13 +255,17 @@ describe('a Supabase project that is not Tend, with --workdir', () => {
 
     writeFileSync(
       path.join(tests, 'rls', 'anon.test.sql'),
-      "select '1..2';\nselect 'ok 1 - first';\nselect 'not ok 2 - anon reads nothing';\nselect '# Failed test 2: \"anon reads nothing\"';\n",
+      "begin;\nselect plan(2);\nselect pass('first');\nselect is((select count(*) from public.entries), 0::bigint, 'anon reads nothing');\nselect * from finish();\nrollback;\n",
     );
     const failing = await cli('test', 'db');
     expect(failing.stdout).toContain('not ok 2 - anon reads nothing');
+    // pgTAP's own diagnostics for the failed assertion (is(): have and want).
+    expect(failing.stdout).toMatch(/#\s+have: [1-9]/);
     expect(failing.stdout).toContain('Failed 1/2 subtests');
     expect(failing.stdout).toContain('Result: FAIL');
     expect(failing.code).toBe(1);
+    // The run created pgTAP and dropped it after: the project's database is as it was.
+    expect(await sql(`select count(*)::int as n from pg_extension where extname = 'pgtap'`)).toEqual([{ n: 0 }]);
   });
 
   it('functions new: a function the running stack serves at once', async () => {
