@@ -1,12 +1,13 @@
 // A Supabase project that is not Tend (tests/fixtures/journal-project), run as its developer would
 // run it with the Supabase CLI: `start` with --workdir, an .env from `status -o env`, its own
-// supabase-js checks (password sign-up, storage policies with storage.foldername, a realtime
-// publication, a function, role settings and grants from its migrations), the everyday commands,
+// supabase-js checks (password sign-up, storage policies with storage.foldername, a thumbnail, a
+// realtime publication, a function importing ../_utils/, role settings and grants from its migrations), the everyday commands,
 // `db reset` (twice: its roles must not be left behind), then `stop` from another terminal.
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '@tend/supabase-local';
 import { freeBasePort, readStatus } from '@tend/supabase-local';
@@ -125,6 +126,22 @@ describe('a Supabase project that is not Tend, with --workdir', () => {
     expect(other.error?.message).toMatch(/row-level security/);
     const listed = await c.storage.from('photos').list(user.id);
     expect(listed.data?.map((f) => f.name)).toEqual(['cat.jpg']);
+  });
+
+  it('shows a photo as a thumbnail through a signed URL ([storage.image_transformation] enabled)', async () => {
+    const { c, user } = await signUp('ada_lovelace');
+    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c84' } })
+      .jpeg()
+      .toBuffer();
+    expect(
+      (await c.storage.from('photos').upload(`${user.id}/beach.jpg`, jpeg, { contentType: 'image/jpeg' })).error,
+    ).toBeNull();
+    const { data, error } = await c.storage
+      .from('photos')
+      .createSignedUrl(`${user.id}/beach.jpg`, 60, { transform: { width: 160, height: 160, resize: 'contain' } });
+    expect(error).toBeNull();
+    const thumb = Buffer.from(await (await fetch(data!.signedUrl)).arrayBuffer());
+    expect(await sharp(thumb).metadata()).toMatchObject({ width: 160, height: 120, format: 'jpeg' });
   });
 
   it('sends its entries live through the supabase_realtime publication', async () => {
