@@ -66,7 +66,8 @@ async function build() {
 function install(mine) {
   for (const name of readdirSync(cacheDir)) {
     const old = /^cli\.(old|tmp)-(\d+)-/.exec(name);
-    if (old && Date.now() - Number(old[2]) > 60_000) rmSync(path.join(cacheDir, name), { recursive: true, force: true });
+    if (old && Date.now() - Number(old[2]) > 60_000)
+      rmSync(path.join(cacheDir, name), { recursive: true, force: true });
   }
   for (let attempt = 1; ; attempt++) {
     try {
