@@ -125,14 +125,20 @@ export function put(file: string, content: string | Buffer) {
   renameSync(tmp, file);
 }
 
-/** Where this server looks for extensions (its SHAREDIR/extension). */
-export async function extensionDir(superuserUrl: string): Promise<string> {
-  const share = await withClient(superuserUrl, async (c) => {
-    const r = await c.query(`select setting from pg_config where name = 'SHAREDIR'`);
-    return r.rows[0].setting as string;
-  });
-  return path.join(share, 'extension');
+/** Where this server looks for extensions (its SHAREDIR/extension); asked once per server (a start asks twice). */
+export function extensionDir(superuserUrl: string): Promise<string> {
+  let dir = extensionDirs.get(superuserUrl);
+  if (!dir) {
+    dir = withClient(superuserUrl, async (c) => {
+      const r = await c.query(`select setting from pg_config where name = 'SHAREDIR'`);
+      return path.join(r.rows[0].setting as string, 'extension');
+    });
+    extensionDirs.set(superuserUrl, dir);
+    dir.catch(() => extensionDirs.delete(superuserUrl));
+  }
+  return dir;
 }
+const extensionDirs = new Map<string, Promise<string>>();
 
 /**
  * Makes the embedded server offer what hosted's postgres can create: contrib extensions marked
