@@ -39,6 +39,17 @@ create table public.help_collections (
 create unique index help_collections_slug_key on public.help_collections (workspace_id, slug);
 create unique index help_collections_title_key on public.help_collections (workspace_id, lower(title));
 
+-- A collection's earlier addresses, so old links keep working after a rename (help_collection
+-- redirects them). A slug taken again by a collection is that collection's, not a redirect.
+create table private.help_collection_slugs (
+  workspace_id uuid not null,
+  slug text not null,
+  collection_id uuid not null,
+  primary key (workspace_id, slug),
+  foreign key (collection_id, workspace_id) references public.help_collections (id, workspace_id) on delete cascade
+);
+create index help_collection_slugs_collection_idx on private.help_collection_slugs (collection_id);
+
 create table public.help_articles (
   -- In the public address (/support/:slug/help/articles/<id>-<slug>): the id finds the article, so
   -- any other slug (an old title's) is redirected to the current one and needs no history.
@@ -68,6 +79,17 @@ create table public.help_articles (
 create index help_articles_workspace_idx on public.help_articles (workspace_id, status, collection_id, position, id);
 create index help_articles_updated_idx on public.help_articles (workspace_id, updated_at desc, id desc);
 create index help_articles_search_idx on public.help_articles using gin (search);
+
+-- The images an article's text shows, as their upload's folder in the `help` bucket
+-- (<workspace id>/<upload id>), kept by help_claim_images. An image no article shows is removed by
+-- the hourly sweep an hour after its upload (unclaimed_help_images): a deleted article's images go,
+-- one that another article shows (copied with its address) stays.
+create table private.help_article_images (
+  article_id bigint not null references public.help_articles (id) on delete cascade,
+  folder text not null,
+  primary key (article_id, folder)
+);
+create index help_article_images_folder_idx on private.help_article_images (folder);
 
 -- Views per article and day (the workspace's day when counted). One upsert per page view.
 create table public.help_article_views (
@@ -204,6 +226,44 @@ end $$;
 create trigger help_articles_words after insert or update on public.help_articles
   for each row execute function private.help_learn_words();
 
+-- The images an article's text shows: every address under the help bucket's public path
+-- (…/storage/v1/object/public/help/<workspace>/<upload>/<name>), whatever host wrote it.
+create function private.help_claim_images() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if tg_op = 'UPDATE' and new.body is not distinct from old.body then
+    return null;
+  end if;
+  delete from private.help_article_images i where i.article_id = new.id;
+  insert into private.help_article_images (article_id, folder)
+  select distinct new.id, m[1]
+    from regexp_matches(new.body, '/storage/v1/object/public/help/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/', 'g') m;
+  return null;
+end $$;
+create trigger help_articles_images after insert or update of body on public.help_articles
+  for each row execute function private.help_claim_images();
+
+-- A collection's old slug is remembered when it changes; a slug in use is nobody's old one.
+create function private.help_remember_collection_slug() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  delete from private.help_collection_slugs h where h.workspace_id = new.workspace_id and h.slug = new.slug;
+  if tg_op = 'UPDATE' and old.slug <> new.slug then
+    insert into private.help_collection_slugs (workspace_id, slug, collection_id)
+    values (old.workspace_id, old.slug, new.id)
+    on conflict (workspace_id, slug) do update set collection_id = excluded.collection_id;
+  end if;
+  return null;
+end $$;
+create trigger help_collections_slugs after insert or update of title on public.help_collections
+  for each row execute function private.help_remember_collection_slug();
+
+-- The collection an old slug of the workspace stands for (null if none).
+create function private.help_renamed_collection(p_workspace_id uuid, p_slug text) returns uuid
+language sql stable security definer set search_path = '' as $$
+  select h.collection_id from private.help_collection_slugs h where h.workspace_id = p_workspace_id and h.slug = p_slug
+$$;
+
 -- A new language: every article's search vector in it.
 create function private.help_language_changed() returns trigger
 language plpgsql security definer set search_path = '' as $$
@@ -219,7 +279,9 @@ create trigger help_settings_language after insert or update of language on publ
 
 revoke all on function private.help_slug(text), private.markdown_plain(text), private.help_language(uuid),
   private.help_stamp_collection(), private.help_stamp_article(), private.help_learn_words(),
-  private.help_language_changed() from public;
+  private.help_language_changed(), private.help_claim_images(), private.help_remember_collection_slug(),
+  private.help_renamed_collection(uuid, text) from public;
+grant execute on function private.help_renamed_collection(uuid, text) to anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Reading: the public pages, search and the agents' list. Security invoker: the policies decide.
@@ -284,6 +346,12 @@ begin
   end if;
   select * into c from public.help_collections where workspace_id = ws and slug = p_collection;
   if c.id is null then
+    -- An old slug: where the collection is now (the policies decide whether the reader may see it).
+    select * into c from public.help_collections
+     where id = private.help_renamed_collection(ws, p_collection) and workspace_id = ws;
+    if c.id is not null then
+      return jsonb_build_object('workspace', workspace, 'moved_to', c.slug);
+    end if;
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'collection';
   end if;
   return jsonb_build_object(
@@ -699,7 +767,9 @@ alter table public.help_article_votes enable row level security;
 alter table public.help_search_misses enable row level security;
 alter table public.help_suggestion_events enable row level security;
 alter table private.help_words enable row level security;
-revoke all on private.help_words from public;
+alter table private.help_article_images enable row level security;
+alter table private.help_collection_slugs enable row level security;
+revoke all on private.help_words, private.help_article_images, private.help_collection_slugs from public;
 
 -- The language of a help center is as public as its pages; admins choose it.
 revoke all on public.help_settings from anon, authenticated;
@@ -774,6 +844,26 @@ create policy "help images: members upload to their workspace" on storage.object
 create policy "help images: members remove theirs" on storage.objects for delete to authenticated
   using (bucket_id = 'help' and (storage.foldername(name))[1] in (select private.member_workspaces()::text));
 
+-- Images no article shows, an hour after their upload (a deleted article's, one replaced in the text,
+-- one inserted in an article never saved): the hourly sweep (sweep-attachments) removes them through
+-- the storage API. Service role only.
+create function public.unclaimed_help_images(p_limit integer default 1000) returns setof text
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  return query
+    select o.name from storage.objects o
+     where o.bucket_id = 'help' and o.created_at < now() - interval '1 hour'
+       and not exists (select 1 from private.help_article_images i
+                        where i.folder = split_part(o.name, '/', 1) || '/' || split_part(o.name, '/', 2))
+     order by o.created_at
+     limit least(greatest(p_limit, 1), 1000);
+end $$;
+revoke all on function public.unclaimed_help_images(integer) from public, anon, authenticated;
+grant execute on function public.unclaimed_help_images(integer) to service_role;
+
 -- The editor's private channel `help-article:<id>`: who else is editing (presence), for the members of
 -- the article's workspace only.
 create function private.may_use_help_article_channel(topic text) returns boolean
@@ -789,7 +879,27 @@ grant execute on function private.may_use_help_article_channel(text) to authenti
 
 create policy "members join the editing channel of their workspace's articles" on realtime.messages
   for select to authenticated
-  using (extension = 'presence' and (select private.may_use_help_article_channel(realtime.topic())));
+  using (extension in ('presence', 'broadcast') and (select private.may_use_help_article_channel(realtime.topic())));
 create policy "members show themselves on the editing channel of their workspace's articles" on realtime.messages
   for insert to authenticated
   with check (extension = 'presence' and (select private.may_use_help_article_channel(realtime.topic())));
+
+-- Who is editing comes from the database, not from presence keys or payloads (any member could track
+-- under another's id): the page announces its own presence entry (Realtime's presence_ref) and the
+-- database broadcasts it with the caller's auth.uid() (docs/decisions/037-presence-the-server-vouches-for.md).
+-- Members may track presence on the channel but not broadcast there.
+create function public.announce_help_editor(p_article_id bigint, p_presence_ref text) returns void
+language plpgsql security definer set search_path = '' as $$
+declare
+  topic text := 'help-article:' || p_article_id;
+begin
+  if coalesce(char_length(p_presence_ref), 0) not between 1 and 100 then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'presence_ref';
+  end if;
+  if auth.uid() is null or not private.may_use_help_article_channel(topic) then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'article';
+  end if;
+  perform realtime.send(jsonb_build_object('presence_ref', p_presence_ref, 'user_id', auth.uid()), 'editor', topic, true);
+end $$;
+revoke all on function public.announce_help_editor(bigint, text) from public, anon;
+grant execute on function public.announce_help_editor(bigint, text) to authenticated;

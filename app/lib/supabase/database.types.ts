@@ -911,6 +911,10 @@ export type Database = {
           workspace_id: string
         }[]
       }
+      announce_help_editor: {
+        Args: { p_article_id: number; p_presence_ref: string }
+        Returns: undefined
+      }
       announce_ticket_viewer: {
         Args: { p_presence_ref: string; p_ticket_id: string }
         Returns: undefined
@@ -1150,6 +1154,7 @@ export type Database = {
         Returns: undefined
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
+      unclaimed_help_images: { Args: { p_limit?: number }; Returns: string[] }
       unrecorded_attachment_objects: {
         Args: { p_limit?: number }
         Returns: string[]
