@@ -258,8 +258,9 @@ end $$;
 create trigger help_collections_slugs after insert or update of title on public.help_collections
   for each row execute function private.help_remember_collection_slug();
 
--- The collection an old slug of the workspace stands for (null if none).
-create function private.help_renamed_collection(p_workspace_id uuid, p_slug text) returns uuid
+-- The collection an old slug of the workspace stands for (null if none); help_collection then reads it
+-- as the reader (the policies decide).
+create function public.help_renamed_collection(p_workspace_id uuid, p_slug text) returns uuid
 language sql stable security definer set search_path = '' as $$
   select h.collection_id from private.help_collection_slugs h where h.workspace_id = p_workspace_id and h.slug = p_slug
 $$;
@@ -279,9 +280,10 @@ create trigger help_settings_language after insert or update of language on publ
 
 revoke all on function private.help_slug(text), private.markdown_plain(text), private.help_language(uuid),
   private.help_stamp_collection(), private.help_stamp_article(), private.help_learn_words(),
-  private.help_language_changed(), private.help_claim_images(), private.help_remember_collection_slug(),
-  private.help_renamed_collection(uuid, text) from public;
-grant execute on function private.help_renamed_collection(uuid, text) to anon, authenticated, service_role;
+  private.help_language_changed(), private.help_claim_images(), private.help_remember_collection_slug() from public;
+-- help_collection (security invoker) asks it as the reader; what it says is no more than the old address.
+revoke all on function public.help_renamed_collection(uuid, text) from public;
+grant execute on function public.help_renamed_collection(uuid, text) to anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Reading: the public pages, search and the agents' list. Security invoker: the policies decide.
@@ -348,7 +350,7 @@ begin
   if c.id is null then
     -- An old slug: where the collection is now (the policies decide whether the reader may see it).
     select * into c from public.help_collections
-     where id = private.help_renamed_collection(ws, p_collection) and workspace_id = ws;
+     where id = public.help_renamed_collection(ws, p_collection) and workspace_id = ws;
     if c.id is not null then
       return jsonb_build_object('workspace', workspace, 'moved_to', c.slug);
     end if;

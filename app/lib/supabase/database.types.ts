@@ -1015,6 +1015,10 @@ export type Database = {
         Args: { p_workspace_id: string }
         Returns: number[]
       }
+      help_renamed_collection: {
+        Args: { p_slug: string; p_workspace_id: string }
+        Returns: string
+      }
       help_report: {
         Args: {
           p_days?: number

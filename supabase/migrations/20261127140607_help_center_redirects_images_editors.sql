@@ -76,16 +76,6 @@ begin
 end $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.help_renamed_collection(p_workspace_id uuid, p_slug text)
- RETURNS uuid
- LANGUAGE sql
- STABLE SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-  select h.collection_id from private.help_collection_slugs h where h.workspace_id = p_workspace_id and h.slug = p_slug
-$function$
-;
-
 CREATE OR REPLACE FUNCTION public.announce_help_editor(p_article_id bigint, p_presence_ref text)
  RETURNS void
  LANGUAGE plpgsql
@@ -103,6 +93,16 @@ begin
   end if;
   perform realtime.send(jsonb_build_object('presence_ref', p_presence_ref, 'user_id', auth.uid()), 'editor', topic, true);
 end $function$
+;
+
+CREATE OR REPLACE FUNCTION public.help_renamed_collection(p_workspace_id uuid, p_slug text)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select h.collection_id from private.help_collection_slugs h where h.workspace_id = p_workspace_id and h.slug = p_slug
+$function$
 ;
 
 CREATE OR REPLACE FUNCTION public.unclaimed_help_images(p_limit integer DEFAULT 1000)
@@ -144,7 +144,7 @@ begin
   if c.id is null then
     -- An old slug: where the collection is now (the policies decide whether the reader may see it).
     select * into c from public.help_collections
-     where id = private.help_renamed_collection(ws, p_collection) and workspace_id = ws;
+     where id = public.help_renamed_collection(ws, p_collection) and workspace_id = ws;
     if c.id is not null then
       return jsonb_build_object('workspace', workspace, 'moved_to', c.slug);
     end if;
@@ -173,14 +173,11 @@ CREATE TRIGGER help_articles_images AFTER INSERT OR UPDATE OF body ON public.hel
 
 CREATE TRIGGER help_collections_slugs AFTER INSERT OR UPDATE OF title ON public.help_collections FOR EACH ROW EXECUTE FUNCTION private.help_remember_collection_slug();
 
-grant execute on function private.help_renamed_collection(p_workspace_id uuid, p_slug text) to anon;
-grant execute on function private.help_renamed_collection(p_workspace_id uuid, p_slug text) to authenticated;
-grant execute on function private.help_renamed_collection(p_workspace_id uuid, p_slug text) to service_role;
 revoke execute on function private.help_claim_images() from public;
 revoke execute on function private.help_remember_collection_slug() from public;
-revoke execute on function private.help_renamed_collection(p_workspace_id uuid, p_slug text) from public;
 revoke execute on function public.announce_help_editor(p_article_id bigint, p_presence_ref text) from anon;
 revoke execute on function public.announce_help_editor(p_article_id bigint, p_presence_ref text) from public;
+revoke execute on function public.help_renamed_collection(p_workspace_id uuid, p_slug text) from public;
 revoke execute on function public.unclaimed_help_images(p_limit integer) from anon;
 revoke execute on function public.unclaimed_help_images(p_limit integer) from authenticated;
 revoke execute on function public.unclaimed_help_images(p_limit integer) from public;
