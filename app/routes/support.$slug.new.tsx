@@ -65,7 +65,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     await removeUploads(supabase, added);
     throw errorResponse(request, 'bad_request');
   }
-  const kept: Upload[] = keptFiles.map((f) => ({ ...f, key: `${user.id}/${workspaceId}/${ticketId}/${f.id}/${f.storage_name}` }));
+  const kept: Upload[] = keptFiles.map((f) => ({
+    ...f,
+    key: `${user.id}/${workspaceId}/${ticketId}/${f.id}/${f.storage_name}`,
+  }));
   const uploads = [...kept, ...added];
   const keep = (files: Upload[]) => (files.length ? { ticket: ticketId, files: attachmentsArg(files) } : null);
   if (form.get('intent') === 'answered') return answered(request, supabase, slug, uploads);
@@ -97,7 +100,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const mapped = mapDbError(error, 'create_ticket');
     return dataWithSession(
       request,
-      { result: submission.reply({ formErrors: [mapped.message] }), fileNames: [...kept.map((u) => u.file_name), ...fileNames] },
+      {
+        result: submission.reply({ formErrors: [mapped.message] }),
+        fileNames: [...kept.map((u) => u.file_name), ...fileNames],
+      },
       { status: mapped.status },
     );
   }
@@ -121,7 +127,8 @@ export default function NewRequest() {
   const hydrated = useHydrated();
   const live = useSubjectSuggestions(workspace.slug);
   const suggestions = (actionData as { suggestions?: SuggestedArticle[] } | undefined)?.suggestions ?? null;
-  const kept = (actionData as { kept?: { ticket: string; files: { file_name: string }[] } | null } | undefined)?.kept ?? null;
+  const kept =
+    (actionData as { kept?: { ticket: string; files: { file_name: string }[] } | null } | undefined)?.kept ?? null;
   return (
     <section className="card card--narrow" aria-labelledby="new-title">
       <p className="eyebrow">

@@ -59,7 +59,9 @@ test.describe('help center for the team', () => {
 
     // The admin opens the same article: each sees the other, by name.
     await admin.goto(`/w/${slug}`);
-    await expect(admin.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Help center' })).toBeVisible();
+    await expect(
+      admin.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Help center' }),
+    ).toBeVisible();
     await admin.goto(`/w/${slug}/help/${article.id}`);
     await expect(admin.getByTestId('live-editors')).toContainText(/Also editing: help-agent-/);
     await expect(agent.getByTestId('live-editors')).toContainText(/Also editing: help-owner-/);
@@ -72,7 +74,9 @@ test.describe('help center for the team', () => {
 
     // Customers' pages carry no link to the agents' help center.
     await agent.goto(`/support/${slug}`);
-    await expect(agent.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Help center' })).toHaveCount(0);
+    await expect(
+      agent.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Help center' }),
+    ).toHaveCount(0);
     await Promise.all([adminSide.context.close(), agentSide.context.close()]);
   });
 });

@@ -380,8 +380,14 @@ describe('help center', () => {
         db.sql('update help_articles set collection_id = $1 where id = $2', [c.id, a.id]),
       );
       // Renamed twice, as an admin does through the API: both old slugs lead to the current one.
-      await clients.acmeAdmin.from('help_collections').update({ title: `Payments ${t}` }).eq('id', c.id);
-      await clients.acmeAdmin.from('help_collections').update({ title: `Plans ${t}` }).eq('id', c.id);
+      await clients.acmeAdmin
+        .from('help_collections')
+        .update({ title: `Payments ${t}` })
+        .eq('id', c.id);
+      await clients.acmeAdmin
+        .from('help_collections')
+        .update({ title: `Plans ${t}` })
+        .eq('id', c.id);
       for (const old of [c.slug, `payments-${t}`]) {
         const { data, error } = await clients.anon.rpc('help_collection', { p_slug: 'acme', p_collection: old });
         expect(error).toBeNull();

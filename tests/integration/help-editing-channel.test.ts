@@ -56,8 +56,14 @@ function editorChannel(client: SupabaseClient, key: string) {
 /** Tracks presence and announces the first entry under `key` as the caller's. */
 async function trackAndAnnounce(client: SupabaseClient, channel: RealtimeChannel, key: string) {
   expect(await channel.track({})).toBe('ok');
-  const mine = await waitFor('my own entry', () => channel.presenceState()[key]?.[0] as { presence_ref: string } | undefined);
-  const { error } = await client.rpc('announce_help_editor', { p_article_id: articleId, p_presence_ref: mine.presence_ref });
+  const mine = await waitFor(
+    'my own entry',
+    () => channel.presenceState()[key]?.[0] as { presence_ref: string } | undefined,
+  );
+  const { error } = await client.rpc('announce_help_editor', {
+    p_article_id: articleId,
+    p_presence_ref: mine.presence_ref,
+  });
   expect(error).toBeNull();
   return mine.presence_ref;
 }
@@ -75,7 +81,11 @@ describe('the editing channel of a help article', () => {
     const forger = editorChannel(forging, victim);
     await subscribed(forger.channel);
     const forgedRef = await trackAndAnnounce(forging, forger.channel, victim);
-    await forger.channel.send({ type: 'broadcast', event: 'editor', payload: { presence_ref: forgedRef, user_id: victim } });
+    await forger.channel.send({
+      type: 'broadcast',
+      event: 'editor',
+      payload: { presence_ref: forgedRef, user_id: victim },
+    });
     await waitFor('the forged entry announced', () => seen.vouches.some(([ref]) => ref === forgedRef));
     await waitFor('the forged entry present', () => Boolean(seen.entries[victim]));
     expect(vouchedViewers(seen.entries, seen.vouches, admin)).toEqual([forgerId]);
@@ -99,10 +109,12 @@ describe('the editing channel of a help article', () => {
       });
       expect({ person, error: error?.message }).toEqual({ person, error: 'not_found' });
     }
-    expect((await db.anon().rpc('announce_help_editor', { p_article_id: articleId, p_presence_ref: 'x' })).error).not.toBeNull();
+    expect(
+      (await db.anon().rpc('announce_help_editor', { p_article_id: articleId, p_presence_ref: 'x' })).error,
+    ).not.toBeNull();
     const agent = await db.as('acmeAgent');
-    expect((await agent.rpc('announce_help_editor', { p_article_id: articleId, p_presence_ref: '' })).error?.message).toBe(
-      'bad_request',
-    );
+    expect(
+      (await agent.rpc('announce_help_editor', { p_article_id: articleId, p_presence_ref: '' })).error?.message,
+    ).toBe('bad_request');
   });
 });
