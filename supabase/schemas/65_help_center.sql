@@ -72,6 +72,9 @@ create table public.help_articles (
   -- (title weight A, body B) in the workspace's language.
   body_text text not null default '',
   search tsvector not null default ''::tsvector,
+  -- The title's own vector (a few words), indexed: a search finds title matches through it without
+  -- reading any article's whole vector, and ranks those first (help_search).
+  title_search tsvector not null default ''::tsvector,
   -- An article's collection is one of its own workspace's; deleting the collection keeps the article.
   foreign key (collection_id, workspace_id) references public.help_collections (id, workspace_id)
     on delete set null (collection_id)
@@ -79,6 +82,7 @@ create table public.help_articles (
 create index help_articles_workspace_idx on public.help_articles (workspace_id, status, collection_id, position, id);
 create index help_articles_updated_idx on public.help_articles (workspace_id, updated_at desc, id desc);
 create index help_articles_search_idx on public.help_articles using gin (search);
+create index help_articles_title_search_idx on public.help_articles using gin (title_search);
 
 -- The images an article's text shows, as their upload's folder in the `help` bucket
 -- (<workspace id>/<upload id>), kept by help_claim_images. An image no article shows is removed by
@@ -194,7 +198,8 @@ begin
   if tg_op = 'INSERT' or new.title is distinct from old.title or new.body is distinct from old.body then
     new.slug := private.help_slug(new.title);
     new.body_text := private.markdown_plain(new.body);
-    new.search := setweight(to_tsvector(private.help_language(new.workspace_id), new.title), 'A')
+    new.title_search := to_tsvector(private.help_language(new.workspace_id), new.title);
+    new.search := setweight(new.title_search, 'A')
                || setweight(to_tsvector(private.help_language(new.workspace_id), new.body_text), 'B');
   end if;
   if tg_op = 'UPDATE' then
@@ -270,7 +275,8 @@ create function private.help_language_changed() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   update public.help_articles a
-     set search = setweight(to_tsvector(new.language::regconfig, a.title), 'A')
+     set title_search = to_tsvector(new.language::regconfig, a.title),
+         search = setweight(to_tsvector(new.language::regconfig, a.title), 'A')
                || setweight(to_tsvector(new.language::regconfig, a.body_text), 'B')
    where a.workspace_id = new.workspace_id;
   return null;
@@ -486,20 +492,34 @@ begin
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', h.id, 'title', h.title, 'slug', h.slug, 'status', h.status,
                'title_marked', ts_headline(cfg, h.title, q, marks || ', HighlightAll=true'),
-               -- From the first 3 000 characters: ts_headline parses all it is given, and a long article's
-               -- whole text made the snippets most of a search's time (bench:help).
-               'snippet', ts_headline(cfg, left(h.body_text, 3000), q, marks || ', MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "'))
+               -- From the first 1 500 characters: ts_headline parses all it is given (and its fragment
+               -- search grows faster than the text), and a long article's text made the snippets most of a
+               -- search's time (bench:help; 3 000 characters took ~1.6 times as long as 1 500).
+               'snippet', ts_headline(cfg, left(h.body_text, 1500), q, marks || ', MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "'))
              order by h.in_title desc, h.rank desc, h.id), '[]')
         into hits
-        from (select a.id, a.title, a.slug, a.status, a.body_text,
-                     -- The title's own vector (a few words) rather than ts_filter over the stored one, which
-                     -- copies the whole vector of every match.
-                     to_tsvector(cfg, a.title) @@ q as in_title, ts_rank(a.search, q, 1) as rank
-                from public.help_articles a
-               where a.workspace_id = ws and a.search @@ q
-                 and (a.status = 'published' or not coalesce(p_published_only, true))
-               order by in_title desc, rank desc, a.id
-               limit lim) h;
+        from (
+          -- Title matches first (found through the titles' own index, so a common word's thousands of
+          -- body matches aren't read), ranked among themselves; then, only if they don't fill the page,
+          -- the other matches. Ranking reads a match's whole vector (TOASTed): this bounds how many.
+          with titled as materialized (
+            select a.id, true as in_title, ts_rank(a.search, q, 1) as rank
+              from public.help_articles a
+             where a.workspace_id = ws and a.title_search @@ q and a.search @@ q
+               and (a.status = 'published' or not coalesce(p_published_only, true))
+             order by rank desc, a.id limit lim
+          ), bodies as materialized (
+            select a.id, false as in_title, ts_rank(a.search, q, 1) as rank
+              from public.help_articles a
+             where (select count(*) from titled) < lim
+               and a.workspace_id = ws and a.search @@ q and not a.title_search @@ q
+               and (a.status = 'published' or not coalesce(p_published_only, true))
+             order by rank desc, a.id limit lim
+          )
+          select a.id, a.title, a.slug, a.status, a.body_text, r.in_title, r.rank
+            from (select * from titled union all select * from bodies order by in_title desc, rank desc, id limit lim) r
+            join public.help_articles a on a.id = r.id
+        ) h;
     end if;
     exit when jsonb_array_length(hits) > 0 or attempt = 2;
     corrected := public.help_spelling(ws, query);
@@ -805,8 +825,8 @@ create policy "admins delete collections" on public.help_collections for delete 
 -- Articles: published ones are public; members read their drafts, write and publish; admins delete.
 -- Who wrote and last edited one, when, its slug, text and search vector are the database's.
 revoke all on public.help_articles from anon, authenticated;
-grant select (id, workspace_id, collection_id, title, slug, body, status, position, updated_at, published_at, body_text, search)
-  on public.help_articles to anon;
+grant select (id, workspace_id, collection_id, title, slug, body, status, position, updated_at, published_at, body_text, search,
+  title_search) on public.help_articles to anon;
 grant select on public.help_articles to authenticated;
 grant insert (workspace_id, collection_id, title, body, status, position),
   update (collection_id, title, body, status, position), delete on public.help_articles to authenticated;

@@ -291,6 +291,7 @@ export type Database = {
           slug: string
           status: Database["public"]["Enums"]["help_article_status"]
           title: string
+          title_search: unknown
           updated_at: string
           updated_by: string | null
           workspace_id: string
@@ -308,6 +309,7 @@ export type Database = {
           slug?: string
           status?: Database["public"]["Enums"]["help_article_status"]
           title: string
+          title_search?: unknown
           updated_at?: string
           updated_by?: string | null
           workspace_id: string
@@ -325,6 +327,7 @@ export type Database = {
           slug?: string
           status?: Database["public"]["Enums"]["help_article_status"]
           title?: string
+          title_search?: unknown
           updated_at?: string
           updated_by?: string | null
           workspace_id?: string
