@@ -3,18 +3,17 @@
 // from the database (announce_help_editor, with the caller's auth.uid()), so a member who tracks under
 // another's id, or broadcasts in their name, is shown as nobody but themselves
 // (docs/decisions/037-presence-the-server-vouches-for.md; supabase/schemas/65_help_center.sql).
-import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
-import { SignJWT } from 'jose';
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PresenceEntries, type Vouches, vouchedViewers } from '../../app/lib/realtime/vouched-presence.ts';
 import { waitFor } from '../../scripts/lib/wait.ts';
 import { ACME, PEOPLE, type Person } from '../support/db.ts';
 import { dbFixture } from '../support/fixture.ts';
-import { subscribed } from '../support/realtime.ts';
+import { realtimeClient, subscribed, type TestClient, userToken } from '../support/realtime.ts';
 
 const db = dbFixture();
 let articleId: number;
-const clients: SupabaseClient[] = [];
+const clients: TestClient[] = [];
 
 beforeAll(async () => {
   const { rows } = await db.sql(
@@ -24,21 +23,14 @@ beforeAll(async () => {
   articleId = rows[0].id;
 });
 afterAll(async () => {
-  for (const c of clients) {
-    await c.removeAllChannels();
-    c.realtime.disconnect();
-  }
+  for (const c of clients) await c.close();
 });
 
+/** A supabase-js client signed in as `person` (a token as Auth issues it). */
 async function realtimeAs(person: Person): Promise<SupabaseClient> {
-  const token = await new SignJWT({ sub: PEOPLE[person].id, role: 'authenticated', aud: 'authenticated' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(db.stack.jwtSecret));
-  const client = createClient(db.stack.apiUrl, db.stack.anonKey, { accessToken: async () => token });
+  const client = realtimeClient(db.stack, await userToken(db.stack, PEOPLE[person].id));
   clients.push(client);
-  return client;
+  return client.supabase;
 }
 
 /** The editor's channel as the page joins it (app/components/live/live-editors.tsx), and what it keeps. */
