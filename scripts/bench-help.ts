@@ -163,7 +163,8 @@ try {
   // Inside Postgres, the common-word search's two costs, before and after in the same run (alternating,
   // PLAN_ROUNDS rounds, medians): ranking — every match ranked, title matches by their own vector per
   // row (before), against title matches found through their own index and ranked first, the rest only
-  // when they don't fill the page (help_search now) — and the 20 snippets from 3 000 or 1 500 characters.
+  // when they don't fill the page (help_search now) — and the 20 snippets from 3 000 characters (help_search)
+  // or 1 500 (a cut that was tried: no faster here).
   const PLAN_ROUNDS = Number(process.env.PLAN_ROUNDS ?? 7);
   const compared = await superuser(stack, async (c) => {
     const ws = (await c.query(`select id from public.workspaces where slug = 'acme'`)).rows[0].id as string;

@@ -492,10 +492,9 @@ begin
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', h.id, 'title', h.title, 'slug', h.slug, 'status', h.status,
                'title_marked', ts_headline(cfg, h.title, q, marks || ', HighlightAll=true'),
-               -- From the first 1 500 characters: ts_headline parses all it is given (and its fragment
-               -- search grows faster than the text), and a long article's text made the snippets most of a
-               -- search's time (bench:help; 3 000 characters took ~1.6 times as long as 1 500).
-               'snippet', ts_headline(cfg, left(h.body_text, 1500), q, marks || ', MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "'))
+               -- From the first 3 000 characters: ts_headline parses all it is given, and a long article's
+               -- whole text made the snippets most of a search's time (bench:help).
+               'snippet', ts_headline(cfg, left(h.body_text, 3000), q, marks || ', MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "'))
              order by h.in_title desc, h.rank desc, h.id), '[]')
         into hits
         from (
