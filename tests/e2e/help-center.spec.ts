@@ -401,6 +401,8 @@ test.describe('help center', () => {
     const url = `/support/${slug}/help/articles/${article.id}-${article.slug}`;
     await expect(admin.getByLabel('Message')).toHaveValue(new RegExp(`${title}: http://[^ ]+${url}$`));
     await admin.getByRole('button', { name: 'Send', exact: true }).click();
+    // Sent once the agent's page shows it (the send goes in the background); then the customer reloads.
+    await expect(admin.locator('[data-kind="reply"]', { hasText: `${title}: http` })).toBeVisible();
     await customer.reload();
     await expect(customer.getByText(new RegExp(`${title}: http://[^ ]+${url}`))).toBeVisible();
 
