@@ -24,6 +24,12 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
           {user ? (
             <>
               {workspace ? <Shortcuts inbox={`/w/${workspace}`} /> : null}
+              {/* Every member writes articles (docs/product.md §2.3), so agents find the editor here too. */}
+              {workspace ? (
+                <Link to={`/w/${workspace}/help`} className="site-header__link">
+                  Help center
+                </Link>
+              ) : null}
               {adminOf ? (
                 <>
                   <Link to={`/w/${adminOf}/settings/members`} className="site-header__link">

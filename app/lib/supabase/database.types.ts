@@ -291,6 +291,7 @@ export type Database = {
           slug: string
           status: Database["public"]["Enums"]["help_article_status"]
           title: string
+          title_search: unknown
           updated_at: string
           updated_by: string | null
           workspace_id: string
@@ -308,6 +309,7 @@ export type Database = {
           slug?: string
           status?: Database["public"]["Enums"]["help_article_status"]
           title: string
+          title_search?: unknown
           updated_at?: string
           updated_by?: string | null
           workspace_id: string
@@ -325,6 +327,7 @@ export type Database = {
           slug?: string
           status?: Database["public"]["Enums"]["help_article_status"]
           title?: string
+          title_search?: unknown
           updated_at?: string
           updated_by?: string | null
           workspace_id?: string
@@ -911,6 +914,10 @@ export type Database = {
           workspace_id: string
         }[]
       }
+      announce_help_editor: {
+        Args: { p_article_id: number; p_presence_ref: string }
+        Returns: undefined
+      }
       announce_ticket_viewer: {
         Args: { p_presence_ref: string; p_ticket_id: string }
         Returns: undefined
@@ -1010,6 +1017,10 @@ export type Database = {
       help_popular_articles: {
         Args: { p_workspace_id: string }
         Returns: number[]
+      }
+      help_renamed_collection: {
+        Args: { p_slug: string; p_workspace_id: string }
+        Returns: string
       }
       help_report: {
         Args: {
@@ -1150,6 +1161,7 @@ export type Database = {
         Returns: undefined
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
+      unclaimed_help_images: { Args: { p_limit?: number }; Returns: string[] }
       unrecorded_attachment_objects: {
         Args: { p_limit?: number }
         Returns: string[]
