@@ -75,6 +75,35 @@ export type Database = {
           },
         ]
       }
+      business_hours: {
+        Row: {
+          closes: string
+          opens: string
+          weekday: number
+          workspace_id: string
+        }
+        Insert: {
+          closes: string
+          opens: string
+          weekday: number
+          workspace_id: string
+        }
+        Update: {
+          closes?: string
+          opens?: string
+          weekday?: number
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "business_hours_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       canned_replies: {
         Row: {
           body: string
@@ -471,6 +500,35 @@ export type Database = {
           },
           {
             foreignKeyName: "help_suggestion_events_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      holidays: {
+        Row: {
+          created_at: string
+          day: string
+          name: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          day: string
+          name: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          day?: string
+          name?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "holidays_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -1058,6 +1116,10 @@ export type Database = {
         }
         Returns: Json
       }
+      next_opening: {
+        Args: { p_at?: string; p_workspace_id: string }
+        Returns: string
+      }
       portal_workspace: {
         Args: { p_slug: string }
         Returns: {
@@ -1117,6 +1179,10 @@ export type Database = {
         Returns: undefined
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
+      save_business_hours: {
+        Args: { p_periods: Json; p_workspace_id: string }
+        Returns: undefined
+      }
       search_tickets: {
         Args: { p_query: string; p_workspace_id: string }
         Returns: {
