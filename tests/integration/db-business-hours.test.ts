@@ -1,4 +1,4 @@
-// Business hours (docs/product.md "Business hours and SLA targets", supabase/schemas/66_promises.sql):
+// Business hours (docs/product.md "Business hours and SLA targets", supabase/schemas/90_promises.sql):
 // the two business-time functions across DST changes, holidays, midnight and several periods a day,
 // and who may read and change the hours and holidays.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -41,11 +41,10 @@ describe('business time', () => {
   }
 
   async function between(id: string, from: string, to: string): Promise<number> {
-    const { rows } = await db.sql('select private.business_minutes_between($1, $2::timestamptz, $3::timestamptz) as m', [
-      id,
-      from,
-      to,
-    ]);
+    const { rows } = await db.sql(
+      'select private.business_minutes_between($1, $2::timestamptz, $3::timestamptz) as m',
+      [id, from, to],
+    );
     return Number(rows[0].m);
   }
 
@@ -140,8 +139,12 @@ describe('business time', () => {
     ];
     expect((await admin.rpc('save_business_hours', { p_workspace_id: ACME, p_periods: week })).error).toBeNull();
     const read = async () =>
-      (await db.sql('select weekday, opens::text, closes::text from business_hours where workspace_id = $1 order by 1, 2', [ACME]))
-        .rows;
+      (
+        await db.sql(
+          'select weekday, opens::text, closes::text from business_hours where workspace_id = $1 order by 1, 2',
+          [ACME],
+        )
+      ).rows;
     const saved = await read();
     expect(saved).toEqual([
       { weekday: 1, opens: '08:00:00', closes: '12:00:00' },
@@ -160,35 +163,53 @@ describe('business time', () => {
   });
 
   it('members read hours and holidays; only admins change them; requesters and others see nothing', async () => {
-    await db.sql(`insert into holidays (workspace_id, day, name) values ($1, '2026-12-31', 'New Year''s Eve') on conflict do nothing`, [
-      ACME,
-    ]);
+    await db.sql(
+      `insert into holidays (workspace_id, day, name) values ($1, '2026-12-31', 'New Year''s Eve') on conflict do nothing`,
+      [ACME],
+    );
     const admin = await db.as('acmeAdmin');
-    expect((await admin.from('holidays').insert({ workspace_id: ACME, day: '2026-01-01', name: 'New Year' })).error).toBeNull();
-    expect((await admin.from('holidays').delete().eq('workspace_id', ACME).eq('day', '2026-01-01').select()).data).toHaveLength(1);
+    expect(
+      (await admin.from('holidays').insert({ workspace_id: ACME, day: '2026-01-01', name: 'New Year' })).error,
+    ).toBeNull();
+    expect(
+      (await admin.from('holidays').delete().eq('workspace_id', ACME).eq('day', '2026-01-01').select()).data,
+    ).toHaveLength(1);
 
     const agent = await db.as('acmeAgent');
-    expect((await agent.from('business_hours').select('weekday').eq('workspace_id', ACME)).data?.length).toBeGreaterThan(0);
-    expect((await agent.from('holidays').select('name').eq('workspace_id', ACME)).data).toEqual([{ name: "New Year's Eve" }]);
-    expect((await agent.from('holidays').insert({ workspace_id: ACME, day: '2026-06-01', name: 'Mine' })).error).toMatchObject({
+    expect(
+      (await agent.from('business_hours').select('weekday').eq('workspace_id', ACME)).data?.length,
+    ).toBeGreaterThan(0);
+    expect((await agent.from('holidays').select('name').eq('workspace_id', ACME)).data).toEqual([
+      { name: "New Year's Eve" },
+    ]);
+    expect(
+      (await agent.from('holidays').insert({ workspace_id: ACME, day: '2026-06-01', name: 'Mine' })).error,
+    ).toMatchObject({
       code: '42501',
     });
     expect((await agent.from('holidays').delete().eq('workspace_id', ACME).select()).data).toEqual([]);
     expect((await agent.rpc('save_business_hours', { p_workspace_id: ACME, p_periods: [] })).error).toMatchObject({
       message: 'forbidden',
     });
-    expect((await agent.from('business_hours').insert({ workspace_id: ACME, weekday: 2, opens: '00:00', closes: '01:00' })).error)
-      .toMatchObject({ code: '42501' });
+    expect(
+      (await agent.from('business_hours').insert({ workspace_id: ACME, weekday: 2, opens: '00:00', closes: '01:00' }))
+        .error,
+    ).toMatchObject({ code: '42501' });
 
     const outsiders: Person[] = ['acmeCustomer', 'globexAdmin'];
     for (const person of outsiders) {
       const c = await db.as(person);
       expect((await c.from('business_hours').select('weekday').eq('workspace_id', ACME)).data, person).toEqual([]);
       expect((await c.from('holidays').select('name').eq('workspace_id', ACME)).data, person).toEqual([]);
-      expect((await c.from('holidays').insert({ workspace_id: ACME, day: '2026-06-02', name: 'X' })).error, person).not.toBeNull();
-      expect((await c.rpc('save_business_hours', { p_workspace_id: ACME, p_periods: [] })).error, person).toMatchObject({
-        message: 'forbidden',
-      });
+      expect(
+        (await c.from('holidays').insert({ workspace_id: ACME, day: '2026-06-02', name: 'X' })).error,
+        person,
+      ).not.toBeNull();
+      expect((await c.rpc('save_business_hours', { p_workspace_id: ACME, p_periods: [] })).error, person).toMatchObject(
+        {
+          message: 'forbidden',
+        },
+      );
     }
     expect((await db.anon().from('holidays').select('name')).error).not.toBeNull();
     expect((await db.sql('select count(*)::int as n from holidays where workspace_id = $1', [ACME])).rows[0].n).toBe(1);

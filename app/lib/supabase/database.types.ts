@@ -763,6 +763,95 @@ export type Database = {
         }
         Relationships: []
       }
+      sla_outcomes: {
+        Row: {
+          assignee_id: string | null
+          decided_at: string
+          due_at: string
+          id: number
+          met: boolean
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          started_at: string
+          target: Database["public"]["Enums"]["sla_target"]
+          ticket_id: string
+          workspace_id: string
+        }
+        Insert: {
+          assignee_id?: string | null
+          decided_at?: string
+          due_at: string
+          id?: never
+          met: boolean
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          started_at: string
+          target: Database["public"]["Enums"]["sla_target"]
+          ticket_id: string
+          workspace_id: string
+        }
+        Update: {
+          assignee_id?: string | null
+          decided_at?: string
+          due_at?: string
+          id?: never
+          met?: boolean
+          priority?: Database["public"]["Enums"]["ticket_priority"]
+          started_at?: string
+          target?: Database["public"]["Enums"]["sla_target"]
+          ticket_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "sla_outcomes_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "sla_outcomes_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      sla_targets: {
+        Row: {
+          business_hours: boolean
+          first_response_minutes: number | null
+          next_response_minutes: number | null
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          resolution_minutes: number | null
+          workspace_id: string
+        }
+        Insert: {
+          business_hours?: boolean
+          first_response_minutes?: number | null
+          next_response_minutes?: number | null
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          resolution_minutes?: number | null
+          workspace_id: string
+        }
+        Update: {
+          business_hours?: boolean
+          first_response_minutes?: number | null
+          next_response_minutes?: number | null
+          priority?: Database["public"]["Enums"]["ticket_priority"]
+          resolution_minutes?: number | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "sla_targets_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       ticket_events: {
         Row: {
           actor_id: string | null
@@ -804,6 +893,63 @@ export type Database = {
           },
           {
             foreignKeyName: "ticket_events_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      ticket_sla: {
+        Row: {
+          breached_at: string | null
+          due_at: string | null
+          paused_at: string | null
+          paused_business_seconds: number
+          paused_seconds: number
+          started_at: string | null
+          target: Database["public"]["Enums"]["sla_target"] | null
+          ticket_id: string
+          waiting_since: string | null
+          warn_at: string | null
+          workspace_id: string
+        }
+        Insert: {
+          breached_at?: string | null
+          due_at?: string | null
+          paused_at?: string | null
+          paused_business_seconds?: number
+          paused_seconds?: number
+          started_at?: string | null
+          target?: Database["public"]["Enums"]["sla_target"] | null
+          ticket_id: string
+          waiting_since?: string | null
+          warn_at?: string | null
+          workspace_id: string
+        }
+        Update: {
+          breached_at?: string | null
+          due_at?: string | null
+          paused_at?: string | null
+          paused_business_seconds?: number
+          paused_seconds?: number
+          started_at?: string | null
+          target?: Database["public"]["Enums"]["sla_target"] | null
+          ticket_id?: string
+          waiting_since?: string | null
+          warn_at?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_sla_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: true
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_sla_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -1178,9 +1324,14 @@ export type Database = {
         Args: { p_article_id?: number; p_kind: string; p_slug: string }
         Returns: undefined
       }
+      record_sla_breaches: { Args: Record<PropertyKey, never>; Returns: number }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
       save_business_hours: {
         Args: { p_periods: Json; p_workspace_id: string }
+        Returns: undefined
+      }
+      save_sla_targets: {
+        Args: { p_targets: Json; p_workspace_id: string }
         Returns: undefined
       }
       search_tickets: {
@@ -1241,6 +1392,7 @@ export type Database = {
     Enums: {
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
+      sla_target: "first_response" | "next_response" | "resolution"
       ticket_priority: "low" | "normal" | "high" | "urgent"
       ticket_status: "new" | "open" | "pending" | "solved" | "closed"
     }
@@ -1372,6 +1524,7 @@ export const Constants = {
     Enums: {
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
+      sla_target: ["first_response", "next_response", "resolution"],
       ticket_priority: ["low", "normal", "high", "urgent"],
       ticket_status: ["new", "open", "pending", "solved", "closed"],
     },

@@ -1,0 +1,660 @@
+create type "public"."sla_target" as enum ('first_response', 'next_response', 'resolution');
+
+alter table "public"."ticket_events" drop constraint "ticket_events_type_check";
+
+
+  create table "public"."business_hours" (
+    "workspace_id" uuid not null,
+    "weekday" smallint not null,
+    "opens" time without time zone not null,
+    "closes" time without time zone not null
+      );
+
+
+alter table "public"."business_hours" enable row level security;
+
+
+  create table "public"."holidays" (
+    "workspace_id" uuid not null,
+    "day" date not null,
+    "name" text not null,
+    "created_at" timestamp with time zone not null default now()
+      );
+
+
+alter table "public"."holidays" enable row level security;
+
+
+  create table "public"."sla_outcomes" (
+    "id" bigint generated always as identity not null,
+    "ticket_id" uuid not null,
+    "workspace_id" uuid not null,
+    "target" sla_target not null,
+    "started_at" timestamp with time zone not null,
+    "due_at" timestamp with time zone not null,
+    "decided_at" timestamp with time zone not null default now(),
+    "met" boolean not null,
+    "priority" ticket_priority not null,
+    "assignee_id" uuid
+      );
+
+
+alter table "public"."sla_outcomes" enable row level security;
+
+
+  create table "public"."sla_targets" (
+    "workspace_id" uuid not null,
+    "priority" ticket_priority not null,
+    "first_response_minutes" integer,
+    "next_response_minutes" integer,
+    "resolution_minutes" integer,
+    "business_hours" boolean not null default true
+      );
+
+
+alter table "public"."sla_targets" enable row level security;
+
+
+  create table "public"."ticket_sla" (
+    "ticket_id" uuid not null,
+    "workspace_id" uuid not null,
+    "target" sla_target,
+    "started_at" timestamp with time zone,
+    "due_at" timestamp with time zone,
+    "warn_at" timestamp with time zone,
+    "breached_at" timestamp with time zone,
+    "waiting_since" timestamp with time zone,
+    "paused_at" timestamp with time zone,
+    "paused_seconds" numeric not null default 0,
+    "paused_business_seconds" numeric not null default 0
+      );
+
+
+alter table "public"."ticket_sla" enable row level security;
+
+select 1; 
+-- CREATE INDEX business_hours_no_overlap ON public.business_hours USING gist (workspace_id, weekday, int4range((EXTRACT(epoch FROM opens))::integer, (EXTRACT(epoch FROM closes))::integer));
+
+CREATE UNIQUE INDEX business_hours_pkey ON public.business_hours USING btree (workspace_id, weekday, opens);
+
+CREATE UNIQUE INDEX holidays_pkey ON public.holidays USING btree (workspace_id, day);
+
+CREATE UNIQUE INDEX sla_outcomes_pkey ON public.sla_outcomes USING btree (id);
+
+CREATE UNIQUE INDEX sla_outcomes_ticket_id_target_started_at_key ON public.sla_outcomes USING btree (ticket_id, target, started_at);
+
+CREATE INDEX sla_outcomes_workspace_idx ON public.sla_outcomes USING btree (workspace_id, decided_at);
+
+CREATE UNIQUE INDEX sla_targets_pkey ON public.sla_targets USING btree (workspace_id, priority);
+
+CREATE INDEX ticket_sla_due_idx ON public.ticket_sla USING btree (workspace_id, due_at) WHERE (due_at IS NOT NULL);
+
+CREATE UNIQUE INDEX ticket_sla_pkey ON public.ticket_sla USING btree (ticket_id);
+
+CREATE INDEX ticket_sla_sweep_idx ON public.ticket_sla USING btree (due_at) WHERE ((due_at IS NOT NULL) AND (breached_at IS NULL));
+
+alter table "public"."business_hours" add constraint "business_hours_pkey" PRIMARY KEY using index "business_hours_pkey";
+
+alter table "public"."holidays" add constraint "holidays_pkey" PRIMARY KEY using index "holidays_pkey";
+
+alter table "public"."sla_outcomes" add constraint "sla_outcomes_pkey" PRIMARY KEY using index "sla_outcomes_pkey";
+
+alter table "public"."sla_targets" add constraint "sla_targets_pkey" PRIMARY KEY using index "sla_targets_pkey";
+
+alter table "public"."ticket_sla" add constraint "ticket_sla_pkey" PRIMARY KEY using index "ticket_sla_pkey";
+
+alter table "public"."business_hours" add constraint "business_hours_check" CHECK ((opens < closes)) not valid;
+
+alter table "public"."business_hours" validate constraint "business_hours_check";
+
+alter table "public"."business_hours" add constraint "business_hours_no_overlap" EXCLUDE USING gist (workspace_id WITH =, weekday WITH =, int4range((EXTRACT(epoch FROM opens))::integer, (EXTRACT(epoch FROM closes))::integer) WITH &&);
+
+alter table "public"."business_hours" add constraint "business_hours_weekday_check" CHECK (((weekday >= 1) AND (weekday <= 7))) not valid;
+
+alter table "public"."business_hours" validate constraint "business_hours_weekday_check";
+
+alter table "public"."business_hours" add constraint "business_hours_workspace_id_fkey" FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE not valid;
+
+alter table "public"."business_hours" validate constraint "business_hours_workspace_id_fkey";
+
+alter table "public"."holidays" add constraint "holidays_name_check" CHECK (((char_length(name) >= 1) AND (char_length(name) <= 80))) not valid;
+
+alter table "public"."holidays" validate constraint "holidays_name_check";
+
+alter table "public"."holidays" add constraint "holidays_workspace_id_fkey" FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE not valid;
+
+alter table "public"."holidays" validate constraint "holidays_workspace_id_fkey";
+
+alter table "public"."sla_outcomes" add constraint "sla_outcomes_assignee_id_fkey" FOREIGN KEY (assignee_id) REFERENCES auth.users(id) ON DELETE SET NULL not valid;
+
+alter table "public"."sla_outcomes" validate constraint "sla_outcomes_assignee_id_fkey";
+
+alter table "public"."sla_outcomes" add constraint "sla_outcomes_ticket_id_fkey" FOREIGN KEY (ticket_id) REFERENCES tickets(id) ON DELETE CASCADE not valid;
+
+alter table "public"."sla_outcomes" validate constraint "sla_outcomes_ticket_id_fkey";
+
+alter table "public"."sla_outcomes" add constraint "sla_outcomes_ticket_id_target_started_at_key" UNIQUE using index "sla_outcomes_ticket_id_target_started_at_key";
+
+alter table "public"."sla_outcomes" add constraint "sla_outcomes_workspace_id_fkey" FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE not valid;
+
+alter table "public"."sla_outcomes" validate constraint "sla_outcomes_workspace_id_fkey";
+
+alter table "public"."sla_targets" add constraint "sla_targets_first_response_minutes_check" CHECK (((first_response_minutes >= 1) AND (first_response_minutes <= 525600))) not valid;
+
+alter table "public"."sla_targets" validate constraint "sla_targets_first_response_minutes_check";
+
+alter table "public"."sla_targets" add constraint "sla_targets_next_response_minutes_check" CHECK (((next_response_minutes >= 1) AND (next_response_minutes <= 525600))) not valid;
+
+alter table "public"."sla_targets" validate constraint "sla_targets_next_response_minutes_check";
+
+alter table "public"."sla_targets" add constraint "sla_targets_resolution_minutes_check" CHECK (((resolution_minutes >= 1) AND (resolution_minutes <= 525600))) not valid;
+
+alter table "public"."sla_targets" validate constraint "sla_targets_resolution_minutes_check";
+
+alter table "public"."sla_targets" add constraint "sla_targets_workspace_id_fkey" FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE not valid;
+
+alter table "public"."sla_targets" validate constraint "sla_targets_workspace_id_fkey";
+
+alter table "public"."ticket_sla" add constraint "ticket_sla_ticket_id_fkey" FOREIGN KEY (ticket_id) REFERENCES tickets(id) ON DELETE CASCADE not valid;
+
+alter table "public"."ticket_sla" validate constraint "ticket_sla_ticket_id_fkey";
+
+alter table "public"."ticket_sla" add constraint "ticket_sla_workspace_id_fkey" FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE not valid;
+
+alter table "public"."ticket_sla" validate constraint "ticket_sla_workspace_id_fkey";
+
+alter table "public"."ticket_events" add constraint "ticket_events_type_check" CHECK ((type = ANY (ARRAY['created'::text, 'status'::text, 'assignee'::text, 'priority'::text, 'sla_breach'::text]))) not valid;
+
+alter table "public"."ticket_events" validate constraint "ticket_events_type_check";
+
+set check_function_bodies = off;
+
+CREATE OR REPLACE FUNCTION private.business_minutes_add(p_workspace_id uuid, p_at timestamp with time zone, p_minutes numeric)
+ RETURNS timestamp with time zone
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  remaining numeric := p_minutes * 60;
+  window_start timestamptz := p_at;
+  window_end timestamptz;
+  p record;
+  len numeric;
+begin
+  if remaining <= 0 then
+    return p_at;
+  end if;
+  for i in 1..46 loop
+    window_end := window_start + make_interval(secs => 8 * 86400);
+    for p in select * from private.business_periods(p_workspace_id, window_start, window_end) loop
+      len := extract(epoch from p.closes_at - p.opens_at);
+      if len >= remaining then
+        return p.opens_at + make_interval(secs => remaining::double precision);
+      end if;
+      remaining := remaining - len;
+    end loop;
+    window_start := window_end;
+  end loop;
+  return null;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.business_minutes_between(p_workspace_id uuid, p_from timestamp with time zone, p_to timestamp with time zone)
+ RETURNS numeric
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select coalesce(sum(extract(epoch from p.closes_at - p.opens_at)), 0) / 60
+    from private.business_periods(p_workspace_id, p_from, p_to) p
+   where p_to > p_from
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.business_periods(p_workspace_id uuid, p_from timestamp with time zone, p_to timestamp with time zone)
+ RETURNS TABLE(opens_at timestamp with time zone, closes_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with ws as (select w.time_zone as tz from public.workspaces w where w.id = p_workspace_id),
+  periods as (
+    select h.weekday, h.opens, h.closes from public.business_hours h where h.workspace_id = p_workspace_id
+    union all
+    select g::smallint, time '00:00', time '24:00' from generate_series(1, 7) g
+     where not exists (select 1 from public.business_hours h where h.workspace_id = p_workspace_id)
+  )
+  select greatest(x.o, p_from), least(x.c, p_to)
+    from ws
+   cross join generate_series((p_from at time zone ws.tz)::date - 1, (p_to at time zone ws.tz)::date, interval '1 day') d(day)
+    join periods p on p.weekday = extract(isodow from d.day)
+   cross join lateral (select (d.day::date + p.opens) at time zone ws.tz as o, (d.day::date + p.closes) at time zone ws.tz as c) x
+   where x.c > p_from and x.o < p_to
+     and not exists (select 1 from public.holidays hd where hd.workspace_id = p_workspace_id and hd.day = d.day::date)
+   order by 1
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.sla_add(p_workspace_id uuid, p_business boolean, p_from timestamp with time zone, p_minutes numeric)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case when p_business then private.business_minutes_add(p_workspace_id, p_from, p_minutes)
+              else p_from + make_interval(secs => (p_minutes * 60)::double precision) end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.sla_due_of(t tickets, g sla_targets, s ticket_sla, p_target sla_target, p_share numeric DEFAULT 1)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case p_target
+    when 'first_response' then private.sla_add(t.workspace_id, g.business_hours, t.created_at,
+      g.first_response_minutes * p_share + case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60)
+    when 'resolution' then private.sla_add(t.workspace_id, g.business_hours, t.created_at,
+      g.resolution_minutes * p_share + case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60)
+    when 'next_response' then private.sla_add(t.workspace_id, g.business_hours, s.waiting_since, g.next_response_minutes * p_share)
+  end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.sla_holidays_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.sla_refresh_workspace(coalesce(new.workspace_id, old.workspace_id));
+  return null;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.sla_message_posted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  s public.ticket_sla;
+  t public.tickets;
+  team boolean;
+begin
+  select * into s from public.ticket_sla where ticket_id = new.ticket_id for update;
+  if new.kind <> 'reply' or s.ticket_id is null then
+    return null;
+  end if;
+  select * into t from public.tickets where id = new.ticket_id;
+  team := new.author_id <> t.requester_id
+    and exists (select 1 from public.memberships where workspace_id = t.workspace_id and user_id = new.author_id);
+  if team and s.waiting_since is not null then
+    perform private.sla_refresh(t.id, 'next_response', new.created_at);
+    update public.ticket_sla set waiting_since = null where ticket_id = t.id;
+    perform private.sla_refresh(t.id);
+  elsif not team and s.waiting_since is null and t.first_response_at is not null then
+    update public.ticket_sla set waiting_since = new.created_at where ticket_id = t.id;
+    perform private.sla_refresh(t.id);
+  end if;
+  return null;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.sla_refresh(p_ticket_id uuid, p_met sla_target DEFAULT NULL::sla_target, p_met_at timestamp with time zone DEFAULT now())
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  t public.tickets;
+  g public.sla_targets;
+  s public.ticket_sla;
+  paused boolean;
+  due timestamptz;
+  candidate public.sla_target;
+  next_target public.sla_target;
+  next_due timestamptz;
+begin
+  select * into t from public.tickets where id = p_ticket_id;
+  select * into g from public.sla_targets where workspace_id = t.workspace_id and priority = t.priority;
+  select * into s from public.ticket_sla where ticket_id = p_ticket_id for update;
+  if s.ticket_id is null then
+    -- No targets, no row: a workspace without SLA pays one look-up per change.
+    if g.workspace_id is null then
+      return;
+    end if;
+    insert into public.ticket_sla (ticket_id, workspace_id) values (t.id, t.workspace_id) returning * into s;
+  end if;
+
+  if p_met is not null and g.workspace_id is not null then
+    due := private.sla_due_of(t, g, s, p_met);
+    if due is not null then
+      insert into public.sla_outcomes (ticket_id, workspace_id, target, started_at, due_at, decided_at, met, priority, assignee_id)
+      values (t.id, t.workspace_id, p_met, case when p_met = 'next_response' then s.waiting_since else t.created_at end,
+              due, p_met_at, p_met_at <= due, t.priority, t.assignee_id)
+      on conflict (ticket_id, target, started_at) do nothing;
+    end if;
+  end if;
+
+  paused := t.status in ('pending', 'solved', 'closed');
+  if paused and s.paused_at is null then
+    s.paused_at := now();
+  elsif not paused and s.paused_at is not null then
+    s.paused_seconds := s.paused_seconds + extract(epoch from now() - s.paused_at);
+    s.paused_business_seconds := s.paused_business_seconds + private.business_minutes_between(t.workspace_id, s.paused_at, now()) * 60;
+    s.paused_at := null;
+  end if;
+
+  if not paused and g.workspace_id is not null then
+    foreach candidate in array array['first_response', 'next_response', 'resolution']::public.sla_target[] loop
+      continue when candidate = 'first_response' and (t.first_response_at is not null or g.first_response_minutes is null);
+      continue when candidate = 'next_response' and (s.waiting_since is null or g.next_response_minutes is null);
+      continue when candidate = 'resolution' and g.resolution_minutes is null;
+      due := private.sla_due_of(t, g, s, candidate);
+      if due is not null and (next_due is null or due < next_due) then
+        next_due := due;
+        next_target := candidate;
+      end if;
+    end loop;
+  end if;
+
+  update public.ticket_sla
+     set target = next_target,
+         started_at = case when next_target = 'next_response' then s.waiting_since when next_target is not null then t.created_at end,
+         due_at = next_due,
+         warn_at = case when next_target is not null then private.sla_due_of(t, g, s, next_target, 0.75) end,
+         -- A breach seen stays seen while the same promise runs late.
+         breached_at = case when next_target = s.target and next_due = s.due_at then s.breached_at end,
+         waiting_since = s.waiting_since,
+         paused_at = s.paused_at,
+         paused_seconds = s.paused_seconds,
+         paused_business_seconds = s.paused_business_seconds
+   where ticket_id = t.id;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.sla_refresh_workspace(p_workspace_id uuid)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select private.sla_refresh(t.id) from public.tickets t
+   where t.workspace_id = p_workspace_id and private.is_backlog(t.status)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.sla_ticket_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.sla_refresh(new.id,
+    case when tg_op = 'UPDATE' and old.first_response_at is null and new.first_response_at is not null then 'first_response'
+         when tg_op = 'UPDATE' and new.status = 'solved' and old.status not in ('solved', 'closed') then 'resolution'
+    end::public.sla_target,
+    case when tg_op = 'UPDATE' and old.first_response_at is null then coalesce(new.first_response_at, now()) else now() end);
+  return null;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION public.next_opening(p_workspace_id uuid, p_at timestamp with time zone DEFAULT now())
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case when private.is_member(p_workspace_id) or private.is_system()
+              then private.business_minutes_add(p_workspace_id, p_at, 1 / 60.0) - interval '1 second' end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.record_sla_breaches()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  n integer;
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  with due as (
+    select s.ticket_id from public.ticket_sla s
+     where s.due_at is not null and s.breached_at is null and s.due_at <= now()
+     order by s.due_at
+     limit 5000
+     for no key update skip locked
+  ), seen as (
+    update public.ticket_sla s set breached_at = now() from due where s.ticket_id = due.ticket_id
+    returning s.*
+  ), missed as (
+    insert into public.sla_outcomes (ticket_id, workspace_id, target, started_at, due_at, decided_at, met, priority, assignee_id)
+    select seen.ticket_id, seen.workspace_id, seen.target, seen.started_at, seen.due_at, now(), false, t.priority, t.assignee_id
+      from seen join public.tickets t on t.id = seen.ticket_id
+    on conflict (ticket_id, target, started_at) do nothing
+  )
+  insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
+  select seen.ticket_id, seen.workspace_id, null, 'sla_breach', seen.due_at::text, seen.target::text from seen;
+  get diagnostics n = row_count;
+  return n;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION public.save_business_hours(p_workspace_id uuid, p_periods jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not private.is_admin(p_workspace_id) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  if jsonb_typeof(p_periods) is distinct from 'array' or jsonb_array_length(p_periods) > 70 then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'periods';
+  end if;
+  delete from public.business_hours where workspace_id = p_workspace_id;
+  begin
+    insert into public.business_hours (workspace_id, weekday, opens, closes)
+    select p_workspace_id, (e ->> 'weekday')::smallint, (e ->> 'opens')::time, (e ->> 'closes')::time
+      from jsonb_array_elements(p_periods) e;
+  exception when exclusion_violation or check_violation or unique_violation or not_null_violation
+            or invalid_datetime_format or datetime_field_overflow or invalid_text_representation then
+    raise exception using errcode = 'P0001', message = 'hours_invalid', detail = sqlerrm;
+  end;
+  -- Due times in business hours move with the hours.
+  perform private.sla_refresh_workspace(p_workspace_id);
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION public.save_sla_targets(p_workspace_id uuid, p_targets jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not private.is_admin(p_workspace_id) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  if jsonb_typeof(p_targets) is distinct from 'array' or jsonb_array_length(p_targets) > 4 then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'targets';
+  end if;
+  delete from public.sla_targets where workspace_id = p_workspace_id;
+  begin
+    insert into public.sla_targets (workspace_id, priority, first_response_minutes, next_response_minutes, resolution_minutes, business_hours)
+    select p_workspace_id, (e ->> 'priority')::public.ticket_priority, (e ->> 'first_response_minutes')::integer,
+           (e ->> 'next_response_minutes')::integer, (e ->> 'resolution_minutes')::integer, coalesce((e ->> 'business_hours')::boolean, true)
+      from jsonb_array_elements(p_targets) e;
+  exception when check_violation or unique_violation or not_null_violation or invalid_text_representation
+            or numeric_value_out_of_range then
+    raise exception using errcode = 'P0001', message = 'sla_invalid', detail = sqlerrm;
+  end;
+  perform private.sla_refresh_workspace(p_workspace_id);
+end $function$
+;
+
+
+  create policy "members read their workspace's hours"
+  on "public"."business_hours"
+  as permissive
+  for select
+  to authenticated
+using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
+
+
+
+  create policy "admins add holidays"
+  on "public"."holidays"
+  as permissive
+  for insert
+  to authenticated
+with check ((workspace_id IN ( SELECT private.admin_workspaces() AS admin_workspaces)));
+
+
+
+  create policy "admins remove holidays"
+  on "public"."holidays"
+  as permissive
+  for delete
+  to authenticated
+using ((workspace_id IN ( SELECT private.admin_workspaces() AS admin_workspaces)));
+
+
+
+  create policy "members read their workspace's holidays"
+  on "public"."holidays"
+  as permissive
+  for select
+  to authenticated
+using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
+
+
+
+  create policy "members read their workspace's outcomes"
+  on "public"."sla_outcomes"
+  as permissive
+  for select
+  to authenticated
+using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
+
+
+
+  create policy "members read their workspace's targets"
+  on "public"."sla_targets"
+  as permissive
+  for select
+  to authenticated
+using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
+
+
+
+  create policy "members read their tickets' promises"
+  on "public"."ticket_sla"
+  as permissive
+  for select
+  to authenticated
+using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
+
+
+CREATE TRIGGER holidays_sla AFTER INSERT OR DELETE ON public.holidays FOR EACH ROW EXECUTE FUNCTION private.sla_holidays_changed();
+
+CREATE TRIGGER messages_sla AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.sla_message_posted();
+
+CREATE TRIGGER tickets_sla AFTER INSERT OR UPDATE OF status, priority, first_response_at ON public.tickets FOR EACH ROW EXECUTE FUNCTION private.sla_ticket_changed();
+
+alter publication supabase_realtime add table public.ticket_sla;
+grant insert (day) on table public.holidays to authenticated;
+grant insert (name) on table public.holidays to authenticated;
+grant insert (workspace_id) on table public.holidays to authenticated;
+revoke delete on table public.business_hours from anon;
+revoke delete on table public.business_hours from authenticated;
+revoke delete on table public.holidays from anon;
+revoke delete on table public.sla_outcomes from anon;
+revoke delete on table public.sla_outcomes from authenticated;
+revoke delete on table public.sla_targets from anon;
+revoke delete on table public.sla_targets from authenticated;
+revoke delete on table public.ticket_sla from anon;
+revoke delete on table public.ticket_sla from authenticated;
+revoke execute on function private.business_minutes_add(p_workspace_id uuid, p_at timestamp with time zone, p_minutes numeric) from public;
+revoke execute on function private.business_minutes_between(p_workspace_id uuid, p_from timestamp with time zone, p_to timestamp with time zone) from public;
+revoke execute on function private.business_periods(p_workspace_id uuid, p_from timestamp with time zone, p_to timestamp with time zone) from public;
+revoke execute on function private.sla_add(p_workspace_id uuid, p_business boolean, p_from timestamp with time zone, p_minutes numeric) from public;
+revoke execute on function private.sla_due_of(t tickets, g sla_targets, s ticket_sla, p_target sla_target, p_share numeric) from public;
+revoke execute on function private.sla_holidays_changed() from public;
+revoke execute on function private.sla_message_posted() from public;
+revoke execute on function private.sla_refresh(p_ticket_id uuid, p_met sla_target, p_met_at timestamp with time zone) from public;
+revoke execute on function private.sla_refresh_workspace(p_workspace_id uuid) from public;
+revoke execute on function private.sla_ticket_changed() from public;
+revoke execute on function public.next_opening(p_workspace_id uuid, p_at timestamp with time zone) from anon;
+revoke execute on function public.next_opening(p_workspace_id uuid, p_at timestamp with time zone) from public;
+revoke execute on function public.record_sla_breaches() from anon;
+revoke execute on function public.record_sla_breaches() from authenticated;
+revoke execute on function public.record_sla_breaches() from public;
+revoke execute on function public.save_business_hours(p_workspace_id uuid, p_periods jsonb) from anon;
+revoke execute on function public.save_business_hours(p_workspace_id uuid, p_periods jsonb) from public;
+revoke execute on function public.save_sla_targets(p_workspace_id uuid, p_targets jsonb) from anon;
+revoke execute on function public.save_sla_targets(p_workspace_id uuid, p_targets jsonb) from public;
+revoke insert on table public.business_hours from anon;
+revoke insert on table public.business_hours from authenticated;
+revoke insert on table public.holidays from anon;
+revoke insert on table public.holidays from authenticated;
+revoke insert on table public.sla_outcomes from anon;
+revoke insert on table public.sla_outcomes from authenticated;
+revoke insert on table public.sla_targets from anon;
+revoke insert on table public.sla_targets from authenticated;
+revoke insert on table public.ticket_sla from anon;
+revoke insert on table public.ticket_sla from authenticated;
+revoke maintain on table public.business_hours from anon;
+revoke maintain on table public.holidays from anon;
+revoke maintain on table public.sla_outcomes from anon;
+revoke maintain on table public.sla_targets from anon;
+revoke maintain on table public.ticket_sla from anon;
+revoke references on table public.business_hours from anon;
+revoke references on table public.holidays from anon;
+revoke references on table public.sla_outcomes from anon;
+revoke references on table public.sla_targets from anon;
+revoke references on table public.ticket_sla from anon;
+revoke select on table public.business_hours from anon;
+revoke select on table public.holidays from anon;
+revoke select on table public.sla_outcomes from anon;
+revoke select on table public.sla_targets from anon;
+revoke select on table public.ticket_sla from anon;
+revoke trigger on table public.business_hours from anon;
+revoke trigger on table public.holidays from anon;
+revoke trigger on table public.sla_outcomes from anon;
+revoke trigger on table public.sla_targets from anon;
+revoke trigger on table public.ticket_sla from anon;
+revoke truncate on table public.business_hours from anon;
+revoke truncate on table public.holidays from anon;
+revoke truncate on table public.sla_outcomes from anon;
+revoke truncate on table public.sla_targets from anon;
+revoke truncate on table public.ticket_sla from anon;
+revoke update on table public.business_hours from anon;
+revoke update on table public.business_hours from authenticated;
+revoke update on table public.holidays from anon;
+revoke update on table public.holidays from authenticated;
+revoke update on table public.sla_outcomes from anon;
+revoke update on table public.sla_outcomes from authenticated;
+revoke update on table public.sla_targets from anon;
+revoke update on table public.sla_targets from authenticated;
+revoke update on table public.ticket_sla from anon;
+revoke update on table public.ticket_sla from authenticated;
+
+grant insert (day) on table public.holidays to authenticated;
+grant insert (name) on table public.holidays to authenticated;
+grant insert (workspace_id) on table public.holidays to authenticated;
+
+-- The breach sweep, every minute (supabase/schemas/90_promises.sql); db diff doesn't see schedules.
+select cron.schedule('sla-breaches', '* * * * *', 'select public.record_sla_breaches()');
