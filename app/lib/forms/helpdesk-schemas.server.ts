@@ -90,7 +90,7 @@ const ClientKeySchema = z.string().regex(UUID_RE).optional().catch(undefined);
 export const NewRequestSchema = z.object({ subject: SubjectSchema, body: BodySchema, client_key: ClientKeySchema });
 
 /** The submit button's `intent` picks the schema; an unknown one is bad_request. */
-function byIntent<
+export function byIntent<
   const O extends readonly [z.ZodObject<{ intent: z.ZodLiteral }>, ...z.ZodObject<{ intent: z.ZodLiteral }>[]],
 >(options: O) {
   return z.discriminatedUnion('intent', options, badRequest);

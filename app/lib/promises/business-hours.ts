@@ -13,13 +13,13 @@ export const WEEKDAYS = [
   { weekday: 7, key: 'sun', label: 'Sunday' },
 ] as const;
 
-export interface Period {
+export type Period = {
   weekday: number;
   /** HH:MM, 00:00 to 23:59 */
   opens: string;
   /** HH:MM, after opens; 24:00 is midnight at the day's end */
   closes: string;
-}
+};
 
 const PERIOD = /^([01]?\d|2[0-4])[:.]([0-5]\d)\s*[-–—]\s*([01]?\d|2[0-4])[:.]([0-5]\d)$/;
 

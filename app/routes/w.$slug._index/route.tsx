@@ -102,9 +102,11 @@ export default function Inbox() {
                 aria-current={v === view ? 'page' : undefined}
               >
                 {VIEW_LABELS[v]}{' '}
-                <span className="hd-count" data-testid={`count-${v}`}>
-                  {counts[v]}
-                </span>
+                {v in counts ? (
+                  <span className="hd-count" data-testid={`count-${v}`}>
+                    {counts[v as keyof typeof counts]}
+                  </span>
+                ) : null}
               </a>
             </li>
           ))}

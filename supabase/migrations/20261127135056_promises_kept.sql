@@ -505,6 +505,325 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.inbox_view_filter(p_view text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select case p_view
+    when 'unassigned' then 't.assignee_id is null and private.is_open(t.status)'
+    when 'mine' then 't.assignee_id = $1 and private.is_backlog(t.status)'
+    when 'open' then 'private.is_open(t.status)'
+    when 'pending' then 't.status = ''pending'''
+    when 'solved' then 't.status = ''solved'''
+    when 'all' then 'true'
+    -- Tickets with a promise running (90_promises.sql); listed soonest due first.
+    when 'breaching' then 'exists (select 1 from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null)'
+  end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.inbox(p_slug text, p_view text DEFAULT 'unassigned'::text, p_query text DEFAULT NULL::text, p_status text DEFAULT NULL::text, p_priority text DEFAULT NULL::text, p_assignee text DEFAULT NULL::text, p_after_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_after_id uuid DEFAULT NULL::uuid, p_before_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_before_id uuid DEFAULT NULL::uuid, p_limit integer DEFAULT 25)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  me uuid := auth.uid();
+  member record;
+  ws public.workspaces;
+  my_role text;
+  view_sql text := private.inbox_view_filter(p_view);
+  status_filter public.ticket_status;
+  priority_filter public.ticket_priority;
+  assignee uuid;
+  q tsquery;
+  base text;
+  dir text;
+  -- The search's window, cap and notes set scale with the page (1 000, 10 000 and 1 000 for 25 rows):
+  -- a page of one reaches every step at small scale (tests/integration/db-search.test.ts).
+  search_window integer := 40 * p_limit;
+  search_cap integer := least(400 * p_limit, 20000);
+  search_notes integer := 40 * p_limit;
+  note_tickets uuid[] := '{}';
+  pins text := '';
+  match text;
+  stmt text;
+  candidates uuid[] := '{}';
+  cursor_at timestamptz := coalesce(p_after_at, p_before_at);
+  cursor_id uuid := coalesce(p_after_id, p_before_id);
+  search_timed_out boolean := false;
+  search_plan text;
+  -- A query that is an email address also finds that requester's tickets; one that is a number
+  -- names a ticket, which the page opens (ticket_number).
+  requester uuid;
+  ticket_number integer;
+  newer boolean := p_before_at is not null and p_before_id is not null;
+  older boolean := not newer and p_after_at is not null and p_after_id is not null;
+  page_ids uuid[];
+  has_more boolean;
+  result jsonb;
+begin
+  select * into member from private.membership(p_slug);
+  ws := member.workspace;
+  my_role := member.role;
+  -- Up to 1 000 a call: the CSV export streams its pages through here (25 on screen).
+  if view_sql is null or p_limit not between 1 and 1000 then
+    raise exception using errcode = 'P0001', message = 'bad_request';
+  end if;
+  -- Filters from the URL: a status, priority or assignee id that isn't one is a bad request.
+  begin
+    status_filter := p_status::public.ticket_status;
+    priority_filter := p_priority::public.ticket_priority;
+    assignee := case when p_assignee <> 'none' then p_assignee::uuid end;
+  exception when invalid_text_representation then
+    raise exception using errcode = 'P0001', message = 'bad_request';
+  end;
+
+  -- "Breaching soon" is one page, soonest due first: no cursors.
+  if p_view = 'breaching' then
+    newer := false;
+    older := false;
+  end if;
+
+  -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1,
+  -- $10 the requester an email address names, $11 search candidates, $12 tickets of matching notes
+  base := 't.workspace_id = $2 and ' || view_sql
+    || case when p_status is not null then ' and t.status = $3' else '' end
+    || case when p_priority is not null then ' and t.priority = $4' else '' end
+    || case when p_assignee = 'none' then ' and t.assignee_id is null' when assignee is not null then ' and t.assignee_id = $5' else '' end
+    || case when older then ' and (t.last_message_at, t.id) < ($7, $8)' when newer then ' and (t.last_message_at, t.id) > ($7, $8)' else '' end;
+
+  dir := case when newer then 'asc' else 'desc' end;
+  if coalesce(btrim(p_query), '') <> '' then
+    q := websearch_to_tsquery('english'::regconfig, p_query);
+  end if;
+  if p_query ~ '^\s*[^\s@]+@[^\s@]+\s*$' then
+    select u.id into requester from auth.users u where u.email = lower(btrim(p_query)) and not u.is_sso_user;
+  end if;
+  if p_query ~ '^\s*#?\d{1,9}\s*$' then
+    select t.number into ticket_number from public.tickets t
+     where t.workspace_id = ws.id and t.number = (regexp_replace(p_query, '[^0-9]', '', 'g'))::integer;
+  end if;
+  if q is not null and numnode(q) = 0 and requester is null then
+    -- Only stop words ("the") or punctuation: nothing can match, and an empty query would make the
+    -- GIN path below read every ticket.
+    page_ids := '{}';
+  elsif q is not null then
+    -- A ticket matches by its subject and public replies (tickets.search), its internal notes (their
+    -- own GIN index) or, for an email address, its requester. The planner can't tell a common word
+    -- from a rare or absent one, and each needs another plan (docs/decisions/008-inbox-in-one-call.md); at 1 M tickets the wrong one
+    -- reads every ticket. So, in three steps, each with its plan pinned:
+    --  1. the view's newest SEARCH_WINDOW tickets, in order: a common word fills the page there;
+    --  2. else every match from the GIN indexes, sorted, if there are at most SEARCH_CAP of them
+    --     (rare and absent words: a few index pages);
+    --  3. else the view in order until the page is full (a word in 1-3 % of the view: a few thousand rows).
+    -- Notes: the tickets of at most SEARCH_NOTES matching notes are fetched first (GIN) and tested as a
+    -- set; more notes than that (a common word), each ticket's are looked up by messages_ticket_idx,
+    -- as a scalar subquery with a limit (as an exists, the planner would hash every matching note first).
+    -- An email address's requester: that requester's newest tickets in the view, merged with the rest.
+    -- $12: the tickets of the matching notes, when they are few.
+    begin
+      perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      pins := 'bitmap';
+      stmt := format('select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
+        || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_notes + 1);
+      execute stmt into note_tickets
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+      perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+      pins := '';
+      match := '(t.search @@ $6 or ' || case when cardinality(note_tickets) <= search_notes then 't.id = any ($12)'
+        else 'coalesce((select true from public.messages m where m.ticket_id = t.id and m.kind = ''note'''
+          || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit 1), false)' end || ')';
+      stmt := format(
+        'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
+        || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+        dir, base, search_window, match);
+      execute stmt into page_ids
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+      if cardinality(page_ids) <= p_limit then
+        -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+        pins := 'bitmap';
+        stmt := format('select array(select t.id from public.tickets t where %s and t.search @@ $6 limit %s)', base, search_cap + 1);
+        execute stmt into candidates
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+        if cardinality(candidates) <= search_cap and cardinality(note_tickets) <= search_notes then
+          candidates := candidates || note_tickets;
+        elsif cardinality(candidates) <= search_cap then
+          stmt := format('select $11 || array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
+            || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_cap + 1);
+          execute stmt into candidates
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+        end if;
+        perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+        pins := '';
+        if cardinality(candidates) <= search_cap then
+          stmt := format(
+            'select array(select t.id from public.tickets t where t.id = any ($11) and %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+            dir, base);
+        else
+          -- Step 3: the view's own index, in order (no sort of every match, no full scan).
+          perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
+          pins := 'ordered';
+          stmt := format(
+            'select array(select t.id from public.tickets t where %2$s and %3$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+            dir, base, match);
+        end if;
+        execute stmt into page_ids
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+        perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
+        pins := '';
+      end if;
+      if requester is not null then
+        -- The requester's newest tickets in the view (tickets_requester_idx), merged with the matches.
+        stmt := format(
+          'select array(select u.id from ((select t.id, t.last_message_at from public.tickets t where t.id = any ($11))'
+          || ' union (select t.id, t.last_message_at from public.tickets t where t.requester_id = $10 and %2$s'
+          || ' order by t.last_message_at %1$s, t.id %1$s limit $9)) u order by u.last_message_at %1$s, u.id %1$s limit $9)', dir, base);
+        candidates := page_ids;
+        execute stmt into page_ids
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+      end if;
+    exception when query_canceled then
+      -- The statement timeout (57014) struck in the search: an empty page that says so
+      -- (search_timeout), and the plan of the statement it stopped, without running it, for the log.
+      -- The plan settings of the step are rolled back with it.
+      search_timed_out := true;
+      page_ids := '{}';
+      search_plan := concat_ws(E'\n', stmt, private.inbox_search_plan(stmt, pins,
+        me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets));
+    end;
+  elsif p_view = 'breaching' then
+    -- Soonest due first, one page (ticket_sla_due_idx): the view has no further pages.
+    execute format(
+      'select array(select t.id from public.ticket_sla s join public.tickets t on t.id = s.ticket_id'
+      || ' where s.workspace_id = $2 and s.due_at is not null and %s order by s.due_at, t.id limit $9)', base)
+      into page_ids
+      using me, ws.id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, p_limit + 1;
+  else
+    execute format(
+      'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
+      into page_ids
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+  end if;
+  page_ids := coalesce(page_ids, '{}');
+  -- One row past the page says whether there is another page in that direction.
+  has_more := cardinality(page_ids) > p_limit and p_view <> 'breaching';
+  page_ids := page_ids[1:p_limit];
+  if newer then
+    page_ids := array(select x from unnest(page_ids) with ordinality u(x, i) order by i desc);
+  end if;
+
+  select jsonb_build_object(
+    'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
+    'role', my_role,
+    'ticket_number', ticket_number,
+    -- The statement timeout struck in the search (search_timeout): the plan of the statement, for the log.
+    'search_timeout', case when search_timed_out then coalesce(search_plan, '') end,
+    'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role, 'name', coalesce(p.display_name, 'Unknown'))
+                                          order by coalesce(p.display_name, 'Unknown'), m.user_id), '[]')
+                  from public.memberships m left join public.profiles p on p.user_id = m.user_id
+                 where m.workspace_id = ws.id),
+    'counts', (select jsonb_build_object(
+                 'unassigned', coalesce(sum(c.n) filter (where c.assignee_id is null and private.is_open(c.status)), 0),
+                 'mine', coalesce(sum(c.n) filter (where c.assignee_id = me and private.is_backlog(c.status)), 0),
+                 'open', coalesce(sum(c.n) filter (where private.is_open(c.status)), 0),
+                 'pending', coalesce(sum(c.n) filter (where c.status = 'pending'), 0),
+                 'solved', coalesce(sum(c.n) filter (where c.status = 'solved'), 0),
+                 'all', coalesce(sum(c.n), 0))
+                 from private.ticket_tallies c where c.workspace_id = ws.id),
+    -- Without a search the view's total, filters included, is exact from the tallies too.
+    'total', case when q is null and p_view <> 'breaching' then (
+               select coalesce(sum(c.n), 0) from private.ticket_tallies c
+                where c.workspace_id = ws.id
+                  and case p_view
+                        when 'unassigned' then c.assignee_id is null and private.is_open(c.status)
+                        when 'mine' then c.assignee_id = me and private.is_backlog(c.status)
+                        when 'open' then private.is_open(c.status)
+                        when 'pending' then c.status = 'pending'
+                        when 'solved' then c.status = 'solved'
+                        else true end
+                  and (status_filter is null or c.status = status_filter)
+                  and (priority_filter is null or c.priority = priority_filter)
+                  and (p_assignee is null or (p_assignee = 'none' and c.assignee_id is null) or c.assignee_id = assignee)) end,
+    'tickets', (select coalesce(jsonb_agg(jsonb_build_object(
+                   'id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
+                   'requester_id', t.requester_id, 'requester', coalesce(rp.display_name, 'Unknown'),
+                   'assignee_id', t.assignee_id, 'assignee', case when t.assignee_id is not null then coalesce(ap.display_name, 'Unknown') end,
+                   'last_message_at', t.last_message_at, 'due_at', s.due_at, 'warn_at', s.warn_at) order by u.i), '[]')
+                  from unnest(page_ids) with ordinality u(id, i)
+                  join public.tickets t on t.id = u.id
+                  left join public.ticket_sla s on s.ticket_id = t.id
+                  left join public.profiles rp on rp.user_id = t.requester_id
+                  left join public.profiles ap on ap.user_id = t.assignee_id),
+    -- Cursors: "older" continues after the last row, "newer" goes back before the first.
+    'older', case when cardinality(page_ids) > 0 and (has_more or newer) then
+               (select jsonb_build_object('at', t.last_message_at, 'id', t.id) from public.tickets t where t.id = page_ids[cardinality(page_ids)]) end,
+    'newer', case when cardinality(page_ids) > 0 and (older or (newer and has_more)) then
+               (select jsonb_build_object('at', t.last_message_at, 'id', t.id) from public.tickets t where t.id = page_ids[1]) end
+  ) into result;
+  return result;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION public.ticket_page(p_slug text, p_number integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  member record;
+  ws public.workspaces;
+  my_role text;
+  t public.tickets;
+begin
+  select * into member from private.membership(p_slug);
+  ws := member.workspace;
+  my_role := member.role;
+  select * into t from public.tickets x where x.workspace_id = ws.id and x.number = p_number;
+  if t.id is null then
+    raise exception using errcode = 'P0001', message = 'not_found';
+  end if;
+  return jsonb_build_object(
+    'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
+    'role', my_role,
+    'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role) order by m.user_id), '[]')
+                  from public.memberships m where m.workspace_id = ws.id),
+    'ticket', jsonb_build_object('id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
+                                 'requester_id', t.requester_id, 'assignee_id', t.assignee_id, 'created_at', t.created_at,
+                                 'first_response_at', t.first_response_at, 'solved_at', t.solved_at),
+    -- The promise running, if any (90_promises.sql): the header's due-time badge.
+    'sla', (select jsonb_build_object('target', s.target, 'due_at', s.due_at, 'warn_at', s.warn_at)
+              from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null),
+    'messages', (select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'kind', m.kind, 'body', m.body, 'created_at', m.created_at,
+                                                              'author_id', m.author_id,
+                                                              'attachments', (select coalesce(jsonb_agg(jsonb_build_object(
+                                                                  'id', a.id, 'file_name', a.file_name, 'size', a.size, 'mime_type', a.mime_type)
+                                                                  order by a.created_at, a.file_name), '[]')
+                                                                from public.attachments a where a.message_id = m.id))
+                                                   order by m.created_at, m.id), '[]')
+                   from public.messages m where m.ticket_id = t.id),
+    'events', (select coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'actor_id', e.actor_id, 'type', e.type, 'from', e."from",
+                                                            'to', e."to", 'created_at', e.created_at) order by e.created_at desc, e.id desc), '[]')
+                 from (select * from public.ticket_events e where e.ticket_id = t.id order by e.created_at desc, e.id desc limit 100) e),
+    'names', (select coalesce(jsonb_object_agg(p.user_id, p.display_name), '{}')
+                from public.profiles p
+               where p.user_id in (select m.user_id from public.memberships m where m.workspace_id = ws.id)
+                  or p.user_id = t.requester_id
+                  or p.user_id in (select m.author_id from public.messages m where m.ticket_id = t.id)
+                  or p.user_id in (select e.actor_id from public.ticket_events e where e.ticket_id = t.id)
+                  -- assignees in the history, former members included
+                  or p.user_id::text in (select unnest(array[e."from", e."to"]) from public.ticket_events e
+                                          where e.ticket_id = t.id and e.type = 'assignee')),
+    'requester', public.requester_card(t.id)
+  );
+end $function$
+;
+
 
   create policy "members read their workspace's hours"
   on "public"."business_hours"
