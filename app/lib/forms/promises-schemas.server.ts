@@ -40,8 +40,10 @@ const target = z
   });
 
 /** The field names of a priority's targets: urgent_first, urgent_next, urgent_resolution, urgent_business. */
-export const targetField = <W extends 'first' | 'next' | 'resolution' | 'business'>(priority: TicketPriority, what: W) =>
-  `${priority}_${what}` as const;
+export const targetField = <W extends 'first' | 'next' | 'resolution' | 'business'>(
+  priority: TicketPriority,
+  what: W,
+) => `${priority}_${what}` as const;
 
 type WeekdayKey = (typeof WEEKDAYS)[number]['key'];
 type TargetKey = `${TicketPriority}_${'first' | 'next' | 'resolution'}`;

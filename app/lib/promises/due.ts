@@ -36,8 +36,16 @@ export function dueBadge(
   if (!dueAt) return null;
   const due = new Date(dueAt).getTime();
   const left = due - now.getTime();
-  const tone: DueTone = left <= 0 ? 'breached' : warnAt && new Date(warnAt).getTime() <= now.getTime() ? 'warning' : 'ok';
-  const text = Math.abs(left) < 60_000 ? (left > 0 ? 'due now' : 'overdue') : left > 0 ? `due in ${span(left)}` : `overdue ${span(-left)}`;
+  const tone: DueTone =
+    left <= 0 ? 'breached' : warnAt && new Date(warnAt).getTime() <= now.getTime() ? 'warning' : 'ok';
+  const text =
+    Math.abs(left) < 60_000
+      ? left > 0
+        ? 'due now'
+        : 'overdue'
+      : left > 0
+        ? `due in ${span(left)}`
+        : `overdue ${span(-left)}`;
   return { text, tone, when: dueWhen(dueAt, timeZone) };
 }
 

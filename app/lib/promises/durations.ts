@@ -3,10 +3,13 @@
 
 export const MAX_TARGET_MINUTES = 525_600;
 
-
 /** Minutes, or null when the text isn't a duration of 1 minute to a year; '' is undefined (no target). */
 export function parseDuration(text: string): number | null | undefined {
-  const s = text.trim().toLowerCase().replace(/\s*(hours?|hrs?)\b/g, 'h').replace(/\s*(minutes?|mins?)\b/g, 'm');
+  const s = text
+    .trim()
+    .toLowerCase()
+    .replace(/\s*(hours?|hrs?)\b/g, 'h')
+    .replace(/\s*(minutes?|mins?)\b/g, 'm');
   if (!s) return undefined;
   let total = 0;
   let rest = s;

@@ -57,9 +57,7 @@ export function InboxTable() {
                   <span className="hd-cell-label">Assignee </span>
                   {t.assignee ?? <span className="muted">nobody</span>}
                 </td>
-                <td className="hd-cell-due">
-                  {t.due ? <DueBadge due={t.due} /> : null}
-                </td>
+                <td className="hd-cell-due">{t.due ? <DueBadge due={t.due} /> : null}</td>
                 <td className="small hd-cell-date">{formatDate(t.last_message_at)}</td>
               </tr>
             ))}

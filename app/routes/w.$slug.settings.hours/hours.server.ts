@@ -87,11 +87,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return error ? refuse(error, 'add holiday') : done('holiday');
     }
     case 'remove_holiday': {
-      const { error } = await supabase
-        .from('holidays')
-        .delete()
-        .eq('workspace_id', workspace.id)
-        .eq('day', value.day);
+      const { error } = await supabase.from('holidays').delete().eq('workspace_id', workspace.id).eq('day', value.day);
       return error ? refuse(error, 'remove holiday') : done('removed');
     }
     default: {

@@ -96,12 +96,20 @@ export default function HoursPage() {
           key={`holiday ${intent === 'add_holiday' ? 'refused' : arrival}`}
           aria-label="Add a holiday"
         >
-          <ErrorList errors={intent === 'add_holiday' || intent === 'remove_holiday' ? replyFormErrors(result) : undefined} />
+          <ErrorList
+            errors={intent === 'add_holiday' || intent === 'remove_holiday' ? replyFormErrors(result) : undefined}
+          />
           <div className="pr-row">
             <Field
               label="Day"
               errors={errorsOf('add_holiday', 'day')}
-              inputProps={{ id: 'holiday-day', name: 'day', type: 'date', required: true, defaultValue: typed('add_holiday', 'day', '') }}
+              inputProps={{
+                id: 'holiday-day',
+                name: 'day',
+                type: 'date',
+                required: true,
+                defaultValue: typed('add_holiday', 'day', ''),
+              }}
             />
             <Field
               label="Name"
@@ -121,7 +129,12 @@ export default function HoursPage() {
         </Form>
       </section>
 
-      <Form method="post" noValidate className="card stack" key={`targets ${intent === 'targets' ? 'refused' : arrival}`}>
+      <Form
+        method="post"
+        noValidate
+        className="card stack"
+        key={`targets ${intent === 'targets' ? 'refused' : arrival}`}
+      >
         <h2>SLA targets</h2>
         <p className="muted small">
           How soon the team answers and solves, per priority: <code>30m</code>, <code>4h</code>, <code>1h 30m</code>;
@@ -157,7 +170,9 @@ export default function HoursPage() {
               <input
                 type="checkbox"
                 name={`${t.priority}_business`}
-                defaultChecked={intent === 'targets' ? replyValue(result, `${t.priority}_business`) === 'on' : t.business}
+                defaultChecked={
+                  intent === 'targets' ? replyValue(result, `${t.priority}_business`) === 'on' : t.business
+                }
               />{' '}
               Count business hours only
             </label>

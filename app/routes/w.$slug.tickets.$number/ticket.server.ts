@@ -93,7 +93,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
     ticket: shownTicket,
     // The header's badge, worded here: "First response due in 25 min · Mon 9 Mar, 10:00".
-    due: due && page.sla?.target ? { ...due, text: `${SLA_TARGET_LABELS[page.sla.target]} ${due.text} · ${due.when}` } : null,
+    due:
+      due && page.sla?.target
+        ? { ...due, text: `${SLA_TARGET_LABELS[page.sla.target]} ${due.text} · ${due.when}` }
+        : null,
     requester: name(requester_id),
     requesterCard: {
       email: page.requester.email,
