@@ -426,6 +426,57 @@ revoke all on function private.sla_add(uuid, boolean, timestamptz, numeric),
   private.sla_refresh(uuid, public.sla_target, timestamptz), private.sla_ticket_changed(), private.sla_message_posted(),
   private.sla_refresh_workspace(uuid), private.sla_holidays_changed() from public;
 
+-- The SLA section of the reports (admins; the range as workspace_report takes it): the share of
+-- targets met among those decided in the range (met, or missed by the sweep or a late answer), per
+-- week (Monday first, in the workspace's time zone), per agent (the assignee then) and per priority.
+create function public.sla_report(p_slug text, p_from date default null, p_to date default null, p_days integer default null)
+returns jsonb
+language plpgsql stable security invoker set search_path = '' as $$
+declare
+  ws uuid;
+  my_role public.member_role;
+  tz text;
+  lo timestamptz;
+  hi timestamptz;
+begin
+  select w.id, m.role, w.time_zone into ws, my_role, tz
+    from public.memberships m join public.workspaces w on w.id = m.workspace_id
+   where w.slug = p_slug and m.user_id = (select auth.uid());
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  if my_role <> 'admin' then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  if p_days is not null and p_from is null and p_to is null and p_days between 1 and 366 then
+    p_to := (now() at time zone tz)::date;
+    p_from := p_to - (p_days - 1);
+  elsif p_days is not null or p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'range';
+  end if;
+  lo := p_from::timestamp at time zone tz;
+  hi := (p_to + 1)::timestamp at time zone tz;
+  return (
+    with o as (
+      select x.*, (x.decided_at at time zone tz)::date as day from public.sla_outcomes x
+       where x.workspace_id = ws and x.decided_at >= lo and x.decided_at < hi
+    )
+    select jsonb_build_object(
+      'weeks', (select coalesce(jsonb_agg(jsonb_build_object('week', w.week, 'met', w.met, 'total', w.total) order by w.week), '[]')
+                  from (select o.day - (extract(isodow from o.day)::int - 1) as week, count(*) filter (where o.met) as met, count(*) as total
+                          from o group by 1) w),
+      'agents', (select coalesce(jsonb_agg(jsonb_build_object('assignee_id', a.assignee_id, 'name', p.display_name, 'met', a.met, 'total', a.total)
+                                           order by p.display_name nulls first, a.assignee_id), '[]')
+                   from (select o.assignee_id, count(*) filter (where o.met) as met, count(*) as total from o group by 1) a
+                   left join public.profiles p on p.user_id = a.assignee_id),
+      'priorities', (select coalesce(jsonb_agg(jsonb_build_object('priority', r.priority, 'met', r.met, 'total', r.total) order by r.priority), '[]')
+                       from (select o.priority, count(*) filter (where o.met) as met, count(*) as total from o group by 1) r)
+    )
+  );
+end $$;
+revoke all on function public.sla_report(text, date, date, integer) from public, anon;
+grant execute on function public.sla_report(text, date, date, integer) to authenticated, service_role;
+
 alter table public.sla_targets enable row level security;
 alter table public.ticket_sla enable row level security;
 alter table public.sla_outcomes enable row level security;

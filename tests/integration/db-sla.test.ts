@@ -245,4 +245,55 @@ describe('SLA targets', () => {
     }
     expect((await agent.from('sla_targets').select('priority').eq('workspace_id', ACME)).data?.length).toBe(2);
   });
+  it('"Breaching soon" lists running promises soonest due first; the report shares met per week, agent and priority', async () => {
+    const agent = await db.as('acmeAgent');
+    const late = await openTicket(db, 'acmeCustomer', 'Late one');
+    const urgent = await openTicket(db, 'acmeCustomer2', 'Urgent one');
+    await agent.from('tickets').update({ priority: 'urgent' }).eq('id', urgent.id);
+    await db.sql(`update tickets set created_at = now() - interval '3 hours' where id = $1`, [late.id]);
+    await db.sql('select private.sla_refresh($1)', [late.id]);
+    const { data, error } = await agent.rpc('inbox', { p_slug: 'acme', p_view: 'breaching' });
+    expect(error).toBeNull();
+    const page = data as { tickets: { id: string; due_at: string }[]; total: number | null; older: unknown };
+    const dues = page.tickets.map((t) => t.due_at);
+    expect(dues).toEqual([...dues].sort());
+    expect(page.tickets.findIndex((t) => t.id === late.id)).toBeLessThan(
+      page.tickets.findIndex((t) => t.id === urgent.id),
+    );
+    expect(page.total).toBeNull();
+    expect(page.older).toBeNull();
+    const { rows } = await db.sql(
+      `select count(*)::int as n from ticket_sla where workspace_id = $1 and due_at is not null`,
+      [ACME],
+    );
+    expect(page.tickets).toHaveLength(Math.min(rows[0].n, 25));
+
+    // The report counts what the earlier tests decided, as stored.
+    const admin = await db.as('acmeAdmin');
+    const report = await admin.rpc('sla_report', { p_slug: 'acme', p_days: 7 });
+    expect(report.error).toBeNull();
+    const stored = (
+      await db.sql(
+        `select priority::text, count(*) filter (where met)::int as met, count(*)::int as total from sla_outcomes
+          where workspace_id = $1 group by 1 order by 1`,
+        [ACME],
+      )
+    ).rows;
+    const r = report.data as {
+      weeks: { met: number; total: number }[];
+      priorities: { priority: string; met: number; total: number }[];
+      agents: { total: number }[];
+    };
+    expect(r.priorities.map((p) => ({ ...p })).sort((a, b) => a.priority.localeCompare(b.priority))).toEqual(stored);
+    const total = stored.reduce((n, p) => n + p.total, 0);
+    expect(total).toBeGreaterThan(0);
+    expect(r.weeks.reduce((n, w) => n + w.total, 0)).toBe(total);
+    expect(r.agents.reduce((n, a) => n + a.total, 0)).toBe(total);
+    expect((await agent.rpc('sla_report', { p_slug: 'acme', p_days: 7 })).error).toMatchObject({
+      message: 'forbidden',
+    });
+    expect((await (await db.as('globexAdmin')).rpc('sla_report', { p_slug: 'acme', p_days: 7 })).error).toMatchObject({
+      message: 'not_found',
+    });
+  });
 });

@@ -1366,6 +1366,15 @@ export type Database = {
         Args: { p_kind: string; p_ticket_id: string }
         Returns: undefined
       }
+      sla_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
+      }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
       unrecorded_attachment_objects: {
         Args: { p_limit?: number }
