@@ -32,9 +32,13 @@ create table public.holidays (
 -- unless it is a holiday; local wall times become instants in the time zone of that very day, so a
 -- period on a DST change day is as long as the clock says (08:00–12:00 on a spring-forward night is
 -- still 4 hours, 00:00–04:00 is 3).
+-- plpgsql (not sql) throughout this file: a security definer SQL function is planned again at each
+-- call, a plpgsql one keeps its plans for the session (create_ticket calls these several times).
 create function private.business_periods(p_workspace_id uuid, p_from timestamptz, p_to timestamptz)
 returns table (opens_at timestamptz, closes_at timestamptz)
-language sql stable security definer set search_path = '' as $$
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return query
   with ws as (select w.time_zone as tz from public.workspaces w where w.id = p_workspace_id),
   periods as (
     select h.weekday, h.opens, h.closes from public.business_hours h where h.workspace_id = p_workspace_id
@@ -49,17 +53,20 @@ language sql stable security definer set search_path = '' as $$
    cross join lateral (select (d.day::date + p.opens) at time zone ws.tz as o, (d.day::date + p.closes) at time zone ws.tz as c) x
    where x.c > p_from and x.o < p_to
      and not exists (select 1 from public.holidays hd where hd.workspace_id = p_workspace_id and hd.day = d.day::date)
-   order by 1
-$$;
+   order by 1;
+end $$;
 
 -- Business minutes between a and b (0 when b is not after a), to the second (a fraction of a minute).
 create function private.business_minutes_between(p_workspace_id uuid, p_from timestamptz, p_to timestamptz)
 returns numeric
-language sql stable security definer set search_path = '' as $$
-  select coalesce(sum(extract(epoch from p.closes_at - p.opens_at)), 0) / 60
-    from private.business_periods(p_workspace_id, p_from, p_to) p
-   where p_to > p_from
-$$;
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if p_to <= p_from then
+    return 0;
+  end if;
+  return (select coalesce(sum(extract(epoch from p.closes_at - p.opens_at)), 0) / 60
+            from private.business_periods(p_workspace_id, p_from, p_to) p);
+end $$;
 
 -- The instant N business minutes after t (t itself for 0 or less; null if the workspace is closed for
 -- a whole year, holidays throughout). Walks the periods a week and a day at a time. Lengths are added
@@ -206,10 +213,11 @@ create index sla_outcomes_workspace_idx on public.sla_outcomes (workspace_id, de
 -- N minutes after p_from, in business or calendar time.
 create function private.sla_add(p_workspace_id uuid, p_business boolean, p_from timestamptz, p_minutes numeric)
 returns timestamptz
-language sql stable security definer set search_path = '' as $$
-  select case when p_business then private.business_minutes_add(p_workspace_id, p_from, p_minutes)
-              else p_from + make_interval(secs => (p_minutes * 60)::double precision) end
-$$;
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return case when p_business then private.business_minutes_add(p_workspace_id, p_from, p_minutes)
+              else p_from + make_interval(secs => (p_minutes * 60)::double precision) end;
+end $$;
 
 -- When a target of this ticket falls due, its clock's pauses included (null: no such target). A first
 -- response and the resolution run from the ticket's creation, less the time paused; a next response
@@ -218,15 +226,16 @@ $$;
 create function private.sla_due_of(
   t public.tickets, g public.sla_targets, s public.ticket_sla, p_target public.sla_target, p_share numeric default 1
 ) returns timestamptz
-language sql stable security definer set search_path = '' as $$
-  select case p_target
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return case p_target
     when 'first_response' then private.sla_add(t.workspace_id, g.business_hours, t.created_at,
       g.first_response_minutes * p_share + case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60)
     when 'resolution' then private.sla_add(t.workspace_id, g.business_hours, t.created_at,
       g.resolution_minutes * p_share + case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60)
     when 'next_response' then private.sla_add(t.workspace_id, g.business_hours, s.waiting_since, g.next_response_minutes * p_share)
-  end
-$$;
+  end;
+end $$;
 
 -- Brings a ticket's promise up to date after a change: the pause (pending and solved stop the clock),
 -- the outcome of the target this change met (p_met, at p_met_at), then the next due time.

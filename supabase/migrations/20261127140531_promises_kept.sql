@@ -202,22 +202,27 @@ end $function$
 
 CREATE OR REPLACE FUNCTION private.business_minutes_between(p_workspace_id uuid, p_from timestamp with time zone, p_to timestamp with time zone)
  RETURNS numeric
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select coalesce(sum(extract(epoch from p.closes_at - p.opens_at)), 0) / 60
-    from private.business_periods(p_workspace_id, p_from, p_to) p
-   where p_to > p_from
-$function$
+begin
+  if p_to <= p_from then
+    return 0;
+  end if;
+  return (select coalesce(sum(extract(epoch from p.closes_at - p.opens_at)), 0) / 60
+            from private.business_periods(p_workspace_id, p_from, p_to) p);
+end $function$
 ;
 
 CREATE OR REPLACE FUNCTION private.business_periods(p_workspace_id uuid, p_from timestamp with time zone, p_to timestamp with time zone)
  RETURNS TABLE(opens_at timestamp with time zone, closes_at timestamp with time zone)
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+begin
+  return query
   with ws as (select w.time_zone as tz from public.workspaces w where w.id = p_workspace_id),
   periods as (
     select h.weekday, h.opens, h.closes from public.business_hours h where h.workspace_id = p_workspace_id
@@ -232,35 +237,37 @@ AS $function$
    cross join lateral (select (d.day::date + p.opens) at time zone ws.tz as o, (d.day::date + p.closes) at time zone ws.tz as c) x
    where x.c > p_from and x.o < p_to
      and not exists (select 1 from public.holidays hd where hd.workspace_id = p_workspace_id and hd.day = d.day::date)
-   order by 1
-$function$
+   order by 1;
+end $function$
 ;
 
 CREATE OR REPLACE FUNCTION private.sla_add(p_workspace_id uuid, p_business boolean, p_from timestamp with time zone, p_minutes numeric)
  RETURNS timestamp with time zone
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select case when p_business then private.business_minutes_add(p_workspace_id, p_from, p_minutes)
-              else p_from + make_interval(secs => (p_minutes * 60)::double precision) end
-$function$
+begin
+  return case when p_business then private.business_minutes_add(p_workspace_id, p_from, p_minutes)
+              else p_from + make_interval(secs => (p_minutes * 60)::double precision) end;
+end $function$
 ;
 
 CREATE OR REPLACE FUNCTION private.sla_due_of(t tickets, g sla_targets, s ticket_sla, p_target sla_target, p_share numeric DEFAULT 1)
  RETURNS timestamp with time zone
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select case p_target
+begin
+  return case p_target
     when 'first_response' then private.sla_add(t.workspace_id, g.business_hours, t.created_at,
       g.first_response_minutes * p_share + case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60)
     when 'resolution' then private.sla_add(t.workspace_id, g.business_hours, t.created_at,
       g.resolution_minutes * p_share + case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60)
     when 'next_response' then private.sla_add(t.workspace_id, g.business_hours, s.waiting_since, g.next_response_minutes * p_share)
-  end
-$function$
+  end;
+end $function$
 ;
 
 CREATE OR REPLACE FUNCTION private.sla_holidays_changed()
