@@ -501,3 +501,155 @@ create policy "members read their workspace's outcomes" on public.sla_outcomes f
 
 -- A breach seen by the sweep reaches the inboxes live (members only, by the policy above).
 alter publication supabase_realtime add table public.ticket_sla;
+
+-- ---------------------------------------------------------------------------------------------
+-- Automatic assignment: per workspace off (the default), round robin or least open tickets, among
+-- the members who are available (no row: available), each up to a cap of backlog tickets (new, open,
+-- pending) if one is set. New tickets, and reopened ones whose assignee is away or gone, are assigned
+-- at once; one that finds nobody stays unassigned until someone becomes available.
+create type public.assignment_mode as enum ('off', 'round_robin', 'least_open');
+
+create table public.assignment_settings (
+  workspace_id uuid primary key references public.workspaces (id) on delete cascade,
+  mode public.assignment_mode not null default 'off',
+  max_open integer check (max_open between 1 and 10000),
+  -- Round robin's place: the member given the last ticket.
+  last_assignee_id uuid references auth.users (id) on delete set null
+);
+
+create table public.member_availability (
+  workspace_id uuid not null,
+  user_id uuid not null,
+  available boolean not null,
+  changed_at timestamptz not null default now(),
+  primary key (workspace_id, user_id),
+  foreign key (workspace_id, user_id) references public.memberships (workspace_id, user_id) on delete cascade
+);
+
+-- Gives the ticket to the next member by the workspace's mode; the member, or null (off, nobody
+-- available under the cap, or the ticket is assigned or not open). The settings row is locked for the
+-- transaction, so concurrent assignments in a workspace queue and each sees the last one's count
+-- (read committed: a fresh snapshot per statement); the counts come from the tallies (50_inbox.sql).
+create function private.auto_assign(p_ticket_id uuid) returns uuid
+language plpgsql security definer set search_path = '' as $$
+declare
+  t public.tickets;
+  cfg public.assignment_settings;
+  chosen uuid;
+begin
+  select * into t from public.tickets where id = p_ticket_id;
+  select * into cfg from public.assignment_settings where workspace_id = t.workspace_id for no key update;
+  if cfg.mode is null or cfg.mode = 'off' or t.assignee_id is not null or not private.is_open(t.status) then
+    return null;
+  end if;
+  select m.user_id into chosen
+    from public.memberships m
+    left join public.member_availability a on a.workspace_id = m.workspace_id and a.user_id = m.user_id
+    cross join lateral (select coalesce(sum(c.n), 0) as open from private.ticket_tallies c
+                         where c.workspace_id = m.workspace_id and c.assignee_id = m.user_id and private.is_backlog(c.status)) load
+   where m.workspace_id = t.workspace_id and coalesce(a.available, true)
+     and (cfg.max_open is null or load.open < cfg.max_open)
+   order by case when cfg.mode = 'least_open' then load.open else 0 end,
+            -- after the last one given a ticket, in id order, wrapping around
+            m.user_id <= coalesce(cfg.last_assignee_id, '00000000-0000-0000-0000-000000000000'::uuid), m.user_id
+   limit 1;
+  if chosen is not null then
+    -- Tend's doing, not the caller's: the history names no one (20_tickets.sql, private.ticket_history).
+    perform set_config('tend.system_change', 'on', true);
+    update public.tickets set assignee_id = chosen where id = t.id;
+    perform set_config('tend.system_change', '', true);
+    update public.assignment_settings set last_assignee_id = chosen where workspace_id = t.workspace_id;
+  end if;
+  return chosen;
+end $$;
+
+-- The unassigned open tickets of a workspace, oldest first, while someone can take them.
+create function private.auto_assign_waiting(p_workspace_id uuid) returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  waiting uuid;
+  n integer := 0;
+begin
+  for waiting in
+    select t.id from public.tickets t
+     where t.workspace_id = p_workspace_id and t.assignee_id is null and private.is_open(t.status)
+     order by t.created_at, t.number
+  loop
+    exit when private.auto_assign(waiting) is null;
+    n := n + 1;
+  end loop;
+  return n;
+end $$;
+
+-- A new ticket, or one reopened while unassigned or held by someone away.
+create function private.assign_on_arrival() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if coalesce((select c.mode from public.assignment_settings c where c.workspace_id = new.workspace_id), 'off') = 'off' then
+    return null;
+  end if;
+  if tg_op = 'UPDATE' and new.assignee_id is not null
+     and coalesce((select a.available from public.member_availability a
+                    where a.workspace_id = new.workspace_id and a.user_id = new.assignee_id), true) then
+    return null;
+  end if;
+  if tg_op = 'UPDATE' and new.assignee_id is not null then
+    perform set_config('tend.system_change', 'on', true);
+    update public.tickets set assignee_id = null where id = new.id;
+    perform set_config('tend.system_change', '', true);
+  end if;
+  perform private.auto_assign(new.id);
+  return null;
+end $$;
+-- Named to fire after tickets_history (triggers fire in name order): "opened" comes before "assigned".
+create trigger tickets_route after insert on public.tickets
+  for each row when (new.assignee_id is null) execute function private.assign_on_arrival();
+create trigger tickets_reroute after update of status on public.tickets
+  for each row when (old.status in ('pending', 'solved') and new.status = 'open') execute function private.assign_on_arrival();
+
+-- A member says they are available (or away); becoming available picks up what waits.
+create function public.set_availability(p_workspace_id uuid, p_available boolean) returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  if not private.is_member(p_workspace_id) or p_available is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  insert into public.member_availability (workspace_id, user_id, available) values (p_workspace_id, auth.uid(), p_available)
+  on conflict (workspace_id, user_id) do update set available = excluded.available, changed_at = now();
+  if p_available then
+    perform private.auto_assign_waiting(p_workspace_id);
+  end if;
+end $$;
+
+-- The workspace's mode and cap (admins); turning it on assigns what waits.
+create function public.save_assignment_settings(p_workspace_id uuid, p_mode public.assignment_mode, p_max_open integer)
+returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  if not private.is_admin(p_workspace_id) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  begin
+    insert into public.assignment_settings (workspace_id, mode, max_open) values (p_workspace_id, coalesce(p_mode, 'off'), p_max_open)
+    on conflict (workspace_id) do update set mode = excluded.mode, max_open = excluded.max_open;
+  exception when check_violation then
+    raise exception using errcode = 'P0001', message = 'cap_invalid', detail = p_max_open::text;
+  end;
+  perform private.auto_assign_waiting(p_workspace_id);
+end $$;
+
+revoke all on function private.auto_assign(uuid), private.auto_assign_waiting(uuid), private.assign_on_arrival() from public;
+revoke all on function public.set_availability(uuid, boolean), public.save_assignment_settings(uuid, public.assignment_mode, integer)
+  from public, anon;
+grant execute on function public.set_availability(uuid, boolean), public.save_assignment_settings(uuid, public.assignment_mode, integer)
+  to authenticated, service_role;
+
+alter table public.assignment_settings enable row level security;
+alter table public.member_availability enable row level security;
+-- Written through the two functions above; members read (who is away, how tickets are handed out).
+revoke all on public.assignment_settings, public.member_availability from anon;
+revoke insert, update, delete on public.assignment_settings, public.member_availability from authenticated;
+create policy "members read their workspace's assignment" on public.assignment_settings for select to authenticated
+  using (workspace_id in (select private.member_workspaces()));
+create policy "members read who is available" on public.member_availability for select to authenticated
+  using (workspace_id in (select private.member_workspaces()));

@@ -14,6 +14,35 @@ export type Database = {
   }
   public: {
     Tables: {
+      assignment_settings: {
+        Row: {
+          last_assignee_id: string | null
+          max_open: number | null
+          mode: Database["public"]["Enums"]["assignment_mode"]
+          workspace_id: string
+        }
+        Insert: {
+          last_assignee_id?: string | null
+          max_open?: number | null
+          mode?: Database["public"]["Enums"]["assignment_mode"]
+          workspace_id: string
+        }
+        Update: {
+          last_assignee_id?: string | null
+          max_open?: number | null
+          mode?: Database["public"]["Enums"]["assignment_mode"]
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "assignment_settings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       attachments: {
         Row: {
           created_at: string
@@ -651,6 +680,35 @@ export type Database = {
             isOneToOne: false
             referencedRelation: "workspaces"
             referencedColumns: ["id"]
+          },
+        ]
+      }
+      member_availability: {
+        Row: {
+          available: boolean
+          changed_at: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          available: boolean
+          changed_at?: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          available?: boolean
+          changed_at?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "member_availability_workspace_id_user_id_fkey"
+            columns: ["workspace_id", "user_id"]
+            isOneToOne: true
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
           },
         ]
       }
@@ -1326,6 +1384,14 @@ export type Database = {
       }
       record_sla_breaches: { Args: Record<PropertyKey, never>; Returns: number }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
+      save_assignment_settings: {
+        Args: {
+          p_max_open: number
+          p_mode: Database["public"]["Enums"]["assignment_mode"]
+          p_workspace_id: string
+        }
+        Returns: undefined
+      }
       save_business_hours: {
         Args: { p_periods: Json; p_workspace_id: string }
         Returns: undefined
@@ -1361,6 +1427,10 @@ export type Database = {
           isOneToOne: false
           isSetofReturn: true
         }
+      }
+      set_availability: {
+        Args: { p_available: boolean; p_workspace_id: string }
+        Returns: undefined
       }
       signal_ticket_typing: {
         Args: { p_kind: string; p_ticket_id: string }
@@ -1399,6 +1469,7 @@ export type Database = {
       workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
     }
     Enums: {
+      assignment_mode: "off" | "round_robin" | "least_open"
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
       sla_target: "first_response" | "next_response" | "resolution"
@@ -1531,6 +1602,7 @@ export type CompositeTypes<
 export const Constants = {
   public: {
     Enums: {
+      assignment_mode: ["off", "round_robin", "least_open"],
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
       sla_target: ["first_response", "next_response", "resolution"],

@@ -1,6 +1,19 @@
+create type "public"."assignment_mode" as enum ('off', 'round_robin', 'least_open');
+
 create type "public"."sla_target" as enum ('first_response', 'next_response', 'resolution');
 
 alter table "public"."ticket_events" drop constraint "ticket_events_type_check";
+
+
+  create table "public"."assignment_settings" (
+    "workspace_id" uuid not null,
+    "mode" assignment_mode not null default 'off'::assignment_mode,
+    "max_open" integer,
+    "last_assignee_id" uuid
+      );
+
+
+alter table "public"."assignment_settings" enable row level security;
 
 
   create table "public"."business_hours" (
@@ -23,6 +36,17 @@ alter table "public"."business_hours" enable row level security;
 
 
 alter table "public"."holidays" enable row level security;
+
+
+  create table "public"."member_availability" (
+    "workspace_id" uuid not null,
+    "user_id" uuid not null,
+    "available" boolean not null,
+    "changed_at" timestamp with time zone not null default now()
+      );
+
+
+alter table "public"."member_availability" enable row level security;
 
 
   create table "public"."sla_outcomes" (
@@ -72,12 +96,16 @@ alter table "public"."sla_targets" enable row level security;
 
 alter table "public"."ticket_sla" enable row level security;
 
+CREATE UNIQUE INDEX assignment_settings_pkey ON public.assignment_settings USING btree (workspace_id);
+
 select 1; 
 -- CREATE INDEX business_hours_no_overlap ON public.business_hours USING gist (workspace_id, weekday, int4range((EXTRACT(epoch FROM opens))::integer, (EXTRACT(epoch FROM closes))::integer));
 
 CREATE UNIQUE INDEX business_hours_pkey ON public.business_hours USING btree (workspace_id, weekday, opens);
 
 CREATE UNIQUE INDEX holidays_pkey ON public.holidays USING btree (workspace_id, day);
+
+CREATE UNIQUE INDEX member_availability_pkey ON public.member_availability USING btree (workspace_id, user_id);
 
 CREATE UNIQUE INDEX sla_outcomes_pkey ON public.sla_outcomes USING btree (id);
 
@@ -93,15 +121,31 @@ CREATE UNIQUE INDEX ticket_sla_pkey ON public.ticket_sla USING btree (ticket_id)
 
 CREATE INDEX ticket_sla_sweep_idx ON public.ticket_sla USING btree (due_at) WHERE ((due_at IS NOT NULL) AND (breached_at IS NULL));
 
+alter table "public"."assignment_settings" add constraint "assignment_settings_pkey" PRIMARY KEY using index "assignment_settings_pkey";
+
 alter table "public"."business_hours" add constraint "business_hours_pkey" PRIMARY KEY using index "business_hours_pkey";
 
 alter table "public"."holidays" add constraint "holidays_pkey" PRIMARY KEY using index "holidays_pkey";
+
+alter table "public"."member_availability" add constraint "member_availability_pkey" PRIMARY KEY using index "member_availability_pkey";
 
 alter table "public"."sla_outcomes" add constraint "sla_outcomes_pkey" PRIMARY KEY using index "sla_outcomes_pkey";
 
 alter table "public"."sla_targets" add constraint "sla_targets_pkey" PRIMARY KEY using index "sla_targets_pkey";
 
 alter table "public"."ticket_sla" add constraint "ticket_sla_pkey" PRIMARY KEY using index "ticket_sla_pkey";
+
+alter table "public"."assignment_settings" add constraint "assignment_settings_last_assignee_id_fkey" FOREIGN KEY (last_assignee_id) REFERENCES auth.users(id) ON DELETE SET NULL not valid;
+
+alter table "public"."assignment_settings" validate constraint "assignment_settings_last_assignee_id_fkey";
+
+alter table "public"."assignment_settings" add constraint "assignment_settings_max_open_check" CHECK (((max_open >= 1) AND (max_open <= 10000))) not valid;
+
+alter table "public"."assignment_settings" validate constraint "assignment_settings_max_open_check";
+
+alter table "public"."assignment_settings" add constraint "assignment_settings_workspace_id_fkey" FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE not valid;
+
+alter table "public"."assignment_settings" validate constraint "assignment_settings_workspace_id_fkey";
 
 alter table "public"."business_hours" add constraint "business_hours_check" CHECK ((opens < closes)) not valid;
 
@@ -124,6 +168,10 @@ alter table "public"."holidays" validate constraint "holidays_name_check";
 alter table "public"."holidays" add constraint "holidays_workspace_id_fkey" FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE not valid;
 
 alter table "public"."holidays" validate constraint "holidays_workspace_id_fkey";
+
+alter table "public"."member_availability" add constraint "member_availability_workspace_id_user_id_fkey" FOREIGN KEY (workspace_id, user_id) REFERENCES memberships(workspace_id, user_id) ON DELETE CASCADE not valid;
+
+alter table "public"."member_availability" validate constraint "member_availability_workspace_id_user_id_fkey";
 
 alter table "public"."sla_outcomes" add constraint "sla_outcomes_assignee_id_fkey" FOREIGN KEY (assignee_id) REFERENCES auth.users(id) ON DELETE SET NULL not valid;
 
@@ -168,6 +216,91 @@ alter table "public"."ticket_events" add constraint "ticket_events_type_check" C
 alter table "public"."ticket_events" validate constraint "ticket_events_type_check";
 
 set check_function_bodies = off;
+
+CREATE OR REPLACE FUNCTION private.assign_on_arrival()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if coalesce((select c.mode from public.assignment_settings c where c.workspace_id = new.workspace_id), 'off') = 'off' then
+    return null;
+  end if;
+  if tg_op = 'UPDATE' and new.assignee_id is not null
+     and coalesce((select a.available from public.member_availability a
+                    where a.workspace_id = new.workspace_id and a.user_id = new.assignee_id), true) then
+    return null;
+  end if;
+  if tg_op = 'UPDATE' and new.assignee_id is not null then
+    perform set_config('tend.system_change', 'on', true);
+    update public.tickets set assignee_id = null where id = new.id;
+    perform set_config('tend.system_change', '', true);
+  end if;
+  perform private.auto_assign(new.id);
+  return null;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.auto_assign(p_ticket_id uuid)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  t public.tickets;
+  cfg public.assignment_settings;
+  chosen uuid;
+begin
+  select * into t from public.tickets where id = p_ticket_id;
+  select * into cfg from public.assignment_settings where workspace_id = t.workspace_id for no key update;
+  if cfg.mode is null or cfg.mode = 'off' or t.assignee_id is not null or not private.is_open(t.status) then
+    return null;
+  end if;
+  select m.user_id into chosen
+    from public.memberships m
+    left join public.member_availability a on a.workspace_id = m.workspace_id and a.user_id = m.user_id
+    cross join lateral (select coalesce(sum(c.n), 0) as open from private.ticket_tallies c
+                         where c.workspace_id = m.workspace_id and c.assignee_id = m.user_id and private.is_backlog(c.status)) load
+   where m.workspace_id = t.workspace_id and coalesce(a.available, true)
+     and (cfg.max_open is null or load.open < cfg.max_open)
+   order by case when cfg.mode = 'least_open' then load.open else 0 end,
+            -- after the last one given a ticket, in id order, wrapping around
+            m.user_id <= coalesce(cfg.last_assignee_id, '00000000-0000-0000-0000-000000000000'::uuid), m.user_id
+   limit 1;
+  if chosen is not null then
+    -- Tend's doing, not the caller's: the history names no one (20_tickets.sql, private.ticket_history).
+    perform set_config('tend.system_change', 'on', true);
+    update public.tickets set assignee_id = chosen where id = t.id;
+    perform set_config('tend.system_change', '', true);
+    update public.assignment_settings set last_assignee_id = chosen where workspace_id = t.workspace_id;
+  end if;
+  return chosen;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.auto_assign_waiting(p_workspace_id uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  waiting uuid;
+  n integer := 0;
+begin
+  for waiting in
+    select t.id from public.tickets t
+     where t.workspace_id = p_workspace_id and t.assignee_id is null and private.is_open(t.status)
+     order by t.created_at, t.number
+  loop
+    exit when private.auto_assign(waiting) is null;
+    n := n + 1;
+  end loop;
+  return n;
+end $function$
+;
 
 CREATE OR REPLACE FUNCTION private.business_minutes_add(p_workspace_id uuid, p_at timestamp with time zone, p_minutes numeric)
  RETURNS timestamp with time zone
@@ -458,6 +591,26 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.save_assignment_settings(p_workspace_id uuid, p_mode assignment_mode, p_max_open integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not private.is_admin(p_workspace_id) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  begin
+    insert into public.assignment_settings (workspace_id, mode, max_open) values (p_workspace_id, coalesce(p_mode, 'off'), p_max_open)
+    on conflict (workspace_id) do update set mode = excluded.mode, max_open = excluded.max_open;
+  exception when check_violation then
+    raise exception using errcode = 'P0001', message = 'cap_invalid', detail = p_max_open::text;
+  end;
+  perform private.auto_assign_waiting(p_workspace_id);
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION public.save_business_hours(p_workspace_id uuid, p_periods jsonb)
  RETURNS void
  LANGUAGE plpgsql
@@ -509,6 +662,24 @@ begin
     raise exception using errcode = 'P0001', message = 'sla_invalid', detail = sqlerrm;
   end;
   perform private.sla_refresh_workspace(p_workspace_id);
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION public.set_availability(p_workspace_id uuid, p_available boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not private.is_member(p_workspace_id) or p_available is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  insert into public.member_availability (workspace_id, user_id, available) values (p_workspace_id, auth.uid(), p_available)
+  on conflict (workspace_id, user_id) do update set available = excluded.available, changed_at = now();
+  if p_available then
+    perform private.auto_assign_waiting(p_workspace_id);
+  end if;
 end $function$
 ;
 
@@ -579,6 +750,35 @@ AS $function$
     when 'breaching' then 'exists (select 1 from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null)'
   end
 $function$
+;
+
+CREATE OR REPLACE FUNCTION private.ticket_history()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  -- No one when Tend itself changes the ticket inside someone's request (automatic assignment,
+  -- 90_promises.sql): the history says "Tend", not the person whose request it was.
+  actor uuid := case when current_setting('tend.system_change', true) = 'on' then null else auth.uid() end;
+begin
+  if tg_op = 'INSERT' then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to") values (new.id, new.workspace_id, actor, 'created', new.status);
+    return null;
+  end if;
+  if new.status is distinct from old.status then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'status', old.status, new.status);
+  end if;
+  if new.assignee_id is distinct from old.assignee_id then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
+    values (new.id, new.workspace_id, actor, 'assignee', old.assignee_id::text, new.assignee_id::text);
+  end if;
+  if new.priority is distinct from old.priority then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'priority', old.priority, new.priority);
+  end if;
+  return null;
+end $function$
 ;
 
 CREATE OR REPLACE FUNCTION public.inbox(p_slug text, p_view text DEFAULT 'unassigned'::text, p_query text DEFAULT NULL::text, p_status text DEFAULT NULL::text, p_priority text DEFAULT NULL::text, p_assignee text DEFAULT NULL::text, p_after_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_after_id uuid DEFAULT NULL::uuid, p_before_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_before_id uuid DEFAULT NULL::uuid, p_limit integer DEFAULT 25)
@@ -882,6 +1082,15 @@ end $function$
 ;
 
 
+  create policy "members read their workspace's assignment"
+  on "public"."assignment_settings"
+  as permissive
+  for select
+  to authenticated
+using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
+
+
+
   create policy "members read their workspace's hours"
   on "public"."business_hours"
   as permissive
@@ -911,6 +1120,15 @@ using ((workspace_id IN ( SELECT private.admin_workspaces() AS admin_workspaces)
 
   create policy "members read their workspace's holidays"
   on "public"."holidays"
+  as permissive
+  for select
+  to authenticated
+using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
+
+
+
+  create policy "members read who is available"
+  on "public"."member_availability"
   as permissive
   for select
   to authenticated
@@ -948,21 +1166,32 @@ CREATE TRIGGER holidays_sla AFTER INSERT OR DELETE ON public.holidays FOR EACH R
 
 CREATE TRIGGER messages_sla AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.sla_message_posted();
 
+CREATE TRIGGER tickets_reroute AFTER UPDATE OF status ON public.tickets FOR EACH ROW WHEN (((old.status = ANY (ARRAY['pending'::ticket_status, 'solved'::ticket_status])) AND (new.status = 'open'::ticket_status))) EXECUTE FUNCTION private.assign_on_arrival();
+
+CREATE TRIGGER tickets_route AFTER INSERT ON public.tickets FOR EACH ROW WHEN ((new.assignee_id IS NULL)) EXECUTE FUNCTION private.assign_on_arrival();
+
 CREATE TRIGGER tickets_sla AFTER INSERT OR UPDATE OF status, priority, first_response_at ON public.tickets FOR EACH ROW EXECUTE FUNCTION private.sla_ticket_changed();
 
 alter publication supabase_realtime add table public.ticket_sla;
 grant insert (day) on table public.holidays to authenticated;
 grant insert (name) on table public.holidays to authenticated;
 grant insert (workspace_id) on table public.holidays to authenticated;
+revoke delete on table public.assignment_settings from anon;
+revoke delete on table public.assignment_settings from authenticated;
 revoke delete on table public.business_hours from anon;
 revoke delete on table public.business_hours from authenticated;
 revoke delete on table public.holidays from anon;
+revoke delete on table public.member_availability from anon;
+revoke delete on table public.member_availability from authenticated;
 revoke delete on table public.sla_outcomes from anon;
 revoke delete on table public.sla_outcomes from authenticated;
 revoke delete on table public.sla_targets from anon;
 revoke delete on table public.sla_targets from authenticated;
 revoke delete on table public.ticket_sla from anon;
 revoke delete on table public.ticket_sla from authenticated;
+revoke execute on function private.assign_on_arrival() from public;
+revoke execute on function private.auto_assign(p_ticket_id uuid) from public;
+revoke execute on function private.auto_assign_waiting(p_workspace_id uuid) from public;
 revoke execute on function private.business_minutes_add(p_workspace_id uuid, p_at timestamp with time zone, p_minutes numeric) from public;
 revoke execute on function private.business_minutes_between(p_workspace_id uuid, p_from timestamp with time zone, p_to timestamp with time zone) from public;
 revoke execute on function private.business_periods(p_workspace_id uuid, p_from timestamp with time zone, p_to timestamp with time zone) from public;
@@ -978,51 +1207,73 @@ revoke execute on function public.next_opening(p_workspace_id uuid, p_at timesta
 revoke execute on function public.record_sla_breaches() from anon;
 revoke execute on function public.record_sla_breaches() from authenticated;
 revoke execute on function public.record_sla_breaches() from public;
+revoke execute on function public.save_assignment_settings(p_workspace_id uuid, p_mode assignment_mode, p_max_open integer) from anon;
+revoke execute on function public.save_assignment_settings(p_workspace_id uuid, p_mode assignment_mode, p_max_open integer) from public;
 revoke execute on function public.save_business_hours(p_workspace_id uuid, p_periods jsonb) from anon;
 revoke execute on function public.save_business_hours(p_workspace_id uuid, p_periods jsonb) from public;
 revoke execute on function public.save_sla_targets(p_workspace_id uuid, p_targets jsonb) from anon;
 revoke execute on function public.save_sla_targets(p_workspace_id uuid, p_targets jsonb) from public;
+revoke execute on function public.set_availability(p_workspace_id uuid, p_available boolean) from anon;
+revoke execute on function public.set_availability(p_workspace_id uuid, p_available boolean) from public;
 revoke execute on function public.sla_report(p_slug text, p_from date, p_to date, p_days integer) from anon;
 revoke execute on function public.sla_report(p_slug text, p_from date, p_to date, p_days integer) from public;
+revoke insert on table public.assignment_settings from anon;
+revoke insert on table public.assignment_settings from authenticated;
 revoke insert on table public.business_hours from anon;
 revoke insert on table public.business_hours from authenticated;
 revoke insert on table public.holidays from anon;
 revoke insert on table public.holidays from authenticated;
+revoke insert on table public.member_availability from anon;
+revoke insert on table public.member_availability from authenticated;
 revoke insert on table public.sla_outcomes from anon;
 revoke insert on table public.sla_outcomes from authenticated;
 revoke insert on table public.sla_targets from anon;
 revoke insert on table public.sla_targets from authenticated;
 revoke insert on table public.ticket_sla from anon;
 revoke insert on table public.ticket_sla from authenticated;
+revoke maintain on table public.assignment_settings from anon;
 revoke maintain on table public.business_hours from anon;
 revoke maintain on table public.holidays from anon;
+revoke maintain on table public.member_availability from anon;
 revoke maintain on table public.sla_outcomes from anon;
 revoke maintain on table public.sla_targets from anon;
 revoke maintain on table public.ticket_sla from anon;
+revoke references on table public.assignment_settings from anon;
 revoke references on table public.business_hours from anon;
 revoke references on table public.holidays from anon;
+revoke references on table public.member_availability from anon;
 revoke references on table public.sla_outcomes from anon;
 revoke references on table public.sla_targets from anon;
 revoke references on table public.ticket_sla from anon;
+revoke select on table public.assignment_settings from anon;
 revoke select on table public.business_hours from anon;
 revoke select on table public.holidays from anon;
+revoke select on table public.member_availability from anon;
 revoke select on table public.sla_outcomes from anon;
 revoke select on table public.sla_targets from anon;
 revoke select on table public.ticket_sla from anon;
+revoke trigger on table public.assignment_settings from anon;
 revoke trigger on table public.business_hours from anon;
 revoke trigger on table public.holidays from anon;
+revoke trigger on table public.member_availability from anon;
 revoke trigger on table public.sla_outcomes from anon;
 revoke trigger on table public.sla_targets from anon;
 revoke trigger on table public.ticket_sla from anon;
+revoke truncate on table public.assignment_settings from anon;
 revoke truncate on table public.business_hours from anon;
 revoke truncate on table public.holidays from anon;
+revoke truncate on table public.member_availability from anon;
 revoke truncate on table public.sla_outcomes from anon;
 revoke truncate on table public.sla_targets from anon;
 revoke truncate on table public.ticket_sla from anon;
+revoke update on table public.assignment_settings from anon;
+revoke update on table public.assignment_settings from authenticated;
 revoke update on table public.business_hours from anon;
 revoke update on table public.business_hours from authenticated;
 revoke update on table public.holidays from anon;
 revoke update on table public.holidays from authenticated;
+revoke update on table public.member_availability from anon;
+revoke update on table public.member_availability from authenticated;
 revoke update on table public.sla_outcomes from anon;
 revoke update on table public.sla_outcomes from authenticated;
 revoke update on table public.sla_targets from anon;
