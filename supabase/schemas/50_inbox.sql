@@ -377,6 +377,9 @@ begin
     'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
     'role', my_role,
     'ticket_number', ticket_number,
+    -- Automatic assignment (90_promises.sql): the workspace's mode and whether I am available.
+    'assignment', coalesce((select c.mode from public.assignment_settings c where c.workspace_id = ws.id), 'off'),
+    'available', coalesce((select a.available from public.member_availability a where a.workspace_id = ws.id and a.user_id = me), true),
     -- The statement timeout struck in the search (search_timeout): the plan of the statement, for the log.
     'search_timeout', case when search_timed_out then coalesce(search_plan, '') end,
     'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role, 'name', coalesce(p.display_name, 'Unknown'))

@@ -622,7 +622,7 @@ begin
 end $$;
 
 -- The workspace's mode and cap (admins); turning it on assigns what waits.
-create function public.save_assignment_settings(p_workspace_id uuid, p_mode public.assignment_mode, p_max_open integer)
+create function public.save_assignment_settings(p_workspace_id uuid, p_mode public.assignment_mode, p_max_open integer default null)
 returns void
 language plpgsql security definer set search_path = '' as $$
 begin
@@ -637,6 +637,26 @@ begin
   end;
   perform private.auto_assign_waiting(p_workspace_id);
 end $$;
+
+-- The members as assignment sees them: available or away, and their backlog (from the tallies, as
+-- private.auto_assign counts it). Members of the workspace only; anyone else gets nothing.
+create function public.assignment_members(p_workspace_id uuid)
+returns table (user_id uuid, available boolean, open bigint)
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if not private.is_member(p_workspace_id) then
+    return;
+  end if;
+  return query
+  select m.user_id, coalesce(a.available, true),
+         (select coalesce(sum(c.n), 0)::bigint from private.ticket_tallies c
+           where c.workspace_id = m.workspace_id and c.assignee_id = m.user_id and private.is_backlog(c.status))
+    from public.memberships m
+    left join public.member_availability a on a.workspace_id = m.workspace_id and a.user_id = m.user_id
+   where m.workspace_id = p_workspace_id;
+end $$;
+revoke all on function public.assignment_members(uuid) from public, anon;
+grant execute on function public.assignment_members(uuid) to authenticated, service_role;
 
 revoke all on function private.auto_assign(uuid), private.auto_assign_waiting(uuid), private.assign_on_arrival() from public;
 revoke all on function public.set_availability(uuid, boolean), public.save_assignment_settings(uuid, public.assignment_mode, integer)

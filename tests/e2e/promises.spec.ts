@@ -183,3 +183,49 @@ test('a breach the sweep sees turns red live in another member’s inbox, and th
   await expectNoViolations(page);
   await Promise.all([admin.context.close(), agent.context.close()]);
 });
+
+for (const javaScript of [true, false]) {
+  test(`an admin turns on automatic assignment; away gets nothing, becoming available picks up what waits (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const { context, page } = await newContext(browser, { javaScript });
+    const slug = await newWorkspace(page, { javaScript });
+    await page.goto(`/w/${slug}/settings/assignment`);
+    await expect(page.getByRole('heading', { name: 'Automatic assignment', level: 1 })).toBeVisible();
+    await page.getByLabel('Round robin').check();
+    const cap = page.getByLabel('Most open tickets per member');
+    await cap.fill('lots');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Enter a cap of 1 to 10,000 open tickets')).toBeVisible();
+    await expect(page.getByLabel('Most open tickets per member')).toHaveValue('lots');
+    await expect(page.getByLabel('Round robin')).toBeChecked();
+    await page.getByLabel('Most open tickets per member').fill('5');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Saved.')).toBeVisible();
+    await expect(page.getByTestId('availability')).toContainText('Available');
+    if (javaScript) {
+      await expectNoViolations(page);
+      await screenshots(page, testInfo, 'settings-assignment');
+    }
+
+    // Away: a new request waits unassigned. Available again: it is mine.
+    await page.goto(`/w/${slug}`);
+    await expect(page.getByTestId('availability')).toHaveText('Available for new tickets');
+    await page.getByRole('button', { name: 'Go away' }).click();
+    await expect(page.getByTestId('availability')).toHaveText('Away: no new tickets');
+    const me = await userId(page);
+    await sql(
+      `insert into tickets (workspace_id, requester_id, subject) select id, $2, 'Waiting for someone' from workspaces where slug = $1`,
+      [slug, me],
+    );
+    await page.goto(`/w/${slug}?view=unassigned`);
+    await expect(page.getByTestId('inbox-row').filter({ hasText: 'Waiting for someone' })).toBeVisible();
+    await page.getByRole('button', { name: 'Become available' }).click();
+    await expect(page.getByTestId('availability')).toHaveText('Available for new tickets');
+    await page.goto(`/w/${slug}?view=mine`);
+    await expect(page.getByTestId('inbox-row').filter({ hasText: 'Waiting for someone' })).toBeVisible();
+    if (javaScript) await expectNoViolations(page);
+    await context.close();
+  });
+}

@@ -153,8 +153,11 @@ export const TicketSchema = byIntent([
   }),
 ]);
 
-/** /w/:slug: "Claim next". */
-export const InboxSchema = byIntent([z.object({ intent: z.literal('claim_next') })]);
+/** /w/:slug: "Claim next"; available for automatic assignment, or away. */
+export const InboxSchema = byIntent([
+  z.object({ intent: z.literal('claim_next') }),
+  z.object({ intent: z.literal('availability'), available: z.enum(['on', 'off'], badRequest) }),
+]);
 
 /** /w/:slug/settings/members: invite, resend, revoke, change a role, remove a member. */
 export const MembersSchema = byIntent([

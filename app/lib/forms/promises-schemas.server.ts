@@ -1,6 +1,7 @@
 // The forms of /w/:slug/settings/hours (docs/product.md "Business hours and SLA targets"): the week's
-// opening hours, a holiday added or removed, the SLA targets. Read like every form here (Conform's
-// parseWithZod); the database checks the same again (supabase/schemas/90_promises.sql).
+// opening hours, a holiday added or removed, the SLA targets; and of /w/:slug/settings/assignment.
+// Read like every form here (Conform's parseWithZod); the database checks the same again
+// (supabase/schemas/90_promises.sql).
 import { z } from 'zod';
 import { errorMessage } from '../errors/catalogue.server.ts';
 import { PRIORITIES, type TicketPriority } from '../helpdesk/ticket-terms.ts';
@@ -76,4 +77,20 @@ export const HoursSchema = byIntent([
   }),
   z.object({ intent: z.literal('remove_holiday'), day: z.iso.date(badRequest) }),
   z.object({ intent: z.literal('targets') }).extend(targetsShape),
+]);
+
+const capMessage = errorMessage('cap_invalid');
+
+/** /w/:slug/settings/assignment: the mode and the cap (empty: none). */
+export const AssignmentSchema = byIntent([
+  z.object({
+    intent: z.literal('save'),
+    mode: z.enum(['off', 'round_robin', 'least_open'], badRequest),
+    max_open: z.coerce
+      .number({ error: capMessage })
+      .int({ error: capMessage })
+      .min(1, { error: capMessage })
+      .max(10_000, { error: capMessage })
+      .optional(),
+  }),
 ]);

@@ -28,6 +28,9 @@ export function inboxFilters(params: URLSearchParams) {
 export interface InboxJson {
   workspace: Workspace & Pick<Tables<'workspaces'>, 'time_zone'>;
   role: Tables<'memberships'>['role'];
+  /** Automatic assignment's mode, and whether I am available for it. */
+  assignment: Tables<'assignment_settings'>['mode'];
+  available: boolean;
   members: (Pick<Tables<'memberships'>, 'user_id' | 'role'> & { name: string })[];
   /** Every view but "Breaching soon", which isn't counted. */
   counts: Record<Exclude<InboxView, 'breaching'>, number>;

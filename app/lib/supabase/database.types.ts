@@ -1177,6 +1177,14 @@ export type Database = {
         Args: { p_presence_ref: string; p_ticket_id: string }
         Returns: undefined
       }
+      assignment_members: {
+        Args: { p_workspace_id: string }
+        Returns: {
+          available: boolean
+          open: number
+          user_id: string
+        }[]
+      }
       claim_email_delivery: {
         Args: { p_message_id: string; p_recipient: string; p_ticket_id: string }
         Returns: boolean
@@ -1386,7 +1394,7 @@ export type Database = {
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
       save_assignment_settings: {
         Args: {
-          p_max_open: number
+          p_max_open?: number
           p_mode: Database["public"]["Enums"]["assignment_mode"]
           p_workspace_id: string
         }

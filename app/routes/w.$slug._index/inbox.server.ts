@@ -84,6 +84,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       older: inbox.older ? encodeCursor(inbox.older) : null,
       newer: inbox.newer ? encodeCursor(inbox.newer) : null,
       nothingToClaim: url.searchParams.get('claimed') === 'none',
+      // Automatic assignment is on: am I available for it (the toolbar's switch)?
+      available: inbox.assignment === 'off' ? null : inbox.available,
       // The site header's admin links (site-header.tsx), and what to do first in an empty workspace.
       adminOf: inbox.role === 'admin' ? inbox.workspace.slug : null,
       firstRun: inbox.counts.all === 0 ? { portal: `${publicOrigin(request)}/support/${inbox.workspace.slug}` } : null,
@@ -99,6 +101,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { workspace } = await requireMembership(request, supabase, user.id, params.slug ?? '');
   const submission = parseSubmission(await readFormData(request), InboxSchema);
   if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
+  if (submission.value.intent === 'availability') {
+    const { error } = await supabase.rpc('set_availability', {
+      p_workspace_id: workspace.id,
+      p_available: submission.value.available === 'on',
+    });
+    if (error) {
+      const mapped = mapDbError(error, 'set_availability');
+      return dataWithSession(
+        request,
+        { result: submission.reply({ formErrors: [mapped.message] }) },
+        { status: mapped.status },
+      );
+    }
+    return redirectWithSession(request, `/w/${workspace.slug}`);
+  }
   const { data: row, error } = await supabase.rpc('claim_next_ticket', {
     p_workspace_id: workspace.id,
   });

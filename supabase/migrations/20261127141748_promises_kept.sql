@@ -546,6 +546,26 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.assignment_members(p_workspace_id uuid)
+ RETURNS TABLE(user_id uuid, available boolean, open bigint)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not private.is_member(p_workspace_id) then
+    return;
+  end if;
+  return query
+  select m.user_id, coalesce(a.available, true),
+         (select coalesce(sum(c.n), 0)::bigint from private.ticket_tallies c
+           where c.workspace_id = m.workspace_id and c.assignee_id = m.user_id and private.is_backlog(c.status))
+    from public.memberships m
+    left join public.member_availability a on a.workspace_id = m.workspace_id and a.user_id = m.user_id
+   where m.workspace_id = p_workspace_id;
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION public.next_opening(p_workspace_id uuid, p_at timestamp with time zone DEFAULT now())
  RETURNS timestamp with time zone
  LANGUAGE sql
@@ -591,7 +611,7 @@ begin
 end $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.save_assignment_settings(p_workspace_id uuid, p_mode assignment_mode, p_max_open integer)
+CREATE OR REPLACE FUNCTION public.save_assignment_settings(p_workspace_id uuid, p_mode assignment_mode, p_max_open integer DEFAULT NULL::integer)
  RETURNS void
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -978,6 +998,9 @@ begin
     'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
     'role', my_role,
     'ticket_number', ticket_number,
+    -- Automatic assignment (90_promises.sql): the workspace's mode and whether I am available.
+    'assignment', coalesce((select c.mode from public.assignment_settings c where c.workspace_id = ws.id), 'off'),
+    'available', coalesce((select a.available from public.member_availability a where a.workspace_id = ws.id and a.user_id = me), true),
     -- The statement timeout struck in the search (search_timeout): the plan of the statement, for the log.
     'search_timeout', case when search_timed_out then coalesce(search_plan, '') end,
     'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role, 'name', coalesce(p.display_name, 'Unknown'))
@@ -1202,6 +1225,8 @@ revoke execute on function private.sla_message_posted() from public;
 revoke execute on function private.sla_refresh(p_ticket_id uuid, p_met sla_target, p_met_at timestamp with time zone) from public;
 revoke execute on function private.sla_refresh_workspace(p_workspace_id uuid) from public;
 revoke execute on function private.sla_ticket_changed() from public;
+revoke execute on function public.assignment_members(p_workspace_id uuid) from anon;
+revoke execute on function public.assignment_members(p_workspace_id uuid) from public;
 revoke execute on function public.next_opening(p_workspace_id uuid, p_at timestamp with time zone) from anon;
 revoke execute on function public.next_opening(p_workspace_id uuid, p_at timestamp with time zone) from public;
 revoke execute on function public.record_sla_breaches() from anon;
