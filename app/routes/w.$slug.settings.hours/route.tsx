@@ -137,7 +137,7 @@ export default function HoursPage() {
       >
         <h2>SLA targets</h2>
         <p className="muted small">
-          How soon the team answers and solves, per priority: <code>30m</code>, <code>4h</code>, <code>1h 30m</code>;
+          How soon the team answers and solves, per priority: <code>30m</code>, <code>4h</code>, <code>1h 30m</code>, or
           empty for none. The clock pauses while a ticket is pending and stops when it is solved.
         </p>
         <ErrorList errors={intent === 'targets' ? replyFormErrors(result) : undefined} />
