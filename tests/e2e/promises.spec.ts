@@ -181,6 +181,7 @@ test('a breach the sweep sees turns red live in another member’s inbox, and th
   await expect(page.getByText('First response target missed')).toBeVisible();
   await expect(page.getByTestId('due')).toHaveClass(/pr-due--breached/);
   await expectNoViolations(page);
+  await screenshots(page, testInfo, 'ticket-breached');
   await Promise.all([admin.context.close(), agent.context.close()]);
 });
 
