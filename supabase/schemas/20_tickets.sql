@@ -223,9 +223,7 @@ create trigger tickets_transition before insert or update on public.tickets
 create function private.ticket_history() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
-  -- No one when Tend itself changes the ticket inside someone's request (automatic assignment,
-  -- 90_promises.sql): the history says "Tend", not the person whose request it was.
-  actor uuid := case when current_setting('tend.system_change', true) = 'on' then null else auth.uid() end;
+  actor uuid := auth.uid();
 begin
   if tg_op = 'INSERT' then
     insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to") values (new.id, new.workspace_id, actor, 'created', new.status);

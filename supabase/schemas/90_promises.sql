@@ -526,6 +526,14 @@ create table public.member_availability (
   foreign key (workspace_id, user_id) references public.memberships (workspace_id, user_id) on delete cascade
 );
 
+-- The assignment change just recorded in the ticket's history was Tend's, not the person whose
+-- request it ran in (a requester's create_ticket, say): it names no one ("Tend assigned it to …").
+create function private.by_tend(p_ticket_id uuid) returns void
+language sql security definer set search_path = '' as $$
+  update public.ticket_events set actor_id = null
+   where id = (select max(e.id) from public.ticket_events e where e.ticket_id = p_ticket_id and e.type = 'assignee')
+$$;
+
 -- Gives the ticket to the next member by the workspace's mode; the member, or null (off, nobody
 -- available under the cap, or the ticket is assigned or not open). The settings row is locked for the
 -- transaction, so concurrent assignments in a workspace queue and each sees the last one's count
@@ -554,10 +562,8 @@ begin
             m.user_id <= coalesce(cfg.last_assignee_id, '00000000-0000-0000-0000-000000000000'::uuid), m.user_id
    limit 1;
   if chosen is not null then
-    -- Tend's doing, not the caller's: the history names no one (20_tickets.sql, private.ticket_history).
-    perform set_config('tend.system_change', 'on', true);
     update public.tickets set assignee_id = chosen where id = t.id;
-    perform set_config('tend.system_change', '', true);
+    perform private.by_tend(t.id);
     update public.assignment_settings set last_assignee_id = chosen where workspace_id = t.workspace_id;
   end if;
   return chosen;
@@ -594,9 +600,8 @@ begin
     return null;
   end if;
   if tg_op = 'UPDATE' and new.assignee_id is not null then
-    perform set_config('tend.system_change', 'on', true);
     update public.tickets set assignee_id = null where id = new.id;
-    perform set_config('tend.system_change', '', true);
+    perform private.by_tend(new.id);
   end if;
   perform private.auto_assign(new.id);
   return null;
@@ -658,7 +663,8 @@ end $$;
 revoke all on function public.assignment_members(uuid) from public, anon;
 grant execute on function public.assignment_members(uuid) to authenticated, service_role;
 
-revoke all on function private.auto_assign(uuid), private.auto_assign_waiting(uuid), private.assign_on_arrival() from public;
+revoke all on function private.by_tend(uuid), private.auto_assign(uuid), private.auto_assign_waiting(uuid),
+  private.assign_on_arrival() from public;
 revoke all on function public.set_availability(uuid, boolean), public.save_assignment_settings(uuid, public.assignment_mode, integer)
   from public, anon;
 grant execute on function public.set_availability(uuid, boolean), public.save_assignment_settings(uuid, public.assignment_mode, integer)

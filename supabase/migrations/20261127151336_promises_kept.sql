@@ -233,9 +233,8 @@ begin
     return null;
   end if;
   if tg_op = 'UPDATE' and new.assignee_id is not null then
-    perform set_config('tend.system_change', 'on', true);
     update public.tickets set assignee_id = null where id = new.id;
-    perform set_config('tend.system_change', '', true);
+    perform private.by_tend(new.id);
   end if;
   perform private.auto_assign(new.id);
   return null;
@@ -270,10 +269,8 @@ begin
             m.user_id <= coalesce(cfg.last_assignee_id, '00000000-0000-0000-0000-000000000000'::uuid), m.user_id
    limit 1;
   if chosen is not null then
-    -- Tend's doing, not the caller's: the history names no one (20_tickets.sql, private.ticket_history).
-    perform set_config('tend.system_change', 'on', true);
     update public.tickets set assignee_id = chosen where id = t.id;
-    perform set_config('tend.system_change', '', true);
+    perform private.by_tend(t.id);
     update public.assignment_settings set last_assignee_id = chosen where workspace_id = t.workspace_id;
   end if;
   return chosen;
@@ -372,6 +369,17 @@ begin
      and not exists (select 1 from public.holidays hd where hd.workspace_id = p_workspace_id and hd.day = d.day::date)
    order by 1;
 end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.by_tend(p_ticket_id uuid)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  update public.ticket_events set actor_id = null
+   where id = (select max(e.id) from public.ticket_events e where e.ticket_id = p_ticket_id and e.type = 'assignee')
+$function$
 ;
 
 CREATE OR REPLACE FUNCTION private.sla_add(p_workspace_id uuid, p_business boolean, p_from timestamp with time zone, p_minutes numeric)
@@ -770,35 +778,6 @@ AS $function$
     when 'breaching' then 'exists (select 1 from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null)'
   end
 $function$
-;
-
-CREATE OR REPLACE FUNCTION private.ticket_history()
- RETURNS trigger
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-declare
-  -- No one when Tend itself changes the ticket inside someone's request (automatic assignment,
-  -- 90_promises.sql): the history says "Tend", not the person whose request it was.
-  actor uuid := case when current_setting('tend.system_change', true) = 'on' then null else auth.uid() end;
-begin
-  if tg_op = 'INSERT' then
-    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to") values (new.id, new.workspace_id, actor, 'created', new.status);
-    return null;
-  end if;
-  if new.status is distinct from old.status then
-    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'status', old.status, new.status);
-  end if;
-  if new.assignee_id is distinct from old.assignee_id then
-    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
-    values (new.id, new.workspace_id, actor, 'assignee', old.assignee_id::text, new.assignee_id::text);
-  end if;
-  if new.priority is distinct from old.priority then
-    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'priority', old.priority, new.priority);
-  end if;
-  return null;
-end $function$
 ;
 
 CREATE OR REPLACE FUNCTION public.inbox(p_slug text, p_view text DEFAULT 'unassigned'::text, p_query text DEFAULT NULL::text, p_status text DEFAULT NULL::text, p_priority text DEFAULT NULL::text, p_assignee text DEFAULT NULL::text, p_after_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_after_id uuid DEFAULT NULL::uuid, p_before_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_before_id uuid DEFAULT NULL::uuid, p_limit integer DEFAULT 25)
@@ -1218,6 +1197,7 @@ revoke execute on function private.auto_assign_waiting(p_workspace_id uuid) from
 revoke execute on function private.business_minutes_add(p_workspace_id uuid, p_at timestamp with time zone, p_minutes numeric) from public;
 revoke execute on function private.business_minutes_between(p_workspace_id uuid, p_from timestamp with time zone, p_to timestamp with time zone) from public;
 revoke execute on function private.business_periods(p_workspace_id uuid, p_from timestamp with time zone, p_to timestamp with time zone) from public;
+revoke execute on function private.by_tend(p_ticket_id uuid) from public;
 revoke execute on function private.sla_add(p_workspace_id uuid, p_business boolean, p_from timestamp with time zone, p_minutes numeric) from public;
 revoke execute on function private.sla_due_of(t tickets, g sla_targets, s ticket_sla, p_target sla_target, p_share numeric) from public;
 revoke execute on function private.sla_holidays_changed() from public;
