@@ -5,6 +5,8 @@ const PAGES = [
   { key: 'members', label: 'Members', path: 'settings/members' },
   { key: 'replies', label: 'Canned replies', path: 'settings/replies' },
   { key: 'settings', label: 'Settings', path: 'settings' },
+  { key: 'hours', label: 'Hours and targets', path: 'settings/hours' },
+  { key: 'assignment', label: 'Assignment', path: 'settings/assignment' },
   { key: 'reports', label: 'Reports', path: 'reports' },
   { key: 'help', label: 'Help center', path: 'help' },
 ] as const;

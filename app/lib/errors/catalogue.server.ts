@@ -73,6 +73,19 @@ const catalogue = {
     message: () => 'Someone saved this article meanwhile. Your text is kept: save to replace theirs.',
   },
   collection_taken: { status: 409, message: () => 'That collection exists already.' },
+  // Business hours and SLA targets (/w/:slug/settings/hours).
+  hours_invalid: {
+    status: 400,
+    message: () =>
+      'Write hours as 08:00–12:00, 13:30–18:00: each period ends after it starts, by 24:00, and none overlap.',
+  },
+  sla_invalid: {
+    status: 400,
+    message: () => 'Write a target as minutes or hours, such as 30m, 4h or 1h 30m (at most a year).',
+  },
+  holiday_taken: { status: 409, message: () => 'That day is a holiday already.' },
+  // Automatic assignment (/w/:slug/settings/assignment).
+  cap_invalid: { status: 400, message: () => 'Enter a cap of 1 to 10,000 open tickets, or leave it empty for none.' },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
 } as const;

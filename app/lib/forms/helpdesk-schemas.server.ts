@@ -90,7 +90,7 @@ const ClientKeySchema = z.string().regex(UUID_RE).optional().catch(undefined);
 export const NewRequestSchema = z.object({ subject: SubjectSchema, body: BodySchema, client_key: ClientKeySchema });
 
 /** The submit button's `intent` picks the schema; an unknown one is bad_request. */
-function byIntent<
+export function byIntent<
   const O extends readonly [z.ZodObject<{ intent: z.ZodLiteral }>, ...z.ZodObject<{ intent: z.ZodLiteral }>[]],
 >(options: O) {
   return z.discriminatedUnion('intent', options, badRequest);
@@ -153,8 +153,11 @@ export const TicketSchema = byIntent([
   }),
 ]);
 
-/** /w/:slug: "Claim next". */
-export const InboxSchema = byIntent([z.object({ intent: z.literal('claim_next') })]);
+/** /w/:slug: "Claim next"; available for automatic assignment, or away. */
+export const InboxSchema = byIntent([
+  z.object({ intent: z.literal('claim_next') }),
+  z.object({ intent: z.literal('availability'), available: z.enum(['on', 'off'], badRequest) }),
+]);
 
 /** /w/:slug/settings/members: invite, resend, revoke, change a role, remove a member. */
 export const MembersSchema = byIntent([

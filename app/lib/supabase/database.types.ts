@@ -14,6 +14,35 @@ export type Database = {
   }
   public: {
     Tables: {
+      assignment_settings: {
+        Row: {
+          last_assignee_id: string | null
+          max_open: number | null
+          mode: Database["public"]["Enums"]["assignment_mode"]
+          workspace_id: string
+        }
+        Insert: {
+          last_assignee_id?: string | null
+          max_open?: number | null
+          mode?: Database["public"]["Enums"]["assignment_mode"]
+          workspace_id: string
+        }
+        Update: {
+          last_assignee_id?: string | null
+          max_open?: number | null
+          mode?: Database["public"]["Enums"]["assignment_mode"]
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "assignment_settings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       attachments: {
         Row: {
           created_at: string
@@ -68,6 +97,35 @@ export type Database = {
           },
           {
             foreignKeyName: "attachments_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      business_hours: {
+        Row: {
+          closes: string
+          opens: string
+          weekday: number
+          workspace_id: string
+        }
+        Insert: {
+          closes: string
+          opens: string
+          weekday: number
+          workspace_id: string
+        }
+        Update: {
+          closes?: string
+          opens?: string
+          weekday?: number
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "business_hours_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -481,6 +539,35 @@ export type Database = {
           },
         ]
       }
+      holidays: {
+        Row: {
+          created_at: string
+          day: string
+          name: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          day: string
+          name: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          day?: string
+          name?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "holidays_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       inbound_emails: {
         Row: {
           created_at: string
@@ -599,6 +686,35 @@ export type Database = {
           },
         ]
       }
+      member_availability: {
+        Row: {
+          available: boolean
+          changed_at: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          available: boolean
+          changed_at?: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          available?: boolean
+          changed_at?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "member_availability_workspace_id_user_id_fkey"
+            columns: ["workspace_id", "user_id"]
+            isOneToOne: true
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+        ]
+      }
       memberships: {
         Row: {
           created_at: string
@@ -708,6 +824,95 @@ export type Database = {
         }
         Relationships: []
       }
+      sla_outcomes: {
+        Row: {
+          assignee_id: string | null
+          decided_at: string
+          due_at: string
+          id: number
+          met: boolean
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          started_at: string
+          target: Database["public"]["Enums"]["sla_target"]
+          ticket_id: string
+          workspace_id: string
+        }
+        Insert: {
+          assignee_id?: string | null
+          decided_at?: string
+          due_at: string
+          id?: never
+          met: boolean
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          started_at: string
+          target: Database["public"]["Enums"]["sla_target"]
+          ticket_id: string
+          workspace_id: string
+        }
+        Update: {
+          assignee_id?: string | null
+          decided_at?: string
+          due_at?: string
+          id?: never
+          met?: boolean
+          priority?: Database["public"]["Enums"]["ticket_priority"]
+          started_at?: string
+          target?: Database["public"]["Enums"]["sla_target"]
+          ticket_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "sla_outcomes_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "sla_outcomes_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      sla_targets: {
+        Row: {
+          business_hours: boolean
+          first_response_minutes: number | null
+          next_response_minutes: number | null
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          resolution_minutes: number | null
+          workspace_id: string
+        }
+        Insert: {
+          business_hours?: boolean
+          first_response_minutes?: number | null
+          next_response_minutes?: number | null
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          resolution_minutes?: number | null
+          workspace_id: string
+        }
+        Update: {
+          business_hours?: boolean
+          first_response_minutes?: number | null
+          next_response_minutes?: number | null
+          priority?: Database["public"]["Enums"]["ticket_priority"]
+          resolution_minutes?: number | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "sla_targets_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       ticket_events: {
         Row: {
           actor_id: string | null
@@ -749,6 +954,63 @@ export type Database = {
           },
           {
             foreignKeyName: "ticket_events_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      ticket_sla: {
+        Row: {
+          breached_at: string | null
+          due_at: string | null
+          paused_at: string | null
+          paused_business_seconds: number
+          paused_seconds: number
+          started_at: string | null
+          target: Database["public"]["Enums"]["sla_target"] | null
+          ticket_id: string
+          waiting_since: string | null
+          warn_at: string | null
+          workspace_id: string
+        }
+        Insert: {
+          breached_at?: string | null
+          due_at?: string | null
+          paused_at?: string | null
+          paused_business_seconds?: number
+          paused_seconds?: number
+          started_at?: string | null
+          target?: Database["public"]["Enums"]["sla_target"] | null
+          ticket_id: string
+          waiting_since?: string | null
+          warn_at?: string | null
+          workspace_id: string
+        }
+        Update: {
+          breached_at?: string | null
+          due_at?: string | null
+          paused_at?: string | null
+          paused_business_seconds?: number
+          paused_seconds?: number
+          started_at?: string | null
+          target?: Database["public"]["Enums"]["sla_target"] | null
+          ticket_id?: string
+          waiting_since?: string | null
+          warn_at?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_sla_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: true
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_sla_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -922,6 +1184,14 @@ export type Database = {
         Args: { p_presence_ref: string; p_ticket_id: string }
         Returns: undefined
       }
+      assignment_members: {
+        Args: { p_workspace_id: string }
+        Returns: {
+          available: boolean
+          open: number
+          user_id: string
+        }[]
+      }
       claim_email_delivery: {
         Args: { p_message_id: string; p_recipient: string; p_ticket_id: string }
         Returns: boolean
@@ -1069,6 +1339,10 @@ export type Database = {
         }
         Returns: Json
       }
+      next_opening: {
+        Args: { p_at?: string; p_workspace_id: string }
+        Returns: string
+      }
       portal_workspace: {
         Args: { p_slug: string }
         Returns: {
@@ -1127,7 +1401,24 @@ export type Database = {
         Args: { p_article_id?: number; p_kind: string; p_slug: string }
         Returns: undefined
       }
+      record_sla_breaches: { Args: Record<PropertyKey, never>; Returns: number }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
+      save_assignment_settings: {
+        Args: {
+          p_max_open?: number
+          p_mode: Database["public"]["Enums"]["assignment_mode"]
+          p_workspace_id: string
+        }
+        Returns: undefined
+      }
+      save_business_hours: {
+        Args: { p_periods: Json; p_workspace_id: string }
+        Returns: undefined
+      }
+      save_sla_targets: {
+        Args: { p_targets: Json; p_workspace_id: string }
+        Returns: undefined
+      }
       search_tickets: {
         Args: { p_query: string; p_workspace_id: string }
         Returns: {
@@ -1156,9 +1447,22 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      set_availability: {
+        Args: { p_available: boolean; p_workspace_id: string }
+        Returns: undefined
+      }
       signal_ticket_typing: {
         Args: { p_kind: string; p_ticket_id: string }
         Returns: undefined
+      }
+      sla_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
       unclaimed_help_images: { Args: { p_limit?: number }; Returns: string[] }
@@ -1185,8 +1489,10 @@ export type Database = {
       workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
     }
     Enums: {
+      assignment_mode: "off" | "round_robin" | "least_open"
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
+      sla_target: "first_response" | "next_response" | "resolution"
       ticket_priority: "low" | "normal" | "high" | "urgent"
       ticket_status: "new" | "open" | "pending" | "solved" | "closed"
     }
@@ -1316,8 +1622,10 @@ export type CompositeTypes<
 export const Constants = {
   public: {
     Enums: {
+      assignment_mode: ["off", "round_robin", "least_open"],
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
+      sla_target: ["first_response", "next_response", "resolution"],
       ticket_priority: ["low", "normal", "high", "urgent"],
       ticket_status: ["new", "open", "pending", "solved", "closed"],
     },

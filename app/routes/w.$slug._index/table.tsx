@@ -1,6 +1,7 @@
 // The inbox's list: one line a request on a wide screen, a card a request on a phone (the cells
 // label themselves there). Its links are plain anchors; the route delegates their clicks.
 import { useLoaderData } from '@remix-run/react';
+import { DueBadge } from '~/components/due-badge.tsx';
 import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
@@ -17,7 +18,7 @@ export function InboxTable() {
       ) : (
         <table className="hd-table">
           <caption className="visually-hidden">
-            {VIEW_LABELS[view]} requests, newest activity first
+            {VIEW_LABELS[view]} requests, {view === 'breaching' ? 'soonest due first' : 'newest activity first'}
             {total === null ? '' : ` (${total})`}
           </caption>
           <thead>
@@ -28,6 +29,7 @@ export function InboxTable() {
               <th scope="col">Status</th>
               <th scope="col">Priority</th>
               <th scope="col">Assignee</th>
+              <th scope="col">Due</th>
               <th scope="col">Last activity</th>
             </tr>
           </thead>
@@ -55,6 +57,7 @@ export function InboxTable() {
                   <span className="hd-cell-label">Assignee </span>
                   {t.assignee ?? <span className="muted">nobody</span>}
                 </td>
+                <td className="hd-cell-due">{t.due ? <DueBadge due={t.due} /> : null}</td>
                 <td className="small hd-cell-date">{formatDate(t.last_message_at)}</td>
               </tr>
             ))}

@@ -6,6 +6,7 @@ import type { MetaFunction } from '@remix-run/node';
 import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { replyValue } from '~/components/forms.tsx';
+import { DueBadge } from '~/components/due-badge.tsx';
 import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
 import { Composer } from './composer.tsx';
 import { Sidebar } from './sidebar.tsx';
@@ -27,7 +28,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defau
   actionStatus === 409 || defaultShouldRevalidate;
 
 export default function TicketPage() {
-  const { workspace, ticket, requester, assignee } = useLoaderData<typeof loader>();
+  const { workspace, ticket, requester, assignee, due } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData && 'result' in actionData ? actionData.result : undefined;
   // A refused draft is kept, with how it was to be sent; any other answer is the sidebar's.
@@ -42,6 +43,7 @@ export default function TicketPage() {
           <h1 id="ticket-title">{ticket.subject}</h1>
           <p className="hd-ticket__facts">
             <StatusBadge status={ticket.status} /> <PriorityBadge priority={ticket.priority} />{' '}
+            {due ? <DueBadge due={due} /> : null}{' '}
             <span className="muted small">
               from {requester} · {assignee ? `assigned to ${assignee}` : 'unassigned'}
             </span>

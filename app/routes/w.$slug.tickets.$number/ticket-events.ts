@@ -1,9 +1,10 @@
 // What a ticket's history says of each change, in one place: the History in the sidebar (the
 // loader) and the refusal that tells who changed a sidebar field meanwhile (ticket_field_changed).
 import { isPriority, isStatus, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import { SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 
-/** A ticket_events row as the page reads it: created, status, priority or assignee (`to`: a person). */
+/** A ticket_events row as the page reads it: created, status, priority, assignee (`to`: a person) or sla_breach. */
 export type TicketEvent = Pick<Tables<'ticket_events'>, 'actor_id' | 'type' | 'from' | 'to'>;
 
 /** A sidebar field, as its events are typed. */
@@ -15,6 +16,9 @@ export function historyLine(event: TicketEvent, name: (id: string | null) => str
   if (event.type === 'created') return `${who} opened the request`;
   if (event.type === 'status') return `${who} changed status from ${event.from} to ${event.to}`;
   if (event.type === 'priority') return `${who} changed priority from ${event.from} to ${event.to}`;
+  // The sweep's (no actor): "to" the target missed (supabase/schemas/90_promises.sql).
+  if (event.type === 'sla_breach')
+    return `${event.to && event.to in SLA_TARGET_LABELS ? SLA_TARGET_LABELS[event.to as keyof typeof SLA_TARGET_LABELS] : 'A'} target missed`;
   return event.to ? `${who} assigned it to ${name(event.to)}` : `${who} unassigned it`;
 }
 
