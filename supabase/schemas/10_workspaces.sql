@@ -26,7 +26,7 @@ create table public.workspaces (
 );
 
 -- A workspace's earlier addresses, so old links keep working (workspace_slug_redirect). An address
--- freed by a rename may be taken by another workspace: then the current one wins and the row goes.
+-- once used stays its workspace's (refuse_used_workspace_slug): old emails never lead to a stranger.
 create table public.workspace_slug_history (
   slug text primary key,
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
@@ -206,7 +206,21 @@ end $$;
 create trigger workspaces_slug_history after update of slug on public.workspaces
   for each row when (old.slug is distinct from new.slug) execute function private.remember_workspace_slug();
 
-revoke all on function private.check_workspace_time_zone(), private.remember_workspace_slug() from public;
+-- Another workspace's old address is taken, as a current one is (the same unique_violation, so
+-- create_workspace and the settings page say slug_taken); its own old address a workspace may take back.
+create function private.refuse_used_workspace_slug() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if exists (select 1 from public.workspace_slug_history h where h.slug = new.slug and h.workspace_id <> new.id) then
+    raise exception using errcode = '23505', message = 'slug_taken', detail = new.slug;
+  end if;
+  return new;
+end $$;
+create trigger workspaces_used_slug before insert or update of slug on public.workspaces
+  for each row execute function private.refuse_used_workspace_slug();
+
+revoke all on function private.check_workspace_time_zone(), private.remember_workspace_slug(),
+  private.refuse_used_workspace_slug() from public;
 
 -- ---------------------------------------------------------------------------------------------
 -- Remote procedures.
