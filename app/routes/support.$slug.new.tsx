@@ -5,9 +5,12 @@
 // is typed; without, after the first submit of a request without files (so none must be chosen again),
 // with "My question is answered" / "Send my request anyway" and everything typed kept.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import {
   ErrorList,
+  isOffline,
+  sendOrKeep,
   Field,
   SubmitButton,
   replyErrors,
@@ -17,6 +20,7 @@ import {
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { MessageField } from '~/components/message-field.tsx';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { useHydrated } from '~/components/form-controls.tsx';
 import { SuggestionList, useSubjectSuggestions } from '~/components/request-suggestions.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
@@ -102,6 +106,11 @@ async function answered(request: Request, supabase: Supabase, slug: string, uplo
   return redirectWithSession(request, `/support/${slug}?answered=1`, { status: 303 });
 }
 
+/** With the network down, the page and the request stay as they are (forms.tsx). */
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  !isOffline(actionResult) && defaultShouldRevalidate;
+
 export default function NewRequest() {
   const { workspace, clientKey, subject } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -144,7 +153,7 @@ export default function NewRequest() {
           rows={8}
         />
         <AttachmentsField errors={replyErrors(result, FILES_FIELD)} keptNames={actionData?.fileNames} />
-        <ErrorList errors={replyFormErrors(result)} />
+        <ErrorList errors={isOffline(actionData) ? [errorMessage('offline')] : replyFormErrors(result)} />
         {suggestions ? (
           <section className="notice stack" aria-labelledby="suggested-title" role="status">
             <h2 id="suggested-title">Before you send: these articles may answer your question</h2>

@@ -1,10 +1,12 @@
 // A requester's view of their request: the public thread (never internal notes), reply (reopens
 // pending/solved), "Mark as solved", and a follow-up link once closed.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import type { ShouldRevalidateFunction } from '@remix-run/react';
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import {
   ErrorList,
+  isOffline,
+  sendOrKeep,
   SubmitButton,
   replyErrors,
   replyFormErrors,
@@ -12,6 +14,7 @@ import {
   useIsPending,
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { MessageField } from '~/components/message-field.tsx';
@@ -111,8 +114,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
  * invalid_transition) shows it as it is now, above the kept text. Single fetch skips reloading
  * after an action's 4xx unless asked; without JavaScript the page is rendered afresh anyway.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
-  actionStatus === 409 || defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, actionResult, defaultShouldRevalidate }) =>
+  !isOffline(actionResult) && (actionStatus === 409 || defaultShouldRevalidate);
+
+/** With the network down, the page and the reply stay as they are (forms.tsx). */
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
 
 export default function PortalRequest() {
   const { workspace, ticket, messages, me, clientKey } = useLoaderData<typeof loader>();
@@ -155,7 +161,8 @@ export default function PortalRequest() {
               }
               errors={replyErrors(result, 'body')}
               defaultValue={replyValue(result, 'intent') === 'reply' ? replyValue(result, 'body') : ''}
-              key={actionData ? 'kept' : `draft-${mine}`}
+              key={result ? 'kept' : `draft-${mine}`}
+              keep={{ key: ticket.id, sent: mine }}
               required
               rows={5}
             />
@@ -163,7 +170,7 @@ export default function PortalRequest() {
               errors={replyErrors(result, FILES_FIELD)}
               keptNames={actionData && 'fileNames' in actionData ? actionData.fileNames : undefined}
             />
-            <ErrorList errors={replyFormErrors(result)} />
+            <ErrorList errors={isOffline(actionData) ? [errorMessage('offline')] : replyFormErrors(result)} />
             <div className="hd-actions">
               <SubmitButton pending={pending} name="intent" value="reply">
                 Send reply

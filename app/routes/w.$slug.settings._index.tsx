@@ -55,8 +55,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     .eq('id', workspace.id)
     .select('slug');
   if (error) {
-    // 23505: the address belongs to another workspace.
-    if (error.code === '23505') {
+    // 23505: the address belongs to another workspace; slug_taken: it was another workspace's.
+    if (error.code === '23505' || error.message === 'slug_taken') {
       const reply = submission.reply({ fieldErrors: { slug: [errorMessage('slug_taken')] } });
       return dataWithSession(request, { result: reply }, { status: errorStatus('slug_taken') });
     }

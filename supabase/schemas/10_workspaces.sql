@@ -206,13 +206,13 @@ end $$;
 create trigger workspaces_slug_history after update of slug on public.workspaces
   for each row when (old.slug is distinct from new.slug) execute function private.remember_workspace_slug();
 
--- Another workspace's old address is taken, as a current one is (the same unique_violation, so
--- create_workspace and the settings page say slug_taken); its own old address a workspace may take back.
+-- Another workspace's old address is taken, as a current one is (slug_taken); its own old address a
+-- workspace may take back.
 create function private.refuse_used_workspace_slug() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if exists (select 1 from public.workspace_slug_history h where h.slug = new.slug and h.workspace_id <> new.id) then
-    raise exception using errcode = '23505', message = 'slug_taken', detail = new.slug;
+    raise exception using errcode = 'P0001', message = 'slug_taken', detail = new.slug;
   end if;
   return new;
 end $$;

@@ -47,7 +47,8 @@ export async function throwNotFound(request: Request, supabase: Client, slug: st
     const url = new URL(request.url);
     const renamed = typeof data === 'string' ? data : null;
     const path = url.pathname.replace(/^\/(w|support)\/[^/]+/, (_, area: string) => `/${area}/${renamed}`);
-    if (renamed && path !== url.pathname) throw redirectWithSession(request, `${path}${url.search}`, { headers: { 'Cache-Control': 'no-store' } });
+    if (renamed && path !== url.pathname)
+      throw redirectWithSession(request, `${path}${url.search}`, { headers: { 'Cache-Control': 'no-store' } });
   }
   throw errorResponse(request, 'not_found');
 }

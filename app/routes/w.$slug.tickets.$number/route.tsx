@@ -3,9 +3,9 @@
 // assignee, requester, history. Not a member or not visible: 404. The loader and the action are in
 // ticket.server.ts; the page's parts beside it (thread.tsx, composer.tsx, sidebar.tsx).
 import type { MetaFunction } from '@remix-run/node';
-import type { ShouldRevalidateFunction } from '@remix-run/react';
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
-import { replyValue } from '~/components/forms.tsx';
+import { isOffline, replyValue, sendOrKeep } from '~/components/forms.tsx';
 import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
 import { Composer } from './composer.tsx';
 import { Sidebar } from './sidebar.tsx';
@@ -18,13 +18,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Ticket · Tend' },
 ];
 
+/** With the network down, the page and the draft stay as they are (forms.tsx). */
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
+
 /**
  * A refusal because the ticket changed meanwhile (409: ticket_changed, ticket_closed,
  * invalid_transition) shows it as it is now, above the kept text. Single fetch skips reloading
  * after an action's 4xx unless asked; without JavaScript the page is rendered afresh anyway.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
-  actionStatus === 409 || defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, actionResult, defaultShouldRevalidate }) =>
+  !isOffline(actionResult) && (actionStatus === 409 || defaultShouldRevalidate);
 
 export default function TicketPage() {
   const { workspace, ticket, requester, assignee } = useLoaderData<typeof loader>();

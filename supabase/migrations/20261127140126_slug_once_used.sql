@@ -8,7 +8,7 @@ CREATE OR REPLACE FUNCTION private.refuse_used_workspace_slug()
 AS $function$
 begin
   if exists (select 1 from public.workspace_slug_history h where h.slug = new.slug and h.workspace_id <> new.id) then
-    raise exception using errcode = '23505', message = 'slug_taken', detail = new.slug;
+    raise exception using errcode = 'P0001', message = 'slug_taken', detail = new.slug;
   end if;
   return new;
 end $function$
