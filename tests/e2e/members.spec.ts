@@ -153,7 +153,11 @@ for (const javaScript of [true, false]) {
     await agentRow.getByRole('button', { name: 'Change role' }).click();
     await expect(admin.getByRole('status')).toHaveText('Role changed.');
     await expect(agentRow).toContainText('Admin since');
-    await agentRow.getByRole('button', { name: /^Remove/ }).click();
+    // Removing asks first (a link, so also without JavaScript).
+    await agentRow.getByRole('link', { name: /^Remove/ }).click();
+    const confirm = admin.getByRole('form', { name: /^Remove .* from / });
+    await expect(confirm).toContainText('No tickets are assigned to them, other than closed ones.');
+    await confirm.getByRole('button', { name: /^Remove / }).click();
     await expect(admin.getByRole('status')).toHaveText('Member removed.');
     await expect(admin.getByTestId('member')).toHaveCount(1);
     expect((await agent.goto(`/w/${slug}`))?.status()).toBe(404);

@@ -1116,6 +1116,14 @@ export type Database = {
         Args: { p_article_id?: number; p_kind: string; p_slug: string }
         Returns: undefined
       }
+      remove_member: {
+        Args: {
+          p_reassign_to?: string
+          p_user_id: string
+          p_workspace_id: string
+        }
+        Returns: number
+      }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
       search_tickets: {
         Args: { p_query: string; p_workspace_id: string }

@@ -4,7 +4,7 @@
 // form) comes back as it was typed, with the names of the files to choose again. The draft is also
 // kept in this browser until it is sent (MessageField's `keep`).
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { CannedReplyPicker } from '~/components/canned-reply-picker.tsx';
 import {
@@ -32,15 +32,14 @@ export function Composer({ result, sent }: { result: FormReply | undefined; sent
   // The traffic cop's "last seen" (post_message refuses a send after messages the writer hadn't
   // seen): the newest message when the draft was begun. A message a live update brings in while
   // the agent writes doesn't count as read, so the send is held back beside it as without
-  // JavaScript; after that refusal, or with the box empty, the page's newest counts.
+  // JavaScript; once refused (the refusal names the `seen` it was sent with), or with the box empty,
+  // the page's newest counts.
   const [seen, setSeen] = useState(lastMessageId);
-  const refusal = actionData && 'changedAfter' in actionData ? actionData.changedAfter : undefined;
-  const answered = useRef(actionData);
+  const refused = actionData && 'changedAfter' in actionData ? actionData.changedAfter : undefined;
   useEffect(() => {
     const draft = document.getElementById('body') as HTMLTextAreaElement | null;
-    if ((refusal && answered.current !== actionData) || !draft?.value.trim()) setSeen(lastMessageId);
-    answered.current = actionData;
-  }, [lastMessageId, actionData, refusal]);
+    if (seen === refused || !draft?.value.trim()) setSeen(lastMessageId);
+  }, [lastMessageId, refused, seen]);
   return (
     <Form method="post" className="card stack hd-composer" encType="multipart/form-data" noValidate>
       <input type="hidden" name="last_seen_message_id" value={seen} />
