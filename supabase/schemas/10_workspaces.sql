@@ -263,6 +263,23 @@ $$;
 revoke execute on function public.workspace_slug_redirect(text) from public;
 grant execute on function public.workspace_slug_redirect(text) to anon, authenticated, service_role;
 
+-- What an invitation's link offers, for its page (/invite/:token): the workspace's name, who invited,
+-- the role, the address it was sent to, and why it can't be accepted any more (null: it can). No row for
+-- a token that isn't one. The token is the secret: whoever holds it was mailed it.
+create function public.invitation_preview(p_token text)
+returns table (workspace_name text, inviter_name text, role public.member_role, email text, problem text)
+language sql stable security definer set search_path = '' as $$
+  select w.name, p.display_name, i.role, i.email::text,
+         case when i.accepted_at is not null then 'accepted' when i.revoked_at is not null then 'revoked'
+              when i.expires_at <= now() then 'expired' end
+    from public.invitations i
+    join public.workspaces w on w.id = i.workspace_id
+    left join public.profiles p on p.user_id = i.invited_by
+   where i.token_hash = encode(extensions.digest(coalesce(p_token, ''), 'sha256'), 'hex')
+$$;
+revoke execute on function public.invitation_preview(text) from public, anon;
+grant execute on function public.invitation_preview(text) to authenticated, service_role;
+
 -- Accepting an invitation. Raises invitation_invalid (unknown, used, revoked or expired token; the
 -- detail says which) or invitation_email_mismatch (signed in with another address; no detail on purpose).
 create function public.accept_invitation(p_token text)

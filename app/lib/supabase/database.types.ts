@@ -1058,6 +1058,16 @@ export type Database = {
         }
         Returns: Json
       }
+      invitation_preview: {
+        Args: { p_token: string }
+        Returns: {
+          email: string
+          inviter_name: string
+          problem: string
+          role: Database["public"]["Enums"]["member_role"]
+          workspace_name: string
+        }[]
+      }
       portal_workspace: {
         Args: { p_slug: string }
         Returns: {
