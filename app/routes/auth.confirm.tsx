@@ -18,6 +18,7 @@ import { getSupabase } from '~/lib/supabase/client.server.ts';
 
 export const meta: MetaFunction = () => [
   { title: 'Confirm sign-in · Tend' },
+  { name: 'description', content: 'Confirm signing in to Tend.' },
   // No Referer to other sites (the URL holds a token); same-origin keeps the POST's Origin, which a
   // no-referrer policy would send as `null` without JavaScript (and requireSameOrigin refuses).
   { name: 'referrer', content: 'same-origin' },

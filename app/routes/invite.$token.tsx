@@ -16,6 +16,7 @@ import { INVITATION_TOKEN_RE } from '~/lib/workspace/invitations.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.invitation ? `Join ${data.invitation.workspace} · Tend` : 'Invitation · Tend' },
+  { name: 'description', content: 'An invitation to join a team on Tend.' },
   // No Referer to other sites (the URL holds a token); same-origin keeps the POST's Origin, which a
   // no-referrer policy would send as `null` without JavaScript (and requireSameOrigin refuses).
   { name: 'referrer', content: 'same-origin' },

@@ -44,7 +44,10 @@ import { landingPage } from '~/lib/auth/landing.server.ts';
 import { ResendSchema, VerifySchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Enter your code · Tend' }];
+export const meta: MetaFunction = () => [
+  { title: 'Enter your code · Tend' },
+  { name: 'description', content: 'Enter the six-digit code from your email to sign in to Tend.' },
+];
 
 export const handle: IslandHandle = { island: 'verify' };
 

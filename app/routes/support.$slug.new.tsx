@@ -42,6 +42,12 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `New request · ${data.workspace.name} · Tend` : 'New request · Tend' },
+  {
+    name: 'description',
+    content: data
+      ? `Ask ${data.workspace.name} a question or report a problem.`
+      : 'Ask a question or report a problem.',
+  },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

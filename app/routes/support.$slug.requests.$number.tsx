@@ -32,6 +32,7 @@ import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/h
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Request · Tend' },
+  { name: 'description', content: 'Your request: the conversation with the team, and your reply.' },
 ];
 
 /** The signed-in requester's ticket this page is about (404 for anyone else's). */
@@ -50,7 +51,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .eq('ticket_id', ticket.id)
     .eq('kind', 'reply')
     .order('created_at', { ascending: true })
-    .order('id', { ascending: true });
+    .order('id', { ascending: true })
+    // Files in the order they were added, as the agent's page lists them (ticket_page).
+    .order('created_at', { referencedTable: 'attachments' })
+    .order('file_name', { referencedTable: 'attachments' });
   if (error) throwDbError(request, error, 'portal messages');
   const names = await profileNames(
     request,
@@ -135,7 +139,9 @@ export default function PortalRequest() {
         <p className="eyebrow">
           <Link to={base}>{workspace.name}</Link> · Request #{ticket.number}
         </p>
-        <h1 id="request-title">{ticket.subject}</h1>
+        <h1 id="request-title" dir="auto">
+          {ticket.subject}
+        </h1>
         <p>
           Status: <StatusBadge status={ticket.status} label={PORTAL_STATUS_LABELS[ticket.status]} />
         </p>

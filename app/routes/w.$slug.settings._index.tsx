@@ -25,6 +25,7 @@ import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Settings · ${data.workspace.name} · Tend` : 'Settings · Tend' },
+  { name: 'description', content: 'The workspace’s name, address and time zone, and the portal’s address.' },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

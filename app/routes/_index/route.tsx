@@ -49,7 +49,7 @@ export default function Index() {
                     <span className="muted">
                       {r.workspace} #{r.number}
                     </span>{' '}
-                    {r.subject}
+                    <bdi>{r.subject}</bdi>
                   </Link>{' '}
                   <span className="muted small">{PORTAL_STATUS_LABELS[r.status]}</span>
                 </li>

@@ -23,6 +23,7 @@ export { action, loader } from './members.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Members · ${data.workspace.name} · Tend` : 'Members · Tend' },
+  { name: 'description', content: 'The workspace’s members and invitations: invite, change roles, remove.' },
 ];
 
 const ROLE_LABELS: Record<MemberRole, string> = { admin: 'Admin', agent: 'Agent' };

@@ -16,6 +16,10 @@ export { action, loader } from './ticket.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Ticket · Tend' },
+  {
+    name: 'description',
+    content: 'A ticket: its conversation, notes and fields.',
+  },
 ];
 
 /** With the network down, the page and the draft stay as they are (forms.tsx). */
@@ -42,11 +46,20 @@ export default function TicketPage() {
           <p className="eyebrow">
             <Link to={`/w/${workspace.slug}`}>{workspace.name} inbox</Link> · #{ticket.number}
           </p>
-          <h1 id="ticket-title">{ticket.subject}</h1>
+          <h1 id="ticket-title" dir="auto">
+            {ticket.subject}
+          </h1>
           <p className="hd-ticket__facts">
             <StatusBadge status={ticket.status} /> <PriorityBadge priority={ticket.priority} />{' '}
             <span className="muted small">
-              from {requester} · {assignee ? `assigned to ${assignee}` : 'unassigned'}
+              from <bdi>{requester}</bdi> ·{' '}
+              {assignee ? (
+                <>
+                  assigned to <bdi>{assignee}</bdi>
+                </>
+              ) : (
+                'unassigned'
+              )}
             </span>
           </p>
         </div>
