@@ -12,6 +12,7 @@ import {
 } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { GeneralErrorBoundary } from './components/error-boundary.tsx';
+import { isOffline } from './components/forms.tsx';
 import { islandScripts } from './components/islands.server.tsx';
 import { REQUEST_ID_META, useNonce, useRequestId } from './components/request-info.tsx';
 import { SiteHeader } from './components/site-header.tsx';
@@ -37,13 +38,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 // A live page's revalidation (same URL, no form) is about the page's data; who is signed in and the
-// public environment don't change with it, so the root's loader sits it out.
+// public environment don't change with it, so the root's loader sits it out. Nor does it load after
+// a form the network failed to send (forms.tsx): it would fail the same way, and show the error page.
 export const shouldRevalidate: ShouldRevalidateFunction = ({
   currentUrl,
   nextUrl,
   formMethod,
+  actionResult,
   defaultShouldRevalidate,
-}) => (formMethod || currentUrl.href !== nextUrl.href ? defaultShouldRevalidate : false);
+}) => !isOffline(actionResult) && (formMethod || currentUrl.href !== nextUrl.href ? defaultShouldRevalidate : false);
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

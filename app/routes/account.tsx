@@ -20,7 +20,10 @@ import {
 import { log } from '~/lib/http/log.server.ts';
 import { AccountSchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Your account · Tend' }];
+export const meta: MetaFunction = () => [
+  { title: 'Your account · Tend' },
+  { name: 'description', content: 'Your name and email on Tend.' },
+];
 
 // PostgREST's answers when the table isn't there (a project without the helpdesk migrations).
 const NO_TABLE = new Set(['42P01', 'PGRST205']);

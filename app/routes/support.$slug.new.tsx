@@ -6,9 +6,12 @@
 // and everything typed kept — its files too, already uploaded and carried to the next submit
 // (app/lib/help/request-files.ts), so none must be chosen again.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import {
   ErrorList,
+  isOffline,
+  sendOrKeep,
   Field,
   SubmitButton,
   replyErrors,
@@ -18,6 +21,7 @@ import {
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { MessageField } from '~/components/message-field.tsx';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { useHydrated } from '~/components/form-controls.tsx';
 import { SuggestionList, useSubjectSuggestions } from '~/components/request-suggestions.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
@@ -40,6 +44,12 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `New request · ${data.workspace.name} · Tend` : 'New request · Tend' },
+  {
+    name: 'description',
+    content: data
+      ? `Ask ${data.workspace.name} a question or report a problem.`
+      : 'Ask a question or report a problem.',
+  },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -119,6 +129,11 @@ async function answered(request: Request, supabase: Supabase, slug: string, uplo
   return redirectWithSession(request, `/support/${slug}?answered=1`, { status: 303 });
 }
 
+/** With the network down, the page and the request stay as they are (forms.tsx). */
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  !isOffline(actionResult) && defaultShouldRevalidate;
+
 export default function NewRequest() {
   const { workspace, clientKey, subject } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -176,7 +191,7 @@ export default function NewRequest() {
           </p>
         ) : null}
         <AttachmentsField errors={replyErrors(result, FILES_FIELD)} keptNames={actionData?.fileNames} />
-        <ErrorList errors={replyFormErrors(result)} />
+        <ErrorList errors={isOffline(actionData) ? [errorMessage('offline')] : replyFormErrors(result)} />
         {suggestions ? (
           <section className="notice stack" aria-labelledby="suggested-title" role="status">
             <h2 id="suggested-title">Before you send: these articles may answer your question</h2>

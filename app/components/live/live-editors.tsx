@@ -59,7 +59,8 @@ export function LiveEditors({
     },
     onCatchUp: () => undefined,
   });
-  if (!state) return null;
+  // Before the channel answers, the bar's place is kept: nothing moves when it appears (app.css .live-bar).
+  if (!state) return <div className="live-bar" />;
   const others = members.filter((m) => here.includes(m.user_id));
   return (
     <div className="live-bar" data-testid="live-editors">

@@ -173,7 +173,12 @@ export const MembersSchema = byIntent([
     member: z.string().regex(UUID_RE, badRequest.error),
     role: z.enum(MEMBER_ROLES, badRequest),
   }),
-  z.object({ intent: z.literal('remove'), member: z.string().regex(UUID_RE, badRequest.error) }),
+  z.object({
+    intent: z.literal('remove'),
+    member: z.string().regex(UUID_RE, badRequest.error),
+    // Who takes over their tickets that aren't closed; none: they are left unassigned.
+    reassign_to: z.string().regex(UUID_RE, badRequest.error).optional(),
+  }),
 ]);
 
 /** /invite/:token: accept. */

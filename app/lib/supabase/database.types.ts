@@ -1339,6 +1339,16 @@ export type Database = {
         }
         Returns: Json
       }
+      invitation_preview: {
+        Args: { p_token: string }
+        Returns: {
+          email: string
+          inviter_name: string
+          problem: string
+          role: Database["public"]["Enums"]["member_role"]
+          workspace_name: string
+        }[]
+      }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
         Returns: string
@@ -1402,6 +1412,14 @@ export type Database = {
         Returns: undefined
       }
       record_sla_breaches: { Args: Record<PropertyKey, never>; Returns: number }
+      remove_member: {
+        Args: {
+          p_reassign_to?: string
+          p_user_id: string
+          p_workspace_id: string
+        }
+        Returns: number
+      }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
       save_assignment_settings: {
         Args: {

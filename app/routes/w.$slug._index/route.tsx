@@ -17,6 +17,7 @@ export { action, loader } from './inbox.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },
+  { name: 'description', content: 'The team’s shared inbox: views, search, filters and the next request to take.' },
 ];
 
 function href(slug: string, params: Record<string, string | number | undefined>) {

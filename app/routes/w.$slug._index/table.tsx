@@ -41,11 +41,14 @@ export function InboxTable() {
                   {t.number}
                 </td>
                 <td className="hd-cell-subject">
-                  <a href={`/w/${workspace.slug}/tickets/${t.number}`}>{t.subject}</a>
+                  {/* Written by customers: isolated, so a right-to-left mark or override stays inside (dir). */}
+                  <a href={`/w/${workspace.slug}/tickets/${t.number}`} dir="auto">
+                    {t.subject}
+                  </a>
                 </td>
                 <td className="hd-cell-requester">
                   <span className="hd-cell-label">From </span>
-                  {t.requester}
+                  <bdi>{t.requester}</bdi>
                 </td>
                 <td className="hd-cell-status">
                   <StatusBadge status={t.status} />
@@ -55,7 +58,7 @@ export function InboxTable() {
                 </td>
                 <td className="hd-cell-assignee">
                   <span className="hd-cell-label">Assignee </span>
-                  {t.assignee ?? <span className="muted">nobody</span>}
+                  {t.assignee ? <bdi>{t.assignee}</bdi> : <span className="muted">nobody</span>}
                 </td>
                 <td className="hd-cell-due">{t.due ? <DueBadge due={t.due} /> : null}</td>
                 <td className="small hd-cell-date">{formatDate(t.last_message_at)}</td>

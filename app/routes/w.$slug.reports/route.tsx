@@ -21,6 +21,7 @@ export { loader } from './reports.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Reports · ${data.workspace.name} · Tend` : 'Reports · Tend' },
+  { name: 'description', content: 'How the team is doing: volume, first response and resolution times, backlog.' },
 ];
 
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
