@@ -411,6 +411,157 @@ export type Database = {
           },
         ]
       }
+      notification_defaults: {
+        Row: {
+          email: Database["public"]["Enums"]["notification_email"]
+          in_app: boolean
+          kind: Database["public"]["Enums"]["notification_kind"]
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          email: Database["public"]["Enums"]["notification_email"]
+          in_app: boolean
+          kind: Database["public"]["Enums"]["notification_kind"]
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          email?: Database["public"]["Enums"]["notification_email"]
+          in_app?: boolean
+          kind?: Database["public"]["Enums"]["notification_kind"]
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notification_defaults_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      notification_settings: {
+        Row: {
+          email: Database["public"]["Enums"]["notification_email"]
+          in_app: boolean
+          kind: Database["public"]["Enums"]["notification_kind"]
+          updated_at: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          email: Database["public"]["Enums"]["notification_email"]
+          in_app: boolean
+          kind: Database["public"]["Enums"]["notification_kind"]
+          updated_at?: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          email?: Database["public"]["Enums"]["notification_email"]
+          in_app?: boolean
+          kind?: Database["public"]["Enums"]["notification_kind"]
+          updated_at?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notification_settings_membership_fkey"
+            columns: ["workspace_id", "user_id"]
+            isOneToOne: false
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+        ]
+      }
+      notifications: {
+        Row: {
+          actor_id: string | null
+          created_at: string
+          email: Database["public"]["Enums"]["notification_email"]
+          emailed_at: string | null
+          id: string
+          in_app: boolean
+          kind: Database["public"]["Enums"]["notification_kind"]
+          message_id: string | null
+          read_at: string | null
+          recipient_id: string
+          ticket_id: string | null
+          workspace_id: string
+        }
+        Insert: {
+          actor_id?: string | null
+          created_at?: string
+          email: Database["public"]["Enums"]["notification_email"]
+          emailed_at?: string | null
+          id?: string
+          in_app: boolean
+          kind: Database["public"]["Enums"]["notification_kind"]
+          message_id?: string | null
+          read_at?: string | null
+          recipient_id: string
+          ticket_id?: string | null
+          workspace_id: string
+        }
+        Update: {
+          actor_id?: string | null
+          created_at?: string
+          email?: Database["public"]["Enums"]["notification_email"]
+          emailed_at?: string | null
+          id?: string
+          in_app?: boolean
+          kind?: Database["public"]["Enums"]["notification_kind"]
+          message_id?: string | null
+          read_at?: string | null
+          recipient_id?: string
+          ticket_id?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notifications_actor_profile_fkey"
+            columns: ["actor_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["user_id"]
+          },
+          {
+            foreignKeyName: "notifications_membership_fkey"
+            columns: ["workspace_id", "recipient_id"]
+            isOneToOne: false
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+          {
+            foreignKeyName: "notifications_message_id_fkey"
+            columns: ["message_id"]
+            isOneToOne: false
+            referencedRelation: "messages"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       profiles: {
         Row: {
           created_at: string
@@ -723,6 +874,17 @@ export type Database = {
         }
         Returns: Json
       }
+      notification_preferences: {
+        Args: { p_workspace_id: string }
+        Returns: {
+          email: Database["public"]["Enums"]["notification_email"]
+          in_app: boolean
+          kind: Database["public"]["Enums"]["notification_kind"]
+          own: boolean
+          team_email: Database["public"]["Enums"]["notification_email"]
+          team_in_app: boolean
+        }[]
+      }
       portal_workspace: {
         Args: { p_slug: string }
         Returns: {
@@ -774,6 +936,10 @@ export type Database = {
         Returns: Json
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
+      save_notification_settings: {
+        Args: { p_settings: Json; p_team?: boolean; p_workspace_id: string }
+        Returns: undefined
+      }
       search_tickets: {
         Args: { p_query: string; p_workspace_id: string }
         Returns: {
@@ -803,6 +969,10 @@ export type Database = {
         }
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
+      unread_notifications: {
+        Args: Record<PropertyKey, never>
+        Returns: number
+      }
       use_email_sign_in_link: {
         Args: { p_token: string }
         Returns: {
@@ -823,6 +993,13 @@ export type Database = {
     }
     Enums: {
       member_role: "admin" | "agent"
+      notification_email: "each" | "digest" | "off"
+      notification_kind:
+        | "new_request"
+        | "assigned"
+        | "customer_reply"
+        | "mention"
+        | "sla_warning"
       ticket_priority: "low" | "normal" | "high" | "urgent"
       ticket_status: "new" | "open" | "pending" | "solved" | "closed"
     }
@@ -953,6 +1130,14 @@ export const Constants = {
   public: {
     Enums: {
       member_role: ["admin", "agent"],
+      notification_email: ["each", "digest", "off"],
+      notification_kind: [
+        "new_request",
+        "assigned",
+        "customer_reply",
+        "mention",
+        "sla_warning",
+      ],
       ticket_priority: ["low", "normal", "high", "urgent"],
       ticket_status: ["new", "open", "pending", "solved", "closed"],
     },

@@ -1,10 +1,11 @@
-// notify: called by the database (through pg_net) for every public reply written through the API
-// (trigger messages_notify) and every invitation sent or resent (trigger invitations_notify). A reply
-// goes to the other side of the conversation: an agent's to the requester, with the thread's link and a
-// one-click sign-in link of its own; a customer's request or reply to the assignee, or to the workspace's team
-// while nobody is assigned. Notes are never sent. An invitation goes to the invitee, with the link to
-// /invite/<token>. Each recipient gets a Reply-To of their own. Each (Message-ID, recipient) is claimed in email_deliveries first: a retried call
-// sends nothing twice.
+// notify: called by the database (through pg_net) for every public reply of the team written through the
+// API (trigger messages_notify), every notification a member gets by email each time (private.notify_member),
+// each member's daily digest (private.send_digests) and every invitation sent or resent (trigger
+// invitations_notify). A team's reply goes to the requester, with the thread's link and a one-click sign-in
+// link of its own. A notification (a customer's new request or reply, an assignment, …) goes to its member;
+// a digest lists what waited for them. Notes are never sent. An invitation goes to the invitee, with the link
+// to /invite/<token>. Each recipient gets a Reply-To of their own. Each (Message-ID, recipient) is claimed in
+// email_deliveries first: a retried call sends nothing twice.
 import {
   appUrl,
   escapeHtml,
@@ -16,6 +17,7 @@ import {
   unsubscribeAddress,
   type OutgoingEmail,
 } from '../_shared/email.ts';
+import { notificationHeadline, type NotificationKind } from '../_shared/notifications.ts';
 import { admin, isServiceRole, json } from '../_shared/platform.ts';
 
 interface Recipient {
@@ -132,33 +134,157 @@ async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
   };
 }
 
-async function teamEmail(t: Thread, to: Recipient, isNew: boolean): Promise<OutgoingEmail> {
-  const ticketUrl = `${appUrl()}/w/${t.workspace.slug}/tickets/${t.ticket.number}`;
-  const who = await displayName(t.message.author_id);
-  const what = isNew ? 'opened a new request' : 'replied to';
+interface Notification {
+  id: string;
+  kind: NotificationKind;
+  recipient_id: string;
+  actor_id: string | null;
+  message_id: string | null;
+  email: 'each' | 'digest' | 'off';
+  created_at: string;
+  ticket: { id: string; number: number; subject: string; created_at: string } | null;
+  workspace: { id: string; slug: string; name: string };
+}
+
+/** What a notification says, in a line (the bell's wording): a request made in the same transaction is new. */
+const headline = (n: Notification, actor: string) =>
+  notificationHeadline(n.kind, actor, n.ticket, n.created_at === n.ticket?.created_at);
+
+async function loadNotifications(filter: { id: string } | { workspace: string; recipient: string }) {
+  let query = admin()
+    .from('notifications')
+    .select(
+      'id, kind, recipient_id, actor_id, message_id, email, created_at, ticket:tickets(id, number, subject, created_at), workspace:workspaces(id, slug, name)',
+    )
+    .order('created_at')
+    .order('id');
+  query =
+    'id' in filter
+      ? query.eq('id', filter.id)
+      : query
+          .eq('workspace_id', filter.workspace)
+          .eq('recipient_id', filter.recipient)
+          .eq('email', 'digest')
+          .is('emailed_at', null)
+          .limit(200);
+  const { data, error } = await query;
+  if (error) throw error;
+  return data as unknown as Notification[];
+}
+
+/** The email of one notification: what happened, the message if there is one, the link to the ticket. */
+async function notificationEmail(n: Notification, to: Recipient): Promise<OutgoingEmail> {
+  const ticket = n.ticket!;
+  const ticketUrl = `${appUrl()}/w/${n.workspace.slug}/tickets/${ticket.number}`;
+  const [actor, message, thread] = await Promise.all([
+    n.actor_id ? displayName(n.actor_id) : Promise.resolve('Tend'),
+    n.message_id
+      ? admin().from('messages').select('id, body').eq('id', n.message_id).maybeSingle()
+      : Promise.resolve({ data: null }),
+    admin()
+      .from('messages')
+      .select('id')
+      .eq('ticket_id', ticket.id)
+      .eq('kind', 'reply')
+      .order('created_at')
+      .order('id'),
+  ]);
+  const replies = (thread.data ?? []) as { id: string }[];
+  const isNew = n.kind === 'new_request' && n.created_at === ticket.created_at;
+  const line = headline(n, actor);
+  const body = (message.data as { body: string } | null)?.body;
   const text = [
-    `${who} ${what} #${t.ticket.number} "${t.ticket.subject}" in ${t.workspace.name}:`,
-    '',
-    t.message.body,
+    `${line} in ${n.workspace.name}${body ? ':' : '.'}`,
+    ...(body ? ['', body] : []),
     '',
     `Open the ticket: ${ticketUrl}`,
+    ...(body ? ['', 'Reply to this email to answer the customer.'] : []),
     '',
-    'Reply to this email to answer the customer.',
+    `You get this email because of your notification settings: ${appUrl()}/account#notifications`,
   ].join('\n');
   const html = [
-    `<p>${escapeHtml(who)} ${what} #${t.ticket.number} “${escapeHtml(t.ticket.subject)}” in ${escapeHtml(t.workspace.name)}:</p>`,
-    `<blockquote>${textToHtml(t.message.body)}</blockquote>`,
+    `<p>${escapeHtml(line)} in ${escapeHtml(n.workspace.name)}${body ? ':' : '.'}</p>`,
+    ...(body ? [`<blockquote>${textToHtml(body)}</blockquote>`] : []),
     `<p><a href="${escapeHtml(ticketUrl)}">Open the ticket</a></p>`,
-    '<p>Reply to this email to answer the customer.</p>',
+    ...(body ? ['<p>Reply to this email to answer the customer.</p>'] : []),
+    `<p><a href="${escapeHtml(`${appUrl()}/account#notifications`)}">Notification settings</a></p>`,
   ].join('\n');
+  // Threaded with the ticket's messages; a message's notification answers it.
+  const at = n.message_id ? replies.findIndex((r) => r.id === n.message_id) : -1;
+  const earlier = (at < 0 ? replies : replies.slice(0, at + 1)).map((r) => messageIdOf(r.id));
   return {
     to: to.email,
-    subject: `${isNew ? '' : 'Re: '}[${t.workspace.name}] #${t.ticket.number} ${t.ticket.subject}`,
+    subject: `${isNew ? '' : 'Re: '}[${n.workspace.name}] #${ticket.number} ${ticket.subject}`,
     text,
     html,
-    ...threading(t),
-    replyTo: await replyAddress(t.ticket.id, to.id),
+    messageId: notificationMessageId(n.id),
+    ...(earlier.length
+      ? { inReplyTo: earlier.at(-1), references: [...new Set([earlier[0], ...earlier.slice(-9)])] }
+      : {}),
+    replyTo: await replyAddress(ticket.id, to.id),
   };
+}
+
+const notificationMessageId = (id: string) => `<n.${id}@${inboundDomain()}>`;
+
+async function notifyNotification(notificationId: string) {
+  const [n] = await loadNotifications({ id: notificationId });
+  if (!n) return { status: 404, body: { error: 'notification not found' } };
+  if (n.email !== 'each' || !n.ticket) return { status: 200, body: { sent: [], skipped: `email ${n.email}` } };
+  const email = await emailOf(n.recipient_id);
+  const outcome = newOutcome();
+  if (email) {
+    await deliver(outcome, notificationMessageId(n.id), email, n.ticket.id, () =>
+      notificationEmail(n, { id: n.recipient_id, email }),
+    );
+    if (outcome.sent.length || outcome.already_sent.length) await markEmailed([n.id]);
+  }
+  return { status: outcome.failed.length ? 502 : 200, body: outcome };
+}
+
+async function markEmailed(ids: string[]) {
+  const { error } = await admin().from('notifications').update({ emailed_at: new Date().toISOString() }).in('id', ids);
+  if (error) throw error;
+}
+
+/** One member's digest for one workspace: every notification that waited for it, oldest first. */
+async function notifyDigest(workspaceId: string, recipientId: string) {
+  const list = await loadNotifications({ workspace: workspaceId, recipient: recipientId });
+  if (!list.length) return { status: 200, body: { sent: [], skipped: 'nothing waiting' } };
+  const email = await emailOf(recipientId);
+  const outcome = newOutcome();
+  if (!email) return { status: 200, body: outcome };
+  const workspace = list[0].workspace;
+  const names = new Map<string, string>();
+  for (const id of new Set(list.map((n) => n.actor_id).filter((id): id is string => !!id)))
+    names.set(id, await displayName(id));
+  const lines = list.map((n) => ({
+    line: headline(n, n.actor_id ? names.get(n.actor_id)! : 'Tend'),
+    url: n.ticket ? `${appUrl()}/w/${workspace.slug}/tickets/${n.ticket.number}` : `${appUrl()}/notifications`,
+  }));
+  // One id per set of notifications: a retried call finds the same email sent; new ones make a new email.
+  const hash = (await sha256Hex(list.map((n) => n.id).join(','))).slice(0, 16);
+  const messageId = `<d.${workspaceId}.${recipientId}.${hash}@${inboundDomain()}>`;
+  const count = `${list.length} notification${list.length === 1 ? '' : 's'}`;
+  await deliver(outcome, messageId, email, null, async () => ({
+    to: email,
+    subject: `[${workspace.name}] Your daily digest: ${count}`,
+    text: [
+      `What happened in ${workspace.name} since your last digest (${count}):`,
+      '',
+      ...lines.map((l) => `- ${l.line}\n  ${l.url}`),
+      '',
+      `Choose what you get and how: ${appUrl()}/account#notifications`,
+    ].join('\n'),
+    html: [
+      `<p>What happened in ${escapeHtml(workspace.name)} since your last digest (${count}):</p>`,
+      `<ul>${lines.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.line)}</a></li>`).join('')}</ul>`,
+      `<p><a href="${escapeHtml(`${appUrl()}/account#notifications`)}">Notification settings</a></p>`,
+    ].join('\n'),
+    messageId,
+  }));
+  if (outcome.sent.length || outcome.already_sent.length) await markEmailed(list.map((n) => n.id));
+  return { status: outcome.failed.length ? 502 : 200, body: outcome };
 }
 
 /** Message-ID, and what it answers: the previous public message, and the thread's first. */
@@ -173,42 +299,41 @@ function threading(t: Thread) {
   };
 }
 
-/** Who hears of this message: the requester when the team wrote, else the assignee or the whole team. */
-async function recipients(t: Thread): Promise<{ audience: 'customer' | 'team'; ids: string[] }> {
+/** The team's public reply goes to the requester (unless they unsubscribed); customers' messages reach
+ * the team as notifications instead (private.notify_member). */
+async function recipients(t: Thread): Promise<string[] | null> {
   const db = admin();
-  const { data: members, error } = await db.from('memberships').select('user_id').eq('workspace_id', t.workspace.id);
+  const { data: member, error } = await db
+    .from('memberships')
+    .select('user_id')
+    .eq('workspace_id', t.workspace.id)
+    .eq('user_id', t.message.author_id)
+    .maybeSingle();
   if (error) throw error;
-  const team = new Set(members.map((m) => m.user_id as string));
-  const author = t.message.author_id;
-  if (team.has(author) && author !== t.ticket.requester_id) {
-    const { data: optedOut } = await db
-      .from('email_unsubscribes')
-      .select('user_id')
-      .eq('user_id', t.ticket.requester_id)
-      .maybeSingle();
-    return { audience: 'customer', ids: optedOut ? [] : [t.ticket.requester_id] };
-  }
-  const ids = t.ticket.assignee_id ? [t.ticket.assignee_id] : [...team];
-  return { audience: 'team', ids: ids.filter((id) => id !== author) };
+  if (!member || t.message.author_id === t.ticket.requester_id) return null;
+  const { data: optedOut } = await db
+    .from('email_unsubscribes')
+    .select('user_id')
+    .eq('user_id', t.ticket.requester_id)
+    .maybeSingle();
+  return optedOut ? [] : [t.ticket.requester_id];
 }
 
 async function notifyMessage(messageId: string) {
   const t = await loadThread(messageId);
   if (!t) return { status: 404, body: { error: 'message not found' } };
   if (t.message.kind !== 'reply') return { status: 200, body: { sent: [], skipped: 'note' } };
-  const { audience, ids } = await recipients(t);
-  const isNew = t.replies[0]?.id === t.message.id;
+  const ids = await recipients(t);
+  if (!ids) return { status: 200, body: { sent: [], skipped: 'a customer’s message: the team is notified' } };
   const outcome = newOutcome();
   await Promise.all(
     ids.map(async (id) => {
       const email = await emailOf(id);
       if (!email) return;
-      await deliver(outcome, messageIdOf(t.message.id), email, t.ticket.id, () =>
-        audience === 'customer' ? customerEmail(t, { id, email }) : teamEmail(t, { id, email }, isNew),
-      );
+      await deliver(outcome, messageIdOf(t.message.id), email, t.ticket.id, () => customerEmail(t, { id, email }));
     }),
   );
-  return { status: outcome.failed.length ? 502 : 200, body: { audience, ...outcome } };
+  return { status: outcome.failed.length ? 502 : 200, body: { audience: 'customer', ...outcome } };
 }
 
 interface Outcome {
@@ -326,21 +451,24 @@ async function notifyInvitation(invitationId: string, token: string) {
 Deno.serve(async (req) => {
   if (req.method !== 'POST') return json(405, { error: 'method not allowed' });
   if (!isServiceRole(req)) return json(401, { error: 'service role required' });
-  let payload: { type?: string; message_id?: string; invitation_id?: string; token?: string };
+  let payload: Record<string, unknown>;
   try {
     payload = await req.json();
   } catch {
     return json(400, { error: 'invalid JSON' });
   }
-  if (payload.type === 'message' && typeof payload.message_id === 'string') {
-    const { status, body } = await notifyMessage(payload.message_id);
-    return json(status, body);
-  }
-  if (payload.type === 'invitation' && typeof payload.invitation_id === 'string' && typeof payload.token === 'string') {
-    const { status, body } = await notifyInvitation(payload.invitation_id, payload.token);
-    return json(status, body);
-  }
+  const str = (key: string) => (typeof payload[key] === 'string' ? (payload[key] as string) : null);
+  let answer: { status: number; body: unknown } | null = null;
+  if (payload.type === 'message' && str('message_id')) answer = await notifyMessage(str('message_id')!);
+  else if (payload.type === 'notification' && str('notification_id'))
+    answer = await notifyNotification(str('notification_id')!);
+  else if (payload.type === 'digest' && str('workspace_id') && str('recipient_id'))
+    answer = await notifyDigest(str('workspace_id')!, str('recipient_id')!);
+  else if (payload.type === 'invitation' && str('invitation_id') && str('token'))
+    answer = await notifyInvitation(str('invitation_id')!, str('token')!);
+  if (answer) return json(answer.status, answer.body);
   return json(400, {
-    error: 'expected {"type": "message", "message_id"} or {"type": "invitation", "invitation_id", "token"}',
+    error:
+      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "digest", "workspace_id", "recipient_id"} or {"type": "invitation", "invitation_id", "token"}',
   });
 });
