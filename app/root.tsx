@@ -70,7 +70,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <SiteHeader user={root?.user ?? null} unread={root?.unread ?? null} />
+        <SiteHeader user={root?.user ?? null} unread={root?.unread ?? null} env={root?.ENV ?? null} />
         <main id="main" className="page">
           {children}
         </main>

@@ -1,37 +1,35 @@
 // The header's bell (docs/product.md §2.4): a link to /notifications with the unread count, which works
 // without JavaScript. With it, the count follows the member's notifications live: the code that listens
-// is loaded after the page (notification-bell-live.tsx), so it adds nothing to a page's first JavaScript.
+// is loaded after the page (live/notification-bell-live.ts), so a page's first JavaScript grows only by
+// this component.
 import { Link } from '@remix-run/react';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { useHydrated } from './form-controls.tsx';
+import { useEffect, useState } from 'react';
+import type { RealtimeEnv } from '~/lib/realtime/client.ts';
 
-const BellLive = lazy(() => import('./live/notification-bell-live.tsx'));
-
-export function NotificationBell({ unread, userId }: { unread: number; userId: string }) {
+export function NotificationBell({ unread, userId, env }: { unread: number; userId: string; env: RealtimeEnv }) {
   const [count, setCount] = useState(unread);
   // A navigation brings the root's count again.
   useEffect(() => setCount(unread), [unread]);
-  const hydrated = useHydrated();
-  const shown = count > 99 ? '99+' : String(count);
+  const { SUPABASE_URL, SUPABASE_ANON_KEY } = env;
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let gone = false;
+    void import('./live/use-live-channel.ts').then((m) => {
+      if (!gone) stop = m.watchBell({ SUPABASE_URL, SUPABASE_ANON_KEY }, userId, setCount);
+    });
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, [SUPABASE_URL, SUPABASE_ANON_KEY, userId]);
   return (
-    <Link to="/notifications" className="site-header__bell" data-testid="bell">
-      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-        <path
-          fill="currentColor"
-          d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z"
-        />
-      </svg>
-      <span className="visually-hidden">Notifications{count ? `, ${count} unread` : ''}</span>
-      {count ? (
-        <span className="site-header__count" aria-hidden="true" data-testid="bell-count">
-          {shown}
-        </span>
-      ) : null}
-      {hydrated ? (
-        <Suspense fallback={null}>
-          <BellLive userId={userId} onCount={setCount} />
-        </Suspense>
-      ) : null}
+    // The bell itself is drawn by the stylesheet (app.css): no SVG in the page's JavaScript.
+    <Link
+      to="/notifications"
+      className="site-header__bell"
+      aria-label={`Notifications${count ? `, ${count} unread` : ''}`}
+    >
+      {count ? <b aria-hidden="true">{count > 99 ? '99+' : count}</b> : null}
     </Link>
   );
 }

@@ -33,7 +33,8 @@ export function NotificationSettingsFields({
         const email = team ? row.team_email : row.email;
         const inApp = team ? row.team_in_app : row.in_app;
         return (
-          <fieldset key={row.kind} className="notify-row" aria-describedby={`${id}-hint`}>
+          // Keyed by the values: a save or reset that changes them shows them (the fields are uncontrolled).
+          <fieldset key={`${row.kind}-${email}-${inApp}`} className="notify-row" aria-describedby={`${id}-hint`}>
             <legend>{row.label}</legend>
             <p id={`${id}-hint`} className="field__hint">
               {row.hint}

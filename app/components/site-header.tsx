@@ -1,9 +1,18 @@
 import { Form, Link, useLocation, useMatches } from '@remix-run/react';
 import type { SessionUser } from '~/lib/auth/user.ts';
+import type { RealtimeEnv } from '~/lib/realtime/client.ts';
 import { NotificationBell } from './notification-bell.tsx';
 import { Shortcuts } from './shortcuts.tsx';
 
-export function SiteHeader({ user, unread }: { user: SessionUser | null; unread: number | null }) {
+export function SiteHeader({
+  user,
+  unread,
+  env,
+}: {
+  user: SessionUser | null;
+  unread: number | null;
+  env: RealtimeEnv | null;
+}) {
   const location = useLocation();
   const onSignInPages = location.pathname.startsWith('/login') || location.pathname.startsWith('/auth/');
   // A workspace page says when the reader is its admin (its loader's `adminOf`, the workspace's slug).
@@ -38,7 +47,7 @@ export function SiteHeader({ user, unread }: { user: SessionUser | null; unread:
                   </Link>
                 </>
               ) : null}
-              {unread === null ? null : <NotificationBell unread={unread} userId={user.id} />}
+              {unread === null || !env ? null : <NotificationBell unread={unread} userId={user.id} env={env} />}
               <Link to="/account" className="site-header__user">
                 <span className="visually-hidden">Signed in as </span>
                 {user.displayName ?? user.email}

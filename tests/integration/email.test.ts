@@ -204,35 +204,16 @@ describe('notify', () => {
     expect(mails[0].Text).toContain('Public answer');
   });
 
-  it('mails a new request to the whole team while unassigned, and a reply to the assignee only', async () => {
+  it('sends a customer’s message to no one as a message email: the team hears of it through notifications', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Team please look');
-    for (const who of [PEOPLE.acmeAdmin, PEOPLE.acmeAgent, PEOPLE.acmeAgent2]) {
-      const mails = await waitFor(`the new request to ${who.email}`, async () => {
-        const all = await mailsTo(who.email).catch(() => []);
-        return all.find((m) => m.Subject.includes('Team please look')) ?? null;
-      });
-      expect(mails.Subject).toBe(`[Acme Support] #${t.number} Team please look`);
-      expect(mails.Text).toContain(`/w/acme/tickets/${t.number}`);
-      expect(mails.Text).toContain('Please help, it is smoking.');
-      expect(mails.headers['List-Unsubscribe']).toBeUndefined();
-    }
-    await db.sql('update tickets set assignee_id = $1 where id = $2', [PEOPLE.acmeAgent2.id, t.id]);
-    const c = await db.as('acmeCustomer');
-    const { data: reply } = await c.rpc('post_message', { p_ticket_id: t.id, p_body: 'Still smoking' });
-    const mail = await waitFor('the reply to the assignee', async () => {
-      const all = await mailsTo(PEOPLE.acmeAgent2.email);
-      return all.find((m) => m.Text.includes('Still smoking')) ?? null;
-    });
-    expect(mail.Subject).toBe(`Re: [Acme Support] #${t.number} Team please look`);
-    // Everything queued is answered: the others got nothing for this reply.
-    await waitFor('notify to finish', async () => {
-      const { rows } = await db.sql(`select count(*)::int as n from net.http_request_queue`);
-      return rows[0].n === 0;
-    });
-    const others = await db.sql('select recipient from email_deliveries where message_id = $1', [
-      `<m.${reply.id}@${DOMAIN}>`,
+    const { rows } = await db.sql(`select id from messages where ticket_id = $1`, [t.id]);
+    const res = await notify({ type: 'message', message_id: rows[0].id });
+    expect(await res.json()).toEqual({ sent: [], skipped: 'a customer’s message: the team is notified' });
+    // The trigger didn't call notify for it either (nothing queued or sent for its Message-ID).
+    const deliveries = await db.sql('select recipient from email_deliveries where message_id = $1', [
+      `<m.${rows[0].id}@${DOMAIN}>`,
     ]);
-    expect(others.rows).toEqual([{ recipient: PEOPLE.acmeAgent2.email }]);
+    expect(deliveries.rows).toEqual([]);
   });
 
   it('is idempotent by message id: a retried call sends nothing twice', async () => {
@@ -652,6 +633,13 @@ describe('inbound-email: whom a mail speaks for (docs/decisions/034-inbound-emai
       const { rows } = await db.sql('select count(*)::int as n from net.http_request_queue');
       return rows[0].n === 0;
     });
+  // The agent answers by email: they chose to hear of every new request by email (notification settings).
+  beforeAll(async () => {
+    await db.sql(
+      `insert into notification_settings (workspace_id, user_id, kind, email, in_app) values ($1, $2, 'new_request', 'each', true)`,
+      [ACME, PEOPLE.acmeAgent.id],
+    );
+  });
 
   it('refuses mail that claims to be an agent without the provider’s authentication, whatever headers the sender wrote: nothing is posted or mailed', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Refund please');
@@ -922,14 +910,11 @@ describe('notify when the SMTP server fails', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.server.address() as { port: number }).port;
 
-    // The ticket's own notifications go out first, to the catcher.
+    // The ticket's own calls to notify are done first (the team's notifications).
     const t = await openTicket(db, 'acmeCustomer2', 'SMTP outage');
-    await waitFor('the new request’s emails', async () => {
-      const { rows } = await db.sql(
-        `select count(*)::int as n from email_deliveries where ticket_id = $1 and status = 'sent'`,
-        [t.id],
-      );
-      return rows[0].n === 3;
+    await waitFor('notify to finish', async () => {
+      const { rows } = await db.sql('select count(*)::int as n from net.http_request_queue');
+      return rows[0].n === 0;
     });
     writeFileSync(envFile, `${baseEnv}SMTP_HOST=127.0.0.1\nSMTP_PORT=${port}\n`);
     try {
