@@ -28,6 +28,8 @@ export async function run(
   headers: Record<string, string>,
   duration: number,
   connections: number,
+  /** Paths each connection asks for in turn (on `url`'s origin) instead of `url` alone. */
+  paths?: string[],
 ): Promise<BenchResult> {
   // autocannon's own percentiles come from a histogram of whole milliseconds (rounded down), which
   // at 10–30 ms moves a ratio of two of them by several per cent; its per-response times are exact
@@ -35,7 +37,8 @@ export async function run(
   // number answers with a redirect to it).
   const times: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration, headers }, (error, done) =>
+    const requests = paths?.map((path) => ({ method: 'GET' as const, path }));
+    const instance = autocannon({ url, connections, duration, headers, requests }, (error, done) =>
       error ? reject(error) : resolve(done),
     );
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {

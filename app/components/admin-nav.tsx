@@ -7,6 +7,7 @@ const PAGES = [
   { key: 'notifications', label: 'Notifications', path: 'settings/notifications' },
   { key: 'settings', label: 'Settings', path: 'settings' },
   { key: 'reports', label: 'Reports', path: 'reports' },
+  { key: 'help', label: 'Help center', path: 'help' },
 ] as const;
 
 export function AdminNav({ slug, current }: { slug: string; current: (typeof PAGES)[number]['key'] }) {

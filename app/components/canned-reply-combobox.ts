@@ -2,10 +2,11 @@
 // picker's first focus (canned-reply-picker.tsx renders the field; this adds its list and a status).
 // Plain DOM, so loading it loads nothing else: type to filter by title, then by text; the arrows move through the
 // list, Enter inserts the filled-in text at the message's cursor, a click too; Escape closes, again
-// clears.
+// clears. With `articlesSrc` it also searches the help center's published articles as the agent types
+// (…/help/lookup): an article inserts its title and address.
 import type { PickerReply } from '~/lib/helpdesk/canned-replies.ts';
 
-export function drive(input: HTMLInputElement, replies: PickerReply[], textareaId: string) {
+export function drive(input: HTMLInputElement, replies: PickerReply[], textareaId: string, articlesSrc?: string) {
   const list = document.createElement('div');
   list.id = `${input.id}-list`;
   list.role = 'listbox';
@@ -20,6 +21,9 @@ export function drive(input: HTMLInputElement, replies: PickerReply[], textareaI
   let open = document.activeElement === input && input.value !== '';
   let active = 0;
   let matches: PickerReply[] = [];
+  let articles: PickerReply[] = [];
+  let lookup: ReturnType<typeof setTimeout> | undefined;
+  const isArticle = (r: PickerReply) => articles.includes(r);
 
   const optionId = (i: number) => `${list.id}-${i}`;
   // The state shown: open or not, the active option (no rebuild, so a click lands where it started).
@@ -38,7 +42,11 @@ export function drive(input: HTMLInputElement, replies: PickerReply[], textareaI
   const filter = () => {
     const q = input.value.trim().toLowerCase();
     const has = (s: string) => s.toLowerCase().includes(q);
-    matches = [...replies.filter((r) => has(r.title)), ...replies.filter((r) => !has(r.title) && has(r.text))];
+    matches = [
+      ...replies.filter((r) => has(r.title)),
+      ...replies.filter((r) => !has(r.title) && has(r.text)),
+      ...(q ? articles : []),
+    ];
     active = 0;
     list.replaceChildren(
       ...matches.map((reply, i) => {
@@ -51,7 +59,7 @@ export function drive(input: HTMLInputElement, replies: PickerReply[], textareaI
         text.className = 'hd-picker__text';
         text.ariaHidden = 'true';
         text.textContent = reply.text;
-        option.append(reply.title, text);
+        option.append(isArticle(reply) ? `Article: ${reply.title}` : reply.title, text);
         // The field keeps the focus (aria-activedescendant).
         option.onmousedown = (event) => event.preventDefault();
         option.onmousemove = () => {
@@ -82,6 +90,25 @@ export function drive(input: HTMLInputElement, replies: PickerReply[], textareaI
     open = true;
     filter();
     show();
+    if (!articlesSrc) return;
+    clearTimeout(lookup);
+    const q = input.value.trim();
+    lookup = setTimeout(async () => {
+      if (q.length < 2) articles = [];
+      else {
+        try {
+          const res = await fetch(`${articlesSrc}?q=${encodeURIComponent(q)}`, {
+            headers: { Accept: 'application/json' },
+          });
+          if (!res.ok || input.value.trim() !== q) return;
+          articles = ((await res.json()) as { articles: PickerReply[] }).articles;
+        } catch {
+          return;
+        }
+      }
+      filter();
+      show();
+    }, 250);
   });
   input.addEventListener('click', () => {
     open = !open;

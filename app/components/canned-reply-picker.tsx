@@ -3,6 +3,8 @@
 // server, after what was typed. With it: a combobox (canned-reply-combobox.ts), loaded with the
 // replies' filled-in text (`src`) when the field is first used, so the ticket page's own JavaScript
 // and data stay small (docs/decisions/006-javascript-budget.md). The text stays editable either way.
+// With JavaScript it also finds help center articles and inserts their link (the replies' JSON names
+// where to look them up: …/help/lookup).
 import { type FocusEvent, useId } from 'react';
 import { ErrorList, useHydrated } from '~/components/form-controls.tsx';
 import { SelectField } from '~/components/helpdesk-ui.tsx';
@@ -20,9 +22,9 @@ export function CannedReplyPicker({
   errors?: string[];
 }) {
   const hydrated = useHydrated();
-  if (!replies.length) return null;
-  // Keyed by ticket: the text is filled in for one.
+  // Keyed by ticket: the text is filled in for one. With JavaScript there are always articles to find.
   if (hydrated) return <LazyCombobox key={src} src={src} textareaId={textareaId} />;
+  if (!replies.length) return null;
   return (
     <div>
       <div className="hd-actions">
@@ -55,13 +57,13 @@ function LazyCombobox({ src, textareaId }: { src: string; textareaId: string }) 
       import('./canned-reply-combobox.ts'),
       fetch(src, { headers: { Accept: 'application/json' } }).then((res) => res.json()),
     ]).then(
-      ([{ drive }, { replies }]) => drive(input, replies, textareaId),
+      ([{ drive }, { replies, articles }]) => drive(input, replies, textareaId, articles),
       () => delete input.dataset.state,
     );
   };
   return (
     <div className="field hd-picker">
-      <label htmlFor={`${id}-input`}>Canned reply</label>
+      <label htmlFor={`${id}-input`}>Canned reply or article</label>
       <input
         id={`${id}-input`}
         className="input"

@@ -11,15 +11,20 @@ export type ThreadMessage = Pick<Tables<'messages'>, 'id' | 'kind' | 'body' | 'c
   attachments?: AttachmentView[];
 };
 
-/** `filesPath`: the page's file route, `…/files/` (the attachment id follows). */
+/**
+ * `filesPath`: the page's file route, `…/files/` (the attachment id follows). `articleFrom`: on the
+ * agent's page, the new-article address a reply's id completes ("Create article from this reply").
+ */
 export function Thread({
   messages,
   highlightAfter,
   filesPath,
+  articleFrom,
 }: {
   messages: ThreadMessage[];
   highlightAfter?: string | null;
   filesPath: string;
+  articleFrom?: string;
 }) {
   const href = (id: string) => `${filesPath}${id}`;
   let passed = false;
@@ -44,6 +49,9 @@ export function Thread({
             </div>
             <div className="hd-message__body">{m.body}</div>
             <AttachmentList files={m.attachments ?? []} href={href} />
+            {articleFrom && m.kind === 'reply' ? (
+              <a href={`${articleFrom}${m.id}`}>Create article from this reply</a>
+            ) : null}
           </li>
         );
       })}

@@ -1,13 +1,19 @@
-// A workspace's customer portal: its name, "Submit a request", and (signed in) my requests here.
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+// A workspace's customer portal: its name, the help center's search box (when it has articles),
+// "Submit a request", and (signed in) my requests here.
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
+import { HelpSearchForm } from '~/components/help-ui.tsx';
 import { StatusBadge } from '~/components/helpdesk-ui.tsx';
+import { helpPath } from '~/lib/help/articles.ts';
 import { getOptionalUser } from '~/lib/auth/session.server.ts';
 import { formatDate, PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
 import { requireWorkspace } from '~/lib/helpdesk/queries.server.ts';
 import { data } from '~/lib/http/responses.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
+import helpStyles from '~/styles/help.css';
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.workspace.name} support · Tend` : 'Support · Tend' },
@@ -17,6 +23,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   const { supabase } = getSupabase(request);
   const workspace = await requireWorkspace(request, supabase, params.slug ?? '');
+  const articles = await supabase
+    .from('help_articles')
+    .select('id')
+    .eq('workspace_id', workspace.id)
+    .eq('status', 'published')
+    .limit(1);
+  if (articles.error) throwDbError(request, articles.error, 'portal help');
+  const answered = new URL(request.url).searchParams.has('answered');
   let requests: { number: number; subject: string; status: TicketStatus; last_message_at: string }[] = [];
   if (user) {
     const { data: rows, error } = await supabase
@@ -29,18 +43,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (error) throwDbError(request, error, 'portal requests');
     requests = (rows ?? []) as typeof requests;
   }
-  return data(request, { workspace, signedIn: !!user, requests });
+  return data(request, { workspace, signedIn: !!user, requests, hasHelp: articles.data.length > 0, answered });
 }
 
 export default function Portal() {
-  const { workspace, signedIn, requests } = useLoaderData<typeof loader>();
+  const { workspace, signedIn, requests, hasHelp, answered } = useLoaderData<typeof loader>();
   const base = `/support/${workspace.slug}`;
   return (
     <section className="stack-lg" aria-labelledby="portal-title">
       <div className="card">
         <p className="eyebrow">Support</p>
         <h1 id="portal-title">{workspace.name}</h1>
+        {answered ? (
+          <p className="notice notice--success" role="status">
+            Glad you found your answer. Nothing was sent.
+          </p>
+        ) : null}
         <p className="lead">Ask a question or report a problem. We'll answer here and by email.</p>
+        {hasHelp ? (
+          <div className="stack">
+            <HelpSearchForm slug={workspace.slug} id="portal-help-q" />
+            <p>
+              <Link to={helpPath(workspace.slug)} reloadDocument>
+                Browse the help center
+              </Link>
+            </p>
+          </div>
+        ) : null}
         <p>
           <Link to={`${base}/new`} className="button">
             Submit a request

@@ -1,6 +1,10 @@
 // Open a request in a workspace (create_ticket: ticket + first message + its files in one transaction;
-// the files are streamed to storage first, under the ticket id create_ticket then takes).
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+// the files are streamed to storage first, under the ticket id create_ticket then takes, in the
+// uploader's own prefix).
+// Help articles that may answer it are suggested (docs/product.md §2.2): with JavaScript as the subject
+// is typed; without, after the first submit of a request without files (so none must be chosen again),
+// with "My question is answered" / "Send my request anyway" and everything typed kept.
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import {
   ErrorList,
@@ -13,15 +17,24 @@ import {
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { MessageField } from '~/components/message-field.tsx';
+import { useHydrated } from '~/components/form-controls.tsx';
+import { SuggestionList, useSubjectSuggestions } from '~/components/request-suggestions.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { SUBJECT_MAX_LENGTH } from '~/lib/constants.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { NewRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
-import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
+import { attachmentsArg, readMessageForm, removeUploads, type Upload } from '~/lib/helpdesk/attachments.server.ts';
 import { requireWorkspace } from '~/lib/helpdesk/queries.server.ts';
+import type { SuggestedArticle } from '~/lib/help/articles.ts';
+import { suggest } from '~/lib/help/help.server.ts';
+import { log } from '~/lib/http/log.server.ts';
 import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import type { Supabase } from '~/lib/supabase/client.server.ts';
+import helpStyles from '~/styles/help.css';
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `New request · ${data.workspace.name} · Tend` : 'New request · Tend' },
@@ -30,22 +43,34 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { supabase } = await requireUser(request);
   const workspace = await requireWorkspace(request, supabase, params.slug ?? '');
-  return data(request, { workspace, clientKey: crypto.randomUUID() });
+  // "Submit a request" from a search with no result brings its query as the subject.
+  const subject = (new URL(request.url).searchParams.get('subject') ?? '').slice(0, SUBJECT_MAX_LENGTH);
+  return data(request, { workspace, clientKey: crypto.randomUUID(), subject });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { supabase } = await requireUser(request);
+  const { user, supabase } = await requireUser(request);
   // The page's own look-up first: an unknown workspace or an unreachable database is its error page
   // (with the text given back, kept-form.server.ts), not a message in the form.
   const { id: workspaceId, slug } = await requireWorkspace(request, supabase, params.slug ?? '');
   const ticketId = crypto.randomUUID();
-  const { form, uploads, fileErrors, fileNames } = await readMessageForm(request, supabase, { workspaceId, ticketId });
+  const { form, uploads, fileErrors, fileNames } = await readMessageForm(request, supabase, {
+    uploaderId: user.id,
+    workspaceId,
+    ticketId,
+  });
+  if (form.get('intent') === 'answered') return answered(request, supabase, slug, uploads);
   const submission = parseSubmission(form, NewRequestSchema);
   if (submission.status !== 'success' || fileErrors.length) {
     await removeUploads(supabase, uploads);
     const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
     return data(request, { result, fileNames }, { status: 400 });
+  }
+  // No JavaScript (which shows them as the subject is typed): the articles first, once, unless files came along.
+  if (!form.get('suggestions_seen') && !uploads.length) {
+    const suggestions = await suggest(request, slug, submission.value.subject);
+    if (suggestions.length) return data(request, { result: submission.reply(), fileNames, suggestions });
   }
 
   const { data: rows, error } = await supabase.rpc('create_ticket', {
@@ -69,11 +94,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithHeaders(request, created ? `/support/${slug}/requests/${created.number}` : `/support/${slug}`);
 }
 
+/** "My question is answered": nothing is sent; the answer counts for the reports (a deflection). */
+async function answered(request: Request, supabase: Supabase, slug: string, uploads: Upload[]) {
+  await removeUploads(supabase, uploads);
+  const { error } = await supabase.rpc('record_help_suggestion', { p_slug: slug, p_kind: 'answered' });
+  if (error) log.warn('help: answered not recorded', { message: error.message });
+  return redirectWithHeaders(request, `/support/${slug}?answered=1`, { status: 303 });
+}
+
 export default function NewRequest() {
-  const { workspace, clientKey } = useLoaderData<typeof loader>();
+  const { workspace, clientKey, subject } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const result = actionData?.result;
+  const hydrated = useHydrated();
+  const live = useSubjectSuggestions(workspace.slug);
+  const suggestions = (actionData as { suggestions?: SuggestedArticle[] } | undefined)?.suggestions ?? null;
   return (
     <section className="card card--narrow" aria-labelledby="new-title">
       <p className="eyebrow">
@@ -82,6 +118,8 @@ export default function NewRequest() {
       <h1 id="new-title">Submit a request</h1>
       <Form method="post" className="stack" encType="multipart/form-data" noValidate>
         <input type="hidden" name="client_key" value={clientKey} />
+        {/* Suggestions already shown (live with JavaScript, or on the page the server sent): the next submit sends. */}
+        {hydrated || suggestions ? <input type="hidden" name="suggestions_seen" value="1" /> : null}
         <Field
           label="Subject"
           errors={replyErrors(result, 'subject')}
@@ -89,11 +127,13 @@ export default function NewRequest() {
             id: 'subject',
             name: 'subject',
             type: 'text',
-            defaultValue: replyValue(result, 'subject') ?? '',
+            defaultValue: replyValue(result, 'subject') ?? subject,
             required: true,
             maxLength: SUBJECT_MAX_LENGTH,
+            onChange: live.onSubjectChange,
           }}
         />
+        {suggestions ? null : live.panel}
         <MessageField
           id="body"
           name="body"
@@ -105,7 +145,20 @@ export default function NewRequest() {
         />
         <AttachmentsField errors={replyErrors(result, FILES_FIELD)} keptNames={actionData?.fileNames} />
         <ErrorList errors={replyFormErrors(result)} />
-        <SubmitButton pending={pending}>Submit request</SubmitButton>
+        {suggestions ? (
+          <section className="notice stack" aria-labelledby="suggested-title" role="status">
+            <h2 id="suggested-title">Before you send: these articles may answer your question</h2>
+            <SuggestionList suggestions={suggestions} />
+            <p className="hd-actions">
+              <button type="submit" name="intent" value="answered" className="button button--secondary">
+                My question is answered
+              </button>
+              <SubmitButton pending={pending}>Send my request anyway</SubmitButton>
+            </p>
+          </section>
+        ) : (
+          <SubmitButton pending={pending}>Submit request</SubmitButton>
+        )}
       </Form>
     </section>
   );

@@ -62,8 +62,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { supabase, workspace, ticket } = await requesterTicket(request, params);
+  const { user, supabase, workspace, ticket } = await requesterTicket(request, params);
   const { form, uploads, fileErrors, fileNames } = await readMessageForm(request, supabase, {
+    uploaderId: user.id,
     workspaceId: workspace.id,
     ticketId: ticket.id,
   });

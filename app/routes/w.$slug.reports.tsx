@@ -2,11 +2,13 @@
 // workspace's time zone — tickets created and solved per day as a chart, first response and
 // resolution times (median, 90th percentile), the backlog by status and by assignee, and the busiest
 // hours. One call (workspace_report, security invoker: row-level security decides); the charts are
-// SVG rendered here, so the page needs no script and no chart library.
+// SVG rendered here, so the page needs no script and no chart library. The help center's section comes
+// from help_report, asked at the same time.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { AdminNav } from '~/components/admin-nav.tsx';
 import { Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';
+import { HelpReportSection } from '~/components/help-report.tsx';
 import { HoursHeatmap, VolumeChart } from '~/components/report-charts.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { REPORT_RANGES_DAYS } from '~/lib/constants.ts';
@@ -17,6 +19,7 @@ import { data } from '~/lib/http/responses.server.ts';
 import { formatCount, formatDay, formatDuration } from '~/lib/reports/format.ts';
 import { reportArgs, reportRange } from '~/lib/reports/range.server.ts';
 import type { Percentiles, WorkspaceReport } from '~/lib/reports/report.ts';
+import type { HelpReport } from '~/lib/help/report.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Reports · ${data.workspace.name} · Tend` : 'Reports · Tend' },
@@ -28,24 +31,27 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const range = reportRange(new URL(request.url).searchParams);
   // The admin check and the report at once: the report refuses anyone else itself, and a refusal
   // (or a renamed workspace's redirect) comes from requireAdmin as on every admin page.
-  const [workspace, result] = await Promise.all([
+  const [workspace, result, help] = await Promise.all([
     requireAdmin(request, supabase, user.id, slug),
     range.ok ? supabase.rpc('workspace_report', reportArgs(slug, range)) : null,
+    range.ok ? supabase.rpc('help_report', reportArgs(slug, range)) : null,
   ]);
   const page = { adminOf: workspace.slug, workspace };
   if (!range.ok || !result) {
     return data(
       request,
-      { ...page, preset: null, reply: range.ok ? null : range.reply, report: null },
+      { ...page, preset: null, reply: range.ok ? null : range.reply, report: null, help: null },
       { status: 400 },
     );
   }
   if (result.error) throwDbError(request, result.error, 'reports');
+  if (help?.error) throwDbError(request, help.error, 'help report');
   return data(request, {
     ...page,
     preset: range.preset,
     reply: null,
     report: result.data as unknown as WorkspaceReport,
+    help: (help?.data ?? null) as unknown as HelpReport | null,
   });
 }
 
@@ -76,7 +82,7 @@ function Times({ title, id, times, counted }: { title: string; id: string; times
 }
 
 export default function ReportsPage() {
-  const { workspace, preset, reply, report } = useLoaderData<typeof loader>();
+  const { workspace, preset, reply, report, help } = useLoaderData<typeof loader>();
   const base = `/w/${workspace.slug}/reports`;
   const custom = !preset;
   const timeZone = report?.time_zone.replaceAll('_', ' ');
@@ -230,6 +236,7 @@ export default function ReportsPage() {
             <h2 id="hours-title">Busiest hours</h2>
             <HoursHeatmap hours={report.busiest_hours} id="hours-chart" timeZone={timeZone ?? ''} />
           </section>
+          {help ? <HelpReportSection slug={workspace.slug} report={help} /> : null}
         </>
       ) : null}
     </section>

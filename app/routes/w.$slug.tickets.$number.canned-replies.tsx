@@ -1,6 +1,6 @@
 // The workspace's canned replies filled in for this ticket, as JSON, for the composer's picker, which
 // asks once when it is first used (the ticket page itself carries only their titles). Members only:
-// anyone else gets 404 as for the ticket.
+// anyone else gets 404 as for the ticket. `articles`: where the picker looks up help center articles.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
@@ -11,5 +11,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const ticket = await requireMemberTicket(request, supabase, user.id, params.slug ?? '', params.number);
   const replies = await filledCannedReplies(request, supabase, user, ticket);
-  return jsonResponse(request, { replies }, { headers: { 'Cache-Control': 'private, no-store' } });
+  const articles = `/w/${params.slug}/help/lookup`;
+  return jsonResponse(request, { replies, articles }, { headers: { 'Cache-Control': 'private, no-store' } });
 }

@@ -166,6 +166,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     fileErrors,
     fileNames,
   } = await readMessageForm(request, supabase, {
+    uploaderId: user.id,
     workspaceId: ticket.workspaceId,
     ticketId: ticket.id,
   });
@@ -268,6 +269,7 @@ export default function TicketPage() {
           messages={messages}
           highlightAfter={changedAfter ?? null}
           filesPath={`/w/${workspace.slug}/tickets/${ticket.number}/files/`}
+          articleFrom={`/w/${workspace.slug}/help/new?from=`}
         />
         {closed ? (
           <p className="notice notice--warning">This request is closed. The requester can open a follow-up request.</p>

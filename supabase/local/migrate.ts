@@ -4,11 +4,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { explainMissingExtension } from './extensions.ts';
 import { listSqlFiles, withClient } from './postgres.ts';
 
 const BOOTSTRAP_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bootstrap');
 // CLI: only files named <version>_<name>.sql are migrations (pkg/migration/file.go).
-const MIGRATION_NAME = /^([0-9]+)_(.*)\.sql$/;
+export const MIGRATION_NAME = /^([0-9]+)_(.*)\.sql$/;
 
 export class MigrationError extends Error {
   constructor(
@@ -34,7 +35,8 @@ async function runFile(c: pg.Client, file: string, sql: string, after?: () => Pr
     const e = err as pg.DatabaseError;
     const pos = Number(e.position);
     const line = pos > 0 ? sql.slice(0, pos).split('\n').length : undefined;
-    const detail = [e.message, e.detail && `DETAIL: ${e.detail}`, e.where && `CONTEXT: ${e.where}`]
+    const local = explainMissingExtension(e.message ?? '');
+    const detail = [e.message, e.detail && `DETAIL: ${e.detail}`, e.where && `CONTEXT: ${e.where}`, local]
       .filter(Boolean)
       .join('\n');
     throw new MigrationError(file, line, detail || String(err));
@@ -107,7 +109,11 @@ export interface MigrationResult {
 }
 
 /** Applies supabase/migrations/*.sql not yet recorded, in name order, each in its own transaction, as postgres. */
-export async function migrate(postgresUrl: string, projectDir: string): Promise<MigrationResult> {
+export async function migrate(
+  postgresUrl: string,
+  projectDir: string,
+  onApply?: (file: string) => void,
+): Promise<MigrationResult> {
   const dir = path.join(projectDir, 'supabase', 'migrations');
   return withClient(postgresUrl, async (c) => {
     const done = new Set(
@@ -118,6 +124,7 @@ export async function migrate(postgresUrl: string, projectDir: string): Promise<
       const m = MIGRATION_NAME.exec(file);
       if (!m || done.has(m[1])) continue;
       const sql = readFileSync(path.join(dir, file), 'utf8');
+      onApply?.(file);
       await runFile(c, `supabase/migrations/${file}`, sql, async () => {
         await c.query(
           'insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)',
@@ -177,8 +184,33 @@ export async function recreateDatabase(superuserUrl: string): Promise<void> {
       }
     }
     await c.query('create database postgres');
+    await resetRoles(c);
   });
 }
+
+// The roles the image (and so the bootstrap) owns; the CLI's db dump skips the same (pkg/migration/dump.go).
+const RESERVED_ROLE =
+  /^(pg_|supabase_|cli_login_|pgsodium_)|^(anon|authenticated|authenticator|service_role|postgres|dashboard_user|pgbouncer|pgtle_admin)$/;
+// Role settings the bootstrap writes again; a migration may have changed them.
+const API_ROLES = ['anon', 'authenticated', 'service_role', 'authenticator', 'postgres'];
+
+/**
+ * Roles are the cluster's, not the database's: dropping the database keeps a migration's
+ * `create role` and `alter role authenticator set …`, and the next reset would fail on them. The CLI
+ * resets with a new cluster (db reset on PG 15+ removes the volume); this comes to the same.
+ */
+async function resetRoles(c: pg.Client) {
+  const { rows } = await c.query<{ rolname: string }>(`select rolname from pg_roles where oid <> 10`);
+  for (const { rolname } of rows) {
+    if (RESERVED_ROLE.test(rolname)) continue;
+    await c.query(`drop role ${escapeIdentifier(rolname)}`).catch((err: Error) => {
+      throw new Error(`reset: cannot drop role "${rolname}" (a migration made it): ${err.message}`);
+    });
+  }
+  for (const role of API_ROLES) await c.query(`alter role ${role} reset all`);
+}
+
+const escapeIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * The Vault secrets a hosted project is told to create for calling its functions from SQL (Supabase

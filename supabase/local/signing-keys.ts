@@ -5,6 +5,7 @@
 // from `supabase start` and from this stack verify alike; `[auth] signing_keys_path` replaces it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { importJWK, SignJWT } from 'jose';
 
 export interface Jwk {
   kty: string;
@@ -74,14 +75,29 @@ export function publicJwk(key: Jwk): Jwk {
 }
 
 /**
- * The JWKS the API services verify with (PostgREST's jwt-secret, CLI ResolveJWKS): every
- * public key plus the JWT secret as an `oct` key, so HS256 API keys keep working.
+ * The JWKS the API services verify with (PostgREST's jwt-secret, CLI config.go ResolveJWKS): every
+ * public key, plus the JWT secret as an `oct` key unless `signing_keys_path` is set, so the HS256
+ * API keys keep working by default and, with a project's own keys, only tokens signed with them pass.
  */
-export function verificationJwks(keys: Jwk[], jwtSecret: string): { keys: Jwk[] } {
-  return {
-    keys: [
-      ...keys.filter((k) => k.kty !== 'oct').map(publicJwk),
-      { kty: 'oct', k: Buffer.from(jwtSecret).toString('base64url') },
-    ],
-  };
+export function verificationJwks(keys: Jwk[], jwtSecret: string, ownKeys: boolean): { keys: Jwk[] } {
+  const secret = { kty: 'oct', k: Buffer.from(jwtSecret).toString('base64url') };
+  return { keys: [...keys.filter((k) => k.kty !== 'oct').map(publicJwk), ...(ownKeys ? [] : [secret])] };
+}
+
+const TEN_YEARS = 10 * 365 * 24 * 3600;
+
+/**
+ * The anon and service_role keys the CLI derives from `signing_keys_path` (pkg/config/apikeys.go
+ * generateJWT): `{iss, role, exp}` signed with the file's first key, its kid in the header, valid
+ * ten years from now, so each start makes new ones; the gateway takes any key these keys sign.
+ */
+export async function apiKeysFrom(keys: Jwk[]): Promise<{ anonKey: string; serviceRoleKey: string }> {
+  const first = keys[0]!;
+  const key = await importJWK({ ...first, key_ops: ['sign'] } as Parameters<typeof importJWK>[0], first.alg);
+  const exp = Math.floor(Date.now() / 1000) + TEN_YEARS;
+  const sign = (role: string) =>
+    new SignJWT({ iss: 'supabase-demo', role, exp })
+      .setProtectedHeader({ alg: first.alg!, kid: first.kid!, typ: 'JWT' })
+      .sign(key);
+  return { anonKey: await sign('anon'), serviceRoleKey: await sign('service_role') };
 }

@@ -3,28 +3,31 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig, type ProjectConfig } from './config.ts';
-import { loadSigningKeys, verificationJwks } from './signing-keys.ts';
+import { apiKeysFrom, loadSigningKeys, verificationJwks } from './signing-keys.ts';
 import { createAuthService } from './auth/index.ts';
 import { createRealtimeService, type RealtimeService } from './realtime/index.ts';
 import { createFunctionsService } from './functions/index.ts';
 import { startMail } from './mail/index.ts';
 import { createStorageService, resetStorage } from './storage/index.ts';
 import { installExtensions, startNetCron } from './netcron/index.ts';
+import { provideExtensions } from './extensions.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
 import { bootstrap, migrate, recreateDatabase, seed, seedVault } from './migrate.ts';
 import { PASSWORD, SUPERUSER, startPostgres, withClient, type RunningPostgres } from './postgres.ts';
 import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
-import { isAlive, terminate } from './process.ts';
+import { terminate } from './process.ts';
+import { readStatus, statusFile, type StatusFile } from './status-file.ts';
+import { DEFAULT_PORT, PROJECT_DIR } from './defaults.ts';
 import { supervise, type Running } from './supervisor.ts';
 import { trustFromEnv, type TrustOptions } from './trust.ts';
 import type { Mailer, StackContext } from './service.ts';
 
-export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DEFAULT_PORT = 54321;
+export { readStatus, type StatusFile };
+
+export { DEFAULT_PORT, isBasePort, PROJECT_DIR } from './defaults.ts';
 
 export interface StackOptions {
   /** Gateway port; db = port + 1, mail = port + 3, SMTP = port + 4 (as `supabase start`). 0 picks free ports. */
@@ -47,6 +50,8 @@ export interface StackOptions {
   functionsEnv?: Record<string, string>;
   /** Host names, proxies and IP forwarding the services trust (default: from the environment, trust.ts). */
   trust?: Partial<TrustOptions>;
+  /** `functions serve --no-verify-jwt`: no function checks the JWT, whatever config.toml says. */
+  noVerifyJwt?: boolean;
   /** Called when a crashed child can't be restarted (supervisor.ts); the stack has already stopped itself. */
   onCrash?: (name: string, message: string) => void;
 }
@@ -147,9 +152,6 @@ function kernelPort(): Promise<number> {
 
 export const freePort = (): Promise<number> => pickFree([0]);
 
-/** Whether `n` can be a gateway port: one that leaves room for db and mail (+1, +3). */
-export const isBasePort = (n: number): boolean => Number.isInteger(n) && n > 0 && n + 4 <= 65535;
-
 /** A base port whose gateway, db, mail and SMTP ports (+0, +1, +3, +4) are all free. */
 export const freeBasePort = (): Promise<number> => pickFree([0, 1, 3, 4]);
 
@@ -159,7 +161,7 @@ const vaultSecrets = (apiUrl: string, keys: StackKeys) => ({
   service_role_key: keys.serviceRoleKey,
 });
 
-const statusFile = (dir: string) => path.join(dir, 'stack.json');
+const pick = ({ publishableKey, secretKey }: StackKeys) => ({ publishableKey, secretKey });
 
 /**
  * A stack killed with SIGKILL leaves its children running (they have their own process group).
@@ -183,18 +185,6 @@ async function reapOrphans(dir: string) {
     await terminate(pid, name === 'postgres' ? 'SIGINT' : 'SIGTERM');
   }
   rmSync(statusFile(dir), { force: true });
-}
-
-/** The running stack on this data dir, if any (as `npm run stack -- status` reports it). */
-export function readStatus(
-  dir: string,
-): (StackInfo & { pid: number; processes: { name: string; pid: number }[] }) | null {
-  try {
-    const s = JSON.parse(readFileSync(statusFile(dir), 'utf8'));
-    return isAlive(s.pid) ? s : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -223,13 +213,14 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   const projectDir = options.projectDir ?? PROJECT_DIR;
   const dir = path.resolve(options.dir ?? path.join(projectDir, '.supabase-local'));
   const log = options.log ?? ((line: string) => console.log(line));
-  const keys: StackKeys = { ...defaultKeys, ...options.keys };
   const trust: TrustOptions = { ...trustFromEnv(), ...options.trust };
   const config = loadConfig(projectDir);
   options.configure?.(config);
   // A key the stack doesn't honour is said once at start, never dropped silently (config-keys.ts).
   for (const w of config.warnings) log(`[config] ${w}`);
+  const ownKeys = Boolean(config.auth.signingKeysPath);
   const signingKeys = loadSigningKeys(projectDir, config.auth.signingKeysPath);
+  const keys: StackKeys = { ...defaultKeys, ...(ownKeys && (await apiKeysFrom(signingKeys))), ...options.keys };
 
   mkdirSync(dir, { recursive: true });
   const running = readStatus(dir);
@@ -288,13 +279,14 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
 
     if (options.reset && !db.created) await recreateDatabase(superuserUrl);
     await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
+    await provideExtensions(superuserUrl); // hosted's contrib extensions, creatable by postgres
     await bootstrap(superuserUrl);
     const { applied } = await migrate(postgresUrl, projectDir);
     if (db.created || options.reset) await seed(postgresUrl, projectDir);
     done.created ||= db.created;
     done.applied.push(...applied);
 
-    const gateway: Gateway = await startGateway({ port: ports.gateway, keys, trust });
+    const gateway: Gateway = await startGateway({ port: ports.gateway, keys, signingKeys, trust });
     stoppers.push(gateway.stop);
     const apiUrl = `http://127.0.0.1:${gateway.port}`;
     await seedVault(superuserUrl, vaultSecrets(apiUrl, keys));
@@ -304,7 +296,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       port: 0,
       adminPort: 0,
       jwtSecret: keys.jwtSecret,
-      jwks: JSON.stringify(verificationJwks(signingKeys, keys.jwtSecret)),
+      jwks: JSON.stringify(verificationJwks(signingKeys, keys.jwtSecret, ownKeys)),
       config,
       dataDir: dir,
     };
@@ -369,7 +361,11 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       gateway.mount(realtime);
     }
     const functions = config.edgeRuntime.enabled
-      ? createFunctionsService(ctx, { envFile: options.functionsEnvFile, env: options.functionsEnv })
+      ? createFunctionsService(ctx, {
+          envFile: options.functionsEnvFile,
+          env: options.functionsEnv,
+          noVerifyJwt: options.noVerifyJwt,
+        })
       : undefined;
     if (functions) gateway.mount(functions);
 
@@ -388,8 +384,10 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
         .map((c) => ({ name: c.name, pid: c.child.pid! })),
       ...(functions?.processes() ?? []),
     ];
-    writeStatus = () =>
-      writeFileSync(statusFile(dir), JSON.stringify({ ...info, pid: process.pid, processes: processes() }, null, 2));
+    writeStatus = () => {
+      const status: StatusFile = { ...info, ...pick(keys), pid: process.pid, processes: processes() };
+      writeFileSync(statusFile(dir), JSON.stringify(status, null, 2));
+    };
     writeStatus();
     return {
       ...info,
@@ -427,7 +425,8 @@ export async function resetStack(options: StackOptions = {}): Promise<{ applied:
   await bootstrap(superuserUrl);
   const { applied } = await migrate(postgresUrl, projectDir);
   await seed(postgresUrl, projectDir);
-  await seedVault(superuserUrl, vaultSecrets(running.apiUrl, { ...defaultKeys, ...options.keys }));
+  const keys = { ...defaultKeys, anonKey: running.anonKey, serviceRoleKey: running.serviceRoleKey };
+  await seedVault(superuserUrl, vaultSecrets(running.apiUrl, keys));
   await resetStorage(dir, { dbUrl: postgresUrl, config: loadConfig(projectDir) });
   await withClient(superuserUrl, (c) => c.query(`notify pgrst, 'reload schema'`));
   return { applied };

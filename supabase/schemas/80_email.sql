@@ -351,3 +351,8 @@ select cron.schedule(
   ) as request_id
   $job$
 );
+
+-- Files no message claims (40_attachments.sql) are swept hourly at half past by the sweep-attachments
+-- function, called through pg_net with Vault's key as notify is (private.call_function). `db diff`
+-- doesn't see this statement (data, not schema): its migration carries it by hand.
+select cron.schedule('sweep-attachments', '30 * * * *', $$ select private.call_function('sweep-attachments', '{}') $$);

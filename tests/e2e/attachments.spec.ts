@@ -1,11 +1,12 @@
 // Attachments end to end, with and without JavaScript: a customer opens a request with two files,
 // the agent sees and downloads them, replies with a file and adds a note with a file; the customer
 // gets the reply's file and never the note's; an 11 MB file and an .exe are refused with the
-// catalogue's messages and the typed text kept. Fresh accounts and a workspace of their own (the
-// seeded accounts are signed in by other specs: one code per email a minute).
+// catalogue's messages and the typed text kept; every file comes from the app as a download, whatever
+// type storage holds for it. Fresh accounts and a workspace of their own (the seeded accounts are
+// signed in by other specs: one code per email a minute).
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, service, signedInContext, test, uniqueEmail } from './fixtures.ts';
+import { expect, service, signedInContext, test, uniqueEmail, userId } from './fixtures.ts';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
@@ -13,31 +14,31 @@ const PNG = Buffer.from(
 );
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
-/** The service role's call to the stack (test checks only). */
-
-/** The attachment folders in storage under a ticket, and the files recorded for it. */
-async function storedAndRecorded(slug: string, number: number) {
+/** A ticket's files in storage under one uploader's prefix, and the files recorded for it. */
+async function storedAndRecorded(slug: string, number: number, uploader: string) {
   const [ws] = await service(`/rest/v1/workspaces?slug=eq.${slug}&select=id,tickets(id,number)`);
   const ticket = ws.tickets.find((t: { number: number }) => t.number === number);
   const folders: { name: string }[] = await service('/storage/v1/object/list/attachments', {
     method: 'POST',
-    body: JSON.stringify({ prefix: `${ws.id}/${ticket.id}`, limit: 100 }),
+    body: JSON.stringify({ prefix: `${uploader}/${ws.id}/${ticket.id}`, limit: 100 }),
   });
-  const rows: { id: string }[] = await service(`/rest/v1/attachments?ticket_id=eq.${ticket.id}&select=id`);
+  const rows: { id: string }[] = await service(
+    `/rest/v1/attachments?ticket_id=eq.${ticket.id}&uploader_id=eq.${uploader}&select=id`,
+  );
   return { stored: folders.map((f) => f.name).sort(), recorded: rows.map((r) => r.id).sort() };
 }
 
 const files = (page: Page) => page.getByTestId('attachment');
 const fileLink = (page: Page, name: string) => files(page).filter({ hasText: name });
 
-/** The file route's answer: a redirect to a signed URL living at most 60 s. */
-async function signedRedirect(page: Page, href: string) {
+/** The file route's answer: the file itself, from the app, as a download that nothing sniffs. */
+async function downloaded(page: Page, href: string) {
   const res = await page.request.get(href, { maxRedirects: 0 });
-  expect(res.status()).toBe(302);
-  const location = new URL(res.headers().location);
-  const claims = JSON.parse(Buffer.from(location.searchParams.get('token')!.split('.')[1], 'base64url').toString());
-  expect(claims.exp - claims.iat).toBeLessThanOrEqual(60);
-  return location;
+  expect(res.status()).toBe(200);
+  expect(res.headers()['content-disposition']).toMatch(/^attachment; filename="/);
+  expect(res.headers()['x-content-type-options']).toBe('nosniff');
+  expect(res.headers()['content-security-policy']).toBe("default-src 'none'; sandbox");
+  return res;
 }
 
 for (const javaScript of [true, false]) {
@@ -96,11 +97,12 @@ for (const javaScript of [true, false]) {
         .toBe(2);
       const href = (await fileLink(a, 'receipt.pdf').getAttribute('href'))!;
       expect(href).toMatch(new RegExp(`^/w/${slug}/tickets/${number}/files/[0-9a-f-]{36}$`));
-      const location = await signedRedirect(a, href);
-      const file = await a.request.get(location.href);
-      expect(file.status()).toBe(200);
-      expect(file.headers()['content-disposition']).toMatch(/^attachment; filename="?receipt\.pdf/);
+      const file = await downloaded(a, href);
+      expect(file.headers()['content-disposition']).toMatch(/^attachment; filename="receipt\.pdf"/);
+      expect(file.headers()['content-type']).toBe('application/pdf');
       expect(Buffer.from(await file.body()).equals(PDF)).toBe(true);
+      const image = await downloaded(a, (await fileLink(a, 'cracked screen.png').getAttribute('href'))!);
+      expect(image.headers()['content-type']).toBe('image/png');
       // In the browser: a click downloads it, under its name.
       const [download] = await Promise.all([a.waitForEvent('download'), fileLink(a, 'receipt.pdf').click()]);
       expect(download.suggestedFilename()).toBe('receipt.pdf');
@@ -138,7 +140,7 @@ for (const javaScript of [true, false]) {
       await expect(files(c)).toHaveCount(3);
       await expect(fileLink(c, 'return label.pdf')).toBeVisible();
       await expect(c.getByText('warranty.txt')).toHaveCount(0);
-      await signedRedirect(c, (await fileLink(c, 'return label.pdf').getAttribute('href'))!);
+      await downloaded(c, (await fileLink(c, 'return label.pdf').getAttribute('href'))!);
       // The note's file, by its id on the requester's route: not found.
       const noteId = noteFileHref.split('/').pop();
       const res = await c.request.get(`/support/${slug}/requests/${number}/files/${noteId}`, { maxRedirects: 0 });
@@ -148,6 +150,60 @@ for (const javaScript of [true, false]) {
       await c.screenshot({ path: test.info().outputPath('customer-thread-375.png'), fullPage: true });
       await a.setViewportSize({ width: 375, height: 800 });
       await a.screenshot({ path: test.info().outputPath('agent-thread-375.png'), fullPage: true });
+    });
+
+    test('a file storage holds as an SVG (a copy recorded before the database checked types) still only downloads', async () => {
+      const a = agent.page;
+      const me = await userId(a);
+      const [ws] = await service(`/rest/v1/workspaces?slug=eq.${slug}&select=id,tickets(id,number,messages(id))`);
+      const ticket = ws.tickets.find((t: { number: number }) => t.number === number);
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>document.title="ran"</script></svg>');
+      const folder = `${me}/${ws.id}/${ticket.id}`;
+      const [source, copy] = [randomUUID(), randomUUID()];
+      await service(`/storage/v1/object/attachments/${folder}/${source}/logo.png`, {
+        method: 'POST',
+        body: svg,
+        headers: { 'Content-Type': 'image/png' },
+      });
+      // storage-api's copy sets any type it is given (copyMetadata: false).
+      await service('/storage/v1/object/copy', {
+        method: 'POST',
+        body: JSON.stringify({
+          bucketId: 'attachments',
+          sourceKey: `${folder}/${source}/logo.png`,
+          destinationKey: `${folder}/${copy}/logo.svg`,
+          copyMetadata: false,
+          metadata: { mimetype: 'image/svg+xml' },
+        }),
+      });
+      await service('/storage/v1/object/attachments', {
+        method: 'DELETE',
+        body: JSON.stringify({ prefixes: [`${folder}/${source}/logo.png`] }),
+      });
+      await service('/rest/v1/attachments', {
+        method: 'POST',
+        body: JSON.stringify({
+          id: copy,
+          message_id: ticket.messages[0].id,
+          ticket_id: ticket.id,
+          workspace_id: ws.id,
+          uploader_id: me,
+          path: `${folder}/${copy}/logo.svg`,
+          file_name: 'logo.svg',
+          size: svg.length,
+          mime_type: 'image/svg+xml',
+        }),
+      });
+      await a.goto(`/w/${slug}/tickets/${number}`);
+      const link = fileLink(a, 'logo.svg');
+      await expect(link.locator('img')).toHaveCount(0);
+      const file = await downloaded(a, (await link.getAttribute('href'))!);
+      expect(file.headers()['content-type']).toBe('application/octet-stream');
+      expect(Buffer.from(await file.body()).equals(svg)).toBe(true);
+      // Opened in the browser, it is saved, never shown.
+      const [download] = await Promise.all([a.waitForEvent('download'), link.click()]);
+      expect(download.suggestedFilename()).toBe('logo.svg');
+      await expect(a).toHaveURL(`/w/${slug}/tickets/${number}`);
     });
 
     // Drag and drop and paste need JavaScript; without it the file input does the job.
@@ -210,7 +266,8 @@ for (const javaScript of [true, false]) {
     test('a refused reply leaves no file behind in storage', async () => {
       const a = agent.page;
       await a.goto(`/w/${slug}/tickets/${number}`);
-      const before = await storedAndRecorded(slug, number);
+      const me = await userId(a);
+      const before = await storedAndRecorded(slug, number, me);
       expect(before.stored).toEqual(before.recorded);
       const composer = a.locator('form.hd-composer');
       await composer.getByLabel('Message', { exact: true }).fill('Two files, one refused.');
@@ -222,7 +279,7 @@ for (const javaScript of [true, false]) {
       await expect(a.locator('.hd-files-field')).toContainText('"tool.exe" isn\'t a supported file type.');
       await expect(composer.getByLabel('Message', { exact: true })).toHaveValue('Two files, one refused.');
       // good.png went to storage first (without JavaScript the server sees tool.exe after it), and is gone.
-      expect(await storedAndRecorded(slug, number)).toEqual(before);
+      expect(await storedAndRecorded(slug, number, me)).toEqual(before);
     });
   });
 }

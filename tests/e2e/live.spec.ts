@@ -1,12 +1,14 @@
 // Live pages (issue 16): two agents and a customer in their own browser contexts, against the real
 // stack. A request a customer opens appears in an open inbox; a reply appears in the other agent's
 // open ticket and in the customer's thread (never a note); presence shows who else is viewing and
-// typing; with the realtime service stopped the page says "Reconnecting…", and once it is back,
-// "Live" and what it missed. Fresh accounts and a workspace of their own: the seeded ones are
-// signed in by other specs (one code per email a minute), and no other test changes this inbox.
+// typing, never under a name a member forged; with the realtime service stopped the page says
+// "Reconnecting…", and once it is back, "Live" and what it missed. Fresh accounts and a workspace of
+// their own: the seeded ones are signed in by other specs (one code per email a minute), and no other
+// test changes this inbox.
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, serviceRest, signedInContext, signIn, test, uniqueEmail, userId } from './fixtures.ts';
+import { createClient } from '@supabase/supabase-js';
+import { expect, screenshots, serviceRest, signedInContext, signIn, test, uniqueEmail, userId } from './fixtures.ts';
 
 async function realtimeService(action: 'stop' | 'start') {
   const res = await fetch(`${process.env.E2E_STACK_CONTROL_URL}/realtime/${action}`, { method: 'POST' });
@@ -185,6 +187,81 @@ test.describe('live pages', () => {
     await expect(composer(first.page).getByLabel('Message', { exact: true })).toHaveValue('My own draft');
     expect(await sameDocument(first.page)).toBe(true);
     expect(await sameDocument(customer.page)).toBe(true);
+  });
+
+  test('a member who forges presence or typing in another member’s name is shown only as himself', async ({
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    // Lee, a third member, really opens the ticket; Sam forges Lee from a client of his own.
+    const lee = await signedInContext(browser, uniqueEmail('live-lee'), { live: true });
+    const { token: samToken } = await (await second.page.request.get('/realtime-token')).json();
+    const forging = createClient(process.env.E2E_API_URL!, process.env.E2E_ANON_KEY!, {
+      accessToken: async () => samToken,
+    });
+    try {
+      const leeId = await userId(lee.page);
+      const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id,tickets(id,number)`);
+      const ticketId = workspace.tickets.find((t: { number: number }) => t.number === ticket).id;
+      await serviceRest('memberships', {
+        method: 'POST',
+        body: JSON.stringify({ workspace_id: workspace.id, user_id: leeId, role: 'agent' }),
+      });
+      const url = `/w/${slug}/tickets/${ticket}`;
+      await second.page.goto(`/w/${slug}`);
+      await first.page.goto(url);
+      await expect(liveStatus(first.page)).toHaveText('Live');
+      const viewers = first.page.getByTestId('live-viewers');
+      await lee.page.goto(url);
+      await expect(liveStatus(lee.page)).toHaveText('Live');
+      await expect(viewers.getByRole('listitem')).toHaveCount(1);
+      await expect(viewers).toContainText('is viewing');
+      // Everything the first agent's bar shows from now on.
+      await first.page.evaluate(() => {
+        const shown: string[] = [];
+        (window as { __shown?: string[] }).__shown = shown;
+        new MutationObserver(() => {
+          shown.push(document.querySelector('[data-testid="live-viewers"]')?.textContent ?? '');
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+
+      // Sam joins under Lee's id (what a page keyed by user id showed as Lee), announces every entry he
+      // sees as his (Lee's too), and broadcasts "writing a note" in Lee's name.
+      const forged = forging.channel(`ticket:${ticketId}`, { config: { private: true, presence: { key: leeId } } });
+      forged.on('presence', { event: 'sync' }, () => undefined);
+      await forging.realtime.setAuth();
+      await new Promise<void>((resolve, reject) =>
+        forged.subscribe((status) => {
+          if (status === 'SUBSCRIBED') resolve();
+          else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') reject(new Error(status));
+        }),
+      );
+      expect(await forged.track({})).toBe('ok');
+      await expect.poll(() => (forged.presenceState()[leeId] ?? []).length).toBe(1);
+      for (const entry of Object.values(forged.presenceState()).flat() as { presence_ref: string }[])
+        await forging.rpc('announce_ticket_viewer', { p_ticket_id: ticketId, p_presence_ref: entry.presence_ref });
+      await forged.send({ type: 'broadcast', event: 'typing', payload: { user_id: leeId, kind: 'note' } });
+      // Sam is shown, as Sam. Then Lee really types a reply: shown, and the forged note never was.
+      const person = (name: RegExp) => viewers.getByRole('listitem').filter({ hasText: name });
+      await expect(person(/^live-sam-/)).toContainText('is viewing');
+      await composer(lee.page).getByLabel('Message', { exact: true }).pressSequentially('On it');
+      await expect(person(/^live-lee-/)).toContainText('is typing a reply…');
+      await screenshots(first.page, test.info(), 'ticket-viewers');
+      const shown = await first.page.evaluate(() => (window as { __shown?: string[] }).__shown ?? []);
+      expect(shown.filter((text) => text.includes('writing a note'))).toEqual([]);
+      await expect(viewers.getByRole('listitem')).toHaveCount(2);
+
+      // Lee leaves: Sam's entry under Lee's id stays, and shows Sam alone.
+      await lee.page.goto(`/w/${slug}`);
+      await expect(person(/^live-lee-/)).toHaveCount(0);
+      await expect(viewers.getByRole('listitem')).toHaveCount(1);
+      await expect(person(/^live-sam-/)).toContainText('is viewing');
+      expect(Object.keys(forged.presenceState())).toContain(leeId);
+    } finally {
+      await forging.removeAllChannels();
+      forging.realtime.disconnect();
+      await lee.context.close();
+    }
   });
 
   test('the realtime service stopping shows "Reconnecting…"; once back, "Live" and the missed reply', async () => {

@@ -448,6 +448,8 @@ describe('database checks', () => {
       'is_member',
       'is_system',
       'may_upload_attachment',
+      // The help center's editing channel (65_help_center.sql), as may_use_ticket_channel.
+      'may_use_help_article_channel',
       'may_use_ticket_channel',
       'member_workspaces',
       // workspace_report's percentiles, as its caller (60_reports.sql).
@@ -730,11 +732,26 @@ describe('database checks', () => {
           and p.prosecdef and not coalesce(p.proconfig @> array['search_path=""'], false)`,
     );
     expect(loose.rows).toEqual([]);
-    // Visitors call the portal lookups (a workspace by address, an old address's new one) and nothing else.
+    // Visitors call the portal lookups (a workspace by address, an old address's new one), the help
+    // center's public reads and its bounded recordings (65_help_center.sql), and nothing else.
     const anonFns = await db.sql(
       `select proname::text from pg_proc where pronamespace = 'public'::regnamespace and has_function_privilege('anon', oid, 'execute') order by 1`,
     );
-    expect(anonFns.rows.map((r) => r.proname)).toEqual(['portal_workspace', 'workspace_slug_redirect']);
+    expect(anonFns.rows.map((r) => r.proname)).toEqual([
+      'count_help_view',
+      'help_article',
+      'help_center',
+      'help_collection',
+      'help_popular_articles',
+      'help_search',
+      'help_sitemap',
+      'help_sitemap_workspaces',
+      'help_spelling',
+      'help_vote',
+      'portal_workspace',
+      'record_help_search_miss',
+      'workspace_slug_redirect',
+    ]);
     // One policy per table, operation and role.
     const dupes = await db.sql(
       `select tablename, cmd, r, count(*)::int from pg_policies, unnest(roles) r where schemaname = 'public' group by 1, 2, 3 having count(*) > 1`,

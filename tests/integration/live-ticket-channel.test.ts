@@ -1,11 +1,14 @@
-// The private channel `ticket:<id>` of the agent's ticket page (presence: who is viewing; broadcast:
-// who is typing) is for the ticket's workspace members only, as its policies on realtime.messages
-// say (supabase/schemas/70_realtime.sql); and a requester's changes reach
-// them through postgres_changes on that channel as on any other.
+// The private channel `ticket:<id>` of the agent's ticket page (presence: who is viewing; broadcasts
+// from the database: whose presence entry is whose, who is typing) is for the ticket's workspace
+// members only, as its policies on realtime.messages say (supabase/schemas/70_realtime.sql); members
+// track presence but can't broadcast, so a forging member is shown as nobody else
+// (docs/decisions/037-presence-the-server-vouches-for.md); and a requester's changes reach them
+// through postgres_changes on that channel as on any other.
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
+import { type PresenceEntries, type Vouches, vouchedViewers } from '../../app/lib/realtime/vouched-presence.ts';
 import { PEOPLE, openTicket, type Person } from '../support/db.ts';
 import { subscribed, until } from '../support/realtime.ts';
 
@@ -34,8 +37,57 @@ async function realtimeAs(person: Person): Promise<SupabaseClient> {
   return client;
 }
 
-function ticketChannel(client: SupabaseClient, person: Person, topic = `ticket:${ticket.id}`): RealtimeChannel {
-  return client.channel(topic, { config: { private: true, presence: { key: PEOPLE[person].id } } });
+function ticketChannel(
+  client: SupabaseClient,
+  person: Person,
+  topic = `ticket:${ticket.id}`,
+  key: string = PEOPLE[person].id,
+): RealtimeChannel {
+  // With a presence listener, as the page has: the server then sends the presence state (and with it
+  // the channel's own entries).
+  return client
+    .channel(topic, { config: { private: true, presence: { key } } })
+    .on('presence', { event: 'sync' }, () => undefined);
+}
+
+/** What the ticket page keeps from its channel (app/components/live/live-ticket.tsx). */
+function watch(channel: RealtimeChannel) {
+  const seen = {
+    entries: {} as PresenceEntries,
+    vouches: [] as Vouches,
+    typing: [] as unknown[],
+    bodies: [] as string[],
+  };
+  channel
+    .on('presence', { event: 'sync' }, () => {
+      seen.entries = channel.presenceState() as PresenceEntries;
+    })
+    .on('broadcast', { event: 'viewer' }, ({ payload }) => seen.vouches.push([payload.presence_ref, payload.user_id]))
+    .on('broadcast', { event: 'typing' }, ({ payload }) => seen.typing.push(payload))
+    .on(
+      'postgres_changes',
+      { event: 'INSERT', schema: 'public', table: 'messages', filter: `ticket_id=eq.${ticket.id}` },
+      (change) => seen.bodies.push((change.new as { body: string }).body),
+    );
+  return seen;
+}
+
+const vouched = (seen: ReturnType<typeof watch>, ref: string, person: Person) =>
+  seen.vouches.some(([r, user]) => r === ref && user === PEOPLE[person].id);
+
+/** Tracks presence as the page does and tells the database which entry is its own (the first under its key). */
+async function trackAndAnnounce(client: SupabaseClient, channel: RealtimeChannel, key: string) {
+  expect(await channel.track({})).toBe('ok');
+  const mine = await until(
+    () => channel.presenceState()[key]?.[0] as { presence_ref: string } | undefined,
+    'my own entry',
+  );
+  const { error } = await client.rpc('announce_ticket_viewer', {
+    p_ticket_id: ticket.id,
+    p_presence_ref: mine.presence_ref,
+  });
+  expect(error).toBeNull();
+  return mine.presence_ref;
 }
 
 describe('the live channel of a ticket', () => {
@@ -64,35 +116,82 @@ describe('the live channel of a ticket', () => {
     }
   });
 
-  it("shows members each other's presence and typing signals, and the requester's replies", async () => {
-    const seen: { here: string[]; typing: unknown[]; bodies: string[] } = { here: [], typing: [], bodies: [] };
-    const watcher = ticketChannel(await realtimeAs('acmeAgent'), 'acmeAgent')
-      .on('presence', { event: 'sync' }, () => {
-        seen.here = Object.keys(watcher.presenceState());
-      })
-      .on('broadcast', { event: 'typing' }, ({ payload }) => seen.typing.push(payload))
-      .on(
-        'postgres_changes',
-        { event: 'INSERT', schema: 'public', table: 'messages', filter: `ticket_id=eq.${ticket.id}` },
-        (change) => seen.bodies.push((change.new as { body: string }).body),
-      );
+  it("shows members who is viewing and typing, as the database vouches, and the requester's replies", async () => {
+    const watcher = ticketChannel(await realtimeAs('acmeAgent'), 'acmeAgent');
+    const seen = watch(watcher);
     await subscribed(watcher);
-    const other = await subscribed(ticketChannel(await realtimeAs('acmeAgent2'), 'acmeAgent2'));
-    expect(await other.track({ user_id: PEOPLE.acmeAgent2.id })).toBe('ok');
-    await until(() => seen.here.includes(PEOPLE.acmeAgent2.id), 'the other agent present');
-    expect(
-      await other.send({
-        type: 'broadcast',
-        event: 'typing',
-        payload: { user_id: PEOPLE.acmeAgent2.id, kind: 'reply' },
-      }),
-    ).toBe('ok');
+    const client = await realtimeAs('acmeAgent2');
+    const other = await subscribed(ticketChannel(client, 'acmeAgent2'));
+    await trackAndAnnounce(client, other, PEOPLE.acmeAgent2.id);
+    await until(
+      () => vouchedViewers(seen.entries, seen.vouches, PEOPLE.acmeAgent.id).includes(PEOPLE.acmeAgent2.id),
+      'the other agent shown as viewing',
+    );
+    const { error: typingError } = await client.rpc('signal_ticket_typing', {
+      p_ticket_id: ticket.id,
+      p_kind: 'reply',
+    });
+    expect(typingError).toBeNull();
     await until(() => seen.typing.length === 1, 'the typing signal');
-    expect(seen.typing).toEqual([{ user_id: PEOPLE.acmeAgent2.id, kind: 'reply' }]);
+    expect(seen.typing).toEqual([expect.objectContaining({ user_id: PEOPLE.acmeAgent2.id, kind: 'reply' })]);
 
     const customer = await db.as('acmeCustomer');
     const { error } = await customer.rpc('post_message', { p_ticket_id: ticket.id, p_body: 'Any news?' });
     expect(error).toBeNull();
     await until(() => seen.bodies.includes('Any news?'), 'the requester reply');
+  });
+
+  it('shows a forging member only as themselves: an entry under another’s id, typing in their name, their entry claimed', async () => {
+    const [admin, victim, forgerId] = [PEOPLE.acmeAdmin.id, PEOPLE.acmeAgent.id, PEOPLE.acmeAgent2.id];
+    const watcher = ticketChannel(await realtimeAs('acmeAdmin'), 'acmeAdmin');
+    const seen = watch(watcher);
+    await subscribed(watcher);
+    // acmeAgent2 tracks under acmeAgent's id (what a page keyed by user id showed as acmeAgent) and announces it.
+    const forging = await realtimeAs('acmeAgent2');
+    const forger = await subscribed(ticketChannel(forging, 'acmeAgent2', undefined, victim));
+    const forgedRef = await trackAndAnnounce(forging, forger, victim);
+    await until(() => vouched(seen, forgedRef, 'acmeAgent2'), 'the announcement of the forged entry');
+    expect(Object.keys(seen.entries)).toContain(victim);
+    expect(vouchedViewers(seen.entries, seen.vouches, admin)).toEqual([forgerId]);
+    // A typing broadcast in the victim's name is dropped (members may not broadcast); the RPC speaks for its caller.
+    await forger.send({ type: 'broadcast', event: 'typing', payload: { user_id: victim, kind: 'note' } });
+    const signalled = await forging.rpc('signal_ticket_typing', { p_ticket_id: ticket.id, p_kind: 'note' });
+    expect(signalled.error).toBeNull();
+    await until(() => seen.typing.length === 1, 'the typing signal from the database');
+    expect(seen.typing).toEqual([expect.objectContaining({ user_id: forgerId, kind: 'note' })]);
+
+    // The victim really opens the ticket (a page's key is its own): shown; the forger claims that entry too.
+    const real = await realtimeAs('acmeAgent');
+    const pageKey = crypto.randomUUID();
+    const victimChannel = await subscribed(ticketChannel(real, 'acmeAgent', undefined, pageKey));
+    const realRef = await trackAndAnnounce(real, victimChannel, pageKey);
+    await until(() => vouchedViewers(seen.entries, seen.vouches, admin).includes(victim), 'the victim shown');
+    await forging.rpc('announce_ticket_viewer', { p_ticket_id: ticket.id, p_presence_ref: realRef });
+    await until(() => vouched(seen, realRef, 'acmeAgent2'), 'the forger’s claim');
+    expect(vouchedViewers(seen.entries, seen.vouches, admin).sort()).toEqual([forgerId, victim].sort());
+    // The victim leaves: the forger's entry under their id is left, and shows the forger alone.
+    await real.removeChannel(victimChannel);
+    await until(() => !seen.entries[pageKey], 'the victim gone');
+    expect(seen.entries[victim]?.map((e) => e.presence_ref)).toEqual([forgedRef]);
+    expect(vouchedViewers(seen.entries, seen.vouches, admin)).toEqual([forgerId]);
+  });
+
+  it('signals only for members of the ticket’s workspace, in their own name', async () => {
+    for (const person of ['acmeCustomer', 'globexAgent', 'globexAdmin'] as const) {
+      const c = await db.as(person);
+      const typing = await c.rpc('signal_ticket_typing', { p_ticket_id: ticket.id, p_kind: 'reply' });
+      const viewer = await c.rpc('announce_ticket_viewer', { p_ticket_id: ticket.id, p_presence_ref: 'x' });
+      expect({ person, typing: typing.error?.message, viewer: viewer.error?.message }).toEqual({
+        person,
+        typing: 'not_found',
+        viewer: 'not_found',
+      });
+    }
+    const anon = await db.anon().rpc('signal_ticket_typing', { p_ticket_id: ticket.id, p_kind: 'reply' });
+    expect(anon.error).not.toBeNull();
+    const agent = await db.as('acmeAgent');
+    expect((await agent.rpc('signal_ticket_typing', { p_ticket_id: ticket.id, p_kind: 'shout' })).error?.message).toBe(
+      'bad_request',
+    );
   });
 });

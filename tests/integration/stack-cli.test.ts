@@ -1,37 +1,10 @@
 // `npm run stack -- …` as a developer runs it: ready banner, status, port clash, clean stop.
-import { spawn } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../supabase/local/process.ts';
-import { freeBasePort, PROJECT_DIR } from '../../supabase/local/stack.ts';
+import { freeBasePort } from '../../supabase/local/stack.ts';
+import { ready, run } from '../support/cli.ts';
 import { tempProject, type TempProject } from '../support/project.ts';
-
-const CLI = path.join(PROJECT_DIR, 'supabase', 'local', 'cli.ts');
-
-function run(args: string[]) {
-  // One process (no tsx wrapper), so a signal reaches the CLI itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    cwd: PROJECT_DIR,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (c) => (out += c));
-  child.stderr.on('data', (c) => (out += c));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exit };
-}
-
-/** Until the CLI says it is ready or exits; the output is in the error when it does not get ready. */
-async function ready(cli: ReturnType<typeof run>): Promise<'ready' | 'exited'> {
-  const state = () => (/is ready/.test(cli.output()) ? 'ready' : cli.child.exitCode !== null ? 'exited' : undefined);
-  try {
-    await expect.poll(state, { timeout: 45_000, interval: 100 }).toBeDefined();
-  } catch {
-    throw new Error(`stack CLI not ready within 45 s:\n${cli.output()}`);
-  }
-  return state()!;
-}
 
 describe('stack CLI', () => {
   let project: TempProject;
@@ -64,6 +37,8 @@ describe('stack CLI', () => {
       'dbUrl',
       'jwtSecret',
       'mailUrl',
+      'publishableKey',
+      'secretKey',
       'serviceRoleKey',
       'smtpPort',
     ]);

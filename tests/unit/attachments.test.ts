@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { checkFiles } from '../../app/components/attachments.tsx';
-import { attachmentTypeOf, formatSize, safeStorageName } from '../../app/lib/helpdesk/attachments.ts';
+import {
+  attachmentDisposition,
+  attachmentTypeOf,
+  downloadType,
+  formatSize,
+  safeStorageName,
+} from '../../app/lib/helpdesk/attachments.ts';
 
 describe('attachment names and types', () => {
   it('types come from the extension, allowed ones only', () => {
@@ -43,5 +49,28 @@ describe('attachment names and types', () => {
     expect(checkFiles(Array.from({ length: 6 }, (_, i) => file(`${i}.png`, 1)))).toEqual([
       'Attach at most 5 files to one message.',
     ]);
+  });
+});
+
+describe('downloads', () => {
+  it('are typed by the rules for their name, else as bytes of no particular type', () => {
+    expect(downloadType('receipt.pdf', 'application/pdf')).toBe('application/pdf');
+    expect(downloadType('logo.png', 'image/png')).toBe('image/png');
+    // A copy that changed type, or a name that says another: never the stored type.
+    expect(downloadType('logo.png', 'image/svg+xml')).toBe('application/octet-stream');
+    expect(downloadType('logo.svg', 'image/svg+xml')).toBe('application/octet-stream');
+    expect(downloadType('page.pdf', 'text/html')).toBe('application/octet-stream');
+  });
+
+  it('carry the name as given: an ASCII fallback and the UTF-8 name (RFC 6266)', () => {
+    expect(attachmentDisposition('receipt.pdf')).toBe(
+      `attachment; filename="receipt.pdf"; filename*=UTF-8''receipt.pdf`,
+    );
+    expect(attachmentDisposition('Über "quoted" 100%.txt')).toBe(
+      `attachment; filename="_ber _quoted_ 100_.txt"; filename*=UTF-8''%C3%9Cber%20%22quoted%22%20100%25.txt`,
+    );
+    expect(attachmentDisposition("it's (1).pdf")).toBe(
+      `attachment; filename="it's (1).pdf"; filename*=UTF-8''it%27s%20%281%29.pdf`,
+    );
   });
 });

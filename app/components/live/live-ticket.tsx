@@ -1,25 +1,31 @@
 // An agent's ticket, live (docs/product.md §1 "never two agents answering the same customer"): new
 // messages and other agents' changes to status, priority and assignee run the page's loader again;
-// presence on the private channel `ticket:<id>` shows who else has it open, and a throttled
-// broadcast from the composer shows who is writing. The server's traffic cop (post_message's
+// presence on the private channel `ticket:<id>` shows who else has it open, and a throttled signal
+// from the composer shows who is writing. Names come only from what the database vouches for: each
+// page announces its own presence entry, and says it is typing, through an RPC that broadcasts with
+// the caller's auth.uid(); members can't broadcast on the channel themselves
+// (docs/decisions/037-presence-the-server-vouches-for.md). The server's traffic cop (post_message's
 // last_seen_message_id) stays the last line.
 import type { RealtimeChannel } from '@supabase/realtime-js';
 import { useEffect, useRef, useState } from 'react';
+import { callRpc } from '~/lib/realtime/client.ts';
+import { type PresenceEntries, type Vouches, vouchedViewers } from '~/lib/realtime/vouched-presence.ts';
 import { ConnectionStatus } from './connection-status.tsx';
 import { useLiveChannel, useRevalidateSoon } from './use-live-channel.ts';
 
-/** At most one typing signal per this while the agent types; shown this long after the last one. */
-export const TYPING_SIGNAL_EVERY_MS = 2_000;
+/** A typing signal is shown this long after the last one (they come every 2 s while typing, typing-signal.ts). */
 export const TYPING_SHOWN_FOR_MS = 5_000;
 
 type Writing = 'reply' | 'note';
+/** What the database broadcasts (70_realtime.sql): the user is its caller's auth.uid(). */
 interface TypingSignal {
   user_id: string;
   kind: Writing;
 }
-
-/** The composer's text field and its kind radios (the route's form.hd-composer). */
-const COMPOSER = 'form.hd-composer';
+interface ViewerSignal {
+  user_id: string;
+  presence_ref: string;
+}
 
 export function LiveTicket({
   ticketId,
@@ -35,6 +41,17 @@ export function LiveTicket({
   const [typing, setTyping] = useState<Record<string, Writing>>({});
   const channelRef = useRef<RealtimeChannel | null>(null);
   const typingTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const vouches = useRef<Vouches>([]);
+  // This page's presence key: random, so the first entry under it is this page's own (a forger can
+  // track under it only after seeing it), and that entry's ref (on the current join) is what it announces.
+  const [key] = useState(() => crypto.randomUUID());
+  const own = useRef<string | null>(null);
+
+  const announce = () => {
+    if (own.current) void callRpc('announce_ticket_viewer', { p_ticket_id: ticketId, p_presence_ref: own.current });
+  };
+  const showViewers = (channel: RealtimeChannel) =>
+    setHere(vouchedViewers(channel.presenceState() as PresenceEntries, vouches.current, me));
 
   const stopTyping = (userId: string) => {
     clearTimeout(typingTimers.current.get(userId));
@@ -47,12 +64,13 @@ export function LiveTicket({
   useEffect(() => {
     setHere([]);
     setTyping({});
+    vouches.current = [];
   }, [ticketId]);
 
   const state = useLiveChannel({
     topic: `ticket:${ticketId}`,
     private: true,
-    presenceKey: me,
+    presenceKey: key,
     listensToChanges: true,
     setup: (channel) => {
       channelRef.current = channel;
@@ -71,50 +89,55 @@ export function LiveTicket({
           { event: 'UPDATE', schema: 'public', table: 'tickets', filter: `id=eq.${ticketId}` },
           revalidate,
         )
-        .on('presence', { event: 'sync' }, () => {
-          setHere(Object.keys(channel.presenceState()).filter((id) => id !== me));
+        .on('presence', { event: 'sync' }, () => showViewers(channel))
+        .on('presence', { event: 'join' }, ({ key: joined, newPresences }) => {
+          if (joined !== key) {
+            // Someone opened the ticket: tell them who is here (they missed the earlier announcements).
+            announce();
+          } else if (!own.current) {
+            own.current = newPresences[0].presence_ref;
+            announce();
+          }
+        })
+        .on('broadcast', { event: 'viewer' }, ({ payload }: { payload: ViewerSignal }) => {
+          vouches.current.push([payload.presence_ref, payload.user_id]);
+          showViewers(channel);
         })
         .on('broadcast', { event: 'typing' }, ({ payload }: { payload: TypingSignal }) => {
-          if (!payload?.user_id || payload.user_id === me) return;
+          if (payload.user_id === me) return;
           clearTimeout(typingTimers.current.get(payload.user_id));
           typingTimers.current.set(
             payload.user_id,
             setTimeout(() => stopTyping(payload.user_id), TYPING_SHOWN_FOR_MS),
           );
-          setTyping((t) => ({ ...t, [payload.user_id]: payload.kind === 'note' ? 'note' : 'reply' }));
+          setTyping((t) => ({ ...t, [payload.user_id]: payload.kind }));
         });
     },
-    onJoined: (channel) => void channel.track({ user_id: me }),
+    // Presence is tracked again on each join, as a new entry (a new ref) to announce.
+    onJoined: (channel) => {
+      own.current = null;
+      void channel.track({});
+    },
     onCatchUp: revalidate,
   });
 
-  // The composer's keystrokes, throttled to one signal per TYPING_SIGNAL_EVERY_MS; a switch between
-  // reply and note, or a new message after sending one, is told at once.
+  // The composer's keystrokes, as typing signals while the channel is joined (loaded on demand).
   useEffect(() => {
-    let last = 0;
-    let lastKind: Writing | null = null;
-    const onInput = (event: Event) => {
-      const field = event.target as HTMLElement;
-      const form = field.closest?.(COMPOSER) as HTMLFormElement | null;
-      if (!form || field.tagName !== 'TEXTAREA') return;
-      const kind = (form.elements.namedItem('kind') as RadioNodeList | null)?.value === 'note' ? 'note' : 'reply';
-      if (kind === lastKind && Date.now() - last < TYPING_SIGNAL_EVERY_MS) return;
-      const channel = channelRef.current;
-      if (channel?.state !== 'joined') return;
-      last = Date.now();
-      lastKind = kind;
-      void channel.send({ type: 'broadcast', event: 'typing', payload: { user_id: me, kind } satisfies TypingSignal });
-    };
-    const onSubmit = (event: Event) => {
-      if ((event.target as HTMLElement).closest?.(COMPOSER)) lastKind = null;
-    };
-    document.addEventListener('input', onInput);
-    document.addEventListener('submit', onSubmit);
+    let stop: (() => void) | undefined;
+    let gone = false;
+    void import('./typing-signal.ts').then(({ listenForTyping }) => {
+      if (gone) return;
+      stop = listenForTyping((kind) => {
+        if (channelRef.current?.state !== 'joined') return false;
+        void callRpc('signal_ticket_typing', { p_ticket_id: ticketId, p_kind: kind });
+        return true;
+      });
+    });
     return () => {
-      document.removeEventListener('input', onInput);
-      document.removeEventListener('submit', onSubmit);
+      gone = true;
+      stop?.();
     };
-  }, [me]);
+  }, [ticketId]);
 
   useEffect(() => {
     const timers = typingTimers.current;

@@ -102,6 +102,17 @@ const catalogue = {
     status: 400,
     message: () => `Choose an end date on or after the start date, at most ${REPORT_MAX_DAYS} days later.`,
   },
+  // The help center's editor (/w/:slug/help).
+  article_too_long: {
+    status: 400,
+    // ARTICLE_BODY_MAX_LENGTH (app/lib/help/limits.ts, kept out of every page's bundle; a unit test holds them equal).
+    message: () => 'Keep the article under 50,000 characters.',
+  },
+  article_changed: {
+    status: 409,
+    message: () => 'Someone saved this article meanwhile. Your text is kept: save to replace theirs.',
+  },
+  collection_taken: { status: 409, message: () => 'That collection exists already.' },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   bad_request: { status: 400, message: () => "That request wasn't valid. Go back and try again." },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },

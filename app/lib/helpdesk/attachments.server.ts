@@ -1,26 +1,28 @@
 // A composer's form with files: the text fields kept in memory, each file streamed from the request
-// straight to storage AS THE USER (their token; the bucket's policies decide, 40_attachments.sql) at
-// <workspace>/<ticket>/<attachment>/<safe name>, never held whole. Limits are checked while reading
-// (count, type, size), so a refused file costs no upload; create_ticket/post_message then record what
-// was uploaded, and a post that fails removes its objects (removeUploads).
+// straight to storage AS THE USER (their token; the bucket's policies decide, 40_attachments.sql) under
+// their own prefix, <uploader>/<workspace>/<ticket>/<attachment>/<safe name>, never held whole. Limits
+// are checked while reading (count, type, size), so a refused file costs no upload; create_ticket and
+// post_message then record what was uploaded (checking it again), and a post that fails removes its
+// objects (removeUploads). Downloads are streamed back by sendFile.
 import {
   unstable_createMemoryUploadHandler as createMemoryUploadHandler,
   unstable_parseMultipartFormData as parseMultipartFormData,
-  redirect,
 } from '@remix-run/node';
 import type { Supabase } from '../supabase/client.server.ts';
 import { errorMessage } from '../errors/catalogue.ts';
 import { throwDbError } from '../errors/from-db.server.ts';
 import { log } from '../http/log.server.ts';
 import { rememberForm } from '../http/kept-form.server.ts';
+import { applySecurityHeaders } from '../http/security-headers.server.ts';
 import { errorResponse, FORM_MAX_BYTES, readFormData, responseHeaders } from '../http/responses.server.ts';
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENTS_BUCKET,
   ATTACHMENTS_PER_MESSAGE,
+  attachmentDisposition,
   attachmentTypeOf,
+  downloadType,
   FILES_FIELD,
-  isImageType,
   safeStorageName,
 } from './attachments.ts';
 import { UUID_RE } from './vocabulary.ts';
@@ -47,11 +49,18 @@ export interface MessageForm {
 // little over the limit, which is read to the end to be refused with its name.
 const MULTIPART_MAX_BYTES = (ATTACHMENTS_PER_MESSAGE + 2) * ATTACHMENT_MAX_BYTES + FORM_MAX_BYTES;
 
-/** The form of a message to `folder` (workspace and ticket ids): text and streamed files. */
+/** Where a message's files go: the uploader's prefix, the workspace and the ticket (40_attachments.sql). */
+export interface UploadFolder {
+  uploaderId: string;
+  workspaceId: string;
+  ticketId: string;
+}
+
+/** The form of a message to `folder`: text and streamed files. */
 export async function readMessageForm(
   request: Request,
   supabase: Supabase,
-  folder: { workspaceId: string; ticketId: string },
+  folder: UploadFolder,
 ): Promise<MessageForm> {
   const contentType = request.headers.get('Content-Type') ?? '';
   if (!contentType.startsWith('multipart/form-data')) {
@@ -103,14 +112,14 @@ export async function readMessageForm(
 /** One file streamed to storage; over the limit, the rest of it is read and dropped. */
 async function uploadPart(
   supabase: Supabase,
-  folder: { workspaceId: string; ticketId: string },
+  folder: UploadFolder,
   fileName: string,
   mimeType: string,
   data: AsyncIterable<Uint8Array>,
 ): Promise<Upload | { error: string }> {
   const id = crypto.randomUUID();
   const storageName = safeStorageName(fileName);
-  const key = `${folder.workspaceId}/${folder.ticketId}/${id}/${storageName}`;
+  const key = `${folder.uploaderId}/${folder.workspaceId}/${folder.ticketId}/${id}/${storageName}`;
   const chunks = data[Symbol.asyncIterator]();
   let size = 0;
   let tooLarge = false;
@@ -133,9 +142,13 @@ async function uploadPart(
   const { error } = await supabase.storage.from(ATTACHMENTS_BUCKET).upload(key, body, { contentType: mimeType });
   // Whatever storage did not read is read now: the next part comes after it.
   while (!done) done = !!(await chunks.next()).done;
+  // storage-api answers 400 with the real status in the body's statusCode (reference A0).
   const status = (error as { status?: number } | null)?.status;
-  if (tooLarge || status === 413) return { error: errorMessage('attachment_too_large', { fileName }) };
-  if (status === 415) return { error: errorMessage('attachment_type', { fileName }) };
+  const code = Number((error as { statusCode?: string } | null)?.statusCode ?? status);
+  if (tooLarge || code === 413) return { error: errorMessage('attachment_too_large', { fileName }) };
+  if (code === 415) return { error: errorMessage('attachment_type', { fileName }) };
+  // The bucket's policy refused: the uploader already holds as many unsent files as they may (40_attachments.sql).
+  if (code === 403) return { error: errorMessage('too_many_attempts') };
   if (error) {
     log.error('attachments: upload failed', { status, message: error.message });
     return { error: errorMessage(status ? 'unexpected' : 'backend_unavailable') };
@@ -159,16 +172,16 @@ export async function removeUploads(supabase: Supabase, uploads: Upload[]): Prom
 export const attachmentsArg = (uploads: Upload[]) =>
   uploads.map(({ id, file_name, storage_name }) => ({ id, file_name, storage_name }));
 
-/** How long a download link lives (docs/product.md §2: short-lived). */
-export const SIGNED_URL_SECONDS = 60;
-
 /**
  * GET …/files/:id: the file of one of the ticket's messages (RLS decides: a note's file is not found
- * for a requester), as a redirect to a signed URL valid SIGNED_URL_SECONDS. Only images open in the
- * browser; everything else is sent as an attachment (Content-Disposition), so nothing an upload
- * holds runs as a page. `repliesOnly` for the requester's pages.
+ * for a requester), streamed by the app from storage as the user, never a link to storage: storage-api
+ * sends an object's stored type and no `nosniff`, and a copy through its API may set any type
+ * (docs/decisions/036-files-the-database-checks.md). Here every file is a download
+ * (`Content-Disposition: attachment`, `nosniff`, a sandboxing CSP) typed by the product's rules for its
+ * name, so nothing an upload holds runs as a page; an <img> still shows an image's thumbnail.
+ * `repliesOnly` for the requester's pages.
  */
-export async function redirectToFile(
+export async function sendFile(
   request: Request,
   supabase: Supabase,
   o: { id: string | undefined; ticketId: string; repliesOnly: boolean },
@@ -183,14 +196,21 @@ export async function redirectToFile(
   const { data: file, error } = await query.maybeSingle<{ path: string; file_name: string; mime_type: string }>();
   if (error) throwDbError(request, error, 'attachment');
   if (!file) throw errorResponse(request, 'not_found');
-  const inline = isImageType(file.mime_type) && !new URL(request.url).searchParams.has('download');
-  const { data: signed, error: signError } = await supabase.storage
+  const { data: body, error: readError } = await supabase.storage
     .from(ATTACHMENTS_BUCKET)
-    .createSignedUrl(file.path, SIGNED_URL_SECONDS, inline ? undefined : { download: file.file_name });
-  if (signError || !signed) {
-    const status = (signError as { status?: number } | null)?.status;
-    log.error('attachments: no signed URL', { status, message: signError?.message });
-    throw errorResponse(request, status === 400 || status === 404 ? 'not_found' : 'backend_unavailable');
+    .download(file.path)
+    .asStream();
+  if (readError || !body) {
+    const status = (readError as { status?: number } | null)?.status;
+    log.error('attachments: file unreadable', { status, message: readError?.message });
+    throw errorResponse(request, status && status < 500 ? 'not_found' : 'backend_unavailable');
   }
-  return redirect(signed.signedUrl, { headers: responseHeaders(request, { 'Cache-Control': 'private, no-store' }) });
+  const headers = responseHeaders(request, {
+    'Content-Type': downloadType(file.file_name, file.mime_type),
+    'Content-Disposition': attachmentDisposition(file.file_name),
+    // A recorded file never changes (40_attachments.sql); the reader's own cache only.
+    'Cache-Control': 'private, max-age=3600',
+  });
+  applySecurityHeaders(headers, "default-src 'none'; sandbox");
+  return new Response(body, { headers });
 }

@@ -1,7 +1,7 @@
 // Attachments' rules the browser needs too (docs/product.md §5): the types by file extension, the
 // file input's `accept`, a storage-safe name, sizes as people read them. The rules themselves are
 // shared with the edge functions (inbound-email stores mailed files by them).
-import { ATTACHMENT_TYPES } from '../../../supabase/functions/_shared/attachment-rules.ts';
+import { ATTACHMENT_TYPES, attachmentTypeOf } from '../../../supabase/functions/_shared/attachment-rules.ts';
 
 export {
   ATTACHMENT_MAX_BYTES,
@@ -19,7 +19,7 @@ export const ATTACHMENT_ACCEPT = Object.keys(ATTACHMENT_TYPES)
   .map((ext) => `.${ext}`)
   .join(',');
 
-/** Images show as thumbnails (and open inline); everything else downloads. */
+/** Images show as thumbnails; every file downloads (attachments.server.ts sendFile). */
 export const isImageType = (mimeType: string) => /^image\/(png|jpeg|gif|webp)$/.test(mimeType);
 
 /** 2.4 MB, 312 KB, 12 bytes. */
@@ -35,4 +35,21 @@ export interface AttachmentView {
   file_name: string;
   size: number;
   mime_type: string;
+}
+
+/**
+ * The type a download is sent with: the recorded one when it is what the product's rules give the
+ * file's name, else bytes of no particular type (a row recorded before the database checked types).
+ */
+export const downloadType = (fileName: string, mimeType: string) =>
+  attachmentTypeOf(fileName) === mimeType ? mimeType : 'application/octet-stream';
+
+/** `Content-Disposition: attachment` with the name as given (RFC 6266: an ASCII fallback and UTF-8). */
+export function attachmentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

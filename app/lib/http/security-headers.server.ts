@@ -24,8 +24,8 @@ export function contentSecurityPolicy(o: CspOptions): string {
     'script-src-attr': ["'none'"],
     // input-otp positions its input with inline style attributes; styles can't run code.
     'style-src': ["'self'", "'unsafe-inline'"],
-    // Thumbnails of attachments: the file route redirects to a signed URL on Supabase's origin.
-    'img-src': ["'self'", 'data:', supabase.origin],
+    // Thumbnails of attachments come from the app's own file routes (attachments.server.ts sendFile).
+    'img-src': ["'self'", 'data:'],
     'font-src': ["'self'"],
     'connect-src': connect,
     'form-action': ["'self'"],

@@ -59,9 +59,11 @@ function accessToken(): Promise<string | null> {
 }
 
 let client: RealtimeClient | null = null;
+let project: RealtimeEnv | null = null;
 
 /** The page's Realtime client, made on first use (in the browser only). */
 export function realtimeClient(env: RealtimeEnv): RealtimeClient {
+  project = env;
   client ??= new RealtimeClient(`${env.SUPABASE_URL.replace(/^http/, 'ws')}/realtime/v1`, {
     params: { apikey: env.SUPABASE_ANON_KEY },
     accessToken,
@@ -70,4 +72,24 @@ export function realtimeClient(env: RealtimeEnv): RealtimeClient {
     reconnectAfterMs,
   });
   return client;
+}
+
+/**
+ * A remote procedure called from the browser as the user (PostgREST, with the same token as the
+ * channels, at the page's client's project): the ticket page's presence and typing signals, which the
+ * database sends on in the user's name (docs/decisions/037-presence-the-server-vouches-for.md). Best
+ * effort: nothing happens when it doesn't go (signed out, offline, refused); the next signal tries again.
+ */
+export async function callRpc(name: string, args: Record<string, unknown>): Promise<void> {
+  const token = await accessToken();
+  if (!project || !token) return;
+  await fetch(`${project.SUPABASE_URL}/rest/v1/rpc/${name}`, {
+    method: 'POST',
+    headers: {
+      apikey: project.SUPABASE_ANON_KEY,
+      Authorization: `Bearer ${token}`,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify(args),
+  }).catch(() => undefined);
 }

@@ -107,6 +107,21 @@ export function tokenClient(accessToken: string): SupabaseClient<Database> {
   });
 }
 
+let anon: SupabaseClient<Database> | undefined;
+
+/**
+ * The data API as anon, shared by every request without a session (the public help pages): no
+ * cookies to read or write, so no client to build per request.
+ */
+export function anonClient(): SupabaseClient<Database> {
+  anon ??= createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    db: { retry: false },
+    global: { fetch: dataFetch },
+  });
+  return anon;
+}
+
 /** The headers collected for this request so far (empty when no client was made). */
 export function supabaseHeaders(request: Request): Headers {
   return clients.get(request)?.headers ?? new Headers();

@@ -202,6 +202,282 @@ export type Database = {
         }
         Relationships: []
       }
+      help_article_views: {
+        Row: {
+          article_id: number
+          day: string
+          views: number
+          workspace_id: string
+        }
+        Insert: {
+          article_id: number
+          day: string
+          views?: number
+          workspace_id: string
+        }
+        Update: {
+          article_id?: number
+          day?: string
+          views?: number
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_article_views_article_id_fkey"
+            columns: ["article_id"]
+            isOneToOne: false
+            referencedRelation: "help_articles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "help_article_views_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_article_votes: {
+        Row: {
+          article_id: number
+          helpful: boolean
+          visitor_id: string
+          voted_at: string
+          workspace_id: string
+        }
+        Insert: {
+          article_id: number
+          helpful: boolean
+          visitor_id: string
+          voted_at?: string
+          workspace_id: string
+        }
+        Update: {
+          article_id?: number
+          helpful?: boolean
+          visitor_id?: string
+          voted_at?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_article_votes_article_id_fkey"
+            columns: ["article_id"]
+            isOneToOne: false
+            referencedRelation: "help_articles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "help_article_votes_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_articles: {
+        Row: {
+          author_id: string | null
+          body: string
+          body_text: string
+          collection_id: string | null
+          created_at: string
+          id: number
+          position: number
+          published_at: string | null
+          search: unknown
+          slug: string
+          status: Database["public"]["Enums"]["help_article_status"]
+          title: string
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          author_id?: string | null
+          body?: string
+          body_text?: string
+          collection_id?: string | null
+          created_at?: string
+          id?: never
+          position?: number
+          published_at?: string | null
+          search?: unknown
+          slug?: string
+          status?: Database["public"]["Enums"]["help_article_status"]
+          title: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          author_id?: string | null
+          body?: string
+          body_text?: string
+          collection_id?: string | null
+          created_at?: string
+          id?: never
+          position?: number
+          published_at?: string | null
+          search?: unknown
+          slug?: string
+          status?: Database["public"]["Enums"]["help_article_status"]
+          title?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_articles_collection_id_workspace_id_fkey"
+            columns: ["collection_id", "workspace_id"]
+            isOneToOne: false
+            referencedRelation: "help_collections"
+            referencedColumns: ["id", "workspace_id"]
+          },
+          {
+            foreignKeyName: "help_articles_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_collections: {
+        Row: {
+          created_at: string
+          description: string
+          id: string
+          position: number
+          slug: string
+          title: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          description?: string
+          id?: string
+          position?: number
+          slug?: string
+          title: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          description?: string
+          id?: string
+          position?: number
+          slug?: string
+          title?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_collections_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_search_misses: {
+        Row: {
+          day: string
+          query: string
+          searches: number
+          workspace_id: string
+        }
+        Insert: {
+          day: string
+          query: string
+          searches?: number
+          workspace_id: string
+        }
+        Update: {
+          day?: string
+          query?: string
+          searches?: number
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_search_misses_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_settings: {
+        Row: {
+          language: string
+          workspace_id: string
+        }
+        Insert: {
+          language?: string
+          workspace_id: string
+        }
+        Update: {
+          language?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_settings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      help_suggestion_events: {
+        Row: {
+          article_id: number | null
+          created_at: string
+          id: number
+          kind: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          article_id?: number | null
+          created_at?: string
+          id?: never
+          kind: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          article_id?: number | null
+          created_at?: string
+          id?: never
+          kind?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "help_suggestion_events_article_id_fkey"
+            columns: ["article_id"]
+            isOneToOne: false
+            referencedRelation: "help_articles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "help_suggestion_events_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       inbound_emails: {
         Row: {
           created_at: string
@@ -786,6 +1062,10 @@ export type Database = {
           workspace_id: string
         }[]
       }
+      announce_ticket_viewer: {
+        Args: { p_presence_ref: string; p_ticket_id: string }
+        Returns: undefined
+      }
       claim_email_delivery: {
         Args: { p_message_id: string; p_recipient: string; p_ticket_id: string }
         Returns: boolean
@@ -822,6 +1102,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: number
       }
+      count_help_view: { Args: { p_article_id: number }; Returns: undefined }
       create_email_sign_in_link: {
         Args: { p_next: string; p_token_hash: string; p_user_id: string }
         Returns: string
@@ -857,6 +1138,60 @@ export type Database = {
           isOneToOne: true
           isSetofReturn: false
         }
+      }
+      help_article: {
+        Args: { p_count_view?: boolean; p_id: number; p_slug: string }
+        Returns: Json
+      }
+      help_article_list: {
+        Args: {
+          p_collection?: string
+          p_limit?: number
+          p_offset?: number
+          p_slug: string
+          p_status?: Database["public"]["Enums"]["help_article_status"]
+        }
+        Returns: Json
+      }
+      help_center: { Args: { p_slug: string }; Returns: Json }
+      help_collection: {
+        Args: { p_collection: string; p_slug: string }
+        Returns: Json
+      }
+      help_popular_articles: {
+        Args: { p_workspace_id: string }
+        Returns: number[]
+      }
+      help_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
+      }
+      help_search: {
+        Args: {
+          p_limit?: number
+          p_published_only?: boolean
+          p_query: string
+          p_slug: string
+        }
+        Returns: Json
+      }
+      help_sitemap: { Args: { p_slug: string }; Returns: Json }
+      help_sitemap_workspaces: {
+        Args: Record<PropertyKey, never>
+        Returns: string[]
+      }
+      help_spelling: {
+        Args: { p_query: string; p_workspace_id: string }
+        Returns: string
+      }
+      help_vote: {
+        Args: { p_article_id: number; p_helpful: boolean; p_visitor: string }
+        Returns: undefined
       }
       inbox: {
         Args: {
@@ -935,6 +1270,14 @@ export type Database = {
         }
         Returns: Json
       }
+      record_help_search_miss: {
+        Args: { p_query: string; p_slug: string }
+        Returns: undefined
+      }
+      record_help_suggestion: {
+        Args: { p_article_id?: number; p_kind: string; p_slug: string }
+        Returns: undefined
+      }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
       save_notification_settings: {
         Args: { p_settings: Json; p_team?: boolean; p_workspace_id: string }
@@ -968,10 +1311,18 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      signal_ticket_typing: {
+        Args: { p_kind: string; p_ticket_id: string }
+        Returns: undefined
+      }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
       unread_notifications: {
         Args: Record<PropertyKey, never>
         Returns: number
+      }
+      unrecorded_attachment_objects: {
+        Args: { p_limit?: number }
+        Returns: string[]
       }
       use_email_sign_in_link: {
         Args: { p_token: string }
@@ -992,6 +1343,7 @@ export type Database = {
       workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
     }
     Enums: {
+      help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
       notification_email: "each" | "digest" | "off"
       notification_kind:
@@ -1129,6 +1481,7 @@ export type CompositeTypes<
 export const Constants = {
   public: {
     Enums: {
+      help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
       notification_email: ["each", "digest", "off"],
       notification_kind: [

@@ -14,6 +14,8 @@ import { createRuntime, type FunctionRuntime } from './runtime.ts';
 export interface FunctionsOptions {
   /** `--env-file`: secrets for every function (default supabase/functions/.env, as the CLI). */
   envFile?: string;
+  /** `functions serve --no-verify-jwt`: the flag beats config.toml (CLI serve.go). */
+  noVerifyJwt?: boolean;
   /** Deno's cache (default node_modules/.cache/deno of this checkout). */
   denoDir?: string;
   /** Defaults for the functions' secrets, below the env file's (`npm run dev`: the app's APP_URL). */
@@ -90,7 +92,7 @@ export function createFunctionsService(ctx: StackContext, options: FunctionsOpti
         return sendPlatformError(res, 'NOT_FOUND');
       }
       // Preflights reach the function unchecked: it answers CORS itself, as on hosted (functions/cors guide).
-      if (req.method !== 'OPTIONS' && def.verifyJwt) {
+      if (req.method !== 'OPTIONS' && def.verifyJwt && !options.noVerifyJwt) {
         const denied = await checkJwt(req.headers.authorization);
         if (denied) {
           req.resume();

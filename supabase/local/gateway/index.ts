@@ -2,8 +2,10 @@
 // prefix routing and the websocket upgrade. Routes as in the CLI's kong.yml.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { signer } from '../auth/jwt.ts';
 import type { StackKeys } from '../keys.ts';
 import type { Service } from '../service.ts';
+import type { Jwk } from '../signing-keys.ts';
 import { clientAddress, hostAllowed, MISDIRECTED, type TrustOptions } from '../trust.ts';
 
 // Headers supabase-js sends (Kong cors plugin on every route); exposed ones it reads back.
@@ -81,7 +83,12 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-export async function startGateway(opts: { port: number; keys: StackKeys; trust: TrustOptions }): Promise<Gateway> {
+export async function startGateway(opts: {
+  port: number;
+  keys: StackKeys;
+  signingKeys: Jwk[];
+  trust: TrustOptions;
+}): Promise<Gateway> {
   const services = new Map<ServiceName, Service>();
   const { keys } = opts;
   const roleKeys = new Map([
@@ -90,14 +97,36 @@ export async function startGateway(opts: { port: number; keys: StackKeys; trust:
     [keys.publishableKey, keys.anonKey],
     [keys.secretKey, keys.serviceRoleKey],
   ]);
+  const tokens = signer(keys.jwtSecret, opts.signingKeys);
+  const verified = new Map<string, boolean>();
+
+  /**
+   * The JWT an apikey stands for. Besides the keys this start printed, any JWT the project's keys
+   * sign is a key: the CLI derives new ones from `signing_keys_path` at every start (valid ten
+   * years), and an `.env` written by an earlier `status` must keep working.
+   */
+  async function keyJwt(apikey: string): Promise<string | undefined> {
+    const known = roleKeys.get(apikey);
+    if (known || apikey.split('.').length !== 3) return known;
+    let ok = verified.get(apikey);
+    if (ok === undefined) {
+      ok = await tokens.verify(apikey).then(
+        (claims) => typeof claims.role === 'string',
+        () => false,
+      );
+      if (verified.size > 1000) verified.clear();
+      verified.set(apikey, ok);
+    }
+    return ok ? apikey : undefined;
+  }
 
   /** Kong key-auth + request-transformer: validate the key and default Authorization to its JWT. */
-  function authorize(
+  async function authorize(
     req: IncomingMessage,
     url: URL,
     service: ServiceName,
     path: string,
-  ): { status: number; body: object } | null {
+  ): Promise<{ status: number; body: object } | null> {
     const apikey = (req.headers.apikey as string | undefined) ?? url.searchParams.get('apikey') ?? undefined;
     const open = isOpenPath(service, path);
     if (!apikey && !open)
@@ -105,7 +134,7 @@ export async function startGateway(opts: { port: number; keys: StackKeys; trust:
         status: 401,
         body: { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' },
       };
-    const jwt = apikey ? roleKeys.get(apikey) : undefined;
+    const jwt = apikey ? await keyJwt(apikey) : undefined;
     if (apikey && !jwt && !open)
       return {
         status: 401,
@@ -168,7 +197,7 @@ export async function startGateway(opts: { port: number; keys: StackKeys; trust:
       if (url.pathname === '/health') return sendJson(res, 200, { status: 'ok' });
       const r = route(req.url ?? '/');
       if (!r) return sendJson(res, 404, { message: 'no Route matched with those values' }); // Kong's wording
-      const denied = authorize(req, url, r.service, r.path);
+      const denied = await authorize(req, url, r.service, r.path);
       if (denied) return sendJson(res, denied.status, denied.body);
       const svc = services.get(r.service);
       if (!svc) return sendJson(res, 503, { message: `${r.service} is not running` });
@@ -182,7 +211,7 @@ export async function startGateway(opts: { port: number; keys: StackKeys; trust:
   });
   server.keepAliveTimeout = 65_000;
 
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  server.on('upgrade', async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const r = route(req.url ?? '/');
     const reject = (status: number, body: object) => {
@@ -194,7 +223,7 @@ export async function startGateway(opts: { port: number; keys: StackKeys; trust:
     const misdirected = admit(req);
     if (misdirected) return reject(MISDIRECTED.status, { message: misdirected });
     if (r?.service !== 'realtime') return reject(404, { message: 'no Route matched with those values' });
-    const denied = authorize(req, url, r.service, r.path);
+    const denied = await authorize(req, url, r.service, r.path);
     if (denied) return reject(denied.status, denied.body);
     const svc = services.get('realtime');
     if (!svc?.upgrade) return reject(503, { message: 'realtime is not running' });

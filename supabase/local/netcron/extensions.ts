@@ -3,10 +3,10 @@
 // pg_cron) in a migration works here as it does on hosted. They are marked trusted, which lets the
 // non-superuser postgres create them, as Supabase's supautils allows on hosted; their objects are
 // owned by the cluster's superuser (supabase_admin), as there.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withClient } from '../postgres.ts';
+import { extensionDir, put } from '../extensions.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -25,25 +25,9 @@ const EXTENSIONS = [
   },
 ];
 
-/** Writes a file only when its content differs, by rename (another stack may read it at the same time). */
-function put(file: string, content: string) {
-  try {
-    if (readFileSync(file, 'utf8') === content) return;
-  } catch {
-    /* new */
-  }
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, content, { mode: 0o644 });
-  renameSync(tmp, file);
-}
-
 /** Installs the extensions' files where this server looks for them (its SHAREDIR/extension). */
 export async function installExtensions(superuserUrl: string): Promise<void> {
-  const share = await withClient(superuserUrl, async (c) => {
-    const r = await c.query(`select setting from pg_config where name = 'SHAREDIR'`);
-    return r.rows[0].setting as string;
-  });
-  const dir = path.join(share, 'extension');
+  const dir = await extensionDir(superuserUrl);
   mkdirSync(dir, { recursive: true });
   for (const ext of EXTENSIONS) {
     const control = [...ext.control, `default_version = '${ext.version}'`, 'trusted = true', ''].join('\n');

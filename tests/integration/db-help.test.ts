@@ -1,0 +1,371 @@
+// The help center in the database (supabase/schemas/65_help_center.sql; docs/product.md §2.2, §6), per
+// role through PostgREST: published articles are public, drafts their workspace's members' only and
+// another workspace's never; members write and publish, admins delete; search ranks titles first,
+// takes the word being typed as a prefix, marks snippets and corrects misspelt words; votes are one
+// per visitor and limited per article; searches with no result and deflections are counted.
+import { randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { snippetParts } from '../../app/lib/help/articles.ts';
+import { dbFixture } from '../support/fixture.ts';
+import { ACME, GLOBEX, PEOPLE } from '../support/db.ts';
+
+type Role = 'acmeAdmin' | 'acmeAgent' | 'acmeCustomer' | 'globexAdmin' | 'anon';
+const ROLES: Role[] = ['acmeAdmin', 'acmeAgent', 'acmeCustomer', 'globexAdmin', 'anon'];
+
+describe('help center', () => {
+  const db = dbFixture();
+  const clients = {} as Record<Role, SupabaseClient>;
+  const tag = () => randomUUID().slice(0, 8);
+
+  /** An article written straight into the database. */
+  async function article(o: { title?: string; body?: string; status?: string; workspace?: string } = {}) {
+    const { rows } = await db.sql(
+      'insert into help_articles (workspace_id, title, body, status) values ($1, $2, $3, $4) returning id::int, slug',
+      [o.workspace ?? ACME, o.title ?? `Article ${tag()}`, o.body ?? 'Some text.', o.status ?? 'published'],
+    );
+    return rows[0] as { id: number; slug: string };
+  }
+
+  beforeAll(async () => {
+    for (const r of ROLES) clients[r] = r === 'anon' ? db.anon() : await db.as(r);
+  });
+
+  describe('who reads and writes what', () => {
+    for (const role of ROLES) {
+      const member = role === 'acmeAdmin' || role === 'acmeAgent';
+      it(`${role}: reads published articles; ${member ? 'reads' : 'never sees'} Acme's drafts`, async () => {
+        const published = await article();
+        const draft = await article({ status: 'draft' });
+        const { data } = await clients[role].from('help_articles').select('id').in('id', [published.id, draft.id]);
+        expect((data ?? []).map((r) => r.id).sort()).toEqual(member ? [published.id, draft.id].sort() : [published.id]);
+        // And through the page's function: a draft is not found for anyone else.
+        const page = await clients[role].rpc('help_article', { p_slug: 'acme', p_id: draft.id });
+        if (member) expect(page.data.title).toBeTruthy();
+        else expect(page.error?.message).toBe('not_found');
+      });
+
+      it(`${role}: ${member ? 'writes and publishes' : 'may not write'} an article`, async () => {
+        const title = `Written ${tag()}`;
+        const { error } = await clients[role]
+          .from('help_articles')
+          .insert({ workspace_id: ACME, title, body: 'x', status: 'published' });
+        if (member) expect(error).toBeNull();
+        else expect(error?.code, role).toBe('42501');
+        const { rows } = await db.sql('select author_id, status from help_articles where title = $1', [title]);
+        expect(rows).toEqual(member ? [{ author_id: PEOPLE[role as 'acmeAdmin'].id, status: 'published' }] : []);
+      });
+
+      it(`${role}: ${member ? 'edits' : 'may not edit'} an article; ${role === 'acmeAdmin' ? 'deletes' : 'may not delete'} one`, async () => {
+        const a = await article();
+        const { data: edited } = await clients[role]
+          .from('help_articles')
+          .update({ body: 'Rewritten' })
+          .eq('id', a.id)
+          .select('id');
+        expect(edited ?? []).toHaveLength(member ? 1 : 0);
+        const { data: deleted } = await clients[role].from('help_articles').delete().eq('id', a.id).select('id');
+        expect(deleted ?? []).toHaveLength(role === 'acmeAdmin' ? 1 : 0);
+      });
+    }
+
+    it("another workspace's members never see Acme's drafts, nor move an article there", async () => {
+      const draft = await article({ status: 'draft', title: `Acme secret ${tag()}` });
+      const search = await clients.globexAdmin.rpc('help_search', {
+        p_slug: 'acme',
+        p_query: 'secret',
+        p_published_only: false,
+      });
+      expect(search.data.results.map((r: { id: number }) => r.id)).not.toContain(draft.id);
+      const own = await article({ workspace: GLOBEX });
+      const moved = await clients.globexAdmin.from('help_articles').update({ workspace_id: ACME }).eq('id', own.id);
+      expect(moved.error?.code).toBe('42501');
+      // A collection of another workspace can't hold the article (the foreign key carries the workspace).
+      const { rows } = await db.sql('insert into help_collections (workspace_id, title) values ($1, $2) returning id', [
+        ACME,
+        `Acme only ${tag()}`,
+      ]);
+      const cross = await clients.globexAdmin
+        .from('help_articles')
+        .update({ collection_id: rows[0].id })
+        .eq('id', own.id);
+      expect(cross.error?.code).toBe('23503');
+    });
+
+    it('who wrote and edited an article, when, its slug and search vector are the database’s', async () => {
+      const a = await article({ title: 'Reset your Password!! (2FA)' });
+      expect(a.slug).toBe('reset-your-password-2fa');
+      for (const patch of [{ author_id: PEOPLE.acmeAgent.id }, { slug: 'x' }, { updated_at: '2001-01-01' }]) {
+        expect((await clients.acmeAdmin.from('help_articles').update(patch).eq('id', a.id)).error?.code).toBe('42501');
+      }
+      await clients.acmeAgent.from('help_articles').update({ title: 'Renamed article' }).eq('id', a.id);
+      const { rows } = await db.sql('select slug, updated_by from help_articles where id = $1', [a.id]);
+      expect(rows[0]).toEqual({ slug: 'renamed-article', updated_by: PEOPLE.acmeAgent.id });
+    });
+
+    it('collections: public once they hold a published article; admins manage them', async () => {
+      const title = `Billing ${tag()}`;
+      expect((await clients.acmeAgent.from('help_collections').insert({ workspace_id: ACME, title })).error?.code).toBe(
+        '42501',
+      );
+      const { data: c, error } = await clients.acmeAdmin
+        .from('help_collections')
+        .insert({ workspace_id: ACME, title })
+        .select('id, slug')
+        .single();
+      expect(error).toBeNull();
+      const visible = async () => (await clients.anon.from('help_collections').select('id').eq('id', c!.id)).data;
+      expect(await visible()).toEqual([]);
+      await db.sql(
+        "insert into help_articles (workspace_id, collection_id, title, status) values ($1, $2, 'In it', 'published')",
+        [ACME, c!.id],
+      );
+      expect(await visible()).toEqual([{ id: c!.id }]);
+      const again = await clients.acmeAdmin
+        .from('help_collections')
+        .insert({ workspace_id: ACME, title: title.toUpperCase() });
+      expect(again.error?.code).toBe('23505');
+    });
+  });
+
+  describe('search', () => {
+    const word = `zq${tag().replace(/[0-9]/g, 'x')}`;
+    let inTitle: { id: number };
+    let inBody: { id: number };
+
+    beforeAll(async () => {
+      inBody = await article({
+        title: `Shipping times ${tag()}`,
+        body: `The ${word} is mentioned here. ${word} again, ${word} and ${word}. Parcels arrive in 3 days.`,
+      });
+      inTitle = await article({ title: `All about the ${word}`, body: 'A short article.' });
+      await article({ title: `Draft ${word}`, status: 'draft' });
+      await article({ title: `Globex ${word}`, workspace: GLOBEX });
+    });
+
+    const search = async (q: string, who: Role = 'anon', published = true) => {
+      const { data, error } = await clients[who].rpc('help_search', {
+        p_slug: 'acme',
+        p_query: q,
+        p_published_only: published,
+      });
+      expect(error).toBeNull();
+      return data as { results: { id: number; title_marked: string; snippet: string }[]; corrected: string | null };
+    };
+
+    it('ranks a title match above a body that repeats the word, and marks the matches', async () => {
+      const { results } = await search(word);
+      expect(results.map((r) => r.id)).toEqual([inTitle.id, inBody.id]);
+      const marked = snippetParts(results[1]!.snippet).filter((p) => p.marked);
+      expect(marked.map((p) => p.text.toLowerCase())).toContain(word);
+      expect(snippetParts(results[0]!.title_marked)).toContainEqual({ text: word, marked: true });
+    });
+
+    it('finds the word being typed by its beginning, not a finished one', async () => {
+      expect((await search(word.slice(0, 5))).results.map((r) => r.id)).toContain(inTitle.id);
+      // Followed by a space the word is finished: only whole words match.
+      expect((await search(`${word.slice(0, 5)} `)).results).toEqual([]);
+    });
+
+    it('shows drafts only to members who ask for them, and never another workspace’s', async () => {
+      expect((await search(word, 'acmeAgent')).results).toHaveLength(2);
+      expect((await search(word, 'acmeAgent', false)).results).toHaveLength(3);
+      expect((await search(word, 'anon', false)).results).toHaveLength(2);
+      expect((await search(word, 'globexAdmin', false)).results).toHaveLength(2);
+    });
+
+    it('corrects misspelt words, short ones too, and says so', async () => {
+      await article({ title: 'Change your email address', body: 'Open your account settings to change the email.' });
+      await article({ title: 'Request a refund', body: 'Refunds take five days.' });
+      for (const [typed, meant] of [
+        ['emial', 'email'],
+        ['refnd', 'refund'],
+        ['adress', 'address'],
+        ['acount settings', 'account settings'],
+      ]) {
+        const found = await search(typed);
+        expect(found.corrected, typed).toBe(meant);
+        expect(found.results.length, typed).toBeGreaterThan(0);
+      }
+      // A word that is there is never "corrected", and nonsense finds nothing.
+      expect((await search('email')).corrected).toBeNull();
+      expect(await search('qqqqxxxx')).toEqual(expect.objectContaining({ results: [], corrected: null }));
+    });
+
+    it('takes websearch syntax and hostile input without an error', async () => {
+      for (const q of [
+        '"all about"',
+        `-${word}`,
+        'or',
+        '(',
+        "'); drop table help_articles; --",
+        '::*',
+        '&|!',
+        ' '.repeat(300),
+      ]) {
+        const { error } = await clients.anon.rpc('help_search', { p_slug: 'acme', p_query: q });
+        expect(error, q).toBeNull();
+      }
+      // A NUL can't reach Postgres as text: bad input (class 22), which the app maps to bad_request; the
+      // app's pages drop control characters before they search.
+      const nul = await clients.anon.rpc('help_search', { p_slug: 'acme', p_query: '\u0000x' });
+      expect(nul.error?.code).toMatch(/^22/);
+    });
+  });
+
+  describe('what is measured', () => {
+    it('counts views of published articles only, one row per article and day', async () => {
+      const a = await article();
+      const d = await article({ status: 'draft' });
+      for (let i = 0; i < 3; i++)
+        await clients.anon.rpc('help_article', { p_slug: 'acme', p_id: a.id, p_count_view: true });
+      await clients.acmeAgent.rpc('help_article', { p_slug: 'acme', p_id: d.id, p_count_view: true });
+      const { rows } = await db.sql(
+        'select article_id::int, views from help_article_views where article_id = any($1)',
+        [[a.id, d.id]],
+      );
+      expect(rows).toEqual([{ article_id: a.id, views: 3 }]);
+      // Nobody writes the counts directly.
+      const forged = await clients.acmeAdmin
+        .from('help_article_views')
+        .insert({ article_id: a.id, day: '2026-01-01', workspace_id: ACME, views: 1000 });
+      expect(forged.error?.code).toBe('42501');
+    });
+
+    it('one vote per visitor per article, which may change; drafts take none', async () => {
+      const a = await article();
+      const visitor = randomUUID();
+      for (const helpful of [true, false, false]) {
+        expect(
+          (await clients.anon.rpc('help_vote', { p_article_id: a.id, p_visitor: visitor, p_helpful: helpful })).error,
+        ).toBeNull();
+      }
+      // A signed-in customer votes as themselves, whatever visitor id is sent.
+      await clients.acmeCustomer.rpc('help_vote', { p_article_id: a.id, p_visitor: visitor, p_helpful: true });
+      await clients.acmeCustomer.rpc('help_vote', { p_article_id: a.id, p_visitor: randomUUID(), p_helpful: true });
+      const { rows } = await db.sql(
+        'select visitor_id, helpful from help_article_votes where article_id = $1 order by helpful',
+        [a.id],
+      );
+      expect(rows).toEqual([
+        { visitor_id: visitor, helpful: false },
+        { visitor_id: PEOPLE.acmeCustomer.id, helpful: true },
+      ]);
+      const draft = await article({ status: 'draft' });
+      const refused = await clients.anon.rpc('help_vote', {
+        p_article_id: draft.id,
+        p_visitor: visitor,
+        p_helpful: true,
+      });
+      expect(refused.error?.message).toBe('not_found');
+    });
+
+    it('refuses more than 100 votes an hour on one article, whoever sends them', async () => {
+      const a = await article();
+      await db.sql(
+        `insert into help_article_votes (article_id, visitor_id, workspace_id, helpful)
+         select $1, gen_random_uuid(), $2, true from generate_series(1, 100)`,
+        [a.id, ACME],
+      );
+      const over = await clients.anon.rpc('help_vote', {
+        p_article_id: a.id,
+        p_visitor: randomUUID(),
+        p_helpful: true,
+      });
+      expect(over.error?.message).toBe('too_many_attempts');
+      // An hour later the article takes votes again.
+      await db.sql("update help_article_votes set voted_at = now() - interval '61 minutes' where article_id = $1", [
+        a.id,
+      ]);
+      const later = await clients.anon.rpc('help_vote', {
+        p_article_id: a.id,
+        p_visitor: randomUUID(),
+        p_helpful: true,
+      });
+      expect(later.error).toBeNull();
+    });
+
+    it('records searches with no result, lower-cased, at most 200 different ones a day', async () => {
+      const q = `Nothing Here ${tag()}`;
+      for (let i = 0; i < 2; i++) await clients.anon.rpc('record_help_search_miss', { p_slug: 'acme', p_query: q });
+      const { rows } = await db.sql('select searches from help_search_misses where workspace_id = $1 and query = $2', [
+        ACME,
+        q.toLowerCase(),
+      ]);
+      expect(rows).toEqual([{ searches: 2 }]);
+      await db.sql(
+        `insert into help_search_misses (workspace_id, day, query)
+         select $1, (now() at time zone 'UTC')::date, 'filler ' || g from generate_series(1, 200) g on conflict do nothing`,
+        [ACME],
+      );
+      await clients.anon.rpc('record_help_search_miss', { p_slug: 'acme', p_query: `one too many ${tag()}` });
+      const { rows: count } = await db.sql(
+        "select count(*)::int as n from help_search_misses where workspace_id = $1 and day = (now() at time zone 'UTC')::date",
+        [ACME],
+      );
+      expect(count[0].n).toBeLessThanOrEqual(202);
+      // One already there still counts.
+      await clients.anon.rpc('record_help_search_miss', { p_slug: 'acme', p_query: q });
+      const { rows: again } = await db.sql('select searches from help_search_misses where query = $1', [
+        q.toLowerCase(),
+      ]);
+      expect(again).toEqual([{ searches: 3 }]);
+    });
+
+    it('a suggestion opened with no request in the next 30 minutes is a deflection, once settled', async () => {
+      const a = await article({ title: `Deflecting ${tag()}` });
+      const report = async () =>
+        (await clients.acmeAdmin.rpc('help_report', { p_slug: 'acme', p_days: 7 })).data as {
+          deflections: number;
+          suggestion_clicks: number;
+        };
+      const before = await report();
+      // Customer 1 opens it and sends nothing; customer 2 opens it and sends a request 10 minutes later.
+      await clients.acmeCustomer.rpc('record_help_suggestion', { p_slug: 'acme', p_kind: 'click', p_article_id: a.id });
+      const customer2 = await db.as('acmeCustomer2');
+      await customer2.rpc('record_help_suggestion', { p_slug: 'acme', p_kind: 'click', p_article_id: a.id });
+      // The same click again within 30 minutes is not another one.
+      await clients.acmeCustomer.rpc('record_help_suggestion', { p_slug: 'acme', p_kind: 'click', p_article_id: a.id });
+      expect((await report()).suggestion_clicks).toBe(before.suggestion_clicks + 2);
+      // Not settled yet: nothing counts.
+      expect((await report()).deflections).toBe(before.deflections);
+      // 31 minutes pass; customer 2's request came 10 minutes after their click.
+      await db.sql(
+        "update help_suggestion_events set created_at = now() - interval '31 minutes' where article_id = $1",
+        [a.id],
+      );
+      const { rows } = await db.sql(
+        `insert into tickets (workspace_id, number, requester_id, subject, created_at)
+         select $1, ticket_seq + 1, $2, 'After reading', now() - interval '21 minutes' from workspaces where id = $1
+         returning id`,
+        [ACME, PEOPLE.acmeCustomer2.id],
+      );
+      await db.sql('update workspaces set ticket_seq = ticket_seq + 1 where id = $1', [ACME]);
+      expect(rows).toHaveLength(1);
+      expect((await report()).deflections).toBe(before.deflections + 1);
+      // Anonymous visitors can't record one; a customer can't for a draft.
+      expect(
+        (await clients.anon.rpc('record_help_suggestion', { p_slug: 'acme', p_kind: 'click', p_article_id: a.id }))
+          .error,
+      ).not.toBeNull();
+      const draft = await article({ status: 'draft' });
+      const refused = await clients.acmeCustomer.rpc('record_help_suggestion', {
+        p_slug: 'acme',
+        p_kind: 'click',
+        p_article_id: draft.id,
+      });
+      expect(refused.error?.message).toBe('not_found');
+    });
+
+    it('the report is for admins: an agent is refused, another workspace not found', async () => {
+      expect((await clients.acmeAgent.rpc('help_report', { p_slug: 'acme', p_days: 7 })).error?.message).toBe(
+        'forbidden',
+      );
+      expect((await clients.globexAdmin.rpc('help_report', { p_slug: 'acme', p_days: 7 })).error?.message).toBe(
+        'not_found',
+      );
+      const { data } = await clients.acmeAdmin.rpc('help_report', { p_slug: 'acme', p_days: 30 });
+      expect(data.weeks.length).toBeGreaterThanOrEqual(5);
+    });
+  });
+});
