@@ -14,7 +14,7 @@ export function NotificationBell({ unread, userId, env }: { unread: number; user
   useEffect(() => {
     let stop: (() => void) | undefined;
     let gone = false;
-    void import('./live/use-live-channel.ts').then((m) => {
+    void import('./live/notification-bell-live.ts').then((m) => {
       if (!gone) stop = m.watchBell({ SUPABASE_URL, SUPABASE_ANON_KEY }, userId, setCount);
     });
     return () => {

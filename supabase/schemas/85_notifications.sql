@@ -4,22 +4,25 @@
 -- feature calls to tell a member something: private.notify_member. Customers get no notifications:
 -- their emails are the thread's (80_email.sql).
 
--- What a member may hear of. Add a value (`alter type … add value`) and a line in
--- private.notification_builtin and in app/lib/notifications/kinds.ts for a new event.
+-- What a member may hear of (notifications.kind, and the settings' kind): checked text, so a new event
+-- is one more name in private.notification_kinds() (and its line in private.notification_builtin and
+-- app/lib/notifications/kinds.ts), not a type change.
 --   new_request     a customer writes on an unassigned ticket (a new request, or a reply while nobody has it)
 --   assigned        someone else assigned a ticket to me
 --   customer_reply  the requester wrote on a ticket assigned to me
 --   mention         someone mentioned me (the triage issue)
 --   sla_warning     a ticket of mine nears its deadline (the SLA issue)
-create type public.notification_kind as enum ('new_request', 'assigned', 'customer_reply', 'mention', 'sla_warning');
--- How a notification reaches a member by email: one email each time, one daily digest, or none.
-create type public.notification_email as enum ('each', 'digest', 'off');
+-- How a notification reaches a member by email (the settings' email): 'each' time, a daily 'digest', or 'off'.
+create function private.notification_kinds() returns text[]
+language sql immutable set search_path = '' as $$
+  select array['new_request', 'assigned', 'customer_reply', 'mention', 'sla_warning']
+$$;
 
 create table public.notifications (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   recipient_id uuid not null references auth.users (id) on delete cascade,
-  kind public.notification_kind not null,
+  kind text not null check (kind = any (private.notification_kinds())),
   ticket_id uuid references public.tickets (id) on delete cascade,
   message_id uuid references public.messages (id) on delete cascade,
   -- Who did it (null: the platform); also a profile, so PostgREST can embed the name.
@@ -27,7 +30,7 @@ create table public.notifications (
     constraint notifications_actor_profile_fkey references public.profiles (user_id) on delete set null,
   -- As the recipient's settings said when it was made: shown in the bell, and how it is emailed.
   in_app boolean not null,
-  email public.notification_email not null,
+  email text not null check (email in ('each', 'digest', 'off')),
   emailed_at timestamptz,
   read_at timestamptz,
   created_at timestamptz not null default now(),
@@ -48,8 +51,8 @@ create index notifications_actor_idx on public.notifications (actor_id);
 create table public.notification_settings (
   workspace_id uuid not null,
   user_id uuid not null,
-  kind public.notification_kind not null,
-  email public.notification_email not null,
+  kind text not null check (kind = any (private.notification_kinds())),
+  email text not null check (email in ('each', 'digest', 'off')),
   in_app boolean not null,
   updated_at timestamptz not null default now(),
   primary key (workspace_id, user_id, kind),
@@ -61,8 +64,8 @@ create index notification_settings_user_idx on public.notification_settings (use
 -- The team's defaults, set by admins, one row per event kind they changed; the rest are built in.
 create table public.notification_defaults (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  kind public.notification_kind not null,
-  email public.notification_email not null,
+  kind text not null check (kind = any (private.notification_kinds())),
+  email text not null check (email in ('each', 'digest', 'off')),
   in_app boolean not null,
   updated_by uuid references auth.users (id) on delete set null,
   updated_at timestamptz not null default now(),
@@ -73,15 +76,15 @@ create index notification_defaults_updated_by_idx on public.notification_default
 -- ---------------------------------------------------------------------------------------------
 -- Tend's own defaults: everything in the app; by email each time, except new requests, which email only
 -- those who choose it (a busy team would otherwise all get every request).
-create function private.notification_builtin(p_kind public.notification_kind,
-  out email public.notification_email, out in_app boolean)
+create function private.notification_builtin(p_kind text,
+  out email text, out in_app boolean)
 language sql immutable set search_path = '' as $$
-  select case p_kind when 'new_request' then 'off'::public.notification_email else 'each'::public.notification_email end, true
+  select case p_kind when 'new_request' then 'off' else 'each' end, true
 $$;
 
 -- What applies to one member for one kind: their own choice, else the team's default, else Tend's.
-create function private.notification_setting(p_workspace_id uuid, p_user_id uuid, p_kind public.notification_kind,
-  out email public.notification_email, out in_app boolean)
+create function private.notification_setting(p_workspace_id uuid, p_user_id uuid, p_kind text,
+  out email text, out in_app boolean)
 language sql stable security definer set search_path = '' as $$
   select coalesce(s.email, d.email, b.email), coalesce(s.in_app, d.in_app, b.in_app)
     from private.notification_builtin(p_kind) b
@@ -96,7 +99,7 @@ $$;
 -- change: the first one). An email "each time" goes through notify once the transaction commits.
 -- Returns the notification's id, or null when nothing was stored.
 create function private.notify_member(
-  p_workspace_id uuid, p_recipient_id uuid, p_kind public.notification_kind, p_ticket_id uuid default null,
+  p_workspace_id uuid, p_recipient_id uuid, p_kind text, p_ticket_id uuid default null,
   p_message_id uuid default null, p_actor_id uuid default auth.uid()
 ) returns uuid
 language plpgsql security definer set search_path = '' as $$
@@ -196,9 +199,9 @@ create trigger notification_defaults_changed before insert or update on public.n
 create trigger notification_settings_changed before insert or update on public.notification_settings
   for each row execute function private.notification_setting_changed();
 
-revoke all on function private.notification_builtin(public.notification_kind),
-  private.notification_setting(uuid, uuid, public.notification_kind),
-  private.notify_member(uuid, uuid, public.notification_kind, uuid, uuid, uuid),
+revoke all on function private.notification_kinds(), private.notification_builtin(text),
+  private.notification_setting(uuid, uuid, text),
+  private.notify_member(uuid, uuid, text, uuid, uuid, uuid),
   private.notify_members_of_message(), private.notify_assignee(), private.notification_read(),
   private.notification_setting_changed() from public;
 
@@ -219,8 +222,8 @@ grant execute on function public.unread_notifications() to authenticated;
 -- What applies to the caller in one workspace, per kind, beside the team's default (the account page);
 -- for an admin's defaults page, `mine` is the team's. Members only.
 create function public.notification_preferences(p_workspace_id uuid)
-returns table (kind public.notification_kind, email public.notification_email, in_app boolean, own boolean,
-               team_email public.notification_email, team_in_app boolean)
+returns table (kind text, email text, in_app boolean, own boolean,
+               team_email text, team_in_app boolean)
 language plpgsql stable security invoker set search_path = '' as $$
 begin
   if not private.is_member(p_workspace_id) then
@@ -229,7 +232,7 @@ begin
   return query
   select k.kind, coalesce(s.email, d.email, b.email), coalesce(s.in_app, d.in_app, b.in_app), s.kind is not null,
          coalesce(d.email, b.email), coalesce(d.in_app, b.in_app)
-    from unnest(enum_range(null::public.notification_kind)) as k (kind)
+    from unnest(private.notification_kinds()) as k (kind)
     cross join lateral private.notification_builtin(k.kind) b
     left join public.notification_defaults d on d.workspace_id = p_workspace_id and d.kind = k.kind
     left join public.notification_settings s on s.workspace_id = p_workspace_id and s.user_id = (select auth.uid()) and s.kind = k.kind
@@ -237,7 +240,9 @@ begin
 end $$;
 revoke execute on function public.notification_preferences(uuid) from public, anon;
 grant execute on function public.notification_preferences(uuid) to authenticated;
-grant execute on function private.notification_builtin(public.notification_kind) to authenticated;
+grant execute on function private.notification_builtin(text) to authenticated;
+-- The tables' checks call it, for whoever writes them (members, notify as service_role).
+grant execute on function private.notification_kinds() to authenticated, service_role;
 
 -- Saves the caller's choices in one workspace (p_settings: [{kind, email, in_app}]), or with p_team the
 -- team's defaults (admins: the policies below decide). A member's choice equal to the team's default is
@@ -256,7 +261,7 @@ begin
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
   end if;
   for s in select * from jsonb_to_recordset(p_settings)
-             as x (kind public.notification_kind, email public.notification_email, in_app boolean) loop
+             as x (kind text, email text, in_app boolean) loop
     if s.kind is null or s.email is null or s.in_app is null then
       raise exception using errcode = 'P0001', message = 'bad_request', detail = 'kind, email and in_app';
     end if;

@@ -7,9 +7,12 @@ import { useEffect, useRef, useState } from 'react';
 import { realtimeClient } from '~/lib/realtime/client.ts';
 import { type ConnectionState, initialProgress, nextProgress } from '~/lib/realtime/connection.ts';
 import type { loader as rootLoader } from '~/root.tsx';
-import type { RealtimeEnv } from '~/lib/realtime/client.ts';
 
+// The header's bell follows its notifications on the same client (notification-bell-live.ts, loaded on
+// demand). It imports the live pages' pieces from here, so they stay one chunk for both (a chunk is what
+// the same set of pages loads): the live pages load no extra file, and the bell's code none of theirs.
 export { ConnectionStatus } from './connection-status.tsx';
+export { realtimeClient };
 
 export interface LiveChannelOptions {
   topic: string;
@@ -144,41 +147,4 @@ export function useRevalidateSoon(): () => void {
     );
   });
   return schedule.current;
-}
-
-async function fetchCount(onCount: (n: number) => void) {
-  try {
-    const res = await fetch('/notifications/unread', { headers: { Accept: 'application/json' }, cache: 'no-store' });
-    const body = res.ok ? ((await res.json()) as { unread: number | null }) : null;
-    if (body && typeof body.unread === 'number') onCount(body.unread);
-  } catch {
-    // Offline: the next change or rejoin asks again.
-  }
-}
-
-/** Follows `userId`'s unread count; returns what stops it. */
-export function watchBell(env: RealtimeEnv, userId: string, onCount: (n: number) => void): () => void {
-  const client = realtimeClient(env);
-  const refresh = () => void fetchCount(onCount);
-  let channel: RealtimeChannel | null = null;
-  let stopped = false;
-  // The user's token first: a join without it would run as anon (README "Realtime").
-  void client.setAuth().then(() => {
-    if (stopped) return;
-    channel = client
-      .channel(`notifications:${userId}`)
-      .on(
-        'postgres_changes',
-        { event: '*', schema: 'public', table: 'notifications', filter: `recipient_id=eq.${userId}` },
-        refresh,
-      )
-      .on('system', {}, (p: { extension?: string; status?: string }) => {
-        if (p.extension === 'postgres_changes' && p.status === 'ok') refresh();
-      })
-      .subscribe();
-  });
-  return () => {
-    stopped = true;
-    if (channel) void client.removeChannel(channel);
-  };
 }

@@ -47,7 +47,7 @@ export async function listNotifications(request: Request, supabase: Supabase): P
   return data.map((n) => ({
     id: n.id,
     text: notificationHeadline(
-      n.kind,
+      n.kind as NotificationKind,
       n.actor?.display_name ?? 'Tend',
       n.ticket,
       !!n.ticket && n.ticket.created_at === n.created_at,
@@ -77,6 +77,17 @@ export async function preferences(request: Request, supabase: Supabase, workspac
   if (error) throwDbError(request, error, 'notification preferences');
   return NOTIFICATION_KINDS.flatMap(({ kind, label, hint }) => {
     const row = data.find((r) => r.kind === kind);
-    return row ? [{ ...row, label, hint }] : [];
+    return row
+      ? [
+          {
+            ...row,
+            kind,
+            label,
+            hint,
+            email: row.email as NotificationEmail,
+            team_email: row.team_email as NotificationEmail,
+          },
+        ]
+      : [];
   });
 }

@@ -689,25 +689,25 @@ export type Database = {
       }
       notification_defaults: {
         Row: {
-          email: Database["public"]["Enums"]["notification_email"]
+          email: string
           in_app: boolean
-          kind: Database["public"]["Enums"]["notification_kind"]
+          kind: string
           updated_at: string
           updated_by: string | null
           workspace_id: string
         }
         Insert: {
-          email: Database["public"]["Enums"]["notification_email"]
+          email: string
           in_app: boolean
-          kind: Database["public"]["Enums"]["notification_kind"]
+          kind: string
           updated_at?: string
           updated_by?: string | null
           workspace_id: string
         }
         Update: {
-          email?: Database["public"]["Enums"]["notification_email"]
+          email?: string
           in_app?: boolean
-          kind?: Database["public"]["Enums"]["notification_kind"]
+          kind?: string
           updated_at?: string
           updated_by?: string | null
           workspace_id?: string
@@ -724,25 +724,25 @@ export type Database = {
       }
       notification_settings: {
         Row: {
-          email: Database["public"]["Enums"]["notification_email"]
+          email: string
           in_app: boolean
-          kind: Database["public"]["Enums"]["notification_kind"]
+          kind: string
           updated_at: string
           user_id: string
           workspace_id: string
         }
         Insert: {
-          email: Database["public"]["Enums"]["notification_email"]
+          email: string
           in_app: boolean
-          kind: Database["public"]["Enums"]["notification_kind"]
+          kind: string
           updated_at?: string
           user_id: string
           workspace_id: string
         }
         Update: {
-          email?: Database["public"]["Enums"]["notification_email"]
+          email?: string
           in_app?: boolean
-          kind?: Database["public"]["Enums"]["notification_kind"]
+          kind?: string
           updated_at?: string
           user_id?: string
           workspace_id?: string
@@ -761,11 +761,11 @@ export type Database = {
         Row: {
           actor_id: string | null
           created_at: string
-          email: Database["public"]["Enums"]["notification_email"]
+          email: string
           emailed_at: string | null
           id: string
           in_app: boolean
-          kind: Database["public"]["Enums"]["notification_kind"]
+          kind: string
           message_id: string | null
           read_at: string | null
           recipient_id: string
@@ -775,11 +775,11 @@ export type Database = {
         Insert: {
           actor_id?: string | null
           created_at?: string
-          email: Database["public"]["Enums"]["notification_email"]
+          email: string
           emailed_at?: string | null
           id?: string
           in_app: boolean
-          kind: Database["public"]["Enums"]["notification_kind"]
+          kind: string
           message_id?: string | null
           read_at?: string | null
           recipient_id: string
@@ -789,11 +789,11 @@ export type Database = {
         Update: {
           actor_id?: string | null
           created_at?: string
-          email?: Database["public"]["Enums"]["notification_email"]
+          email?: string
           emailed_at?: string | null
           id?: string
           in_app?: boolean
-          kind?: Database["public"]["Enums"]["notification_kind"]
+          kind?: string
           message_id?: string | null
           read_at?: string | null
           recipient_id?: string
@@ -1212,11 +1212,11 @@ export type Database = {
       notification_preferences: {
         Args: { p_workspace_id: string }
         Returns: {
-          email: Database["public"]["Enums"]["notification_email"]
+          email: string
           in_app: boolean
-          kind: Database["public"]["Enums"]["notification_kind"]
+          kind: string
           own: boolean
-          team_email: Database["public"]["Enums"]["notification_email"]
+          team_email: string
           team_in_app: boolean
         }[]
       }
@@ -1345,13 +1345,6 @@ export type Database = {
     Enums: {
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
-      notification_email: "each" | "digest" | "off"
-      notification_kind:
-        | "new_request"
-        | "assigned"
-        | "customer_reply"
-        | "mention"
-        | "sla_warning"
       ticket_priority: "low" | "normal" | "high" | "urgent"
       ticket_status: "new" | "open" | "pending" | "solved" | "closed"
     }
@@ -1483,14 +1476,6 @@ export const Constants = {
     Enums: {
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
-      notification_email: ["each", "digest", "off"],
-      notification_kind: [
-        "new_request",
-        "assigned",
-        "customer_reply",
-        "mention",
-        "sla_warning",
-      ],
       ticket_priority: ["low", "normal", "high", "urgent"],
       ticket_status: ["new", "open", "pending", "solved", "closed"],
     },
