@@ -640,6 +640,9 @@ describe('inbound-email: whom a mail speaks for (docs/decisions/034-inbound-emai
       [ACME, PEOPLE.acmeAgent.id],
     );
   });
+  afterAll(async () => {
+    await db.sql('delete from notification_settings where user_id = $1', [PEOPLE.acmeAgent.id]);
+  });
 
   it('refuses mail that claims to be an agent without the provider’s authentication, whatever headers the sender wrote: nothing is posted or mailed', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Refund please');

@@ -993,6 +993,59 @@ export type Database = {
           },
         ]
       }
+      workspace_email_settings: {
+        Row: {
+          accent_color: string
+          dkim_selector: string | null
+          footer: string | null
+          logo_path: string | null
+          sender_address: string | null
+          sender_name: string | null
+          updated_at: string
+          updated_by: string | null
+          verification_token: string
+          verified_at: string | null
+          verified_domain: string | null
+          workspace_id: string
+        }
+        Insert: {
+          accent_color?: string
+          dkim_selector?: string | null
+          footer?: string | null
+          logo_path?: string | null
+          sender_address?: string | null
+          sender_name?: string | null
+          updated_at?: string
+          updated_by?: string | null
+          verification_token?: string
+          verified_at?: string | null
+          verified_domain?: string | null
+          workspace_id: string
+        }
+        Update: {
+          accent_color?: string
+          dkim_selector?: string | null
+          footer?: string | null
+          logo_path?: string | null
+          sender_address?: string | null
+          sender_name?: string | null
+          updated_at?: string
+          updated_by?: string | null
+          verification_token?: string
+          verified_at?: string | null
+          verified_domain?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "workspace_email_settings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       workspace_slug_history: {
         Row: {
           created_at: string
