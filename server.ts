@@ -50,14 +50,14 @@ async function checkEnvironment() {
 async function runPrimary() {
   await checkEnvironment();
   // Only the primary keeps the counters (the workers' copy of this module is in the build).
-  const { SHARED_LIMITS_ENV, answerAbuseLimits } = await import('./app/lib/auth/abuse-limits.server.ts');
+  const { SHARED_LIMITS_ENV, answerSignInLimits } = await import('./app/lib/auth/sign-in-limits.server.ts');
   let stopping = false;
   let listening = false;
   const say = (msg: string) => console.log(`[tend-server] ${msg}`);
 
   const fork = () => {
     const worker = cluster.fork({ [SHARED_LIMITS_ENV]: '1' });
-    answerAbuseLimits(worker);
+    answerSignInLimits(worker);
     let ready = false;
     worker.once('listening', () => {
       ready = true;
@@ -119,7 +119,7 @@ async function runWorker() {
   let build = await importBuild();
   let handleRemix = createRequestHandler(build, process.env.NODE_ENV);
   const { isSameOriginPost } = await import('./app/lib/http/request-info.server.ts');
-  const { errorMessage } = await import('./app/lib/errors/catalogue.ts');
+  const { errorMessage } = await import('./app/lib/errors/catalogue.server.ts');
   const hosts = allowedHosts({ ALLOWED_HOSTS: process.env.ALLOWED_HOSTS, APP_ORIGIN: process.env.APP_ORIGIN });
   const assets = new StaticFiles(path.resolve(build.assetsBuildDirectory), 'public, max-age=31536000, immutable');
   // public/ minus the build output under it (the build is served above, or is another build's).

@@ -5,7 +5,7 @@ import { RemixServer, isRouteErrorResponse } from '@remix-run/react';
 import { renderToString } from 'react-dom/server';
 import { RequestInfoContext } from './components/request-info.tsx';
 import { env } from './lib/env.server.ts';
-import { isErrorCode } from './lib/errors/catalogue.ts';
+import { isErrorCode } from './lib/errors/catalogue.server.ts';
 import { log } from './lib/http/log.server.ts';
 import { type KeptForm, keptForm } from './lib/http/kept-form.server.ts';
 import { requestIdFor } from './lib/http/request-id.server.ts';

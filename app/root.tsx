@@ -17,7 +17,7 @@ import { REQUEST_ID_META, useNonce, useRequestId } from './components/request-in
 import { SiteHeader } from './components/site-header.tsx';
 import { getOptionalSession } from './lib/auth/session.server.ts';
 import { browserEnv } from './lib/env.server.ts';
-import { data } from './lib/http/responses.server.ts';
+import { dataWithSession } from './lib/http/responses.server.ts';
 import stylesheet from './styles/app.css';
 
 export const links: LinksFunction = () => [
@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // not through a server module of its own: each one a route imports costs its bundle a stub chunk (006).
   const unread = session ? ((await session.supabase.rpc('unread_notifications')).data ?? null) : null;
   // The browser gets the public Supabase URL and anon key only (for realtime).
-  return data(request, { user: session?.user ?? null, unread, ENV: browserEnv() });
+  return dataWithSession(request, { user: session?.user ?? null, unread, ENV: browserEnv() });
 }
 
 // A live page's revalidation (same URL, no form) is about the page's data; who is signed in and the

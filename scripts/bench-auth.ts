@@ -5,9 +5,9 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startStack, type Stack } from '../supabase/local/stack.ts';
-import { buildApp, startAppServer } from '../tests/support/app-server.ts';
-import { waitForMail } from '../tests/support/mail.ts';
+import { startStack, type Stack } from '@tend/supabase-local';
+import { buildApp, startAppServer } from './lib/app-server.ts';
+import { waitForMail } from './lib/mail.ts';
 
 const CONCURRENCY = 10;
 const ROUNDS = 5;

@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
-import { median, range, signIn, startApp } from './bench-support.ts';
+import { PROJECT_DIR, startStack } from '@tend/supabase-local';
+import { median, range, signIn, startApp } from './lib/bench.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);

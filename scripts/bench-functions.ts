@@ -8,9 +8,9 @@
 import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startStack } from '../supabase/local/stack.ts';
-import { userJwt } from '../tests/support/db.ts';
-import { tempProject } from '../tests/support/project.ts';
+import { startStack } from '@tend/supabase-local';
+import { accessToken } from './lib/jwt.ts';
+import { tempProject } from './lib/project.ts';
 
 const ROUNDS = 5;
 const WARM_PER_ROUND = 200;
@@ -119,7 +119,7 @@ async function benchNotify() {
     functionsEnvFile: envFile,
     log: () => undefined,
   });
-  const jwt = (who: { id: string; email: string }) => userJwt(stack.jwtSecret, who);
+  const jwt = (who: { id: string; email: string }) => accessToken(stack.jwtSecret, { sub: who.id, email: who.email });
   const rpc = async (fn: string, token: string, body: unknown) => {
     const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/${fn}`, {
       method: 'POST',

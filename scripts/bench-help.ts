@@ -12,8 +12,8 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
-import { type BenchResult, median, range, run, startApp, superuser } from './bench-support.ts';
+import { PROJECT_DIR, startStack } from '@tend/supabase-local';
+import { type BenchResult, median, range, run, startApp, superuser } from './lib/bench.ts';
 import { pageJavaScript } from './page-js.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);

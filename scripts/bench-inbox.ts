@@ -12,7 +12,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
+import { PROJECT_DIR, startStack } from '@tend/supabase-local';
 import {
   BASELINE,
   type BenchResult,
@@ -24,7 +24,7 @@ import {
   run,
   signIn,
   startApp,
-} from './bench-support.ts';
+} from './lib/bench.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -114,7 +114,7 @@ try {
 
   app = await startApp(dir, stack);
   const { base, pid: appPid } = app;
-  // BENCH_BASELINE (bench-support.ts): the other version's pages, timed in the same rounds.
+  // BENCH_BASELINE (scripts/lib/bench.ts): the other version's pages, timed in the same rounds.
   if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE });
 
   const cookie = await signIn(base, stack.mailUrl, AGENT);

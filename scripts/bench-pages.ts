@@ -3,21 +3,11 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startStack } from '../supabase/local/stack.ts';
-import {
-  BASELINE,
-  type BenchResult,
-  cpuMs,
-  median,
-  printResults,
-  range,
-  run,
-  signIn,
-  startApp,
-} from './bench-support.ts';
+import { startStack } from '@tend/supabase-local';
+import { BASELINE, type BenchResult, cpuMs, median, printResults, range, run, signIn, startApp } from './lib/bench.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-// With BENCH_BASELINE (bench-support.ts) each page is timed in rounds, this build and the
+// With BENCH_BASELINE (scripts/lib/bench.ts) each page is timed in rounds, this build and the
 // baseline's back to back; the table has medians, and the ratio's range over the rounds.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (BASELINE ? 3 : 1));
 const CONNECTIONS = 20;

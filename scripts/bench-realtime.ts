@@ -2,15 +2,14 @@
 // to the event in the subscribed clients that RLS lets see it, with 1, 100 and 500 clients (agents of
 // two workspaces and requesters, mixed); the stack process's memory per connection; and a broadcast
 // round trip. The stack runs as `npm run stack` does, in its own process, on the realtime fixture.
-import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RealtimeClient, type RealtimeChannel } from '@supabase/realtime-js';
-import { SignJWT } from 'jose';
 import pg from 'pg';
-import { defaultKeys } from '../supabase/local/keys.ts';
-import { spawnManaged, stopChild } from '../supabase/local/process.ts';
-import { freeBasePort, PROJECT_DIR } from '../supabase/local/stack.ts';
+import { defaultKeys, freeBasePort, PROJECT_DIR, spawnManaged, STACK_CLI, stopChild } from '@tend/supabase-local';
+import { accessToken } from './lib/jwt.ts';
+import { tempProject } from './lib/project.ts';
 
 const STAGES = [1, 100, 500];
 const ROUNDS = 5;
@@ -30,12 +29,7 @@ const spread = (xs: number[]) => `${Math.min(...xs).toFixed(1)}–${Math.max(...
 const rss = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) * 1024;
 
-const token = (sub: string) =>
-  new SignJWT({ sub, role: 'authenticated', aud: 'authenticated' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('2h')
-    .sign(new TextEncoder().encode(defaultKeys.jwtSecret));
+const token = (sub: string) => accessToken(defaultKeys.jwtSecret, { sub }, 7200);
 
 const uuid = (kind: number, n: number) => `${kind}0000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -56,10 +50,7 @@ async function until(check: () => boolean, what: string, timeoutMs: number) {
 }
 
 async function main() {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-realtime-'));
-  chmodSync(root, 0o755);
-  const projectDir = path.join(root, 'project');
-  cpSync(path.join(PROJECT_DIR, 'tests', 'fixtures', 'realtime-project'), projectDir, { recursive: true });
+  const { projectDir, dataDir, remove } = tempProject('realtime-project');
   // A project with more room than the self-hosted defaults (200 users, 100 events/s), as a paid plan has.
   const configFile = path.join(projectDir, 'supabase', 'config.toml');
   writeFileSync(
@@ -76,19 +67,12 @@ async function main() {
   const stackProcess = spawnManaged(
     'stack',
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'supabase/local/cli.ts',
-      'start',
-      '--port',
-      String(port),
-      '--dir',
-      path.join(root, 'data'),
-      '--project',
-      projectDir,
-    ],
-    { cwd: PROJECT_DIR, logFile: path.join(root, 'stack.log'), onLine: (l) => l.includes('is ready') && ready() },
+    ['--import', 'tsx', STACK_CLI, 'start', '--port', String(port), '--dir', dataDir, '--project', projectDir],
+    {
+      cwd: PROJECT_DIR,
+      logFile: path.join(path.dirname(dataDir), 'stack.log'),
+      onLine: (l) => l.includes('is ready') && ready(),
+    },
   );
   const clients: RealtimeClient[] = [];
   const sql = new pg.Pool({
@@ -243,7 +227,7 @@ async function main() {
     for (const c of clients) c.disconnect();
     await sql.end();
     await stopChild(stackProcess, 'SIGINT', 20_000);
-    rmSync(root, { recursive: true, force: true });
+    remove();
   }
 }
 

@@ -1,5 +1,5 @@
 // npm run bench:render: the app's CPU per page, with no HTTP server around it. This build's Remix
-// request handler (and BENCH_BASELINE's, bench-support.ts) runs in this process against a fresh local
+// request handler (and BENCH_BASELINE's, scripts/lib/bench.ts) runs in this process against a fresh local
 // stack that runs in another, so what is timed is the app's own work: routing, loaders and their
 // Supabase calls, rendering, headers. Rounds alternate between the two builds; the table has the
 // medians and the ratio's range. On a shared machine this is the steadiest way to tell whether a
@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
-import { PROJECT_DIR, type StackInfo } from '../supabase/local/stack.ts';
-import { buildApp } from '../tests/support/app-server.ts';
-import { BASELINE, median, range, signIn, startApp } from './bench-support.ts';
+import { PROJECT_DIR, type StackInfo } from '@tend/supabase-local';
+import { buildApp } from './lib/app-server.ts';
+import { BASELINE, median, range, signIn, startApp } from './lib/bench.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400); // per round and build
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -30,14 +30,14 @@ const stackProcess = spawn(
     'tsx',
     '--input-type=module',
     '-e',
-    `import { startStack } from ${JSON.stringify(pathToFileURL(path.join(PROJECT_DIR, 'supabase/local/stack.ts')).href)};
+    `import { startStack } from '@tend/supabase-local';
      const stack = await startStack({ port: 0, dir: process.argv[1], ephemeral: true, log: () => undefined });
      console.log(JSON.stringify(stack));
      process.stdin.resume();
      process.stdin.on('end', async () => { await stack.stop(); process.exit(0); });`,
     path.join(dir, 'data'),
   ],
-  { stdio: ['pipe', 'pipe', 'inherit'] },
+  { cwd: PROJECT_DIR, stdio: ['pipe', 'pipe', 'inherit'] }, // where @tend/supabase-local resolves
 );
 const stack = await new Promise<StackInfo>((resolve, reject) => {
   let out = '';

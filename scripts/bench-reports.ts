@@ -11,8 +11,8 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
-import { median, range, restHeadersOf, run, superuser, signIn, startApp, type BenchResult } from './bench-support.ts';
+import { PROJECT_DIR, startStack } from '@tend/supabase-local';
+import { median, range, restHeadersOf, run, superuser, signIn, startApp, type BenchResult } from './lib/bench.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

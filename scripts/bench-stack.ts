@@ -5,9 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freeBasePort, PROJECT_DIR } from '../supabase/local/stack.ts';
-
-const CLI = path.join(PROJECT_DIR, 'supabase', 'local', 'cli.ts');
+import { freeBasePort, PROJECT_DIR, STACK_CLI as CLI } from '@tend/supabase-local';
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

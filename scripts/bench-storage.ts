@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
+import { PROJECT_DIR, startStack } from '@tend/supabase-local';
 
 const MB = 1024 * 1024;
 const SIZE = 10 * MB;

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PORT, isBasePort, PROJECT_DIR, startStack } from '../supabase/local/stack.ts';
+import { DEFAULT_PORT, isBasePort, PROJECT_DIR, startStack } from '@tend/supabase-local';
 import { watchIslands } from './build-islands.ts';
 import { bold, devLine } from './dev-log.ts';
 

@@ -7,14 +7,14 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startStack } from '../supabase/local/stack.ts';
-import { signIn, startApp } from './bench-support.ts';
+import { startStack } from '@tend/supabase-local';
+import { signIn, startApp } from './lib/bench.ts';
 import { METAFILE_FILE } from './build-islands.ts';
 import { pageJavaScript } from './page-js.ts';
 
 const PAGE = process.argv[2] ?? '/login/verify';
 
-// A private production build served by server.ts (scripts/bench-support.ts) on a fresh stack.
+// A private production build served by server.ts (scripts/lib/bench.ts) on a fresh stack.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-measure-js-'));
 chmodSync(dir, 0o755);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });

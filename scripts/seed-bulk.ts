@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { PROJECT_DIR, readStatus } from '../supabase/local/stack.ts';
+import { PROJECT_DIR, readStatus } from '@tend/supabase-local';
 
 const { values } = parseArgs({
   options: {

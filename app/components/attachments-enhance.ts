@@ -3,11 +3,8 @@
 // the message can't take stopped with the same message the server gives.
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 // The rules from their shared module, as the catalogue's constants come: no chunk of its own for this file.
-import {
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENTS_PER_MESSAGE,
-  attachmentTypeOf,
-} from '../../supabase/functions/_shared/attachment-rules.ts';
+import { attachmentTypeOf } from '../../supabase/functions/_shared/attachment-rules.ts';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_MESSAGE } from '../../supabase/functions/_shared/limits.ts';
 
 /** The catalogue's messages for files a message can't take (the action says the same). */
 export function checkFiles(files: readonly File[]): string[] {

@@ -7,7 +7,7 @@
 // where to look them up: …/help/lookup).
 import { type FocusEvent, useId } from 'react';
 import { ErrorList, useHydrated } from '~/components/form-controls.tsx';
-import { SelectField } from '~/components/helpdesk-ui.tsx';
+import { SelectField } from '~/components/forms.tsx';
 
 export function CannedReplyPicker({
   replies,

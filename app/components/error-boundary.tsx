@@ -1,21 +1,11 @@
 // The one error page: a catalogue message, a way on, and the request id that is in the server log.
 import { Link, isRouteErrorResponse, useLocation, useRouteError } from '@remix-run/react';
-import { codeForStatus, errorMessage, isErrorCode, type ErrorCode } from '~/lib/errors/catalogue.ts';
+import { codeForStatus, errorMessage } from '~/lib/errors/catalogue.ts';
 import { useRequestIdAt } from './request-info.tsx';
 
-type PageCode = Exclude<
-  ErrorCode,
-  'code_rate_limited' | 'invalid_transition' | 'attachment_too_large' | 'attachment_type'
->;
-const WITH_PARAMS = new Set<ErrorCode>([
-  'code_rate_limited',
-  'invalid_transition',
-  'attachment_too_large',
-  'attachment_type',
-]);
-
 interface Described {
-  code: ErrorCode;
+  /** A catalogue code (docs/product.md §8). */
+  code: string;
   status: number;
   message: string;
   requestId: string;
@@ -43,18 +33,24 @@ const TYPED_FIELDS: Record<string, string> = {
 function describe(error: unknown, fallbackId: string): Described {
   if (isRouteErrorResponse(error)) {
     const data = error.data as { code?: unknown; message?: unknown } | null;
-    const code = isErrorCode(data?.code) ? data.code : codeForStatus(error.status);
-    // Catalogue errors carry their (possibly parameterised) message, made by errorResponse().
-    const message =
-      isErrorCode(data?.code) && typeof data?.message === 'string'
-        ? data.message
-        : errorMessage(WITH_PARAMS.has(code) ? 'bad_request' : (code as PageCode));
-    return { code, status: error.status, message, requestId: fallbackId, kept: keptOf(data) };
+    // Catalogue errors carry their code and (possibly parameterised) message, made by errorResponse();
+    // the browser knows only the messages of the codes it shows itself (catalogue.ts).
+    if (typeof data?.code === 'string' && typeof data.message === 'string') {
+      return {
+        code: data.code,
+        status: error.status,
+        message: data.message,
+        requestId: fallbackId,
+        kept: keptOf(data),
+      };
+    }
+    const code = codeForStatus(error.status);
+    return { code, status: error.status, message: errorMessage(code), requestId: fallbackId, kept: keptOf(data) };
   }
   return { code: 'unexpected', status: 500, message: errorMessage('unexpected'), requestId: fallbackId, kept: null };
 }
 
-const TITLES: Partial<Record<ErrorCode, string>> = {
+const TITLES: Record<string, string> = {
   not_found: 'Page not found',
   forbidden: 'No access',
   backend_unavailable: 'Temporarily unavailable',

@@ -1,7 +1,13 @@
-// Form pieces shared by every route: labelled fields with their errors, a submit button that
-// shows progress, the honeypot, and the reading of an action's reply.
+// Form pieces shared by every route: labelled fields (input, textarea, select) with their errors, a
+// submit button that shows progress, the honeypot, and the reading of an action's reply.
 import { useFormAction, useNavigation } from '@remix-run/react';
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { HONEYPOT_FIELD } from '~/lib/forms/fields.ts';
 import { ErrorList } from './form-controls.tsx';
 
@@ -129,6 +135,41 @@ export function HoneypotInput() {
         autoComplete="off"
         defaultValue=""
       />
+    </div>
+  );
+}
+
+export function TextareaField({
+  id,
+  label,
+  errors,
+  hint,
+  ...props
+}: {
+  id: string;
+  label: ReactNode;
+  errors?: string[];
+  hint?: ReactNode;
+} & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <FieldFrame id={id} label={label} hint={hint} errors={errors}>
+      {(aria) => <textarea {...props} id={id} className="input hd-textarea" {...aria} />}
+    </FieldFrame>
+  );
+}
+
+export function SelectField({
+  id,
+  label,
+  children,
+  ...props
+}: { id: string; label: ReactNode; children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select {...props} id={id} className="input">
+        {children}
+      </select>
     </div>
   );
 }

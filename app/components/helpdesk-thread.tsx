@@ -1,7 +1,7 @@
 // A ticket's conversation, oldest first. Internal notes (agents only; RLS never sends them to a
 // requester) are set apart with a label and a tinted background.
 import type { AttachmentView } from '~/lib/helpdesk/attachments.ts';
-import { formatDate } from '~/lib/helpdesk/vocabulary.ts';
+import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 import { AttachmentList } from './attachments.tsx';
 

@@ -8,15 +8,18 @@ export const RESEND_COOLDOWN_SECONDS = 60;
 /** The one-click sign-in link of a notification email works once, for this long (email_sign_in_links.expires_at). */
 export const EMAIL_LINK_VALID_HOURS = 24;
 
-// Attachments (shared with the edge functions, which can only read supabase/functions)
+// Sizes, counts and lengths shared with the edge functions, which can only read supabase/functions.
 export {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MAX_MB,
   ATTACHMENTS_PER_MESSAGE,
-} from '../../supabase/functions/_shared/attachment-rules.ts';
+  DISPLAY_NAME_MAX_LENGTH,
+  FILE_NAME_MAX_LENGTH,
+  MESSAGE_MAX_LENGTH,
+  SUBJECT_MAX_LENGTH,
+} from '../../supabase/functions/_shared/limits.ts';
 
 // Tickets and invitations
-export const AUTO_CLOSE_DAYS = 7;
 export const INVITATION_LIFETIME_DAYS = 7;
 export const INBOX_PAGE_SIZE = 25;
 /** The longest inbox search kept (more is cut). */
@@ -32,19 +35,16 @@ export const REALTIME_TIMEOUT_MS = 10_000;
 export const REALTIME_HEARTBEAT_MS = 30_000;
 export const REALTIME_BACKOFF_MS = [1_000, 2_000, 5_000, 10_000] as const;
 
-// Field lengths (docs/product.md §5)
+// Field lengths (docs/product.md §5; subject, message and display name above)
 export const EMAIL_MAX_LENGTH = 254;
-export const DISPLAY_NAME_MAX_LENGTH = 60;
-export const SUBJECT_MAX_LENGTH = 200;
-export const MESSAGE_MAX_LENGTH = 20_000;
 /** The message box counts characters from here on (with JavaScript). */
 export const MESSAGE_COUNTER_FROM = 18_000;
 export const WORKSPACE_NAME_MAX_LENGTH = 80;
 export const CANNED_REPLY_TITLE_MAX_LENGTH = 80;
 export const CANNED_REPLY_BODY_MAX_LENGTH = 5_000;
 
-// Abuse limits enforced by the app on top of Supabase Auth's own (docs/decisions/003-abuse-limits.md,
-// 018-sign-in-limits.md). Wrong codes per address: the ceiling of one code (it lives OTP_VALID_SECONDS);
+// Sign-in limits enforced by the app on top of Supabase Auth's own (docs/decisions/003-abuse-limits.md,
+// 020-sign-in-limits.md). Wrong codes per address: the ceiling of one code (it lives OTP_VALID_SECONDS);
 // past it that code is spent and only a new one works. Per IP: enough for a few codes mistyped.
 export const VERIFY_ATTEMPTS_PER_EMAIL = { limit: 5, windowSeconds: OTP_VALID_SECONDS } as const;
 export const VERIFY_ATTEMPTS_PER_IP = { limit: 20, windowSeconds: 10 * 60 } as const;

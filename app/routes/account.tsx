@@ -13,16 +13,16 @@ import {
   replyValue,
   useIsPending,
 } from '~/components/forms.tsx';
-import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.server.ts';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 import { FLASH, setFlash, takeFlash } from '~/lib/auth/cookies.server.ts';
 import { DISPLAY_NAME_MAX_LENGTH } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import {
-  data,
+  dataWithSession,
   errorResponse,
-  redirectWithHeaders,
+  redirectWithSession,
   readFormData,
   requireSameOrigin,
 } from '~/lib/http/responses.server.ts';
@@ -55,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { flash, setCookie } = await takeFlash(request);
   const displayName = (profile?.display_name as string | undefined) ?? user.displayName ?? '';
   const saved = new URL(request.url).searchParams.get('saved');
-  return data(
+  return dataWithSession(
     request,
     { user: { ...user, displayName }, saved: flash === FLASH.saved, notifications, notificationsSaved: saved },
     { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
@@ -66,7 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 async function saveNotifications(request: Request, formData: FormData) {
   const { supabase } = await requireUser(request);
   const submission = parseSubmission(formData, NotificationSettingsSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
   // A uuid (the schema's check); the per-kind fields' index type widens it.
   const workspace = submission.value.workspace as string;
   const { error } =
@@ -78,9 +78,13 @@ async function saveNotifications(request: Request, formData: FormData) {
       : await supabase.from('notification_settings').delete().eq('workspace_id', workspace);
   if (error) {
     const mapped = mapDbError(error, 'notification settings');
-    return data(request, { result: submission.reply({ formErrors: [mapped.message] }) }, { status: mapped.status });
+    return dataWithSession(
+      request,
+      { result: submission.reply({ formErrors: [mapped.message] }) },
+      { status: mapped.status },
+    );
   }
-  return redirectWithHeaders(request, `/account?saved=${workspace}#notifications`);
+  return redirectWithSession(request, `/account?saved=${workspace}#notifications`);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -89,7 +93,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (String(formData.get('intent') ?? '').startsWith('notifications')) return saveNotifications(request, formData);
   const { user, supabase } = await requireUser(request);
   const submission = parseSubmission(formData, AccountSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
   const { displayName } = submission.value;
 
   const { error: profileError } = await supabase
@@ -104,7 +108,7 @@ export async function action({ request }: ActionFunctionArgs) {
       code === 'display_name_invalid'
         ? submission.reply({ fieldErrors: { displayName: [errorMessage(code)] } })
         : submission.reply({ formErrors: [errorMessage(code)] });
-    return data(request, { result: reply }, { status: errorStatus(code) });
+    return dataWithSession(request, { result: reply }, { status: errorStatus(code) });
   }
 
   // Auth calls go through the cookie-bound client: it sends the session and writes the refreshed one.
@@ -113,7 +117,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (error) {
     const mapped = mapAuthError(error);
     log.warn('display name not saved', { code: mapped.code, auth_code: error.code, status: error.status });
-    return data(
+    return dataWithSession(
       request,
       { result: submission.reply({ formErrors: [mappedMessage(mapped)] }) },
       { status: errorStatus(mapped.code) },
@@ -121,7 +125,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   // The header reads the name from the JWT; a refreshed token carries the new metadata.
   await auth.refreshSession();
-  return redirectWithHeaders(request, '/account', { headers: { 'Set-Cookie': await setFlash(request, FLASH.saved) } });
+  return redirectWithSession(request, '/account', { headers: { 'Set-Cookie': await setFlash(request, FLASH.saved) } });
 }
 
 export default function AccountPage() {

@@ -5,11 +5,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyErrors, useIsPending } from '~/components/forms.tsx';
-import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.server.ts';
 import { clearPendingLogin, readPendingLogin } from '~/lib/auth/cookies.server.ts';
 import { signInWithEmailLink } from '~/lib/auth/email-link.server.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
-import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
+import { dataWithSession, redirectWithSession, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { loginPath, safeRedirect } from '~/lib/http/safe-redirect.ts';
 import { ConfirmSchema, EmailLinkSchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
@@ -26,14 +26,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   if ('link' in params) {
     const link = EmailLinkSchema.safeParse(params);
-    if (!link.success) return data(request, { link: null, problem: errorMessage('link_invalid') }, { status: 400 });
+    if (!link.success)
+      return dataWithSession(request, { link: null, problem: errorMessage('link_invalid') }, { status: 400 });
     const { next } = link.data;
-    return data(request, { link: { link: link.data.link, next: next ? safeRedirect(next, '') : '' }, problem: null });
+    return dataWithSession(request, {
+      link: { link: link.data.link, next: next ? safeRedirect(next, '') : '' },
+      problem: null,
+    });
   }
   const parsed = ConfirmSchema.safeParse(params);
-  if (!parsed.success) return data(request, { link: null, problem: errorMessage('code_invalid') }, { status: 400 });
+  if (!parsed.success)
+    return dataWithSession(request, { link: null, problem: errorMessage('code_invalid') }, { status: 400 });
   const { token_hash, type, next } = parsed.data;
-  return data(request, { link: { token_hash, type, next: next ? safeRedirect(next, '') : '' }, problem: null });
+  return dataWithSession(request, {
+    link: { token_hash, type, next: next ? safeRedirect(next, '') : '' },
+    problem: null,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -47,7 +55,7 @@ async function spendEmailLink(request: Request, form: FormData) {
   const submission = parseSubmission(form, EmailLinkSchema);
   // A used, expired or unknown link is done with: the page says so instead of offering its button again.
   const refuse = (code: Parameters<typeof errorStatus>[0]) =>
-    data(
+    dataWithSession(
       request,
       { result: submission.reply({ formErrors: [errorMessage(code)] }), spent: code.startsWith('link_') },
       { status: errorStatus(code) },
@@ -55,14 +63,18 @@ async function spendEmailLink(request: Request, form: FormData) {
   if (submission.status !== 'success') return refuse('link_invalid');
   const signedIn = await signInWithEmailLink(request, submission.value.link);
   if (signedIn.code) return refuse(signedIn.code);
-  return redirectWithHeaders(request, signedIn.next, { headers: { 'Set-Cookie': await clearPendingLogin(request) } });
+  return redirectWithSession(request, signedIn.next, { headers: { 'Set-Cookie': await clearPendingLogin(request) } });
 }
 
 /** Auth's own sign-in email link (the template's {{ .RedirectTo }}). */
 async function verifyAuthLink(request: Request, form: FormData) {
   const submission = parseSubmission(form, ConfirmSchema);
   if (submission.status !== 'success')
-    return data(request, { result: submission.reply({ formErrors: [errorMessage('code_invalid')] }) }, { status: 400 });
+    return dataWithSession(
+      request,
+      { result: submission.reply({ formErrors: [errorMessage('code_invalid')] }) },
+      { status: 400 },
+    );
 
   const { token_hash, type, next } = submission.value;
   const { supabase } = getSupabase(request);
@@ -71,7 +83,7 @@ async function verifyAuthLink(request: Request, form: FormData) {
     const mapped = mapAuthError(error);
     if (mapped.code !== 'code_invalid')
       log.warn('link sign-in failed', { code: mapped.code, auth_code: error.code, status: error.status });
-    return data(
+    return dataWithSession(
       request,
       { result: submission.reply({ formErrors: [mappedMessage(mapped)] }) },
       { status: errorStatus(mapped.code) },
@@ -80,7 +92,7 @@ async function verifyAuthLink(request: Request, form: FormData) {
   // The email link has no `next` of its own; in the browser that asked for it, go where sign-in started.
   const pending = await readPendingLogin(request);
   const to = safeRedirect(next || pending?.redirectTo, '/');
-  return redirectWithHeaders(request, to, { headers: { 'Set-Cookie': await clearPendingLogin(request) } });
+  return redirectWithSession(request, to, { headers: { 'Set-Cookie': await clearPendingLogin(request) } });
 }
 
 export default function ConfirmPage() {

@@ -7,11 +7,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyFormErrors, useIsPending } from '~/components/forms.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { AcceptInvitationSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { INVITATION_TOKEN_RE } from '~/lib/workspace/invitations.server.ts';
 
 export const meta: MetaFunction = () => [
@@ -24,7 +24,7 @@ export const meta: MetaFunction = () => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user } = await requireUser(request);
   const valid = INVITATION_TOKEN_RE.test(params.token ?? '');
-  return data(
+  return dataWithSession(
     request,
     { email: user.email, problem: valid ? null : errorMessage('invitation_invalid') },
     { status: valid ? 200 : errorStatus('invitation_invalid') },
@@ -35,19 +35,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { supabase } = await requireUser(request);
   const submission = parseSubmission(await readFormData(request), AcceptInvitationSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
   const token = params.token ?? '';
   if (!INVITATION_TOKEN_RE.test(token)) {
     const reply = submission.reply({ formErrors: [errorMessage('invitation_invalid')] });
-    return data(request, { result: reply }, { status: errorStatus('invitation_invalid') });
+    return dataWithSession(request, { result: reply }, { status: errorStatus('invitation_invalid') });
   }
   const { data: rows, error } = await supabase.rpc('accept_invitation', { p_token: token });
   if (error) {
     const mapped = mapDbError(error, 'accept_invitation');
-    return data(request, { result: submission.reply({ formErrors: [mapped.message] }) }, { status: mapped.status });
+    return dataWithSession(
+      request,
+      { result: submission.reply({ formErrors: [mapped.message] }) },
+      { status: mapped.status },
+    );
   }
   const joined = rows?.[0];
-  return redirectWithHeaders(request, joined ? `/w/${joined.slug}` : '/');
+  return redirectWithSession(request, joined ? `/w/${joined.slug}` : '/');
 }
 
 export default function InvitationPage() {

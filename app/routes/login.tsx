@@ -11,14 +11,14 @@ import {
   replyValue,
   useIsPending,
 } from '~/components/forms.tsx';
-import { allowCodeRequest, codeSent } from '~/lib/auth/abuse-limits.server.ts';
-import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import { allowCodeRequest, codeSent } from '~/lib/auth/sign-in-limits.server.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.server.ts';
 import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
 import { signInLink } from '~/lib/auth/sign-in-link.server.ts';
 import { FLASH, takeFlash, writePendingLogin } from '~/lib/auth/cookies.server.ts';
 import { EMAIL_MAX_LENGTH, OTP_LENGTH, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
-import { data, redirectWithHeaders, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
+import { dataWithSession, redirectWithSession, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { clientIp } from '~/lib/http/request-info.server.ts';
 import { safeRedirect } from '~/lib/http/safe-redirect.ts';
@@ -34,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await redirectIfSignedIn(request, redirectTo);
   const { flash, setCookie } = await takeFlash(request);
   const notice = flash === FLASH.sessionExpired ? errorMessage('session_expired') : null;
-  return data(
+  return dataWithSession(
     request,
     { redirectTo: redirectTo === '/' ? '' : redirectTo, notice },
     { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
@@ -44,14 +44,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const submission = parseSubmission(await readFormData(request), LoginSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
 
   const { email } = submission.value;
   const redirectTo = safeRedirect(submission.value.redirectTo, '/');
   // /login/verify is an island page without Remix's runtime: Remix's client (this page's form)
   // follows this redirect with a document load (X-Remix-Reload-Document, as redirectDocument sets it).
   const toVerify = async (sentAt: number, earlier = false) =>
-    redirectWithHeaders(request, '/login/verify', {
+    redirectWithSession(request, '/login/verify', {
       headers: [
         ['Set-Cookie', await writePendingLogin(request, { email, redirectTo, sentAt, earlier })],
         ['X-Remix-Reload-Document', 'true'],
@@ -64,7 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return toVerify(Date.now());
   }
   if (!(await allowCodeRequest(clientIp(request)))) {
-    return data(
+    return dataWithSession(
       request,
       { result: submission.reply({ formErrors: [errorMessage('too_many_attempts')] }) },
       { status: errorStatus('too_many_attempts') },
@@ -92,7 +92,7 @@ export async function action({ request }: ActionFunctionArgs) {
     mapped.code === 'email_invalid'
       ? submission.reply({ fieldErrors: { email: [message] } })
       : submission.reply({ formErrors: [message] });
-  return data(request, { result: reply }, { status: errorStatus(mapped.code) });
+  return dataWithSession(request, { result: reply }, { status: errorStatus(mapped.code) });
 }
 
 export default function LoginPage() {

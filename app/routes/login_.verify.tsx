@@ -8,8 +8,14 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { replyErrors } from '~/components/forms.tsx';
 import { Island, type IslandHandle } from '~/components/island.tsx';
 import { verifyIslands } from '~/components/verify-parts.tsx';
-import { allowCodeRequest, codeSent, codeSpent, reserveVerify, settleVerify } from '~/lib/auth/abuse-limits.server.ts';
-import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.ts';
+import {
+  allowCodeRequest,
+  codeSent,
+  codeSpent,
+  reserveVerify,
+  settleVerify,
+} from '~/lib/auth/sign-in-limits.server.ts';
+import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.server.ts';
 import { redirectIfSignedIn } from '~/lib/auth/session.server.ts';
 import { signInLink } from '~/lib/auth/sign-in-link.server.ts';
 import {
@@ -22,11 +28,11 @@ import {
   type PendingLogin,
 } from '~/lib/auth/cookies.server.ts';
 import { OTP_LENGTH, OTP_VALID_SECONDS, RESEND_COOLDOWN_SECONDS } from '~/lib/constants.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import {
   combineHeaders,
-  data,
-  redirectWithHeaders,
+  dataWithSession,
+  redirectWithSession,
   readFormData,
   requireSameOrigin,
   responseHeaders,
@@ -55,7 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pending = await requirePendingLogin(request);
   await redirectIfSignedIn(request, pending.redirectTo);
   const { flash, setCookie } = await takeFlash(request);
-  return data(
+  return dataWithSession(
     request,
     {
       email: pending.email,
@@ -79,7 +85,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
   const submission = parseSubmission(formData, VerifySchema);
   // The code is never sent back: a new attempt starts from empty boxes.
   const fail = (message: string, status: number) =>
-    data(
+    dataWithSession(
       request,
       {
         intent: 'verify' as const,
@@ -111,7 +117,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
     return fail(mappedMessage(mapped), errorStatus(mapped.code));
   }
   await settleVerify(pending.email, ip, 'right');
-  return redirectWithHeaders(request, safeRedirect(pending.redirectTo), {
+  return redirectWithSession(request, safeRedirect(pending.redirectTo), {
     headers: { 'Set-Cookie': await clearPendingLogin(request) },
   });
 }
@@ -119,7 +125,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
 async function resend(request: Request, formData: FormData, pending: PendingLogin) {
   const submission = parseSubmission(formData, ResendSchema);
   const fail = (message: string, status: number, retryAfter: number | null = null) =>
-    data(
+    dataWithSession(
       request,
       { intent: 'resend' as const, result: submission.reply({ formErrors: [message] }), retryAfter },
       { status },
@@ -147,7 +153,7 @@ async function resend(request: Request, formData: FormData, pending: PendingLogi
     [['Set-Cookie', await writePendingLogin(request, { ...pending, sentAt: Date.now(), earlier: false })]],
     [['Set-Cookie', await setFlash(request, FLASH.codeResent)]],
   );
-  return redirectWithHeaders(request, '/login/verify', { headers });
+  return redirectWithSession(request, '/login/verify', { headers });
 }
 
 export default function VerifyPage() {

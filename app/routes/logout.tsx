@@ -4,7 +4,7 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { serializeCookieHeader, parseCookieHeader } from '@supabase/ssr';
 import { FLASH, setFlash } from '~/lib/auth/cookies.server.ts';
-import { combineHeaders, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { combineHeaders, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { getSupabase, isAuthCookieName } from '~/lib/supabase/client.server.ts';
 
 export function loader() {
@@ -20,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const extra: [string, string][] = parseCookieHeader(request.headers.get('Cookie') ?? '')
     .filter(({ name }) => isAuthCookieName(name) && !written.has(name))
     .map(({ name }) => ['Set-Cookie', serializeCookieHeader(name, '', { path: '/', maxAge: 0, sameSite: 'lax' })]);
-  return redirectWithHeaders(request, '/', {
+  return redirectWithSession(request, '/', {
     headers: combineHeaders(extra, [['Set-Cookie', await setFlash(request, FLASH.signedOut)]]),
   });
 }

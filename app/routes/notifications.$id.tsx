@@ -3,8 +3,8 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
-import { UUID_RE } from '~/lib/helpdesk/vocabulary.ts';
-import { errorResponse, redirectWithHeaders } from '~/lib/http/responses.server.ts';
+import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
+import { errorResponse, redirectWithSession } from '~/lib/http/responses.server.ts';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { supabase } = await requireUser(request);
@@ -18,5 +18,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (error) throwDbError(request, error, 'notification');
   if (!data) throw errorResponse(request, 'not_found');
   const path = `/w/${data.workspace.slug}${data.ticket ? `/tickets/${data.ticket.number}` : ''}`;
-  return redirectWithHeaders(request, path);
+  return redirectWithSession(request, path);
 }

@@ -5,12 +5,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
-import { formatDate } from '~/lib/helpdesk/vocabulary.ts';
+import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import {
-  data,
+  dataWithSession,
   errorResponse,
   readFormData,
-  redirectWithHeaders,
+  redirectWithSession,
   requireSameOrigin,
 } from '~/lib/http/responses.server.ts';
 import { listNotifications, NOTIFICATIONS_PAGE } from '~/lib/notifications/notifications.server.ts';
@@ -20,7 +20,7 @@ export const meta: MetaFunction = () => [{ title: 'Notifications · Tend' }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const { supabase } = await requireUser(request);
   const notifications = await listNotifications(request, supabase);
-  return data(request, { notifications, done: new URL(request.url).searchParams.get('done') === 'read' });
+  return dataWithSession(request, { notifications, done: new URL(request.url).searchParams.get('done') === 'read' });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -35,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
     .eq('recipient_id', user.id)
     .is('read_at', null);
   if (error) throwDbError(request, error, 'notifications');
-  return redirectWithHeaders(request, '/notifications?done=read');
+  return redirectWithSession(request, '/notifications?done=read');
 }
 
 export default function NotificationsPage() {

@@ -7,20 +7,20 @@ import { requireUser } from '~/lib/auth/session.server.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { WorkspaceSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Create a workspace · Tend' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  return data(request, {});
+  return dataWithSession(request, {});
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { supabase } = await requireUser(request);
   const submission = parseSubmission(await readFormData(request), WorkspaceSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
 
   const { name, slug } = submission.value;
   const { data: ws, error } = await supabase.rpc('create_workspace', { p_name: name, p_slug: slug });
@@ -29,9 +29,9 @@ export async function action({ request }: ActionFunctionArgs) {
     const result = submission.reply(
       mapped.code === 'slug_taken' ? { fieldErrors: { slug: [mapped.message] } } : { formErrors: [mapped.message] },
     );
-    return data(request, { result }, { status: mapped.status });
+    return dataWithSession(request, { result }, { status: mapped.status });
   }
-  return redirectWithHeaders(request, `/w/${ws?.slug ?? slug}`);
+  return redirectWithSession(request, `/w/${ws?.slug ?? slug}`);
 }
 
 export default function Onboarding() {

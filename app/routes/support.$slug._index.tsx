@@ -3,13 +3,14 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { HelpSearchForm } from '~/components/help-ui.tsx';
-import { StatusBadge } from '~/components/helpdesk-ui.tsx';
+import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { helpPath } from '~/lib/help/articles.ts';
 import { getOptionalUser } from '~/lib/auth/session.server.ts';
-import { formatDate, PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
-import { requireWorkspace } from '~/lib/helpdesk/queries.server.ts';
-import { data } from '~/lib/http/responses.server.ts';
+import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
+import { dataWithSession } from '~/lib/http/responses.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 import helpStyles from '~/styles/help.css';
 
@@ -43,7 +44,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (error) throwDbError(request, error, 'portal requests');
     requests = (rows ?? []) as typeof requests;
   }
-  return data(request, { workspace, signedIn: !!user, requests, hasHelp: articles.data.length > 0, answered });
+  return dataWithSession(request, {
+    workspace,
+    signedIn: !!user,
+    requests,
+    hasHelp: articles.data.length > 0,
+    answered,
+  });
 }
 
 export default function Portal() {

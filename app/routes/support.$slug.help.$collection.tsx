@@ -5,8 +5,8 @@ import { HelpHeader, StillNeedHelp } from '~/components/help-ui.tsx';
 import type { IslandHandle } from '~/components/island.tsx';
 import { articlePath, collectionPath, helpMeta } from '~/lib/help/articles.ts';
 import { absoluteUrl, helpCall, type HelpWorkspace, readerClient } from '~/lib/help/help.server.ts';
-import { parseSlug } from '~/lib/helpdesk/queries.server.ts';
-import { data, errorResponse } from '~/lib/http/responses.server.ts';
+import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
+import { dataWithSession, errorResponse } from '~/lib/http/responses.server.ts';
 import helpStyles from '~/styles/help.css';
 
 export const handle: IslandHandle = { island: 'help' };
@@ -40,7 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     client.rpc('help_collection', { p_slug: slug, p_collection: params.collection! }),
     'help collection',
   );
-  return data(request, { collection, canonical: absoluteUrl(request, collectionPath(slug, collection)) });
+  return dataWithSession(request, { collection, canonical: absoluteUrl(request, collectionPath(slug, collection)) });
 }
 
 export default function HelpCollectionPage() {

@@ -7,8 +7,8 @@ import { HelpSearchForm, StillNeedHelp } from '~/components/help-ui.tsx';
 import type { IslandHandle } from '~/components/island.tsx';
 import { articlePath, collectionPath, helpMeta, helpPath } from '~/lib/help/articles.ts';
 import { absoluteUrl, helpCall, type HelpWorkspace, readerClient } from '~/lib/help/help.server.ts';
-import { parseSlug } from '~/lib/helpdesk/queries.server.ts';
-import { data } from '~/lib/http/responses.server.ts';
+import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
+import { dataWithSession } from '~/lib/http/responses.server.ts';
 import helpStyles from '~/styles/help.css';
 
 export const handle: IslandHandle = { island: 'help' };
@@ -38,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     client.rpc('help_center', { p_slug: slug }),
     'help center',
   );
-  return data(request, { center, canonical: absoluteUrl(request, helpPath(center.workspace.slug)) });
+  return dataWithSession(request, { center, canonical: absoluteUrl(request, helpPath(center.workspace.slug)) });
 }
 
 export default function HelpHome() {

@@ -10,20 +10,20 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { HelpHeader, StillNeedHelp } from '~/components/help-ui.tsx';
 import type { IslandHandle } from '~/components/island.tsx';
 import { getOptionalUser } from '~/lib/auth/session.server.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { HelpVoteSchema } from '~/lib/forms/help-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { articlePath, collectionPath, helpMeta, parseArticleParam, SUGGESTED_PARAM } from '~/lib/help/articles.ts';
 import { absoluteUrl, allowVote, loadArticle, readerClient, visitorId } from '~/lib/help/help.server.ts';
-import { formatDate } from '~/lib/helpdesk/vocabulary.ts';
-import { parseSlug } from '~/lib/helpdesk/queries.server.ts';
+import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { log } from '~/lib/http/log.server.ts';
 import {
-  data,
+  dataWithSession,
   errorResponse,
   readFormData,
-  redirectWithHeaders,
+  redirectWithSession,
   requireSameOrigin,
 } from '~/lib/http/responses.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
@@ -66,7 +66,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (error) log.warn('help: suggestion click not recorded', { message: error.message });
   }
   const feedback = url.searchParams.get('feedback');
-  return data(request, {
+  return dataWithSession(request, {
     article,
     html,
     canonical: absoluteUrl(request, articlePath(slug, article)),
@@ -81,7 +81,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!parsed) throw errorResponse(request, 'not_found');
   const submission = parseSubmission(await readFormData(request), HelpVoteSchema);
   const fail = (code: 'bad_request' | 'too_many_attempts' | 'not_found' | 'backend_unavailable' | 'unexpected') =>
-    data(request, { error: errorMessage(code) }, { status: errorStatus(code) });
+    dataWithSession(request, { error: errorMessage(code) }, { status: errorStatus(code) });
   if (submission.status !== 'success') return fail('bad_request');
   if (!allowVote(request)) return fail('too_many_attempts');
   const visitor = await visitorId(request);
@@ -98,7 +98,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     );
   }
   const to = `/support/${slug}/help/articles/${params.article}?feedback=${submission.value.helpful}#feedback`;
-  return redirectWithHeaders(request, to, {
+  return redirectWithSession(request, to, {
     status: 303,
     headers: visitor.setCookie ? { 'Set-Cookie': visitor.setCookie } : undefined,
   });

@@ -9,9 +9,9 @@ import type { IslandHandle } from '~/components/island.tsx';
 import { HELP_SEARCH_RESULTS } from '~/lib/help/limits.ts';
 import { helpSearchPath, newRequestPath } from '~/lib/help/articles.ts';
 import { helpCall, type HelpWorkspace, readerClient, searchHelp, searchQuery } from '~/lib/help/help.server.ts';
-import { parseSlug } from '~/lib/helpdesk/queries.server.ts';
+import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { log } from '~/lib/http/log.server.ts';
-import { data } from '~/lib/http/responses.server.ts';
+import { dataWithSession } from '~/lib/http/responses.server.ts';
 import helpStyles from '~/styles/help.css';
 
 export const handle: IslandHandle = { island: 'help' };
@@ -35,14 +35,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       client.rpc('help_center', { p_slug: slug }),
       'help center',
     );
-    return data(request, { workspace, query, results: [], corrected: null });
+    return dataWithSession(request, { workspace, query, results: [], corrected: null });
   }
   const found = await searchHelp(request, client, slug, query, { limit: HELP_SEARCH_RESULTS });
   if (!found.results.length) {
     const { error } = await client.rpc('record_help_search_miss', { p_slug: slug, p_query: query });
     if (error) log.warn('help: search miss not recorded', { message: error.message });
   }
-  return data(request, { ...found, query: query.trim() });
+  return dataWithSession(request, { ...found, query: query.trim() });
 }
 
 export default function HelpSearchPage() {

@@ -4,7 +4,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import type { SuggestedArticle } from '~/lib/help/articles.ts';
 import { searchQuery, suggest } from '~/lib/help/help.server.ts';
-import { parseSlug } from '~/lib/helpdesk/queries.server.ts';
+import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { jsonResponse } from '~/lib/http/responses.server.ts';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -26,11 +26,11 @@ import { NewRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads, type Upload } from '~/lib/helpdesk/attachments.server.ts';
-import { requireWorkspace } from '~/lib/helpdesk/queries.server.ts';
+import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
 import type { SuggestedArticle } from '~/lib/help/articles.ts';
 import { suggest } from '~/lib/help/help.server.ts';
 import { log } from '~/lib/http/log.server.ts';
-import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import helpStyles from '~/styles/help.css';
 
@@ -45,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const workspace = await requireWorkspace(request, supabase, params.slug ?? '');
   // "Submit a request" from a search with no result brings its query as the subject.
   const subject = (new URL(request.url).searchParams.get('subject') ?? '').slice(0, SUBJECT_MAX_LENGTH);
-  return data(request, { workspace, clientKey: crypto.randomUUID(), subject });
+  return dataWithSession(request, { workspace, clientKey: crypto.randomUUID(), subject });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -65,12 +65,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== 'success' || fileErrors.length) {
     await removeUploads(supabase, uploads);
     const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
-    return data(request, { result, fileNames }, { status: 400 });
+    return dataWithSession(request, { result, fileNames }, { status: 400 });
   }
   // No JavaScript (which shows them as the subject is typed): the articles first, once, unless files came along.
   if (!form.get('suggestions_seen') && !uploads.length) {
     const suggestions = await suggest(request, slug, submission.value.subject);
-    if (suggestions.length) return data(request, { result: submission.reply(), fileNames, suggestions });
+    if (suggestions.length) return dataWithSession(request, { result: submission.reply(), fileNames, suggestions });
   }
 
   const { data: rows, error } = await supabase.rpc('create_ticket', {
@@ -84,14 +84,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (error) {
     await removeUploads(supabase, uploads);
     const mapped = mapDbError(error, 'create_ticket');
-    return data(
+    return dataWithSession(
       request,
       { result: submission.reply({ formErrors: [mapped.message] }), fileNames },
       { status: mapped.status },
     );
   }
   const created = rows?.[0];
-  return redirectWithHeaders(request, created ? `/support/${slug}/requests/${created.number}` : `/support/${slug}`);
+  return redirectWithSession(request, created ? `/support/${slug}/requests/${created.number}` : `/support/${slug}`);
 }
 
 /** "My question is answered": nothing is sent; the answer counts for the reports (a deflection). */
@@ -99,7 +99,7 @@ async function answered(request: Request, supabase: Supabase, slug: string, uplo
   await removeUploads(supabase, uploads);
   const { error } = await supabase.rpc('record_help_suggestion', { p_slug: slug, p_kind: 'answered' });
   if (error) log.warn('help: answered not recorded', { message: error.message });
-  return redirectWithHeaders(request, `/support/${slug}?answered=1`, { status: 303 });
+  return redirectWithSession(request, `/support/${slug}?answered=1`, { status: 303 });
 }
 
 export default function NewRequest() {

@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { sendFile } from '~/lib/helpdesk/attachments.server.ts';
-import { requireRequesterTicket } from '~/lib/helpdesk/queries.server.ts';
+import { requireRequesterTicket } from '~/lib/helpdesk/workspace-access.server.ts';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);

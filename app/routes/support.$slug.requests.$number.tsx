@@ -13,7 +13,7 @@ import {
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
-import { StatusBadge } from '~/components/helpdesk-ui.tsx';
+import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { MessageField } from '~/components/message-field.tsx';
 import { LiveThread } from '~/components/live/live-thread.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
@@ -22,9 +22,10 @@ import { PortalRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
-import { profileNames, requireRequesterTicket } from '~/lib/helpdesk/queries.server.ts';
-import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
-import { data, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { profileNames } from '~/lib/helpdesk/profile-names.server.ts';
+import { requireRequesterTicket } from '~/lib/helpdesk/workspace-access.server.ts';
+import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Request · Tend' },
@@ -57,7 +58,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ...m,
     author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
   }));
-  return data(request, { workspace, ticket, messages, me: user.id, clientKey: crypto.randomUUID() });
+  return dataWithSession(request, { workspace, ticket, messages, me: user.id, clientKey: crypto.randomUUID() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -76,7 +77,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   if (submission.status !== 'success' || (replying && fileErrors.length)) {
     const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
-    return data(request, { result, fileNames }, { status: 400 });
+    return dataWithSession(request, { result, fileNames }, { status: 400 });
   }
 
   const { intent } = submission.value;
@@ -92,7 +93,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (error) {
     if (replying) await removeUploads(supabase, uploads);
     const mapped = mapDbError(error, `portal ${intent}`);
-    return data(
+    return dataWithSession(
       request,
       {
         result: submission.reply({ formErrors: [mapped.message] }),
@@ -102,7 +103,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       { status: mapped.status },
     );
   }
-  return redirectWithHeaders(request, `/support/${workspace.slug}/requests/${ticket.number}`);
+  return redirectWithSession(request, `/support/${workspace.slug}/requests/${ticket.number}`);
 }
 
 /**

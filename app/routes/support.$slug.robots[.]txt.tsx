@@ -2,7 +2,7 @@
 // own: the same rules as /robots.txt, and its sitemap. Crawlers read the host's /robots.txt only.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { absoluteUrl, ROBOTS_RULES } from '~/lib/help/help.server.ts';
-import { parseSlug } from '~/lib/helpdesk/queries.server.ts';
+import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { responseHeaders } from '~/lib/http/responses.server.ts';
 
 export function loader({ request, params }: LoaderFunctionArgs) {

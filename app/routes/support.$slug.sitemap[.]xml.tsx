@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { articlePath, collectionPath, helpPath } from '~/lib/help/articles.ts';
 import { absoluteUrl, helpCall, readerClient } from '~/lib/help/help.server.ts';
-import { parseSlug } from '~/lib/helpdesk/queries.server.ts';
+import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { responseHeaders } from '~/lib/http/responses.server.ts';
 
 interface Sitemap {

@@ -3,47 +3,31 @@
 // at 100 000 tickets. RFC 4180 with a UTF-8 BOM; formula-like cells neutralised (app/lib/export/csv.ts).
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
+import { throwDbError } from '~/lib/errors/from-db.server.ts';
 import { CSV_BOM, csvRow } from '~/lib/export/csv.ts';
-import { inboxFilters, throwNotFound } from '~/lib/helpdesk/queries.server.ts';
+import { type InboxJson, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
-import { type MemberRole, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/vocabulary.ts';
+import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
+import type { InboxCursor } from '~/lib/helpdesk/inbox-cursor.ts';
+import { PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { errorResponse, responseHeaders } from '~/lib/http/responses.server.ts';
-import type { Tables } from '~/lib/supabase/database.types.ts';
 
 /** Tickets per inbox call (its most): a million rows in a thousand calls. */
 const EXPORT_PAGE_SIZE = 1000;
 
 const HEADER = ['Number', 'Subject', 'Status', 'Priority', 'Requester', 'Assignee', 'Last activity'];
 
-interface Cursor {
-  at: string;
-  id: string;
-}
-/** What the export reads of an inbox page (the inbox function's jsonb). */
-interface ExportPage {
-  role: MemberRole;
-  workspace: Pick<Tables<'workspaces'>, 'slug'>;
-  tickets: (Pick<Tables<'tickets'>, 'number' | 'subject' | 'status' | 'priority' | 'last_message_at'> & {
-    requester: string;
-    assignee: string | null;
-  })[];
-  older: Cursor | null;
-  /** The statement timeout stopped the search: the stopped statement's plan (public.inbox). */
-  search_timeout: string | null;
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { supabase } = await requireUser(request);
-  const slug = params.slug ?? '';
+  const { user, supabase } = await requireUser(request);
+  const { slug } = await requireAdmin(request, supabase, user.id, params.slug ?? '');
   const { view, q, status, priority, assignee } = inboxFilters(new URL(request.url).searchParams);
   const filters = Object.fromEntries(
     Object.entries({ p_view: view, p_query: q, p_status: status, p_priority: priority, p_assignee: assignee }).filter(
       ([, v]) => v !== '',
     ),
   );
-  const pageAfter = (after: Cursor | null) =>
+  const pageAfter = (after: InboxCursor | null) =>
     supabase.rpc(
       'inbox',
       {
@@ -56,12 +40,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     );
 
   const first = await pageAfter(null);
-  if (first.error) {
-    if (mapDbError(first.error, 'export').code === 'not_found') await throwNotFound(request, supabase, slug);
-    throwDbError(request, first.error, q ? 'inbox search' : 'export');
-  }
-  let page = jsonPage<ExportPage | null>(first.data);
-  if (page?.role !== 'admin') throw errorResponse(request, 'forbidden');
+  if (first.error) throwDbError(request, first.error, q ? 'inbox search' : 'export');
+  let page: InboxJson | null = jsonPage<InboxJson>(first.data);
   if (page.search_timeout != null) {
     log.warn('search timed out', { code: 'search_timeout', query: q, view, plan: page.search_timeout });
     throw errorResponse(request, 'search_timeout');
@@ -98,7 +78,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         log.error('export stopped', { code: next.error.code, message: next.error.message });
         return controller.error(new Error('export stopped'));
       }
-      page = jsonPage<ExportPage>(next.data);
+      page = jsonPage<InboxJson>(next.data);
       if (page.search_timeout != null) {
         log.error('export stopped', { code: 'search_timeout', plan: page.search_timeout });
         return controller.error(new Error('export stopped'));

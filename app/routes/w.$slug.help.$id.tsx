@@ -7,8 +7,8 @@ import { HelpEditor } from '~/components/help-editor.tsx';
 import { LiveEditors } from '~/components/live/live-editors.tsx';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
 import { articlePath } from '~/lib/help/articles.ts';
-import { editorAction, editorContext } from '~/lib/help/editor-page.server.ts';
-import { data, errorResponse, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { editorAction, editorContext } from '~/lib/help/editor.server.ts';
+import { dataWithSession, errorResponse, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import helpStyles from '~/styles/help.css';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles }];
@@ -43,7 +43,7 @@ async function loadEditable(request: Request, params: { slug?: string; id?: stri
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, workspace, role, collections, members, article } = await loadEditable(request, params);
-  return data(request, {
+  return dataWithSession(request, {
     adminOf: role === 'admin' ? workspace.slug : null,
     workspace,
     isAdmin: role === 'admin',
@@ -57,8 +57,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { supabase, workspace, role, article } = await loadEditable(request, params);
-  return editorAction(request, supabase, { workspace, role, article });
+  const { user, supabase, workspace, article } = await loadEditable(request, params);
+  return editorAction(request, supabase, { workspace, userId: user.id, article });
 }
 
 export default function EditArticle() {

@@ -5,7 +5,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { articlePath } from '~/lib/help/articles.ts';
 import { absoluteUrl, searchHelp, searchQuery } from '~/lib/help/help.server.ts';
-import { requireMembership } from '~/lib/helpdesk/queries.server.ts';
+import { requireMembership } from '~/lib/helpdesk/workspace-access.server.ts';
 import { jsonResponse } from '~/lib/http/responses.server.ts';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

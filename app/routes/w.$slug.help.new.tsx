@@ -4,9 +4,9 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { HelpEditor } from '~/components/help-editor.tsx';
-import { editorAction, editorContext } from '~/lib/help/editor-page.server.ts';
-import { UUID_RE } from '~/lib/helpdesk/vocabulary.ts';
-import { data, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { editorAction, editorContext } from '~/lib/help/editor.server.ts';
+import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
+import { dataWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import helpStyles from '~/styles/help.css';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles }];
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       title = message.tickets.subject;
     }
   }
-  return data(request, {
+  return dataWithSession(request, {
     adminOf: context.role === 'admin' ? context.workspace.slug : null,
     workspace: context.workspace,
     collections: context.collections,
@@ -42,8 +42,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { supabase, workspace, role } = await editorContext(request, params.slug);
-  return editorAction(request, supabase, { workspace, role, article: null });
+  const { user, supabase, workspace } = await editorContext(request, params.slug);
+  return editorAction(request, supabase, { workspace, userId: user.id, article: null });
 }
 
 export default function NewArticle() {

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { ARTICLE_BODY_MAX_LENGTH } from '~/lib/help/limits.ts';
 import { renderArticleBody } from '~/lib/help/help.server.ts';
-import { requireMembership } from '~/lib/helpdesk/queries.server.ts';
+import { requireMembership } from '~/lib/helpdesk/workspace-access.server.ts';
 import { errorResponse, jsonResponse, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export function loader({ request }: LoaderFunctionArgs) {

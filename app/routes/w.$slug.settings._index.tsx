@@ -4,17 +4,24 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { AdminPageHeader } from '~/components/admin-nav.tsx';
-import { ErrorList, Field, SubmitButton, replyFormErrors, replyValue, useIsPending } from '~/components/forms.tsx';
-import { SelectField } from '~/components/helpdesk-ui.tsx';
+import {
+  ErrorList,
+  Field,
+  SubmitButton,
+  replyFormErrors,
+  replyValue,
+  useIsPending,
+  SelectField,
+} from '~/components/forms.tsx';
 import { WorkspaceFields } from '~/components/workspace-fields.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
-import { errorMessage, errorStatus } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { SettingsSchema, TIME_ZONES } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { requireAdmin } from '~/lib/helpdesk/queries.server.ts';
+import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Settings · ${data.workspace.name} · Tend` : 'Settings · Tend' },
@@ -25,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
   const { data: row, error } = await supabase.from('workspaces').select('time_zone').eq('id', workspace.id).single();
   if (error) throwDbError(request, error, 'settings');
-  return data(request, {
+  return dataWithSession(request, {
     adminOf: workspace.slug,
     workspace: { ...workspace, time_zone: row.time_zone },
     portal: `${publicOrigin(request)}/support/${workspace.slug}`,
@@ -39,7 +46,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
   const submission = parseSubmission(await readFormData(request), SettingsSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
 
   const { name, slug, time_zone } = submission.value;
   const { data: rows, error } = await supabase
@@ -51,16 +58,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // 23505: the address belongs to another workspace.
     if (error.code === '23505') {
       const reply = submission.reply({ fieldErrors: { slug: [errorMessage('slug_taken')] } });
-      return data(request, { result: reply }, { status: errorStatus('slug_taken') });
+      return dataWithSession(request, { result: reply }, { status: errorStatus('slug_taken') });
     }
     const mapped = mapDbError(error, 'settings');
-    return data(request, { result: submission.reply({ formErrors: [mapped.message] }) }, { status: mapped.status });
+    return dataWithSession(
+      request,
+      { result: submission.reply({ formErrors: [mapped.message] }) },
+      { status: mapped.status },
+    );
   }
   if (!rows.length) {
     const reply = submission.reply({ formErrors: [errorMessage('forbidden')] });
-    return data(request, { result: reply }, { status: errorStatus('forbidden') });
+    return dataWithSession(request, { result: reply }, { status: errorStatus('forbidden') });
   }
-  return redirectWithHeaders(request, `/w/${rows[0].slug}/settings?done=saved`);
+  return redirectWithSession(request, `/w/${rows[0].slug}/settings?done=saved`);
 }
 
 export default function SettingsPage() {

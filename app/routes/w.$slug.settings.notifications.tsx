@@ -10,8 +10,8 @@ import { requireUser } from '~/lib/auth/session.server.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { NotificationDefaultsSchema, settingsOf } from '~/lib/forms/notification-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { requireAdmin } from '~/lib/helpdesk/queries.server.ts';
-import { data, readFormData, redirectWithHeaders, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
+import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { preferences } from '~/lib/notifications/notifications.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -21,7 +21,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
-  return data(request, {
+  return dataWithSession(request, {
     adminOf: workspace.slug,
     workspace,
     rows: await preferences(request, supabase, workspace.id),
@@ -34,7 +34,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
   const submission = parseSubmission(await readFormData(request), NotificationDefaultsSchema);
-  if (submission.status !== 'success') return data(request, { result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
   const { error } = await supabase.rpc('save_notification_settings', {
     p_workspace_id: workspace.id,
     p_settings: settingsOf(submission.value),
@@ -42,9 +42,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
   if (error) {
     const mapped = mapDbError(error, 'notification defaults');
-    return data(request, { result: submission.reply({ formErrors: [mapped.message] }) }, { status: mapped.status });
+    return dataWithSession(
+      request,
+      { result: submission.reply({ formErrors: [mapped.message] }) },
+      { status: mapped.status },
+    );
   }
-  return redirectWithHeaders(request, `/w/${workspace.slug}/settings/notifications?done=saved`);
+  return redirectWithSession(request, `/w/${workspace.slug}/settings/notifications?done=saved`);
 }
 
 export default function NotificationDefaultsPage() {

@@ -4,7 +4,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
-import { requireMemberTicket } from '~/lib/helpdesk/queries.server.ts';
+import { requireMemberTicket } from '~/lib/helpdesk/workspace-access.server.ts';
 import { jsonResponse } from '~/lib/http/responses.server.ts';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

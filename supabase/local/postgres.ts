@@ -19,7 +19,6 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import pg from 'pg';
 import { isAlive, spawnManaged, stopChild, terminate, type ManagedChild } from './process.ts';
 
 export const SUPERUSER = 'supabase_admin';
@@ -196,6 +195,8 @@ export interface PostgresOptions {
   port: number;
   /** Trade durability for speed (tests and benchmarks in temporary dirs). */
   ephemeral?: boolean;
+  /** A stopped stack's data dir: a new cluster starts as a copy of its cluster instead of initdb. */
+  template?: string;
   log: (line: string) => void;
 }
 
@@ -234,6 +235,14 @@ async function initCluster(bins: Binaries, dir: string, user: RunAs | undefined)
   }
 }
 
+/** A copy of a stopped cluster (a file copy of a running one would be torn). */
+function copyCluster(template: string, dir: string) {
+  if (!existsSync(path.join(template, 'PG_VERSION'))) throw new Error(`${template} holds no database to copy`);
+  if (existsSync(path.join(template, 'postmaster.pid')))
+    throw new Error(`${template} is in use: stop its stack before starting others from it`);
+  execFileSync('cp', ['-Rp', template, dir]); // -p: the modes (0700) and owner postgres wants
+}
+
 /**
  * A postmaster.pid left by a killed run: if its process is gone, remove the file; if a Postgres
  * from that run still serves this very directory, stop it (it is ours, orphaned).
@@ -262,7 +271,8 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
   const created = !existsSync(path.join(dir, 'PG_VERSION'));
   if (created) {
     rmSync(dir, { recursive: true, force: true });
-    await initCluster(bins, dir, user);
+    if (opts.template) copyCluster(clusterDir(opts.template), dir);
+    else await initCluster(bins, dir, user);
   } else {
     await clearStalePid(dir);
     // A Postgres user made again with another uid (a rebuilt container keeping the data dir):
@@ -330,15 +340,7 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
 }
 
 /** One-shot SQL as the superuser. */
-export async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
+export { withClient } from './connections.ts';
 
 export function listSqlFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];

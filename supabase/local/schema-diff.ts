@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { run as migra } from '@pgkit/migra';
-import pg from 'pg';
+import { createPool } from './connections.ts';
 import { generateTypescript, sortGeneratorMetadata } from '@supabase/postgrest-typegen/generation';
 import { introspect } from '@supabase/postgrest-typegen/introspection';
 import { installExtensions } from './netcron/extensions.ts';
@@ -160,8 +160,7 @@ export function migrationVersion(at = new Date()): string {
 export function generateTypes(projectDir: string): Promise<string> {
   return withShadowDatabases(projectDir, ['migrations'], async (dbs) => {
     // A pool: the introspection runs its queries in parallel.
-    const pool = new pg.Pool({ connectionString: dbs.migrations, max: 4 });
-    pool.on('error', () => undefined); // a client still closing as the shadow stops
+    const pool = createPool({ connectionString: dbs.migrations, max: 4 });
     try {
       const metadata = await introspect(pool, { includedSchemas: ['public'] });
       return await generateTypescript(sortGeneratorMetadata(metadata), {

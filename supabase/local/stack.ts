@@ -1,16 +1,16 @@
-// The Docker-free local Supabase: Postgres, PostgREST, auth, mail (and later storage, realtime,
-// functions) behind one gateway. `startStack` is what the CLI and the tests call.
+// The Docker-free local Supabase: Postgres, PostgREST, auth, mail, storage, realtime, functions
+// and net/cron behind one gateway (docs/local-stack.md). `startStack` is what the CLI and the tests call.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import pg from 'pg';
+import { createPool } from './connections.ts';
 import { loadConfig, type ProjectConfig } from './config.ts';
 import { apiKeysFrom, loadSigningKeys, verificationJwks } from './signing-keys.ts';
 import { createAuthService } from './auth/index.ts';
 import { createRealtimeService, type RealtimeService } from './realtime/index.ts';
 import { createFunctionsService } from './functions/index.ts';
 import { startMail } from './mail/index.ts';
-import { createStorageService, resetStorage } from './storage/index.ts';
+import { copyStorage, createStorageService, resetStorage } from './storage/index.ts';
 import { installExtensions, startNetCron } from './netcron/index.ts';
 import { provideExtensions } from './extensions.ts';
 import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
@@ -41,6 +41,12 @@ export interface StackOptions {
   ephemeral?: boolean;
   /** Wipe the database and re-apply migrations and the seed before serving. */
   reset?: boolean;
+  /**
+   * The data dir of a stopped stack of the same project: a new data dir's database and stored files
+   * start as a copy of that one's, migrated and seeded, instead of initdb, every migration and the
+   * seed (tests start one stack per file from one template per run, docs/decisions/033-test-database-template.md).
+   */
+  template?: string;
   /** Override parts of config.toml (tests use short expiries). */
   configure?: (config: ProjectConfig) => void;
   log?: (line: string) => void;
@@ -270,7 +276,13 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   let writeStatus = () => {};
 
   try {
-    const postgresOptions = { dataDir: dir, port: ports.db, ephemeral: options.ephemeral, log };
+    const postgresOptions = {
+      dataDir: dir,
+      port: ports.db,
+      ephemeral: options.ephemeral,
+      template: options.template,
+      log,
+    };
     const db: RunningPostgres = await startPostgres(postgresOptions);
     // Restarted on the same data dir and port: the cluster recovers from its WAL; nothing is re-initialised.
     const postgres = keepRunning('postgres', db, () => startPostgres(postgresOptions));
@@ -281,8 +293,11 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
     await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
     await provideExtensions(superuserUrl); // hosted's contrib extensions, creatable by postgres
     await bootstrap(superuserUrl);
-    const { applied } = await migrate(postgresUrl, projectDir);
-    if (db.created || options.reset) await seed(postgresUrl, projectDir);
+    const { applied } = await migrate(postgresUrl, projectDir); // on a template's copy, only newer ones
+    // A template's copy comes seeded, and with the stored files its storage.objects rows name.
+    const seeded = db.created && options.template !== undefined;
+    if (seeded) await copyStorage(path.resolve(options.template!), dir);
+    if ((db.created || options.reset) && !seeded) await seed(postgresUrl, projectDir);
     done.created ||= db.created;
     done.applied.push(...applied);
 
@@ -316,8 +331,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       (r) => gateway.mount(proxyService('rest', r.url)),
     );
 
-    const pool = new pg.Pool({ connectionString: superuserUrl, max: 10 });
-    pool.on('error', () => undefined); // a dropped idle client must not take the stack down
+    const pool = createPool({ connectionString: superuserUrl, max: 10 });
     stoppers.push(() => pool.end());
     const netCron = await startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) });
     stoppers.push(netCron.stop);

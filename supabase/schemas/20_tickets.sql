@@ -4,6 +4,21 @@
 create type public.ticket_status as enum ('new', 'open', 'pending', 'solved', 'closed');
 create type public.ticket_priority as enum ('low', 'normal', 'high', 'urgent');
 
+-- The statuses the inbox, the queue and the reports group by, said once: open (new or open: the
+-- team's turn) and the backlog (open or pending: not solved yet). Immutable SQL with no settings, so
+-- the planner inlines them: a query's `private.is_open(t.status)` still matches tickets_unassigned_idx.
+create function private.is_open(p_status public.ticket_status) returns boolean
+language sql immutable parallel safe as $$
+  select p_status in ('new', 'open')
+$$;
+create function private.is_backlog(p_status public.ticket_status) returns boolean
+language sql immutable parallel safe as $$
+  select private.is_open(p_status) or p_status = 'pending'
+$$;
+revoke all on function private.is_open(public.ticket_status), private.is_backlog(public.ticket_status) from public;
+grant execute on function private.is_open(public.ticket_status), private.is_backlog(public.ticket_status)
+  to authenticated, service_role;
+
 -- requester_id and assignee_id also reference profiles, so PostgREST can embed names:
 --   tickets?select=*,requester:profiles!tickets_requester_profile_fkey(display_name)
 create table public.tickets (
@@ -39,7 +54,7 @@ create table public.tickets (
 create index tickets_inbox_idx on public.tickets (workspace_id, last_message_at desc, id desc);
 create index tickets_status_idx on public.tickets (workspace_id, status, last_message_at desc, id desc);
 create index tickets_assignee_idx on public.tickets (workspace_id, assignee_id, last_message_at desc, id desc);
-create index tickets_unassigned_idx on public.tickets (workspace_id, created_at, number) where assignee_id is null and status in ('new', 'open');
+create index tickets_unassigned_idx on public.tickets (workspace_id, created_at, number) where assignee_id is null and private.is_open(status);
 create index tickets_requester_idx on public.tickets (requester_id, workspace_id, last_message_at desc);
 create index tickets_search_idx on public.tickets using gin (search);
 -- The auto-close job finds due tickets without reading every ticket.
@@ -309,9 +324,9 @@ begin
   if not private.is_member(p_workspace_id) then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'agents only';
   end if;
-  -- Oldest unassigned new/open request; rows another agent is claiming right now are skipped.
+  -- Oldest unassigned open request; rows another agent is claiming right now are skipped.
   select * into t from public.tickets
-   where workspace_id = p_workspace_id and assignee_id is null and status in ('new', 'open')
+   where workspace_id = p_workspace_id and assignee_id is null and private.is_open(status)
    order by created_at, number
    limit 1
    for no key update skip locked;

@@ -26,9 +26,10 @@ create index attachments_workspace_idx on public.attachments (workspace_id);
 
 -- The product's rules for a file (docs/product.md §5), the database's one definition of them: the
 -- types by the name's extension, the size, how many a message takes. The app and the functions hold
--- the same in supabase/functions/_shared/attachment-rules.ts (db-attachments.test.ts compares them);
--- the bucket repeats types and size (supabase/config.toml), but a copy or a move through the storage
--- API checks no type (storage-api's copyObject), so what is recorded is checked here.
+-- the same types in supabase/functions/_shared/attachment-rules.ts (db-attachments.test.ts compares
+-- them) and the size and count in supabase/functions/_shared/limits.ts (tests/unit/rules.test.ts); the
+-- bucket repeats types and size (supabase/config.toml), but a copy or a move through the storage API
+-- checks no type (storage-api's copyObject), so what is recorded is checked here.
 create function private.attachment_types() returns table (extension text, mime_type text)
 language sql immutable set search_path = '' as $$
   values ('png', 'image/png'), ('jpg', 'image/jpeg'), ('jpeg', 'image/jpeg'), ('gif', 'image/gif'),
@@ -43,7 +44,7 @@ create function private.attachments_per_message() returns integer
 language sql immutable set search_path = '' as $$ select 5 $$;
 
 -- Raises the catalogue's refusal for a file that breaks the rules: a type that is not the one its
--- name's extension stands for (or no allowed type at all), or more than 10 MB.
+-- name's extension stands for (or no allowed type at all), or larger than private.attachment_max_bytes().
 create function private.check_attachment(p_file_name text, p_mime_type text, p_size bigint) returns void
 language plpgsql immutable set search_path = '' as $$
 begin
@@ -56,8 +57,9 @@ begin
   end if;
 end $$;
 
--- p_files of create_ticket, post_message and receive_email: an array of at most 5 files, each named
--- with a storage name that is one key segment.
+-- p_files of create_ticket, post_message and receive_email: an array of at most
+-- private.attachments_per_message() files (more is too_many_attachments), each named with a storage name
+-- that is one key segment.
 create function private.check_file_list(p_files jsonb) returns void
 language plpgsql immutable set search_path = '' as $$
 begin
@@ -75,7 +77,7 @@ end $$;
 
 -- Files a message carries: each an object the caller uploaded under their prefix for the message's
 -- ticket, held to the rules with the size and type storage recorded (not what the caller says).
--- p_files: [{id, file_name, storage_name}], at most 5.
+-- p_files: [{id, file_name, storage_name}] (private.check_file_list).
 create function private.attach_files(p_message_id uuid, p_files jsonb) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -110,7 +112,7 @@ end $$;
 -- transaction, before their bytes are stored (the function uploads each to the path returned next, and
 -- a replayed webhook uploads what is missing), so a replay records nothing twice. Sizes and types as
 -- the function measured them, held to the same rules. p_files: [{id, file_name, storage_name, size,
--- mime_type}], at most 5. Returns [{id, path}].
+-- mime_type}] (private.check_file_list). Returns [{id, path}].
 create function private.attach_received_files(p_message_id uuid, p_files jsonb) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare

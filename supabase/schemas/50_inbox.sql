@@ -115,9 +115,9 @@ revoke all on function private.tally_tickets(), private.clear_ticket_tallies() f
 create function private.inbox_view_filter(p_view text) returns text
 language sql immutable set search_path = '' as $$
   select case p_view
-    when 'unassigned' then 't.assignee_id is null and t.status in (''new'', ''open'')'
-    when 'mine' then 't.assignee_id = $1 and t.status in (''new'', ''open'', ''pending'')'
-    when 'open' then 't.status in (''new'', ''open'')'
+    when 'unassigned' then 't.assignee_id is null and private.is_open(t.status)'
+    when 'mine' then 't.assignee_id = $1 and private.is_backlog(t.status)'
+    when 'open' then 'private.is_open(t.status)'
     when 'pending' then 't.status = ''pending'''
     when 'solved' then 't.status = ''solved'''
     when 'all' then 'true'
@@ -132,7 +132,7 @@ begin
   select w.* into workspace from public.workspaces w where w.slug = p_slug;
   select m.role into role from public.memberships m where m.workspace_id = (workspace).id and m.user_id = auth.uid();
   if auth.uid() is null or (workspace).id is null or role is null then
-    raise exception 'not_found' using errcode = 'P0001';
+    raise exception using errcode = 'P0001', message = 'not_found';
   end if;
 end $$;
 
@@ -225,7 +225,7 @@ begin
   my_role := member.role;
   -- Up to 1 000 a call: the CSV export streams its pages through here (25 on screen).
   if view_sql is null or p_limit not between 1 and 1000 then
-    raise exception 'bad_request' using errcode = 'P0001';
+    raise exception using errcode = 'P0001', message = 'bad_request';
   end if;
   -- Filters from the URL: a status, priority or assignee id that isn't one is a bad request.
   begin
@@ -233,7 +233,7 @@ begin
     priority_filter := p_priority::public.ticket_priority;
     assignee := case when p_assignee <> 'none' then p_assignee::uuid end;
   exception when invalid_text_representation then
-    raise exception 'bad_request' using errcode = 'P0001';
+    raise exception using errcode = 'P0001', message = 'bad_request';
   end;
 
   -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1,
@@ -262,7 +262,7 @@ begin
   elsif q is not null then
     -- A ticket matches by its subject and public replies (tickets.search), its internal notes (their
     -- own GIN index) or, for an email address, its requester. The planner can't tell a common word
-    -- from a rare or absent one, and each needs another plan (ADR 008); at 1 M tickets the wrong one
+    -- from a rare or absent one, and each needs another plan (docs/decisions/008-inbox-in-one-call.md); at 1 M tickets the wrong one
     -- reads every ticket. So, in three steps, each with its plan pinned:
     --  1. the view's newest SEARCH_WINDOW tickets, in order: a common word fills the page there;
     --  2. else every match from the GIN indexes, sorted, if there are at most SEARCH_CAP of them
@@ -369,9 +369,9 @@ begin
                   from public.memberships m left join public.profiles p on p.user_id = m.user_id
                  where m.workspace_id = ws.id),
     'counts', (select jsonb_build_object(
-                 'unassigned', coalesce(sum(c.n) filter (where c.assignee_id is null and c.status in ('new', 'open')), 0),
-                 'mine', coalesce(sum(c.n) filter (where c.assignee_id = me and c.status in ('new', 'open', 'pending')), 0),
-                 'open', coalesce(sum(c.n) filter (where c.status in ('new', 'open')), 0),
+                 'unassigned', coalesce(sum(c.n) filter (where c.assignee_id is null and private.is_open(c.status)), 0),
+                 'mine', coalesce(sum(c.n) filter (where c.assignee_id = me and private.is_backlog(c.status)), 0),
+                 'open', coalesce(sum(c.n) filter (where private.is_open(c.status)), 0),
                  'pending', coalesce(sum(c.n) filter (where c.status = 'pending'), 0),
                  'solved', coalesce(sum(c.n) filter (where c.status = 'solved'), 0),
                  'all', coalesce(sum(c.n), 0))
@@ -381,9 +381,9 @@ begin
                select coalesce(sum(c.n), 0) from private.ticket_tallies c
                 where c.workspace_id = ws.id
                   and case p_view
-                        when 'unassigned' then c.assignee_id is null and c.status in ('new', 'open')
-                        when 'mine' then c.assignee_id = me and c.status in ('new', 'open', 'pending')
-                        when 'open' then c.status in ('new', 'open')
+                        when 'unassigned' then c.assignee_id is null and private.is_open(c.status)
+                        when 'mine' then c.assignee_id = me and private.is_backlog(c.status)
+                        when 'open' then private.is_open(c.status)
                         when 'pending' then c.status = 'pending'
                         when 'solved' then c.status = 'solved'
                         else true end
@@ -420,7 +420,7 @@ declare
 begin
   select * into t from public.tickets where id = p_ticket_id;
   if t.id is null or not private.is_member(t.workspace_id) then
-    raise exception 'not_found' using errcode = 'P0001';
+    raise exception using errcode = 'P0001', message = 'not_found';
   end if;
   return jsonb_build_object(
     'user_id', t.requester_id,
@@ -452,7 +452,7 @@ begin
   my_role := member.role;
   select * into t from public.tickets x where x.workspace_id = ws.id and x.number = p_number;
   if t.id is null then
-    raise exception 'not_found' using errcode = 'P0001';
+    raise exception using errcode = 'P0001', message = 'not_found';
   end if;
   return jsonb_build_object(
     'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name),

@@ -298,7 +298,7 @@ begin
   ), backlog as (
     select c.status, c.assignee_id, sum(c.n) as n
       from private.ticket_tallies c
-     where c.workspace_id = ws and c.status in ('new', 'open', 'pending')
+     where c.workspace_id = ws and private.is_backlog(c.status)
      group by 1, 2
   )
   select jsonb_build_object(
@@ -312,7 +312,7 @@ begin
     'resolution', private.report_percentiles(ws, 'resolution', p_from, p_to),
     'backlog_by_status', (
       select jsonb_agg(jsonb_build_object('status', st, 'tickets', coalesce((select sum(b.n) from backlog b where b.status = st), 0)) order by st)
-        from unnest(array['new', 'open', 'pending']::public.ticket_status[]) st),
+        from unnest(enum_range(null::public.ticket_status)) st where private.is_backlog(st)),
     'backlog_by_assignee', coalesce((
       select jsonb_agg(jsonb_build_object('assignee_id', a.assignee_id, 'name', p.display_name,
                                           'new', a.new, 'open', a.open, 'pending', a.pending, 'tickets', a.tickets)

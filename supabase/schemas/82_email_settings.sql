@@ -6,7 +6,7 @@
 
 create table public.workspace_email_settings (
   workspace_id uuid primary key references public.workspaces (id) on delete cascade,
-  sender_name text check (char_length(sender_name) between 1 and 80 and sender_name !~ '[\x00-\x1f"<>]'),
+  sender_name text check (char_length(sender_name) >= 1 and char_length(sender_name) <= 80 and sender_name !~ '[\x00-\x1f"<>]'),
   sender_address extensions.citext
     check (char_length(sender_address) <= 254 and sender_address::text ~ '^[^@\s"<>,;()\\]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$'),
   accent_color text not null default '#1d4ed8' check (accent_color ~ '^#[0-9a-f]{6}$'),

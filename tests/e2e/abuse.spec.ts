@@ -1,4 +1,4 @@
-import { startAppServer } from '../support/app-server.ts';
+import { startAppServer } from '../../scripts/lib/app-server.ts';
 import { expect, mailCount, test, uniqueEmail } from './fixtures.ts';
 
 test.describe('abuse limits', () => {

@@ -4,9 +4,9 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
-import { PROJECT_DIR } from '../../supabase/local/stack.ts';
-import { startAppServer, type AppServer } from '../support/app-server.ts';
-import { waitForMail } from '../support/mail.ts';
+import { PROJECT_DIR } from '@tend/supabase-local';
+import { startAppServer, type AppServer } from '../../scripts/lib/app-server.ts';
+import { waitForMail } from '../../scripts/lib/mail.ts';
 import { env, expect, requestCode, test, uniqueEmail } from './fixtures.ts';
 
 // A V8 stack frame, or an absolute path of this machine.

@@ -1,9 +1,9 @@
 // The app in front of a backend that goes away (docs/product.md §8 backend_unavailable): pages say so
-// within a second, and a form that was being sent comes back with its text, to send again once the
-// backend is back. The app's server reaches the stack through a TCP switch that this test opens
+// (how fast: npm run bench:backend-down), and a form that was being sent comes back with its text, to
+// send again once the backend is back. The app's server reaches the stack through a TCP switch that this test opens
 // and closes (closed: connections refused, as when the gateway or PostgREST has died).
 import net from 'node:net';
-import { startAppServer } from '../support/app-server.ts';
+import { startAppServer } from '../../scripts/lib/app-server.ts';
 import { expect, signIn, test, uniqueEmail } from './fixtures.ts';
 
 // What the gateway answers when PostgREST behind it has died (Kong's words, as supabase/local/gateway's).
@@ -70,9 +70,7 @@ async function appBehindSwitch() {
 
 const UNAVAILABLE = "Tend can't reach its database right now. Your text is kept; try again.";
 
-test('with the backend down, pages answer backend_unavailable within 1 s and a new request keeps its text', async ({
-  page,
-}) => {
+test('with the backend down, pages answer backend_unavailable and a new request keeps its text', async ({ page }) => {
   test.setTimeout(90_000);
   const { backend, server } = await appBehindSwitch();
   try {
@@ -85,12 +83,9 @@ test('with the backend down, pages answer backend_unavailable within 1 s and a n
 
     await backend.down();
     for (const path of ['/support/acme', '/support/acme/new']) {
-      const started = performance.now();
       const response = await page.request.get(`${server.baseURL}${path}`);
-      const elapsed = performance.now() - started;
       expect(response.status(), path).toBe(503);
       expect(await response.text(), path).toContain('reach its database');
-      expect(elapsed, path).toBeLessThan(1_000);
     }
 
     await page.getByRole('button', { name: 'Submit request' }).click();
@@ -101,10 +96,8 @@ test('with the backend down, pages answer backend_unavailable within 1 s and a n
     // The gateway is back but PostgREST behind it is not: the same page, not a server error.
     backend.upstreamDead = true;
     await backend.up();
-    const started = performance.now();
     const response = await page.request.get(`${server.baseURL}/support/acme`);
     expect(response.status()).toBe(503);
-    expect(performance.now() - started).toBeLessThan(1_000);
     await backend.down();
 
     // Back up: "Try again" sends the kept text, and the request exists.

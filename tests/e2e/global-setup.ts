@@ -6,15 +6,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_ANON_KEY, DEFAULT_SERVICE_ROLE_KEY } from '../../supabase/local/keys.ts';
-import type { RealtimeService } from '../../supabase/local/realtime/index.ts';
-import { buildApp, startAppServer, type AppServer } from '../support/app-server.ts';
+import { DEFAULT_ANON_KEY, DEFAULT_SERVICE_ROLE_KEY, type RealtimeService, SUPERUSER } from '@tend/supabase-local';
+import { buildApp, startAppServer, type AppServer } from '../../scripts/lib/app-server.ts';
 import { liftPerIpLimits } from '../support/stack.ts';
 
 export default async function globalSetup() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-e2e-'));
   chmodSync(dir, 0o755); // Postgres runs as an unprivileged user
-  // E2E_STACK_API_URL + E2E_STACK_MAIL_URL (+ E2E_STACK_ANON_KEY): use a stack that is already running.
+  // E2E_STACK_API_URL + E2E_STACK_MAIL_URL (+ E2E_STACK_ANON_KEY, E2E_STACK_DB_URL): use a stack that is already running.
   const external = process.env.E2E_STACK_API_URL && process.env.E2E_STACK_MAIL_URL;
   // The functions' secrets (as supabase/functions/.env): the inbound webhook's, then the app's URL
   // for the links in emails once the app has its port (a changed env file reloads the functions).
@@ -27,10 +26,11 @@ export default async function globalSetup() {
         mailUrl: process.env.E2E_STACK_MAIL_URL!,
         anonKey: process.env.E2E_STACK_ANON_KEY ?? DEFAULT_ANON_KEY,
         serviceRoleKey: process.env.E2E_STACK_SERVICE_ROLE_KEY ?? DEFAULT_SERVICE_ROLE_KEY,
+        dbUrl: process.env.E2E_STACK_DB_URL,
         realtime: undefined,
         stop: async () => {},
       }
-    : await (await import('../../supabase/local/stack.ts')).startStack({
+    : await (await import('@tend/supabase-local')).startStack({
         port: 0,
         dir: path.join(dir, 'data'),
         ephemeral: true,
@@ -82,6 +82,8 @@ export default async function globalSetup() {
   process.env.E2E_ANON_KEY = stack.anonKey;
   // Test setup only (live.spec.ts adds a member to a workspace it made); never given to the app.
   process.env.E2E_SERVICE_ROLE_KEY = stack.serviceRoleKey;
+  // Test setup only: moving a sent code's time back instead of waiting out a cooldown (sign-in-limits.spec.ts).
+  if (stack.dbUrl) process.env.E2E_DB_URL = stack.dbUrl.replace('//postgres:', `//${SUPERUSER}:`);
   process.env.E2E_STACK_CONTROL_URL = control.url;
   process.env.E2E_BUILD_DIR = buildDir; // for tests that start a server of their own
 

@@ -64,7 +64,9 @@ test.describe('live pages', () => {
     for (const c of [first, second, customer]) await c?.context.close();
   });
 
-  test('a request a customer opens appears in an open inbox within 2 s, without a reload', async () => {
+  // How soon: the change reaches the page in bench:realtime's time, then the page waits 200 ms for
+  // more (use-live-channel.ts) and loads the inbox (bench:inbox); a test asserts no wall-clock time.
+  test('a request a customer opens appears in an open inbox, without a reload', async () => {
     const inbox = first.page;
     await inbox.goto(`/w/${slug}`);
     await expect(liveStatus(inbox)).toHaveText('Live');
@@ -72,7 +74,7 @@ test.describe('live pages', () => {
     await markDocument(inbox);
     const subject = `Toaster sparks ${tag}`;
     ticket = await openRequest(customer.page, slug, subject);
-    await expect(inbox.getByTestId('inbox-row').getByRole('link', { name: subject })).toBeVisible({ timeout: 2_000 });
+    await expect(inbox.getByTestId('inbox-row').getByRole('link', { name: subject })).toBeVisible();
     await expect(inbox.getByTestId('count-unassigned')).toHaveText('1');
     expect(await sameDocument(inbox)).toBe(true);
   });
@@ -124,6 +126,14 @@ test.describe('live pages', () => {
 
   test('a page in a background tab catches up once shown, not at every change', async () => {
     const inbox = first.page;
+    // The page's own clock, to move it past the wait for more changes instead of sleeping.
+    await inbox.clock.install();
+    const changes: string[] = [];
+    inbox.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        if (typeof payload === 'string' && payload.includes('postgres_changes')) changes.push(payload);
+      }),
+    );
     await inbox.goto(`/w/${slug}?view=all`);
     await expect(liveStatus(inbox)).toHaveText('Live');
     await markDocument(inbox);
@@ -140,8 +150,10 @@ test.describe('live pages', () => {
     await setVisibility('hidden');
     const subject = `Fridge hums ${tag}`;
     await openRequest(customer.page, slug, subject);
-    // Nothing may happen: longer than the debounce's longest wait (1 s) before looking.
-    await inbox.waitForTimeout(1_500);
+    // The change reached the hidden page, and it waited its longest for more (1 s, use-live-channel.ts)
+    // without loading anything.
+    await expect.poll(() => changes.some((c) => c.includes(subject))).toBe(true);
+    await inbox.clock.runFor(1_000);
     expect(loads).toEqual([]);
     await expect(inbox.getByTestId('inbox-row').getByRole('link', { name: subject })).toHaveCount(0);
     await setVisibility('visible');

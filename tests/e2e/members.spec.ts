@@ -5,7 +5,7 @@
 // accounts get one code a minute, and other specs sign them in).
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { messagesTo } from '../support/mail.ts';
+import { messagesTo } from '../../scripts/lib/mail.ts';
 import { env, expect, expectNoViolations, newContext, screenshots, signIn, test, uniqueEmail } from './fixtures.ts';
 
 /** The link in the newest invitation email to `email` (notify's, to /invite/:token), once it has come. */

@@ -1,4 +1,4 @@
-import { waitForMail } from '../support/mail.ts';
+import { waitForMail } from '../../scripts/lib/mail.ts';
 import { enterCode, env, expect, mailCount, requestCode, signIn, test, uniqueEmail } from './fixtures.ts';
 
 test('the link in the email asks for a button press, then signs in and goes to `next`', async ({ page, request }) => {

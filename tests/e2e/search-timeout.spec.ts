@@ -6,9 +6,9 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startStack } from '../../supabase/local/stack.ts';
-import { startAppServer } from '../support/app-server.ts';
-import { waitForMail } from '../support/mail.ts';
+import { startStack } from '@tend/supabase-local';
+import { startAppServer } from '../../scripts/lib/app-server.ts';
+import { waitForMail } from '../../scripts/lib/mail.ts';
 import { enterCode, expect, requestCode, test } from './fixtures.ts';
 
 const AGENT = 'agent@acme.test';

@@ -3,8 +3,8 @@
 // app reaches the stack through a proxy here that notes the headers of every call.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_SECRET_KEY } from '../../supabase/local/keys.ts';
-import { startAppServer } from '../support/app-server.ts';
+import { DEFAULT_SECRET_KEY } from '@tend/supabase-local';
+import { startAppServer } from '../../scripts/lib/app-server.ts';
 import { expect, signIn, test, uniqueEmail } from './fixtures.ts';
 
 interface Seen {

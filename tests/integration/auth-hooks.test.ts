@@ -8,9 +8,9 @@ import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { messagesTo } from '../support/mail.ts';
+import { messagesTo } from '../../scripts/lib/mail.ts';
 import { clientFor, newEmail } from '../support/stack.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const PASSWORD = 'correct-horse-7';
 

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { DEFAULT_SECRET_KEY } from '../../supabase/local/keys.ts';
+import { DEFAULT_SECRET_KEY } from '@tend/supabase-local';
 import { newEmail, type TestStack } from '../support/stack.ts';
 
 interface Answer {

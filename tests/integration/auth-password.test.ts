@@ -6,7 +6,7 @@ import { createClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { messagesTo, waitForMail } from '../support/mail.ts';
+import { messagesTo, waitForMail } from '../../scripts/lib/mail.ts';
 import { clientFor, newEmail, type TestStack } from '../support/stack.ts';
 
 const PASSWORD = 'correct-horse-7';

@@ -4,7 +4,7 @@ import { createClient } from '@supabase/supabase-js';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { waitForMail } from '../support/mail.ts';
+import { waitForMail } from '../../scripts/lib/mail.ts';
 import { clientFor as client, newEmail, signInWithCode as signIn } from '../support/stack.ts';
 
 describe('auth with Tend settings', () => {

@@ -6,14 +6,11 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENT_TYPES,
-  ATTACHMENTS_PER_MESSAGE,
-} from '../../supabase/functions/_shared/attachment-rules.ts';
+import { ATTACHMENT_TYPES } from '../../supabase/functions/_shared/attachment-rules.ts';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_MESSAGE } from '../../supabase/functions/_shared/limits.ts';
 import { dbFixture } from '../support/fixture.ts';
 import { ACME, GLOBEX, PEOPLE, createUser, userJwt, type Person } from '../support/db.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const BUCKET = 'attachments';
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
 import pg from 'pg';
-import { ACME, GLOBEX, createUser, openTicket, type Person } from '../support/db.ts';
+import { ACME, GLOBEX, backendPid, createUser, openTicket, waitingFor, type Person } from '../support/db.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 describe('concurrency', () => {
   const db = dbFixture();
@@ -181,14 +182,19 @@ describe('concurrency', () => {
       );
       expect(first.rowCount).toBe(1);
       // B demotes A while A's change is uncommitted: it queues on the workspace row...
+      const [pidA, pidB] = [await backendPid(ca), await backendPid(cb)];
+      let answered = false;
       const second = cb
         .query(`update public.memberships set role = 'agent' where workspace_id = $1 and user_id = $2`, [ws, a])
         .then(
           () => 'demoted',
           (e: { message: string }) => e.message,
-        );
-      const early = await Promise.race([second, new Promise((r) => setTimeout(() => r('waiting'), 300))]);
-      expect(early).toBe('waiting');
+        )
+        .finally(() => (answered = true));
+      await waitFor("B's demotion queued behind A's transaction", async () =>
+        (await waitingFor(db, pidA)).some((s) => s.pid === pidB),
+      );
+      expect(answered).toBe(false);
       await ca.query('commit');
       // ...and then sees that A is the only admin left.
       expect(await second).toBe('last_admin');

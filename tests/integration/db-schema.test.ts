@@ -5,11 +5,10 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { diffSchemas, generateTypes, TYPES_FILE } from '../../supabase/local/schema-diff.ts';
-import { PROJECT_DIR } from '../../supabase/local/stack.ts';
+import { diffSchemas, generateTypes, PROJECT_DIR, STACK_CLI, TYPES_FILE } from '@tend/supabase-local';
 
 function stackCli(args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_DIR, 'supabase/local/cli.ts'), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', STACK_CLI, ...args], {
     cwd: PROJECT_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
 import { ACME, PEOPLE, type Person } from '../support/db.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 interface Page {
   tickets: { id: string }[];
@@ -189,20 +190,20 @@ describe('search', () => {
       await holder.query('begin');
       await holder.query('lock table public.messages in access exclusive mode');
       const page = inbox('acmeAgent', { p_view: 'all', p_query: 'zebra' }, { statement_timeout: '300ms' });
-      // Once the search waits for the lock, 600 ms more: past its 300 ms, so the timeout has struck and
-      // the plan (lock_timeout 2 s) waits for the lock in turn.
-      await expect
-        .poll(
-          async () =>
-            (
-              await holder.query(
-                `select count(*)::int n from pg_locks where relation = 'public.messages'::regclass and not granted`,
-              )
-            ).rows[0].n,
-          { timeout: 10_000, interval: 50 },
-        )
-        .toBe(1);
-      await new Promise((r) => setTimeout(r, 600));
+      // When the search's wait for the lock began, and then, past its 300 ms, the timeout has stopped it
+      // and the plan (lock_timeout 2 s) waits for the lock in turn: a wait that began later.
+      const waitingSince = async (): Promise<Date | undefined> =>
+        (
+          await holder.query(
+            `select waitstart from pg_locks where relation = 'public.messages'::regclass and not granted and waitstart is not null`,
+          )
+        ).rows[0]?.waitstart;
+      const searchWaits = await waitFor('the search waiting for the lock', waitingSince, 10_000);
+      await waitFor(
+        'the plan waiting for the lock after the timeout',
+        async () => ((await waitingSince())?.getTime() ?? 0) > searchWaits.getTime(),
+        10_000,
+      );
       await holder.query('commit');
       const result = await page;
       expect(result.tickets).toEqual([]);

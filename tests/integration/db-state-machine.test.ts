@@ -1,7 +1,8 @@
 // Every cell of docs/product.md §4's status table, allowed and refused, by each role.
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
-import { PEOPLE, openTicket, type Person } from '../support/db.ts';
+import { PEOPLE, backendPid, openTicket, waitingFor, type Person } from '../support/db.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const STATUSES = ['new', 'open', 'pending', 'solved', 'closed'] as const;
 type Status = (typeof STATUSES)[number];
@@ -227,11 +228,18 @@ describe('ticket status state machine', () => {
     try {
       await holder.query('begin');
       await holder.query('select 1 from tickets where id = $1 for update', [a.id]);
-      const first = await Promise.race([
-        db.service().rpc('close_solved_tickets'),
-        new Promise((r) => setTimeout(() => r('waited'), 5000)),
-      ]);
-      expect(first).toMatchObject({ error: null });
+      let answered = false;
+      const first = Promise.resolve(db.service().rpc('close_solved_tickets')).finally(() => (answered = true));
+      // It answers without waiting for the held ticket; queued behind the holder, it would never.
+      const holderPid = await backendPid(holder);
+      const outcome = await waitFor('the scheduled close to answer, or to queue behind the held ticket', async () =>
+        answered
+          ? 'answered'
+          : (await waitingFor(db, holderPid)).some((s) => s.role === 'authenticator') &&
+            'queued behind the held ticket',
+      );
+      expect(outcome).toBe('answered');
+      expect(await first).toMatchObject({ error: null });
       const { rows } = await db.sql('select id, status from tickets where id = any($1)', [[a.id, b.id]]);
       expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [a.id]: 'solved', [b.id]: 'closed' });
       await holder.query('commit');

@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { freeBasePort, freePort, PROJECT_DIR, readStatus } from '../../supabase/local/stack.ts';
-import { messagesTo } from '../support/mail.ts';
-import { tempProject, type TempProject } from '../support/project.ts';
+import { freeBasePort, freePort, PROJECT_DIR, readStatus } from '@tend/supabase-local';
+import { messagesTo } from '../../scripts/lib/mail.ts';
+import { tempProject, type TempProject } from '../../scripts/lib/project.ts';
 
 function canConnect(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {

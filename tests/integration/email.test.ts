@@ -7,9 +7,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messagesTo } from '../support/mail.ts';
+import { messagesTo } from '../../scripts/lib/mail.ts';
 import { ACME, PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 import { idToken } from '../../supabase/functions/_shared/tokens.ts';
 
 const SECRET = 'inbound-test-secret';

@@ -4,8 +4,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { isAlive } from '../../supabase/local/process.ts';
+import { isAlive } from '@tend/supabase-local';
 import { clientFor, signInWithCode } from '../support/stack.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const logs: string[] = [];
 const stack = stackFixture({
@@ -27,14 +28,12 @@ const withKey = (init: RequestInit = {}): RequestInit => ({
   headers: { apikey: stack.anonKey, ...(init.headers as Record<string, string>) },
 });
 /** Waits until the stack's log has a line matching `re` (the log is written as the worker prints). */
-async function logLine(re: RegExp, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const line = logs.find((l) => re.test(l));
-    if (line) return line;
-    if (Date.now() > deadline) throw new Error(`no log line matching ${re}:\n${logs.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+function logLine(re: RegExp, timeoutMs = 10_000): Promise<string> {
+  return waitFor(
+    () => `a log line matching ${re}:\n${logs.join('\n')}`,
+    () => logs.find((l) => re.test(l)),
+    timeoutMs,
+  );
 }
 
 beforeAll(() => {
@@ -230,14 +229,14 @@ describe('processes', () => {
   it('runs a Deno process per function and leaves none behind when the stack stops', async () => {
     // A request in progress keeps its worker busy until the stack stops.
     const pending = call('slow', withKey()).catch(() => undefined);
-    const deno = await (async () => {
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    const deno = await waitFor(
+      () => `a worker for slow: ${JSON.stringify(stack.processes())}`,
+      () => {
         const found = stack.processes().filter((p) => p.name.startsWith('deno '));
-        if (found.some((p) => p.name === 'deno slow')) return found;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error(`no worker for slow: ${JSON.stringify(stack.processes())}`);
-    })();
+        return found.some((p) => p.name === 'deno slow') && found;
+      },
+      10_000,
+    );
     expect(deno.every((p) => isAlive(p.pid))).toBe(true);
     await stack.stop();
     await pending;

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
 import { type PresenceEntries, type Vouches, vouchedViewers } from '../../app/lib/realtime/vouched-presence.ts';
 import { PEOPLE, openTicket, type Person } from '../support/db.ts';
-import { subscribed, until } from '../support/realtime.ts';
+import { subscribed } from '../support/realtime.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const db = dbFixture();
 let ticket: { id: string; number: number };
@@ -78,9 +79,9 @@ const vouched = (seen: ReturnType<typeof watch>, ref: string, person: Person) =>
 /** Tracks presence as the page does and tells the database which entry is its own (the first under its key). */
 async function trackAndAnnounce(client: SupabaseClient, channel: RealtimeChannel, key: string) {
   expect(await channel.track({})).toBe('ok');
-  const mine = await until(
-    () => channel.presenceState()[key]?.[0] as { presence_ref: string } | undefined,
+  const mine = await waitFor(
     'my own entry',
+    () => channel.presenceState()[key]?.[0] as { presence_ref: string } | undefined,
   );
   const { error } = await client.rpc('announce_ticket_viewer', {
     p_ticket_id: ticket.id,
@@ -123,22 +124,21 @@ describe('the live channel of a ticket', () => {
     const client = await realtimeAs('acmeAgent2');
     const other = await subscribed(ticketChannel(client, 'acmeAgent2'));
     await trackAndAnnounce(client, other, PEOPLE.acmeAgent2.id);
-    await until(
-      () => vouchedViewers(seen.entries, seen.vouches, PEOPLE.acmeAgent.id).includes(PEOPLE.acmeAgent2.id),
-      'the other agent shown as viewing',
+    await waitFor('the other agent shown as viewing', () =>
+      vouchedViewers(seen.entries, seen.vouches, PEOPLE.acmeAgent.id).includes(PEOPLE.acmeAgent2.id),
     );
     const { error: typingError } = await client.rpc('signal_ticket_typing', {
       p_ticket_id: ticket.id,
       p_kind: 'reply',
     });
     expect(typingError).toBeNull();
-    await until(() => seen.typing.length === 1, 'the typing signal');
+    await waitFor('the typing signal', () => seen.typing.length === 1);
     expect(seen.typing).toEqual([expect.objectContaining({ user_id: PEOPLE.acmeAgent2.id, kind: 'reply' })]);
 
     const customer = await db.as('acmeCustomer');
     const { error } = await customer.rpc('post_message', { p_ticket_id: ticket.id, p_body: 'Any news?' });
     expect(error).toBeNull();
-    await until(() => seen.bodies.includes('Any news?'), 'the requester reply');
+    await waitFor('the requester reply', () => seen.bodies.includes('Any news?'));
   });
 
   it('shows a forging member only as themselves: an entry under another’s id, typing in their name, their entry claimed', async () => {
@@ -150,14 +150,14 @@ describe('the live channel of a ticket', () => {
     const forging = await realtimeAs('acmeAgent2');
     const forger = await subscribed(ticketChannel(forging, 'acmeAgent2', undefined, victim));
     const forgedRef = await trackAndAnnounce(forging, forger, victim);
-    await until(() => vouched(seen, forgedRef, 'acmeAgent2'), 'the announcement of the forged entry');
+    await waitFor('the announcement of the forged entry', () => vouched(seen, forgedRef, 'acmeAgent2'));
     expect(Object.keys(seen.entries)).toContain(victim);
     expect(vouchedViewers(seen.entries, seen.vouches, admin)).toEqual([forgerId]);
     // A typing broadcast in the victim's name is dropped (members may not broadcast); the RPC speaks for its caller.
     await forger.send({ type: 'broadcast', event: 'typing', payload: { user_id: victim, kind: 'note' } });
     const signalled = await forging.rpc('signal_ticket_typing', { p_ticket_id: ticket.id, p_kind: 'note' });
     expect(signalled.error).toBeNull();
-    await until(() => seen.typing.length === 1, 'the typing signal from the database');
+    await waitFor('the typing signal from the database', () => seen.typing.length === 1);
     expect(seen.typing).toEqual([expect.objectContaining({ user_id: forgerId, kind: 'note' })]);
 
     // The victim really opens the ticket (a page's key is its own): shown; the forger claims that entry too.
@@ -165,13 +165,13 @@ describe('the live channel of a ticket', () => {
     const pageKey = crypto.randomUUID();
     const victimChannel = await subscribed(ticketChannel(real, 'acmeAgent', undefined, pageKey));
     const realRef = await trackAndAnnounce(real, victimChannel, pageKey);
-    await until(() => vouchedViewers(seen.entries, seen.vouches, admin).includes(victim), 'the victim shown');
+    await waitFor('the victim shown', () => vouchedViewers(seen.entries, seen.vouches, admin).includes(victim));
     await forging.rpc('announce_ticket_viewer', { p_ticket_id: ticket.id, p_presence_ref: realRef });
-    await until(() => vouched(seen, realRef, 'acmeAgent2'), 'the forger’s claim');
+    await waitFor('the forger’s claim', () => vouched(seen, realRef, 'acmeAgent2'));
     expect(vouchedViewers(seen.entries, seen.vouches, admin).sort()).toEqual([forgerId, victim].sort());
     // The victim leaves: the forger's entry under their id is left, and shows the forger alone.
     await real.removeChannel(victimChannel);
-    await until(() => !seen.entries[pageKey], 'the victim gone');
+    await waitFor('the victim gone', () => !seen.entries[pageKey]);
     expect(seen.entries[victim]?.map((e) => e.presence_ref)).toEqual([forgedRef]);
     expect(vouchedViewers(seen.entries, seen.vouches, admin)).toEqual([forgerId]);
   });

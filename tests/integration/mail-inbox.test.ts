@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMail, type RunningMail } from '../../supabase/local/mail/index.ts';
+import { startMail, type RunningMail } from '@tend/supabase-local';
 import { launchChromium } from '../support/chromium.ts';
 
 describe('mail inbox in Chromium', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMail, type RunningMail } from '../../supabase/local/mail/index.ts';
+import { startMail, type RunningMail } from '@tend/supabase-local';
 
 interface Summary {
   ID: string;

@@ -4,9 +4,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { freePort, startStack } from '../../supabase/local/stack.ts';
+import { freePort, startStack } from '@tend/supabase-local';
 import { startTestStack } from '../support/stack.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const stack = stackFixture({ fixture: 'functions-project' });
 let postgres: pg.Pool; // as the app's migrations and the dashboard's SQL editor run: role postgres

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { messagesTo } from '../support/mail.ts';
+import { messagesTo } from '../../scripts/lib/mail.ts';
 import { ACME, PEOPLE, createUser, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const DOMAIN = 'tend.localhost';
 let db: DbStack;

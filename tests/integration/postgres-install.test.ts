@@ -17,30 +17,39 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installCopy, runAsUser } from '../../supabase/local/postgres.ts';
-import { PROJECT_DIR } from '../../supabase/local/stack.ts';
+import { installCopy, runAsUser } from '@tend/supabase-local/testing';
+import { PROJECT_DIR } from '@tend/supabase-local';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const MODULE = path.join(PROJECT_DIR, 'supabase', 'local', 'postgres.ts');
 const root = mkdtempSync(path.join(os.tmpdir(), 'tend-pg-install-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** `count` processes that each call `call` (an expression over `m`, the module) at the same instant. */
+/**
+ * `count` processes that each call `call` (an expression over `m`, the module) at the same instant:
+ * once every one has loaded the module and said so, all are told to go at once.
+ */
 async function atOnce(count: number, call: string): Promise<{ code: number | null; out: string }[]> {
-  const at = Date.now() + 1500; // after every process has loaded the module
-  const script = `const m = await import(${JSON.stringify(MODULE)}); while (Date.now() < ${at}); console.log(JSON.stringify(${call} ?? null));`;
-  return Promise.all(
-    Array.from({ length: count }, () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-        cwd: PROJECT_DIR,
-      });
-      let out = '';
-      child.stdout.on('data', (c) => (out += c));
-      child.stderr.on('data', (c) => (out += c));
-      return new Promise<{ code: number | null; out: string }>((resolve) =>
-        child.on('exit', (code) => resolve({ code, out })),
-      );
-    }),
-  );
+  const script = `const m = await import(${JSON.stringify(MODULE)}); console.log('loaded'); process.stdin.once('data', () => console.log(JSON.stringify(${call} ?? null)));`;
+  const runs = Array.from({ length: count }, () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: PROJECT_DIR,
+    });
+    const run = { child, out: '', code: undefined as number | null | undefined };
+    child.stdout.on('data', (c) => (run.out += c));
+    child.stderr.on('data', (c) => (run.out += c));
+    const exited = new Promise<{ code: number | null; out: string }>((resolve) =>
+      child.on('exit', (code) => resolve({ code: (run.code = code), out: run.out })),
+    );
+    return Object.assign(run, { exited });
+  });
+  await waitFor('every process to load the module', () => {
+    const early = runs.find((r) => r.code !== undefined);
+    if (early) throw new Error(`a process exited before the start (${early.code}):\n${early.out}`);
+    return runs.every((r) => r.out.includes('loaded\n'));
+  });
+  for (const { child } of runs) child.stdin.end('go\n');
+  return Promise.all(runs.map((r) => r.exited));
 }
 
 function fakeBinaries(): string {

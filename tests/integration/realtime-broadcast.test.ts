@@ -10,10 +10,10 @@ import {
   rawSocket,
   realtimeClient,
   subscribed,
-  until,
   userToken,
   type TestClient,
 } from '../support/realtime.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 type Broadcast = { type: string; event: string; payload: Record<string, unknown>; meta?: { id: string } };
 
@@ -50,7 +50,7 @@ describe('broadcast', () => {
     await a.channel.send({ type: 'broadcast', event: 'from-a', payload: { n: 1 } });
     await b.channel.send({ type: 'broadcast', event: 'from-b', payload: { n: 2 } });
     await a.channel.send({ type: 'broadcast', event: 'from-a-again', payload: { n: 3 } });
-    await until(() => a.received.length >= 3 && b.received.length >= 2, 'the broadcasts');
+    await waitFor('the broadcasts', () => a.received.length >= 3 && b.received.length >= 2);
     expect(events(a.received)).toEqual(['from-a', 'from-b', 'from-a-again']);
     expect(events(b.received)).toEqual(['from-a', 'from-a-again']);
     expect(b.received[0]).toEqual({ type: 'broadcast', event: 'from-a', payload: { n: 1 } });
@@ -80,9 +80,9 @@ describe('broadcast', () => {
     const sender = await join(await client(null, { vsn: '2.0.0' }), 'room-frames');
     await sender.channel.send({ type: 'broadcast', event: 'hello', payload: { text: 'hi' } });
 
-    await until(() => v1.received.length, 'the v1 copy');
+    await waitFor('the v1 copy', () => v1.received.length);
     expect(v1.received).toEqual([{ type: 'broadcast', event: 'hello', payload: { text: 'hi' } }]);
-    const frame = await until(() => raw.received.find((r) => r.binary)?.binary, 'the binary frame');
+    const frame = await waitFor('the binary frame', () => raw.received.find((r) => r.binary)?.binary);
     // Kind 4: topic, event and metadata lengths, payload encoding 1 (JSON).
     expect([...frame.subarray(0, 5)]).toEqual([4, 'realtime:room-frames'.length, 'hello'.length, 0, 1]);
     expect(frame.subarray(5).toString()).toBe('realtime:room-frameshello{"text":"hi"}');
@@ -95,7 +95,7 @@ describe('broadcast', () => {
     const sender = await join(await client(null), 'room-bytes');
     await sender.channel.send({ type: 'broadcast', event: 'bytes', payload: new Uint8Array([1, 2, 3]).buffer });
     await sender.channel.send({ type: 'broadcast', event: 'json', payload: {} });
-    await until(() => v2.received.length >= 2 && v1.received.length, 'the messages');
+    await waitFor('the messages', () => v2.received.length >= 2 && v1.received.length);
     expect(new Uint8Array(v2.received[0]!.payload as unknown as ArrayBuffer)).toEqual(new Uint8Array([1, 2, 3]));
     expect(events(v1.received)).toEqual(['json']);
   });
@@ -116,7 +116,7 @@ describe('broadcast', () => {
       body: JSON.stringify({ n: 2 }),
     });
     expect(single.status).toBe(202);
-    await until(() => sub.received.length >= 2, 'both');
+    await waitFor('both', () => sub.received.length >= 2);
     expect(sub.received).toEqual([
       { type: 'broadcast', event: 'batched', payload: { n: 1 }, meta: { id: 'm-1' } },
       { type: 'broadcast', event: 'single', payload: { n: 2 } },
@@ -125,7 +125,7 @@ describe('broadcast', () => {
     const unjoined = (await client(null)).supabase.channel('room-rest');
     expect(await unjoined.httpSend('via-http-send', { n: 3 })).toEqual({ success: true });
     expect(await unjoined.send({ type: 'broadcast', event: 'via-send', payload: { n: 4 } })).toBe('ok');
-    await until(() => sub.received.length >= 4, 'both');
+    await waitFor('both', () => sub.received.length >= 4);
     expect(sub.received.slice(2)).toEqual([
       { type: 'broadcast', event: 'via-http-send', payload: { n: 3 } },
       { type: 'broadcast', event: 'via-send', payload: { n: 4 } },
@@ -167,7 +167,7 @@ describe('broadcast', () => {
   it('sends realtime.send() from the database, with its id as meta and in the payload', async () => {
     const sub = await join(await client(null), 'room-db');
     await stack.sql(`select realtime.send('{"text": "from SQL"}', 'db-event', 'room-db', false)`);
-    const message = await until(() => sub.received[0], 'the database broadcast');
+    const message = await waitFor('the database broadcast', () => sub.received[0]);
     expect(message).toMatchObject({ type: 'broadcast', event: 'db-event', payload: { text: 'from SQL' } });
     expect(message!.meta!.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(message!.payload.id).toBe(message!.meta!.id);
@@ -198,7 +198,7 @@ describe('private channels', () => {
       broadcast: { ack: true, self: true },
     });
     expect(await own.channel.send({ type: 'broadcast', event: 'mine', payload: {} })).toBe('ok');
-    await until(() => own.received.length, 'the own-room broadcast');
+    await waitFor('the own-room broadcast', () => own.received.length);
     expect(events(own.received)).toEqual(['mine']);
     expect(await dropped).toBe('timed out');
     expect(listener.received).toEqual([]);
@@ -212,7 +212,7 @@ describe('private channels', () => {
     await stack.sql(`insert into public.tickets (workspace_id, requester_id, subject) values (1, $1, 'Via trigger')`, [
       newUser(),
     ]);
-    const message = await until(() => acme.received[0], 'the trigger broadcast');
+    const message = await waitFor('the trigger broadcast', () => acme.received[0]);
     expect(message).toMatchObject({
       event: 'INSERT',
       payload: {
@@ -256,13 +256,13 @@ describe('presence', () => {
     const b = bClient.supabase.channel('lobby-presence', { config: { presence: { key: 'bob' } } });
     watch(b);
     await subscribed(b);
-    await until(() => Object.keys(b.presenceState()).length === 1, 'bob sees alice');
+    await waitFor('bob sees alice', () => Object.keys(b.presenceState()).length === 1);
     expect(b.presenceState().alice).toEqual([{ presence_ref: expect.any(String), typing: false }]);
     await b.track({ typing: true });
-    await until(() => aLog.includes('join bob'), 'alice sees bob');
+    await waitFor('alice sees bob', () => aLog.includes('join bob'));
     expect(a.presenceState().bob).toEqual([{ presence_ref: expect.any(String), typing: true }]);
     await b.untrack();
-    await until(() => aLog.includes('leave bob'), 'alice sees bob leave');
+    await waitFor('alice sees bob leave', () => aLog.includes('leave bob'));
     expect(Object.keys(a.presenceState())).toEqual(['alice']);
   });
 

@@ -11,10 +11,10 @@ import {
   rawSocket,
   realtimeClient,
   subscribed,
-  until,
   userToken,
   type TestClient,
 } from '../support/realtime.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 
@@ -40,7 +40,7 @@ async function listen(
     .on('postgres_changes', { schema: 'public', ...filter }, (p: Change) => received.push(p))
     .on('system', {}, (p) => systems.push(p));
   await subscribed(channel);
-  await until(() => systems.find((p) => p.extension === 'postgres_changes'), 'the postgres_changes system message');
+  await waitFor('the postgres_changes system message', () => systems.find((p) => p.extension === 'postgres_changes'));
   expect(systems[0]).toMatchObject({ status: 'ok', message: 'Subscribed to PostgreSQL' });
   return received;
 }
@@ -65,7 +65,7 @@ describe('events', () => {
       .from('tickets')
       .insert({ workspace_id: 1, requester_id: requester, subject: 'Printer on fire', tags: ['hw'] })
       .throwOnError();
-    const change = await until(() => received[0], 'the insert');
+    const change = await waitFor('the insert', () => received[0]);
     expect(change).toMatchObject({
       schema: 'public',
       table: 'tickets',
@@ -132,11 +132,11 @@ describe('events', () => {
   it('delivers UPDATE with old_record holding the primary key, and DELETE with only the key (RLS table)', async () => {
     const received = await listen(AGENT_ACME, { event: '*', table: 'tickets' });
     const id = await insertTicket({ workspace: 1, requester: newUser(), subject: 'Before' });
-    await until(() => received.length === 1, 'the insert');
+    await waitFor('the insert', () => received.length === 1);
     await stack.sql(`update public.tickets set subject = 'After' where id = $1`, [id]);
-    await until(() => received.length === 2, 'the update');
+    await waitFor('the update', () => received.length === 2);
     await stack.sql('delete from public.tickets where id = $1', [id]);
-    await until(() => received.length === 3, 'the delete');
+    await waitFor('the delete', () => received.length === 3);
     const [insert, update, del] = received;
     expect(insert).toMatchObject({ eventType: 'INSERT', new: { subject: 'Before' } });
     expect(update).toMatchObject({
@@ -153,11 +153,11 @@ describe('events', () => {
     const updates = await listen(AGENT_ACME, { event: 'UPDATE', table: 'tickets' });
     const deletes = await listen(AGENT_ACME, { event: 'DELETE', table: 'tickets' });
     const id = await insertTicket({ workspace: 1, requester: newUser(), subject: 'Only some events' });
-    await until(() => all.length === 1, 'the insert');
+    await waitFor('the insert', () => all.length === 1);
     await stack.sql(`update public.tickets set status = 'pending' where id = $1`, [id]);
-    await until(() => updates.length === 1, 'the update');
+    await waitFor('the update', () => updates.length === 1);
     await stack.sql('delete from public.tickets where id = $1', [id]);
-    await until(() => deletes.length === 1 && all.length === 3, 'the delete');
+    await waitFor('the delete', () => deletes.length === 1 && all.length === 3);
     expect(updates.map((c) => c.eventType)).toEqual(['UPDATE']);
     expect(deletes.map((c) => c.eventType)).toEqual(['DELETE']);
   });
@@ -170,7 +170,7 @@ describe('events', () => {
     const id = Number(rows[0].id);
     await stack.sql(`update public.announcements set pinned = true where id = $1`, [id]);
     await stack.sql('delete from public.announcements where id = $1', [id]);
-    await until(() => received.length >= 3, 'three changes');
+    await waitFor('three changes', () => received.length >= 3);
     expect(received[1]).toMatchObject({
       eventType: 'UPDATE',
       old: { id, body: 'Maintenance at noon', pinned: false },
@@ -182,14 +182,14 @@ describe('events', () => {
   it('reports a change to a table without a primary key as Error 400', async () => {
     const received = await listen(null, { event: 'INSERT', table: 'audit_log' });
     await stack.sql(`insert into public.audit_log (what) values ('login')`);
-    const change = await until(() => received[0], 'the error');
+    const change = await waitFor('the error', () => received[0]);
     expect(change).toMatchObject({ eventType: 'INSERT', errors: ['Error 400: Bad Request, no primary key'], new: {} });
   });
 
   it('speaks 1.0.0 too', async () => {
     const received = await listen(AGENT_ACME, { event: 'INSERT', table: 'tickets' }, { vsn: '1.0.0' });
     await insertTicket({ workspace: 1, requester: newUser(), subject: 'Over JSON v1' });
-    await until(() => received.length, 'the insert');
+    await waitFor('the insert', () => received.length);
     expect(subjects(received)).toEqual(['Over JSON v1']);
   });
 });
@@ -216,10 +216,9 @@ describe('filters', () => {
     const filtered = await listen(AGENT_ACME, { event: 'INSERT', table: 'tickets', filter });
     for (const p of misses) await insertTicket({ workspace: 1, requester, subject: `miss ${p}`, priority: p });
     await insertTicket({ workspace: 1, requester, subject: `hit ${hit}`, priority: hit });
-    await until(() => received.length === misses.length + 1, 'all inserts on the unfiltered channel');
-    const first = await until(
-      () => filtered.find((c) => (c.new as { requester_id: string }).requester_id === requester),
-      'the match',
+    await waitFor('all inserts on the unfiltered channel', () => received.length === misses.length + 1);
+    const first = await waitFor('the match', () =>
+      filtered.find((c) => (c.new as { requester_id: string }).requester_id === requester),
     );
     expect((first.new as { subject: string }).subject).toBe(`hit ${hit}`);
   });
@@ -230,7 +229,7 @@ describe('filters', () => {
       `insert into public.announcements (body) values ('other'), ('keep-out') returning id`,
     );
     await stack.sql('delete from public.announcements where id = any($1)', [rows.map((r) => r.id)]);
-    const del = await until(() => received[0], 'the delete');
+    const del = await waitFor('the delete', () => received[0]);
     expect(del!.old).toMatchObject({ body: 'keep-out' });
   });
 });
@@ -247,7 +246,7 @@ describe('row level security', () => {
     await insertTicket({ workspace: 1, requester: bob, subject: 'Bob 1' });
     await insertTicket({ workspace: 1, requester: alice, subject: 'Alice 2' });
     await insertTicket({ workspace: 1, requester: bob, subject: 'Bob 2' });
-    await until(() => aliceGets.length >= 2 && bobGets.length >= 2, 'two tickets each');
+    await waitFor('two tickets each', () => aliceGets.length >= 2 && bobGets.length >= 2);
     expect(subjects(aliceGets)).toEqual(['Alice 1', 'Alice 2']);
     expect(subjects(bobGets)).toEqual(['Bob 1', 'Bob 2']);
   });
@@ -259,7 +258,7 @@ describe('row level security', () => {
     await insertTicket({ workspace: 1, requester: newUser(), subject: 'Acme 1' });
     await insertTicket({ workspace: 2, requester: newUser(), subject: 'Globex 2' });
     await insertTicket({ workspace: 1, requester: newUser(), subject: 'Acme 2' });
-    await until(() => acme.length >= 2 && globex.length >= 2, 'the tickets');
+    await waitFor('the tickets', () => acme.length >= 2 && globex.length >= 2);
     expect(subjects(acme)).toEqual(['Acme 1', 'Acme 2']);
     expect(subjects(globex)).toEqual(['Globex 1', 'Globex 2']);
   });
@@ -269,7 +268,7 @@ describe('row level security', () => {
     const acme = await listen(AGENT_ACME, { event: 'INSERT', table: 'tickets' });
     await insertTicket({ workspace: 1, requester: newUser(), subject: 'Despite the broken policy' });
     await insertTicket({ workspace: 1, requester: newUser(), subject: 'And again' });
-    await until(() => acme.length >= 2, 'both tickets');
+    await waitFor('both tickets', () => acme.length >= 2);
     expect(subjects(acme)).toEqual(['Despite the broken policy', 'And again']);
     expect(broken).toEqual([]);
   });
@@ -278,7 +277,7 @@ describe('row level security', () => {
     const agent = await listen(AGENT_ACME, { event: 'INSERT', table: 'tickets' });
     const service = await listen(null, { event: 'INSERT', table: 'tickets' }, { key: stack.serviceRoleKey });
     await insertTicket({ workspace: 1, requester: newUser(), subject: 'With a note' });
-    await until(() => agent.length && service.length, 'both');
+    await waitFor('both', () => agent.length && service.length);
     expect(agent[0]!.new).not.toHaveProperty('internal_note');
     expect(service[0]!.new).toMatchObject({ subject: 'With a note', internal_note: 'secret note' });
   });
@@ -286,7 +285,7 @@ describe('row level security', () => {
   it('gives an anonymous subscriber nothing of a table it may not read (Error 401 as upstream)', async () => {
     const anon = await listen(null, { event: 'INSERT', table: 'tickets' });
     await insertTicket({ workspace: 1, requester: newUser(), subject: 'Not for anon' });
-    const change = await until(() => anon[0], 'the refusal');
+    const change = await waitFor('the refusal', () => anon[0]);
     expect(change).toMatchObject({ errors: ['Error 401: Unauthorized'], new: {} });
   });
 
@@ -302,14 +301,14 @@ describe('row level security', () => {
       .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'tickets' }, (p: Change) => received.push(p))
       .on('system', {}, (p) => systems.push(p));
     await subscribed(channel);
-    await until(() => systems.length === 1, 'subscribed');
+    await waitFor('subscribed', () => systems.length === 1);
     client.token = await userToken(stack, bob);
     await client.supabase.realtime.setAuth();
-    await until(() => systems.length === 2, 'subscribed again with the new token');
+    await waitFor('subscribed again with the new token', () => systems.length === 2);
     expect(systems[1]).toMatchObject({ status: 'ok', message: 'Subscribed to PostgreSQL' });
     await insertTicket({ workspace: 1, requester: alice, subject: 'For Alice' });
     await insertTicket({ workspace: 1, requester: bob, subject: 'For Bob' });
-    await until(() => received.length, 'a ticket');
+    await waitFor('a ticket', () => received.length);
     expect(subjects(received)).toEqual(['For Bob']);
   });
 });

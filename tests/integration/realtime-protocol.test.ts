@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
 import WebSocket from 'ws';
-import { AGENT_ACME, rawSocket, realtimeClient, subscribed, until, userToken } from '../support/realtime.ts';
+import { AGENT_ACME, rawSocket, realtimeClient, subscribed, userToken } from '../support/realtime.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const stack = stackFixture({
   fixture: 'realtime-project',
@@ -115,7 +116,7 @@ describe('joining', () => {
       .on('postgres_changes', { event: '*', schema: 'public', table: 'drafts' }, () => undefined)
       .on('system', {}, (p) => systems.push(p));
     await subscribed(channel);
-    const error = await until(() => systems.find((p) => p.status === 'error'), 'system error');
+    const error = await waitFor('system error', () => systems.find((p) => p.status === 'error'));
     expect(error).toMatchObject({
       extension: 'postgres_changes',
       channel: 'not-published',
@@ -137,7 +138,7 @@ describe('joining', () => {
       )
       .on('system', {}, (p) => systems.push(p));
     await subscribed(channel);
-    const error = await until(() => systems.find((p) => p.status === 'error'), 'system error');
+    const error = await waitFor('system error', () => systems.find((p) => p.status === 'error'));
     expect(error.message).toBe(
       'Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: [event: *, schema: public, table: tickets, filters: [{"internal_note", "eq", "x", false}], select: nil]. Exception: ERROR P0001 (raise_exception) invalid column for filter internal_note',
     );
@@ -240,10 +241,10 @@ describe('access tokens', () => {
       .channel('expiring')
       .on('system', {}, (p) => systems.push({ ...p, on: 'expiring' }));
     closing.subscribe((status) => statuses.push(status));
-    const error = await until(() => systems.find((p) => p.status === 'error'), 'expiry', 15_000);
+    const error = await waitFor('expiry', () => systems.find((p) => p.status === 'error'), 15_000);
     expect(error).toMatchObject({ on: 'expiring', extension: 'system', channel: 'expiring' });
     expect(error.message).toMatch(/^Token has expired \d+ seconds ago$/);
-    await until(() => statuses.includes('CLOSED'), 'the expired channel closed');
+    await waitFor('the expired channel closed', () => statuses.includes('CLOSED'));
 
     expect(await kept.send({ type: 'broadcast', event: 'still-here', payload: {} })).toBe('ok');
     expect(systems.filter((p) => p.on !== 'expiring')).toEqual([]);
@@ -281,7 +282,7 @@ describe('events per second', () => {
       .on('broadcast', { event: '*' }, () => undefined)
       .on('system', {}, (p) => systems.push(p));
     channel.subscribe((status) => statuses.push(status));
-    await until(() => statuses.includes('SUBSCRIBED'), 'subscribed');
+    await waitFor('subscribed', () => statuses.includes('SUBSCRIBED'));
     // Each acknowledged send is an event in and one out; the server looks at its counts every 5 s.
     const deadline = Date.now() + 20_000;
     while (!systems.length && Date.now() < deadline)
@@ -292,7 +293,7 @@ describe('events per second', () => {
       message: 'Too many messages per second',
       channel: 'flood',
     });
-    await until(() => statuses.includes('CLOSED'), 'the channel closed');
+    await waitFor('the channel closed', () => statuses.includes('CLOSED'));
     await client.close();
   });
 });

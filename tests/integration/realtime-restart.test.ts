@@ -3,7 +3,8 @@
 import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { AGENT_ACME, newUser, realtimeClient, until, userToken, type TestClient } from '../support/realtime.ts';
+import { AGENT_ACME, newUser, realtimeClient, userToken, type TestClient } from '../support/realtime.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const stack = stackFixture({ fixture: 'realtime-project' });
 const clients: TestClient[] = [];
@@ -44,60 +45,51 @@ const slots = async () => (await stack.sql('select slot_name, temporary from pg_
 
 describe('resilience', () => {
   it('uses one temporary replication slot, which goes with the service', async () => {
-    await untilAsync(async () => (await slots()).length === 1, 'the slot');
+    await waitFor('the slot', async () => (await slots()).length === 1);
     const before = await slots();
     expect(before).toHaveLength(1);
     expect(before[0]).toMatchObject({ temporary: true });
     await stack.realtime!.stop();
     // Postgres drops the slot as the connection's backend exits, a moment after the connection closes.
-    await untilAsync(async () => (await slots()).length === 0, 'the slot dropped');
+    await waitFor('the slot dropped', async () => (await slots()).length === 0);
     await stack.realtime!.start();
-    await untilAsync(async () => (await slots()).length === 1, 'a new slot');
+    await waitFor('a new slot', async () => (await slots()).length === 1);
   });
 
   it('clients reconnect after the realtime service restarts and get changes again', async () => {
     const log = await agent();
-    await until(() => live(log) === 1, 'subscribed');
+    await waitFor('subscribed', () => live(log) === 1);
     await insertTicket('before the restart');
-    await until(() => log.subjects.length === 1, 'the first ticket');
+    await waitFor('the first ticket', () => log.subjects.length === 1);
 
     await stack.realtime!.stop();
-    await until(() => log.statuses.includes('CHANNEL_ERROR'), 'the client noticing');
+    await waitFor('the client noticing', () => log.statuses.includes('CHANNEL_ERROR'));
     await stack.realtime!.start();
-    await until(() => live(log) === 2, 'subscribed again', 30_000);
+    await waitFor('subscribed again', () => live(log) === 2, 30_000);
     await insertTicket('after the restart');
-    await until(() => log.subjects.length === 2, 'the second ticket');
+    await waitFor('the second ticket', () => log.subjects.length === 2);
     expect(log.subjects).toEqual(['before the restart', 'after the restart']);
   });
 
   it('tells channels when the database connection breaks, and they get changes again once it is back', async () => {
     const log = await agent();
-    await until(() => live(log) === 1, 'subscribed');
+    await waitFor('subscribed', () => live(log) === 1);
     // What a Postgres restart does to the service's connections: every one of them ends.
     await stack.sql(
       `select pg_terminate_backend(pid) from pg_stat_activity
         where pid <> pg_backend_pid() and (backend_type = 'walsender' or usename = 'supabase_admin')`,
     );
-    const lost = await until(() => log.systems.find((s) => s.status === 'error'), 'the error');
+    const lost = await waitFor('the error', () => log.systems.find((s) => s.status === 'error'));
     expect(lost).toEqual({
       extension: 'postgres_changes',
       status: 'error',
       message: 'Realtime was unable to connect to the project database',
       channel: 'inbox',
     });
-    await until(() => log.statuses.filter((s) => s === 'SUBSCRIBED').length === 2, 'rejoined', 30_000);
-    await until(() => live(log) === 2, 'subscribed again', 30_000);
+    await waitFor('rejoined', () => log.statuses.filter((s) => s === 'SUBSCRIBED').length === 2, 30_000);
+    await waitFor('subscribed again', () => live(log) === 2, 30_000);
     await insertTicket('after the outage');
-    await until(() => log.subjects.includes('after the outage'), 'the ticket');
+    await waitFor('the ticket', () => log.subjects.includes('after the outage'));
     expect(await slots()).toHaveLength(1);
   });
 });
-
-async function untilAsync(check: () => Promise<boolean>, what: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return true;
-}

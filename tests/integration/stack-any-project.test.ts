@@ -8,10 +8,10 @@ import path from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAlive } from '../../supabase/local/process.ts';
-import { freeBasePort, readStatus } from '../../supabase/local/stack.ts';
+import { isAlive } from '@tend/supabase-local';
+import { freeBasePort, readStatus } from '@tend/supabase-local';
 import { ready, run, runToEnd, type CliRun } from '../support/cli.ts';
-import { tempProject, type TempProject } from '../support/project.ts';
+import { tempProject, type TempProject } from '../../scripts/lib/project.ts';
 import { subscribed } from '../support/realtime.ts';
 import { memoryStorage, newEmail } from '../support/stack.ts';
 

@@ -1,10 +1,9 @@
 // `npm run stack -- …` as a developer runs it: ready banner, status, port clash, clean stop.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAlive } from '../../supabase/local/process.ts';
-import { freeBasePort } from '../../supabase/local/stack.ts';
+import { freeBasePort, isAlive } from '@tend/supabase-local';
+import { tempProject, type TempProject } from '../../scripts/lib/project.ts';
 import { ready, run } from '../support/cli.ts';
-import { tempProject, type TempProject } from '../support/project.ts';
 
 describe('stack CLI', () => {
   let project: TempProject;
@@ -45,7 +44,7 @@ describe('stack CLI', () => {
     expect(info.dbUrl).toBe(`postgresql://postgres:postgres@127.0.0.1:${port + 1}/postgres`);
     expect(info.smtpPort).toBe(port + 4);
 
-    const { readStatus } = await import('../../supabase/local/stack.ts');
+    const { readStatus } = await import('@tend/supabase-local');
     const pids = readStatus(project.dataDir)!.processes.map((p) => p.pid);
     expect(pids.length).toBe(2);
 
@@ -84,7 +83,7 @@ describe('stack CLI', () => {
     expect(await ready(second), second.output()).toBe('ready');
 
     // Now the other way round: the children die hard and leave postmaster.pid behind.
-    const { readStatus } = await import('../../supabase/local/stack.ts');
+    const { readStatus } = await import('@tend/supabase-local');
     const children = readStatus(project.dataDir)!.processes;
     second.child.kill('SIGKILL');
     for (const c of children) process.kill(c.pid, 'SIGKILL');

@@ -17,8 +17,8 @@ import {
   type JWK,
 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ANON_KEY, DEFAULT_SERVICE_ROLE_KEY } from '../../supabase/local/keys.ts';
-import { DEFAULT_SIGNING_KEY } from '../../supabase/local/signing-keys.ts';
+import { DEFAULT_ANON_KEY, DEFAULT_SERVICE_ROLE_KEY } from '@tend/supabase-local';
+import { DEFAULT_SIGNING_KEY } from '@tend/supabase-local';
 import { stackFixture } from '../support/fixture.ts';
 import { clientFor, newEmail, type TestStack } from '../support/stack.ts';
 

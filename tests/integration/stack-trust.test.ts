@@ -4,7 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
-import { clientAddress, hostAllowed, parseSbForwardedFor } from '../../supabase/local/trust.ts';
+import { clientAddress, hostAllowed, parseSbForwardedFor } from '@tend/supabase-local/testing';
 
 /** A raw request with exactly the headers given (fetch won't let a test set Host). */
 function request(

@@ -6,13 +6,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MigrationError } from '../../supabase/local/migrate.ts';
-import { clusterDir } from '../../supabase/local/postgres.ts';
-import { isAlive } from '../../supabase/local/process.ts';
-import { loadConfig } from '../../supabase/local/config.ts';
-import { startPostgrest } from '../../supabase/local/postgrest.ts';
-import { ephemeralLow, freeBasePort, freePort, startStack, type Stack } from '../../supabase/local/stack.ts';
-import { tempProject, type TempProject } from '../support/project.ts';
+import {
+  MigrationError,
+  isAlive,
+  loadConfig,
+  freeBasePort,
+  freePort,
+  startStack,
+  type Stack,
+} from '@tend/supabase-local';
+import { clusterDir, startPostgrest, ephemeralLow } from '@tend/supabase-local/testing';
+import { tempProject, type TempProject } from '../../scripts/lib/project.ts';
 
 /** Pids of processes whose command line mentions `dir` (postgres runs with -D <dir>/db). */
 function processesUsing(dir: string): number[] {
@@ -227,6 +231,53 @@ describe('restarts and failures', () => {
         expect(tags.error).toBeNull();
       } finally {
         await second.stop();
+      }
+    } finally {
+      project.remove();
+    }
+  });
+
+  it("starts a new data dir as a copy of a stopped stack's database (template): seeded, only newer migrations run, the template unchanged; refuses one still running", async () => {
+    const project = tempProject();
+    const options = (dir: string, template?: string) => ({
+      port: 0,
+      dir,
+      projectDir: project.projectDir,
+      template,
+      ephemeral: true,
+      log: () => undefined,
+    });
+    const copyDir = (n: number) => `${project.dataDir}-copy-${n}`; // beside it, removed with the project
+    try {
+      const original = await startStack(options(project.dataDir));
+      const refused = await startStack(options(copyDir(1), project.dataDir)).then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(refused?.message).toMatch(/is in use: stop its stack/);
+      expect(processesUsing(copyDir(1))).toEqual([]);
+      await original.stop();
+
+      project.addMigration('20250102000000_tags.sql', 'create table public.tags (name text primary key);');
+      for (const n of [1, 2]) {
+        const copy = await startStack(options(copyDir(n), project.dataDir));
+        try {
+          expect(copy.created).toBe(true);
+          expect(copy.applied).toEqual(['20250102000000_tags.sql']); // the template has the first two
+          const service = client(copy, copy.serviceRoleKey);
+          // The seed's two notes, once: the first copy's note went into its own database only.
+          expect((await service.from('notes').select('body').order('id')).data).toEqual([
+            { body: 'alice note' },
+            { body: 'bob note' },
+          ]);
+          await service
+            .from('notes')
+            .insert({ owner_id: ALICE, body: `copy ${n} note` })
+            .throwOnError();
+          expect((await service.from('tags').select()).error).toBeNull();
+        } finally {
+          await copy.stop();
+        }
       }
     } finally {
       project.remove();

@@ -10,9 +10,10 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_DIR, type Stack, startStack } from '../../supabase/local/stack.ts';
-import { tempProject, type TempProject } from '../support/project.ts';
+import { PROJECT_DIR, type Stack, startStack } from '@tend/supabase-local';
+import { tempProject, type TempProject } from '../../scripts/lib/project.ts';
 import { clientFor } from '../support/stack.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 const MB = 1024 * 1024;
 const run = promisify(execFile);
@@ -90,14 +91,6 @@ async function inChild(mode: 'upload' | 'download', bucket: string, key: string,
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}');
 }
 
-async function waitFor(check: () => boolean, what: string, ms = 10_000) {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 let project: TempProject;
 let stack: Stack;
 let service: SupabaseClient;
@@ -166,9 +159,9 @@ describe('streaming', () => {
     });
     req.on('error', () => undefined);
     req.write(Buffer.alloc(MB, 1));
-    await waitFor(() => readdirSync(uploadsDir()).length > 0, 'the upload to start writing');
+    await waitFor('the upload to start writing', () => readdirSync(uploadsDir()).length > 0);
     req.destroy();
-    await waitFor(() => readdirSync(uploadsDir()).length === 0, 'the partial file to be removed');
+    await waitFor('the partial file to be removed', () => readdirSync(uploadsDir()).length === 0);
     expect((await service.storage.from('archive').exists('partial/half.bin')).data).toBe(false);
     expect(existsSync(path.join(project.dataDir, 'storage', 'archive', 'partial'))).toBe(false);
     // The stack still serves.

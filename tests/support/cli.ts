@@ -1,10 +1,7 @@
 // `npm run stack -- …` as a developer runs it, for tests of the command line.
 import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { PROJECT_DIR } from '../../supabase/local/stack.ts';
-import { waitFor } from './wait.ts';
-
-const CLI = path.join(PROJECT_DIR, 'supabase', 'local', 'cli.ts');
+import { PROJECT_DIR, STACK_CLI as CLI } from '@tend/supabase-local';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 export interface CliRun {
   child: ReturnType<typeof spawn>;

@@ -1,28 +1,18 @@
 // A stack with Tend's own migrations and seed, and clients signed in as the seeded people.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { SignJWT } from 'jose';
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { startStack, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
+import { startStack, type Stack, type StackOptions } from '@tend/supabase-local';
+import { accessToken } from '../../scripts/lib/jwt.ts';
+import { templateFor } from './template.ts';
 
 /** An access token for a signed-in user, as Auth would issue it (HS256 with the stack's secret). */
-export function userJwt(jwtSecret: string, who: { id: string; email: string }): Promise<string> {
-  return new SignJWT({
-    sub: who.id,
-    email: who.email,
-    role: 'authenticated',
-    aud: 'authenticated',
-    session_id: crypto.randomUUID(),
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(jwtSecret));
-}
+export const userJwt = (jwtSecret: string, who: { id: string; email: string }) =>
+  accessToken(jwtSecret, { sub: who.id, email: who.email, session_id: crypto.randomUUID() });
 
 export const PEOPLE = {
   acmeAdmin: { id: 'a0000000-0000-4000-8000-000000000001', email: 'admin@acme.test' },
@@ -52,7 +42,8 @@ export interface DbStack {
 export async function startDbStack(opts: Pick<StackOptions, 'functionsEnvFile'> = {}): Promise<DbStack> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-db-'));
   chmodSync(dir, 0o755);
-  const stack = await startStack({ port: 0, dir, ephemeral: true, log: () => undefined, ...opts });
+  const template = await templateFor('tend');
+  const stack = await startStack({ port: 0, dir, template, ephemeral: true, log: () => undefined, ...opts });
   const pool = new pg.Pool({ connectionString: stack.dbUrl, max: 4 });
   // A client still closing when the stack shuts Postgres down gets 57P01; that is the teardown, not a failure.
   pool.on('error', () => undefined);
@@ -89,6 +80,24 @@ export async function openTicket(db: DbStack, person: Person = 'acmeCustomer', s
   });
   if (error) throw new Error(`create_ticket: ${error.message}`);
   return data[0] as { id: string; number: number };
+}
+
+/**
+ * The sessions waiting for a lock that session `pid` holds (Postgres's own view of who queues
+ * behind whom), by process and role: PostgREST's are `authenticator`'s; the stack's own (realtime
+ * making its replication slot, say) wait too at times, and are no test's business.
+ */
+export async function waitingFor(db: DbStack, pid: number): Promise<{ pid: number; role: string }[]> {
+  const { rows } = await db.sql(
+    'select pid, usename as role from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+    [pid],
+  );
+  return rows;
+}
+
+/** The server process of a connection, as pg_stat_activity names it. */
+export async function backendPid(client: pg.Client): Promise<number> {
+  return (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
 }
 
 /** A new auth user (and, by trigger, profile), as GoTrue would store one. */

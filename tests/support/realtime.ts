@@ -1,8 +1,9 @@
 // Realtime clients for tests: supabase-js channels as an app uses them, raw websockets for the wire.
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
-import { SignJWT } from 'jose';
 import WebSocket from 'ws';
-import type { Stack } from '../../supabase/local/stack.ts';
+import type { Stack } from '@tend/supabase-local';
+import { accessToken } from '../../scripts/lib/jwt.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
 
 // tests/fixtures/realtime-project: the agents of workspace 1 (Acme) and 2 (Globex).
 export const AGENT_ACME = 'a0000000-0000-0000-0000-00000000000a';
@@ -14,13 +15,8 @@ export const newUser = () =>
   `c0000000-0000-4000-8000-${String(++users).padStart(8, '0')}${String(process.pid % 10000).padStart(4, '0')}`;
 
 /** An access token for a signed-in user, as auth would issue (HS256 with the project's secret). */
-export function userToken(stack: Stack, sub: string, expiresInSeconds = 3600, extra: Record<string, unknown> = {}) {
-  return new SignJWT({ sub, role: 'authenticated', aud: 'authenticated', ...extra })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
-    .sign(new TextEncoder().encode(stack.jwtSecret));
-}
+export const userToken = (stack: Stack, sub: string, expiresInSeconds = 3600, extra: Record<string, unknown> = {}) =>
+  accessToken(stack.jwtSecret, { sub, ...extra }, expiresInSeconds);
 
 export interface TestClient {
   supabase: SupabaseClient;
@@ -71,21 +67,6 @@ export async function subscribed(channel: RealtimeChannel, timeoutMs = 20_000): 
   });
 }
 
-/** Waits until `check` returns something truthy, re-checking on every event loop turn that did I/O. */
-export async function until<T>(
-  check: () => T | undefined | null | false,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 export interface RawMessage {
   join_ref?: string | null;
   ref: string | null;
@@ -134,7 +115,7 @@ export async function rawSocket(stack: Stack, opts: { vsn?: string; apikey?: str
     },
     /** The first message received (so far or later) matching `match`. */
     next(match: (m: RawMessage) => boolean, what: string, timeoutMs = 15_000) {
-      return until(() => received.find((r) => r.message && match(r.message))?.message, what, timeoutMs);
+      return waitFor(what, () => received.find((r) => r.message && match(r.message))?.message, timeoutMs);
     },
     close() {
       ws.close();

@@ -3,10 +3,10 @@ import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
-import type { ProjectConfig } from '../../supabase/local/config.ts';
-import { waitForMail } from './mail.ts';
-import { PROJECT_DIR, startStack, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
-import { tempProject, type TempProject } from './project.ts';
+import { type ProjectConfig, PROJECT_DIR, startStack, type Stack, type StackOptions } from '@tend/supabase-local';
+import { waitForMail } from '../../scripts/lib/mail.ts';
+import { tempProject, type TempProject } from '../../scripts/lib/project.ts';
+import { templateFor } from './template.ts';
 
 export interface TestStack extends Stack {
   project: TempProject;
@@ -43,6 +43,7 @@ export async function startTestStack(
     port: 0,
     dir: project.dataDir,
     projectDir: project.projectDir,
+    template: await templateFor(opts.fixture ?? 'stack-project', project.projectDir),
     ephemeral: opts.ephemeral ?? true,
     configure: (config) => {
       if (!opts.hostedLimits) liftPerIpLimits(config);

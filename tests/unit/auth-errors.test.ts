@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mapAuthError, mappedMessage, secondsFromRateLimitMessage } from '~/lib/errors/from-auth.ts';
-import { errorMessage } from '~/lib/errors/catalogue.ts';
+import { mapAuthError, mappedMessage, secondsFromRateLimitMessage } from '~/lib/errors/from-auth.server.ts';
+import { errorMessage } from '~/lib/errors/catalogue.server.ts';
 
 describe('mapping Supabase Auth errors to the catalogue', () => {
   it('turns the resend cooldown into code_rate_limited with the seconds from GoTrue', () => {

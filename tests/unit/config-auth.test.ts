@@ -3,9 +3,9 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { unsupportedKeys } from '../../supabase/local/config-keys.ts';
-import { loadConfig } from '../../supabase/local/config.ts';
-import { PROJECT_DIR } from '../../supabase/local/stack.ts';
+import { unsupportedKeys } from '@tend/supabase-local/testing';
+import { loadConfig } from '@tend/supabase-local';
+import { PROJECT_DIR } from '@tend/supabase-local';
 
 const dirs: string[] = [];
 afterAll(() => {

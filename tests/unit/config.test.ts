@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseDuration, parseSize } from '../../supabase/local/config.ts';
-import { splitStatements } from '../../supabase/local/migrate.ts';
-import { PROJECT_DIR } from '../../supabase/local/stack.ts';
+import { loadConfig, PROJECT_DIR } from '@tend/supabase-local';
+import { parseDuration, parseSize, splitStatements } from '@tend/supabase-local/testing';
+import { ATTACHMENT_TYPES } from '../../supabase/functions/_shared/attachment-rules.ts';
+import { ATTACHMENT_MAX_BYTES } from '../../supabase/functions/_shared/limits.ts';
 
 describe('config.toml', () => {
   it("reads Tend's auth settings the way the CLI does", () => {
@@ -11,24 +12,13 @@ describe('config.toml', () => {
     expect(c.api.schemas).toContain('public');
   });
 
-  it("declares Tend's private attachments bucket as the CLI reads [storage.buckets.*]", () => {
+  it("declares Tend's private attachments bucket as the CLI reads [storage.buckets.*], with the app's size and types", () => {
     const { storage } = loadConfig(PROJECT_DIR);
-    expect(storage.fileSizeLimit).toBe(10 * 1024 * 1024);
+    expect(storage.fileSizeLimit).toBe(ATTACHMENT_MAX_BYTES);
     expect(storage.buckets.attachments).toEqual({
       public: false,
-      fileSizeLimit: 10 * 1024 * 1024,
-      allowedMimeTypes: [
-        'image/png',
-        'image/jpeg',
-        'image/gif',
-        'image/webp',
-        'application/pdf',
-        'text/plain',
-        'text/csv',
-        'application/zip',
-        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      ],
+      fileSizeLimit: ATTACHMENT_MAX_BYTES,
+      allowedMimeTypes: [...new Set(Object.values(ATTACHMENT_TYPES))],
       objectsPath: undefined,
     });
   });

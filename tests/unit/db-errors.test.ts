@@ -1,6 +1,6 @@
 import type { PostgrestError } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
-import { errorMessage, errorStatus, type ErrorCode } from '~/lib/errors/catalogue.ts';
+import { errorMessage, errorStatus, type ErrorCode } from '~/lib/errors/catalogue.server.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 
 const raised = (code: string, details: string | null = null) => ({ code: 'P0001', message: code, details });

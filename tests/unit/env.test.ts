@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANON_KEY, DEFAULT_SECRET_KEY } from '../../supabase/local/keys.ts';
+import { DEFAULT_ANON_KEY, DEFAULT_SECRET_KEY } from '@tend/supabase-local';
 import { browserEnv, parseEnv } from '~/lib/env.server.ts';
 
 describe('environment', () => {

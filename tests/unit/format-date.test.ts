@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate } from '../../app/lib/helpdesk/vocabulary.ts';
+import { formatDate } from '../../app/lib/helpdesk/format-date.ts';
 
 describe('formatDate', () => {
   const intl = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });

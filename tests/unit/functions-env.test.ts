@@ -1,6 +1,6 @@
 // supabase/functions/.env as the CLI (godotenv) reads it for functions' secrets.
 import { describe, expect, it } from 'vitest';
-import { parseEnvFile, userSecrets } from '../../supabase/local/functions/project.ts';
+import { parseEnvFile, userSecrets } from '@tend/supabase-local/testing';
 
 describe('parseEnvFile', () => {
   it('reads plain, quoted, exported and commented lines', () => {

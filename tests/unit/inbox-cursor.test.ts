@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../app/lib/helpdesk/vocabulary.ts';
+import { decodeCursor, encodeCursor } from '../../app/lib/helpdesk/inbox-cursor.ts';
 
 describe('inbox cursors', () => {
   const cursor = { at: '2026-11-23T00:37:36.123456+00:00', id: 'a1b230d7-c79d-4c49-b8d9-28d4372fbae5' };

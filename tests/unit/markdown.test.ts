@@ -155,7 +155,7 @@ describe('sanitizeHtml (HTML from outside)', () => {
 
 describe('the help center’s limits in messages', () => {
   it('article_too_long names ARTICLE_BODY_MAX_LENGTH', async () => {
-    const { errorMessage } = await import('../../app/lib/errors/catalogue.ts');
+    const { errorMessage } = await import('../../app/lib/errors/catalogue.server.ts');
     const { ARTICLE_BODY_MAX_LENGTH } = await import('../../app/lib/help/limits.ts');
     expect(errorMessage('article_too_long')).toContain(ARTICLE_BODY_MAX_LENGTH.toLocaleString('en'));
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VERIFY_ATTEMPTS_PER_EMAIL } from '~/lib/constants.ts';
-import { codeSent, reserveVerify, settleVerify } from '~/lib/auth/abuse-limits.server.ts';
+import { codeSent, reserveVerify, settleVerify } from '~/lib/auth/sign-in-limits.server.ts';
 import { RateLimiter } from '~/lib/http/rate-limit.server.ts';
 
 function clock(start = 1_000_000) {
@@ -72,7 +72,7 @@ describe('RateLimiter', () => {
   });
 });
 
-describe('sign-in attempts (abuse-limits.server.ts, one process)', () => {
+describe('sign-in attempts (sign-in-limits.server.ts, one process)', () => {
   it('reserves before Auth is asked: of 60 parallel checks for one address, the ceiling gets through', async () => {
     const email = `race-${Math.random()}@example.com`;
     const reserved = await Promise.all(Array.from({ length: 60 }, (_, i) => reserveVerify(email, `10.9.${i}.1`)));

@@ -2,10 +2,17 @@
 // postgres_changes parameter parsing and the rate counter.
 import Serializer from '@supabase/realtime-js/dist/main/lib/serializer.js';
 import { describe, expect, it } from 'vitest';
-import { RateCounter } from '../../supabase/local/realtime/limits.ts';
-import { PgoutputDecoder } from '../../supabase/local/realtime/pgoutput.ts';
-import { paramsToLog, parseSubscription, subscriptionId } from '../../supabase/local/realtime/postgres-changes.ts';
-import { decode, encode, encodeUserBroadcast, negotiate } from '../../supabase/local/realtime/serializer.ts';
+import {
+  RateCounter,
+  PgoutputDecoder,
+  paramsToLog,
+  parseSubscription,
+  subscriptionId,
+  decode,
+  encode,
+  encodeUserBroadcast,
+  negotiate,
+} from '@tend/supabase-local/testing';
 
 const client = new Serializer();
 const clientEncode = (msg: object) =>
@@ -87,11 +94,12 @@ describe('serializers', () => {
 
 /** pgoutput messages as Postgres writes them. */
 const pg = {
-  begin: (commitUs: bigint) => {
+  begin: (commitUs: bigint, xid = 0) => {
     const b = Buffer.alloc(21);
     b.write('B', 0);
     b.writeBigUInt64BE(1n, 1);
     b.writeBigInt64BE(commitUs, 9);
+    b.writeUInt32BE(xid, 17);
     return b;
   },
   relation: (id: number, schema: string, table: string, cols: [string, number, boolean][]) =>
@@ -133,7 +141,7 @@ describe('pgoutput', () => {
     const d = new PgoutputDecoder();
     // 2024-01-01T00:00:00.123456Z in microseconds since 2000-01-01
     const commit = BigInt(Date.UTC(2024, 0, 1) - Date.UTC(2000, 0, 1)) * 1000n + 123_456n;
-    expect(d.decode(pg.begin(commit))).toBeNull();
+    expect(d.decode(pg.begin(commit, 4_000_000_123))).toBeNull();
     d.decode(
       pg.relation(42, 'public', 'tickets', [
         ['id', 20, true],
@@ -146,6 +154,7 @@ describe('pgoutput', () => {
     d.decode(Buffer.concat([Buffer.from('D'), u32(42), Buffer.from('K'), pg.tuple(['1', null, null])]));
     const tx = d.decode(pg.commit());
     expect(new Date(tx!.commitTime).toISOString()).toBe('2024-01-01T00:00:00.123Z');
+    expect(tx!.xid).toBe(4_000_000_123);
     expect(tx!.changes.map(({ relation, ...c }) => ({ table: relation.table, ...c }))).toEqual([
       { table: 'tickets', action: 'INSERT', new: { id: '1', body: 'hello', note: null } },
       { table: 'tickets', action: 'UPDATE', new: { id: '1', body: 'bye' } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage } from '~/lib/errors/catalogue.ts';
+import { errorMessage } from '~/lib/errors/catalogue.server.ts';
 import { normalizeCode } from '~/lib/forms/fields.ts';
 import {
   AccountSchema,

@@ -1,12 +1,12 @@
 // The pure parts of the local stack's CLI commands: what `status -o env`, `migration list|up` and
 // `test db` decide and print, and how the pg_dump bridge knows an answer is complete.
 import { describe, expect, it } from 'vitest';
-import { parseOverrides, statusValues, toDotenv } from '../../supabase/local/commands/status.ts';
-import { formatVersion, migrationTable, pendingVersions, versionAt } from '../../supabase/local/commands/migration.ts';
-import { fileFailed, readTap, report } from '../../supabase/local/commands/test-db.ts';
-import { answerEnd } from '../../supabase/local/pg-dump/index.ts';
-import { explainMissingExtension } from '../../supabase/local/extensions.ts';
-import type { StatusFile } from '../../supabase/local/stack.ts';
+import { parseOverrides, statusValues, toDotenv } from '@tend/supabase-local/testing';
+import { formatVersion, migrationTable, pendingVersions, versionAt } from '@tend/supabase-local/testing';
+import { fileFailed, readTap, report } from '@tend/supabase-local/testing';
+import { answerEnd } from '@tend/supabase-local/testing';
+import { explainMissingExtension } from '@tend/supabase-local/testing';
+import type { StatusFile } from '@tend/supabase-local';
 
 const status: StatusFile = {
   apiUrl: 'http://127.0.0.1:54321',

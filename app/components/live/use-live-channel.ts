@@ -71,7 +71,7 @@ export function useLiveChannel(options: LiveChannelOptions): ConnectionState | n
 
     (async () => {
       await leaving.get(topic);
-      // The user's token first: a join without it would run as anon (README "Realtime").
+      // The user's token first: a join without it would run as anon (docs/local-stack.md "Realtime").
       await client.setAuth();
       if (stopped) return;
       channel = client.channel(topic, {

@@ -1,5 +1,5 @@
 // The app's own cookies, signed with SESSION_SECRET. The Supabase session cookies are the
-// library's (supabase.server.ts); these only carry the sign-in step between two pages.
+// library's (app/lib/supabase/client.server.ts); these only carry the sign-in step between two pages.
 import { createCookie } from '@remix-run/node';
 import { z } from 'zod';
 import { OTP_VALID_SECONDS } from '../constants.ts';

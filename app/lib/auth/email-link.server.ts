@@ -5,8 +5,8 @@
 // server-side only, as the other sign-in calls do (docs/decisions/020-sign-in-limits.md).
 import { createClient } from '@supabase/supabase-js';
 import { env } from '../env.server.ts';
-import type { ErrorCode } from '../errors/catalogue.ts';
-import { mapAuthError } from '../errors/from-auth.ts';
+import type { ErrorCode } from '../errors/catalogue.server.ts';
+import { mapAuthError } from '../errors/from-auth.server.ts';
 import { mapDbError } from '../errors/from-db.server.ts';
 import { log } from '../http/log.server.ts';
 import { safeRedirect } from '../http/safe-redirect.ts';

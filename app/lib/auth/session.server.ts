@@ -4,7 +4,7 @@
 // with a symmetric secret it asks the Auth server via getUser. Like the API itself, a locally
 // verified token stays valid until it expires (jwt_expiry) even if its session was revoked.
 import { redirect } from '@remix-run/node';
-import { mapAuthError } from '../errors/from-auth.ts';
+import { mapAuthError } from '../errors/from-auth.server.ts';
 import { FLASH, setFlash } from './cookies.server.ts';
 import { errorResponse, responseHeaders } from '../http/responses.server.ts';
 import { loginPath } from '../http/safe-redirect.ts';

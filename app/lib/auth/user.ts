@@ -1,4 +1,4 @@
-/** The signed-in user as pages see it (built from verified JWT claims in auth.server.ts). */
+/** The signed-in user as pages see it (built from verified JWT claims in session.server.ts). */
 export interface SessionUser {
   id: string;
   email: string;

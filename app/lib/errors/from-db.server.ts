@@ -4,7 +4,7 @@
 import type { PostgrestError } from '@supabase/supabase-js';
 import { log } from '../http/log.server.ts';
 import { errorResponse } from '../http/responses.server.ts';
-import { errorMessage, errorStatus, isErrorCode, type ErrorCode } from './catalogue.ts';
+import { errorMessage, errorStatus, isErrorCode, type ErrorCode } from './catalogue.server.ts';
 
 export interface DbError {
   code: ErrorCode;

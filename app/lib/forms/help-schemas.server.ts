@@ -7,7 +7,7 @@ import {
   COLLECTION_DESCRIPTION_MAX_LENGTH,
   COLLECTION_TITLE_MAX_LENGTH,
 } from '../help/limits.ts';
-import { errorMessage } from '../errors/catalogue.ts';
+import { errorMessage } from '../errors/catalogue.server.ts';
 
 const badRequest = { error: errorMessage('bad_request') };
 

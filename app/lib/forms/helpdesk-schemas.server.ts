@@ -11,9 +11,16 @@ import {
   SUBJECT_MAX_LENGTH,
   WORKSPACE_NAME_MAX_LENGTH,
 } from '../constants.ts';
-import { errorMessage } from '../errors/catalogue.ts';
+import { errorMessage } from '../errors/catalogue.server.ts';
 import { unknownPlaceholders } from '../helpdesk/canned-replies.ts';
-import { AGENT_STATUSES, MEMBER_ROLES, PRIORITIES, STATUSES, UUID_RE } from '../helpdesk/vocabulary.ts';
+import {
+  AGENT_STATUSES,
+  assigneeValue,
+  MEMBER_ROLES,
+  PRIORITIES,
+  STATUSES,
+  UUID_RE,
+} from '../helpdesk/ticket-terms.ts';
 import { EmailSchema } from './schemas.server.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from './fields.ts';
 
@@ -95,15 +102,17 @@ export const PortalRequestSchema = byIntent([
   z.object({ intent: z.literal('solve') }),
 ]);
 
-/** A sidebar field's value when the page was rendered ('nobody': no assignee); without one, no check. */
+/** A sidebar field's value when the page was rendered; without one, no check. */
 const FromSchema = z.string().max(36).optional().catch(undefined);
+/** The assignee's: a member's id, or NO_ASSIGNEE (also as its older word). */
+const FromAssigneeSchema = z.string().max(36).transform(assigneeValue).optional().catch(undefined);
 
 /** "Send and set status" on the agent's composer: keep it, or one of the statuses agents set. */
 export const SEND_STATUSES = ['keep', ...AGENT_STATUSES] as const;
 
 // Nobody (empty) or a member; the database checks membership (assignee_not_member) as well.
 const AssigneeSchema = z.string().regex(UUID_RE, errorMessage('assignee_not_member')).optional();
-const from = { from_status: FromSchema, from_priority: FromSchema, from_assignee: FromSchema };
+const from = { from_status: FromSchema, from_priority: FromSchema, from_assignee: FromAssigneeSchema };
 
 const PICK_REPLY_MESSAGE = 'Choose a canned reply.';
 
@@ -124,8 +133,8 @@ export const TicketSchema = byIntent([
   }),
   z.object({ intent: z.literal('status'), status: z.enum(STATUSES, badRequest), from_status: FromSchema }),
   z.object({ intent: z.literal('priority'), priority: z.enum(PRIORITIES, badRequest), from_priority: FromSchema }),
-  z.object({ intent: z.literal('assignee'), assignee: AssigneeSchema, from_assignee: FromSchema }),
-  z.object({ intent: z.literal('assign_me'), from_assignee: FromSchema }),
+  z.object({ intent: z.literal('assignee'), assignee: AssigneeSchema, from_assignee: FromAssigneeSchema }),
+  z.object({ intent: z.literal('assign_me'), from_assignee: FromAssigneeSchema }),
   z.object({
     intent: z.literal('save'),
     status: z.enum(STATUSES, badRequest),

@@ -3,8 +3,8 @@
 // (`in_app_<kind>`, a checkbox: absent is off). Only a hand-made request sends a value the form doesn't
 // offer: bad_request.
 import { z } from 'zod';
-import { errorMessage } from '../errors/catalogue.ts';
-import { UUID_RE } from '../helpdesk/vocabulary.ts';
+import { errorMessage } from '../errors/catalogue.server.ts';
+import { UUID_RE } from '../helpdesk/ticket-terms.ts';
 import { EMAIL_CHOICES, NOTIFICATION_KINDS } from '../notifications/kinds.ts';
 
 const badRequest = { error: errorMessage('bad_request') };

@@ -4,7 +4,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { z } from 'zod';
 import { DISPLAY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH } from '../constants.ts';
-import { errorMessage } from '../errors/catalogue.ts';
+import { errorMessage } from '../errors/catalogue.server.ts';
 import { CODE_PATTERN, HONEYPOT_FIELD, normalizeCode } from './fields.ts';
 
 const emailMessage = errorMessage('email_invalid');

@@ -1,5 +1,6 @@
-// The agents' article editor (/w/:slug/help/new, /w/:slug/help/:id; docs/product.md §2.3): one action
-// for both pages and every button — save, publish, unpublish, preview, insert an image, delete (admins,
+// The agents' article editor (/w/:slug/help/new, /w/:slug/help/:id; docs/product.md §2.3): what both
+// pages load (the member's workspace, its collections and members, the names "who else is editing" may
+// show), and one action for both pages and every button — save, publish, unpublish, preview, insert an image, delete (admins,
 // after a confirmation), and autosave of drafts with JavaScript. Writes go through PostgREST as the
 // member (RLS: members write and publish, admins delete); an edit carries the updated_at it started
 // from, so a save over someone else's newer one is refused (article_changed) with the text kept.
@@ -7,17 +8,56 @@ import {
   unstable_createMemoryUploadHandler as createMemoryUploadHandler,
   unstable_parseMultipartFormData as parseMultipartFormData,
 } from '@remix-run/node';
+import { requireUser } from '../auth/session.server.ts';
 import { ATTACHMENT_MAX_BYTES } from '../constants.ts';
-import { errorMessage, errorStatus } from '../errors/catalogue.ts';
+import { errorMessage, errorStatus } from '../errors/catalogue.server.ts';
 import { mapDbError, throwDbError } from '../errors/from-db.server.ts';
 import { ArticleSchema } from '../forms/help-schemas.server.ts';
 import { parseSubmission } from '../forms/schemas.server.ts';
 import { attachmentTypeOf, isImageType, safeStorageName } from '../helpdesk/attachments.ts';
+import { namedMembers, profileNames } from '../helpdesk/profile-names.server.ts';
+import { requireAdmin, requireMembership } from '../helpdesk/workspace-access.server.ts';
 import { log } from '../http/log.server.ts';
-import { data, errorResponse, FORM_MAX_BYTES, readFormData, redirectWithHeaders } from '../http/responses.server.ts';
+import {
+  dataWithSession,
+  errorResponse,
+  FORM_MAX_BYTES,
+  readFormData,
+  redirectWithSession,
+} from '../http/responses.server.ts';
 import { rememberForm } from '../http/kept-form.server.ts';
 import type { Supabase } from '../supabase/client.server.ts';
 import { HELP_BUCKET, helpImagePrefix, renderArticleBody } from './help.server.ts';
+
+/** The member, their workspace and role, its collections and its members by name (the pages' loaders and action). */
+export async function editorContext(request: Request, rawSlug: string | undefined) {
+  const { user, supabase } = await requireUser(request);
+  const { workspace, role } = await requireMembership(request, supabase, user.id, rawSlug ?? '');
+  const [collections, members] = await Promise.all([
+    supabase
+      .from('help_collections')
+      .select('id, title')
+      .eq('workspace_id', workspace.id)
+      .order('position')
+      .order('title'),
+    supabase.from('memberships').select('user_id, role').eq('workspace_id', workspace.id),
+  ]);
+  if (collections.error) throwDbError(request, collections.error, 'help collections');
+  if (members.error) throwDbError(request, members.error, 'members');
+  const names = await profileNames(
+    request,
+    supabase,
+    members.data.map((m) => m.user_id),
+  );
+  return {
+    user,
+    supabase,
+    workspace,
+    role,
+    collections: collections.data,
+    members: namedMembers(members.data, names).map((m) => ({ user_id: m.user_id, name: m.name })),
+  };
+}
 
 /** The file input that inserts an image into the body. */
 export const IMAGE_FIELD = 'image';
@@ -36,7 +76,8 @@ type Intent = (typeof INTENTS)[number];
 
 export interface EditorTarget {
   workspace: { id: string; slug: string };
-  role: 'admin' | 'agent';
+  /** Who edits: deleting asks requireAdmin. */
+  userId: string;
   /** The article being edited; null on /new. */
   article: { id: number; status: 'draft' | 'published' } | null;
 }
@@ -127,17 +168,18 @@ export async function editorAction(request: Request, supabase: Supabase, target:
 
   if (intent === 'delete' || intent === 'delete_confirmed') {
     if (!article) throw errorResponse(request, 'bad_request');
-    if (target.role !== 'admin') throw errorResponse(request, 'forbidden');
-    if (intent === 'delete') return data(request, { intent, confirmDelete: true, result: null, preview: null });
+    await requireAdmin(request, supabase, target.userId, workspace.slug);
+    if (intent === 'delete')
+      return dataWithSession(request, { intent, confirmDelete: true, result: null, preview: null });
     const { error } = await supabase.from('help_articles').delete().eq('id', article.id);
     if (error) throwDbError(request, error, 'help delete');
-    return redirectWithHeaders(request, `${base}?done=deleted`, { status: 303 });
+    return redirectWithSession(request, `${base}?done=deleted`, { status: 303 });
   }
 
   const submission = parseSubmission(form, ArticleSchema);
   if (submission.status !== 'success' || imageError) {
     const reply = submission.reply(imageError ? { fieldErrors: { [IMAGE_FIELD]: [imageError] } } : undefined);
-    return data(request, { intent, confirmDelete: false, result: reply, preview: null }, { status: 400 });
+    return dataWithSession(request, { intent, confirmDelete: false, result: reply, preview: null }, { status: 400 });
   }
   // An image chosen with any button goes at the end of the text (Insert image does only that).
   const value = image ? { ...submission.value, body: withImage(submission.value.body, image) } : submission.value;
@@ -147,7 +189,7 @@ export async function editorAction(request: Request, supabase: Supabase, target:
     const body = value.body;
     const result = submission.reply();
     if (image && result.initialValue) (result.initialValue as Record<string, unknown>).body = body;
-    return data(request, {
+    return dataWithSession(request, {
       intent,
       confirmDelete: false,
       result,
@@ -170,7 +212,7 @@ export async function editorAction(request: Request, supabase: Supabase, target:
       .select('id')
       .single();
     if (error) return refused(request, intent, submission, mapDbError(error, 'help create'));
-    return redirectWithHeaders(
+    return redirectWithSession(
       request,
       `${base}/${created.id}?done=${status === 'published' ? 'published' : 'saved'}`,
       {
@@ -181,7 +223,11 @@ export async function editorAction(request: Request, supabase: Supabase, target:
 
   // Autosave keeps a draft a draft: a published article changes only when someone saves it.
   if (intent === 'autosave' && article.status !== 'draft') {
-    return data(request, { intent, confirmDelete: false, result: null, preview: null, savedAt: null }, { status: 409 });
+    return dataWithSession(
+      request,
+      { intent, confirmDelete: false, result: null, preview: null, savedAt: null },
+      { status: 409 },
+    );
   }
   let update = supabase.from('help_articles').update(row).eq('id', article.id);
   if (value.seen) update = update.eq('updated_at', value.seen);
@@ -190,7 +236,7 @@ export async function editorAction(request: Request, supabase: Supabase, target:
   if (!saved.length) {
     const code = 'article_changed';
     const reply = submission.reply({ formErrors: [errorMessage(code)] });
-    return data(
+    return dataWithSession(
       request,
       { intent, confirmDelete: false, result: reply, preview: null, savedAt: null },
       {
@@ -199,10 +245,16 @@ export async function editorAction(request: Request, supabase: Supabase, target:
     );
   }
   if (intent === 'autosave') {
-    return data(request, { intent, confirmDelete: false, result: null, preview: null, savedAt: saved[0]!.updated_at });
+    return dataWithSession(request, {
+      intent,
+      confirmDelete: false,
+      result: null,
+      preview: null,
+      savedAt: saved[0]!.updated_at,
+    });
   }
   const done = intent === 'publish' ? 'published' : intent === 'unpublish' ? 'unpublished' : 'saved';
-  return redirectWithHeaders(request, `${base}/${article.id}?done=${done}`, { status: 303 });
+  return redirectWithSession(request, `${base}/${article.id}?done=${done}`, { status: 303 });
 }
 
 function refused(
@@ -212,7 +264,7 @@ function refused(
   mapped: ReturnType<typeof mapDbError>,
 ) {
   if (mapped.code === 'not_found') throw errorResponse(request, 'not_found');
-  return data(
+  return dataWithSession(
     request,
     {
       intent,

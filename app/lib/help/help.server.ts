@@ -8,10 +8,10 @@ import { env } from '../env.server.ts';
 import { type mapDbError, throwDbError } from '../errors/from-db.server.ts';
 import { isHttps, clientIp, publicOrigin } from '../http/request-info.server.ts';
 import { RateLimiter } from '../http/rate-limit.server.ts';
-import { errorResponse, redirectWithHeaders } from '../http/responses.server.ts';
+import { errorResponse, redirectWithSession } from '../http/responses.server.ts';
 import { renderMarkdown, renderMarkdownCached } from '../markdown/render.server.ts';
 import { anonClient, authCookies, getSupabase, type Supabase } from '../supabase/client.server.ts';
-import { parseSlug, throwNotFound } from '../helpdesk/queries.server.ts';
+import { parseSlug, throwNotFound } from '../helpdesk/workspace-access.server.ts';
 import {
   articlePath,
   type HelpArticleStatus,
@@ -97,7 +97,7 @@ export async function loadArticle(
   );
   if (request.method === 'GET' && parsed.slug !== article.slug) {
     const url = new URL(request.url);
-    throw redirectWithHeaders(request, `${articlePath(slug, article)}${url.search}`, {
+    throw redirectWithSession(request, `${articlePath(slug, article)}${url.search}`, {
       status: 301,
       headers: { 'Cache-Control': 'public, max-age=300' },
     });

@@ -9,7 +9,7 @@ import {
   unstable_parseMultipartFormData as parseMultipartFormData,
 } from '@remix-run/node';
 import type { Supabase } from '../supabase/client.server.ts';
-import { errorMessage } from '../errors/catalogue.ts';
+import { errorMessage } from '../errors/catalogue.server.ts';
 import { throwDbError } from '../errors/from-db.server.ts';
 import { log } from '../http/log.server.ts';
 import { rememberForm } from '../http/kept-form.server.ts';
@@ -25,7 +25,7 @@ import {
   FILES_FIELD,
   safeStorageName,
 } from './attachments.ts';
-import { UUID_RE } from './vocabulary.ts';
+import { UUID_RE } from './ticket-terms.ts';
 
 export interface Upload {
   id: string;

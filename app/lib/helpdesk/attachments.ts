@@ -4,13 +4,12 @@
 import { ATTACHMENT_TYPES, attachmentTypeOf } from '../../../supabase/functions/_shared/attachment-rules.ts';
 
 export {
-  ATTACHMENT_MAX_BYTES,
   ATTACHMENT_TYPES,
   ATTACHMENTS_BUCKET,
-  ATTACHMENTS_PER_MESSAGE,
   attachmentTypeOf,
   safeStorageName,
 } from '../../../supabase/functions/_shared/attachment-rules.ts';
+export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_MESSAGE } from '../../../supabase/functions/_shared/limits.ts';
 /** The file input's name on every composer. */
 export const FILES_FIELD = 'files';
 

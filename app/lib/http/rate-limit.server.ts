@@ -1,5 +1,5 @@
-// In-memory sliding-window limiter for the app's abuse limits (docs/decisions/003-abuse-limits.md).
-// Per server: the production server's workers share the primary's (abuse-limits.server.ts); with N
+// In-memory sliding-window limiter for the app's sign-in limits (docs/decisions/003-abuse-limits.md).
+// Per server: the production server's workers share the primary's (sign-in-limits.server.ts); with N
 // servers behind a load balancer the effective limit is up to N times higher, which is acceptable
 // next to Supabase Auth's own per-IP limits.
 export interface Window {

@@ -1,7 +1,13 @@
 // Responses from loaders and actions. Every one carries the Supabase client's Set-Cookie and
 // cache headers (docs/reference/remix-ssr.md §1.4: data, redirects, thrown redirects and errors alike).
 import { json, redirect, data as withInit } from '@remix-run/node';
-import { errorMessage, errorStatus, type ErrorCode, type ErrorParams, type ErrorPayload } from '../errors/catalogue.ts';
+import {
+  errorMessage,
+  errorStatus,
+  type ErrorCode,
+  type ErrorParams,
+  type ErrorPayload,
+} from '../errors/catalogue.server.ts';
 import { rememberForm } from './kept-form.server.ts';
 import { isSameOriginPost } from './request-info.server.ts';
 import { supabaseHeaders } from '../supabase/client.server.ts';
@@ -23,10 +29,11 @@ export function responseHeaders(request: Request, extra?: HeadersLike): Headers 
 }
 
 /**
- * A loader's or action's data with a status and headers. Single fetch hands the object itself to
- * the document or the data response (no JSON string made and parsed again on the way).
+ * A loader's or action's data with a status and headers, and the session's cookies. Single fetch
+ * hands the object itself to the document or the data response (no JSON string made and parsed
+ * again on the way).
  */
-export function data<T>(request: Request, body: T, init: ResponseInit = {}) {
+export function dataWithSession<T>(request: Request, body: T, init: ResponseInit = {}) {
   return withInit(body, { ...init, headers: responseHeaders(request, init.headers) });
 }
 
@@ -35,7 +42,8 @@ export function jsonResponse<T>(request: Request, body: T, init: ResponseInit = 
   return json(body, { ...init, headers: responseHeaders(request, init.headers) });
 }
 
-export function redirectWithHeaders(request: Request, url: string, init: ResponseInit = {}) {
+/** A redirect that carries the session's cookies (a refreshed token, a sign-out) with it. */
+export function redirectWithSession(request: Request, url: string, init: ResponseInit = {}) {
   return redirect(url, { ...init, headers: responseHeaders(request, init.headers) });
 }
 

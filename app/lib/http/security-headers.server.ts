@@ -24,8 +24,9 @@ export function contentSecurityPolicy(o: CspOptions): string {
     'script-src-attr': ["'none'"],
     // input-otp positions its input with inline style attributes; styles can't run code.
     'style-src': ["'self'", "'unsafe-inline'"],
-    // Thumbnails of attachments come from the app's own file routes (attachments.server.ts sendFile).
-    'img-src': ["'self'", 'data:'],
+    // Thumbnails of attachments come from the app's own file routes (attachments.server.ts sendFile);
+    // help-center articles show images from the public `help` bucket (HELP_BUCKET), and only that.
+    'img-src': ["'self'", 'data:', `${supabase.origin}/storage/v1/object/public/help/`],
     'font-src': ["'self'"],
     'connect-src': connect,
     'form-action': ["'self'"],

@@ -45,8 +45,3 @@ export function nextProgress(p: ChannelProgress, event: ChannelEvent, listensToC
       : 'connecting';
   return { state, joined, changesFlowing, lives: p.lives + (live && p.state !== 'live' ? 1 : 0) };
 }
-
-/** Whether this step made the channel live again after it had been live: time to catch up. */
-export function caughtUpAgain(before: ChannelProgress, after: ChannelProgress): boolean {
-  return after.lives > before.lives && before.lives > 0;
-}

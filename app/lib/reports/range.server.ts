@@ -6,7 +6,7 @@ import type { SubmissionResult } from '@conform-to/dom';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { z } from 'zod';
 import { REPORT_DEFAULT_DAYS, REPORT_MAX_DAYS, REPORT_RANGES_DAYS } from '../constants.ts';
-import { errorMessage } from '../errors/catalogue.ts';
+import { errorMessage } from '../errors/catalogue.server.ts';
 
 const DAY_MS = 86_400_000;
 const dateMessage = { error: errorMessage('date_invalid') };

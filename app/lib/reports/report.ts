@@ -1,6 +1,6 @@
 // What public.workspace_report returns (supabase/schemas/60_reports.sql): one jsonb object, typed
 // here once for the reports page, its charts and the tests that check it against plain SQL.
-import type { TicketStatus } from '~/lib/helpdesk/vocabulary.ts';
+import type { TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 
 export interface ReportDay {
   day: string;

@@ -1,13 +1,10 @@
-// Attachments' rules (docs/product.md §5), in one place for the app (web uploads: app/lib/constants.ts and
-// app/lib/helpdesk/attachments.ts re-export them) and the functions (inbound-email), which can only read
-// supabase/functions. The bucket repeats the types and the size (supabase/config.toml
-// [storage.buckets.attachments]), and the database holds recorded files to the same rules
-// (private.attachment_types in supabase/schemas/40_attachments.sql; db-attachments.test.ts keeps the
+// Attachments' rules (docs/product.md §5), in one place for the app (web uploads:
+// app/lib/helpdesk/attachments.ts re-exports them) and the functions (inbound-email), which can only read
+// supabase/functions; their count and size are in limits.ts. The bucket repeats the types and the size
+// (supabase/config.toml [storage.buckets.attachments]), and the database holds recorded files to the same
+// rules (private.attachment_types in supabase/schemas/40_attachments.sql; db-attachments.test.ts keeps the
 // two equal). Plain TypeScript, no Deno or Node API.
 
-export const ATTACHMENTS_PER_MESSAGE = 5;
-export const ATTACHMENT_MAX_MB = 10;
-export const ATTACHMENT_MAX_BYTES = ATTACHMENT_MAX_MB * 1024 * 1024;
 export const ATTACHMENTS_BUCKET = 'attachments';
 
 /** The allowed types by extension; a file is what its extension says (the bucket checks the type given). */

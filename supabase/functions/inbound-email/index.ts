@@ -9,15 +9,16 @@
 // only when the provider authenticated From's domain (sender-auth.ts), else the mail is refused (403);
 // a reply+ address counts only for the recipient it was made for; receive_email decides the rest.
 // Its files are stored as web uploads are (attachments.ts); files Tend doesn't take are named in the message.
+import { ATTACHMENTS_BUCKET, attachmentTypeOf, safeStorageName } from '../_shared/attachment-rules.ts';
+import { inboundDomain, readReplyAddress, readUnsubscribeAddress, referencedMessages } from '../_shared/email.ts';
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MAX_MB,
-  ATTACHMENTS_BUCKET,
   ATTACHMENTS_PER_MESSAGE,
-  attachmentTypeOf,
-  safeStorageName,
-} from '../_shared/attachment-rules.ts';
-import { inboundDomain, readReplyAddress, readUnsubscribeAddress, referencedMessages } from '../_shared/email.ts';
+  DISPLAY_NAME_MAX_LENGTH,
+  FILE_NAME_MAX_LENGTH,
+  MESSAGE_MAX_LENGTH,
+} from '../_shared/limits.ts';
 import { admin, json } from '../_shared/platform.ts';
 import { htmlToText, stripQuoted } from '../_shared/quoted.ts';
 import { senderVerified } from '../_shared/sender-auth.ts';
@@ -51,8 +52,6 @@ interface PostmarkAttachment {
   ContentLength?: number;
   Content?: string;
 }
-
-const MAX_BODY = 20_000;
 
 /** The Authentication-Results authserv-ids to believe (INBOUND_AUTHSERV_ID, comma-separated; none by default). */
 const trustedAuthservIds = () => (Deno.env.get('INBOUND_AUTHSERV_ID') ?? '').split(',').map((s) => s.trim());
@@ -129,7 +128,7 @@ async function ensureUser(email: string, name: string | undefined): Promise<void
   const { error } = await admin().auth.admin.createUser({
     email,
     email_confirm: true,
-    user_metadata: name ? { display_name: name.slice(0, 60) } : {},
+    user_metadata: name ? { display_name: name.slice(0, DISPLAY_NAME_MAX_LENGTH) } : {},
   });
   if (error && error.code !== 'email_exists') throw error;
 }
@@ -153,7 +152,7 @@ async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refuse
       (a.Name ?? '')
         .replace(/[\u0000-\u001f\u007f]+/g, ' ')
         .trim()
-        .slice(0, 255) || '(unnamed)';
+        .slice(0, FILE_NAME_MAX_LENGTH) || '(unnamed)';
     const type = attachmentTypeOf(name);
     const content = (a.Content ?? '').replace(/\s+/g, '');
     // The decoded size, known from the base64 length: a file over the limit is never decoded.
@@ -250,7 +249,8 @@ Deno.serve(async (req) => {
   // Refused files are named at the end of the message, for the agent (and the sender) to see.
   const named = refused.slice(0, 10).join('; ') + (refused.length > 10 ? `; and ${refused.length - 10} more` : '');
   const note = refused.length ? `\n\n[Not attached: ${named}]` : '';
-  const body = (text || (files.length ? '(files only)' : '(no text)')).slice(0, MAX_BODY - note.length) + note;
+  const body =
+    (text || (files.length ? '(files only)' : '(no text)')).slice(0, MESSAGE_MAX_LENGTH - note.length) + note;
   await ensureUser(from, mail.FromFull?.Name ?? mail.FromName);
   const { data, error } = await admin().rpc('receive_email', {
     p_provider_message_id: mail.MessageID,

@@ -23,20 +23,8 @@ export interface AuthContext {
 
 export type Handler = (ctx: AuthContext, req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 
-export async function tx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  const c = await pool.connect();
-  try {
-    await c.query('begin');
-    const out = await fn(c);
-    await c.query('commit');
-    return out;
-  } catch (err) {
-    await c.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    c.release();
-  }
-}
+/** A transaction on a connection of the pool (connections.ts: a lost connection fails only this call). */
+export { transaction as tx } from '../connections.ts';
 
 export const requestMeta = (req: IncomingMessage) => ({
   userAgent: req.headers['user-agent'],

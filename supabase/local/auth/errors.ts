@@ -1,5 +1,6 @@
 // GoTrue's error responses (docs/reference/auth.md §1.2): one helper builds every error body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson as json } from '../http.ts';
 
 export class AuthError extends Error {
   constructor(
@@ -33,15 +34,9 @@ export function apiVersion(req: IncomingMessage): string | undefined {
   return v >= API_VERSION ? API_VERSION : undefined;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(text)),
-    ...headers,
-  });
-  res.end(text);
-}
+/** GoTrue's sendJSON: plain `application/json`. */
+export const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  json(res, status, body, { 'content-type': 'application/json', ...headers });
 
 export function sendError(req: IncomingMessage, res: ServerResponse, err: AuthError, requestId: string) {
   // GoTrue errors.go: only error responses echo the API version the request asked for.

@@ -1,29 +1,13 @@
 // Request parsing shared by the endpoint modules.
 import type { IncomingMessage } from 'node:http';
+import { jsonObject, readBody } from '../http.ts';
 import { parseSbForwardedFor } from '../trust.ts';
-import { AuthError, errors } from './errors.ts';
+import { errors } from './errors.ts';
 
 const MAX_BODY = 1024 * 1024; // GoTrue api.go: 1 MiB request body limit
 
-export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw errors.tooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (!text) return {};
-  try {
-    const value = JSON.parse(text);
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('expected an object');
-    return value as Record<string, unknown>;
-  } catch (err) {
-    if (err instanceof AuthError) throw err;
-    throw errors.badJson((err as Error).message);
-  }
-}
+export const readJson = async (req: IncomingMessage) =>
+  jsonObject(await readBody(req, MAX_BODY, errors.tooLarge), errors.badJson);
 
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const obj = (v: unknown): Record<string, unknown> | undefined =>

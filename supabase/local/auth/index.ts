@@ -1,6 +1,6 @@
 // The local Auth service at /auth/v1: GoTrue's endpoints (docs/reference/auth.md, supabase-fidelity.md §1–3).
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { createPool, isConnectionLost } from '../connections.ts';
 import type { Service, StackContext } from '../service.ts';
 import {
   createUserAdmin,
@@ -145,8 +145,7 @@ function limiter(limits: Record<Bucket, { perSecond: number; burst: number }>) {
 }
 
 export function createAuthService(stack: StackContext): Service {
-  const pool = new pg.Pool({ connectionString: stack.dbUrlFor('supabase_auth_admin'), max: 10 });
-  pool.on('error', () => undefined);
+  const pool = createPool({ connectionString: stack.dbUrlFor('supabase_auth_admin'), max: 10 });
   stack.onStop(() => pool.end());
   const config = stack.config.auth;
   const ctx: AuthContext = {
@@ -184,7 +183,9 @@ export function createAuthService(stack: StackContext): Service {
         await handler(ctx, req, res, url);
       } catch (err) {
         if (err instanceof AuthError) return sendError(req, res, err, requestId);
-        ctx.log(`${req.method} ${url.pathname} failed (${requestId}): ${(err as Error).stack ?? err}`);
+        // GoTrue answers a database it can't reach as any unexpected error: 500 unexpected_failure.
+        const why = isConnectionLost(err) ? `database unavailable: ${(err as Error).message}` : (err as Error).stack;
+        ctx.log(`${req.method} ${url.pathname} failed (${requestId}): ${why ?? err}`);
         if (!res.headersSent)
           sendError(
             req,

@@ -266,6 +266,35 @@ $$;
 -- subscriptions pass their filters, and per role its readable columns. The check is prepared once
 -- per call and run per group. A failing check fails the call, unless `isolate`: then that group
 -- sees nothing and the others go on (the caller retries so when a call fails).
+-- With synchronous commits the WAL sender can pass a commit on before the committing backend has
+-- left the proc array, so a query made at once may not see the transaction's rows yet (the race
+-- heapam_visibility.c describes). Waits (up to 5 s) until Postgres no longer counts `xid`, the
+-- 32 bits pgoutput's Begin carries, as in progress; then a new snapshot sees what it committed.
+create or replace function _realtime.await_commit(xid bigint) returns void
+language plpgsql volatile
+as $$
+declare
+  -- The snapshot's xmax is within 2^31 of any xid still worth asking about: it gives the epoch.
+  near bigint := pg_snapshot_xmax(pg_current_snapshot())::text::bigint;
+  full_xid bigint := ((near >> 32) << 32) | xid;
+  waited int := 0;
+begin
+  if full_xid > near + 2147483648 then
+    full_xid := full_xid - 4294967296;
+  elsif full_xid < near - 2147483648 then
+    full_xid := full_xid + 4294967296;
+  end if;
+  while pg_xact_status(full_xid::text::xid8) = 'in progress' and waited < 5000 loop
+    perform pg_sleep(0.001);
+    waited := waited + 1;
+  end loop;
+exception when others then
+  -- Whatever went wrong here, the RLS check still runs (at worst as before this wait existed).
+  raise warning 'await_commit(%): %', xid, sqlerrm;
+end
+$$;
+
+drop function if exists _realtime.apply_change(regclass, text, jsonb, jsonb, jsonb, jsonb, boolean);
 create or replace function _realtime.apply_change(
   entity regclass,
   action text,
@@ -273,6 +302,7 @@ create or replace function _realtime.apply_change(
   old_row jsonb,
   filters jsonb, -- [[column, op, operand, negate], ...]
   groups jsonb, -- [{"claims": {...}, "subs": [[filter index, ...], ...]}, ...]
+  xid bigint, -- the change's transaction, committed: its rows must be visible before RLS is asked
   isolate boolean default false
 ) returns jsonb
 language plpgsql volatile
@@ -333,6 +363,7 @@ begin
       deallocate _realtime_rls_check;
     end if;
     execute 'prepare _realtime_rls_check as ' || check_sql;
+    perform _realtime.await_commit(xid);
   end if;
 
   -- Index loops and simple expressions only: plpgsql evaluates those without a query each.

@@ -8,7 +8,7 @@
 // is copied into the server's extension directory: pgTAP is plain SQL, any version's files load.
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import { createClient } from '../connections.ts';
 import { extensionDir } from '../extensions.ts';
 import { withClient } from '../postgres.ts';
 
@@ -109,7 +109,7 @@ async function runFile(dbUrl: string, file: string, shown: string): Promise<File
   const sql = readFileSync(file, 'utf8').replace(PSQL_DISPLAY, '');
   const meta = /^\s*\\\S+/m.exec(sql);
   if (meta) return { ...readTap(shown, []), error: `psql meta-command ${meta[0].trim()} is not supported` };
-  const client = new pg.Client({ connectionString: dbUrl });
+  const client = createClient({ connectionString: dbUrl });
   const lines: string[] = [];
   try {
     await client.connect();

@@ -2,6 +2,7 @@
 // troubleshooting guides for 401, 404, 503, 546): a JSON body and an `sb-error-code` header, no
 // CORS headers (a browser reports them as CORS failures, as on hosted).
 import type { ServerResponse } from 'node:http';
+import { sendJson } from '../http.ts';
 
 export const PLATFORM_ERRORS = {
   NOT_FOUND: [404, 'Requested function was not found'],
@@ -27,13 +28,7 @@ export type Unauthorized = keyof typeof UNAUTHORIZED;
 
 function send(res: ServerResponse, status: number, code: string, body: unknown) {
   if (res.headersSent) return void res.destroy();
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    'sb-error-code': code,
-  });
-  res.end(text);
+  sendJson(res, status, body, { 'content-type': 'application/json', 'sb-error-code': code });
 }
 
 export function sendPlatformError(res: ServerResponse, code: PlatformError) {

@@ -1,8 +1,9 @@
 // One port for every service, standing in for Kong: apikey check, key → JWT mapping, CORS,
 // prefix routing and the websocket upgrade. Routes as in the CLI's kong.yml.
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { signer } from '../auth/jwt.ts';
+import { sendJson } from '../http.ts';
 import type { StackKeys } from '../keys.ts';
 import type { Service } from '../service.ts';
 import type { Jwk } from '../signing-keys.ts';
@@ -47,16 +48,6 @@ const ALLOW_METHODS = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS';
 
 const SERVICE_NAMES = ['auth', 'rest', 'storage', 'realtime', 'functions'] as const;
 type ServiceName = (typeof SERVICE_NAMES)[number];
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
 
 function corsHeaders(req: IncomingMessage): http.OutgoingHttpHeaders {
   return {

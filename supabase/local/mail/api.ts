@@ -1,6 +1,7 @@
 // The Mailpit JSON API subset (v1, as in Mailpit v1.22 server/apiv1) that tools written for
 // `supabase start` use, with Mailpit's field names, status codes and error bodies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, sendJson as json } from '../http.ts';
 import { search } from './search.ts';
 import {
   isId,
@@ -34,27 +35,19 @@ export function sendError(res: ServerResponse, err: MailpitError) {
   res.end(err.message);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown) {
-  const text = `${JSON.stringify(body)}\n`; // Mailpit: json.Encoder ends with a newline
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
+/** Mailpit's JSON: plain `application/json`, and json.Encoder ends it with a newline. */
+const sendJson = (res: ServerResponse, status: number, body: unknown) =>
+  json(res, status, body, { 'content-type': 'application/json' }, { newline: true });
 
 function sendOk(res: ServerResponse) {
   res.writeHead(200, { 'content-type': 'text/plain' });
   res.end('ok');
 }
 
-export async function readBody(req: IncomingMessage, limit = 25 * 1024 * 1024): Promise<string> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > limit) throw new MailpitError(413, 'request body too large', 'json');
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+const MAX_BODY = 25 * 1024 * 1024;
+
+const readText = async (req: IncomingMessage) =>
+  (await readBody(req, MAX_BODY, () => new MailpitError(413, 'request body too large', 'json'))).toString('utf8');
 
 const address = (a: Address) => ({ Name: a.name, Address: a.email });
 
@@ -265,7 +258,7 @@ export async function handleApi(
     }
     if (method === 'PUT') {
       // Mailpit: {Read, IDs}; no IDs marks every message.
-      const body = parseJson(await readBody(req), 'text') as { Read?: unknown; IDs?: unknown } | null;
+      const body = parseJson(await readText(req), 'text') as { Read?: unknown; IDs?: unknown } | null;
       const read = body?.Read === true;
       const ids = Array.isArray(body?.IDs) && body.IDs.length ? body.IDs.map(String) : undefined;
       for (const m of ids ? ids.map((id) => store.get(id)) : store.list()) if (m) store.setRead(m, read);
@@ -274,7 +267,7 @@ export async function handleApi(
     // DELETE. Mailpit: a body without IDs (none, empty, or not JSON) deletes every message.
     let ids: string[] | undefined;
     try {
-      const body = JSON.parse(await readBody(req)) as { IDs?: unknown } | null;
+      const body = JSON.parse(await readText(req)) as { IDs?: unknown } | null;
       if (Array.isArray(body?.IDs) && body.IDs.length) ids = body.IDs.map(String);
     } catch (err) {
       if (err instanceof MailpitError) throw err;
@@ -325,7 +318,7 @@ export async function handleApi(
     // Only JSON: a form or text/plain body is what a cross-site page can post without a preflight.
     if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? ''))
       throw new MailpitError(415, 'Content-Type must be application/json', 'json');
-    const m = deliver(parseSend(await readBody(req)));
+    const m = deliver(parseSend(await readText(req)));
     return sendJson(res, 200, { ID: m.id });
   }
 

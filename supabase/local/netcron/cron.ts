@@ -3,7 +3,8 @@
 // of its own, and records every run in cron.job_run_details as pg_cron does (citusdata/pg_cron
 // src/pg_cron.c: ManageCronTask, GetTaskFeedback; job_metadata.c: MarkPendingRunsAsFailed).
 import { Cron } from 'croner';
-import pg from 'pg';
+import type pg from 'pg';
+import { createClient, isConnectionLost } from '../connections.ts';
 
 interface JobRow {
   jobid: string;
@@ -59,13 +60,14 @@ export function createScheduler(opts: {
   let stopped = false;
   let missing = false;
   let started = false;
+  let unreachable = false;
 
   const nextFor = (s: Scheduled, from: number) =>
     s.everyMs ? from + s.everyMs : (s.cron?.nextRun(new Date(from))?.getTime() ?? undefined);
 
   async function runOnce(s: Scheduled) {
     const { job } = s;
-    const client = new pg.Client({ connectionString: opts.superuserUrl, application_name: 'pg_cron' });
+    const client = createClient({ connectionString: opts.superuserUrl, application_name: 'pg_cron' });
     let runid: string | undefined;
     const finish = (status: 'succeeded' | 'failed', message: string) =>
       runid === undefined
@@ -90,10 +92,16 @@ export function createScheduler(opts: {
       // pg_cron connects as the job's user; a superuser session becomes that user entirely.
       await client.query(`set session authorization ${client.escapeIdentifier(job.username)}`);
       await finish('succeeded', returnMessage(await client.query(job.command)));
+      unreachable = false;
     } catch (err) {
       const message = `ERROR:  ${(err as Error).message}`;
-      if (runid === undefined) log(`job ${job.jobid} could not start: ${(err as Error).message}`);
-      else log(`job ${job.jobid} failed: ${(err as Error).message}`);
+      // While Postgres is away (restarting) every run fails the same way: said once per outage.
+      const away = isConnectionLost(err);
+      if (!away || !unreachable) {
+        if (runid === undefined) log(`job ${job.jobid} could not start: ${(err as Error).message}`);
+        else log(`job ${job.jobid} failed: ${(err as Error).message}`);
+      }
+      unreachable = away;
       await finish('failed', message).catch(() => undefined);
     } finally {
       await client.end().catch(() => undefined);
@@ -142,16 +150,17 @@ export function createScheduler(opts: {
       rows = [];
     }
     const booting = !missing && !started;
-    if (booting) {
-      started = true;
-      // MarkPendingRunsAsFailed: runs cut short by a stop or a crash.
+    if (booting) started = true;
+    // MarkPendingRunsAsFailed (pg_cron runs it as its launcher starts): runs cut short by a stop or a
+    // crash. Here also on each reconnect, as Postgres may have restarted under a running stack; a run
+    // started since then is still running.
+    if (!missing)
       await pool
         .query(
           `update cron.job_run_details set status = 'failed', return_message = 'server restarted'
-           where status in ('starting', 'running')`,
+           where status in ('starting', 'running') and start_time < pg_postmaster_start_time()`,
         )
         .catch(() => undefined);
-    }
     const seen = new Set<string>();
     for (const job of rows) {
       seen.add(job.jobid);

@@ -2,7 +2,8 @@
 // database (extensions.ts installs it), the work their background workers do happens here. One
 // connection LISTENs for wake-ups (a request queued, a job changed); it reconnects after a Postgres
 // restart and then catches up, so nothing queued is lost.
-import pg from 'pg';
+import type pg from 'pg';
+import { createClient } from '../connections.ts';
 import { createScheduler } from './cron.ts';
 import { createNetWorker } from './net.ts';
 
@@ -26,8 +27,8 @@ export async function startNetCron(opts: NetCronOptions): Promise<{ stop(): Prom
   async function connect() {
     if (stopped) return;
     // check_worker_is_up() and wait_until_running() look for this application_name.
-    const c = new pg.Client({ connectionString: opts.superuserUrl, application_name: 'pg_net worker' });
-    const again = () => {
+    const c = createClient({ connectionString: opts.superuserUrl, application_name: 'pg_net worker' }, () => again());
+    function again() {
       if (listener === c) listener = undefined;
       c.end().catch(() => undefined);
       if (stopped || retry) return;
@@ -35,8 +36,7 @@ export async function startNetCron(opts: NetCronOptions): Promise<{ stop(): Prom
         retry = undefined;
         void connect();
       }, POLL_MS);
-    };
-    c.on('error', again);
+    }
     c.on('end', again);
     c.on('notification', (n) => void (n.channel === 'pg_cron_jobs' ? cron.reload() : net.drain()));
     try {

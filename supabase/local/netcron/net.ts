@@ -3,6 +3,7 @@
 // sends them and records each answer in net._http_response as pg_net does (supabase/pg_net
 // src/core.c: consume_request_queue, insert_response, delete_expired_responses).
 import type pg from 'pg';
+import { isConnectionLost } from '../connections.ts';
 
 const BATCH = 200; // pg_net.batch_size
 const TTL = '6 hours'; // pg_net.ttl
@@ -32,6 +33,7 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
   let draining = false;
   let again = false;
   let missing = false;
+  let unreachable = false; // said once per outage, not at every poll
 
   async function send(r: QueuedRequest) {
     const started = performance.now();
@@ -63,6 +65,8 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
         : curlError(err);
       row = [r.id, null, null, null, null, timedOut, message];
     }
+    // Not tried again if Postgres is away: a restart empties the unlogged tables and starts their ids
+    // again, so a late answer could land on another request's id.
     await pool
       .query(
         `insert into net._http_response (id, status_code, content, headers, content_type, timed_out, error_msg)
@@ -89,6 +93,7 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
           [BATCH],
         );
         missing = false;
+        unreachable = false;
         for (const r of rows) {
           const p = send(r).finally(() => inflight.delete(p));
           inflight.add(p);
@@ -100,7 +105,11 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
       if ((err as { code?: string }).code === '42P01' || (err as { code?: string }).code === '3F000') {
         if (!missing) log('pg_net is not installed: requests are not sent');
         missing = true;
-      } else log(`queue: ${(err as Error).message}`);
+      } else if (!isConnectionLost(err)) log(`queue: ${(err as Error).message}`);
+      else if (!unreachable) {
+        unreachable = true;
+        log(`queue: the database is unavailable (${(err as Error).message}); waiting for it`);
+      }
     } finally {
       draining = false;
     }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
+import { isConnectionLost } from '../connections.ts';
 import type { Claims } from './tokens.ts';
 
 export type Extension = 'broadcast' | 'presence';
@@ -49,7 +50,7 @@ async function inTransaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise
     await client.query('begin');
     return await fn(client);
   } catch (e) {
-    if (!isSqlError(e)) {
+    if (!isSqlError(e) || isConnectionLost(e)) {
       broken = true;
       throw new DatabaseUnavailable((e as Error).message);
     }

@@ -2,11 +2,11 @@
 // leaving and being closed, and the client's broadcast and presence messages.
 import { randomUUID } from 'node:crypto';
 import { readPolicies, writePolicies, DatabaseUnavailable, type Extension, type Policies } from './authorization.ts';
-import { fanOut, topicKey } from './broadcast.ts';
+import { fanOut, type Member, topicKey } from './broadcast.ts';
+import type { ChannelConnection, RealtimeContext } from './context.ts';
 import { payloadTooLarge } from './limits.ts';
 import { parseSubscription, subscriptionId, type SubscriptionParams } from './postgres-changes.ts';
 import type { UserBroadcast } from './serializer.ts';
-import type { Connection, RealtimeContext } from './socket.ts';
 import type { Claims } from './tokens.ts';
 
 /** A join refused: `reason` is what the reply says ("Code: message", as upstream's log_error builds it). */
@@ -27,7 +27,7 @@ const obj = (v: unknown): Record<string, unknown> =>
 const CONFIRM_TOKEN_MS = 5 * 60_000;
 let channelIds = 0;
 
-export class Channel {
+export class Channel implements Member {
   readonly id = ++channelIds;
   readonly subTopic: string;
   readonly isPrivate: boolean;
@@ -56,7 +56,7 @@ export class Channel {
 
   constructor(
     readonly ctx: RealtimeContext,
-    readonly conn: Connection,
+    readonly conn: ChannelConnection,
     readonly topic: string,
     readonly joinRef: string | null,
     params: Record<string, unknown>,

@@ -1,8 +1,7 @@
 // The local Realtime service at /realtime/v1 (docs/reference/realtime.md): Phoenix channels over a
 // websocket with broadcast, presence and postgres_changes, and broadcast over REST. Laid out as the
 // server is: socket (serializers, heartbeat), channel (join, token), one module per extension.
-import { sendJson } from '../gateway/index.ts';
-import pg from 'pg';
+import { createPool } from '../connections.ts';
 import type { Service, StackContext } from '../service.ts';
 import { fanOut, Hub, topicKey } from './broadcast.ts';
 import type { Channel } from './channel.ts';
@@ -12,7 +11,9 @@ import { PostgresChanges } from './postgres-changes.ts';
 import { Presence } from './presence.ts';
 import { startReplication, type Replication } from './replication.ts';
 import { handleRest } from './rest.ts';
-import { type Connection, type RealtimeContext, rejectUpgrade, upgradeHandler } from './socket.ts';
+import type { RealtimeContext } from './context.ts';
+import { errors, sendError } from './errors.ts';
+import { type Connection, rejectUpgrade, upgradeHandler } from './socket.ts';
 import { tokenVerifier } from './tokens.ts';
 
 export interface RealtimeService extends Service {
@@ -62,12 +63,11 @@ export function createRealtimeService(stack: StackContext, options: RealtimeOpti
   async function start() {
     if (running) return;
     const config = stack.config.realtime;
-    const pool = new pg.Pool({
+    const pool = createPool({
       connectionString: stack.dbUrlFor('supabase_admin'),
       max: 8,
       options: '-c statement_timeout=10s',
     });
-    pool.on('error', () => undefined); // a connection lost with Postgres; the next query opens another
     const limits = projectLimits(config);
     const hub = new Hub();
     const changes = new PostgresChanges(pool, limits);
@@ -98,7 +98,7 @@ export function createRealtimeService(stack: StackContext, options: RealtimeOpti
       onDown: (reason) => {
         up = false;
         log(`replication lost: ${reason}`);
-        const listening = new Set<Channel>(changes.channels());
+        const listening = new Set<Channel>();
         for (const conn of connections)
           for (const channel of conn.channels.values()) if (channel.pgEntries.length) listening.add(channel);
         for (const channel of listening) {
@@ -111,7 +111,9 @@ export function createRealtimeService(stack: StackContext, options: RealtimeOpti
           if (change.relation.schema === 'realtime' && change.relation.table === 'messages')
             broadcastFromDatabase(ctx, change);
           else
-            await changes.deliver(change, tx.commitTime).catch((e) => log(`postgres_changes: ${(e as Error).message}`));
+            await changes
+              .deliver(change, tx.commitTime, tx.xid)
+              .catch((e) => log(`postgres_changes: ${(e as Error).message}`));
         }
       },
     });
@@ -140,11 +142,11 @@ export function createRealtimeService(stack: StackContext, options: RealtimeOpti
     start,
     stop,
     async handle(req, res, path) {
-      if (!running) return sendJson(res, 503, { message: 'realtime is not running' });
+      if (!running) return sendError(res, errors.notRunning());
       await handleRest(running.ctx, req, res, path);
     },
     upgrade(req, socket, head, path) {
-      if (!running) return rejectUpgrade(socket, 503, JSON.stringify({ message: 'realtime is not running' }));
+      if (!running) return rejectUpgrade(socket, errors.notRunning());
       void running.upgrade.handler(req, socket, head, path).catch((e) => {
         log(`upgrade failed: ${(e as Error).message}`);
         socket.destroy();

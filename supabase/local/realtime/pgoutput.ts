@@ -23,6 +23,8 @@ export interface RowChange {
 }
 
 export interface Transaction {
+  /** The transaction's id (32 bits, as the Begin message carries it). */
+  xid: number;
   /** Commit time in ms since the epoch (microseconds truncated). */
   commitTime: number;
   changes: RowChange[];
@@ -43,7 +45,7 @@ export class PgoutputDecoder {
       case 'B': {
         r.u64(); // final LSN
         const us = r.i64();
-        this.current = { commitTime: Number((us + PG_EPOCH_US) / 1000n), changes: [] };
+        this.current = { xid: r.u32(), commitTime: Number((us + PG_EPOCH_US) / 1000n), changes: [] };
         return null;
       }
       case 'C': {

@@ -3,7 +3,7 @@
 // role and claims (one check per distinct claims), and the columns they may read.
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { Channel } from './channel.ts';
+import type { Member } from './broadcast.ts';
 import type { ProjectLimits } from './limits.ts';
 import type { Row, RowChange } from './pgoutput.ts';
 
@@ -161,7 +161,7 @@ export function paramsToLog(p: SubscriptionParams): string {
 }
 
 interface Subscription {
-  channel: Channel;
+  channel: Member;
   id: number;
   params: SubscriptionParams;
 }
@@ -201,23 +201,18 @@ function postgrexMessage(e: unknown): string {
 
 export class PostgresChanges {
   private byRelation = new Map<number, Set<Subscription>>();
-  private byChannel = new Map<Channel, Subscription[]>();
+  private byChannel = new Map<Member, Subscription[]>();
 
   constructor(
     private pool: pg.Pool,
     private limits: ProjectLimits,
   ) {}
 
-  /** Channels with live subscriptions. */
-  channels(): Channel[] {
-    return [...this.byChannel.keys()];
-  }
-
   /**
    * Registers the channel's entries (replacing earlier ones, e.g. after a token refresh). Resolves to
    * the message of the `system` reply: ok, or why not, and whether trying again may help.
    */
-  async subscribe(channel: Channel, entries: { id: number; params: SubscriptionParams }[]) {
+  async subscribe(channel: Member, entries: { id: number; params: SubscriptionParams }[]) {
     const subs: { sub: Subscription; relations: number[] }[] = [];
     for (const { id, params } of entries) {
       try {
@@ -261,7 +256,7 @@ export class PostgresChanges {
     return { ok: true as const, retry: false, message: 'Subscribed to PostgreSQL' };
   }
 
-  unsubscribe(channel: Channel) {
+  unsubscribe(channel: Member) {
     for (const sub of this.byChannel.get(channel) ?? [])
       for (const [rel, set] of this.byRelation) {
         set.delete(sub);
@@ -281,17 +276,19 @@ export class PostgresChanges {
     newRow: Row | undefined,
     oldRow: Row | undefined,
     filters: Filter[],
-    groups: { claims: Channel['claims']; filterLists: number[][] }[],
+    groups: { claims: Member['claims']; filterLists: number[][] }[],
+    xid: number,
   ): Promise<ChangeResult> {
     const call = (chunk: typeof groups, isolate: boolean) =>
       this.pool
-        .query('select _realtime.apply_change($1::oid::regclass, $2, $3, $4, $5, $6, $7) as r', [
+        .query('select _realtime.apply_change($1::oid::regclass, $2, $3, $4, $5, $6, $7, $8) as r', [
           relid,
           action,
           newRow ?? null,
           oldRow ?? null,
           JSON.stringify(filters),
           JSON.stringify(chunk.map((g) => ({ claims: g.claims, subs: g.filterLists }))),
+          xid,
           isolate,
         ])
         .then((r) => r.rows[0].r as ChangeResult);
@@ -314,8 +311,8 @@ export class PostgresChanges {
     };
   }
 
-  /** One row change: who gets it, with what, decided by Postgres. */
-  async deliver(change: RowChange, commitTime: number) {
+  /** One row change of transaction `xid`: who gets it, with what, decided by Postgres. */
+  async deliver(change: RowChange, commitTime: number, xid: number) {
     const { relation, action } = change;
     const candidates = [...(this.byRelation.get(relation.id) ?? [])].filter(
       (s) => s.params.action === '*' || s.params.action === action,
@@ -331,7 +328,7 @@ export class PostgresChanges {
 
     const filterIndex = new Map<string, number>();
     const filters: Filter[] = [];
-    const groups = new Map<string, { claims: Channel['claims']; subs: Subscription[]; filterLists: number[][] }>();
+    const groups = new Map<string, { claims: Member['claims']; subs: Subscription[]; filterLists: number[][] }>();
     for (const sub of candidates) {
       let g = groups.get(sub.channel.claimsKey);
       if (!g) groups.set(sub.channel.claimsKey, (g = { claims: sub.channel.claims, subs: [], filterLists: [] }));
@@ -345,7 +342,7 @@ export class PostgresChanges {
       );
     }
     const groupList = [...groups.values()];
-    const result = await this.decide(relation.id, action, change.new, old, filters, groupList);
+    const result = await this.decide(relation.id, action, change.new, old, filters, groupList, xid);
     const tooLarge = rowBytes(change.new) + rowBytes(old) > MAX_RECORD_BYTES;
     const commitTimestamp = new Date(commitTime).toISOString();
     let delivered = 0;
@@ -361,7 +358,7 @@ export class PostgresChanges {
       // Upstream sends these to every subscription of the role, whatever its filters.
       const recipients = error ? group.subs : group.subs.filter((_, j) => passing[j]);
       // One message per channel and column selection.
-      const messages = new Map<string, { channel: Channel; select: string[] | null; ids: number[] }>();
+      const messages = new Map<string, { channel: Member; select: string[] | null; ids: number[] }>();
       for (const sub of recipients) {
         const k = `${sub.channel.id}|${JSON.stringify(sub.params.select)}`;
         let m = messages.get(k);

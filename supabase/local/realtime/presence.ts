@@ -3,8 +3,7 @@
 // {joins, leaves} to the topic's channels, the tracker included; an update is a leave of the old meta
 // and a join of the new one carrying phx_ref_prev.
 import { randomBytes } from 'node:crypto';
-import type { Hub } from './broadcast.ts';
-import type { Channel } from './channel.ts';
+import type { Hub, Member } from './broadcast.ts';
 
 type Meta = Record<string, unknown> & { phx_ref: string; phx_ref_prev?: string };
 type Grouped = Record<string, { metas: Meta[] }>;
@@ -13,7 +12,7 @@ const ref = () => randomBytes(12).toString('base64url');
 
 export class Presence {
   /** topic key → presence key → tracking channel → its meta */
-  private topics = new Map<string, Map<string, Map<Channel, Meta>>>();
+  private topics = new Map<string, Map<string, Map<Member, Meta>>>();
 
   constructor(
     private hub: Hub,
@@ -27,7 +26,7 @@ export class Presence {
     return out;
   }
 
-  track(channel: Channel, payload: Record<string, unknown>) {
+  track(channel: Member, payload: Record<string, unknown>) {
     let keys = this.topics.get(channel.key);
     if (!keys) this.topics.set(channel.key, (keys = new Map()));
     let metas = keys.get(channel.presenceKey);
@@ -43,7 +42,7 @@ export class Presence {
     );
   }
 
-  untrack(channel: Channel) {
+  untrack(channel: Member) {
     const keys = this.topics.get(channel.key);
     const metas = keys?.get(channel.presenceKey);
     const meta = metas?.get(channel);

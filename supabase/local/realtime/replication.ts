@@ -4,7 +4,8 @@
 // it ends, so a crash can't leave one behind holding WAL. A broken connection (Postgres restarting,
 // a terminated backend) is retried with back-off; `onDown` and `onUp` tell the service.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { createClient } from '../connections.ts';
 import { PgoutputDecoder, type Transaction } from './pgoutput.ts';
 
 export const PUBLICATIONS = ['supabase_realtime', 'supabase_realtime_messages_publication'];
@@ -36,7 +37,9 @@ export function startReplication(opts: ReplicationOptions) {
     retry = undefined;
     if (stopped) return;
     const slot = `supabase_realtime_local_${randomBytes(6).toString('hex')}`;
-    const c = new pg.Client({ connectionString: opts.url, replication: 'database' } as pg.ClientConfig);
+    const c = createClient({ connectionString: opts.url, replication: 'database' } as pg.ClientConfig, (e) =>
+      fail(e.message),
+    );
     client = c;
     let received = 0n; // the last WAL position we have processed
     const status = (reply = false) => {
@@ -65,7 +68,6 @@ export function startReplication(opts: ReplicationOptions) {
         retry = setTimeout(connect, backoff(attempt++));
       }
     };
-    c.on('error', (e) => fail(e.message));
     c.on('end', () => fail('connection closed'));
     try {
       await c.connect();

@@ -1,27 +1,15 @@
 // Broadcast over HTTP (docs/reference/realtime.md §4.4): POST /api/broadcast (a batch, realtime-js's send()
 // fallback) and POST /api/broadcast/:topic/events/:event (httpSend). Answers 202 with no body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from '../gateway/index.ts';
+import { readBody } from '../http.ts';
 import { DatabaseUnavailable, writePolicies, xHeaders, type AuthorizationContext } from './authorization.ts';
 import { fanOut, topicKey } from './broadcast.ts';
+import type { RealtimeContext } from './context.ts';
+import { errors, RealtimeError, sendError } from './errors.ts';
 import { payloadTooLarge } from './limits.ts';
-import type { RealtimeContext } from './socket.ts';
 import type { Claims } from './tokens.ts';
 
 const MAX_BODY = 8_000_000; // Plug.Parsers' default length
-
-class BodyTooLarge extends Error {}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 /** Authorization: Bearer, else the apikey header, as a JWT with role and exp (plugs/auth_tenant.ex). */
 async function authenticate(ctx: RealtimeContext, req: IncomingMessage): Promise<Claims | null> {
@@ -46,30 +34,32 @@ async function mayWrite(ctx: RealtimeContext, auth: AuthorizationContext) {
 }
 
 export async function handleRest(ctx: RealtimeContext, req: IncomingMessage, res: ServerResponse, path: string) {
+  try {
+    await broadcast(ctx, req, res, path);
+  } catch (e) {
+    if (!(e instanceof RealtimeError)) throw e;
+    sendError(res, e);
+  }
+}
+
+async function broadcast(ctx: RealtimeContext, req: IncomingMessage, res: ServerResponse, path: string) {
   const url = new URL(path, 'http://realtime');
   const single = /^\/api\/broadcast\/([^/]+)\/events\/([^/]+)$/.exec(url.pathname);
-  if (req.method !== 'POST' || (url.pathname !== '/api/broadcast' && !single))
-    return sendJson(res, 404, { message: 'Not Found' });
+  if (req.method !== 'POST' || (url.pathname !== '/api/broadcast' && !single)) throw errors.notFound();
   const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (single && contentType && contentType !== 'application/json' && contentType !== 'application/octet-stream')
-    return sendJson(res, 415, { error: 'Unsupported Media Type. Use application/json or application/octet-stream' });
+    throw errors.unsupportedMediaType();
   const claims = await authenticate(ctx, req);
-  if (!claims) return sendJson(res, 401, { message: 'Unauthorized' });
+  if (!claims) throw errors.unauthorized();
 
-  let body: Buffer;
-  try {
-    body = await readBody(req);
-  } catch (e) {
-    if (e instanceof BodyTooLarge) return sendJson(res, 413, { message: 'Payload Too Large' });
-    throw e;
-  }
+  const body = await readBody(req, MAX_BODY, errors.tooLarge);
   const binary = !!single && contentType === 'application/octet-stream';
   let parsed: unknown = {};
   if (!binary && body.length) {
     try {
       parsed = JSON.parse(body.toString('utf8'));
     } catch {
-      return sendJson(res, 400, { message: 'Bad Request' });
+      throw errors.badRequest();
     }
   }
   const headers = xHeaders(req);
@@ -82,17 +72,13 @@ export async function handleRest(ctx: RealtimeContext, req: IncomingMessage, res
     const isPrivate = url.searchParams.get('private') === 'true';
     // Plug parses a JSON body that isn't an object into {"_json": value}.
     const payload = binary ? body : Buffer.from(JSON.stringify(isMap(parsed) ? parsed : { _json: parsed }));
-    if (payloadTooLarge(ctx.config, payload.length))
-      return sendJson(res, 422, { errors: { payload: ['Payload size exceeds tenant limit'] } });
-    if (events.avg >= max) return sendJson(res, 429, { message: 'You have exceeded your rate limit' });
+    if (payloadTooLarge(ctx.config, payload.length)) throw errors.payloadTooLarge();
+    if (events.avg >= max) throw errors.rateLimited();
     if (isPrivate) {
-      try {
-        if (!(await mayWrite(ctx, { topic, claims, headers }))) return sendJson(res, 403, { message: 'Unauthorized' });
-      } catch (e) {
-        return sendJson(res, 422, {
-          message: e instanceof DatabaseUnavailable ? 'Tenant database unavailable' : 'RLS policy error',
-        });
-      }
+      const allowed = await mayWrite(ctx, { topic, claims, headers }).catch((e) => {
+        throw e instanceof DatabaseUnavailable ? errors.databaseUnavailable() : errors.policyError();
+      });
+      if (!allowed) throw errors.forbidden();
     }
     events.add();
     fanOut(ctx.hub, topicKey(isPrivate, topic), {
@@ -103,11 +89,10 @@ export async function handleRest(ctx: RealtimeContext, req: IncomingMessage, res
   }
 
   // The batch: every message valid, or 422 with Ecto's errors per message.
-  if (!isMap(parsed) || !('messages' in parsed) || parsed.messages === null)
-    return sendJson(res, 422, { errors: { messages: ["can't be blank"] } });
-  if (!Array.isArray(parsed.messages)) return sendJson(res, 422, { errors: { messages: ['is invalid'] } });
+  if (!isMap(parsed) || !('messages' in parsed) || parsed.messages === null) throw errors.messages(["can't be blank"]);
+  if (!Array.isArray(parsed.messages)) throw errors.messages(['is invalid']);
   const messages = parsed.messages as unknown[];
-  const errors = messages.map((m) => {
+  const invalid = messages.map((m) => {
     const e: Record<string, string[]> = {};
     if (!isMap(m)) return { message: ['is invalid'] } as Record<string, string[]>;
     for (const field of ['topic', 'event'] as const) {
@@ -121,11 +106,10 @@ export async function handleRest(ctx: RealtimeContext, req: IncomingMessage, res
     if (m.private !== undefined && m.private !== null && typeof m.private !== 'boolean') e.private = ['is invalid'];
     return e;
   });
-  if (!messages.length) return sendJson(res, 422, { errors: { messages: ["can't be blank"] } });
-  if (errors.some((e) => Object.keys(e).length)) return sendJson(res, 422, { errors: { messages: errors } });
-  if (events.avg > max) return sendJson(res, 429, { message: 'You have exceeded your rate limit' });
-  if (messages.length + events.avg > max)
-    return sendJson(res, 429, { message: 'Too many messages to broadcast, please reduce the batch size' });
+  if (!messages.length) throw errors.messages(["can't be blank"]);
+  if (invalid.some((e) => Object.keys(e).length)) throw errors.messages(invalid);
+  if (events.avg > max) throw errors.rateLimited();
+  if (messages.length + events.avg > max) throw errors.batchTooLarge();
 
   const valid = messages as {
     topic: string;

@@ -4,42 +4,20 @@
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type pg from 'pg';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { RealtimeConfig } from '../config.ts';
-import type { Hub } from './broadcast.ts';
 import { xHeaders } from './authorization.ts';
 import { Channel, JoinError } from './channel.ts';
-import type { ProjectLimits } from './limits.ts';
-import type { PostgresChanges } from './postgres-changes.ts';
-import type { Presence } from './presence.ts';
+import type { ChannelConnection, RealtimeContext } from './context.ts';
+import { errors, type RealtimeError } from './errors.ts';
 import { decode, encode, InvalidMessage, negotiate, type Inbound, type Message, type Vsn } from './serializer.ts';
-import type { Claims, TokenVerifier } from './tokens.ts';
-
-export interface RealtimeContext {
-  config: RealtimeConfig;
-  limits: ProjectLimits;
-  tokens: TokenVerifier;
-  /** Superuser pool for policy checks and postgres_changes decisions. */
-  pool: pg.Pool;
-  hub: Hub;
-  presence: Presence;
-  changes: PostgresChanges;
-  /** Connections with at least one channel: hosted's "concurrent users". */
-  users: Set<Connection>;
-  replicationUp(): boolean;
-  /** Upstream sleeps before refusing a join (CHANNEL_ERROR_BACKOFF_MS) or a connection (CONNECT_ERROR_BACKOFF_MS). */
-  joinErrorDelayMs: number;
-  connectErrorDelayMs: number;
-  log(message: string): void;
-}
+import type { Claims } from './tokens.ts';
 
 /** Phoenix closes a websocket that sent nothing for this long (transports/websocket.ex). */
 const IDLE_TIMEOUT_MS = 60_000;
 /** realtime endpoint.ex max_frame_size */
 const MAX_FRAME_BYTES = 5_000_000;
 
-export class Connection {
+export class Connection implements ChannelConnection {
   readonly channels = new Map<string, Channel>();
   private inbox: Promise<void> = Promise.resolve();
   private idle: NodeJS.Timeout;
@@ -173,11 +151,13 @@ export class Connection {
   }
 }
 
-/** Answers an upgrade request with a plain HTTP response instead. */
-export const rejectUpgrade = (socket: Duplex, status: number, body: string, contentType = 'application/json') => {
+/** Answers an upgrade request with a plain HTTP response instead: an error's JSON, or an empty text body. */
+export const rejectUpgrade = (socket: Duplex, err: RealtimeError | { status: number; body?: undefined }) => {
+  const body = err.body ? JSON.stringify(err.body) : '';
+  const type = err.body ? 'application/json' : 'text/plain';
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      `content-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status]}\r\n` +
+      `content-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 };
 
@@ -187,12 +167,12 @@ export function upgradeHandler(ctx: RealtimeContext, connections: Set<Connection
   const handler = async (req: IncomingMessage, socket: Duplex, head: Buffer, path: string) => {
     const url = new URL(path, 'http://realtime');
     if (url.pathname !== '/websocket' && url.pathname !== '/socket/websocket')
-      return rejectUpgrade(socket, 404, JSON.stringify({ message: 'Not Found' }));
+      return rejectUpgrade(socket, errors.notFound());
     const vsn = negotiate(url.searchParams.get('vsn'));
-    if (!vsn) return rejectUpgrade(socket, 400, '', 'text/plain');
+    if (!vsn) return rejectUpgrade(socket, { status: 400 }); // Phoenix: an unknown serializer, no body
     const refuse = async (status: number, error: string) => {
       await sleep(ctx.connectErrorDelayMs);
-      rejectUpgrade(socket, status, JSON.stringify({ error }));
+      rejectUpgrade(socket, errors.connect(status, error));
     };
     const apikey = (req.headers['x-api-key'] as string | undefined) ?? url.searchParams.get('apikey');
     if (!apikey) return refuse(401, 'API key is missing');

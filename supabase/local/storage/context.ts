@@ -1,6 +1,7 @@
 // What every storage route module gets, and the request helpers they share.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Signer } from '../auth/jwt.ts';
+import { jsonObject, readBody } from '../http.ts';
 import type { Caller } from './caller.ts';
 import type { Scope, StorageDb } from './db.ts';
 import { errors } from './errors.ts';
@@ -41,27 +42,10 @@ export type Handler = (ctx: StorageContext, r: StorageRequest) => Promise<void>;
 const MAX_JSON = 1024 * 1024; // Fastify's default bodyLimit
 
 /** A JSON request body (an object; `{}` when empty), read with Fastify's limit and messages. */
-export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_JSON) {
-      req.resume();
-      throw errors.validation('Request body is too large');
-    }
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text.trim()) return {};
-  try {
-    const value = JSON.parse(text);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value;
-  } catch {
-    /* below */
-  }
-  throw errors.validation("Body is not valid JSON but content-type is set to 'application/json'");
-}
+export const readJson = async (req: IncomingMessage) =>
+  jsonObject(await readBody(req, MAX_JSON, () => errors.validation('Request body is too large')), () =>
+    errors.validation("Body is not valid JSON but content-type is set to 'application/json'"),
+  );
 
 // Ajv-style messages, as Fastify's schema validation words them.
 export const need = {

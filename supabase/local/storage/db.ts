@@ -3,6 +3,7 @@
 // storage.objects / storage.buckets policies written for hosted Supabase decide (auth.uid() and
 // storage.foldername() included). The service role bypasses RLS.
 import pg from 'pg';
+import { transaction } from '../connections.ts';
 import type { Caller } from './caller.ts';
 import { fromPgError, StorageError } from './errors.ts';
 
@@ -17,9 +18,9 @@ export interface Scope {
 }
 
 /** storage-api's scope as one SELECT of set_configs (a simple query takes no parameters: literals are escaped). */
-function scoped(c: pg.PoolClient, scope: Scope): string {
+function scoped(scope: Scope): string {
   const { caller } = scope;
-  const set = (name: string, value: string) => `set_config('${name}', ${c.escapeLiteral(value)}, true)`;
+  const set = (name: string, value: string) => `set_config('${name}', ${pg.escapeLiteral(value)}, true)`;
   return `select ${[
     set('role', caller.role),
     set('request.jwt.claim.role', caller.role),
@@ -38,20 +39,16 @@ class Rollback extends Error {}
 export class StorageDb {
   constructor(readonly pool: pg.Pool) {}
 
-  /** Runs `fn` in a transaction scoped to the caller; Postgres errors become storage-api's errors. */
+  /**
+   * Runs `fn` in a transaction scoped to the caller; Postgres errors become storage-api's errors. A
+   * lost connection throws as pg threw it (storage-api's InternalError), or CommitUnknown from COMMIT.
+   */
   async tx<T>(scope: Scope, fn: (c: Tx) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect();
     try {
-      await c.query(`begin; ${scoped(c, scope)}`); // one round trip
-      const out = await fn(c);
-      await c.query('commit');
-      return out;
+      return await transaction(this.pool, fn, `begin; ${scoped(scope)}`); // one round trip
     } catch (err) {
-      await c.query('rollback').catch(() => undefined);
       if (err instanceof pg.DatabaseError) throw fromPgError(err);
       throw err;
-    } finally {
-      c.release();
     }
   }
 
@@ -62,8 +59,8 @@ export class StorageDb {
   async read<T extends pg.QueryResultRow>(scope: Scope, text: string, params: string[]): Promise<T[]> {
     const c = await this.pool.connect();
     try {
-      const query = text.replace(/\$(\d+)/g, (_, n) => c.escapeLiteral(params[Number(n) - 1]!));
-      const results = (await c.query(`${scoped(c, scope)}; ${query}`)) as unknown as pg.QueryResult<T>[];
+      const query = text.replace(/\$(\d+)/g, (_, n) => pg.escapeLiteral(params[Number(n) - 1]!));
+      const results = (await c.query(`${scoped(scope)}; ${query}`)) as unknown as pg.QueryResult<T>[];
       return results[results.length - 1]!.rows;
     } catch (err) {
       if (err instanceof pg.DatabaseError) throw fromPgError(err);

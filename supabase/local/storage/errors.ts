@@ -3,7 +3,7 @@
 // except the few that storage-api sends with their own status (userStatusCode: 403 role checks,
 // 416 ranges, 404 unknown routes).
 import type { ServerResponse } from 'node:http';
-import { sendJson } from '../gateway/index.ts';
+import { sendJson } from '../http.ts';
 import type pg from 'pg';
 
 export class StorageError extends Error {
@@ -63,6 +63,8 @@ export const errors = {
   featureNotEnabled: (feature: string) =>
     make(409, 'FeatureNotEnabled', `The feature ${feature} is not enabled for this resource`),
   internal: () => make(500, 'InternalError', 'Internal Server Error', 'Internal'),
+  /** StorageBackendError.fromError: the file backend's own failure (ENOSPC, EACCES…), named and worded as Node's. */
+  backend: (err: Error) => make(500, 'InternalError', err.message, err.name),
   database: (code: string) => make(500, 'DatabaseError', `database error, code: ${code}`),
   databaseTimeout: () =>
     new StorageError(544, 'DatabaseTimeout', 'DatabaseTimeout', 'The connection to the database timed out', 544),

@@ -8,7 +8,7 @@ import { copyFile, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { errors } from './errors.ts';
+import { errors, StorageError } from './errors.ts';
 
 export interface Written {
   tmp: string;
@@ -22,6 +22,10 @@ export interface Written {
  * hosted does); '%' can't occur in a valid key or bucket name, so escaping those with it is unambiguous
  * and no key can name a path outside its bucket.
  */
+/** A file system failure (a full disk: ENOSPC) as storage-api's file backend reports it: 500 with Node's words. */
+const asStorageError = (err: unknown) =>
+  err instanceof StorageError || !(err instanceof Error) ? err : errors.backend(err);
+
 const segment = (s: string) => (s === '' ? '%' : s === '.' ? '%2E' : s === '..' ? '%2E%2E' : s);
 
 export class FileStore {
@@ -78,7 +82,7 @@ export class FileStore {
     } catch (err) {
       source.unpipe(meter);
       await rm(tmp, { force: true });
-      throw err;
+      throw asStorageError(err);
     } finally {
       source.off('error', onError);
       source.off('close', onClose);
@@ -95,7 +99,7 @@ export class FileStore {
     } catch (err) {
       await rm(tmp, { force: true });
       if ((err as NodeJS.ErrnoException).code === 'ENAMETOOLONG') throw errors.invalidKey(key);
-      throw err;
+      throw asStorageError(err);
     }
   }
 
@@ -106,7 +110,12 @@ export class FileStore {
   /** Copies a version to a new temporary file (then `commit` it), so a copy is as atomic as an upload. */
   async copyToTmp(bucket: string, key: string, version: string): Promise<string> {
     const tmp = path.join(this.uploads, randomUUID());
-    await copyFile(this.file(bucket, key, version), tmp);
+    try {
+      await copyFile(this.file(bucket, key, version), tmp);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw asStorageError(err);
+    }
     return tmp;
   }
 

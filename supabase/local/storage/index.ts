@@ -2,10 +2,11 @@
 // files on disk under the data dir (docs/reference/storage-functions.md A0–A4). Routes are tried in
 // order, static segments (authenticated, public, sign, info, list, …) before /object/{bucket}/….
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { cp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { signer as makeSigner } from '../auth/jwt.ts';
+import { createPool, isConnectionLost } from '../connections.ts';
 import type { ProjectConfig } from '../config.ts';
 import type { Service, StackContext } from '../service.ts';
 import { createBucket, deleteBucket, emptyBucket, getBucket, listBuckets, updateBucket } from './bucket.ts';
@@ -117,7 +118,7 @@ export async function resetStorage(dataDir: string, running?: { dbUrl: string; c
   await rm(path.join(dataDir, TUS_DIR), { recursive: true, force: true });
   await files.init();
   if (!running) return;
-  const pool = new pg.Pool({
+  const pool = createPool({
     connectionString: running.dbUrl.replace('//postgres:', '//supabase_storage_admin:'),
     max: 2,
   });
@@ -131,9 +132,14 @@ export async function resetStorage(dataDir: string, running?: { dbUrl: string; c
   }
 }
 
+/** A data dir whose database is a copy of a template's (startStack's `template`) gets the files its objects name. */
+export async function copyStorage(templateDir: string, dataDir: string) {
+  const from = new FileStore(templateDir).root;
+  if (existsSync(from)) await cp(from, new FileStore(dataDir).root, { recursive: true });
+}
+
 export async function createStorageService(stack: StackContext): Promise<Service> {
-  const pool = new pg.Pool({ connectionString: stack.dbUrlFor('supabase_storage_admin'), max: 10 });
-  pool.on('error', () => undefined); // a dropped idle client must not take the stack down
+  const pool = createPool({ connectionString: stack.dbUrlFor('supabase_storage_admin'), max: 10 });
   stack.onStop(() => pool.end());
   const ctx: StorageContext = {
     db: new StorageDb(pool),
@@ -173,7 +179,9 @@ export async function createStorageService(stack: StackContext): Promise<Service
         if (res.headersSent || (req.destroyed && !req.complete)) return void res.destroy(); // the client is gone
         if (err instanceof StorageError) return sendError(res, err);
         const id = randomUUID();
-        ctx.log(`${method} ${url.pathname} failed (${id}): ${(err as Error).stack ?? err}`);
+        // storage-api renders what it can't name (a lost database connection too) as InternalError.
+        const why = isConnectionLost(err) ? `database unavailable: ${(err as Error).message}` : (err as Error).stack;
+        ctx.log(`${method} ${url.pathname} failed (${id}): ${why ?? err}`);
         sendError(res, errors.internal());
       }
     },

@@ -3,6 +3,7 @@
 // testPermission) before any byte is stored; the row that makes the new bytes visible is written
 // as the service role once the file is in place.
 import { randomUUID } from 'node:crypto';
+import { CommitUnknown } from '../connections.ts';
 import type { BucketRow } from './bucket.ts';
 import { type Caller, SERVICE } from './caller.ts';
 import { type Handler, need, readJson, type StorageContext, type StorageRequest, type Store } from './context.ts';
@@ -99,9 +100,41 @@ async function completeUpload(ctx: Store, scope: Scope, tmp: string, row: NewRow
     if (previous && previous !== row.version) await ctx.files.remove(row.bucket, row.key, previous);
     return written;
   } catch (err) {
-    await ctx.files.remove(row.bucket, row.key, row.version);
+    if (err instanceof CommitUnknown)
+      settleLater(ctx, row.bucket, row.key, row.version, {
+        committed: () => (previous ? ctx.files.remove(row.bucket, row.key, previous) : Promise.resolve()),
+        not: () => ctx.files.remove(row.bucket, row.key, row.version),
+      });
+    else await ctx.files.remove(row.bucket, row.key, row.version);
     throw err;
   }
+}
+
+/**
+ * After CommitUnknown: once the database answers again (tried each second for two minutes), keep
+ * the files of the outcome that happened, so no row points at a removed file and no file outlives
+ * the row that would have made it visible.
+ */
+function settleLater(
+  ctx: Store,
+  bucket: string,
+  key: string,
+  version: string,
+  then: { committed(): Promise<void>; not(): Promise<void> },
+) {
+  const attempt = async (n: number) => {
+    try {
+      const rows = await ctx.db.read<{ ours: boolean }>(
+        { caller: SERVICE, operation: 'storage.object.settle' },
+        'select exists (select 1 from storage.objects where bucket_id = $1 and name = $2 and version = $3) as ours',
+        [bucket, key, version],
+      );
+      await (rows[0]!.ours ? then.committed() : then.not());
+    } catch {
+      if (n < 120) setTimeout(() => void attempt(n + 1), 1000).unref();
+    }
+  };
+  void attempt(0);
 }
 
 export async function findBucket(ctx: Store, scope: Scope, id: string) {
@@ -386,7 +419,12 @@ export const moveObject: Handler = async (ctx, r) => {
       ),
     );
   } catch (err) {
-    await ctx.files.remove(destinationBucket, destinationKey, version);
+    if (err instanceof CommitUnknown)
+      settleLater(ctx, destinationBucket, destinationKey, version, {
+        committed: () => ctx.files.remove(bucketId, sourceKey, source.version),
+        not: () => ctx.files.remove(destinationBucket, destinationKey, version),
+      });
+    else await ctx.files.remove(destinationBucket, destinationKey, version);
     throw err;
   }
   await ctx.files.remove(bucketId, sourceKey, source.version);

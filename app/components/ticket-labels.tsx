@@ -1,0 +1,53 @@
+// A ticket's status, priority and assignee as people read them: the badges of the inbox, the ticket
+// page and the portal, and the options of their selects (the sidebar, the inbox's filters).
+import {
+  PRIORITIES,
+  PRIORITY_LABELS,
+  STATUS_LABELS,
+  STATUSES,
+  type TicketPriority,
+  type TicketStatus,
+} from '~/lib/helpdesk/ticket-terms.ts';
+
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
+  return (
+    <span className={`hd-badge hd-badge--${status}`} data-status={status}>
+      {label ?? STATUS_LABELS[status as TicketStatus] ?? status}
+    </span>
+  );
+}
+
+export function PriorityBadge({ priority }: { priority: string }) {
+  return (
+    <span className={`hd-priority hd-priority--${priority}`}>
+      {PRIORITY_LABELS[priority as TicketPriority] ?? priority}
+    </span>
+  );
+}
+
+/** The `<option>`s of a status select. */
+export function StatusOptions() {
+  return STATUSES.map((s) => (
+    <option key={s} value={s}>
+      {STATUS_LABELS[s]}
+    </option>
+  ));
+}
+
+/** The `<option>`s of a priority select. */
+export function PriorityOptions() {
+  return PRIORITIES.map((p) => (
+    <option key={p} value={p}>
+      {PRIORITY_LABELS[p]}
+    </option>
+  ));
+}
+
+/** The `<option>`s of an assignee select: the workspace's members by name. */
+export function MemberOptions({ members }: { members: { user_id: string; name: string }[] }) {
+  return members.map((m) => (
+    <option key={m.user_id} value={m.user_id}>
+      {m.name}
+    </option>
+  ));
+}

@@ -1,0 +1,100 @@
+// The error catalogue's codes that only the server gives (docs/product.md §8), with the ones the browser
+// shows too (catalogue.ts): the whole catalogue, for loaders, actions and the server's modules.
+import { DISPLAY_NAME_MAX_LENGTH, EMAIL_LINK_VALID_HOURS, REPORT_MAX_DAYS } from '../constants.ts';
+import { browserCatalogue } from './catalogue.ts';
+
+const WITH_A_CODE = ' Sign in with a code instead.';
+
+const catalogue = {
+  ...browserCatalogue,
+  email_invalid: { status: 400, message: () => 'Enter a valid email address.' },
+  code_invalid: {
+    status: 400,
+    message: () => 'That code is wrong or has expired. Check the latest email or send a new code.',
+  },
+  // The address's ceiling of wrong codes (docs/decisions/020-sign-in-limits.md): only a new code works.
+  code_used_up: {
+    status: 429,
+    message: () => 'That code was entered wrong too many times and no longer works. Send a new code.',
+  },
+  // The one-click link of a notification email (docs/decisions/035-email-sign-in-links.md).
+  link_invalid: { status: 400, message: () => `This sign-in link isn't valid.${WITH_A_CODE}` },
+  link_used: { status: 410, message: () => `This sign-in link was already used.${WITH_A_CODE}` },
+  link_expired: {
+    status: 410,
+    message: () => `This sign-in link has expired (it worked for ${EMAIL_LINK_VALID_HOURS} hours).${WITH_A_CODE}`,
+  },
+  invalid_transition: {
+    status: 409,
+    message: (p: { from: string; to: string }) => `A ticket can't go from ${p.from} to ${p.to}.`,
+  },
+  ticket_closed: { status: 409, message: () => 'This request is closed. Open a follow-up request.' },
+  slug_taken: { status: 409, message: () => 'That address is taken.' },
+  invitation_invalid: { status: 410, message: () => 'This invitation is no longer valid. Ask an admin for a new one.' },
+  already_member: { status: 409, message: () => 'That person is already a member of this workspace.' },
+  invitation_email_mismatch: { status: 403, message: () => 'This invitation was sent to another email address.' },
+  last_admin: { status: 409, message: () => 'A workspace needs at least one admin.' },
+  ticket_changed: {
+    status: 409,
+    message: () => 'Someone replied while you were writing. Read the new message; your draft is kept.',
+  },
+  assignee_not_member: { status: 400, message: () => 'Only members of this workspace can be assigned.' },
+  // The statement timeout stopped a search (public.inbox, supabase/schemas/50_inbox.sql): the page keeps the query.
+  search_timeout: {
+    status: 503,
+    message: () => 'This search took too long. Narrow it with a view or a filter, or add a word.',
+  },
+  // Added by the app (not in docs/product.md §8 yet): a field rule and the pages for errors no user can cause.
+  // A sidebar change made on an older view of the ticket (the optimistic check): who changed what.
+  ticket_field_changed: {
+    status: 409,
+    message: (p: { who: string; change: string }) => `${p.who} ${p.change} a moment ago. This is how it is now.`,
+  },
+  // Canned replies (/w/:slug/settings/replies).
+  title_taken: { status: 409, message: () => 'A canned reply with that title already exists.' },
+  placeholder_unknown: {
+    status: 400,
+    message: (p: { name: string }) => `"{{${p.name}}}" isn't a placeholder. Use one from the list.`,
+  },
+  // The reports' custom range.
+  date_invalid: { status: 400, message: () => 'Enter a date such as 2026-01-31.' },
+  date_range_invalid: {
+    status: 400,
+    message: () => `Choose an end date on or after the start date, at most ${REPORT_MAX_DAYS} days later.`,
+  },
+  // The help center's editor (/w/:slug/help).
+  article_too_long: {
+    status: 400,
+    // ARTICLE_BODY_MAX_LENGTH (app/lib/help/limits.ts, kept out of every page's bundle; a unit test holds them equal).
+    message: () => 'Keep the article under 50,000 characters.',
+  },
+  article_changed: {
+    status: 409,
+    message: () => 'Someone saved this article meanwhile. Your text is kept: save to replace theirs.',
+  },
+  collection_taken: { status: 409, message: () => 'That collection exists already.' },
+  display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
+  too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
+} as const;
+
+type Catalogue = typeof catalogue;
+export type ErrorCode = keyof Catalogue;
+export type ErrorParams<C extends ErrorCode> = Parameters<Catalogue[C]['message']>;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(catalogue, value);
+}
+
+export function errorMessage<C extends ErrorCode>(code: C, ...params: ErrorParams<C>): string {
+  return (catalogue[code].message as (...p: ErrorParams<C>) => string)(...params);
+}
+
+export function errorStatus(code: ErrorCode): number {
+  return catalogue[code].status;
+}
+
+/** The JSON body of catalogue error responses. */
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+}

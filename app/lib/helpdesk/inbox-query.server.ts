@@ -1,0 +1,45 @@
+// What the inbox and its CSV export ask public.inbox (supabase/schemas/50_inbox.sql): the view,
+// search and filters from the page's URL, and the shape of the answer, declared once.
+import { MAX_QUERY_LENGTH } from '../constants.ts';
+import type { Tables } from '../supabase/database.types.ts';
+import { assigneeValue, type InboxView, isPriority, isStatus, isView, NO_ASSIGNEE, UUID_RE } from './ticket-terms.ts';
+import type { InboxCursor } from './inbox-cursor.ts';
+import type { Workspace } from './workspace-access.server.ts';
+
+/** The inbox's view, search and filters from its URL; anything else is unset. */
+export function inboxFilters(params: URLSearchParams) {
+  const viewParam = params.get('view');
+  const view: InboxView = isView(viewParam) ? viewParam : 'unassigned';
+  // Control characters (a NUL can't even reach Postgres) search as spaces.
+  const q = (params.get('q') ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .trim()
+    .slice(0, MAX_QUERY_LENGTH);
+  const statusParam = params.get('status');
+  const status = isStatus(statusParam) ? statusParam : '';
+  const priorityParam = params.get('priority');
+  const priority = isPriority(priorityParam) ? priorityParam : '';
+  const assigneeParam = assigneeValue(params.get('assignee') ?? '');
+  const assignee = assigneeParam === NO_ASSIGNEE || UUID_RE.test(assigneeParam) ? assigneeParam : '';
+  return { view, q, status, priority, assignee };
+}
+
+/** What public.inbox answers, in its rows' own types. */
+export interface InboxJson {
+  workspace: Workspace;
+  role: Tables<'memberships'>['role'];
+  members: (Pick<Tables<'memberships'>, 'user_id' | 'role'> & { name: string })[];
+  counts: Record<InboxView, number>;
+  /** Exact for views and filters; null for a search (matches aren't counted). */
+  total: number | null;
+  tickets: (Pick<
+    Tables<'tickets'>,
+    'id' | 'number' | 'subject' | 'status' | 'priority' | 'requester_id' | 'assignee_id' | 'last_message_at'
+  > & { requester: string; assignee: string | null })[];
+  older: InboxCursor | null;
+  newer: InboxCursor | null;
+  /** A search that is a ticket's number: that ticket, which the page opens. */
+  ticket_number: number | null;
+  /** The statement timeout stopped the search: the plan of the statement it stopped (for the log). */
+  search_timeout: string | null;
+}

@@ -1,0 +1,77 @@
+// The helpdesk's terms, shared by the portal, the inbox and the ticket page (docs/product.md §3, §4):
+// statuses, priorities, roles and inbox views with their labels, and "no assignee".
+import { Constants } from '../supabase/database.types.ts';
+
+// The database's enums (supabase/schemas/), as `npm run stack -- gen types` writes them.
+export const STATUSES = Constants.public.Enums.ticket_status;
+export type TicketStatus = (typeof STATUSES)[number];
+export const PRIORITIES = Constants.public.Enums.ticket_priority;
+export type TicketPriority = (typeof PRIORITIES)[number];
+export const MEMBER_ROLES = Constants.public.Enums.member_role;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export const INBOX_VIEWS = ['unassigned', 'mine', 'open', 'pending', 'solved', 'all'] as const;
+export type InboxView = (typeof INBOX_VIEWS)[number];
+export const VIEW_LABELS: Record<InboxView, string> = {
+  unassigned: 'Unassigned',
+  mine: 'Mine',
+  open: 'Open',
+  pending: 'Pending',
+  solved: 'Solved',
+  all: 'All',
+};
+
+/**
+ * The statuses an agent sets by hand ("Send and set status"): every one but `new`, which nothing
+ * returns to, and `closed`, which only admins and Tend's job reach (private.check_transition,
+ * supabase/schemas/20_tickets.sql; docs/product.md §4).
+ */
+export const AGENT_STATUSES = STATUSES.filter(
+  (s): s is Exclude<TicketStatus, 'new' | 'closed'> => s !== 'new' && s !== 'closed',
+);
+
+/**
+ * "No assignee": the inbox's filter (`assignee=none`, public.inbox's p_assignee) and the value a
+ * sidebar form had when the page was rendered (an empty select value is "Nobody" too).
+ */
+export const NO_ASSIGNEE = 'none';
+
+/** An assignee as sent: the older word for no assignee ("nobody", in forms rendered before) is NO_ASSIGNEE. */
+export const assigneeValue = (raw: string) => (raw === 'nobody' ? NO_ASSIGNEE : raw);
+
+export const STATUS_LABELS: Record<TicketStatus, string> = {
+  new: 'New',
+  open: 'Open',
+  pending: 'Pending',
+  solved: 'Solved',
+  closed: 'Closed',
+};
+
+export const PRIORITY_LABELS: Record<TicketPriority, string> = {
+  low: 'Low',
+  normal: 'Normal',
+  high: 'High',
+  urgent: 'Urgent',
+};
+
+/** What a customer reads for each status on the portal. */
+export const PORTAL_STATUS_LABELS: Record<TicketStatus, string> = {
+  new: 'Received',
+  open: 'Open',
+  pending: 'Awaiting your reply',
+  solved: 'Solved',
+  closed: 'Closed',
+};
+
+export function isStatus(v: unknown): v is TicketStatus {
+  return typeof v === 'string' && (STATUSES as readonly string[]).includes(v);
+}
+export function isPriority(v: unknown): v is TicketPriority {
+  return typeof v === 'string' && (PRIORITIES as readonly string[]).includes(v);
+}
+export function isView(v: unknown): v is InboxView {
+  return typeof v === 'string' && (INBOX_VIEWS as readonly string[]).includes(v);
+}
+
+/** A row's id (uuid), as the forms and the URLs carry it. */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

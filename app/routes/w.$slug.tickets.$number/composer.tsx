@@ -1,0 +1,95 @@
+// The ticket page's composer: a reply to the customer or an internal note, its files and a canned
+// reply, "Send and set status". Note mode (the "Internal note" radio) restyles and relabels it in CSS
+// (:has), so it shows without JavaScript too. A refused draft (`sent`: the action's answer to this
+// form) comes back as it was typed, with the names of the files to choose again.
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { AttachmentsField } from '~/components/attachments.tsx';
+import { CannedReplyPicker } from '~/components/canned-reply-picker.tsx';
+import {
+  ErrorList,
+  type FormReply,
+  replyErrors,
+  replyFormErrors,
+  replyValue,
+  SubmitButton,
+  SelectField,
+} from '~/components/forms.tsx';
+import { MessageField } from '~/components/message-field.tsx';
+import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
+import { AGENT_STATUSES, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import type { action, loader } from './ticket.server.ts';
+
+export function Composer({ result, sent }: { result: FormReply | undefined; sent: FormReply | undefined }) {
+  const { workspace, ticket, me, messages, lastMessageId, clientKey, cannedReplies } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  // The draft starts empty after my own message is sent, and only then: live updates bring others'.
+  const mine = messages.filter((m) => m.author_id === me).length;
+  const status = ticket.status;
+  return (
+    <Form method="post" className="card stack hd-composer" encType="multipart/form-data" noValidate>
+      <input type="hidden" name="last_seen_message_id" value={lastMessageId} />
+      <input type="hidden" name="client_key" value={clientKey} />
+      <ErrorList errors={replyFormErrors(result, 'kind', 'set_status')} />
+      <fieldset className="hd-kind">
+        <legend>Type</legend>
+        <label>
+          <input
+            type="radio"
+            name="kind"
+            value="reply"
+            defaultChecked={(replyValue(sent, 'kind') ?? 'reply') === 'reply'}
+          />{' '}
+          Reply to customer
+        </label>
+        <label>
+          <input type="radio" name="kind" value="note" defaultChecked={replyValue(sent, 'kind') === 'note'} /> Internal
+          note
+        </label>
+      </fieldset>
+      <p id="note-banner" className="hd-note-banner hd-when-note">
+        Internal note — only agents see this
+      </p>
+      <CannedReplyPicker
+        replies={cannedReplies}
+        src={`/w/${workspace.slug}/tickets/${ticket.number}/canned-replies`}
+        textareaId="body"
+        errors={replyErrors(result, 'canned_reply')}
+      />
+      <MessageField
+        id="body"
+        name="body"
+        label="Message"
+        errors={replyErrors(result, 'body')}
+        defaultValue={replyValue(sent, 'body') ?? ''}
+        describedBy="note-banner"
+        key={`draft-${mine}`}
+        required
+        rows={6}
+      />
+      <AttachmentsField
+        errors={replyErrors(sent, FILES_FIELD)}
+        keptNames={sent && actionData && 'fileNames' in actionData ? actionData.fileNames : undefined}
+        key={`files-${mine}`}
+      />
+      <div className="hd-actions">
+        <SelectField
+          id="set_status"
+          name="set_status"
+          label="Send and set status"
+          defaultValue={replyValue(sent, 'set_status') ?? 'keep'}
+        >
+          <option value="keep">Keep {STATUS_LABELS[status].toLowerCase()}</option>
+          {AGENT_STATUSES.filter((s) => s !== status).map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABELS[s]}
+            </option>
+          ))}
+        </SelectField>
+        <SubmitButton name="intent" value="send">
+          <span className="hd-when-reply">Send</span>
+          <span className="hd-when-note">Add internal note</span>
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,27 @@
+// What a ticket's history says of each change, in one place: the History in the sidebar (the
+// loader) and the refusal that tells who changed a sidebar field meanwhile (ticket_field_changed).
+import { isPriority, isStatus, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import type { Tables } from '~/lib/supabase/database.types.ts';
+
+/** A ticket_events row as the page reads it: created, status, priority or assignee (`to`: a person). */
+export type TicketEvent = Pick<Tables<'ticket_events'>, 'actor_id' | 'type' | 'from' | 'to'>;
+
+/** A sidebar field, as its events are typed. */
+export type SidebarField = 'status' | 'priority' | 'assignee';
+
+/** A line of the History: "Sam opened the request", "Sam changed status from open to solved". */
+export function historyLine(event: TicketEvent, name: (id: string | null) => string): string {
+  const who = name(event.actor_id);
+  if (event.type === 'created') return `${who} opened the request`;
+  if (event.type === 'status') return `${who} changed status from ${event.from} to ${event.to}`;
+  if (event.type === 'priority') return `${who} changed priority from ${event.from} to ${event.to}`;
+  return event.to ? `${who} assigned it to ${name(event.to)}` : `${who} unassigned it`;
+}
+
+/** The newest change of a field to `to`, as the refusal tells it: "changed the priority to High". */
+export function changeLine(field: SidebarField, to: string | null, name: (id: string) => string | undefined): string {
+  if (field === 'status') return `changed the status to ${to && isStatus(to) ? STATUS_LABELS[to] : 'another one'}`;
+  if (field === 'priority')
+    return `changed the priority to ${to && isPriority(to) ? PRIORITY_LABELS[to] : 'another one'}`;
+  return to ? `assigned this ticket to ${name(to) ?? 'someone else'}` : 'unassigned this ticket';
+}

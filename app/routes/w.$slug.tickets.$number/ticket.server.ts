@@ -1,0 +1,290 @@
+// The ticket page's loader and action (route.tsx): the page in one call, the composer's send and
+// canned reply, and the sidebar's writes with their optimistic check.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import type { z } from 'zod';
+import { requireUser } from '~/lib/auth/session.server.ts';
+import { errorMessage } from '~/lib/errors/catalogue.server.ts';
+import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
+import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
+import { parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { replyValue } from '~/components/forms.tsx';
+import type { ThreadMessage } from '~/components/helpdesk-thread.tsx';
+import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
+import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
+import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
+import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
+import { jsonPage } from '~/lib/helpdesk/json-page.ts';
+import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
+import {
+  parseNumber,
+  parseSlug,
+  requireMemberTicket,
+  throwNotFound,
+  type Workspace,
+} from '~/lib/helpdesk/workspace-access.server.ts';
+import { isPriority, isStatus, NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.ts';
+import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import type { Supabase } from '~/lib/supabase/client.server.ts';
+import type { Database, Tables } from '~/lib/supabase/database.types.ts';
+import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
+
+/** What public.ticket_page answers (supabase/schemas/50_inbox.sql), in its rows' own types. */
+interface TicketPageJson {
+  workspace: Workspace;
+  members: Pick<Tables<'memberships'>, 'user_id' | 'role'>[];
+  ticket: Pick<
+    Tables<'tickets'>,
+    | 'id'
+    | 'number'
+    | 'subject'
+    | 'status'
+    | 'priority'
+    | 'requester_id'
+    | 'assignee_id'
+    | 'created_at'
+    | 'first_response_at'
+    | 'solved_at'
+  >;
+  messages: Omit<ThreadMessage, 'author'>[];
+  events: (TicketEvent & Pick<Tables<'ticket_events'>, 'id' | 'created_at'>)[];
+  names: Record<string, string>;
+  /** public.requester_card: the requester's name, email and other recent requests here. */
+  requester: {
+    name: string;
+    email: string | null;
+    requests: number;
+    recent: Pick<Tables<'tickets'>, 'number' | 'subject' | 'status' | 'last_message_at'>[];
+  };
+}
+
+// One round trip: membership (404 for anyone else), the ticket, its thread and history, names and
+// the requester card.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, supabase } = await requireUser(request);
+  const number = parseNumber(request, params.number);
+  const slug = parseSlug(request, params.slug);
+  const [{ data: result, error }, canned] = await Promise.all([
+    supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
+    cannedReplyTitles(request, supabase, slug),
+  ]);
+  if (error) {
+    if (mapDbError(error, 'ticket page').code === 'not_found')
+      await throwNotFound(request, supabase, params.slug ?? '');
+    throwDbError(request, error, 'ticket page');
+  }
+  const page = jsonPage<TicketPageJson>(result);
+  const names = new Map(Object.entries(page.names));
+  const members = namedMembers(page.members, names);
+  const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
+  const messages: ThreadMessage[] = page.messages.map((m) => ({ ...m, author: name(m.author_id) }));
+  // The newest 100 changes, told oldest first like the thread.
+  const events = page.events
+    .toReversed()
+    .map((e) => ({ id: e.id, created_at: e.created_at, text: historyLine(e, name) }));
+  // The page's data goes into the document as script: only what the page shows (the JavaScript budget).
+  const { requester_id, created_at: _c, solved_at: _s, ...shownTicket } = page.ticket;
+  return dataWithSession(request, {
+    workspace: page.workspace,
+    me: user.id,
+    members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
+    ticket: shownTicket,
+    requester: name(requester_id),
+    requesterCard: {
+      email: page.requester.email,
+      requests: page.requester.requests,
+      recent: page.requester.recent.map(({ last_message_at: _l, ...r }) => r),
+    },
+    assignee: page.ticket.assignee_id ? name(page.ticket.assignee_id) : null,
+    messages,
+    events,
+    lastMessageId: messages.at(-1)?.id ?? '',
+    clientKey: crypto.randomUUID(),
+    cannedReplies: canned,
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { user, supabase } = await requireUser(request);
+  const slug = params.slug ?? '';
+  const ticket = await requireMemberTicket(request, supabase, user.id, slug, params.number);
+  const {
+    form: formData,
+    uploads,
+    fileErrors,
+    fileNames,
+  } = await readMessageForm(request, supabase, {
+    uploaderId: user.id,
+    workspaceId: ticket.workspaceId,
+    ticketId: ticket.id,
+  });
+  const submission = parseSubmission(formData, TicketSchema);
+  // Files go with the composer's "Send" only.
+  const sending = submission.status === 'success' && submission.value.intent === 'send';
+  if (!sending || fileErrors.length) await removeUploads(supabase, uploads);
+  if (submission.status !== 'success' || (sending && fileErrors.length)) {
+    const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
+    return dataWithSession(request, { result, fileNames }, { status: 400 });
+  }
+
+  const form = submission.value;
+  if (form.intent === 'insert_canned_reply') {
+    // Nothing is written: the page comes back with the reply, filled in, after what was typed.
+    const [reply] = await filledCannedReplies(request, supabase, user, ticket, form.canned_reply);
+    if (!reply) {
+      const result = submission.reply({ fieldErrors: { canned_reply: [errorMessage('not_found')] } });
+      return dataWithSession(request, { result, fileNames }, { status: 404 });
+    }
+    const result = submission.reply();
+    const body = appendToDraft(replyValue(result, 'body') ?? '', reply.text);
+    return dataWithSession(request, {
+      result: { ...result, initialValue: { ...result.initialValue, body } },
+      fileNames,
+    });
+  }
+  const page = `/w/${slug}/tickets/${params.number}`;
+  if (form.intent !== 'send')
+    return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
+  const { error } = await supabase.rpc('post_message', {
+    p_ticket_id: ticket.id,
+    p_body: form.body,
+    p_kind: form.kind,
+    p_new_status: form.set_status === 'keep' ? undefined : form.set_status,
+    p_last_seen_message_id: form.last_seen_message_id ?? undefined,
+    p_attachments: attachmentsArg(uploads),
+    p_client_key: form.client_key,
+  });
+  if (error) {
+    await removeUploads(supabase, uploads);
+    const mapped = mapDbError(error, 'post_message');
+    const result = submission.reply({ formErrors: [mapped.message] });
+    // ticket_changed: the messages after the one the writer saw are new to them. The loader runs
+    // again after this action, so they show above the kept draft.
+    const changedAfter = mapped.code === 'ticket_changed' ? form.last_seen_message_id : undefined;
+    return dataWithSession(request, { result, changedAfter, fileNames }, { status: mapped.status });
+  }
+  return redirectWithSession(request, page);
+}
+
+type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' | 'insert_canned_reply' }>;
+/** One field to write, and its value when the page was rendered (undefined: no check). */
+interface FieldChange {
+  field: SidebarField;
+  value: string | null;
+  from: string | undefined;
+}
+const COLUMN_OF = { status: 'status', priority: 'priority', assignee: 'assignee_id' } as const;
+
+/** What a sidebar form asks to write: one field (with JavaScript), or those "Save" changed. */
+function sidebarChanges(form: SidebarForm, me: string): FieldChange[] {
+  switch (form.intent) {
+    case 'status':
+      return [{ field: 'status', value: form.status, from: form.from_status }];
+    case 'priority':
+      return [{ field: 'priority', value: form.priority, from: form.from_priority }];
+    case 'assignee':
+      return [{ field: 'assignee', value: form.assignee ?? null, from: form.from_assignee }];
+    case 'assign_me':
+      return [{ field: 'assignee', value: me, from: form.from_assignee }];
+    case 'save':
+      return [
+        { field: 'status' as const, value: form.status, from: form.from_status },
+        { field: 'priority' as const, value: form.priority, from: form.from_priority },
+        { field: 'assignee' as const, value: form.assignee ?? null, from: form.from_assignee },
+      ].filter((c) => c.from === undefined || c.value !== (c.from === NO_ASSIGNEE ? null : c.from));
+  }
+}
+
+/**
+ * Sidebar changes, written in one UPDATE and only while each field still holds the value the form
+ * was rendered with (the optimistic check: of two agents assigning at once one wins and the other
+ * is told). stale: the fields whose check failed (the update matched no row).
+ */
+async function changeSidebar(supabase: Supabase, ticketId: string, changes: FieldChange[]) {
+  const patch: Database['public']['Tables']['tickets']['Update'] = {};
+  for (const { field, value } of changes)
+    if (field === 'assignee') patch.assignee_id = value;
+    else if (field === 'status' && isStatus(value)) patch.status = value;
+    else if (field === 'priority' && isPriority(value)) patch.priority = value;
+  let update = supabase.from('tickets').update(patch).eq('id', ticketId);
+  for (const { field, from } of changes)
+    if (from !== undefined)
+      update = from === NO_ASSIGNEE ? update.is(COLUMN_OF[field], null) : update.filter(COLUMN_OF[field], 'eq', from);
+  const { data: rows, error } = await update.select('id');
+  if (error || rows.length || changes.every((c) => c.from === undefined)) return { error, stale: [] };
+  const { data: now } = await supabase
+    .from('tickets')
+    .select('status, priority, assignee_id')
+    .eq('id', ticketId)
+    .single();
+  const stale = changes
+    .filter((c) => c.from !== undefined && now && (now[COLUMN_OF[c.field]] ?? NO_ASSIGNEE) !== c.from)
+    .map((c) => c.field);
+  return { error: null, stale: stale.length ? stale : changes.map((c) => c.field) };
+}
+
+/** The newest change of a sidebar field, in the catalogue's words: "Sam Support" "assigned this ticket to Lee". */
+async function lastChange(request: Request, supabase: Supabase, ticketId: string, field: SidebarField) {
+  const { data: event } = await supabase
+    .from('ticket_events')
+    .select('actor_id, to')
+    .eq('ticket_id', ticketId)
+    .eq('type', field)
+    .order('created_at', { ascending: false })
+    .order('id', { ascending: false })
+    .limit(1)
+    .maybeSingle();
+  // An assignee event's `to` is a person; a status or priority event's, a value.
+  const names = await profileNames(request, supabase, [event?.actor_id, field === 'assignee' ? event?.to : null]);
+  const who = (event?.actor_id && names.get(event.actor_id)) || 'Someone';
+  return { who, change: changeLine(field, event?.to ?? null, (id) => names.get(id)) };
+}
+
+/** The sidebar field a database refusal belongs to (the composer's show at the top of its form). */
+const FIELD_OF_CODE: Partial<Record<string, SidebarField>> = {
+  invalid_transition: 'status',
+  assignee_not_member: 'assignee',
+};
+
+/**
+ * The sidebar. A field sent on its own (JavaScript: status, priority, assignee) is answered in
+ * place ({ saved }), the page's data then reloads; "Save" and "Assign to me" (plain forms) redirect
+ * to the page. A refusal names its field.
+ */
+async function sidebarAction(
+  request: Request,
+  supabase: Supabase,
+  ticket: { id: string; page: string },
+  me: string,
+  form: SidebarForm,
+  submission: ReturnType<typeof parseSubmission<typeof TicketSchema>>,
+) {
+  const changes = sidebarChanges(form, me);
+  const { error, stale } = changes.length
+    ? await changeSidebar(supabase, ticket.id, changes)
+    : { error: null, stale: [] };
+  if (stale.length) {
+    // Nothing written: a field is no longer what the form showed. Say who changed it to what; the
+    // page reloads (409) with the values as they are now.
+    const fieldErrors: Record<string, string[]> = {};
+    for (const field of stale)
+      fieldErrors[field] = [
+        errorMessage('ticket_field_changed', await lastChange(request, supabase, ticket.id, field)),
+      ];
+    return dataWithSession(
+      request,
+      { result: submission.reply({ fieldErrors }), fileNames: [] as string[] },
+      { status: 409 },
+    );
+  }
+  if (error) {
+    const mapped = mapDbError(error, `ticket ${form.intent}`);
+    const field = changes.length === 1 ? changes[0].field : FIELD_OF_CODE[mapped.code];
+    const result = submission.reply(
+      field ? { fieldErrors: { [field]: [mapped.message] } } : { formErrors: [mapped.message] },
+    );
+    return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
+  }
+  if (form.intent === 'save' || form.intent === 'assign_me') return redirectWithSession(request, ticket.page);
+  return dataWithSession(request, { saved: changes[0].field, fileNames: [] as string[] });
+}
