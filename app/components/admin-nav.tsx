@@ -5,6 +5,7 @@ const PAGES = [
   { key: 'members', label: 'Members', path: 'settings/members' },
   { key: 'replies', label: 'Canned replies', path: 'settings/replies' },
   { key: 'notifications', label: 'Notifications', path: 'settings/notifications' },
+  { key: 'email', label: 'Email', path: 'settings/email' },
   { key: 'settings', label: 'Settings', path: 'settings' },
   { key: 'reports', label: 'Reports', path: 'reports' },
   { key: 'help', label: 'Help center', path: 'help' },

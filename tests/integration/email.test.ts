@@ -8,7 +8,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesTo } from '../../scripts/lib/mail.ts';
-import { ACME, PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+import { ACME, PEOPLE, openTicket, startDbStack, type DbStack, type Person, userJwt } from '../support/db.ts';
 import { waitFor } from '../../scripts/lib/wait.ts';
 import { idToken } from '../../supabase/functions/_shared/tokens.ts';
 
@@ -24,6 +24,7 @@ const baseEnv = `INBOUND_EMAIL_SECRET=${SECRET}\nAPP_URL=${APP_URL}\nINBOUND_EMA
 
 interface Mail {
   ID: string;
+  From: { Name: string; Address: string };
   Subject: string;
   Text: string;
   HTML: string;
@@ -154,7 +155,7 @@ describe('notify', () => {
     const link = new URL(signIn!);
     expect(link.searchParams.get('link')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(link.searchParams.get('next')).toBe(`/support/acme/requests/${t.number}`);
-    expect(mail.Text).toContain('one click; the link works once, for 24 hours');
+    expect(mail.Text).toContain('The button signs you in, once, within 24 hours.');
     const { rows: stored } = await db.sql(
       `select user_id, next, round(extract(epoch from expires_at - created_at) / 3600) as hours, used_at
          from email_sign_in_links where token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
@@ -794,6 +795,115 @@ describe('inbound-email: whom a mail speaks for (docs/decisions/034-inbound-emai
       [t.id],
     );
     expect(rows.at(-1)).toEqual({ actor_id: PEOPLE.acmeCustomer2.id, from: 'pending', to: 'open' });
+  });
+});
+
+describe('a workspace’s sender and look (issue 29 item 1; docs/decisions/046-sender-and-branding.md)', () => {
+  const settings = () => db.sql('select * from workspace_email_settings where workspace_id = $1', [ACME]);
+  const verify = async (person: 'acmeAdmin' | 'acmeAgent') =>
+    fetch(`${db.stack.apiUrl}/functions/v1/verify-sender-domain`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${await userJwt(db.stack.jwtSecret, PEOPLE[person])}`,
+        apikey: db.stack.anonKey,
+      },
+      body: JSON.stringify({ workspace_id: ACME }),
+    });
+  afterAll(async () => {
+    await db.sql('delete from workspace_email_settings where workspace_id = $1', [ACME]);
+  });
+
+  it('are set by the workspace’s admins only; members read them; the verification is the function’s to write', async () => {
+    const row = {
+      workspace_id: ACME,
+      sender_name: 'Acme Help Desk',
+      sender_address: 'help@acme.example',
+      accent_color: '#aa3300',
+      footer: 'Acme Ltd · 1 Main Street',
+    };
+    // An agent, a customer, another workspace's admin: refused (RLS), nothing written.
+    for (const person of ['acmeAgent', 'acmeCustomer', 'globexAdmin'] as const) {
+      const { error } = await (await db.as(person)).from('workspace_email_settings').insert(row);
+      expect(error?.code, person).toBe('42501');
+    }
+    expect((await settings()).rows).toEqual([]);
+    const admin = await db.as('acmeAdmin');
+    expect((await admin.from('workspace_email_settings').insert(row)).error).toBeNull();
+    // A member reads them; a customer and another workspace's admin see nothing.
+    const read = async (person: Person) =>
+      (await (await db.as(person)).from('workspace_email_settings').select('sender_name').eq('workspace_id', ACME))
+        .data;
+    expect(await read('acmeAgent')).toEqual([{ sender_name: 'Acme Help Desk' }]);
+    expect(await read('acmeCustomer')).toEqual([]);
+    expect(await read('globexAdmin')).toEqual([]);
+    // An agent's update changes nothing; an admin can't mark the domain verified.
+    await (await db.as('acmeAgent'))
+      .from('workspace_email_settings')
+      .update({ sender_name: 'Hacked' })
+      .eq('workspace_id', ACME);
+    const forged = await admin
+      .from('workspace_email_settings')
+      .update({ verified_domain: 'acme.example' })
+      .eq('workspace_id', ACME);
+    expect(forged.error?.code).toBe('42501');
+    // Bad values are refused by the database's checks too.
+    const bad = await admin
+      .from('workspace_email_settings')
+      .update({ sender_name: 'Eve <eve@evil.example>' })
+      .eq('workspace_id', ACME);
+    expect(bad.error?.code).toBe('23514');
+    expect((await settings()).rows[0]).toMatchObject({
+      sender_name: 'Acme Help Desk',
+      verified_domain: null,
+      updated_by: PEOPLE.acmeAdmin.id,
+    });
+  });
+
+  it('brand the team’s replies at once; the sender address is used only once its domain is verified, and threading holds', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Branded please');
+    await agentReply(t.id, 'Our first answer.');
+    const before = await mailAbout(PEOPLE.acmeCustomer.email, 'Branded please');
+    // Not verified: the workspace's sender name at Tend's address.
+    expect(before.From).toEqual({ Name: 'Acme Help Desk', Address: `support@${DOMAIN}` });
+    expect(before.HTML).toContain('#aa3300');
+    expect(before.HTML).toContain('Acme Ltd · 1 Main Street');
+    expect(before.Text).toContain('Acme Ltd · 1 Main Street');
+
+    // Only an admin may ask; in trust mode (a stack on a loopback address) the records aren't looked up.
+    expect((await verify('acmeAgent')).status).toBe(403);
+    const res = await verify('acmeAdmin');
+    expect(await res.json()).toMatchObject({ domain: 'acme.example', verified: true, mode: 'trust' });
+    expect((await settings()).rows[0]).toMatchObject({ verified_domain: 'acme.example' });
+
+    const m = await agentReply(t.id, 'Our second answer.');
+    const after = await waitFor('the second, verified, email', async () =>
+      (await mailsTo(PEOPLE.acmeCustomer.email)).find((x) => x.Text.includes('Our second answer.')),
+    );
+    expect(after.From).toEqual({ Name: 'Acme Help Desk', Address: 'help@acme.example' });
+    expect(after.MessageID).toBe(`m.${m.id}@${DOMAIN}`);
+    expect(after.headers['In-Reply-To']?.[0]).toMatch(/^<m\.[0-9a-f-]{36}@tend\.localhost>$/);
+    const replyTo = after.ReplyTo[0].Address;
+    expect(replyTo).toMatch(new RegExp(`^reply\\+${t.id.replace(/-/g, '')}\\.`));
+    // The conversation so far, under the reply: the earlier answer is quoted.
+    expect(after.Text).toContain('--- Earlier in this conversation ---');
+    expect(after.Text).toContain('> Our first answer.');
+    // The customer's answer to it comes back to the thread.
+    const answer = await inbound(postmark(PEOPLE.acmeCustomer.email, replyTo, { TextBody: 'Thanks, branded!' }));
+    expect(await answer.json()).toMatchObject({ outcome: 'reply', ticket_id: t.id });
+
+    // Another domain is not verified: Tend's address again, a new token to publish.
+    const token = (await settings()).rows[0].verification_token;
+    await (await db.as('acmeAdmin'))
+      .from('workspace_email_settings')
+      .update({ sender_address: 'help@acme-new.example' })
+      .eq('workspace_id', ACME);
+    expect((await settings()).rows[0]).toMatchObject({ verified_domain: null, verified_at: null });
+    expect((await settings()).rows[0].verification_token).not.toBe(token);
+    await agentReply(t.id, 'Our third answer.');
+    const third = await waitFor('the third email', async () =>
+      (await mailsTo(PEOPLE.acmeCustomer.email)).find((x) => x.Text.includes('Our third answer.')),
+    );
+    expect(third.From).toEqual({ Name: 'Acme Help Desk', Address: `support@${DOMAIN}` });
   });
 });
 

@@ -63,7 +63,8 @@ export interface ThreadEmailProps {
   files: EmailFile[];
   /** Earlier public messages, newest first (at most 5). */
   earlier: EmailMessage[];
-  button: { label: string; url: string; note?: string };
+  /** The button; under it a note, and a plain link that works longer than the button's (if any). */
+  button: { label: string; url: string; note?: string; link?: string };
   /** Under the button: how to answer ("Reply to this email to answer."). */
   answer: string;
   /** The last lines: why this email came, and what to do about it. */
@@ -170,16 +171,26 @@ function Layout({ brand, preheader, children }: { brand: Brand; preheader: strin
   return (
     <Html lang="en">
       <Head>
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <meta name="supported-color-schemes" content="light dark" />
         <style>{DARK}</style>
       </Head>
       <Preview>{preheader}</Preview>
-      <Body className="t-page" style={{ margin: 0, padding: '24px 8px', background: PAGE, fontFamily: FONT }}>
+      {/* Long addresses and links wrap anywhere: a table is as wide as its widest unbreakable word. */}
+      <Body
+        className="t-page"
+        style={{ margin: 0, padding: '24px 8px', background: PAGE, fontFamily: FONT, overflowWrap: 'anywhere' }}
+      >
         <Container style={{ maxWidth: 600, width: '100%' }}>
           <Section style={{ padding: '0 8px 16px' }}>
             {brand.logoUrl ? (
-              <Img src={brand.logoUrl} alt={brand.name} height={40} style={{ height: 40, width: 'auto', maxWidth: 240 }} />
+              <Img
+                src={brand.logoUrl}
+                alt={brand.name}
+                height={40}
+                style={{ height: 40, width: 'auto', maxWidth: 240 }}
+              />
             ) : (
               <Text className="t-text" style={{ margin: 0, fontSize: 20, fontWeight: 700, color: TEXT }}>
                 {brand.name}
@@ -265,9 +276,14 @@ export function ThreadEmail(p: ThreadEmailProps) {
         >
           {p.button.label}
         </Button>
-        {p.button.note ? (
+        {p.button.note || p.button.link ? (
           <Text className="t-muted" style={{ ...small, marginTop: 8 }}>
-            {p.button.note}
+            {p.button.note}{' '}
+            {p.button.link ? (
+              <Link href={p.button.link} style={{ color: brand.accent }}>
+                {p.button.link}
+              </Link>
+            ) : null}
           </Text>
         ) : null}
         <Text className="t-muted" style={{ ...small, marginTop: 8 }}>
@@ -318,11 +334,16 @@ export function threadEmailText(p: Omit<ThreadEmailProps, 'brand' | 'fine'> & { 
     ...(files.length ? ['', p.files.length === 1 ? 'File:' : 'Files:', ...files] : []),
     '',
     `${p.button.label}: ${p.button.url}`,
-    ...(p.button.note ? [`(${p.button.note})`] : []),
+    ...(p.button.note ? [p.button.note] : []),
+    ...(p.button.link ? [p.button.link] : []),
     '',
     p.answer,
     ...(p.earlier.length
-      ? ['', '--- Earlier in this conversation ---', ...p.earlier.flatMap((m) => ['', `${m.author}, ${m.when}:`, quote(m.text)])]
+      ? [
+          '',
+          '--- Earlier in this conversation ---',
+          ...p.earlier.flatMap((m) => ['', `${m.author}, ${m.when}:`, quote(m.text)]),
+        ]
       : []),
     '',
     '--',

@@ -79,6 +79,8 @@ function smtp() {
 }
 
 export interface OutgoingEmail {
+  /** The workspace's sender (email-brand.ts senderOf); SMTP_FROM without one. */
+  from?: { name: string; address: string };
   to: string;
   subject: string;
   text: string;
@@ -94,7 +96,7 @@ export interface OutgoingEmail {
 export async function sendEmail(mail: OutgoingEmail, attempts = 4): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await smtp().sendMail({ from: fromAddress(), ...mail });
+      await smtp().sendMail({ ...mail, from: mail.from ?? fromAddress() });
       return;
     } catch (error) {
       if (attempt >= attempts) throw error;
@@ -103,13 +105,5 @@ export async function sendEmail(mail: OutgoingEmail, attempts = 4): Promise<void
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-export const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** Plain text as HTML paragraphs. */
-export const textToHtml = (text: string) =>
-  text
-    .split(/\n{2,}/)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('\n');
+// The HTML of plain text (message-html.ts; the app renders the same).
+export { escapeHtml, textToHtml } from './message-html.ts';

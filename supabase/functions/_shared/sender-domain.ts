@@ -18,7 +18,12 @@ export interface DnsRecord {
 }
 
 /** The records to add for `domain`, in the order a person adds them. */
-export function senderRecords(domain: string, token: string, selector: string | null, spfInclude?: string): DnsRecord[] {
+export function senderRecords(
+  domain: string,
+  token: string,
+  selector: string | null,
+  spfInclude?: string,
+): DnsRecord[] {
   return [
     {
       type: 'TXT',

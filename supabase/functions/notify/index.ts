@@ -6,9 +6,19 @@
 // a digest lists what waited for them. Notes are never sent. An invitation goes to the invitee, with the link
 // to /invite/<token>. Each recipient gets a Reply-To of their own. Each (Message-ID, recipient) is claimed in
 // email_deliveries first: a retried call sends nothing twice.
+import { createElement } from 'react';
+import { brandOf, senderOf, type EmailSettings } from '../_shared/email-brand.ts';
+import {
+  renderEmail,
+  ThreadEmail,
+  threadEmailText,
+  type EmailMessage,
+  type ThreadEmailProps,
+} from '../_shared/email-layout.tsx';
 import {
   appUrl,
   escapeHtml,
+  fromAddress,
   inboundDomain,
   messageIdOf,
   replyAddress,
@@ -19,6 +29,7 @@ import {
 } from '../_shared/email.ts';
 import { notificationHeadline, type NotificationKind } from '../_shared/notifications.ts';
 import { admin, isServiceRole, json } from '../_shared/platform.ts';
+import { PORTAL_STATUS_LABELS } from '../_shared/status-labels.ts';
 
 interface Recipient {
   id: string;
@@ -26,18 +37,28 @@ interface Recipient {
 }
 
 interface Thread {
-  message: { id: string; kind: string; body: string; author_id: string; ticket_id: string };
-  ticket: { id: string; number: number; subject: string; requester_id: string; assignee_id: string | null };
-  workspace: { id: string; slug: string; name: string };
+  message: { id: string; kind: string; body: string; author_id: string; ticket_id: string; created_at: string };
+  ticket: {
+    id: string;
+    number: number;
+    subject: string;
+    status: keyof typeof PORTAL_STATUS_LABELS;
+    requester_id: string;
+    assignee_id: string | null;
+  };
+  workspace: { id: string; slug: string; name: string; time_zone: string };
   /** Public messages of the ticket, oldest first. */
   replies: { id: string }[];
 }
+
+/** How many earlier public messages an email quotes under the new one. */
+const EARLIER_MESSAGES = 5;
 
 async function loadThread(messageId: string): Promise<Thread | null> {
   const db = admin();
   const { data: message, error } = await db
     .from('messages')
-    .select('id, kind, body, author_id, ticket_id')
+    .select('id, kind, body, author_id, ticket_id, created_at')
     .eq('id', messageId)
     .maybeSingle();
   if (error) throw error;
@@ -46,7 +67,7 @@ async function loadThread(messageId: string): Promise<Thread | null> {
   const [{ data: ticket, error: e2 }, { data: replies, error: e3 }] = await Promise.all([
     db
       .from('tickets')
-      .select('id, number, subject, requester_id, assignee_id, workspace:workspaces(id, slug, name)')
+      .select('id, number, subject, status, requester_id, assignee_id, workspace:workspaces(id, slug, name, time_zone)')
       .eq('id', message.ticket_id)
       .single(),
     db
@@ -96,38 +117,101 @@ async function signInLink(userId: string, next: string): Promise<{ url: string; 
   return { url: `${appUrl()}/auth/confirm?${new URLSearchParams({ link: token, next })}`, hours };
 }
 
+/** A workspace's look and sender (email-brand.ts), read once per email. */
+async function emailSettings(workspaceId: string): Promise<EmailSettings | null> {
+  const { data, error } = await admin()
+    .from('workspace_email_settings')
+    .select('sender_name, sender_address, accent_color, logo_path, footer, verified_domain')
+    .eq('workspace_id', workspaceId)
+    .maybeSingle();
+  if (error) throw error;
+  return data;
+}
+
+/** "27 Nov 2026, 13:05" in the workspace's time zone. */
+const formatWhen = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(iso));
+
+/** The public messages before `t.message`, newest first, at most EARLIER_MESSAGES, as the email shows them. */
+async function earlierMessages(t: Thread): Promise<EmailMessage[]> {
+  const { data, error } = await admin()
+    .from('messages')
+    .select('id, body, author_id, created_at')
+    .eq('ticket_id', t.ticket.id)
+    .eq('kind', 'reply')
+    .lt('created_at', t.message.created_at)
+    .order('created_at', { ascending: false })
+    .order('id', { ascending: false })
+    .limit(EARLIER_MESSAGES);
+  if (error) throw error;
+  const team = await teamOf(t.workspace.id, [...new Set(data.map((m) => m.author_id))]);
+  return Promise.all(
+    data.map(async (m) => ({
+      author: await displayName(m.author_id),
+      when: formatWhen(m.created_at, t.workspace.time_zone),
+      html: textToHtml(m.body),
+      text: m.body,
+      fromTeam: team.has(m.author_id),
+    })),
+  );
+}
+
+/** Which of `userIds` are members of the workspace (the team's side of a conversation). */
+async function teamOf(workspaceId: string, userIds: string[]): Promise<Set<string>> {
+  if (!userIds.length) return new Set();
+  const { data, error } = await admin()
+    .from('memberships')
+    .select('user_id')
+    .eq('workspace_id', workspaceId)
+    .in('user_id', userIds);
+  if (error) throw error;
+  return new Set(data.map((m) => m.user_id as string));
+}
+
+/** The team's reply to the requester: branded, the reply on top, then the conversation so far. */
 async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
   const path = `/support/${t.workspace.slug}/requests/${t.ticket.number}`;
   const threadUrl = `${appUrl()}${path}`;
-  const [signIn, who, unsubscribe, replyTo] = await Promise.all([
+  const [signIn, who, unsubscribe, replyTo, settings, earlier] = await Promise.all([
     signInLink(to.id, path),
     displayName(t.message.author_id),
     unsubscribeAddress(to.id),
     replyAddress(t.ticket.id, to.id),
+    emailSettings(t.workspace.id),
+    earlierMessages(t),
   ]);
-  const oneClick = signIn ? `one click; the link works once, for ${signIn.hours} hours` : '';
-  const text = [
-    `${who} (${t.workspace.name}) replied to your request #${t.ticket.number} "${t.ticket.subject}":`,
-    '',
-    t.message.body,
-    '',
-    `View the conversation: ${threadUrl}`,
-    ...(signIn ? [`Open it signed in (${oneClick}): ${signIn.url}`] : []),
-    '',
-    'Reply to this email to answer.',
-  ].join('\n');
-  const html = [
-    `<p>${escapeHtml(who)} (${escapeHtml(t.workspace.name)}) replied to your request #${t.ticket.number} “${escapeHtml(t.ticket.subject)}”:</p>`,
-    `<blockquote>${textToHtml(t.message.body)}</blockquote>`,
-    `<p><a href="${escapeHtml(threadUrl)}">View the conversation</a></p>`,
-    ...(signIn ? [`<p><a href="${escapeHtml(signIn.url)}">Open it signed in</a> (${oneClick})</p>`] : []),
-    '<p>Reply to this email to answer.</p>',
-  ].join('\n');
+  const brand = brandOf(t.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? '');
+  const fine = `You get this email because you wrote to ${brand.name}. Reply "unsubscribe" to ${unsubscribe} to stop these emails.`;
+  const props: ThreadEmailProps & { fine: string } = {
+    brand,
+    heading: `${who} replied to your request`,
+    ticket: { number: t.ticket.number, subject: t.ticket.subject, status: PORTAL_STATUS_LABELS[t.ticket.status] },
+    message: {
+      author: who,
+      when: formatWhen(t.message.created_at, t.workspace.time_zone),
+      html: textToHtml(t.message.body),
+      text: t.message.body,
+      fromTeam: true,
+    },
+    files: [],
+    earlier,
+    button: {
+      label: 'View the conversation',
+      url: signIn?.url ?? threadUrl,
+      note: signIn
+        ? `The button signs you in, once, within ${signIn.hours} hours. The conversation is always at`
+        : undefined,
+      link: signIn ? threadUrl : undefined,
+    },
+    answer: 'Reply to this email to answer.',
+    fine,
+  };
   return {
+    from: senderOf(t.workspace.name, settings, fromAddress()),
     to: to.email,
     subject: `Re: ${t.ticket.subject} [#${t.ticket.number}]`,
-    text,
-    html,
+    text: threadEmailText(props),
+    html: renderEmail(createElement(ThreadEmail, props)),
     ...threading(t),
     replyTo,
     headers: { 'List-Unsubscribe': `<mailto:${unsubscribe}?subject=unsubscribe>` },

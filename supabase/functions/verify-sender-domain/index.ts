@@ -6,7 +6,7 @@
 // is on this machine, which has no DNS to ask) records it without asking.
 // docs/decisions/046-sender-and-branding.md
 import { createClient } from '../_shared/deps.ts';
-import { admin, json } from '../_shared/platform.ts';
+import { admin, callerClaims, json } from '../_shared/platform.ts';
 import { checkSenderDomain, dkimName, domainOf, ownershipName } from '../_shared/sender-domain.ts';
 
 const env = (name: string) => Deno.env.get(name) || undefined;
@@ -50,13 +50,13 @@ Deno.serve(async (req) => {
     auth: { persistSession: false, autoRefreshToken: false },
     global: { headers: { Authorization: req.headers.get('authorization') ?? '' } },
   });
-  const { data: user } = await asCaller.auth.getUser();
-  if (!user.user) return json(401, { error: 'sign in first' });
+  const userId = callerClaims(req)?.sub;
+  if (!userId) return json(401, { error: 'sign in first' });
   const { data: membership } = await asCaller
     .from('memberships')
     .select('role')
     .eq('workspace_id', workspaceId)
-    .eq('user_id', user.user.id)
+    .eq('user_id', userId)
     .maybeSingle();
   if (membership?.role !== 'admin') return json(403, { error: 'admins only' });
 
@@ -87,7 +87,11 @@ Deno.serve(async (req) => {
   const verified = checks.ownership && checks.spf && checks.dkim;
   const { error: e2 } = await db
     .from('workspace_email_settings')
-    .update(verified ? { verified_domain: domain, verified_at: new Date().toISOString() } : { verified_domain: null, verified_at: null })
+    .update(
+      verified
+        ? { verified_domain: domain, verified_at: new Date().toISOString() }
+        : { verified_domain: null, verified_at: null },
+    )
     .eq('workspace_id', workspaceId)
     // Only if the address is still at this domain (an admin may have changed it meanwhile).
     .ilike('sender_address', `%@${domain}`);
