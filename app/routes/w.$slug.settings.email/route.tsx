@@ -176,9 +176,7 @@ export default function EmailSettingsPage() {
               sends through) shows its SPF include and DKIM key.
             </p>
           )}
-          {/* A region that scrolls sideways on a phone: focusable, so a keyboard can scroll it too. */}
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (axe scrollable-region-focusable) */}
-          <div className="hd-table-wrap" role="region" aria-label="DNS records" tabIndex={0}>
+          <div>
             <table className="hd-table hd-dns">
               <thead>
                 <tr>
