@@ -8,7 +8,7 @@ import {
   unstable_createMemoryUploadHandler as createMemoryUploadHandler,
   unstable_parseMultipartFormData as parseMultipartFormData,
 } from '@remix-run/node';
-import { BRANDING_BUCKET, logoUrl, senderVerified } from '../../../supabase/functions/_shared/email-brand.ts';
+import { BRANDING_BUCKET, logoUrl, senderAddressVerified } from '../../../supabase/functions/_shared/email-brand.ts';
 import { domainOf, senderRecords } from '../../../supabase/functions/_shared/sender-domain.ts';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { env } from '~/lib/env.server.ts';
@@ -56,7 +56,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     adminOf: workspace.slug,
     workspace,
     settings,
-    verified: senderVerified(settings),
+    verified: senderAddressVerified(settings),
     records: settings && domain ? senderRecords(domain, settings.verification_token, settings.dkim_selector) : [],
     domain,
     logoUrl: settings?.logo_path ? logoUrl(env.SUPABASE_URL, settings.logo_path) : null,

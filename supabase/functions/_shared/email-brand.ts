@@ -32,7 +32,7 @@ export function brandOf(workspaceName: string, s: EmailSettings | null, supabase
 }
 
 /** Whether the sender address's domain is the one verified for the workspace. */
-export const senderVerified = (s: EmailSettings | null) =>
+export const senderAddressVerified = (s: EmailSettings | null) =>
   !!s?.sender_address && !!s.verified_domain && domainOf(s.sender_address) === s.verified_domain.toLowerCase();
 
 /**
@@ -45,6 +45,6 @@ export function senderOf(
   s: EmailSettings | null,
   fallback: string,
 ): { name: string; address: string } {
-  const address = senderVerified(s) ? s!.sender_address! : (/<([^>]+)>\s*$/.exec(fallback)?.[1] ?? fallback).trim();
+  const address = senderAddressVerified(s) ? s!.sender_address! : (/<([^>]+)>\s*$/.exec(fallback)?.[1] ?? fallback).trim();
   return { name: s?.sender_name || workspaceName, address };
 }
