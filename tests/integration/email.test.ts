@@ -907,6 +907,63 @@ describe('a workspace’s sender and look (issue 29 item 1; docs/decisions/046-s
   });
 });
 
+describe('a reply’s files in its email (issue 29 item 3)', () => {
+  it('go with it up to 10 MB together, named in the text part; the rest are links that work without signing in while the file exists', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Files by mail');
+    const agent = await db.as('acmeAgent');
+    const upload = async (name: string, type: string, size: number) => {
+      const id = crypto.randomUUID();
+      const key = `${PEOPLE.acmeAgent.id}/${ACME}/${t.id}/${id}/${name}`;
+      const bytes = new Uint8Array(size).fill(0x41);
+      const { error } = await agent.storage.from('attachments').upload(key, bytes, { contentType: type });
+      if (error) throw new Error(`upload ${name}: ${error.message}`);
+      return { id, file_name: name, storage_name: name };
+    };
+    const files = [
+      await upload('steps.pdf', 'application/pdf', 2 * 1024 * 1024),
+      await upload('screen.png', 'image/png', 300 * 1024),
+      await upload('logs.zip', 'application/zip', 9 * 1024 * 1024),
+    ];
+    const { error } = await agent.rpc('post_message', {
+      p_ticket_id: t.id,
+      p_body: 'The steps and the logs are attached.',
+      p_attachments: files,
+    });
+    if (error) throw new Error(error.message);
+    const mail = await waitFor('the email with files', async () =>
+      (await mailsTo(PEOPLE.acmeCustomer.email)).find((x) => x.Text.includes('The steps and the logs are attached.')),
+    );
+    // In the MIME message: the two that fit (2.3 MB), with their names, types and sizes.
+    const parts = (mail as Mail & { Attachments: { FileName: string; ContentType: string; Size: number }[] })
+      .Attachments;
+    expect(parts.map((a) => [a.FileName, a.ContentType, a.Size])).toEqual([
+      ['steps.pdf', 'application/pdf', 2 * 1024 * 1024],
+      ['screen.png', 'image/png', 300 * 1024],
+    ]);
+    expect(mail.Text).toContain('- steps.pdf (2.0 MB, attached)');
+    expect(mail.Text).toContain('- screen.png (300 KB, attached)');
+    expect(mail.Text).toContain('each works for 7 days');
+    const link = /- logs\.zip \(9\.0 MB\): (\S+)/.exec(mail.Text)?.[1];
+    expect(link).toMatch(
+      new RegExp(`^${db.stack.apiUrl}/functions/v1/file-link\\?t=[0-9a-f]{32}\\.[0-9a-z]+\\.[0-9a-f]{32}$`),
+    );
+    expect(mail.HTML).toContain(`href="${link!.replace(/&/g, '&amp;')}"`);
+
+    // The link, with no session: the file, as a download.
+    const got = await fetch(link!);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-disposition')).toContain('filename="logs.zip"');
+    expect(got.headers.get('content-type')).toBe('application/zip');
+    expect((await got.arrayBuffer()).byteLength).toBe(9 * 1024 * 1024);
+    // A token changed by one character, or for another file: nothing.
+    const forged = link!.replace(/.$/, (c) => (c === '0' ? '1' : '0'));
+    expect((await fetch(forged)).status).toBe(404);
+    // The file removed: its link is dead.
+    await asPostgres('delete from attachments where id = $1', [files[2].id]);
+    expect((await fetch(link!)).status).toBe(404);
+  });
+});
+
 describe('the platform’s email bookkeeping', () => {
   it('is closed to every API role: sign-in links and invitation counts are neither read nor written, their functions refused', async () => {
     const token = crypto.randomUUID();

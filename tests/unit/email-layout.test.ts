@@ -5,6 +5,8 @@
 import { createElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import { brandOf, senderOf } from '../../supabase/functions/_shared/email-brand.ts';
+import { splitFiles } from '../../supabase/functions/_shared/email-files.ts';
+import { fileLinkToken, readFileLinkToken } from '../../supabase/functions/_shared/tokens.ts';
 import {
   initials,
   renderEmail,
@@ -93,6 +95,7 @@ describe('the thread email', () => {
     expect(text).toContain('I resumed the queue.\n\nCould you try again?');
     expect(text).toContain('- steps.pdf (120 KB, attached)');
     expect(text).toContain('- video.mp4 (14 MB): https://files.example/f/abc');
+    expect(text).not.toContain('download link');
     expect(text).toContain('View the conversation: https://app.example/auth/confirm?link=x');
     expect(text).toContain('\nhttps://app.example/support/acme/requests/12\n');
     expect(text).toContain('Casey Customer, 27 Nov 2026, 12:40:\n> It says paused.\n> Nothing prints.');
@@ -121,5 +124,28 @@ describe('whom a workspace’s emails come from', () => {
     );
     // No settings: the workspace's name.
     expect(senderOf('Acme', null, fallback)).toEqual({ name: 'Acme', address: 'support@tend.localhost' });
+  });
+});
+
+describe('a reply’s files', () => {
+  it('go with the email in order while the total fits; the rest are links', () => {
+    const MB = 1024 * 1024;
+    const f = (id: string, size: number) => ({ id, file_name: `${id}.pdf`, size });
+    const { attached, linked } = splitFiles([f('a', 4 * MB), f('b', 7 * MB), f('c', 6 * MB), f('d', 1 * MB)]);
+    expect(attached.map((x) => x.id)).toEqual(['a', 'c']);
+    expect(linked.map((x) => x.id)).toEqual(['b', 'd']);
+  });
+
+  it('have links signed for one file, until their expiry', async () => {
+    const id = 'e0000000-0000-4000-8000-000000000001';
+    const until = new Date('2026-12-04T12:00:00Z');
+    const token = await fileLinkToken('s3cret', id, until);
+    expect(await readFileLinkToken('s3cret', token, new Date('2026-12-04T11:59:59Z'))).toEqual({ attachmentId: id });
+    expect(await readFileLinkToken('s3cret', token, until)).toEqual({ error: 'expired' });
+    expect(await readFileLinkToken('another', token, new Date('2026-11-30'))).toEqual({ error: 'invalid' });
+    // A later expiry written over it: the MAC covers it.
+    const [hex, , mac] = token.split('.');
+    const stretched = `${hex}.${Math.floor(Date.parse('2030-01-01') / 1000).toString(36)}.${mac}`;
+    expect(await readFileLinkToken('s3cret', stretched, new Date('2026-11-30'))).toEqual({ error: 'invalid' });
   });
 });

@@ -8,7 +8,7 @@ const all = {
   ownership: [`tend-verification=${TOKEN}`],
   spf: ['v=spf1 include:spf.provider.example ~all', 'google-site-verification=abc'],
   dkimTxt: ['v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQC'],
-  dkimCname: [],
+  dkimCname: [] as string[],
 };
 
 describe('sender domain', () => {

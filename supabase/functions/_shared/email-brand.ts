@@ -45,6 +45,8 @@ export function senderOf(
   s: EmailSettings | null,
   fallback: string,
 ): { name: string; address: string } {
-  const address = senderAddressVerified(s) ? s!.sender_address! : (/<([^>]+)>\s*$/.exec(fallback)?.[1] ?? fallback).trim();
+  const address = senderAddressVerified(s)
+    ? s!.sender_address!
+    : (/<([^>]+)>\s*$/.exec(fallback)?.[1] ?? fallback).trim();
   return { name: s?.sender_name || workspaceName, address };
 }

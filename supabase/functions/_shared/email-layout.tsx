@@ -61,6 +61,8 @@ export interface ThreadEmailProps {
   /** The message the email is about, on top. */
   message: EmailMessage;
   files: EmailFile[];
+  /** Under the files: how long the links of those not attached work. */
+  filesNote?: string;
   /** Earlier public messages, newest first (at most 5). */
   earlier: EmailMessage[];
   /** The button; under it a note, and a plain link that works longer than the button's (if any). */
@@ -255,10 +257,15 @@ export function ThreadEmail(p: ThreadEmailProps) {
               )}{' '}
               <span className="t-muted" style={{ color: MUTED }}>
                 ({f.size}
-                {f.url ? ', download link' : ', attached'})
+                {f.url ? ', link' : ', attached'})
               </span>
             </Text>
           ))}
+          {p.filesNote ? (
+            <Text className="t-muted" style={{ ...small, marginTop: 4 }}>
+              {p.filesNote}
+            </Text>
+          ) : null}
         </Section>
       ) : null}
       <Section style={{ marginTop: 24 }}>
@@ -332,6 +339,7 @@ export function threadEmailText(p: Omit<ThreadEmailProps, 'brand' | 'fine'> & { 
     '',
     p.message.text,
     ...(files.length ? ['', p.files.length === 1 ? 'File:' : 'Files:', ...files] : []),
+    ...(p.filesNote ? [p.filesNote] : []),
     '',
     `${p.button.label}: ${p.button.url}`,
     ...(p.button.note ? [p.button.note] : []),

@@ -7,7 +7,9 @@
 // to /invite/<token>. Each recipient gets a Reply-To of their own. Each (Message-ID, recipient) is claimed in
 // email_deliveries first: a retried call sends nothing twice.
 import { createElement } from 'react';
+import { ATTACHMENTS_BUCKET } from '../_shared/attachment-rules.ts';
 import { brandOf, senderOf, type EmailSettings } from '../_shared/email-brand.ts';
+import { FILE_LINK_DAYS, formatSize, splitFiles } from '../_shared/email-files.ts';
 import {
   renderEmail,
   ThreadEmail,
@@ -30,6 +32,7 @@ import {
 import { notificationHeadline, type NotificationKind } from '../_shared/notifications.ts';
 import { admin, isServiceRole, json } from '../_shared/platform.ts';
 import { PORTAL_STATUS_LABELS } from '../_shared/status-labels.ts';
+import { fileLinkToken } from '../_shared/tokens.ts';
 
 interface Recipient {
   id: string;
@@ -168,17 +171,54 @@ async function teamOf(workspaceId: string, userIds: string[]): Promise<Set<strin
   return new Set(data.map((m) => m.user_id as string));
 }
 
+/**
+ * A reply's files for its email: those that fit (EMAIL_FILES_MAX_BYTES together) go with it, read from
+ * storage; the rest as links that work for FILE_LINK_DAYS without signing in (the file-link function).
+ */
+async function replyFiles(messageId: string) {
+  const db = admin();
+  const { data, error } = await db
+    .from('attachments')
+    .select('id, file_name, size, mime_type, path')
+    .eq('message_id', messageId)
+    .order('created_at')
+    .order('id');
+  if (error) throw error;
+  const { attached, linked } = splitFiles(data);
+  const secret = Deno.env.get('EMAIL_TOKEN_SECRET') || Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') || '';
+  const expires = new Date(Date.now() + FILE_LINK_DAYS * 86_400_000);
+  const base = `${(Deno.env.get('SUPABASE_URL') ?? '').replace(/\/+$/, '')}/functions/v1/file-link`;
+  const [attachments, links] = await Promise.all([
+    Promise.all(
+      attached.map(async (f) => {
+        const { data: blob, error: e } = await db.storage.from(ATTACHMENTS_BUCKET).download(f.path);
+        if (e || !blob) throw new Error(`file ${f.id} unreadable: ${e?.message}`);
+        return { filename: f.file_name, content: new Uint8Array(await blob.arrayBuffer()), contentType: f.mime_type };
+      }),
+    ),
+    Promise.all(linked.map(async (f) => `${base}?t=${await fileLinkToken(secret, f.id, expires)}`)),
+  ]);
+  return {
+    attachments,
+    shown: [
+      ...attached.map((f) => ({ name: f.file_name, size: formatSize(f.size) })),
+      ...linked.map((f, i) => ({ name: f.file_name, size: formatSize(f.size), url: links[i] })),
+    ],
+  };
+}
+
 /** The team's reply to the requester: branded, the reply on top, then the conversation so far. */
 async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
   const path = `/support/${t.workspace.slug}/requests/${t.ticket.number}`;
   const threadUrl = `${appUrl()}${path}`;
-  const [signIn, who, unsubscribe, replyTo, settings, earlier] = await Promise.all([
+  const [signIn, who, unsubscribe, replyTo, settings, earlier, files] = await Promise.all([
     signInLink(to.id, path),
     displayName(t.message.author_id),
     unsubscribeAddress(to.id),
     replyAddress(t.ticket.id, to.id),
     emailSettings(t.workspace.id),
     earlierMessages(t),
+    replyFiles(t.message.id),
   ]);
   const brand = brandOf(t.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? '');
   const fine = `You get this email because you wrote to ${brand.name}. Reply "unsubscribe" to ${unsubscribe} to stop these emails.`;
@@ -193,7 +233,10 @@ async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
       text: t.message.body,
       fromTeam: true,
     },
-    files: [],
+    files: files.shown,
+    filesNote: files.shown.some((f) => f.url)
+      ? `Files too big to go with an email are links; each works for ${FILE_LINK_DAYS} days.`
+      : undefined,
     earlier,
     button: {
       label: 'View the conversation',
@@ -215,6 +258,7 @@ async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
     ...threading(t),
     replyTo,
     headers: { 'List-Unsubscribe': `<mailto:${unsubscribe}?subject=unsubscribe>` },
+    attachments: files.attachments,
   };
 }
 
