@@ -244,6 +244,9 @@ describe('the daily digest', () => {
       expect(mail.Text).toContain(`opened a new request #${t1.number} “Digest one”`);
       expect(mail.Text).toContain(`assigned #${t2.number} “Digest two” to you`);
       expect(mail.Text).toContain(`http://localhost:3999/w/acme/tickets/${t1.number}`);
+      // The HTML part: the workspace's layout, a link per line.
+      expect(mail.HTML).toContain('role="presentation"');
+      expect(mail.HTML).toContain(`href="http://localhost:3999/w/acme/tickets/${t1.number}"`);
       const { rows } = await db.sql(
         `select count(*)::int n from notifications where recipient_id = $1 and email = 'digest' and emailed_at is null`,
         [PEOPLE.acmeAgent2.id],

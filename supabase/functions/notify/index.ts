@@ -404,11 +404,15 @@ async function notifyDigest(workspaceId: string, recipientId: string) {
       '',
       `Choose what you get and how: ${appUrl()}/account#notifications`,
     ].join('\n'),
-    html: [
-      `<p>What happened in ${escapeHtml(workspace.name)} since your last digest (${count}):</p>`,
-      `<ul>${lines.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.line)}</a></li>`).join('')}</ul>`,
-      `<p><a href="${escapeHtml(`${appUrl()}/account#notifications`)}">Notification settings</a></p>`,
-    ].join('\n'),
+    // The team's look (046): the digest is the workspace's, like its replies.
+    html: renderEmail(
+      createElement(DigestEmail, {
+        brand: brandOf(workspace.name, await emailSettings(workspaceId), Deno.env.get('SUPABASE_URL') ?? ''),
+        heading: `What happened in ${workspace.name} since your last digest (${count})`,
+        items: lines,
+        settingsUrl: `${appUrl()}/account#notifications`,
+      }),
+    ),
     messageId,
   }));
   if (outcome.sent.length || outcome.already_sent.length) await markEmailed(list.map((n) => n.id));
