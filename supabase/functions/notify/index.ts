@@ -11,6 +11,7 @@ import { ATTACHMENTS_BUCKET } from '../_shared/attachment-rules.ts';
 import { brandOf, senderOf, type EmailSettings } from '../_shared/email-brand.ts';
 import { FILE_LINK_DAYS, formatSize, splitFiles } from '../_shared/email-files.ts';
 import {
+  DigestEmail,
   renderEmail,
   ThreadEmail,
   threadEmailText,
