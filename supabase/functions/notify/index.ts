@@ -15,6 +15,7 @@ import {
   renderEmail,
   ThreadEmail,
   threadEmailText,
+  type EmailFile,
   type EmailMessage,
   type ThreadEmailProps,
 } from '../_shared/email-layout.tsx';
@@ -199,13 +200,11 @@ async function replyFiles(messageId: string) {
     ),
     Promise.all(linked.map(async (f) => `${base}?t=${await fileLinkToken(secret, f.id, expires)}`)),
   ]);
-  return {
-    attachments,
-    shown: [
-      ...attached.map((f) => ({ name: f.file_name, size: formatSize(f.size) })),
-      ...linked.map((f, i) => ({ name: f.file_name, size: formatSize(f.size), url: links[i] })),
-    ],
-  };
+  const shown: EmailFile[] = [
+    ...attached.map((f) => ({ name: f.file_name, size: formatSize(f.size) })),
+    ...linked.map((f, i) => ({ name: f.file_name, size: formatSize(f.size), url: links[i] })),
+  ];
+  return { attachments, shown };
 }
 
 /** The team's reply to the requester: branded, the reply on top, then the conversation so far. */
