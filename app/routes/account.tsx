@@ -8,6 +8,7 @@ import {
   ErrorList,
   Field,
   SubmitButton,
+  TextareaField,
   replyErrors,
   replyFormErrors,
   replyValue,
@@ -32,6 +33,8 @@ import { NotificationSettingsSchema, settingsOf } from '~/lib/forms/notification
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { preferences } from '~/lib/notifications/notifications.server.ts';
 import { NotificationSettingsFields } from '~/components/notification-settings.tsx';
+import { SIGNATURE_MAX_LENGTH } from '~/lib/email/limits.ts';
+import { SignatureSchema } from '~/lib/forms/email-settings-schemas.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Your account · Tend' }];
 
@@ -40,12 +43,15 @@ const NO_TABLE = new Set(['42P01', 'PGRST205']);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
-  const [{ data: profile, error }, { data: memberships, error: e2 }] = await Promise.all([
-    supabase.from('profiles').select('display_name').eq('user_id', user.id).maybeSingle(),
-    supabase.from('memberships').select('workspace:workspaces(id, slug, name)').eq('user_id', user.id),
-  ]);
-  if ((error && !NO_TABLE.has(error.code)) || (e2 && !NO_TABLE.has(e2.code))) {
-    log.warn('account not read', { code: (error ?? e2)?.code });
+  const [{ data: profile, error }, { data: memberships, error: e2 }, { data: signature, error: e3 }] =
+    await Promise.all([
+      supabase.from('profiles').select('display_name').eq('user_id', user.id).maybeSingle(),
+      supabase.from('memberships').select('workspace:workspaces(id, slug, name)').eq('user_id', user.id),
+      supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
+    ]);
+  const failed = [error, e2, e3].find((e) => e && !NO_TABLE.has(e.code));
+  if (failed) {
+    log.warn('account not read', { code: failed.code });
     throw errorResponse(request, 'backend_unavailable');
   }
   const workspaces = (memberships ?? []).map((m) => m.workspace).sort((a, b) => a.name.localeCompare(b.name));
@@ -57,7 +63,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const saved = new URL(request.url).searchParams.get('saved');
   return dataWithSession(
     request,
-    { user: { ...user, displayName }, saved: flash === FLASH.saved, notifications, notificationsSaved: saved },
+    {
+      user: { ...user, displayName },
+      saved: flash === FLASH.saved,
+      notifications,
+      notificationsSaved: saved,
+      signature: workspaces.length ? (signature?.body ?? '') : null,
+    },
     { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
   );
 }
@@ -87,10 +99,31 @@ async function saveNotifications(request: Request, formData: FormData) {
   return redirectWithSession(request, `/account?saved=${workspace}#notifications`);
 }
 
+/** A member's signature, put under each reply's draft; empty removes it. */
+async function saveSignature(request: Request, formData: FormData) {
+  const { supabase } = await requireUser(request);
+  const submission = parseSubmission(formData, SignatureSchema);
+  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
+  const body = submission.value.signature;
+  const { error } = body
+    ? await supabase.from('signatures').upsert({ body }, { onConflict: 'user_id' })
+    : await supabase.from('signatures').delete().not('user_id', 'is', null);
+  if (error) {
+    const mapped = mapDbError(error, 'signature');
+    return dataWithSession(
+      request,
+      { result: submission.reply({ formErrors: [mapped.message] }) },
+      { status: mapped.status },
+    );
+  }
+  return redirectWithSession(request, '/account?saved=signature#signature');
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const formData = await readFormData(request);
   if (String(formData.get('intent') ?? '').startsWith('notifications')) return saveNotifications(request, formData);
+  if (formData.get('intent') === 'signature') return saveSignature(request, formData);
   const { user, supabase } = await requireUser(request);
   const submission = parseSubmission(formData, AccountSchema);
   if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
@@ -129,12 +162,14 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AccountPage() {
-  const { user, saved, notifications, notificationsSaved } = useLoaderData<typeof loader>();
+  const { user, saved, notifications, notificationsSaved, signature } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const result = actionData?.result;
-  // Which form the action's answer is about: a notification form names its workspace.
-  const notificationReply = replyValue(result, 'workspace');
+  // Which form the action's answer is about: a notification form names its workspace, the signature's
+  // its intent; the rest is the account form's.
+  const notificationReply =
+    replyValue(result, 'workspace') ?? (replyValue(result, 'intent') === 'signature' ? 'signature' : undefined);
 
   return (
     <div className="stack-lg">
@@ -171,6 +206,31 @@ export default function AccountPage() {
           <SubmitButton pending={pending}>Save</SubmitButton>
         </Form>
       </section>
+      {signature !== null ? (
+        <section className="card card--narrow stack" id="signature" aria-labelledby="signature-title">
+          <h2 id="signature-title">Signature</h2>
+          {notificationsSaved === 'signature' ? (
+            <p className="notice notice--success" role="status">
+              Saved.
+            </p>
+          ) : null}
+          <Form method="post" noValidate className="stack">
+            <TextareaField
+              id="signature-body"
+              name="signature"
+              label="Your signature"
+              hint="Put under each reply you write, where you can change or remove it for that reply. Empty: none."
+              errors={notificationReply === 'signature' ? replyErrors(result, 'signature') : undefined}
+              defaultValue={(notificationReply === 'signature' ? replyValue(result, 'signature') : null) ?? signature}
+              maxLength={SIGNATURE_MAX_LENGTH}
+              rows={4}
+            />
+            <button type="submit" name="intent" value="signature" className="button">
+              Save signature
+            </button>
+          </Form>
+        </section>
+      ) : null}
       {notifications.length ? (
         <section className="card card--narrow stack" id="notifications" aria-labelledby="notifications-title">
           <h2 id="notifications-title">Notifications</h2>

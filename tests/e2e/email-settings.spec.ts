@@ -146,9 +146,17 @@ test.describe('email settings', () => {
     });
     const { number } = await opened.json();
     const page = admin.page;
+    // The admin's signature, set once in /account, starts every draft.
+    await page.goto('/account#signature');
+    await page.getByLabel('Your signature').fill(`Ada\nBrand ${tag} Support`);
+    await page.getByRole('button', { name: 'Save signature' }).click();
+    await expect(page.locator('#signature').getByRole('status')).toHaveText('Saved.');
     await page.goto(`/w/${slug}/tickets/${number}`);
-    const form = page.getByRole('form', { name: 'Reply' }).or(page.locator('form.hd-composer'));
-    await form.getByLabel('Message', { exact: true }).fill('I resumed the queue. Try again?');
+    const form = page.locator('form.hd-composer');
+    const draft = form.getByLabel('Message', { exact: true });
+    await expect(draft).toHaveValue(`\n\nAda\nBrand ${tag} Support`);
+    // Changed for this reply: the text above it, the signature's last line dropped.
+    await draft.fill(`I resumed the queue. Try again?\n\nAda`);
     await form.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(page.locator('.hd-message').getByText('I resumed the queue. Try again?')).toBeVisible();
 
@@ -158,6 +166,7 @@ test.describe('email settings', () => {
     expect(mail.HTML).toContain('Brand Ltd · 1 Main Street · Open 9–5');
     expect(mail.HTML).toMatch(/src="[^"]+\/storage\/v1\/object\/public\/branding\/[^"]+\.png"/);
     expect(mail.Text).toContain('> It says paused and prints nothing.');
+    expect(mail.Text).toContain('I resumed the queue. Try again?\n\nAda\n');
 
     // The email as a mail client shows it, wide and narrow.
     const reader = await page.context().newPage();

@@ -964,6 +964,41 @@ describe('a reply’s files in its email (issue 29 item 3)', () => {
   });
 });
 
+describe('an agent’s signature (issue 29 item 4)', () => {
+  it('is the user’s own: set, changed and removed by them, read by nobody else; the database holds its length', async () => {
+    const agent = await db.as('acmeAgent');
+    expect(
+      (await agent.from('signatures').upsert({ body: 'Sam\nAcme Support' }, { onConflict: 'user_id' })).error,
+    ).toBeNull();
+    expect(
+      (await agent.from('signatures').upsert({ body: 'Sam B.\nAcme Support' }, { onConflict: 'user_id' })).error,
+    ).toBeNull();
+    expect((await agent.from('signatures').select('user_id, body')).data).toEqual([
+      { user_id: PEOPLE.acmeAgent.id, body: 'Sam B.\nAcme Support' },
+    ]);
+    // A teammate, the workspace's admin, a customer: nothing to read, nothing changed.
+    for (const person of ['acmeAgent2', 'acmeAdmin', 'acmeCustomer'] as const) {
+      const c = await db.as(person);
+      expect((await c.from('signatures').select('body').eq('user_id', PEOPLE.acmeAgent.id)).data, person).toEqual([]);
+      await c.from('signatures').update({ body: 'Hacked' }).eq('user_id', PEOPLE.acmeAgent.id);
+      await c.from('signatures').delete().eq('user_id', PEOPLE.acmeAgent.id);
+      // Written as someone else: refused.
+      const forged = await c.from('signatures').insert({ user_id: PEOPLE.acmeAgent.id, body: 'Forged' });
+      expect(forged.error?.code, person).toBe('42501');
+    }
+    const tooLong = await agent
+      .from('signatures')
+      .update({ body: 'x'.repeat(1001) })
+      .eq('user_id', PEOPLE.acmeAgent.id);
+    expect(tooLong.error?.code).toBe('23514');
+    expect((await db.sql('select body from signatures where user_id = $1', [PEOPLE.acmeAgent.id])).rows).toEqual([
+      { body: 'Sam B.\nAcme Support' },
+    ]);
+    await agent.from('signatures').delete().eq('user_id', PEOPLE.acmeAgent.id);
+    expect((await db.sql('select body from signatures where user_id = $1', [PEOPLE.acmeAgent.id])).rows).toEqual([]);
+  });
+});
+
 describe('the platform’s email bookkeeping', () => {
   it('is closed to every API role: sign-in links and invitation counts are neither read nor written, their functions refused', async () => {
     const token = crypto.randomUUID();

@@ -58,7 +58,7 @@ const props = (over: Partial<ThreadEmailProps & { fine: string }> = {}): ThreadE
 describe('the thread email', () => {
   it('renders as pinned: the brand, the request, the reply, the files, the button, the earlier messages, the footer', async () => {
     const html = renderEmail(createElement(ThreadEmail, props()));
-    await expect(html).toMatchFileSnapshot('__snapshots__/thread-email.html');
+    await expect(html).toMatchFileSnapshot('__snapshots__/thread-email.html.snap');
     expect(html.startsWith('<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN"')).toBe(true);
     // Table layout and inline styles, as clients without <style> need.
     expect(html).toContain('role="presentation"');

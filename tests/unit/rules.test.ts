@@ -71,6 +71,7 @@ describe('sizes, counts and lengths', () => {
       ],
       ['supabase/schemas/82_email_settings.sql', /char_length\(sender_name\) <= (\d+)/g, email.SENDER_NAME_MAX_LENGTH],
       ['supabase/schemas/82_email_settings.sql', /char_length\(footer\) <= (\d+)/g, email.EMAIL_FOOTER_MAX_LENGTH],
+      ['supabase/schemas/86_signatures.sql', /char_length\(body\) <= (\d+)/g, email.SIGNATURE_MAX_LENGTH],
       [
         'supabase/schemas/80_email.sql',
         /expires_at timestamptz not null default now\(\) \+ interval '(\d+) hours'/g,

@@ -5,4 +5,6 @@
 export const SENDER_NAME_MAX_LENGTH = 80;
 export const EMAIL_FOOTER_MAX_LENGTH = 500;
 export const LOGO_MAX_MB = 1;
+/** An agent's signature (supabase/schemas/86_signatures.sql repeats it). */
+export const SIGNATURE_MAX_LENGTH = 1000;
 export const LOGO_MAX_BYTES = LOGO_MAX_MB * 1024 * 1024;

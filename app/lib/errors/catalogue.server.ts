@@ -1,7 +1,7 @@
 // The error catalogue's codes that only the server gives (docs/product.md §8), with the ones the browser
 // shows too (catalogue.ts): the whole catalogue, for loaders, actions and the server's modules.
 import { DISPLAY_NAME_MAX_LENGTH, EMAIL_LINK_VALID_HOURS, REPORT_MAX_DAYS } from '../constants.ts';
-import { EMAIL_FOOTER_MAX_LENGTH, LOGO_MAX_MB, SENDER_NAME_MAX_LENGTH } from '../email/limits.ts';
+import { EMAIL_FOOTER_MAX_LENGTH, LOGO_MAX_MB, SENDER_NAME_MAX_LENGTH, SIGNATURE_MAX_LENGTH } from '../email/limits.ts';
 import { browserCatalogue } from './catalogue.ts';
 
 const WITH_A_CODE = ' Sign in with a code instead.';
@@ -92,6 +92,7 @@ const catalogue = {
   },
   logo_invalid: { status: 415, message: () => 'Choose a PNG, JPEG, GIF or WebP image for the logo.' },
   logo_too_large: { status: 413, message: () => `Choose a logo of at most ${LOGO_MAX_MB} MB.` },
+  signature_too_long: { status: 400, message: () => `Keep the signature under ${SIGNATURE_MAX_LENGTH} characters.` },
   sender_domain_unverified: {
     status: 409,
     message: (p: { domain: string }) =>

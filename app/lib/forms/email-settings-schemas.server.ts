@@ -1,8 +1,9 @@
-// The email settings' form (/w/:slug/settings/email): the sender, the look, the DKIM selector. The
-// database checks the same (supabase/schemas/82_email_settings.sql); the logo is a file, read apart.
+// The email settings' form (/w/:slug/settings/email): the sender, the look, the DKIM selector; and an
+// agent's signature (/account). The database checks the same (supabase/schemas/82_email_settings.sql,
+// 86_signatures.sql); the logo is a file, read apart.
 import { z } from 'zod';
 import type { EmailSettings } from '../../../supabase/functions/_shared/email-brand.ts';
-import { EMAIL_FOOTER_MAX_LENGTH, SENDER_NAME_MAX_LENGTH } from '../email/limits.ts';
+import { EMAIL_FOOTER_MAX_LENGTH, SENDER_NAME_MAX_LENGTH, SIGNATURE_MAX_LENGTH } from '../email/limits.ts';
 import { errorMessage } from '../errors/catalogue.server.ts';
 
 const message = (
@@ -12,7 +13,8 @@ const message = (
     | 'sender_address_invalid'
     | 'accent_invalid'
     | 'footer_too_long'
-    | 'dkim_selector_invalid',
+    | 'dkim_selector_invalid'
+    | 'signature_too_long',
 ) => ({
   error: errorMessage(code),
 });
@@ -68,3 +70,9 @@ export function typedSettings(
     verified_domain: saved?.verified_domain ?? null,
   };
 }
+
+/** /account: an agent's signature; empty removes it. */
+export const SignatureSchema = z.object({
+  intent: z.literal('signature', message('bad_request')),
+  signature: z.string().max(SIGNATURE_MAX_LENGTH, message('signature_too_long')).trim().optional(),
+});

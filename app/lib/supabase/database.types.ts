@@ -856,6 +856,21 @@ export type Database = {
         }
         Relationships: []
       }
+      signatures: {
+        Row: {
+          body: string
+          user_id: string
+        }
+        Insert: {
+          body: string
+          user_id?: string
+        }
+        Update: {
+          body?: string
+          user_id?: string
+        }
+        Relationships: []
+      }
       ticket_events: {
         Row: {
           actor_id: string | null
