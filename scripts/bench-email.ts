@@ -2,18 +2,13 @@
 // of this project (trigger, pg_net, notify with the branded layout, SMTP), for a reply without files and
 // one with two 2 MB attachments, interleaved, several rounds; prints p50 and p95 per round and the
 // medians of the rounds. Target (issue 29): p95 ≤ 1 s with the two files.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { startStack } from '@tend/supabase-local';
-import { accessToken } from './lib/jwt.ts';
+import { AGENT, emailStack } from './lib/email-stack.ts';
 
 const ROUNDS = 3;
 const PER_ROUND = 8;
 const FILE_BYTES = 2 * 1024 * 1024;
 const ACME = 'd0000000-0000-4000-8000-000000000a01';
-const CUSTOMER = { id: 'c0000000-0000-4000-8000-000000000001', email: 'customer@example.test' };
-const AGENT = { id: 'a0000000-0000-4000-8000-000000000002', email: 'agent@acme.test' };
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -22,44 +17,15 @@ const pct = (xs: number[], p: number) => {
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 async function main() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-email-'));
-  const envFile = path.join(dir, 'functions.env');
-  writeFileSync(envFile, '# bench\n');
-  const stack = await startStack({
-    port: 0,
-    dir: path.join(dir, 'data'),
-    ephemeral: true,
-    functionsEnvFile: envFile,
-    log: () => undefined,
-  });
-  const jwt = (who: { id: string; email: string }) => accessToken(stack.jwtSecret, { sub: who.id, email: who.email });
-  const rpc = async (fn: string, token: string, body: unknown) => {
-    const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/${fn}`, {
-      method: 'POST',
-      headers: { apikey: stack.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${fn}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-  const mails = async () => {
-    const q = encodeURIComponent(`to:${CUSTOMER.email} reply-to:reply+`);
-    return (await (await fetch(`${stack.mailUrl}/api/v1/search?query=${q}`)).json()).messages_count as number;
-  };
+  const { stack, rpc, mails, ticketId, agent, stop } = await emailStack('email');
   try {
-    const [ticket] = await rpc('create_ticket', await jwt(CUSTOMER), {
-      p_workspace_slug: 'acme',
-      p_subject: 'Bench',
-      p_body: 'Timing the mail.',
-    });
-    const agent = await jwt(AGENT);
     const bytes = new Uint8Array(FILE_BYTES).fill(0x25);
     /** Two 2 MB files uploaded as the agent, as the composer does before posting. */
     const upload = async () =>
       Promise.all(
         ['report.pdf', 'photo.png'].map(async (name) => {
           const id = crypto.randomUUID();
-          const key = `${AGENT.id}/${ACME}/${ticket.id}/${id}/${name}`;
+          const key = `${AGENT.id}/${ACME}/${ticketId}/${id}/${name}`;
           const res = await fetch(`${stack.apiUrl}/storage/v1/object/attachments/${key}`, {
             method: 'POST',
             headers: {
@@ -77,7 +43,7 @@ async function main() {
     const reply = async (body: string, files: unknown[] | null) => {
       const before = await mails();
       const t0 = performance.now();
-      await rpc('post_message', agent, { p_ticket_id: ticket.id, p_body: body, p_attachments: files });
+      await rpc('post_message', agent, { p_ticket_id: ticketId, p_body: body, p_attachments: files });
       while ((await mails()) <= before) await new Promise((r) => setTimeout(r, 2));
       return performance.now() - t0;
     };
@@ -108,8 +74,7 @@ async function main() {
       `  median of rounds: no files p50 ${ms(med((r) => pct(r.plain, 50)))} p95 ${ms(plain95)} · two 2 MB files p50 ${ms(med((r) => pct(r.files, 50)))} p95 ${ms(files95)} (${(files95 / plain95).toFixed(2)}×)  target p95 ≤ 1 s with files`,
     );
   } finally {
-    await stack.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await stop();
   }
 }
 
