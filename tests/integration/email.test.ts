@@ -933,12 +933,12 @@ describe('a reply’s files in its email (issue 29 item 3)', () => {
     const mail = await waitFor('the email with files', async () =>
       (await mailsTo(PEOPLE.acmeCustomer.email)).find((x) => x.Text.includes('The steps and the logs are attached.')),
     );
-    // In the MIME message: the two that fit (2.3 MB), with their names, types and sizes.
+    // In the MIME message: the two that fit (2.3 MB, smallest first), by name, with their types and sizes.
     const parts = (mail as Mail & { Attachments: { FileName: string; ContentType: string; Size: number }[] })
       .Attachments;
     expect(parts.map((a) => [a.FileName, a.ContentType, a.Size])).toEqual([
-      ['steps.pdf', 'application/pdf', 2 * 1024 * 1024],
       ['screen.png', 'image/png', 300 * 1024],
+      ['steps.pdf', 'application/pdf', 2 * 1024 * 1024],
     ]);
     expect(mail.Text).toContain('- steps.pdf (2.0 MB, attached)');
     expect(mail.Text).toContain('- screen.png (300 KB, attached)');

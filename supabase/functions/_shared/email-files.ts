@@ -13,18 +13,23 @@ export interface EmailFileRow {
   size: number;
 }
 
-/** In the message's order, each file goes with the email while the total fits; the rest are links. */
+/**
+ * The files that go with the email, smallest first while the total fits (the most files attached; the
+ * rows of one message have no order of their own), and the rest as links; each list by name.
+ */
 export function splitFiles<F extends EmailFileRow>(files: F[], max = EMAIL_FILES_MAX_BYTES) {
   const attached: F[] = [];
   const linked: F[] = [];
   let total = 0;
-  for (const f of files) {
+  const bySize = [...files].sort((a, b) => a.size - b.size || a.file_name.localeCompare(b.file_name));
+  for (const f of bySize) {
     if (total + f.size <= max) {
       attached.push(f);
       total += f.size;
     } else linked.push(f);
   }
-  return { attached, linked };
+  const byName = (a: F, b: F) => a.file_name.localeCompare(b.file_name);
+  return { attached: attached.sort(byName), linked: linked.sort(byName) };
 }
 
 /** 2.4 MB, 312 KB, 12 bytes. */

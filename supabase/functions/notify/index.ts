@@ -182,9 +182,7 @@ async function replyFiles(messageId: string) {
   const { data, error } = await db
     .from('attachments')
     .select('id, file_name, size, mime_type, path')
-    .eq('message_id', messageId)
-    .order('created_at')
-    .order('id');
+    .eq('message_id', messageId);
   if (error) throw error;
   const { attached, linked } = splitFiles(data);
   const secret = Deno.env.get('EMAIL_TOKEN_SECRET') || Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') || '';
