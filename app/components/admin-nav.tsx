@@ -4,6 +4,8 @@ import { Link } from '@remix-run/react';
 const PAGES = [
   { key: 'members', label: 'Members', path: 'settings/members' },
   { key: 'replies', label: 'Canned replies', path: 'settings/replies' },
+  { key: 'notifications', label: 'Notifications', path: 'settings/notifications' },
+  { key: 'email', label: 'Email', path: 'settings/email' },
   { key: 'settings', label: 'Settings', path: 'settings' },
   { key: 'hours', label: 'Hours and targets', path: 'settings/hours' },
   { key: 'assignment', label: 'Assignment', path: 'settings/assignment' },

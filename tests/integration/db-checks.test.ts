@@ -458,6 +458,10 @@ describe('database checks', () => {
       'may_use_help_article_channel',
       'may_use_ticket_channel',
       'member_workspaces',
+      // The notification kinds' checks and Tend's defaults (85_notifications.sql): the tables' checks and
+      // notification_preferences, which run as the member.
+      'notification_builtin',
+      'notification_kinds',
       // workspace_report's percentiles, as its caller (60_reports.sql).
       'report_percentiles',
       'search_ticket_ids',

@@ -56,14 +56,8 @@ export const PRIORITY_LABELS: Record<TicketPriority, string> = {
   urgent: 'Urgent',
 };
 
-/** What a customer reads for each status on the portal. */
-export const PORTAL_STATUS_LABELS: Record<TicketStatus, string> = {
-  new: 'Received',
-  open: 'Open',
-  pending: 'Awaiting your reply',
-  solved: 'Solved',
-  closed: 'Closed',
-};
+/** What a customer reads for each status on the portal (and in the emails notify sends them). */
+export { PORTAL_STATUS_LABELS } from '../../../supabase/functions/_shared/status-labels.ts';
 
 export function isStatus(v: unknown): v is TicketStatus {
   return typeof v === 'string' && (STATUSES as readonly string[]).includes(v);

@@ -806,6 +806,157 @@ export type Database = {
           },
         ]
       }
+      notification_defaults: {
+        Row: {
+          email: string
+          in_app: boolean
+          kind: string
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          email: string
+          in_app: boolean
+          kind: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          email?: string
+          in_app?: boolean
+          kind?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notification_defaults_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      notification_settings: {
+        Row: {
+          email: string
+          in_app: boolean
+          kind: string
+          updated_at: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          email: string
+          in_app: boolean
+          kind: string
+          updated_at?: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          email?: string
+          in_app?: boolean
+          kind?: string
+          updated_at?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notification_settings_membership_fkey"
+            columns: ["workspace_id", "user_id"]
+            isOneToOne: false
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+        ]
+      }
+      notifications: {
+        Row: {
+          actor_id: string | null
+          created_at: string
+          email: string
+          emailed_at: string | null
+          id: string
+          in_app: boolean
+          kind: string
+          message_id: string | null
+          read_at: string | null
+          recipient_id: string
+          ticket_id: string | null
+          workspace_id: string
+        }
+        Insert: {
+          actor_id?: string | null
+          created_at?: string
+          email: string
+          emailed_at?: string | null
+          id?: string
+          in_app: boolean
+          kind: string
+          message_id?: string | null
+          read_at?: string | null
+          recipient_id: string
+          ticket_id?: string | null
+          workspace_id: string
+        }
+        Update: {
+          actor_id?: string | null
+          created_at?: string
+          email?: string
+          emailed_at?: string | null
+          id?: string
+          in_app?: boolean
+          kind?: string
+          message_id?: string | null
+          read_at?: string | null
+          recipient_id?: string
+          ticket_id?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notifications_actor_profile_fkey"
+            columns: ["actor_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["user_id"]
+          },
+          {
+            foreignKeyName: "notifications_membership_fkey"
+            columns: ["workspace_id", "recipient_id"]
+            isOneToOne: false
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+          {
+            foreignKeyName: "notifications_message_id_fkey"
+            columns: ["message_id"]
+            isOneToOne: false
+            referencedRelation: "messages"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       profiles: {
         Row: {
           created_at: string
@@ -820,6 +971,21 @@ export type Database = {
         Update: {
           created_at?: string
           display_name?: string
+          user_id?: string
+        }
+        Relationships: []
+      }
+      signatures: {
+        Row: {
+          body: string
+          user_id: string
+        }
+        Insert: {
+          body: string
+          user_id?: string
+        }
+        Update: {
+          body?: string
           user_id?: string
         }
         Relationships: []
@@ -1107,6 +1273,59 @@ export type Database = {
           },
         ]
       }
+      workspace_email_settings: {
+        Row: {
+          accent_color: string
+          dkim_selector: string | null
+          footer: string | null
+          logo_path: string | null
+          sender_address: string | null
+          sender_name: string | null
+          updated_at: string
+          updated_by: string | null
+          verification_token: string
+          verified_at: string | null
+          verified_domain: string | null
+          workspace_id: string
+        }
+        Insert: {
+          accent_color?: string
+          dkim_selector?: string | null
+          footer?: string | null
+          logo_path?: string | null
+          sender_address?: string | null
+          sender_name?: string | null
+          updated_at?: string
+          updated_by?: string | null
+          verification_token?: string
+          verified_at?: string | null
+          verified_domain?: string | null
+          workspace_id: string
+        }
+        Update: {
+          accent_color?: string
+          dkim_selector?: string | null
+          footer?: string | null
+          logo_path?: string | null
+          sender_address?: string | null
+          sender_name?: string | null
+          updated_at?: string
+          updated_by?: string | null
+          verification_token?: string
+          verified_at?: string | null
+          verified_domain?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "workspace_email_settings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       workspace_slug_history: {
         Row: {
           created_at: string
@@ -1353,6 +1572,17 @@ export type Database = {
         Args: { p_at?: string; p_workspace_id: string }
         Returns: string
       }
+      notification_preferences: {
+        Args: { p_workspace_id: string }
+        Returns: {
+          email: string
+          in_app: boolean
+          kind: string
+          own: boolean
+          team_email: string
+          team_in_app: boolean
+        }[]
+      }
       portal_workspace: {
         Args: { p_slug: string }
         Returns: {
@@ -1433,6 +1663,10 @@ export type Database = {
         Args: { p_periods: Json; p_workspace_id: string }
         Returns: undefined
       }
+      save_notification_settings: {
+        Args: { p_settings: Json; p_team?: boolean; p_workspace_id: string }
+        Returns: undefined
+      }
       save_sla_targets: {
         Args: { p_targets: Json; p_workspace_id: string }
         Returns: undefined
@@ -1484,6 +1718,10 @@ export type Database = {
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
       unclaimed_help_images: { Args: { p_limit?: number }; Returns: string[] }
+      unread_notifications: {
+        Args: Record<PropertyKey, never>
+        Returns: number
+      }
       unrecorded_attachment_objects: {
         Args: { p_limit?: number }
         Returns: string[]

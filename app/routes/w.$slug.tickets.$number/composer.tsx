@@ -24,7 +24,8 @@ import { AGENT_STATUSES, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { action, loader } from './ticket.server.ts';
 
 export function Composer({ result, sent }: { result: FormReply | undefined; sent: FormReply | undefined }) {
-  const { workspace, ticket, me, messages, lastMessageId, clientKey, cannedReplies } = useLoaderData<typeof loader>();
+  const { workspace, ticket, me, signature, messages, lastMessageId, clientKey, cannedReplies } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // The draft starts empty after my own message is sent, and only then: live updates bring others'.
   const mine = messages.filter((m) => m.author_id === me).length;
@@ -77,7 +78,8 @@ export function Composer({ result, sent }: { result: FormReply | undefined; sent
         name="body"
         label="Message"
         errors={replyErrors(result, 'body')}
-        defaultValue={replyValue(sent, 'body') ?? ''}
+        // A new draft starts with my signature under it, to keep, change or remove for this message.
+        defaultValue={replyValue(sent, 'body') ?? (signature ? `\n\n${signature}` : '')}
         describedBy="note-banner"
         key={`draft-${mine}`}
         keep={{ key: ticket.id, sent: mine }}

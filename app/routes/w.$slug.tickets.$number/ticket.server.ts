@@ -66,9 +66,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
-  const [{ data: result, error }, canned] = await Promise.all([
+  const [{ data: result, error }, canned, { data: signature }] = await Promise.all([
     supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
     cannedReplyTitles(request, supabase, slug),
+    // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
+    supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -90,6 +92,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return dataWithSession(request, {
     workspace: { id: page.workspace.id, slug: page.workspace.slug, name: page.workspace.name },
     me: user.id,
+    signature: signature?.body ?? null,
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
     ticket: shownTicket,
     // The header's badge, worded here: "First response due in 25 min · Mon 9 Mar, 10:00".
