@@ -1,5 +1,7 @@
-// A ticket's conversation, oldest first. Internal notes (agents only; RLS never sends them to a
+// A ticket's conversation, oldest first: a window of it, with "Show earlier messages" above when
+// there are more (thread-window.ts; a link, so it works without JavaScript). Internal notes (agents only; RLS never sends them to a
 // requester) are set apart with a label and a tinted background.
+import { Link } from '@remix-run/react';
 import type { AttachmentView } from '~/lib/helpdesk/attachments.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
@@ -12,16 +14,18 @@ export type ThreadMessage = Pick<Tables<'messages'>, 'id' | 'kind' | 'body' | 'c
 };
 
 /**
- * `filesPath`: the page's file route, `…/files/` (the attachment id follows). `articleFrom`: on the
+ * `earlier`: the link to the earlier messages, if any. `filesPath`: the page's file route, `…/files/` (the attachment id follows). `articleFrom`: on the
  * agent's page, the new-article address a reply's id completes ("Create article from this reply").
  */
 export function Thread({
   messages,
+  earlier,
   highlightAfter,
   filesPath,
   articleFrom,
 }: {
   messages: ThreadMessage[];
+  earlier?: string | null;
   highlightAfter?: string | null;
   filesPath: string;
   articleFrom?: string;
@@ -29,34 +33,41 @@ export function Thread({
   const href = (id: string) => `${filesPath}${id}`;
   let passed = false;
   return (
-    <ol className="hd-thread" aria-label="Conversation">
-      {messages.map((m) => {
-        const isNew = !!highlightAfter && passed;
-        if (m.id === highlightAfter) passed = true;
-        return (
-          <li
-            key={m.id}
-            id={`message-${m.id}`}
-            className={`hd-message${m.kind === 'note' ? ' hd-message--note' : ''}${isNew ? ' hd-message--new' : ''}`}
-            data-kind={m.kind}
-            data-message-id={m.id}
-          >
-            <div className="hd-message__meta">
-              <strong>
-                <bdi>{m.author}</bdi>
-              </strong>
-              {m.kind === 'note' ? <span className="hd-note-label">Internal note</span> : null}
-              {isNew ? <span className="hd-new-label">New</span> : null}
-              <time dateTime={m.created_at}>{formatDate(m.created_at)}</time>
-            </div>
-            <div className="hd-message__body">{m.body}</div>
-            <AttachmentList files={m.attachments ?? []} href={href} />
-            {articleFrom && m.kind === 'reply' ? (
-              <a href={`${articleFrom}${m.id}`}>Create article from this reply</a>
-            ) : null}
-          </li>
-        );
-      })}
-    </ol>
+    <>
+      {earlier ? (
+        <p className="hd-thread__earlier">
+          <Link to={earlier}>Show earlier messages</Link>
+        </p>
+      ) : null}
+      <ol className="hd-thread" aria-label="Conversation">
+        {messages.map((m) => {
+          const isNew = !!highlightAfter && passed;
+          if (m.id === highlightAfter) passed = true;
+          return (
+            <li
+              key={m.id}
+              id={`message-${m.id}`}
+              className={`hd-message${m.kind === 'note' ? ' hd-message--note' : ''}${isNew ? ' hd-message--new' : ''}`}
+              data-kind={m.kind}
+              data-message-id={m.id}
+            >
+              <div className="hd-message__meta">
+                <strong>
+                  <bdi>{m.author}</bdi>
+                </strong>
+                {m.kind === 'note' ? <span className="hd-note-label">Internal note</span> : null}
+                {isNew ? <span className="hd-new-label">New</span> : null}
+                <time dateTime={m.created_at}>{formatDate(m.created_at)}</time>
+              </div>
+              <div className="hd-message__body">{m.body}</div>
+              <AttachmentList files={m.attachments ?? []} href={href} />
+              {articleFrom && m.kind === 'reply' ? (
+                <a href={`${articleFrom}${m.id}`}>Create article from this reply</a>
+              ) : null}
+            </li>
+          );
+        })}
+      </ol>
+    </>
   );
 }

@@ -458,7 +458,13 @@ grant execute on function public.requester_card(uuid) to authenticated, service_
 -- An agent's ticket page in one call: the workspace and my role, the members, the ticket, its thread
 -- (notes included), its latest 100 events, the display names of everyone involved, and the requester
 -- card.
-create function public.ticket_page(p_slug text, p_number integer) returns jsonb
+-- The thread is a window (docs/product.md §2, issue 27 item 12): the newest p_page messages, and
+-- with p_earlier_at/p_earlier_id (the oldest message shown so far) everything from there on plus
+-- p_page before it. One more than asked is sent before the window when there is one: the app shows
+-- "Show earlier messages" for it. Keyset reads on messages_ticket_idx, so a 1 000-message ticket costs
+-- what a 30-message one does. 'mine': how many messages I wrote here (the kept draft's counter).
+create function public.ticket_page(p_slug text, p_number integer, p_page integer default 30,
+                                   p_earlier_at timestamptz default null, p_earlier_id uuid default null) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 declare
   member record;
@@ -491,7 +497,16 @@ begin
                                                                   order by a.created_at, a.file_name), '[]')
                                                                 from public.attachments a where a.message_id = m.id))
                                                    order by m.created_at, m.id), '[]')
-                   from public.messages m where m.ticket_id = t.id),
+                   from ((select * from public.messages m
+                           where m.ticket_id = t.id and p_earlier_at is not null
+                             and (m.created_at, m.id) >= (p_earlier_at, p_earlier_id))
+                         union all
+                         (select * from public.messages m
+                           where m.ticket_id = t.id
+                             and (p_earlier_at is null or (m.created_at, m.id) < (p_earlier_at, p_earlier_id))
+                           order by m.created_at desc, m.id desc
+                           limit least(greatest(p_page, 1), 100) + 1)) m),
+    'mine', (select count(*) from public.messages m where m.ticket_id = t.id and m.author_id = auth.uid()),
     'events', (select coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'actor_id', e.actor_id, 'type', e.type, 'from', e."from",
                                                             'to', e."to", 'created_at', e.created_at) order by e.created_at desc, e.id desc), '[]')
                  from (select * from public.ticket_events e where e.ticket_id = t.id order by e.created_at desc, e.id desc limit 100) e),
@@ -507,5 +522,5 @@ begin
     'requester', public.requester_card(t.id)
   );
 end $$;
-revoke all on function public.ticket_page(text, integer) from public, anon;
-grant execute on function public.ticket_page(text, integer) to authenticated, service_role;
+revoke all on function public.ticket_page(text, integer, integer, timestamptz, uuid) from public, anon;
+grant execute on function public.ticket_page(text, integer, integer, timestamptz, uuid) to authenticated, service_role;

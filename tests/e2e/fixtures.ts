@@ -203,15 +203,20 @@ export async function service(path: string, init: RequestInit = {}) {
  * before the next from when it sent it, so this moves time for them instead of waiting it out.
  */
 export async function sentEarlier(email: string, seconds: number) {
+  const rows = await superuserSql(
+    `update auth.users set confirmation_sent_at = confirmation_sent_at - make_interval(secs => $2),
+       recovery_sent_at = recovery_sent_at - make_interval(secs => $2) where email = $1 returning id`,
+    [email, seconds],
+  );
+  if (rows.length !== 1) throw new Error(`no user ${email}`);
+}
+
+/** The stack's database as its superuser (test setup only: moving clocks, writing volume). */
+export async function superuserSql(text: string, params: unknown[] = []) {
   const db = new pg.Client({ connectionString: required('E2E_DB_URL') });
   await db.connect();
   try {
-    const { rowCount } = await db.query(
-      `update auth.users set confirmation_sent_at = confirmation_sent_at - make_interval(secs => $2),
-         recovery_sent_at = recovery_sent_at - make_interval(secs => $2) where email = $1`,
-      [email, seconds],
-    );
-    if (rowCount !== 1) throw new Error(`no user ${email}`);
+    return (await db.query(text, params)).rows;
   } finally {
     await db.end();
   }

@@ -1716,7 +1716,16 @@ export type Database = {
         }
         Returns: Json
       }
-      ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
+      ticket_page: {
+        Args: {
+          p_earlier_at?: string
+          p_earlier_id?: string
+          p_number: number
+          p_page?: number
+          p_slug: string
+        }
+        Returns: Json
+      }
       unclaimed_help_images: { Args: { p_limit?: number }; Returns: string[] }
       unread_notifications: {
         Args: Record<PropertyKey, never>

@@ -24,11 +24,11 @@ import { AGENT_STATUSES, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { action, loader } from './ticket.server.ts';
 
 export function Composer({ result, sent }: { result: FormReply | undefined; sent: FormReply | undefined }) {
-  const { workspace, ticket, me, signature, messages, lastMessageId, clientKey, cannedReplies } =
+  const { workspace, ticket, signature, mine, lastMessageId, clientKey, cannedReplies } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  // The draft starts empty after my own message is sent, and only then: live updates bring others'.
-  const mine = messages.filter((m) => m.author_id === me).length;
+  // The draft starts empty after my own message is sent (`mine`: how many I wrote here), and only
+  // then: live updates bring others'.
   const status = ticket.status;
   // The traffic cop's "last seen" (post_message refuses a send after messages the writer hadn't
   // seen): the newest message when the draft was begun. A message a live update brings in while

@@ -14,6 +14,7 @@ import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
 import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
+import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpdesk/thread-window.ts';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
   parseNumber,
@@ -46,7 +47,10 @@ interface TicketPageJson {
     | 'first_response_at'
     | 'solved_at'
   >;
+  /** A window of the thread, oldest first (thread-window.ts). */
   messages: Omit<ThreadMessage, 'author'>[];
+  /** How many messages I wrote here. */
+  mine: number;
   events: (TicketEvent & Pick<Tables<'ticket_events'>, 'id' | 'created_at'>)[];
   names: Record<string, string>;
   /** The SLA promise running, if any (supabase/schemas/90_promises.sql). */
@@ -66,8 +70,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
+  const cursor = earlierCursor(request);
   const [{ data: result, error }, canned, { data: signature }] = await Promise.all([
-    supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
+    supabase.rpc(
+      'ticket_page',
+      {
+        p_slug: slug,
+        p_number: number,
+        p_page: THREAD_PAGE,
+        ...(cursor ? { p_earlier_at: cursor.at, p_earlier_id: cursor.id } : {}),
+      },
+      { get: true },
+    ),
     cannedReplyTitles(request, supabase, slug),
     // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
     supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
@@ -81,7 +95,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const names = new Map(Object.entries(page.names));
   const members = namedMembers(page.members, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
-  const messages: ThreadMessage[] = page.messages.map((m) => ({ ...m, author: name(m.author_id) }));
+  const thread = threadWindow(page.messages, cursor);
+  const messages: ThreadMessage[] = thread.messages.map((m) => ({ ...m, author: name(m.author_id) }));
   // The newest 100 changes, told oldest first like the thread.
   const events = page.events
     .toReversed()
@@ -108,6 +123,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
     assignee: page.ticket.assignee_id ? name(page.ticket.assignee_id) : null,
     messages,
+    earlier: thread.earlier,
+    mine: page.mine,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
@@ -154,7 +171,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       fileNames,
     });
   }
-  const page = `/w/${slug}/tickets/${params.number}`;
+  const page = samePage(request, `/w/${slug}/tickets/${params.number}`);
   if (form.intent !== 'send')
     return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
   const { error } = await supabase.rpc('post_message', {
