@@ -24,7 +24,7 @@ import { AGENT_STATUSES, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { action, loader } from './ticket.server.ts';
 
 export function Composer({ result, sent }: { result: FormReply | undefined; sent: FormReply | undefined }) {
-  const { workspace, ticket, signature, mine, lastMessageId, clientKey, cannedReplies } =
+  const { workspace, ticket, me, members, signature, mine, lastMessageId, clientKey, cannedReplies } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // The draft starts empty after my own message is sent (`mine`: how many I wrote here), and only
@@ -85,6 +85,17 @@ export function Composer({ result, sent }: { result: FormReply | undefined; sent
         keep={{ key: ticket.id, sent: mine }}
         required
         rows={6}
+        onKeyDown={({ key, currentTarget: area }) => {
+          // "@" offers the members to mention in a note (mention-picker.ts, loaded the first time).
+          if (key === '@')
+            void import('~/components/mention-picker.ts').then(({ attachMentions }) =>
+              attachMentions(
+                area,
+                members.filter((m) => m.user_id !== me),
+                () => (area.form?.elements.namedItem('kind') as RadioNodeList | null)?.value === 'note',
+              ),
+            );
+        }}
       />
       <AttachmentsField
         errors={replyErrors(sent, FILES_FIELD)}
