@@ -4,6 +4,7 @@ import { Link } from '@remix-run/react';
 const PAGES = [
   { key: 'members', label: 'Members', path: 'settings/members' },
   { key: 'replies', label: 'Canned replies', path: 'settings/replies' },
+  { key: 'tags', label: 'Tags', path: 'settings/tags' },
   { key: 'settings', label: 'Settings', path: 'settings' },
   { key: 'reports', label: 'Reports', path: 'reports' },
   { key: 'help', label: 'Help center', path: 'help' },

@@ -11,6 +11,7 @@ const KEYS = [
   ['c', 'Inbox: claim the next request'],
   ['r', 'Ticket: reply to the customer'],
   ['n', 'Ticket: write an internal note'],
+  ['t', 'Ticket: add a tag'],
   ['g then i', 'Go to the inbox'],
   ['?', 'Show these shortcuts'],
 ];
@@ -61,7 +62,7 @@ export function press(key: string, goToInbox: () => void) {
   } else if (key === '?') openSheet();
   else {
     const marked = document.querySelector<HTMLElement>(`[data-shortcut="${key}"]`);
-    if (key === '/') marked?.focus();
+    if (key === '/' || key === 't') marked?.focus();
     else marked?.click();
   }
 }

@@ -65,7 +65,7 @@ create table public.ticket_events (
   ticket_id uuid not null references public.tickets (id) on delete cascade,
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   actor_id uuid references auth.users (id),
-  type text not null check (type in ('created', 'status', 'assignee', 'priority')),
+  type text not null check (type in ('created', 'status', 'assignee', 'priority', 'tag_added', 'tag_removed')),
   "from" text,
   "to" text,
   created_at timestamptz not null default clock_timestamp()

@@ -143,7 +143,7 @@ revoke all on function private.inbox_view_filter(text), private.membership(text)
 -- the inbox (its owner) only; a lock the statement waited for is waited for again for at most 2 s.
 create function private.inbox_search_plan(
   p_stmt text, p_pins text, p1 uuid, p2 uuid, p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery,
-  p7 timestamptz, p8 uuid, p9 integer, p10 uuid, p11 uuid[], p12 uuid[]
+  p7 timestamptz, p8 uuid, p9 integer, p10 uuid, p11 uuid[], p12 uuid[], p13 uuid[]
 ) returns text
 language plpgsql volatile set search_path = '' as $$
 declare
@@ -157,7 +157,7 @@ begin
   elsif p_pins = 'ordered' then
     perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
   end if;
-  for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12 loop
+  for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13 loop
     plan := concat_ws(E'\n', plan, line);
   end loop;
   return plan;
@@ -165,7 +165,7 @@ exception when others then
   return 'no plan: ' || sqlerrm;
 end $$;
 revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid, tsquery,
-  timestamptz, uuid, integer, uuid, uuid[], uuid[]) from public;
+  timestamptz, uuid, integer, uuid, uuid[], uuid[], uuid[]) from public;
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, and the cursors for the
@@ -181,7 +181,8 @@ create function public.inbox(
   p_after_id uuid default null,
   p_before_at timestamptz default null,
   p_before_id uuid default null,
-  p_limit integer default 25
+  p_limit integer default 25,
+  p_tags text[] default null
 ) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 declare
@@ -216,6 +217,8 @@ declare
   ticket_number integer;
   newer boolean := p_before_at is not null and p_before_id is not null;
   older boolean := not newer and p_after_at is not null and p_after_id is not null;
+  -- The tags a ticket must all carry (?tag=, tag: in the search), by id.
+  tag_ids uuid[];
   page_ids uuid[];
   has_more boolean;
   result jsonb;
@@ -236,12 +239,23 @@ begin
     raise exception using errcode = 'P0001', message = 'bad_request';
   end;
 
+  if cardinality(p_tags) > 0 then
+    tag_ids := array(select g.id from public.tags g where g.workspace_id = ws.id and g.name = any (p_tags));
+    -- A tag that isn't one: nothing carries it (a tag's id no ticket has stands for it).
+    if cardinality(tag_ids) < (select count(distinct x) from unnest(p_tags) x) then
+      tag_ids := tag_ids || gen_random_uuid();
+    end if;
+  end if;
+
   -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1,
-  -- $10 the requester an email address names, $11 search candidates, $12 tickets of matching notes
+  -- $10 the requester an email address names, $11 search candidates, $12 tickets of matching notes,
+  -- $13 the tags every ticket carries
   base := 't.workspace_id = $2 and ' || view_sql
     || case when p_status is not null then ' and t.status = $3' else '' end
     || case when p_priority is not null then ' and t.priority = $4' else '' end
     || case when p_assignee = 'none' then ' and t.assignee_id is null' when assignee is not null then ' and t.assignee_id = $5' else '' end
+    || case when tag_ids is not null then ' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = any ($13)'
+         || ' group by tt.ticket_id having count(*) = cardinality($13))' else '' end
     || case when older then ' and (t.last_message_at, t.id) < ($7, $8)' when newer then ' and (t.last_message_at, t.id) > ($7, $8)' else '' end;
 
   dir := case when newer then 'asc' else 'desc' end;
@@ -279,7 +293,7 @@ begin
       stmt := format('select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
         || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_notes + 1);
       execute stmt into note_tickets
-        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
       perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
       pins := '';
       match := '(t.search @@ $6 or ' || case when cardinality(note_tickets) <= search_notes then 't.id = any ($12)'
@@ -290,21 +304,21 @@ begin
         || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
         dir, base, search_window, match);
       execute stmt into page_ids
-        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
       if cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         pins := 'bitmap';
         stmt := format('select array(select t.id from public.tickets t where %s and t.search @@ $6 limit %s)', base, search_cap + 1);
         execute stmt into candidates
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
         if cardinality(candidates) <= search_cap and cardinality(note_tickets) <= search_notes then
           candidates := candidates || note_tickets;
         elsif cardinality(candidates) <= search_cap then
           stmt := format('select $11 || array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
             || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_cap + 1);
           execute stmt into candidates
-            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
         end if;
         perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
         pins := '';
@@ -321,7 +335,7 @@ begin
             dir, base, match);
         end if;
         execute stmt into page_ids
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
         perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
         pins := '';
       end if;
@@ -333,7 +347,7 @@ begin
           || ' order by t.last_message_at %1$s, t.id %1$s limit $9)) u order by u.last_message_at %1$s, u.id %1$s limit $9)', dir, base);
         candidates := page_ids;
         execute stmt into page_ids
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
       end if;
     exception when query_canceled then
       -- The statement timeout (57014) struck in the search: an empty page that says so
@@ -342,13 +356,14 @@ begin
       search_timed_out := true;
       page_ids := '{}';
       search_plan := concat_ws(E'\n', stmt, private.inbox_search_plan(stmt, pins,
-        me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets));
+        me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids));
     end;
   else
     execute format(
       'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
       into page_ids
-      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1,
+        requester, candidates, note_tickets, tag_ids;
   end if;
   page_ids := coalesce(page_ids, '{}');
   -- One row past the page says whether there is another page in that direction.
@@ -376,8 +391,8 @@ begin
                  'solved', coalesce(sum(c.n) filter (where c.status = 'solved'), 0),
                  'all', coalesce(sum(c.n), 0))
                  from private.ticket_tallies c where c.workspace_id = ws.id),
-    -- Without a search the view's total, filters included, is exact from the tallies too.
-    'total', case when q is null then (
+    -- Without a search or tags the view's total, filters included, is exact from the tallies too.
+    'total', case when q is null and tag_ids is null then (
                select coalesce(sum(c.n), 0) from private.ticket_tallies c
                 where c.workspace_id = ws.id
                   and case p_view
@@ -394,7 +409,7 @@ begin
                    'id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
                    'requester_id', t.requester_id, 'requester', coalesce(rp.display_name, 'Unknown'),
                    'assignee_id', t.assignee_id, 'assignee', case when t.assignee_id is not null then coalesce(ap.display_name, 'Unknown') end,
-                   'last_message_at', t.last_message_at) order by u.i), '[]')
+                   'last_message_at', t.last_message_at, 'tags', private.ticket_tags_json(t.id)) order by u.i), '[]')
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id
                   left join public.profiles rp on rp.user_id = t.requester_id
@@ -407,8 +422,8 @@ begin
   ) into result;
   return result;
 end $$;
-revoke all on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer) from public, anon;
-grant execute on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer) to authenticated, service_role;
+revoke all on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer, text[]) from public, anon;
+grant execute on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer, text[]) to authenticated, service_role;
 
 -- The requester card on an agent's ticket page: who they are (name, and the email address that
 -- profiles don't hold) and their other recent requests here. Requesters and other workspaces get
@@ -461,7 +476,8 @@ begin
                   from public.memberships m where m.workspace_id = ws.id),
     'ticket', jsonb_build_object('id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
                                  'requester_id', t.requester_id, 'assignee_id', t.assignee_id, 'created_at', t.created_at,
-                                 'first_response_at', t.first_response_at, 'solved_at', t.solved_at),
+                                 'first_response_at', t.first_response_at, 'solved_at', t.solved_at,
+                                 'tags', private.ticket_tags_json(t.id)),
     'messages', (select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'kind', m.kind, 'body', m.body, 'created_at', m.created_at,
                                                               'author_id', m.author_id,
                                                               'attachments', (select coalesce(jsonb_agg(jsonb_build_object(

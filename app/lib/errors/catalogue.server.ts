@@ -73,6 +73,17 @@ const catalogue = {
     message: () => 'Someone saved this article meanwhile. Your text is kept: save to replace theirs.',
   },
   collection_taken: { status: 409, message: () => 'That collection exists already.' },
+  // Tags (docs/product.md §2.4): a name is an identifier (TAG_NAME_RE, app/lib/helpdesk/tags.ts).
+  tag_invalid: {
+    status: 400,
+    message: () => 'A tag is 1 to 40 lower-case letters, digits, - or _, starting with a letter or digit.',
+  },
+  tag_create_forbidden: {
+    status: 403,
+    message: () => 'Only admins can create tags in this workspace. Choose an existing tag.',
+  },
+  tag_taken: { status: 409, message: () => 'That tag exists already. Merge the two instead.' },
+  tag_merge_same: { status: 400, message: () => 'Choose another tag to merge into.' },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
 } as const;

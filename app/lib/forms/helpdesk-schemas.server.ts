@@ -13,6 +13,7 @@ import {
 } from '../constants.ts';
 import { errorMessage } from '../errors/catalogue.server.ts';
 import { unknownPlaceholders } from '../helpdesk/canned-replies.ts';
+import { TAG_COLOURS, TAG_NAME_RE } from '../helpdesk/tags.ts';
 import {
   AGENT_STATUSES,
   assigneeValue,
@@ -25,6 +26,11 @@ import { EmailSchema } from './schemas.server.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from './fields.ts';
 
 const badRequest = { error: errorMessage('bad_request') };
+
+/** A tag's name as typed: trimmed, lower case, then an identifier (docs/product.md §2.4). */
+const tagInvalid = { error: errorMessage('tag_invalid') };
+export const TagNameSchema = z.string(tagInvalid).trim().toLowerCase().regex(TAG_NAME_RE, tagInvalid.error);
+const IdSchema = z.string().regex(UUID_RE, badRequest.error);
 
 /** Addresses the app or its future pages use. */
 export const RESERVED_SLUGS = new Set([
@@ -142,6 +148,9 @@ export const TicketSchema = byIntent([
     assignee: AssigneeSchema,
     ...from,
   }),
+  // The sidebar's tags: add one by name (created if the agent may), remove one.
+  z.object({ intent: z.literal('add_tag'), tag: TagNameSchema }),
+  z.object({ intent: z.literal('remove_tag'), tag_id: IdSchema }),
   // Without JavaScript: the chosen canned reply goes into the composer (the page renders it again).
   // (by title: one per workspace).
   z.object({
@@ -171,6 +180,27 @@ export const MembersSchema = byIntent([
     role: z.enum(MEMBER_ROLES, badRequest),
   }),
   z.object({ intent: z.literal('remove'), member: z.string().regex(UUID_RE, badRequest.error) }),
+]);
+
+/** /w/:slug/settings/tags: add, rename and colour, merge, delete; whether agents create tags. */
+export const TagsSchema = byIntent([
+  z.object({
+    intent: z.literal('add'),
+    name: TagNameSchema,
+    colour: z.enum(TAG_COLOURS, badRequest).default('grey'),
+  }),
+  z.object({
+    intent: z.literal('edit'),
+    tag: IdSchema,
+    name: TagNameSchema,
+    colour: z.enum(TAG_COLOURS, badRequest),
+  }),
+  z.object({ intent: z.literal('merge'), tag: IdSchema, into: IdSchema }),
+  z.object({ intent: z.literal('delete'), tag: IdSchema }),
+  z.object({
+    intent: z.literal('agents_create'),
+    agents_create_tags: z.enum(['on', 'off'], badRequest).default('off'),
+  }),
 ]);
 
 /** /invite/:token: accept. */

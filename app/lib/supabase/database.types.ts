@@ -705,6 +705,41 @@ export type Database = {
         }
         Relationships: []
       }
+      tags: {
+        Row: {
+          colour: string
+          created_at: string
+          created_by: string | null
+          id: string
+          name: string
+          workspace_id: string
+        }
+        Insert: {
+          colour?: string
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name: string
+          workspace_id: string
+        }
+        Update: {
+          colour?: string
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "tags_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       ticket_events: {
         Row: {
           actor_id: string | null
@@ -746,6 +781,52 @@ export type Database = {
           },
           {
             foreignKeyName: "ticket_events_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      ticket_tags: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          tag_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          tag_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          tag_id?: string
+          ticket_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_tags_tag_id_fkey"
+            columns: ["tag_id"]
+            isOneToOne: false
+            referencedRelation: "tags"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_tags_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_tags_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -870,6 +951,7 @@ export type Database = {
       }
       workspaces: {
         Row: {
+          agents_create_tags: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -879,6 +961,7 @@ export type Database = {
           time_zone: string
         }
         Insert: {
+          agents_create_tags?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -888,6 +971,7 @@ export type Database = {
           time_zone?: string
         }
         Update: {
+          agents_create_tags?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -910,6 +994,10 @@ export type Database = {
           slug: string
           workspace_id: string
         }[]
+      }
+      add_ticket_tag: {
+        Args: { p_name: string; p_ticket_id: string }
+        Returns: string
       }
       announce_ticket_viewer: {
         Args: { p_presence_ref: string; p_ticket_id: string }
@@ -973,6 +1061,7 @@ export type Database = {
       create_workspace: {
         Args: { p_name: string; p_slug: string }
         Returns: {
+          agents_create_tags: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -1054,10 +1143,12 @@ export type Database = {
           p_query?: string
           p_slug: string
           p_status?: string
+          p_tags?: string[]
           p_view?: string
         }
         Returns: Json
       }
+      merge_tags: { Args: { p_from: string; p_into: string }; Returns: number }
       portal_workspace: {
         Args: { p_slug: string }
         Returns: {
@@ -1171,6 +1262,7 @@ export type Database = {
         Returns: Json
       }
       workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
+      workspace_tags: { Args: { p_slug: string }; Returns: Json }
     }
     Enums: {
       help_article_status: "draft" | "published"

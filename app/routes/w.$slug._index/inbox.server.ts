@@ -6,7 +6,7 @@ import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { type InboxJson, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
+import { type InboxJson, inboxArgs, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/workspace-access.server.ts';
 import { decodeCursor, encodeCursor } from '~/lib/helpdesk/inbox-cursor.ts';
@@ -18,7 +18,8 @@ import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin }
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const url = new URL(request.url);
-  const { view, q, status, priority, assignee } = inboxFilters(url.searchParams);
+  const { view, ...filters } = inboxFilters(url.searchParams);
+  const { q } = filters;
   const after = decodeCursor(url.searchParams.get('after'));
   const before = after ? null : decodeCursor(url.searchParams.get('before'));
   // The page number is only shown ("26–50 of …"); the cursor decides what is listed.
@@ -31,11 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // carries every argument as text ("null" included), so unset ones are left out for their defaults.
   const args = {
     p_slug: parseSlug(request, params.slug),
-    p_view: view,
-    p_query: q,
-    p_status: status,
-    p_priority: priority,
-    p_assignee: assignee,
+    ...inboxArgs({ view, ...filters }),
     p_after_at: after?.at,
     p_after_id: after?.id,
     p_before_at: before?.at,
@@ -70,7 +67,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),
       me: user.id,
       view,
-      filters: { q, status, priority, assignee },
+      filters,
       // Back to the newest page, the page number starts again.
       page: before && !inbox.newer ? 1 : page,
       total: inbox.total,

@@ -11,6 +11,7 @@ import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
 import { INBOX_VIEWS, VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { InboxFilters } from './filters.tsx';
 import type { action, loader } from './inbox.server.ts';
+import { inboxHref } from './inbox-href.ts';
 import { InboxTable } from './table.tsx';
 
 export { action, loader } from './inbox.server.ts';
@@ -18,14 +19,6 @@ export { action, loader } from './inbox.server.ts';
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },
 ];
-
-function href(slug: string, params: Record<string, string | number | undefined>) {
-  const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(params))
-    if (v !== undefined && v !== '' && !(k === 'page' && (v as number) <= 1)) sp.set(k, String(v));
-  const s = sp.toString();
-  return `/w/${slug}${s ? `?${s}` : ''}`;
-}
 
 const count = new Intl.NumberFormat('en');
 
@@ -70,7 +63,7 @@ export default function Inbox() {
         <div className="hd-toolbar">
           {adminOf ? (
             <a
-              href={`/w/${workspace.slug}/export.csv${href('', keep).slice('/w/'.length)}`}
+              href={`/w/${workspace.slug}/export.csv${inboxHref('', keep).slice('/w/'.length)}`}
               download
               className="button button--secondary"
             >
@@ -84,7 +77,7 @@ export default function Inbox() {
           </Form>
         </div>
       </div>
-      <LiveInbox workspaceId={workspace.id} laterPage={!!newer} newestHref={href(workspace.slug, keep)} />
+      <LiveInbox workspaceId={workspace.id} laterPage={!!newer} newestHref={inboxHref(workspace.slug, keep)} />
       {nothingToClaim ? (
         <p className="notice notice--success" role="status">
           Nothing to claim: every open request has an owner.
@@ -97,7 +90,7 @@ export default function Inbox() {
           {INBOX_VIEWS.map((v) => (
             <li key={v}>
               <a
-                href={href(workspace.slug, { ...filters, view: v })}
+                href={inboxHref(workspace.slug, { ...filters, view: v })}
                 className="hd-tab"
                 aria-current={v === view ? 'page' : undefined}
               >
@@ -121,7 +114,7 @@ export default function Inbox() {
       {older || newer ? (
         <nav aria-label="Pages" className="hd-pager">
           {newer ? (
-            <a href={href(workspace.slug, { ...keep, before: newer, page: page - 1 })} rel="prev">
+            <a href={inboxHref(workspace.slug, { ...keep, before: newer, page: page - 1 })} rel="prev">
               ← Newer
             </a>
           ) : (
@@ -131,7 +124,7 @@ export default function Inbox() {
             {rangeLabel(page, tickets.length, total)}
           </span>
           {older ? (
-            <a href={href(workspace.slug, { ...keep, after: older, page: page + 1 })} rel="next">
+            <a href={inboxHref(workspace.slug, { ...keep, after: older, page: page + 1 })} rel="next">
               Older →
             </a>
           ) : (

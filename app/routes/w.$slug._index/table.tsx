@@ -1,13 +1,15 @@
 // The inbox's list: one line a request on a wide screen, a card a request on a phone (the cells
 // label themselves there). Its links are plain anchors; the route delegates their clicks.
 import { useLoaderData } from '@remix-run/react';
+import { TagChip } from '~/components/tag-chip.tsx';
 import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './inbox.server.ts';
+import { inboxHref } from './inbox-href.ts';
 
 export function InboxTable() {
-  const { workspace, view, total, tickets, searchError } = useLoaderData<typeof loader>();
+  const { workspace, view, filters, total, tickets, searchError } = useLoaderData<typeof loader>();
   return (
     <div className="card hd-table-wrap" hidden={!!searchError}>
       {tickets.length === 0 ? (
@@ -40,6 +42,24 @@ export function InboxTable() {
                 </td>
                 <td className="hd-cell-subject">
                   <a href={`/w/${workspace.slug}/tickets/${t.number}`}>{t.subject}</a>
+                  {t.tags.length ? (
+                    <ul className="hd-tags" aria-label="Tags">
+                      {t.tags.map((tag) => (
+                        <li key={tag.id}>
+                          {/* The view narrowed to this tag too. */}
+                          <TagChip
+                            name={tag.name}
+                            colour={tag.colour}
+                            href={inboxHref(workspace.slug, {
+                              view,
+                              ...filters,
+                              tag: [...new Set([...filters.tag, tag.name])],
+                            })}
+                          />
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
                 </td>
                 <td className="hd-cell-requester">
                   <span className="hd-cell-label">From </span>

@@ -4,10 +4,11 @@
 // (ticket_field_changed, 409: the page then shows the ticket as it is now). Without JavaScript the
 // same form has one "Save" for the three and "Assign to me" (docs/product.md §2).
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react';
-import type { ChangeEvent, ReactNode } from 'react';
-import { ErrorList, type FormReply, replyErrors, replyFormErrors } from '~/components/forms.tsx';
+import { type ChangeEvent, type ReactNode, useState } from 'react';
+import { ErrorList, type FormReply, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
 import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/ticket-labels.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
+import { TagChip } from '~/components/tag-chip.tsx';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { NO_ASSIGNEE, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './ticket.server.ts';
@@ -133,6 +134,74 @@ function TicketFields({
   );
 }
 
+/**
+ * The ticket's tags (docs/product.md §2.4): each with a remove button; a name to add (created if the
+ * agent may). With JavaScript the field suggests the workspace's tags, fetched on its first focus.
+ */
+function TicketTags({ result }: { result?: FormReply }) {
+  const { workspace, ticket } = useLoaderData<typeof loader>();
+  const [known, setKnown] = useState<string[] | null>(null);
+  const errors = replyErrors(result, 'tag');
+  const suggest = () => {
+    if (known) return;
+    setKnown([]);
+    void fetch(`/w/${workspace.slug}/tags.json`)
+      .then((res) => (res.ok ? res.json() : { tags: [] }))
+      .then((body: { tags: { name: string }[] }) => setKnown(body.tags.map((t) => t.name)));
+  };
+  return (
+    <div className="card stack">
+      <h2 className="hd-side-title">Tags</h2>
+      {ticket.tags.length ? (
+        <Form method="post" className="hd-tags" data-testid="ticket-tags">
+          <input type="hidden" name="intent" value="remove_tag" />
+          {ticket.tags.map((t) => (
+            <TagChip key={t.id} name={t.name} colour={t.colour}>
+              <button
+                type="submit"
+                name="tag_id"
+                value={t.id}
+                className="hd-tag-remove"
+                aria-label={`Remove tag ${t.name}`}
+              >
+                ×
+              </button>
+            </TagChip>
+          ))}
+        </Form>
+      ) : null}
+      <Form method="post" className="hd-tag-add">
+        <input type="hidden" name="intent" value="add_tag" />
+        <label htmlFor="tag">Add a tag</label>
+        <input
+          id="tag"
+          name="tag"
+          className="input"
+          list="tag-names"
+          autoComplete="off"
+          maxLength={40}
+          defaultValue={replyValue(result, 'tag')}
+          aria-invalid={errors ? true : undefined}
+          aria-describedby={errors ? 'tag-error' : undefined}
+          data-shortcut="t"
+          onFocus={suggest}
+        />
+        {known ? (
+          <datalist id="tag-names">
+            {known.map((n) => (
+              <option key={n} value={n} />
+            ))}
+          </datalist>
+        ) : null}
+        <button type="submit" className="button button--secondary">
+          Add
+        </button>
+        <ErrorList id="tag-error" errors={errors} />
+      </Form>
+    </div>
+  );
+}
+
 /** The requester (name, email, their other recent requests here), the fields, the history. */
 export function Sidebar({ result }: { result?: FormReply }) {
   const { workspace, ticket, me, members, requester, requesterCard: card, events } = useLoaderData<typeof loader>();
@@ -165,6 +234,7 @@ export function Sidebar({ result }: { result?: FormReply }) {
         ) : null}
       </div>
       <TicketFields ticketId={ticket.id} ticket={ticket} me={me} members={members} result={result} />
+      <TicketTags result={result} />
       <div className="card stack">
         <h2 className="hd-side-title">History</h2>
         <ol className="hd-history">

@@ -3,7 +3,7 @@
 import { isPriority, isStatus, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 
-/** A ticket_events row as the page reads it: created, status, priority or assignee (`to`: a person). */
+/** A ticket_events row as the page reads it: created, status, priority, assignee (`to`: a person) or a tag (`to`: its name). */
 export type TicketEvent = Pick<Tables<'ticket_events'>, 'actor_id' | 'type' | 'from' | 'to'>;
 
 /** A sidebar field, as its events are typed. */
@@ -15,6 +15,8 @@ export function historyLine(event: TicketEvent, name: (id: string | null) => str
   if (event.type === 'created') return `${who} opened the request`;
   if (event.type === 'status') return `${who} changed status from ${event.from} to ${event.to}`;
   if (event.type === 'priority') return `${who} changed priority from ${event.from} to ${event.to}`;
+  if (event.type === 'tag_added') return `${who} added the tag ${event.to}`;
+  if (event.type === 'tag_removed') return `${who} removed the tag ${event.to}`;
   return event.to ? `${who} assigned it to ${name(event.to)}` : `${who} unassigned it`;
 }
 

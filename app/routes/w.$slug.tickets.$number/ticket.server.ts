@@ -13,6 +13,7 @@ import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/a
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
 import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
+import type { TicketTag } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
@@ -44,7 +45,7 @@ interface TicketPageJson {
     | 'created_at'
     | 'first_response_at'
     | 'solved_at'
-  >;
+  > & { tags: TicketTag[] };
   messages: Omit<ThreadMessage, 'author'>[];
   events: (TicketEvent & Pick<Tables<'ticket_events'>, 'id' | 'created_at'>)[];
   names: Record<string, string>;
@@ -143,6 +144,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     });
   }
   const page = `/w/${slug}/tickets/${params.number}`;
+  if (form.intent === 'add_tag' || form.intent === 'remove_tag')
+    return tagAction(request, supabase, { id: ticket.id, page }, form, submission);
   if (form.intent !== 'send')
     return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
   const { error } = await supabase.rpc('post_message', {
@@ -166,7 +169,31 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithSession(request, page);
 }
 
-type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' | 'insert_canned_reply' }>;
+type TicketForm = z.infer<typeof TicketSchema>;
+type SidebarForm = Exclude<TicketForm, { intent: 'send' | 'insert_canned_reply' | 'add_tag' | 'remove_tag' }>;
+
+/**
+ * The sidebar's tags: add one by name (public.add_ticket_tag creates it if this agent may), or
+ * remove one. A refusal comes back at the tag field with what was typed; done, the page again.
+ */
+async function tagAction(
+  request: Request,
+  supabase: Supabase,
+  ticket: { id: string; page: string },
+  form: Extract<TicketForm, { intent: 'add_tag' | 'remove_tag' }>,
+  submission: ReturnType<typeof parseSubmission<typeof TicketSchema>>,
+) {
+  const { error } =
+    form.intent === 'add_tag'
+      ? await supabase.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: form.tag })
+      : await supabase.from('ticket_tags').delete().eq('ticket_id', ticket.id).eq('tag_id', form.tag_id);
+  if (error) {
+    const mapped = mapDbError(error, `ticket ${form.intent}`);
+    const result = submission.reply({ fieldErrors: { tag: [mapped.message] } });
+    return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
+  }
+  return redirectWithSession(request, ticket.page);
+}
 /** One field to write, and its value when the page was rendered (undefined: no check). */
 interface FieldChange {
   field: SidebarField;

@@ -1,0 +1,196 @@
+-- Triage (issue 27, docs/product.md §2.4): tags on tickets.
+--
+-- Tags are the team's: members read them and tag tickets, admins manage them (rename, colour, merge,
+-- delete), and agents create new ones while tagging unless the workspace turns that off
+-- (workspaces.agents_create_tags). Customers never read a tag or a ticket's tags: every policy here is
+-- for members. A tag's name is an identifier (lower case, letters, digits, - and _), so `tag:billing`
+-- in a search and `?tag=billing` in a link name it exactly.
+
+create table public.tags (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  -- The same pattern as TAG_NAME_RE in app/lib/helpdesk/tags.ts.
+  name text not null check (name ~ '^[a-z0-9][a-z0-9_-]{0,39}$'),
+  -- The app's palette, TAG_COLOURS in app/lib/helpdesk/tags.ts (a unit test holds them equal).
+  colour text not null default 'grey'
+    check (colour in ('grey', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'pink')),
+  created_by uuid default auth.uid() references auth.users (id) on delete set null,
+  created_at timestamptz not null default now(),
+  constraint tags_name_key unique (workspace_id, name)
+);
+
+create table public.ticket_tags (
+  ticket_id uuid not null references public.tickets (id) on delete cascade,
+  tag_id uuid not null references public.tags (id) on delete cascade,
+  -- The ticket's (set by ticket_tags_workspace): what the policies filter by.
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  created_by uuid default auth.uid() references auth.users (id) on delete set null,
+  created_at timestamptz not null default now(),
+  primary key (ticket_id, tag_id)
+);
+-- The inbox's tag filter and a tag's merge and count start from the tag.
+create index ticket_tags_tag_idx on public.ticket_tags (tag_id, ticket_id);
+create index ticket_tags_workspace_idx on public.ticket_tags (workspace_id);
+
+-- May the caller create tags here: admins always, agents while the workspace lets them.
+create function private.may_create_tags(p_workspace_id uuid) returns boolean
+language sql stable security definer set search_path = '' as $$
+  select private.is_admin(p_workspace_id)
+      or (private.is_agent(p_workspace_id)
+          and (select w.agents_create_tags from public.workspaces w where w.id = p_workspace_id))
+$$;
+revoke all on function private.may_create_tags(uuid) from public;
+grant execute on function private.may_create_tags(uuid) to authenticated, service_role;
+
+-- A ticket's tag belongs to the ticket's workspace; the row takes the ticket's workspace.
+create function private.ticket_tag_workspace() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  select t.workspace_id into new.workspace_id from public.tickets t where t.id = new.ticket_id;
+  if not exists (select 1 from public.tags g where g.id = new.tag_id and g.workspace_id = new.workspace_id) then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'tag of another workspace';
+  end if;
+  return new;
+end $$;
+create trigger ticket_tags_workspace before insert on public.ticket_tags
+  for each row execute function private.ticket_tag_workspace();
+
+-- The history says who added or removed which tag (the name it had then), and the ticket's updated_at
+-- moves, so the pages that show it (live inbox, ticket page) reload. A tag deleted or merged by an admin,
+-- and a ticket being deleted, write nothing: the tag, or the ticket, is gone.
+create function private.ticket_tag_history() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  r public.ticket_tags := case when tg_op = 'INSERT' then new else old end;
+  tag_name text := (select g.name from public.tags g where g.id = r.tag_id);
+begin
+  if tag_name is null or current_setting('tend.tag_admin', true) = 'on'
+     or not exists (select 1 from public.tickets t where t.id = r.ticket_id) then
+    return null;
+  end if;
+  insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to")
+  values (r.ticket_id, r.workspace_id, auth.uid(), case when tg_op = 'INSERT' then 'tag_added' else 'tag_removed' end, tag_name);
+  update public.tickets set updated_at = now() where id = r.ticket_id;
+  return null;
+end $$;
+create trigger ticket_tags_history after insert or delete on public.ticket_tags
+  for each row execute function private.ticket_tag_history();
+
+revoke all on function private.ticket_tag_workspace(), private.ticket_tag_history() from public;
+
+-- ---------------------------------------------------------------------------------------------
+-- Tag a ticket by the tag's name, creating the tag if the caller may (tag_create_forbidden if not).
+-- Tagging twice changes nothing. Returns the tag's id.
+create function public.add_ticket_tag(p_ticket_id uuid, p_name text) returns uuid
+language plpgsql security invoker set search_path = '' as $$
+declare
+  ws uuid;
+  tag uuid;
+  tag_name text := lower(btrim(coalesce(p_name, '')));
+begin
+  select t.workspace_id into ws from public.tickets t where t.id = p_ticket_id;
+  if ws is null or not private.is_member(ws) then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'ticket';
+  end if;
+  if tag_name !~ '^[a-z0-9][a-z0-9_-]{0,39}$' then
+    raise exception using errcode = 'P0001', message = 'tag_invalid';
+  end if;
+  select g.id into tag from public.tags g where g.workspace_id = ws and g.name = tag_name;
+  if tag is null then
+    if not private.may_create_tags(ws) then
+      raise exception using errcode = 'P0001', message = 'tag_create_forbidden', detail = tag_name;
+    end if;
+    -- Two agents creating the same tag at once: the second finds the first's.
+    insert into public.tags (workspace_id, name) values (ws, tag_name) on conflict (workspace_id, name) do nothing
+    returning id into tag;
+    if tag is null then
+      select g.id into tag from public.tags g where g.workspace_id = ws and g.name = tag_name;
+    end if;
+  end if;
+  insert into public.ticket_tags (ticket_id, tag_id) values (p_ticket_id, tag) on conflict do nothing;
+  return tag;
+end $$;
+revoke all on function public.add_ticket_tag(uuid, text) from public, anon;
+grant execute on function public.add_ticket_tag(uuid, text) to authenticated, service_role;
+
+-- Admins fold one tag into another: every ticket with p_from gets p_into (if it hasn't it yet), and
+-- p_from goes. The tickets' histories are left alone (they name the tags as they were).
+create function public.merge_tags(p_from uuid, p_into uuid) returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  a public.tags;
+  b public.tags;
+  n integer;
+begin
+  select * into a from public.tags where id = p_from for update;
+  select * into b from public.tags where id = p_into for update;
+  if a.id is null or b.id is null or a.workspace_id <> b.workspace_id or not private.is_member(a.workspace_id) then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'tag';
+  end if;
+  if not private.is_admin(a.workspace_id) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  if a.id = b.id then
+    raise exception using errcode = 'P0001', message = 'tag_merge_same';
+  end if;
+  perform set_config('tend.tag_admin', 'on', true);
+  insert into public.ticket_tags (ticket_id, tag_id, created_by)
+  select tt.ticket_id, b.id, auth.uid() from public.ticket_tags tt where tt.tag_id = a.id
+  on conflict do nothing;
+  get diagnostics n = row_count;
+  delete from public.tags where id = a.id;
+  perform set_config('tend.tag_admin', 'off', true);
+  return n;
+end $$;
+revoke all on function public.merge_tags(uuid, uuid) from public, anon;
+grant execute on function public.merge_tags(uuid, uuid) to authenticated, service_role;
+
+-- The workspace's tags with how many tickets carry each, for the admins' page and the pickers.
+create function public.workspace_tags(p_slug text) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  member record;
+begin
+  select * into member from private.membership(p_slug);
+  return (select coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'colour', g.colour,
+                                                       'tickets', (select count(*) from public.ticket_tags tt where tt.tag_id = g.id))
+                                    order by g.name), '[]')
+            from public.tags g where g.workspace_id = (member.workspace).id);
+end $$;
+revoke all on function public.workspace_tags(text) from public, anon;
+grant execute on function public.workspace_tags(text) to authenticated, service_role;
+
+-- A ticket's tags as the pages show them: [{id, name, colour}] by name.
+create function private.ticket_tags_json(p_ticket_id uuid) returns jsonb
+language sql stable security definer set search_path = '' as $$
+  select coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'colour', g.colour) order by g.name), '[]')
+    from public.ticket_tags tt join public.tags g on g.id = tt.tag_id
+   where tt.ticket_id = p_ticket_id
+$$;
+revoke all on function private.ticket_tags_json(uuid) from public;
+
+-- ---------------------------------------------------------------------------------------------
+alter table public.tags enable row level security;
+alter table public.ticket_tags enable row level security;
+
+revoke all on public.tags, public.ticket_tags from anon;
+revoke insert, update on public.tags from authenticated;
+grant insert (workspace_id, name, colour) on public.tags to authenticated;
+grant update (name, colour) on public.tags to authenticated;
+create policy "members read tags" on public.tags for select to authenticated
+  using (workspace_id in (select private.member_workspaces()));
+create policy "admins, and agents if allowed, add tags" on public.tags for insert to authenticated
+  with check (private.may_create_tags(workspace_id));
+create policy "admins edit tags" on public.tags for update to authenticated
+  using (workspace_id in (select private.admin_workspaces())) with check (workspace_id in (select private.admin_workspaces()));
+create policy "admins delete tags" on public.tags for delete to authenticated
+  using (workspace_id in (select private.admin_workspaces()));
+
+revoke insert, update on public.ticket_tags from authenticated;
+grant insert (ticket_id, tag_id) on public.ticket_tags to authenticated;
+create policy "members read ticket tags" on public.ticket_tags for select to authenticated
+  using (workspace_id in (select private.member_workspaces()));
+create policy "members tag tickets" on public.ticket_tags for insert to authenticated
+  with check (workspace_id in (select private.member_workspaces()));
+create policy "members untag tickets" on public.ticket_tags for delete to authenticated
+  using (workspace_id in (select private.member_workspaces()));
