@@ -47,7 +47,11 @@ create table public.tickets (
   follow_up_of uuid references public.tickets (id) on delete set null,
   -- The key of the form that opened it (create_ticket): a resubmitted form finds its ticket.
   client_key uuid,
+  -- Snoozed (52_triage.sql): out of the open views until then, or until the requester replies. Only a
+  -- ticket not yet solved; solving or closing it ends the snooze (ticket_transition).
+  snoozed_until timestamptz,
   unique (workspace_id, number),
+  constraint tickets_snoozed_unsolved check (snoozed_until is null or status in ('new', 'open', 'pending')),
   constraint tickets_requester_client_key unique (requester_id, client_key)
 );
 -- Inbox views, newest activity first: all, by status, by assignee, unassigned queue, search.
@@ -59,13 +63,16 @@ create index tickets_requester_idx on public.tickets (requester_id, workspace_id
 create index tickets_search_idx on public.tickets using gin (search);
 -- The auto-close job finds due tickets without reading every ticket.
 create index tickets_solved_due_idx on public.tickets (solved_at) where status = 'solved';
+-- The wake-up job finds due snoozes without reading every ticket.
+create index tickets_snoozed_due_idx on public.tickets (snoozed_until) where snoozed_until is not null;
 
 create table public.ticket_events (
   id bigint generated always as identity primary key,
   ticket_id uuid not null references public.tickets (id) on delete cascade,
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   actor_id uuid references auth.users (id),
-  type text not null check (type in ('created', 'status', 'assignee', 'priority', 'tag_added', 'tag_removed')),
+  type text not null check (type in ('created', 'status', 'assignee', 'priority', 'tag_added', 'tag_removed', 'snoozed',
+                                     'unsnoozed')),
   "from" text,
   "to" text,
   created_at timestamptz not null default clock_timestamp()
@@ -208,6 +215,10 @@ begin
     case when platform then new.solved_at end,
     case when tg_op = 'UPDATE' and old.status in ('solved', 'closed') then old.solved_at end,
     now()) end;
+  -- A solved or closed ticket is no longer snoozed.
+  if new.status in ('solved', 'closed') then
+    new.snoozed_until := null;
+  end if;
   new.closed_at := case when new.status = 'closed' then coalesce(
     case when platform then new.closed_at end,
     case when tg_op = 'UPDATE' and old.status = 'closed' then old.closed_at end,
@@ -237,6 +248,12 @@ begin
   end if;
   if new.priority is distinct from old.priority then
     insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'priority', old.priority, new.priority);
+  end if;
+  -- Snoozed until a time (`to`), or woken (by hand, by the requester's reply, by the job: no actor).
+  if new.snoozed_until is distinct from old.snoozed_until then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
+    values (new.id, new.workspace_id, actor, case when new.snoozed_until is null then 'unsnoozed' else 'snoozed' end,
+            old.snoozed_until::text, new.snoozed_until::text);
   end if;
   return null;
 end $$;
@@ -326,7 +343,7 @@ begin
   end if;
   -- Oldest unassigned open request; rows another agent is claiming right now are skipped.
   select * into t from public.tickets
-   where workspace_id = p_workspace_id and assignee_id is null and private.is_open(status)
+   where workspace_id = p_workspace_id and assignee_id is null and private.is_open(status) and snoozed_until is null
    order by created_at, number
    limit 1
    for no key update skip locked;

@@ -55,7 +55,8 @@ begin
 end $$;
 create trigger messages_workspace before insert on public.messages for each row execute function private.message_posted();
 
--- A reply lands: the ticket's activity time, first response by the team and search text follow. A
+-- A reply lands: the ticket's activity time, first response by the team and search text follow, and
+-- the requester's reply wakes a snoozed ticket (52_triage.sql). A
 -- note leaves the ticket row alone: requesters read that row, and are told of every change to it
 -- (realtime), so its columns and its updates must not say that the team wrote something internal.
 create function private.message_bookkeeping() returns trigger
@@ -73,7 +74,8 @@ begin
      set last_message_at = greatest(last_message_at, new.created_at),
          first_response_at = case when new.author_id <> t.requester_id and member
                                   then coalesce(first_response_at, new.created_at) else first_response_at end,
-         search = search || to_tsvector('english', new.body)
+         search = search || to_tsvector('english', new.body),
+         snoozed_until = case when new.author_id = t.requester_id then null else snoozed_until end
    where id = new.ticket_id;
   return null;
 end $$;

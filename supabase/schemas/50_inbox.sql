@@ -49,18 +49,19 @@ grant execute on function public.search_tickets(uuid, text) to authenticated, se
 
 -- ---------------------------------------------------------------------------------------------
 -- Counts without counting: per workspace, how many tickets there are for each (status, priority,
--- assignee) — at most 5 × 4 × (members + 1) rows — kept by statement triggers on tickets. Every view
+-- assignee, snoozed or not) — at most 5 × 4 × (members + 1) × 2 rows — kept by statement triggers on tickets. Every view
 -- count, and the total of any status/priority/assignee filter, is a sum over those few rows.
 create table private.ticket_tallies (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   status public.ticket_status not null,
   priority public.ticket_priority not null,
   assignee_id uuid,
+  snoozed boolean not null default false,
   -- No check (n >= 0): Postgres checks the proposed row of an upsert before it sees the conflict, and a
   -- move out of a tally proposes a negative one.
   n bigint not null
 );
-create unique index ticket_tallies_key on private.ticket_tallies (workspace_id, status, priority, assignee_id) nulls not distinct;
+create unique index ticket_tallies_key on private.ticket_tallies (workspace_id, status, priority, assignee_id, snoozed) nulls not distinct;
 
 -- One statement, one upsert of the summed differences. Rows are taken in key order, so two statements
 -- that touch the same tallies queue instead of deadlocking.
@@ -68,25 +69,27 @@ create function private.tally_tickets() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op = 'INSERT' then
-    insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, n)
-    select d.workspace_id, d.status, d.priority, d.assignee_id, count(*)
-      from new_tickets d group by 1, 2, 3, 4 order by 1, 2, 3, 4
-    on conflict (workspace_id, status, priority, assignee_id) do update set n = t.n + excluded.n;
+    insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, snoozed, n)
+    select d.workspace_id, d.status, d.priority, d.assignee_id, d.snoozed_until is not null, count(*)
+      from new_tickets d group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (workspace_id, status, priority, assignee_id, snoozed) do update set n = t.n + excluded.n;
   elsif tg_op = 'UPDATE' then
     -- Differences are summed per key first: a statement that moves tickets back and forth nets out.
-    insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, n)
-    select d.workspace_id, d.status, d.priority, d.assignee_id, sum(d.delta)
-      from (select n.workspace_id, n.status, n.priority, n.assignee_id, 1 as delta from new_tickets n
+    insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, snoozed, n)
+    select d.workspace_id, d.status, d.priority, d.assignee_id, d.snoozed, sum(d.delta)
+      from (select n.workspace_id, n.status, n.priority, n.assignee_id, n.snoozed_until is not null as snoozed, 1 as delta
+              from new_tickets n
             union all
-            select o.workspace_id, o.status, o.priority, o.assignee_id, -1 from old_tickets o) d
-     group by 1, 2, 3, 4 having sum(d.delta) <> 0 order by 1, 2, 3, 4
-    on conflict (workspace_id, status, priority, assignee_id) do update set n = t.n + excluded.n;
+            select o.workspace_id, o.status, o.priority, o.assignee_id, o.snoozed_until is not null, -1 from old_tickets o) d
+     group by 1, 2, 3, 4, 5 having sum(d.delta) <> 0 order by 1, 2, 3, 4, 5
+    on conflict (workspace_id, status, priority, assignee_id, snoozed) do update set n = t.n + excluded.n;
   else
     -- Deleting tickets (a workspace going, with its tallies already gone by cascade): only what is left.
     update private.ticket_tallies t set n = t.n - d.n
-      from (select o.workspace_id, o.status, o.priority, o.assignee_id, count(*) as n from old_tickets o group by 1, 2, 3, 4) d
+      from (select o.workspace_id, o.status, o.priority, o.assignee_id, o.snoozed_until is not null as snoozed, count(*) as n
+              from old_tickets o group by 1, 2, 3, 4, 5) d
      where t.workspace_id = d.workspace_id and t.status = d.status and t.priority = d.priority
-       and t.assignee_id is not distinct from d.assignee_id;
+       and t.assignee_id is not distinct from d.assignee_id and t.snoozed = d.snoozed;
   end if;
   return null;
 end $$;
@@ -112,13 +115,15 @@ revoke all on function private.tally_tickets(), private.clear_ticket_tallies() f
 
 -- ---------------------------------------------------------------------------------------------
 -- The inbox views as SQL (constants only; values are always bound parameters). $1 is the caller.
+-- Snoozed tickets (52_triage.sql) leave the views of work to do until they wake.
 create function private.inbox_view_filter(p_view text) returns text
 language sql immutable set search_path = '' as $$
   select case p_view
-    when 'unassigned' then 't.assignee_id is null and private.is_open(t.status)'
-    when 'mine' then 't.assignee_id = $1 and private.is_backlog(t.status)'
-    when 'open' then 'private.is_open(t.status)'
-    when 'pending' then 't.status = ''pending'''
+    when 'unassigned' then 't.assignee_id is null and private.is_open(t.status) and t.snoozed_until is null'
+    when 'mine' then 't.assignee_id = $1 and private.is_backlog(t.status) and t.snoozed_until is null'
+    when 'open' then 'private.is_open(t.status) and t.snoozed_until is null'
+    when 'pending' then 't.status = ''pending'' and t.snoozed_until is null'
+    when 'snoozed' then 't.snoozed_until is not null'
     when 'solved' then 't.status = ''solved'''
     when 'all' then 'true'
   end
@@ -384,10 +389,11 @@ begin
                   from public.memberships m left join public.profiles p on p.user_id = m.user_id
                  where m.workspace_id = ws.id),
     'counts', (select jsonb_build_object(
-                 'unassigned', coalesce(sum(c.n) filter (where c.assignee_id is null and private.is_open(c.status)), 0),
-                 'mine', coalesce(sum(c.n) filter (where c.assignee_id = me and private.is_backlog(c.status)), 0),
-                 'open', coalesce(sum(c.n) filter (where private.is_open(c.status)), 0),
-                 'pending', coalesce(sum(c.n) filter (where c.status = 'pending'), 0),
+                 'unassigned', coalesce(sum(c.n) filter (where c.assignee_id is null and private.is_open(c.status) and not c.snoozed), 0),
+                 'mine', coalesce(sum(c.n) filter (where c.assignee_id = me and private.is_backlog(c.status) and not c.snoozed), 0),
+                 'open', coalesce(sum(c.n) filter (where private.is_open(c.status) and not c.snoozed), 0),
+                 'pending', coalesce(sum(c.n) filter (where c.status = 'pending' and not c.snoozed), 0),
+                 'snoozed', coalesce(sum(c.n) filter (where c.snoozed), 0),
                  'solved', coalesce(sum(c.n) filter (where c.status = 'solved'), 0),
                  'all', coalesce(sum(c.n), 0))
                  from private.ticket_tallies c where c.workspace_id = ws.id),
@@ -396,10 +402,11 @@ begin
                select coalesce(sum(c.n), 0) from private.ticket_tallies c
                 where c.workspace_id = ws.id
                   and case p_view
-                        when 'unassigned' then c.assignee_id is null and private.is_open(c.status)
-                        when 'mine' then c.assignee_id = me and private.is_backlog(c.status)
-                        when 'open' then private.is_open(c.status)
-                        when 'pending' then c.status = 'pending'
+                        when 'unassigned' then c.assignee_id is null and private.is_open(c.status) and not c.snoozed
+                        when 'mine' then c.assignee_id = me and private.is_backlog(c.status) and not c.snoozed
+                        when 'open' then private.is_open(c.status) and not c.snoozed
+                        when 'pending' then c.status = 'pending' and not c.snoozed
+                        when 'snoozed' then c.snoozed
                         when 'solved' then c.status = 'solved'
                         else true end
                   and (status_filter is null or c.status = status_filter)
@@ -409,7 +416,8 @@ begin
                    'id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
                    'requester_id', t.requester_id, 'requester', coalesce(rp.display_name, 'Unknown'),
                    'assignee_id', t.assignee_id, 'assignee', case when t.assignee_id is not null then coalesce(ap.display_name, 'Unknown') end,
-                   'last_message_at', t.last_message_at, 'tags', private.ticket_tags_json(t.id)) order by u.i), '[]')
+                   'last_message_at', t.last_message_at, 'snoozed_until', t.snoozed_until,
+                   'tags', private.ticket_tags_json(t.id)) order by u.i), '[]')
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id
                   left join public.profiles rp on rp.user_id = t.requester_id
@@ -471,13 +479,15 @@ begin
   end if;
   return jsonb_build_object(
     'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name),
+    -- The snooze's date and time are the workspace's (52_triage.sql).
+    'time_zone', ws.time_zone,
     'role', my_role,
     'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role) order by m.user_id), '[]')
                   from public.memberships m where m.workspace_id = ws.id),
     'ticket', jsonb_build_object('id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
                                  'requester_id', t.requester_id, 'assignee_id', t.assignee_id, 'created_at', t.created_at,
                                  'first_response_at', t.first_response_at, 'solved_at', t.solved_at,
-                                 'tags', private.ticket_tags_json(t.id)),
+                                 'snoozed_until', t.snoozed_until, 'tags', private.ticket_tags_json(t.id)),
     'messages', (select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'kind', m.kind, 'body', m.body, 'created_at', m.created_at,
                                                               'author_id', m.author_id,
                                                               'attachments', (select coalesce(jsonb_agg(jsonb_build_object(

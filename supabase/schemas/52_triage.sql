@@ -1,4 +1,4 @@
--- Triage (issue 27, docs/product.md §2.4): tags on tickets.
+-- Triage (issue 27, docs/product.md §2.4, §2.5): tags on tickets, and snoozing a ticket.
 --
 -- Tags are the team's: members read them and tag tickets, admins manage them (rename, colour, merge,
 -- delete), and agents create new ones while tagging unless the workspace turns that off
@@ -194,3 +194,72 @@ create policy "members tag tickets" on public.ticket_tags for insert to authenti
   with check (workspace_id in (select private.member_workspaces()));
 create policy "members untag tickets" on public.ticket_tags for delete to authenticated
   using (workspace_id in (select private.member_workspaces()));
+
+-- ---------------------------------------------------------------------------------------------
+-- Snooze (docs/product.md §2.5): a ticket not yet solved leaves the views of work to do
+-- (private.inbox_view_filter) until a time, then comes back — pending as open — by the wake-up job
+-- below, or at once when its requester replies (private.message_bookkeeping). tickets.snoozed_until
+-- holds it; the history records each snooze and wake (private.ticket_history).
+
+-- When "later today", "tomorrow" and "Monday" are, in the workspace's time zone: later today is 3
+-- hours from now, the others 9:00 there. Null for a preset that isn't one.
+create function private.snooze_preset(p_preset text, p_time_zone text, p_now timestamptz) returns timestamptz
+language sql immutable set search_path = '' as $$
+  select case p_preset
+    when 'later' then p_now + interval '3 hours'
+    when 'tomorrow' then ((p_now at time zone p_time_zone)::date + 1 + time '09:00') at time zone p_time_zone
+    -- The next Monday (a week on, on a Monday).
+    when 'monday' then ((p_now at time zone p_time_zone)::date
+                        + (7 - (extract(isodow from p_now at time zone p_time_zone)::int - 1)) + time '09:00') at time zone p_time_zone
+  end
+$$;
+revoke all on function private.snooze_preset(text, text, timestamptz) from public;
+
+-- Snooze a ticket until a preset (later, tomorrow, monday) or p_at, a date and time in the workspace's
+-- time zone; p_preset 'wake' ends the snooze. Members only (not_found otherwise); a solved or closed
+-- ticket can't be snoozed (ticket_not_snoozable); the time must be in the future and within a year
+-- (snooze_invalid). Returns the time it sleeps until (null: awake).
+create function public.snooze_ticket(p_ticket_id uuid, p_preset text default null, p_at timestamp default null)
+returns timestamptz
+language plpgsql security definer set search_path = '' as $$
+declare
+  t public.tickets;
+  tz text;
+  until timestamptz;
+begin
+  select * into t from public.tickets where id = p_ticket_id for no key update;
+  if t.id is null or not private.is_member(t.workspace_id) then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'ticket';
+  end if;
+  if p_preset is distinct from 'wake' then
+    select w.time_zone into tz from public.workspaces w where w.id = t.workspace_id;
+    until := coalesce(private.snooze_preset(p_preset, tz, now()), case when p_preset is null then p_at at time zone tz end);
+    if until is null or until <= now() or until > now() + interval '1 year' then
+      raise exception using errcode = 'P0001', message = 'snooze_invalid';
+    end if;
+    if not private.is_backlog(t.status) then
+      raise exception using errcode = 'P0001', message = 'ticket_not_snoozable', detail = t.status::text;
+    end if;
+  end if;
+  update public.tickets set snoozed_until = until where id = t.id;
+  return until;
+end $$;
+revoke all on function public.snooze_ticket(uuid, text, timestamp) from public, anon;
+grant execute on function public.snooze_ticket(uuid, text, timestamp) to authenticated, service_role;
+
+-- The wake-up job, every minute (pg_cron, 80_email.sql): due snoozes end, and a pending ticket comes back
+-- open (a move the team may make: private.check_transition, 'system'). Rows someone holds right now
+-- are skipped; the next run wakes them. The history records the wake with no actor (Tend).
+create function private.wake_snoozed_tickets() returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  n integer;
+begin
+  perform private.check_transition('pending', 'open', 'system', 'edit');
+  update public.tickets set snoozed_until = null, status = case when status = 'pending' then 'open' else status end
+   where id in (select t.id from public.tickets t where t.snoozed_until <= now() for no key update skip locked);
+  get diagnostics n = row_count;
+  return n;
+end $$;
+revoke all on function private.wake_snoozed_tickets() from public;
+-- Scheduled with the other jobs, once pg_cron is there (80_email.sql).

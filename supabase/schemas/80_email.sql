@@ -344,3 +344,7 @@ select cron.schedule(
 -- function, called through pg_net with Vault's key as notify is (private.call_function). `db diff`
 -- doesn't see this statement (data, not schema): its migration carries it by hand.
 select cron.schedule('sweep-attachments', '30 * * * *', $$ select private.call_function('sweep-attachments', '{}') $$);
+
+-- Snoozed tickets wake when due (52_triage.sql), checked every minute. `db diff` doesn't see this
+-- statement (data, not schema): its migration carries it by hand.
+select cron.schedule('wake-snoozed', '* * * * *', 'select private.wake_snoozed_tickets()');

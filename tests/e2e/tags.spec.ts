@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 import {
   expect,
   expectNoViolations,
+  newContext,
   newWorkspace,
   screenshots,
   serviceRest,
@@ -33,7 +34,7 @@ for (const javaScript of [true, false]) {
     browser,
   }, testInfo) => {
     test.setTimeout(150_000);
-    const admin = await signedInContext(browser, uniqueEmail('tagadmin'), { javaScript });
+    const admin = await newContext(browser, { javaScript });
     const slug = await newWorkspace(admin.page, { javaScript, label: 'tags' });
     const agent = await signedInContext(browser, uniqueEmail('tagagent'), { javaScript });
     const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);

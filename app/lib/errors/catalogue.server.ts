@@ -84,6 +84,12 @@ const catalogue = {
   },
   tag_taken: { status: 409, message: () => 'That tag exists already. Merge the two instead.' },
   tag_merge_same: { status: 400, message: () => 'Choose another tag to merge into.' },
+  // Snooze (docs/product.md §2.5).
+  snooze_invalid: { status: 400, message: () => 'Choose a time in the future, at most a year from now.' },
+  ticket_not_snoozable: {
+    status: 409,
+    message: () => 'A solved or closed ticket can’t be snoozed.',
+  },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
 } as const;

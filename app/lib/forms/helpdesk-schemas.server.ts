@@ -31,6 +31,7 @@ const badRequest = { error: errorMessage('bad_request') };
 const tagInvalid = { error: errorMessage('tag_invalid') };
 export const TagNameSchema = z.string(tagInvalid).trim().toLowerCase().regex(TAG_NAME_RE, tagInvalid.error);
 const IdSchema = z.string().regex(UUID_RE, badRequest.error);
+const snoozeInvalid = { error: errorMessage('snooze_invalid') };
 
 /** Addresses the app or its future pages use. */
 export const RESERVED_SLUGS = new Set([
@@ -151,6 +152,16 @@ export const TicketSchema = byIntent([
   // The sidebar's tags: add one by name (created if the agent may), remove one.
   z.object({ intent: z.literal('add_tag'), tag: TagNameSchema }),
   z.object({ intent: z.literal('remove_tag'), tag_id: IdSchema }),
+  // Snooze until a preset or a date and time (the workspace's), or wake it now.
+  z.object({
+    intent: z.literal('snooze'),
+    preset: z.enum(['later', 'tomorrow', 'monday', 'custom'], badRequest),
+    at: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, snoozeInvalid.error)
+      .optional(),
+  }),
+  z.object({ intent: z.literal('wake') }),
   // Without JavaScript: the chosen canned reply goes into the composer (the page renders it again).
   // (by title: one per workspace).
   z.object({

@@ -64,7 +64,15 @@ export interface InboxJson {
   total: number | null;
   tickets: (Pick<
     Tables<'tickets'>,
-    'id' | 'number' | 'subject' | 'status' | 'priority' | 'requester_id' | 'assignee_id' | 'last_message_at'
+    | 'id'
+    | 'number'
+    | 'subject'
+    | 'status'
+    | 'priority'
+    | 'requester_id'
+    | 'assignee_id'
+    | 'last_message_at'
+    | 'snoozed_until'
   > & { requester: string; assignee: string | null; tags: TicketTag[] })[];
   older: InboxCursor | null;
   newer: InboxCursor | null;

@@ -848,6 +848,7 @@ export type Database = {
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
+          snoozed_until: string | null
           solved_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -867,6 +868,7 @@ export type Database = {
           priority?: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search?: unknown
+          snoozed_until?: string | null
           solved_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -886,6 +888,7 @@ export type Database = {
           priority?: Database["public"]["Enums"]["ticket_priority"]
           requester_id?: string
           search?: unknown
+          snoozed_until?: string | null
           solved_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject?: string
@@ -1022,6 +1025,7 @@ export type Database = {
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
+          snoozed_until: string | null
           solved_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -1223,6 +1227,7 @@ export type Database = {
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
+          snoozed_until: string | null
           solved_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -1239,6 +1244,10 @@ export type Database = {
       signal_ticket_typing: {
         Args: { p_kind: string; p_ticket_id: string }
         Returns: undefined
+      }
+      snooze_ticket: {
+        Args: { p_at?: string; p_preset?: string; p_ticket_id: string }
+        Returns: string
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
       unrecorded_attachment_objects: {

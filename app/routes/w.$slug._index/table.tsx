@@ -75,7 +75,12 @@ export function InboxTable() {
                   <span className="hd-cell-label">Assignee </span>
                   {t.assignee ?? <span className="muted">nobody</span>}
                 </td>
-                <td className="small hd-cell-date">{formatDate(t.last_message_at)}</td>
+                <td className="small hd-cell-date">
+                  {formatDate(t.last_message_at)}
+                  {t.snoozed_until ? (
+                    <span className="muted"> · snoozed until {formatDate(t.snoozed_until)}</span>
+                  ) : null}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -202,6 +202,57 @@ function TicketTags({ result }: { result?: FormReply }) {
   );
 }
 
+/**
+ * Snooze (docs/product.md §2.5): until later today, tomorrow or Monday 9:00, or a date and time in the
+ * workspace's time zone; snoozed, when it wakes and "Wake now". Not for a solved or closed ticket.
+ */
+function TicketSnooze({ result }: { result?: FormReply }) {
+  const { ticket, timeZone } = useLoaderData<typeof loader>();
+  if (ticket.status === 'solved' || ticket.status === 'closed') return null;
+  const errors = replyErrors(result, 'at');
+  return (
+    <Form method="post" className="card stack">
+      <h2 className="hd-side-title">Snooze</h2>
+      {ticket.snoozed_until ? (
+        <>
+          <p data-testid="snoozed">Snoozed until {formatDate(ticket.snoozed_until)}</p>
+          <button type="submit" name="intent" value="wake" className="button button--secondary">
+            Wake now
+          </button>
+        </>
+      ) : (
+        <>
+          <div className="field">
+            <label htmlFor="preset">Until</label>
+            <select id="preset" name="preset" className="input" defaultValue={replyValue(result, 'preset')}>
+              <option value="later">Later today (in 3 hours)</option>
+              <option value="tomorrow">Tomorrow 9:00</option>
+              <option value="monday">Monday 9:00</option>
+              <option value="custom">The date and time below</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="at">Date and time ({timeZone})</label>
+            <input
+              id="at"
+              name="at"
+              type="datetime-local"
+              className="input"
+              defaultValue={replyValue(result, 'at')}
+              aria-invalid={errors ? true : undefined}
+              aria-describedby={errors ? 'at-error' : undefined}
+            />
+          </div>
+          <button type="submit" name="intent" value="snooze" className="button button--secondary">
+            Snooze
+          </button>
+        </>
+      )}
+      <ErrorList id="at-error" errors={errors} />
+    </Form>
+  );
+}
+
 /** The requester (name, email, their other recent requests here), the fields, the history. */
 export function Sidebar({ result }: { result?: FormReply }) {
   const { workspace, ticket, me, members, requester, requesterCard: card, events } = useLoaderData<typeof loader>();
@@ -235,6 +286,7 @@ export function Sidebar({ result }: { result?: FormReply }) {
       </div>
       <TicketFields ticketId={ticket.id} ticket={ticket} me={me} members={members} result={result} />
       <TicketTags result={result} />
+      <TicketSnooze result={result} />
       <div className="card stack">
         <h2 className="hd-side-title">History</h2>
         <ol className="hd-history">

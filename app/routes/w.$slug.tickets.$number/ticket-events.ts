@@ -1,6 +1,7 @@
 // What a ticket's history says of each change, in one place: the History in the sidebar (the
 // loader) and the refusal that tells who changed a sidebar field meanwhile (ticket_field_changed).
 import { isPriority, isStatus, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 
 /** A ticket_events row as the page reads it: created, status, priority, assignee (`to`: a person) or a tag (`to`: its name). */
@@ -17,6 +18,8 @@ export function historyLine(event: TicketEvent, name: (id: string | null) => str
   if (event.type === 'priority') return `${who} changed priority from ${event.from} to ${event.to}`;
   if (event.type === 'tag_added') return `${who} added the tag ${event.to}`;
   if (event.type === 'tag_removed') return `${who} removed the tag ${event.to}`;
+  if (event.type === 'snoozed') return `${who} snoozed it until ${formatDate(event.to)}`;
+  if (event.type === 'unsnoozed') return `${who} ended the snooze`;
   return event.to ? `${who} assigned it to ${name(event.to)}` : `${who} unassigned it`;
 }
 

@@ -45,7 +45,9 @@ interface TicketPageJson {
     | 'created_at'
     | 'first_response_at'
     | 'solved_at'
+    | 'snoozed_until'
   > & { tags: TicketTag[] };
+  time_zone: string;
   messages: Omit<ThreadMessage, 'author'>[];
   events: (TicketEvent & Pick<Tables<'ticket_events'>, 'id' | 'created_at'>)[];
   names: Record<string, string>;
@@ -86,6 +88,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { requester_id, created_at: _c, solved_at: _s, ...shownTicket } = page.ticket;
   return dataWithSession(request, {
     workspace: page.workspace,
+    timeZone: page.time_zone,
     me: user.id,
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
     ticket: shownTicket,
@@ -146,6 +149,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const page = `/w/${slug}/tickets/${params.number}`;
   if (form.intent === 'add_tag' || form.intent === 'remove_tag')
     return tagAction(request, supabase, { id: ticket.id, page }, form, submission);
+  if (form.intent === 'snooze' || form.intent === 'wake')
+    return snoozeAction(request, supabase, { id: ticket.id, page }, form, submission);
   if (form.intent !== 'send')
     return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
   const { error } = await supabase.rpc('post_message', {
@@ -170,7 +175,32 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 type TicketForm = z.infer<typeof TicketSchema>;
-type SidebarForm = Exclude<TicketForm, { intent: 'send' | 'insert_canned_reply' | 'add_tag' | 'remove_tag' }>;
+type SidebarForm = Exclude<
+  TicketForm,
+  { intent: 'send' | 'insert_canned_reply' | 'add_tag' | 'remove_tag' | 'snooze' | 'wake' }
+>;
+
+/** Snooze until a preset or a date and time (public.snooze_ticket), or wake it; refused at the field. */
+async function snoozeAction(
+  request: Request,
+  supabase: Supabase,
+  ticket: { id: string; page: string },
+  form: Extract<TicketForm, { intent: 'snooze' | 'wake' }>,
+  submission: ReturnType<typeof parseSubmission<typeof TicketSchema>>,
+) {
+  const custom = form.intent === 'snooze' && form.preset === 'custom';
+  const { error } = await supabase.rpc('snooze_ticket', {
+    p_ticket_id: ticket.id,
+    p_preset: form.intent === 'wake' ? 'wake' : custom ? undefined : form.preset,
+    p_at: custom ? (form.at ?? undefined) : undefined,
+  });
+  if (error) {
+    const mapped = mapDbError(error, `ticket ${form.intent}`);
+    const result = submission.reply({ fieldErrors: { at: [mapped.message] } });
+    return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
+  }
+  return redirectWithSession(request, ticket.page);
+}
 
 /**
  * The sidebar's tags: add one by name (public.add_ticket_tag creates it if this agent may), or
