@@ -33,7 +33,7 @@ for (const javaScript of [true, false]) {
   test(`agents tag tickets, the inbox filters by tag, admins manage tags (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
   }, testInfo) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     const admin = await newContext(browser, { javaScript });
     const slug = await newWorkspace(admin.page, { javaScript, label: 'tags' });
     const agent = await signedInContext(browser, uniqueEmail('tagagent'), { javaScript });

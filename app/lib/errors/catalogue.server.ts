@@ -84,6 +84,9 @@ const catalogue = {
   },
   tag_taken: { status: 409, message: () => 'That tag exists already. Merge the two instead.' },
   tag_merge_same: { status: 400, message: () => 'Choose another tag to merge into.' },
+  // Bulk changes in the inbox (docs/product.md §2.6).
+  bulk_action_missing: { status: 400, message: () => 'Choose what to do with the selected tickets.' },
+  bulk_none_selected: { status: 400, message: () => 'Select at least one ticket, or all matching this view.' },
   // Snooze (docs/product.md §2.5).
   snooze_invalid: { status: 400, message: () => 'Choose a time in the future, at most a year from now.' },
   ticket_not_snoozable: {

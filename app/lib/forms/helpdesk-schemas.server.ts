@@ -173,8 +173,24 @@ export const TicketSchema = byIntent([
   }),
 ]);
 
-/** /w/:slug: "Claim next". */
-export const InboxSchema = byIntent([z.object({ intent: z.literal('claim_next') })]);
+/** /w/:slug: "Claim next", and a change to the selected tickets (or all matching the view). */
+const bulkAction = { error: errorMessage('bulk_action_missing') };
+export const InboxSchema = byIntent([
+  z.object({ intent: z.literal('claim_next') }),
+  z.object({
+    intent: z.literal('bulk'),
+    ticket: z.array(IdSchema).max(1000, badRequest.error).default([]),
+    all_matching: z.literal('on', badRequest).optional(),
+    // "assign:<member id>|me|none", "status:<status>", "priority:<priority>", "add_tag", "remove_tag".
+    bulk_action: z
+      .string(bulkAction)
+      .regex(
+        /^(?:assign:(?:me|none|[0-9a-f-]{36})|status:[a-z]+|priority:[a-z]+|add_tag|remove_tag)$/,
+        bulkAction.error,
+      ),
+    tag: z.string().optional(),
+  }),
+]);
 
 /** /w/:slug/settings/members: invite, resend, revoke, change a role, remove a member. */
 export const MembersSchema = byIntent([

@@ -1006,6 +1006,10 @@ export type Database = {
         Args: { p_presence_ref: string; p_ticket_id: string }
         Returns: undefined
       }
+      bulk_update_tickets: {
+        Args: { p_action: string; p_ticket_ids: string[]; p_value?: string }
+        Returns: Json
+      }
       claim_email_delivery: {
         Args: { p_message_id: string; p_recipient: string; p_ticket_id: string }
         Returns: boolean

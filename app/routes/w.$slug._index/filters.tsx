@@ -1,9 +1,8 @@
 // The inbox's search and filters: a plain GET form, so a view with its filters is a link to keep.
 import { Form, useLoaderData } from '@remix-run/react';
-import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/ticket-labels.tsx';
+import { MemberOptions, PriorityOptions, StatusOptions, TagChip } from '~/components/ticket-labels.tsx';
 import { MAX_QUERY_LENGTH } from '~/lib/constants.ts';
 import { NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.ts';
-import { TagChip } from '~/components/tag-chip.tsx';
 import type { loader } from './inbox.server.ts';
 import { inboxHref } from './inbox-href.ts';
 

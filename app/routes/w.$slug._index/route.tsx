@@ -83,7 +83,7 @@ export default function Inbox() {
           Nothing to claim: every open request has an owner.
         </p>
       ) : null}
-      <ErrorList errors={replyFormErrors(actionData?.result)} />
+      <ErrorList errors={replyFormErrors(actionData && 'result' in actionData ? actionData.result : undefined)} />
       {firstRun ? <FirstRun slug={workspace.slug} portal={firstRun.portal} admin={!!adminOf} /> : null}
       <nav aria-label="Views">
         <ul className="hd-tabs">

@@ -1,8 +1,7 @@
 // The inbox's list: one line a request on a wide screen, a card a request on a phone (the cells
 // label themselves there). Its links are plain anchors; the route delegates their clicks.
 import { useLoaderData } from '@remix-run/react';
-import { TagChip } from '~/components/tag-chip.tsx';
-import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
+import { PriorityBadge, StatusBadge, TagChip } from '~/components/ticket-labels.tsx';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './inbox.server.ts';

@@ -5,7 +5,7 @@
 // SVG rendered here, so the page needs no script and no chart library. The help center's section comes
 // from help_report, asked at the same time.
 import type { MetaFunction } from '@remix-run/node';
-import { TagChip } from '~/components/tag-chip.tsx';
+import { TagChip } from '~/components/ticket-labels.tsx';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { AdminNav } from '~/components/admin-nav.tsx';
 import { Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';

@@ -3,6 +3,7 @@
 // and whether agents may create tags while tagging. Row-level security decides every write; an agent
 // is refused here (403) as in the database.
 import type { MetaFunction } from '@remix-run/node';
+import { TagChip } from '~/components/ticket-labels.tsx';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { AdminPageHeader } from '~/components/admin-nav.tsx';
 import {
@@ -13,7 +14,6 @@ import {
   replyFormErrors,
   replyValue,
 } from '~/components/forms.tsx';
-import { TagChip } from '~/components/tag-chip.tsx';
 import { TAG_COLOURS } from '~/lib/helpdesk/tags.ts';
 import { NEW_TAG, SETTING, type action, type loader } from './tags.server.ts';
 

@@ -4,11 +4,10 @@
 // (ticket_field_changed, 409: the page then shows the ticket as it is now). Without JavaScript the
 // same form has one "Save" for the three and "Assign to me" (docs/product.md §2).
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react';
-import { type ChangeEvent, type ReactNode, useState } from 'react';
-import { ErrorList, type FormReply, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
-import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/ticket-labels.tsx';
+import type { ChangeEvent, ReactNode } from 'react';
+import { ErrorList, Field, type FormReply, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
+import { MemberOptions, PriorityOptions, StatusOptions, TagChip } from '~/components/ticket-labels.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
-import { TagChip } from '~/components/tag-chip.tsx';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { NO_ASSIGNEE, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './ticket.server.ts';
@@ -136,19 +135,11 @@ function TicketFields({
 
 /**
  * The ticket's tags (docs/product.md §2.4): each with a remove button; a name to add (created if the
- * agent may). With JavaScript the field suggests the workspace's tags, fetched on its first focus.
+ * agent may). With JavaScript the field suggests the workspace's tags, which tag-names.ts fetches on
+ * its first focus (loaded then, like the canned-reply picker).
  */
 function TicketTags({ result }: { result?: FormReply }) {
   const { workspace, ticket } = useLoaderData<typeof loader>();
-  const [known, setKnown] = useState<string[] | null>(null);
-  const errors = replyErrors(result, 'tag');
-  const suggest = () => {
-    if (known) return;
-    setKnown([]);
-    void fetch(`/w/${workspace.slug}/tags.json`)
-      .then((res) => (res.ok ? res.json() : { tags: [] }))
-      .then((body: { tags: { name: string }[] }) => setKnown(body.tags.map((t) => t.name)));
-  };
   return (
     <div className="card stack">
       <h2 className="hd-side-title">Tags</h2>
@@ -170,33 +161,27 @@ function TicketTags({ result }: { result?: FormReply }) {
           ))}
         </Form>
       ) : null}
-      <Form method="post" className="hd-tag-add">
+      <Form method="post">
         <input type="hidden" name="intent" value="add_tag" />
-        <label htmlFor="tag">Add a tag</label>
-        <input
-          id="tag"
-          name="tag"
-          className="input"
-          list="tag-names"
-          autoComplete="off"
-          maxLength={40}
-          defaultValue={replyValue(result, 'tag')}
-          aria-invalid={errors ? true : undefined}
-          aria-describedby={errors ? 'tag-error' : undefined}
-          data-shortcut="t"
-          onFocus={suggest}
+        <Field
+          label="Add a tag"
+          errors={replyErrors(result, 'tag')}
+          inputProps={{
+            id: 'tag',
+            name: 'tag',
+            list: 'tag-names',
+            autoComplete: 'off',
+            maxLength: 40,
+            defaultValue: replyValue(result, 'tag'),
+            // @ts-expect-error a data attribute
+            'data-shortcut': 't',
+            onFocus: () => void import('./tag-names.ts').then((m) => m.suggestTags(workspace.slug)),
+          }}
         />
-        {known ? (
-          <datalist id="tag-names">
-            {known.map((n) => (
-              <option key={n} value={n} />
-            ))}
-          </datalist>
-        ) : null}
+        <datalist id="tag-names" />
         <button type="submit" className="button button--secondary">
           Add
         </button>
-        <ErrorList id="tag-error" errors={errors} />
       </Form>
     </div>
   );
@@ -209,46 +194,37 @@ function TicketTags({ result }: { result?: FormReply }) {
 function TicketSnooze({ result }: { result?: FormReply }) {
   const { ticket, timeZone } = useLoaderData<typeof loader>();
   if (ticket.status === 'solved' || ticket.status === 'closed') return null;
-  const errors = replyErrors(result, 'at');
   return (
     <Form method="post" className="card stack">
       <h2 className="hd-side-title">Snooze</h2>
       {ticket.snoozed_until ? (
-        <>
-          <p data-testid="snoozed">Snoozed until {formatDate(ticket.snoozed_until)}</p>
-          <button type="submit" name="intent" value="wake" className="button button--secondary">
-            Wake now
-          </button>
-        </>
+        <p data-testid="snoozed">Snoozed until {formatDate(ticket.snoozed_until)}</p>
       ) : (
         <>
           <div className="field">
             <label htmlFor="preset">Until</label>
             <select id="preset" name="preset" className="input" defaultValue={replyValue(result, 'preset')}>
-              <option value="later">Later today (in 3 hours)</option>
+              <option value="later">In 3 hours</option>
               <option value="tomorrow">Tomorrow 9:00</option>
               <option value="monday">Monday 9:00</option>
-              <option value="custom">The date and time below</option>
+              <option value="custom">At the date and time below</option>
             </select>
           </div>
-          <div className="field">
-            <label htmlFor="at">Date and time ({timeZone})</label>
-            <input
-              id="at"
-              name="at"
-              type="datetime-local"
-              className="input"
-              defaultValue={replyValue(result, 'at')}
-              aria-invalid={errors ? true : undefined}
-              aria-describedby={errors ? 'at-error' : undefined}
-            />
-          </div>
-          <button type="submit" name="intent" value="snooze" className="button button--secondary">
-            Snooze
-          </button>
+          <Field
+            label={`Date and time (${timeZone})`}
+            errors={replyErrors(result, 'at')}
+            inputProps={{ id: 'at', name: 'at', type: 'datetime-local', defaultValue: replyValue(result, 'at') }}
+          />
         </>
       )}
-      <ErrorList id="at-error" errors={errors} />
+      <button
+        type="submit"
+        name="intent"
+        value={ticket.snoozed_until ? 'wake' : 'snooze'}
+        className="button button--secondary"
+      >
+        {ticket.snoozed_until ? 'Wake now' : 'Snooze'}
+      </button>
     </Form>
   );
 }
