@@ -2,8 +2,8 @@
 // "Claim next" (claim_next_ticket: the oldest unassigned request goes to me). The loader and the
 // action are in inbox.server.ts; the filters and the table beside this file.
 import type { MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { ErrorList, SubmitButton, replyFormErrors, useIsPending } from '~/components/forms.tsx';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { ErrorList, SubmitButton, replyFormErrors, replyValue, useIsPending } from '~/components/forms.tsx';
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
@@ -13,6 +13,8 @@ import { InboxFilters } from './filters.tsx';
 import type { action, loader } from './inbox.server.ts';
 import { inboxHref } from './inbox-href.ts';
 import { InboxTable } from './table.tsx';
+import { BulkBar } from './bulk.tsx';
+import { useEffect, useState } from 'react';
 
 export { action, loader } from './inbox.server.ts';
 
@@ -48,8 +50,15 @@ export default function Inbox() {
     searchError,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const claiming = useIsPending();
+  // Pending for "Claim next" only, not for a bulk change sent to the same address.
+  const pending = useIsPending();
+  const sending = useNavigation().formData?.get('intent');
+  const claiming = pending && sending !== 'bulk';
   const followLink = useDelegatedLinks();
+  // How many rows are checked (JavaScript: the bar says so); a change done clears them.
+  const [selected, setSelected] = useState<number | null>(null);
+  const done = actionData && 'done' in actionData ? actionData.done : undefined;
+  useEffect(() => setSelected(null), [done]);
   const keep = { view, ...filters };
   return (
     // The inbox's links are plain anchors (cheap to render); clicks still navigate in the app.
@@ -83,7 +92,14 @@ export default function Inbox() {
           Nothing to claim: every open request has an owner.
         </p>
       ) : null}
-      <ErrorList errors={replyFormErrors(actionData && 'result' in actionData ? actionData.result : undefined)} />
+      {/* Claim next's refusal; the bulk bar shows its own. */}
+      <ErrorList
+        errors={
+          actionData && 'result' in actionData && replyValue(actionData.result, 'intent') === 'claim_next'
+            ? replyFormErrors(actionData.result)
+            : undefined
+        }
+      />
       {firstRun ? <FirstRun slug={workspace.slug} portal={firstRun.portal} admin={!!adminOf} /> : null}
       <nav aria-label="Views">
         <ul className="hd-tabs">
@@ -110,7 +126,13 @@ export default function Inbox() {
         </p>
       ) : null}
       {/* A search that timed out lists nothing: its message says so, not "No requests here". */}
-      <InboxTable />
+      {done ? (
+        <p className="notice notice--success" role="status" data-testid="bulk-done">
+          {actionData && 'bulk' in actionData ? actionData.bulk : null}
+        </p>
+      ) : null}
+      {tickets.length ? <BulkBar selected={selected} key={done} /> : null}
+      <InboxTable key={done} onSelected={setSelected} />
       {older || newer ? (
         <nav aria-label="Pages" className="hd-pager">
           {newer ? (

@@ -1,14 +1,33 @@
 // The inbox's list: one line a request on a wide screen, a card a request on a phone (the cells
 // label themselves there). Its links are plain anchors; the route delegates their clicks.
 import { useLoaderData } from '@remix-run/react';
+import { type MouseEvent, useRef } from 'react';
+import { useHydrated } from '~/components/form-controls.tsx';
 import { PriorityBadge, StatusBadge, TagChip } from '~/components/ticket-labels.tsx';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './inbox.server.ts';
 import { inboxHref } from './inbox-href.ts';
 
-export function InboxTable() {
+/** The rows' checkboxes (they belong to bulk.tsx's form). */
+const boxes = (scope: Element) => [...scope.querySelectorAll<HTMLInputElement>('input[name="ticket"]')];
+
+export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) {
   const { workspace, view, filters, total, tickets, searchError } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
+  const last = useRef(-1);
+  // Shift-click checks (or unchecks) every row from the one clicked before; the bar counts them.
+  const select = (event: MouseEvent<HTMLElement>) => {
+    const box = event.target as HTMLInputElement;
+    if (box.name !== 'ticket' && box.name !== 'page_all') return;
+    const all = boxes(event.currentTarget);
+    const i = all.indexOf(box);
+    if (box.name === 'page_all') for (const b of all) b.checked = box.checked;
+    else if (event.shiftKey && last.current >= 0)
+      for (const b of all.slice(Math.min(i, last.current), Math.max(i, last.current) + 1)) b.checked = box.checked;
+    last.current = i;
+    onSelected(all.filter((b) => b.checked).length);
+  };
   return (
     <div className="card hd-table-wrap" hidden={!!searchError}>
       {tickets.length === 0 ? (
@@ -16,13 +35,21 @@ export function InboxTable() {
           No requests here.
         </p>
       ) : (
-        <table className="hd-table">
+        // biome-ignore lint/a11y/useKeyWithClickEvents: the checkboxes inside take the keyboard themselves; this only widens a shift-click
+        <table className="hd-table" onClick={select}>
           <caption className="visually-hidden">
             {VIEW_LABELS[view]} requests, newest activity first
             {total === null ? '' : ` (${total})`}
           </caption>
           <thead>
             <tr>
+              <th scope="col" className="hd-cell-select">
+                {hydrated ? (
+                  <input type="checkbox" name="page_all" aria-label="Select every request on this page" />
+                ) : (
+                  <span className="visually-hidden">Select</span>
+                )}
+              </th>
               <th scope="col">#</th>
               <th scope="col">Subject</th>
               <th scope="col">Requester</th>
@@ -35,6 +62,9 @@ export function InboxTable() {
           <tbody data-shortcut-list>
             {tickets.map((t) => (
               <tr key={t.id} data-testid="inbox-row">
+                <td className="hd-cell-select">
+                  <input type="checkbox" name="ticket" value={t.id} form="bulk" aria-label={`Select #${t.number}`} />
+                </td>
                 <td className="muted hd-cell-number">
                   <span className="hd-cell-label">#</span>
                   {t.number}

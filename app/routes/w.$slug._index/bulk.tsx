@@ -1,0 +1,72 @@
+// The inbox's bulk changes (docs/product.md §2.6): a form the rows' checkboxes belong to (form="bulk"),
+// one "Apply" for assign, status, priority, add or remove a tag, and "All … matching this view" for
+// every ticket the view, search and filters match, not only those on the page. It works without
+// JavaScript; with it, shift-click selects a range and the bar says how many are selected (table.tsx).
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { ErrorList, Field, SubmitButton, replyErrors, replyFormErrors } from '~/components/forms.tsx';
+import { AGENT_STATUSES, PRIORITIES, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import type { action, loader } from './inbox.server.ts';
+
+const count = new Intl.NumberFormat('en');
+
+export function BulkBar({ selected }: { selected: number | null }) {
+  const { members, total, adminOf } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const result = answer && 'result' in answer ? answer.result : undefined;
+  const statuses = adminOf ? [...AGENT_STATUSES, 'closed' as const] : AGENT_STATUSES;
+  return (
+    <Form id="bulk" method="post" className="hd-bulk" aria-label="Change the selected requests">
+      <input type="hidden" name="intent" value="bulk" />
+      <div className="field">
+        <label htmlFor="bulk-action">Change the selected</label>
+        <select id="bulk-action" name="bulk_action" className="input" defaultValue="">
+          <option value="">Choose…</option>
+          <optgroup label="Assign to">
+            <option value="assign:me">Me</option>
+            <option value="assign:none">Nobody</option>
+            {members.map((m) => (
+              <option key={m.user_id} value={`assign:${m.user_id}`}>
+                {m.name}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label="Set status">
+            {statuses.map((s) => (
+              <option key={s} value={`status:${s}`}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label="Set priority">
+            {PRIORITIES.map((p) => (
+              <option key={p} value={`priority:${p}`}>
+                {PRIORITY_LABELS[p]}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label="Tags">
+            <option value="add_tag">Add the tag</option>
+            <option value="remove_tag">Remove the tag</option>
+          </optgroup>
+        </select>
+        <ErrorList errors={replyErrors(result, 'bulk_action')} />
+      </div>
+      <Field
+        label="Tag"
+        errors={replyErrors(result, 'tag')}
+        inputProps={{ id: 'bulk-tag', name: 'tag', autoComplete: 'off', maxLength: 40 }}
+      />
+      <label className="hd-check">
+        <input type="checkbox" name="all_matching" value="on" /> All {total === null ? '' : `${count.format(total)} `}
+        matching this view
+      </label>
+      <SubmitButton className="button button--secondary">Apply</SubmitButton>
+      {selected !== null ? (
+        <span className="small muted" role="status" data-testid="selected">
+          {selected} selected
+        </span>
+      ) : null}
+      <ErrorList errors={replyFormErrors(result, 'ticket')} />
+    </Form>
+  );
+}
