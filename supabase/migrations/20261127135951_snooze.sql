@@ -10,7 +10,7 @@ CREATE INDEX tickets_snoozed_due_idx ON public.tickets USING btree (snoozed_unti
 
 CREATE UNIQUE INDEX ticket_tallies_key ON private.ticket_tallies USING btree (workspace_id, status, priority, assignee_id, snoozed) NULLS NOT DISTINCT;
 
-alter table "public"."tickets" add constraint "tickets_snoozed_unsolved" CHECK (((snoozed_until IS NULL) OR (status = ANY (ARRAY['new'::ticket_status, 'open'::ticket_status, 'pending'::ticket_status])))) not valid;
+alter table "public"."tickets" add constraint "tickets_snoozed_unsolved" CHECK (((snoozed_until IS NULL) OR private.is_backlog(status))) not valid;
 
 alter table "public"."tickets" validate constraint "tickets_snoozed_unsolved";
 

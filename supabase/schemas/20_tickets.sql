@@ -51,7 +51,7 @@ create table public.tickets (
   -- ticket not yet solved; solving or closing it ends the snooze (ticket_transition).
   snoozed_until timestamptz,
   unique (workspace_id, number),
-  constraint tickets_snoozed_unsolved check (snoozed_until is null or status in ('new', 'open', 'pending')),
+  constraint tickets_snoozed_unsolved check (snoozed_until is null or private.is_backlog(status)),
   constraint tickets_requester_client_key unique (requester_id, client_key)
 );
 -- Inbox views, newest activity first: all, by status, by assignee, unassigned queue, search.
