@@ -51,7 +51,7 @@ describe('bulk changes', () => {
     expect(error).toBeNull();
     // new→pending is a team move; solved→pending and closed→pending are nobody's; one was pending.
     expect(data).toEqual({ updated: 1, skipped: { solved: 1, closed: 2, unchanged: 1 } });
-    expect(bulkSummary(data)).toBe('1 updated, 4 skipped: 1 solved, 2 closed, 1 already so');
+    expect(bulkSummary(data)).toBe('1 updated, 4 skipped: 2 closed, 1 solved, 1 already so');
     expect(await statuses(ids)).toEqual(['solved', 'closed', 'closed', 'pending', 'pending']);
     // Closing is an admin's move: an agent's batch skips every one, an admin's closes the solved one.
     const close = (c: SupabaseClient) =>
