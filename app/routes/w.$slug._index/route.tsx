@@ -14,7 +14,7 @@ import type { action, loader } from './inbox.server.ts';
 import { inboxHref } from './inbox-href.ts';
 import { InboxTable } from './table.tsx';
 import { BulkBar } from './bulk.tsx';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 export { action, loader } from './inbox.server.ts';
 
@@ -55,10 +55,10 @@ export default function Inbox() {
   const sending = useNavigation().formData?.get('intent');
   const claiming = pending && sending !== 'bulk';
   const followLink = useDelegatedLinks();
-  // How many rows are checked (JavaScript: the bar says so); a change done clears them.
-  const [selected, setSelected] = useState<number | null>(null);
+  // How many rows are checked (JavaScript: the bar says so), until a change is done (it clears them).
   const done = actionData && 'done' in actionData ? actionData.done : undefined;
-  useEffect(() => setSelected(null), [done]);
+  const [selection, setSelection] = useState<{ n: number; done?: string } | null>(null);
+  const selected = selection && selection.done === done ? selection.n : null;
   const keep = { view, ...filters };
   return (
     // The inbox's links are plain anchors (cheap to render); clicks still navigate in the app.
@@ -132,7 +132,7 @@ export default function Inbox() {
         </p>
       ) : null}
       {tickets.length ? <BulkBar selected={selected} key={done} /> : null}
-      <InboxTable key={done} onSelected={setSelected} />
+      <InboxTable key={done} onSelected={(n) => setSelection({ n, done })} />
       {older || newer ? (
         <nav aria-label="Pages" className="hd-pager">
           {newer ? (
