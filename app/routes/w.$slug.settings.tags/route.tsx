@@ -15,7 +15,8 @@ import {
   replyValue,
 } from '~/components/forms.tsx';
 import { TAG_COLOURS } from '~/lib/helpdesk/tags.ts';
-import { NEW_TAG, SETTING, type action, type loader } from './tags.server.ts';
+import { NEW_TAG, SETTING } from './tag-forms.ts';
+import type { action, loader } from './tags.server.ts';
 
 export { action, loader } from './tags.server.ts';
 

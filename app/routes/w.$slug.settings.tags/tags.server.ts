@@ -10,10 +10,7 @@ import type { TicketTag } from '~/lib/helpdesk/inbox-query.server.ts';
 import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
 import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
-
-/** The form an answer belongs to: a tag's (its id), the new tag's, or the setting's. */
-export const NEW_TAG = 'new';
-export const SETTING = 'setting';
+import { NEW_TAG, SETTING } from './tag-forms.ts';
 
 const NOTICES = {
   added: 'Tag added.',
