@@ -8,7 +8,7 @@ for (const javaScript of [true, false]) {
   test(`an agent changes many tickets at once (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
   }, testInfo) => {
-    test.setTimeout(240_000);
+    test.setTimeout(300_000);
     const admin = await newContext(browser, { javaScript });
     const slug = await newWorkspace(admin.page, { javaScript, label: 'bulk' });
     const a = admin.page;
@@ -29,12 +29,12 @@ for (const javaScript of [true, false]) {
     const rows = a.getByTestId('inbox-row');
     await expect(rows).toHaveCount(25);
     // Nothing chosen: refused at the bar, nothing changed.
-    await a.getByRole('button', { name: 'Apply' }).click();
+    await a.getByRole('button', { name: 'Update tickets' }).click();
     await expect(a.getByRole('form', { name: 'Change the selected requests' })).toContainText(
       'Choose what to do with the selected tickets.',
     );
     await a.getByLabel('Change the selected').selectOption({ label: 'Me' });
-    await a.getByRole('button', { name: 'Apply' }).click();
+    await a.getByRole('button', { name: 'Update tickets' }).click();
     await expect(a.getByRole('form', { name: 'Change the selected requests' })).toContainText(
       'Select at least one ticket, or all matching this view.',
     );
@@ -52,7 +52,7 @@ for (const javaScript of [true, false]) {
       await a.getByLabel('Select #28').check();
     }
     await a.getByLabel('Change the selected').selectOption({ label: 'Me' });
-    await a.getByRole('button', { name: 'Apply' }).click();
+    await a.getByRole('button', { name: 'Update tickets' }).click();
     await expect(a.getByTestId('bulk-done')).toHaveText('3 updated');
     await expect(a.getByTestId('count-mine')).toHaveText('3');
     await expect(a.getByLabel('Select #30')).not.toBeChecked();
@@ -60,12 +60,12 @@ for (const javaScript of [true, false]) {
     // Every ticket of the view, across its two pages: solved; then pending, which a solved ticket can't be.
     await a.getByLabel('Change the selected').selectOption({ label: 'Solved' });
     await a.getByLabel(/^All 30 matching this view/).check();
-    await a.getByRole('button', { name: 'Apply' }).click();
+    await a.getByRole('button', { name: 'Update tickets' }).click();
     await expect(a.getByTestId('bulk-done')).toHaveText('30 updated');
     await expect(a.getByTestId('count-solved')).toHaveText('30');
     await a.getByLabel('Change the selected').selectOption({ label: 'Pending' });
     await a.getByLabel(/^All 30 matching this view/).check();
-    await a.getByRole('button', { name: 'Apply' }).click();
+    await a.getByRole('button', { name: 'Update tickets' }).click();
     await expect(a.getByTestId('bulk-done')).toHaveText('0 updated, 30 skipped: solved');
 
     // A tag on a search's matches (no count shown for a search).
@@ -73,7 +73,7 @@ for (const javaScript of [true, false]) {
     await a.getByLabel('Change the selected').selectOption({ label: 'Add the tag' });
     await a.getByLabel('Tag', { exact: true }).fill('batch');
     await a.getByLabel(/^All matching this view/).check();
-    await a.getByRole('button', { name: 'Apply' }).click();
+    await a.getByRole('button', { name: 'Update tickets' }).click();
     await expect(a.getByTestId('bulk-done')).toHaveText(/^\d+ updated$/);
     await a.goto(`/w/${slug}?view=all&tag=batch`);
     await expect(rows.first()).toBeVisible();

@@ -42,7 +42,7 @@ for (const javaScript of [true, false]) {
   test(`an agent snoozes a request; it wakes by hand, on the customer's reply${javaScript ? ' and on time' : ''} (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
   }, testInfo) => {
-    test.setTimeout(javaScript ? 200_000 : 120_000);
+    test.setTimeout(300_000);
     const agent = await newContext(browser, { javaScript });
     const slug = await newWorkspace(agent.page, { javaScript, label: 'snooze' });
     const customer = await signedInContext(browser, uniqueEmail('snoozer'), { javaScript });

@@ -1,5 +1,5 @@
 // The inbox's bulk changes (docs/product.md §2.6): a form the rows' checkboxes belong to (form="bulk"),
-// one "Apply" for assign, status, priority, add or remove a tag, and "All … matching this view" for
+// one "Update tickets" for assign, status, priority, add or remove a tag, and "All … matching this view" for
 // every ticket the view, search and filters match, not only those on the page. It works without
 // JavaScript; with it, shift-click selects a range and the bar says how many are selected (table.tsx).
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
@@ -60,7 +60,7 @@ export function BulkBar({ selected }: { selected: number | null }) {
         <input type="checkbox" name="all_matching" value="on" /> All {total === null ? '' : `${count.format(total)} `}
         matching this view
       </label>
-      <SubmitButton className="button button--secondary">Apply</SubmitButton>
+      <SubmitButton className="button button--secondary">Update tickets</SubmitButton>
       {selected !== null ? (
         <span className="small muted" role="status" data-testid="selected">
           {selected} selected
