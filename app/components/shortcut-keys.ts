@@ -62,7 +62,9 @@ export function press(key: string, goToInbox: () => void) {
   } else if (key === '?') openSheet();
   else {
     const marked = document.querySelector<HTMLElement>(`[data-shortcut="${key}"]`);
-    if (key === '/' || key === 't') marked?.focus();
+    if (key === '/') marked?.focus();
+    // The ticket page's tag field (by its id: the page carries no marker for it).
+    else if (key === 't') document.getElementById('tag')?.focus();
     else marked?.click();
   }
 }

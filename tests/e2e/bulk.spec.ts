@@ -33,7 +33,7 @@ for (const javaScript of [true, false]) {
     await expect(a.getByRole('form', { name: 'Change the selected requests' })).toContainText(
       'Choose what to do with the selected tickets.',
     );
-    await a.getByLabel('Change the selected').selectOption({ label: 'Me' });
+    await a.getByLabel('Change the selected', { exact: true }).selectOption({ label: 'Me' });
     await a.getByRole('button', { name: 'Update tickets' }).click();
     await expect(a.getByRole('form', { name: 'Change the selected requests' })).toContainText(
       'Select at least one ticket, or all matching this view.',
@@ -51,26 +51,26 @@ for (const javaScript of [true, false]) {
       await a.getByLabel('Select #29').check();
       await a.getByLabel('Select #28').check();
     }
-    await a.getByLabel('Change the selected').selectOption({ label: 'Me' });
+    await a.getByLabel('Change the selected', { exact: true }).selectOption({ label: 'Me' });
     await a.getByRole('button', { name: 'Update tickets' }).click();
     await expect(a.getByTestId('bulk-done')).toHaveText('3 updated');
     await expect(a.getByTestId('count-mine')).toHaveText('3');
     await expect(a.getByLabel('Select #30')).not.toBeChecked();
 
     // Every ticket of the view, across its two pages: solved; then pending, which a solved ticket can't be.
-    await a.getByLabel('Change the selected').selectOption({ label: 'Solved' });
+    await a.getByLabel('Change the selected', { exact: true }).selectOption({ label: 'Solved' });
     await a.getByLabel(/^All 30 matching this view/).check();
     await a.getByRole('button', { name: 'Update tickets' }).click();
     await expect(a.getByTestId('bulk-done')).toHaveText('30 updated');
     await expect(a.getByTestId('count-solved')).toHaveText('30');
-    await a.getByLabel('Change the selected').selectOption({ label: 'Pending' });
+    await a.getByLabel('Change the selected', { exact: true }).selectOption({ label: 'Pending' });
     await a.getByLabel(/^All 30 matching this view/).check();
     await a.getByRole('button', { name: 'Update tickets' }).click();
     await expect(a.getByTestId('bulk-done')).toHaveText('0 updated, 30 skipped: solved');
 
     // A tag on a search's matches (no count shown for a search).
     await a.goto(`/w/${slug}?view=all&q=${encodeURIComponent('"Bulk request 1"')}`);
-    await a.getByLabel('Change the selected').selectOption({ label: 'Add the tag' });
+    await a.getByLabel('Change the selected', { exact: true }).selectOption({ label: 'Add the tag' });
     await a.getByLabel('Tag', { exact: true }).fill('batch');
     await a.getByLabel(/^All matching this view/).check();
     await a.getByRole('button', { name: 'Update tickets' }).click();

@@ -143,26 +143,23 @@ function TicketTags({ result }: { result?: FormReply }) {
   return (
     <div className="card stack">
       <h2 className="hd-side-title">Tags</h2>
-      {ticket.tags.length ? (
-        <Form method="post" className="hd-tags" data-testid="ticket-tags">
-          <input type="hidden" name="intent" value="remove_tag" />
-          {ticket.tags.map((t) => (
-            <TagChip key={t.id} name={t.name} colour={t.colour}>
-              <button
-                type="submit"
-                name="tag_id"
-                value={t.id}
-                className="hd-tag-remove"
-                aria-label={`Remove tag ${t.name}`}
-              >
-                ×
-              </button>
-            </TagChip>
-          ))}
-        </Form>
-      ) : null}
+      <Form method="post" className="hd-tags">
+        <input type="hidden" name="intent" value="remove_tag" />
+        {ticket.tags.map((t) => (
+          <TagChip key={t.id} name={t.name} colour={t.colour}>
+            <button
+              type="submit"
+              name="tag_id"
+              value={t.id}
+              className="hd-tag-remove"
+              aria-label={`Remove tag ${t.name}`}
+            >
+              ×
+            </button>
+          </TagChip>
+        ))}
+      </Form>
       <Form method="post">
-        <input type="hidden" name="intent" value="add_tag" />
         <Field
           label="Add a tag"
           errors={replyErrors(result, 'tag')}
@@ -170,16 +167,12 @@ function TicketTags({ result }: { result?: FormReply }) {
             id: 'tag',
             name: 'tag',
             list: 'tag-names',
-            autoComplete: 'off',
-            maxLength: 40,
             defaultValue: replyValue(result, 'tag'),
-            // @ts-expect-error a data attribute
-            'data-shortcut': 't',
             onFocus: () => void import('./tag-names.ts').then((m) => m.suggestTags(workspace.slug)),
           }}
         />
         <datalist id="tag-names" />
-        <button type="submit" className="button button--secondary">
+        <button type="submit" name="intent" value="add_tag" className="button button--secondary">
           Add
         </button>
       </Form>
@@ -189,25 +182,24 @@ function TicketTags({ result }: { result?: FormReply }) {
 
 /**
  * Snooze (docs/product.md §2.5): until later today, tomorrow or Monday 9:00, or a date and time in the
- * workspace's time zone; snoozed, when it wakes and "Wake now". Not for a solved or closed ticket.
+ * workspace's time zone; snoozed, when it wakes and "Wake now". A solved or closed ticket is refused
+ * (ticket_not_snoozable, at the field).
  */
 function TicketSnooze({ result }: { result?: FormReply }) {
   const { ticket, timeZone } = useLoaderData<typeof loader>();
-  if (ticket.status === 'solved' || ticket.status === 'closed') return null;
   return (
     <Form method="post" className="card stack">
-      <h2 className="hd-side-title">Snooze</h2>
       {ticket.snoozed_until ? (
-        <p data-testid="snoozed">Snoozed until {formatDate(ticket.snoozed_until)}</p>
+        <p>Snoozed until {formatDate(ticket.snoozed_until)}</p>
       ) : (
         <>
           <div className="field">
-            <label htmlFor="preset">Until</label>
+            <label htmlFor="preset">Snooze until</label>
             <select id="preset" name="preset" className="input" defaultValue={replyValue(result, 'preset')}>
               <option value="later">In 3 hours</option>
               <option value="tomorrow">Tomorrow 9:00</option>
               <option value="monday">Monday 9:00</option>
-              <option value="custom">At the date and time below</option>
+              <option value="custom">At the time below</option>
             </select>
           </div>
           <Field
