@@ -12,10 +12,11 @@ import {
 } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { GeneralErrorBoundary } from './components/error-boundary.tsx';
+import { isOffline } from './components/forms.tsx';
 import { islandScripts } from './components/islands.server.tsx';
 import { REQUEST_ID_META, useNonce, useRequestId } from './components/request-info.tsx';
 import { SiteHeader } from './components/site-header.tsx';
-import { getOptionalUser } from './lib/auth/session.server.ts';
+import { getOptionalSession } from './lib/auth/session.server.ts';
 import { browserEnv } from './lib/env.server.ts';
 import { dataWithSession } from './lib/http/responses.server.ts';
 import stylesheet from './styles/app.css';
@@ -31,19 +32,24 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request);
-  // The browser gets the public Supabase URL and anon key only (for realtime, later).
-  return dataWithSession(request, { user, ENV: browserEnv() });
+  const session = await getOptionalSession(request);
+  // The bell's number (null: no bell, the user is in no workspace; a failed count shows none). Asked here,
+  // not through a server module of its own: each one a route imports costs its bundle a stub chunk (006).
+  const unread = session ? ((await session.supabase.rpc('unread_notifications')).data ?? null) : null;
+  // The browser gets the public Supabase URL and anon key only (for realtime).
+  return dataWithSession(request, { user: session?.user ?? null, unread, ENV: browserEnv() });
 }
 
 // A live page's revalidation (same URL, no form) is about the page's data; who is signed in and the
-// public environment don't change with it, so the root's loader sits it out.
+// public environment don't change with it, so the root's loader sits it out. Nor does it load after
+// a form the network failed to send (forms.tsx): it would fail the same way, and show the error page.
 export const shouldRevalidate: ShouldRevalidateFunction = ({
   currentUrl,
   nextUrl,
   formMethod,
+  actionResult,
   defaultShouldRevalidate,
-}) => (formMethod || currentUrl.href !== nextUrl.href ? defaultShouldRevalidate : false);
+}) => !isOffline(actionResult) && (formMethod || currentUrl.href !== nextUrl.href ? defaultShouldRevalidate : false);
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -67,7 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <SiteHeader user={root?.user ?? null} />
+        <SiteHeader user={root?.user ?? null} unread={root?.unread ?? null} env={root?.ENV ?? null} />
         <main id="main" className="page">
           {children}
         </main>

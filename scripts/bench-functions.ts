@@ -5,11 +5,11 @@
 // Then Tend's own notify on a stack of this project: cold and warm calls (a reply already mailed,
 // so the function's reads and its claim, without SMTP), and an agent's reply committed through
 // PostgREST → the customer's email in the mail catcher (trigger, pg_net, notify, SMTP; target p95 ≤ 2 s).
-import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startStack } from '@tend/supabase-local';
-import { accessToken } from './lib/jwt.ts';
+import { emailStack } from './lib/email-stack.ts';
 import { tempProject } from './lib/project.ts';
 
 const ROUNDS = 5;
@@ -17,8 +17,6 @@ const WARM_PER_ROUND = 200;
 const COLD_SAMPLES = 10;
 const NOTIFY_WARM = 100;
 const EMAIL_SAMPLES = 40;
-const CUSTOMER = { id: 'c0000000-0000-4000-8000-000000000001', email: 'customer@example.test' };
-const AGENT = { id: 'a0000000-0000-4000-8000-000000000002', email: 'agent@acme.test' };
 
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const pct = (xs: number[], p: number) => {
@@ -109,37 +107,9 @@ async function main() {
 
 /** notify cold/warm, and reply → email, on a stack of this project (its migrations, seed and functions). */
 async function benchNotify() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-notify-'));
-  const envFile = path.join(dir, 'functions.env');
-  writeFileSync(envFile, '# bench\n');
-  const stack = await startStack({
-    port: 0,
-    dir: path.join(dir, 'data'),
-    ephemeral: true,
-    functionsEnvFile: envFile,
-    log: () => undefined,
-  });
-  const jwt = (who: { id: string; email: string }) => accessToken(stack.jwtSecret, { sub: who.id, email: who.email });
-  const rpc = async (fn: string, token: string, body: unknown) => {
-    const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/${fn}`, {
-      method: 'POST',
-      headers: { apikey: stack.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${fn}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-  const mails = async () => {
-    const q = encodeURIComponent(`to:${CUSTOMER.email} reply-to:reply+`);
-    return (await (await fetch(`${stack.mailUrl}/api/v1/search?query=${q}`)).json()).messages_count as number;
-  };
+  const { stack, envFile, rpc, mails, ticketId, agent, stop } = await emailStack('notify');
+  const ticket = { id: ticketId };
   try {
-    const [ticket] = await rpc('create_ticket', await jwt(CUSTOMER), {
-      p_workspace_slug: 'acme',
-      p_subject: 'Bench',
-      p_body: 'Timing the mail.',
-    });
-    const agent = await jwt(AGENT);
     // Reply → email: from post_message's answer to the email in the catcher's API.
     const toEmail: number[] = [];
     for (let i = 0; i <= EMAIL_SAMPLES; i++) {
@@ -180,8 +150,7 @@ async function benchNotify() {
       `  reply committed → email in the catcher (${EMAIL_SAMPLES} replies)   p50 ${ms(pct(toEmail, 50))}  p95 ${ms(pct(toEmail, 95))}  (min ${ms(Math.min(...toEmail))}, max ${ms(Math.max(...toEmail))})  target p95 ≤ 2 s`,
     );
   } finally {
-    await stack.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await stop();
   }
 }
 

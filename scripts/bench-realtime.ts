@@ -67,7 +67,7 @@ async function main() {
   const stackProcess = spawnManaged(
     'stack',
     process.execPath,
-    ['--import', 'tsx', STACK_CLI, 'start', '--port', String(port), '--dir', dataDir, '--project', projectDir],
+    [STACK_CLI, 'start', '--port', String(port), '--dir', dataDir, '--project', projectDir],
     {
       cwd: PROJECT_DIR,
       logFile: path.join(path.dirname(dataDir), 'stack.log'),

@@ -5,7 +5,11 @@ const PAGES = [
   { key: 'members', label: 'Members', path: 'settings/members' },
   { key: 'replies', label: 'Canned replies', path: 'settings/replies' },
   { key: 'tags', label: 'Tags', path: 'settings/tags' },
+  { key: 'notifications', label: 'Notifications', path: 'settings/notifications' },
+  { key: 'email', label: 'Email', path: 'settings/email' },
   { key: 'settings', label: 'Settings', path: 'settings' },
+  { key: 'hours', label: 'Hours and targets', path: 'settings/hours' },
+  { key: 'assignment', label: 'Assignment', path: 'settings/assignment' },
   { key: 'reports', label: 'Reports', path: 'reports' },
   { key: 'help', label: 'Help center', path: 'help' },
 ] as const;

@@ -1,5 +1,6 @@
 // Form pieces shared by every route: labelled fields (input, textarea, select) with their errors, a
-// submit button that shows progress, the honeypot, and the reading of an action's reply.
+// submit button that shows progress, the honeypot, the reading of an action's reply, and the answer
+// to a form the network failed to send (OFFLINE).
 import { useFormAction, useNavigation } from '@remix-run/react';
 import {
   useId,
@@ -38,6 +39,24 @@ export function replyFormErrors(reply: FormReply | null | undefined, ...fixedFie
   const list = ['', 'intent', ...fixedFields].flatMap((name) => replyErrors(reply, name) ?? []);
   return list.length ? [...new Set(list)] : undefined;
 }
+
+/**
+ * A form sent while the network is down (docs/product.md §4). Remix would turn the failed request
+ * into the error page, and the page and the typed text with it; a route's clientAction answers
+ * OFFLINE instead, the routes' shouldRevalidate (the root's too) skip the reload that would fail the
+ * same way, and the page stays as it was, saying so (the catalogue's `offline`) above its form.
+ */
+export const OFFLINE = { offline: true } as const;
+
+/** The server's answer, or OFFLINE when it could not be asked (fetch's TypeError). */
+export const sendOrKeep = <T,>(serverAction: () => Promise<T>) =>
+  serverAction().catch((error) => {
+    if (error instanceof TypeError) return OFFLINE;
+    throw error;
+  });
+
+export const isOffline = (result: unknown): result is typeof OFFLINE =>
+  !!(result as Partial<typeof OFFLINE> | null)?.offline;
 
 /** What the user had typed into a field, sent back so the page keeps it (also without JavaScript). */
 export function replyValue(reply: FormReply | null | undefined, name: string): string | undefined {

@@ -42,7 +42,9 @@ export function Thread({
             data-message-id={m.id}
           >
             <div className="hd-message__meta">
-              <strong>{m.author}</strong>
+              <strong>
+                <bdi>{m.author}</bdi>
+              </strong>
               {m.kind === 'note' ? <span className="hd-note-label">Internal note</span> : null}
               {isNew ? <span className="hd-new-label">New</span> : null}
               <time dateTime={m.created_at}>{formatDate(m.created_at)}</time>

@@ -1,8 +1,18 @@
 import { Form, Link, useLocation, useMatches } from '@remix-run/react';
 import type { SessionUser } from '~/lib/auth/user.ts';
+import type { RealtimeEnv } from '~/lib/realtime/client.ts';
+import { NotificationBell } from './notification-bell.tsx';
 import { Shortcuts } from './shortcuts.tsx';
 
-export function SiteHeader({ user }: { user: SessionUser | null }) {
+export function SiteHeader({
+  user,
+  unread,
+  env,
+}: {
+  user: SessionUser | null;
+  unread: number | null;
+  env: RealtimeEnv | null;
+}) {
   const location = useLocation();
   const onSignInPages = location.pathname.startsWith('/login') || location.pathname.startsWith('/auth/');
   // A workspace page says when the reader is its admin (its loader's `adminOf`, the workspace's slug).
@@ -24,6 +34,12 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
           {user ? (
             <>
               {workspace ? <Shortcuts inbox={`/w/${workspace}`} /> : null}
+              {/* Every member writes articles (docs/product.md §2.3), so agents find the editor here too. */}
+              {workspace ? (
+                <Link to={`/w/${workspace}/help`} className="site-header__link">
+                  Help center
+                </Link>
+              ) : null}
               {adminOf ? (
                 <>
                   <Link to={`/w/${adminOf}/settings/members`} className="site-header__link">
@@ -37,6 +53,7 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
                   </Link>
                 </>
               ) : null}
+              {unread === null || !env ? null : <NotificationBell unread={unread} userId={user.id} env={env} />}
               <Link to="/account" className="site-header__user">
                 <span className="visually-hidden">Signed in as </span>
                 {user.displayName ?? user.email}

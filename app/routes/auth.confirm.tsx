@@ -12,11 +12,13 @@ import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import { dataWithSession, redirectWithSession, readFormData, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { loginPath, safeRedirect } from '~/lib/http/safe-redirect.ts';
+import { landingPage } from '~/lib/auth/landing.server.ts';
 import { ConfirmSchema, EmailLinkSchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 
 export const meta: MetaFunction = () => [
   { title: 'Confirm sign-in · Tend' },
+  { name: 'description', content: 'Confirm signing in to Tend.' },
   // No Referer to other sites (the URL holds a token); same-origin keeps the POST's Origin, which a
   // no-referrer policy would send as `null` without JavaScript (and requireSameOrigin refuses).
   { name: 'referrer', content: 'same-origin' },
@@ -78,7 +80,7 @@ async function verifyAuthLink(request: Request, form: FormData) {
 
   const { token_hash, type, next } = submission.value;
   const { supabase } = getSupabase(request);
-  const { error } = await supabase.auth.verifyOtp({ token_hash, type });
+  const { data: verified, error } = await supabase.auth.verifyOtp({ token_hash, type });
   if (error) {
     const mapped = mapAuthError(error);
     if (mapped.code !== 'code_invalid')
@@ -91,7 +93,7 @@ async function verifyAuthLink(request: Request, form: FormData) {
   }
   // The email link has no `next` of its own; in the browser that asked for it, go where sign-in started.
   const pending = await readPendingLogin(request);
-  const to = safeRedirect(next || pending?.redirectTo, '/');
+  const to = await landingPage(request, safeRedirect(next || pending?.redirectTo, '/'), verified.user);
   return redirectWithSession(request, to, { headers: { 'Set-Cookie': await clearPendingLogin(request) } });
 }
 

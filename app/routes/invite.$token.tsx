@@ -8,25 +8,36 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyFormErrors, useIsPending } from '~/components/forms.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
-import { mapDbError } from '~/lib/errors/from-db.server.ts';
+import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { AcceptInvitationSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { INVITATION_TOKEN_RE } from '~/lib/workspace/invitations.server.ts';
 
-export const meta: MetaFunction = () => [
-  { title: 'Invitation · Tend' },
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.invitation ? `Join ${data.invitation.workspace} · Tend` : 'Invitation · Tend' },
+  { name: 'description', content: 'An invitation to join a team on Tend.' },
   // No Referer to other sites (the URL holds a token); same-origin keeps the POST's Origin, which a
   // no-referrer policy would send as `null` without JavaScript (and requireSameOrigin refuses).
   { name: 'referrer', content: 'same-origin' },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user } = await requireUser(request);
-  const valid = INVITATION_TOKEN_RE.test(params.token ?? '');
+  const { user, supabase } = await requireUser(request);
+  const token = params.token ?? '';
+  // What it offers: the workspace, who invited and the role (invitation_preview; none for a token that isn't one).
+  const { data, error } = INVITATION_TOKEN_RE.test(token)
+    ? await supabase.rpc('invitation_preview', { p_token: token }).maybeSingle()
+    : { data: null, error: null };
+  if (error) throwDbError(request, error, 'invitation preview');
+  const valid = !!data && !data.problem;
   return dataWithSession(
     request,
-    { email: user.email, problem: valid ? null : errorMessage('invitation_invalid') },
+    {
+      email: user.email,
+      invitation: data ? { workspace: data.workspace_name, inviter: data.inviter_name, role: data.role } : null,
+      problem: valid ? null : errorMessage('invitation_invalid'),
+    },
     { status: valid ? 200 : errorStatus('invitation_invalid') },
   );
 }
@@ -55,16 +66,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function InvitationPage() {
-  const { email, problem } = useLoaderData<typeof loader>();
+  const { email, invitation, problem } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const errors = problem ? [problem] : replyFormErrors(actionData?.result);
 
   return (
     <section className="card card--narrow stack" aria-labelledby="invite-title">
-      <h1 id="invite-title">Join your team on Tend</h1>
-      <p className="lead">
-        You were invited to a workspace. You are signed in as <strong data-testid="invite-email">{email}</strong>.
+      <h1 id="invite-title">{invitation ? `Join ${invitation.workspace} on Tend` : 'Join your team on Tend'}</h1>
+      <p className="lead" data-testid="invitation">
+        {invitation
+          ? `${invitation.inviter ?? 'An admin'} invited you to ${invitation.workspace} as ${invitation.role === 'admin' ? 'an admin' : 'an agent'}.`
+          : 'You were invited to a workspace.'}{' '}
+        You are signed in as <strong data-testid="invite-email">{email}</strong>.
       </p>
       <ErrorList id="accept-error" errors={errors} />
       {problem ? null : (

@@ -26,7 +26,10 @@ import { HONEYPOT_FIELD } from '~/lib/forms/fields.ts';
 import { LoginSchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Sign in · Tend' }];
+export const meta: MetaFunction = () => [
+  { title: 'Sign in · Tend' },
+  { name: 'description', content: 'Sign in to Tend with a code sent to your email: no password.' },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);

@@ -40,10 +40,14 @@ import {
 import { log } from '~/lib/http/log.server.ts';
 import { clientIp } from '~/lib/http/request-info.server.ts';
 import { loginPath, safeRedirect } from '~/lib/http/safe-redirect.ts';
+import { landingPage } from '~/lib/auth/landing.server.ts';
 import { ResendSchema, VerifySchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Enter your code · Tend' }];
+export const meta: MetaFunction = () => [
+  { title: 'Enter your code · Tend' },
+  { name: 'description', content: 'Enter the six-digit code from your email to sign in to Tend.' },
+];
 
 export const handle: IslandHandle = { island: 'verify' };
 
@@ -104,7 +108,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
     return fail(errorMessage(code), errorStatus(code));
   }
   const { supabase } = getSupabase(request);
-  const { error } = await supabase.auth.verifyOtp({
+  const { data: verified, error } = await supabase.auth.verifyOtp({
     email: pending.email,
     token: submission.value.code,
     type: 'email',
@@ -117,7 +121,7 @@ async function verify(request: Request, formData: FormData, pending: PendingLogi
     return fail(mappedMessage(mapped), errorStatus(mapped.code));
   }
   await settleVerify(pending.email, ip, 'right');
-  return redirectWithSession(request, safeRedirect(pending.redirectTo), {
+  return redirectWithSession(request, await landingPage(request, safeRedirect(pending.redirectTo), verified.user), {
     headers: { 'Set-Cookie': await clearPendingLogin(request) },
   });
 }

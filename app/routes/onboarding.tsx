@@ -9,7 +9,10 @@ import { WorkspaceSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Create a workspace · Tend' }];
+export const meta: MetaFunction = () => [
+  { title: 'Create a workspace · Tend' },
+  { name: 'description', content: 'Create a workspace: a shared support inbox and a portal for your customers.' },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);

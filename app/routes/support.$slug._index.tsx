@@ -18,6 +18,12 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.workspace.name} support · Tend` : 'Support · Tend' },
+  {
+    name: 'description',
+    content: data
+      ? `Ask ${data.workspace.name} for help, and follow your requests.`
+      : 'Ask for help, and follow your requests.',
+  },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -19,6 +19,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.query ? `“${data.query}” · Help center search` : 'Search · Help center' },
+  { name: 'description', content: 'Search the help center’s articles.' },
   // Result pages are for people; the articles are what search engines should list.
   { name: 'robots', content: 'noindex, follow' },
 ];

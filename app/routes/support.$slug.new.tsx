@@ -2,12 +2,16 @@
 // the files are streamed to storage first, under the ticket id create_ticket then takes, in the
 // uploader's own prefix).
 // Help articles that may answer it are suggested (docs/product.md §2.2): with JavaScript as the subject
-// is typed; without, after the first submit of a request without files (so none must be chosen again),
-// with "My question is answered" / "Send my request anyway" and everything typed kept.
+// is typed; without, after the first submit, with "My question is answered" / "Send my request anyway"
+// and everything typed kept — its files too, already uploaded and carried to the next submit
+// (app/lib/help/request-files.ts), so none must be chosen again.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import {
   ErrorList,
+  isOffline,
+  sendOrKeep,
   Field,
   SubmitButton,
   replyErrors,
@@ -17,6 +21,7 @@ import {
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { MessageField } from '~/components/message-field.tsx';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { useHydrated } from '~/components/form-controls.tsx';
 import { SuggestionList, useSubjectSuggestions } from '~/components/request-suggestions.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
@@ -30,7 +35,8 @@ import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
 import type { SuggestedArticle } from '~/lib/help/articles.ts';
 import { suggest } from '~/lib/help/help.server.ts';
 import { log } from '~/lib/http/log.server.ts';
-import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { KEPT_FILES_FIELD, KEPT_TICKET_PARAM, keptTicketId, parseKeptFiles } from '~/lib/help/request-files.ts';
+import { dataWithSession, errorResponse, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import helpStyles from '~/styles/help.css';
 
@@ -38,6 +44,12 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `New request · ${data.workspace.name} · Tend` : 'New request · Tend' },
+  {
+    name: 'description',
+    content: data
+      ? `Ask ${data.workspace.name} a question or report a problem.`
+      : 'Ask a question or report a problem.',
+  },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -54,23 +66,35 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // The page's own look-up first: an unknown workspace or an unreachable database is its error page
   // (with the text given back, kept-form.server.ts), not a message in the form.
   const { id: workspaceId, slug } = await requireWorkspace(request, supabase, params.slug ?? '');
-  const ticketId = crypto.randomUUID();
-  const { form, uploads, fileErrors, fileNames } = await readMessageForm(request, supabase, {
-    uploaderId: user.id,
-    workspaceId,
-    ticketId,
-  });
+  // Files kept from the suggestions step are under the ticket id the form's address carries.
+  const ticketId = keptTicketId(new URL(request.url)) ?? crypto.randomUUID();
+  const folder = { uploaderId: user.id, workspaceId, ticketId };
+  const { form, uploads: added, fileErrors, fileNames } = await readMessageForm(request, supabase, folder);
+  const keptFiles = parseKeptFiles(form.get(KEPT_FILES_FIELD));
+  if (!keptFiles) {
+    await removeUploads(supabase, added);
+    throw errorResponse(request, 'bad_request');
+  }
+  const kept: Upload[] = keptFiles.map((f) => ({
+    ...f,
+    key: `${user.id}/${workspaceId}/${ticketId}/${f.id}/${f.storage_name}`,
+  }));
+  const uploads = [...kept, ...added];
+  const keep = (files: Upload[]) => (files.length ? { ticket: ticketId, files: attachmentsArg(files) } : null);
   if (form.get('intent') === 'answered') return answered(request, supabase, slug, uploads);
   const submission = parseSubmission(form, NewRequestSchema);
   if (submission.status !== 'success' || fileErrors.length) {
-    await removeUploads(supabase, uploads);
+    // Files kept from the suggestions step stay kept; those just chosen are chosen again.
+    await removeUploads(supabase, added);
     const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
-    return dataWithSession(request, { result, fileNames }, { status: 400 });
+    return dataWithSession(request, { result, fileNames, kept: keep(kept) }, { status: 400 });
   }
-  // No JavaScript (which shows them as the subject is typed): the articles first, once, unless files came along.
-  if (!form.get('suggestions_seen') && !uploads.length) {
+  // No JavaScript (which shows them as the subject is typed): the articles first, once; the files wait in storage.
+  if (!form.get('suggestions_seen')) {
     const suggestions = await suggest(request, slug, submission.value.subject);
-    if (suggestions.length) return dataWithSession(request, { result: submission.reply(), fileNames, suggestions });
+    if (suggestions.length) {
+      return dataWithSession(request, { result: submission.reply(), fileNames: [], suggestions, kept: keep(uploads) });
+    }
   }
 
   const { data: rows, error } = await supabase.rpc('create_ticket', {
@@ -86,7 +110,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const mapped = mapDbError(error, 'create_ticket');
     return dataWithSession(
       request,
-      { result: submission.reply({ formErrors: [mapped.message] }), fileNames },
+      {
+        result: submission.reply({ formErrors: [mapped.message] }),
+        fileNames: [...kept.map((u) => u.file_name), ...fileNames],
+      },
       { status: mapped.status },
     );
   }
@@ -102,6 +129,11 @@ async function answered(request: Request, supabase: Supabase, slug: string, uplo
   return redirectWithSession(request, `/support/${slug}?answered=1`, { status: 303 });
 }
 
+/** With the network down, the page and the request stay as they are (forms.tsx). */
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  !isOffline(actionResult) && defaultShouldRevalidate;
+
 export default function NewRequest() {
   const { workspace, clientKey, subject } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -110,14 +142,24 @@ export default function NewRequest() {
   const hydrated = useHydrated();
   const live = useSubjectSuggestions(workspace.slug);
   const suggestions = (actionData as { suggestions?: SuggestedArticle[] } | undefined)?.suggestions ?? null;
+  const kept =
+    (actionData as { kept?: { ticket: string; files: { file_name: string }[] } | null } | undefined)?.kept ?? null;
   return (
     <section className="card card--narrow" aria-labelledby="new-title">
       <p className="eyebrow">
         <Link to={`/support/${workspace.slug}`}>{workspace.name}</Link>
       </p>
       <h1 id="new-title">Submit a request</h1>
-      <Form method="post" className="stack" encType="multipart/form-data" noValidate>
+      <Form
+        method="post"
+        // Files already uploaded wait under this ticket id for the next submit.
+        action={kept ? `/support/${workspace.slug}/new?${KEPT_TICKET_PARAM}=${kept.ticket}` : undefined}
+        className="stack"
+        encType="multipart/form-data"
+        noValidate
+      >
         <input type="hidden" name="client_key" value={clientKey} />
+        {kept ? <input type="hidden" name={KEPT_FILES_FIELD} value={JSON.stringify(kept.files)} /> : null}
         {/* Suggestions already shown (live with JavaScript, or on the page the server sent): the next submit sends. */}
         {hydrated || suggestions ? <input type="hidden" name="suggestions_seen" value="1" /> : null}
         <Field
@@ -143,8 +185,13 @@ export default function NewRequest() {
           required
           rows={8}
         />
+        {kept ? (
+          <p className="small" data-testid="attached-files">
+            Attached, sent with your request: {kept.files.map((f) => f.file_name).join(', ')}
+          </p>
+        ) : null}
         <AttachmentsField errors={replyErrors(result, FILES_FIELD)} keptNames={actionData?.fileNames} />
-        <ErrorList errors={replyFormErrors(result)} />
+        <ErrorList errors={isOffline(actionData) ? [errorMessage('offline')] : replyFormErrors(result)} />
         {suggestions ? (
           <section className="notice stack" aria-labelledby="suggested-title" role="status">
             <h2 id="suggested-title">Before you send: these articles may answer your question</h2>

@@ -1,10 +1,12 @@
 // A requester's view of their request: the public thread (never internal notes), reply (reopens
 // pending/solved), "Mark as solved", and a follow-up link once closed.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import type { ShouldRevalidateFunction } from '@remix-run/react';
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import {
   ErrorList,
+  isOffline,
+  sendOrKeep,
   SubmitButton,
   replyErrors,
   replyFormErrors,
@@ -12,6 +14,7 @@ import {
   useIsPending,
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { MessageField } from '~/components/message-field.tsx';
@@ -29,6 +32,7 @@ import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/h
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Request · Tend' },
+  { name: 'description', content: 'Your request: the conversation with the team, and your reply.' },
 ];
 
 /** The signed-in requester's ticket this page is about (404 for anyone else's). */
@@ -47,7 +51,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .eq('ticket_id', ticket.id)
     .eq('kind', 'reply')
     .order('created_at', { ascending: true })
-    .order('id', { ascending: true });
+    .order('id', { ascending: true })
+    // Files in the order they were added, as the agent's page lists them (ticket_page).
+    .order('created_at', { referencedTable: 'attachments' })
+    .order('file_name', { referencedTable: 'attachments' });
   if (error) throwDbError(request, error, 'portal messages');
   const names = await profileNames(
     request,
@@ -111,8 +118,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
  * invalid_transition) shows it as it is now, above the kept text. Single fetch skips reloading
  * after an action's 4xx unless asked; without JavaScript the page is rendered afresh anyway.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
-  actionStatus === 409 || defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, actionResult, defaultShouldRevalidate }) =>
+  !isOffline(actionResult) && (actionStatus === 409 || defaultShouldRevalidate);
+
+/** With the network down, the page and the reply stay as they are (forms.tsx). */
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
 
 export default function PortalRequest() {
   const { workspace, ticket, messages, me, clientKey } = useLoaderData<typeof loader>();
@@ -129,7 +139,9 @@ export default function PortalRequest() {
         <p className="eyebrow">
           <Link to={base}>{workspace.name}</Link> · Request #{ticket.number}
         </p>
-        <h1 id="request-title">{ticket.subject}</h1>
+        <h1 id="request-title" dir="auto">
+          {ticket.subject}
+        </h1>
         <p>
           Status: <StatusBadge status={ticket.status} label={PORTAL_STATUS_LABELS[ticket.status]} />
         </p>
@@ -155,7 +167,8 @@ export default function PortalRequest() {
               }
               errors={replyErrors(result, 'body')}
               defaultValue={replyValue(result, 'intent') === 'reply' ? replyValue(result, 'body') : ''}
-              key={actionData ? 'kept' : `draft-${mine}`}
+              key={result ? 'kept' : `draft-${mine}`}
+              keep={{ key: ticket.id, sent: mine }}
               required
               rows={5}
             />
@@ -163,7 +176,7 @@ export default function PortalRequest() {
               errors={replyErrors(result, FILES_FIELD)}
               keptNames={actionData && 'fileNames' in actionData ? actionData.fileNames : undefined}
             />
-            <ErrorList errors={replyFormErrors(result)} />
+            <ErrorList errors={isOffline(actionData) ? [errorMessage('offline')] : replyFormErrors(result)} />
             <div className="hd-actions">
               <SubmitButton pending={pending} name="intent" value="reply">
                 Send reply

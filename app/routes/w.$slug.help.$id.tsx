@@ -14,6 +14,7 @@ import helpStyles from '~/styles/help.css';
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles }];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.article.title} · Help center · Tend` : 'Article · Tend' },
+  { name: 'description', content: 'Edit a help center article.' },
 ];
 
 const NOTICES: Record<string, string> = {

@@ -12,6 +12,7 @@ import helpStyles from '~/styles/help.css';
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles }];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `New article · ${data.workspace.name} · Tend` : 'New article · Tend' },
+  { name: 'description', content: 'Write a new help center article.' },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

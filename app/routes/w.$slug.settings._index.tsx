@@ -25,6 +25,7 @@ import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Settings · ${data.workspace.name} · Tend` : 'Settings · Tend' },
+  { name: 'description', content: 'The workspace’s name, address and time zone, and the portal’s address.' },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -55,8 +56,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     .eq('id', workspace.id)
     .select('slug');
   if (error) {
-    // 23505: the address belongs to another workspace.
-    if (error.code === '23505') {
+    // 23505: the address belongs to another workspace; slug_taken: it was another workspace's.
+    if (error.code === '23505' || error.message === 'slug_taken') {
       const reply = submission.reply({ fieldErrors: { slug: [errorMessage('slug_taken')] } });
       return dataWithSession(request, { result: reply }, { status: errorStatus('slug_taken') });
     }

@@ -72,7 +72,7 @@ const SPEC: Spec = {
     file_size_limit: true,
     buckets: { '*': { public: true, file_size_limit: true, allowed_mime_types: true, objects_path: true } },
     s3_protocol: off,
-    image_transformation: off,
+    image_transformation: { enabled: true },
     analytics: off,
     vector: off,
   },

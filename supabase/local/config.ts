@@ -108,7 +108,12 @@ export interface ProjectConfig {
   projectId: string;
   api: { schemas: string[]; extraSearchPath: string[]; maxRows: number };
   auth: AuthConfig;
-  storage: { fileSizeLimit: number; buckets: Record<string, BucketConfig> };
+  storage: {
+    fileSizeLimit: number;
+    buckets: Record<string, BucketConfig>;
+    /** [storage.image_transformation] enabled: off unless set, as with the CLI (its template leaves it commented out). */
+    imageTransformation: boolean;
+  };
   realtime: RealtimeConfig;
   /** [functions.<slug>] as the CLI reads it; paths absolute (config paths are relative to supabase/). */
   functions: Record<string, FunctionConfig>;
@@ -338,6 +343,7 @@ export function loadConfig(projectDir: string, file = path.join(projectDir, 'sup
     auth: authConfig(auth, templates),
     storage: {
       fileSizeLimit: parseSize(table(raw.storage).file_size_limit, 50 * 1024 ** 2),
+      imageTransformation: bool(table(table(raw.storage).image_transformation).enabled, false),
       buckets: Object.fromEntries(
         Object.entries(table(table(raw.storage).buckets)).map(([name, b]) => {
           const t = table(b);

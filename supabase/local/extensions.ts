@@ -6,7 +6,9 @@
 // §7.4) can't be loaded by the embedded build, and none ships on npm: a migration that creates one
 // fails with its name and what to do instead (`explainMissingExtension`).
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { withClient } from './postgres.ts';
 
 /** Contrib extensions of the embedded build that hosted's postgres may create (the image's list, less admin tools). */
@@ -70,8 +72,6 @@ const MISSING: Record<string, string> = {
   pg_jsonschema: 'a Rust extension; validate JSON in a check constraint or in the app',
   pgjwt:
     'pure SQL, but no npm package ships it; sign tokens in an Edge Function (hosted PG 17 images no longer install it)',
-  pgtap:
-    'pure SQL, but no npm package ships it; `test db` installs it from your system (Debian/Ubuntu postgresql-NN-pgtap, Homebrew pgtap)',
   pgsodium: 'a C extension (deprecated on hosted); Vault works here without it',
   pg_hashids: 'a C extension',
   pg_repack: 'a C extension',
@@ -93,7 +93,7 @@ const MISSING: Record<string, string> = {
 };
 
 /** Names of the extensions `create extension` can make here (for docs and tests). */
-export const AVAILABLE_LOCALLY = [...CONTRIB, 'pg_net', 'pg_cron', 'supabase_vault', 'plpgsql'].sort();
+export const AVAILABLE_LOCALLY = [...CONTRIB, 'pg_net', 'pg_cron', 'pgtap', 'supabase_vault', 'plpgsql'].sort();
 
 /**
  * What to tell someone whose migration created an extension the stack lacks. Undefined when
@@ -114,9 +114,9 @@ export function explainMissingExtension(message: string): string | undefined {
 }
 
 /** Writes a file by rename when its content differs (another stack may read it at the same time). */
-export function put(file: string, content: string) {
+export function put(file: string, content: string | Buffer) {
   try {
-    if (readFileSync(file, 'utf8') === content) return;
+    if (readFileSync(file).equals(Buffer.from(content))) return;
   } catch {
     /* new */
   }
@@ -125,14 +125,20 @@ export function put(file: string, content: string) {
   renameSync(tmp, file);
 }
 
-/** Where this server looks for extensions (its SHAREDIR/extension). */
-export async function extensionDir(superuserUrl: string): Promise<string> {
-  const share = await withClient(superuserUrl, async (c) => {
-    const r = await c.query(`select setting from pg_config where name = 'SHAREDIR'`);
-    return r.rows[0].setting as string;
-  });
-  return path.join(share, 'extension');
+/** Where this server looks for extensions (its SHAREDIR/extension); asked once per server (a start asks twice). */
+export function extensionDir(superuserUrl: string): Promise<string> {
+  let dir = extensionDirs.get(superuserUrl);
+  if (!dir) {
+    dir = withClient(superuserUrl, async (c) => {
+      const r = await c.query(`select setting from pg_config where name = 'SHAREDIR'`);
+      return path.join(r.rows[0].setting as string, 'extension');
+    });
+    extensionDirs.set(superuserUrl, dir);
+    dir.catch(() => extensionDirs.delete(superuserUrl));
+  }
+  return dir;
 }
+const extensionDirs = new Map<string, Promise<string>>();
 
 /**
  * Makes the embedded server offer what hosted's postgres can create: contrib extensions marked
@@ -156,4 +162,42 @@ export async function provideExtensions(superuserUrl: string): Promise<void> {
     path.join(dir, 'supabase_vault--0.3.1.sql'),
     "-- The vault schema and its objects come from the local stack's bootstrap.\n",
   );
+  // Once per Postgres install: unpacking pgTAP costs ~10 ms, and a stack's start is counted.
+  if (!present.has('pgtap.control')) for (const [name, body] of pgtapFiles()) put(path.join(dir, name), body);
+}
+
+/**
+ * pgTAP's control file and its install script, from the npm package PGlite ships it in (a tarball
+ * of plain SQL: pgTAP has no C part, so the embedded server loads it as any Postgres does). Its
+ * control says `superuser = false`: postgres may create it, as on hosted.
+ */
+export function pgtapFiles(): Map<string, Buffer> {
+  const tarball = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite-pgtap')),
+    'pgtap.tar.gz',
+  );
+  const files = new Map<string, Buffer>();
+  for (const [name, body] of untar(gunzipSync(readFileSync(tarball)))) {
+    const file = /^share\/postgresql\/extension\/(pgtap(?:--[\d.]+)?\.(?:sql|control))$/.exec(name)?.[1];
+    if (file) files.set(file, body);
+  }
+  return files;
+}
+
+/** The regular files of a ustar archive (POSIX.1-1988: 512-byte headers, octal sizes, name prefix). */
+function untar(archive: Buffer): [string, Buffer][] {
+  const entries: [string, Buffer][] = [];
+  for (let at = 0; at + 512 <= archive.length; ) {
+    const header = archive.subarray(at, at + 512);
+    if (header.every((b) => b === 0)) break;
+    const field = (from: number, to: number) => header.toString('latin1', from, to).replace(/\0.*$/s, '');
+    const size = Number.parseInt(field(124, 136).trim() || '0', 8);
+    const prefix = field(345, 500);
+    const name = (prefix ? `${prefix}/` : '') + field(0, 100);
+    const type = field(156, 157);
+    if (type === '0' || type === '')
+      entries.push([name.replace(/^\.\//, ''), archive.subarray(at + 512, at + 512 + size)]);
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return entries;
 }

@@ -19,8 +19,8 @@ export {
   type StackOptions,
   type StatusFile,
 } from './stack.ts';
-/** The CLI (`npm run stack -- …`), to run a stack in a process of its own: `node --import tsx STACK_CLI start`. */
-export const STACK_CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+/** The CLI (`npm run stack -- …`), to run a stack in a process of its own: `node STACK_CLI start` (launch.mjs). */
+export const STACK_CLI = fileURLToPath(new URL('./launch.mjs', import.meta.url));
 export {
   DEFAULT_ANON_KEY,
   DEFAULT_JWT_SECRET,

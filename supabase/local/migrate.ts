@@ -23,10 +23,15 @@ export class MigrationError extends Error {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** Runs one SQL file in a transaction; a failure names the file and the line. */
+/**
+ * Runs one SQL file in a transaction; a failure names the file and the line. Its commit doesn't wait
+ * for the disk (a first start commits ~30 files, each a flush of the WAL on a durable stack):
+ * `durable()` after the last one waits for all of them at once.
+ */
 async function runFile(c: pg.Client, file: string, sql: string, after?: () => Promise<void>) {
   await c.query('begin');
   try {
+    await c.query('set local synchronous_commit = off');
     await c.query(sql);
     await after?.();
     await c.query('commit');
@@ -43,19 +48,24 @@ async function runFile(c: pg.Client, file: string, sql: string, after?: () => Pr
   }
 }
 
-/** Applies bootstrap files whose content changed since they last ran (all of them on a new database). */
-export async function bootstrap(superuserUrl: string): Promise<void> {
-  await withClient(superuserUrl, async (c) => {
+/**
+ * Applies bootstrap files whose content changed since they last ran (all of them on a new database);
+ * true when one ran.
+ */
+export async function bootstrap(superuserUrl: string): Promise<boolean> {
+  return withClient(superuserUrl, async (c) => {
     const known = new Map<string, string>();
     const has = await c.query(`select to_regclass('supabase_migrations.local_bootstrap') is not null as ok`);
     if (has.rows[0].ok) {
       for (const r of (await c.query('select file, sha256 from supabase_migrations.local_bootstrap')).rows)
         known.set(r.file, r.sha256);
     }
+    let ran = false;
     for (const file of listSqlFiles(BOOTSTRAP_DIR)) {
       const sql = readFileSync(path.join(BOOTSTRAP_DIR, file), 'utf8');
       const hash = sha256(sql);
       if (known.get(file) === hash) continue;
+      ran = true;
       await runFile(c, `supabase/local/bootstrap/${file}`, sql, async () => {
         if ((await c.query(`select to_regclass('supabase_migrations.local_bootstrap') is not null as ok`)).rows[0].ok) {
           await c.query(
@@ -66,8 +76,16 @@ export async function bootstrap(superuserUrl: string): Promise<void> {
         }
       });
     }
+    if (ran) await durable(c);
+    return ran;
   });
 }
+
+/**
+ * Returns once every commit so far is on disk: a transaction with an id commits with a flush of the
+ * WAL up to its commit record (synchronous_commit is on for the session), which covers runFile's.
+ */
+const durable = (c: pg.Client) => c.query('select txid_current()');
 
 /** Splits SQL into statements, as the CLI records them, respecting quotes, dollar quotes and comments. */
 export function splitStatements(sql: string): string[] {
@@ -133,6 +151,7 @@ export async function migrate(
       });
       applied.push(file);
     }
+    if (applied.length) await durable(c);
     return { applied };
   });
 }
@@ -143,6 +162,7 @@ export async function applySchemas(postgresUrl: string, projectDir: string): Pro
   const files = listSqlFiles(dir);
   await withClient(postgresUrl, async (c) => {
     for (const file of files) await runFile(c, `supabase/schemas/${file}`, readFileSync(path.join(dir, file), 'utf8'));
+    await durable(c);
   });
   return files;
 }
@@ -152,15 +172,16 @@ export async function seed(postgresUrl: string, projectDir: string): Promise<boo
   const file = path.join(projectDir, 'supabase', 'seed.sql');
   if (!existsSync(file)) return false;
   const sql = readFileSync(file, 'utf8');
-  await withClient(postgresUrl, (c) =>
-    runFile(c, 'supabase/seed.sql', sql, async () => {
+  await withClient(postgresUrl, async (c) => {
+    await runFile(c, 'supabase/seed.sql', sql, async () => {
       await c.query(
         `insert into supabase_migrations.seed_files (path, hash) values ('supabase/seed.sql', $1)
          on conflict (path) do update set hash = excluded.hash`,
         [sha256(sql)],
       );
-    }),
-  );
+    });
+    await durable(c);
+  });
   return true;
 }
 

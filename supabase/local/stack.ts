@@ -17,7 +17,7 @@ import { startGateway, proxyService, type Gateway } from './gateway/index.ts';
 import { defaultKeys, type StackKeys } from './keys.ts';
 import { bootstrap, migrate, recreateDatabase, seed, seedVault } from './migrate.ts';
 import { PASSWORD, SUPERUSER, startPostgres, withClient, type RunningPostgres } from './postgres.ts';
-import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
+import { startPostgrest } from './postgrest.ts';
 import { terminate } from './process.ts';
 import { readStatus, statusFile, type StatusFile } from './status-file.ts';
 import { DEFAULT_PORT, PROJECT_DIR } from './defaults.ts';
@@ -60,7 +60,12 @@ export interface StackOptions {
   noVerifyJwt?: boolean;
   /** Called when a crashed child can't be restarted (supervisor.ts); the stack has already stopped itself. */
   onCrash?: (name: string, message: string) => void;
+  /** Phases spent before startStack was called (the CLI's Node and module loading), listed first in `timings`. */
+  timings?: StartTimings;
 }
+
+/** Milliseconds each phase of a start took, in the order they ran (bench:stack prints them). */
+export type StartTimings = Record<string, number>;
 
 export interface StackInfo {
   apiUrl: string;
@@ -83,6 +88,8 @@ export interface Stack extends StackInfo {
   created: boolean;
   /** The realtime service, when config.toml enables it (tests stop and start it). */
   realtime?: RealtimeService;
+  /** Where this start spent its time (also in stack.json). */
+  timings: StartTimings;
   /** The child processes the stack owns (for status and for tests that check nothing is left). */
   processes(): { name: string; pid: number }[];
   stop(): Promise<void>;
@@ -219,6 +226,14 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   const projectDir = options.projectDir ?? PROJECT_DIR;
   const dir = path.resolve(options.dir ?? path.join(projectDir, '.supabase-local'));
   const log = options.log ?? ((line: string) => console.log(line));
+  const timings: StartTimings = { ...options.timings };
+  let lapStart = performance.now();
+  /** Ends the phase running since the last lap. */
+  const lap = (phase: string) => {
+    const now = performance.now();
+    timings[phase] = Math.round(now - lapStart);
+    lapStart = now;
+  };
   const trust: TrustOptions = { ...trustFromEnv(), ...options.trust };
   const config = loadConfig(projectDir);
   options.configure?.(config);
@@ -240,6 +255,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
   await assertFree(ports.db, 'database');
   await assertFree(ports.mail, 'mail');
   await assertFree(ports.smtp, 'SMTP');
+  lap('config');
 
   const stoppers: (() => Promise<void>)[] = [];
   let stopping = false;
@@ -284,28 +300,31 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       log,
     };
     const db: RunningPostgres = await startPostgres(postgresOptions);
+    lap('postgres');
     // Restarted on the same data dir and port: the cluster recovers from its WAL; nothing is re-initialised.
     const postgres = keepRunning('postgres', db, () => startPostgres(postgresOptions));
     const superuserUrl = db.url();
     const postgresUrl = db.url('postgres', PASSWORD);
 
-    if (options.reset && !db.created) await recreateDatabase(superuserUrl);
-    await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
-    await provideExtensions(superuserUrl); // hosted's contrib extensions, creatable by postgres
-    await bootstrap(superuserUrl);
-    const { applied } = await migrate(postgresUrl, projectDir); // on a template's copy, only newer ones
-    // A template's copy comes seeded, and with the stored files its storage.objects rows name.
-    const seeded = db.created && options.template !== undefined;
-    if (seeded) await copyStorage(path.resolve(options.template!), dir);
-    if ((db.created || options.reset) && !seeded) await seed(postgresUrl, projectDir);
-    done.created ||= db.created;
-    done.applied.push(...applied);
+    /**
+     * Starts a step beside the ones that follow (they wait on the database or on a child, seldom on
+     * this process): its own time is recorded as `<name> (alongside)`, and the start waits for all
+     * such steps before it says ready. `stopIt` is called at stop, even if the step is still starting.
+     */
+    const alongside = <T>(name: string, step: () => Promise<T>, stopIt?: (t: T) => Promise<void>) => {
+      const t0 = performance.now();
+      const started = step().then((t) => {
+        timings[`${name} (alongside)`] = Math.round(performance.now() - t0);
+        return t;
+      });
+      started.catch(() => undefined); // awaited below; a failure before then stops the stack
+      if (stopIt) stoppers.push(() => started.then(stopIt, () => undefined));
+      return started;
+    };
 
-    const gateway: Gateway = await startGateway({ port: ports.gateway, keys, signingKeys, trust });
-    stoppers.push(gateway.stop);
-    const apiUrl = `http://127.0.0.1:${gateway.port}`;
-    await seedVault(superuserUrl, vaultSecrets(apiUrl, keys));
-
+    // PostgREST loads its schema cache, the longest step of a warm start. On a data dir that was there
+    // already it starts now, while the setup SQL below finds nothing new (if it finds something, it
+    // starts again after it, on the schema as it then is); on a new one, once the schema is made.
     const restOptions = {
       dbUrl: db.url('authenticator', PASSWORD),
       port: 0,
@@ -315,26 +334,54 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       config,
       dataDir: dir,
     };
-    const rest: RunningPostgrest = await onFreePorts(async () =>
-      startPostgrest(Object.assign(restOptions, { port: await freePort(), adminPort: await freePort() })),
-    );
-    gateway.mount(proxyService('rest', rest.url));
-    // Again on its ports; on others if they were taken meanwhile (the gateway follows).
-    const postgrest = keepRunning(
-      'postgrest',
-      rest,
-      () =>
-        startPostgrest(restOptions).catch(async (err) => {
-          if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-          return startPostgrest(Object.assign(restOptions, { port: await freePort(), adminPort: await freePort() }));
-        }),
-      (r) => gateway.mount(proxyService('rest', r.url)),
-    );
+    const startRest = () =>
+      alongside(
+        'postgrest',
+        () =>
+          onFreePorts(async () =>
+            startPostgrest(Object.assign(restOptions, { port: await freePort(), adminPort: await freePort() })),
+          ),
+        (r) => r.stop(),
+      );
+    let restStarting = db.created || options.reset ? undefined : startRest();
+
+    if (options.reset && !db.created) await recreateDatabase(superuserUrl);
+    await installExtensions(superuserUrl); // pg_net, pg_cron: before bootstrap and migrations create them
+    await provideExtensions(superuserUrl); // hosted's contrib extensions, creatable by postgres
+    lap('extensions');
+    const bootstrapped = await bootstrap(superuserUrl);
+    lap('bootstrap');
+    const { applied } = await migrate(postgresUrl, projectDir); // on a template's copy, only newer ones
+    lap('migrations');
+    // A template's copy comes seeded, and with the stored files its storage.objects rows name.
+    const seeded = db.created && options.template !== undefined;
+    if (seeded) await copyStorage(path.resolve(options.template!), dir);
+    if ((db.created || options.reset) && !seeded) await seed(postgresUrl, projectDir);
+    done.created ||= db.created;
+    done.applied.push(...applied);
+    lap('seed');
+    if (restStarting && (bootstrapped || applied.length)) {
+      await restStarting.then(
+        (r) => r.stop(),
+        () => undefined,
+      );
+      restStarting = undefined;
+    }
+    restStarting ??= startRest();
+
+    const gateway: Gateway = await startGateway({ port: ports.gateway, keys, signingKeys, trust });
+    stoppers.push(gateway.stop);
+    const apiUrl = `http://127.0.0.1:${gateway.port}`;
+    lap('gateway');
+    const vaultSeeding = alongside('vault', () => seedVault(superuserUrl, vaultSecrets(apiUrl, keys)));
 
     const pool = createPool({ connectionString: superuserUrl, max: 10 });
     stoppers.push(() => pool.end());
-    const netCron = await startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) });
-    stoppers.push(netCron.stop);
+    const netCronStarting = alongside(
+      'netcron',
+      () => startNetCron({ superuserUrl, pool, log: (s, m) => log(`[${s}] ${m}`) }),
+      (n) => n.stop(),
+    );
 
     const mail = await startMail({
       port: ports.mail,
@@ -344,6 +391,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       allowedHosts: trust.allowedHosts,
     });
     stoppers.push(mail.stop);
+    lap('mail');
     const mailUrl = mail.url;
     const mailer: Mailer = mail.mailer;
     const ctx: StackContext = {
@@ -366,8 +414,11 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
 
     // services: each mounts itself on the gateway under /<name>/v1.
     gateway.mount(createAuthService(ctx));
-    if (options.reset && !db.created) await resetStorage(dir);
-    gateway.mount(await createStorageService(ctx));
+    lap('auth');
+    const storageStarting = alongside('storage', async () => {
+      if (options.reset && !db.created) await resetStorage(dir);
+      return createStorageService(ctx);
+    });
     const realtime = config.realtime.enabled ? createRealtimeService(ctx) : undefined;
     if (realtime) {
       await realtime.start();
@@ -382,6 +433,23 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
         })
       : undefined;
     if (functions) gateway.mount(functions);
+    lap('realtime, functions');
+
+    const [rest, storage] = await Promise.all([restStarting, storageStarting, vaultSeeding, netCronStarting]);
+    lap('waiting for those alongside');
+    gateway.mount(storage);
+    gateway.mount(proxyService('rest', rest.url));
+    // Again on its ports; on others if they were taken meanwhile (the gateway follows).
+    const postgrest = keepRunning(
+      'postgrest',
+      rest,
+      () =>
+        startPostgrest(restOptions).catch(async (err) => {
+          if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+          return startPostgrest(Object.assign(restOptions, { port: await freePort(), adminPort: await freePort() }));
+        }),
+      (r) => gateway.mount(proxyService('rest', r.url)),
+    );
 
     const info: StackInfo = {
       apiUrl,
@@ -399,7 +467,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       ...(functions?.processes() ?? []),
     ];
     writeStatus = () => {
-      const status: StatusFile = { ...info, ...pick(keys), pid: process.pid, processes: processes() };
+      const status: StatusFile = { ...info, ...pick(keys), pid: process.pid, processes: processes(), timings };
       writeFileSync(statusFile(dir), JSON.stringify(status, null, 2));
     };
     writeStatus();
@@ -410,6 +478,7 @@ async function startOnce(options: StackOptions, done: { created: boolean; applie
       dir,
       applied: done.applied,
       created: done.created,
+      timings,
       realtime,
       processes,
       stop,

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isAlive } from './process.ts';
-import type { StackInfo } from './stack.ts';
+import type { StackInfo, StartTimings } from './stack.ts';
 
 export interface StatusFile extends StackInfo {
   publishableKey: string;
@@ -11,6 +11,8 @@ export interface StatusFile extends StackInfo {
   /** The process that started the stack (`stop` signals it). */
   pid: number;
   processes: { name: string; pid: number }[];
+  /** Where the start spent its time, per phase (bench:stack). */
+  timings?: StartTimings;
 }
 
 export const statusFile = (dir: string) => path.join(dir, 'stack.json');

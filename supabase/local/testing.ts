@@ -19,3 +19,5 @@ export { PgoutputDecoder } from './realtime/pgoutput.ts';
 export { RateCounter } from './realtime/limits.ts';
 export { decode, encode, encodeUserBroadcast, negotiate } from './realtime/serializer.ts';
 export { paramsToLog, parseSubscription, subscriptionId } from './realtime/postgres-changes.ts';
+export { cropOrigin, fromSegments, geometry, parseTransform, segments } from './storage/transform.ts';
+export { decodeCursor, encodeCursor } from './storage/list.ts';

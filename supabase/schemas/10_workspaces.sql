@@ -28,7 +28,7 @@ create table public.workspaces (
 );
 
 -- A workspace's earlier addresses, so old links keep working (workspace_slug_redirect). An address
--- freed by a rename may be taken by another workspace: then the current one wins and the row goes.
+-- once used stays its workspace's (refuse_used_workspace_slug): old emails never lead to a stranger.
 create table public.workspace_slug_history (
   slug text primary key,
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
@@ -208,7 +208,21 @@ end $$;
 create trigger workspaces_slug_history after update of slug on public.workspaces
   for each row when (old.slug is distinct from new.slug) execute function private.remember_workspace_slug();
 
-revoke all on function private.check_workspace_time_zone(), private.remember_workspace_slug() from public;
+-- Another workspace's old address is taken, as a current one is (slug_taken); its own old address a
+-- workspace may take back.
+create function private.refuse_used_workspace_slug() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if exists (select 1 from public.workspace_slug_history h where h.slug = new.slug and h.workspace_id <> new.id) then
+    raise exception using errcode = 'P0001', message = 'slug_taken', detail = new.slug;
+  end if;
+  return new;
+end $$;
+create trigger workspaces_used_slug before insert or update of slug on public.workspaces
+  for each row execute function private.refuse_used_workspace_slug();
+
+revoke all on function private.check_workspace_time_zone(), private.remember_workspace_slug(),
+  private.refuse_used_workspace_slug() from public;
 
 -- ---------------------------------------------------------------------------------------------
 -- Remote procedures.
@@ -250,6 +264,23 @@ language sql stable security definer set search_path = '' as $$
 $$;
 revoke execute on function public.workspace_slug_redirect(text) from public;
 grant execute on function public.workspace_slug_redirect(text) to anon, authenticated, service_role;
+
+-- What an invitation's link offers, for its page (/invite/:token): the workspace's name, who invited,
+-- the role, the address it was sent to, and why it can't be accepted any more (null: it can). No row for
+-- a token that isn't one. The token is the secret: whoever holds it was mailed it.
+create function public.invitation_preview(p_token text)
+returns table (workspace_name text, inviter_name text, role public.member_role, email text, problem text)
+language sql stable security definer set search_path = '' as $$
+  select w.name, p.display_name, i.role, i.email::text,
+         case when i.accepted_at is not null then 'accepted' when i.revoked_at is not null then 'revoked'
+              when i.expires_at <= now() then 'expired' end
+    from public.invitations i
+    join public.workspaces w on w.id = i.workspace_id
+    left join public.profiles p on p.user_id = i.invited_by
+   where i.token_hash = encode(extensions.digest(coalesce(p_token, ''), 'sha256'), 'hex')
+$$;
+revoke execute on function public.invitation_preview(text) from public, anon;
+grant execute on function public.invitation_preview(text) to authenticated, service_role;
 
 -- Accepting an invitation. Raises invitation_invalid (unknown, used, revoked or expired token; the
 -- detail says which) or invitation_email_mismatch (signed in with another address; no detail on purpose).

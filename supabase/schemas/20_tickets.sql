@@ -71,8 +71,9 @@ create table public.ticket_events (
   ticket_id uuid not null references public.tickets (id) on delete cascade,
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   actor_id uuid references auth.users (id),
+  -- sla_breach: a promise broken (90_promises.sql), "from" the due time, "to" the target.
   type text not null check (type in ('created', 'status', 'assignee', 'priority', 'tag_added', 'tag_removed', 'snoozed',
-                                     'unsnoozed')),
+                                     'unsnoozed', 'sla_breach')),
   "from" text,
   "to" text,
   created_at timestamptz not null default clock_timestamp()
@@ -355,6 +356,33 @@ begin
 end $$;
 revoke execute on function public.claim_next_ticket(uuid) from public, anon;
 grant execute on function public.claim_next_ticket(uuid) to authenticated, service_role;
+
+-- Removing a member (or leaving), with their tickets that aren't closed handed to another member in
+-- the same transaction (null: left unassigned, as memberships_unassign does). As the caller: RLS says
+-- who may remove whom (admins, or oneself) and the assignee rule that the new one is a member. The
+-- number of tickets handed over; not_found when the membership isn't there or isn't the caller's to end.
+create function public.remove_member(p_workspace_id uuid, p_user_id uuid, p_reassign_to uuid default null)
+returns integer
+language plpgsql security invoker set search_path = '' as $$
+declare
+  n integer := 0;
+begin
+  if p_reassign_to = p_user_id then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'reassign to someone else';
+  end if;
+  if p_reassign_to is not null then
+    update public.tickets set assignee_id = p_reassign_to
+     where workspace_id = p_workspace_id and assignee_id = p_user_id and status <> 'closed';
+    get diagnostics n = row_count;
+  end if;
+  delete from public.memberships where workspace_id = p_workspace_id and user_id = p_user_id;
+  if not found then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'membership';
+  end if;
+  return n;
+end $$;
+revoke execute on function public.remove_member(uuid, uuid, uuid) from public, anon;
+grant execute on function public.remove_member(uuid, uuid, uuid) to authenticated, service_role;
 
 -- Solved requests close by themselves after 7 days; run by the close-solved job. It skips rows
 -- someone holds right now (it never waits on the team; the next run closes what it skipped), and the

@@ -18,7 +18,9 @@ create table public.attachments (
   file_name text not null check (char_length(file_name) between 1 and 255),
   size bigint not null check (size >= 0),
   mime_type text not null,
-  created_at timestamptz not null default now()
+  -- The moment of its own insert (not the transaction's): a message's files keep the order they were
+  -- chosen in, for the requester and the agent alike.
+  created_at timestamptz not null default clock_timestamp()
 );
 create index attachments_message_idx on public.attachments (message_id);
 create index attachments_ticket_idx on public.attachments (ticket_id);

@@ -126,6 +126,8 @@ language sql immutable set search_path = '' as $$
     when 'snoozed' then 't.snoozed_until is not null'
     when 'solved' then 't.status = ''solved'''
     when 'all' then 'true'
+    -- Tickets with a promise running (90_promises.sql); listed soonest due first.
+    when 'breaching' then 'exists (select 1 from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null)'
   end
 $$;
 
@@ -251,6 +253,11 @@ begin
       tag_ids := tag_ids || gen_random_uuid();
     end if;
   end if;
+  -- "Breaching soon" is one page, soonest due first: no cursors.
+  if p_view = 'breaching' then
+    newer := false;
+    older := false;
+  end if;
 
   -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1,
   -- $10 the requester an email address names, $11 search candidates, $12 tickets of matching notes,
@@ -363,6 +370,14 @@ begin
       search_plan := concat_ws(E'\n', stmt, private.inbox_search_plan(stmt, pins,
         me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids));
     end;
+  elsif p_view = 'breaching' then
+    -- Soonest due first, one page (ticket_sla_due_idx): the view has no further pages.
+    execute format(
+      'select array(select t.id from public.ticket_sla s join public.tickets t on t.id = s.ticket_id'
+      || ' where s.workspace_id = $2 and s.due_at is not null and %s order by s.due_at, t.id limit $9)', base)
+      into page_ids
+      using me, ws.id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, p_limit + 1,
+        requester, candidates, note_tickets, tag_ids;
   else
     execute format(
       'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
@@ -372,16 +387,19 @@ begin
   end if;
   page_ids := coalesce(page_ids, '{}');
   -- One row past the page says whether there is another page in that direction.
-  has_more := cardinality(page_ids) > p_limit;
+  has_more := cardinality(page_ids) > p_limit and p_view <> 'breaching';
   page_ids := page_ids[1:p_limit];
   if newer then
     page_ids := array(select x from unnest(page_ids) with ordinality u(x, i) order by i desc);
   end if;
 
   select jsonb_build_object(
-    'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name),
+    'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
     'role', my_role,
     'ticket_number', ticket_number,
+    -- Automatic assignment (90_promises.sql): the workspace's mode and whether I am available.
+    'assignment', coalesce((select c.mode from public.assignment_settings c where c.workspace_id = ws.id), 'off'),
+    'available', coalesce((select a.available from public.member_availability a where a.workspace_id = ws.id and a.user_id = me), true),
     -- The statement timeout struck in the search (search_timeout): the plan of the statement, for the log.
     'search_timeout', case when search_timed_out then coalesce(search_plan, '') end,
     'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role, 'name', coalesce(p.display_name, 'Unknown'))
@@ -398,7 +416,7 @@ begin
                  'all', coalesce(sum(c.n), 0))
                  from private.ticket_tallies c where c.workspace_id = ws.id),
     -- Without a search or tags the view's total, filters included, is exact from the tallies too.
-    'total', case when q is null and tag_ids is null then (
+    'total', case when q is null and tag_ids is null and p_view <> 'breaching' then (
                select coalesce(sum(c.n), 0) from private.ticket_tallies c
                 where c.workspace_id = ws.id
                   and case p_view
@@ -417,9 +435,10 @@ begin
                    'requester_id', t.requester_id, 'requester', coalesce(rp.display_name, 'Unknown'),
                    'assignee_id', t.assignee_id, 'assignee', case when t.assignee_id is not null then coalesce(ap.display_name, 'Unknown') end,
                    'last_message_at', t.last_message_at, 'snoozed_until', t.snoozed_until,
-                   'tags', private.ticket_tags_json(t.id)) order by u.i), '[]')
+                   'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at) order by u.i), '[]')
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id
+                  left join public.ticket_sla s on s.ticket_id = t.id
                   left join public.profiles rp on rp.user_id = t.requester_id
                   left join public.profiles ap on ap.user_id = t.assignee_id),
     -- Cursors: "older" continues after the last row, "newer" goes back before the first.
@@ -478,9 +497,7 @@ begin
     raise exception using errcode = 'P0001', message = 'not_found';
   end if;
   return jsonb_build_object(
-    'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name),
-    -- The snooze's date and time are the workspace's (52_triage.sql).
-    'time_zone', ws.time_zone,
+    'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
     'role', my_role,
     'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role) order by m.user_id), '[]')
                   from public.memberships m where m.workspace_id = ws.id),
@@ -488,6 +505,9 @@ begin
                                  'requester_id', t.requester_id, 'assignee_id', t.assignee_id, 'created_at', t.created_at,
                                  'first_response_at', t.first_response_at, 'solved_at', t.solved_at,
                                  'snoozed_until', t.snoozed_until, 'tags', private.ticket_tags_json(t.id)),
+    -- The promise running, if any (90_promises.sql): the header's due-time badge.
+    'sla', (select jsonb_build_object('target', s.target, 'due_at', s.due_at, 'warn_at', s.warn_at)
+              from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null),
     'messages', (select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'kind', m.kind, 'body', m.body, 'created_at', m.created_at,
                                                               'author_id', m.author_id,
                                                               'attachments', (select coalesce(jsonb_agg(jsonb_build_object(

@@ -39,6 +39,17 @@ create table public.help_collections (
 create unique index help_collections_slug_key on public.help_collections (workspace_id, slug);
 create unique index help_collections_title_key on public.help_collections (workspace_id, lower(title));
 
+-- A collection's earlier addresses, so old links keep working after a rename (help_collection
+-- redirects them). A slug taken again by a collection is that collection's, not a redirect.
+create table private.help_collection_slugs (
+  workspace_id uuid not null,
+  slug text not null,
+  collection_id uuid not null,
+  primary key (workspace_id, slug),
+  foreign key (collection_id, workspace_id) references public.help_collections (id, workspace_id) on delete cascade
+);
+create index help_collection_slugs_collection_idx on private.help_collection_slugs (collection_id);
+
 create table public.help_articles (
   -- In the public address (/support/:slug/help/articles/<id>-<slug>): the id finds the article, so
   -- any other slug (an old title's) is redirected to the current one and needs no history.
@@ -61,6 +72,9 @@ create table public.help_articles (
   -- (title weight A, body B) in the workspace's language.
   body_text text not null default '',
   search tsvector not null default ''::tsvector,
+  -- The title's own vector (a few words), indexed: a search finds title matches through it without
+  -- reading any article's whole vector, and ranks those first (help_search).
+  title_search tsvector not null default ''::tsvector,
   -- An article's collection is one of its own workspace's; deleting the collection keeps the article.
   foreign key (collection_id, workspace_id) references public.help_collections (id, workspace_id)
     on delete set null (collection_id)
@@ -68,6 +82,18 @@ create table public.help_articles (
 create index help_articles_workspace_idx on public.help_articles (workspace_id, status, collection_id, position, id);
 create index help_articles_updated_idx on public.help_articles (workspace_id, updated_at desc, id desc);
 create index help_articles_search_idx on public.help_articles using gin (search);
+create index help_articles_title_search_idx on public.help_articles using gin (title_search);
+
+-- The images an article's text shows, as their upload's folder in the `help` bucket
+-- (<workspace id>/<upload id>), kept by help_claim_images. An image no article shows is removed by
+-- the hourly sweep an hour after its upload (unclaimed_help_images): a deleted article's images go,
+-- one that another article shows (copied with its address) stays.
+create table private.help_article_images (
+  article_id bigint not null references public.help_articles (id) on delete cascade,
+  folder text not null,
+  primary key (article_id, folder)
+);
+create index help_article_images_folder_idx on private.help_article_images (folder);
 
 -- Views per article and day (the workspace's day when counted). One upsert per page view.
 create table public.help_article_views (
@@ -172,7 +198,8 @@ begin
   if tg_op = 'INSERT' or new.title is distinct from old.title or new.body is distinct from old.body then
     new.slug := private.help_slug(new.title);
     new.body_text := private.markdown_plain(new.body);
-    new.search := setweight(to_tsvector(private.help_language(new.workspace_id), new.title), 'A')
+    new.title_search := to_tsvector(private.help_language(new.workspace_id), new.title);
+    new.search := setweight(new.title_search, 'A')
                || setweight(to_tsvector(private.help_language(new.workspace_id), new.body_text), 'B');
   end if;
   if tg_op = 'UPDATE' then
@@ -204,12 +231,52 @@ end $$;
 create trigger help_articles_words after insert or update on public.help_articles
   for each row execute function private.help_learn_words();
 
+-- The images an article's text shows: every address under the help bucket's public path
+-- (…/storage/v1/object/public/help/<workspace>/<upload>/<name>), whatever host wrote it.
+create function private.help_claim_images() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if tg_op = 'UPDATE' and new.body is not distinct from old.body then
+    return null;
+  end if;
+  delete from private.help_article_images i where i.article_id = new.id;
+  insert into private.help_article_images (article_id, folder)
+  select distinct new.id, m[1]
+    from regexp_matches(new.body, '/storage/v1/object/public/help/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/', 'g') m;
+  return null;
+end $$;
+create trigger help_articles_images after insert or update of body on public.help_articles
+  for each row execute function private.help_claim_images();
+
+-- A collection's old slug is remembered when it changes; a slug in use is nobody's old one.
+create function private.help_remember_collection_slug() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  delete from private.help_collection_slugs h where h.workspace_id = new.workspace_id and h.slug = new.slug;
+  if tg_op = 'UPDATE' and old.slug <> new.slug then
+    insert into private.help_collection_slugs (workspace_id, slug, collection_id)
+    values (old.workspace_id, old.slug, new.id)
+    on conflict (workspace_id, slug) do update set collection_id = excluded.collection_id;
+  end if;
+  return null;
+end $$;
+create trigger help_collections_slugs after insert or update of title on public.help_collections
+  for each row execute function private.help_remember_collection_slug();
+
+-- The collection an old slug of the workspace stands for (null if none); help_collection then reads it
+-- as the reader (the policies decide).
+create function public.help_renamed_collection(p_workspace_id uuid, p_slug text) returns uuid
+language sql stable security definer set search_path = '' as $$
+  select h.collection_id from private.help_collection_slugs h where h.workspace_id = p_workspace_id and h.slug = p_slug
+$$;
+
 -- A new language: every article's search vector in it.
 create function private.help_language_changed() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   update public.help_articles a
-     set search = setweight(to_tsvector(new.language::regconfig, a.title), 'A')
+     set title_search = to_tsvector(new.language::regconfig, a.title),
+         search = setweight(to_tsvector(new.language::regconfig, a.title), 'A')
                || setweight(to_tsvector(new.language::regconfig, a.body_text), 'B')
    where a.workspace_id = new.workspace_id;
   return null;
@@ -219,7 +286,10 @@ create trigger help_settings_language after insert or update of language on publ
 
 revoke all on function private.help_slug(text), private.markdown_plain(text), private.help_language(uuid),
   private.help_stamp_collection(), private.help_stamp_article(), private.help_learn_words(),
-  private.help_language_changed() from public;
+  private.help_language_changed(), private.help_claim_images(), private.help_remember_collection_slug() from public;
+-- help_collection (security invoker) asks it as the reader; what it says is no more than the old address.
+revoke all on function public.help_renamed_collection(uuid, text) from public;
+grant execute on function public.help_renamed_collection(uuid, text) to anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Reading: the public pages, search and the agents' list. Security invoker: the policies decide.
@@ -284,6 +354,12 @@ begin
   end if;
   select * into c from public.help_collections where workspace_id = ws and slug = p_collection;
   if c.id is null then
+    -- An old slug: where the collection is now (the policies decide whether the reader may see it).
+    select * into c from public.help_collections
+     where id = public.help_renamed_collection(ws, p_collection) and workspace_id = ws;
+    if c.id is not null then
+      return jsonb_build_object('workspace', workspace, 'moved_to', c.slug);
+    end if;
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'collection';
   end if;
   return jsonb_build_object(
@@ -421,15 +497,28 @@ begin
                'snippet', ts_headline(cfg, left(h.body_text, 3000), q, marks || ', MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "'))
              order by h.in_title desc, h.rank desc, h.id), '[]')
         into hits
-        from (select a.id, a.title, a.slug, a.status, a.body_text,
-                     -- The title's own vector (a few words) rather than ts_filter over the stored one, which
-                     -- copies the whole vector of every match.
-                     to_tsvector(cfg, a.title) @@ q as in_title, ts_rank(a.search, q, 1) as rank
-                from public.help_articles a
-               where a.workspace_id = ws and a.search @@ q
-                 and (a.status = 'published' or not coalesce(p_published_only, true))
-               order by in_title desc, rank desc, a.id
-               limit lim) h;
+        from (
+          -- Title matches first (found through the titles' own index, so a common word's thousands of
+          -- body matches aren't read), ranked among themselves; then, only if they don't fill the page,
+          -- the other matches. Ranking reads a match's whole vector (TOASTed): this bounds how many.
+          with titled as materialized (
+            select a.id, true as in_title, ts_rank(a.search, q, 1) as rank
+              from public.help_articles a
+             where a.workspace_id = ws and a.title_search @@ q and a.search @@ q
+               and (a.status = 'published' or not coalesce(p_published_only, true))
+             order by rank desc, a.id limit lim
+          ), bodies as materialized (
+            select a.id, false as in_title, ts_rank(a.search, q, 1) as rank
+              from public.help_articles a
+             where (select count(*) from titled) < lim
+               and a.workspace_id = ws and a.search @@ q and not a.title_search @@ q
+               and (a.status = 'published' or not coalesce(p_published_only, true))
+             order by rank desc, a.id limit lim
+          )
+          select a.id, a.title, a.slug, a.status, a.body_text, r.in_title, r.rank
+            from (select * from titled union all select * from bodies order by in_title desc, rank desc, id limit lim) r
+            join public.help_articles a on a.id = r.id
+        ) h;
     end if;
     exit when jsonb_array_length(hits) > 0 or attempt = 2;
     corrected := public.help_spelling(ws, query);
@@ -699,7 +788,9 @@ alter table public.help_article_votes enable row level security;
 alter table public.help_search_misses enable row level security;
 alter table public.help_suggestion_events enable row level security;
 alter table private.help_words enable row level security;
-revoke all on private.help_words from public;
+alter table private.help_article_images enable row level security;
+alter table private.help_collection_slugs enable row level security;
+revoke all on private.help_words, private.help_article_images, private.help_collection_slugs from public;
 
 -- The language of a help center is as public as its pages; admins choose it.
 revoke all on public.help_settings from anon, authenticated;
@@ -733,8 +824,8 @@ create policy "admins delete collections" on public.help_collections for delete 
 -- Articles: published ones are public; members read their drafts, write and publish; admins delete.
 -- Who wrote and last edited one, when, its slug, text and search vector are the database's.
 revoke all on public.help_articles from anon, authenticated;
-grant select (id, workspace_id, collection_id, title, slug, body, status, position, updated_at, published_at, body_text, search)
-  on public.help_articles to anon;
+grant select (id, workspace_id, collection_id, title, slug, body, status, position, updated_at, published_at, body_text, search,
+  title_search) on public.help_articles to anon;
 grant select on public.help_articles to authenticated;
 grant insert (workspace_id, collection_id, title, body, status, position),
   update (collection_id, title, body, status, position), delete on public.help_articles to authenticated;
@@ -774,6 +865,26 @@ create policy "help images: members upload to their workspace" on storage.object
 create policy "help images: members remove theirs" on storage.objects for delete to authenticated
   using (bucket_id = 'help' and (storage.foldername(name))[1] in (select private.member_workspaces()::text));
 
+-- Images no article shows, an hour after their upload (a deleted article's, one replaced in the text,
+-- one inserted in an article never saved): the hourly sweep (sweep-attachments) removes them through
+-- the storage API. Service role only.
+create function public.unclaimed_help_images(p_limit integer default 1000) returns setof text
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  return query
+    select o.name from storage.objects o
+     where o.bucket_id = 'help' and o.created_at < now() - interval '1 hour'
+       and not exists (select 1 from private.help_article_images i
+                        where i.folder = split_part(o.name, '/', 1) || '/' || split_part(o.name, '/', 2))
+     order by o.created_at
+     limit least(greatest(p_limit, 1), 1000);
+end $$;
+revoke all on function public.unclaimed_help_images(integer) from public, anon, authenticated;
+grant execute on function public.unclaimed_help_images(integer) to service_role;
+
 -- The editor's private channel `help-article:<id>`: who else is editing (presence), for the members of
 -- the article's workspace only.
 create function private.may_use_help_article_channel(topic text) returns boolean
@@ -789,7 +900,27 @@ grant execute on function private.may_use_help_article_channel(text) to authenti
 
 create policy "members join the editing channel of their workspace's articles" on realtime.messages
   for select to authenticated
-  using (extension = 'presence' and (select private.may_use_help_article_channel(realtime.topic())));
+  using (extension in ('presence', 'broadcast') and (select private.may_use_help_article_channel(realtime.topic())));
 create policy "members show themselves on the editing channel of their workspace's articles" on realtime.messages
   for insert to authenticated
   with check (extension = 'presence' and (select private.may_use_help_article_channel(realtime.topic())));
+
+-- Who is editing comes from the database, not from presence keys or payloads (any member could track
+-- under another's id): the page announces its own presence entry (Realtime's presence_ref) and the
+-- database broadcasts it with the caller's auth.uid() (docs/decisions/037-presence-the-server-vouches-for.md).
+-- Members may track presence on the channel but not broadcast there.
+create function public.announce_help_editor(p_article_id bigint, p_presence_ref text) returns void
+language plpgsql security definer set search_path = '' as $$
+declare
+  topic text := 'help-article:' || p_article_id;
+begin
+  if coalesce(char_length(p_presence_ref), 0) not between 1 and 100 then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'presence_ref';
+  end if;
+  if auth.uid() is null or not private.may_use_help_article_channel(topic) then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'article';
+  end if;
+  perform realtime.send(jsonb_build_object('presence_ref', p_presence_ref, 'user_id', auth.uid()), 'editor', topic, true);
+end $$;
+revoke all on function public.announce_help_editor(bigint, text) from public, anon;
+grant execute on function public.announce_help_editor(bigint, text) to authenticated;

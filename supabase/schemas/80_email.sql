@@ -221,12 +221,15 @@ begin
   );
 end $$;
 
--- Every public reply written through the API (the app, the portal, inbound-email) goes to notify.
+-- Every public reply of the team written through the API (the app, inbound-email) goes to notify, which
+-- mails it to the requester. What customers write reaches the team as notifications (85_notifications.sql).
 -- Notes never leave the database. A direct database session (seed, imports) mails no one.
 create function private.notify_message() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
-  if auth.role() is not null then
+  if auth.role() is not null
+     and exists (select 1 from public.tickets t join public.memberships m on m.workspace_id = t.workspace_id
+                  where t.id = new.ticket_id and m.user_id = new.author_id and t.requester_id <> new.author_id) then
     perform private.call_function('notify', jsonb_build_object('type', 'message', 'message_id', new.id));
   end if;
   return null;
@@ -301,21 +304,30 @@ revoke all on function private.call_function(text, jsonb), private.notify_messag
 
 -- Emails that didn't go (the SMTP server refused or was down through notify's back-off, or notify died
 -- mid-send) are tried again every 10 minutes, up to 5 attempts within a day: notify sends only what
--- isn't sent yet. A failed invitation email isn't retried (its token is not kept): the admin resends.
+-- isn't sent yet. The Message-ID says what an email was: <m.<message>@…> a reply to the customer,
+-- <n.<notification>@…> a notification, <d.<workspace>.<member>.<hash>@…> a digest. A failed invitation
+-- email isn't retried (its token is not kept): the admin resends.
 -- `db diff` doesn't see the cron.schedule below (data, not schema): the migration carries it by hand.
 create function private.retry_failed_emails() returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
-  message uuid;
+  id text;
   n integer := 0;
+  uuid_re constant text := '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
+  parts text[];
 begin
-  for message in
-    select distinct substring(d.message_id from '^<m\.([0-9a-f-]{36})@')::uuid
+  for id in
+    select distinct d.message_id
       from public.email_deliveries d
-     where d.message_id like '<m.%' and d.attempts < 5 and d.created_at > now() - interval '1 day'
+     where d.attempts < 5 and d.created_at > now() - interval '1 day'
        and (d.status = 'failed' or (d.status = 'sending' and d.claimed_at < now() - interval '2 minutes'))
   loop
-    perform private.call_function('notify', jsonb_build_object('type', 'message', 'message_id', message));
+    parts := regexp_match(id, '^<([mnd])\.' || uuid_re || '(?:\.' || uuid_re || ')?[.@]');
+    continue when parts is null;
+    perform private.call_function('notify', case parts[1]
+      when 'm' then jsonb_build_object('type', 'message', 'message_id', parts[2])
+      when 'n' then jsonb_build_object('type', 'notification', 'notification_id', parts[2])
+      else jsonb_build_object('type', 'digest', 'workspace_id', parts[2], 'recipient_id', parts[3]) end);
     n := n + 1;
   end loop;
   return n;

@@ -73,9 +73,10 @@ for (const javaScript of [true, false]) {
       await page.goto(`/support/${slug}/new`);
       await page.getByLabel('Subject').fill(`Broken screen ${tag}`);
       await page.getByLabel('Message').fill('Photo and receipt attached.');
+      // Not in alphabetical order: both pages list them as they were chosen.
       await page.getByLabel('Attachments').setInputFiles([
-        { name: 'cracked screen.png', mimeType: 'image/png', buffer: PNG },
         { name: 'receipt.pdf', mimeType: 'application/pdf', buffer: PDF },
+        { name: 'cracked screen.png', mimeType: 'image/png', buffer: PNG },
       ]);
       await page.getByRole('button', { name: 'Submit request' }).click();
       await page.waitForURL(/\/requests\/\d+$/);
@@ -87,6 +88,7 @@ for (const javaScript of [true, false]) {
       await a.goto(`/w/${slug}/tickets/${number}`);
       await expect(files(a)).toHaveCount(2);
       await expect(a.locator('.hd-message').first()).toContainText('receipt.pdf');
+      for (const p of [page, a]) await expect(files(p)).toContainText(['receipt.pdf', 'cracked screen.png']);
       // The thumbnail loads (through the redirect to storage).
       await expect
         .poll(() =>

@@ -164,7 +164,7 @@ test.describe('email', () => {
     const threadPath = `/support/${slug}/requests/${number}`;
     const first = await agentReplies(`First of two (${tag}).`);
     const second = await agentReplies(`Second of two (${tag}).`);
-    expect(first.Text).toContain('one click; the link works once, for 24 hours');
+    expect(first.Text).toContain('The button signs you in, once, within 24 hours.');
     expect(oneClickLink(first)).not.toBe(oneClickLink(second));
 
     // Within a minute of an email (someone else's request here: this customer followed a link moments

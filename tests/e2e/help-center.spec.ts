@@ -20,6 +20,7 @@ import {
   signedInContext,
   test,
   uniqueEmail,
+  userId,
 } from './fixtures.ts';
 
 // A 1×1 PNG.
@@ -278,6 +279,95 @@ test.describe('help center', () => {
     });
   }
 
+  test('without JavaScript a request with files is offered the articles too, and sent with its files; "answered" keeps none', async ({
+    browser,
+  }, testInfo) => {
+    const { context: adminContext, page: admin } = await newContext(browser);
+    const slug = await newWorkspace(admin, { label: 'help-files' });
+    const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
+    const title = `Replace a cracked screen ${randomUUID().slice(0, 6)}`;
+    await serviceRest('help_articles', {
+      method: 'POST',
+      body: JSON.stringify({ workspace_id: workspace.id, title, body: 'Send us a photo.', status: 'published' }),
+    });
+    const { context, page } = await signedInContext(browser, uniqueEmail('customer'), { javaScript: false });
+    const customerId = await userId(page);
+    const write = async (subject: string) => {
+      await page.goto(`/support/${slug}/new`);
+      await page.getByLabel('Subject').fill(subject);
+      await page.getByLabel('Message').fill('Photo and receipt attached.');
+      await page.getByLabel('Attachments').setInputFiles([
+        { name: 'cracked screen.png', mimeType: 'image/png', buffer: PNG },
+        { name: 'receipt.txt', mimeType: 'text/plain', buffer: Buffer.from('Paid 20 EUR') },
+      ]);
+      await page.getByRole('button', { name: 'Submit request' }).click();
+      await expect(page.getByRole('heading', { name: /these articles may answer your question/ })).toBeVisible();
+      await expect(page.getByTestId('suggestions').getByRole('link', { name: title })).toBeVisible();
+      // Nothing typed or chosen is lost: the files wait, named, for the next button.
+      await expect(page.getByLabel('Subject')).toHaveValue(subject);
+      await expect(page.getByTestId('attached-files')).toHaveText(
+        'Attached, sent with your request: cracked screen.png, receipt.txt',
+      );
+    };
+
+    await write('My cracked screen');
+    await screenshots(page, testInfo, 'new-request-suggestions-files');
+    await page.getByRole('button', { name: 'Send my request anyway' }).click();
+    await page.waitForURL(/\/requests\/1$/);
+    const files = page.getByTestId('attachment');
+    await expect(files).toHaveCount(2);
+    await expect(files.filter({ hasText: 'cracked screen.png' }).locator('img')).toBeVisible();
+
+    // "My question is answered": nothing is sent, and the files are removed from storage.
+    await write('The cracked screen');
+    const ticket = /[?&]ticket=([0-9a-f-]{36})/.exec((await page.locator('form[enctype]').getAttribute('action'))!)![1];
+    const listed = () =>
+      service('/storage/v1/object/list/attachments', {
+        method: 'POST',
+        body: JSON.stringify({ prefix: `${customerId}/${workspace.id}/${ticket}/`, limit: 10 }),
+      });
+    expect(await listed()).toHaveLength(2);
+    await page.getByRole('button', { name: 'My question is answered' }).click();
+    await expect(page.getByText('Glad you found your answer. Nothing was sent.')).toBeVisible();
+    expect(await listed()).toEqual([]);
+    const tickets = await serviceRest(`tickets?workspace_id=eq.${workspace.id}&select=number`);
+    expect(tickets).toEqual([{ number: 1 }]);
+    await Promise.all([adminContext.close(), context.close()]);
+  });
+
+  test("a renamed collection's old address redirects to its new one", async ({ browser }) => {
+    const { context, page } = await newContext(browser);
+    const slug = await newWorkspace(page, { label: 'help-coll' });
+    const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
+    const [collection] = await serviceRest('help_collections', {
+      method: 'POST',
+      body: JSON.stringify({ workspace_id: workspace.id, title: 'Billing' }),
+    });
+    await serviceRest('help_articles', {
+      method: 'POST',
+      body: JSON.stringify({
+        workspace_id: workspace.id,
+        collection_id: collection.id,
+        title: 'Invoices',
+        body: 'Monthly.',
+        status: 'published',
+      }),
+    });
+    await serviceRest(`help_collections?id=eq.${collection.id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ title: 'Payments and invoices' }),
+    });
+    const old = await page.request.get(`/support/${slug}/help/billing?x=1`, { maxRedirects: 0 });
+    expect(old.status()).toBe(301);
+    expect(old.headers().location).toBe(`/support/${slug}/help/payments-and-invoices?x=1`);
+    expect(old.headers()['cache-control']).toBe('public, max-age=300');
+    await page.goto(`/support/${slug}/help/billing`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Payments and invoices' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Invoices' })).toBeVisible();
+    expect((await page.request.get(`/support/${slug}/help/never-was`)).status()).toBe(404);
+    await context.close();
+  });
+
   test('an agent inserts an article’s link into a reply from the composer, and makes an article from a reply', async ({
     browser,
   }) => {
@@ -311,6 +401,8 @@ test.describe('help center', () => {
     const url = `/support/${slug}/help/articles/${article.id}-${article.slug}`;
     await expect(admin.getByLabel('Message')).toHaveValue(new RegExp(`${title}: http://[^ ]+${url}$`));
     await admin.getByRole('button', { name: 'Send', exact: true }).click();
+    // Sent once the agent's page shows it (the send goes in the background); then the customer reloads.
+    await expect(admin.locator('[data-kind="reply"]', { hasText: `${title}: http` })).toBeVisible();
     await customer.reload();
     await expect(customer.getByText(new RegExp(`${title}: http://[^ ]+${url}`))).toBeVisible();
 

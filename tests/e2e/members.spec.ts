@@ -52,7 +52,7 @@ for (const javaScript of [true, false]) {
 
     // A new admin with a new workspace.
     const { context: adminContext, page: admin } = await newContext(browser, { javaScript });
-    const { slug } = await newWorkspace(admin, javaScript);
+    const { id, slug, email: adminEmail } = await newWorkspace(admin, javaScript);
 
     // An empty workspace says what to do first; its admin gets the admin links in the header.
     const header = (page: Page) => page.getByRole('navigation', { name: 'Account' });
@@ -98,6 +98,11 @@ for (const javaScript of [true, false]) {
     await signIn(agent, { email: invitee, path: link, javaScript });
     await expect(agent).toHaveURL(new RegExp(`${invitePath(link)}$`));
     await expect(agent.getByTestId('invite-email')).toHaveText(invitee);
+    // It names the workspace and who invited.
+    await expect(agent.getByRole('heading', { level: 1 })).toHaveText(`Join Team ${id} on Tend`);
+    await expect(agent.getByTestId('invitation')).toContainText(
+      `${adminEmail.split('@')[0]} invited you to Team ${id} as an agent.`,
+    );
     if (javaScript) {
       await expectNoViolations(agent);
       await screenshots(agent, testInfo, 'invite');
@@ -110,9 +115,9 @@ for (const javaScript of [true, false]) {
     await expect(header(agent).getByRole('link', { name: 'Members' })).toHaveCount(0);
     await expect(agent.getByTestId('first-run')).not.toContainText('Invite your team');
 
-    // The link is spent.
+    // The link is spent: its page says so at once.
     await agent.goto(invitePath(link));
-    await agent.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(agent.getByRole('button', { name: 'Accept invitation' })).toHaveCount(0);
     await expect(agent.getByRole('alert')).toHaveText(
       'This invitation is no longer valid. Ask an admin for a new one.',
     );
@@ -139,7 +144,6 @@ for (const javaScript of [true, false]) {
     await expect(admin.getByRole('status')).toHaveText('Invitation sent again. The new link works for 7 days.');
     await expect.poll(async () => invitePath(await invitationLink(other))).not.toBe(otherPath);
     await agent.goto(otherPath);
-    await agent.getByRole('button', { name: 'Accept invitation' }).click();
     await expect(agent.getByRole('alert')).toHaveText(
       'This invitation is no longer valid. Ask an admin for a new one.',
     );
@@ -153,7 +157,11 @@ for (const javaScript of [true, false]) {
     await agentRow.getByRole('button', { name: 'Change role' }).click();
     await expect(admin.getByRole('status')).toHaveText('Role changed.');
     await expect(agentRow).toContainText('Admin since');
-    await agentRow.getByRole('button', { name: /^Remove/ }).click();
+    // Removing asks first (a link, so also without JavaScript).
+    await agentRow.getByRole('link', { name: /^Remove/ }).click();
+    const confirm = admin.getByRole('form', { name: /^Remove .* from / });
+    await expect(confirm).toContainText('No tickets are assigned to them, other than closed ones.');
+    await confirm.getByRole('button', { name: /^Remove / }).click();
     await expect(admin.getByRole('status')).toHaveText('Member removed.');
     await expect(admin.getByTestId('member')).toHaveCount(1);
     expect((await agent.goto(`/w/${slug}`))?.status()).toBe(404);

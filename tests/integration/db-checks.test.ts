@@ -458,6 +458,10 @@ describe('database checks', () => {
       'may_use_help_article_channel',
       'may_use_ticket_channel',
       'member_workspaces',
+      // The notification kinds' checks and Tend's defaults (85_notifications.sql): the tables' checks and
+      // notification_preferences, which run as the member.
+      'notification_builtin',
+      'notification_kinds',
       // workspace_report's percentiles, as its caller (60_reports.sql).
       'report_percentiles',
       'search_ticket_ids',
@@ -739,7 +743,8 @@ describe('database checks', () => {
     );
     expect(loose.rows).toEqual([]);
     // Visitors call the portal lookups (a workspace by address, an old address's new one), the help
-    // center's public reads and its bounded recordings (65_help_center.sql), and nothing else.
+    // center's public reads (a renamed collection's old slug too) and its bounded recordings
+    // (65_help_center.sql), and nothing else.
     const anonFns = await db.sql(
       `select proname::text from pg_proc where pronamespace = 'public'::regnamespace and has_function_privilege('anon', oid, 'execute') order by 1`,
     );
@@ -749,6 +754,7 @@ describe('database checks', () => {
       'help_center',
       'help_collection',
       'help_popular_articles',
+      'help_renamed_collection',
       'help_search',
       'help_sitemap',
       'help_sitemap_workspaces',

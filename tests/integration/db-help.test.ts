@@ -368,4 +368,83 @@ describe('help center', () => {
       expect(data.weeks.length).toBeGreaterThanOrEqual(5);
     });
   });
+  describe('old addresses and images', () => {
+    it("a renamed collection's old slug leads to its current one; a slug taken again is the new collection's", async () => {
+      const t = tag();
+      const { rows } = await db.sql(
+        'insert into help_collections (workspace_id, title) values ($1, $2) returning id, slug',
+        [ACME, `Billing ${t}`],
+      );
+      const [c] = rows as { id: string; slug: string }[];
+      await article({ title: `Invoices ${t}` }).then((a) =>
+        db.sql('update help_articles set collection_id = $1 where id = $2', [c.id, a.id]),
+      );
+      // Renamed twice, as an admin does through the API: both old slugs lead to the current one.
+      await clients.acmeAdmin
+        .from('help_collections')
+        .update({ title: `Payments ${t}` })
+        .eq('id', c.id);
+      await clients.acmeAdmin
+        .from('help_collections')
+        .update({ title: `Plans ${t}` })
+        .eq('id', c.id);
+      for (const old of [c.slug, `payments-${t}`]) {
+        const { data, error } = await clients.anon.rpc('help_collection', { p_slug: 'acme', p_collection: old });
+        expect(error).toBeNull();
+        expect(data.moved_to).toBe(`plans-${t}`);
+      }
+      const now = await clients.anon.rpc('help_collection', { p_slug: 'acme', p_collection: `plans-${t}` });
+      expect(now.data.title).toBe(`Plans ${t}`);
+      // A new collection named as the old one was: its own page, not a redirect.
+      await db.sql('insert into help_collections (workspace_id, title) values ($1, $2)', [ACME, `Billing ${t}`]);
+      const taken = await clients.acmeAdmin.rpc('help_collection', { p_slug: 'acme', p_collection: c.slug });
+      expect(taken.data.moved_to).toBeUndefined();
+      expect(taken.data.title).toBe(`Billing ${t}`);
+      // Another workspace's old slug is not found there; nor is a slug never used.
+      const elsewhere = await clients.anon.rpc('help_collection', { p_slug: 'globex', p_collection: `payments-${t}` });
+      expect(elsewhere.error?.message).toBe('not_found');
+      const never = await clients.anon.rpc('help_collection', { p_slug: 'acme', p_collection: `never-${t}` });
+      expect(never.error?.message).toBe('not_found');
+    });
+
+    it("a deleted article's images are removed by the hourly sweep; one another article shows stays", async () => {
+      const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+      const upload = async (name: string) => {
+        const key = `${ACME}/${randomUUID()}/${name}`;
+        const { error } = await clients.acmeAgent.storage.from('help').upload(key, PNG, { contentType: 'image/png' });
+        expect(error).toBeNull();
+        return key;
+      };
+      const url = (key: string) =>
+        `${db.stack.apiUrl}/storage/v1/object/public/help/${key.split('/').map(encodeURIComponent).join('/')}`;
+      const [own, shared, unused, recent] = await Promise.all(
+        ['own shot.png', 'shared.png', 'never-used.png', 'just-now.png'].map(upload),
+      );
+      const gone = await article({ body: `![a](${url(own)})\n\n![b](${url(shared)})` });
+      await article({ body: `Copied from another article: ![b](${url(shared)})` });
+      // Nobody but the platform lists what nothing claims.
+      for (const who of ['anon', 'acmeAdmin'] as const)
+        expect((await clients[who].rpc('unclaimed_help_images')).error).not.toBeNull();
+
+      const deleted = await clients.acmeAdmin.from('help_articles').delete().eq('id', gone.id).select('id');
+      expect(deleted.data).toHaveLength(1);
+      await db.sql(`update storage.objects set created_at = now() - interval '61 minutes' where name = any($1)`, [
+        [own, shared, unused],
+      ]);
+      const res = await fetch(`${db.stack.apiUrl}/functions/v1/sweep-attachments`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${db.stack.serviceRoleKey}`, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      expect(res.status).toBe(200);
+      const { rows } = await db.sql(`select name from storage.objects where bucket_id = 'help' and name = any($1)`, [
+        [own, shared, unused, recent],
+      ]);
+      // The deleted article's own image and the one never shown are gone (bytes and row); the shared one
+      // and an upload of the last hour (an article being written) stay.
+      expect(rows.map((r) => r.name).sort()).toEqual([shared, recent].sort());
+      expect((await fetch(url(own))).status).toBe(400);
+      expect((await fetch(url(shared))).status).toBe(200);
+    });
+  });
 });

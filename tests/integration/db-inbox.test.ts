@@ -141,7 +141,7 @@ describe('inbox', () => {
     expect(missing.error).toMatchObject({ code: 'P0001', message: 'not_found' });
 
     const page = await inbox(agent, {});
-    expect(page.workspace).toEqual({ id: ACME, slug: 'acme', name: 'Acme Support' });
+    expect(page.workspace).toEqual({ id: ACME, slug: 'acme', name: 'Acme Support', time_zone: 'UTC' });
     expect(page.role).toBe('agent');
     expect(page.members.map((m) => m.user_id).sort()).toEqual(
       [PEOPLE.acmeAdmin.id, PEOPLE.acmeAgent.id, PEOPLE.acmeAgent2.id].sort(),

@@ -69,8 +69,10 @@ describe('database rules', () => {
            from pg_type t where t.typnamespace = 'public'::regnamespace and t.typtype = 'e' order by 1`,
       );
       expect(rows).toEqual([
+        { typname: 'assignment_mode', labels: ['off', 'round_robin', 'least_open'] },
         { typname: 'help_article_status', labels: ['draft', 'published'] },
         { typname: 'member_role', labels: ['admin', 'agent'] },
+        { typname: 'sla_target', labels: ['first_response', 'next_response', 'resolution'] },
         { typname: 'ticket_priority', labels: ['low', 'normal', 'high', 'urgent'] },
         { typname: 'ticket_status', labels: ['new', 'open', 'pending', 'solved', 'closed'] },
       ]);

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { diffSchemas, generateTypes, PROJECT_DIR, STACK_CLI, TYPES_FILE } from '@tend/supabase-local';
 
 function stackCli(args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', STACK_CLI, ...args], {
+  const child = spawn(process.execPath, [STACK_CLI, ...args], {
     cwd: PROJECT_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,6 +1,6 @@
 // Workspace settings in the database (docs/product.md §2 /w/:slug/settings): admins rename the
 // workspace, change its address and time zone; an old address still finds the workspace
-// (workspace_slug_redirect); everyone else changes nothing.
+// (workspace_slug_redirect) and is never another workspace's; everyone else changes nothing.
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
 import { ACME, GLOBEX, type Person } from '../support/db.ts';
@@ -38,13 +38,18 @@ describe('workspace settings', () => {
     expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-one' })).data).toBeNull();
     expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-three' })).data).toBe('settings-one');
 
-    // Another workspace may take a freed address: then it is that workspace's, not a redirect.
+    // An address once used stays this workspace's: another may neither take nor start with it.
     const other = await newWorkspace('settings-other');
     expect(
       (await other.admin.from('workspaces').update({ slug: 'settings-three' }).eq('id', other.id)).error,
-    ).toBeNull();
-    expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-three' })).data).toBeNull();
-    expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-other' })).data).toBe('settings-three');
+    ).toMatchObject({ message: 'slug_taken' });
+    expect(
+      (await other.admin.rpc('create_workspace', { p_name: 'Taker', p_slug: 'settings-two' })).error,
+    ).toMatchObject({
+      message: 'slug_taken',
+    });
+    expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-three' })).data).toBe('settings-one');
+    expect((await db.anon().rpc('workspace_slug_redirect', { p_slug: 'settings-two' })).data).toBe('settings-one');
   });
 
   it('an address in use is refused (unique), an unknown time zone is bad_request', async () => {

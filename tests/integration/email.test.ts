@@ -8,7 +8,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesTo } from '../../scripts/lib/mail.ts';
-import { ACME, PEOPLE, openTicket, startDbStack, type DbStack } from '../support/db.ts';
+import { ACME, PEOPLE, openTicket, startDbStack, type DbStack, type Person, userJwt } from '../support/db.ts';
 import { waitFor } from '../../scripts/lib/wait.ts';
 import { idToken } from '../../supabase/functions/_shared/tokens.ts';
 
@@ -24,6 +24,7 @@ const baseEnv = `INBOUND_EMAIL_SECRET=${SECRET}\nAPP_URL=${APP_URL}\nINBOUND_EMA
 
 interface Mail {
   ID: string;
+  From: { Name: string; Address: string };
   Subject: string;
   Text: string;
   HTML: string;
@@ -154,7 +155,7 @@ describe('notify', () => {
     const link = new URL(signIn!);
     expect(link.searchParams.get('link')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(link.searchParams.get('next')).toBe(`/support/acme/requests/${t.number}`);
-    expect(mail.Text).toContain('one click; the link works once, for 24 hours');
+    expect(mail.Text).toContain('The button signs you in, once, within 24 hours.');
     const { rows: stored } = await db.sql(
       `select user_id, next, round(extract(epoch from expires_at - created_at) / 3600) as hours, used_at
          from email_sign_in_links where token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
@@ -204,35 +205,16 @@ describe('notify', () => {
     expect(mails[0].Text).toContain('Public answer');
   });
 
-  it('mails a new request to the whole team while unassigned, and a reply to the assignee only', async () => {
+  it('sends a customer’s message to no one as a message email: the team hears of it through notifications', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Team please look');
-    for (const who of [PEOPLE.acmeAdmin, PEOPLE.acmeAgent, PEOPLE.acmeAgent2]) {
-      const mails = await waitFor(`the new request to ${who.email}`, async () => {
-        const all = await mailsTo(who.email).catch(() => []);
-        return all.find((m) => m.Subject.includes('Team please look')) ?? null;
-      });
-      expect(mails.Subject).toBe(`[Acme Support] #${t.number} Team please look`);
-      expect(mails.Text).toContain(`/w/acme/tickets/${t.number}`);
-      expect(mails.Text).toContain('Please help, it is smoking.');
-      expect(mails.headers['List-Unsubscribe']).toBeUndefined();
-    }
-    await db.sql('update tickets set assignee_id = $1 where id = $2', [PEOPLE.acmeAgent2.id, t.id]);
-    const c = await db.as('acmeCustomer');
-    const { data: reply } = await c.rpc('post_message', { p_ticket_id: t.id, p_body: 'Still smoking' });
-    const mail = await waitFor('the reply to the assignee', async () => {
-      const all = await mailsTo(PEOPLE.acmeAgent2.email);
-      return all.find((m) => m.Text.includes('Still smoking')) ?? null;
-    });
-    expect(mail.Subject).toBe(`Re: [Acme Support] #${t.number} Team please look`);
-    // Everything queued is answered: the others got nothing for this reply.
-    await waitFor('notify to finish', async () => {
-      const { rows } = await db.sql(`select count(*)::int as n from net.http_request_queue`);
-      return rows[0].n === 0;
-    });
-    const others = await db.sql('select recipient from email_deliveries where message_id = $1', [
-      `<m.${reply.id}@${DOMAIN}>`,
+    const { rows } = await db.sql(`select id from messages where ticket_id = $1`, [t.id]);
+    const res = await notify({ type: 'message', message_id: rows[0].id });
+    expect(await res.json()).toEqual({ sent: [], skipped: 'a customer’s message: the team is notified' });
+    // The trigger didn't call notify for it either (nothing queued or sent for its Message-ID).
+    const deliveries = await db.sql('select recipient from email_deliveries where message_id = $1', [
+      `<m.${rows[0].id}@${DOMAIN}>`,
     ]);
-    expect(others.rows).toEqual([{ recipient: PEOPLE.acmeAgent2.email }]);
+    expect(deliveries.rows).toEqual([]);
   });
 
   it('is idempotent by message id: a retried call sends nothing twice', async () => {
@@ -652,6 +634,16 @@ describe('inbound-email: whom a mail speaks for (docs/decisions/034-inbound-emai
       const { rows } = await db.sql('select count(*)::int as n from net.http_request_queue');
       return rows[0].n === 0;
     });
+  // The agent answers by email: they chose to hear of every new request by email (notification settings).
+  beforeAll(async () => {
+    await db.sql(
+      `insert into notification_settings (workspace_id, user_id, kind, email, in_app) values ($1, $2, 'new_request', 'each', true)`,
+      [ACME, PEOPLE.acmeAgent.id],
+    );
+  });
+  afterAll(async () => {
+    await db.sql('delete from notification_settings where user_id = $1', [PEOPLE.acmeAgent.id]);
+  });
 
   it('refuses mail that claims to be an agent without the provider’s authentication, whatever headers the sender wrote: nothing is posted or mailed', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Refund please');
@@ -806,6 +798,207 @@ describe('inbound-email: whom a mail speaks for (docs/decisions/034-inbound-emai
   });
 });
 
+describe('a workspace’s sender and look (issue 29 item 1; docs/decisions/046-sender-and-branding.md)', () => {
+  const settings = () => db.sql('select * from workspace_email_settings where workspace_id = $1', [ACME]);
+  const verify = async (person: 'acmeAdmin' | 'acmeAgent') =>
+    fetch(`${db.stack.apiUrl}/functions/v1/verify-sender-domain`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${await userJwt(db.stack.jwtSecret, PEOPLE[person])}`,
+        apikey: db.stack.anonKey,
+      },
+      body: JSON.stringify({ workspace_id: ACME }),
+    });
+  afterAll(async () => {
+    await db.sql('delete from workspace_email_settings where workspace_id = $1', [ACME]);
+  });
+
+  it('are set by the workspace’s admins only; members read them; the verification is the function’s to write', async () => {
+    const row = {
+      workspace_id: ACME,
+      sender_name: 'Acme Help Desk',
+      sender_address: 'help@acme.example',
+      accent_color: '#aa3300',
+      footer: 'Acme Ltd · 1 Main Street',
+    };
+    // An agent, a customer, another workspace's admin: refused (RLS), nothing written.
+    for (const person of ['acmeAgent', 'acmeCustomer', 'globexAdmin'] as const) {
+      const { error } = await (await db.as(person)).from('workspace_email_settings').insert(row);
+      expect(error?.code, person).toBe('42501');
+    }
+    expect((await settings()).rows).toEqual([]);
+    const admin = await db.as('acmeAdmin');
+    expect((await admin.from('workspace_email_settings').insert(row)).error).toBeNull();
+    // A member reads them; a customer and another workspace's admin see nothing.
+    const read = async (person: Person) =>
+      (await (await db.as(person)).from('workspace_email_settings').select('sender_name').eq('workspace_id', ACME))
+        .data;
+    expect(await read('acmeAgent')).toEqual([{ sender_name: 'Acme Help Desk' }]);
+    expect(await read('acmeCustomer')).toEqual([]);
+    expect(await read('globexAdmin')).toEqual([]);
+    // An agent's update changes nothing; an admin can't mark the domain verified.
+    await (await db.as('acmeAgent'))
+      .from('workspace_email_settings')
+      .update({ sender_name: 'Hacked' })
+      .eq('workspace_id', ACME);
+    const forged = await admin
+      .from('workspace_email_settings')
+      .update({ verified_domain: 'acme.example' })
+      .eq('workspace_id', ACME);
+    expect(forged.error?.code).toBe('42501');
+    // Bad values are refused by the database's checks too.
+    const bad = await admin
+      .from('workspace_email_settings')
+      .update({ sender_name: 'Eve <eve@evil.example>' })
+      .eq('workspace_id', ACME);
+    expect(bad.error?.code).toBe('23514');
+    expect((await settings()).rows[0]).toMatchObject({
+      sender_name: 'Acme Help Desk',
+      verified_domain: null,
+      updated_by: PEOPLE.acmeAdmin.id,
+    });
+  });
+
+  it('brand the team’s replies at once; the sender address is used only once its domain is verified, and threading holds', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Branded please');
+    await agentReply(t.id, 'Our first answer.');
+    const before = await mailAbout(PEOPLE.acmeCustomer.email, 'Branded please');
+    // Not verified: the workspace's sender name at Tend's address.
+    expect(before.From).toEqual({ Name: 'Acme Help Desk', Address: `support@${DOMAIN}` });
+    expect(before.HTML).toContain('#aa3300');
+    expect(before.HTML).toContain('Acme Ltd · 1 Main Street');
+    expect(before.Text).toContain('Acme Ltd · 1 Main Street');
+
+    // Only an admin may ask; in trust mode (a stack on a loopback address) the records aren't looked up.
+    expect((await verify('acmeAgent')).status).toBe(403);
+    const res = await verify('acmeAdmin');
+    expect(await res.json()).toMatchObject({ domain: 'acme.example', verified: true, mode: 'trust' });
+    expect((await settings()).rows[0]).toMatchObject({ verified_domain: 'acme.example' });
+
+    const m = await agentReply(t.id, 'Our second answer.');
+    const after = await waitFor('the second, verified, email', async () =>
+      (await mailsTo(PEOPLE.acmeCustomer.email)).find((x) => x.Text.includes('Our second answer.')),
+    );
+    expect(after.From).toEqual({ Name: 'Acme Help Desk', Address: 'help@acme.example' });
+    expect(after.MessageID).toBe(`m.${m.id}@${DOMAIN}`);
+    expect(after.headers['In-Reply-To']?.[0]).toMatch(/^<m\.[0-9a-f-]{36}@tend\.localhost>$/);
+    const replyTo = after.ReplyTo[0].Address;
+    expect(replyTo).toMatch(new RegExp(`^reply\\+${t.id.replace(/-/g, '')}\\.`));
+    // The conversation so far, under the reply: the earlier answer is quoted.
+    expect(after.Text).toContain('--- Earlier in this conversation ---');
+    expect(after.Text).toContain('> Our first answer.');
+    // The customer's answer to it comes back to the thread.
+    const answer = await inbound(postmark(PEOPLE.acmeCustomer.email, replyTo, { TextBody: 'Thanks, branded!' }));
+    expect(await answer.json()).toMatchObject({ outcome: 'reply', ticket_id: t.id });
+
+    // Another domain is not verified: Tend's address again, a new token to publish.
+    const token = (await settings()).rows[0].verification_token;
+    await (await db.as('acmeAdmin'))
+      .from('workspace_email_settings')
+      .update({ sender_address: 'help@acme-new.example' })
+      .eq('workspace_id', ACME);
+    expect((await settings()).rows[0]).toMatchObject({ verified_domain: null, verified_at: null });
+    expect((await settings()).rows[0].verification_token).not.toBe(token);
+    await agentReply(t.id, 'Our third answer.');
+    const third = await waitFor('the third email', async () =>
+      (await mailsTo(PEOPLE.acmeCustomer.email)).find((x) => x.Text.includes('Our third answer.')),
+    );
+    expect(third.From).toEqual({ Name: 'Acme Help Desk', Address: `support@${DOMAIN}` });
+  });
+});
+
+describe('a reply’s files in its email (issue 29 item 3)', () => {
+  it('go with it up to 10 MB together, named in the text part; the rest are links that work without signing in while the file exists', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Files by mail');
+    const agent = await db.as('acmeAgent');
+    const upload = async (name: string, type: string, size: number) => {
+      const id = crypto.randomUUID();
+      const key = `${PEOPLE.acmeAgent.id}/${ACME}/${t.id}/${id}/${name}`;
+      const bytes = new Uint8Array(size).fill(0x41);
+      const { error } = await agent.storage.from('attachments').upload(key, bytes, { contentType: type });
+      if (error) throw new Error(`upload ${name}: ${error.message}`);
+      return { id, file_name: name, storage_name: name };
+    };
+    const files = [
+      await upload('steps.pdf', 'application/pdf', 2 * 1024 * 1024),
+      await upload('screen.png', 'image/png', 300 * 1024),
+      await upload('logs.zip', 'application/zip', 9 * 1024 * 1024),
+    ];
+    const { error } = await agent.rpc('post_message', {
+      p_ticket_id: t.id,
+      p_body: 'The steps and the logs are attached.',
+      p_attachments: files,
+    });
+    if (error) throw new Error(error.message);
+    const mail = await waitFor('the email with files', async () =>
+      (await mailsTo(PEOPLE.acmeCustomer.email)).find((x) => x.Text.includes('The steps and the logs are attached.')),
+    );
+    // In the MIME message: the two that fit (2.3 MB, smallest first), by name, with their types and sizes.
+    const parts = (mail as Mail & { Attachments: { FileName: string; ContentType: string; Size: number }[] })
+      .Attachments;
+    expect(parts.map((a) => [a.FileName, a.ContentType, a.Size])).toEqual([
+      ['screen.png', 'image/png', 300 * 1024],
+      ['steps.pdf', 'application/pdf', 2 * 1024 * 1024],
+    ]);
+    expect(mail.Text).toContain('- steps.pdf (2.0 MB, attached)');
+    expect(mail.Text).toContain('- screen.png (300 KB, attached)');
+    expect(mail.Text).toContain('each works for 7 days');
+    const link = /- logs\.zip \(9\.0 MB\): (\S+)/.exec(mail.Text)?.[1];
+    expect(link).toMatch(
+      new RegExp(`^${db.stack.apiUrl}/functions/v1/file-link\\?t=[0-9a-f]{32}\\.[0-9a-z]+\\.[0-9a-f]{32}$`),
+    );
+    expect(mail.HTML).toContain(`href="${link!.replace(/&/g, '&amp;')}"`);
+
+    // The link, with no session: the file, as a download.
+    const got = await fetch(link!);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-disposition')).toContain('filename="logs.zip"');
+    expect(got.headers.get('content-type')).toBe('application/zip');
+    expect((await got.arrayBuffer()).byteLength).toBe(9 * 1024 * 1024);
+    // A token changed by one character, or for another file: nothing.
+    const forged = link!.replace(/.$/, (c) => (c === '0' ? '1' : '0'));
+    expect((await fetch(forged)).status).toBe(404);
+    // The file removed: its link is dead.
+    await asPostgres('delete from attachments where id = $1', [files[2].id]);
+    expect((await fetch(link!)).status).toBe(404);
+  });
+});
+
+describe('an agent’s signature (issue 29 item 4)', () => {
+  it('is the user’s own: set, changed and removed by them, read by nobody else; the database holds its length', async () => {
+    const agent = await db.as('acmeAgent');
+    expect(
+      (await agent.from('signatures').upsert({ body: 'Sam\nAcme Support' }, { onConflict: 'user_id' })).error,
+    ).toBeNull();
+    expect(
+      (await agent.from('signatures').upsert({ body: 'Sam B.\nAcme Support' }, { onConflict: 'user_id' })).error,
+    ).toBeNull();
+    expect((await agent.from('signatures').select('user_id, body')).data).toEqual([
+      { user_id: PEOPLE.acmeAgent.id, body: 'Sam B.\nAcme Support' },
+    ]);
+    // A teammate, the workspace's admin, a customer: nothing to read, nothing changed.
+    for (const person of ['acmeAgent2', 'acmeAdmin', 'acmeCustomer'] as const) {
+      const c = await db.as(person);
+      expect((await c.from('signatures').select('body').eq('user_id', PEOPLE.acmeAgent.id)).data, person).toEqual([]);
+      await c.from('signatures').update({ body: 'Hacked' }).eq('user_id', PEOPLE.acmeAgent.id);
+      await c.from('signatures').delete().eq('user_id', PEOPLE.acmeAgent.id);
+      // Written as someone else: refused.
+      const forged = await c.from('signatures').insert({ user_id: PEOPLE.acmeAgent.id, body: 'Forged' });
+      expect(forged.error?.code, person).toBe('42501');
+    }
+    const tooLong = await agent
+      .from('signatures')
+      .update({ body: 'x'.repeat(1001) })
+      .eq('user_id', PEOPLE.acmeAgent.id);
+    expect(tooLong.error?.code).toBe('23514');
+    expect((await db.sql('select body from signatures where user_id = $1', [PEOPLE.acmeAgent.id])).rows).toEqual([
+      { body: 'Sam B.\nAcme Support' },
+    ]);
+    await agent.from('signatures').delete().eq('user_id', PEOPLE.acmeAgent.id);
+    expect((await db.sql('select body from signatures where user_id = $1', [PEOPLE.acmeAgent.id])).rows).toEqual([]);
+  });
+});
+
 describe('the platform’s email bookkeeping', () => {
   it('is closed to every API role: sign-in links and invitation counts are neither read nor written, their functions refused', async () => {
     const token = crypto.randomUUID();
@@ -922,14 +1115,11 @@ describe('notify when the SMTP server fails', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.server.address() as { port: number }).port;
 
-    // The ticket's own notifications go out first, to the catcher.
+    // The ticket's own calls to notify are done first (the team's notifications).
     const t = await openTicket(db, 'acmeCustomer2', 'SMTP outage');
-    await waitFor('the new request’s emails', async () => {
-      const { rows } = await db.sql(
-        `select count(*)::int as n from email_deliveries where ticket_id = $1 and status = 'sent'`,
-        [t.id],
-      );
-      return rows[0].n === 3;
+    await waitFor('notify to finish', async () => {
+      const { rows } = await db.sql('select count(*)::int as n from net.http_request_queue');
+      return rows[0].n === 0;
     });
     writeFileSync(envFile, `${baseEnv}SMTP_HOST=127.0.0.1\nSMTP_PORT=${port}\n`);
     try {

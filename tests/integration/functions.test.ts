@@ -120,12 +120,18 @@ describe('verify_jwt', () => {
 });
 
 describe('isolation', () => {
-  it('keeps each function’s environment and files to itself', async () => {
+  it('keeps each function’s environment to itself; files are readable under supabase/functions/ only', async () => {
     expect((await call('open')).status).toBe(200); // sets LEAK in its own process
     const { data } = await clientFor(stack).functions.invoke('echo');
     expect(data.env.LEAK).toBeNull();
-    expect(data.otherFunction).toBe('NotCapable'); // no read access outside its folder and _shared
-    expect(data.shared).toBe('read');
+    // The CLI mounts supabase/functions/ whole (read-only): other folders there are readable, the project isn't.
+    expect([data.otherFunction, data.shared, data.project]).toEqual(['read', 'read', 'NotCapable']);
+  });
+
+  it('imports shared files from any folder under supabase/functions/ and the targets of its import map', async () => {
+    const res = await call('with-utils', withKey());
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ text: 'HELLO DENO!', stamp: 'stamped outside' });
   });
 });
 

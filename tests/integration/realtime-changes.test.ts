@@ -289,6 +289,16 @@ describe('row level security', () => {
     expect(change).toMatchObject({ errors: ['Error 401: Unauthorized'], new: {} });
   });
 
+  it('sends nothing for a row no filter of the subscriber matches, not even an error (upstream fix_apply_rls_filter_role_leak)', async () => {
+    const requester = newUser();
+    const mine = await listen(requester, { event: 'INSERT', table: 'tickets', filter: 'subject=eq.Wanted' });
+    await insertTicket({ workspace: 1, requester, subject: 'Not wanted' });
+    await insertTicket({ workspace: 1, requester, subject: 'Wanted' });
+    // Changes arrive in commit order, so by the second one the first would have come.
+    await waitFor('the matching row', () => mine.length);
+    expect(mine.map((c) => [(c.new as { subject: string }).subject, c.errors])).toEqual([['Wanted', null]]);
+  });
+
   it('follows a refreshed token: a new user, new rows', async () => {
     const alice = newUser();
     const bob = newUser();

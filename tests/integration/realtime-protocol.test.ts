@@ -30,6 +30,13 @@ describe('the websocket', () => {
     s.close();
   });
 
+  it('closes a connection that sends a frame over 5 MB with 1009, as Phoenix past max_frame_size', async () => {
+    const s = await rawSocket(stack, { vsn: '2.0.0' });
+    const closed = new Promise<number>((resolve) => s.ws.once('close', (code: number) => resolve(code)));
+    s.ws.send(JSON.stringify([null, '1', 'realtime:big', 'broadcast', { pad: 'x'.repeat(5_000_000) }]));
+    expect(await closed).toBe(1009);
+  });
+
   it('speaks 1.0.0 as JSON objects without join_ref, the default when no vsn is given', async () => {
     const s = await rawSocket(stack);
     const ref = s.send('realtime:v1-room', 'phx_join', { config: {} });
@@ -200,6 +207,27 @@ describe('joining', () => {
       await s.next((m) => m.event === 'phx_close', 'close');
       s.close();
     }
+  });
+
+  it('holds max_concurrent_users when many connections join at the same moment', async () => {
+    const sockets = await Promise.all(Array.from({ length: 12 }, () => rawSocket(stack, { vsn: '2.0.0' })));
+    const refs = sockets.map((s, n) => s.send(`realtime:rush-${n}`, 'phx_join', { config: {} }));
+    const replies = await Promise.all(sockets.map((s, n) => s.next((m) => m.ref === refs[n], `join ${n}`, 20_000)));
+    const joined = replies.flatMap((r, n) => (r.payload.status === 'ok' ? [n] : []));
+    expect(joined).toHaveLength(5);
+    expect(new Set(replies.filter((r) => r.payload.status !== 'ok').map((r) => JSON.stringify(r.payload)))).toEqual(
+      new Set([
+        JSON.stringify({
+          status: 'error',
+          response: { reason: 'ConnectionRateLimitReached: Too many connected users' },
+        }),
+      ]),
+    );
+    for (const n of joined) {
+      sockets[n]!.send(`realtime:rush-${n}`, 'phx_leave', {}, refs[n]);
+      await sockets[n]!.next((m) => m.event === 'phx_close', 'close');
+    }
+    for (const s of sockets) s.close();
   });
 
   it('closes the channel on leave: an ok reply, then phx_close with the join ref', async () => {

@@ -1,12 +1,13 @@
 // A Supabase project that is not Tend (tests/fixtures/journal-project), run as its developer would
 // run it with the Supabase CLI: `start` with --workdir, an .env from `status -o env`, its own
-// supabase-js checks (password sign-up, storage policies with storage.foldername, a realtime
-// publication, a function, role settings and grants from its migrations), the everyday commands,
+// supabase-js checks (password sign-up, storage policies with storage.foldername, a thumbnail, a
+// realtime publication, a function importing ../_utils/, role settings and grants from its migrations), the everyday commands,
 // `db reset` (twice: its roles must not be left behind), then `stop` from another terminal.
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '@tend/supabase-local';
 import { freeBasePort, readStatus } from '@tend/supabase-local';
@@ -127,6 +128,22 @@ describe('a Supabase project that is not Tend, with --workdir', () => {
     expect(listed.data?.map((f) => f.name)).toEqual(['cat.jpg']);
   });
 
+  it('shows a photo as a thumbnail through a signed URL ([storage.image_transformation] enabled)', async () => {
+    const { c, user } = await signUp('ada_lovelace');
+    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c84' } })
+      .jpeg()
+      .toBuffer();
+    expect(
+      (await c.storage.from('photos').upload(`${user.id}/beach.jpg`, jpeg, { contentType: 'image/jpeg' })).error,
+    ).toBeNull();
+    const { data, error } = await c.storage
+      .from('photos')
+      .createSignedUrl(`${user.id}/beach.jpg`, 60, { transform: { width: 160, height: 160, resize: 'contain' } });
+    expect(error).toBeNull();
+    const thumb = Buffer.from(await (await fetch(data!.signedUrl)).arrayBuffer());
+    expect(await sharp(thumb).metadata()).toMatchObject({ width: 160, height: 120, format: 'jpeg' });
+  });
+
   it('sends its entries live through the supabase_realtime publication', async () => {
     const { c } = await signUp('linus');
     const seen: string[] = [];
@@ -229,7 +246,7 @@ describe('a Supabase project that is not Tend, with --workdir', () => {
     mkdirSync(path.join(tests, 'rls'), { recursive: true });
     writeFileSync(
       path.join(tests, 'entries.test.sql'),
-      "\\set QUIET 1\nbegin;\nselect '1..1';\nselect case when exists (select from public.entries) then 'ok 1 - has entries' else 'not ok 1 - has entries' end;\nrollback;\n",
+      "\\set QUIET 1\nbegin;\nselect plan(2);\nselect has_table('public', 'entries', 'entries is a table');\nselect ok(exists (select from public.entries), 'has entries');\nselect * from finish();\nrollback;\n",
     );
     const passing = await cli('test', 'db');
     expect(passing.stdout).toMatch(/supabase\/tests\/entries\.test\.sql \.+ ok/);
@@ -238,13 +255,17 @@ describe('a Supabase project that is not Tend, with --workdir', () => {
 
     writeFileSync(
       path.join(tests, 'rls', 'anon.test.sql'),
-      "select '1..2';\nselect 'ok 1 - first';\nselect 'not ok 2 - anon reads nothing';\nselect '# Failed test 2: \"anon reads nothing\"';\n",
+      "begin;\nselect plan(2);\nselect pass('first');\nselect is((select count(*) from public.entries), 0::bigint, 'anon reads nothing');\nselect * from finish();\nrollback;\n",
     );
     const failing = await cli('test', 'db');
     expect(failing.stdout).toContain('not ok 2 - anon reads nothing');
+    // pgTAP's own diagnostics for the failed assertion (is(): have and want).
+    expect(failing.stdout).toMatch(/#\s+have: [1-9]/);
     expect(failing.stdout).toContain('Failed 1/2 subtests');
     expect(failing.stdout).toContain('Result: FAIL');
     expect(failing.code).toBe(1);
+    // The run created pgTAP and dropped it after: the project's database is as it was.
+    expect(await sql(`select count(*)::int as n from pg_extension where extname = 'pgtap'`)).toEqual([{ n: 0 }]);
   });
 
   it('functions new: a function the running stack serves at once', async () => {

@@ -33,18 +33,7 @@ beforeAll(async () => {
     output = '';
     child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        STACK_CLI,
-        'start',
-        '--port',
-        String(port),
-        '--dir',
-        project.dataDir,
-        '--project',
-        project.projectDir,
-      ],
+      [STACK_CLI, 'start', '--port', String(port), '--dir', project.dataDir, '--project', project.projectDir],
       { cwd: PROJECT_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child.stdout!.on('data', (c) => (output += c));

@@ -214,7 +214,15 @@ describe('restarts and failures', () => {
       // As a rebuilt container that keeps the data dir but makes the user again would leave it.
       if (process.getuid?.() === 0) execFileSync('chown', ['-R', '4242:4242', clusterDir(project.dataDir)]);
 
-      project.addMigration('20250102000000_tags.sql', 'create table public.tags (name text primary key);');
+      // The pause keeps the migration open while PostgREST, started early on a data dir that is there
+      // already, loads its schema cache: once the start is ready, PostgREST must know the new
+      // function (an RPC is looked up in the cache; a table is not, in PostgREST 12).
+      project.addMigration(
+        '20250102000000_tags.sql',
+        `create table public.tags (name text primary key);
+         create function public.tag_count() returns int language sql as $$ select count(*)::int from public.tags $$;
+         select pg_sleep(1.5);`,
+      );
       const second = await startStack({
         port: 0,
         dir: project.dataDir,
@@ -229,6 +237,9 @@ describe('restarts and failures', () => {
         expect(rows.data).toHaveLength(2); // the seed did not run again
         const tags = await client(second, second.serviceRoleKey).from('tags').select();
         expect(tags.error).toBeNull();
+        const count = await client(second, second.serviceRoleKey).rpc('tag_count');
+        expect(count.error).toBeNull();
+        expect(count.data).toBe(0);
       } finally {
         await second.stop();
       }
@@ -258,7 +269,15 @@ describe('restarts and failures', () => {
       expect(processesUsing(copyDir(1))).toEqual([]);
       await original.stop();
 
-      project.addMigration('20250102000000_tags.sql', 'create table public.tags (name text primary key);');
+      // The pause keeps the migration open while PostgREST, started early on a data dir that is there
+      // already, loads its schema cache: once the start is ready, PostgREST must know the new
+      // function (an RPC is looked up in the cache; a table is not, in PostgREST 12).
+      project.addMigration(
+        '20250102000000_tags.sql',
+        `create table public.tags (name text primary key);
+         create function public.tag_count() returns int language sql as $$ select count(*)::int from public.tags $$;
+         select pg_sleep(1.5);`,
+      );
       for (const n of [1, 2]) {
         const copy = await startStack(options(copyDir(n), project.dataDir));
         try {

@@ -337,6 +337,102 @@ describe('objects', () => {
     });
   });
 
+  it('lists with list-v2 as storage-api: folders ending in "/", keys under the prefix, every sortBy both ways, cursors', async () => {
+    const archive = service.storage.from('archive');
+    // Uploaded in this order, so created_at follows it; m.txt is updated last.
+    for (const k of ['v2/m.txt', 'v2/docs/one.txt', 'v2/a.txt', 'v2/docs/two.txt', 'v2/z/deep/file.txt'])
+      expect((await archive.upload(k, k, { contentType: 'text/plain' })).error).toBeNull();
+    expect((await archive.update('v2/m.txt', 'edited', { contentType: 'text/plain' })).error).toBeNull();
+    const list = async (options: Parameters<typeof archive.listV2>[0]) => {
+      const { data, error } = await archive.listV2(options);
+      expect(error).toBeNull();
+      return data!;
+    };
+    const names = (entries: { name: string }[]) => entries.map((e) => e.name);
+
+    const byName = await list({ prefix: 'v2/', with_delimiter: true });
+    expect(byName).toEqual({
+      hasNext: false,
+      folders: [
+        { id: null, name: 'v2/docs/' },
+        { id: null, name: 'v2/z/' },
+      ],
+      objects: [
+        expect.objectContaining({ key: 'a.txt', name: 'v2/a.txt', id: expect.any(String) }),
+        expect.objectContaining({ key: 'm.txt', name: 'v2/m.txt', metadata: expect.objectContaining({ size: 6 }) }),
+      ],
+    });
+    const desc = await list({ prefix: 'v2/', with_delimiter: true, sortBy: { column: 'name', order: 'desc' } });
+    expect([names(desc.folders), names(desc.objects)]).toEqual([
+      ['v2/z/', 'v2/docs/'],
+      ['v2/m.txt', 'v2/a.txt'],
+    ]);
+
+    // By created_at a folder counts from its oldest object and keeps its key and dates.
+    const first = await list({ prefix: 'v2/', with_delimiter: true, limit: 2, sortBy: { column: 'created_at' } });
+    expect(first).toMatchObject({ hasNext: true, nextCursorKey: 'v2/docs', objects: [{ name: 'v2/m.txt' }] });
+    expect(first.folders).toEqual([
+      {
+        key: 'docs',
+        name: 'v2/docs/',
+        id: null,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+        last_accessed_at: null,
+        metadata: null,
+      },
+    ]);
+    const second = await list({ prefix: 'v2/', with_delimiter: true, limit: 2, cursor: first.nextCursor });
+    expect([second.hasNext, names(second.objects), names(second.folders)]).toEqual([false, ['v2/a.txt'], ['v2/z/']]);
+    const updated = await list({
+      prefix: 'v2/',
+      with_delimiter: true,
+      sortBy: { column: 'updated_at', order: 'desc' },
+    });
+    expect(names(updated.objects)).toEqual(['v2/m.txt', 'v2/a.txt']);
+
+    // Without the delimiter: every key, no folders, no `key`; the sort column, then the name.
+    const flat = await list({ prefix: 'v2/', sortBy: { column: 'created_at', order: 'desc' } });
+    expect(flat.folders).toEqual([]);
+    expect(names(flat.objects)).toEqual([
+      'v2/z/deep/file.txt',
+      'v2/docs/two.txt',
+      'v2/a.txt',
+      'v2/docs/one.txt',
+      'v2/m.txt',
+    ]);
+    expect(flat.objects[0]).not.toHaveProperty('key');
+    const page = await list({ prefix: 'v2/', limit: 3 });
+    expect(names(page.objects)).toEqual(['v2/a.txt', 'v2/docs/one.txt', 'v2/docs/two.txt']);
+    const rest = await list({ prefix: 'v2/', limit: 3, cursor: page.nextCursor });
+    expect([rest.hasNext, names(rest.objects)]).toEqual([false, ['v2/m.txt', 'v2/z/deep/file.txt']]);
+
+    const refused = async (body: unknown) =>
+      (
+        await api('/object/list-v2/archive', {
+          method: 'POST',
+          token: stack.serviceRoleKey,
+          body: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        })
+      ).json;
+    expect(await refused({ sortBy: { order: 'asc' } })).toEqual({
+      statusCode: '400',
+      code: 'InvalidRequest',
+      error: 'Bad Request',
+      message: "body/sortBy must have required property 'column'",
+    });
+    expect(await refused({ sortBy: { column: 'size' } })).toMatchObject({
+      message: 'body/sortBy/column must be equal to one of the allowed values',
+    });
+    expect(await refused({ cursor: Buffer.from('not a cursor').toString('base64') })).toEqual({
+      statusCode: '400',
+      code: 'InvalidParameter',
+      error: 'InvalidParameter',
+      message: 'Invalid Parameter continuation token',
+    });
+  });
+
   it('moves, copies and removes objects', async () => {
     const docs = alice.c.storage.from('documents');
     await docs.upload(`${alice.id}/m/a.txt`, 'move me', { contentType: 'text/plain' });
@@ -677,6 +773,28 @@ describe('signed URLs', () => {
     expect(forBob.error).toMatchObject({ statusCode: '403', message: 'new row violates row-level security policy' });
     const asDownload = await api(`/object/sign/documents/${key}?token=${signed.data!.token}`, { key: null });
     expect(asDownload.json).toMatchObject({ code: 'InvalidSignature', message: 'Token is not scoped for download' });
+  });
+});
+
+describe('image transformations off (config.toml leaves [storage.image_transformation] out, as the CLI template does)', () => {
+  it('has no /render routes and signs plain object URLs, ignoring `transform`', async () => {
+    const render = await api('/render/image/public/avatars/defaults/circle.svg?width=10');
+    expect([render.status, render.json]).toEqual([
+      404,
+      {
+        statusCode: '404',
+        code: 'InvalidRequest',
+        error: 'Not Found',
+        message: 'Route GET:/render/image/public/avatars/defaults/circle.svg?width=10 not found',
+      },
+    ]);
+    const { data, error } = await service.storage
+      .from('avatars')
+      .createSignedUrl('defaults/circle.svg', 60, { transform: { width: 10 } });
+    expect(error).toBeNull();
+    const url = new URL(data!.signedUrl);
+    expect(url.pathname).toBe('/storage/v1/object/sign/avatars/defaults/circle.svg');
+    expect(decodeJwt(url.searchParams.get('token')!)).not.toHaveProperty('transformations');
   });
 });
 

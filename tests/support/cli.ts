@@ -13,7 +13,7 @@ export interface CliRun {
 
 export function run(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): CliRun {
   // One process (no tsx wrapper), so a signal reaches the CLI itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     cwd: PROJECT_DIR,
     stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...opts.env },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFiles } from '../../app/components/attachments.tsx';
+import { checkFiles } from '../../app/components/attachments-enhance.ts';
 import {
   attachmentDisposition,
   attachmentTypeOf,

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, PROJECT_DIR } from '@tend/supabase-local';
 import { parseDuration, parseSize, splitStatements } from '@tend/supabase-local/testing';
@@ -21,6 +24,15 @@ describe('config.toml', () => {
       allowedMimeTypes: [...new Set(Object.values(ATTACHMENT_TYPES))],
       objectsPath: undefined,
     });
+  });
+
+  it('turns image transformations on only with [storage.image_transformation] enabled = true, as the CLI', () => {
+    expect(loadConfig(PROJECT_DIR).storage.imageTransformation).toBe(false);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-config-'));
+    const file = path.join(dir, 'config.toml');
+    writeFileSync(file, 'project_id = "x"\n[storage.image_transformation]\nenabled = true\n');
+    const c = loadConfig(dir, file);
+    expect([c.storage.imageTransformation, c.warnings]).toEqual([true, []]);
   });
 
   it('parses Go durations and sizes and refuses nonsense', () => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as constants from '~/lib/constants.ts';
 import * as help from '~/lib/help/limits.ts';
+import * as email from '~/lib/email/limits.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '~/lib/forms/fields.ts';
 import { isErrorCode } from '~/lib/errors/catalogue.server.ts';
 import * as limits from '../../supabase/functions/_shared/limits.ts';
@@ -57,7 +58,20 @@ describe('sizes, counts and lengths', () => {
         /char_length\(body\) between 1 and (\d+)/g,
         c.CANNED_REPLY_BODY_MAX_LENGTH,
       ],
-      ['supabase/config.toml', /file_size_limit = "(\d+)MiB"/g, c.ATTACHMENT_MAX_MB],
+      [
+        'supabase/config.toml',
+        /^\[storage(?:\.buckets\.(?:attachments|help))?\]\n(?:[^[\n].*\n|\n)*?file_size_limit = "(\d+)MiB"/gm,
+        c.ATTACHMENT_MAX_MB,
+      ],
+      // The email settings' (app/lib/email/limits.ts).
+      [
+        'supabase/config.toml',
+        /^\[storage\.buckets\.branding\]\n(?:[^[\n].*\n|\n)*?file_size_limit = "(\d+)MiB"/gm,
+        email.LOGO_MAX_MB,
+      ],
+      ['supabase/schemas/82_email_settings.sql', /char_length\(sender_name\) <= (\d+)/g, email.SENDER_NAME_MAX_LENGTH],
+      ['supabase/schemas/82_email_settings.sql', /char_length\(footer\) <= (\d+)/g, email.EMAIL_FOOTER_MAX_LENGTH],
+      ['supabase/schemas/86_signatures.sql', /char_length\(body\) <= (\d+)/g, email.SIGNATURE_MAX_LENGTH],
       [
         'supabase/schemas/80_email.sql',
         /expires_at timestamptz not null default now\(\) \+ interval '(\d+) hours'/g,

@@ -22,8 +22,10 @@ describe('content security policy', () => {
     expect(local).toContain("connect-src 'self' http://127.0.0.1:54321 ws://127.0.0.1:54321");
   });
 
-  it("shows images from the app and the help center's public bucket, not the rest of storage", () => {
-    expect(csp).toContain("img-src 'self' data: https://ref.supabase.co/storage/v1/object/public/help/;");
+  it('shows images from the app and the public help and branding buckets, not the rest of storage', () => {
+    expect(csp).toContain(
+      "img-src 'self' data: https://ref.supabase.co/storage/v1/object/public/help/ https://ref.supabase.co/storage/v1/object/public/branding/;",
+    );
   });
 
   it('cannot be framed and only posts forms to itself', () => {

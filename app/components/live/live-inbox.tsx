@@ -1,5 +1,5 @@
 // The inbox, live: any change to the workspace's tickets (new, status, assignee, priority, activity)
-// runs the inbox's loader again, debounced, so rows and view counts follow while the agent keeps their
+// or to their promises (a due time moved, a breach seen) runs the inbox's loader again, debounced, so rows and view counts follow while the agent keeps their
 // view, filters, search text, page and scroll. On a later page the cursor holds the agent's place, and
 // new requests are counted in a link back to the newest.
 import { useLocation } from '@remix-run/react';
@@ -27,17 +27,25 @@ export function LiveInbox({
     topic: `inbox:${workspaceId}`,
     listensToChanges: true,
     setup: (channel) =>
-      channel.on(
-        'postgres_changes',
-        { event: '*', schema: 'public', table: 'tickets', filter: `workspace_id=eq.${workspaceId}` },
-        (change) => {
-          if (change.eventType === 'INSERT') setFresh((n) => n + 1);
-          revalidate();
-        },
-      ),
+      channel
+        .on(
+          'postgres_changes',
+          { event: '*', schema: 'public', table: 'tickets', filter: `workspace_id=eq.${workspaceId}` },
+          (change) => {
+            if (change.eventType === 'INSERT') setFresh((n) => n + 1);
+            revalidate();
+          },
+        )
+        // A due time moved or a breach was seen (the sweep): the badges follow.
+        .on(
+          'postgres_changes',
+          { event: 'UPDATE', schema: 'public', table: 'ticket_sla', filter: `workspace_id=eq.${workspaceId}` },
+          revalidate,
+        ),
     onCatchUp: revalidate,
   });
-  if (!state) return null;
+  // Before the channel answers, the bar's place is kept: nothing moves when it appears (app.css .live-bar).
+  if (!state) return <div className="live-bar" />;
   return (
     <div className="live-bar">
       <ConnectionStatus state={state} />

@@ -23,7 +23,8 @@ export function LiveThread({ ticketId }: { ticketId: string }) {
         ),
     onCatchUp: revalidate,
   });
-  if (!state) return null;
+  // Before the channel answers, the bar's place is kept: nothing moves when it appears (app.css .live-bar).
+  if (!state) return <div className="live-bar" />;
   return (
     <div className="live-bar">
       <ConnectionStatus state={state} />

@@ -146,7 +146,8 @@ export function LiveTicket({
     };
   }, []);
 
-  if (!state) return null;
+  // Before the channel answers, the bar's place is kept: nothing moves when it appears (app.css .live-bar).
+  if (!state) return <div className="live-bar" />;
   const name = (id: string) => members.find((m) => m.user_id === id)?.name ?? 'Someone';
   return (
     <div className="live-bar" data-testid="live-ticket">

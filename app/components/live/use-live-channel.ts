@@ -8,6 +8,12 @@ import { realtimeClient } from '~/lib/realtime/client.ts';
 import { type ConnectionState, initialProgress, nextProgress } from '~/lib/realtime/connection.ts';
 import type { loader as rootLoader } from '~/root.tsx';
 
+// The header's bell follows its notifications on the same client (notification-bell-live.ts, loaded on
+// demand). It imports the live pages' pieces from here, so they stay one chunk for both (a chunk is what
+// the same set of pages loads): the live pages load no extra file, and the bell's code none of theirs.
+export { ConnectionStatus } from './connection-status.tsx';
+export { realtimeClient };
+
 export interface LiveChannelOptions {
   topic: string;
   /** A private channel: policies on realtime.messages decide who may join (presence, broadcast). */

@@ -10,6 +10,7 @@ import { mapAuthError } from '../errors/from-auth.server.ts';
 import { mapDbError } from '../errors/from-db.server.ts';
 import { log } from '../http/log.server.ts';
 import { safeRedirect } from '../http/safe-redirect.ts';
+import { landingPage } from './landing.server.ts';
 import type { Database } from '../supabase/database.types.ts';
 import { getSupabase } from '../supabase/client.server.ts';
 
@@ -40,12 +41,12 @@ export async function signInWithEmailLink(
   const made = await platform.auth.admin.generateLink({ type: 'magiclink', email: link.email });
   const hashed = made.data.properties?.hashed_token;
   if (made.error || !hashed) return { code: made.error ? authCode(made.error, 'generate') : 'unexpected' };
-  const { error: verifyError } = await getSupabase(request).supabase.auth.verifyOtp({
+  const { data: verified, error: verifyError } = await getSupabase(request).supabase.auth.verifyOtp({
     token_hash: hashed,
     type: 'magiclink',
   });
   if (verifyError) return { code: authCode(verifyError, 'verify') };
-  return { next: safeRedirect(link.next, '/') };
+  return { next: await landingPage(request, safeRedirect(link.next, '/'), verified.user) };
 }
 
 function authCode(error: Parameters<typeof mapAuthError>[0], step: string): ErrorCode {

@@ -85,6 +85,12 @@ export async function getOptionalUser(request: Request): Promise<SessionUser | n
   return (await readUser(request, false)).user;
 }
 
+/** The signed-in user with their data client, or null; for what every page shows a signed-in user (the bell). */
+export async function getOptionalSession(request: Request): Promise<{ user: SessionUser; supabase: Supabase } | null> {
+  const { user, supabase } = await readUser(request, true);
+  return user && supabase ? { user, supabase } : null;
+}
+
 function currentPath(request: Request): string {
   const url = new URL(request.url);
   return `${url.pathname}${url.search}`;

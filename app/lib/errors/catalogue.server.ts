@@ -1,6 +1,7 @@
 // The error catalogue's codes that only the server gives (docs/product.md §8), with the ones the browser
 // shows too (catalogue.ts): the whole catalogue, for loaders, actions and the server's modules.
 import { DISPLAY_NAME_MAX_LENGTH, EMAIL_LINK_VALID_HOURS, REPORT_MAX_DAYS } from '../constants.ts';
+import { EMAIL_FOOTER_MAX_LENGTH, LOGO_MAX_MB, SENDER_NAME_MAX_LENGTH, SIGNATURE_MAX_LENGTH } from '../email/limits.ts';
 import { browserCatalogue } from './catalogue.ts';
 
 const WITH_A_CODE = ' Sign in with a code instead.';
@@ -92,6 +93,43 @@ const catalogue = {
   ticket_not_snoozable: {
     status: 409,
     message: () => 'A solved or closed ticket can’t be snoozed.',
+  },
+  // Business hours and SLA targets (/w/:slug/settings/hours).
+  hours_invalid: {
+    status: 400,
+    message: () =>
+      'Write hours as 08:00–12:00, 13:30–18:00: each period ends after it starts, by 24:00, and none overlap.',
+  },
+  sla_invalid: {
+    status: 400,
+    message: () => 'Write a target as minutes or hours, such as 30m, 4h or 1h 30m (at most a year).',
+  },
+  holiday_taken: { status: 409, message: () => 'That day is a holiday already.' },
+  // Automatic assignment (/w/:slug/settings/assignment).
+  cap_invalid: { status: 400, message: () => 'Enter a cap of 1 to 10,000 open tickets, or leave it empty for none.' },
+  // A workspace's email settings (/w/:slug/settings/email).
+  sender_name_invalid: {
+    status: 400,
+    message: () => `Enter a sender name of up to ${SENDER_NAME_MAX_LENGTH} characters, without quotes or < >.`,
+  },
+  sender_address_invalid: {
+    status: 400,
+    message: () => 'Enter the address emails come from, such as support@acme.example.',
+  },
+  accent_invalid: { status: 400, message: () => 'Choose a colour such as #1d4ed8.' },
+  footer_too_long: { status: 400, message: () => `Keep the footer under ${EMAIL_FOOTER_MAX_LENGTH} characters.` },
+  dkim_selector_invalid: {
+    status: 400,
+    message: () =>
+      'Enter the DKIM selector your email provider gives (letters, digits, dots and hyphens), or leave it empty.',
+  },
+  logo_invalid: { status: 415, message: () => 'Choose a PNG, JPEG, GIF or WebP image for the logo.' },
+  logo_too_large: { status: 413, message: () => `Choose a logo of at most ${LOGO_MAX_MB} MB.` },
+  signature_too_long: { status: 400, message: () => `Keep the signature under ${SIGNATURE_MAX_LENGTH} characters.` },
+  sender_domain_unverified: {
+    status: 409,
+    message: (p: { domain: string }) =>
+      `${p.domain} isn't verified yet: the DNS records below weren't all found. DNS changes can take an hour to show.`,
   },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },

@@ -32,6 +32,11 @@ export const browserCatalogue = {
     status: 400,
     message: () => `Attach at most ${ATTACHMENTS_PER_MESSAGE} files to one message.`,
   },
+  // A form sent while the browser can't reach Tend (clientAction, app/components/forms.tsx).
+  offline: {
+    status: 503,
+    message: () => 'No connection: nothing was sent. Your text is kept; send it again.',
+  },
   backend_unavailable: {
     status: 503,
     message: () => "Tend can't reach its database right now. Your text is kept; try again.",

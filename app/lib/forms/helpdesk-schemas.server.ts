@@ -97,7 +97,7 @@ const ClientKeySchema = z.string().regex(UUID_RE).optional().catch(undefined);
 export const NewRequestSchema = z.object({ subject: SubjectSchema, body: BodySchema, client_key: ClientKeySchema });
 
 /** The submit button's `intent` picks the schema; an unknown one is bad_request. */
-function byIntent<
+export function byIntent<
   const O extends readonly [z.ZodObject<{ intent: z.ZodLiteral }>, ...z.ZodObject<{ intent: z.ZodLiteral }>[]],
 >(options: O) {
   return z.discriminatedUnion('intent', options, badRequest);
@@ -173,10 +173,11 @@ export const TicketSchema = byIntent([
   }),
 ]);
 
-/** /w/:slug: "Claim next", and a change to the selected tickets (or all matching the view). */
+/** /w/:slug: "Claim next"; available for automatic assignment, or away; a change to the selected tickets (or all matching the view). */
 const bulkAction = { error: errorMessage('bulk_action_missing') };
 export const InboxSchema = byIntent([
   z.object({ intent: z.literal('claim_next') }),
+  z.object({ intent: z.literal('availability'), available: z.enum(['on', 'off'], badRequest) }),
   z.object({
     intent: z.literal('bulk'),
     ticket: z.array(IdSchema).max(1000, badRequest.error).default([]),
@@ -206,7 +207,12 @@ export const MembersSchema = byIntent([
     member: z.string().regex(UUID_RE, badRequest.error),
     role: z.enum(MEMBER_ROLES, badRequest),
   }),
-  z.object({ intent: z.literal('remove'), member: z.string().regex(UUID_RE, badRequest.error) }),
+  z.object({
+    intent: z.literal('remove'),
+    member: z.string().regex(UUID_RE, badRequest.error),
+    // Who takes over their tickets that aren't closed; none: they are left unassigned.
+    reassign_to: z.string().regex(UUID_RE, badRequest.error).optional(),
+  }),
 ]);
 
 /** /w/:slug/settings/tags: add, rename and colour, merge, delete; whether agents create tags. */

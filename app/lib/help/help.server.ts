@@ -75,9 +75,20 @@ export interface HelpArticle {
 }
 
 /**
+ * An old address of an article or collection (a renamed title's slug) sent to the current one, the query
+ * kept: 301, cached 5 minutes only, so renaming back is not trapped in browsers' caches.
+ */
+export function movedTo(request: Request, path: string): Response {
+  return redirectWithSession(request, `${path}${new URL(request.url).search}`, {
+    status: 301,
+    headers: { 'Cache-Control': 'public, max-age=300' },
+  });
+}
+
+/**
  * The article of `/support/:slug/help/articles/:article` as this reader may see it, its body rendered
  * (remembered by id and last update), or a thrown 404. A GET at another slug than the article's is
- * redirected to its address (301, cached 5 minutes only: a later rename may want the old one back).
+ * redirected to its address (movedTo).
  */
 export async function loadArticle(
   request: Request,
@@ -95,13 +106,7 @@ export async function loadArticle(
     client.rpc('help_article', { p_slug: slug, p_id: parsed.id, p_count_view: opts.countView }),
     'help article',
   );
-  if (request.method === 'GET' && parsed.slug !== article.slug) {
-    const url = new URL(request.url);
-    throw redirectWithSession(request, `${articlePath(slug, article)}${url.search}`, {
-      status: 301,
-      headers: { 'Cache-Control': 'public, max-age=300' },
-    });
-  }
+  if (request.method === 'GET' && parsed.slug !== article.slug) throw movedTo(request, articlePath(slug, article));
   const html = renderMarkdownCached(`help:${article.id}:${article.updated_at}`, article.body, {
     imagePrefixes: [helpImagePrefix()],
   });

@@ -56,10 +56,14 @@ export interface TicketTag {
 
 /** What public.inbox answers, in its rows' own types. */
 export interface InboxJson {
-  workspace: Workspace;
+  workspace: Workspace & Pick<Tables<'workspaces'>, 'time_zone'>;
   role: Tables<'memberships'>['role'];
+  /** Automatic assignment's mode, and whether I am available for it. */
+  assignment: Tables<'assignment_settings'>['mode'];
+  available: boolean;
   members: (Pick<Tables<'memberships'>, 'user_id' | 'role'> & { name: string })[];
-  counts: Record<InboxView, number>;
+  /** Every view but "Breaching soon", which isn't counted. */
+  counts: Record<Exclude<InboxView, 'breaching'>, number>;
   /** Exact for views and filters; null for a search (matches aren't counted). */
   total: number | null;
   tickets: (Pick<
@@ -73,7 +77,10 @@ export interface InboxJson {
     | 'assignee_id'
     | 'last_message_at'
     | 'snoozed_until'
-  > & { requester: string; assignee: string | null; tags: TicketTag[] })[];
+  > & { requester: string; assignee: string | null; tags: TicketTag[] } & Pick<
+      Tables<'ticket_sla'>,
+      'due_at' | 'warn_at'
+    >)[];
   older: InboxCursor | null;
   newer: InboxCursor | null;
   /** A search that is a ticket's number: that ticket, which the page opens. */

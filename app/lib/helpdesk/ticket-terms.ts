@@ -10,7 +10,7 @@ export type TicketPriority = (typeof PRIORITIES)[number];
 export const MEMBER_ROLES = Constants.public.Enums.member_role;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
-export const INBOX_VIEWS = ['unassigned', 'mine', 'open', 'pending', 'snoozed', 'solved', 'all'] as const;
+export const INBOX_VIEWS = ['unassigned', 'mine', 'open', 'pending', 'snoozed', 'solved', 'all', 'breaching'] as const;
 export type InboxView = (typeof INBOX_VIEWS)[number];
 export const VIEW_LABELS: Record<InboxView, string> = {
   unassigned: 'Unassigned',
@@ -20,6 +20,8 @@ export const VIEW_LABELS: Record<InboxView, string> = {
   snoozed: 'Snoozed',
   solved: 'Solved',
   all: 'All',
+  // Tickets with an SLA promise running, soonest due first (docs/product.md "Business hours and SLA targets").
+  breaching: 'Breaching soon',
 };
 
 /**
@@ -55,14 +57,8 @@ export const PRIORITY_LABELS: Record<TicketPriority, string> = {
   urgent: 'Urgent',
 };
 
-/** What a customer reads for each status on the portal. */
-export const PORTAL_STATUS_LABELS: Record<TicketStatus, string> = {
-  new: 'Received',
-  open: 'Open',
-  pending: 'Awaiting your reply',
-  solved: 'Solved',
-  closed: 'Closed',
-};
+/** What a customer reads for each status on the portal (and in the emails notify sends them). */
+export { PORTAL_STATUS_LABELS } from '../../../supabase/functions/_shared/status-labels.ts';
 
 export function isStatus(v: unknown): v is TicketStatus {
   return typeof v === 'string' && (STATUSES as readonly string[]).includes(v);

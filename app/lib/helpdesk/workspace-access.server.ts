@@ -37,6 +37,8 @@ export async function requireWorkspace(request: Request, supabase: Client, rawSl
 /**
  * A page of /w/:slug or /support/:slug that was not found: at a workspace's old address (it was
  * renamed, workspace_slug_redirect), a GET goes to the same page at the new one; anything else is 404.
+ * The redirect is a 302 no browser keeps: a workspace may take its old address back, and a kept
+ * 301 would then send that browser round in a loop (ERR_TOO_MANY_REDIRECTS).
  */
 export async function throwNotFound(request: Request, supabase: Client, slug: string): Promise<never> {
   // Only something shaped like an address can have been one (and junk never reaches the database).
@@ -45,7 +47,8 @@ export async function throwNotFound(request: Request, supabase: Client, slug: st
     const url = new URL(request.url);
     const renamed = typeof data === 'string' ? data : null;
     const path = url.pathname.replace(/^\/(w|support)\/[^/]+/, (_, area: string) => `/${area}/${renamed}`);
-    if (renamed && path !== url.pathname) throw redirectWithSession(request, `${path}${url.search}`, { status: 301 });
+    if (renamed && path !== url.pathname)
+      throw redirectWithSession(request, `${path}${url.search}`, { headers: { 'Cache-Control': 'no-store' } });
   }
   throw errorResponse(request, 'not_found');
 }
@@ -104,7 +107,7 @@ export async function requireMemberTicket(
     .eq('workspaces.memberships.user_id', userId)
     .maybeSingle();
   if (error) throwDbError(request, error, 'member ticket');
-  if (!data) throw errorResponse(request, 'not_found');
+  if (!data) return throwNotFound(request, supabase, slug);
   return { id: data.id, workspaceId: data.workspace_id };
 }
 
@@ -128,7 +131,7 @@ export async function requireRequesterTicket(
     .eq('requester_id', userId)
     .maybeSingle();
   if (error) throwDbError(request, error, 'requester ticket');
-  if (!data) throw errorResponse(request, 'not_found');
+  if (!data) return throwNotFound(request, supabase, slug);
   const { workspaces: workspace, ...ticket } = data;
   return { workspace, ticket };
 }

@@ -25,8 +25,14 @@ export function contentSecurityPolicy(o: CspOptions): string {
     // input-otp positions its input with inline style attributes; styles can't run code.
     'style-src': ["'self'", "'unsafe-inline'"],
     // Thumbnails of attachments come from the app's own file routes (attachments.server.ts sendFile);
-    // help-center articles show images from the public `help` bucket (HELP_BUCKET), and only that.
-    'img-src': ["'self'", 'data:', `${supabase.origin}/storage/v1/object/public/help/`],
+    // help-center articles show images from the public `help` bucket (HELP_BUCKET), and the email
+    // settings the workspace's logo from the public `branding` bucket (BRANDING_BUCKET), and only those.
+    'img-src': [
+      "'self'",
+      'data:',
+      `${supabase.origin}/storage/v1/object/public/help/`,
+      `${supabase.origin}/storage/v1/object/public/branding/`,
+    ],
     'font-src': ["'self'"],
     'connect-src': connect,
     'form-action': ["'self'"],

@@ -14,6 +14,35 @@ export type Database = {
   }
   public: {
     Tables: {
+      assignment_settings: {
+        Row: {
+          last_assignee_id: string | null
+          max_open: number | null
+          mode: Database["public"]["Enums"]["assignment_mode"]
+          workspace_id: string
+        }
+        Insert: {
+          last_assignee_id?: string | null
+          max_open?: number | null
+          mode?: Database["public"]["Enums"]["assignment_mode"]
+          workspace_id: string
+        }
+        Update: {
+          last_assignee_id?: string | null
+          max_open?: number | null
+          mode?: Database["public"]["Enums"]["assignment_mode"]
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "assignment_settings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       attachments: {
         Row: {
           created_at: string
@@ -68,6 +97,35 @@ export type Database = {
           },
           {
             foreignKeyName: "attachments_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      business_hours: {
+        Row: {
+          closes: string
+          opens: string
+          weekday: number
+          workspace_id: string
+        }
+        Insert: {
+          closes: string
+          opens: string
+          weekday: number
+          workspace_id: string
+        }
+        Update: {
+          closes?: string
+          opens?: string
+          weekday?: number
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "business_hours_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -291,6 +349,7 @@ export type Database = {
           slug: string
           status: Database["public"]["Enums"]["help_article_status"]
           title: string
+          title_search: unknown
           updated_at: string
           updated_by: string | null
           workspace_id: string
@@ -308,6 +367,7 @@ export type Database = {
           slug?: string
           status?: Database["public"]["Enums"]["help_article_status"]
           title: string
+          title_search?: unknown
           updated_at?: string
           updated_by?: string | null
           workspace_id: string
@@ -325,6 +385,7 @@ export type Database = {
           slug?: string
           status?: Database["public"]["Enums"]["help_article_status"]
           title?: string
+          title_search?: unknown
           updated_at?: string
           updated_by?: string | null
           workspace_id?: string
@@ -478,6 +539,35 @@ export type Database = {
           },
         ]
       }
+      holidays: {
+        Row: {
+          created_at: string
+          day: string
+          name: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          day: string
+          name: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          day?: string
+          name?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "holidays_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       inbound_emails: {
         Row: {
           created_at: string
@@ -596,6 +686,35 @@ export type Database = {
           },
         ]
       }
+      member_availability: {
+        Row: {
+          available: boolean
+          changed_at: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          available: boolean
+          changed_at?: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          available?: boolean
+          changed_at?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "member_availability_workspace_id_user_id_fkey"
+            columns: ["workspace_id", "user_id"]
+            isOneToOne: true
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+        ]
+      }
       memberships: {
         Row: {
           created_at: string
@@ -687,6 +806,157 @@ export type Database = {
           },
         ]
       }
+      notification_defaults: {
+        Row: {
+          email: string
+          in_app: boolean
+          kind: string
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          email: string
+          in_app: boolean
+          kind: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          email?: string
+          in_app?: boolean
+          kind?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notification_defaults_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      notification_settings: {
+        Row: {
+          email: string
+          in_app: boolean
+          kind: string
+          updated_at: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          email: string
+          in_app: boolean
+          kind: string
+          updated_at?: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          email?: string
+          in_app?: boolean
+          kind?: string
+          updated_at?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notification_settings_membership_fkey"
+            columns: ["workspace_id", "user_id"]
+            isOneToOne: false
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+        ]
+      }
+      notifications: {
+        Row: {
+          actor_id: string | null
+          created_at: string
+          email: string
+          emailed_at: string | null
+          id: string
+          in_app: boolean
+          kind: string
+          message_id: string | null
+          read_at: string | null
+          recipient_id: string
+          ticket_id: string | null
+          workspace_id: string
+        }
+        Insert: {
+          actor_id?: string | null
+          created_at?: string
+          email: string
+          emailed_at?: string | null
+          id?: string
+          in_app: boolean
+          kind: string
+          message_id?: string | null
+          read_at?: string | null
+          recipient_id: string
+          ticket_id?: string | null
+          workspace_id: string
+        }
+        Update: {
+          actor_id?: string | null
+          created_at?: string
+          email?: string
+          emailed_at?: string | null
+          id?: string
+          in_app?: boolean
+          kind?: string
+          message_id?: string | null
+          read_at?: string | null
+          recipient_id?: string
+          ticket_id?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notifications_actor_profile_fkey"
+            columns: ["actor_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["user_id"]
+          },
+          {
+            foreignKeyName: "notifications_membership_fkey"
+            columns: ["workspace_id", "recipient_id"]
+            isOneToOne: false
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+          {
+            foreignKeyName: "notifications_message_id_fkey"
+            columns: ["message_id"]
+            isOneToOne: false
+            referencedRelation: "messages"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       profiles: {
         Row: {
           created_at: string
@@ -704,6 +974,110 @@ export type Database = {
           user_id?: string
         }
         Relationships: []
+      }
+      signatures: {
+        Row: {
+          body: string
+          user_id: string
+        }
+        Insert: {
+          body: string
+          user_id?: string
+        }
+        Update: {
+          body?: string
+          user_id?: string
+        }
+        Relationships: []
+      }
+      sla_outcomes: {
+        Row: {
+          assignee_id: string | null
+          decided_at: string
+          due_at: string
+          id: number
+          met: boolean
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          started_at: string
+          target: Database["public"]["Enums"]["sla_target"]
+          ticket_id: string
+          workspace_id: string
+        }
+        Insert: {
+          assignee_id?: string | null
+          decided_at?: string
+          due_at: string
+          id?: never
+          met: boolean
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          started_at: string
+          target: Database["public"]["Enums"]["sla_target"]
+          ticket_id: string
+          workspace_id: string
+        }
+        Update: {
+          assignee_id?: string | null
+          decided_at?: string
+          due_at?: string
+          id?: never
+          met?: boolean
+          priority?: Database["public"]["Enums"]["ticket_priority"]
+          started_at?: string
+          target?: Database["public"]["Enums"]["sla_target"]
+          ticket_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "sla_outcomes_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "sla_outcomes_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      sla_targets: {
+        Row: {
+          business_hours: boolean
+          first_response_minutes: number | null
+          next_response_minutes: number | null
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          resolution_minutes: number | null
+          workspace_id: string
+        }
+        Insert: {
+          business_hours?: boolean
+          first_response_minutes?: number | null
+          next_response_minutes?: number | null
+          priority: Database["public"]["Enums"]["ticket_priority"]
+          resolution_minutes?: number | null
+          workspace_id: string
+        }
+        Update: {
+          business_hours?: boolean
+          first_response_minutes?: number | null
+          next_response_minutes?: number | null
+          priority?: Database["public"]["Enums"]["ticket_priority"]
+          resolution_minutes?: number | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "sla_targets_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       tags: {
         Row: {
@@ -781,6 +1155,63 @@ export type Database = {
           },
           {
             foreignKeyName: "ticket_events_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      ticket_sla: {
+        Row: {
+          breached_at: string | null
+          due_at: string | null
+          paused_at: string | null
+          paused_business_seconds: number
+          paused_seconds: number
+          started_at: string | null
+          target: Database["public"]["Enums"]["sla_target"] | null
+          ticket_id: string
+          waiting_since: string | null
+          warn_at: string | null
+          workspace_id: string
+        }
+        Insert: {
+          breached_at?: string | null
+          due_at?: string | null
+          paused_at?: string | null
+          paused_business_seconds?: number
+          paused_seconds?: number
+          started_at?: string | null
+          target?: Database["public"]["Enums"]["sla_target"] | null
+          ticket_id: string
+          waiting_since?: string | null
+          warn_at?: string | null
+          workspace_id: string
+        }
+        Update: {
+          breached_at?: string | null
+          due_at?: string | null
+          paused_at?: string | null
+          paused_business_seconds?: number
+          paused_seconds?: number
+          started_at?: string | null
+          target?: Database["public"]["Enums"]["sla_target"] | null
+          ticket_id?: string
+          waiting_since?: string | null
+          warn_at?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_sla_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: true
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_sla_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -926,6 +1357,59 @@ export type Database = {
           },
         ]
       }
+      workspace_email_settings: {
+        Row: {
+          accent_color: string
+          dkim_selector: string | null
+          footer: string | null
+          logo_path: string | null
+          sender_address: string | null
+          sender_name: string | null
+          updated_at: string
+          updated_by: string | null
+          verification_token: string
+          verified_at: string | null
+          verified_domain: string | null
+          workspace_id: string
+        }
+        Insert: {
+          accent_color?: string
+          dkim_selector?: string | null
+          footer?: string | null
+          logo_path?: string | null
+          sender_address?: string | null
+          sender_name?: string | null
+          updated_at?: string
+          updated_by?: string | null
+          verification_token?: string
+          verified_at?: string | null
+          verified_domain?: string | null
+          workspace_id: string
+        }
+        Update: {
+          accent_color?: string
+          dkim_selector?: string | null
+          footer?: string | null
+          logo_path?: string | null
+          sender_address?: string | null
+          sender_name?: string | null
+          updated_at?: string
+          updated_by?: string | null
+          verification_token?: string
+          verified_at?: string | null
+          verified_domain?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "workspace_email_settings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       workspace_slug_history: {
         Row: {
           created_at: string
@@ -1002,9 +1486,21 @@ export type Database = {
         Args: { p_name: string; p_ticket_id: string }
         Returns: string
       }
+      announce_help_editor: {
+        Args: { p_article_id: number; p_presence_ref: string }
+        Returns: undefined
+      }
       announce_ticket_viewer: {
         Args: { p_presence_ref: string; p_ticket_id: string }
         Returns: undefined
+      }
+      assignment_members: {
+        Args: { p_workspace_id: string }
+        Returns: {
+          available: boolean
+          open: number
+          user_id: string
+        }[]
       }
       bulk_update_tickets: {
         Args: { p_action: string; p_ticket_ids: string[]; p_value?: string }
@@ -1108,6 +1604,10 @@ export type Database = {
         Args: { p_workspace_id: string }
         Returns: number[]
       }
+      help_renamed_collection: {
+        Args: { p_slug: string; p_workspace_id: string }
+        Returns: string
+      }
       help_report: {
         Args: {
           p_days?: number
@@ -1156,7 +1656,32 @@ export type Database = {
         }
         Returns: Json
       }
+      invitation_preview: {
+        Args: { p_token: string }
+        Returns: {
+          email: string
+          inviter_name: string
+          problem: string
+          role: Database["public"]["Enums"]["member_role"]
+          workspace_name: string
+        }[]
+      }
       merge_tags: { Args: { p_from: string; p_into: string }; Returns: number }
+      next_opening: {
+        Args: { p_at?: string; p_workspace_id: string }
+        Returns: string
+      }
+      notification_preferences: {
+        Args: { p_workspace_id: string }
+        Returns: {
+          email: string
+          in_app: boolean
+          kind: string
+          own: boolean
+          team_email: string
+          team_in_app: boolean
+        }[]
+      }
       portal_workspace: {
         Args: { p_slug: string }
         Returns: {
@@ -1215,7 +1740,36 @@ export type Database = {
         Args: { p_article_id?: number; p_kind: string; p_slug: string }
         Returns: undefined
       }
+      record_sla_breaches: { Args: Record<PropertyKey, never>; Returns: number }
+      remove_member: {
+        Args: {
+          p_reassign_to?: string
+          p_user_id: string
+          p_workspace_id: string
+        }
+        Returns: number
+      }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
+      save_assignment_settings: {
+        Args: {
+          p_max_open?: number
+          p_mode: Database["public"]["Enums"]["assignment_mode"]
+          p_workspace_id: string
+        }
+        Returns: undefined
+      }
+      save_business_hours: {
+        Args: { p_periods: Json; p_workspace_id: string }
+        Returns: undefined
+      }
+      save_notification_settings: {
+        Args: { p_settings: Json; p_team?: boolean; p_workspace_id: string }
+        Returns: undefined
+      }
+      save_sla_targets: {
+        Args: { p_targets: Json; p_workspace_id: string }
+        Returns: undefined
+      }
       search_tickets: {
         Args: { p_query: string; p_workspace_id: string }
         Returns: {
@@ -1245,15 +1799,33 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      set_availability: {
+        Args: { p_available: boolean; p_workspace_id: string }
+        Returns: undefined
+      }
       signal_ticket_typing: {
         Args: { p_kind: string; p_ticket_id: string }
         Returns: undefined
+      }
+      sla_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
       }
       snooze_ticket: {
         Args: { p_at?: string; p_preset?: string; p_ticket_id: string }
         Returns: string
       }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
+      unclaimed_help_images: { Args: { p_limit?: number }; Returns: string[] }
+      unread_notifications: {
+        Args: Record<PropertyKey, never>
+        Returns: number
+      }
       unrecorded_attachment_objects: {
         Args: { p_limit?: number }
         Returns: string[]
@@ -1278,8 +1850,10 @@ export type Database = {
       workspace_tags: { Args: { p_slug: string }; Returns: Json }
     }
     Enums: {
+      assignment_mode: "off" | "round_robin" | "least_open"
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
+      sla_target: "first_response" | "next_response" | "resolution"
       ticket_priority: "low" | "normal" | "high" | "urgent"
       ticket_status: "new" | "open" | "pending" | "solved" | "closed"
     }
@@ -1409,8 +1983,10 @@ export type CompositeTypes<
 export const Constants = {
   public: {
     Enums: {
+      assignment_mode: ["off", "round_robin", "least_open"],
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
+      sla_target: ["first_response", "next_response", "resolution"],
       ticket_priority: ["low", "normal", "high", "urgent"],
       ticket_status: ["new", "open", "pending", "solved", "closed"],
     },

@@ -19,23 +19,26 @@ export default function Index() {
             </Link>
           </p>
         </div>
-        <div className="card">
-          <h2>Your workspaces</h2>
-          {workspaces.length ? (
-            <ul className="hd-list" data-testid="my-workspaces">
-              {workspaces.map((w) => (
-                <li key={w.slug} className="hd-list__item">
-                  <Link to={`/w/${w.slug}`}>{w.name}</Link> <span className="muted small">{w.role}</span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">You're not in a workspace yet.</p>
-          )}
-          <p>
-            <Link to="/onboarding">Create a workspace</Link>
-          </p>
-        </div>
+        {/* Someone who only asks for help (requests, no workspace) isn't offered to run a helpdesk. */}
+        {workspaces.length || !requests.length ? (
+          <div className="card">
+            <h2>Your workspaces</h2>
+            {workspaces.length ? (
+              <ul className="hd-list" data-testid="my-workspaces">
+                {workspaces.map((w) => (
+                  <li key={w.slug} className="hd-list__item">
+                    <Link to={`/w/${w.slug}`}>{w.name}</Link> <span className="muted small">{w.role}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="muted">You're not in a workspace yet.</p>
+            )}
+            <p>
+              <Link to="/onboarding">Create a workspace</Link>
+            </p>
+          </div>
+        ) : null}
         <div className="card">
           <h2>Your requests</h2>
           {requests.length ? (
@@ -46,7 +49,7 @@ export default function Index() {
                     <span className="muted">
                       {r.workspace} #{r.number}
                     </span>{' '}
-                    {r.subject}
+                    <bdi>{r.subject}</bdi>
                   </Link>{' '}
                   <span className="muted small">{PORTAL_STATUS_LABELS[r.status]}</span>
                 </li>

@@ -16,6 +16,7 @@ import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/workspace-access.server.ts';
 import { decodeCursor, encodeCursor } from '~/lib/helpdesk/inbox-cursor.ts';
 import { log } from '~/lib/http/log.server.ts';
+import { dueBadge } from '~/lib/promises/due.ts';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
@@ -57,6 +58,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throwDbError(request, error, context);
   }
   const inbox = jsonPage<InboxJson>(result);
+  const now = new Date();
   // "#123" or "123": straight to that ticket (a number that is no ticket's is searched as text).
   if (inbox.ticket_number !== null && inbox.ticket_number !== undefined && !after && !before)
     return redirectWithSession(request, `/w/${inbox.workspace.slug}/tickets/${inbox.ticket_number}`);
@@ -68,7 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return dataWithSession(
     request,
     {
-      workspace: inbox.workspace,
+      workspace: { id: inbox.workspace.id, slug: inbox.workspace.slug, name: inbox.workspace.name },
       members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),
       me: user.id,
       view,
@@ -77,10 +79,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       page: before && !inbox.newer ? 1 : page,
       total: inbox.total,
       counts: inbox.counts,
-      tickets: inbox.tickets.map(({ requester_id: _r, assignee_id: _a, ...t }) => t),
+      tickets: inbox.tickets.map(({ requester_id: _r, assignee_id: _a, due_at, warn_at, ...t }) => ({
+        ...t,
+        due: dueBadge(due_at, warn_at, now, inbox.workspace.time_zone),
+      })),
       older: inbox.older ? encodeCursor(inbox.older) : null,
       newer: inbox.newer ? encodeCursor(inbox.newer) : null,
       nothingToClaim: url.searchParams.get('claimed') === 'none',
+      // Automatic assignment is on: am I available for it (the toolbar's switch)?
+      available: inbox.assignment === 'off' ? null : inbox.available,
       // The site header's admin links (site-header.tsx), and what to do first in an empty workspace.
       adminOf: inbox.role === 'admin' ? inbox.workspace.slug : null,
       firstRun: inbox.counts.all === 0 ? { portal: `${publicOrigin(request)}/support/${inbox.workspace.slug}` } : null,
@@ -98,6 +105,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
   if (submission.value.intent === 'bulk')
     return bulkAction(request, supabase, user.id, workspace.slug, submission.value, submission);
+  if (submission.value.intent === 'availability') {
+    const { error } = await supabase.rpc('set_availability', {
+      p_workspace_id: workspace.id,
+      p_available: submission.value.available === 'on',
+    });
+    if (error) {
+      const mapped = mapDbError(error, 'set_availability');
+      return dataWithSession(
+        request,
+        { result: submission.reply({ formErrors: [mapped.message] }) },
+        { status: mapped.status },
+      );
+    }
+    return redirectWithSession(request, `/w/${workspace.slug}`);
+  }
   const { data: row, error } = await supabase.rpc('claim_next_ticket', {
     p_workspace_id: workspace.id,
   });

@@ -20,6 +20,7 @@ export { action, loader } from './inbox.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },
+  { name: 'description', content: 'The team’s shared inbox: views, search, filters and the next request to take.' },
 ];
 
 const count = new Intl.NumberFormat('en');
@@ -45,6 +46,7 @@ export default function Inbox() {
     older,
     newer,
     nothingToClaim,
+    available,
     adminOf,
     firstRun,
     searchError,
@@ -79,6 +81,17 @@ export default function Inbox() {
               Export CSV
             </a>
           ) : null}
+          {available === null ? null : (
+            <Form method="post" className="hd-claim">
+              <input type="hidden" name="available" value={available ? 'off' : 'on'} />
+              <span className="muted small" data-testid="availability">
+                {available ? 'Available for new tickets' : 'Away: no new tickets'}
+              </span>{' '}
+              <SubmitButton name="intent" value="availability" className="button button--secondary">
+                {available ? 'Go away' : 'Become available'}
+              </SubmitButton>
+            </Form>
+          )}
           <Form method="post" className="hd-claim">
             <SubmitButton pending={claiming} name="intent" value="claim_next" data-shortcut="c">
               Claim next
@@ -111,9 +124,11 @@ export default function Inbox() {
                 aria-current={v === view ? 'page' : undefined}
               >
                 {VIEW_LABELS[v]}{' '}
-                <span className="hd-count" data-testid={`count-${v}`}>
-                  {counts[v]}
-                </span>
+                {v in counts ? (
+                  <span className="hd-count" data-testid={`count-${v}`}>
+                    {counts[v as keyof typeof counts]}
+                  </span>
+                ) : null}
               </a>
             </li>
           ))}

@@ -2,6 +2,7 @@
 // label themselves there). Its links are plain anchors; the route delegates their clicks.
 import { useLoaderData } from '@remix-run/react';
 import { type MouseEvent, useRef } from 'react';
+import { DueBadge } from '~/components/due-badge.tsx';
 import { useHydrated } from '~/components/form-controls.tsx';
 import { PriorityBadge, StatusBadge, TagChip } from '~/components/ticket-labels.tsx';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
@@ -38,7 +39,7 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
         // biome-ignore lint/a11y/useKeyWithClickEvents: the checkboxes inside take the keyboard themselves; this only widens a shift-click
         <table className="hd-table" onClick={select}>
           <caption className="visually-hidden">
-            {VIEW_LABELS[view]} requests, newest activity first
+            {VIEW_LABELS[view]} requests, {view === 'breaching' ? 'soonest due first' : 'newest activity first'}
             {total === null ? '' : ` (${total})`}
           </caption>
           <thead>
@@ -56,6 +57,7 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
               <th scope="col">Status</th>
               <th scope="col">Priority</th>
               <th scope="col">Assignee</th>
+              <th scope="col">Due</th>
               <th scope="col">Last activity</th>
             </tr>
           </thead>
@@ -70,7 +72,10 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                   {t.number}
                 </td>
                 <td className="hd-cell-subject">
-                  <a href={`/w/${workspace.slug}/tickets/${t.number}`}>{t.subject}</a>
+                  {/* Written by customers: isolated, so a right-to-left mark or override stays inside (dir). */}
+                  <a href={`/w/${workspace.slug}/tickets/${t.number}`} dir="auto">
+                    {t.subject}
+                  </a>
                   {t.tags.length ? (
                     <ul className="hd-tags" aria-label="Tags">
                       {t.tags.map((tag) => (
@@ -92,7 +97,7 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                 </td>
                 <td className="hd-cell-requester">
                   <span className="hd-cell-label">From </span>
-                  {t.requester}
+                  <bdi>{t.requester}</bdi>
                 </td>
                 <td className="hd-cell-status">
                   <StatusBadge status={t.status} />
@@ -102,8 +107,9 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                 </td>
                 <td className="hd-cell-assignee">
                   <span className="hd-cell-label">Assignee </span>
-                  {t.assignee ?? <span className="muted">nobody</span>}
+                  {t.assignee ? <bdi>{t.assignee}</bdi> : <span className="muted">nobody</span>}
                 </td>
+                <td className="hd-cell-due">{t.due ? <DueBadge due={t.due} /> : null}</td>
                 <td className="small hd-cell-date">
                   {formatDate(t.last_message_at)}
                   {t.snoozed_until ? (

@@ -13,6 +13,10 @@ export { action, loader } from './help-list.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Help center · ${data.workspace.name} · Tend` : 'Help center · Tend' },
+  {
+    name: 'description',
+    content: 'The help center articles of this workspace: drafts, views and what readers found helpful.',
+  },
 ];
 
 export default function HelpArticles() {

@@ -10,6 +10,7 @@ import { Form, Link, useLoaderData } from '@remix-run/react';
 import { AdminNav } from '~/components/admin-nav.tsx';
 import { Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';
 import { HelpReportSection } from '~/components/help-report.tsx';
+import { SlaReportSection } from '~/components/sla-report.tsx';
 import { HoursHeatmap, VolumeChart } from '~/components/report-charts.tsx';
 import { REPORT_RANGES_DAYS } from '~/lib/constants.ts';
 import { STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
@@ -21,6 +22,7 @@ export { loader } from './reports.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Reports · ${data.workspace.name} · Tend` : 'Reports · Tend' },
+  { name: 'description', content: 'How the team is doing: volume, first response and resolution times, backlog.' },
 ];
 
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -50,7 +52,7 @@ function Times({ title, id, times, counted }: { title: string; id: string; times
 }
 
 export default function ReportsPage() {
-  const { workspace, preset, reply, report, help } = useLoaderData<typeof loader>();
+  const { workspace, preset, reply, report, help, sla } = useLoaderData<typeof loader>();
   const base = `/w/${workspace.slug}/reports`;
   const custom = !preset;
   const timeZone = report?.time_zone.replaceAll('_', ' ');
@@ -238,6 +240,7 @@ export default function ReportsPage() {
             <h2 id="hours-title">Busiest hours</h2>
             <HoursHeatmap hours={report.busiest_hours} id="hours-chart" timeZone={timeZone ?? ''} />
           </section>
+          {sla ? <SlaReportSection report={sla} /> : null}
           {help ? <HelpReportSection slug={workspace.slug} report={help} /> : null}
         </>
       ) : null}

@@ -44,13 +44,28 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   if (members.error) throwDbError(request, members.error, 'members');
   if (invitations.error) throwDbError(request, invitations.error, 'invitations');
-  const notice = new URL(request.url).searchParams.get('done');
+  const url = new URL(request.url);
+  const notice = url.searchParams.get('done');
+  // ?remove=<member>: the removal to confirm, with how many of their tickets aren't closed.
+  const removing = members.data.find((m) => m.user_id === url.searchParams.get('remove'));
+  let removingTickets = 0;
+  if (removing) {
+    const { count, error } = await supabase
+      .from('tickets')
+      .select('id', { count: 'exact', head: true })
+      .eq('workspace_id', workspace.id)
+      .eq('assignee_id', removing.user_id)
+      .neq('status', 'closed');
+    if (error) throwDbError(request, error, 'member tickets');
+    removingTickets = count ?? 0;
+  }
   const now = Date.now();
   return dataWithSession(request, {
     adminOf: workspace.slug,
     workspace,
     me: user.id,
     notice: notice && notice in NOTICES ? NOTICES[notice as Notice] : null,
+    removing: removing ? { user_id: removing.user_id, tickets: removingTickets } : null,
     members: members.data.map((m) => ({
       user_id: m.user_id,
       role: m.role,
@@ -156,14 +171,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
         : done('role');
     }
     case 'remove': {
-      const { data: rows, error } = await supabase
-        .from('memberships')
-        .delete()
-        .eq('workspace_id', workspace.id)
-        .eq('user_id', value.member)
-        .select('user_id');
+      const { error } = await supabase.rpc('remove_member', {
+        p_workspace_id: workspace.id,
+        p_user_id: value.member,
+        p_reassign_to: value.reassign_to,
+      });
       if (error) return refuseDb(error, 'remove member');
-      if (!rows.length) return missing();
       return value.member === user.id ? redirectWithSession(request, '/') : done('removed');
     }
   }

@@ -1,9 +1,10 @@
 // Members and invitations (admins only, docs/product.md §2, §6): who belongs with their role and since
-// when, change a role, remove someone (never the last admin: the database's `last_admin`), invite by
+// when, change a role, remove someone after a confirmation that offers to hand their tickets to another
+// member (?remove=<member>; never the last admin: the database's `last_admin`), invite by
 // email with a role, and the pending invitations with resend and revoke. Row-level security decides
 // every read and write; an agent is refused here as there.
 import type { MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useLocation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import {
   ErrorList,
   Field,
@@ -22,12 +23,13 @@ export { action, loader } from './members.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Members · ${data.workspace.name} · Tend` : 'Members · Tend' },
+  { name: 'description', content: 'The workspace’s members and invitations: invite, change roles, remove.' },
 ];
 
 const ROLE_LABELS: Record<MemberRole, string> = { admin: 'Admin', agent: 'Agent' };
 
 export default function MembersPage() {
-  const { workspace, me, notice, members, invitations } = useLoaderData<typeof loader>();
+  const { workspace, me, notice, members, invitations, removing } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // Each arrival after a sent invitation starts the invite form afresh. While it is refused the form
   // stays mounted (what is typed stays, also when the loaders revalidate after the action).
@@ -103,11 +105,51 @@ export default function MembersPage() {
                 <SubmitButton name="intent" value="role" className="button button--secondary">
                   Change role
                 </SubmitButton>
-                <SubmitButton name="intent" value="remove" className="button button--ghost">
-                  Remove<span className="visually-hidden"> {m.name}</span>
-                </SubmitButton>
+                <Link to={`?remove=${m.user_id}#remove-confirm`} className="button button--ghost">
+                  {m.user_id === me ? 'Leave' : 'Remove'}
+                  <span className="visually-hidden"> {m.name}</span>
+                </Link>
               </Form>
               <ErrorList id={`member-${m.user_id}-error`} errors={rowErrors(m.user_id)} />
+              {removing?.user_id === m.user_id ? (
+                <Form
+                  method="post"
+                  id="remove-confirm"
+                  className="notice notice--warning stack hd-remove"
+                  aria-labelledby="remove-title"
+                >
+                  <h3 id="remove-title">
+                    {m.user_id === me ? `Leave ${workspace.name}?` : `Remove ${m.name} from ${workspace.name}?`}
+                  </h3>
+                  <p>
+                    {m.user_id === me ? 'You' : 'They'} lose access at once.{' '}
+                    {removing.tickets === 0
+                      ? 'No tickets are assigned to them, other than closed ones.'
+                      : `${removing.tickets} ${removing.tickets === 1 ? 'ticket that isn’t' : 'tickets that aren’t'} closed ${removing.tickets === 1 ? 'is' : 'are'} assigned to them.`}
+                  </p>
+                  <input type="hidden" name="member" value={m.user_id} />
+                  {removing.tickets > 0 ? (
+                    <SelectField id="reassign-to" name="reassign_to" label="Their tickets go to" defaultValue="">
+                      <option value="">Nobody: back to Unassigned</option>
+                      {members
+                        .filter((o) => o.user_id !== m.user_id)
+                        .map((o) => (
+                          <option key={o.user_id} value={o.user_id}>
+                            {o.name}
+                          </option>
+                        ))}
+                    </SelectField>
+                  ) : null}
+                  <div className="hd-actions">
+                    <SubmitButton name="intent" value="remove" className="button button--danger">
+                      {m.user_id === me ? 'Leave the workspace' : `Remove ${m.name}`}
+                    </SubmitButton>
+                    <Link to="." className="button button--secondary">
+                      Cancel
+                    </Link>
+                  </div>
+                </Form>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -13,6 +13,10 @@ export { action, loader } from './replies.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Canned replies · ${data.workspace.name} · Tend` : 'Canned replies · Tend' },
+  {
+    name: 'description',
+    content: 'The team’s canned replies: saved answers with placeholders, inserted in the composer.',
+  },
 ];
 
 export default function CannedRepliesPage() {

@@ -1,12 +1,15 @@
 // The ticket page's composer: a reply to the customer or an internal note, its files and a canned
 // reply, "Send and set status". Note mode (the "Internal note" radio) restyles and relabels it in CSS
 // (:has), so it shows without JavaScript too. A refused draft (`sent`: the action's answer to this
-// form) comes back as it was typed, with the names of the files to choose again.
+// form) comes back as it was typed, with the names of the files to choose again. The draft is also
+// kept in this browser until it is sent (MessageField's `keep`).
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect, useState } from 'react';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { CannedReplyPicker } from '~/components/canned-reply-picker.tsx';
 import {
   ErrorList,
+  isOffline,
   type FormReply,
   replyErrors,
   replyFormErrors,
@@ -15,21 +18,36 @@ import {
   SelectField,
 } from '~/components/forms.tsx';
 import { MessageField } from '~/components/message-field.tsx';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { AGENT_STATUSES, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { action, loader } from './ticket.server.ts';
 
 export function Composer({ result, sent }: { result: FormReply | undefined; sent: FormReply | undefined }) {
-  const { workspace, ticket, me, messages, lastMessageId, clientKey, cannedReplies } = useLoaderData<typeof loader>();
+  const { workspace, ticket, me, signature, messages, lastMessageId, clientKey, cannedReplies } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // The draft starts empty after my own message is sent, and only then: live updates bring others'.
   const mine = messages.filter((m) => m.author_id === me).length;
   const status = ticket.status;
+  // The traffic cop's "last seen" (post_message refuses a send after messages the writer hadn't
+  // seen): the newest message when the draft was begun. A message a live update brings in while
+  // the agent writes doesn't count as read, so the send is held back beside it as without
+  // JavaScript; once refused (the refusal names the `seen` it was sent with), or with the box empty,
+  // the page's newest counts.
+  const [seen, setSeen] = useState(lastMessageId);
+  const refused = actionData && 'changedAfter' in actionData ? actionData.changedAfter : undefined;
+  useEffect(() => {
+    const draft = document.getElementById('body') as HTMLTextAreaElement | null;
+    if (seen === refused || !draft?.value.trim()) setSeen(lastMessageId);
+  }, [lastMessageId, refused, seen]);
   return (
     <Form method="post" className="card stack hd-composer" encType="multipart/form-data" noValidate>
-      <input type="hidden" name="last_seen_message_id" value={lastMessageId} />
+      <input type="hidden" name="last_seen_message_id" value={seen} />
       <input type="hidden" name="client_key" value={clientKey} />
-      <ErrorList errors={replyFormErrors(result, 'kind', 'set_status')} />
+      <ErrorList
+        errors={isOffline(actionData) ? [errorMessage('offline')] : replyFormErrors(result, 'kind', 'set_status')}
+      />
       <fieldset className="hd-kind">
         <legend>Type</legend>
         <label>
@@ -60,9 +78,11 @@ export function Composer({ result, sent }: { result: FormReply | undefined; sent
         name="body"
         label="Message"
         errors={replyErrors(result, 'body')}
-        defaultValue={replyValue(sent, 'body') ?? ''}
+        // A new draft starts with my signature under it, to keep, change or remove for this message.
+        defaultValue={replyValue(sent, 'body') ?? (signature ? `\n\n${signature}` : '')}
         describedBy="note-banner"
         key={`draft-${mine}`}
+        keep={{ key: ticket.id, sent: mine }}
         required
         rows={6}
       />

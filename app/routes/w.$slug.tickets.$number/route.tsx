@@ -3,9 +3,10 @@
 // assignee, requester, history. Not a member or not visible: 404. The loader and the action are in
 // ticket.server.ts; the page's parts beside it (thread.tsx, composer.tsx, sidebar.tsx).
 import type { MetaFunction } from '@remix-run/node';
-import type { ShouldRevalidateFunction } from '@remix-run/react';
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
-import { replyValue } from '~/components/forms.tsx';
+import { DueBadge } from '~/components/due-badge.tsx';
+import { isOffline, replyValue, sendOrKeep } from '~/components/forms.tsx';
 import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
 import { Composer } from './composer.tsx';
 import { Sidebar } from './sidebar.tsx';
@@ -16,18 +17,25 @@ export { action, loader } from './ticket.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Ticket · Tend' },
+  {
+    name: 'description',
+    content: 'A ticket: its conversation, notes and fields.',
+  },
 ];
+
+/** With the network down, the page and the draft stay as they are (forms.tsx). */
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
 
 /**
  * A refusal because the ticket changed meanwhile (409: ticket_changed, ticket_closed,
  * invalid_transition) shows it as it is now, above the kept text. Single fetch skips reloading
  * after an action's 4xx unless asked; without JavaScript the page is rendered afresh anyway.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
-  actionStatus === 409 || defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, actionResult, defaultShouldRevalidate }) =>
+  !isOffline(actionResult) && (actionStatus === 409 || defaultShouldRevalidate);
 
 export default function TicketPage() {
-  const { workspace, ticket, requester, assignee } = useLoaderData<typeof loader>();
+  const { workspace, ticket, requester, assignee, due } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData && 'result' in actionData ? actionData.result : undefined;
   // A refused draft is kept, with how it was to be sent; any other answer is the sidebar's.
@@ -39,11 +47,21 @@ export default function TicketPage() {
           <p className="eyebrow">
             <Link to={`/w/${workspace.slug}`}>{workspace.name} inbox</Link> · #{ticket.number}
           </p>
-          <h1 id="ticket-title">{ticket.subject}</h1>
+          <h1 id="ticket-title" dir="auto">
+            {ticket.subject}
+          </h1>
           <p className="hd-ticket__facts">
             <StatusBadge status={ticket.status} /> <PriorityBadge priority={ticket.priority} />{' '}
+            {due ? <DueBadge due={due} /> : null}{' '}
             <span className="muted small">
-              from {requester} · {assignee ? `assigned to ${assignee}` : 'unassigned'}
+              from <bdi>{requester}</bdi> ·{' '}
+              {assignee ? (
+                <>
+                  assigned to <bdi>{assignee}</bdi>
+                </>
+              ) : (
+                'unassigned'
+              )}
             </span>
           </p>
         </div>

@@ -5,9 +5,18 @@
 // same form has one "Save" for the three and "Assign to me" (docs/product.md §2).
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react';
 import type { ChangeEvent, ReactNode } from 'react';
-import { ErrorList, Field, type FormReply, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
+import {
+  ErrorList,
+  Field,
+  type FormReply,
+  isOffline,
+  replyErrors,
+  replyFormErrors,
+  replyValue,
+} from '~/components/forms.tsx';
 import { MemberOptions, PriorityOptions, StatusOptions, TagChip } from '~/components/ticket-labels.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
+import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { NO_ASSIGNEE, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './ticket.server.ts';
@@ -43,7 +52,10 @@ function SavedSelect({
   // Shown at once: the value on its way, until the page has it.
   const pending = fetcher.formData?.get(field);
   const shown = typeof pending === 'string' ? pending : value;
-  const shownErrors = replyErrors(fetcher.data?.result ?? result, field);
+  // Not sent (no connection): the select shows the stored value again, and says why.
+  const shownErrors = isOffline(fetcher.data)
+    ? [errorMessage('offline')]
+    : replyErrors(fetcher.data?.result ?? result, field);
   const save = (next: string) =>
     fetcher.submit({ intent: field, [field]: next, [`from_${field}`]: value || NO_ASSIGNEE }, { method: 'post' });
   const progress = fetcher.state !== 'idle' ? 'Saving…' : fetcher.data?.saved === field ? 'Saved' : '';

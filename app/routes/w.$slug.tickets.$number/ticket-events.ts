@@ -2,9 +2,10 @@
 // loader) and the refusal that tells who changed a sidebar field meanwhile (ticket_field_changed).
 import { isPriority, isStatus, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 
-/** A ticket_events row as the page reads it: created, status, priority, assignee (`to`: a person) or a tag (`to`: its name). */
+/** A ticket_events row as the page reads it: created, status, priority, assignee (`to`: a person), a tag (`to`: its name) or sla_breach. */
 export type TicketEvent = Pick<Tables<'ticket_events'>, 'actor_id' | 'type' | 'from' | 'to'>;
 
 /** A sidebar field, as its events are typed. */
@@ -20,6 +21,9 @@ export function historyLine(event: TicketEvent, name: (id: string | null) => str
   if (event.type === 'tag_removed') return `${who} removed the tag ${event.to}`;
   if (event.type === 'snoozed') return `${who} snoozed it until ${formatDate(event.to)}`;
   if (event.type === 'unsnoozed') return `${who} ended the snooze`;
+  // The sweep's (no actor): "to" the target missed (supabase/schemas/90_promises.sql).
+  if (event.type === 'sla_breach')
+    return `${event.to && event.to in SLA_TARGET_LABELS ? SLA_TARGET_LABELS[event.to as keyof typeof SLA_TARGET_LABELS] : 'A'} target missed`;
   return event.to ? `${who} assigned it to ${name(event.to)}` : `${who} unassigned it`;
 }
 

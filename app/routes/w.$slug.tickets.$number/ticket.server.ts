@@ -27,11 +27,12 @@ import { isPriority, isStatus, NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.t
 import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
+import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
 /** What public.ticket_page answers (supabase/schemas/50_inbox.sql), in its rows' own types. */
 interface TicketPageJson {
-  workspace: Workspace;
+  workspace: Workspace & Pick<Tables<'workspaces'>, 'time_zone'>;
   members: Pick<Tables<'memberships'>, 'user_id' | 'role'>[];
   ticket: Pick<
     Tables<'tickets'>,
@@ -47,10 +48,11 @@ interface TicketPageJson {
     | 'solved_at'
     | 'snoozed_until'
   > & { tags: TicketTag[] };
-  time_zone: string;
   messages: Omit<ThreadMessage, 'author'>[];
   events: (TicketEvent & Pick<Tables<'ticket_events'>, 'id' | 'created_at'>)[];
   names: Record<string, string>;
+  /** The SLA promise running, if any (supabase/schemas/90_promises.sql). */
+  sla: Pick<Tables<'ticket_sla'>, 'target' | 'due_at' | 'warn_at'> | null;
   /** public.requester_card: the requester's name, email and other recent requests here. */
   requester: {
     name: string;
@@ -66,9 +68,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
-  const [{ data: result, error }, canned] = await Promise.all([
+  const [{ data: result, error }, canned, { data: signature }] = await Promise.all([
     supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
     cannedReplyTitles(request, supabase, slug),
+    // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
+    supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -86,12 +90,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .map((e) => ({ id: e.id, created_at: e.created_at, text: historyLine(e, name) }));
   // The page's data goes into the document as script: only what the page shows (the JavaScript budget).
   const { requester_id, created_at: _c, solved_at: _s, ...shownTicket } = page.ticket;
+  const due = dueBadge(page.sla?.due_at, page.sla?.warn_at, new Date(), page.workspace.time_zone);
   return dataWithSession(request, {
-    workspace: page.workspace,
-    timeZone: page.time_zone,
+    workspace: { id: page.workspace.id, slug: page.workspace.slug, name: page.workspace.name },
+    timeZone: page.workspace.time_zone,
     me: user.id,
+    signature: signature?.body ?? null,
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
     ticket: shownTicket,
+    // The header's badge, worded here: "First response due in 25 min · Mon 9 Mar, 10:00".
+    due:
+      due && page.sla?.target
+        ? { ...due, text: `${SLA_TARGET_LABELS[page.sla.target]} ${due.text} · ${due.when}` }
+        : null,
     requester: name(requester_id),
     requesterCard: {
       email: page.requester.email,

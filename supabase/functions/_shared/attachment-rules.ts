@@ -50,3 +50,20 @@ export function safeStorageName(fileName: string): string {
   // Nothing left, or only dots ("." and ".." are not names a path may end with).
   return /^\.*$/.test(name) ? 'file' : name;
 }
+
+/**
+ * The type a download is sent with: the recorded one when it is what the product's rules give the
+ * file's name, else bytes of no particular type (a row recorded before the database checked types).
+ */
+export const downloadType = (fileName: string, mimeType: string) =>
+  attachmentTypeOf(fileName) === mimeType ? mimeType : 'application/octet-stream';
+
+/** `Content-Disposition: attachment` with the name as given (RFC 6266: an ASCII fallback and UTF-8). */
+export function attachmentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

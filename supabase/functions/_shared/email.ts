@@ -1,5 +1,6 @@
 // Email addresses, tokens, threading headers and the SMTP transport shared by notify and
 // inbound-email. Configuration comes from the function's env (README "Email").
+import { Buffer } from 'node:buffer';
 import { nodemailer } from './deps.ts';
 import { idToken, readIdToken, readReplyToken, replyToken, tokenOf, type RecipientReplyToken } from './tokens.ts';
 
@@ -79,6 +80,8 @@ function smtp() {
 }
 
 export interface OutgoingEmail {
+  /** The workspace's sender (email-brand.ts senderOf); SMTP_FROM without one. */
+  from?: { name: string; address: string };
   to: string;
   subject: string;
   text: string;
@@ -88,13 +91,20 @@ export interface OutgoingEmail {
   references?: string[];
   replyTo?: string;
   headers?: Record<string, string>;
+  /** Files that go with the email (a reply's, within EMAIL_FILES_MAX_BYTES). */
+  attachments?: { filename: string; content: Uint8Array; contentType: string }[];
 }
 
 /** Sends one email, retrying with back-off (0.25 s, 1 s, 4 s); throws the last error. */
 export async function sendEmail(mail: OutgoingEmail, attempts = 4): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await smtp().sendMail({ from: fromAddress(), ...mail });
+      await smtp().sendMail({
+        ...mail,
+        from: mail.from ?? fromAddress(),
+        // nodemailer takes a Buffer for a file's bytes.
+        attachments: mail.attachments?.map((a) => ({ ...a, content: Buffer.from(a.content) })),
+      });
       return;
     } catch (error) {
       if (attempt >= attempts) throw error;
@@ -103,13 +113,5 @@ export async function sendEmail(mail: OutgoingEmail, attempts = 4): Promise<void
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-export const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** Plain text as HTML paragraphs. */
-export const textToHtml = (text: string) =>
-  text
-    .split(/\n{2,}/)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('\n');
+// The HTML of plain text (message-html.ts; the app renders the same).
+export { escapeHtml, textToHtml } from './message-html.ts';

@@ -11,21 +11,20 @@ export function admin(): SupabaseClient {
   return client;
 }
 
-/**
- * Whether the caller holds the service role. The platform has checked the JWT's signature
- * (verify_jwt); only the database (pg_net with Vault's key) and operators may call these functions.
- */
-export function isServiceRole(req: Request): boolean {
+/** The claims of the caller's JWT, whose signature the platform has checked (verify_jwt); null without one. */
+export function callerClaims(req: Request): { role?: string; sub?: string } | null {
   const token = /^Bearer (\S+)$/.exec(req.headers.get('authorization') ?? '')?.[1];
   const payload = token?.split('.')[1];
-  if (!payload) return false;
+  if (!payload) return null;
   try {
-    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
-    return claims.role === 'service_role';
+    return JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
   } catch {
-    return false;
+    return null;
   }
 }
+
+/** Whether the caller holds the service role: only the database (pg_net with Vault's key) and operators. */
+export const isServiceRole = (req: Request) => callerClaims(req)?.role === 'service_role';
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers });

@@ -87,3 +87,26 @@ export function readReplyToken(secret: string, token: string): RecipientReplyTok
       sameMac(await hmacHex(secret, `reply-to:${ticketId}:${userId.toLowerCase()}`, 16), m[3]),
   };
 }
+
+// - <attachment>.<expiry>.<mac>: a link to one file of an email (too big to go with it) that works
+//   without signing in until its expiry (seconds since 1970, base 36), for that file only, while the
+//   file exists (docs/decisions/047-emails-that-carry-the-conversation.md).
+
+/** The token of a file link to `attachmentId` until `expiresAt` (a Date). */
+export async function fileLinkToken(secret: string, attachmentId: string, expiresAt: Date): Promise<string> {
+  const expiry = Math.floor(expiresAt.getTime() / 1000).toString(36);
+  return `${compact(attachmentId)}.${expiry}.${await hmacHex(secret, `file:${attachmentId.toLowerCase()}:${expiry}`, 32)}`;
+}
+
+/** The file a link's token names, if its MAC is right and it hasn't expired at `now`; else why not. */
+export async function readFileLinkToken(
+  secret: string,
+  token: string,
+  now = new Date(),
+): Promise<{ attachmentId: string } | { error: 'invalid' | 'expired' }> {
+  const m = /^([0-9a-f]{32})\.([0-9a-z]{1,10})\.([0-9a-f]{32})$/.exec(token);
+  if (!m) return { error: 'invalid' };
+  const attachmentId = expand(m[1]);
+  if (!sameMac(await hmacHex(secret, `file:${attachmentId}:${m[2]}`, 32), m[3])) return { error: 'invalid' };
+  return Number.parseInt(m[2], 36) * 1000 > now.getTime() ? { attachmentId } : { error: 'expired' };
+}

@@ -1,13 +1,28 @@
-// notify: called by the database (through pg_net) for every public reply written through the API
-// (trigger messages_notify) and every invitation sent or resent (trigger invitations_notify). A reply
-// goes to the other side of the conversation: an agent's to the requester, with the thread's link and a
-// one-click sign-in link of its own; a customer's request or reply to the assignee, or to the workspace's team
-// while nobody is assigned. Notes are never sent. An invitation goes to the invitee, with the link to
-// /invite/<token>. Each recipient gets a Reply-To of their own. Each (Message-ID, recipient) is claimed in email_deliveries first: a retried call
-// sends nothing twice.
+// notify: called by the database (through pg_net) for every public reply of the team written through the
+// API (trigger messages_notify), every notification a member gets by email each time (private.notify_member),
+// each member's daily digest (private.send_digests) and every invitation sent or resent (trigger
+// invitations_notify). A team's reply goes to the requester, with the thread's link and a one-click sign-in
+// link of its own. A notification (a customer's new request or reply, an assignment, …) goes to its member;
+// a digest lists what waited for them. Notes are never sent. An invitation goes to the invitee, with the link
+// to /invite/<token>. Each recipient gets a Reply-To of their own. Each (Message-ID, recipient) is claimed in
+// email_deliveries first: a retried call sends nothing twice.
+import { createElement } from 'react';
+import { ATTACHMENTS_BUCKET } from '../_shared/attachment-rules.ts';
+import { brandOf, senderOf, type EmailSettings } from '../_shared/email-brand.ts';
+import { FILE_LINK_DAYS, formatSize, splitFiles } from '../_shared/email-files.ts';
+import {
+  DigestEmail,
+  renderEmail,
+  ThreadEmail,
+  threadEmailText,
+  type EmailFile,
+  type EmailMessage,
+  type ThreadEmailProps,
+} from '../_shared/email-layout.tsx';
 import {
   appUrl,
   escapeHtml,
+  fromAddress,
   inboundDomain,
   messageIdOf,
   replyAddress,
@@ -16,7 +31,10 @@ import {
   unsubscribeAddress,
   type OutgoingEmail,
 } from '../_shared/email.ts';
+import { notificationHeadline, type NotificationKind } from '../_shared/notifications.ts';
 import { admin, isServiceRole, json } from '../_shared/platform.ts';
+import { PORTAL_STATUS_LABELS } from '../_shared/status-labels.ts';
+import { fileLinkToken } from '../_shared/tokens.ts';
 
 interface Recipient {
   id: string;
@@ -24,18 +42,28 @@ interface Recipient {
 }
 
 interface Thread {
-  message: { id: string; kind: string; body: string; author_id: string; ticket_id: string };
-  ticket: { id: string; number: number; subject: string; requester_id: string; assignee_id: string | null };
-  workspace: { id: string; slug: string; name: string };
+  message: { id: string; kind: string; body: string; author_id: string; ticket_id: string; created_at: string };
+  ticket: {
+    id: string;
+    number: number;
+    subject: string;
+    status: keyof typeof PORTAL_STATUS_LABELS;
+    requester_id: string;
+    assignee_id: string | null;
+  };
+  workspace: { id: string; slug: string; name: string; time_zone: string };
   /** Public messages of the ticket, oldest first. */
   replies: { id: string }[];
 }
+
+/** How many earlier public messages an email quotes under the new one. */
+const EARLIER_MESSAGES = 5;
 
 async function loadThread(messageId: string): Promise<Thread | null> {
   const db = admin();
   const { data: message, error } = await db
     .from('messages')
-    .select('id, kind, body, author_id, ticket_id')
+    .select('id, kind, body, author_id, ticket_id, created_at')
     .eq('id', messageId)
     .maybeSingle();
   if (error) throw error;
@@ -44,7 +72,7 @@ async function loadThread(messageId: string): Promise<Thread | null> {
   const [{ data: ticket, error: e2 }, { data: replies, error: e3 }] = await Promise.all([
     db
       .from('tickets')
-      .select('id, number, subject, requester_id, assignee_id, workspace:workspaces(id, slug, name)')
+      .select('id, number, subject, status, requester_id, assignee_id, workspace:workspaces(id, slug, name, time_zone)')
       .eq('id', message.ticket_id)
       .single(),
     db
@@ -94,71 +122,299 @@ async function signInLink(userId: string, next: string): Promise<{ url: string; 
   return { url: `${appUrl()}/auth/confirm?${new URLSearchParams({ link: token, next })}`, hours };
 }
 
+/** A workspace's look and sender (email-brand.ts), read once per email. */
+async function emailSettings(workspaceId: string): Promise<EmailSettings | null> {
+  const { data, error } = await admin()
+    .from('workspace_email_settings')
+    .select('sender_name, sender_address, accent_color, logo_path, footer, verified_domain')
+    .eq('workspace_id', workspaceId)
+    .maybeSingle();
+  if (error) throw error;
+  return data;
+}
+
+/** "27 Nov 2026, 13:05" in the workspace's time zone. */
+const formatWhen = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(iso));
+
+/** The public messages before `t.message`, newest first, at most EARLIER_MESSAGES, as the email shows them. */
+async function earlierMessages(t: Thread): Promise<EmailMessage[]> {
+  const { data, error } = await admin()
+    .from('messages')
+    .select('id, body, author_id, created_at')
+    .eq('ticket_id', t.ticket.id)
+    .eq('kind', 'reply')
+    .lt('created_at', t.message.created_at)
+    .order('created_at', { ascending: false })
+    .order('id', { ascending: false })
+    .limit(EARLIER_MESSAGES);
+  if (error) throw error;
+  const team = await teamOf(t.workspace.id, [...new Set(data.map((m) => m.author_id))]);
+  return Promise.all(
+    data.map(async (m) => ({
+      author: await displayName(m.author_id),
+      when: formatWhen(m.created_at, t.workspace.time_zone),
+      html: textToHtml(m.body),
+      text: m.body,
+      fromTeam: team.has(m.author_id),
+    })),
+  );
+}
+
+/** Which of `userIds` are members of the workspace (the team's side of a conversation). */
+async function teamOf(workspaceId: string, userIds: string[]): Promise<Set<string>> {
+  if (!userIds.length) return new Set();
+  const { data, error } = await admin()
+    .from('memberships')
+    .select('user_id')
+    .eq('workspace_id', workspaceId)
+    .in('user_id', userIds);
+  if (error) throw error;
+  return new Set(data.map((m) => m.user_id as string));
+}
+
+/**
+ * A reply's files for its email: those that fit (EMAIL_FILES_MAX_BYTES together) go with it, read from
+ * storage; the rest as links that work for FILE_LINK_DAYS without signing in (the file-link function).
+ */
+async function replyFiles(messageId: string) {
+  const db = admin();
+  const { data, error } = await db
+    .from('attachments')
+    .select('id, file_name, size, mime_type, path')
+    .eq('message_id', messageId);
+  if (error) throw error;
+  const { attached, linked } = splitFiles(data);
+  const secret = Deno.env.get('EMAIL_TOKEN_SECRET') || Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') || '';
+  const expires = new Date(Date.now() + FILE_LINK_DAYS * 86_400_000);
+  const base = `${(Deno.env.get('SUPABASE_URL') ?? '').replace(/\/+$/, '')}/functions/v1/file-link`;
+  const [attachments, links] = await Promise.all([
+    Promise.all(
+      attached.map(async (f) => {
+        const { data: blob, error: e } = await db.storage.from(ATTACHMENTS_BUCKET).download(f.path);
+        if (e || !blob) throw new Error(`file ${f.id} unreadable: ${e?.message}`);
+        return { filename: f.file_name, content: new Uint8Array(await blob.arrayBuffer()), contentType: f.mime_type };
+      }),
+    ),
+    Promise.all(linked.map(async (f) => `${base}?t=${await fileLinkToken(secret, f.id, expires)}`)),
+  ]);
+  const shown: EmailFile[] = [
+    ...attached.map((f) => ({ name: f.file_name, size: formatSize(f.size) })),
+    ...linked.map((f, i) => ({ name: f.file_name, size: formatSize(f.size), url: links[i] })),
+  ];
+  return { attachments, shown };
+}
+
+/** The team's reply to the requester: branded, the reply on top, then the conversation so far. */
 async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
   const path = `/support/${t.workspace.slug}/requests/${t.ticket.number}`;
   const threadUrl = `${appUrl()}${path}`;
-  const [signIn, who, unsubscribe, replyTo] = await Promise.all([
+  const [signIn, who, unsubscribe, replyTo, settings, earlier, files] = await Promise.all([
     signInLink(to.id, path),
     displayName(t.message.author_id),
     unsubscribeAddress(to.id),
     replyAddress(t.ticket.id, to.id),
+    emailSettings(t.workspace.id),
+    earlierMessages(t),
+    replyFiles(t.message.id),
   ]);
-  const oneClick = signIn ? `one click; the link works once, for ${signIn.hours} hours` : '';
-  const text = [
-    `${who} (${t.workspace.name}) replied to your request #${t.ticket.number} "${t.ticket.subject}":`,
-    '',
-    t.message.body,
-    '',
-    `View the conversation: ${threadUrl}`,
-    ...(signIn ? [`Open it signed in (${oneClick}): ${signIn.url}`] : []),
-    '',
-    'Reply to this email to answer.',
-  ].join('\n');
-  const html = [
-    `<p>${escapeHtml(who)} (${escapeHtml(t.workspace.name)}) replied to your request #${t.ticket.number} “${escapeHtml(t.ticket.subject)}”:</p>`,
-    `<blockquote>${textToHtml(t.message.body)}</blockquote>`,
-    `<p><a href="${escapeHtml(threadUrl)}">View the conversation</a></p>`,
-    ...(signIn ? [`<p><a href="${escapeHtml(signIn.url)}">Open it signed in</a> (${oneClick})</p>`] : []),
-    '<p>Reply to this email to answer.</p>',
-  ].join('\n');
+  const brand = brandOf(t.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? '');
+  const fine = `You get this email because you wrote to ${brand.name}. Reply "unsubscribe" to ${unsubscribe} to stop these emails.`;
+  const props: ThreadEmailProps & { fine: string } = {
+    brand,
+    heading: `${who} replied to your request`,
+    ticket: { number: t.ticket.number, subject: t.ticket.subject, status: PORTAL_STATUS_LABELS[t.ticket.status] },
+    message: {
+      author: who,
+      when: formatWhen(t.message.created_at, t.workspace.time_zone),
+      html: textToHtml(t.message.body),
+      text: t.message.body,
+      fromTeam: true,
+    },
+    files: files.shown,
+    filesNote: files.shown.some((f) => f.url)
+      ? `Files too big to go with an email are links; each works for ${FILE_LINK_DAYS} days.`
+      : undefined,
+    earlier,
+    button: {
+      label: 'View the conversation',
+      url: signIn?.url ?? threadUrl,
+      note: signIn
+        ? `The button signs you in, once, within ${signIn.hours} hours. The conversation is always at`
+        : undefined,
+      link: signIn ? threadUrl : undefined,
+    },
+    answer: 'Reply to this email to answer.',
+    fine,
+  };
   return {
+    from: senderOf(t.workspace.name, settings, fromAddress()),
     to: to.email,
     subject: `Re: ${t.ticket.subject} [#${t.ticket.number}]`,
-    text,
-    html,
+    text: threadEmailText(props),
+    html: renderEmail(createElement(ThreadEmail, props)),
     ...threading(t),
     replyTo,
     headers: { 'List-Unsubscribe': `<mailto:${unsubscribe}?subject=unsubscribe>` },
+    attachments: files.attachments,
   };
 }
 
-async function teamEmail(t: Thread, to: Recipient, isNew: boolean): Promise<OutgoingEmail> {
-  const ticketUrl = `${appUrl()}/w/${t.workspace.slug}/tickets/${t.ticket.number}`;
-  const who = await displayName(t.message.author_id);
-  const what = isNew ? 'opened a new request' : 'replied to';
+interface Notification {
+  id: string;
+  kind: NotificationKind;
+  recipient_id: string;
+  actor_id: string | null;
+  message_id: string | null;
+  email: 'each' | 'digest' | 'off';
+  created_at: string;
+  ticket: { id: string; number: number; subject: string; created_at: string } | null;
+  workspace: { id: string; slug: string; name: string };
+}
+
+/** What a notification says, in a line (the bell's wording): a request made in the same transaction is new. */
+const headline = (n: Notification, actor: string) =>
+  notificationHeadline(n.kind, actor, n.ticket, n.created_at === n.ticket?.created_at);
+
+async function loadNotifications(filter: { id: string } | { workspace: string; recipient: string }) {
+  let query = admin()
+    .from('notifications')
+    .select(
+      'id, kind, recipient_id, actor_id, message_id, email, created_at, ticket:tickets(id, number, subject, created_at), workspace:workspaces(id, slug, name)',
+    )
+    .order('created_at')
+    .order('id');
+  query =
+    'id' in filter
+      ? query.eq('id', filter.id)
+      : query
+          .eq('workspace_id', filter.workspace)
+          .eq('recipient_id', filter.recipient)
+          .eq('email', 'digest')
+          .is('emailed_at', null)
+          .limit(200);
+  const { data, error } = await query;
+  if (error) throw error;
+  return data as unknown as Notification[];
+}
+
+/** The email of one notification: what happened, the message if there is one, the link to the ticket. */
+async function notificationEmail(n: Notification, to: Recipient): Promise<OutgoingEmail> {
+  const ticket = n.ticket!;
+  const ticketUrl = `${appUrl()}/w/${n.workspace.slug}/tickets/${ticket.number}`;
+  const [actor, message, thread] = await Promise.all([
+    n.actor_id ? displayName(n.actor_id) : Promise.resolve('Tend'),
+    n.message_id
+      ? admin().from('messages').select('id, body').eq('id', n.message_id).maybeSingle()
+      : Promise.resolve({ data: null }),
+    admin()
+      .from('messages')
+      .select('id')
+      .eq('ticket_id', ticket.id)
+      .eq('kind', 'reply')
+      .order('created_at')
+      .order('id'),
+  ]);
+  const replies = (thread.data ?? []) as { id: string }[];
+  const isNew = n.kind === 'new_request' && n.created_at === ticket.created_at;
+  const line = headline(n, actor);
+  const body = (message.data as { body: string } | null)?.body;
   const text = [
-    `${who} ${what} #${t.ticket.number} "${t.ticket.subject}" in ${t.workspace.name}:`,
-    '',
-    t.message.body,
+    `${line} in ${n.workspace.name}${body ? ':' : '.'}`,
+    ...(body ? ['', body] : []),
     '',
     `Open the ticket: ${ticketUrl}`,
+    ...(body ? ['', 'Reply to this email to answer the customer.'] : []),
     '',
-    'Reply to this email to answer the customer.',
+    `You get this email because of your notification settings: ${appUrl()}/account#notifications`,
   ].join('\n');
   const html = [
-    `<p>${escapeHtml(who)} ${what} #${t.ticket.number} “${escapeHtml(t.ticket.subject)}” in ${escapeHtml(t.workspace.name)}:</p>`,
-    `<blockquote>${textToHtml(t.message.body)}</blockquote>`,
+    `<p>${escapeHtml(line)} in ${escapeHtml(n.workspace.name)}${body ? ':' : '.'}</p>`,
+    ...(body ? [`<blockquote>${textToHtml(body)}</blockquote>`] : []),
     `<p><a href="${escapeHtml(ticketUrl)}">Open the ticket</a></p>`,
-    '<p>Reply to this email to answer the customer.</p>',
+    ...(body ? ['<p>Reply to this email to answer the customer.</p>'] : []),
+    `<p><a href="${escapeHtml(`${appUrl()}/account#notifications`)}">Notification settings</a></p>`,
   ].join('\n');
+  // Threaded with the ticket's messages; a message's notification answers it.
+  const at = n.message_id ? replies.findIndex((r) => r.id === n.message_id) : -1;
+  const earlier = (at < 0 ? replies : replies.slice(0, at + 1)).map((r) => messageIdOf(r.id));
   return {
     to: to.email,
-    subject: `${isNew ? '' : 'Re: '}[${t.workspace.name}] #${t.ticket.number} ${t.ticket.subject}`,
+    subject: `${isNew ? '' : 'Re: '}[${n.workspace.name}] #${ticket.number} ${ticket.subject}`,
     text,
     html,
-    ...threading(t),
-    replyTo: await replyAddress(t.ticket.id, to.id),
+    messageId: notificationMessageId(n.id),
+    ...(earlier.length
+      ? { inReplyTo: earlier.at(-1), references: [...new Set([earlier[0], ...earlier.slice(-9)])] }
+      : {}),
+    replyTo: await replyAddress(ticket.id, to.id),
   };
+}
+
+const notificationMessageId = (id: string) => `<n.${id}@${inboundDomain()}>`;
+
+async function notifyNotification(notificationId: string) {
+  const [n] = await loadNotifications({ id: notificationId });
+  if (!n) return { status: 404, body: { error: 'notification not found' } };
+  if (n.email !== 'each' || !n.ticket) return { status: 200, body: { sent: [], skipped: `email ${n.email}` } };
+  const email = await emailOf(n.recipient_id);
+  const outcome = newOutcome();
+  if (email) {
+    await deliver(outcome, notificationMessageId(n.id), email, n.ticket.id, () =>
+      notificationEmail(n, { id: n.recipient_id, email }),
+    );
+    if (outcome.sent.length || outcome.already_sent.length) await markEmailed([n.id]);
+  }
+  return { status: outcome.failed.length ? 502 : 200, body: outcome };
+}
+
+async function markEmailed(ids: string[]) {
+  const { error } = await admin().from('notifications').update({ emailed_at: new Date().toISOString() }).in('id', ids);
+  if (error) throw error;
+}
+
+/** One member's digest for one workspace: every notification that waited for it, oldest first. */
+async function notifyDigest(workspaceId: string, recipientId: string) {
+  const list = await loadNotifications({ workspace: workspaceId, recipient: recipientId });
+  if (!list.length) return { status: 200, body: { sent: [], skipped: 'nothing waiting' } };
+  const email = await emailOf(recipientId);
+  const outcome = newOutcome();
+  if (!email) return { status: 200, body: outcome };
+  const workspace = list[0].workspace;
+  const names = new Map<string, string>();
+  for (const id of new Set(list.map((n) => n.actor_id).filter((id): id is string => !!id)))
+    names.set(id, await displayName(id));
+  const lines = list.map((n) => ({
+    line: headline(n, n.actor_id ? names.get(n.actor_id)! : 'Tend'),
+    url: n.ticket ? `${appUrl()}/w/${workspace.slug}/tickets/${n.ticket.number}` : `${appUrl()}/notifications`,
+  }));
+  // One id per set of notifications: a retried call finds the same email sent; new ones make a new email.
+  const hash = (await sha256Hex(list.map((n) => n.id).join(','))).slice(0, 16);
+  const messageId = `<d.${workspaceId}.${recipientId}.${hash}@${inboundDomain()}>`;
+  const count = `${list.length} notification${list.length === 1 ? '' : 's'}`;
+  await deliver(outcome, messageId, email, null, async () => ({
+    to: email,
+    subject: `[${workspace.name}] Your daily digest: ${count}`,
+    text: [
+      `What happened in ${workspace.name} since your last digest (${count}):`,
+      '',
+      ...lines.map((l) => `- ${l.line}\n  ${l.url}`),
+      '',
+      `Choose what you get and how: ${appUrl()}/account#notifications`,
+    ].join('\n'),
+    // The team's look (046): the digest is the workspace's, like its replies.
+    html: renderEmail(
+      createElement(DigestEmail, {
+        brand: brandOf(workspace.name, await emailSettings(workspaceId), Deno.env.get('SUPABASE_URL') ?? ''),
+        heading: `What happened in ${workspace.name} since your last digest (${count})`,
+        items: lines,
+        settingsUrl: `${appUrl()}/account#notifications`,
+      }),
+    ),
+    messageId,
+  }));
+  if (outcome.sent.length || outcome.already_sent.length) await markEmailed(list.map((n) => n.id));
+  return { status: outcome.failed.length ? 502 : 200, body: outcome };
 }
 
 /** Message-ID, and what it answers: the previous public message, and the thread's first. */
@@ -173,42 +429,41 @@ function threading(t: Thread) {
   };
 }
 
-/** Who hears of this message: the requester when the team wrote, else the assignee or the whole team. */
-async function recipients(t: Thread): Promise<{ audience: 'customer' | 'team'; ids: string[] }> {
+/** The team's public reply goes to the requester (unless they unsubscribed); customers' messages reach
+ * the team as notifications instead (private.notify_member). */
+async function recipients(t: Thread): Promise<string[] | null> {
   const db = admin();
-  const { data: members, error } = await db.from('memberships').select('user_id').eq('workspace_id', t.workspace.id);
+  const { data: member, error } = await db
+    .from('memberships')
+    .select('user_id')
+    .eq('workspace_id', t.workspace.id)
+    .eq('user_id', t.message.author_id)
+    .maybeSingle();
   if (error) throw error;
-  const team = new Set(members.map((m) => m.user_id as string));
-  const author = t.message.author_id;
-  if (team.has(author) && author !== t.ticket.requester_id) {
-    const { data: optedOut } = await db
-      .from('email_unsubscribes')
-      .select('user_id')
-      .eq('user_id', t.ticket.requester_id)
-      .maybeSingle();
-    return { audience: 'customer', ids: optedOut ? [] : [t.ticket.requester_id] };
-  }
-  const ids = t.ticket.assignee_id ? [t.ticket.assignee_id] : [...team];
-  return { audience: 'team', ids: ids.filter((id) => id !== author) };
+  if (!member || t.message.author_id === t.ticket.requester_id) return null;
+  const { data: optedOut } = await db
+    .from('email_unsubscribes')
+    .select('user_id')
+    .eq('user_id', t.ticket.requester_id)
+    .maybeSingle();
+  return optedOut ? [] : [t.ticket.requester_id];
 }
 
 async function notifyMessage(messageId: string) {
   const t = await loadThread(messageId);
   if (!t) return { status: 404, body: { error: 'message not found' } };
   if (t.message.kind !== 'reply') return { status: 200, body: { sent: [], skipped: 'note' } };
-  const { audience, ids } = await recipients(t);
-  const isNew = t.replies[0]?.id === t.message.id;
+  const ids = await recipients(t);
+  if (!ids) return { status: 200, body: { sent: [], skipped: 'a customer’s message: the team is notified' } };
   const outcome = newOutcome();
   await Promise.all(
     ids.map(async (id) => {
       const email = await emailOf(id);
       if (!email) return;
-      await deliver(outcome, messageIdOf(t.message.id), email, t.ticket.id, () =>
-        audience === 'customer' ? customerEmail(t, { id, email }) : teamEmail(t, { id, email }, isNew),
-      );
+      await deliver(outcome, messageIdOf(t.message.id), email, t.ticket.id, () => customerEmail(t, { id, email }));
     }),
   );
-  return { status: outcome.failed.length ? 502 : 200, body: { audience, ...outcome } };
+  return { status: outcome.failed.length ? 502 : 200, body: { audience: 'customer', ...outcome } };
 }
 
 interface Outcome {
@@ -326,21 +581,24 @@ async function notifyInvitation(invitationId: string, token: string) {
 Deno.serve(async (req) => {
   if (req.method !== 'POST') return json(405, { error: 'method not allowed' });
   if (!isServiceRole(req)) return json(401, { error: 'service role required' });
-  let payload: { type?: string; message_id?: string; invitation_id?: string; token?: string };
+  let payload: Record<string, unknown>;
   try {
     payload = await req.json();
   } catch {
     return json(400, { error: 'invalid JSON' });
   }
-  if (payload.type === 'message' && typeof payload.message_id === 'string') {
-    const { status, body } = await notifyMessage(payload.message_id);
-    return json(status, body);
-  }
-  if (payload.type === 'invitation' && typeof payload.invitation_id === 'string' && typeof payload.token === 'string') {
-    const { status, body } = await notifyInvitation(payload.invitation_id, payload.token);
-    return json(status, body);
-  }
+  const str = (key: string) => (typeof payload[key] === 'string' ? (payload[key] as string) : null);
+  let answer: { status: number; body: unknown } | null = null;
+  if (payload.type === 'message' && str('message_id')) answer = await notifyMessage(str('message_id')!);
+  else if (payload.type === 'notification' && str('notification_id'))
+    answer = await notifyNotification(str('notification_id')!);
+  else if (payload.type === 'digest' && str('workspace_id') && str('recipient_id'))
+    answer = await notifyDigest(str('workspace_id')!, str('recipient_id')!);
+  else if (payload.type === 'invitation' && str('invitation_id') && str('token'))
+    answer = await notifyInvitation(str('invitation_id')!, str('token')!);
+  if (answer) return json(answer.status, answer.body);
   return json(400, {
-    error: 'expected {"type": "message", "message_id"} or {"type": "invitation", "invitation_id", "token"}',
+    error:
+      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "digest", "workspace_id", "recipient_id"} or {"type": "invitation", "invitation_id", "token"}',
   });
 });

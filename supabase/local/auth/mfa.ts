@@ -4,7 +4,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import { tx, type AuthContext, type Handler } from './context.ts';
 import { AuthError, errors, sendJson } from './errors.ts';
 import { requireUser, type Caller } from './guard.ts';
@@ -108,7 +107,12 @@ export const enroll: Handler = async (ctx, req, res) => {
     id,
     type: 'totp',
     friendly_name: friendlyName,
-    totp: { qr_code: await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'H' }), secret, uri },
+    // qrcode loads with the first enrolment, not at every start.
+    totp: {
+      qr_code: await (await import('qrcode')).default.toString(uri, { type: 'svg', errorCorrectionLevel: 'H' }),
+      secret,
+      uri,
+    },
   });
 };
 

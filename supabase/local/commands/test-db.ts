@@ -3,52 +3,11 @@
 // pgTAP created in `extensions` for the run (and dropped after, if the run created it), each file
 // on its own connection as postgres, its TAP read as pg_prove reads it.
 //
-// No npm package ships pgTAP's SQL, and this project doesn't copy it in. When the embedded server
-// lacks it, pgTAP installed on the system (Debian/Ubuntu `postgresql-NN-pgtap`, Homebrew `pgtap`)
-// is copied into the server's extension directory: pgTAP is plain SQL, any version's files load.
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// pgTAP comes with the stack (extensions.ts provideExtensions, from PGlite's npm package).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from '../connections.ts';
-import { extensionDir } from '../extensions.ts';
 import { withClient } from '../postgres.ts';
-
-/** Where a system's pgTAP lives; SUPABASE_LOCAL_EXTENSION_DIRS (colon-separated) replaces the list. */
-function systemExtensionDirs(): string[] {
-  const env = process.env.SUPABASE_LOCAL_EXTENSION_DIRS;
-  if (env !== undefined) return env.split(':').filter(Boolean);
-  const versions = (root: string) =>
-    existsSync(root)
-      ? readdirSync(root)
-          .filter((v) => /^\d+$/.test(v))
-          .sort((a, b) => Number(b) - Number(a))
-          .map((v) => path.join(root, v, 'extension'))
-      : [];
-  return [
-    ...versions('/usr/share/postgresql'),
-    '/usr/local/share/postgresql/extension',
-    '/opt/homebrew/share/postgresql/extension',
-  ];
-}
-
-export const PGTAP_MISSING =
-  'pgTAP is not installed: no npm package ships it. Install it on this machine (Debian/Ubuntu: ' +
-  'apt install postgresql-17-pgtap, or any postgresql-NN-pgtap; macOS: brew install pgtap) and run ' +
-  '`test db` again; the local stack copies its SQL files into the embedded Postgres. Hosted Supabase ' +
-  'projects have pgtap (Database → Extensions).';
-
-/** Makes `create extension pgtap` possible: true when it is (already, or from the system's files). */
-async function providePgtap(superuserUrl: string): Promise<boolean> {
-  const available = await withClient(superuserUrl, (c) =>
-    c.query(`select 1 from pg_available_extensions where name = 'pgtap'`),
-  );
-  if (available.rowCount) return true;
-  const source = systemExtensionDirs().find((d) => existsSync(path.join(d, 'pgtap.control')));
-  if (!source) return false;
-  const target = await extensionDir(superuserUrl);
-  for (const file of readdirSync(source).filter((f) => /^pgtap(--.*\.sql|\.control)$/.test(f)))
-    copyFileSync(path.join(source, file), path.join(target, file));
-  return true;
-}
 
 export interface FileResult {
   file: string;
@@ -142,19 +101,14 @@ export async function testDb(o: {
   superuserUrl: string;
   projectDir: string;
   paths: string[];
-  warn: (line: string) => void;
 }): Promise<{ ok: boolean; report: string }> {
   const targets = o.paths.length ? o.paths : [path.join(o.projectDir, 'supabase', 'tests')];
   const files = targets.flatMap(testFiles);
-  let created = false;
-  if (await providePgtap(o.superuserUrl)) {
-    // As the superuser: pgTAP isn't a trusted extension, and hosted's postgres may create it through supautils.
-    created = await withClient(o.superuserUrl, async (c) => {
-      const had = await c.query(`select 1 from pg_extension where extname = 'pgtap'`);
-      await c.query('create extension if not exists pgtap with schema extensions');
-      return !had.rowCount;
-    });
-  } else o.warn(PGTAP_MISSING);
+  const created = await withClient(o.superuserUrl, async (c) => {
+    const had = await c.query(`select 1 from pg_extension where extname = 'pgtap'`);
+    await c.query('create extension if not exists pgtap with schema extensions');
+    return !had.rowCount;
+  });
   try {
     const results: FileResult[] = [];
     for (const file of files) results.push(await runFile(o.dbUrl, file, path.relative(o.projectDir, file)));

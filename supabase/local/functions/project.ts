@@ -2,6 +2,7 @@
 // them for `functions serve` / `deploy` (docs/reference/storage-functions.md B2; CLI deploy.go, serve.go).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ProjectConfig } from '../config.ts';
 
 // CLI utils/misc.go FuncSlugPattern: `_shared` and dot-folders are never functions.
@@ -14,7 +15,10 @@ export interface FunctionDef {
   /** deno.json / deno.jsonc (passed as --config) or an import map (passed as --import-map). */
   config?: { kind: 'config' | 'import-map'; file: string };
   verifyJwt: boolean;
-  /** Folders and files the function may read, besides the npm cache. */
+  /**
+   * Folders and files the function may read (and so import), besides the npm cache: all of
+   * supabase/functions/, which the CLI mounts whole, the import map and the local files it names.
+   */
   readable: string[];
 }
 
@@ -33,6 +37,30 @@ const globRoot = (glob: string) => {
   const wild = glob.search(/[*?[{]/);
   return wild < 0 ? glob : path.dirname(glob.slice(0, wild + 1));
 };
+
+/** JSON with comments (deno.jsonc): line and block comments outside strings dropped. */
+const withoutComments = (text: string) =>
+  text.replace(/("(?:\\.|[^"\\])*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_, str: string | undefined) => str ?? '');
+
+/**
+ * The local paths an import map or deno.json maps to (`"@lib/": "../../lib/"`), resolved from its
+ * folder: the CLI mounts those into the runtime too, wherever they are.
+ */
+function mappedPaths(file: string): string[] {
+  let map: { imports?: Record<string, unknown>; scopes?: Record<string, Record<string, unknown>> };
+  try {
+    map = JSON.parse(withoutComments(readFileSync(file, 'utf8')));
+  } catch {
+    return []; // Deno reports a broken map itself, as a boot error
+  }
+  const targets = [
+    ...Object.values(map.imports ?? {}),
+    ...Object.values(map.scopes ?? {}).flatMap((scope) => Object.values(scope ?? {})),
+  ];
+  return targets
+    .filter((t): t is string => typeof t === 'string' && /^(\.{1,2}\/|\/|file:)/.test(t))
+    .map((t) => (t.startsWith('file:') ? fileURLToPath(t) : path.resolve(path.dirname(file), t)));
+}
 
 /** The function a request names, or undefined when the project has none by that name (or it is disabled). */
 export function findFunction(projectDir: string, config: ProjectConfig, slug: string): FunctionDef | undefined {
@@ -59,17 +87,19 @@ export function findFunction(projectDir: string, config: ProjectConfig, slug: st
     config: file ? { kind, file } : undefined,
     verifyJwt: configured?.verifyJwt ?? true,
     readable: [
-      dir,
-      path.join(root, '_shared'),
-      ...(file ? [file] : []),
-      ...(configured?.staticFiles ?? []).map(globRoot),
+      root,
+      ...new Set(
+        [...(file ? [file, ...mappedPaths(file)] : []), ...(configured?.staticFiles ?? []).map(globRoot)].filter(
+          (p) => p !== root && !p.startsWith(`${root}${path.sep}`),
+        ),
+      ),
     ],
   };
 }
 
 /**
- * A stamp of everything a running function was started from: its folder, _shared, its import map,
- * the env file. It changes when any of them is edited, added or removed, so the next request gets
+ * A stamp of everything a running function was started from: supabase/functions/, its import map
+ * and what the map names, the env file. It changes when any of them is edited, added or removed, so the next request gets
  * a fresh worker (the CLI restarts edge-runtime on the same changes).
  */
 export function fingerprint(def: FunctionDef, envFile: string | undefined): string {

@@ -1,7 +1,7 @@
 // The catcher's SMTP side, as Mailpit's (the CLI's mail catcher takes SMTP on 54325): any client may
 // send, with or without AUTH, no TLS; every message is parsed and stored like one sent over the
 // HTTP API, with its threading and unsubscribe headers, both bodies and its attachments listed.
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import type { AddressObject, ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { NewMail } from './store.ts';
 
@@ -73,7 +73,9 @@ export async function startSmtp(opts: {
     size: MAX_SIZE,
     logger: false,
     onData(stream, session, callback) {
-      simpleParser(stream)
+      // mailparser and the MIME libraries under it load with the first message, not at every start.
+      import('mailparser')
+        .then(({ simpleParser }) => simpleParser(stream))
         .then((parsed) => {
           if ((stream as { sizeExceeded?: boolean }).sizeExceeded) {
             const err = Object.assign(new Error('Message exceeds the fixed maximum message size'), {

@@ -95,6 +95,9 @@ export class Channel implements Member {
       throw new JoinError('PrivateOnly: This project only allows private channels');
     if (!ctx.users.has(conn) && ctx.users.size >= config.maxConcurrentUsers)
       throw new JoinError('ConnectionRateLimitReached: Too many connected users');
+    // Counted from here, not from the ok reply: joins on many connections at once wait on their token
+    // and policy checks together, and each must see the others (dispose lets go if the join fails).
+    ctx.users.add(conn);
     if (limits.joins.triggered) throw new JoinError('ClientJoinRateLimitReached: Too many joins per second', true);
     limits.joins.add();
     if (conn.channels.size >= config.maxChannelsPerClient)

@@ -350,13 +350,15 @@ export class PostgresChanges {
     groupList.forEach((group, i) => {
       const base = { schema: relation.schema, table: relation.table };
       const readable = new Set(result.readable[String(group.claims.role)] ?? []);
-      // Which of the group's subscriptions get it: all that pass their filters, if the group sees the row.
-      const passing = result.visible[i] ? result.subs[i]! : [];
+      // Only subscriptions whose filters pass hear of the row at all, errors included: before upstream's
+      // fix_apply_rls_filter_role_leak every subscription of the role got the errors, whatever its filters.
+      const matching = group.subs.filter((_, j) => result.subs[i]![j]);
+      if (!matching.length) return;
       let error: string | null = null;
       if (action !== 'DELETE' && !result.pk.length) error = 'Error 400: Bad Request, no primary key';
       else if (action !== 'DELETE' && !result.pk.every((c) => readable.has(c))) error = 'Error 401: Unauthorized';
-      // Upstream sends these to every subscription of the role, whatever its filters.
-      const recipients = error ? group.subs : group.subs.filter((_, j) => passing[j]);
+      // With no error, they get it if the group sees the row (RLS).
+      const recipients = error || result.visible[i] ? matching : [];
       // One message per channel and column selection.
       const messages = new Map<string, { channel: Member; select: string[] | null; ids: number[] }>();
       for (const sub of recipients) {

@@ -15,6 +15,8 @@ export interface StorageContext {
   jwtSecret: string;
   /** [storage] file_size_limit: the project-wide cap on one object, in bytes. */
   globalLimit: number;
+  /** [storage.image_transformation] enabled: /render/image and signed URLs' `transform`. */
+  imageTransformation: boolean;
   /** Seconds a signed upload URL lasts (the CLI's SIGNED_UPLOAD_URL_EXPIRATION_TIME). */
   uploadUrlExpiry: number;
   log(message: string): void;
@@ -65,6 +67,11 @@ export const need = {
     if (typeof v !== 'number' || !Number.isInteger(v)) throw errors.validation(`body/${key} must be integer`);
     if (v < min) throw errors.validation(`body/${key} must be >= ${min}`);
     return v;
+  },
+  object(body: Record<string, unknown>, key: string): Record<string, unknown> {
+    const v = body[key];
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw errors.validation(`body/${key} must be object`);
+    return v as Record<string, unknown>;
   },
   oneOf<T extends string>(value: unknown, where: string, allowed: readonly T[], fallback: T): T {
     if (value === undefined || value === null) return fallback;

@@ -62,6 +62,8 @@ export const errors = {
     new StorageError(404, 'InvalidRequest', 'Not Found', `Route ${method}:${url} not found`, 404),
   featureNotEnabled: (feature: string) =>
     make(409, 'FeatureNotEnabled', `The feature ${feature} is not enabled for this resource`),
+  /** ImageProcessingError: imgproxy's failure, in the words storage-api gives it (renderer/image.ts). */
+  imageProcessing: (message: string) => make(400, 'InvalidRequest', message),
   internal: () => make(500, 'InternalError', 'Internal Server Error', 'Internal'),
   /** StorageBackendError.fromError: the file backend's own failure (ENOSPC, EACCES…), named and worded as Node's. */
   backend: (err: Error) => make(500, 'InternalError', err.message, err.name),

@@ -21,13 +21,13 @@ import {
   getObjectInfo,
   getPublicObject,
   getPublicObjectInfo,
-  listObjects,
-  listObjectsV2,
   moveObject,
   putObject,
   removeObject,
   removeObjects,
 } from './object.ts';
+import { listObjects, listObjectsV2 } from './list.ts';
+import { renderAuthenticatedImage, renderPublicImage, renderSignedImage } from './render-image.ts';
 import { seedBuckets } from './seed.ts';
 import { getSignedObject, signUploadUrl, signUrl, signUrls, uploadToSignedUrl } from './signed.ts';
 import { createTus, TUS_DIR } from './tus.ts';
@@ -65,6 +65,16 @@ const ROUTES: Route[] = [
   route('GET', '/bucket/:bucket', 'jwt', 'storage.bucket.get', getBucket),
   route('PUT', '/bucket/:bucket', 'jwt', 'storage.bucket.update', updateBucket),
   route('DELETE', '/bucket/:bucket', 'jwt', 'storage.bucket.delete', deleteBucket),
+
+  route(
+    'GET,HEAD',
+    '/render/image/authenticated/:bucket/*',
+    'jwt',
+    'storage.render.image_authenticated',
+    renderAuthenticatedImage,
+  ),
+  route('GET,HEAD', '/render/image/public/:bucket/*', 'none', 'storage.render.image_public', renderPublicImage),
+  route('GET,HEAD', '/render/image/sign/:bucket/*', 'none', 'storage.render.image_sign', renderSignedImage),
 
   route('POST', '/object/list/:bucket', 'jwt', 'storage.object.list', listObjects),
   route('POST', '/object/list-v2/:bucket', 'jwt', 'storage.object.list_v2', listObjectsV2),
@@ -148,6 +158,7 @@ export async function createStorageService(stack: StackContext): Promise<Service
     jwtSecret: stack.keys.jwtSecret,
     globalLimit: stack.config.storage.fileSizeLimit,
     uploadUrlExpiry: UPLOAD_URL_EXPIRY,
+    imageTransformation: stack.config.storage.imageTransformation,
     log: (m) => stack.log('storage', m),
   };
   await ctx.files.init();
@@ -162,7 +173,9 @@ export async function createStorageService(stack: StackContext): Promise<Service
       try {
         if (/^\/upload\/resumable(\/|$)/.test(url.pathname)) return await tus(req, res);
         const found = match(method, url.pathname);
-        if (!found) throw errors.routeNotFound(method, path);
+        // Without [storage.image_transformation] storage-api registers no /render routes.
+        const off = !ctx.imageTransformation && found?.route.operation.startsWith('storage.render.');
+        if (!found || off) throw errors.routeNotFound(method, path);
         const { route: r, params } = found;
         const caller: Caller = r.auth === 'none' ? NOBODY : await callerOf(req, ctx.signer, r.auth === 'optional');
         const request: StorageRequest = {

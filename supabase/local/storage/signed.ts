@@ -4,11 +4,12 @@
 // INSERT (upload) permission; using one needs no other credential.
 import { SignJWT } from 'jose';
 import { SERVICE } from './caller.ts';
-import { type Handler, readJson, type StorageContext, type StorageRequest } from './context.ts';
+import { type Handler, need, readJson, type StorageContext, type StorageRequest } from './context.ts';
 import { errors, sendJson } from './errors.ts';
 import { mustBeValidBucketName, mustBeValidKey } from './limits.ts';
 import { canUpload, findObject, uploadObject } from './object.ts';
 import { sendObject } from './render.ts';
+import { parseTransform, segments } from './transform.ts';
 
 const MAX_PATHS = 1000;
 
@@ -35,7 +36,7 @@ function expiresIn(body: Record<string, unknown>): number {
 type Scope = 'download' | 'upload';
 
 /** storage-api verifyObjectSignature: signature and expiry, scope, then the URL the token was made for. */
-async function verifyToken(ctx: StorageContext, r: StorageRequest, scope: Scope) {
+export async function verifyToken(ctx: StorageContext, r: StorageRequest, scope: Scope) {
   const token = r.url.searchParams.get('token');
   if (token === null) throw errors.validation("querystring must have required property 'token'");
   let payload: Record<string, unknown>;
@@ -53,15 +54,28 @@ async function verifyToken(ctx: StorageContext, r: StorageRequest, scope: Scope)
   return payload;
 }
 
-/** POST /object/sign/{bucket}/{key} {expiresIn}: a download URL for an object the caller can SELECT. */
+/**
+ * POST /object/sign/{bucket}/{key} {expiresIn, transform?}: a download URL for an object the caller
+ * can SELECT. With image transformation on, a `transform` goes into the token (its segments as
+ * signed, and the format) and the URL is /render/image/sign/…; with it off, `transform` is ignored.
+ */
 export const signUrl: Handler = async (ctx, r) => {
   const { bucket, '*': key } = r.params;
-  const seconds = expiresIn(await readJson(r.req));
+  const body = await readJson(r.req);
+  const seconds = expiresIn(body);
+  const transform =
+    body.transform === undefined ? {} : parseTransform(need.object(body, 'transform'), 'body/transform', false);
   mustBeValidBucketName(bucket);
   await findObject(ctx, r.scope(), bucket, key);
   const url = `${bucket}/${key}`;
-  const token = await sign(ctx, { url, scope: 'download' }, seconds);
-  sendJson(r.res, 200, { signedURL: `/object/sign/${url}?token=${token}` });
+  const transformations = ctx.imageTransformation ? segments(transform, true).join(',') : '';
+  // storage-api signObjectUrl drops empty claims, then sets url and scope last.
+  const claims: Record<string, unknown> = {};
+  if (transformations) claims.transformations = transformations;
+  if (ctx.imageTransformation && transform.format) claims.format = transform.format;
+  const token = await sign(ctx, { ...claims, url, scope: 'download' }, seconds);
+  const base = transformations ? 'render/image' : 'object';
+  sendJson(r.res, 200, { signedURL: `/${base}/sign/${url}?token=${token}` });
 };
 
 /** POST /object/sign/{bucket} {expiresIn, paths}: one entry per path, an error where the caller can't SELECT it. */

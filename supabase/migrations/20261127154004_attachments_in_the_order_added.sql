@@ -1,0 +1,1 @@
+alter table "public"."attachments" alter column "created_at" set default clock_timestamp();
