@@ -15,8 +15,14 @@ describe('bulk changes', () => {
   const db = dbFixture();
   const clients = {} as Record<Role, SupabaseClient>;
   const tickets = async (n: number) => Promise.all(Array.from({ length: n }, () => openTicket(db)));
+  // In the order of `ids` (tickets() opens them concurrently: their numbers may come in any order).
   const statuses = async (ids: string[]) =>
-    (await db.sql('select status from tickets where id = any ($1) order by number', [ids])).rows.map((r) => r.status);
+    (
+      await db.sql(
+        'select t.status from unnest($1::uuid[]) with ordinality u(id, i) join tickets t on t.id = u.id order by u.i',
+        [ids],
+      )
+    ).rows.map((r) => r.status);
 
   beforeAll(async () => {
     for (const r of ROLES) clients[r] = r === 'anon' ? db.anon() : await db.as(r);

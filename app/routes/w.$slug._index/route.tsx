@@ -140,14 +140,15 @@ export default function Inbox() {
           {searchError}
         </p>
       ) : null}
-      {/* A search that timed out lists nothing: its message says so, not "No requests here". */}
       {done ? (
         <p className="notice notice--success" role="status" data-testid="bulk-done">
           {actionData && 'bulk' in actionData ? actionData.bulk : null}
         </p>
       ) : null}
-      {tickets.length ? <BulkBar selected={selected} key={done} /> : null}
-      <InboxTable key={done} onSelected={(n) => setSelection({ n, done })} />
+      {/* A change done starts both afresh (nothing checked); siblings' keys differ. A search that timed out
+          lists nothing: its message says so, not "No requests here". */}
+      {tickets.length ? <BulkBar selected={selected} key={`bar-${done}`} /> : null}
+      <InboxTable key={`table-${done}`} onSelected={(n) => setSelection({ n, done })} />
       {older || newer ? (
         <nav aria-label="Pages" className="hd-pager">
           {newer ? (

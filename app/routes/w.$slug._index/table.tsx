@@ -24,8 +24,11 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
     const all = boxes(event.currentTarget);
     const i = all.indexOf(box);
     if (box.name === 'page_all') for (const b of all) b.checked = box.checked;
-    else if (event.shiftKey && last.current >= 0)
-      for (const b of all.slice(Math.min(i, last.current), Math.max(i, last.current) + 1)) b.checked = box.checked;
+    else if (event.shiftKey) {
+      // From the row clicked before; a row checked before the page could listen counts as that.
+      const from = last.current >= 0 ? last.current : all.findIndex((b) => b.checked && b !== box);
+      if (from >= 0) for (const b of all.slice(Math.min(i, from), Math.max(i, from) + 1)) b.checked = box.checked;
+    }
     last.current = i;
     onSelected(all.filter((b) => b.checked).length);
   };
