@@ -50,7 +50,11 @@ create table public.tickets (
   -- Snoozed (52_triage.sql): out of the open views until then, or until the requester replies. Only a
   -- ticket not yet solved; solving or closing it ends the snooze (ticket_transition).
   snoozed_until timestamptz,
+  -- Merged into another ticket of the workspace (52_triage.sql, merge_tickets): closed for good, and its
+  -- links lead there. Always the final ticket: a merge re-points what was merged into the secondary.
+  merged_into_id uuid references public.tickets (id),
   unique (workspace_id, number),
+  constraint tickets_merged_closed check (merged_into_id is null or (status = 'closed' and merged_into_id <> id)),
   constraint tickets_snoozed_unsolved check (snoozed_until is null or private.is_backlog(status)),
   constraint tickets_requester_client_key unique (requester_id, client_key)
 );
@@ -65,6 +69,8 @@ create index tickets_search_idx on public.tickets using gin (search);
 create index tickets_solved_due_idx on public.tickets (solved_at) where status = 'solved';
 -- The wake-up job finds due snoozes without reading every ticket.
 create index tickets_snoozed_due_idx on public.tickets (snoozed_until) where snoozed_until is not null;
+-- A merge re-points the tickets merged into its secondary.
+create index tickets_merged_into_idx on public.tickets (merged_into_id) where merged_into_id is not null;
 
 create table public.ticket_events (
   id bigint generated always as identity primary key,
@@ -72,10 +78,13 @@ create table public.ticket_events (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   actor_id uuid references auth.users (id),
   -- sla_breach: a promise broken (90_promises.sql), "from" the due time, "to" the target.
+  -- merged_into ("to": the primary's number), merged_from ("from": the secondary's number): 52_triage.sql.
   type text not null check (type in ('created', 'status', 'assignee', 'priority', 'tag_added', 'tag_removed', 'snoozed',
-                                     'unsnoozed', 'sla_breach')),
+                                     'unsnoozed', 'sla_breach', 'merged_into', 'merged_from')),
   "from" text,
   "to" text,
+  -- The number of the ticket the event was written on, when a merge moved it to this one.
+  from_ticket integer,
   created_at timestamptz not null default clock_timestamp()
 );
 create index ticket_events_ticket_idx on public.ticket_events (ticket_id, created_at);
@@ -123,11 +132,11 @@ create trigger tickets_assignee before insert or update of assignee_id on public
 -- tickets_transition checks writes made as an API role only; a direct database session (seed,
 -- imports) is the platform and writes history as it is given.
 create type private.ticket_actor as enum ('requester', 'agent', 'admin', 'system');
-create type private.status_reason as enum ('edit', 'reply', 'assignment', 'auto_close');
+create type private.status_reason as enum ('edit', 'reply', 'assignment', 'auto_close', 'merge');
 
 -- Raises invalid_transition (detail "from→to") unless p_actor may move a ticket from p_from to p_to for
 -- p_reason. Requesters solve their own tickets and reopen them only by replying; admins (or the
--- platform) close.
+-- platform) close; a merge closes the secondary ticket from any status but closed, for the team.
 create function private.check_transition(
   p_from public.ticket_status, p_to public.ticket_status, p_actor private.ticket_actor, p_reason private.status_reason
 ) returns void
@@ -137,7 +146,8 @@ declare
   by_reply boolean := p_actor = 'requester' and p_reason = 'reply';
   allowed boolean;
 begin
-  allowed := case p_from || '→' || p_to
+  allowed := case when p_reason = 'merge' then team and p_to = 'closed' and p_from <> 'closed'
+    else case p_from || '→' || p_to
     when 'new→open' then team
     when 'new→pending' then team
     when 'new→solved' then true
@@ -148,7 +158,7 @@ begin
     when 'solved→open' then team or by_reply
     when 'solved→closed' then p_actor in ('admin', 'system')
     else false
-  end;
+  end end;
   if not allowed then
     raise exception using errcode = 'P0001', message = 'invalid_transition', detail = p_from || '→' || p_to;
   end if;

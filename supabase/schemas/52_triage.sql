@@ -372,3 +372,89 @@ begin
 end $$;
 revoke all on function public.bulk_update_tickets(uuid[], text, text) from public, anon;
 grant execute on function public.bulk_update_tickets(uuid[], text, text) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Merge (docs/product.md §2.9, docs/decisions/053-merge-and-split.md): a duplicate (the secondary) folds
+-- into another ticket of the workspace (the primary). Its messages, notes, files and history join the
+-- primary's (in time order: they keep their times); it is closed as "merged into #N" and its links lead
+-- to the primary (merged_into_id). A secondary requester other than the primary's is recorded as a
+-- follower of the primary (ticket_followers, for issue 27 item 7); the inbound mail to the secondary's
+-- address lands on the primary (receive_email, 80_email.sql).
+
+-- Who follows a ticket besides its requester. Today only a merge writes it (the secondary's requester);
+-- followers' emails and portal access are issue 27 item 7. Members read it; nobody else.
+create table public.ticket_followers (
+  ticket_id uuid not null references public.tickets (id) on delete cascade,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  created_by uuid default auth.uid() references auth.users (id) on delete set null,
+  created_at timestamptz not null default now(),
+  primary key (ticket_id, user_id)
+);
+create index ticket_followers_user_idx on public.ticket_followers (user_id);
+create index ticket_followers_workspace_idx on public.ticket_followers (workspace_id);
+alter table public.ticket_followers enable row level security;
+revoke insert, update, delete on public.ticket_followers from anon, authenticated;
+create policy "members read their workspace's followers" on public.ticket_followers for select to authenticated
+  using (private.is_member(workspace_id));
+
+-- Merges p_ticket_id (the secondary) into p_into (the primary), for a member of their one workspace, in
+-- one transaction. Refused: another workspace's or an unseen ticket (not_found), the same ticket
+-- (merge_same), a ticket merged already on either side (ticket_merged), a closed one (merge_closed). Both
+-- rows are locked in id order first, so two merges of the same pair (either way round) queue and the
+-- second finds the first done. Answer: { number: the primary's, merged: the secondary's }.
+create function public.merge_tickets(p_ticket_id uuid, p_into uuid) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  me uuid := auth.uid();
+  secondary public.tickets;
+  target public.tickets;
+begin
+  select * into secondary from public.tickets where id = p_ticket_id;
+  select * into target from public.tickets where id = p_into;
+  if secondary.id is null or target.id is null or target.workspace_id <> secondary.workspace_id
+     or not private.is_member(secondary.workspace_id) then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'ticket';
+  end if;
+  if secondary.id = target.id then
+    raise exception using errcode = 'P0001', message = 'merge_same';
+  end if;
+  perform 1 from public.tickets t where t.id in (p_ticket_id, p_into) order by t.id for update;
+  -- As they are now that no other merge can change them.
+  select * into secondary from public.tickets where id = p_ticket_id;
+  select * into target from public.tickets where id = p_into;
+  if secondary.merged_into_id is not null or target.merged_into_id is not null then
+    raise exception using errcode = 'P0001', message = 'ticket_merged';
+  end if;
+  if secondary.status = 'closed' or target.status = 'closed' then
+    raise exception using errcode = 'P0001', message = 'merge_closed';
+  end if;
+  perform private.check_transition(secondary.status, 'closed', private.ticket_actor(secondary.workspace_id, me), 'merge');
+
+  update public.messages set ticket_id = target.id where ticket_id = secondary.id;
+  update public.attachments set ticket_id = target.id where ticket_id = secondary.id;
+  update public.ticket_events set ticket_id = target.id, from_ticket = coalesce(from_ticket, secondary.number)
+   where ticket_id = secondary.id;
+  -- What was merged into the secondary before leads to the primary too: one hop, always.
+  update public.tickets set merged_into_id = target.id where merged_into_id = secondary.id;
+  insert into public.ticket_followers (ticket_id, user_id, workspace_id)
+  select target.id, f.user_id, target.workspace_id
+    from (select secondary.requester_id as user_id
+          union select x.user_id from public.ticket_followers x where x.ticket_id = secondary.id) f
+   where f.user_id <> target.requester_id
+  on conflict do nothing;
+
+  update public.tickets set status = 'closed', merged_into_id = target.id,
+         search = private.ticket_search_vector(secondary.id, secondary.subject)
+   where id = secondary.id;
+  update public.tickets set last_message_at = greatest(last_message_at, secondary.last_message_at),
+         search = private.ticket_search_vector(target.id, target.subject)
+   where id = target.id;
+  insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to")
+  values (secondary.id, secondary.workspace_id, me, 'merged_into', target.number::text);
+  insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from")
+  values (target.id, target.workspace_id, me, 'merged_from', secondary.number::text);
+  return jsonb_build_object('number', target.number, 'merged', secondary.number);
+end $$;
+revoke all on function public.merge_tickets(uuid, uuid) from public, anon;
+grant execute on function public.merge_tickets(uuid, uuid) to authenticated, service_role;

@@ -94,6 +94,14 @@ const catalogue = {
     status: 409,
     message: () => 'A solved or closed ticket can’t be snoozed.',
   },
+  // Merging tickets (docs/product.md §2.9).
+  merge_same: { status: 400, message: () => 'Choose another ticket: a ticket can’t be merged into itself.' },
+  ticket_merged: { status: 409, message: () => 'One of these tickets was merged already. Merge into the ticket it went to.' },
+  merge_closed: { status: 409, message: () => 'A closed ticket can’t be merged.' },
+  merge_target_missing: {
+    status: 404,
+    message: () => 'No other ticket here matches. Enter its number, such as 12, or words of its subject.',
+  },
   // Business hours and SLA targets (/w/:slug/settings/hours).
   hours_invalid: {
     status: 400,

@@ -1119,6 +1119,7 @@ export type Database = {
           actor_id: string | null
           created_at: string
           from: string | null
+          from_ticket: number | null
           id: number
           ticket_id: string
           to: string | null
@@ -1129,6 +1130,7 @@ export type Database = {
           actor_id?: string | null
           created_at?: string
           from?: string | null
+          from_ticket?: number | null
           id?: never
           ticket_id: string
           to?: string | null
@@ -1139,6 +1141,7 @@ export type Database = {
           actor_id?: string | null
           created_at?: string
           from?: string | null
+          from_ticket?: number | null
           id?: never
           ticket_id?: string
           to?: string | null
@@ -1155,6 +1158,45 @@ export type Database = {
           },
           {
             foreignKeyName: "ticket_events_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      ticket_followers: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          ticket_id: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          ticket_id: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          ticket_id?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_followers_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_followers_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -1275,6 +1317,7 @@ export type Database = {
           follow_up_of: string | null
           id: string
           last_message_at: string
+          merged_into_id: string | null
           number: number
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
@@ -1295,6 +1338,7 @@ export type Database = {
           follow_up_of?: string | null
           id?: string
           last_message_at?: string
+          merged_into_id?: string | null
           number: number
           priority?: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
@@ -1315,6 +1359,7 @@ export type Database = {
           follow_up_of?: string | null
           id?: string
           last_message_at?: string
+          merged_into_id?: string | null
           number?: number
           priority?: Database["public"]["Enums"]["ticket_priority"]
           requester_id?: string
@@ -1337,6 +1382,13 @@ export type Database = {
           {
             foreignKeyName: "tickets_follow_up_of_fkey"
             columns: ["follow_up_of"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tickets_merged_into_id_fkey"
+            columns: ["merged_into_id"]
             isOneToOne: false
             referencedRelation: "tickets"
             referencedColumns: ["id"]
@@ -1521,6 +1573,7 @@ export type Database = {
           follow_up_of: string | null
           id: string
           last_message_at: string
+          merged_into_id: string | null
           number: number
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
@@ -1667,6 +1720,10 @@ export type Database = {
         }[]
       }
       merge_tags: { Args: { p_from: string; p_into: string }; Returns: number }
+      merge_tickets: {
+        Args: { p_into: string; p_ticket_id: string }
+        Returns: Json
+      }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
         Returns: string
@@ -1781,6 +1838,7 @@ export type Database = {
           follow_up_of: string | null
           id: string
           last_message_at: string
+          merged_into_id: string | null
           number: number
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
