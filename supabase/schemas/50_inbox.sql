@@ -504,7 +504,9 @@ begin
     'ticket', jsonb_build_object('id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
                                  'requester_id', t.requester_id, 'assignee_id', t.assignee_id, 'created_at', t.created_at,
                                  'first_response_at', t.first_response_at, 'solved_at', t.solved_at,
-                                 'snoozed_until', t.snoozed_until, 'tags', private.ticket_tags_json(t.id)),
+                                 'snoozed_until', t.snoozed_until, 'tags', private.ticket_tags_json(t.id),
+                                 -- Merged (52_triage.sql): the number of the ticket its page leads to.
+                                 'merged_into', (select m.number from public.tickets m where m.id = t.merged_into_id)),
     -- The promise running, if any (90_promises.sql): the header's due-time badge.
     'sla', (select jsonb_build_object('target', s.target, 'due_at', s.due_at, 'warn_at', s.warn_at)
               from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null),
@@ -517,7 +519,8 @@ begin
                                                    order by m.created_at, m.id), '[]')
                    from public.messages m where m.ticket_id = t.id),
     'events', (select coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'actor_id', e.actor_id, 'type', e.type, 'from', e."from",
-                                                            'to', e."to", 'created_at', e.created_at) order by e.created_at desc, e.id desc), '[]')
+                                                            'to', e."to", 'from_ticket', e.from_ticket, 'created_at', e.created_at)
+                                 order by e.created_at desc, e.id desc), '[]')
                  from (select * from public.ticket_events e where e.ticket_id = t.id order by e.created_at desc, e.id desc limit 100) e),
     'names', (select coalesce(jsonb_object_agg(p.user_id, p.display_name), '{}')
                 from public.profiles p

@@ -96,7 +96,10 @@ const catalogue = {
   },
   // Merging tickets (docs/product.md §2.9).
   merge_same: { status: 400, message: () => 'Choose another ticket: a ticket can’t be merged into itself.' },
-  ticket_merged: { status: 409, message: () => 'One of these tickets was merged already. Merge into the ticket it went to.' },
+  ticket_merged: {
+    status: 409,
+    message: () => 'One of these tickets was merged already. Merge into the ticket it went to.',
+  },
   merge_closed: { status: 409, message: () => 'A closed ticket can’t be merged.' },
   merge_target_missing: {
     status: 404,

@@ -162,6 +162,8 @@ export const TicketSchema = byIntent([
       .optional(),
   }),
   z.object({ intent: z.literal('wake') }),
+  // Merge this ticket into the one chosen under "Merge into…" (its id).
+  z.object({ intent: z.literal('merge'), into: IdSchema }),
   // Without JavaScript: the chosen canned reply goes into the composer (the page renders it again).
   // (by title: one per workspace).
   z.object({

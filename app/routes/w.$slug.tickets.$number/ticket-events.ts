@@ -5,15 +5,26 @@ import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 
-/** A ticket_events row as the page reads it: created, status, priority, assignee (`to`: a person), a tag (`to`: its name) or sla_breach. */
-export type TicketEvent = Pick<Tables<'ticket_events'>, 'actor_id' | 'type' | 'from' | 'to'>;
+/**
+ * A ticket_events row as the page reads it: created, status, priority, assignee (`to`: a person), a tag (`to`: its
+ * name), sla_breach, or a merge; `from_ticket`: the number of the merged ticket it was first written on.
+ */
+export type TicketEvent = Pick<Tables<'ticket_events'>, 'actor_id' | 'type' | 'from' | 'to'> &
+  Partial<Pick<Tables<'ticket_events'>, 'from_ticket'>>;
 
 /** A sidebar field, as its events are typed. */
 export type SidebarField = 'status' | 'priority' | 'assignee';
 
 /** A line of the History: "Sam opened the request", "Sam changed status from open to solved". */
 export function historyLine(event: TicketEvent, name: (id: string | null) => string): string {
+  const line = eventLine(event, name);
+  return event.from_ticket ? `#${event.from_ticket}: ${line}` : line;
+}
+
+function eventLine(event: TicketEvent, name: (id: string | null) => string): string {
   const who = name(event.actor_id);
+  if (event.type === 'merged_into') return `${who} merged this ticket into #${event.to}`;
+  if (event.type === 'merged_from') return `${who} merged #${event.from} into this ticket`;
   if (event.type === 'created') return `${who} opened the request`;
   if (event.type === 'status') return `${who} changed status from ${event.from} to ${event.to}`;
   if (event.type === 'priority') return `${who} changed priority from ${event.from} to ${event.to}`;

@@ -28,6 +28,7 @@ import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/h
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
+import { mergeCandidates } from './merge.server.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
 /** What public.ticket_page answers (supabase/schemas/50_inbox.sql), in its rows' own types. */
@@ -47,7 +48,7 @@ interface TicketPageJson {
     | 'first_response_at'
     | 'solved_at'
     | 'snoozed_until'
-  > & { tags: TicketTag[] };
+  > & { tags: TicketTag[]; merged_into: number | null };
   messages: Omit<ThreadMessage, 'author'>[];
   events: (TicketEvent & Pick<Tables<'ticket_events'>, 'id' | 'created_at'>)[];
   names: Record<string, string>;
@@ -68,11 +69,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
-  const [{ data: result, error }, canned, { data: signature }] = await Promise.all([
+  const [{ data: result, error }, canned, { data: signature }, merge] = await Promise.all([
     supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
     cannedReplyTitles(request, supabase, slug),
     // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
     supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
+    // "Merge into…" searched (?merge=): the tickets to choose from.
+    mergeCandidates(request, supabase, slug, number),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -80,6 +83,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throwDbError(request, error, 'ticket page');
   }
   const page = jsonPage<TicketPageJson>(result);
+  // Merged into another ticket: its page is that one's.
+  if (page.ticket.merged_into) throw redirectWithSession(request, `/w/${slug}/tickets/${page.ticket.merged_into}`);
   const names = new Map(Object.entries(page.names));
   const members = namedMembers(page.members, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
@@ -89,7 +94,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .toReversed()
     .map((e) => ({ id: e.id, created_at: e.created_at, text: historyLine(e, name) }));
   // The page's data goes into the document as script: only what the page shows (the JavaScript budget).
-  const { requester_id, created_at: _c, solved_at: _s, ...shownTicket } = page.ticket;
+  const { requester_id, created_at: _c, solved_at: _s, merged_into: _m, ...shownTicket } = page.ticket;
   const due = dueBadge(page.sla?.due_at, page.sla?.warn_at, new Date(), page.workspace.time_zone);
   return dataWithSession(request, {
     workspace: { id: page.workspace.id, slug: page.workspace.slug, name: page.workspace.name },
@@ -115,6 +120,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
+    merge,
   });
 }
 
@@ -162,6 +168,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return tagAction(request, supabase, { id: ticket.id, page }, form, submission);
   if (form.intent === 'snooze' || form.intent === 'wake')
     return snoozeAction(request, supabase, { id: ticket.id, page }, form, submission);
+  if (form.intent === 'merge') {
+    const { data, error } = await supabase.rpc('merge_tickets', { p_ticket_id: ticket.id, p_into: form.into });
+    if (error) {
+      const mapped = mapDbError(error, 'merge_tickets');
+      const result = submission.reply({ formErrors: [mapped.message] });
+      return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
+    }
+    return redirectWithSession(request, `/w/${slug}/tickets/${(data as { number: number }).number}`);
+  }
   if (form.intent !== 'send')
     return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
   const { error } = await supabase.rpc('post_message', {
@@ -188,7 +203,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type TicketForm = z.infer<typeof TicketSchema>;
 type SidebarForm = Exclude<
   TicketForm,
-  { intent: 'send' | 'insert_canned_reply' | 'add_tag' | 'remove_tag' | 'snooze' | 'wake' }
+  { intent: 'send' | 'insert_canned_reply' | 'add_tag' | 'remove_tag' | 'snooze' | 'wake' | 'merge' }
 >;
 
 /** Snooze until a preset or a date and time (public.snooze_ticket), or wake it; refused at the field. */
