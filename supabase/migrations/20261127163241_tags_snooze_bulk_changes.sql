@@ -1156,3 +1156,58 @@ grant update (name) on table public.tags to authenticated;
 
 -- Added by hand (db diff doesn't see scheduled jobs): snoozed tickets wake when due (52_triage.sql).
 select cron.schedule('wake-snoozed', '* * * * *', 'select private.wake_snoozed_tickets()');
+
+-- merge_tags without a session setting (no function reads tend.*; db-rules.test.ts).
+set check_function_bodies = off;
+
+CREATE OR REPLACE FUNCTION private.ticket_tag_history()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  r public.ticket_tags := case when tg_op = 'INSERT' then new else old end;
+  tag_name text := (select g.name from public.tags g where g.id = r.tag_id);
+begin
+  if tag_name is null or not exists (select 1 from public.tickets t where t.id = r.ticket_id) then
+    return null;
+  end if;
+  insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to")
+  values (r.ticket_id, r.workspace_id, auth.uid(), case when tg_op = 'INSERT' then 'tag_added' else 'tag_removed' end, tag_name);
+  update public.tickets set updated_at = now() where id = r.ticket_id;
+  return null;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION public.merge_tags(p_from uuid, p_into uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  a public.tags;
+  b public.tags;
+  n integer;
+begin
+  select * into a from public.tags where id = p_from for update;
+  select * into b from public.tags where id = p_into for update;
+  if a.id is null or b.id is null or a.workspace_id <> b.workspace_id or not private.is_member(a.workspace_id) then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'tag';
+  end if;
+  if not private.is_admin(a.workspace_id) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  if a.id = b.id then
+    raise exception using errcode = 'P0001', message = 'tag_merge_same';
+  end if;
+  -- An update, not an insert: the history trigger (insert or delete) stays out of it; the rows left
+  -- (tickets that had both) go with the tag, when no tag name is left to write.
+  update public.ticket_tags tt set tag_id = b.id
+   where tt.tag_id = a.id and not exists (select 1 from public.ticket_tags x where x.ticket_id = tt.ticket_id and x.tag_id = b.id);
+  get diagnostics n = row_count;
+  delete from public.tags where id = a.id;
+  return n;
+end $function$
+;
