@@ -279,8 +279,8 @@ revoke all on function private.wake_snoozed_tickets() from public;
 
 -- ---------------------------------------------------------------------------------------------
 -- Bulk changes (docs/product.md §2.6): one call changes up to 1 000 tickets of one workspace — assign
--- ('me' is not a value: the app sends the id; 'none' unassigns), status, priority, add_tag, remove_tag
--- — in one short transaction. Security invoker: the caller's policies and column grants apply, and each
+-- ('me' is not a value: the app sends the id; 'none' unassigns), status, priority, add_tag, remove_tag,
+-- merge (into p_value, one of the tickets) — in one short transaction. Security invoker: the caller's policies and column grants apply, and each
 -- row passes the same triggers as a single change (ticket_transition: the state machine for the
 -- caller). A ticket the change doesn't apply to is skipped, by reason: `unchanged` (it is so already),
 -- a status it can't leave for the target (`closed`, …: private.check_transition for this caller),
@@ -298,6 +298,10 @@ declare
   target_priority public.ticket_priority;
   target_assignee uuid;
   tag uuid;
+  target_ticket uuid;
+  merged_reasons jsonb := '{}';
+  reason text;
+  other uuid;
   allowed public.ticket_status[] := '{}';
   s public.ticket_status;
   mine uuid[];
@@ -320,6 +324,7 @@ begin
       when 'priority' then target_priority := p_value::public.ticket_priority;
       when 'assign' then target_assignee := case when p_value = 'none' then null else p_value::uuid end;
       when 'add_tag', 'remove_tag' then null;
+      when 'merge' then target_ticket := p_value::uuid;
       else raise exception using errcode = 'P0001', message = 'bad_request', detail = 'action';
     end case;
   exception when invalid_text_representation then
@@ -348,6 +353,26 @@ begin
     -- Assigning a new ticket opens it (ticket_transition); a non-member is refused for the batch.
     update public.tickets t set assignee_id = target_assignee where t.id = any (mine) and t.assignee_id is distinct from target_assignee;
     get diagnostics n = row_count;
+  elsif p_action = 'merge' then
+    -- Each other ticket into p_value (one of the batch), through merge_tickets: its rules, its refusals
+    -- counted by code (ticket_merged, merge_closed).
+    if not (target_ticket = any (mine)) then
+      raise exception using errcode = 'P0001', message = 'bad_request', detail = 'merge into one of the tickets';
+    end if;
+    foreach other in array mine loop
+      continue when other = target_ticket;
+      begin
+        perform public.merge_tickets(other, target_ticket);
+        n := n + 1;
+      exception when sqlstate 'P0001' then
+        reason := case sqlerrm when 'ticket_merged' then 'merged' when 'merge_closed' then 'closed' else sqlerrm end;
+        merged_reasons := merged_reasons || jsonb_build_object(reason, coalesce((merged_reasons ->> reason)::integer, 0) + 1);
+      end;
+    end loop;
+    skipped := merged_reasons;
+    -- The primary is the batch's target, not one of its changes.
+    mine := array_remove(mine, target_ticket);
+    ids := array_remove(ids, target_ticket);
   elsif p_action = 'add_tag' then
     tag := private.tag_named(ws, p_value);
     insert into public.ticket_tags (ticket_id, tag_id) select x, tag from unnest(mine) x on conflict do nothing;

@@ -1,7 +1,8 @@
 // Bulk changes end to end (docs/product.md §2.6), with JavaScript and without: an agent checks rows
 // (with JavaScript, shift-click selects a range and the bar counts them), assigns them in one "Apply"
 // and reads what happened; "All … matching this view" changes every ticket of the view across pages
-// (30 tickets, 25 a page), and a status the state machine refuses is skipped and said.
+// (30 tickets, 25 a page), and a status the state machine refuses is skipped and said; two checked
+// tickets merge into the older after a confirmation.
 import { expect, expectNoViolations, newContext, newWorkspace, screenshots, serviceRest, test } from './fixtures.ts';
 
 for (const javaScript of [true, false]) {
@@ -82,5 +83,18 @@ for (const javaScript of [true, false]) {
     await a.goto(`/w/${slug}?view=all&tag=batch`);
     await expect(rows.first()).toBeVisible();
     await screenshots(a, testInfo, `inbox-bulk-js-${javaScript}`);
+
+    // Merge: checked tickets only, into the oldest, after a confirmation that names them.
+    await a.goto(`/w/${slug}?view=all`);
+    const [first, second] = [rows.nth(0).getByRole('checkbox'), rows.nth(1).getByRole('checkbox')];
+    await first.check();
+    await second.check();
+    await a.getByLabel('Change the selected', { exact: true }).selectOption({ label: 'Merge into the oldest' });
+    await a.getByRole('button', { name: 'Update tickets' }).click();
+    const confirm = a.getByRole('form', { name: 'Confirm the merge' });
+    await expect(confirm).toContainText(/^Merge #\d+ into #\d+ Bulk request \d+\?/);
+    await screenshots(a, testInfo, `inbox-merge-confirm-js-${javaScript}`);
+    await confirm.getByRole('button', { name: 'Merge 2 tickets' }).click();
+    await expect(a.getByTestId('bulk-done')).toHaveText('1 updated');
   });
 }

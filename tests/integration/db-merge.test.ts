@@ -197,6 +197,30 @@ describe('merging tickets', () => {
     expect((await row(b.id)).merged_into_id).toBe(c.id);
   });
 
+  it('merges in bulk into one of the batch, each through merge_tickets, refusals counted by reason', async () => {
+    const [a, b, c, d] = [await openTicket(db), await openTicket(db), await openTicket(db), await openTicket(db)];
+    await db.sql(`update tickets set status = 'closed' where id = $1`, [c.id]);
+    const bulk = (into: string, ids = [a.id, b.id, c.id, d.id]) =>
+      clients.acmeAgent.rpc('bulk_update_tickets', { p_ticket_ids: ids, p_action: 'merge', p_value: into });
+    // Into a ticket outside the batch: refused whole.
+    expect((await bulk(d.id, [a.id, b.id])).error?.message).toBe('bad_request');
+    expect((await bulk(a.id)).data).toEqual({ updated: 2, skipped: { closed: 1 } });
+    expect((await row(b.id)).merged_into_id).toBe(a.id);
+    expect((await row(d.id)).merged_into_id).toBe(a.id);
+    expect((await row(c.id)).merged_into_id).toBeNull();
+    // Again: the merged ones are skipped as such.
+    expect((await bulk(a.id)).data).toEqual({ updated: 0, skipped: { closed: 1, merged: 2 } });
+    expect(
+      (
+        await clients.acmeCustomer.rpc('bulk_update_tickets', {
+          p_ticket_ids: [a.id, d.id],
+          p_action: 'merge',
+          p_value: a.id,
+        })
+      ).error?.message,
+    ).toBe('not_found');
+  });
+
   it('two merges of one pair at once, either way round: the first wins, the second is refused', async () => {
     const [a, b] = [await openTicket(db), await openTicket(db)];
     // Two sessions as PostgREST runs them: role authenticated, the caller's claims, one transaction each.

@@ -101,6 +101,10 @@ const catalogue = {
     message: () => 'One of these tickets was merged already. Merge into the ticket it went to.',
   },
   merge_closed: { status: 409, message: () => 'A closed ticket can’t be merged.' },
+  merge_needs_tickets: {
+    status: 400,
+    message: () => 'Check 2 or more tickets on this page to merge: the oldest keeps them all.',
+  },
   merge_target_missing: {
     status: 404,
     message: () => 'No other ticket here matches. Enter its number, such as 12, or words of its subject.',

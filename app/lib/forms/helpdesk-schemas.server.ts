@@ -184,14 +184,16 @@ export const InboxSchema = byIntent([
     intent: z.literal('bulk'),
     ticket: z.array(IdSchema).max(1000, badRequest.error).default([]),
     all_matching: z.literal('on', badRequest).optional(),
-    // "assign:<member id>|me|none", "status:<status>", "priority:<priority>", "add_tag", "remove_tag".
+    // "assign:<member id>|me|none", "status:<status>", "priority:<priority>", "add_tag", "remove_tag", "merge".
     bulk_action: z
       .string(bulkAction)
       .regex(
-        /^(?:assign:(?:me|none|[0-9a-f-]{36})|status:[a-z]+|priority:[a-z]+|add_tag|remove_tag)$/,
+        /^(?:assign:(?:me|none|[0-9a-f-]{36})|status:[a-z]+|priority:[a-z]+|add_tag|remove_tag|merge)$/,
         bulkAction.error,
       ),
     tag: z.string().optional(),
+    // A merge is confirmed (the second step: the tickets named, the one kept).
+    confirm: z.literal('on', badRequest).optional(),
   }),
 ]);
 

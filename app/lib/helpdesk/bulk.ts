@@ -7,7 +7,7 @@ export interface BulkResult {
   skipped: Record<string, number>;
 }
 
-const REASONS: Record<string, string> = { unchanged: 'already so', not_found: 'not found' };
+const REASONS: Record<string, string> = { unchanged: 'already so', not_found: 'not found', merged: 'merged already' };
 
 export function bulkSummary({ updated, skipped }: BulkResult): string {
   const reasons = Object.entries(skipped).filter(([, n]) => n > 0);

@@ -6,14 +6,48 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, replyErrors, replyFormErrors } from '~/components/forms.tsx';
 import { AGENT_STATUSES, PRIORITIES, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { action, loader } from './inbox.server.ts';
+import { inboxHref } from './inbox-href.ts';
 
 const count = new Intl.NumberFormat('en');
 
+/** A bulk merge to confirm (docs/product.md §2.9): the tickets named, the oldest kept; its own form. */
+function MergeConfirm({ into, tickets, back }: MergeAsk & { back: string }) {
+  return (
+    <Form method="post" className="card stack" aria-label="Confirm the merge">
+      <input type="hidden" name="intent" value="bulk" />
+      <input type="hidden" name="bulk_action" value="merge" />
+      <input type="hidden" name="confirm" value="on" />
+      <p>
+        Merge{' '}
+        {tickets
+          .filter((t) => t.id !== into.id)
+          .map((t) => `#${t.number}`)
+          .join(', ')}{' '}
+        into <bdi>#{into.number} {into.subject}</bdi>? Their messages, notes and files move there, and they are
+        closed for good.
+      </p>
+      {tickets.map((t) => (
+        <input key={t.id} type="hidden" name="ticket" value={t.id} />
+      ))}
+      <div className="hd-check">
+        <button type="submit" className="button">
+          Merge {tickets.length} tickets
+        </button>
+        <a href={back}>Cancel</a>
+      </div>
+    </Form>
+  );
+}
+type Ticket = { id: string; number: number; subject: string };
+type MergeAsk = { into: Ticket; tickets: Ticket[] };
+
 export function BulkBar({ selected }: { selected: number | null }) {
-  const { members, total, adminOf } = useLoaderData<typeof loader>();
+  const { workspace, view, filters, members, total, adminOf } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const result = answer && 'result' in answer ? answer.result : undefined;
   const statuses = adminOf ? [...AGENT_STATUSES, 'closed' as const] : AGENT_STATUSES;
+  const ask = answer && 'mergeConfirm' in answer ? (answer.mergeConfirm as MergeAsk) : null;
+  if (ask) return <MergeConfirm {...ask} back={inboxHref(workspace.slug, { view, ...filters })} />;
   return (
     <Form id="bulk" method="post" className="hd-bulk" aria-label="Change the selected requests">
       <input type="hidden" name="intent" value="bulk" />
@@ -48,6 +82,7 @@ export function BulkBar({ selected }: { selected: number | null }) {
             <option value="add_tag">Add the tag</option>
             <option value="remove_tag">Remove the tag</option>
           </optgroup>
+          <option value="merge">Merge into the oldest</option>
         </select>
         <ErrorList errors={replyErrors(result, 'bulk_action')} />
       </div>

@@ -165,6 +165,23 @@ async function bulkAction(
   }
   if (!form.all_matching && !form.ticket.length)
     return refuse('ticket', errorMessage('bulk_none_selected'), errorStatus('bulk_none_selected'));
+  if (action === 'merge') {
+    // Checked tickets only, into the oldest of them; first the tickets named, to confirm.
+    if (form.all_matching || form.ticket.length < 2)
+      return refuse('ticket', errorMessage('merge_needs_tickets'), errorStatus('merge_needs_tickets'));
+    const { data: rows, error } = await supabase
+      .from('tickets')
+      .select('id, number, subject')
+      .in('id', form.ticket)
+      .order('number')
+      .limit(1000);
+    if (error) throwDbError(request, error, 'bulk merge');
+    if (rows.length < 2)
+      return refuse('ticket', errorMessage('merge_needs_tickets'), errorStatus('merge_needs_tickets'));
+    if (!form.confirm)
+      return dataWithSession(request, { result: submission.reply(), mergeConfirm: { into: rows[0], tickets: rows } });
+    value = rows[0].id;
+  }
 
   const change = async (ids: string[]) => {
     const { data, error } = await supabase.rpc('bulk_update_tickets', {
