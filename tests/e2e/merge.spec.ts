@@ -50,7 +50,7 @@ async function replyToOf(email: string, text: string): Promise<string> {
         }
         return address;
       },
-      { timeout: 10_000, message: `an email to ${email} with "${text}"` },
+      { timeout: 30_000, message: `an email to ${email} with "${text}"` },
     )
     .not.toBe('');
   return address;
