@@ -23,8 +23,11 @@ function MergeConfirm({ into, tickets, back }: MergeAsk & { back: string }) {
           .filter((t) => t.id !== into.id)
           .map((t) => `#${t.number}`)
           .join(', ')}{' '}
-        into <bdi>#{into.number} {into.subject}</bdi>? Their messages, notes and files move there, and they are
-        closed for good.
+        into{' '}
+        <bdi>
+          #{into.number} {into.subject}
+        </bdi>
+        ? Their messages, notes and files move there, and they are closed for good.
       </p>
       {tickets.map((t) => (
         <input key={t.id} type="hidden" name="ticket" value={t.id} />
