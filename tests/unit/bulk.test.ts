@@ -10,6 +10,9 @@ describe('bulk summary', () => {
       '1 updated, 3 skipped: 2 closed, 1 already so',
     );
     expect(bulkSummary({ updated: 0, skipped: { not_found: 4 } })).toBe('0 updated, 4 skipped: not found');
+    expect(bulkSummary({ updated: 0, skipped: { closed: 1, merged: 2 } })).toBe(
+      '0 updated, 3 skipped: 1 closed, 2 merged already',
+    );
   });
 
   it('adds batches up', () => {
