@@ -45,6 +45,16 @@ async function requesterTicket(request: Request, params: LoaderFunctionArgs['par
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase, workspace, ticket } = await requesterTicket(request, params);
+  // Merged into another request (docs/product.md §2.9): that one's page, when it is mine too.
+  if (ticket.merged_into_id) {
+    const { data: into } = await supabase
+      .from('tickets')
+      .select('number')
+      .eq('id', ticket.merged_into_id)
+      .eq('requester_id', user.id)
+      .maybeSingle();
+    if (into) throw redirectWithSession(request, `/support/${workspace.slug}/requests/${into.number}`);
+  }
   // Replies only, whoever reads: RLS already hides notes from requesters; this keeps the portal public-only for agents too.
   // A window of the thread (thread-window.ts): from the cursor on, and THREAD_PAGE + 1 before it, newest first.
   const cursor = earlierCursor(request);
@@ -176,7 +186,11 @@ export default function PortalRequest() {
       </div>
       <LiveThread ticketId={ticket.id} />
       <Thread messages={messages} earlier={earlier} filesPath={`${base}/requests/${ticket.number}/files/`} />
-      {closed ? (
+      {ticket.merged_into_id ? (
+        <div className="card notice notice--warning" data-testid="closed-notice">
+          <p>The team merged this request into another one. To add something, reply to one of its emails.</p>
+        </div>
+      ) : closed ? (
         <div className="card notice notice--warning" data-testid="closed-notice">
           <p>
             This request is closed. <Link to={`${base}/new`}>Open a follow-up request</Link>

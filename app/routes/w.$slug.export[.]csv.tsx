@@ -5,7 +5,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
 import { CSV_BOM, csvRow } from '~/lib/export/csv.ts';
-import { type InboxJson, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
+import { type InboxJson, inboxArgs, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import type { InboxCursor } from '~/lib/helpdesk/inbox-cursor.ts';
@@ -16,17 +16,14 @@ import { errorResponse, responseHeaders } from '~/lib/http/responses.server.ts';
 /** Tickets per inbox call (its most): a million rows in a thousand calls. */
 const EXPORT_PAGE_SIZE = 1000;
 
-const HEADER = ['Number', 'Subject', 'Status', 'Priority', 'Requester', 'Assignee', 'Last activity'];
+const HEADER = ['Number', 'Subject', 'Status', 'Priority', 'Requester', 'Assignee', 'Tags', 'Last activity'];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const { slug } = await requireAdmin(request, supabase, user.id, params.slug ?? '');
-  const { view, q, status, priority, assignee } = inboxFilters(new URL(request.url).searchParams);
-  const filters = Object.fromEntries(
-    Object.entries({ p_view: view, p_query: q, p_status: status, p_priority: priority, p_assignee: assignee }).filter(
-      ([, v]) => v !== '',
-    ),
-  );
+  const shown = inboxFilters(new URL(request.url).searchParams);
+  const { view, q } = shown;
+  const filters = inboxArgs(shown);
   const pageAfter = (after: InboxCursor | null) =>
     supabase.rpc(
       'inbox',
@@ -64,6 +61,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           PRIORITY_LABELS[t.priority] ?? t.priority,
           t.requester,
           t.assignee ?? '',
+          t.tags.map((tag) => tag.name).join(' '),
           t.last_message_at,
         ]),
       );

@@ -453,6 +453,9 @@ describe('database checks', () => {
       'is_member',
       'is_open',
       'is_system',
+      // Tags (52_triage.sql): the tags policy's check, and the tag a bulk change names (bulk_update_tickets
+      // runs as its caller).
+      'may_create_tags',
       'may_upload_attachment',
       // The help center's editing channel (65_help_center.sql), as may_use_ticket_channel.
       'may_use_help_article_channel',
@@ -466,6 +469,7 @@ describe('database checks', () => {
       'report_percentiles',
       'search_ticket_ids',
       'status_after_reply',
+      'tag_named',
       'ticket_actor',
       // canned_replies' placeholder check (45_canned_replies.sql), which runs as the writer.
       'unknown_placeholders',

@@ -28,18 +28,20 @@ interface Inbox {
 }
 
 const VIEW_SQL: Record<string, string> = {
-  unassigned: `assignee_id is null and status in ('new', 'open')`,
-  mine: `assignee_id = $2 and status in ('new', 'open', 'pending')`,
-  open: `status in ('new', 'open')`,
-  pending: `status = 'pending'`,
+  unassigned: `assignee_id is null and status in ('new', 'open') and snoozed_until is null`,
+  mine: `assignee_id = $2 and status in ('new', 'open', 'pending') and snoozed_until is null`,
+  open: `status in ('new', 'open') and snoozed_until is null`,
+  pending: `status = 'pending' and snoozed_until is null`,
+  snoozed: 'snoozed_until is not null',
   solved: `status = 'solved'`,
   all: 'true',
 };
 
 // Tallies that disagree with a count of the tickets, either way (empty when they agree).
 const TALLY_DRIFT = `
-  with tallied as (select workspace_id, status, priority, assignee_id, n from private.ticket_tallies where n > 0),
-       counted as (select workspace_id, status, priority, assignee_id, count(*) as n from public.tickets group by 1, 2, 3, 4)
+  with tallied as (select workspace_id, status, priority, assignee_id, snoozed, n from private.ticket_tallies where n > 0),
+       counted as (select workspace_id, status, priority, assignee_id, snoozed_until is not null as snoozed, count(*) as n
+                     from public.tickets group by 1, 2, 3, 4, 5)
   select * from ((table tallied except table counted) union all (table counted except table tallied)) d`;
 
 describe('inbox', () => {

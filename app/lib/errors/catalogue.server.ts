@@ -74,6 +74,41 @@ const catalogue = {
     message: () => 'Someone saved this article meanwhile. Your text is kept: save to replace theirs.',
   },
   collection_taken: { status: 409, message: () => 'That collection exists already.' },
+  // Tags (docs/product.md §2.4): a name is an identifier (TAG_NAME_RE, app/lib/helpdesk/tags.ts).
+  tag_invalid: {
+    status: 400,
+    message: () => 'A tag is 1 to 40 lower-case letters, digits, - or _, starting with a letter or digit.',
+  },
+  tag_create_forbidden: {
+    status: 403,
+    message: () => 'Only admins can create tags in this workspace. Choose an existing tag.',
+  },
+  tag_taken: { status: 409, message: () => 'That tag exists already. Merge the two instead.' },
+  tag_merge_same: { status: 400, message: () => 'Choose another tag to merge into.' },
+  // Bulk changes in the inbox (docs/product.md §2.6).
+  bulk_action_missing: { status: 400, message: () => 'Choose what to do with the selected tickets.' },
+  bulk_none_selected: { status: 400, message: () => 'Select at least one ticket, or all matching this view.' },
+  // Snooze (docs/product.md §2.5).
+  snooze_invalid: { status: 400, message: () => 'Choose a time in the future, at most a year from now.' },
+  ticket_not_snoozable: {
+    status: 409,
+    message: () => 'A solved or closed ticket can’t be snoozed.',
+  },
+  // Merging tickets (docs/product.md §2.9).
+  merge_same: { status: 400, message: () => 'Choose another ticket: a ticket can’t be merged into itself.' },
+  ticket_merged: {
+    status: 409,
+    message: () => 'One of these tickets was merged already. Merge into the ticket it went to.',
+  },
+  merge_closed: { status: 409, message: () => 'A closed ticket can’t be merged.' },
+  merge_needs_tickets: {
+    status: 400,
+    message: () => 'Check 2 or more tickets on this page to merge: the oldest keeps them all.',
+  },
+  merge_target_missing: {
+    status: 404,
+    message: () => 'No other ticket here matches. Enter its number, such as 12, or words of its subject.',
+  },
   // Business hours and SLA targets (/w/:slug/settings/hours).
   hours_invalid: {
     status: 400,

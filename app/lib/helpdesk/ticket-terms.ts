@@ -10,13 +10,14 @@ export type TicketPriority = (typeof PRIORITIES)[number];
 export const MEMBER_ROLES = Constants.public.Enums.member_role;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
-export const INBOX_VIEWS = ['unassigned', 'mine', 'open', 'pending', 'solved', 'all', 'breaching'] as const;
+export const INBOX_VIEWS = ['unassigned', 'mine', 'open', 'pending', 'snoozed', 'solved', 'all', 'breaching'] as const;
 export type InboxView = (typeof INBOX_VIEWS)[number];
 export const VIEW_LABELS: Record<InboxView, string> = {
   unassigned: 'Unassigned',
   mine: 'Mine',
   open: 'Open',
   pending: 'Pending',
+  snoozed: 'Snoozed',
   solved: 'Solved',
   all: 'All',
   // Tickets with an SLA promise running, soonest due first (docs/product.md "Business hours and SLA targets").

@@ -111,7 +111,10 @@ export async function requireMemberTicket(
   return { id: data.id, workspaceId: data.workspace_id };
 }
 
-export type RequesterTicket = Pick<Tables<'tickets'>, 'id' | 'number' | 'subject' | 'status' | 'created_at'>;
+export type RequesterTicket = Pick<
+  Tables<'tickets'>,
+  'id' | 'number' | 'subject' | 'status' | 'created_at' | 'merged_into_id'
+>;
 
 /** A requester's own ticket with its workspace, in one query; anyone else's is a 404. */
 export async function requireRequesterTicket(
@@ -125,7 +128,7 @@ export async function requireRequesterTicket(
   const number = parseNumber(request, rawNumber);
   const { data, error } = await supabase
     .from('tickets')
-    .select('id, number, subject, status, created_at, workspaces!inner(id, slug, name)')
+    .select('id, number, subject, status, created_at, merged_into_id, workspaces!inner(id, slug, name)')
     .eq('number', number)
     .eq('workspaces.slug', slug)
     .eq('requester_id', userId)

@@ -1115,11 +1115,47 @@ export type Database = {
           },
         ]
       }
+      tags: {
+        Row: {
+          colour: string
+          created_at: string
+          created_by: string | null
+          id: string
+          name: string
+          workspace_id: string
+        }
+        Insert: {
+          colour?: string
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name: string
+          workspace_id: string
+        }
+        Update: {
+          colour?: string
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "tags_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       ticket_events: {
         Row: {
           actor_id: string | null
           created_at: string
           from: string | null
+          from_ticket: number | null
           id: number
           ticket_id: string
           to: string | null
@@ -1130,6 +1166,7 @@ export type Database = {
           actor_id?: string | null
           created_at?: string
           from?: string | null
+          from_ticket?: number | null
           id?: never
           ticket_id: string
           to?: string | null
@@ -1140,6 +1177,7 @@ export type Database = {
           actor_id?: string | null
           created_at?: string
           from?: string | null
+          from_ticket?: number | null
           id?: never
           ticket_id?: string
           to?: string | null
@@ -1156,6 +1194,45 @@ export type Database = {
           },
           {
             foreignKeyName: "ticket_events_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      ticket_followers: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          ticket_id: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          ticket_id: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          ticket_id?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_followers_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_followers_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -1220,6 +1297,52 @@ export type Database = {
           },
         ]
       }
+      ticket_tags: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          tag_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          tag_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          tag_id?: string
+          ticket_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_tags_tag_id_fkey"
+            columns: ["tag_id"]
+            isOneToOne: false
+            referencedRelation: "tags"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_tags_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_tags_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       tickets: {
         Row: {
           assignee_id: string | null
@@ -1230,10 +1353,12 @@ export type Database = {
           follow_up_of: string | null
           id: string
           last_message_at: string
+          merged_into_id: string | null
           number: number
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
+          snoozed_until: string | null
           solved_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -1249,10 +1374,12 @@ export type Database = {
           follow_up_of?: string | null
           id?: string
           last_message_at?: string
+          merged_into_id?: string | null
           number: number
           priority?: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search?: unknown
+          snoozed_until?: string | null
           solved_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -1268,10 +1395,12 @@ export type Database = {
           follow_up_of?: string | null
           id?: string
           last_message_at?: string
+          merged_into_id?: string | null
           number?: number
           priority?: Database["public"]["Enums"]["ticket_priority"]
           requester_id?: string
           search?: unknown
+          snoozed_until?: string | null
           solved_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject?: string
@@ -1289,6 +1418,13 @@ export type Database = {
           {
             foreignKeyName: "tickets_follow_up_of_fkey"
             columns: ["follow_up_of"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tickets_merged_into_id_fkey"
+            columns: ["merged_into_id"]
             isOneToOne: false
             referencedRelation: "tickets"
             referencedColumns: ["id"]
@@ -1390,6 +1526,7 @@ export type Database = {
       }
       workspaces: {
         Row: {
+          agents_create_tags: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -1399,6 +1536,7 @@ export type Database = {
           time_zone: string
         }
         Insert: {
+          agents_create_tags?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -1408,6 +1546,7 @@ export type Database = {
           time_zone?: string
         }
         Update: {
+          agents_create_tags?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -1431,6 +1570,10 @@ export type Database = {
           workspace_id: string
         }[]
       }
+      add_ticket_tag: {
+        Args: { p_name: string; p_ticket_id: string }
+        Returns: string
+      }
       announce_help_editor: {
         Args: { p_article_id: number; p_presence_ref: string }
         Returns: undefined
@@ -1447,6 +1590,10 @@ export type Database = {
           user_id: string
         }[]
       }
+      bulk_update_tickets: {
+        Args: { p_action: string; p_ticket_ids: string[]; p_value?: string }
+        Returns: Json
+      }
       claim_email_delivery: {
         Args: { p_message_id: string; p_recipient: string; p_ticket_id: string }
         Returns: boolean
@@ -1462,10 +1609,12 @@ export type Database = {
           follow_up_of: string | null
           id: string
           last_message_at: string
+          merged_into_id: string | null
           number: number
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
+          snoozed_until: string | null
           solved_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -1505,6 +1654,7 @@ export type Database = {
       create_workspace: {
         Args: { p_name: string; p_slug: string }
         Returns: {
+          agents_create_tags: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -1590,6 +1740,7 @@ export type Database = {
           p_query?: string
           p_slug: string
           p_status?: string
+          p_tags?: string[]
           p_view?: string
         }
         Returns: Json
@@ -1603,6 +1754,11 @@ export type Database = {
           role: Database["public"]["Enums"]["member_role"]
           workspace_name: string
         }[]
+      }
+      merge_tags: { Args: { p_from: string; p_into: string }; Returns: number }
+      merge_tickets: {
+        Args: { p_into: string; p_ticket_id: string }
+        Returns: Json
       }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
@@ -1718,10 +1874,12 @@ export type Database = {
           follow_up_of: string | null
           id: string
           last_message_at: string
+          merged_into_id: string | null
           number: number
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
+          snoozed_until: string | null
           solved_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -1751,6 +1909,10 @@ export type Database = {
           p_to?: string
         }
         Returns: Json
+      }
+      snooze_ticket: {
+        Args: { p_at?: string; p_preset?: string; p_ticket_id: string }
+        Returns: string
       }
       ticket_page: {
         Args: {
@@ -1788,6 +1950,7 @@ export type Database = {
         Returns: Json
       }
       workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
+      workspace_tags: { Args: { p_slug: string }; Returns: Json }
     }
     Enums: {
       assignment_mode: "off" | "round_robin" | "least_open"

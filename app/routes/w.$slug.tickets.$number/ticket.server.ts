@@ -13,6 +13,7 @@ import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/a
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
 import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
+import type { TicketTag } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpdesk/thread-window.ts';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
@@ -28,6 +29,7 @@ import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/h
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
+import { mergeCandidates } from './merge.server.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
 /** What public.ticket_page answers (supabase/schemas/50_inbox.sql), in its rows' own types. */
@@ -46,7 +48,8 @@ interface TicketPageJson {
     | 'created_at'
     | 'first_response_at'
     | 'solved_at'
-  >;
+    | 'snoozed_until'
+  > & { tags: TicketTag[]; merged_into: number | null };
   /** A window of the thread, oldest first (thread-window.ts). */
   messages: Omit<ThreadMessage, 'author'>[];
   /** How many messages I wrote here. */
@@ -71,7 +74,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
   const cursor = earlierCursor(request);
-  const [{ data: result, error }, canned, { data: signature }] = await Promise.all([
+  const [{ data: result, error }, canned, { data: signature }, merge] = await Promise.all([
     supabase.rpc(
       'ticket_page',
       {
@@ -85,6 +88,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     cannedReplyTitles(request, supabase, slug),
     // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
     supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
+    // "Merge into…" searched (?merge=): the tickets to choose from.
+    mergeCandidates(request, supabase, slug, number),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -92,6 +97,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throwDbError(request, error, 'ticket page');
   }
   const page = jsonPage<TicketPageJson>(result);
+  // Merged into another ticket: its page is that one's.
+  if (page.ticket.merged_into) throw redirectWithSession(request, `/w/${slug}/tickets/${page.ticket.merged_into}`);
   const names = new Map(Object.entries(page.names));
   const members = namedMembers(page.members, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
@@ -102,10 +109,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .toReversed()
     .map((e) => ({ id: e.id, created_at: e.created_at, text: historyLine(e, name) }));
   // The page's data goes into the document as script: only what the page shows (the JavaScript budget).
-  const { requester_id, created_at: _c, solved_at: _s, ...shownTicket } = page.ticket;
+  const { requester_id, created_at: _c, solved_at: _s, merged_into: _m, ...shownTicket } = page.ticket;
   const due = dueBadge(page.sla?.due_at, page.sla?.warn_at, new Date(), page.workspace.time_zone);
   return dataWithSession(request, {
     workspace: { id: page.workspace.id, slug: page.workspace.slug, name: page.workspace.name },
+    timeZone: page.workspace.time_zone,
     me: user.id,
     signature: signature?.body ?? null,
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
@@ -129,6 +137,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
+    merge,
   });
 }
 
@@ -172,6 +181,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
     });
   }
   const page = samePage(request, `/w/${slug}/tickets/${params.number}`);
+  if (form.intent === 'add_tag' || form.intent === 'remove_tag')
+    return tagAction(request, supabase, { id: ticket.id, page }, form, submission);
+  if (form.intent === 'snooze' || form.intent === 'wake')
+    return snoozeAction(request, supabase, { id: ticket.id, page }, form, submission);
+  if (form.intent === 'merge') {
+    const { data, error } = await supabase.rpc('merge_tickets', { p_ticket_id: ticket.id, p_into: form.into });
+    if (error) {
+      const mapped = mapDbError(error, 'merge_tickets');
+      const result = submission.reply({ formErrors: [mapped.message] });
+      return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
+    }
+    return redirectWithSession(request, `/w/${slug}/tickets/${(data as { number: number }).number}`);
+  }
   if (form.intent !== 'send')
     return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
   const { error } = await supabase.rpc('post_message', {
@@ -195,7 +217,56 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithSession(request, page);
 }
 
-type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' | 'insert_canned_reply' }>;
+type TicketForm = z.infer<typeof TicketSchema>;
+type SidebarForm = Exclude<
+  TicketForm,
+  { intent: 'send' | 'insert_canned_reply' | 'add_tag' | 'remove_tag' | 'snooze' | 'wake' | 'merge' }
+>;
+
+/** Snooze until a preset or a date and time (public.snooze_ticket), or wake it; refused at the field. */
+async function snoozeAction(
+  request: Request,
+  supabase: Supabase,
+  ticket: { id: string; page: string },
+  form: Extract<TicketForm, { intent: 'snooze' | 'wake' }>,
+  submission: ReturnType<typeof parseSubmission<typeof TicketSchema>>,
+) {
+  const custom = form.intent === 'snooze' && form.preset === 'custom';
+  const { error } = await supabase.rpc('snooze_ticket', {
+    p_ticket_id: ticket.id,
+    p_preset: form.intent === 'wake' ? 'wake' : custom ? undefined : form.preset,
+    p_at: custom ? (form.at ?? undefined) : undefined,
+  });
+  if (error) {
+    const mapped = mapDbError(error, `ticket ${form.intent}`);
+    const result = submission.reply({ fieldErrors: { at: [mapped.message] } });
+    return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
+  }
+  return redirectWithSession(request, ticket.page);
+}
+
+/**
+ * The sidebar's tags: add one by name (public.add_ticket_tag creates it if this agent may), or
+ * remove one. A refusal comes back at the tag field with what was typed; done, the page again.
+ */
+async function tagAction(
+  request: Request,
+  supabase: Supabase,
+  ticket: { id: string; page: string },
+  form: Extract<TicketForm, { intent: 'add_tag' | 'remove_tag' }>,
+  submission: ReturnType<typeof parseSubmission<typeof TicketSchema>>,
+) {
+  const { error } =
+    form.intent === 'add_tag'
+      ? await supabase.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: form.tag })
+      : await supabase.from('ticket_tags').delete().eq('ticket_id', ticket.id).eq('tag_id', form.tag_id);
+  if (error) {
+    const mapped = mapDbError(error, `ticket ${form.intent}`);
+    const result = submission.reply({ fieldErrors: { tag: [mapped.message] } });
+    return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
+  }
+  return redirectWithSession(request, ticket.page);
+}
 /** One field to write, and its value when the page was rendered (undefined: no check). */
 interface FieldChange {
   field: SidebarField;
