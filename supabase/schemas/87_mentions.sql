@@ -69,5 +69,6 @@ begin
   end loop;
   return null;
 end $$;
+revoke all on function private.mention_members() from public, anon, authenticated;
 create trigger messages_mention after insert on public.messages
   for each row when (new.kind = 'note') execute function private.mention_members();
