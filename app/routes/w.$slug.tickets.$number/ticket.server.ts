@@ -14,6 +14,7 @@ import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
 import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
+import { threadHtml } from '~/lib/helpdesk/message-body.server.ts';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
   parseNumber,
@@ -46,7 +47,7 @@ interface TicketPageJson {
     | 'first_response_at'
     | 'solved_at'
   >;
-  messages: Omit<ThreadMessage, 'author'>[];
+  messages: (Omit<ThreadMessage, 'author' | 'html'> & Pick<Tables<'messages'>, 'body'>)[];
   events: (TicketEvent & Pick<Tables<'ticket_events'>, 'id' | 'created_at'>)[];
   names: Record<string, string>;
   /** The SLA promise running, if any (supabase/schemas/90_promises.sql). */
@@ -81,7 +82,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const names = new Map(Object.entries(page.names));
   const members = namedMembers(page.members, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
-  const messages: ThreadMessage[] = page.messages.map((m) => ({ ...m, author: name(m.author_id) }));
+  const filesPath = `/w/${page.workspace.slug}/tickets/${page.ticket.number}/files/`;
+  const messages: ThreadMessage[] = page.messages.map(({ body, ...m }) => ({
+    ...m,
+    html: threadHtml({ body, ...m }, page.ticket.requester_id, filesPath),
+    author: name(m.author_id),
+  }));
   // The newest 100 changes, told oldest first like the thread.
   const events = page.events
     .toReversed()

@@ -91,8 +91,8 @@ export interface OutgoingEmail {
   references?: string[];
   replyTo?: string;
   headers?: Record<string, string>;
-  /** Files that go with the email (a reply's, within EMAIL_FILES_MAX_BYTES). */
-  attachments?: { filename: string; content: Uint8Array; contentType: string }[];
+  /** Files that go with the email (a reply's, within EMAIL_FILES_MAX_BYTES); `cid`: shown in the HTML. */
+  attachments?: { filename: string; content: Uint8Array; contentType: string; cid?: string }[];
 }
 
 /** Sends one email, retrying with back-off (0.25 s, 1 s, 4 s); throws the last error. */
