@@ -97,7 +97,7 @@ describe('a message’s body', () => {
 
   it('shows a requester’s text as written: no Markdown, tags as text', () => {
     const html = messageHtml({ body: '**not bold** <b>x</b>\nline', markdown: false });
-    expect(html).toBe('<p style="margin:0 0 12px">**not bold** &lt;b&gt;x&lt;/b&gt;<br>line</p>');
+    expect(html).toBe('<p>**not bold** &lt;b&gt;x&lt;/b&gt;<br>line</p>');
     expect(messageText({ body: '**as typed**', markdown: false })).toBe('**as typed**');
   });
 

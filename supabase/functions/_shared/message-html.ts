@@ -8,13 +8,12 @@ export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Plain text as HTML paragraphs (a blank line between them), each line break kept. */
-export function textToHtml(text: string): string {
-  return text
+const paragraphs = (text: string) =>
+  text
     .trim()
     .split(/\n{2,}/)
-    .map((p) => `<p style="margin:0 0 12px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
     .join('');
-}
 
 /**
  * Whether a message's body is Markdown: everyone's but the requester's own (agents write in the
@@ -32,7 +31,7 @@ export interface MessageBody {
 
 /** The body as sanitised HTML, line breaks kept as typed. */
 export function messageHtml({ body, markdown, files }: MessageBody): string {
-  return markdown ? renderMarkdown(body, { breaks: true, files }) : textToHtml(body);
+  return markdown ? renderMarkdown(body, { breaks: true, files }) : paragraphs(body);
 }
 
 /** The body as text: Markdown's marks taken out, the rest as written. */
@@ -55,8 +54,12 @@ const EMAIL_STYLES: Record<string, string> = {
 
 /** The body as an email's HTML: messageHtml with each element's style inline. */
 export function messageEmailHtml(message: MessageBody): string {
-  // The sanitiser's output holds no style attribute on these tags (textToHtml's <p> has one already).
-  return messageHtml(message).replace(/<(p|blockquote|pre|code|ul|ol|img|h2|h3)(?=[\s>/])(?![^>]*\sstyle=)/g, (_, tag) =>
-    `<${tag} style="${EMAIL_STYLES[tag]}"`,
+  // The sanitiser's output holds no style attribute on these tags.
+  return messageHtml(message).replace(
+    /<(p|blockquote|pre|code|ul|ol|img|h2|h3)(?=[\s>/])/g,
+    (_, tag) => `<${tag} style="${EMAIL_STYLES[tag]}"`,
   );
 }
+
+/** Plain text as an email's HTML paragraphs. */
+export const textToHtml = (text: string) => messageEmailHtml({ body: text, markdown: false });

@@ -1,0 +1,196 @@
+// Rich replies end to end (issue 29 item 4; docs/decisions/056-rich-replies-one-sanitiser.md): the
+// composer doesn't move when the page's JavaScript starts; the toolbar and Ctrl+B write Markdown; a
+// pasted screenshot joins the files and is written where the cursor is; the thread, the portal and the
+// customer's email show the bold text and the image in place (the email carries it inline, by
+// Content-ID), and the PDF as an attachment; without JavaScript the same Markdown is typed.
+import { randomUUID } from 'node:crypto';
+import type { BrowserContext, Page } from '@playwright/test';
+import {
+  expect,
+  expectNoViolations,
+  inboundEmail,
+  mailWith,
+  newContext,
+  newWorkspace,
+  screenshots,
+  test,
+  uniqueEmail,
+} from './fixtures.ts';
+
+// A 2×2 PNG and a small PDF.
+const PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==';
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+/** A screenshot pasted into the message box, as the clipboard hands it over ("image.png"). */
+async function pasteScreenshot(page: Page) {
+  await page.evaluate((base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
+    const box = document.getElementById('body')!;
+    box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, PNG_BASE64);
+}
+
+test.describe('rich replies', () => {
+  test.describe.configure({ mode: 'serial' });
+  const tag = randomUUID().slice(0, 8);
+  const customer = uniqueEmail('rich-casey');
+  let agent: { context: BrowserContext; page: Page };
+  let slug = '';
+  let number = 0;
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(90_000);
+    agent = await newContext(browser);
+    slug = await newWorkspace(agent.page, { label: 'rich' });
+    const res = await inboundEmail({
+      From: customer,
+      FromFull: { Email: customer, Name: 'Casey', MailboxHash: '' },
+      To: `${slug}@tend.localhost`,
+      ToFull: [{ Email: `${slug}@tend.localhost`, Name: '', MailboxHash: '' }],
+      Subject: `Printer jammed ${tag}`,
+      TextBody: 'It **jams** on page 2. <b>Help</b>',
+    });
+    expect(res.status).toBe(200);
+    number = (await res.json()).number;
+  });
+  test.afterAll(async () => {
+    await agent?.context.close();
+  });
+
+  test('the composer is where it was drawn when the page’s JavaScript starts', async () => {
+    const page = agent.page;
+    // The page as the server drew it: its scripts held back until it was measured.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/build\/.*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/w/${slug}/tickets/${number}`, { waitUntil: 'commit' });
+    const box = page.locator('#body');
+    await expect(box).toBeVisible();
+    const before = await box.boundingBox();
+    release();
+    // Started: the file field's enhancement (loaded after hydration) says what it adds.
+    await expect(page.getByText('Drop files here or paste a screenshot.')).toBeVisible();
+    const after = await box.boundingBox();
+    await page.unrouteAll();
+    expect(after?.y).toBe(before?.y);
+    // The combobox came from the server too (no select without a reply to choose).
+    await expect(page.getByRole('combobox', { name: 'Canned reply or article' })).toBeVisible();
+  });
+
+  test('bold from the toolbar and Ctrl+B, a pasted screenshot and a PDF: thread, portal and email show them', async ({
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    const page = agent.page;
+    await page.goto(`/w/${slug}/tickets/${number}`);
+    const form = page.locator('form.hd-composer');
+    const box = form.getByLabel('Message', { exact: true });
+    await box.fill('Hello Casey, ');
+    await box.focus();
+    await expect(form).toHaveAttribute('data-rich', 'on');
+    // Ctrl+B around the selection; again takes it off; the toolbar's Bold puts it back.
+    await box.press('End');
+    await box.pressSequentially('try this');
+    await box.press('Shift+Home');
+    await box.press('Control+b');
+    await expect(box).toHaveValue('**Hello Casey, try this**');
+    await box.press('Control+b');
+    await expect(box).toHaveValue('Hello Casey, try this');
+    await form.getByRole('button', { name: 'Bold' }).click();
+    await expect(box).toHaveValue('**Hello Casey, try this**');
+    await box.press('End');
+    await box.press('Enter');
+    await box.pressSequentially('first step');
+    await form.getByRole('button', { name: 'Numbered list' }).click();
+    await expect(box).toHaveValue('**Hello Casey, try this**\n1. first step');
+    await box.press('End');
+    await box.press('Enter');
+    await form.locator('input[type="file"]').setInputFiles({ name: 'manual.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await pasteScreenshot(page);
+    await expect(box).toHaveValue(
+      /^\*\*Hello Casey, try this\*\*\n1\. first step\n!\[screenshot-[\d-]+-1\.png\]\(attachment:screenshot-[\d-]+-1\.png\)\n$/,
+    );
+    const shot = /attachment:(screenshot-[\d-]+-1\.png)/.exec(await box.inputValue())![1];
+    await screenshots(page, test.info(), 'composer');
+    await expectNoViolations(page);
+    await form.getByRole('button', { name: 'Send', exact: true }).click();
+
+    // The thread: bold, the list, the image in place from the page's file route.
+    const sent = page.locator('.hd-message[data-kind="reply"]').last();
+    await expect(sent.locator('.hd-message__body strong')).toHaveText('Hello Casey, try this');
+    await expect(sent.locator('ol li')).toHaveText('first step');
+    const image = sent.locator('.hd-message__body img');
+    await expect(image).toHaveAttribute('src', new RegExp(`^/w/${slug}/tickets/${number}/files/[0-9a-f-]{36}$`));
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+    // The customer's own text stays as written: no Markdown, no HTML.
+    await expect(page.locator('.hd-message').first()).toContainText('It **jams** on page 2. <b>Help</b>');
+
+    // The email: branded HTML with the bold text and the image inline by its Content-ID, the PDF
+    // attached, and a text part without Markdown's marks.
+    const mail = await mailWith(customer, 'Hello Casey, try this');
+    expect(mail.HTML).toContain('<strong>Hello Casey, try this</strong>');
+    // The image part goes inline with a Content-ID of ours; the catcher (mailparser) puts the part's
+    // bytes where the HTML names its cid, as a mail client shows it: the pasted PNG, in place.
+    expect(mail.Inline).toEqual([
+      expect.objectContaining({ ContentID: expect.stringMatching(/^[0-9a-f-]{36}@/), ContentType: 'image/png', FileName: shot }),
+    ]);
+    expect(mail.HTML).toMatch(new RegExp(`<img[^>]+src="data:image/png;base64,${PNG_BASE64.replace(/[+/]/g, '\\$&')}"`));
+    expect(mail.Attachments.map((a) => a.FileName)).toContain('manual.pdf');
+    // (The image line continues the list item, as Markdown reads it.)
+    expect(mail.Text).toContain(`Hello Casey, try this\n\n1. first step\n   [image: ${shot}]`);
+    expect(mail.Text).not.toContain('**Hello');
+    // The customer's own words are quoted as they wrote them.
+    expect(mail.Text).toContain('> It **jams** on page 2. <b>Help</b>');
+
+    // The email as a mail client shows it, wide and narrow.
+    const reader = await agent.context.newPage();
+    await reader.setContent(mail.HTML);
+    await expect(reader.locator('strong', { hasText: 'Hello Casey, try this' })).toBeVisible();
+    await screenshots(reader, test.info(), 'email-rich-reply');
+    await reader.close();
+
+    // The portal, through the email's one-click link: the same rendering from the portal's file route.
+    const link = mail.Text.match(/https?:\/\/\S+/g)!.find((u) => new URL(u).pathname === '/auth/confirm')!;
+    const portal = await newContext(browser);
+    await portal.page.goto(link);
+    await portal.page.getByRole('button', { name: 'Confirm sign-in' }).click();
+    const reply = portal.page.locator('.hd-message', { hasText: 'Hello Casey' });
+    await expect(reply.locator('.hd-message__body strong')).toHaveText('Hello Casey, try this');
+    await expect(reply.locator('.hd-message__body img')).toHaveAttribute(
+      'src',
+      new RegExp(`^/support/${slug}/requests/${number}/files/[0-9a-f-]{36}$`),
+    );
+    await expectNoViolations(portal.page);
+    await portal.context.close();
+  });
+
+  test('without JavaScript the toolbar is away and typed Markdown renders', async ({ browser }) => {
+    const nojs = await newContext(browser, { javaScript: false });
+    const nojsSlug = await newWorkspace(nojs.page, { label: 'richnojs', javaScript: false });
+    const res = await inboundEmail({
+      From: customer,
+      FromFull: { Email: customer, Name: 'Casey', MailboxHash: '' },
+      To: `${nojsSlug}@tend.localhost`,
+      ToFull: [{ Email: `${nojsSlug}@tend.localhost`, Name: '', MailboxHash: '' }],
+      Subject: `Scanner ${tag}`,
+      TextBody: 'Scanner is off.',
+    });
+    const n = (await res.json()).number;
+    await nojs.page.goto(`/w/${nojsSlug}/tickets/${n}`);
+    await expect(nojs.page.getByRole('toolbar', { name: 'Formatting' })).toBeHidden();
+    await expect(nojs.page.getByRole('combobox', { name: 'Canned reply or article' })).toBeHidden();
+    const form = nojs.page.locator('form.hd-composer');
+    await form.getByLabel('Message', { exact: true }).fill('Press **Scan** then:\n\n- wait\n- [read this](https://example.com/scan)');
+    await form.getByRole('button', { name: 'Send', exact: true }).click();
+    const sent = nojs.page.locator('.hd-message[data-kind="reply"]').last();
+    await expect(sent.locator('.hd-message__body strong')).toHaveText('Scan');
+    await expect(sent.getByRole('link', { name: 'read this' })).toHaveAttribute('href', 'https://example.com/scan');
+    await nojs.context.close();
+  });
+});
