@@ -4,8 +4,9 @@
 // invitations_notify). A team's reply goes to the requester, with the thread's link and a one-click sign-in
 // link of its own. A notification (a customer's new request or reply, an assignment, …) goes to its member;
 // a digest lists what waited for them. Notes are never sent. An invitation goes to the invitee, with the link
-// to /invite/<token>. Each recipient gets a Reply-To of their own. Each (Message-ID, recipient) is claimed in
-// email_deliveries first: a retried call sends nothing twice.
+// to /invite/<token>. A forward (public.forward_ticket) goes to its outside address. Each recipient gets a
+// Reply-To of their own. Each (Message-ID, recipient) is claimed in email_deliveries first: a retried call
+// sends nothing twice.
 import { createElement } from 'react';
 import { ATTACHMENTS_BUCKET } from '../_shared/attachment-rules.ts';
 import { brandOf, senderOf, type EmailSettings } from '../_shared/email-brand.ts';
@@ -22,6 +23,7 @@ import {
 import {
   appUrl,
   escapeHtml,
+  forwardAddress,
   fromAddress,
   inboundDomain,
   messageIdOf,
@@ -562,6 +564,102 @@ async function deliver(
   }
 }
 
+/** How many of a ticket's public messages a forward of the whole conversation carries, newest first. */
+const FORWARDED_MESSAGES = 20;
+
+interface Forward {
+  id: string;
+  message_id: string | null;
+  to_address: string;
+  note: string;
+  created_by: string;
+  created_at: string;
+  ticket: Thread['ticket'] & { workspace: Thread['workspace'] };
+}
+
+/**
+ * A forward (88_rich_mail.sql) to its outside address: the agent's note on top, then the message or
+ * the conversation (newest first), a single message's files with it. Its Reply-To is the forward's own
+ * fwd+ address: the answer comes back into the ticket as an internal note (inbound-email).
+ */
+async function notifyForward(forwardId: string) {
+  const db = admin();
+  const { data, error } = await db
+    .from('ticket_forwards')
+    .select(
+      'id, message_id, to_address, note, created_by, created_at, ticket:tickets(id, number, subject, status, requester_id, assignee_id, workspace:workspaces(id, slug, name, time_zone))',
+    )
+    .eq('id', forwardId)
+    .maybeSingle();
+  if (error) throw error;
+  if (!data) return { status: 404, body: { error: 'forward not found' } };
+  const f = data as unknown as Forward;
+  const { workspace, ...ticket } = f.ticket;
+  const one = f.message_id !== null;
+  const query = db.from('messages').select('id, body, author_id, created_at').eq('ticket_id', ticket.id).eq('kind', 'reply');
+  const [{ data: messages, error: e2 }, who, settings, files] = await Promise.all([
+    one
+      ? query.eq('id', f.message_id!)
+      : query.order('created_at', { ascending: false }).order('id', { ascending: false }).limit(FORWARDED_MESSAGES),
+    displayName(f.created_by),
+    emailSettings(workspace.id),
+    one ? replyFiles(f.message_id!) : Promise.resolve(null),
+  ]);
+  if (e2) throw e2;
+  const team = await teamOf(workspace.id, [...new Set(messages.map((m) => m.author_id as string))]);
+  const forwarded = await Promise.all(
+    messages.map(async (m) => {
+      const body: MessageBody = {
+        body: m.body,
+        markdown: isMarkdownMessage(m.author_id, ticket.requester_id),
+        files: files?.refs,
+      };
+      return {
+        author: await displayName(m.author_id),
+        when: formatWhen(m.created_at, workspace.time_zone),
+        html: messageEmailHtml(body),
+        text: messageText(body),
+        fromTeam: team.has(m.author_id),
+      };
+    }),
+  );
+  const brand = brandOf(workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? '');
+  const note: MessageBody = { body: f.note || `${who} forwarded this to you.`, markdown: true };
+  const props: ThreadEmailProps & { fine: string } = {
+    brand,
+    heading: `${who} forwarded ${one ? 'a message' : 'a conversation'} to you`,
+    ticket: { number: ticket.number, subject: ticket.subject, status: TEAM_STATUS_LABELS[ticket.status] },
+    message: {
+      author: who,
+      when: formatWhen(f.created_at, workspace.time_zone),
+      html: messageEmailHtml(note),
+      text: messageText(note),
+      fromTeam: true,
+    },
+    files: files?.shown ?? [],
+    filesNote: files?.shown.some((x) => x.url)
+      ? `Files too big to go with an email are links; each works for ${FILE_LINK_DAYS} days.`
+      : undefined,
+    earlier: forwarded,
+    earlierTitle: one ? 'Forwarded message' : 'Forwarded conversation',
+    answer: `Reply to this email to answer ${who}: your reply reaches ${brand.name}’s team only, never the customer.`,
+    fine: `${who} of ${brand.name} forwarded this from request #${ticket.number}.`,
+  };
+  const messageId = `<f.${f.id}@${inboundDomain()}>`;
+  const outcome = newOutcome();
+  await deliver(outcome, messageId, f.to_address, ticket.id, async () => ({
+    from: senderOf(workspace.name, settings, fromAddress()),
+    to: f.to_address,
+    subject: `Fwd: ${ticket.subject} [#${ticket.number}]`,
+    text: threadEmailText(props),
+    html: renderEmail(createElement(ThreadEmail, props)),
+    messageId,
+    replyTo: await forwardAddress(f.id),
+    attachments: files?.attachments() ?? [],
+  }));
+  return { status: outcome.failed.length ? 502 : 200, body: outcome };
+}
+
 interface Invitation {
   id: string;
   email: string;
@@ -648,9 +746,10 @@ Deno.serve(async (req) => {
     answer = await notifyDigest(str('workspace_id')!, str('recipient_id')!);
   else if (payload.type === 'invitation' && str('invitation_id') && str('token'))
     answer = await notifyInvitation(str('invitation_id')!, str('token')!);
+  else if (payload.type === 'forward' && str('forward_id')) answer = await notifyForward(str('forward_id')!);
   if (answer) return json(answer.status, answer.body);
   return json(400, {
     error:
-      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "digest", "workspace_id", "recipient_id"} or {"type": "invitation", "invitation_id", "token"}',
+      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "digest", "workspace_id", "recipient_id"}, {"type": "invitation", "invitation_id", "token"} or {"type": "forward", "forward_id"}',
   });
 });
