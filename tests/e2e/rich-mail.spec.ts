@@ -111,7 +111,9 @@ test.describe('rich replies', () => {
     await expect(box).toHaveValue('**Hello Casey, try this**\n1. first step');
     await box.press('End');
     await box.press('Enter');
-    await form.locator('input[type="file"]').setInputFiles({ name: 'manual.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await form
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'manual.pdf', mimeType: 'application/pdf', buffer: PDF });
     await pasteScreenshot(page);
     await expect(box).toHaveValue(
       /^\*\*Hello Casey, try this\*\*\n1\. first step\n!\[screenshot-[\d-]+-1\.png\]\(attachment:screenshot-[\d-]+-1\.png\)\n$/,
@@ -138,9 +140,15 @@ test.describe('rich replies', () => {
     // The image part goes inline with a Content-ID of ours; the catcher (mailparser) puts the part's
     // bytes where the HTML names its cid, as a mail client shows it: the pasted PNG, in place.
     expect(mail.Inline).toEqual([
-      expect.objectContaining({ ContentID: expect.stringMatching(/^[0-9a-f-]{36}@/), ContentType: 'image/png', FileName: shot }),
+      expect.objectContaining({
+        ContentID: expect.stringMatching(/^[0-9a-f-]{36}@/),
+        ContentType: 'image/png',
+        FileName: shot,
+      }),
     ]);
-    expect(mail.HTML).toMatch(new RegExp(`<img[^>]+src="data:image/png;base64,${PNG_BASE64.replace(/[+/]/g, '\\$&')}"`));
+    expect(mail.HTML).toMatch(
+      new RegExp(`<img[^>]+src="data:image/png;base64,${PNG_BASE64.replace(/[+/]/g, '\\$&')}"`),
+    );
     expect(mail.Attachments.map((a) => a.FileName)).toContain('manual.pdf');
     // (The image line continues the list item, as Markdown reads it.)
     expect(mail.Text).toContain(`Hello Casey, try this\n\n1. first step\n   [image: ${shot}]`);
@@ -186,7 +194,9 @@ test.describe('rich replies', () => {
     await expect(nojs.page.getByRole('toolbar', { name: 'Formatting' })).toBeHidden();
     await expect(nojs.page.getByRole('combobox', { name: 'Canned reply or article' })).toBeHidden();
     const form = nojs.page.locator('form.hd-composer');
-    await form.getByLabel('Message', { exact: true }).fill('Press **Scan** then:\n\n- wait\n- [read this](https://example.com/scan)');
+    await form
+      .getByLabel('Message', { exact: true })
+      .fill('Press **Scan** then:\n\n- wait\n- [read this](https://example.com/scan)');
     await form.getByRole('button', { name: 'Send', exact: true }).click();
     const sent = nojs.page.locator('.hd-message[data-kind="reply"]').last();
     await expect(sent.locator('.hd-message__body strong')).toHaveText('Scan');

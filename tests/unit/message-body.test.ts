@@ -132,7 +132,9 @@ describe('a message’s body', () => {
       files: emailFiles,
     });
     expect(html).toContain('<img style="max-width:100%;height:auto;border:0" src="cid:1@tend.localhost" alt="screen"');
-    expect(html).toContain('<a href="https://project.example/functions/v1/file-link?t=abc" rel="noopener noreferrer">large</a>');
+    expect(html).toContain(
+      '<a href="https://project.example/functions/v1/file-link?t=abc" rel="noopener noreferrer">large</a>',
+    );
     expect(html).toMatch(/<blockquote style="margin:0 0 12px;padding:0 0 0 12px;border-left:3px solid #d0d7de/);
     expect(html).toContain('<ul style="margin:0 0 12px;padding-left:24px">');
     expectInert(html, true);

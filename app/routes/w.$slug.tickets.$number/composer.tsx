@@ -97,7 +97,7 @@ export function Composer({ result, sent }: { result: FormReply | undefined; sent
         textareaId="body"
         errors={replyErrors(result, 'canned_reply')}
       />
-      <div role="toolbar" aria-label="Formatting" aria-controls="body" className="hd-toolbar hd-with-js">
+      <div role="toolbar" aria-label="Formatting" aria-controls="body" className="hd-format-bar hd-with-js">
         {TOOLS.map(([md, name]) => (
           <button key={md} type="button" className="hd-tool" data-md={md} aria-label={name} />
         ))}

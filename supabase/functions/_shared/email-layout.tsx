@@ -274,19 +274,19 @@ export function ThreadEmail(p: ThreadEmailProps) {
       <Section style={{ marginTop: 24 }}>
         {p.button ? (
           <Button
-          href={p.button.url}
-          style={{
-            background: brand.accent,
-            color: '#ffffff',
-            borderRadius: 8,
-            padding: '12px 20px',
-            fontSize: 16,
-            fontWeight: 600,
-            fontFamily: FONT,
-          }}
-        >
-          {p.button.label}
-        </Button>
+            href={p.button.url}
+            style={{
+              background: brand.accent,
+              color: '#ffffff',
+              borderRadius: 8,
+              padding: '12px 20px',
+              fontSize: 16,
+              fontWeight: 600,
+              fontFamily: FONT,
+            }}
+          >
+            {p.button.label}
+          </Button>
         ) : null}
         {p.button?.note || p.button?.link ? (
           <Text className="t-muted" style={{ ...small, marginTop: 8 }}>
@@ -346,7 +346,12 @@ export function threadEmailText(p: Omit<ThreadEmailProps, 'brand' | 'fine'> & { 
     ...(files.length ? ['', p.files.length === 1 ? 'File:' : 'Files:', ...files] : []),
     ...(p.filesNote ? [p.filesNote] : []),
     ...(p.button
-      ? ['', `${p.button.label}: ${p.button.url}`, ...(p.button.note ? [p.button.note] : []), ...(p.button.link ? [p.button.link] : [])]
+      ? [
+          '',
+          `${p.button.label}: ${p.button.url}`,
+          ...(p.button.note ? [p.button.note] : []),
+          ...(p.button.link ? [p.button.link] : []),
+        ]
       : []),
     '',
     p.answer,

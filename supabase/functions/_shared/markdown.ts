@@ -58,10 +58,13 @@ function isAllowedImage(url: string, prefixes: readonly string[]): boolean {
 
 /** Per render: the options, and the image sources this render made itself (the message's own files). */
 interface RenderEnv {
-  [key: string]: unknown;
+  [key: string | symbol]: unknown;
   options: RenderOptions;
   trusted: Set<string>;
 }
+
+/** markdown-it's env, as this module passes it to every render. */
+const envOf = (given: unknown) => given as RenderEnv;
 
 function fileOf(url: string, env: RenderEnv): { name: string; ref: FileRef | null } | null {
   const m = ATTACHMENT.exec(url.trim());
@@ -81,7 +84,7 @@ function markdownFor(breaks: boolean): Markdown {
   const escape = md.utils.escapeHtml;
   const defaultImage = md.renderer.rules.image!;
   md.renderer.rules.image = (tokens, idx, options, given, self) => {
-    const env = given as RenderEnv;
+    const env = envOf(given);
     const token = tokens[idx]!;
     const src = String(token.attrGet('src') ?? '');
     const file = fileOf(src, env);
@@ -101,7 +104,7 @@ function markdownFor(breaks: boolean): Markdown {
   md.renderer.rules.heading_close = (tokens, idx) => `</h${headingLevel(tokens[idx]!.tag)}>\n`;
   md.renderer.rules.link_open = (tokens, idx, options, given, self) => {
     const token = tokens[idx]!;
-    const file = fileOf(String(token.attrGet('href') ?? ''), given as RenderEnv);
+    const file = fileOf(String(token.attrGet('href') ?? ''), envOf(given));
     // A file that can't be linked: its text alone (an <a> without href, which the sanitiser keeps as text).
     if (file) token.attrs = file.ref?.href ? [['href', file.ref.href]] : [];
     if (relOf(String(token.attrGet('href') ?? ''))) token.attrSet('rel', 'noopener noreferrer');
@@ -168,7 +171,9 @@ function clean(html: string, prefixes: readonly string[], trusted: ReadonlySet<s
   return sanitize(html, {
     ...SANITIZE,
     exclusiveFilter: (frame) =>
-      frame.tag === 'img' && !trusted.has(frame.attribs.src ?? '') && !isAllowedImage(frame.attribs.src ?? '', prefixes),
+      frame.tag === 'img' &&
+      !trusted.has(frame.attribs.src ?? '') &&
+      !isAllowedImage(frame.attribs.src ?? '', prefixes),
     transformTags: {
       a: (tagName, { href, ...attribs }) => ({
         tagName,
@@ -227,9 +232,9 @@ export function markdownToText(markdown: string, options: RenderOptions = {}): s
     else if (t.type === 'blockquote_close') {
       quotes.pop();
       // The quote's last blank line is the blank after it.
-      if (lines.at(-1)?.startsWith('>') && !lines.at(-1)!.replace(/[> ]/g, '')) lines[lines.length - 1] = quotes.join('').trimEnd();
-    }
-    else if (t.type === 'bullet_list_open' || t.type === 'ordered_list_open')
+      if (lines.at(-1)?.startsWith('>') && !lines.at(-1)!.replace(/[> ]/g, ''))
+        lines[lines.length - 1] = quotes.join('').trimEnd();
+    } else if (t.type === 'bullet_list_open' || t.type === 'ordered_list_open')
       lists.push({ ordered: t.type === 'ordered_list_open', n: Number(t.attrGet('start') ?? 1) - 1 });
     else if (t.type === 'bullet_list_close' || t.type === 'ordered_list_close') {
       lists.pop();

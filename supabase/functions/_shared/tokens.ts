@@ -58,11 +58,7 @@ export function tokenOf(kind: IdTokenKind, address: string, domain: string): str
 }
 
 /** The id of an `<id>.<mac>` token whose MAC is right, else null. */
-export async function readIdToken(
-  secret: string,
-  kind: IdTokenKind,
-  token: string,
-): Promise<string | null> {
+export async function readIdToken(secret: string, kind: IdTokenKind, token: string): Promise<string | null> {
   const m = /^([0-9a-f]{32})\.([0-9a-f]{20})$/.exec(token);
   if (!m) return null;
   const id = expand(m[1]);

@@ -596,7 +596,11 @@ async function notifyForward(forwardId: string) {
   const f = data as unknown as Forward;
   const { workspace, ...ticket } = f.ticket;
   const one = f.message_id !== null;
-  const query = db.from('messages').select('id, body, author_id, created_at').eq('ticket_id', ticket.id).eq('kind', 'reply');
+  const query = db
+    .from('messages')
+    .select('id, body, author_id, created_at')
+    .eq('ticket_id', ticket.id)
+    .eq('kind', 'reply');
   const [{ data: messages, error: e2 }, who, settings, files] = await Promise.all([
     one
       ? query.eq('id', f.message_id!)
