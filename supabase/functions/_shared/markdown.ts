@@ -81,7 +81,7 @@ function fileOf(url: string, env: RenderEnv): { name: string; ref: FileRef | nul
 function markdownFor(breaks: boolean): Markdown {
   const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks });
   md.validateLink = (url) => isSafeHref(url) || ATTACHMENT.test(url.trim());
-  const escape = md.utils.escapeHtml;
+  const escapeText = md.utils.escapeHtml;
   const defaultImage = md.renderer.rules.image!;
   md.renderer.rules.image = (tokens, idx, options, given, self) => {
     const env = envOf(given);
@@ -93,9 +93,10 @@ function markdownFor(breaks: boolean): Markdown {
       if (file.ref?.src) {
         token.attrSet('src', file.ref.src);
         env.trusted.add(file.ref.src);
-      } else if (file.ref?.href) return `<a href="${escape(file.ref.href)}"${relOf(file.ref.href)}>${escape(alt)}</a>`;
-      else return escape(alt);
-    } else if (!isAllowedImage(src, env.options.imagePrefixes ?? [])) return escape(token.content);
+      } else if (file.ref?.href)
+        return `<a href="${escapeText(file.ref.href)}"${relOf(file.ref.href)}>${escapeText(alt)}</a>`;
+      else return escapeText(alt);
+    } else if (!isAllowedImage(src, env.options.imagePrefixes ?? [])) return escapeText(token.content);
     token.attrSet('loading', 'lazy');
     return defaultImage(tokens, idx, options, env, self);
   };
