@@ -203,4 +203,66 @@ test.describe('rich replies', () => {
     await expect(sent.getByRole('link', { name: 'read this' })).toHaveAttribute('href', 'https://example.com/scan');
     await nojs.context.close();
   });
+
+  test('an agent starts a new conversation; the customer gets it and replies into it; the agent forwards it and the answer comes back as a note', async () => {
+    test.setTimeout(120_000);
+    const page = agent.page;
+    const casey = uniqueEmail('rich-new');
+    await page.goto(`/w/${slug}`);
+    await page.getByRole('link', { name: 'New conversation' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('New conversation');
+    await page.getByLabel('Customer’s email').fill(casey);
+    await page.getByLabel('Subject').fill(`Your refund ${tag}`);
+    await page.getByLabel('Message', { exact: true }).fill('Your refund is **on its way**.');
+    await page.locator('input[type="file"]').setInputFiles({ name: 'refund.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await screenshots(page, test.info(), 'new-conversation');
+    await expectNoViolations(page);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Your refund ${tag}`);
+    await expect(page.locator('.hd-ticket__facts')).toContainText('Pending');
+    await expect(page.locator('.hd-message__body strong')).toHaveText('on its way');
+
+    // The customer's email: the message, the PDF, a Reply-To that threads.
+    const mail = await mailWith(casey, 'Your refund is on its way.');
+    expect(mail.Subject).toMatch(new RegExp(`^Your refund ${tag} \\[#\\d+\\]$`));
+    expect(mail.Attachments.map((a) => a.FileName)).toEqual(['refund.pdf']);
+    const res = await inboundEmail({
+      From: casey,
+      FromFull: { Email: casey, Name: 'Casey New', MailboxHash: '' },
+      To: mail.ReplyTo[0].Address,
+      ToFull: [{ Email: mail.ReplyTo[0].Address, Name: '', MailboxHash: '' }],
+      Subject: `Re: ${mail.Subject}`,
+      TextBody: 'Thank you, got it.',
+    });
+    expect(res.status).toBe(200);
+    await page.reload();
+    await expect(page.locator('.hd-message[data-kind="reply"]', { hasText: 'Thank you, got it.' })).toBeVisible();
+
+    // Forward the conversation to a supplier, with a note.
+    const supplier = uniqueEmail('rich-supplier');
+    await page.getByRole('link', { name: 'Forward' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Forward');
+    await page.getByLabel('To', { exact: true }).fill(supplier);
+    await page.getByLabel('Note').fill('Can you confirm the **refund**?');
+    await screenshots(page, test.info(), 'forward');
+    await expectNoViolations(page);
+    await page.getByRole('button', { name: 'Forward' }).click();
+    await expect(page.locator('.hd-message--note', { hasText: `Forwarded this conversation to ${supplier}` })).toBeVisible();
+    const forwarded = await mailWith(supplier, 'Can you confirm the refund?');
+    expect(forwarded.Subject).toMatch(/^Fwd: Your refund/);
+    expect(forwarded.Text).toContain('Thank you, got it.');
+    const answer = await inboundEmail({
+      From: supplier,
+      FromFull: { Email: supplier, Name: 'Sam Supplier', MailboxHash: '' },
+      To: forwarded.ReplyTo[0].Address,
+      ToFull: [{ Email: forwarded.ReplyTo[0].Address, Name: '', MailboxHash: '' }],
+      Subject: `Re: ${forwarded.Subject}`,
+      TextBody: 'Confirmed, it left our bank today.',
+    });
+    expect(answer.status).toBe(200);
+    await page.reload();
+    await expect(
+      page.locator('.hd-message--note', { hasText: 'Confirmed, it left our bank today.' }).getByText('Internal note'),
+    ).toBeVisible();
+  });
 });
