@@ -214,7 +214,9 @@ test.describe('rich replies', () => {
     await page.getByLabel('Customer’s email').fill(casey);
     await page.getByLabel('Subject').fill(`Your refund ${tag}`);
     await page.getByLabel('Message', { exact: true }).fill('Your refund is **on its way**.');
-    await page.locator('input[type="file"]').setInputFiles({ name: 'refund.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'refund.pdf', mimeType: 'application/pdf', buffer: PDF });
     await screenshots(page, test.info(), 'new-conversation');
     await expectNoViolations(page);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
@@ -247,7 +249,9 @@ test.describe('rich replies', () => {
     await screenshots(page, test.info(), 'forward');
     await expectNoViolations(page);
     await page.getByRole('button', { name: 'Forward' }).click();
-    await expect(page.locator('.hd-message--note', { hasText: `Forwarded this conversation to ${supplier}` })).toBeVisible();
+    await expect(
+      page.locator('.hd-message--note', { hasText: `Forwarded this conversation to ${supplier}` }),
+    ).toBeVisible();
     const forwarded = await mailWith(supplier, 'Can you confirm the refund?');
     expect(forwarded.Subject).toMatch(/^Fwd: Your refund/);
     expect(forwarded.Text).toContain('Thank you, got it.');
