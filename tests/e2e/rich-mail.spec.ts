@@ -17,20 +17,32 @@ import {
   uniqueEmail,
 } from './fixtures.ts';
 
-// A 2×2 PNG and a small PDF.
-const PNG_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==';
+// A small PDF.
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
-/** A screenshot pasted into the message box, as the clipboard hands it over ("image.png"). */
-async function pasteScreenshot(page: Page) {
-  await page.evaluate((base64) => {
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+/**
+ * A screenshot pasted into the message box, as the clipboard hands it over ("image.png"): a 320×120
+ * PNG drawn in the page. Returns its bytes, base64.
+ */
+async function pasteScreenshot(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 320;
+    canvas.height = 120;
+    const g = canvas.getContext('2d')!;
+    g.fillStyle = '#1d4ed8';
+    g.fillRect(0, 0, 320, 120);
+    g.fillStyle = '#ffffff';
+    g.font = 'bold 28px sans-serif';
+    g.fillText('Error 42: paper jam', 16, 70);
+    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+    const bytes = new Uint8Array(await blob.arrayBuffer());
     const data = new DataTransfer();
     data.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
     const box = document.getElementById('body')!;
     box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, PNG_BASE64);
+    return btoa(String.fromCharCode(...bytes));
+  });
 }
 
 test.describe('rich replies', () => {
@@ -114,7 +126,7 @@ test.describe('rich replies', () => {
     await form
       .locator('input[type="file"]')
       .setInputFiles({ name: 'manual.pdf', mimeType: 'application/pdf', buffer: PDF });
-    await pasteScreenshot(page);
+    const png = await pasteScreenshot(page);
     await expect(box).toHaveValue(
       /^\*\*Hello Casey, try this\*\*\n1\. first step\n!\[screenshot-[\d-]+-1\.png\]\(attachment:screenshot-[\d-]+-1\.png\)\n$/,
     );
@@ -129,7 +141,7 @@ test.describe('rich replies', () => {
     await expect(sent.locator('ol li')).toHaveText('first step');
     const image = sent.locator('.hd-message__body img');
     await expect(image).toHaveAttribute('src', new RegExp(`^/w/${slug}/tickets/${number}/files/[0-9a-f-]{36}$`));
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
     // The customer's own text stays as written: no Markdown, no HTML.
     await expect(page.locator('.hd-message').first()).toContainText('It **jams** on page 2. <b>Help</b>');
 
@@ -147,7 +159,7 @@ test.describe('rich replies', () => {
       }),
     ]);
     expect(mail.HTML).toMatch(
-      new RegExp(`<img[^>]+src="data:image/png;base64,${PNG_BASE64.replace(/[+/]/g, '\\$&')}"`),
+      new RegExp(`<img[^>]+src="data:image/png;base64,${png.replace(/[+/]/g, '\\$&')}"`),
     );
     expect(mail.Attachments.map((a) => a.FileName)).toContain('manual.pdf');
     // (The image line continues the list item, as Markdown reads it.)
