@@ -22,32 +22,28 @@ export function CannedReplyPicker({
   textareaId: string;
   errors?: string[];
 }) {
-  // Keyed by ticket: the text is filled in for one. With JavaScript there are always articles to find.
+  // Keyed by ticket: the text is filled in for one. With JavaScript there are always articles to find;
+  // without, the select and "Insert".
   return (
     <>
       <LazyCombobox key={src} src={src} textareaId={textareaId} />
-      {replies.length ? <SelectPicker replies={replies} errors={errors} /> : null}
+      {replies.length ? (
+        <div className="hd-without-js">
+          <div className="hd-actions">
+            <SelectField id="canned_reply" name="canned_reply" label="Canned reply" defaultValue="">
+              <option value="">Choose a reply…</option>
+              {replies.map((title) => (
+                <option key={title}>{title}</option>
+              ))}
+            </SelectField>
+            <button type="submit" name="intent" value="insert_canned_reply" className="button button--secondary">
+              Insert
+            </button>
+          </div>
+          <ErrorList errors={errors} />
+        </div>
+      ) : null}
     </>
-  );
-}
-
-/** Without JavaScript: the select and "Insert". */
-function SelectPicker({ replies, errors }: { replies: string[]; errors?: string[] }) {
-  return (
-    <div className="hd-without-js">
-      <div className="hd-actions">
-        <SelectField id="canned_reply" name="canned_reply" label="Canned reply" defaultValue="">
-          <option value="">Choose a reply…</option>
-          {replies.map((title) => (
-            <option key={title}>{title}</option>
-          ))}
-        </SelectField>
-        <button type="submit" name="intent" value="insert_canned_reply" className="button button--secondary">
-          Insert
-        </button>
-      </div>
-      <ErrorList errors={errors} />
-    </div>
   );
 }
 

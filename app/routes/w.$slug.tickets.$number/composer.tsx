@@ -25,26 +25,16 @@ import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { AGENT_STATUSES, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { action, loader } from './ticket.server.ts';
 
-// The toolbar's buttons: what rich-composer.ts does (data-md) and their names; what they show is in
-// app.css, and rich-composer.ts adds the keys and the one tab stop when it loads (the page's budget).
-const TOOLS = [
-  ['bold', 'Bold'],
-  ['italic', 'Italic'],
-  ['link', 'Link'],
-  ['code', 'Code'],
-  ['quote', 'Quote'],
-  ['list', 'Bulleted list'],
-  ['numbered', 'Numbered list'],
-];
+// The toolbar's buttons by name, which is also what rich-composer.ts does (data-md); what they show is
+// in app.css, and rich-composer.ts adds the keys and the one tab stop when it loads (the page's budget).
+const TOOLS = ['Bold', 'Italic', 'Link', 'Code', 'Quote', 'Bulleted list', 'Numbered list'];
 
 /** Loads the formatting (once) on the composer's first focus: not part of the page's first JavaScript. */
 function wake({ currentTarget: form }: { currentTarget: HTMLFormElement }) {
   if (form.dataset.rich) return;
   form.dataset.rich = 'loading';
-  import('./rich-composer.ts').then(
-    (m) => m.enhance(form),
-    () => delete form.dataset.rich,
-  );
+  // (Failed to load: the box stays plain until the page is loaded again.)
+  import('./rich-composer.ts').then((m) => m.enhance(form));
 }
 
 export function Composer({ result, sent }: { result: FormReply | undefined; sent: FormReply | undefined }) {
@@ -65,6 +55,9 @@ export function Composer({ result, sent }: { result: FormReply | undefined; sent
     const draft = document.getElementById('body') as HTMLTextAreaElement | null;
     if (seen === refused || !draft?.value.trim()) setSeen(lastMessageId);
   }, [lastMessageId, refused, seen]);
+  // The composer is drawn by the server: a field focused before the page's JavaScript started gets
+  // its focus handlers now (the formatting's and the canned-reply picker's loading).
+  useEffect(() => void document.activeElement?.dispatchEvent(new FocusEvent('focusin', { bubbles: true })), []);
   return (
     <Form method="post" className="card stack hd-composer" encType="multipart/form-data" noValidate onFocus={wake}>
       <input type="hidden" name="last_seen_message_id" value={seen} />
@@ -97,9 +90,9 @@ export function Composer({ result, sent }: { result: FormReply | undefined; sent
         textareaId="body"
         errors={replyErrors(result, 'canned_reply')}
       />
-      <div role="toolbar" aria-label="Formatting" aria-controls="body" className="hd-format-bar hd-with-js">
-        {TOOLS.map(([md, name]) => (
-          <button key={md} type="button" className="hd-tool" data-md={md} aria-label={name} />
+      <div role="toolbar" aria-label="Formatting" className="hd-format-bar hd-with-js">
+        {TOOLS.map((name) => (
+          <button key={name} type="button" className="hd-tool" data-md={name} aria-label={name} />
         ))}
       </div>
       <MessageField

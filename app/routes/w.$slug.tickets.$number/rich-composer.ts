@@ -5,11 +5,11 @@
 // ![name](attachment:name), which the thread and the email show in place. Plain DOM: React renders
 // the toolbar and leaves the textarea's text to the browser.
 
-type Tool = 'bold' | 'italic' | 'link' | 'code' | 'quote' | 'list' | 'numbered';
+/** The toolbar's buttons, by name (their data-md, composer.tsx). */
+type Tool = 'Bold' | 'Italic' | 'Link' | 'Code' | 'Quote' | 'Bulleted list' | 'Numbered list';
 
-const KEYS: Record<string, Tool> = { b: 'bold', i: 'italic', k: 'link' };
-const NAMES: Partial<Record<Tool, string>> = { bold: 'Bold', italic: 'Italic', link: 'Link' };
-const WRAPS: Partial<Record<Tool, string>> = { bold: '**', italic: '_', code: '`' };
+const KEYS: Record<string, Tool> = { b: 'Bold', i: 'Italic', k: 'Link' };
+const WRAPS: Partial<Record<Tool, string>> = { Bold: '**', Italic: '_', Code: '`' };
 
 /** Replaces the selection with `text` (undoable where the browser allows), then selects [from, to) of it. */
 function write(area: HTMLTextAreaElement, start: number, end: number, text: string, from: number, to: number) {
@@ -29,27 +29,27 @@ export function format(area: HTMLTextAreaElement, tool: Tool) {
   const { selectionStart: start, selectionEnd: end, value } = area;
   const selected = value.slice(start, end);
   const wrap = WRAPS[tool];
-  if (wrap && !(tool === 'code' && selected.includes('\n'))) {
+  if (wrap && !(tool === 'Code' && selected.includes('\n'))) {
     // Again on a wrapped selection takes the marks off.
     if (value.slice(start - wrap.length, start) === wrap && value.slice(end, end + wrap.length) === wrap)
       return write(area, start - wrap.length, end + wrap.length, selected, 0, selected.length);
-    const inner = selected || tool;
+    const inner = selected || tool.toLowerCase();
     return write(area, start, end, `${wrap}${inner}${wrap}`, wrap.length, wrap.length + inner.length);
   }
-  if (tool === 'link') {
+  if (tool === 'Link') {
     // A selected address becomes the link's target; other text its words, with the address to type.
     if (/^https?:\/\/\S+$/.test(selected)) return write(area, start, end, `[](${selected})`, 1, 1);
     const words = selected || 'text';
     return write(area, start, end, `[${words}](https://)`, words.length + 3, words.length + 11);
   }
-  if (tool === 'code') return write(area, start, end, `\`\`\`\n${selected}\n\`\`\``, 4, 4 + selected.length);
+  if (tool === 'Code') return write(area, start, end, `\`\`\`\n${selected}\n\`\`\``, 4, 4 + selected.length);
   // Block tools act on whole lines.
   const from = value.lastIndexOf('\n', start - 1) + 1;
   const last = end > start && value[end - 1] === '\n' ? end - 1 : end;
   const lineEnd = value.indexOf('\n', last);
   const to = lineEnd < 0 ? value.length : lineEnd;
   const lines = value.slice(from, to).split('\n');
-  const mark = (i: number) => (tool === 'quote' ? '> ' : tool === 'list' ? '- ' : `${i + 1}. `);
+  const mark = (i: number) => (tool === 'Quote' ? '> ' : tool === 'Bulleted list' ? '- ' : `${i + 1}. `);
   const marked = /^(> |- |\d+\. )/;
   const text = lines.every((l) => marked.test(l))
     ? lines.map((l) => l.replace(marked, '')).join('\n')
@@ -79,7 +79,7 @@ export function enhance(form: HTMLFormElement) {
     const key = Object.keys(KEYS).find((k) => KEYS[k] === b.dataset.md);
     if (key) {
       b.setAttribute('aria-keyshortcuts', `Control+${key.toUpperCase()} Meta+${key.toUpperCase()}`);
-      b.title = `${NAMES[b.dataset.md as Tool]} (Ctrl+${key.toUpperCase()})`;
+      b.title = `${b.dataset.md} (Ctrl+${key.toUpperCase()})`;
     }
   }
   bar.addEventListener('click', (e) => {
