@@ -31,9 +31,7 @@ export interface MessageBody {
 
 /** The body as sanitised HTML, line breaks kept as typed. */
 export function messageHtml({ body, markdown, files }: MessageBody): string {
-  // Without markdown-it's newlines between tags (outside <pre>, where text never holds ">\n<"): what
-  // a page carries in its data is smaller.
-  return markdown ? renderMarkdown(body, { breaks: true, files }).replace(/>\n</g, '><').trim() : paragraphs(body);
+  return markdown ? renderMarkdown(body, { breaks: true, files }) : paragraphs(body);
 }
 
 /** The body as text: Markdown's marks taken out, the rest as written. */
