@@ -158,9 +158,7 @@ test.describe('rich replies', () => {
         FileName: shot,
       }),
     ]);
-    expect(mail.HTML).toMatch(
-      new RegExp(`<img[^>]+src="data:image/png;base64,${png.replace(/[+/]/g, '\\$&')}"`),
-    );
+    expect(mail.HTML).toMatch(new RegExp(`<img[^>]+src="data:image/png;base64,${png.replace(/[+/]/g, '\\$&')}"`));
     expect(mail.Attachments.map((a) => a.FileName)).toContain('manual.pdf');
     // (The image line continues the list item, as Markdown reads it.)
     expect(mail.Text).toContain(`Hello Casey, try this\n\n1. first step\n   [image: ${shot}]`);
