@@ -32,6 +32,8 @@ export function enhanceFileField(
     for (const f of Array.from(more)) all.items.add(f);
     el.files = all.files;
     check();
+    // For whoever writes them into the message (the ticket composer's rich-composer.ts: images inline).
+    el.dispatchEvent(new CustomEvent('tend:files', { bubbles: true, detail: Array.from(more) }));
   };
   const onDragOver = (e: DragEvent) => {
     if (!e.dataTransfer?.types.includes('Files')) return;

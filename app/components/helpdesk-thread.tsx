@@ -7,9 +7,11 @@ import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 import { AttachmentList } from './attachments.tsx';
 
-/** A message as the thread shows it: its row, the author's name, its files. */
-export type ThreadMessage = Pick<Tables<'messages'>, 'id' | 'kind' | 'body' | 'created_at' | 'author_id'> & {
+/** A message as the thread shows it: its row, its body as sanitised HTML, the author's name, its files. */
+export type ThreadMessage = Pick<Tables<'messages'>, 'id' | 'kind' | 'created_at' | 'author_id'> & {
   author: string;
+  /** The body rendered on the server (app/lib/helpdesk/message-body.server.ts). */
+  html: string;
   attachments?: AttachmentView[];
 };
 
@@ -59,7 +61,12 @@ export function Thread({
                 {isNew ? <span className="hd-new-label">New</span> : null}
                 <time dateTime={m.created_at}>{formatDate(m.created_at)}</time>
               </div>
-              <div className="hd-message__body">{m.body}</div>
+              <div
+                className="hd-message__body"
+                // The one sanitiser's output (supabase/functions/_shared/markdown.ts).
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server
+                dangerouslySetInnerHTML={{ __html: m.html }}
+              />
               <AttachmentList files={m.attachments ?? []} href={href} />
               {articleFrom && m.kind === 'reply' ? (
                 <a href={`${articleFrom}${m.id}`}>Create article from this reply</a>

@@ -25,6 +25,7 @@ import { PortalRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
+import { threadHtml } from '~/lib/helpdesk/message-body.server.ts';
 import { profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpdesk/thread-window.ts';
 import { requireRequesterTicket } from '~/lib/helpdesk/workspace-access.server.ts';
@@ -92,8 +93,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     supabase,
     thread.messages.map((m) => m.author_id),
   );
-  const messages: ThreadMessage[] = thread.messages.map((m) => ({
+  const filesPath = `/support/${workspace.slug}/requests/${ticket.number}/files/`;
+  const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => ({
     ...m,
+    html: threadHtml({ body, ...m }, user.id, filesPath),
     author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
   }));
   return dataWithSession(request, {

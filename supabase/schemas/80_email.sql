@@ -36,7 +36,8 @@ create table public.inbound_emails (
   message_id text,
   ticket_id uuid references public.tickets (id) on delete cascade,
   created_message_id uuid references public.messages (id) on delete set null,
-  outcome text not null check (outcome in ('reply', 'request', 'follow_up')),
+  -- forward_reply: an outside party's answer to a forward (88_rich_mail.sql).
+  outcome text not null check (outcome in ('reply', 'request', 'follow_up', 'forward_reply')),
   created_at timestamptz not null default now()
 );
 create index inbound_emails_ticket_idx on public.inbound_emails (ticket_id);

@@ -148,6 +148,8 @@ const catalogue = {
   },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
+  // New conversation (/w/:slug/tickets/new): with a customer, not with oneself.
+  requester_is_you: { status: 400, message: () => 'Enter the customer’s email address, not your own.' },
 } as const;
 
 type Catalogue = typeof catalogue;

@@ -285,3 +285,22 @@ export const CannedRepliesSchema = byIntent([
   z.object({ intent: z.literal('update'), reply: CannedReplyId, ...CannedReplyFields }),
   z.object({ intent: z.literal('delete'), reply: CannedReplyId }),
 ]);
+
+/** /w/:slug/tickets/new: an agent starts a conversation with a customer (88_rich_mail.sql). */
+export const NewConversationSchema = z.object({
+  requester: EmailSchema,
+  subject: SubjectSchema,
+  body: BodySchema,
+  client_key: ClientKeySchema,
+});
+
+/** /w/:slug/tickets/:number/forward: the ticket, or one public message (`message`), to an outside address. */
+export const ForwardSchema = z.object({
+  to: EmailSchema,
+  note: z
+    .string()
+    .default('')
+    .refine((s) => s.length <= MESSAGE_MAX_LENGTH, errorMessage('message_too_long')),
+  // "" (or none): the whole conversation.
+  message: z.string().regex(UUID_RE, badRequest).optional(),
+});

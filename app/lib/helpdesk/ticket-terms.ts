@@ -1,5 +1,6 @@
 // The helpdesk's terms, shared by the portal, the inbox and the ticket page (docs/product.md §3, §4):
 // statuses, priorities, roles and inbox views with their labels, and "no assignee".
+import { TEAM_STATUS_LABELS } from '../../../supabase/functions/_shared/status-labels.ts';
 import { Constants } from '../supabase/database.types.ts';
 
 // The database's enums (supabase/schemas/), as `npm run stack -- gen types` writes them.
@@ -42,13 +43,7 @@ export const NO_ASSIGNEE = 'none';
 /** An assignee as sent: the older word for no assignee ("nobody", in forms rendered before) is NO_ASSIGNEE. */
 export const assigneeValue = (raw: string) => (raw === 'nobody' ? NO_ASSIGNEE : raw);
 
-export const STATUS_LABELS: Record<TicketStatus, string> = {
-  new: 'New',
-  open: 'Open',
-  pending: 'Pending',
-  solved: 'Solved',
-  closed: 'Closed',
-};
+export const STATUS_LABELS: Record<TicketStatus, string> = TEAM_STATUS_LABELS;
 
 export const PRIORITY_LABELS: Record<TicketPriority, string> = {
   low: 'Low',

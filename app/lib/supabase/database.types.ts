@@ -1240,6 +1240,61 @@ export type Database = {
           },
         ]
       }
+      ticket_forwards: {
+        Row: {
+          created_at: string
+          created_by: string
+          id: string
+          message_id: string | null
+          note: string
+          ticket_id: string
+          to_address: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string
+          id?: string
+          message_id?: string | null
+          note?: string
+          ticket_id: string
+          to_address: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string
+          id?: string
+          message_id?: string | null
+          note?: string
+          ticket_id?: string
+          to_address?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_forwards_message_id_fkey"
+            columns: ["message_id"]
+            isOneToOne: false
+            referencedRelation: "messages"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_forwards_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_forwards_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       ticket_sla: {
         Row: {
           breached_at: string | null
@@ -1670,6 +1725,15 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      forward_ticket: {
+        Args: {
+          p_message_id?: string
+          p_note?: string
+          p_ticket_id: string
+          p_to: string
+        }
+        Returns: string
+      }
       help_article: {
         Args: { p_count_view?: boolean; p_id: number; p_slug: string }
         Returns: Json
@@ -1825,6 +1889,18 @@ export type Database = {
         }
         Returns: Json
       }
+      receive_forward_reply: {
+        Args: {
+          p_attachments?: Json
+          p_body: string
+          p_forward_id: string
+          p_from: string
+          p_message_id: string
+          p_provider_message_id: string
+          p_sender_verified?: boolean
+        }
+        Returns: Json
+      }
       record_help_search_miss: {
         Args: { p_query: string; p_slug: string }
         Returns: undefined
@@ -1913,6 +1989,21 @@ export type Database = {
       snooze_ticket: {
         Args: { p_at?: string; p_preset?: string; p_ticket_id: string }
         Returns: string
+      }
+      start_conversation: {
+        Args: {
+          p_attachments?: Json
+          p_body: string
+          p_client_key?: string
+          p_requester_email: string
+          p_subject: string
+          p_ticket_id?: string
+          p_workspace_id: string
+        }
+        Returns: {
+          id: string
+          number: number
+        }[]
       }
       ticket_page: {
         Args: {

@@ -72,6 +72,9 @@ export default function Inbox() {
           <h1 id="inbox-title">Inbox</h1>
         </div>
         <div className="hd-toolbar">
+          <a href={`/w/${workspace.slug}/tickets/new`} className="button button--secondary">
+            New conversation
+          </a>
           {adminOf ? (
             <a
               href={`/w/${workspace.slug}/export.csv${inboxHref('', keep).slice('/w/'.length)}`}

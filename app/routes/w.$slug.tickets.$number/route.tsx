@@ -61,7 +61,8 @@ export default function TicketPage() {
                 </>
               ) : (
                 'unassigned'
-              )}
+              )}{' '}
+              · <a href={`/w/${workspace.slug}/tickets/${ticket.number}/forward`}>Forward</a>
             </span>
           </p>
         </div>

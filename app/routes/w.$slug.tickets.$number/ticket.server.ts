@@ -16,6 +16,7 @@ import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
 import type { TicketTag } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpdesk/thread-window.ts';
+import { threadHtml } from '~/lib/helpdesk/message-body.server.ts';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
   parseNumber,
@@ -51,7 +52,7 @@ interface TicketPageJson {
     | 'snoozed_until'
   > & { tags: TicketTag[]; merged_into: number | null };
   /** A window of the thread, oldest first (thread-window.ts). */
-  messages: Omit<ThreadMessage, 'author'>[];
+  messages: (Omit<ThreadMessage, 'author' | 'html'> & Pick<Tables<'messages'>, 'body'>)[];
   /** How many messages I wrote here. */
   mine: number;
   events: (TicketEvent & Pick<Tables<'ticket_events'>, 'id' | 'created_at'>)[];
@@ -103,7 +104,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const members = namedMembers(page.members, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
   const thread = threadWindow(page.messages, cursor);
-  const messages: ThreadMessage[] = thread.messages.map((m) => ({ ...m, author: name(m.author_id) }));
+  const filesPath = `/w/${page.workspace.slug}/tickets/${page.ticket.number}/files/`;
+  const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => ({
+    ...m,
+    html: threadHtml({ body, ...m }, page.ticket.requester_id, filesPath),
+    author: name(m.author_id),
+  }));
   // The newest 100 changes, told oldest first like the thread.
   const events = page.events
     .toReversed()

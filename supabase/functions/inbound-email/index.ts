@@ -10,12 +10,18 @@
 // a reply+ address counts only for the recipient it was made for; receive_email decides the rest.
 // Its files are stored as web uploads are (attachments.ts); files Tend doesn't take are named in the message.
 import { ATTACHMENTS_BUCKET, attachmentTypeOf, safeStorageName } from '../_shared/attachment-rules.ts';
-import { inboundDomain, readReplyAddress, readUnsubscribeAddress, referencedMessages } from '../_shared/email.ts';
+import { ensureUser } from '../_shared/customers.ts';
+import {
+  inboundDomain,
+  readForwardAddress,
+  readReplyAddress,
+  readUnsubscribeAddress,
+  referencedMessages,
+} from '../_shared/email.ts';
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MAX_MB,
   ATTACHMENTS_PER_MESSAGE,
-  DISPLAY_NAME_MAX_LENGTH,
   FILE_NAME_MAX_LENGTH,
   MESSAGE_MAX_LENGTH,
 } from '../_shared/limits.ts';
@@ -123,16 +129,6 @@ async function findThread(
   return ticketId ? { ticketId, recipientId: null } : null;
 }
 
-/** The sender's user: an unknown address becomes a customer (a confirmed user, as a sign-up makes). */
-async function ensureUser(email: string, name: string | undefined): Promise<void> {
-  const { error } = await admin().auth.admin.createUser({
-    email,
-    email_confirm: true,
-    user_metadata: name ? { display_name: name.slice(0, DISPLAY_NAME_MAX_LENGTH) } : {},
-  });
-  if (error && error.code !== 'email_exists') throw error;
-}
-
 interface File {
   id: string;
   file_name: string;
@@ -236,13 +232,17 @@ Deno.serve(async (req) => {
     return json(200, { outcome: 'unsubscribed' });
   }
 
+  // An answer to a forward (fwd+ address): an internal note of the sender's on its ticket.
+  let forwardId: string | null = null;
+  for (const to of recipients) forwardId ??= await readForwardAddress(to);
+
   const domain = inboundDomain();
   const workspaceSlug = recipients
     .filter((a) => a.endsWith(`@${domain}`))
     .map((a) => a.slice(0, -domain.length - 1))
     .find((local) => !local.includes('+'));
   const thread = await findThread(mail, recipients);
-  if (!thread && !workspaceSlug) return json(403, { error: 'not addressed to a workspace or a thread' });
+  if (!forwardId && !thread && !workspaceSlug) return json(403, { error: 'not addressed to a workspace or a thread' });
 
   const text = stripQuoted(mail.TextBody?.trim() ? mail.TextBody : htmlToText(mail.HtmlBody ?? ''));
   const { files, refused } = await sortFiles(mail);
@@ -252,18 +252,18 @@ Deno.serve(async (req) => {
   const body =
     (text || (files.length ? '(files only)' : '(no text)')).slice(0, MESSAGE_MAX_LENGTH - note.length) + note;
   await ensureUser(from, mail.FromFull?.Name ?? mail.FromName);
-  const { data, error } = await admin().rpc('receive_email', {
-    p_provider_message_id: mail.MessageID,
-    p_message_id: header(mail, 'Message-ID') ?? null,
-    p_from: from,
-    p_workspace_slug: workspaceSlug ?? null,
-    p_ticket_id: thread?.ticketId ?? null,
-    p_recipient_id: thread?.recipientId ?? null,
-    p_sender_verified: senderVerified(mail.Headers, from, trustedAuthservIds()),
-    p_subject: (mail.Subject ?? '').replace(/^\s*((re|fwd?|aw|sv):\s*)+/i, ''),
-    p_body: body,
-    p_attachments: files.map(({ bytes: _, ...row }) => row),
-  });
+  const received = forwardId
+    ? admin().rpc('receive_forward_reply', {
+        p_provider_message_id: mail.MessageID,
+        p_message_id: header(mail, 'Message-ID') ?? null,
+        p_forward_id: forwardId,
+        p_from: from,
+        p_sender_verified: senderVerified(mail.Headers, from, trustedAuthservIds()),
+        p_body: body,
+        p_attachments: files.map(({ bytes: _, ...row }) => row),
+      })
+    : receiveEmail(mail, from, workspaceSlug, thread, subjectOf(mail), body, files);
+  const { data, error } = await received;
   if (error) {
     // Postmark stops retrying on 403: mail no workspace takes is not worth another try.
     if (error.message === 'not_found') return json(403, { error: `${error.details} not found` });
@@ -272,7 +272,9 @@ Deno.serve(async (req) => {
       console.warn(`${mail.MessageID}: refused, From ${from} is a team member and not authenticated`);
       return json(403, { error: 'sender not verified' });
     }
-    console.error(`receive_email failed: ${error.message}`);
+    // An answer to a forward of a ticket closed since: nothing to add it to.
+    if (error.message === 'ticket_closed') return json(403, { error: 'ticket closed' });
+    console.error(`receiving failed: ${error.message}`);
     return json(500, { error: error.message });
   }
   try {
@@ -286,3 +288,29 @@ Deno.serve(async (req) => {
   const { attachments: _, ...result } = data;
   return json(200, { ...result, files: files.length, refused: refused.length });
 });
+
+const subjectOf = (mail: PostmarkInbound) => (mail.Subject ?? '').replace(/^\s*((re|fwd?|aw|sv):\s*)+/i, '');
+
+/** receive_email: a reply on its thread, a follow-up, or a new request (80_email.sql). */
+function receiveEmail(
+  mail: PostmarkInbound,
+  from: string,
+  workspaceSlug: string | undefined,
+  thread: { ticketId: string; recipientId: string | null } | null,
+  subject: string,
+  body: string,
+  files: File[],
+) {
+  return admin().rpc('receive_email', {
+    p_provider_message_id: mail.MessageID,
+    p_message_id: header(mail, 'Message-ID') ?? null,
+    p_from: from,
+    p_workspace_slug: workspaceSlug ?? null,
+    p_ticket_id: thread?.ticketId ?? null,
+    p_recipient_id: thread?.recipientId ?? null,
+    p_sender_verified: senderVerified(mail.Headers, from, trustedAuthservIds()),
+    p_subject: subject,
+    p_body: body,
+    p_attachments: files.map(({ bytes: _, ...row }) => row),
+  });
+}
