@@ -5,10 +5,11 @@ import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 import { AttachmentList } from './attachments.tsx';
 
-/** A message as the thread shows it: its row, the author's name, its files. */
+/** A message as the thread shows it: its row, the author's name, its files, a note about it for the reader. */
 export type ThreadMessage = Pick<Tables<'messages'>, 'id' | 'kind' | 'body' | 'created_at' | 'author_id'> & {
   author: string;
   attachments?: AttachmentView[];
+  notice?: string | null;
 };
 
 /**
@@ -51,6 +52,7 @@ export function Thread({
             </div>
             <div className="hd-message__body">{m.body}</div>
             <AttachmentList files={m.attachments ?? []} href={href} />
+            {m.notice ? <p className="hd-message__notice">{m.notice}</p> : null}
             {articleFrom && m.kind === 'reply' ? (
               <a href={`${articleFrom}${m.id}`}>Create article from this reply</a>
             ) : null}

@@ -14,6 +14,7 @@ import {
   useIsPending,
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
+import { notAttachedNote, splitNotAttached } from '../../supabase/functions/_shared/not-attached.ts';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
@@ -61,10 +62,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     supabase,
     rows.map((m) => m.author_id),
   );
-  const messages: ThreadMessage[] = rows.map((m) => ({
-    ...m,
-    author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
-  }));
+  // A mailed message's line naming the files not taken is the team's: the requester reads a note under
+  // their own message instead, and nothing under anyone else's.
+  const messages: ThreadMessage[] = rows.map((m) => {
+    const { text, refused } = splitNotAttached(m.body);
+    return {
+      ...m,
+      body: text,
+      author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
+      notice: m.author_id === user.id ? notAttachedNote(refused) : null,
+    };
+  });
   return dataWithSession(request, { workspace, ticket, messages, me: user.id, clientKey: crypto.randomUUID() });
 }
 

@@ -31,6 +31,7 @@ import {
   unsubscribeAddress,
   type OutgoingEmail,
 } from '../_shared/email.ts';
+import { splitNotAttached } from '../_shared/not-attached.ts';
 import { notificationHeadline, type NotificationKind } from '../_shared/notifications.ts';
 import { admin, isServiceRole, json } from '../_shared/platform.ts';
 import { PORTAL_STATUS_LABELS } from '../_shared/status-labels.ts';
@@ -137,6 +138,12 @@ async function emailSettings(workspaceId: string): Promise<EmailSettings | null>
 const formatWhen = (iso: string, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(iso));
 
+/** A message as a customer's email shows it: without the line naming a mailed message's refused files (the team's). */
+function customerText(body: string) {
+  const { text } = splitNotAttached(body);
+  return { html: textToHtml(text), text };
+}
+
 /** The public messages before `t.message`, newest first, at most EARLIER_MESSAGES, as the email shows them. */
 async function earlierMessages(t: Thread): Promise<EmailMessage[]> {
   const { data, error } = await admin()
@@ -154,8 +161,7 @@ async function earlierMessages(t: Thread): Promise<EmailMessage[]> {
     data.map(async (m) => ({
       author: await displayName(m.author_id),
       when: formatWhen(m.created_at, t.workspace.time_zone),
-      html: textToHtml(m.body),
-      text: m.body,
+      ...customerText(m.body),
       fromTeam: team.has(m.author_id),
     })),
   );
@@ -227,8 +233,7 @@ async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
     message: {
       author: who,
       when: formatWhen(t.message.created_at, t.workspace.time_zone),
-      html: textToHtml(t.message.body),
-      text: t.message.body,
+      ...customerText(t.message.body),
       fromTeam: true,
     },
     files: files.shown,
