@@ -10,6 +10,8 @@ export type ThreadMessage = Pick<Tables<'messages'>, 'id' | 'kind' | 'body' | 'c
   author: string;
   attachments?: AttachmentView[];
   notice?: string | null;
+  /** When it was written, as the loader says it in the reader's time zone (formatDateIn). */
+  when?: string;
 };
 
 /**
@@ -48,7 +50,7 @@ export function Thread({
               </strong>
               {m.kind === 'note' ? <span className="hd-note-label">Internal note</span> : null}
               {isNew ? <span className="hd-new-label">New</span> : null}
-              <time dateTime={m.created_at}>{formatDate(m.created_at)}</time>
+              <time dateTime={m.created_at}>{m.when ?? formatDate(m.created_at)}</time>
             </div>
             <div className="hd-message__body">{m.body}</div>
             <AttachmentList files={m.attachments ?? []} href={href} />

@@ -14,6 +14,7 @@ import {
   useIsPending,
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { notAttachedNote, splitNotAttached } from '../../supabase/functions/_shared/not-attached.ts';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
@@ -70,6 +71,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ...m,
       body: text,
       author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
+      when: formatDateIn(m.created_at, workspace.time_zone),
       notice: m.author_id === user.id ? notAttachedNote(refused) : null,
     };
   });

@@ -9,6 +9,7 @@ import { CollectionSchema } from '~/lib/forms/help-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import type { HelpArticleStatus } from '~/lib/help/articles.ts';
 import { HELP_LIST_PAGE_SIZE } from '~/lib/help/limits.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
 import { requireAdmin, requireMembership } from '~/lib/helpdesk/workspace-access.server.ts';
 import {
@@ -69,7 +70,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     adminOf: role === 'admin' ? workspace.slug : null,
     workspace,
     isAdmin: role === 'admin',
-    articles,
+    // The last edit in the workspace's time zone (docs/product.md §2).
+    articles: articles.map((a) => ({ ...a, updated: formatDateIn(a.updated_at, workspace.time_zone) })),
     total,
     page,
     status,

@@ -27,6 +27,7 @@ import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/h
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
 /** What public.ticket_page answers (supabase/schemas/50_inbox.sql), in its rows' own types. */
@@ -81,7 +82,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const names = new Map(Object.entries(page.names));
   const members = namedMembers(page.members, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
-  const messages: ThreadMessage[] = page.messages.map((m) => ({ ...m, author: name(m.author_id) }));
+  // Times in the workspace's time zone, said by the server (docs/product.md §2).
+  const messages: ThreadMessage[] = page.messages.map((m) => ({
+    ...m,
+    author: name(m.author_id),
+    when: formatDateIn(m.created_at, page.workspace.time_zone),
+  }));
   // The newest 100 changes, told oldest first like the thread.
   const events = page.events
     .toReversed()
