@@ -106,7 +106,7 @@ test('an agent is offered no rename, and a rename sent by hand changes nothing',
     body: JSON.stringify({ role: 'agent' }),
   });
   await page.goto(`/w/${slug}/help?rename=${collection.id}`);
-  await expect(page.getByRole('region', { name: 'Collections' }).getByText('Returns')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Collections' }).getByText('Returns', { exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: /^Rename/ })).toHaveCount(0);
   await expect(page.getByRole('form', { name: /^Rename/ })).toHaveCount(0);
   const res = await page.request.post(`/w/${slug}/help`, {
