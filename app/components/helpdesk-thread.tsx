@@ -7,12 +7,15 @@ import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 import { AttachmentList } from './attachments.tsx';
 
-/** A message as the thread shows it: its row, its body as sanitised HTML, the author's name, its files. */
+/** A message as the thread shows it: its row, its body as sanitised HTML, the author's name, its files, a note about it for the reader. */
 export type ThreadMessage = Pick<Tables<'messages'>, 'id' | 'kind' | 'created_at' | 'author_id'> & {
   author: string;
   /** The body rendered on the server (app/lib/helpdesk/message-body.server.ts). */
   html: string;
   attachments?: AttachmentView[];
+  notice?: string | null;
+  /** When it was written, as the loader says it in the reader's time zone (formatDateIn). */
+  when?: string;
 };
 
 /**
@@ -59,7 +62,7 @@ export function Thread({
                 </strong>
                 {m.kind === 'note' ? <span className="hd-note-label">Internal note</span> : null}
                 {isNew ? <span className="hd-new-label">New</span> : null}
-                <time dateTime={m.created_at}>{formatDate(m.created_at)}</time>
+                <time dateTime={m.created_at}>{m.when ?? formatDate(m.created_at)}</time>
               </div>
               <div
                 className="hd-message__body"
@@ -68,6 +71,7 @@ export function Thread({
                 dangerouslySetInnerHTML={{ __html: m.html }}
               />
               <AttachmentList files={m.attachments ?? []} href={href} />
+              {m.notice ? <p className="hd-message__notice">{m.notice}</p> : null}
               {articleFrom && m.kind === 'reply' ? (
                 <a href={`${articleFrom}${m.id}`}>Create article from this reply</a>
               ) : null}

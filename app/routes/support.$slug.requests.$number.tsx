@@ -14,6 +14,8 @@ import {
   useIsPending,
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { notAttachedNote, splitNotAttached } from '../../supabase/functions/_shared/not-attached.ts';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
@@ -93,12 +95,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     supabase,
     thread.messages.map((m) => m.author_id),
   );
+  // A mailed message's line naming the files not taken is the team's: the requester reads a note under
+  // their own message instead, and nothing under anyone else's.
   const filesPath = `/support/${workspace.slug}/requests/${ticket.number}/files/`;
-  const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => ({
-    ...m,
-    html: threadHtml({ body, ...m }, user.id, filesPath),
-    author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
-  }));
+  const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => {
+    const { text, refused } = splitNotAttached(body);
+    return {
+      ...m,
+      html: threadHtml({ body: text, ...m }, user.id, filesPath),
+      author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
+      when: formatDateIn(m.created_at, workspace.time_zone),
+      notice: m.author_id === user.id ? notAttachedNote(refused) : null,
+    };
+  });
   return dataWithSession(request, {
     workspace,
     ticket,

@@ -457,6 +457,8 @@ describe('database checks', () => {
       // runs as its caller).
       'may_create_tags',
       'may_upload_attachment',
+      // The help bucket's upload policy: a member's limits (65_help_center.sql).
+      'may_upload_help_image',
       // The help center's editing channel (65_help_center.sql), as may_use_ticket_channel.
       'may_use_help_article_channel',
       'may_use_ticket_channel',

@@ -1,6 +1,6 @@
 // The error catalogue's codes that only the server gives (docs/product.md §8), with the ones the browser
 // shows too (catalogue.ts): the whole catalogue, for loaders, actions and the server's modules.
-import { DISPLAY_NAME_MAX_LENGTH, EMAIL_LINK_VALID_HOURS, REPORT_MAX_DAYS } from '../constants.ts';
+import { DISPLAY_NAME_MAX_LENGTH, EMAIL_LINK_VALID_HOURS, REPORT_MAX_DAYS, SUBJECT_MAX_LENGTH } from '../constants.ts';
 import { EMAIL_FOOTER_MAX_LENGTH, LOGO_MAX_MB, SENDER_NAME_MAX_LENGTH, SIGNATURE_MAX_LENGTH } from '../email/limits.ts';
 import { browserCatalogue } from './catalogue.ts';
 
@@ -108,6 +108,13 @@ const catalogue = {
   merge_target_missing: {
     status: 404,
     message: () => 'No other ticket here matches. Enter its number, such as 12, or words of its subject.',
+  },
+  // A new request's subject over the limit: cut at a word, the rest moved to the message, and shown again
+  // to check (docs/product.md §5), never cut out of sight.
+  subject_cut: {
+    status: 400,
+    message: () =>
+      `A subject has at most ${SUBJECT_MAX_LENGTH} characters, so it was cut after a whole word and the rest put at the top of the message. Check both, then send.`,
   },
   // Business hours and SLA targets (/w/:slug/settings/hours).
   hours_invalid: {

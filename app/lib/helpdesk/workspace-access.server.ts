@@ -61,7 +61,7 @@ export async function requireMembership(request: Request, supabase: Client, user
   const slug = parseSlug(request, rawSlug);
   const { data, error } = await supabase
     .from('memberships')
-    .select('role, workspaces!inner(id, slug, name)')
+    .select('role, workspaces!inner(id, slug, name, time_zone)')
     .eq('user_id', userId)
     .eq('workspaces.slug', slug)
     .maybeSingle();
@@ -123,12 +123,12 @@ export async function requireRequesterTicket(
   userId: string,
   rawSlug: string,
   rawNumber: string | undefined,
-): Promise<{ workspace: Workspace; ticket: RequesterTicket }> {
+): Promise<{ workspace: Workspace & Pick<Tables<'workspaces'>, 'time_zone'>; ticket: RequesterTicket }> {
   const slug = parseSlug(request, rawSlug);
   const number = parseNumber(request, rawNumber);
   const { data, error } = await supabase
     .from('tickets')
-    .select('id, number, subject, status, created_at, merged_into_id, workspaces!inner(id, slug, name)')
+    .select('id, number, subject, status, created_at, merged_into_id, workspaces!inner(id, slug, name, time_zone)')
     .eq('number', number)
     .eq('workspaces.slug', slug)
     .eq('requester_id', userId)

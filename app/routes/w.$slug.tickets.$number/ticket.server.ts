@@ -31,6 +31,7 @@ import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
 import { mergeCandidates } from './merge.server.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
 /** What public.ticket_page answers (supabase/schemas/50_inbox.sql), in its rows' own types. */
@@ -105,10 +106,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
   const thread = threadWindow(page.messages, cursor);
   const filesPath = `/w/${page.workspace.slug}/tickets/${page.ticket.number}/files/`;
+  // Times in the workspace's time zone, said by the server (docs/product.md §2).
   const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => ({
     ...m,
     html: threadHtml({ body, ...m }, page.ticket.requester_id, filesPath),
     author: name(m.author_id),
+    when: formatDateIn(m.created_at, page.workspace.time_zone),
   }));
   // The newest 100 changes, told oldest first like the thread.
   const events = page.events

@@ -20,11 +20,11 @@ import {
 } from '../_shared/email.ts';
 import {
   ATTACHMENT_MAX_BYTES,
-  ATTACHMENT_MAX_MB,
   ATTACHMENTS_PER_MESSAGE,
   FILE_NAME_MAX_LENGTH,
   MESSAGE_MAX_LENGTH,
 } from '../_shared/limits.ts';
+import { notAttachedLine, type RefusedFile } from '../_shared/not-attached.ts';
 import { admin, json } from '../_shared/platform.ts';
 import { htmlToText, stripQuoted } from '../_shared/quoted.ts';
 import { senderVerified } from '../_shared/sender-auth.ts';
@@ -139,9 +139,9 @@ interface File {
 }
 
 /** The email's files by the web upload's rules: the first 5 of an allowed type and at most 10 MB are kept. */
-async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refused: string[] }> {
+async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refused: RefusedFile[] }> {
   const files: File[] = [];
-  const refused: string[] = [];
+  const refused: RefusedFile[] = [];
   for (const [i, a] of (mail.Attachments ?? []).entries()) {
     // Shown in the message: one line, no control characters.
     const name =
@@ -161,11 +161,10 @@ async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refuse
         // Not base64: a file that can't be read.
       }
     }
-    if (!type) refused.push(`${name} (file type not accepted)`);
-    else if (size > ATTACHMENT_MAX_BYTES) refused.push(`${name} (over ${ATTACHMENT_MAX_MB} MB)`);
-    else if (!bytes) refused.push(`${name} (unreadable)`);
-    else if (files.length >= ATTACHMENTS_PER_MESSAGE)
-      refused.push(`${name} (more than ${ATTACHMENTS_PER_MESSAGE} files)`);
+    if (!type) refused.push({ name, why: 'type' });
+    else if (size > ATTACHMENT_MAX_BYTES) refused.push({ name, why: 'size' });
+    else if (!bytes) refused.push({ name, why: 'unreadable' });
+    else if (files.length >= ATTACHMENTS_PER_MESSAGE) refused.push({ name, why: 'count' });
     else
       files.push({
         // From the provider's id: a replay names the same files, so it finds what was stored.
@@ -246,9 +245,8 @@ Deno.serve(async (req) => {
 
   const text = stripQuoted(mail.TextBody?.trim() ? mail.TextBody : htmlToText(mail.HtmlBody ?? ''));
   const { files, refused } = await sortFiles(mail);
-  // Refused files are named at the end of the message, for the agent (and the sender) to see.
-  const named = refused.slice(0, 10).join('; ') + (refused.length > 10 ? `; and ${refused.length - 10} more` : '');
-  const note = refused.length ? `\n\n[Not attached: ${named}]` : '';
+  // Refused files are named on the message's last line, for the team; the requester reads a note instead.
+  const note = notAttachedLine(refused);
   const body =
     (text || (files.length ? '(files only)' : '(no text)')).slice(0, MESSAGE_MAX_LENGTH - note.length) + note;
   await ensureUser(from, mail.FromFull?.Name ?? mail.FromName);
@@ -284,7 +282,7 @@ Deno.serve(async (req) => {
     console.error((e as Error).message);
     return json(500, { error: 'attachments not stored' });
   }
-  if (refused.length) console.log(`${mail.MessageID}: not attached: ${refused.join('; ')}`);
+  if (refused.length) console.log(`${mail.MessageID}: not attached: ${refused.map((f) => f.name).join('; ')}`);
   const { attachments: _, ...result } = data;
   return json(200, { ...result, files: files.length, refused: refused.length });
 });

@@ -34,6 +34,7 @@ import {
 } from '../_shared/email.ts';
 import type { FileRef } from '../_shared/markdown.ts';
 import { isMarkdownMessage, type MessageBody, messageEmailHtml, messageText } from '../_shared/message-html.ts';
+import { splitNotAttached } from '../_shared/not-attached.ts';
 import { notificationHeadline, type NotificationKind } from '../_shared/notifications.ts';
 import { admin, isServiceRole, json } from '../_shared/platform.ts';
 import { PORTAL_STATUS_LABELS, TEAM_STATUS_LABELS } from '../_shared/status-labels.ts';
@@ -140,6 +141,9 @@ async function emailSettings(workspaceId: string): Promise<EmailSettings | null>
 const formatWhen = (iso: string, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(iso));
 
+/** A message as a customer's email shows it: without the line naming a mailed message's refused files (the team's). */
+const customerBody = (body: string) => splitNotAttached(body).text;
+
 /** The public messages before `t.message`, newest first, at most EARLIER_MESSAGES, as the email shows them. */
 async function earlierMessages(t: Thread): Promise<EmailMessage[]> {
   const { data, error } = await admin()
@@ -156,7 +160,10 @@ async function earlierMessages(t: Thread): Promise<EmailMessage[]> {
   return Promise.all(
     data.map(async (m) => {
       // Earlier messages' images are named, not shown: the email carries the new message's files only.
-      const body: MessageBody = { body: m.body, markdown: isMarkdownMessage(m.author_id, t.ticket.requester_id) };
+      const body: MessageBody = {
+        body: customerBody(m.body),
+        markdown: isMarkdownMessage(m.author_id, t.ticket.requester_id),
+      };
       return {
         author: await displayName(m.author_id),
         when: formatWhen(m.created_at, t.workspace.time_zone),
@@ -250,7 +257,7 @@ async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
   ]);
   const brand = brandOf(t.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? '');
   const body: MessageBody = {
-    body: t.message.body,
+    body: customerBody(t.message.body),
     markdown: isMarkdownMessage(t.message.author_id, t.ticket.requester_id),
     files: files.refs,
   };
