@@ -22,7 +22,7 @@ const shown = (page: Page) => page.locator('[data-message-id] .hd-message__body'
 
 /** The numbers "Message N" of the thread's messages, oldest first. */
 async function numbers(page: Page) {
-  return (await shown(page)).map((body) => Number(/^Message (\d+)$/.exec(body)?.[1] ?? 0));
+  return (await shown(page)).map((body) => Number(/^Message (\d+)$/.exec(body.trim())?.[1] ?? 0));
 }
 
 /** The `count` messages a window ends with: `to` down, in order (only those `keep` lets through). */

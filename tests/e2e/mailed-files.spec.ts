@@ -54,14 +54,17 @@ test('the team reads which mailed files were not attached; the requester a note,
   // The team: the message ends with the line naming the file.
   await agent.goto(`/w/${slug}/tickets/${number}`);
   const mailed = agent.locator('[data-kind="reply"]').first();
-  await expect(mailed.locator('.hd-message__body')).toHaveText(`Photo attached.\n\n${LINE}`);
+  // The body is rendered HTML (a paragraph each): the text, then the line.
+  await expect(mailed.locator('.hd-message__body')).toHaveText(
+    new RegExp(`^\\s*Photo attached\\.\\s*${LINE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`),
+  );
   await expect(mailed.getByTestId('attachment')).toHaveText(['photo.png']);
 
   // The requester: the text as written, and a note under it.
   const { context, page } = await signedInContext(browser, customer);
   await page.goto(`/support/${slug}/requests/${number}`);
   const own = page.locator('[data-kind="reply"]').first();
-  await expect(own.locator('.hd-message__body')).toHaveText('Photo attached.');
+  await expect(own.locator('.hd-message__body')).toHaveText(/^\s*Photo attached\.\s*$/);
   await expect(own.locator('.hd-message__notice')).toHaveText(NOTE);
   await expect(own.getByTestId('attachment')).toHaveText(['photo.png']);
   await expect(page.getByText('[Not attached')).toHaveCount(0);
