@@ -165,7 +165,7 @@ alter table "public"."ticket_field_values" add constraint "ticket_field_values_p
 
 alter table "public"."ticket_fields" add constraint "ticket_fields_pkey" PRIMARY KEY using index "ticket_fields_pkey";
 
-alter table "public"."companies" add constraint "companies_domain_check" CHECK ((domain = private.company_domain(('x@'::text || domain)))) not valid;
+alter table "public"."companies" add constraint "companies_domain_check" CHECK ((NOT (private.company_domain(('x@'::text || domain)) IS DISTINCT FROM domain))) not valid;
 
 alter table "public"."companies" validate constraint "companies_domain_check";
 

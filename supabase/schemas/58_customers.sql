@@ -53,7 +53,8 @@ create trigger customers_time_zone before insert or update of time_zone on publi
 -- A company's name, when an admin gave it one; without a row a company is known by its domain.
 create table public.companies (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  domain text collate "C" not null check (domain = private.company_domain('x@' || domain)),
+  -- A company's domain: never free mail.
+  domain text collate "C" not null check (private.company_domain('x@' || domain) is not distinct from domain),
   name text not null check (char_length(name) between 1 and 80),
   updated_by uuid default auth.uid() references auth.users (id) on delete set null,
   updated_at timestamptz not null default now(),
