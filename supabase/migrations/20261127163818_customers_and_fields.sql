@@ -649,7 +649,7 @@ begin
 end $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.ticket_field_list(p_ticket_id uuid)
+CREATE OR REPLACE FUNCTION public.ticket_field_list(p_slug text, p_number integer)
  RETURNS jsonb
  LANGUAGE sql
  STABLE
@@ -658,10 +658,11 @@ AS $function$
   select coalesce(jsonb_agg(jsonb_build_object('id', f.id, 'label', f.label, 'kind', f.kind, 'options', f.options,
                                                'required_on_solve', f.required_on_solve, 'value', v.value)
                             order by f.position, f.created_at, f.id), '[]')
-    from public.tickets t
-    join public.ticket_fields f on f.workspace_id = t.workspace_id and private.is_member(t.workspace_id)
+    from public.workspaces w
+    join public.tickets t on t.workspace_id = w.id and t.number = p_number
+    join public.ticket_fields f on f.workspace_id = w.id and private.is_member(w.id)
     left join public.ticket_field_values v on v.ticket_id = t.id and v.field_id = f.id
-   where t.id = p_ticket_id
+   where w.slug = p_slug
 $function$
 ;
 
@@ -917,8 +918,8 @@ grant execute on function public.customers_page(p_slug text, p_query text, p_com
 grant execute on function public.customers_page(p_slug text, p_query text, p_company text, p_after_name text, p_after_id uuid, p_limit integer) to service_role;
 grant execute on function public.set_ticket_fields(p_ticket_id uuid, p_values jsonb) to authenticated;
 grant execute on function public.set_ticket_fields(p_ticket_id uuid, p_values jsonb) to service_role;
-grant execute on function public.ticket_field_list(p_ticket_id uuid) to authenticated;
-grant execute on function public.ticket_field_list(p_ticket_id uuid) to service_role;
+grant execute on function public.ticket_field_list(p_slug text, p_number integer) to authenticated;
+grant execute on function public.ticket_field_list(p_slug text, p_number integer) to service_role;
 grant execute on function public.ticket_field_values_of(p_ticket_ids uuid[]) to authenticated;
 grant execute on function public.ticket_field_values_of(p_ticket_ids uuid[]) to service_role;
 grant insert ("position") on table public.ticket_fields to authenticated;
@@ -1050,8 +1051,8 @@ revoke execute on function public.customers_page(p_slug text, p_query text, p_co
 revoke execute on function public.customers_page(p_slug text, p_query text, p_company text, p_after_name text, p_after_id uuid, p_limit integer) from public;
 revoke execute on function public.set_ticket_fields(p_ticket_id uuid, p_values jsonb) from anon;
 revoke execute on function public.set_ticket_fields(p_ticket_id uuid, p_values jsonb) from public;
-revoke execute on function public.ticket_field_list(p_ticket_id uuid) from anon;
-revoke execute on function public.ticket_field_list(p_ticket_id uuid) from public;
+revoke execute on function public.ticket_field_list(p_slug text, p_number integer) from anon;
+revoke execute on function public.ticket_field_list(p_slug text, p_number integer) from public;
 revoke execute on function public.ticket_field_values_of(p_ticket_ids uuid[]) from anon;
 revoke execute on function public.ticket_field_values_of(p_ticket_ids uuid[]) from public;
 revoke insert on table public.companies from anon;

@@ -167,20 +167,22 @@ create policy "members clear field values" on public.ticket_field_values for del
   using (workspace_id in (select private.member_workspaces()));
 
 -- ---------------------------------------------------------------------------------------------
--- A ticket's fields, in order, with its values: for the ticket page's sidebar. Through RLS (security
--- invoker): a member gets every field, anyone else none.
-create function public.ticket_field_list(p_ticket_id uuid) returns jsonb
+-- A ticket's fields (by workspace address and number), in order, with its values: for the ticket page's
+-- sidebar, asked beside ticket_page. Through RLS (security invoker): a member gets every field, anyone
+-- else none.
+create function public.ticket_field_list(p_slug text, p_number integer) returns jsonb
 language sql stable security invoker set search_path = '' as $$
   select coalesce(jsonb_agg(jsonb_build_object('id', f.id, 'label', f.label, 'kind', f.kind, 'options', f.options,
                                                'required_on_solve', f.required_on_solve, 'value', v.value)
                             order by f.position, f.created_at, f.id), '[]')
-    from public.tickets t
-    join public.ticket_fields f on f.workspace_id = t.workspace_id and private.is_member(t.workspace_id)
+    from public.workspaces w
+    join public.tickets t on t.workspace_id = w.id and t.number = p_number
+    join public.ticket_fields f on f.workspace_id = w.id and private.is_member(w.id)
     left join public.ticket_field_values v on v.ticket_id = t.id and v.field_id = f.id
-   where t.id = p_ticket_id
+   where w.slug = p_slug
 $$;
-revoke all on function public.ticket_field_list(uuid) from public, anon;
-grant execute on function public.ticket_field_list(uuid) to authenticated, service_role;
+revoke all on function public.ticket_field_list(text, integer) from public, anon;
+grant execute on function public.ticket_field_list(text, integer) to authenticated, service_role;
 
 -- Set a ticket's fields in one transaction: p_values maps field ids to values; an empty value (or
 -- null) clears the field. Through RLS: only members of the ticket's workspace.

@@ -106,7 +106,7 @@ describe('customers and companies', () => {
           return;
         }
         expect(error).toBeNull();
-        expect(written?.created_by).toBe(PEOPLE[role].id);
+        expect(written?.created_by).toBe(PEOPLE[role as 'acmeAdmin' | 'acmeAgent'].id);
       });
     }
 

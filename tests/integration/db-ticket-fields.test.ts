@@ -74,7 +74,7 @@ describe('ticket custom fields', () => {
       .select('ticket_id, value')
       .in('ticket_id', [ticket.id, other.id]);
     expect(data).toEqual([{ ticket_id: ticket.id, value: 'Blue' }]);
-    const { data: list } = await clients.acmeCustomer.rpc('ticket_field_list', { p_ticket_id: ticket.id });
+    const { data: list } = await clients.acmeCustomer.rpc('ticket_field_list', { p_slug: 'acme', p_number: ticket.number });
     expect(list).toEqual([]);
   });
 
@@ -164,9 +164,9 @@ describe('ticket custom fields', () => {
     const f = await field('text');
     const ticket = await openTicket(db);
     await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: ticket.id, p_values: { [f.id]: 'Shown' } });
-    const { data } = await clients.acmeAgent.rpc('ticket_field_list', { p_ticket_id: ticket.id });
+    const { data } = await clients.acmeAgent.rpc('ticket_field_list', { p_slug: 'acme', p_number: ticket.number });
     expect((data as { id: string; value: string }[]).find((x) => x.id === f.id)?.value).toBe('Shown');
-    const { data: globex } = await clients.globexAdmin.rpc('ticket_field_list', { p_ticket_id: ticket.id });
+    const { data: globex } = await clients.globexAdmin.rpc('ticket_field_list', { p_slug: 'acme', p_number: ticket.number });
     expect(globex).toEqual([]);
   });
 });

@@ -2023,7 +2023,10 @@ export type Database = {
         }
         Returns: Json
       }
-      ticket_field_list: { Args: { p_ticket_id: string }; Returns: Json }
+      ticket_field_list: {
+        Args: { p_number: number; p_slug: string }
+        Returns: Json
+      }
       ticket_field_values_of: {
         Args: { p_ticket_ids: string[] }
         Returns: {
