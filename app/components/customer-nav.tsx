@@ -35,7 +35,15 @@ export function ListSearch({ label, value, hint }: { label: string; value: strin
       <label htmlFor="list-q" className="visually-hidden">
         {label}
       </label>
-      <input id="list-q" name="q" type="search" className="input" defaultValue={value} maxLength={100} placeholder={hint} />
+      <input
+        id="list-q"
+        name="q"
+        type="search"
+        className="input"
+        defaultValue={value}
+        maxLength={100}
+        placeholder={hint}
+      />
       <button type="submit" className="button button--secondary">
         Search
       </button>

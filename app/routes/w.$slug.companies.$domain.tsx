@@ -18,7 +18,11 @@ import { parseSlug, requireAdmin } from '~/lib/helpdesk/workspace-access.server.
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.company.name ?? data.company.domain} · Companies · ${data.workspace.name} · Tend` : 'Company · Tend' },
+  {
+    title: data
+      ? `${data.company.name ?? data.company.domain} · Companies · ${data.workspace.name} · Tend`
+      : 'Company · Tend',
+  },
   { name: 'description', content: 'A company: the customers who write from its domain and their requests.' },
 ];
 

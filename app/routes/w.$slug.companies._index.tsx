@@ -25,7 +25,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     supabase,
     slug,
     'companies',
-    await supabase.rpc('companies_page', { p_slug: slug, p_query: q || undefined, p_after: after || undefined }, { get: true }),
+    await supabase.rpc(
+      'companies_page',
+      { p_slug: slug, p_query: q || undefined, p_after: after || undefined },
+      { get: true },
+    ),
   );
   const keep = new URLSearchParams(q ? { q } : {});
   return dataWithSession(request, {
@@ -47,7 +51,9 @@ export default function CompaniesPage() {
       <div>
         <p className="eyebrow">{workspace.name}</p>
         <h1 id="companies-title">Companies</h1>
-        <p className="muted small">Customers grouped by the domain of their email address. Free mail such as gmail.com is no company.</p>
+        <p className="muted small">
+          Customers grouped by the domain of their email address. Free mail such as gmail.com is no company.
+        </p>
       </div>
       <CustomerNav slug={workspace.slug} current="companies" />
       <ListSearch label="Search companies" value={q} hint="Domain or name, from its start" />

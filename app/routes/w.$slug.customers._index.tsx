@@ -24,7 +24,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The next page starts after this name and id; anything else shows the first page.
   const afterName = url.searchParams.get('after_name')?.slice(0, 200);
   const afterId = url.searchParams.get('after_id') ?? '';
-  const after = afterName !== undefined && UUID_RE.test(afterId) ? { p_after_name: afterName, p_after_id: afterId } : {};
+  const after =
+    afterName !== undefined && UUID_RE.test(afterId) ? { p_after_name: afterName, p_after_id: afterId } : {};
   const page = await pageOrThrow<CustomersPageJson>(
     request,
     supabase,
@@ -37,7 +38,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ),
   );
   const keep = new URLSearchParams({ ...(q ? { q } : {}), ...(company ? { company } : {}) });
-  const next = page.next ? new URLSearchParams({ ...Object.fromEntries(keep), after_name: page.next.name, after_id: page.next.id }) : null;
+  const next = page.next
+    ? new URLSearchParams({ ...Object.fromEntries(keep), after_name: page.next.name, after_id: page.next.id })
+    : null;
   return dataWithSession(request, {
     workspace: page.workspace,
     adminOf: page.role === 'admin' ? page.workspace.slug : null,
@@ -64,7 +67,9 @@ export default function CustomersPage() {
       <div className="card hd-table-wrap">
         {customers.length === 0 ? (
           <p className="muted" data-testid="customers-empty">
-            {q ? `No customer’s name or email starts with “${q}”.` : 'No customers yet: they appear with their first request.'}
+            {q
+              ? `No customer’s name or email starts with “${q}”.`
+              : 'No customers yet: they appear with their first request.'}
           </p>
         ) : (
           <table className="hd-table hd-table--plain" data-testid="customers">
@@ -86,7 +91,13 @@ export default function CustomersPage() {
                     </Link>
                   </td>
                   <td className="hd-cell-email">{c.email}</td>
-                  <td>{c.company ? <Link to={`${base}/companies/${c.company}`}>{c.company}</Link> : <span className="muted">—</span>}</td>
+                  <td>
+                    {c.company ? (
+                      <Link to={`${base}/companies/${c.company}`}>{c.company}</Link>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
                   <td>{c.tickets}</td>
                 </tr>
               ))}

@@ -49,7 +49,11 @@ describe('customers and companies', () => {
       const id = await customer(`follow-${randomUUID().slice(0, 8)}@before.example`);
       await db.sql(`update profiles set display_name = 'Renamed Person' where user_id = $1`, [id]);
       await db.sql(`update auth.users set email = 'moved@after.example' where id = $1`, [id]);
-      expect(await row(id)).toMatchObject({ name: 'Renamed Person', email: 'moved@after.example', company: 'after.example' });
+      expect(await row(id)).toMatchObject({
+        name: 'Renamed Person',
+        email: 'moved@after.example',
+        company: 'after.example',
+      });
     });
 
     it('makes no company of a free-mail domain', async () => {
@@ -111,7 +115,10 @@ describe('customers and companies', () => {
     }
 
     it('customers, other workspaces and visitors see no company name', async () => {
-      await db.sql(`insert into companies (workspace_id, domain, name) values ($1, 'example.test', 'Example Inc') on conflict do nothing`, [ACME]);
+      await db.sql(
+        `insert into companies (workspace_id, domain, name) values ($1, 'example.test', 'Example Inc') on conflict do nothing`,
+        [ACME],
+      );
       for (const role of ['acmeCustomer', 'globexAdmin', 'anon'] as const) {
         const { data } = await clients[role].from('companies').select('name');
         expect(data ?? [], role).toEqual([]);
@@ -133,8 +140,21 @@ describe('customers and companies', () => {
       const admin = clients.acmeAdmin;
       const { error } = await admin.from('customer_notes').update({ body: 'VIP since 2019' }).eq('id', id);
       expect(error).toBeNull();
-      const { data: page } = await agent.rpc('customer_page', { p_slug: 'acme', p_customer_id: PEOPLE.acmeCustomer2.id });
-      const shown = (page as { notes: { id: string; body: string; created_by: string; updated_by: string; versions: { body: string; written_by: string }[] }[] }).notes.find((n) => n.id === id);
+      const { data: page } = await agent.rpc('customer_page', {
+        p_slug: 'acme',
+        p_customer_id: PEOPLE.acmeCustomer2.id,
+      });
+      const shown = (
+        page as {
+          notes: {
+            id: string;
+            body: string;
+            created_by: string;
+            updated_by: string;
+            versions: { body: string; written_by: string }[];
+          }[];
+        }
+      ).notes.find((n) => n.id === id);
       expect(shown).toMatchObject({
         body: 'VIP since 2019',
         created_by: PEOPLE.acmeAgent.id,
@@ -150,16 +170,29 @@ describe('customers and companies', () => {
         .select('id')
         .single();
       const other = await db.as('acmeAgent2');
-      const { data: none } = await other.from('customer_notes').delete().eq('id', note?.id as string).select('id');
+      const { data: none } = await other
+        .from('customer_notes')
+        .delete()
+        .eq('id', note?.id as string)
+        .select('id');
       expect(none).toEqual([]);
-      const { data: gone } = await clients.acmeAgent.from('customer_notes').delete().eq('id', note?.id as string).select('id');
+      const { data: gone } = await clients.acmeAgent
+        .from('customer_notes')
+        .delete()
+        .eq('id', note?.id as string)
+        .select('id');
       expect(gone).toEqual([{ id: note?.id }]);
     });
 
     it('takes who wrote and when from the database, not the client', async () => {
       const { error } = await clients.acmeAgent
         .from('customer_notes')
-        .insert({ workspace_id: ACME, customer_id: PEOPLE.acmeCustomer.id, body: 'x', created_by: PEOPLE.acmeAdmin.id });
+        .insert({
+          workspace_id: ACME,
+          customer_id: PEOPLE.acmeCustomer.id,
+          body: 'x',
+          created_by: PEOPLE.acmeAdmin.id,
+        });
       expect(error?.code).toBe('42501');
     });
 
@@ -175,7 +208,8 @@ describe('customers and companies', () => {
     it('finds customers by the start of their name or email, in name order, a page at a time', async () => {
       const tag = randomUUID().slice(0, 6);
       const ids = [];
-      for (const n of ['Zed', 'Zora', 'Zack']) ids.push(await customer(`${n.toLowerCase()}-${tag}@zfind.example`, 1, `${n} ${tag}`));
+      for (const n of ['Zed', 'Zora', 'Zack'])
+        ids.push(await customer(`${n.toLowerCase()}-${tag}@zfind.example`, 1, `${n} ${tag}`));
       const first = await clients.acmeAgent.rpc('customers_page', { p_slug: 'acme', p_query: 'Z', p_limit: 2 });
       expect(first.error).toBeNull();
       const page1 = first.data as { customers: { name: string }[]; next: { name: string; id: string } | null };
@@ -200,16 +234,25 @@ describe('customers and companies', () => {
       const a = await customer(`a@${domain}`, 2, 'Ann Co');
       // Ben writes after Ann's first (a later transaction); Ann's second is the newest.
       await customer(`b@${domain}`, 1, 'Ben Co');
-      await db.sql(`update tickets set last_message_at = now() + interval '1 hour' where requester_id = $1 and subject = 'Question 2'`, [a]);
+      await db.sql(
+        `update tickets set last_message_at = now() + interval '1 hour' where requester_id = $1 and subject = 'Question 2'`,
+        [a],
+      );
       const list = await clients.acmeAgent.rpc('companies_page', { p_slug: 'acme', p_query: domain.slice(0, 8) });
       expect((list.data as { companies: unknown[] }).companies).toEqual([
         { domain, name: null, customers: 2, tickets: 3 },
       ]);
-      await db.sql(`insert into companies (workspace_id, domain, name) values ($1, $2, 'Findable Ltd')`, [ACME, domain]);
+      await db.sql(`insert into companies (workspace_id, domain, name) values ($1, $2, 'Findable Ltd')`, [
+        ACME,
+        domain,
+      ]);
       const byName = await clients.acmeAgent.rpc('companies_page', { p_slug: 'acme', p_query: 'findable' });
       expect((byName.data as { companies: { domain: string }[] }).companies.map((c) => c.domain)).toEqual([domain]);
       const page = await clients.acmeAgent.rpc('company_page', { p_slug: 'acme', p_domain: domain });
-      const company = page.data as { company: { name: string; customers: number }; tickets: { subject: string; requester: string }[] };
+      const company = page.data as {
+        company: { name: string; customers: number };
+        tickets: { subject: string; requester: string }[];
+      };
       expect(company.company).toMatchObject({ name: 'Findable Ltd', customers: 2 });
       expect(company.tickets.map((t) => [t.requester, t.subject])).toEqual([
         ['Ann Co', 'Question 2'],
@@ -242,11 +285,17 @@ describe('customers and companies', () => {
 
     it('lets only admins name a company', async () => {
       const domain = `named-${randomUUID().slice(0, 6)}.example`;
-      const { error: agent } = await clients.acmeAgent.from('companies').insert({ workspace_id: ACME, domain, name: 'No' });
+      const { error: agent } = await clients.acmeAgent
+        .from('companies')
+        .insert({ workspace_id: ACME, domain, name: 'No' });
       expect(agent?.code).toBe('42501');
-      const { error: admin } = await clients.acmeAdmin.from('companies').insert({ workspace_id: ACME, domain, name: 'Yes' });
+      const { error: admin } = await clients.acmeAdmin
+        .from('companies')
+        .insert({ workspace_id: ACME, domain, name: 'Yes' });
       expect(admin).toBeNull();
-      const { error: free } = await clients.acmeAdmin.from('companies').insert({ workspace_id: ACME, domain: 'gmail.com', name: 'Google' });
+      const { error: free } = await clients.acmeAdmin
+        .from('companies')
+        .insert({ workspace_id: ACME, domain: 'gmail.com', name: 'Google' });
       expect(free?.code).toBe('23514');
     });
 

@@ -15,7 +15,10 @@ describe('ticket custom fields', () => {
   const clients = {} as Record<Role, SupabaseClient>;
   const label = (l: string) => `${l} ${randomUUID().slice(0, 6)}`;
   /** A field at Acme written straight into the database. */
-  const field = async (kind: string, opts: { options?: string[]; required?: boolean; internal?: boolean; ws?: string } = {}) =>
+  const field = async (
+    kind: string,
+    opts: { options?: string[]; required?: boolean; internal?: boolean; ws?: string } = {},
+  ) =>
     (
       await db.sql(
         `insert into ticket_fields (workspace_id, label, kind, options, required_on_solve, internal)
@@ -35,7 +38,9 @@ describe('ticket custom fields', () => {
 
       it(`${role}: ${admin ? 'defines' : 'may not define'} a field`, async () => {
         const l = label('Order');
-        const { error } = await clients[role].from('ticket_fields').insert({ workspace_id: ACME, label: l, kind: 'text' });
+        const { error } = await clients[role]
+          .from('ticket_fields')
+          .insert({ workspace_id: ACME, label: l, kind: 'text' });
         if (admin) expect(error).toBeNull();
         else expect(error?.code, role).toBe('42501');
       });
@@ -49,7 +54,10 @@ describe('ticket custom fields', () => {
       it(`${role}: ${member ? 'fills in' : 'may not fill in'} a ticket's field`, async () => {
         const f = await field('number');
         const ticket = await openTicket(db);
-        const { error } = await clients[role].rpc('set_ticket_fields', { p_ticket_id: ticket.id, p_values: { [f.id]: '42' } });
+        const { error } = await clients[role].rpc('set_ticket_fields', {
+          p_ticket_id: ticket.id,
+          p_values: { [f.id]: '42' },
+        });
         const { rows } = await db.sql('select value from ticket_field_values where ticket_id = $1', [ticket.id]);
         if (member) {
           expect(error).toBeNull();
@@ -68,13 +76,19 @@ describe('ticket custom fields', () => {
     const ticket = await openTicket(db, 'acmeCustomer');
     const other = await openTicket(db, 'acmeCustomer2');
     for (const t of [ticket, other])
-      await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: t.id, p_values: { [shown.id]: 'Blue', [hidden.id]: 'Secret' } });
+      await clients.acmeAgent.rpc('set_ticket_fields', {
+        p_ticket_id: t.id,
+        p_values: { [shown.id]: 'Blue', [hidden.id]: 'Secret' },
+      });
     const { data } = await clients.acmeCustomer
       .from('ticket_field_values')
       .select('ticket_id, value')
       .in('ticket_id', [ticket.id, other.id]);
     expect(data).toEqual([{ ticket_id: ticket.id, value: 'Blue' }]);
-    const { data: list } = await clients.acmeCustomer.rpc('ticket_field_list', { p_slug: 'acme', p_number: ticket.number });
+    const { data: list } = await clients.acmeCustomer.rpc('ticket_field_list', {
+      p_slug: 'acme',
+      p_number: ticket.number,
+    });
     expect(list).toEqual([]);
   });
 
@@ -86,14 +100,21 @@ describe('ticket custom fields', () => {
     const ticket = await openTicket(db);
     const set = (values: Record<string, string | null>) =>
       clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: ticket.id, p_values: values });
-    expect((await set({ [number.id]: ' 007.50 ', [date.id]: '2026-02-28', [dropdown.id]: 'Large', [box.id]: 'on' })).error).toBeNull();
+    expect(
+      (await set({ [number.id]: ' 007.50 ', [date.id]: '2026-02-28', [dropdown.id]: 'Large', [box.id]: 'on' })).error,
+    ).toBeNull();
     const values = async () =>
       Object.fromEntries(
         (await db.sql('select field_id, value from ticket_field_values where ticket_id = $1', [ticket.id])).rows.map(
           (r) => [r.field_id, r.value],
         ),
       );
-    expect(await values()).toEqual({ [number.id]: '7.50', [date.id]: '2026-02-28', [dropdown.id]: 'Large', [box.id]: 'true' });
+    expect(await values()).toEqual({
+      [number.id]: '7.50',
+      [date.id]: '2026-02-28',
+      [dropdown.id]: 'Large',
+      [box.id]: 'true',
+    });
     for (const [f, bad] of [
       [number, 'twelve'],
       [date, '2026-02-30'],
@@ -111,7 +132,10 @@ describe('ticket custom fields', () => {
   it('refuses a field of another workspace', async () => {
     const globex = await field('text', { ws: GLOBEX });
     const ticket = await openTicket(db);
-    const { error } = await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: ticket.id, p_values: { [globex.id]: 'x' } });
+    const { error } = await clients.acmeAgent.rpc('set_ticket_fields', {
+      p_ticket_id: ticket.id,
+      p_values: { [globex.id]: 'x' },
+    });
     expect(error?.message).toBe('not_found');
   });
 
@@ -130,15 +154,26 @@ describe('ticket custom fields', () => {
       });
       expect(byReply.error?.message).toBe('field_required');
       // Nothing of the refused reply stays.
-      const { rows } = await db.sql(`select count(*)::int as n from messages where ticket_id = $1 and body = 'Done, I think.'`, [ticket.id]);
+      const { rows } = await db.sql(
+        `select count(*)::int as n from messages where ticket_id = $1 and body = 'Done, I think.'`,
+        [ticket.id],
+      );
       expect(rows[0].n).toBe(0);
       // The requester solving their own request is not held up by the team's fields.
       const mine = await openTicket(db);
-      const byRequester = await clients.acmeCustomer.from('tickets').update({ status: 'solved' }).eq('id', mine.id).select('status');
+      const byRequester = await clients.acmeCustomer
+        .from('tickets')
+        .update({ status: 'solved' })
+        .eq('id', mine.id)
+        .select('status');
       expect(byRequester.data).toEqual([{ status: 'solved' }]);
 
       await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: ticket.id, p_values: { [required.id]: 'Bug' } });
-      const solved = await clients.acmeAgent.from('tickets').update({ status: 'solved' }).eq('id', ticket.id).select('status');
+      const solved = await clients.acmeAgent
+        .from('tickets')
+        .update({ status: 'solved' })
+        .eq('id', ticket.id)
+        .select('status');
       expect(solved.data).toEqual([{ status: 'solved' }]);
     } finally {
       // The other tests here solve tickets: the required field goes with this one.
@@ -166,7 +201,10 @@ describe('ticket custom fields', () => {
     await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: ticket.id, p_values: { [f.id]: 'Shown' } });
     const { data } = await clients.acmeAgent.rpc('ticket_field_list', { p_slug: 'acme', p_number: ticket.number });
     expect((data as { id: string; value: string }[]).find((x) => x.id === f.id)?.value).toBe('Shown');
-    const { data: globex } = await clients.globexAdmin.rpc('ticket_field_list', { p_slug: 'acme', p_number: ticket.number });
+    const { data: globex } = await clients.globexAdmin.rpc('ticket_field_list', {
+      p_slug: 'acme',
+      p_number: ticket.number,
+    });
     expect(globex).toEqual([]);
   });
 });

@@ -83,7 +83,6 @@ export const FieldsSchema = byIntent([
   })
   .transform((f) => (f.intent !== 'delete' && f.kind !== 'dropdown' ? { ...f, options: [] as string[] } : f));
 
-
 const KIND_MESSAGES = {
   number: 'Enter a number such as 12 or 4.5.',
   date: errorMessage('date_invalid'),
@@ -111,6 +110,9 @@ function fieldValue(field: Pick<TicketFieldValue, 'kind' | 'options'>, raw: stri
       return v === 'on' || v === 'true' ? 'true' : null;
   }
 }
+
+/** A ticket's fields form as typed (for the reply that keeps it): readFieldValues checks each value. */
+export const FieldValuesSchema = z.record(z.string(), z.unknown());
 
 /**
  * A ticket's field values from its form: every field of the ticket, by id (an empty value, or an

@@ -31,10 +31,9 @@ export interface CustomerPageJson {
   customer: CustomerRow & Pick<Tables<'customers'>, 'time_zone' | 'created_at'> & { company_name: string | null };
   tickets: CustomerTicket[];
   older: InboxCursor | null;
-  notes: (Pick<
-    Tables<'customer_notes'>,
-    'id' | 'body' | 'created_by' | 'created_at' | 'updated_by' | 'updated_at'
-  > & { versions: Pick<Tables<'customer_note_versions'>, 'body' | 'written_by' | 'written_at'>[] })[];
+  notes: (Pick<Tables<'customer_notes'>, 'id' | 'body' | 'created_by' | 'created_at' | 'updated_by' | 'updated_at'> & {
+    versions: Pick<Tables<'customer_note_versions'>, 'body' | 'written_by' | 'written_at'>[];
+  })[];
   names: Record<string, string>;
 }
 

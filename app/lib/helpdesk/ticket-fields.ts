@@ -14,9 +14,15 @@ export const FIELD_KIND_LABELS: Record<FieldKind, string> = {
 };
 
 /** A field with this ticket's value (null: none), as public.ticket_field_list answers. */
-export type TicketFieldValue = Pick<Tables<'ticket_fields'>, 'id' | 'label' | 'kind' | 'options' | 'required_on_solve'> & {
+export type TicketFieldValue = Pick<
+  Tables<'ticket_fields'>,
+  'id' | 'label' | 'kind' | 'options' | 'required_on_solve'
+> & {
   value: string | null;
 };
 
 /** The form field that carries a ticket field's value. */
 export const fieldInputName = (id: string) => `field_${id}`;
+
+/** The settings page's form for a field not added yet (its answers name the form they belong to). */
+export const NEW_FIELD = 'new';

@@ -48,7 +48,9 @@ export function InboxTable() {
                 </td>
                 <td className="hd-cell-requester">
                   <span className="hd-cell-label">From </span>
-                  <bdi>{t.requester}</bdi>
+                  <a href={`/w/${workspace.slug}/customers/${t.requester_id}`}>
+                    <bdi>{t.requester}</bdi>
+                  </a>
                 </td>
                 <td className="hd-cell-status">
                   <StatusBadge status={t.status} />

@@ -32,7 +32,12 @@ function parseCustomerId(request: Request, raw: string | undefined): string {
 /** "14:05 there (Tue)": the time now in a zone, for an agent deciding when to write. */
 function localTime(timeZone: string, now: Date): string | null {
   try {
-    const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', weekday: 'short' }).format(now);
+    const time = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      weekday: 'short',
+    }).format(now);
     return `${time} there now`;
   } catch {
     return null;
@@ -119,7 +124,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       : { message: errorMessage('not_found'), status: errorStatus('not_found') };
     return dataWithSession(request, { result: submission.reply({ formErrors: [message] }), note }, { status });
   };
-  const notes = () => supabase.from('customer_notes').select('id').eq('workspace_id', page.workspace.id).eq('customer_id', customerId);
+  const notes = () =>
+    supabase.from('customer_notes').select('id').eq('workspace_id', page.workspace.id).eq('customer_id', customerId);
 
   switch (value.intent) {
     case 'add_note': {

@@ -5,7 +5,15 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { CustomerNav } from '~/components/customer-nav.tsx';
-import { ErrorList, SelectField, SubmitButton, TextareaField, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
+import {
+  ErrorList,
+  SelectField,
+  SubmitButton,
+  TextareaField,
+  replyErrors,
+  replyFormErrors,
+  replyValue,
+} from '~/components/forms.tsx';
 import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import type { action, loader } from './customer.server.ts';
@@ -19,7 +27,17 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 const NOTE_MAX = 5000;
 
-function NoteForm({ intent, note, body, label }: { intent: 'add_note' | 'edit_note'; note?: string; body: string; label: string }) {
+function NoteForm({
+  intent,
+  note,
+  body,
+  label,
+}: {
+  intent: 'add_note' | 'edit_note';
+  note?: string;
+  body: string;
+  label: string;
+}) {
   const answer = useActionData<typeof action>();
   const mine = answer && replyValue(answer.result, 'intent') === intent && (answer.note ?? undefined) === note;
   const result = mine ? answer.result : undefined;
@@ -161,7 +179,11 @@ export default function CustomerPage() {
                           </details>
                         ) : null}
                         <div className="hd-actions">
-                          <Link to={`?edit=${n.id}#note-${n.id}`} className="button button--secondary" preventScrollReset>
+                          <Link
+                            to={`?edit=${n.id}#note-${n.id}`}
+                            className="button button--secondary"
+                            preventScrollReset
+                          >
                             Edit<span className="visually-hidden"> this note</span>
                           </Link>
                           {n.mine || admin ? (

@@ -14,6 +14,7 @@ import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
 import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
+import type { TicketFieldValue } from '~/lib/helpdesk/ticket-fields.ts';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
   parseNumber,
@@ -66,11 +67,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
-  const [{ data: result, error }, canned, { data: signature }] = await Promise.all([
+  const [{ data: result, error }, canned, { data: signature }, { data: fields }] = await Promise.all([
     supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
     cannedReplyTitles(request, supabase, slug),
     // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
     supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
+    // The custom fields with this ticket's values (ticket-fields.tsx; supabase/schemas/58_ticket_fields.sql).
+    supabase.rpc('ticket_field_list', { p_slug: slug, p_number: number }, { get: true }),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -102,6 +105,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         : null,
     requester: name(requester_id),
     requesterCard: {
+      user_id: requester_id,
       email: page.requester.email,
       requests: page.requester.requests,
       recent: page.requester.recent.map(({ last_message_at: _l, ...r }) => r),
@@ -112,6 +116,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
+    fields: jsonPage<TicketFieldValue[] | null>(fields) ?? [],
   });
 }
 
