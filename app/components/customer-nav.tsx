@@ -31,7 +31,7 @@ export function CustomerNav({ slug, current }: { slug: string; current?: (typeof
 /** A search box of a list page (GET, so the URL is the search). */
 export function ListSearch({ label, value, hint }: { label: string; value: string; hint: string }) {
   return (
-    <form method="get" className="hd-search" role="search">
+    <form method="get" className="hd-search">
       <label htmlFor="list-q" className="visually-hidden">
         {label}
       </label>

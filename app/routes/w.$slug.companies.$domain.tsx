@@ -70,9 +70,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseSubmission(await readFormData(request), CompanySchema);
   if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
   const { name } = submission.value;
-  const { error } = name
-    ? await supabase.from('companies').upsert({ workspace_id: workspace.id, domain, name })
-    : await supabase.from('companies').delete().eq('workspace_id', workspace.id).eq('domain', domain);
+  // Renamed, else named for the first time (admins may change only the name of a row); empty: unnamed.
+  const named = supabase.from('companies');
+  let { data: rows, error } = name
+    ? await named.update({ name }).eq('workspace_id', workspace.id).eq('domain', domain).select('domain')
+    : await named.delete().eq('workspace_id', workspace.id).eq('domain', domain).select('domain');
+  if (!error && name && !rows?.length)
+    ({ error } = await supabase.from('companies').insert({ workspace_id: workspace.id, domain, name }));
   if (error) {
     const { message, status } = mapDbError(error, 'company name');
     return dataWithSession(request, { result: submission.reply({ formErrors: [message] }) }, { status });

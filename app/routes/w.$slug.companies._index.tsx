@@ -82,8 +82,14 @@ export default function CompaniesPage() {
                     </Link>
                   </td>
                   <td className="hd-cell-email">{c.domain}</td>
-                  <td>{c.customers}</td>
-                  <td>{c.tickets}</td>
+                  <td>
+                    <span className="hd-cell-label">Customers </span>
+                    {c.customers}
+                  </td>
+                  <td>
+                    <span className="hd-cell-label">Requests </span>
+                    {c.tickets}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -98,7 +98,10 @@ export default function CustomersPage() {
                       <span className="muted">—</span>
                     )}
                   </td>
-                  <td>{c.tickets}</td>
+                  <td>
+                    <span className="hd-cell-label">Requests </span>
+                    {c.tickets}
+                  </td>
                 </tr>
               ))}
             </tbody>

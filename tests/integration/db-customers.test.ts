@@ -185,14 +185,12 @@ describe('customers and companies', () => {
     });
 
     it('takes who wrote and when from the database, not the client', async () => {
-      const { error } = await clients.acmeAgent
-        .from('customer_notes')
-        .insert({
-          workspace_id: ACME,
-          customer_id: PEOPLE.acmeCustomer.id,
-          body: 'x',
-          created_by: PEOPLE.acmeAdmin.id,
-        });
+      const { error } = await clients.acmeAgent.from('customer_notes').insert({
+        workspace_id: ACME,
+        customer_id: PEOPLE.acmeCustomer.id,
+        body: 'x',
+        created_by: PEOPLE.acmeAdmin.id,
+      });
       expect(error?.code).toBe('42501');
     });
 
