@@ -2,11 +2,18 @@
 // (docs/decisions/059-customers-and-companies.md): starts a throw-away stack, fills one workspace
 // (CUSTOMERS customers over 50 domains, TICKETS tickets), and prints each query's plan with timings.
 // `npx tsx scripts/explain-customers.ts [customers] [tickets]`. Plans, not a benchmark: this machine is shared.
-import { startDbStack } from '../tests/support/db.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startStack } from '@tend/supabase-local';
 
 const CUSTOMERS = Number(process.argv[2] ?? 20_000);
 const TICKETS = Number(process.argv[3] ?? 200_000);
-const db = await startDbStack();
+const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-explain-'));
+const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
+const pool = new pg.Pool({ connectionString: stack.dbUrl, max: 2 });
+const db = { sql: (text: string, params?: unknown[]) => pool.query(text, params) };
 try {
   const ws = (await db.sql(`insert into workspaces (slug, name) values ('explain', 'Explain') returning id`)).rows[0]
     .id;
@@ -69,5 +76,7 @@ try {
     console.log(`\n## ${name}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
   }
 } finally {
-  await db.teardown();
+  await pool.end();
+  await stack.stop();
+  rmSync(dir, { recursive: true, force: true });
 }
