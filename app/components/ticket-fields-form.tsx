@@ -1,7 +1,7 @@
-// A ticket's custom fields as a form (docs/product.md §2.6): the ticket page's sidebar shows it, and
-// /w/:slug/tickets/:number/fields, where it posts, shows it again with the refused values kept at
-// their fields. A plain form, the same with JavaScript or without: no code of its own.
-import { Form } from '@remix-run/react';
+// A ticket's custom fields as a form (docs/product.md §2.6): /w/:slug/tickets/:number/fields, where it
+// posts, shows it (again with the refused values kept at their fields), and the ticket page's sidebar
+// shows it as markup rendered on the server, so the ticket page carries no code for it
+// (docs/decisions/006-javascript-budget.md). A plain HTML form: the same with JavaScript or without.
 import { ErrorList, type FormReply, replyErrors, replyFormErrors, replyValue } from './forms.tsx';
 import { fieldInputName, type TicketFieldValue } from '~/lib/helpdesk/ticket-fields.ts';
 
@@ -64,7 +64,7 @@ export function TicketFieldsForm({
   result?: FormReply;
 }) {
   return (
-    <Form method="post" action={action} className="stack hd-ticket-fields" noValidate aria-label="Ticket fields">
+    <form method="post" action={action} className="stack hd-ticket-fields" noValidate aria-label="Ticket fields">
       <ErrorList errors={replyFormErrors(result)} />
       {fields.map((f) => (
         <Control key={f.id} field={f} result={result} />
@@ -72,6 +72,6 @@ export function TicketFieldsForm({
       <button type="submit" className="button button--secondary">
         Save fields
       </button>
-    </Form>
+    </form>
   );
 }

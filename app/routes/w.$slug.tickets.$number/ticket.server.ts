@@ -15,6 +15,7 @@ import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-re
 import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import type { TicketFieldValue } from '~/lib/helpdesk/ticket-fields.ts';
+import { ticketFieldsMarkup } from '~/lib/helpdesk/ticket-fields-markup.server.tsx';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
   parseNumber,
@@ -116,7 +117,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
-    fields: jsonPage<TicketFieldValue[] | null>(fields) ?? [],
+    // The custom fields' form as markup (ticket-fields.tsx), or null when the workspace has none.
+    fieldsForm: ticketFieldsMarkup(
+      `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
+      jsonPage<TicketFieldValue[] | null>(fields) ?? [],
+    ),
   });
 }
 
