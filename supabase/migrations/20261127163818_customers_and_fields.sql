@@ -807,25 +807,19 @@ with check ((workspace_id IN ( SELECT private.member_workspaces() AS member_work
 
 
 
-  create policy "members read field values"
+  create policy "members, and requesters the shown values of their tickets, read values"
   on "public"."ticket_field_values"
   as permissive
   for select
   to authenticated
-using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
-
-
-
-  create policy "requesters read shown values of their tickets"
-  on "public"."ticket_field_values"
-  as permissive
-  for select
-  to authenticated
-using (((EXISTS ( SELECT 1
+using (((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)) OR ((EXISTS ( SELECT 1
    FROM tickets t
   WHERE ((t.id = ticket_field_values.ticket_id) AND (t.requester_id = ( SELECT auth.uid() AS uid))))) AND (EXISTS ( SELECT 1
    FROM ticket_fields f
-  WHERE ((f.id = ticket_field_values.field_id) AND (NOT f.internal))))));
+  WHERE ((f.id = ticket_field_values.field_id) AND (NOT f.internal)))))));
+
+
+
 
 
 
@@ -857,23 +851,17 @@ with check ((workspace_id IN ( SELECT private.admin_workspaces() AS admin_worksp
 
 
 
-  create policy "members read their workspace's fields"
+  create policy "members, and requesters the fields shown to them, read fields"
   on "public"."ticket_fields"
   as permissive
   for select
   to authenticated
-using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
-
-
-
-  create policy "requesters read the fields shown to them"
-  on "public"."ticket_fields"
-  as permissive
-  for select
-  to authenticated
-using (((NOT internal) AND (EXISTS ( SELECT 1
+using (((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)) OR ((NOT internal) AND (EXISTS ( SELECT 1
    FROM tickets t
-  WHERE ((t.workspace_id = ticket_fields.workspace_id) AND (t.requester_id = ( SELECT auth.uid() AS uid)))))));
+  WHERE ((t.workspace_id = ticket_fields.workspace_id) AND (t.requester_id = ( SELECT auth.uid() AS uid))))))));
+
+
+
 
 
 CREATE TRIGGER on_auth_user_email_changed AFTER UPDATE OF email ON auth.users FOR EACH ROW WHEN (((old.email)::text IS DISTINCT FROM (new.email)::text)) EXECUTE FUNCTION private.customer_email_changed();

@@ -138,11 +138,10 @@ revoke all on public.ticket_fields, public.ticket_field_values from anon;
 revoke insert, update on public.ticket_fields from authenticated;
 grant insert (workspace_id, label, kind, options, required_on_solve, internal, position) on public.ticket_fields to authenticated;
 grant update (label, options, required_on_solve, internal, position) on public.ticket_fields to authenticated;
-create policy "members read their workspace's fields" on public.ticket_fields for select to authenticated
-  using (workspace_id in (select private.member_workspaces()));
-create policy "requesters read the fields shown to them" on public.ticket_fields for select to authenticated
-  using (not internal and exists (select 1 from public.tickets t where t.workspace_id = ticket_fields.workspace_id
-                                                                  and t.requester_id = (select auth.uid())));
+create policy "members, and requesters the fields shown to them, read fields" on public.ticket_fields for select to authenticated
+  using (workspace_id in (select private.member_workspaces())
+         or (not internal and exists (select 1 from public.tickets t where t.workspace_id = ticket_fields.workspace_id
+                                                                      and t.requester_id = (select auth.uid()))));
 create policy "admins add fields" on public.ticket_fields for insert to authenticated
   with check (workspace_id in (select private.admin_workspaces()));
 create policy "admins edit fields" on public.ticket_fields for update to authenticated
@@ -153,11 +152,10 @@ create policy "admins delete fields" on public.ticket_fields for delete to authe
 revoke insert, update on public.ticket_field_values from authenticated;
 grant insert (ticket_id, field_id, value) on public.ticket_field_values to authenticated;
 grant update (value) on public.ticket_field_values to authenticated;
-create policy "members read field values" on public.ticket_field_values for select to authenticated
-  using (workspace_id in (select private.member_workspaces()));
-create policy "requesters read shown values of their tickets" on public.ticket_field_values for select to authenticated
-  using (exists (select 1 from public.tickets t where t.id = ticket_id and t.requester_id = (select auth.uid()))
-         and exists (select 1 from public.ticket_fields f where f.id = field_id and not f.internal));
+create policy "members, and requesters the shown values of their tickets, read values" on public.ticket_field_values for select to authenticated
+  using (workspace_id in (select private.member_workspaces())
+         or (exists (select 1 from public.tickets t where t.id = ticket_id and t.requester_id = (select auth.uid()))
+             and exists (select 1 from public.ticket_fields f where f.id = field_id and not f.internal)));
 -- The trigger sets workspace_id from the ticket; the policy then checks it.
 create policy "members fill in fields" on public.ticket_field_values for insert to authenticated
   with check (workspace_id in (select private.member_workspaces()));

@@ -446,6 +446,10 @@ describe('database checks', () => {
       'can_see_profile',
       'change_status',
       'check_transition',
+      // customers.company and the companies' domain check (58_customers.sql), which run as the writer.
+      'company_domain',
+      // ticket_fields' choices check (58_ticket_fields.sql), as the writer.
+      'field_options_ok',
       'is_admin',
       'is_agent',
       // The open statuses and the backlog (20_tickets.sql), asked by claim_next_ticket and workspace_report.
