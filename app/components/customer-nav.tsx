@@ -1,4 +1,4 @@
-// The customer and company pages' own navigation (docs/product.md §2.6): back to the inbox, and between
+// The customer and company pages' own navigation (docs/product.md §2.10): back to the inbox, and between
 // the two lists.
 import { Link } from '@remix-run/react';
 

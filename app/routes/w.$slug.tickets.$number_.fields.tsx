@@ -1,4 +1,4 @@
-// A ticket's custom fields on a page of their own (members only, docs/product.md §2.6): where the
+// A ticket's custom fields on a page of their own (members only, docs/product.md §2.10): where the
 // sidebar's "Save fields" posts. Saved: back to the ticket. Refused (a value that doesn't fit its
 // field): this page, with what was typed kept and the message at the field, with JavaScript or without.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';

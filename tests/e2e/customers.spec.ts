@@ -1,4 +1,4 @@
-// Customers, companies and ticket custom fields end to end (docs/product.md §2.6): from a ticket the
+// Customers, companies and ticket custom fields end to end (docs/product.md §2.10): from a ticket the
 // agent opens the requester's page (requests, notes with their earlier versions, time zone), finds
 // them in the customers list and their company by domain, which an admin names; a customer never
 // reaches any of it. An admin defines ticket fields; the sidebar saves them (a value that doesn't

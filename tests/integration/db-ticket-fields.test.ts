@@ -1,4 +1,4 @@
-// Ticket custom fields in the database (docs/product.md §2.6), per role through PostgREST: admins define
+// Ticket custom fields in the database (docs/product.md §2.10), per role through PostgREST: admins define
 // them, members fill them in, requesters read only the fields shown to them on their own tickets; each
 // value fits its field; an agent's solve without a required field is refused (field_required).
 import { randomUUID } from 'node:crypto';

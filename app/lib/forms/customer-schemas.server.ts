@@ -1,4 +1,4 @@
-// The forms of the customer and company pages and of ticket custom fields (docs/product.md §2.6): notes
+// The forms of the customer and company pages and of ticket custom fields (docs/product.md §2.10): notes
 // about a customer, their time zone, a company's name, the admin's field definitions, and a ticket's
 // field values. Read like every form here (Conform's parseWithZod); the database checks the same again
 // (supabase/schemas/58_customers.sql, 58_ticket_fields.sql).

@@ -1,4 +1,4 @@
-// Ticket custom fields (docs/product.md §2.6): the kinds an admin picks from, and a field as the ticket
+// Ticket custom fields (docs/product.md §2.10): the kinds an admin picks from, and a field as the ticket
 // page and the settings page show it. The database checks each value (supabase/schemas/58_ticket_fields.sql);
 // the forms check the same first (app/lib/forms/customer-schemas.server.ts).
 import { Constants, type Tables } from '../supabase/database.types.ts';

@@ -1,4 +1,4 @@
-// A customer's page (members only; anyone else, customers included, gets 404; docs/product.md §2.6):
+// A customer's page (members only; anyone else, customers included, gets 404; docs/product.md §2.10):
 // their name, email, company and time zone, their requests here (newest activity first, 25 a page),
 // and the team's notes about them, which customers never see. The loader and the action are in
 // customer.server.ts.

@@ -1,4 +1,4 @@
-// The sidebar's custom fields (docs/product.md §2.6): shown only when the workspace has fields. The
+// The sidebar's custom fields (docs/product.md §2.10): shown only when the workspace has fields. The
 // form is markup the loader renders (app/components/ticket-fields-form.tsx), a plain form posting to
 // /w/:slug/tickets/:number/fields, which comes back here or shows what it refused: the ticket page
 // loads no code for it (docs/decisions/006-javascript-budget.md).
