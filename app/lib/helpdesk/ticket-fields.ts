@@ -1,9 +1,10 @@
 // Ticket custom fields (docs/product.md §2.10): the kinds an admin picks from, and a field as the ticket
 // page and the settings page show it. The database checks each value (supabase/schemas/58_ticket_fields.sql);
 // the forms check the same first (app/lib/forms/customer-schemas.server.ts).
-import { Constants, type Tables } from '../supabase/database.types.ts';
+import type { Tables } from '../supabase/database.types.ts';
+import { FIELD_KINDS } from './ticket-terms.ts';
 
-export const FIELD_KINDS = Constants.public.Enums.ticket_field_kind;
+export { FIELD_KINDS };
 export type FieldKind = (typeof FIELD_KINDS)[number];
 export const FIELD_KIND_LABELS: Record<FieldKind, string> = {
   text: 'Text',
