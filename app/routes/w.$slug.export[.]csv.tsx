@@ -44,15 +44,40 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throw errorResponse(request, 'search_timeout');
   }
   const fileName = `${page.workspace.slug}-tickets-${new Date().toISOString().slice(0, 10)}.csv`;
+  // The custom fields, in their order, one column each after the built-in ones (docs/product.md §2.10).
+  const { data: fields, error: fieldsError } = await supabase
+    .from('ticket_fields')
+    .select('id, label')
+    .eq('workspace_id', page.workspace.id)
+    .order('position')
+    .order('created_at')
+    .order('id');
+  if (fieldsError) throwDbError(request, fieldsError, 'export');
+  /** A page's field values, by ticket and field (one call a page; none without fields). */
+  const valuesOf = async (ids: string[]) => {
+    const byTicket = new Map<string, Map<string, string>>();
+    if (!fields.length || !ids.length) return byTicket;
+    const { data, error } = await supabase.rpc('ticket_field_values_of', { p_ticket_ids: ids });
+    if (error) throw new Error(`export field values: ${error.message}`);
+    for (const v of data) byTicket.set(v.ticket_id, (byTicket.get(v.ticket_id) ?? new Map()).set(v.field_id, v.value));
+    return byTicket;
+  };
 
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(CSV_BOM + csvRow(HEADER)));
+      controller.enqueue(encoder.encode(CSV_BOM + csvRow([...HEADER, ...fields.map((f) => f.label)])));
     },
     // One inbox page per pull: the next is asked for only when the client has read this one.
     async pull(controller) {
       if (!page) return controller.close();
+      let values: Map<string, Map<string, string>>;
+      try {
+        values = await valuesOf(page.tickets.map((t) => t.id));
+      } catch (error) {
+        log.error('export stopped', { message: String(error) });
+        return controller.error(new Error('export stopped'));
+      }
       const rows = page.tickets.map((t) =>
         csvRow([
           t.number,
@@ -63,6 +88,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           t.assignee ?? '',
           t.tags.map((tag) => tag.name).join(' '),
           t.last_message_at,
+          ...fields.map((f) => values.get(t.id)?.get(f.id) ?? ''),
         ]),
       );
       controller.enqueue(encoder.encode(rows.join('')));

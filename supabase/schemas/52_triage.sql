@@ -341,10 +341,19 @@ begin
         null;
       end;
     end loop;
+    -- Solving needs the ticket's required custom fields (58_ticket_fields.sql): those without are skipped.
     skipped := (select jsonb_object_agg(x.reason, x.n) from (
-                  select case when t.status = target_status then 'unchanged' else t.status::text end as reason, count(*) as n
-                    from public.tickets t where t.id = any (mine) and not (t.status = any (allowed)) group by 1) x);
-    update public.tickets t set status = target_status where t.id = any (mine) and t.status = any (allowed);
+                  select case when t.status = target_status then 'unchanged'
+                              when t.status = any (allowed) then 'field_required'
+                              else t.status::text end as reason, count(*) as n
+                    from public.tickets t
+                   where t.id = any (mine)
+                     and (not (t.status = any (allowed))
+                          or (target_status = 'solved' and private.missing_required_field(t.workspace_id, t.id) is not null))
+                   group by 1) x);
+    update public.tickets t set status = target_status
+     where t.id = any (mine) and t.status = any (allowed)
+       and (target_status <> 'solved' or private.missing_required_field(t.workspace_id, t.id) is null);
     get diagnostics n = row_count;
   elsif p_action = 'priority' then
     update public.tickets t set priority = target_priority where t.id = any (mine) and t.priority <> target_priority;

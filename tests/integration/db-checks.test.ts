@@ -446,6 +446,10 @@ describe('database checks', () => {
       'can_see_profile',
       'change_status',
       'check_transition',
+      // customers.company and the companies' domain check (58_customers.sql), which run as the writer.
+      'company_domain',
+      // ticket_fields' choices check (58_ticket_fields.sql), as the writer.
+      'field_options_ok',
       'is_admin',
       'is_agent',
       // The open statuses and the backlog (20_tickets.sql), asked by claim_next_ticket and workspace_report.
@@ -463,6 +467,8 @@ describe('database checks', () => {
       'may_use_help_article_channel',
       'may_use_ticket_channel',
       'member_workspaces',
+      // A ticket's first empty required field (58_ticket_fields.sql), which bulk_update_tickets asks as its caller.
+      'missing_required_field',
       // The notification kinds' checks and Tend's defaults (85_notifications.sql): the tables' checks and
       // notification_preferences, which run as the member.
       'notification_builtin',

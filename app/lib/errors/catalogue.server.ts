@@ -153,6 +153,16 @@ const catalogue = {
     message: (p: { domain: string }) =>
       `${p.domain} isn't verified yet: the DNS records below weren't all found. DNS changes can take an hour to show.`,
   },
+  // Ticket custom fields (/w/:slug/settings/fields, the ticket page; supabase/schemas/58_ticket_fields.sql).
+  field_required: {
+    status: 409,
+    message: (p: { field: string }) => `Fill in “${p.field}” before solving this ticket.`,
+  },
+  field_value_invalid: {
+    status: 400,
+    message: (p: { field: string }) => `“${p.field}” can't take that value. Choose or enter one that fits the field.`,
+  },
+  field_label_taken: { status: 409, message: () => 'A field with that name exists already.' },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
   // New conversation (/w/:slug/tickets/new): with a customer, not with oneself.

@@ -9,6 +9,8 @@ export type TicketStatus = (typeof STATUSES)[number];
 export const PRIORITIES = Constants.public.Enums.ticket_priority;
 export type TicketPriority = (typeof PRIORITIES)[number];
 export const MEMBER_ROLES = Constants.public.Enums.member_role;
+// Custom fields' kinds (ticket-fields.ts), here so the enums stay in one chunk of the browser's code.
+export const FIELD_KINDS = Constants.public.Enums.ticket_field_kind;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 export const INBOX_VIEWS = ['unassigned', 'mine', 'open', 'pending', 'snoozed', 'solved', 'all', 'breaching'] as const;

@@ -174,6 +174,175 @@ export type Database = {
           },
         ]
       }
+      companies: {
+        Row: {
+          domain: string
+          name: string
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          domain: string
+          name: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          domain?: string
+          name?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "companies_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      customer_note_versions: {
+        Row: {
+          body: string
+          id: number
+          note_id: string
+          workspace_id: string
+          written_at: string
+          written_by: string | null
+        }
+        Insert: {
+          body: string
+          id?: never
+          note_id: string
+          workspace_id: string
+          written_at: string
+          written_by?: string | null
+        }
+        Update: {
+          body?: string
+          id?: never
+          note_id?: string
+          workspace_id?: string
+          written_at?: string
+          written_by?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "customer_note_versions_note_id_fkey"
+            columns: ["note_id"]
+            isOneToOne: false
+            referencedRelation: "customer_notes"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "customer_note_versions_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      customer_notes: {
+        Row: {
+          body: string
+          created_at: string
+          created_by: string | null
+          customer_id: string
+          id: string
+          updated_at: string | null
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          body: string
+          created_at?: string
+          created_by?: string | null
+          customer_id: string
+          id?: string
+          updated_at?: string | null
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          body?: string
+          created_at?: string
+          created_by?: string | null
+          customer_id?: string
+          id?: string
+          updated_at?: string | null
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "customer_notes_workspace_id_customer_id_fkey"
+            columns: ["workspace_id", "customer_id"]
+            isOneToOne: false
+            referencedRelation: "customers"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+        ]
+      }
+      customers: {
+        Row: {
+          company: string | null
+          created_at: string
+          email: string
+          email_key: string | null
+          name: string
+          name_key: string | null
+          tickets: number
+          time_zone: string | null
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          company?: never
+          created_at?: string
+          email: string
+          email_key?: never
+          name: string
+          name_key?: never
+          tickets?: number
+          time_zone?: string | null
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          company?: never
+          created_at?: string
+          email?: string
+          email_key?: never
+          name?: string
+          name_key?: never
+          tickets?: number
+          time_zone?: string | null
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "customers_user_profile_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["user_id"]
+          },
+          {
+            foreignKeyName: "customers_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       email_deliveries: {
         Row: {
           attempts: number
@@ -1201,6 +1370,102 @@ export type Database = {
           },
         ]
       }
+      ticket_field_values: {
+        Row: {
+          field_id: string
+          ticket_id: string
+          updated_at: string
+          updated_by: string | null
+          value: string
+          workspace_id: string
+        }
+        Insert: {
+          field_id: string
+          ticket_id: string
+          updated_at?: string
+          updated_by?: string | null
+          value: string
+          workspace_id: string
+        }
+        Update: {
+          field_id?: string
+          ticket_id?: string
+          updated_at?: string
+          updated_by?: string | null
+          value?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_field_values_field_id_fkey"
+            columns: ["field_id"]
+            isOneToOne: false
+            referencedRelation: "ticket_fields"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_field_values_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_field_values_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      ticket_fields: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          id: string
+          internal: boolean
+          kind: Database["public"]["Enums"]["ticket_field_kind"]
+          label: string
+          options: string[]
+          position: number
+          required_on_solve: boolean
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          internal?: boolean
+          kind: Database["public"]["Enums"]["ticket_field_kind"]
+          label: string
+          options?: string[]
+          position?: number
+          required_on_solve?: boolean
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          internal?: boolean
+          kind?: Database["public"]["Enums"]["ticket_field_kind"]
+          label?: string
+          options?: string[]
+          position?: number
+          required_on_solve?: boolean
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_fields_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       ticket_followers: {
         Row: {
           created_at: string
@@ -1687,6 +1952,24 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: number
       }
+      companies_page: {
+        Args: {
+          p_after?: string
+          p_limit?: number
+          p_query?: string
+          p_slug: string
+        }
+        Returns: Json
+      }
+      company_page: {
+        Args: {
+          p_after_at?: string
+          p_after_id?: string
+          p_domain: string
+          p_slug: string
+        }
+        Returns: Json
+      }
       count_help_view: { Args: { p_article_id: number }; Returns: undefined }
       create_email_sign_in_link: {
         Args: { p_next: string; p_token_hash: string; p_user_id: string }
@@ -1724,6 +2007,26 @@ export type Database = {
           isOneToOne: true
           isSetofReturn: false
         }
+      }
+      customer_page: {
+        Args: {
+          p_after_at?: string
+          p_after_id?: string
+          p_customer_id: string
+          p_slug: string
+        }
+        Returns: Json
+      }
+      customers_page: {
+        Args: {
+          p_after_id?: string
+          p_after_name?: string
+          p_company?: string
+          p_limit?: number
+          p_query?: string
+          p_slug: string
+        }
+        Returns: Json
       }
       forward_ticket: {
         Args: {
@@ -1973,6 +2276,10 @@ export type Database = {
         Args: { p_available: boolean; p_workspace_id: string }
         Returns: undefined
       }
+      set_ticket_fields: {
+        Args: { p_ticket_id: string; p_values: Json }
+        Returns: undefined
+      }
       signal_ticket_typing: {
         Args: { p_kind: string; p_ticket_id: string }
         Returns: undefined
@@ -2003,6 +2310,18 @@ export type Database = {
         Returns: {
           id: string
           number: number
+        }[]
+      }
+      ticket_field_list: {
+        Args: { p_number: number; p_slug: string }
+        Returns: Json
+      }
+      ticket_field_values_of: {
+        Args: { p_ticket_ids: string[] }
+        Returns: {
+          field_id: string
+          ticket_id: string
+          value: string
         }[]
       }
       ticket_page: {
@@ -2048,6 +2367,7 @@ export type Database = {
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
       sla_target: "first_response" | "next_response" | "resolution"
+      ticket_field_kind: "text" | "number" | "date" | "dropdown" | "checkbox"
       ticket_priority: "low" | "normal" | "high" | "urgent"
       ticket_status: "new" | "open" | "pending" | "solved" | "closed"
     }
@@ -2181,6 +2501,7 @@ export const Constants = {
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
       sla_target: ["first_response", "next_response", "resolution"],
+      ticket_field_kind: ["text", "number", "date", "dropdown", "checkbox"],
       ticket_priority: ["low", "normal", "high", "urgent"],
       ticket_status: ["new", "open", "pending", "solved", "closed"],
     },

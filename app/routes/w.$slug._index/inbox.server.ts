@@ -79,7 +79,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       page: before && !inbox.newer ? 1 : page,
       total: inbox.total,
       counts: inbox.counts,
-      tickets: inbox.tickets.map(({ requester_id: _r, assignee_id: _a, due_at, warn_at, ...t }) => ({
+      tickets: inbox.tickets.map(({ assignee_id: _a, due_at, warn_at, ...t }) => ({
         ...t,
         due: dueBadge(due_at, warn_at, now, inbox.workspace.time_zone),
       })),

@@ -100,7 +100,9 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                 </td>
                 <td className="hd-cell-requester">
                   <span className="hd-cell-label">From </span>
-                  <bdi>{t.requester}</bdi>
+                  <a href={`/w/${workspace.slug}/customers/${t.requester_id}`}>
+                    <bdi>{t.requester}</bdi>
+                  </a>
                 </td>
                 <td className="hd-cell-status">
                   <StatusBadge status={t.status} />

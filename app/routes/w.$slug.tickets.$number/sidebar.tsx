@@ -19,6 +19,7 @@ import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { NO_ASSIGNEE, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
+import { TicketFieldsCard } from './ticket-fields.tsx';
 import type { loader } from './ticket.server.ts';
 
 export interface TicketFieldValues {
@@ -289,7 +290,9 @@ export function Sidebar({ result }: { result?: FormReply }) {
     <aside className="hd-ticket__side stack" aria-label="Ticket details">
       <div className="card stack">
         <h2 className="hd-side-title">Requester</h2>
-        <p data-testid="requester">{requester}</p>
+        <p data-testid="requester">
+          <Link to={`/w/${workspace.slug}/customers/${card.user_id}`}>{requester}</Link>
+        </p>
         {card.email ? (
           <p className="small">
             <a href={`mailto:${card.email}`} data-testid="requester-email">
@@ -317,6 +320,7 @@ export function Sidebar({ result }: { result?: FormReply }) {
       <TicketTags result={result} />
       <TicketSnooze result={result} />
       <TicketMerge result={result} />
+      <TicketFieldsCard />
       <div className="card stack">
         <h2 className="hd-side-title">History</h2>
         <ol className="hd-history">

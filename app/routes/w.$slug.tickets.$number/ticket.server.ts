@@ -17,6 +17,8 @@ import type { TicketTag } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpdesk/thread-window.ts';
 import { threadHtml } from '~/lib/helpdesk/message-body.server.ts';
+import type { TicketFieldValue } from '~/lib/helpdesk/ticket-fields.ts';
+import { ticketFieldsMarkup } from '~/lib/helpdesk/ticket-fields-markup.server.tsx';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
   parseNumber,
@@ -76,7 +78,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
   const cursor = earlierCursor(request);
-  const [{ data: result, error }, canned, { data: signature }, merge] = await Promise.all([
+  const [{ data: result, error }, canned, { data: signature }, merge, { data: fields }] = await Promise.all([
     supabase.rpc(
       'ticket_page',
       {
@@ -92,6 +94,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
     // "Merge into…" searched (?merge=): the tickets to choose from.
     mergeCandidates(request, supabase, slug, number),
+    // The custom fields with this ticket's values (ticket-fields.tsx; supabase/schemas/58_ticket_fields.sql).
+    supabase.rpc('ticket_field_list', { p_slug: slug, p_number: number }, { get: true }),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -134,6 +138,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         : null,
     requester: name(requester_id),
     requesterCard: {
+      user_id: requester_id,
       email: page.requester.email,
       requests: page.requester.requests,
       recent: page.requester.recent.map(({ last_message_at: _l, ...r }) => r),
@@ -147,6 +152,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
     merge,
+    // The custom fields' form as markup (ticket-fields.tsx), or null when the workspace has none.
+    fieldsForm: ticketFieldsMarkup(
+      `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
+      jsonPage<TicketFieldValue[] | null>(fields) ?? [],
+    ),
   });
 }
 
