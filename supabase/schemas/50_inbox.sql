@@ -448,8 +448,7 @@ begin
                    'requester_id', t.requester_id, 'requester', coalesce(rp.display_name, 'Unknown'),
                    'assignee_id', t.assignee_id, 'assignee', case when t.assignee_id is not null then coalesce(ap.display_name, 'Unknown') end,
                    'last_message_at', t.last_message_at, 'snoozed_until', t.snoozed_until,
-                   'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at,
-                   'trashed_at', t.trashed_at) order by u.i), '[]')
+                   'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at) order by u.i), '[]')
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id
                   left join public.ticket_sla s on s.ticket_id = t.id

@@ -33,6 +33,7 @@ import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
 import { mergeCandidates } from './merge.server.ts';
+import { moreMenuMarkup, ticketNoticeMarkup } from './more-menu.server.tsx';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
@@ -53,6 +54,8 @@ interface TicketPageJson {
     | 'first_response_at'
     | 'solved_at'
     | 'snoozed_until'
+    | 'spam_at'
+    | 'trashed_at'
   > & { tags: TicketTag[]; merged_into: number | null };
   /** A window of the thread, oldest first (thread-window.ts). */
   messages: (Omit<ThreadMessage, 'author' | 'html'> & Pick<Tables<'messages'>, 'body'>)[];
@@ -109,20 +112,35 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const members = namedMembers(page.members, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
   const thread = threadWindow(page.messages, cursor);
-  const filesPath = `/w/${page.workspace.slug}/tickets/${page.ticket.number}/files/`;
+  const base = `/w/${page.workspace.slug}/tickets/${page.ticket.number}`;
+  const filesPath = `${base}/files/`;
+  // A requester's message may become a ticket of its own, unless it is the only one (docs/product.md §2.12).
+  const splittable = !page.ticket.trashed_at && (thread.messages.length > 1 || !!thread.earlier);
   // Times in the workspace's time zone, said by the server (docs/product.md §2).
   const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => ({
     ...m,
     html: threadHtml({ body, ...m }, page.ticket.requester_id, filesPath),
     author: name(m.author_id),
     when: formatDateIn(m.created_at, page.workspace.time_zone),
+    split:
+      splittable && m.kind === 'reply' && m.author_id === page.ticket.requester_id
+        ? `${base}/split?message=${m.id}`
+        : undefined,
   }));
   // The newest 100 changes, told oldest first like the thread.
   const events = page.events
     .toReversed()
     .map((e) => ({ id: e.id, created_at: e.created_at, text: historyLine(e, name) }));
   // The page's data goes into the document as script: only what the page shows (the JavaScript budget).
-  const { requester_id, created_at: _c, solved_at: _s, merged_into: _m, ...shownTicket } = page.ticket;
+  const {
+    requester_id,
+    created_at: _c,
+    solved_at: _s,
+    merged_into: _m,
+    spam_at: spamAt,
+    trashed_at: trashedAt,
+    ...shownTicket
+  } = page.ticket;
   const due = dueBadge(page.sla?.due_at, page.sla?.warn_at, new Date(), page.workspace.time_zone);
   return dataWithSession(request, {
     workspace: { id: page.workspace.id, slug: page.workspace.slug, name: page.workspace.name },
@@ -152,6 +170,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
     merge,
+    // "More" (Forward, Spam, Delete) and what stands instead of the composer, as markup (more-menu.server.tsx).
+    more: moreMenuMarkup({ base, spamAt, trashedAt }),
+    notice: ticketNoticeMarkup({
+      base,
+      spamAt,
+      trashedAt,
+      closed: page.ticket.status === 'closed',
+      timeZone: page.workspace.time_zone,
+    }),
     // The custom fields' form as markup (ticket-fields.tsx), or null when the workspace has none.
     fieldsForm: ticketFieldsMarkup(
       `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
