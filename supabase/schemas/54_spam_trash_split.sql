@@ -93,8 +93,10 @@ begin
   if cardinality(ids) not between 1 and 1000 or p_action is null or p_action not in ('spam', 'not_spam', 'trash', 'restore') then
     raise exception using errcode = 'P0001', message = 'bad_request', detail = '1 to 1000 tickets, and an action';
   end if;
-  select t.workspace_id into ws from public.tickets t where t.id = any (ids) order by t.id limit 1;
-  if ws is null or not private.is_member(ws) then
+  -- The workspace: the first of the caller's; the others' tickets are not_found.
+  select t.workspace_id into ws from public.tickets t where t.id = any (ids) and private.is_member(t.workspace_id)
+   order by t.id limit 1;
+  if ws is null then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'tickets';
   end if;
   mine := array(select t.id from public.tickets t where t.id = any (ids) and t.workspace_id = ws order by t.id for no key update);
