@@ -49,8 +49,9 @@ grant execute on function public.search_tickets(uuid, text) to authenticated, se
 
 -- ---------------------------------------------------------------------------------------------
 -- Counts without counting: per workspace, how many tickets there are for each (status, priority,
--- assignee, snoozed or not; tickets in Spam or Trash are left out, 54_spam_trash_split.sql) — at most 5 × 4 × (members + 1) × 2 rows — kept by statement triggers on tickets. Every view
--- count, and the total of any status/priority/assignee filter, is a sum over those few rows.
+-- assignee, snoozed or not) — at most 5 × 4 × (members + 1) × 2 rows — kept by statement triggers on tickets. Every view
+-- count, and the total of any status/priority/assignee filter, is a sum over those few rows. Tickets in
+-- Spam or Trash (54_spam_trash_split.sql) are counted in none.
 create table private.ticket_tallies (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   status public.ticket_status not null,

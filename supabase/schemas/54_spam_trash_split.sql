@@ -32,11 +32,14 @@ create policy "members read their workspace's spam senders" on public.spam_sende
 create function private.trash_days() returns integer
 language sql immutable set search_path = '' as $$ select 30 $$;
 
--- A request of a spam sender opens in Spam (the history says Tend put it there, private.ticket_history).
+-- A request a spam sender opens themselves (by mail, receive_email acting as them, or in the portal) opens
+-- in Spam (the history says Tend put it there, private.ticket_history). One the team opens for them (a new
+-- conversation, a split) doesn't: the team chose to write to them.
 create function private.spam_sender_request() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
-  if exists (select 1 from public.spam_senders s where s.workspace_id = new.workspace_id and s.user_id = new.requester_id) then
+  if new.requester_id = auth.uid()
+     and exists (select 1 from public.spam_senders s where s.workspace_id = new.workspace_id and s.user_id = new.requester_id) then
     new.spam_at := now();
   end if;
   return new;
