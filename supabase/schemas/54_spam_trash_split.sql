@@ -62,8 +62,10 @@ begin
   end if;
   if new.author_id <> t.requester_id and (t.spam_at is not null or t.trashed_at is not null)
      and exists (select 1 from public.memberships m where m.workspace_id = t.workspace_id and m.user_id = new.author_id) then
-    raise exception using errcode = 'P0001',
-      message = case when t.trashed_at is not null then 'ticket_in_trash' else 'ticket_in_spam' end;
+    if t.trashed_at is not null then
+      raise exception using errcode = 'P0001', message = 'ticket_in_trash';
+    end if;
+    raise exception using errcode = 'P0001', message = 'ticket_in_spam';
   end if;
   if new.author_id = t.requester_id and t.spam_at is null
      and exists (select 1 from public.spam_senders s where s.workspace_id = t.workspace_id and s.user_id = new.author_id) then
