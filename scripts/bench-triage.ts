@@ -70,12 +70,17 @@ const timed = (sql: string) =>
   });
 
 try {
-  const token = await accessToken(stack.jwtSecret, { sub: AGENT.id, email: AGENT.email, session_id: crypto.randomUUID() });
+  const token = await accessToken(stack.jwtSecret, {
+    sub: AGENT.id,
+    email: AGENT.email,
+    session_id: crypto.randomUUID(),
+  });
   const rows: { round: number; spam: number; priority: number; purge: number; idle: number }[] = [];
   for (let i = 0; i <= ROUNDS; i++) {
     const ids = await makeTickets(false);
     // Alternate which goes first, so drift on the machine falls on both alike.
-    const priority = () => rpc(token, 'bulk_update_tickets', { p_ticket_ids: ids, p_action: 'priority', p_value: 'high' });
+    const priority = () =>
+      rpc(token, 'bulk_update_tickets', { p_ticket_ids: ids, p_action: 'priority', p_value: 'high' });
     const spam = () => rpc(token, 'move_tickets', { p_ticket_ids: ids, p_action: 'spam' });
     const [a, b] = i % 2 ? [await priority(), await spam()] : [await spam(), await priority()];
     const [spamMs, priorityMs] = i % 2 ? [b, a] : [a, b];
@@ -92,7 +97,9 @@ try {
     // Round 0 warms connections, plans and caches.
     if (i > 0) rows.push({ round: i, spam: spamMs, priority: priorityMs, purge, idle });
   }
-  const left = await superuser(stack, (c) => c.query('select count(*)::int as n from tickets where trashed_at is not null'));
+  const left = await superuser(stack, (c) =>
+    c.query('select count(*)::int as n from tickets where trashed_at is not null'),
+  );
   console.log(`\nSpam and Trash at Acme, ${TICKETS} tickets a batch, ${ROUNDS} rounds (after a warm-up round)`);
   console.table(
     rows.map((r) => ({

@@ -1,6 +1,7 @@
 // Where the ticket page's "More" posts (docs/product.md §2.11): to Spam or Trash, and back
-// (public.move_tickets, for one ticket). Done: back to the ticket, which says where it is now. Refused:
-// this page says why, with a link back. A GET leads to the ticket.
+// (public.move_tickets, for one ticket), and "Merge into…" (§2.9, public.merge_tickets). Done: back to
+// the ticket, which says where it is now (merged: the ticket it went into). Refused: this page says why,
+// with a link back. A GET leads to the ticket.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useParams } from '@remix-run/react';
 import { requireUser } from '~/lib/auth/session.server.ts';
@@ -32,15 +33,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseSubmission(await readFormData(request), MoveTicketSchema);
   if (submission.status !== 'success')
     return dataWithSession(request, { message: errorMessage('bad_request') }, { status: errorStatus('bad_request') });
-  const { error } = await supabase.rpc('move_tickets', {
-    p_ticket_ids: [ticket.id],
-    p_action: submission.value.intent,
-  });
+  const form = submission.value;
+  const { data, error } =
+    form.intent === 'merge'
+      ? await supabase.rpc('merge_tickets', { p_ticket_id: ticket.id, p_into: form.into })
+      : await supabase.rpc('move_tickets', { p_ticket_ids: [ticket.id], p_action: form.intent });
   if (error) {
-    const mapped = mapDbError(error, `ticket ${submission.value.intent}`);
+    const mapped = mapDbError(error, `ticket ${form.intent}`);
     return dataWithSession(request, { message: mapped.message }, { status: mapped.status });
   }
-  return redirectWithSession(request, `/w/${slug}/tickets/${number}`);
+  const into = form.intent === 'merge' ? (data as { number: number }).number : number;
+  return redirectWithSession(request, `/w/${slug}/tickets/${into}`);
 }
 
 export default function MoveTicket() {

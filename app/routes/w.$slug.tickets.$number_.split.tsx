@@ -13,12 +13,7 @@ import { SplitSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
-import {
-  parseNumber,
-  parseSlug,
-  requireMemberTicket,
-  throwNotFound,
-} from '~/lib/helpdesk/workspace-access.server.ts';
+import { parseNumber, parseSlug, requireMemberTicket, throwNotFound } from '~/lib/helpdesk/workspace-access.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -38,7 +33,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!UUID_RE.test(id)) return throwNotFound(request, supabase, slug);
   const { data: message, error } = await supabase
     .from('messages')
-    .select('id, body, created_at, author:profiles!messages_author_profile_fkey(display_name), attachments(file_name), tickets!inner(subject, workspaces!inner(time_zone))')
+    .select(
+      'id, body, created_at, author:profiles!messages_author_profile_fkey(display_name), attachments(file_name), tickets!inner(subject, workspaces!inner(time_zone))',
+    )
     .eq('id', id)
     .eq('ticket_id', ticket.id)
     .maybeSingle();
@@ -91,8 +88,7 @@ export default function SplitMessage() {
       </div>
       <Form method="post" className="card stack">
         <p>
-          This message of <bdi>{message.author}</bdi> ({message.when}) leaves #{number}{' '}
-          <bdi dir="auto">{subject}</bdi>
+          This message of <bdi>{message.author}</bdi> ({message.when}) leaves #{number} <bdi dir="auto">{subject}</bdi>
           {message.files.length ? ', with its files,' : ''} and becomes a new ticket of theirs, with the same subject.
           Both tickets’ histories link to each other.
         </p>

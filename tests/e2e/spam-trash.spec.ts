@@ -163,16 +163,21 @@ test('the scheduler deletes a ticket 30 days in Trash, with its file', async ({ 
     [slug],
   );
   const objects = async () =>
-    (await superuserSql(`select count(*)::int as n from storage.objects where bucket_id = 'attachments' and name like $1`, [
-      `%/${id}/%`,
-    ]))[0].n as number;
+    (
+      await superuserSql(
+        `select count(*)::int as n from storage.objects where bucket_id = 'attachments' and name like $1`,
+        [`%/${id}/%`],
+      )
+    )[0].n as number;
   await expect.poll(objects).toBe(1);
   await a.getByText('More', { exact: true }).click();
   await a.getByRole('button', { name: 'Delete' }).click();
   await expect(a.getByTestId('ticket-notice')).toContainText('This ticket is in Trash');
   // Time moves on: 30 days in Trash, and the file older than the sweep's hour.
   await superuserSql(`update tickets set trashed_at = now() - interval '30 days 1 minute' where id = $1`, [id]);
-  await superuserSql(`update storage.objects set created_at = now() - interval '2 hours' where name like $1`, [`%/${id}/%`]);
+  await superuserSql(`update storage.objects set created_at = now() - interval '2 hours' where name like $1`, [
+    `%/${id}/%`,
+  ]);
   // The job runs every minute (pg_cron), then the sweep removes the file through the storage API.
   await expect
     .poll(async () => (await superuserSql('select count(*)::int as n from tickets where id = $1', [id]))[0].n, {

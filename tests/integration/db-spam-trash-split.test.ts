@@ -44,9 +44,10 @@ const mail = (from: string, ticket: string | null, body = 'Buy cheap watches') =
   });
 const events = async (id: string) =>
   (
-    await db.sql('select type, actor_id, "from", "to", field from ticket_events where ticket_id = $1 order by created_at, id', [
-      id,
-    ])
+    await db.sql(
+      'select type, actor_id, "from", "to", field from ticket_events where ticket_id = $1 order by created_at, id',
+      [id],
+    )
   ).rows;
 /** A client signed in as `who`, as Auth's token would sign them in. */
 const signedIn = async (who: { id: string; email: string }) =>
@@ -62,7 +63,11 @@ const strangerTicket = async () => {
   const email = `customer-${crypto.randomUUID().slice(0, 8)}@example.test`;
   const requester = await createUser(db, email);
   const client = await signedIn({ id: requester, email });
-  const { data, error } = await client.rpc('create_ticket', { p_workspace_slug: 'acme', p_subject: 'Hello', p_body: 'Hi there' });
+  const { data, error } = await client.rpc('create_ticket', {
+    p_workspace_slug: 'acme',
+    p_subject: 'Hello',
+    p_body: 'Hi there',
+  });
   if (error) throw new Error(`create_ticket: ${error.message}`);
   return { id: data[0].id as string, number: data[0].number as number, requester, email, client };
 };
@@ -77,7 +82,10 @@ describe('Spam and Trash, per role', () => {
         const { data, error } = await move(clients[role], [t.id], action);
         if (member(role)) expect(data).toEqual({ updated: 1, skipped: {} });
         else expect(error?.message, role).toMatch(role === 'anon' ? /permission denied/ : /^not_found$/);
-        expect(await place(t.id)).toEqual({ spam: member(role) && action === 'spam', trash: member(role) && action === 'trash' });
+        expect(await place(t.id)).toEqual({
+          spam: member(role) && action === 'spam',
+          trash: member(role) && action === 'trash',
+        });
       });
 
   for (const role of ROLES)
@@ -100,7 +108,9 @@ describe('Spam and Trash, per role', () => {
       const { data } = await clients[role].from('spam_senders').select('user_id').eq('user_id', sender);
       expect(data?.length ?? 0, role).toBe(member(role) ? 1 : 0);
     }
-    const { error } = await clients.acmeAdmin.from('spam_senders').insert({ workspace_id: ACME, user_id: PEOPLE.acmeCustomer2.id });
+    const { error } = await clients.acmeAdmin
+      .from('spam_senders')
+      .insert({ workspace_id: ACME, user_id: PEOPLE.acmeCustomer2.id });
     expect(error?.code).toBe('42501');
   });
 });
@@ -151,27 +161,40 @@ describe('Spam', () => {
     const older = await mail(email, null, 'A real question');
     const olderId = older.data.ticket_id as string;
     expect((await move(clients.acmeAgent, [firstId], 'spam')).error).toBeNull();
-    expect((await db.sql('select user_id from spam_senders where workspace_id = $1 and user_id = $2', [ACME, sender])).rows).toHaveLength(1);
+    expect(
+      (await db.sql('select user_id from spam_senders where workspace_id = $1 and user_id = $2', [ACME, sender])).rows,
+    ).toHaveLength(1);
 
     // Round robin and a first-response target are on: neither applies to Spam.
-    await db.sql(`insert into assignment_settings (workspace_id, mode) values ($1, 'round_robin')
-                  on conflict (workspace_id) do update set mode = 'round_robin'`, [ACME]);
-    await db.sql(`insert into sla_targets (workspace_id, priority, first_response_minutes, business_hours) values ($1, 'normal', 60, false)
-                  on conflict (workspace_id, priority) do update set first_response_minutes = 60, business_hours = false`, [ACME]);
+    await db.sql(
+      `insert into assignment_settings (workspace_id, mode) values ($1, 'round_robin')
+                  on conflict (workspace_id) do update set mode = 'round_robin'`,
+      [ACME],
+    );
+    await db.sql(
+      `insert into sla_targets (workspace_id, priority, first_response_minutes, business_hours) values ($1, 'normal', 60, false)
+                  on conflict (workspace_id, priority) do update set first_response_minutes = 60, business_hours = false`,
+      [ACME],
+    );
     const olderBefore = await notificationsOf(olderId);
     try {
       const request = await mail(email, null, 'More watches');
       expect(request.data.outcome).toBe('request');
       const reply = await mail(email, olderId, 'And more');
       expect(reply.data).toMatchObject({ outcome: 'reply', ticket_id: olderId });
-      const portal = await (await db.as('acmeCustomer')).rpc('create_ticket', { p_workspace_slug: 'acme', p_subject: 'x', p_body: 'y' });
+      const portal = await (await db.as('acmeCustomer')).rpc('create_ticket', {
+        p_workspace_slug: 'acme',
+        p_subject: 'x',
+        p_body: 'y',
+      });
       const { rows } = await db.sql(
         `select t.id, t.spam_at is not null as spam, t.assignee_id, s.due_at
            from tickets t left join ticket_sla s on s.ticket_id = t.id where t.id = any ($1)`,
         [[request.data.ticket_id, olderId, portal.data[0].id]],
       );
       const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
-      for (const id of [request.data.ticket_id, olderId]) expect(byId[id], id).toMatchObject({ spam: true, assignee_id: null, due_at: null });
+      for (const id of [request.data.ticket_id, olderId])
+        expect(byId[id], id).toMatchObject({ spam: true, assignee_id: null, due_at: null });
       expect(await notificationsOf(request.data.ticket_id)).toBe(0);
       expect(await notificationsOf(olderId)).toBe(olderBefore);
       // Someone else's portal request still goes the usual way: assigned, with a clock.
@@ -184,11 +207,17 @@ describe('Spam', () => {
       ]);
       // The sender's own portal request lands in Spam too.
       const senderClient = await signedIn({ id: sender, email });
-      const own = await senderClient.rpc('create_ticket', { p_workspace_slug: 'acme', p_subject: 'Watches', p_body: 'Cheap' });
+      const own = await senderClient.rpc('create_ticket', {
+        p_workspace_slug: 'acme',
+        p_subject: 'Watches',
+        p_body: 'Cheap',
+      });
       expect(own.error).toBeNull();
       expect(await place(own.data[0].id)).toEqual({ spam: true, trash: false });
       // They never learn it: their request reads as any other.
-      expect((await senderClient.from('tickets').select('status').eq('id', own.data[0].id)).data).toEqual([{ status: 'new' }]);
+      expect((await senderClient.from('tickets').select('status').eq('id', own.data[0].id)).data).toEqual([
+        { status: 'new' },
+      ]);
     } finally {
       await db.sql(`update assignment_settings set mode = 'off' where workspace_id = $1`, [ACME]);
       await db.sql('delete from sla_targets where workspace_id = $1', [ACME]);
@@ -207,7 +236,8 @@ describe('Spam', () => {
     await move(clients.acmeAgent, [s.id], 'spam');
     await move(clients.acmeAgent, [t.id], 'trash');
     for (const kind of ['reply', 'note']) {
-      const post = (id: string) => clients.acmeAgent.rpc('post_message', { p_ticket_id: id, p_body: 'Hello', p_kind: kind });
+      const post = (id: string) =>
+        clients.acmeAgent.rpc('post_message', { p_ticket_id: id, p_body: 'Hello', p_kind: kind });
       expect((await post(s.id)).error?.message, kind).toBe('ticket_in_spam');
       expect((await post(t.id)).error?.message, kind).toBe('ticket_in_trash');
     }
@@ -234,10 +264,14 @@ describe('Spam', () => {
 });
 
 describe('Trash', () => {
-  it("is gone for the requester (portal, thread, mail) and from the reports; Restore brings it all back", async () => {
+  it('is gone for the requester (portal, thread, mail) and from the reports; Restore brings it all back', async () => {
     const report = async () => {
       const today = new Date().toISOString().slice(0, 10);
-      const { data, error } = await clients.acmeAdmin.rpc('workspace_report', { p_slug: 'acme', p_from: today, p_to: today });
+      const { data, error } = await clients.acmeAdmin.rpc('workspace_report', {
+        p_slug: 'acme',
+        p_from: today,
+        p_to: today,
+      });
       if (error) throw new Error(error.message);
       return data as { created: number };
     };
@@ -264,7 +298,9 @@ describe('Trash', () => {
 
   it('is deleted for good by the purge job after 30 days, with the tickets merged into it and its files', async () => {
     const [old, recent, secondary] = [await openTicket(db), await openTicket(db), await openTicket(db)];
-    expect((await clients.acmeAgent.rpc('merge_tickets', { p_ticket_id: secondary.id, p_into: old.id })).error).toBeNull();
+    expect(
+      (await clients.acmeAgent.rpc('merge_tickets', { p_ticket_id: secondary.id, p_into: old.id })).error,
+    ).toBeNull();
     const message = (await db.sql('select id from messages where ticket_id = $1 limit 1', [old.id])).rows[0].id;
     await db.sql(
       `insert into attachments (id, message_id, ticket_id, workspace_id, uploader_id, path, file_name, size, mime_type)
@@ -277,7 +313,9 @@ describe('Trash', () => {
     const { rows } = await db.sql('select private.purge_trash() as n');
     expect(rows[0].n).toBe(1);
     for (const id of [old.id, secondary.id]) expect(await place(id), id).toBeUndefined();
-    expect((await db.sql('select count(*)::int as n from attachments where ticket_id = $1', [old.id])).rows[0].n).toBe(0);
+    expect((await db.sql('select count(*)::int as n from attachments where ticket_id = $1', [old.id])).rows[0].n).toBe(
+      0,
+    );
     expect(await place(recent.id)).toEqual({ spam: false, trash: true });
     // The scheduler runs it every minute.
     const job = await db.sql(`select schedule, command from cron.job where jobname = 'purge-trash'`);
@@ -291,7 +329,10 @@ describe('split', () => {
   /** A ticket whose requester wrote twice; the second message's id. */
   const twoMessages = async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Two questions');
-    const second = await clients.acmeCustomer.rpc('post_message', { p_ticket_id: t.id, p_body: 'Also: my invoice is wrong' });
+    const second = await clients.acmeCustomer.rpc('post_message', {
+      p_ticket_id: t.id,
+      p_body: 'Also: my invoice is wrong',
+    });
     if (second.error) throw new Error(second.error.message);
     return { ...t, message: second.data.id as string };
   };
@@ -318,20 +359,33 @@ describe('split', () => {
     );
     const { data, error } = await split(clients.acmeAgent, t.id, t.message);
     expect(error).toBeNull();
-    const made = (await db.sql('select * from tickets where workspace_id = $1 and number = $2', [ACME, data.number])).rows[0];
+    const made = (await db.sql('select * from tickets where workspace_id = $1 and number = $2', [ACME, data.number]))
+      .rows[0];
     expect(made).toMatchObject({ requester_id: PEOPLE.acmeCustomer.id, subject: 'Two questions', status: 'new' });
     expect((await db.sql('select id from messages where ticket_id = $1', [made.id])).rows).toEqual([{ id: t.message }]);
     expect((await db.sql('select body from messages where ticket_id = $1', [t.id])).rows).toEqual([
       { body: 'Please help, it is smoking.' },
     ]);
-    expect((await db.sql('select ticket_id from attachments where id = $1', [file])).rows).toEqual([{ ticket_id: made.id }]);
+    expect((await db.sql('select ticket_id from attachments where id = $1', [file])).rows).toEqual([
+      { ticket_id: made.id },
+    ]);
     // The requester reads it as their own request.
-    expect((await clients.acmeCustomer.from('messages').select('id').eq('ticket_id', made.id)).data).toEqual([{ id: t.message }]);
+    expect((await clients.acmeCustomer.from('messages').select('id').eq('ticket_id', made.id)).data).toEqual([
+      { id: t.message },
+    ]);
     // Search follows the words.
     const found = async (id: string) =>
-      (await db.sql(`select search @@ websearch_to_tsquery('english', 'invoice') as hit from tickets where id = $1`, [id])).rows[0].hit;
+      (
+        await db.sql(`select search @@ websearch_to_tsquery('english', 'invoice') as hit from tickets where id = $1`, [
+          id,
+        ])
+      ).rows[0].hit;
     expect([await found(t.id), await found(made.id)]).toEqual([false, true]);
-    expect((await events(t.id)).at(-1)).toMatchObject({ type: 'split_to', actor_id: PEOPLE.acmeAgent.id, to: String(data.number) });
+    expect((await events(t.id)).at(-1)).toMatchObject({
+      type: 'split_to',
+      actor_id: PEOPLE.acmeAgent.id,
+      to: String(data.number),
+    });
     expect((await events(made.id)).map((e) => [e.type, e.from])).toEqual([
       ['created', null],
       ['split_from', String(t.number)],
@@ -379,7 +433,10 @@ describe('split', () => {
     } finally {
       await Promise.all([ca.end(), cb.end()]);
     }
-    const { rows } = await db.sql(`select count(*)::int as n from ticket_events where type = 'split_to' and ticket_id = $1`, [t.id]);
+    const { rows } = await db.sql(
+      `select count(*)::int as n from ticket_events where type = 'split_to' and ticket_id = $1`,
+      [t.id],
+    );
     expect(rows[0].n).toBe(1);
   });
 });
@@ -389,7 +446,10 @@ describe("a custom field's change in the history", () => {
     const t = await openTicket(db);
     const label = `Order ${crypto.randomUUID().slice(0, 6)}`;
     const field = (
-      await db.sql(`insert into ticket_fields (workspace_id, label, kind) values ($1, $2, 'text') returning id`, [ACME, label])
+      await db.sql(`insert into ticket_fields (workspace_id, label, kind) values ($1, $2, 'text') returning id`, [
+        ACME,
+        label,
+      ])
     ).rows[0].id;
     const box = (
       await db.sql(`insert into ticket_fields (workspace_id, label, kind) values ($1, $2, 'checkbox') returning id`, [
@@ -403,7 +463,9 @@ describe("a custom field's change in the history", () => {
     expect((await set({ [field]: '1234' })).error).toBeNull(); // unchanged: nothing written
     expect((await set({ [field]: '', [box]: '' })).error).toBeNull();
     // One call writes its fields in the order of their ids: each call's lines, sorted.
-    const lines = (await events(t.id)).filter((e) => e.type === 'field').map((e) => [e.actor_id, e.field, e.from, e.to]);
+    const lines = (await events(t.id))
+      .filter((e) => e.type === 'field')
+      .map((e) => [e.actor_id, e.field, e.from, e.to]);
     const byField = (a: unknown[], b: unknown[]) => String(a[1]).localeCompare(String(b[1]));
     expect([...lines.slice(0, 2).sort(byField), ...lines.slice(2).sort(byField)]).toEqual([
       [PEOPLE.acmeAgent.id, label, null, '1234'],
@@ -412,7 +474,8 @@ describe("a custom field's change in the history", () => {
       [PEOPLE.acmeAgent.id, `${label} ok`, 'yes', null],
     ]);
     const read = async (role: Role) =>
-      (await clients[role].from('ticket_events').select('id').eq('ticket_id', t.id).eq('type', 'field')).data?.length ?? 0;
+      (await clients[role].from('ticket_events').select('id').eq('ticket_id', t.id).eq('type', 'field')).data?.length ??
+      0;
     expect(await read('acmeAdmin')).toBe(4);
     expect(await read('acmeCustomer')).toBe(0);
     expect(await read('globexAdmin')).toBe(0);

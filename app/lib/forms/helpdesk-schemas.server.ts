@@ -162,8 +162,6 @@ export const TicketSchema = byIntent([
       .optional(),
   }),
   z.object({ intent: z.literal('wake') }),
-  // Merge this ticket into the one chosen under "Merge into…" (its id).
-  z.object({ intent: z.literal('merge'), into: IdSchema }),
   // Without JavaScript: the chosen canned reply goes into the composer (the page renders it again).
   // (by title: one per workspace).
   z.object({
@@ -176,7 +174,11 @@ export const TicketSchema = byIntent([
 ]);
 
 /** /w/:slug/tickets/:number/move: to Spam or Trash, and back (docs/product.md §2.11). */
-export const MoveTicketSchema = z.object({ intent: z.enum(['spam', 'not_spam', 'trash', 'restore'], badRequest) });
+export const MoveTicketSchema = z.union([
+  z.object({ intent: z.enum(['spam', 'not_spam', 'trash', 'restore'], badRequest) }),
+  // "Merge into…" (§2.9): this ticket into the one chosen (its id).
+  z.object({ intent: z.literal('merge'), into: IdSchema }),
+]);
 
 /** /w/:slug/tickets/:number/split: the requester's message that becomes a new ticket (docs/product.md §2.12). */
 export const SplitSchema = z.object({ message: IdSchema });

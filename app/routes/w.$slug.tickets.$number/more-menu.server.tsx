@@ -1,10 +1,13 @@
 // The ticket page's rarely used actions and its "set aside" notice, as HTML rendered here, so the page's
 // JavaScript carries none of it (docs/decisions/006-javascript-budget.md, as ticket-fields.tsx does):
 // "More" is a <details> of plain forms that post to /w/:slug/tickets/:number/move (Spam, Trash and back,
-// docs/product.md §2.11) and a link to Forward. The same with JavaScript or without.
+// docs/product.md §2.11) and a link to Forward; "Merge into…" (§2.9) searches with a GET (?merge=) and
+// posts its choice there too. The same with JavaScript or without.
 import { renderToStaticMarkup } from 'react-dom/server';
+import { Field } from '~/components/forms.tsx';
 import { TRASH_DAYS } from '~/lib/constants.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import type { mergeCandidates } from './merge.server.ts';
 
 interface SetAside {
   /** The ticket page's address, /w/:slug/tickets/:number. */
@@ -41,11 +44,9 @@ export function moreMenuMarkup(ticket: SetAside): string {
             <button type="submit" name="intent" value="spam" className="button button--secondary">
               Mark as spam
             </button>
-            <p className="small muted">To Spam, with every later message of its sender; nobody is told.</p>
             <button type="submit" name="intent" value="trash" className="button button--secondary">
               Delete
             </button>
-            <p className="small muted">To Trash for {TRASH_DAYS} days, then gone with its files.</p>
           </form>
         )}
         {trashedAt ? null : spamAt ? (
@@ -82,5 +83,49 @@ export function ticketNoticeMarkup(ticket: SetAside & { closed: boolean; timeZon
       <p>{text}</p>
       <MoveButton {...ticket} />
     </div>,
+  );
+}
+
+/**
+ * "Merge into…" (docs/product.md §2.9): find the other ticket by number or subject (a GET, ?merge=), then
+ * confirm it; the merge (posted to …/move) moves this one's thread there and closes it.
+ */
+export function mergeMarkup(base: string, number: number, merge: Awaited<ReturnType<typeof mergeCandidates>>): string {
+  return renderToStaticMarkup(
+    <details className="card stack" open={!!merge}>
+      <summary>Merge into…</summary>
+      <form method="get" className="stack">
+        <Field
+          label="Ticket number or subject"
+          errors={merge?.error ? [merge.error] : undefined}
+          inputProps={{ id: 'merge', name: 'merge', type: 'search', defaultValue: merge?.query }}
+        />
+        <button type="submit" className="button button--secondary">
+          Find
+        </button>
+      </form>
+      {merge?.tickets.length ? (
+        <form method="post" action={`${base}/move`} className="stack">
+          <fieldset className="stack">
+            <legend>Merge #{number} into</legend>
+            {merge.tickets.map((t, i) => (
+              <label key={t.id} className="hd-check">
+                <input type="radio" name="into" value={t.id} defaultChecked={i === 0} />
+                <span dir="auto">
+                  #{t.number} {t.subject}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          <p className="small muted">Its messages, notes and files move there, and #{number} is closed for good.</p>
+          <div className="hd-check">
+            <button type="submit" name="intent" value="merge" className="button">
+              Merge
+            </button>
+            <a href={base}>Cancel</a>
+          </div>
+        </form>
+      ) : null}
+    </details>,
   );
 }

@@ -33,7 +33,7 @@ import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
 import { mergeCandidates } from './merge.server.ts';
-import { moreMenuMarkup, ticketNoticeMarkup } from './more-menu.server.tsx';
+import { mergeMarkup, moreMenuMarkup, ticketNoticeMarkup } from './more-menu.server.tsx';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
@@ -169,7 +169,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
-    merge,
+    // "Merge into…" as markup (more-menu.server.tsx).
+    mergeForm: mergeMarkup(base, page.ticket.number, merge),
     // "More" (Forward, Spam, Delete) and what stands instead of the composer, as markup (more-menu.server.tsx).
     more: moreMenuMarkup({ base, spamAt, trashedAt }),
     notice: ticketNoticeMarkup({
@@ -231,15 +232,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return tagAction(request, supabase, { id: ticket.id, page }, form, submission);
   if (form.intent === 'snooze' || form.intent === 'wake')
     return snoozeAction(request, supabase, { id: ticket.id, page }, form, submission);
-  if (form.intent === 'merge') {
-    const { data, error } = await supabase.rpc('merge_tickets', { p_ticket_id: ticket.id, p_into: form.into });
-    if (error) {
-      const mapped = mapDbError(error, 'merge_tickets');
-      const result = submission.reply({ formErrors: [mapped.message] });
-      return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
-    }
-    return redirectWithSession(request, `/w/${slug}/tickets/${(data as { number: number }).number}`);
-  }
   if (form.intent !== 'send')
     return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
   const { error } = await supabase.rpc('post_message', {
@@ -266,7 +258,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type TicketForm = z.infer<typeof TicketSchema>;
 type SidebarForm = Exclude<
   TicketForm,
-  { intent: 'send' | 'insert_canned_reply' | 'add_tag' | 'remove_tag' | 'snooze' | 'wake' | 'merge' }
+  { intent: 'send' | 'insert_canned_reply' | 'add_tag' | 'remove_tag' | 'snooze' | 'wake' }
 >;
 
 /** Snooze until a preset or a date and time (public.snooze_ticket), or wake it; refused at the field. */
