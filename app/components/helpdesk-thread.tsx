@@ -76,7 +76,7 @@ export function Thread({
               {m.notice ? <p className="hd-message__notice">{m.notice}</p> : null}
               {articleFrom && m.kind === 'reply' ? (
                 <a href={`${articleFrom}${m.id}`}>Create article from this reply</a>
-              ) : null}{' '}
+              ) : null}
               {m.split ? <a href={m.split}>Split into a new ticket</a> : null}
             </li>
           );

@@ -29,14 +29,17 @@ function MoveButton({ base, spamAt, trashedAt }: SetAside) {
   );
 }
 
-/** The "More" menu, beside the ticket's facts. */
-export function moreMenuMarkup(ticket: SetAside): string {
-  const { base, spamAt, trashedAt } = ticket;
+type Merge = Awaited<ReturnType<typeof mergeCandidates>>;
+
+/** The "More" menu, beside the ticket's facts, with "Merge into…" in it (open while a merge is searched). */
+export function moreMenuMarkup(ticket: SetAside & { number: number; merge: Merge }): string {
+  const { base, spamAt, trashedAt, number, merge } = ticket;
   return renderToStaticMarkup(
-    <details className="hd-more">
+    <details className="hd-more" open={!!merge}>
       <summary className="button button--ghost">More</summary>
       <div className="hd-more__menu stack">
         <a href={`${base}/forward`}>Forward</a>
+        <MergeInto base={base} number={number} merge={merge} />
         {trashedAt || spamAt ? (
           <MoveButton {...ticket} />
         ) : (
@@ -90,9 +93,9 @@ export function ticketNoticeMarkup(ticket: SetAside & { closed: boolean; timeZon
  * "Merge into…" (docs/product.md §2.9): find the other ticket by number or subject (a GET, ?merge=), then
  * confirm it; the merge (posted to …/move) moves this one's thread there and closes it.
  */
-export function mergeMarkup(base: string, number: number, merge: Awaited<ReturnType<typeof mergeCandidates>>): string {
-  return renderToStaticMarkup(
-    <details className="card stack" open={!!merge}>
+function MergeInto({ base, number, merge }: { base: string; number: number; merge: Merge }) {
+  return (
+    <details className="stack" open={!!merge}>
       <summary>Merge into…</summary>
       <form method="get" className="stack">
         <Field
@@ -126,6 +129,6 @@ export function mergeMarkup(base: string, number: number, merge: Awaited<ReturnT
           </div>
         </form>
       ) : null}
-    </details>,
+    </details>
   );
 }

@@ -236,16 +236,7 @@ function TicketSnooze({ result }: { result?: FormReply }) {
 
 /** The requester (name, email, their other recent requests here), the fields, the history. */
 export function Sidebar({ result }: { result?: FormReply }) {
-  const {
-    workspace,
-    ticket,
-    me,
-    members,
-    requester,
-    requesterCard: card,
-    events,
-    mergeForm,
-  } = useLoaderData<typeof loader>();
+  const { workspace, ticket, me, members, requester, requesterCard: card, events } = useLoaderData<typeof loader>();
   return (
     <aside className="hd-ticket__side stack" aria-label="Ticket details">
       <div className="card stack">
@@ -279,8 +270,6 @@ export function Sidebar({ result }: { result?: FormReply }) {
       <TicketFields ticketId={ticket.id} ticket={ticket} me={me} members={members} result={result} />
       <TicketTags result={result} />
       <TicketSnooze result={result} />
-      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: markup React rendered on the server (more-menu.server.tsx). */}
-      <div dangerouslySetInnerHTML={{ __html: mergeForm }} />
       <TicketFieldsCard />
       <div className="card stack">
         <h2 className="hd-side-title">History</h2>

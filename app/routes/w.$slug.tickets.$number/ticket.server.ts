@@ -33,7 +33,7 @@ import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
 import { mergeCandidates } from './merge.server.ts';
-import { mergeMarkup, moreMenuMarkup, ticketNoticeMarkup } from './more-menu.server.tsx';
+import { moreMenuMarkup, ticketNoticeMarkup } from './more-menu.server.tsx';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
@@ -169,10 +169,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
-    // "Merge into…" as markup (more-menu.server.tsx).
-    mergeForm: mergeMarkup(base, page.ticket.number, merge),
-    // "More" (Forward, Spam, Delete) and what stands instead of the composer, as markup (more-menu.server.tsx).
-    more: moreMenuMarkup({ base, spamAt, trashedAt }),
+    // "More" (Forward, Merge into…, Spam, Delete) and what stands instead of the composer, as markup
+    // (more-menu.server.tsx).
+    more: moreMenuMarkup({ base, spamAt, trashedAt, number: page.ticket.number, merge }),
     notice: ticketNoticeMarkup({
       base,
       spamAt,
