@@ -22,7 +22,7 @@ function MoveButton({ base, spamAt, trashedAt }: SetAside) {
   if (!intent) return null;
   return (
     <form method="post" action={`${base}/move`}>
-      <button type="submit" name="intent" value={intent} className="button button--secondary">
+      <button name="intent" value={intent} className="button button--secondary">
         {label}
       </button>
     </form>
@@ -37,24 +37,24 @@ export function moreMenuMarkup(ticket: SetAside & { number: number; merge: Merge
   return renderToStaticMarkup(
     <details className="hd-more" open={!!merge}>
       <summary className="button button--ghost">More</summary>
-      <div className="hd-more__menu stack">
+      <div className="stack">
         <a href={`${base}/forward`}>Forward</a>
         <MergeInto base={base} number={number} merge={merge} />
         {trashedAt || spamAt ? (
           <MoveButton {...ticket} />
         ) : (
-          <form method="post" action={`${base}/move`} className="stack">
-            <button type="submit" name="intent" value="spam" className="button button--secondary">
+          <form method="post" action={`${base}/move`}>
+            <button name="intent" value="spam" className="button button--secondary">
               Mark as spam
             </button>
-            <button type="submit" name="intent" value="trash" className="button button--secondary">
+            <button name="intent" value="trash" className="button button--secondary">
               Delete
             </button>
           </form>
         )}
         {trashedAt ? null : spamAt ? (
           <form method="post" action={`${base}/move`}>
-            <button type="submit" name="intent" value="trash" className="button button--secondary">
+            <button name="intent" value="trash" className="button button--secondary">
               Delete
             </button>
           </form>
@@ -103,9 +103,7 @@ function MergeInto({ base, number, merge }: { base: string; number: number; merg
           errors={merge?.error ? [merge.error] : undefined}
           inputProps={{ id: 'merge', name: 'merge', type: 'search', defaultValue: merge?.query }}
         />
-        <button type="submit" className="button button--secondary">
-          Find
-        </button>
+        <button className="button button--secondary">Find</button>
       </form>
       {merge?.tickets.length ? (
         <form method="post" action={`${base}/move`} className="stack">
@@ -122,7 +120,7 @@ function MergeInto({ base, number, merge }: { base: string; number: number; merg
           </fieldset>
           <p className="small muted">Its messages, notes and files move there, and #{number} is closed for good.</p>
           <div className="hd-check">
-            <button type="submit" name="intent" value="merge" className="button">
+            <button name="intent" value="merge" className="button">
               Merge
             </button>
             <a href={base}>Cancel</a>
