@@ -65,10 +65,10 @@ export function moreMenuMarkup(ticket: SetAside & { number: number; merge: Merge
 }
 
 /**
- * What stands instead of the composer, or null: Trash (and when it goes for good), Spam, or closed.
+ * What stands instead of the composer, if anything: Trash (and when it goes for good), Spam, or closed.
  * Spam and Trash take no message from the team (ticket_in_spam, ticket_in_trash).
  */
-export function ticketNoticeMarkup(ticket: SetAside & { closed: boolean; timeZone: string }): string | null {
+export function ticketNoticeMarkup(ticket: SetAside & { closed: boolean; timeZone: string }): { notice?: string } {
   const { trashedAt, spamAt, closed, timeZone } = ticket;
   const text = trashedAt
     ? `This ticket is in Trash: it is deleted for good, with its files, on ${formatDateIn(
@@ -80,13 +80,15 @@ export function ticketNoticeMarkup(ticket: SetAside & { closed: boolean; timeZon
       : closed
         ? 'This request is closed. The requester can open a follow-up request.'
         : null;
-  if (!text) return null;
-  return renderToStaticMarkup(
-    <div className="notice notice--warning hd-set-aside" data-testid="ticket-notice">
-      <p>{text}</p>
-      <MoveButton {...ticket} />
-    </div>,
-  );
+  if (!text) return {};
+  return {
+    notice: renderToStaticMarkup(
+      <div className="notice notice--warning hd-set-aside" data-testid="ticket-notice">
+        <p>{text}</p>
+        <MoveButton {...ticket} />
+      </div>,
+    ),
+  };
 }
 
 /**

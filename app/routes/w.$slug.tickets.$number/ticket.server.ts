@@ -172,7 +172,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // "More" (Forward, Merge into…, Spam, Delete) and what stands instead of the composer, as markup
     // (more-menu.server.tsx).
     more: moreMenuMarkup({ base, spamAt, trashedAt, number: page.ticket.number, merge }),
-    notice: ticketNoticeMarkup({
+    // Only when there is one: every byte of the page's data counts (docs/decisions/006-javascript-budget.md).
+    ...ticketNoticeMarkup({
       base,
       spamAt,
       trashedAt,
