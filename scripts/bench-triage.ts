@@ -41,7 +41,8 @@ const makeTickets = (withFiles: boolean) =>
     if (withFiles)
       await c.query(
         `insert into attachments (id, message_id, ticket_id, workspace_id, uploader_id, path, file_name, size, mime_type)
-         select gen_random_uuid(), m.id, m.ticket_id, $2, m.author_id, $2 || '/' || m.ticket_id || '/' || m.id || '/a.pdf', 'a.pdf', 10, 'application/pdf'
+         select gen_random_uuid(), m.id, m.ticket_id, $2::uuid, m.author_id, $2::text || '/' || m.ticket_id || '/' || m.id || '/a.pdf',
+                'a.pdf', 10, 'application/pdf'
            from (select distinct on (ticket_id) id, ticket_id, author_id from messages where ticket_id = any ($1::uuid[])) m`,
         [ids, ACME],
       );
