@@ -174,6 +174,95 @@ export type Database = {
           },
         ]
       }
+      csat_settings: {
+        Row: {
+          enabled: boolean
+          question: string
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          enabled?: boolean
+          question?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          enabled?: boolean
+          question?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "csat_settings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      csat_surveys: {
+        Row: {
+          assignee_id: string | null
+          comment: string | null
+          created_at: string
+          expires_at: string
+          id: string
+          question: string
+          rated_at: string | null
+          rating: Database["public"]["Enums"]["csat_rating"] | null
+          requester_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Insert: {
+          assignee_id?: string | null
+          comment?: string | null
+          created_at?: string
+          expires_at?: string
+          id?: string
+          question: string
+          rated_at?: string | null
+          rating?: Database["public"]["Enums"]["csat_rating"] | null
+          requester_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Update: {
+          assignee_id?: string | null
+          comment?: string | null
+          created_at?: string
+          expires_at?: string
+          id?: string
+          question?: string
+          rated_at?: string | null
+          rating?: Database["public"]["Enums"]["csat_rating"] | null
+          requester_id?: string
+          ticket_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "csat_surveys_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "csat_surveys_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       email_deliveries: {
         Row: {
           attempts: number
@@ -1484,6 +1573,15 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      csat_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
+      }
       help_article: {
         Args: { p_count_view?: boolean; p_id: number; p_slug: string }
         Returns: Json
@@ -1618,6 +1716,16 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      rate_ticket: {
+        Args: {
+          p_comment?: string
+          p_number: number
+          p_rating?: Database["public"]["Enums"]["csat_rating"]
+          p_slug: string
+          p_token: string
+        }
+        Returns: Json
+      }
       receive_email: {
         Args: {
           p_attachments?: Json
@@ -1716,6 +1824,7 @@ export type Database = {
         }
         Returns: Json
       }
+      survey_token: { Args: { p_survey_id: string }; Returns: string }
       ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
       unclaimed_help_images: { Args: { p_limit?: number }; Returns: string[] }
       unread_notifications: {
@@ -1746,6 +1855,7 @@ export type Database = {
     }
     Enums: {
       assignment_mode: "off" | "round_robin" | "least_open"
+      csat_rating: "good" | "okay" | "bad"
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
       sla_target: "first_response" | "next_response" | "resolution"
@@ -1879,6 +1989,7 @@ export const Constants = {
   public: {
     Enums: {
       assignment_mode: ["off", "round_robin", "least_open"],
+      csat_rating: ["good", "okay", "bad"],
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
       sla_target: ["first_response", "next_response", "resolution"],

@@ -1,6 +1,7 @@
 // notify: called by the database (through pg_net) for every public reply of the team written through the
 // API (trigger messages_notify), every notification a member gets by email each time (private.notify_member),
-// each member's daily digest (private.send_digests) and every invitation sent or resent (trigger
+// each member's daily digest (private.send_digests), each solved request's satisfaction survey
+// (private.ask_satisfaction) and every invitation sent or resent (trigger
 // invitations_notify). A team's reply goes to the requester, with the thread's link and a one-click sign-in
 // link of its own. A notification (a customer's new request or reply, an assignment, …) goes to its member;
 // a digest lists what waited for them. Notes are never sent. An invitation goes to the invitee, with the link
@@ -13,6 +14,8 @@ import { FILE_LINK_DAYS, formatSize, splitFiles } from '../_shared/email-files.t
 import {
   DigestEmail,
   renderEmail,
+  SurveyEmail,
+  surveyEmailText,
   ThreadEmail,
   threadEmailText,
   type EmailFile,
@@ -34,6 +37,7 @@ import {
 import { notificationHeadline, type NotificationKind } from '../_shared/notifications.ts';
 import { admin, isServiceRole, json } from '../_shared/platform.ts';
 import { PORTAL_STATUS_LABELS } from '../_shared/status-labels.ts';
+import { SURVEY_ANSWERS, SURVEY_DAYS, type SurveyRating } from '../_shared/survey.ts';
 import { fileLinkToken } from '../_shared/tokens.ts';
 
 interface Recipient {
@@ -466,6 +470,77 @@ async function notifyMessage(messageId: string) {
   return { status: outcome.failed.length ? 502 : 200, body: { audience: 'customer', ...outcome } };
 }
 
+/**
+ * A solved request's satisfaction survey (private.ask_satisfaction) goes to its requester, unless they
+ * unsubscribed: the question and three links, each recording its answer without signing in (a token for
+ * this one survey, signed by the database). Threaded with the request's messages.
+ */
+async function notifySurvey(surveyId: string) {
+  const db = admin();
+  const { data, error } = await db
+    .from('csat_surveys')
+    .select(
+      'id, question, requester_id, ticket:tickets(id, number, subject, status, workspace:workspaces(id, slug, name))',
+    )
+    .eq('id', surveyId)
+    .maybeSingle();
+  if (error) throw error;
+  if (!data) return { status: 404, body: { error: 'survey not found' } };
+  const survey = data as unknown as {
+    id: string;
+    question: string;
+    requester_id: string;
+    ticket: Thread['ticket'] & { workspace: Thread['workspace'] };
+  };
+  const { ticket } = survey;
+  const [{ data: optedOut }, email, { data: token, error: e2 }, { data: replies, error: e3 }] = await Promise.all([
+    db.from('email_unsubscribes').select('user_id').eq('user_id', survey.requester_id).maybeSingle(),
+    emailOf(survey.requester_id),
+    db.rpc('survey_token', { p_survey_id: survey.id }),
+    db.from('messages').select('id').eq('ticket_id', ticket.id).eq('kind', 'reply').order('created_at').order('id'),
+  ]);
+  if (e2) throw e2;
+  if (e3) throw e3;
+  const outcome = newOutcome();
+  if (optedOut || !email || !token) return { status: 200, body: { ...outcome, skipped: 'no recipient' } };
+  const page = `${appUrl()}/support/${ticket.workspace.slug}/requests/${ticket.number}/rating`;
+  const links = Object.fromEntries(
+    SURVEY_ANSWERS.map((a) => [a.rating, `${page}?${new URLSearchParams({ t: token as string, rating: a.rating })}`]),
+  ) as Record<SurveyRating, string>;
+  const messageId = `<s.${survey.id}@${inboundDomain()}>`;
+  const earlier = (replies ?? []).map((r) => messageIdOf(r.id));
+  await deliver(outcome, messageId, email, ticket.id, async () => {
+    const [settings, unsubscribe, replyTo] = await Promise.all([
+      emailSettings(ticket.workspace.id),
+      unsubscribeAddress(survey.requester_id),
+      replyAddress(ticket.id, survey.requester_id),
+    ]);
+    const brand = brandOf(ticket.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? '');
+    const props = {
+      brand,
+      ticket: { number: ticket.number, subject: ticket.subject, status: PORTAL_STATUS_LABELS[ticket.status] },
+      question: survey.question,
+      links,
+      days: SURVEY_DAYS,
+      fine: `You get this email because you wrote to ${brand.name}. Reply "unsubscribe" to ${unsubscribe} to stop these emails.`,
+    };
+    return {
+      from: senderOf(ticket.workspace.name, settings, fromAddress()),
+      to: email,
+      subject: `${survey.question} [#${ticket.number}]`,
+      text: surveyEmailText(props),
+      html: renderEmail(createElement(SurveyEmail, props)),
+      messageId,
+      ...(earlier.length
+        ? { inReplyTo: earlier.at(-1), references: [...new Set([earlier[0], ...earlier.slice(-9)])] }
+        : {}),
+      replyTo,
+      headers: { 'List-Unsubscribe': `<mailto:${unsubscribe}?subject=unsubscribe>` },
+    };
+  });
+  return { status: outcome.failed.length ? 502 : 200, body: outcome };
+}
+
 interface Outcome {
   sent: string[];
   already_sent: string[];
@@ -594,11 +669,12 @@ Deno.serve(async (req) => {
     answer = await notifyNotification(str('notification_id')!);
   else if (payload.type === 'digest' && str('workspace_id') && str('recipient_id'))
     answer = await notifyDigest(str('workspace_id')!, str('recipient_id')!);
+  else if (payload.type === 'survey' && str('survey_id')) answer = await notifySurvey(str('survey_id')!);
   else if (payload.type === 'invitation' && str('invitation_id') && str('token'))
     answer = await notifyInvitation(str('invitation_id')!, str('token')!);
   if (answer) return json(answer.status, answer.body);
   return json(400, {
     error:
-      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "digest", "workspace_id", "recipient_id"} or {"type": "invitation", "invitation_id", "token"}',
+      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "digest", "workspace_id", "recipient_id"}, {"type": "survey", "survey_id"} or {"type": "invitation", "invitation_id", "token"}',
   });
 });

@@ -1,0 +1,262 @@
+-- Satisfaction ratings (issue 28 item 4; docs/decisions/054-satisfaction-ratings.md): when a ticket is
+-- solved the requester is asked the workspace's question (email and portal) with three answers; the
+-- email's links carry a signed token for that one survey, which records the rating without signing in,
+-- can change it for 7 days, and takes an optional comment. Reports count them per week and per agent.
+
+create type public.csat_rating as enum ('good', 'okay', 'bad');
+
+-- A workspace's survey: on (the default) or off, and the question. Admins write it; members read it.
+create table public.csat_settings (
+  workspace_id uuid primary key references public.workspaces (id) on delete cascade,
+  enabled boolean not null default true,
+  question text not null default 'How did we do?'
+    check (char_length(question) between 1 and 200 and question !~ '[\x00-\x1f]'),
+  updated_by uuid references auth.users (id) on delete set null,
+  updated_at timestamptz not null default now()
+);
+create index csat_settings_updated_by_idx on public.csat_settings (updated_by);
+
+-- One survey per solve: the question as it was asked, the agent it rates (the assignee when solved),
+-- and the answer. The token in its links is not stored: private.survey_token signs the id.
+create table public.csat_surveys (
+  id uuid primary key default gen_random_uuid(),
+  ticket_id uuid not null references public.tickets (id) on delete cascade,
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  requester_id uuid not null references auth.users (id) on delete cascade,
+  assignee_id uuid references auth.users (id) on delete set null,
+  question text not null,
+  created_at timestamptz not null default now(),
+  -- The answer can change until then; after, the survey is closed.
+  expires_at timestamptz not null default now() + interval '7 days',
+  rating public.csat_rating,
+  comment text check (char_length(comment) between 1 and 2000),
+  rated_at timestamptz,
+  check (comment is null or rating is not null),
+  -- A solve asks once (one transaction, one solve).
+  unique (ticket_id, created_at)
+);
+create index csat_surveys_workspace_idx on public.csat_surveys (workspace_id, created_at) where rating is not null;
+create index csat_surveys_requester_idx on public.csat_surveys (requester_id);
+create index csat_surveys_assignee_idx on public.csat_surveys (assignee_id);
+
+-- The key the survey tokens are signed with: made once, in the database, never leaving it.
+create table private.signing_keys (
+  name text primary key,
+  key bytea not null default extensions.gen_random_bytes(32)
+);
+alter table private.signing_keys enable row level security;
+revoke all on private.signing_keys from public, anon, authenticated, service_role;
+
+create function private.signing_key(p_name text) returns bytea
+language plpgsql security definer set search_path = '' as $$
+declare
+  k bytea;
+begin
+  select key into k from private.signing_keys where name = p_name;
+  if k is null then
+    insert into private.signing_keys (name) values (p_name) on conflict (name) do nothing;
+    select key into k from private.signing_keys where name = p_name;
+  end if;
+  return k;
+end $$;
+
+-- `<survey id, 32 hex>.<HMAC-SHA-256 of it, 32 hex>`: one survey (so one ticket and one solve), unforgeable.
+create function private.survey_token(p_survey_id uuid) returns text
+language sql security definer set search_path = '' as $$
+  select replace(p_survey_id::text, '-', '') || '.'
+      || left(encode(extensions.hmac(convert_to('csat:' || p_survey_id::text, 'UTF8'), private.signing_key('csat'), 'sha256'), 'hex'), 32)
+$$;
+
+-- The survey a token names, if its MAC is right (null for anything else).
+create function private.survey_of_token(p_token text) returns uuid
+language plpgsql security definer set search_path = '' as $$
+declare
+  m text[] := regexp_match(coalesce(p_token, ''), '^([0-9a-f]{32})\.([0-9a-f]{32})$');
+  id uuid;
+begin
+  if m is null then
+    return null;
+  end if;
+  id := m[1]::uuid;
+  return case when private.survey_token(id) = p_token then id end;
+end $$;
+
+-- Whether solving this ticket asks the requester. Not when the workspace turned it off, nor when the
+-- requester is on the team (their own ticket), nor for a write by a direct database session (seed,
+-- imports: they mail no one). Merged and spam tickets will be left out here too: those states don't
+-- exist yet (the triage issue adds them, and its check joins this one).
+create function private.survey_wanted(t public.tickets) returns boolean
+language sql stable security definer set search_path = '' as $$
+  select auth.role() is not null
+     and coalesce((select s.enabled from public.csat_settings s where s.workspace_id = t.workspace_id), true)
+     and not exists (select 1 from public.memberships m where m.workspace_id = t.workspace_id and m.user_id = t.requester_id)
+$$;
+
+-- A ticket becomes solved: one survey, emailed by notify after the commit (the portal shows it too).
+create function private.ask_satisfaction() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  made uuid;
+begin
+  if not private.survey_wanted(new) then
+    return null;
+  end if;
+  insert into public.csat_surveys (ticket_id, workspace_id, requester_id, assignee_id, question)
+  values (new.id, new.workspace_id, new.requester_id, new.assignee_id,
+          coalesce((select s.question from public.csat_settings s where s.workspace_id = new.workspace_id), 'How did we do?'))
+  on conflict (ticket_id, created_at) do nothing
+  returning id into made;
+  if made is not null then
+    perform private.call_function('notify', jsonb_build_object('type', 'survey', 'survey_id', made));
+  end if;
+  return null;
+end $$;
+create trigger tickets_ask_satisfaction after update of status on public.tickets
+  for each row when (new.status = 'solved' and old.status is distinct from 'solved')
+  execute function private.ask_satisfaction();
+
+revoke all on function private.signing_key(text), private.survey_token(uuid), private.survey_of_token(text),
+  private.survey_wanted(public.tickets), private.ask_satisfaction() from public;
+
+-- ---------------------------------------------------------------------------------------------
+-- A survey's token, for notify (service_role) and for its requester (the portal's buttons); null for
+-- anyone else.
+create function public.survey_token(p_survey_id uuid) returns text
+language sql security definer set search_path = '' as $$
+  select private.survey_token(s.id) from public.csat_surveys s
+   where s.id = p_survey_id and (private.is_system() or s.requester_id = (select auth.uid()))
+$$;
+revoke all on function public.survey_token(uuid) from public, anon;
+grant execute on function public.survey_token(uuid) to authenticated, service_role;
+
+-- The rating link (no sign-in: anon may call it). The token must name a survey of the ticket the link is
+-- about (slug and number), else survey_invalid; past its 7 days, survey_expired. With a rating it records
+-- it (the same one again changes nothing: a link clicked twice, or fetched by a mail scanner, is one
+-- rating); with a comment, the comment (empty: none; a survey needs a rating first). Answers what the
+-- page shows: { workspace, number, subject, question, rating, comment, expires_at }.
+create function public.rate_ticket(
+  p_slug text, p_number integer, p_token text, p_rating public.csat_rating default null, p_comment text default null
+) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  survey uuid := private.survey_of_token(p_token);
+  s public.csat_surveys;
+  t public.tickets;
+  ws public.workspaces;
+begin
+  select * into s from public.csat_surveys where id = survey for update;
+  select * into t from public.tickets where id = s.ticket_id;
+  select * into ws from public.workspaces where id = t.workspace_id;
+  if s.id is null or ws.slug is distinct from p_slug or t.number is distinct from p_number then
+    raise exception using errcode = 'P0001', message = 'survey_invalid';
+  end if;
+  if s.expires_at <= now() then
+    raise exception using errcode = 'P0001', message = 'survey_expired', detail = s.expires_at::text;
+  end if;
+  if p_comment is not null and coalesce(p_rating, s.rating) is null then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'a comment needs a rating';
+  end if;
+  if p_rating is not null and p_rating is distinct from s.rating then
+    update public.csat_surveys set rating = p_rating, rated_at = now() where id = s.id returning * into s;
+  end if;
+  if p_comment is not null then
+    update public.csat_surveys set comment = nullif(btrim(p_comment), '') where id = s.id returning * into s;
+  end if;
+  return jsonb_build_object('workspace', ws.name, 'number', t.number, 'subject', t.subject, 'question', s.question,
+                            'rating', s.rating, 'comment', s.comment, 'expires_at', s.expires_at);
+end $$;
+revoke all on function public.rate_ticket(text, integer, text, public.csat_rating, text) from public;
+grant execute on function public.rate_ticket(text, integer, text, public.csat_rating, text) to anon, authenticated, service_role;
+
+-- The reports' satisfaction section (admins; the range as workspace_report takes it): the surveys asked
+-- in the range (the solve's day, in the workspace's time zone) and answered, per week (Monday first) and
+-- per agent (the assignee when solved), and the newest 100 comments.
+create function public.csat_report(p_slug text, p_from date default null, p_to date default null, p_days integer default null)
+returns jsonb
+language plpgsql stable security invoker set search_path = '' as $$
+declare
+  ws uuid;
+  my_role public.member_role;
+  tz text;
+  lo timestamptz;
+  hi timestamptz;
+begin
+  select w.id, m.role, w.time_zone into ws, my_role, tz
+    from public.memberships m join public.workspaces w on w.id = m.workspace_id
+   where w.slug = p_slug and m.user_id = (select auth.uid());
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  if my_role <> 'admin' then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  if p_days is not null and p_from is null and p_to is null and p_days between 1 and 366 then
+    p_to := (now() at time zone tz)::date;
+    p_from := p_to - (p_days - 1);
+  elsif p_days is not null or p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'range';
+  end if;
+  lo := p_from::timestamp at time zone tz;
+  hi := (p_to + 1)::timestamp at time zone tz;
+  return (
+    with r as (
+      select x.*, (x.created_at at time zone tz)::date as day from public.csat_surveys x
+       where x.workspace_id = ws and x.rating is not null and x.created_at >= lo and x.created_at < hi
+    )
+    select jsonb_build_object(
+      'weeks', (select coalesce(jsonb_agg(jsonb_build_object('week', w.week, 'good', w.good, 'okay', w.okay, 'bad', w.bad) order by w.week), '[]')
+                  from (select r.day - (extract(isodow from r.day)::int - 1) as week, count(*) filter (where r.rating = 'good') as good,
+                               count(*) filter (where r.rating = 'okay') as okay, count(*) filter (where r.rating = 'bad') as bad
+                          from r group by 1) w),
+      'agents', (select coalesce(jsonb_agg(jsonb_build_object('assignee_id', a.assignee_id, 'name', p.display_name,
+                                                              'good', a.good, 'okay', a.okay, 'bad', a.bad)
+                                           order by p.display_name nulls first, a.assignee_id), '[]')
+                   from (select r.assignee_id, count(*) filter (where r.rating = 'good') as good,
+                                count(*) filter (where r.rating = 'okay') as okay, count(*) filter (where r.rating = 'bad') as bad
+                           from r group by 1) a
+                   left join public.profiles p on p.user_id = a.assignee_id),
+      'comments', (select coalesce(jsonb_agg(jsonb_build_object('number', c.number, 'subject', c.subject, 'rating', c.rating,
+                                                                'comment', c.comment, 'rated_at', c.rated_at, 'agent', c.agent)
+                                             order by c.rated_at desc), '[]')
+                     from (select t.number, t.subject, r.rating, r.comment, r.rated_at, p.display_name as agent
+                             from r join public.tickets t on t.id = r.ticket_id
+                             left join public.profiles p on p.user_id = r.assignee_id
+                            where r.comment is not null order by r.rated_at desc limit 100) c)
+    )
+  );
+end $$;
+revoke all on function public.csat_report(text, date, date, integer) from public, anon;
+grant execute on function public.csat_report(text, date, date, integer) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Members read their workspace's surveys and settings; a requester reads their own surveys (never
+-- another's). Nobody writes a survey through the API: the trigger asks, rate_ticket answers. Admins
+-- turn the survey on or off and word the question.
+alter table public.csat_settings enable row level security;
+alter table public.csat_surveys enable row level security;
+revoke all on public.csat_settings, public.csat_surveys from anon;
+revoke insert, update, delete on public.csat_surveys from authenticated;
+revoke insert, update, delete on public.csat_settings from authenticated;
+grant insert (workspace_id, enabled, question), update (enabled, question) on public.csat_settings to authenticated;
+create policy "members read their workspace's surveys" on public.csat_surveys for select to authenticated
+  using (workspace_id in (select private.member_workspaces()));
+create policy "requesters read their own surveys" on public.csat_surveys for select to authenticated
+  using (requester_id = (select auth.uid()));
+create policy "members read the survey settings" on public.csat_settings for select to authenticated
+  using (workspace_id in (select private.member_workspaces()));
+create policy "admins set up the survey" on public.csat_settings for insert to authenticated
+  with check (workspace_id in (select private.admin_workspaces()));
+create policy "admins change the survey" on public.csat_settings for update to authenticated
+  using (workspace_id in (select private.admin_workspaces())) with check (workspace_id in (select private.admin_workspaces()));
+
+-- Who changed the settings, and when, is the database's to say.
+create function private.csat_settings_changed() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  new.updated_by := auth.uid();
+  new.updated_at := now();
+  return new;
+end $$;
+create trigger csat_settings_changed before insert or update on public.csat_settings
+  for each row execute function private.csat_settings_changed();
+revoke all on function private.csat_settings_changed() from public;
