@@ -1,0 +1,285 @@
+// Satisfaction ratings on the real stack (issue 28 item 4; supabase/schemas/92_satisfaction.sql;
+// docs/decisions/054-satisfaction-ratings.md): a solve asks once, the survey email and its links, the
+// token (forged, another ticket's, expired, replayed), the settings, the report, and who may read and
+// write what (row-level security per role).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { messagesTo } from '../../scripts/lib/mail.ts';
+import { waitFor } from '../../scripts/lib/wait.ts';
+import { ACME, GLOBEX, PEOPLE, openTicket, startDbStack, type DbStack, type Person } from '../support/db.ts';
+
+const DOMAIN = 'tend.localhost';
+let db: DbStack;
+let envDir: string;
+
+beforeAll(async () => {
+  envDir = mkdtempSync(path.join(os.tmpdir(), 'tend-csat-env-'));
+  const envFile = path.join(envDir, '.env');
+  writeFileSync(envFile, `APP_URL=http://localhost:3999\nINBOUND_EMAIL_DOMAIN=${DOMAIN}\n`);
+  db = await startDbStack({ functionsEnvFile: envFile });
+}, 120_000);
+afterAll(async () => {
+  await db?.teardown();
+  rmSync(envDir, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  await db.sql('delete from csat_settings');
+});
+
+async function setStatus(person: Person, ticketId: string, status: string) {
+  const { error } = await (await db.as(person)).from('tickets').update({ status }).eq('id', ticketId);
+  if (error) throw new Error(error.message);
+}
+
+/** A new request by the customer, assigned to the agent and solved by them. */
+async function solvedTicket(subject: string, person: Person = 'acmeCustomer') {
+  const t = await openTicket(db, person, subject);
+  const agent = await db.as('acmeAgent');
+  const { error } = await agent.from('tickets').update({ assignee_id: PEOPLE.acmeAgent.id }).eq('id', t.id);
+  if (error) throw new Error(error.message);
+  await setStatus('acmeAgent', t.id, 'solved');
+  return t;
+}
+
+const surveysOf = async (ticketId: string) =>
+  (
+    await db.sql(
+      'select id, question, assignee_id, rating::text, comment, rated_at from csat_surveys where ticket_id = $1 order by created_at',
+      [ticketId],
+    )
+  ).rows;
+
+const tokenOf = async (surveyId: string) =>
+  (await db.sql('select private.survey_token($1) as t', [surveyId])).rows[0].t as string;
+
+/** The rating link as a customer's browser calls it: no sign-in. */
+const rate = (number: number, token: string, rating?: string, comment?: string, slug = 'acme') =>
+  db.anon().rpc('rate_ticket', {
+    p_slug: slug,
+    p_number: number,
+    p_token: token,
+    ...(rating ? { p_rating: rating } : {}),
+    ...(comment !== undefined ? { p_comment: comment } : {}),
+  });
+
+describe('asking', () => {
+  it('a solve asks the requester once, by an email with three one-click answers threaded with the request', async () => {
+    const t = await solvedTicket('Asked once');
+    const [survey] = await surveysOf(t.id);
+    expect(survey).toMatchObject({ question: 'How did we do?', assignee_id: PEOPLE.acmeAgent.id, rating: null });
+    const [summary] = await waitFor('the survey email', async () => {
+      const found = (await messagesTo(db.stack.mailUrl, PEOPLE.acmeCustomer.email, { notifications: true })).filter(
+        (m) => m.Subject === `How did we do? [#${t.number}]`,
+      );
+      return found.length ? found : null;
+    });
+    const mail = await (await fetch(`${db.stack.mailUrl}/api/v1/message/${summary.ID}`)).json();
+    expect(mail.MessageID).toBe(`s.${survey.id}@${DOMAIN}`);
+    const headers = await (await fetch(`${db.stack.mailUrl}/api/v1/message/${summary.ID}/headers`)).json();
+    const first = (await db.sql('select id from messages where ticket_id = $1 order by created_at limit 1', [t.id]))
+      .rows[0].id;
+    expect(headers['In-Reply-To']).toEqual([`<m.${first}@${DOMAIN}>`]);
+    const token = await tokenOf(survey.id);
+    for (const rating of ['good', 'okay', 'bad'])
+      expect(mail.Text).toContain(
+        `http://localhost:3999/support/acme/requests/${t.number}/rating?t=${token}&rating=${rating}`,
+      );
+    expect(mail.HTML).toContain(`rating=bad`);
+    // Solving is done; an unrelated change asks nothing more.
+    await db.sql("update tickets set priority = 'high' where id = $1", [t.id]);
+    expect(await surveysOf(t.id)).toHaveLength(1);
+  });
+
+  it('each solve asks once more; a reopened and solved request has two surveys', async () => {
+    const t = await solvedTicket('Solved twice');
+    await setStatus('acmeAgent', t.id, 'open');
+    await setStatus('acmeAgent', t.id, 'solved');
+    expect(await surveysOf(t.id)).toHaveLength(2);
+  });
+
+  it('asks nothing when the workspace turned it off, nor of a member who opened a ticket themselves', async () => {
+    const admin = await db.as('acmeAdmin');
+    const { error } = await admin.from('csat_settings').insert({ workspace_id: ACME, enabled: false });
+    expect(error).toBeNull();
+    const off = await solvedTicket('Survey off');
+    expect(await surveysOf(off.id)).toEqual([]);
+    await db.sql('delete from csat_settings');
+    const own = await solvedTicket('An agent’s own', 'acmeAgent2');
+    expect(await surveysOf(own.id)).toEqual([]);
+  });
+
+  it('asks the question the admins wrote', async () => {
+    const admin = await db.as('acmeAdmin');
+    await admin.from('csat_settings').insert({ workspace_id: ACME, question: 'Were we any help?' });
+    const t = await solvedTicket('Own question');
+    expect((await surveysOf(t.id))[0].question).toBe('Were we any help?');
+  });
+});
+
+describe('the token', () => {
+  it('records a rating without signing in; the same answer again changes nothing; another answer replaces it', async () => {
+    const t = await solvedTicket('Replay');
+    const [survey] = await surveysOf(t.id);
+    const token = await tokenOf(survey.id);
+    const first = await rate(t.number, token, 'good');
+    expect(first.error).toBeNull();
+    expect(first.data).toMatchObject({
+      number: t.number,
+      subject: 'Replay',
+      question: 'How did we do?',
+      rating: 'good',
+    });
+    const [rated] = await surveysOf(t.id);
+    // A link clicked twice (or fetched again) is one rating, at the first click's time.
+    expect((await rate(t.number, token, 'good')).error).toBeNull();
+    expect((await surveysOf(t.id))[0].rated_at).toEqual(rated.rated_at);
+    expect((await rate(t.number, token, 'bad')).data).toMatchObject({ rating: 'bad' });
+    expect((await surveysOf(t.id))[0].rating).toBe('bad');
+    // Reading only (the page without an answer) changes nothing.
+    expect((await rate(t.number, token)).data).toMatchObject({ rating: 'bad', comment: null });
+  });
+
+  it('takes a comment after a rating, clears it when empty, and refuses one before any rating', async () => {
+    const t = await solvedTicket('Comment');
+    const token = await tokenOf((await surveysOf(t.id))[0].id);
+    const early = await rate(t.number, token, undefined, 'Slow');
+    expect(early.error).toMatchObject({ code: 'P0001', message: 'bad_request' });
+    expect((await rate(t.number, token, 'bad', '  Too slow.  ')).data).toMatchObject({
+      rating: 'bad',
+      comment: 'Too slow.',
+    });
+    expect((await rate(t.number, token, undefined, '')).data).toMatchObject({ rating: 'bad', comment: null });
+  });
+
+  it('refuses a forged token: a changed MAC, a made-up survey, anything not a token', async () => {
+    const t = await solvedTicket('Forged');
+    const survey = (await surveysOf(t.id))[0];
+    const token = await tokenOf(survey.id);
+    const flipped = token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
+    const madeUp = `${crypto.randomUUID().replace(/-/g, '')}.${token.split('.')[1]}`;
+    for (const bad of [flipped, madeUp, 'nonsense', '', `${token}x`]) {
+      const { error } = await rate(t.number, bad, 'bad');
+      expect(error, bad).toMatchObject({ code: 'P0001', message: 'survey_invalid' });
+    }
+    expect((await surveysOf(t.id))[0].rating).toBeNull();
+  });
+
+  it('refuses a token on another ticket’s link, or another workspace’s', async () => {
+    const a = await solvedTicket('Ticket A');
+    const b = await solvedTicket('Ticket B');
+    const tokenA = await tokenOf((await surveysOf(a.id))[0].id);
+    expect((await rate(b.number, tokenA, 'bad')).error).toMatchObject({ message: 'survey_invalid' });
+    expect((await rate(a.number, tokenA, 'bad', undefined, 'globex')).error).toMatchObject({
+      message: 'survey_invalid',
+    });
+    expect((await surveysOf(a.id))[0].rating).toBeNull();
+    expect((await surveysOf(b.id))[0].rating).toBeNull();
+  });
+
+  it('refuses any answer once the 7 days are over, and keeps the last one given', async () => {
+    const t = await solvedTicket('Expired');
+    const survey = (await surveysOf(t.id))[0];
+    const token = await tokenOf(survey.id);
+    await rate(t.number, token, 'okay');
+    await db.sql("update csat_surveys set expires_at = now() - interval '1 minute' where id = $1", [survey.id]);
+    for (const args of [['bad'], [undefined, 'Late'], []] as const) {
+      const { error } = await rate(t.number, token, ...args);
+      expect(error).toMatchObject({ code: 'P0001', message: 'survey_expired' });
+    }
+    expect((await surveysOf(t.id))[0]).toMatchObject({ rating: 'okay', comment: null });
+  });
+});
+
+describe('who reads and writes what', () => {
+  it('requesters read their own surveys only; agents read their workspace’s; others nothing; nobody writes one through the API', async () => {
+    const t = await solvedTicket('RLS');
+    const survey = (await surveysOf(t.id))[0];
+    const seen = async (who: Person | 'anon') => {
+      const c = who === 'anon' ? db.anon() : await db.as(who);
+      const { data } = await c.from('csat_surveys').select('id').eq('id', survey.id);
+      return (data ?? []).length;
+    };
+    expect(await seen('acmeCustomer')).toBe(1);
+    expect(await seen('acmeAgent2')).toBe(1);
+    expect(await seen('acmeAdmin')).toBe(1);
+    expect(await seen('acmeCustomer2')).toBe(0);
+    expect(await seen('globexAdmin')).toBe(0);
+    expect(await seen('anon')).toBe(0);
+    for (const who of ['acmeCustomer', 'acmeAdmin'] as const) {
+      const c = await db.as(who);
+      const up = await c.from('csat_surveys').update({ rating: 'good' }).eq('id', survey.id);
+      expect(up.error?.code, who).toBe('42501');
+      const add = await c
+        .from('csat_surveys')
+        .insert({ ticket_id: t.id, workspace_id: ACME, requester_id: PEOPLE.acmeCustomer.id, question: 'Forged?' });
+      expect(add.error?.code, who).toBe('42501');
+    }
+    expect((await surveysOf(t.id))[0].rating).toBeNull();
+  });
+
+  it('gives a survey’s token to its requester (the portal’s buttons) and to nobody else', async () => {
+    const t = await solvedTicket('Token owner');
+    const survey = (await surveysOf(t.id))[0];
+    const tokenFor = async (who: Person) =>
+      (await (await db.as(who)).rpc('survey_token', { p_survey_id: survey.id })).data;
+    expect(await tokenFor('acmeCustomer')).toBe(await tokenOf(survey.id));
+    expect(await tokenFor('acmeCustomer2')).toBeNull();
+    expect(await tokenFor('acmeAgent')).toBeNull();
+    expect((await db.anon().rpc('survey_token', { p_survey_id: survey.id })).error?.code).toBe('42501');
+  });
+
+  it('admins turn the survey off and word the question; agents and customers can’t', async () => {
+    for (const who of ['acmeAgent', 'acmeCustomer'] as const) {
+      const c = await db.as(who);
+      const { error } = await c.from('csat_settings').insert({ workspace_id: ACME, enabled: false });
+      expect(error?.code, who).toBe('42501');
+    }
+    const admin = await db.as('acmeAdmin');
+    expect((await admin.from('csat_settings').insert({ workspace_id: GLOBEX, enabled: false })).error?.code).toBe(
+      '42501',
+    );
+    expect((await admin.from('csat_settings').insert({ workspace_id: ACME, question: 'Two\nlines' })).error?.code).toBe(
+      '23514',
+    );
+    expect((await admin.from('csat_settings').insert({ workspace_id: ACME, question: 'Good?' })).error).toBeNull();
+    const { rows } = await db.sql('select question, updated_by from csat_settings where workspace_id = $1', [ACME]);
+    expect(rows[0]).toEqual({ question: 'Good?', updated_by: PEOPLE.acmeAdmin.id });
+  });
+});
+
+describe('the report', () => {
+  it('counts answers per week and per agent with the comments, for admins only', async () => {
+    await db.sql('delete from csat_surveys');
+    const answers = [
+      ['good', null],
+      ['good', null],
+      ['bad', 'Took a week.'],
+      [null, null],
+    ] as const;
+    for (const [i, [rating, comment]] of answers.entries()) {
+      const t = await solvedTicket(`Report ${i}`);
+      if (rating) await rate(t.number, await tokenOf((await surveysOf(t.id))[0].id), rating, comment ?? undefined);
+    }
+    const admin = await db.as('acmeAdmin');
+    const { data, error } = await admin.rpc('csat_report', { p_slug: 'acme', p_days: 7 });
+    expect(error).toBeNull();
+    // The Monday of this week in the workspace's time zone.
+    const { rows } = await db.sql(
+      "select date_trunc('week', now() at time zone w.time_zone)::date::text as week from workspaces w where w.id = $1",
+      [ACME],
+    );
+    const week = rows[0].week;
+    expect(data.weeks).toEqual([{ week, good: 2, okay: 0, bad: 1 }]);
+    expect(data.agents).toEqual([
+      { assignee_id: PEOPLE.acmeAgent.id, name: expect.any(String), good: 2, okay: 0, bad: 1 },
+    ]);
+    expect(data.comments).toEqual([
+      expect.objectContaining({ subject: 'Report 2', rating: 'bad', comment: 'Took a week.' }),
+    ]);
+    const agent = await db.as('acmeAgent');
+    expect((await agent.rpc('csat_report', { p_slug: 'acme', p_days: 7 })).error?.message).toBe('forbidden');
+  });
+});
