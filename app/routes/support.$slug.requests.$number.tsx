@@ -29,6 +29,8 @@ import { profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import { requireRequesterTicket } from '~/lib/helpdesk/workspace-access.server.ts';
 import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { ratingLabel, SURVEY_ANSWERS } from '~/lib/satisfaction/ratings.ts';
+import type { Supabase } from '~/lib/supabase/client.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Request · Tend' },
@@ -45,16 +47,19 @@ async function requesterTicket(request: Request, params: LoaderFunctionArgs['par
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase, workspace, ticket } = await requesterTicket(request, params);
   // Replies only, whoever reads: RLS already hides notes from requesters; this keeps the portal public-only for agents too.
-  const { data: rows, error } = await supabase
-    .from('messages')
-    .select('id, kind, body, created_at, author_id, attachments(id, file_name, size, mime_type)')
-    .eq('ticket_id', ticket.id)
-    .eq('kind', 'reply')
-    .order('created_at', { ascending: true })
-    .order('id', { ascending: true })
-    // Files in the order they were added, as the agent's page lists them (ticket_page).
-    .order('created_at', { referencedTable: 'attachments' })
-    .order('file_name', { referencedTable: 'attachments' });
+  const [{ data: rows, error }, survey] = await Promise.all([
+    supabase
+      .from('messages')
+      .select('id, kind, body, created_at, author_id, attachments(id, file_name, size, mime_type)')
+      .eq('ticket_id', ticket.id)
+      .eq('kind', 'reply')
+      .order('created_at', { ascending: true })
+      .order('id', { ascending: true })
+      // Files in the order they were added, as the agent's page lists them (ticket_page).
+      .order('created_at', { referencedTable: 'attachments' })
+      .order('file_name', { referencedTable: 'attachments' }),
+    surveyOf(request, supabase, ticket.id),
+  ]);
   if (error) throwDbError(request, error, 'portal messages');
   const names = await profileNames(
     request,
@@ -65,7 +70,32 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ...m,
     author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
   }));
-  return dataWithSession(request, { workspace, ticket, messages, me: user.id, clientKey: crypto.randomUUID() });
+  return dataWithSession(request, {
+    workspace,
+    ticket,
+    messages,
+    me: user.id,
+    clientKey: crypto.randomUUID(),
+    survey,
+  });
+}
+
+/**
+ * The request's latest satisfaction survey while it can be answered (92_satisfaction.sql): the question,
+ * the answer so far, and the rating page's token (the requester's own; anyone else gets none).
+ */
+async function surveyOf(request: Request, supabase: Supabase, ticketId: string) {
+  const { data, error } = await supabase
+    .from('csat_surveys')
+    .select('id, question, rating, expires_at')
+    .eq('ticket_id', ticketId)
+    .order('created_at', { ascending: false })
+    .limit(1)
+    .maybeSingle();
+  if (error) throwDbError(request, error, 'portal survey');
+  if (!data || Date.parse(data.expires_at) <= Date.now()) return null;
+  const { data: token } = await supabase.rpc('survey_token', { p_survey_id: data.id });
+  return token ? { question: data.question, rating: data.rating, token } : null;
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -125,7 +155,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, actio
 export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
 
 export default function PortalRequest() {
-  const { workspace, ticket, messages, me, clientKey } = useLoaderData<typeof loader>();
+  const { workspace, ticket, messages, me, clientKey, survey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const result = actionData?.result;
@@ -148,6 +178,29 @@ export default function PortalRequest() {
       </div>
       <LiveThread ticketId={ticket.id} />
       <Thread messages={messages} filesPath={`${base}/requests/${ticket.number}/files/`} />
+      {survey ? (
+        <section className="card stack cs-survey" aria-labelledby="survey-title" data-testid="survey">
+          <h2 id="survey-title" dir="auto">
+            {survey.question}
+          </h2>
+          {survey.rating ? (
+            <p>Your answer: {ratingLabel(survey.rating)}. You can change it, or add a comment.</p>
+          ) : null}
+          <ul className="hd-actions" aria-label="Answers">
+            {SURVEY_ANSWERS.map((a) => (
+              <li key={a.rating}>
+                <a
+                  className={`button ${survey.rating === a.rating ? '' : 'button--secondary'}`}
+                  href={`${base}/requests/${ticket.number}/rating?${new URLSearchParams({ t: survey.token, rating: a.rating })}`}
+                  aria-current={survey.rating === a.rating ? 'true' : undefined}
+                >
+                  {a.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {closed ? (
         <div className="card notice notice--warning" data-testid="closed-notice">
           <p>

@@ -260,3 +260,69 @@ end $$;
 create trigger csat_settings_changed before insert or update on public.csat_settings
   for each row execute function private.csat_settings_changed();
 revoke all on function private.csat_settings_changed() from public;
+
+-- ---------------------------------------------------------------------------------------------
+-- The reports per agent (issue 28 item 6; admins; the range as workspace_report takes it): for each member
+-- of the workspace, the public replies they wrote in the range, the tickets solved in it while assigned to
+-- them, the median first response and resolution of those tickets (first answered, solved in the range),
+-- the SLA targets decided in it while theirs (sla_report's outcomes) and the survey answers about them
+-- (csat_report's). Per tag follows once tags exist (the triage issue).
+create function public.agent_report(p_slug text, p_from date default null, p_to date default null, p_days integer default null)
+returns jsonb
+language plpgsql stable security invoker set search_path = '' as $$
+declare
+  ws uuid;
+  my_role public.member_role;
+  tz text;
+  lo timestamptz;
+  hi timestamptz;
+begin
+  select w.id, m.role, w.time_zone into ws, my_role, tz
+    from public.memberships m join public.workspaces w on w.id = m.workspace_id
+   where w.slug = p_slug and m.user_id = (select auth.uid());
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  if my_role <> 'admin' then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  if p_days is not null and p_from is null and p_to is null and p_days between 1 and 366 then
+    p_to := (now() at time zone tz)::date;
+    p_from := p_to - (p_days - 1);
+  elsif p_days is not null or p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'range';
+  end if;
+  lo := p_from::timestamp at time zone tz;
+  hi := (p_to + 1)::timestamp at time zone tz;
+  return (
+    select coalesce(jsonb_agg(jsonb_build_object(
+             'user_id', m.user_id, 'name', p.display_name,
+             'replies', r.replies, 'solved', s.solved,
+             'first_response_median_seconds', f.median, 'resolution_median_seconds', s.median,
+             'sla_met', o.met, 'sla_total', o.total, 'good', c.good, 'okay', c.okay, 'bad', c.bad)
+           order by p.display_name, m.user_id), '[]')
+      from public.memberships m
+      left join public.profiles p on p.user_id = m.user_id
+     cross join lateral (
+       select count(*) as replies from public.messages x
+        where x.workspace_id = ws and x.author_id = m.user_id and x.kind = 'reply' and x.created_at >= lo and x.created_at < hi) r
+     cross join lateral (
+       select count(*) as solved, round(percentile_cont(0.5) within group (order by extract(epoch from t.solved_at - t.created_at)))::bigint as median
+         from public.tickets t
+        where t.workspace_id = ws and t.assignee_id = m.user_id and t.solved_at >= lo and t.solved_at < hi) s
+     cross join lateral (
+       select round(percentile_cont(0.5) within group (order by extract(epoch from t.first_response_at - t.created_at)))::bigint as median
+         from public.tickets t
+        where t.workspace_id = ws and t.assignee_id = m.user_id and t.first_response_at >= lo and t.first_response_at < hi) f
+     cross join lateral (
+       select count(*) filter (where x.met) as met, count(*) as total from public.sla_outcomes x
+        where x.workspace_id = ws and x.assignee_id = m.user_id and x.decided_at >= lo and x.decided_at < hi) o
+     cross join lateral (
+       select count(*) filter (where x.rating = 'good') as good, count(*) filter (where x.rating = 'okay') as okay,
+              count(*) filter (where x.rating = 'bad') as bad from public.csat_surveys x
+        where x.workspace_id = ws and x.assignee_id = m.user_id and x.rating is not null and x.created_at >= lo and x.created_at < hi) c
+     where m.workspace_id = ws
+  );
+end $$;
+revoke all on function public.agent_report(text, date, date, integer) from public, anon;
+grant execute on function public.agent_report(text, date, date, integer) to authenticated, service_role;

@@ -1484,6 +1484,15 @@ export type Database = {
           workspace_id: string
         }[]
       }
+      agent_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
+      }
       announce_help_editor: {
         Args: { p_article_id: number; p_presence_ref: string }
         Returns: undefined

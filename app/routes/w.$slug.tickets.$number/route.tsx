@@ -8,6 +8,7 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DueBadge } from '~/components/due-badge.tsx';
 import { isOffline, replyValue, sendOrKeep } from '~/components/forms.tsx';
 import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
+import { ratingLabel } from '~/lib/satisfaction/ratings.ts';
 import { Composer } from './composer.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { TicketThread } from './thread.tsx';
@@ -35,7 +36,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, actio
   !isOffline(actionResult) && (actionStatus === 409 || defaultShouldRevalidate);
 
 export default function TicketPage() {
-  const { workspace, ticket, requester, assignee, due } = useLoaderData<typeof loader>();
+  const { workspace, ticket, requester, assignee, due, rating } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData && 'result' in actionData ? actionData.result : undefined;
   // A refused draft is kept, with how it was to be sent; any other answer is the sidebar's.
@@ -62,8 +63,20 @@ export default function TicketPage() {
               ) : (
                 'unassigned'
               )}
+              {rating ? (
+                <>
+                  {' '}
+                  · rated{' '}
+                  <strong className={`cs-rated cs-rated--${rating.rating}`}>{ratingLabel(rating.rating)}</strong>
+                </>
+              ) : null}
             </span>
           </p>
+          {rating?.comment ? (
+            <blockquote className="cs-comment small" dir="auto" data-testid="rating-comment">
+              {rating.comment}
+            </blockquote>
+          ) : null}
         </div>
         <TicketThread />
         {ticket.status === 'closed' ? (

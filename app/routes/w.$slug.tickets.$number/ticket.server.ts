@@ -66,11 +66,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
-  const [{ data: result, error }, canned, { data: signature }] = await Promise.all([
+  const [{ data: result, error }, canned, { data: signature }, { data: rated }] = await Promise.all([
     supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
     cannedReplyTitles(request, supabase, slug),
     // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
     supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
+    // The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any; unread: none shown.
+    supabase
+      .from('csat_surveys')
+      .select('rating, comment, ticket:tickets!inner(number, workspace:workspaces!inner(slug))')
+      .eq('ticket.number', number)
+      .eq('ticket.workspace.slug', slug)
+      .not('rating', 'is', null)
+      .order('created_at', { ascending: false })
+      .limit(1)
+      .maybeSingle(),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -107,6 +117,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       recent: page.requester.recent.map(({ last_message_at: _l, ...r }) => r),
     },
     assignee: page.ticket.assignee_id ? name(page.ticket.assignee_id) : null,
+    rating: rated?.rating ? { rating: rated.rating, comment: rated.comment } : null,
     messages,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',

@@ -197,6 +197,68 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.agent_report(p_slug text, p_from date DEFAULT NULL::date, p_to date DEFAULT NULL::date, p_days integer DEFAULT NULL::integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  ws uuid;
+  my_role public.member_role;
+  tz text;
+  lo timestamptz;
+  hi timestamptz;
+begin
+  select w.id, m.role, w.time_zone into ws, my_role, tz
+    from public.memberships m join public.workspaces w on w.id = m.workspace_id
+   where w.slug = p_slug and m.user_id = (select auth.uid());
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  if my_role <> 'admin' then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  if p_days is not null and p_from is null and p_to is null and p_days between 1 and 366 then
+    p_to := (now() at time zone tz)::date;
+    p_from := p_to - (p_days - 1);
+  elsif p_days is not null or p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'range';
+  end if;
+  lo := p_from::timestamp at time zone tz;
+  hi := (p_to + 1)::timestamp at time zone tz;
+  return (
+    select coalesce(jsonb_agg(jsonb_build_object(
+             'user_id', m.user_id, 'name', p.display_name,
+             'replies', r.replies, 'solved', s.solved,
+             'first_response_median_seconds', f.median, 'resolution_median_seconds', s.median,
+             'sla_met', o.met, 'sla_total', o.total, 'good', c.good, 'okay', c.okay, 'bad', c.bad)
+           order by p.display_name, m.user_id), '[]')
+      from public.memberships m
+      left join public.profiles p on p.user_id = m.user_id
+     cross join lateral (
+       select count(*) as replies from public.messages x
+        where x.workspace_id = ws and x.author_id = m.user_id and x.kind = 'reply' and x.created_at >= lo and x.created_at < hi) r
+     cross join lateral (
+       select count(*) as solved, round(percentile_cont(0.5) within group (order by extract(epoch from t.solved_at - t.created_at)))::bigint as median
+         from public.tickets t
+        where t.workspace_id = ws and t.assignee_id = m.user_id and t.solved_at >= lo and t.solved_at < hi) s
+     cross join lateral (
+       select round(percentile_cont(0.5) within group (order by extract(epoch from t.first_response_at - t.created_at)))::bigint as median
+         from public.tickets t
+        where t.workspace_id = ws and t.assignee_id = m.user_id and t.first_response_at >= lo and t.first_response_at < hi) f
+     cross join lateral (
+       select count(*) filter (where x.met) as met, count(*) as total from public.sla_outcomes x
+        where x.workspace_id = ws and x.assignee_id = m.user_id and x.decided_at >= lo and x.decided_at < hi) o
+     cross join lateral (
+       select count(*) filter (where x.rating = 'good') as good, count(*) filter (where x.rating = 'okay') as okay,
+              count(*) filter (where x.rating = 'bad') as bad from public.csat_surveys x
+        where x.workspace_id = ws and x.assignee_id = m.user_id and x.rating is not null and x.created_at >= lo and x.created_at < hi) c
+     where m.workspace_id = ws
+  );
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION public.csat_report(p_slug text, p_from date DEFAULT NULL::date, p_to date DEFAULT NULL::date, p_days integer DEFAULT NULL::integer)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -302,6 +364,37 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.retry_failed_emails()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  id text;
+  n integer := 0;
+  uuid_re constant text := '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
+  parts text[];
+begin
+  for id in
+    select distinct d.message_id
+      from public.email_deliveries d
+     where d.attempts < 5 and d.created_at > now() - interval '1 day'
+       and (d.status = 'failed' or (d.status = 'sending' and d.claimed_at < now() - interval '2 minutes'))
+  loop
+    parts := regexp_match(id, '^<([mnds])\.' || uuid_re || '(?:\.' || uuid_re || ')?[.@]');
+    continue when parts is null;
+    perform private.call_function('notify', case parts[1]
+      when 'm' then jsonb_build_object('type', 'message', 'message_id', parts[2])
+      when 'n' then jsonb_build_object('type', 'notification', 'notification_id', parts[2])
+      when 's' then jsonb_build_object('type', 'survey', 'survey_id', parts[2])
+      else jsonb_build_object('type', 'digest', 'workspace_id', parts[2], 'recipient_id', parts[3]) end);
+    n := n + 1;
+  end loop;
+  return n;
+end $function$
+;
+
 
   create policy "admins change the survey"
   on "public"."csat_settings"
@@ -367,6 +460,8 @@ revoke execute on function private.signing_key(p_name text) from public;
 revoke execute on function private.survey_of_token(p_token text) from public;
 revoke execute on function private.survey_token(p_survey_id uuid) from public;
 revoke execute on function private.survey_wanted(t tickets) from public;
+revoke execute on function public.agent_report(p_slug text, p_from date, p_to date, p_days integer) from anon;
+revoke execute on function public.agent_report(p_slug text, p_from date, p_to date, p_days integer) from public;
 revoke execute on function public.csat_report(p_slug text, p_from date, p_to date, p_days integer) from anon;
 revoke execute on function public.csat_report(p_slug text, p_from date, p_to date, p_days integer) from public;
 revoke execute on function public.rate_ticket(p_slug text, p_number integer, p_token text, p_rating csat_rating, p_comment text) from public;
