@@ -231,35 +231,37 @@ grant execute on function public.csat_report(text, date, date, integer) to authe
 -- ---------------------------------------------------------------------------------------------
 -- Members read their workspace's surveys and settings; a requester reads their own surveys (never
 -- another's). Nobody writes a survey through the API: the trigger asks, rate_ticket answers. Admins
--- turn the survey on or off and word the question.
+-- turn the survey on or off and word the question through save_csat_settings.
 alter table public.csat_settings enable row level security;
 alter table public.csat_surveys enable row level security;
 revoke all on public.csat_settings, public.csat_surveys from anon;
-revoke insert, update, delete on public.csat_surveys from authenticated;
-revoke insert, update, delete on public.csat_settings from authenticated;
-grant insert (workspace_id, enabled, question), update (enabled, question) on public.csat_settings to authenticated;
+revoke insert, update, delete on public.csat_surveys, public.csat_settings from authenticated;
 create policy "members read their workspace's surveys" on public.csat_surveys for select to authenticated
   using (workspace_id in (select private.member_workspaces()));
 create policy "requesters read their own surveys" on public.csat_surveys for select to authenticated
   using (requester_id = (select auth.uid()));
 create policy "members read the survey settings" on public.csat_settings for select to authenticated
   using (workspace_id in (select private.member_workspaces()));
-create policy "admins set up the survey" on public.csat_settings for insert to authenticated
-  with check (workspace_id in (select private.admin_workspaces()));
-create policy "admins change the survey" on public.csat_settings for update to authenticated
-  using (workspace_id in (select private.admin_workspaces())) with check (workspace_id in (select private.admin_workspaces()));
 
--- Who changed the settings, and when, is the database's to say.
-create function private.csat_settings_changed() returns trigger
+-- The survey's settings (admins): on or off, and the question (question_invalid unless 1–200 characters
+-- on one line). Who and when are the database's to say.
+create function public.save_csat_settings(p_workspace_id uuid, p_enabled boolean, p_question text) returns void
 language plpgsql security definer set search_path = '' as $$
 begin
-  new.updated_by := auth.uid();
-  new.updated_at := now();
-  return new;
+  if not private.is_admin(p_workspace_id) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  begin
+    insert into public.csat_settings (workspace_id, enabled, question, updated_by)
+    values (p_workspace_id, coalesce(p_enabled, true), btrim(p_question), auth.uid())
+    on conflict (workspace_id) do update
+      set enabled = excluded.enabled, question = excluded.question, updated_by = excluded.updated_by, updated_at = now();
+  exception when check_violation or not_null_violation then
+    raise exception using errcode = 'P0001', message = 'question_invalid', detail = sqlerrm;
+  end;
 end $$;
-create trigger csat_settings_changed before insert or update on public.csat_settings
-  for each row execute function private.csat_settings_changed();
-revoke all on function private.csat_settings_changed() from public;
+revoke all on function public.save_csat_settings(uuid, boolean, text) from public, anon;
+grant execute on function public.save_csat_settings(uuid, boolean, text) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- The reports per agent (issue 28 item 6; admins; the range as workspace_report takes it): for each member

@@ -44,6 +44,9 @@ async function solvedTicket(subject: string, person: Person = 'acmeCustomer') {
   return t;
 }
 
+const saveSettings = async (who: Person, workspace: string, enabled: boolean, question: string) =>
+  (await db.as(who)).rpc('save_csat_settings', { p_workspace_id: workspace, p_enabled: enabled, p_question: question });
+
 const surveysOf = async (ticketId: string) =>
   (
     await db.sql(
@@ -101,9 +104,7 @@ describe('asking', () => {
   });
 
   it('asks nothing when the workspace turned it off, nor of a member who opened a ticket themselves', async () => {
-    const admin = await db.as('acmeAdmin');
-    const { error } = await admin.from('csat_settings').insert({ workspace_id: ACME, enabled: false });
-    expect(error).toBeNull();
+    await saveSettings('acmeAdmin', ACME, false, 'How did we do?');
     const off = await solvedTicket('Survey off');
     expect(await surveysOf(off.id)).toEqual([]);
     await db.sql('delete from csat_settings');
@@ -112,8 +113,7 @@ describe('asking', () => {
   });
 
   it('asks the question the admins wrote', async () => {
-    const admin = await db.as('acmeAdmin');
-    await admin.from('csat_settings').insert({ workspace_id: ACME, question: 'Were we any help?' });
+    await saveSettings('acmeAdmin', ACME, true, 'Were we any help?');
     const t = await solvedTicket('Own question');
     expect((await surveysOf(t.id))[0].question).toBe('Were we any help?');
   });
@@ -231,22 +231,32 @@ describe('who reads and writes what', () => {
     expect((await db.anon().rpc('survey_token', { p_survey_id: survey.id })).error?.code).toBe('42501');
   });
 
-  it('admins turn the survey off and word the question; agents and customers can’t', async () => {
+  it('admins turn the survey off and word the question; agents and customers can’t, directly or otherwise', async () => {
     for (const who of ['acmeAgent', 'acmeCustomer'] as const) {
+      expect((await saveSettings(who, ACME, false, 'Q?')).error?.message, who).toBe('forbidden');
       const c = await db.as(who);
-      const { error } = await c.from('csat_settings').insert({ workspace_id: ACME, enabled: false });
-      expect(error?.code, who).toBe('42501');
+      expect((await c.from('csat_settings').insert({ workspace_id: ACME, enabled: false })).error?.code, who).toBe(
+        '42501',
+      );
     }
+    expect((await saveSettings('acmeAdmin', GLOBEX, false, 'Q?')).error?.message).toBe('forbidden');
+    expect((await saveSettings('acmeAdmin', ACME, true, 'Two\nlines')).error?.message).toBe('question_invalid');
+    expect((await saveSettings('acmeAdmin', ACME, true, ' ')).error?.message).toBe('question_invalid');
     const admin = await db.as('acmeAdmin');
-    expect((await admin.from('csat_settings').insert({ workspace_id: GLOBEX, enabled: false })).error?.code).toBe(
+    expect((await admin.from('csat_settings').update({ enabled: false }).eq('workspace_id', ACME)).error?.code).toBe(
       '42501',
     );
-    expect((await admin.from('csat_settings').insert({ workspace_id: ACME, question: 'Two\nlines' })).error?.code).toBe(
-      '23514',
-    );
-    expect((await admin.from('csat_settings').insert({ workspace_id: ACME, question: 'Good?' })).error).toBeNull();
-    const { rows } = await db.sql('select question, updated_by from csat_settings where workspace_id = $1', [ACME]);
-    expect(rows[0]).toEqual({ question: 'Good?', updated_by: PEOPLE.acmeAdmin.id });
+    expect((await saveSettings('acmeAdmin', ACME, false, ' Good? ')).error).toBeNull();
+    expect((await saveSettings('acmeAdmin', ACME, true, 'Better?')).error).toBeNull();
+    const { rows } = await db.sql('select enabled, question, updated_by from csat_settings where workspace_id = $1', [
+      ACME,
+    ]);
+    expect(rows).toEqual([{ enabled: true, question: 'Better?', updated_by: PEOPLE.acmeAdmin.id }]);
+    // Members read it; customers don't.
+    expect((await (await db.as('acmeAgent')).from('csat_settings').select('question')).data).toEqual([
+      { question: 'Better?' },
+    ]);
+    expect((await (await db.as('acmeCustomer')).from('csat_settings').select('question')).data).toEqual([]);
   });
 });
 

@@ -1780,6 +1780,10 @@ export type Database = {
         Args: { p_periods: Json; p_workspace_id: string }
         Returns: undefined
       }
+      save_csat_settings: {
+        Args: { p_enabled: boolean; p_question: string; p_workspace_id: string }
+        Returns: undefined
+      }
       save_notification_settings: {
         Args: { p_settings: Json; p_team?: boolean; p_workspace_id: string }
         Returns: undefined

@@ -1,5 +1,5 @@
-// The satisfaction survey's settings (route.tsx): on or off, and the question. Admins only; the
-// table's policies say so again (supabase/schemas/92_satisfaction.sql).
+// The satisfaction survey's settings (route.tsx): on or off, and the question. Admins only;
+// save_csat_settings says so again (supabase/schemas/92_satisfaction.sql).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
@@ -33,10 +33,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
   const submission = parseSubmission(await readFormData(request), SatisfactionSettingsSchema);
   if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
-  const { error } = await supabase.from('csat_settings').upsert({
-    workspace_id: workspace.id,
-    enabled: submission.value.enabled === 'on',
-    question: submission.value.question,
+  const { error } = await supabase.rpc('save_csat_settings', {
+    p_workspace_id: workspace.id,
+    p_enabled: submission.value.enabled === 'on',
+    p_question: submission.value.question,
   });
   if (error) {
     const { message, status } = mapDbError(error, 'save satisfaction settings');

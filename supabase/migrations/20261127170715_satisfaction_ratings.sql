@@ -125,19 +125,6 @@ begin
 end $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.csat_settings_changed()
- RETURNS trigger
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-begin
-  new.updated_by := auth.uid();
-  new.updated_at := now();
-  return new;
-end $function$
-;
-
 CREATE OR REPLACE FUNCTION private.signing_key(p_name text)
  RETURNS bytea
  LANGUAGE plpgsql
@@ -353,6 +340,27 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.save_csat_settings(p_workspace_id uuid, p_enabled boolean, p_question text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not private.is_admin(p_workspace_id) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  begin
+    insert into public.csat_settings (workspace_id, enabled, question, updated_by)
+    values (p_workspace_id, coalesce(p_enabled, true), btrim(p_question), auth.uid())
+    on conflict (workspace_id) do update
+      set enabled = excluded.enabled, question = excluded.question, updated_by = excluded.updated_by, updated_at = now();
+  exception when check_violation or not_null_violation then
+    raise exception using errcode = 'P0001', message = 'question_invalid', detail = sqlerrm;
+  end;
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION public.survey_token(p_survey_id uuid)
  RETURNS text
  LANGUAGE sql
@@ -396,25 +404,6 @@ end $function$
 ;
 
 
-  create policy "admins change the survey"
-  on "public"."csat_settings"
-  as permissive
-  for update
-  to authenticated
-using ((workspace_id IN ( SELECT private.admin_workspaces() AS admin_workspaces)))
-with check ((workspace_id IN ( SELECT private.admin_workspaces() AS admin_workspaces)));
-
-
-
-  create policy "admins set up the survey"
-  on "public"."csat_settings"
-  as permissive
-  for insert
-  to authenticated
-with check ((workspace_id IN ( SELECT private.admin_workspaces() AS admin_workspaces)));
-
-
-
   create policy "members read the survey settings"
   on "public"."csat_settings"
   as permissive
@@ -441,21 +430,13 @@ using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspace
 using ((requester_id = ( SELECT auth.uid() AS uid)));
 
 
-CREATE TRIGGER csat_settings_changed BEFORE INSERT OR UPDATE ON public.csat_settings FOR EACH ROW EXECUTE FUNCTION private.csat_settings_changed();
-
 CREATE TRIGGER tickets_ask_satisfaction AFTER UPDATE OF status ON public.tickets FOR EACH ROW WHEN (((new.status = 'solved'::ticket_status) AND (old.status IS DISTINCT FROM 'solved'::ticket_status))) EXECUTE FUNCTION private.ask_satisfaction();
 
-grant insert (enabled) on table public.csat_settings to authenticated;
-grant insert (question) on table public.csat_settings to authenticated;
-grant insert (workspace_id) on table public.csat_settings to authenticated;
-grant update (enabled) on table public.csat_settings to authenticated;
-grant update (question) on table public.csat_settings to authenticated;
 revoke delete on table public.csat_settings from anon;
 revoke delete on table public.csat_settings from authenticated;
 revoke delete on table public.csat_surveys from anon;
 revoke delete on table public.csat_surveys from authenticated;
 revoke execute on function private.ask_satisfaction() from public;
-revoke execute on function private.csat_settings_changed() from public;
 revoke execute on function private.signing_key(p_name text) from public;
 revoke execute on function private.survey_of_token(p_token text) from public;
 revoke execute on function private.survey_token(p_survey_id uuid) from public;
@@ -465,6 +446,8 @@ revoke execute on function public.agent_report(p_slug text, p_from date, p_to da
 revoke execute on function public.csat_report(p_slug text, p_from date, p_to date, p_days integer) from anon;
 revoke execute on function public.csat_report(p_slug text, p_from date, p_to date, p_days integer) from public;
 revoke execute on function public.rate_ticket(p_slug text, p_number integer, p_token text, p_rating csat_rating, p_comment text) from public;
+revoke execute on function public.save_csat_settings(p_workspace_id uuid, p_enabled boolean, p_question text) from anon;
+revoke execute on function public.save_csat_settings(p_workspace_id uuid, p_enabled boolean, p_question text) from public;
 revoke execute on function public.survey_token(p_survey_id uuid) from anon;
 revoke execute on function public.survey_token(p_survey_id uuid) from public;
 revoke insert on table public.csat_settings from anon;
@@ -485,9 +468,3 @@ revoke update on table public.csat_settings from anon;
 revoke update on table public.csat_settings from authenticated;
 revoke update on table public.csat_surveys from anon;
 revoke update on table public.csat_surveys from authenticated;
-
-grant insert (enabled) on table public.csat_settings to authenticated;
-grant insert (question) on table public.csat_settings to authenticated;
-grant insert (workspace_id) on table public.csat_settings to authenticated;
-grant update (enabled) on table public.csat_settings to authenticated;
-grant update (question) on table public.csat_settings to authenticated;
