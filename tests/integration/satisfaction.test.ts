@@ -292,4 +292,32 @@ describe('the report', () => {
     const agent = await db.as('acmeAgent');
     expect((await agent.rpc('csat_report', { p_slug: 'acme', p_days: 7 })).error?.message).toBe('forbidden');
   });
+
+  it('per agent: replies, solved, the medians, SLA met and CSAT, as plain SQL counts them; admins only', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Per agent');
+    const agent = await db.as('acmeAgent');
+    await agent.from('tickets').update({ assignee_id: PEOPLE.acmeAgent.id }).eq('id', t.id);
+    const { error } = await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'On it.', p_new_status: 'solved' });
+    expect(error).toBeNull();
+    const admin = await db.as('acmeAdmin');
+    const { data } = await admin.rpc('agent_report', { p_slug: 'acme', p_days: 7 });
+    const members = (await db.sql('select user_id from memberships where workspace_id = $1', [ACME])).rows;
+    expect(data.map((r: { user_id: string }) => r.user_id).sort()).toEqual(members.map((m) => m.user_id).sort());
+    const row = data.find((r: { user_id: string }) => r.user_id === PEOPLE.acmeAgent.id);
+    const { rows } = await db.sql(
+      `select (select count(*)::int from messages where author_id = $1 and workspace_id = $2 and kind = 'reply'
+                 and created_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC' - interval '6 days') as replies,
+              (select count(*)::int from tickets where assignee_id = $1 and workspace_id = $2 and solved_at is not null
+                 and solved_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC' - interval '6 days') as solved,
+              (select count(*) filter (where rating = 'good')::int from csat_surveys where assignee_id = $1 and workspace_id = $2) as good,
+              (select count(*) filter (where rating = 'bad')::int from csat_surveys where assignee_id = $1 and workspace_id = $2) as bad`,
+      [PEOPLE.acmeAgent.id, ACME],
+    );
+    expect(row).toMatchObject({ ...rows[0], sla_met: 0, sla_total: 0 });
+    expect(row.replies).toBeGreaterThan(0);
+    expect(row.resolution_median_seconds).toEqual(expect.any(Number));
+    expect(row.first_response_median_seconds).toEqual(expect.any(Number));
+    expect((await agent.rpc('agent_report', { p_slug: 'acme', p_days: 7 })).error?.message).toBe('forbidden');
+    expect((await admin.rpc('agent_report', { p_slug: 'acme', p_days: 400 })).error?.message).toBe('bad_request');
+  });
 });
