@@ -10,7 +10,7 @@ create table public.csat_settings (
   workspace_id uuid primary key references public.workspaces (id) on delete cascade,
   enabled boolean not null default true,
   question text not null default 'How did we do?'
-    check (char_length(question) between 1 and 200 and question !~ '[\x00-\x1f]'),
+    check (char_length(question) >= 1 and char_length(question) <= 200 and question !~ '[\x00-\x1f]'),
   updated_by uuid references auth.users (id) on delete set null,
   updated_at timestamptz not null default now()
 );
