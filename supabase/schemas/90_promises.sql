@@ -129,12 +129,18 @@ end $$;
 revoke all on function public.save_business_hours(uuid, jsonb) from public, anon;
 grant execute on function public.save_business_hours(uuid, jsonb) to authenticated, service_role;
 
--- When the team is next open at or after p_at (null: never within a year). For the acknowledgement
--- outside business hours.
+-- When the team is next open at or after p_at (p_at itself while open; null: never within a year).
+create function private.next_opening(p_workspace_id uuid, p_at timestamptz) returns timestamptz
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return private.business_minutes_add(p_workspace_id, p_at, 1 / 60.0) - interval '1 second';
+end $$;
+revoke all on function private.next_opening(uuid, timestamptz) from public;
+
+-- The same, for members and the platform (the acknowledgement outside business hours, 93_after_hours.sql).
 create function public.next_opening(p_workspace_id uuid, p_at timestamptz default now()) returns timestamptz
 language sql stable security definer set search_path = '' as $$
-  select case when private.is_member(p_workspace_id) or private.is_system()
-              then private.business_minutes_add(p_workspace_id, p_at, 1 / 60.0) - interval '1 second' end
+  select case when private.is_member(p_workspace_id) or private.is_system() then private.next_opening(p_workspace_id, p_at) end
 $$;
 revoke all on function public.next_opening(uuid, timestamptz) from public, anon;
 grant execute on function public.next_opening(uuid, timestamptz) to authenticated, service_role;

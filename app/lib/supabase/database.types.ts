@@ -14,6 +14,42 @@ export type Database = {
   }
   public: {
     Tables: {
+      after_hours_replies: {
+        Row: {
+          canned_reply_id: string
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          canned_reply_id: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          canned_reply_id?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "after_hours_replies_canned_reply_id_fkey"
+            columns: ["canned_reply_id"]
+            isOneToOne: false
+            referencedRelation: "canned_replies"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "after_hours_replies_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       assignment_settings: {
         Row: {
           last_assignee_id: string | null
@@ -1768,6 +1804,10 @@ export type Database = {
         Returns: number
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
+      save_after_hours_reply: {
+        Args: { p_canned_reply_id?: string; p_workspace_id: string }
+        Returns: undefined
+      }
       save_assignment_settings: {
         Args: {
           p_max_open?: number
