@@ -188,7 +188,8 @@ export default function HoursPage() {
         <h2>Outside business hours</h2>
         <p className="muted small">
           A request that arrives while the team is closed is acknowledged by email with this canned reply, followed by
-          when the team opens next (“We're closed right now: the team will answer from Monday 30 November 2026, 08:00”).
+          when the team opens next (“We're closed right now: the team will answer from Monday, 30 November 2026 at
+          08:00”).
         </p>
         <ErrorList errors={intent === 'after_hours' ? replyFormErrors(result, 'canned_reply_id') : undefined} />
         <div className="field">
