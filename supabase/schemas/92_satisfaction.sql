@@ -168,18 +168,14 @@ end $$;
 revoke all on function public.rate_ticket(text, integer, text, public.csat_rating, text) from public;
 grant execute on function public.rate_ticket(text, integer, text, public.csat_rating, text) to anon, authenticated, service_role;
 
--- The reports' satisfaction section (admins; the range as workspace_report takes it): the surveys asked
--- in the range (the solve's day, in the workspace's time zone) and answered, per week (Monday first) and
--- per agent (the assignee when solved), and the newest 100 comments.
-create function public.csat_report(p_slug text, p_from date default null, p_to date default null, p_days integer default null)
-returns jsonb
+-- A report's workspace and range as workspace_report reads them (60_reports.sql): the caller's workspace by
+-- its address (not_found otherwise), admins only (forbidden), the last p_days days up to today or the days
+-- p_from to p_to (at most 366; bad_request otherwise), as moments in the workspace's time zone.
+create function private.admin_report_range(p_slug text, p_from date, p_to date, p_days integer,
+  out ws uuid, out tz text, out lo timestamptz, out hi timestamptz)
 language plpgsql stable security invoker set search_path = '' as $$
 declare
-  ws uuid;
   my_role public.member_role;
-  tz text;
-  lo timestamptz;
-  hi timestamptz;
 begin
   select w.id, m.role, w.time_zone into ws, my_role, tz
     from public.memberships m join public.workspaces w on w.id = m.workspace_id
@@ -198,6 +194,23 @@ begin
   end if;
   lo := p_from::timestamp at time zone tz;
   hi := (p_to + 1)::timestamp at time zone tz;
+end $$;
+revoke all on function private.admin_report_range(text, date, date, integer) from public;
+grant execute on function private.admin_report_range(text, date, date, integer) to authenticated, service_role;
+
+-- The reports' satisfaction section (admins; the range as workspace_report takes it): the surveys asked
+-- in the range (the solve's day, in the workspace's time zone) and answered, per week (Monday first) and
+-- per agent (the assignee when solved), and the newest 100 comments.
+create function public.csat_report(p_slug text, p_from date default null, p_to date default null, p_days integer default null)
+returns jsonb
+language plpgsql stable security invoker set search_path = '' as $$
+declare
+  ws uuid;
+  tz text;
+  lo timestamptz;
+  hi timestamptz;
+begin
+  select r.ws, r.tz, r.lo, r.hi into ws, tz, lo, hi from private.admin_report_range(p_slug, p_from, p_to, p_days) r;
   return (
     with r as (
       select x.*, (x.created_at at time zone tz)::date as day from public.csat_surveys x
@@ -274,28 +287,11 @@ returns jsonb
 language plpgsql stable security invoker set search_path = '' as $$
 declare
   ws uuid;
-  my_role public.member_role;
   tz text;
   lo timestamptz;
   hi timestamptz;
 begin
-  select w.id, m.role, w.time_zone into ws, my_role, tz
-    from public.memberships m join public.workspaces w on w.id = m.workspace_id
-   where w.slug = p_slug and m.user_id = (select auth.uid());
-  if ws is null then
-    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
-  end if;
-  if my_role <> 'admin' then
-    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
-  end if;
-  if p_days is not null and p_from is null and p_to is null and p_days between 1 and 366 then
-    p_to := (now() at time zone tz)::date;
-    p_from := p_to - (p_days - 1);
-  elsif p_days is not null or p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
-    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'range';
-  end if;
-  lo := p_from::timestamp at time zone tz;
-  hi := (p_to + 1)::timestamp at time zone tz;
+  select r.ws, r.tz, r.lo, r.hi into ws, tz, lo, hi from private.admin_report_range(p_slug, p_from, p_to, p_days) r;
   return (
     select coalesce(jsonb_agg(jsonb_build_object(
              'user_id', m.user_id, 'name', p.display_name,

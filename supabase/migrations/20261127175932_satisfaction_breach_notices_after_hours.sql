@@ -10,6 +10,17 @@ create type "public"."csat_rating" as enum ('good', 'okay', 'bad');
 alter table "private"."signing_keys" enable row level security;
 
 
+  create table "public"."after_hours_replies" (
+    "workspace_id" uuid not null,
+    "canned_reply_id" uuid not null,
+    "updated_by" uuid,
+    "updated_at" timestamp with time zone not null default now()
+      );
+
+
+alter table "public"."after_hours_replies" enable row level security;
+
+
   create table "public"."csat_settings" (
     "workspace_id" uuid not null,
     "enabled" boolean not null default true,
@@ -41,6 +52,12 @@ alter table "public"."csat_surveys" enable row level security;
 
 CREATE UNIQUE INDEX signing_keys_pkey ON private.signing_keys USING btree (name);
 
+CREATE INDEX after_hours_replies_canned_reply_idx ON public.after_hours_replies USING btree (canned_reply_id);
+
+CREATE UNIQUE INDEX after_hours_replies_pkey ON public.after_hours_replies USING btree (workspace_id);
+
+CREATE INDEX after_hours_replies_updated_by_idx ON public.after_hours_replies USING btree (updated_by);
+
 CREATE UNIQUE INDEX csat_settings_pkey ON public.csat_settings USING btree (workspace_id);
 
 CREATE INDEX csat_settings_updated_by_idx ON public.csat_settings USING btree (updated_by);
@@ -57,9 +74,23 @@ CREATE INDEX csat_surveys_workspace_idx ON public.csat_surveys USING btree (work
 
 alter table "private"."signing_keys" add constraint "signing_keys_pkey" PRIMARY KEY using index "signing_keys_pkey";
 
+alter table "public"."after_hours_replies" add constraint "after_hours_replies_pkey" PRIMARY KEY using index "after_hours_replies_pkey";
+
 alter table "public"."csat_settings" add constraint "csat_settings_pkey" PRIMARY KEY using index "csat_settings_pkey";
 
 alter table "public"."csat_surveys" add constraint "csat_surveys_pkey" PRIMARY KEY using index "csat_surveys_pkey";
+
+alter table "public"."after_hours_replies" add constraint "after_hours_replies_canned_reply_id_fkey" FOREIGN KEY (canned_reply_id) REFERENCES canned_replies(id) ON DELETE CASCADE not valid;
+
+alter table "public"."after_hours_replies" validate constraint "after_hours_replies_canned_reply_id_fkey";
+
+alter table "public"."after_hours_replies" add constraint "after_hours_replies_updated_by_fkey" FOREIGN KEY (updated_by) REFERENCES auth.users(id) ON DELETE SET NULL not valid;
+
+alter table "public"."after_hours_replies" validate constraint "after_hours_replies_updated_by_fkey";
+
+alter table "public"."after_hours_replies" add constraint "after_hours_replies_workspace_id_fkey" FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE not valid;
+
+alter table "public"."after_hours_replies" validate constraint "after_hours_replies_workspace_id_fkey";
 
 alter table "public"."csat_settings" add constraint "csat_settings_question_check" CHECK (((char_length(question) >= 1) AND (char_length(question) <= 200) AND (question !~ '[\x00-\x1f]'::text))) not valid;
 
@@ -101,6 +132,53 @@ alter table "public"."csat_surveys" validate constraint "csat_surveys_workspace_
 
 set check_function_bodies = off;
 
+CREATE OR REPLACE FUNCTION private.acknowledge_after_hours()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if auth.role() is null
+     or not exists (select 1 from public.after_hours_replies where workspace_id = new.workspace_id)
+     or exists (select 1 from public.memberships where workspace_id = new.workspace_id and user_id = new.requester_id)
+     or private.next_opening(new.workspace_id, new.created_at) <= new.created_at then
+    return null;
+  end if;
+  perform private.call_function('notify', jsonb_build_object('type', 'acknowledgement', 'ticket_id', new.id));
+  return null;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.admin_report_range(p_slug text, p_from date, p_to date, p_days integer, OUT ws uuid, OUT tz text, OUT lo timestamp with time zone, OUT hi timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  my_role public.member_role;
+begin
+  select w.id, m.role, w.time_zone into ws, my_role, tz
+    from public.memberships m join public.workspaces w on w.id = m.workspace_id
+   where w.slug = p_slug and m.user_id = (select auth.uid());
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  if my_role <> 'admin' then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  if p_days is not null and p_from is null and p_to is null and p_days between 1 and 366 then
+    p_to := (now() at time zone tz)::date;
+    p_from := p_to - (p_days - 1);
+  elsif p_days is not null or p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'range';
+  end if;
+  lo := p_from::timestamp at time zone tz;
+  hi := (p_to + 1)::timestamp at time zone tz;
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION private.ask_satisfaction()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -122,6 +200,17 @@ begin
     perform private.call_function('notify', jsonb_build_object('type', 'survey', 'survey_id', made));
   end if;
   return null;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.next_opening(p_workspace_id uuid, p_at timestamp with time zone)
+ RETURNS timestamp with time zone
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  return private.business_minutes_add(p_workspace_id, p_at, 1 / 60.0) - interval '1 second';
 end $function$
 ;
 
@@ -192,28 +281,11 @@ CREATE OR REPLACE FUNCTION public.agent_report(p_slug text, p_from date DEFAULT 
 AS $function$
 declare
   ws uuid;
-  my_role public.member_role;
   tz text;
   lo timestamptz;
   hi timestamptz;
 begin
-  select w.id, m.role, w.time_zone into ws, my_role, tz
-    from public.memberships m join public.workspaces w on w.id = m.workspace_id
-   where w.slug = p_slug and m.user_id = (select auth.uid());
-  if ws is null then
-    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
-  end if;
-  if my_role <> 'admin' then
-    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
-  end if;
-  if p_days is not null and p_from is null and p_to is null and p_days between 1 and 366 then
-    p_to := (now() at time zone tz)::date;
-    p_from := p_to - (p_days - 1);
-  elsif p_days is not null or p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
-    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'range';
-  end if;
-  lo := p_from::timestamp at time zone tz;
-  hi := (p_to + 1)::timestamp at time zone tz;
+  select r.ws, r.tz, r.lo, r.hi into ws, tz, lo, hi from private.admin_report_range(p_slug, p_from, p_to, p_days) r;
   return (
     select coalesce(jsonb_agg(jsonb_build_object(
              'user_id', m.user_id, 'name', p.display_name,
@@ -254,28 +326,11 @@ CREATE OR REPLACE FUNCTION public.csat_report(p_slug text, p_from date DEFAULT N
 AS $function$
 declare
   ws uuid;
-  my_role public.member_role;
   tz text;
   lo timestamptz;
   hi timestamptz;
 begin
-  select w.id, m.role, w.time_zone into ws, my_role, tz
-    from public.memberships m join public.workspaces w on w.id = m.workspace_id
-   where w.slug = p_slug and m.user_id = (select auth.uid());
-  if ws is null then
-    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
-  end if;
-  if my_role <> 'admin' then
-    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
-  end if;
-  if p_days is not null and p_from is null and p_to is null and p_days between 1 and 366 then
-    p_to := (now() at time zone tz)::date;
-    p_from := p_to - (p_days - 1);
-  elsif p_days is not null or p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
-    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'range';
-  end if;
-  lo := p_from::timestamp at time zone tz;
-  hi := (p_to + 1)::timestamp at time zone tz;
+  select r.ws, r.tz, r.lo, r.hi into ws, tz, lo, hi from private.admin_report_range(p_slug, p_from, p_to, p_days) r;
   return (
     with r as (
       select x.*, (x.created_at at time zone tz)::date as day from public.csat_surveys x
@@ -340,6 +395,28 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.save_after_hours_reply(p_workspace_id uuid, p_canned_reply_id uuid DEFAULT NULL::uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not private.is_admin(p_workspace_id) then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
+  end if;
+  if p_canned_reply_id is null then
+    delete from public.after_hours_replies where workspace_id = p_workspace_id;
+    return;
+  end if;
+  if not exists (select 1 from public.canned_replies where id = p_canned_reply_id and workspace_id = p_workspace_id) then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'canned reply';
+  end if;
+  insert into public.after_hours_replies (workspace_id, canned_reply_id, updated_by) values (p_workspace_id, p_canned_reply_id, auth.uid())
+  on conflict (workspace_id) do update set canned_reply_id = excluded.canned_reply_id, updated_by = excluded.updated_by, updated_at = now();
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION public.save_csat_settings(p_workspace_id uuid, p_enabled boolean, p_question text)
  RETURNS void
  LANGUAGE plpgsql
@@ -390,17 +467,28 @@ begin
      where d.attempts < 5 and d.created_at > now() - interval '1 day'
        and (d.status = 'failed' or (d.status = 'sending' and d.claimed_at < now() - interval '2 minutes'))
   loop
-    parts := regexp_match(id, '^<([mnds])\.' || uuid_re || '(?:\.' || uuid_re || ')?[.@]');
+    parts := regexp_match(id, '^<([mndsa])\.' || uuid_re || '(?:\.' || uuid_re || ')?[.@]');
     continue when parts is null;
     perform private.call_function('notify', case parts[1]
       when 'm' then jsonb_build_object('type', 'message', 'message_id', parts[2])
       when 'n' then jsonb_build_object('type', 'notification', 'notification_id', parts[2])
       when 's' then jsonb_build_object('type', 'survey', 'survey_id', parts[2])
+      when 'a' then jsonb_build_object('type', 'acknowledgement', 'ticket_id', parts[2])
       else jsonb_build_object('type', 'digest', 'workspace_id', parts[2], 'recipient_id', parts[3]) end);
     n := n + 1;
   end loop;
   return n;
 end $function$
+;
+
+CREATE OR REPLACE FUNCTION public.next_opening(p_workspace_id uuid, p_at timestamp with time zone DEFAULT now())
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case when private.is_member(p_workspace_id) or private.is_system() then private.next_opening(p_workspace_id, p_at) end
+$function$
 ;
 
 CREATE OR REPLACE FUNCTION public.record_sla_breaches()
@@ -445,6 +533,15 @@ end $function$
 ;
 
 
+  create policy "members read the after-hours reply"
+  on "public"."after_hours_replies"
+  as permissive
+  for select
+  to authenticated
+using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspaces)));
+
+
+
   create policy "members read the survey settings"
   on "public"."csat_settings"
   as permissive
@@ -471,13 +568,22 @@ using ((workspace_id IN ( SELECT private.member_workspaces() AS member_workspace
 using ((requester_id = ( SELECT auth.uid() AS uid)));
 
 
+CREATE TRIGGER tickets_acknowledge_after_hours AFTER INSERT ON public.tickets FOR EACH ROW EXECUTE FUNCTION private.acknowledge_after_hours();
+
 CREATE TRIGGER tickets_ask_satisfaction AFTER UPDATE OF status ON public.tickets FOR EACH ROW WHEN (((new.status = 'solved'::ticket_status) AND (old.status IS DISTINCT FROM 'solved'::ticket_status))) EXECUTE FUNCTION private.ask_satisfaction();
 
+grant execute on function private.admin_report_range(p_slug text, p_from date, p_to date, p_days integer, OUT ws uuid, OUT tz text, OUT lo timestamp with time zone, OUT hi timestamp with time zone) to authenticated;
+grant execute on function private.admin_report_range(p_slug text, p_from date, p_to date, p_days integer, OUT ws uuid, OUT tz text, OUT lo timestamp with time zone, OUT hi timestamp with time zone) to service_role;
+revoke delete on table public.after_hours_replies from anon;
+revoke delete on table public.after_hours_replies from authenticated;
 revoke delete on table public.csat_settings from anon;
 revoke delete on table public.csat_settings from authenticated;
 revoke delete on table public.csat_surveys from anon;
 revoke delete on table public.csat_surveys from authenticated;
+revoke execute on function private.acknowledge_after_hours() from public;
+revoke execute on function private.admin_report_range(p_slug text, p_from date, p_to date, p_days integer, OUT ws uuid, OUT tz text, OUT lo timestamp with time zone, OUT hi timestamp with time zone) from public;
 revoke execute on function private.ask_satisfaction() from public;
+revoke execute on function private.next_opening(p_workspace_id uuid, p_at timestamp with time zone) from public;
 revoke execute on function private.signing_key(p_name text) from public;
 revoke execute on function private.survey_of_token(p_token text) from public;
 revoke execute on function private.survey_token(p_survey_id uuid) from public;
@@ -487,24 +593,35 @@ revoke execute on function public.agent_report(p_slug text, p_from date, p_to da
 revoke execute on function public.csat_report(p_slug text, p_from date, p_to date, p_days integer) from anon;
 revoke execute on function public.csat_report(p_slug text, p_from date, p_to date, p_days integer) from public;
 revoke execute on function public.rate_ticket(p_slug text, p_number integer, p_token text, p_rating csat_rating, p_comment text) from public;
+revoke execute on function public.save_after_hours_reply(p_workspace_id uuid, p_canned_reply_id uuid) from anon;
+revoke execute on function public.save_after_hours_reply(p_workspace_id uuid, p_canned_reply_id uuid) from public;
 revoke execute on function public.save_csat_settings(p_workspace_id uuid, p_enabled boolean, p_question text) from anon;
 revoke execute on function public.save_csat_settings(p_workspace_id uuid, p_enabled boolean, p_question text) from public;
 revoke execute on function public.survey_token(p_survey_id uuid) from anon;
 revoke execute on function public.survey_token(p_survey_id uuid) from public;
+revoke insert on table public.after_hours_replies from anon;
+revoke insert on table public.after_hours_replies from authenticated;
 revoke insert on table public.csat_settings from anon;
 revoke insert on table public.csat_settings from authenticated;
 revoke insert on table public.csat_surveys from anon;
 revoke insert on table public.csat_surveys from authenticated;
+revoke maintain on table public.after_hours_replies from anon;
 revoke maintain on table public.csat_settings from anon;
 revoke maintain on table public.csat_surveys from anon;
+revoke references on table public.after_hours_replies from anon;
 revoke references on table public.csat_settings from anon;
 revoke references on table public.csat_surveys from anon;
+revoke select on table public.after_hours_replies from anon;
 revoke select on table public.csat_settings from anon;
 revoke select on table public.csat_surveys from anon;
+revoke trigger on table public.after_hours_replies from anon;
 revoke trigger on table public.csat_settings from anon;
 revoke trigger on table public.csat_surveys from anon;
+revoke truncate on table public.after_hours_replies from anon;
 revoke truncate on table public.csat_settings from anon;
 revoke truncate on table public.csat_surveys from anon;
+revoke update on table public.after_hours_replies from anon;
+revoke update on table public.after_hours_replies from authenticated;
 revoke update on table public.csat_settings from anon;
 revoke update on table public.csat_settings from authenticated;
 revoke update on table public.csat_surveys from anon;
