@@ -4,6 +4,8 @@ import { Link } from '@remix-run/react';
 const PAGES = [
   { key: 'members', label: 'Members', path: 'settings/members' },
   { key: 'replies', label: 'Canned replies', path: 'settings/replies' },
+  { key: 'tags', label: 'Tags', path: 'settings/tags' },
+  { key: 'fields', label: 'Ticket fields', path: 'settings/fields' },
   { key: 'notifications', label: 'Notifications', path: 'settings/notifications' },
   { key: 'email', label: 'Email', path: 'settings/email' },
   { key: 'settings', label: 'Settings', path: 'settings' },

@@ -86,7 +86,7 @@ export function drive(input: HTMLInputElement, replies: PickerReply[], textareaI
     show();
   };
 
-  input.addEventListener('input', () => {
+  const onInput = () => {
     open = true;
     filter();
     show();
@@ -109,7 +109,8 @@ export function drive(input: HTMLInputElement, replies: PickerReply[], textareaI
       filter();
       show();
     }, 250);
-  });
+  };
+  input.addEventListener('input', onInput);
   input.addEventListener('click', () => {
     open = !open;
     show();
@@ -139,7 +140,11 @@ export function drive(input: HTMLInputElement, replies: PickerReply[], textareaI
     } else return;
     show();
   });
-  filter();
-  show();
+  // What was typed while this module loaded fired no input event we heard: take it up now.
+  if (open) onInput();
+  else {
+    filter();
+    show();
+  }
   input.dataset.state = 'ready';
 }

@@ -4,9 +4,10 @@
 // replies' filled-in text (`src`) when the field is first used, so the ticket page's own JavaScript
 // and data stay small (docs/decisions/006-javascript-budget.md). The text stays editable either way.
 // With JavaScript it also finds help center articles and inserts their link (the replies' JSON names
-// where to look them up: …/help/lookup).
+// where to look them up: …/help/lookup). Both are in the page from the server, and CSS shows the one
+// that works (`@media (scripting)`): nothing appears or moves when the page's JavaScript starts.
 import { type FocusEvent, useId } from 'react';
-import { ErrorList, useHydrated } from '~/components/form-controls.tsx';
+import { ErrorList } from '~/components/form-controls.tsx';
 import { SelectField } from '~/components/forms.tsx';
 
 export function CannedReplyPicker({
@@ -21,25 +22,28 @@ export function CannedReplyPicker({
   textareaId: string;
   errors?: string[];
 }) {
-  const hydrated = useHydrated();
-  // Keyed by ticket: the text is filled in for one. With JavaScript there are always articles to find.
-  if (hydrated) return <LazyCombobox key={src} src={src} textareaId={textareaId} />;
-  if (!replies.length) return null;
+  // Keyed by ticket: the text is filled in for one. With JavaScript there are always articles to find;
+  // without, the select and "Insert".
   return (
-    <div>
-      <div className="hd-actions">
-        <SelectField id="canned_reply" name="canned_reply" label="Canned reply" defaultValue="">
-          <option value="">Choose a reply…</option>
-          {replies.map((title) => (
-            <option key={title}>{title}</option>
-          ))}
-        </SelectField>
-        <button type="submit" name="intent" value="insert_canned_reply" className="button button--secondary">
-          Insert
-        </button>
-      </div>
-      <ErrorList errors={errors} />
-    </div>
+    <>
+      <LazyCombobox key={src} src={src} textareaId={textareaId} />
+      {replies.length ? (
+        <div className="hd-without-js">
+          <div className="hd-actions">
+            <SelectField id="canned_reply" name="canned_reply" label="Canned reply" defaultValue="">
+              <option value="">Choose a reply…</option>
+              {replies.map((title) => (
+                <option key={title}>{title}</option>
+              ))}
+            </SelectField>
+            <button type="submit" name="intent" value="insert_canned_reply" className="button button--secondary">
+              Insert
+            </button>
+          </div>
+          <ErrorList errors={errors} />
+        </div>
+      ) : null}
+    </>
   );
 }
 
@@ -62,7 +66,7 @@ function LazyCombobox({ src, textareaId }: { src: string; textareaId: string }) 
     );
   };
   return (
-    <div className="field hd-picker">
+    <div className="field hd-picker hd-with-js">
       <label htmlFor={`${id}-input`}>Canned reply or article</label>
       <input
         id={`${id}-input`}

@@ -11,6 +11,7 @@ const KEYS = [
   ['c', 'Inbox: claim the next request'],
   ['r', 'Ticket: reply to the customer'],
   ['n', 'Ticket: write an internal note'],
+  ['t', 'Ticket: add a tag'],
   ['g then i', 'Go to the inbox'],
   ['?', 'Show these shortcuts'],
 ];
@@ -62,6 +63,8 @@ export function press(key: string, goToInbox: () => void) {
   else {
     const marked = document.querySelector<HTMLElement>(`[data-shortcut="${key}"]`);
     if (key === '/') marked?.focus();
+    // The ticket page's tag field (by its id: the page carries no marker for it).
+    else if (key === 't') document.getElementById('tag')?.focus();
     else marked?.click();
   }
 }

@@ -36,6 +36,11 @@ export function SiteHeader({
               {workspace ? <Shortcuts inbox={`/w/${workspace}`} /> : null}
               {/* Every member writes articles (docs/product.md §2.3), so agents find the editor here too. */}
               {workspace ? (
+                <Link to={`/w/${workspace}/customers`} className="site-header__link">
+                  Customers
+                </Link>
+              ) : null}
+              {workspace ? (
                 <Link to={`/w/${workspace}/help`} className="site-header__link">
                   Help center
                 </Link>

@@ -1,5 +1,6 @@
-// A ticket's status, priority and assignee as people read them: the badges of the inbox, the ticket
-// page and the portal, and the options of their selects (the sidebar, the inbox's filters).
+// A ticket's status, priority, assignee and tags as people read them: the badges of the inbox, the
+// ticket page and the portal, the options of their selects (the sidebar, the inbox's filters), and a
+// tag's chip (docs/product.md §2.4).
 import {
   PRIORITIES,
   PRIORITY_LABELS,
@@ -8,6 +9,7 @@ import {
   type TicketPriority,
   type TicketStatus,
 } from '~/lib/helpdesk/ticket-terms.ts';
+import type { ReactNode } from 'react';
 
 export function StatusBadge({ status, label }: { status: string; label?: string }) {
   return (
@@ -50,4 +52,29 @@ export function MemberOptions({ members }: { members: { user_id: string; name: s
       {m.name}
     </option>
   ));
+}
+
+/** A tag: its name on its colour; a link when it leads somewhere (the inbox filtered by it). */
+export function TagChip({
+  name,
+  colour,
+  href,
+  children,
+}: {
+  name: string;
+  colour: string;
+  href?: string;
+  children?: ReactNode;
+}) {
+  const className = `hd-tag hd-tag--${colour}`;
+  return href ? (
+    <a href={href} className={className} data-tag={name}>
+      {name}
+    </a>
+  ) : (
+    <span className={className} data-tag={name}>
+      {name}
+      {children}
+    </span>
+  );
 }

@@ -5,7 +5,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import {
   dataWithSession,
   errorResponse,
@@ -67,7 +66,7 @@ export default function NotificationsPage() {
                 {n.text}
               </Link>
               <span className="muted">
-                {n.workspace} · <time dateTime={n.created_at}>{formatDate(n.created_at)}</time>
+                {n.workspace} · <time dateTime={n.created_at}>{n.when}</time>
               </span>
             </li>
           ))}

@@ -6,7 +6,7 @@ import { HelpSearchForm } from '~/components/help-ui.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { helpPath } from '~/lib/help/articles.ts';
 import { getOptionalUser } from '~/lib/auth/session.server.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
 import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
@@ -38,17 +38,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .limit(1);
   if (articles.error) throwDbError(request, articles.error, 'portal help');
   const answered = new URL(request.url).searchParams.has('answered');
-  let requests: { number: number; subject: string; status: TicketStatus; last_message_at: string }[] = [];
+  let requests: { number: number; subject: string; status: TicketStatus; when: string }[] = [];
   if (user) {
     const { data: rows, error } = await supabase
       .from('tickets')
-      .select('number, subject, status, last_message_at')
+      .select('number, subject, status, last_message_at, workspaces(time_zone)')
       .eq('workspace_id', workspace.id)
       .eq('requester_id', user.id)
       .order('last_message_at', { ascending: false })
       .limit(100);
     if (error) throwDbError(request, error, 'portal requests');
-    requests = (rows ?? []) as typeof requests;
+    // The last activity in the workspace's time zone (docs/product.md §2).
+    requests = rows.map((r) => ({
+      number: r.number,
+      subject: r.subject,
+      status: r.status,
+      when: formatDateIn(r.last_message_at, r.workspaces?.time_zone ?? 'UTC'),
+    }));
   }
   return dataWithSession(request, {
     workspace,
@@ -105,7 +111,7 @@ export default function Portal() {
                   <span className="muted">#{r.number}</span> {r.subject}
                 </Link>
                 <StatusBadge status={r.status} label={PORTAL_STATUS_LABELS[r.status]} />
-                <span className="muted small">{formatDate(r.last_message_at)}</span>
+                <span className="muted small">{r.when}</span>
               </li>
             ))}
           </ul>

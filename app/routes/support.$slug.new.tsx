@@ -8,6 +8,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useState } from 'react';
 import {
   ErrorList,
   isOffline,
@@ -26,10 +27,12 @@ import { useHydrated } from '~/components/form-controls.tsx';
 import { SuggestionList, useSubjectSuggestions } from '~/components/request-suggestions.tsx';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { SUBJECT_MAX_LENGTH } from '~/lib/constants.ts';
+import { errorMessage as serverMessage } from '~/lib/errors/catalogue.server.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { NewRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
+import { cutSubject, withRest } from '~/lib/helpdesk/long-subject.ts';
 import { attachmentsArg, readMessageForm, removeUploads, type Upload } from '~/lib/helpdesk/attachments.server.ts';
 import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
 import type { SuggestedArticle } from '~/lib/help/articles.ts';
@@ -55,9 +58,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { supabase } = await requireUser(request);
   const workspace = await requireWorkspace(request, supabase, params.slug ?? '');
-  // "Submit a request" from a search with no result brings its query as the subject.
-  const subject = (new URL(request.url).searchParams.get('subject') ?? '').slice(0, SUBJECT_MAX_LENGTH);
-  return dataWithSession(request, { workspace, clientKey: crypto.randomUUID(), subject });
+  // "Submit a request" from a search with no result brings its query as the subject (a long one: its
+  // end starts the message).
+  const { subject, rest } = cutSubject(new URL(request.url).searchParams.get('subject') ?? '');
+  return dataWithSession(request, { workspace, clientKey: crypto.randomUUID(), subject, body: rest });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -82,12 +86,27 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const uploads = [...kept, ...added];
   const keep = (files: Upload[]) => (files.length ? { ticket: ticketId, files: attachmentsArg(files) } : null);
   if (form.get('intent') === 'answered') return answered(request, supabase, slug, uploads);
+  // A subject over the limit is cut at a word and its end moved to the message, then shown to check.
+  const long = cutSubject(String(form.get('subject') ?? ''));
+  if (long.rest) {
+    form.set('subject', long.subject);
+    form.set('body', withRest(long.rest, String(form.get('body') ?? '')));
+  }
   const submission = parseSubmission(form, NewRequestSchema);
-  if (submission.status !== 'success' || fileErrors.length) {
+  if (submission.status !== 'success' || fileErrors.length || long.rest) {
     // Files kept from the suggestions step stay kept; those just chosen are chosen again.
     await removeUploads(supabase, added);
-    const result = submission.reply(fileErrors.length ? { fieldErrors: { [FILES_FIELD]: fileErrors } } : undefined);
-    return dataWithSession(request, { result, fileNames, kept: keep(kept) }, { status: 400 });
+    const fieldErrors = {
+      ...(fileErrors.length ? { [FILES_FIELD]: fileErrors } : {}),
+      ...(long.rest ? { subject: [serverMessage('subject_cut')] } : {}),
+    };
+    const result = submission.reply(Object.keys(fieldErrors).length ? { fieldErrors } : undefined);
+    // `cut`: the fields the server changed, shown anew (with JavaScript the page keeps its inputs otherwise).
+    return dataWithSession(
+      request,
+      { result, fileNames, kept: keep(kept), cut: long.rest ? long.subject : null },
+      { status: 400 },
+    );
   }
   // No JavaScript (which shows them as the subject is typed): the articles first, once; the files wait in storage.
   if (!form.get('suggestions_seen')) {
@@ -134,11 +153,24 @@ export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => send
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   !isOffline(actionResult) && defaultShouldRevalidate;
 
+/** The subject counts its characters from here on (with JavaScript). */
+const SUBJECT_COUNTER_FROM = SUBJECT_MAX_LENGTH - 20;
+
 export default function NewRequest() {
-  const { workspace, clientKey, subject } = useLoaderData<typeof loader>();
+  const { workspace, clientKey, subject, body } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const result = actionData?.result;
+  // A field changed since the server's answer shows its message no more (JavaScript): it may be fixed.
+  const [changed, setChanged] = useState<{ of: unknown; names: string[] }>({ of: null, names: [] });
+  const errorsOf = (name: string) =>
+    changed.of === actionData && changed.names.includes(name) ? undefined : replyErrors(result, name);
+  const cut = (actionData as { cut?: string | null } | undefined)?.cut;
+  const fieldKey = cut ? `cut:${cut}` : 'typed';
+  // The subject's length as typed, until the server gives a new subject.
+  const [typed, setTyped] = useState<{ key: string; length: number } | null>(null);
+  const subjectLength = typed?.key === fieldKey ? typed.length : null;
+  const subjectOver = (subjectLength ?? 0) > SUBJECT_MAX_LENGTH;
   const hydrated = useHydrated();
   const live = useSubjectSuggestions(workspace.slug);
   const suggestions = (actionData as { suggestions?: SuggestedArticle[] } | undefined)?.suggestions ?? null;
@@ -157,6 +189,11 @@ export default function NewRequest() {
         className="stack"
         encType="multipart/form-data"
         noValidate
+        onInput={(event) => {
+          const { name } = event.target as HTMLInputElement;
+          const names = changed.of === actionData ? changed.names : [];
+          if (name && !names.includes(name)) setChanged({ of: actionData, names: [...names, name] });
+        }}
       >
         <input type="hidden" name="client_key" value={clientKey} />
         {kept ? <input type="hidden" name={KEPT_FILES_FIELD} value={JSON.stringify(kept.files)} /> : null}
@@ -164,24 +201,44 @@ export default function NewRequest() {
         {hydrated || suggestions ? <input type="hidden" name="suggestions_seen" value="1" /> : null}
         <Field
           label="Subject"
-          errors={replyErrors(result, 'subject')}
+          hint={`Up to ${SUBJECT_MAX_LENGTH} characters; anything longer goes to the top of the message.`}
+          errors={errorsOf('subject')}
           inputProps={{
             id: 'subject',
+            key: fieldKey,
             name: 'subject',
             type: 'text',
             defaultValue: replyValue(result, 'subject') ?? subject,
             required: true,
-            maxLength: SUBJECT_MAX_LENGTH,
-            onChange: live.onSubjectChange,
+            // No maxLength: the browser would cut a pasted subject without a word (docs/product.md §5).
+            onChange: (event) => {
+              live.onSubjectChange(event);
+              setTyped({ key: fieldKey, length: event.currentTarget.value.trim().length });
+            },
           }}
         />
+        <p
+          id="subject-counter"
+          className={subjectOver ? 'hd-counter hd-counter--over' : 'hd-counter'}
+          aria-live="polite"
+          data-testid="subject-counter"
+        >
+          {subjectLength === null || subjectLength < SUBJECT_COUNTER_FROM
+            ? null
+            : `${subjectLength} of ${SUBJECT_MAX_LENGTH} characters${
+                subjectOver
+                  ? '. When you send, the subject ends at the last whole word that fits and the rest goes to the top of the message.'
+                  : ''
+              }`}
+        </p>
         {suggestions ? null : live.panel}
         <MessageField
+          key={fieldKey}
           id="body"
           name="body"
           label="Message"
-          errors={replyErrors(result, 'body')}
-          defaultValue={replyValue(result, 'body') ?? ''}
+          errors={errorsOf('body')}
+          defaultValue={replyValue(result, 'body') ?? body}
           required
           rows={8}
         />
@@ -190,7 +247,7 @@ export default function NewRequest() {
             Attached, sent with your request: {kept.files.map((f) => f.file_name).join(', ')}
           </p>
         ) : null}
-        <AttachmentsField errors={replyErrors(result, FILES_FIELD)} keptNames={actionData?.fileNames} />
+        <AttachmentsField errors={errorsOf(FILES_FIELD)} keptNames={actionData?.fileNames} />
         <ErrorList errors={isOffline(actionData) ? [errorMessage('offline')] : replyFormErrors(result)} />
         {suggestions ? (
           <section className="notice stack" aria-labelledby="suggested-title" role="status">

@@ -14,6 +14,8 @@ import {
   useIsPending,
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { notAttachedNote, splitNotAttached } from '../../supabase/functions/_shared/not-attached.ts';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
@@ -25,7 +27,9 @@ import { PortalRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
+import { threadHtml } from '~/lib/helpdesk/message-body.server.ts';
 import { profileNames } from '~/lib/helpdesk/profile-names.server.ts';
+import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpdesk/thread-window.ts';
 import { requireRequesterTicket } from '~/lib/helpdesk/workspace-access.server.ts';
 import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
@@ -46,35 +50,73 @@ async function requesterTicket(request: Request, params: LoaderFunctionArgs['par
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase, workspace, ticket } = await requesterTicket(request, params);
+  // Merged into another request (docs/product.md §2.9): that one's page, when it is mine too.
+  if (ticket.merged_into_id) {
+    const { data: into } = await supabase
+      .from('tickets')
+      .select('number')
+      .eq('id', ticket.merged_into_id)
+      .eq('requester_id', user.id)
+      .maybeSingle();
+    if (into) throw redirectWithSession(request, `/support/${workspace.slug}/requests/${into.number}`);
+  }
   // Replies only, whoever reads: RLS already hides notes from requesters; this keeps the portal public-only for agents too.
-  const [{ data: rows, error }, survey] = await Promise.all([
+  // A window of the thread (thread-window.ts): from the cursor on, and THREAD_PAGE + 1 before it, newest first.
+  const cursor = earlierCursor(request);
+  const replies = () =>
     supabase
       .from('messages')
       .select('id, kind, body, created_at, author_id, attachments(id, file_name, size, mime_type)')
       .eq('ticket_id', ticket.id)
       .eq('kind', 'reply')
-      .order('created_at', { ascending: true })
-      .order('id', { ascending: true })
       // Files in the order they were added, as the agent's page lists them (ticket_page).
       .order('created_at', { referencedTable: 'attachments' })
-      .order('file_name', { referencedTable: 'attachments' }),
+      .order('file_name', { referencedTable: 'attachments' });
+  // Keyset on (created_at, id), the cursor's time quoted (decodeCursor let only a timestamp through).
+  const at = cursor && `"${cursor.at}"`;
+  const [before, from, mine, survey] = await Promise.all([
+    (cursor ? replies().or(`created_at.lt.${at},and(created_at.eq.${at},id.lt.${cursor.id})`) : replies())
+      .order('created_at', { ascending: false })
+      .order('id', { ascending: false })
+      .limit(THREAD_PAGE + 1),
+    cursor
+      ? replies().or(`created_at.gt.${at},and(created_at.eq.${at},id.gte.${cursor.id})`).order('created_at').order('id')
+      : null,
+    // How many replies I wrote here: the kept draft's counter (kept-draft.ts).
+    supabase
+      .from('messages')
+      .select('id', { count: 'exact', head: true })
+      .eq('ticket_id', ticket.id)
+      .eq('author_id', user.id),
     surveyOf(request, supabase, ticket.id),
   ]);
+  const error = before.error ?? from?.error ?? mine.error;
   if (error) throwDbError(request, error, 'portal messages');
+  const thread = threadWindow([...(before.data ?? []).toReversed(), ...(from?.data ?? [])], cursor);
   const names = await profileNames(
     request,
     supabase,
-    rows.map((m) => m.author_id),
+    thread.messages.map((m) => m.author_id),
   );
-  const messages: ThreadMessage[] = rows.map((m) => ({
-    ...m,
-    author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
-  }));
+  // A mailed message's line naming the files not taken is the team's: the requester reads a note under
+  // their own message instead, and nothing under anyone else's.
+  const filesPath = `/support/${workspace.slug}/requests/${ticket.number}/files/`;
+  const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => {
+    const { text, refused } = splitNotAttached(body);
+    return {
+      ...m,
+      html: threadHtml({ body: text, ...m }, user.id, filesPath),
+      author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
+      when: formatDateIn(m.created_at, workspace.time_zone),
+      notice: m.author_id === user.id ? notAttachedNote(refused) : null,
+    };
+  });
   return dataWithSession(request, {
     workspace,
     ticket,
     messages,
-    me: user.id,
+    earlier: thread.earlier,
+    mine: mine.count ?? 0,
     clientKey: crypto.randomUUID(),
     survey,
   });
@@ -140,7 +182,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       { status: mapped.status },
     );
   }
-  return redirectWithSession(request, `/support/${workspace.slug}/requests/${ticket.number}`);
+  return redirectWithSession(request, samePage(request, `/support/${workspace.slug}/requests/${ticket.number}`));
 }
 
 /**
@@ -155,14 +197,14 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, actio
 export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
 
 export default function PortalRequest() {
-  const { workspace, ticket, messages, me, clientKey, survey } = useLoaderData<typeof loader>();
+  const { workspace, ticket, messages, earlier, mine, clientKey, survey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const result = actionData?.result;
   const closed = ticket.status === 'closed' || (actionData && 'closed' in actionData && actionData.closed);
   const base = `/support/${workspace.slug}`;
-  // The box starts empty after my own reply is sent, and only then: live updates bring others'.
-  const mine = messages.filter((m) => m.author_id === me).length;
+  // The box starts empty after my own reply is sent (`mine`: how many I wrote here), and only then:
+  // live updates bring others'.
   return (
     <section className="stack-lg hd-portal-ticket" aria-labelledby="request-title">
       <div className="card">
@@ -177,7 +219,7 @@ export default function PortalRequest() {
         </p>
       </div>
       <LiveThread ticketId={ticket.id} />
-      <Thread messages={messages} filesPath={`${base}/requests/${ticket.number}/files/`} />
+      <Thread messages={messages} earlier={earlier} filesPath={`${base}/requests/${ticket.number}/files/`} />
       {survey ? (
         <section className="card stack cs-survey" aria-labelledby="survey-title" data-testid="survey">
           <h2 id="survey-title" dir="auto">
@@ -201,7 +243,11 @@ export default function PortalRequest() {
           </ul>
         </section>
       ) : null}
-      {closed ? (
+      {ticket.merged_into_id ? (
+        <div className="card notice notice--warning" data-testid="closed-notice">
+          <p>The team merged this request into another one. To add something, reply to one of its emails.</p>
+        </div>
+      ) : closed ? (
         <div className="card notice notice--warning" data-testid="closed-notice">
           <p>
             This request is closed. <Link to={`${base}/new`}>Open a follow-up request</Link>

@@ -5,7 +5,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
 import { CSV_BOM, csvRow } from '~/lib/export/csv.ts';
-import { type InboxJson, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
+import { type InboxJson, inboxArgs, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import type { InboxCursor } from '~/lib/helpdesk/inbox-cursor.ts';
@@ -16,17 +16,14 @@ import { errorResponse, responseHeaders } from '~/lib/http/responses.server.ts';
 /** Tickets per inbox call (its most): a million rows in a thousand calls. */
 const EXPORT_PAGE_SIZE = 1000;
 
-const HEADER = ['Number', 'Subject', 'Status', 'Priority', 'Requester', 'Assignee', 'Last activity'];
+const HEADER = ['Number', 'Subject', 'Status', 'Priority', 'Requester', 'Assignee', 'Tags', 'Last activity'];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const { slug } = await requireAdmin(request, supabase, user.id, params.slug ?? '');
-  const { view, q, status, priority, assignee } = inboxFilters(new URL(request.url).searchParams);
-  const filters = Object.fromEntries(
-    Object.entries({ p_view: view, p_query: q, p_status: status, p_priority: priority, p_assignee: assignee }).filter(
-      ([, v]) => v !== '',
-    ),
-  );
+  const shown = inboxFilters(new URL(request.url).searchParams);
+  const { view, q } = shown;
+  const filters = inboxArgs(shown);
   const pageAfter = (after: InboxCursor | null) =>
     supabase.rpc(
       'inbox',
@@ -47,15 +44,40 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throw errorResponse(request, 'search_timeout');
   }
   const fileName = `${page.workspace.slug}-tickets-${new Date().toISOString().slice(0, 10)}.csv`;
+  // The custom fields, in their order, one column each after the built-in ones (docs/product.md §2.10).
+  const { data: fields, error: fieldsError } = await supabase
+    .from('ticket_fields')
+    .select('id, label')
+    .eq('workspace_id', page.workspace.id)
+    .order('position')
+    .order('created_at')
+    .order('id');
+  if (fieldsError) throwDbError(request, fieldsError, 'export');
+  /** A page's field values, by ticket and field (one call a page; none without fields). */
+  const valuesOf = async (ids: string[]) => {
+    const byTicket = new Map<string, Map<string, string>>();
+    if (!fields.length || !ids.length) return byTicket;
+    const { data, error } = await supabase.rpc('ticket_field_values_of', { p_ticket_ids: ids });
+    if (error) throw new Error(`export field values: ${error.message}`);
+    for (const v of data) byTicket.set(v.ticket_id, (byTicket.get(v.ticket_id) ?? new Map()).set(v.field_id, v.value));
+    return byTicket;
+  };
 
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(CSV_BOM + csvRow(HEADER)));
+      controller.enqueue(encoder.encode(CSV_BOM + csvRow([...HEADER, ...fields.map((f) => f.label)])));
     },
     // One inbox page per pull: the next is asked for only when the client has read this one.
     async pull(controller) {
       if (!page) return controller.close();
+      let values: Map<string, Map<string, string>>;
+      try {
+        values = await valuesOf(page.tickets.map((t) => t.id));
+      } catch (error) {
+        log.error('export stopped', { message: String(error) });
+        return controller.error(new Error('export stopped'));
+      }
       const rows = page.tickets.map((t) =>
         csvRow([
           t.number,
@@ -64,7 +86,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           PRIORITY_LABELS[t.priority] ?? t.priority,
           t.requester,
           t.assignee ?? '',
+          t.tags.map((tag) => tag.name).join(' '),
           t.last_message_at,
+          ...fields.map((f) => values.get(t.id)?.get(f.id) ?? ''),
         ]),
       );
       controller.enqueue(encoder.encode(rows.join('')));

@@ -22,7 +22,9 @@ create table public.workspaces (
   created_by uuid references auth.users (id) on delete set null,
   -- Per-workspace ticket numbers: incremented in the creating transaction, so numbers have no gaps.
   ticket_seq integer not null default 0,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- Agents may create tags while tagging (52_triage.sql); admins always may.
+  agents_create_tags boolean not null default true
 );
 
 -- A workspace's earlier addresses, so old links keep working (workspace_slug_redirect). An address
@@ -338,8 +340,8 @@ create policy "users rename themselves" on public.profiles for update to authent
 -- Nobody lists workspaces: a portal looks its one up by slug (portal_workspace). Signed-in users read
 -- the workspaces they belong to or have requests at (the policy is with tickets, 20_tickets.sql).
 revoke select, insert, update, delete on public.workspaces from anon, authenticated;
-grant select (id, slug, name, time_zone, created_at) on public.workspaces to authenticated;
-grant update (name, slug, time_zone) on public.workspaces to authenticated;
+grant select (id, slug, name, time_zone, created_at, agents_create_tags) on public.workspaces to authenticated;
+grant update (name, slug, time_zone, agents_create_tags) on public.workspaces to authenticated;
 create policy "admins rename their workspace" on public.workspaces for update to authenticated
   using (id in (select private.admin_workspaces())) with check (id in (select private.admin_workspaces()));
 

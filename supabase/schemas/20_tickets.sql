@@ -47,7 +47,15 @@ create table public.tickets (
   follow_up_of uuid references public.tickets (id) on delete set null,
   -- The key of the form that opened it (create_ticket): a resubmitted form finds its ticket.
   client_key uuid,
+  -- Snoozed (52_triage.sql): out of the open views until then, or until the requester replies. Only a
+  -- ticket not yet solved; solving or closing it ends the snooze (ticket_transition).
+  snoozed_until timestamptz,
+  -- Merged into another ticket of the workspace (52_triage.sql, merge_tickets): closed for good, and its
+  -- links lead there. Always the final ticket: a merge re-points what was merged into the secondary.
+  merged_into_id uuid references public.tickets (id),
   unique (workspace_id, number),
+  constraint tickets_merged_closed check (merged_into_id is null or (status = 'closed' and merged_into_id <> id)),
+  constraint tickets_snoozed_unsolved check (snoozed_until is null or private.is_backlog(status)),
   constraint tickets_requester_client_key unique (requester_id, client_key)
 );
 -- Inbox views, newest activity first: all, by status, by assignee, unassigned queue, search.
@@ -59,6 +67,10 @@ create index tickets_requester_idx on public.tickets (requester_id, workspace_id
 create index tickets_search_idx on public.tickets using gin (search);
 -- The auto-close job finds due tickets without reading every ticket.
 create index tickets_solved_due_idx on public.tickets (solved_at) where status = 'solved';
+-- The wake-up job finds due snoozes without reading every ticket.
+create index tickets_snoozed_due_idx on public.tickets (snoozed_until) where snoozed_until is not null;
+-- A merge re-points the tickets merged into its secondary.
+create index tickets_merged_into_idx on public.tickets (merged_into_id) where merged_into_id is not null;
 
 create table public.ticket_events (
   id bigint generated always as identity primary key,
@@ -66,9 +78,13 @@ create table public.ticket_events (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   actor_id uuid references auth.users (id),
   -- sla_breach: a promise broken (90_promises.sql), "from" the due time, "to" the target.
-  type text not null check (type in ('created', 'status', 'assignee', 'priority', 'sla_breach')),
+  -- merged_into ("to": the primary's number), merged_from ("from": the secondary's number): 52_triage.sql.
+  type text not null check (type in ('created', 'status', 'assignee', 'priority', 'tag_added', 'tag_removed', 'snoozed',
+                                     'unsnoozed', 'sla_breach', 'merged_into', 'merged_from')),
   "from" text,
   "to" text,
+  -- The number of the ticket the event was written on, when a merge moved it to this one.
+  from_ticket integer,
   created_at timestamptz not null default clock_timestamp()
 );
 create index ticket_events_ticket_idx on public.ticket_events (ticket_id, created_at);
@@ -116,11 +132,11 @@ create trigger tickets_assignee before insert or update of assignee_id on public
 -- tickets_transition checks writes made as an API role only; a direct database session (seed,
 -- imports) is the platform and writes history as it is given.
 create type private.ticket_actor as enum ('requester', 'agent', 'admin', 'system');
-create type private.status_reason as enum ('edit', 'reply', 'assignment', 'auto_close');
+create type private.status_reason as enum ('edit', 'reply', 'assignment', 'auto_close', 'merge');
 
 -- Raises invalid_transition (detail "from→to") unless p_actor may move a ticket from p_from to p_to for
 -- p_reason. Requesters solve their own tickets and reopen them only by replying; admins (or the
--- platform) close.
+-- platform) close; a merge closes the secondary ticket from any status but closed, for the team.
 create function private.check_transition(
   p_from public.ticket_status, p_to public.ticket_status, p_actor private.ticket_actor, p_reason private.status_reason
 ) returns void
@@ -130,7 +146,8 @@ declare
   by_reply boolean := p_actor = 'requester' and p_reason = 'reply';
   allowed boolean;
 begin
-  allowed := case p_from || '→' || p_to
+  allowed := case when p_reason = 'merge' then team and p_to = 'closed' and p_from <> 'closed'
+    else case p_from || '→' || p_to
     when 'new→open' then team
     when 'new→pending' then team
     when 'new→solved' then true
@@ -141,7 +158,7 @@ begin
     when 'solved→open' then team or by_reply
     when 'solved→closed' then p_actor in ('admin', 'system')
     else false
-  end;
+  end end;
   if not allowed then
     raise exception using errcode = 'P0001', message = 'invalid_transition', detail = p_from || '→' || p_to;
   end if;
@@ -209,6 +226,10 @@ begin
     case when platform then new.solved_at end,
     case when tg_op = 'UPDATE' and old.status in ('solved', 'closed') then old.solved_at end,
     now()) end;
+  -- A solved or closed ticket is no longer snoozed.
+  if new.status in ('solved', 'closed') then
+    new.snoozed_until := null;
+  end if;
   new.closed_at := case when new.status = 'closed' then coalesce(
     case when platform then new.closed_at end,
     case when tg_op = 'UPDATE' and old.status = 'closed' then old.closed_at end,
@@ -238,6 +259,12 @@ begin
   end if;
   if new.priority is distinct from old.priority then
     insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'priority', old.priority, new.priority);
+  end if;
+  -- Snoozed until a time (`to`), or woken (by hand, by the requester's reply, by the job: no actor).
+  if new.snoozed_until is distinct from old.snoozed_until then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
+    values (new.id, new.workspace_id, actor, case when new.snoozed_until is null then 'unsnoozed' else 'snoozed' end,
+            old.snoozed_until::text, new.snoozed_until::text);
   end if;
   return null;
 end $$;
@@ -327,7 +354,7 @@ begin
   end if;
   -- Oldest unassigned open request; rows another agent is claiming right now are skipped.
   select * into t from public.tickets
-   where workspace_id = p_workspace_id and assignee_id is null and private.is_open(status)
+   where workspace_id = p_workspace_id and assignee_id is null and private.is_open(status) and snoozed_until is null
    order by created_at, number
    limit 1
    for no key update skip locked;

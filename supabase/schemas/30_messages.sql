@@ -24,13 +24,17 @@ create index messages_workspace_idx on public.messages (workspace_id);
 create index messages_note_search_idx on public.messages using gin (to_tsvector('english', body)) where kind = 'note';
 
 -- ---------------------------------------------------------------------------------------------
--- A ticket's search vector: subject and public replies.
+-- A ticket's search vector: subject and public replies (also after a merge moved replies, 52_triage.sql).
+create function private.ticket_search_vector(p_ticket_id uuid, p_subject text) returns tsvector
+language sql stable security definer set search_path = '' as $$
+  select setweight(to_tsvector('english', p_subject), 'A')
+    || coalesce((select to_tsvector('english', string_agg(body, ' ')) from public.messages where ticket_id = p_ticket_id and kind = 'reply'), ''::tsvector)
+$$;
 create function private.ticket_search() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op = 'INSERT' or new.subject is distinct from old.subject then
-    new.search := setweight(to_tsvector('english', new.subject), 'A')
-      || coalesce((select to_tsvector('english', string_agg(body, ' ')) from public.messages where ticket_id = new.id and kind = 'reply'), ''::tsvector);
+    new.search := private.ticket_search_vector(new.id, new.subject);
   end if;
   return new;
 end $$;
@@ -55,7 +59,8 @@ begin
 end $$;
 create trigger messages_workspace before insert on public.messages for each row execute function private.message_posted();
 
--- A reply lands: the ticket's activity time, first response by the team and search text follow. A
+-- A reply lands: the ticket's activity time, first response by the team and search text follow, and
+-- the requester's reply wakes a snoozed ticket (52_triage.sql). A
 -- note leaves the ticket row alone: requesters read that row, and are told of every change to it
 -- (realtime), so its columns and its updates must not say that the team wrote something internal.
 create function private.message_bookkeeping() returns trigger
@@ -73,7 +78,8 @@ begin
      set last_message_at = greatest(last_message_at, new.created_at),
          first_response_at = case when new.author_id <> t.requester_id and member
                                   then coalesce(first_response_at, new.created_at) else first_response_at end,
-         search = search || to_tsvector('english', new.body)
+         search = search || to_tsvector('english', new.body),
+         snoozed_until = case when new.author_id = t.requester_id then null else snoozed_until end
    where id = new.ticket_id;
   return null;
 end $$;
@@ -99,6 +105,7 @@ begin
 end $$;
 create trigger messages_status after insert on public.messages for each row execute function private.message_status();
 
+revoke all on function private.ticket_search_vector(uuid, text) from public;
 revoke all on function private.ticket_search(), private.message_posted(), private.message_bookkeeping(),
   private.message_status() from public;
 

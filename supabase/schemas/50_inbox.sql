@@ -49,18 +49,19 @@ grant execute on function public.search_tickets(uuid, text) to authenticated, se
 
 -- ---------------------------------------------------------------------------------------------
 -- Counts without counting: per workspace, how many tickets there are for each (status, priority,
--- assignee) — at most 5 × 4 × (members + 1) rows — kept by statement triggers on tickets. Every view
+-- assignee, snoozed or not) — at most 5 × 4 × (members + 1) × 2 rows — kept by statement triggers on tickets. Every view
 -- count, and the total of any status/priority/assignee filter, is a sum over those few rows.
 create table private.ticket_tallies (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   status public.ticket_status not null,
   priority public.ticket_priority not null,
   assignee_id uuid,
+  snoozed boolean not null default false,
   -- No check (n >= 0): Postgres checks the proposed row of an upsert before it sees the conflict, and a
   -- move out of a tally proposes a negative one.
   n bigint not null
 );
-create unique index ticket_tallies_key on private.ticket_tallies (workspace_id, status, priority, assignee_id) nulls not distinct;
+create unique index ticket_tallies_key on private.ticket_tallies (workspace_id, status, priority, assignee_id, snoozed) nulls not distinct;
 
 -- One statement, one upsert of the summed differences. Rows are taken in key order, so two statements
 -- that touch the same tallies queue instead of deadlocking.
@@ -68,25 +69,27 @@ create function private.tally_tickets() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op = 'INSERT' then
-    insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, n)
-    select d.workspace_id, d.status, d.priority, d.assignee_id, count(*)
-      from new_tickets d group by 1, 2, 3, 4 order by 1, 2, 3, 4
-    on conflict (workspace_id, status, priority, assignee_id) do update set n = t.n + excluded.n;
+    insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, snoozed, n)
+    select d.workspace_id, d.status, d.priority, d.assignee_id, d.snoozed_until is not null, count(*)
+      from new_tickets d group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (workspace_id, status, priority, assignee_id, snoozed) do update set n = t.n + excluded.n;
   elsif tg_op = 'UPDATE' then
     -- Differences are summed per key first: a statement that moves tickets back and forth nets out.
-    insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, n)
-    select d.workspace_id, d.status, d.priority, d.assignee_id, sum(d.delta)
-      from (select n.workspace_id, n.status, n.priority, n.assignee_id, 1 as delta from new_tickets n
+    insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, snoozed, n)
+    select d.workspace_id, d.status, d.priority, d.assignee_id, d.snoozed, sum(d.delta)
+      from (select n.workspace_id, n.status, n.priority, n.assignee_id, n.snoozed_until is not null as snoozed, 1 as delta
+              from new_tickets n
             union all
-            select o.workspace_id, o.status, o.priority, o.assignee_id, -1 from old_tickets o) d
-     group by 1, 2, 3, 4 having sum(d.delta) <> 0 order by 1, 2, 3, 4
-    on conflict (workspace_id, status, priority, assignee_id) do update set n = t.n + excluded.n;
+            select o.workspace_id, o.status, o.priority, o.assignee_id, o.snoozed_until is not null, -1 from old_tickets o) d
+     group by 1, 2, 3, 4, 5 having sum(d.delta) <> 0 order by 1, 2, 3, 4, 5
+    on conflict (workspace_id, status, priority, assignee_id, snoozed) do update set n = t.n + excluded.n;
   else
     -- Deleting tickets (a workspace going, with its tallies already gone by cascade): only what is left.
     update private.ticket_tallies t set n = t.n - d.n
-      from (select o.workspace_id, o.status, o.priority, o.assignee_id, count(*) as n from old_tickets o group by 1, 2, 3, 4) d
+      from (select o.workspace_id, o.status, o.priority, o.assignee_id, o.snoozed_until is not null as snoozed, count(*) as n
+              from old_tickets o group by 1, 2, 3, 4, 5) d
      where t.workspace_id = d.workspace_id and t.status = d.status and t.priority = d.priority
-       and t.assignee_id is not distinct from d.assignee_id;
+       and t.assignee_id is not distinct from d.assignee_id and t.snoozed = d.snoozed;
   end if;
   return null;
 end $$;
@@ -112,13 +115,15 @@ revoke all on function private.tally_tickets(), private.clear_ticket_tallies() f
 
 -- ---------------------------------------------------------------------------------------------
 -- The inbox views as SQL (constants only; values are always bound parameters). $1 is the caller.
+-- Snoozed tickets (52_triage.sql) leave the views of work to do until they wake.
 create function private.inbox_view_filter(p_view text) returns text
 language sql immutable set search_path = '' as $$
   select case p_view
-    when 'unassigned' then 't.assignee_id is null and private.is_open(t.status)'
-    when 'mine' then 't.assignee_id = $1 and private.is_backlog(t.status)'
-    when 'open' then 'private.is_open(t.status)'
-    when 'pending' then 't.status = ''pending'''
+    when 'unassigned' then 't.assignee_id is null and private.is_open(t.status) and t.snoozed_until is null'
+    when 'mine' then 't.assignee_id = $1 and private.is_backlog(t.status) and t.snoozed_until is null'
+    when 'open' then 'private.is_open(t.status) and t.snoozed_until is null'
+    when 'pending' then 't.status = ''pending'' and t.snoozed_until is null'
+    when 'snoozed' then 't.snoozed_until is not null'
     when 'solved' then 't.status = ''solved'''
     when 'all' then 'true'
     -- Tickets with a promise running (90_promises.sql); listed soonest due first.
@@ -145,7 +150,7 @@ revoke all on function private.inbox_view_filter(text), private.membership(text)
 -- the inbox (its owner) only; a lock the statement waited for is waited for again for at most 2 s.
 create function private.inbox_search_plan(
   p_stmt text, p_pins text, p1 uuid, p2 uuid, p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery,
-  p7 timestamptz, p8 uuid, p9 integer, p10 uuid, p11 uuid[], p12 uuid[]
+  p7 timestamptz, p8 uuid, p9 integer, p10 uuid, p11 uuid[], p12 uuid[], p13 uuid[]
 ) returns text
 language plpgsql volatile set search_path = '' as $$
 declare
@@ -159,7 +164,7 @@ begin
   elsif p_pins = 'ordered' then
     perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
   end if;
-  for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12 loop
+  for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13 loop
     plan := concat_ws(E'\n', plan, line);
   end loop;
   return plan;
@@ -167,7 +172,7 @@ exception when others then
   return 'no plan: ' || sqlerrm;
 end $$;
 revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid, tsquery,
-  timestamptz, uuid, integer, uuid, uuid[], uuid[]) from public;
+  timestamptz, uuid, integer, uuid, uuid[], uuid[], uuid[]) from public;
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, and the cursors for the
@@ -183,7 +188,8 @@ create function public.inbox(
   p_after_id uuid default null,
   p_before_at timestamptz default null,
   p_before_id uuid default null,
-  p_limit integer default 25
+  p_limit integer default 25,
+  p_tags text[] default null
 ) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 declare
@@ -218,6 +224,8 @@ declare
   ticket_number integer;
   newer boolean := p_before_at is not null and p_before_id is not null;
   older boolean := not newer and p_after_at is not null and p_after_id is not null;
+  -- The tags a ticket must all carry (?tag=, tag: in the search), by id.
+  tag_ids uuid[];
   page_ids uuid[];
   has_more boolean;
   result jsonb;
@@ -238,6 +246,13 @@ begin
     raise exception using errcode = 'P0001', message = 'bad_request';
   end;
 
+  if cardinality(p_tags) > 0 then
+    tag_ids := array(select g.id from public.tags g where g.workspace_id = ws.id and g.name = any (p_tags));
+    -- A tag that isn't one: nothing carries it (a tag's id no ticket has stands for it).
+    if cardinality(tag_ids) < (select count(distinct x) from unnest(p_tags) x) then
+      tag_ids := tag_ids || gen_random_uuid();
+    end if;
+  end if;
   -- "Breaching soon" is one page, soonest due first: no cursors.
   if p_view = 'breaching' then
     newer := false;
@@ -245,11 +260,14 @@ begin
   end if;
 
   -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1,
-  -- $10 the requester an email address names, $11 search candidates, $12 tickets of matching notes
+  -- $10 the requester an email address names, $11 search candidates, $12 tickets of matching notes,
+  -- $13 the tags every ticket carries
   base := 't.workspace_id = $2 and ' || view_sql
     || case when p_status is not null then ' and t.status = $3' else '' end
     || case when p_priority is not null then ' and t.priority = $4' else '' end
     || case when p_assignee = 'none' then ' and t.assignee_id is null' when assignee is not null then ' and t.assignee_id = $5' else '' end
+    || case when tag_ids is not null then ' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = any ($13)'
+         || ' group by tt.ticket_id having count(*) = cardinality($13))' else '' end
     || case when older then ' and (t.last_message_at, t.id) < ($7, $8)' when newer then ' and (t.last_message_at, t.id) > ($7, $8)' else '' end;
 
   dir := case when newer then 'asc' else 'desc' end;
@@ -287,7 +305,7 @@ begin
       stmt := format('select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
         || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_notes + 1);
       execute stmt into note_tickets
-        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
       perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
       pins := '';
       match := '(t.search @@ $6 or ' || case when cardinality(note_tickets) <= search_notes then 't.id = any ($12)'
@@ -298,21 +316,21 @@ begin
         || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
         dir, base, search_window, match);
       execute stmt into page_ids
-        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
       if cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         pins := 'bitmap';
         stmt := format('select array(select t.id from public.tickets t where %s and t.search @@ $6 limit %s)', base, search_cap + 1);
         execute stmt into candidates
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
         if cardinality(candidates) <= search_cap and cardinality(note_tickets) <= search_notes then
           candidates := candidates || note_tickets;
         elsif cardinality(candidates) <= search_cap then
           stmt := format('select $11 || array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
             || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_cap + 1);
           execute stmt into candidates
-            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
         end if;
         perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
         pins := '';
@@ -329,7 +347,7 @@ begin
             dir, base, match);
         end if;
         execute stmt into page_ids
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
         perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
         pins := '';
       end if;
@@ -341,7 +359,7 @@ begin
           || ' order by t.last_message_at %1$s, t.id %1$s limit $9)) u order by u.last_message_at %1$s, u.id %1$s limit $9)', dir, base);
         candidates := page_ids;
         execute stmt into page_ids
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets;
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
       end if;
     exception when query_canceled then
       -- The statement timeout (57014) struck in the search: an empty page that says so
@@ -350,7 +368,7 @@ begin
       search_timed_out := true;
       page_ids := '{}';
       search_plan := concat_ws(E'\n', stmt, private.inbox_search_plan(stmt, pins,
-        me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets));
+        me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids));
     end;
   elsif p_view = 'breaching' then
     -- Soonest due first, one page (ticket_sla_due_idx): the view has no further pages.
@@ -358,12 +376,14 @@ begin
       'select array(select t.id from public.ticket_sla s join public.tickets t on t.id = s.ticket_id'
       || ' where s.workspace_id = $2 and s.due_at is not null and %s order by s.due_at, t.id limit $9)', base)
       into page_ids
-      using me, ws.id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, p_limit + 1,
+        requester, candidates, note_tickets, tag_ids;
   else
     execute format(
       'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
       into page_ids
-      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1;
+      using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1,
+        requester, candidates, note_tickets, tag_ids;
   end if;
   page_ids := coalesce(page_ids, '{}');
   -- One row past the page says whether there is another page in that direction.
@@ -387,22 +407,24 @@ begin
                   from public.memberships m left join public.profiles p on p.user_id = m.user_id
                  where m.workspace_id = ws.id),
     'counts', (select jsonb_build_object(
-                 'unassigned', coalesce(sum(c.n) filter (where c.assignee_id is null and private.is_open(c.status)), 0),
-                 'mine', coalesce(sum(c.n) filter (where c.assignee_id = me and private.is_backlog(c.status)), 0),
-                 'open', coalesce(sum(c.n) filter (where private.is_open(c.status)), 0),
-                 'pending', coalesce(sum(c.n) filter (where c.status = 'pending'), 0),
+                 'unassigned', coalesce(sum(c.n) filter (where c.assignee_id is null and private.is_open(c.status) and not c.snoozed), 0),
+                 'mine', coalesce(sum(c.n) filter (where c.assignee_id = me and private.is_backlog(c.status) and not c.snoozed), 0),
+                 'open', coalesce(sum(c.n) filter (where private.is_open(c.status) and not c.snoozed), 0),
+                 'pending', coalesce(sum(c.n) filter (where c.status = 'pending' and not c.snoozed), 0),
+                 'snoozed', coalesce(sum(c.n) filter (where c.snoozed), 0),
                  'solved', coalesce(sum(c.n) filter (where c.status = 'solved'), 0),
                  'all', coalesce(sum(c.n), 0))
                  from private.ticket_tallies c where c.workspace_id = ws.id),
-    -- Without a search the view's total, filters included, is exact from the tallies too.
-    'total', case when q is null and p_view <> 'breaching' then (
+    -- Without a search or tags the view's total, filters included, is exact from the tallies too.
+    'total', case when q is null and tag_ids is null and p_view <> 'breaching' then (
                select coalesce(sum(c.n), 0) from private.ticket_tallies c
                 where c.workspace_id = ws.id
                   and case p_view
-                        when 'unassigned' then c.assignee_id is null and private.is_open(c.status)
-                        when 'mine' then c.assignee_id = me and private.is_backlog(c.status)
-                        when 'open' then private.is_open(c.status)
-                        when 'pending' then c.status = 'pending'
+                        when 'unassigned' then c.assignee_id is null and private.is_open(c.status) and not c.snoozed
+                        when 'mine' then c.assignee_id = me and private.is_backlog(c.status) and not c.snoozed
+                        when 'open' then private.is_open(c.status) and not c.snoozed
+                        when 'pending' then c.status = 'pending' and not c.snoozed
+                        when 'snoozed' then c.snoozed
                         when 'solved' then c.status = 'solved'
                         else true end
                   and (status_filter is null or c.status = status_filter)
@@ -412,7 +434,8 @@ begin
                    'id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
                    'requester_id', t.requester_id, 'requester', coalesce(rp.display_name, 'Unknown'),
                    'assignee_id', t.assignee_id, 'assignee', case when t.assignee_id is not null then coalesce(ap.display_name, 'Unknown') end,
-                   'last_message_at', t.last_message_at, 'due_at', s.due_at, 'warn_at', s.warn_at) order by u.i), '[]')
+                   'last_message_at', t.last_message_at, 'snoozed_until', t.snoozed_until,
+                   'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at) order by u.i), '[]')
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id
                   left join public.ticket_sla s on s.ticket_id = t.id
@@ -426,8 +449,8 @@ begin
   ) into result;
   return result;
 end $$;
-revoke all on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer) from public, anon;
-grant execute on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer) to authenticated, service_role;
+revoke all on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer, text[]) from public, anon;
+grant execute on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer, text[]) to authenticated, service_role;
 
 -- The requester card on an agent's ticket page: who they are (name, and the email address that
 -- profiles don't hold) and their other recent requests here. Requesters and other workspaces get
@@ -458,7 +481,13 @@ grant execute on function public.requester_card(uuid) to authenticated, service_
 -- An agent's ticket page in one call: the workspace and my role, the members, the ticket, its thread
 -- (notes included), its latest 100 events, the display names of everyone involved, and the requester
 -- card.
-create function public.ticket_page(p_slug text, p_number integer) returns jsonb
+-- The thread is a window (docs/product.md §2, issue 27 item 12): the newest p_page messages, and
+-- with p_earlier_at/p_earlier_id (the oldest message shown so far) everything from there on plus
+-- p_page before it. One more than asked is sent before the window when there is one: the app shows
+-- "Show earlier messages" for it. Keyset reads on messages_ticket_idx, so a 1 000-message ticket costs
+-- what a 30-message one does. 'mine': how many messages I wrote here (the kept draft's counter).
+create function public.ticket_page(p_slug text, p_number integer, p_page integer default 30,
+                                   p_earlier_at timestamptz default null, p_earlier_id uuid default null) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 declare
   member record;
@@ -480,7 +509,10 @@ begin
                   from public.memberships m where m.workspace_id = ws.id),
     'ticket', jsonb_build_object('id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
                                  'requester_id', t.requester_id, 'assignee_id', t.assignee_id, 'created_at', t.created_at,
-                                 'first_response_at', t.first_response_at, 'solved_at', t.solved_at),
+                                 'first_response_at', t.first_response_at, 'solved_at', t.solved_at,
+                                 'snoozed_until', t.snoozed_until, 'tags', private.ticket_tags_json(t.id),
+                                 -- Merged (52_triage.sql): the number of the ticket its page leads to.
+                                 'merged_into', (select m.number from public.tickets m where m.id = t.merged_into_id)),
     -- The promise running, if any (90_promises.sql): the header's due-time badge.
     'sla', (select jsonb_build_object('target', s.target, 'due_at', s.due_at, 'warn_at', s.warn_at)
               from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null),
@@ -491,9 +523,19 @@ begin
                                                                   order by a.created_at, a.file_name), '[]')
                                                                 from public.attachments a where a.message_id = m.id))
                                                    order by m.created_at, m.id), '[]')
-                   from public.messages m where m.ticket_id = t.id),
+                   from ((select * from public.messages m
+                           where m.ticket_id = t.id and p_earlier_at is not null
+                             and (m.created_at, m.id) >= (p_earlier_at, p_earlier_id))
+                         union all
+                         (select * from public.messages m
+                           where m.ticket_id = t.id
+                             and (p_earlier_at is null or (m.created_at, m.id) < (p_earlier_at, p_earlier_id))
+                           order by m.created_at desc, m.id desc
+                           limit least(greatest(p_page, 1), 100) + 1)) m),
+    'mine', (select count(*) from public.messages m where m.ticket_id = t.id and m.author_id = auth.uid()),
     'events', (select coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'actor_id', e.actor_id, 'type', e.type, 'from', e."from",
-                                                            'to', e."to", 'created_at', e.created_at) order by e.created_at desc, e.id desc), '[]')
+                                                            'to', e."to", 'from_ticket', e.from_ticket, 'created_at', e.created_at)
+                                 order by e.created_at desc, e.id desc), '[]')
                  from (select * from public.ticket_events e where e.ticket_id = t.id order by e.created_at desc, e.id desc limit 100) e),
     'names', (select coalesce(jsonb_object_agg(p.user_id, p.display_name), '{}')
                 from public.profiles p
@@ -507,5 +549,5 @@ begin
     'requester', public.requester_card(t.id)
   );
 end $$;
-revoke all on function public.ticket_page(text, integer) from public, anon;
-grant execute on function public.ticket_page(text, integer) to authenticated, service_role;
+revoke all on function public.ticket_page(text, integer, integer, timestamptz, uuid) from public, anon;
+grant execute on function public.ticket_page(text, integer, integer, timestamptz, uuid) to authenticated, service_role;

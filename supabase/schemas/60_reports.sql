@@ -254,6 +254,7 @@ grant execute on function private.report_percentiles(uuid, text, date, date) to 
 --   resolution {count, median_seconds, p90_seconds}      tickets solved in the range (created → solved),
 --   backlog_by_status [{status, tickets}]                new, open and pending now,
 --   backlog_by_assignee [{assignee_id, name, new, open, pending, tickets}]  now, most first; assignee_id null: unassigned,
+--   by_tag [{name, colour, created, solved}]           tickets created and solved in the range per tag, most created first,
 --   busiest_hours [{weekday 1 (Monday)–7, hour 0–23, created}]  tickets created in the range by local hour, none left out but empty ones }
 -- Raises not_found unless the caller is a member, forbidden for agents, bad_request for a range it doesn't cover.
 create function public.workspace_report(p_slug text, p_from date default null, p_to date default null, p_days integer default null)
@@ -322,6 +323,18 @@ begin
                      coalesce(sum(b.n) filter (where b.status = 'pending'), 0) as pending, sum(b.n) as tickets
                 from backlog b group by 1 having sum(b.n) > 0) a
         left join public.profiles p on p.user_id = a.assignee_id), '[]'::jsonb),
+    -- Tickets created, and solved (still solved or closed), in the range, per tag; tags with neither
+    -- left out. Read from the tags' tickets (ticket_tags_tag_idx), not rolled up.
+    'by_tag', coalesce((
+      select jsonb_agg(jsonb_build_object('name', g.name, 'colour', g.colour, 'created', x.created, 'solved', x.solved)
+                       order by x.created desc, x.solved desc, g.name)
+        from public.tags g
+        cross join lateral (
+          select count(*) filter (where t.created_at >= lo and t.created_at < hi) as created,
+                 count(*) filter (where t.solved_at >= lo and t.solved_at < hi) as solved
+            from public.ticket_tags tt join public.tickets t on t.id = tt.ticket_id
+           where tt.tag_id = g.id) x
+       where g.workspace_id = ws and (x.created > 0 or x.solved > 0)), '[]'::jsonb),
     'busiest_hours', coalesce((
       select jsonb_agg(jsonb_build_object('weekday', h.weekday, 'hour', h.hour, 'created', h.created) order by h.weekday, h.hour)
         from (select extract(isodow from s.local)::int as weekday, extract(hour from s.local)::int as hour, sum(s.created) as created

@@ -857,11 +857,54 @@ create policy "members read their help center's suggestion events" on public.hel
 
 -- ---------------------------------------------------------------------------------------------
 -- Images of articles: the public bucket `help` (supabase/config.toml), at <workspace id>/<id>/<name>.
--- Anyone reads them by their public URL; members of the workspace upload and remove them.
+-- Anyone reads them by their public URL; members of the workspace upload (within the limits below) and
+-- remove them.
+
+-- What one member may upload to a workspace's help center (issue 30): while the images they uploaded
+-- there that no article shows yet (just inserted, or an unsaved article's, until the hourly sweep) stay
+-- under 20 files and 50 MB, and fewer than 100 uploads in the last 24 hours, so nobody fills a public
+-- bucket (a text can show any number of images, so shown ones count per day). Checked before each upload;
+-- the uploader's objects of the workspace are one indexed range of keys (the workspace's prefix).
+create function private.help_images_max_unclaimed_bytes() returns bigint
+language sql immutable set search_path = '' as $$ select 50::bigint * 1024 * 1024 $$;
+create function private.help_images_max_unclaimed_count() returns integer
+language sql immutable set search_path = '' as $$ select 20 $$;
+create function private.help_images_max_per_day() returns integer
+language sql immutable set search_path = '' as $$ select 100 $$;
+
+create function private.may_upload_help_image(p_name text) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  parts text[] := string_to_array(p_name, '/');
+  uuid_re text := '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+  held record;
+begin
+  if auth.uid() is null or coalesce(array_length(parts, 1), 0) <> 3 or parts[1] !~ uuid_re or parts[2] !~ uuid_re
+     or parts[3] = '' or not private.is_member(parts[1]::uuid) then
+    return false;
+  end if;
+  -- Keys from "<workspace>/" up to "<workspace>0" ('0' follows '/'), through the pattern index.
+  select count(*) filter (where o.created_at > now() - interval '24 hours') as today,
+         count(*) filter (where i.folder is null) as unclaimed,
+         coalesce(sum((o.metadata->>'size')::bigint) filter (where i.folder is null), 0) as unclaimed_bytes
+    into held
+    from storage.objects o
+    left join lateral (select h.folder from private.help_article_images h
+                        where h.folder = split_part(o.name, '/', 1) || '/' || split_part(o.name, '/', 2) limit 1) i on true
+   where o.bucket_id = 'help' and o.name ~>=~ (parts[1] || '/') and o.name ~<~ (parts[1] || '0')
+     and o.owner_id = auth.uid()::text;
+  return held.today < private.help_images_max_per_day()
+     and held.unclaimed < private.help_images_max_unclaimed_count()
+     and held.unclaimed_bytes < private.help_images_max_unclaimed_bytes();
+end $$;
+revoke all on function private.help_images_max_unclaimed_bytes(), private.help_images_max_unclaimed_count(),
+  private.help_images_max_per_day(), private.may_upload_help_image(text) from public;
+grant execute on function private.may_upload_help_image(text) to authenticated;
+
 create policy "help images: members list theirs" on storage.objects for select to authenticated
   using (bucket_id = 'help' and (storage.foldername(name))[1] in (select private.member_workspaces()::text));
-create policy "help images: members upload to their workspace" on storage.objects for insert to authenticated
-  with check (bucket_id = 'help' and (storage.foldername(name))[1] in (select private.member_workspaces()::text));
+create policy "help images: members upload within their limits" on storage.objects for insert to authenticated
+  with check (bucket_id = 'help' and owner_id = (select auth.uid())::text and private.may_upload_help_image(name));
 create policy "help images: members remove theirs" on storage.objects for delete to authenticated
   using (bucket_id = 'help' and (storage.foldername(name))[1] in (select private.member_workspaces()::text));
 

@@ -36,7 +36,8 @@ create table public.inbound_emails (
   message_id text,
   ticket_id uuid references public.tickets (id) on delete cascade,
   created_message_id uuid references public.messages (id) on delete set null,
-  outcome text not null check (outcome in ('reply', 'request', 'follow_up')),
+  -- forward_reply: an outside party's answer to a forward (88_rich_mail.sql).
+  outcome text not null check (outcome in ('reply', 'request', 'follow_up', 'forward_reply')),
   created_at timestamptz not null default now()
 );
 create index inbound_emails_ticket_idx on public.inbound_emails (ticket_id);
@@ -160,7 +161,9 @@ begin
   end if;
 
   if p_ticket_id is not null then
-    select * into t from public.tickets where id = p_ticket_id for update;
+    -- Mail to a merged ticket's thread lands on the ticket it was merged into (52_triage.sql).
+    select * into t from public.tickets
+     where id = coalesce((select x.merged_into_id from public.tickets x where x.id = p_ticket_id), p_ticket_id) for update;
     ws := t.workspace_id;
   end if;
   if ws is null then
@@ -173,7 +176,10 @@ begin
   if actor <> 'requester' and not coalesce(p_sender_verified, false) then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'unverified member';
   end if;
-  if t.id is not null and ((actor = 'requester' and t.requester_id <> sender) or p_recipient_id <> sender) then
+  -- A follower (a merged ticket's requester) answers the thread as its requester does.
+  if t.id is not null and ((actor = 'requester' and t.requester_id <> sender
+                            and not exists (select 1 from public.ticket_followers f where f.ticket_id = t.id and f.user_id = sender))
+                           or p_recipient_id <> sender) then
     t := null; -- not theirs to answer
   end if;
   -- The sender acts in this transaction: the history names them (private.ticket_history reads auth.uid()).
@@ -360,3 +366,7 @@ select cron.schedule(
 -- function, called through pg_net with Vault's key as notify is (private.call_function). `db diff`
 -- doesn't see this statement (data, not schema): its migration carries it by hand.
 select cron.schedule('sweep-attachments', '30 * * * *', $$ select private.call_function('sweep-attachments', '{}') $$);
+
+-- Snoozed tickets wake when due (52_triage.sql), checked every minute. `db diff` doesn't see this
+-- statement (data, not schema): its migration carries it by hand.
+select cron.schedule('wake-snoozed', '* * * * *', 'select private.wake_snoozed_tickets()');

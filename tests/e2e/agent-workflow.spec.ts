@@ -291,7 +291,7 @@ test.describe('faster agent work', () => {
     await expect(sheet).toContainText('Go to the inbox');
     // Keys are for the sheet while it is open.
     await page.keyboard.press('j');
-    await expect(page.getByTestId('inbox-row').first().locator('a')).not.toBeFocused();
+    await expect(page.getByTestId('inbox-row').first().locator('.hd-cell-subject a')).not.toBeFocused();
     await expectNoAxeViolations(page, 'shortcuts sheet');
     await page.keyboard.press('Escape');
     await expect(sheet).toBeHidden();

@@ -216,6 +216,8 @@ for (const javaScript of [true, false]) {
         const composer = a.locator('form.hd-composer');
         await expect(composer).toContainText('Drop files here or paste a screenshot.');
         await composer.getByLabel('Message', { exact: true }).fill('Dropped and pasted.');
+        // The composer's formatting, loaded on its first focus, writes a pasted image into the text.
+        await expect(composer).toHaveAttribute('data-rich', 'on');
         await composer.evaluate((form, png) => {
           const bytes = Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0));
           const dropped = new DataTransfer();
@@ -231,8 +233,11 @@ for (const javaScript of [true, false]) {
         await expect
           .poll(() => composer.getByLabel('Attachments').evaluate((i: HTMLInputElement) => i.files?.length))
           .toBe(2);
-        // The typed text is untouched by the paste of a file.
-        await expect(composer.getByLabel('Message', { exact: true })).toHaveValue('Dropped and pasted.');
+        // The typed text is kept; the pasted image (not the dropped CSV) is written in where the cursor was
+        // (docs/decisions/056-rich-replies-one-sanitiser.md).
+        await expect(composer.getByLabel('Message', { exact: true })).toHaveValue(
+          /^Dropped and pasted\.\n!\[screenshot-[\d-]+-1\.png\]\(attachment:screenshot-[\d-]+-1\.png\)\n$/,
+        );
         await composer.getByRole('button', { name: 'Send', exact: true }).click();
         const message = a.locator('[data-kind="reply"]', { hasText: 'Dropped and pasted.' });
         await expect(message.getByTestId('attachment')).toHaveCount(2);

@@ -1,6 +1,7 @@
 // Browser bundles carry no server-only code: every route module and shared chunk the manifest lists
 // (what any page may load) and the island modules (docs/decisions/006-javascript-budget.md) are
-// free of zod (server-side validation, ~90 KB gzip) and of secrets; islands carry no Remix either.
+// free of zod (server-side validation, ~90 KB gzip), of secrets and of Phoenix's long polling; islands
+// carry no Remix either.
 import { randomUUID } from 'node:crypto';
 import { pageJavaScript } from '../../scripts/page-js.ts';
 import { expect, requestCode, signIn, test, uniqueEmail } from './fixtures.ts';
@@ -25,8 +26,11 @@ test('no route module or chunk sent to browsers contains zod or a server secret'
   for (const file of files) {
     const res = await page.request.get(file);
     expect(res.status(), file).toBe(200);
-    const found = SERVER_ONLY.exec(await res.text())?.[0];
+    const code = await res.text();
+    const found = SERVER_ONLY.exec(code)?.[0];
     expect(found, `${file} contains ${found}`).toBeUndefined();
+    // Phoenix's long-poll transport and its XHR helper stay out (patches/@supabase+phoenix+0.4.5.patch).
+    expect(code, file).not.toMatch(/XDomainRequest/);
   }
 });
 

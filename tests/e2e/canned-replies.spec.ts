@@ -192,14 +192,14 @@ for (const javaScript of [true, false]) {
       await expect(message).toHaveValue(`Thanks for writing in.${filled} See you!`);
     } else {
       // A reply that is gone meanwhile: refused at the picker, the draft kept.
-      await composer.getByLabel('Canned reply').selectOption({ label: 'Need the order number' });
+      await composer.getByLabel('Canned reply', { exact: true }).selectOption({ label: 'Need the order number' });
       await serviceRest(`canned_replies?title=eq.Need%20the%20order%20number&workspace_id=eq.${workspace.id}`, {
         method: 'DELETE',
       });
       await composer.getByRole('button', { name: 'Insert' }).click();
       await expect(composer.getByRole('alert')).toHaveText("We couldn't find that.");
       await expect(message).toHaveValue('Thanks for writing in.');
-      await composer.getByLabel('Canned reply').selectOption({ label: 'Damaged item' });
+      await composer.getByLabel('Canned reply', { exact: true }).selectOption({ label: 'Damaged item' });
       await composer.getByRole('button', { name: 'Insert' }).click();
       await expect(message).toHaveValue(`Thanks for writing in.\n\n${filled}`);
       await message.press('Control+End');

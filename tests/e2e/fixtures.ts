@@ -203,15 +203,20 @@ export async function service(path: string, init: RequestInit = {}) {
  * before the next from when it sent it, so this moves time for them instead of waiting it out.
  */
 export async function sentEarlier(email: string, seconds: number) {
+  const rows = await superuserSql(
+    `update auth.users set confirmation_sent_at = confirmation_sent_at - make_interval(secs => $2),
+       recovery_sent_at = recovery_sent_at - make_interval(secs => $2) where email = $1 returning id`,
+    [email, seconds],
+  );
+  if (rows.length !== 1) throw new Error(`no user ${email}`);
+}
+
+/** The stack's database as its superuser (test setup only: moving clocks, writing volume). */
+export async function superuserSql(text: string, params: unknown[] = []) {
   const db = new pg.Client({ connectionString: required('E2E_DB_URL') });
   await db.connect();
   try {
-    const { rowCount } = await db.query(
-      `update auth.users set confirmation_sent_at = confirmation_sent_at - make_interval(secs => $2),
-         recovery_sent_at = recovery_sent_at - make_interval(secs => $2) where email = $1`,
-      [email, seconds],
-    );
-    if (rowCount !== 1) throw new Error(`no user ${email}`);
+    return (await db.query(text, params)).rows;
   } finally {
     await db.end();
   }
@@ -222,3 +227,44 @@ export async function userId(page: Page): Promise<string> {
   const { token } = await (await page.request.get('/realtime-token')).json();
   return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub;
 }
+
+/** An email as the catcher's API gives it (Mailpit's shape), the parts the specs read. */
+export interface CaughtMail {
+  ID: string;
+  Subject: string;
+  Text: string;
+  HTML: string;
+  From: { Name: string; Address: string };
+  ReplyTo: { Address: string }[];
+  Inline: { FileName: string; ContentType: string; ContentID: string; Size: number }[];
+  Attachments: { FileName: string; ContentType: string; Size: number }[];
+}
+
+/** The newest email to `email` (notifications included) whose text part contains `text`, once it came. */
+export async function mailWith(email: string, text: string): Promise<CaughtMail> {
+  let found: CaughtMail | undefined;
+  await expect
+    .poll(
+      async () => {
+        for (const { ID } of await messagesTo(env.mailUrl, email, { notifications: true })) {
+          const mail = await (await fetch(`${env.mailUrl}/api/v1/message/${ID}`)).json();
+          if (mail.Text.includes(text)) return (found = mail) && true;
+        }
+        return false;
+      },
+      { timeout: 15_000, message: `an email to ${email} with "${text}"` },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** Posts an email to inbound-email as Postmark would (basic auth in the webhook URL). */
+export const inboundEmail = (mail: Record<string, unknown>) =>
+  fetch(`${required('E2E_API_URL')}/functions/v1/inbound-email`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `Basic ${btoa(`postmark:${required('E2E_INBOUND_EMAIL_SECRET')}`)}`,
+    },
+    body: JSON.stringify({ MessageID: randomUUID(), HtmlBody: '', Headers: [], Attachments: [], ...mail }),
+  });

@@ -391,10 +391,21 @@ test.describe('help center', () => {
     await customer.getByRole('button', { name: 'Submit request' }).click();
     await customer.waitForURL(/\/requests\/1$/);
 
+    // The picker's replies arrive only after the agent has typed (a slow network, a busy machine):
+    // what was typed while they loaded still searches the articles.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await admin.route(`**/w/${slug}/tickets/1/canned-replies*`, async (route) => {
+      await held;
+      await route.continue();
+    });
     await admin.goto(`/w/${slug}/tickets/1`);
     const picker = admin.getByRole('combobox', { name: 'Canned reply or article' });
     await picker.click();
     await picker.pressSequentially('parcel');
+    release();
     const option = admin.getByRole('option', { name: new RegExp(`Article: ${title}`) });
     await expect(option).toBeVisible();
     await option.click();

@@ -291,15 +291,15 @@ for (const javaScript of [true, false]) {
     const body = await response.body();
     expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = body.subarray(3).toString('utf8').split('\r\n');
-    expect(lines[0]).toBe('Number,Subject,Status,Priority,Requester,Assignee,Last activity');
+    expect(lines[0]).toBe('Number,Subject,Status,Priority,Requester,Assignee,Tags,Last activity');
     expect(lines[1]).toMatch(
-      /^1,"'=HYPERLINK\(""http:\/\/evil\.example"",""x""\)",New,Normal,admin-[0-9a-f]{8},,\d{4}-/,
+      /^1,"'=HYPERLINK\(""http:\/\/evil\.example"",""x""\)",New,Normal,admin-[0-9a-f]{8},,,\d{4}-/,
     );
     expect(lines.slice(2)).toEqual(['']);
     // A view without it: only the header.
     const pending = await page.request.get(`/w/${renamed}/export.csv?view=pending`);
     expect((await pending.text()).split('\r\n')).toEqual([
-      '\uFEFFNumber,Subject,Status,Priority,Requester,Assignee,Last activity',
+      '\uFEFFNumber,Subject,Status,Priority,Requester,Assignee,Tags,Last activity',
       '',
     ]);
     await context.close();

@@ -136,4 +136,47 @@ test.describe('notifications', () => {
     await page.goto('/account');
     await expect(page.getByRole('group', { name: 'Assigned to me' }).getByLabel('Email')).toHaveValue('digest');
   });
+
+  test('a note naming a member tells them: "@" offers the names, the list says who; without JavaScript a typed name works', async () => {
+    test.setTimeout(60_000);
+    const number = await openRequest(customer.page, slug, `Refund approval ${tag}`);
+    const page = agent.page;
+    await page.goto(`/w/${slug}/tickets/${number}`);
+    await page.getByLabel('Internal note').check();
+    const box = page.getByLabel('Message');
+    await box.pressSequentially('Please approve @notify-a');
+    const option = page.getByRole('listbox', { name: 'Members to mention' }).getByRole('option');
+    // The admin's name, and not the agent's own.
+    await expect(option).toHaveText([/^notify-ada-/]);
+    await expect(box).toHaveAttribute('aria-activedescendant', /mentions-0$/);
+    const picture = test.info().outputPath('mention-picker.png');
+    await page.locator('.hd-composer').screenshot({ path: picture });
+    await test.info().attach('mention-picker', { path: picture, contentType: 'image/png' });
+    await box.press('Enter');
+    await expect(box).toHaveValue(/^Please approve @notify-ada-[0-9a-f]{8} $/);
+    await expect(option).toHaveCount(0);
+    await box.pressSequentially('thanks.');
+    await expectNoViolations(page);
+    await page.getByRole('button', { name: 'Add internal note' }).click();
+    await expect(page.locator('[data-kind="note"]', { hasText: 'Please approve' })).toBeVisible();
+    // In a reply the same "@" offers nothing: a customer would read it.
+    await page.getByLabel('Reply to customer').check();
+    await box.pressSequentially('Hello @notify');
+    await expect(option).toHaveCount(0);
+    await box.fill('');
+
+    await admin.page.goto('/notifications');
+    await expect(admin.page.getByText(`mentioned you on #${number}`)).toBeVisible();
+
+    // Without JavaScript: the member types the name by hand, and the agent hears of it.
+    await page.goto('/account');
+    const agentName = await page.getByLabel('Display name').inputValue();
+    await plain.page.goto(`/w/${slug}/tickets/${number}`);
+    await plain.page.getByLabel('Internal note').check();
+    await plain.page.getByLabel('Message').fill(`@${agentName} over to you`);
+    await plain.page.getByRole('button', { name: 'Add internal note' }).click();
+    await expect(plain.page.locator('[data-kind="note"]', { hasText: 'over to you' })).toBeVisible();
+    await page.goto('/notifications');
+    await expect(page.getByText(`mentioned you on #${number}`)).toBeVisible();
+  });
 });

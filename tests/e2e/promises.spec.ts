@@ -5,7 +5,6 @@
 // Fresh accounts and workspaces of their own.
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import pg from 'pg';
 import {
   expect,
   expectNoViolations,
@@ -14,21 +13,11 @@ import {
   screenshots,
   serviceRest,
   signedInContext,
+  superuserSql as sql,
   test,
   uniqueEmail,
   userId,
 } from './fixtures.ts';
-
-/** The stack's database as its superuser (test setup only: moving a ticket's clock). */
-async function sql(text: string, params: unknown[] = []) {
-  const db = new pg.Client({ connectionString: process.env.E2E_DB_URL });
-  await db.connect();
-  try {
-    return (await db.query(text, params)).rows;
-  } finally {
-    await db.end();
-  }
-}
 
 /** A request in the workspace, opened by its admin as requester, "created" at `createdAt` (as if). */
 async function requestAt(slug: string, requester: string, subject: string, createdAt: string) {

@@ -446,6 +446,10 @@ describe('database checks', () => {
       'can_see_profile',
       'change_status',
       'check_transition',
+      // customers.company and the companies' domain check (58_customers.sql), which run as the writer.
+      'company_domain',
+      // ticket_fields' choices check (58_ticket_fields.sql), as the writer.
+      'field_options_ok',
       'is_admin',
       'is_agent',
       // The open statuses and the backlog (20_tickets.sql), asked by claim_next_ticket and workspace_report.
@@ -453,11 +457,18 @@ describe('database checks', () => {
       'is_member',
       'is_open',
       'is_system',
+      // Tags (52_triage.sql): the tags policy's check, and the tag a bulk change names (bulk_update_tickets
+      // runs as its caller).
+      'may_create_tags',
       'may_upload_attachment',
+      // The help bucket's upload policy: a member's limits (65_help_center.sql).
+      'may_upload_help_image',
       // The help center's editing channel (65_help_center.sql), as may_use_ticket_channel.
       'may_use_help_article_channel',
       'may_use_ticket_channel',
       'member_workspaces',
+      // A ticket's first empty required field (58_ticket_fields.sql), which bulk_update_tickets asks as its caller.
+      'missing_required_field',
       // The notification kinds' checks and Tend's defaults (85_notifications.sql): the tables' checks and
       // notification_preferences, which run as the member.
       'notification_builtin',
@@ -466,6 +477,7 @@ describe('database checks', () => {
       'report_percentiles',
       'search_ticket_ids',
       'status_after_reply',
+      'tag_named',
       'ticket_actor',
       // canned_replies' placeholder check (45_canned_replies.sql), which runs as the writer.
       'unknown_placeholders',

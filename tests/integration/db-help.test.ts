@@ -4,11 +4,11 @@
 // takes the word being typed as a prefix, marks snippets and corrects misspelt words; votes are one
 // per visitor and limited per article; searches with no result and deflections are counted.
 import { randomUUID } from 'node:crypto';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { snippetParts } from '../../app/lib/help/articles.ts';
 import { dbFixture } from '../support/fixture.ts';
-import { ACME, GLOBEX, PEOPLE } from '../support/db.ts';
+import { ACME, GLOBEX, PEOPLE, createUser, userJwt } from '../support/db.ts';
 
 type Role = 'acmeAdmin' | 'acmeAgent' | 'acmeCustomer' | 'globexAdmin' | 'anon';
 const ROLES: Role[] = ['acmeAdmin', 'acmeAgent', 'acmeCustomer', 'globexAdmin', 'anon'];
@@ -445,6 +445,92 @@ describe('help center', () => {
       expect(rows.map((r) => r.name).sort()).toEqual([shared, recent].sort());
       expect((await fetch(url(own))).status).toBe(400);
       expect((await fetch(url(shared))).status).toBe(200);
+    });
+  });
+  describe('uploads to the help bucket (per uploader, per role)', () => {
+    const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const status = (error: unknown) => (error as { statusCode?: string } | null)?.statusCode ?? null;
+    const put = (client: SupabaseClient, workspace: string, bytes = PNG, name = 'shot.png') =>
+      client.storage
+        .from('help')
+        .upload(`${workspace}/${randomUUID()}/${name}`, bytes, { contentType: 'image/png' })
+        .then(({ error }) => ({ error: status(error) }));
+    /** A new member of Acme with a client of their own (an uploader with nothing uploaded yet). */
+    async function newMember(role: 'agent' | 'admin' = 'agent') {
+      const email = `help-up-${tag()}@example.test`;
+      const id = await createUser(db, email);
+      await db.sql('insert into memberships (workspace_id, user_id, role) values ($1, $2, $3)', [ACME, id, role]);
+      const client = createClient(db.stack.apiUrl, db.stack.anonKey, {
+        auth: { persistSession: false, autoRefreshToken: false },
+        global: { headers: { Authorization: `Bearer ${await userJwt(db.stack.jwtSecret, { id, email })}` } },
+      });
+      return { id, client };
+    }
+
+    for (const role of ROLES) {
+      const member = role === 'acmeAdmin' || role === 'acmeAgent';
+      it(`${role}: ${member ? 'uploads' : 'may not upload'} an image to Acme's help center`, async () => {
+        expect(await put(clients[role], ACME)).toEqual({ error: member ? null : '403' });
+      });
+    }
+
+    it('refuses keys that are not <workspace>/<upload id>/<name>, and other workspaces', async () => {
+      const { client } = await newMember();
+      for (const key of [`${ACME}/shot.png`, `${ACME}/not-an-id/shot.png`, `${ACME}/${randomUUID()}/a/shot.png`]) {
+        const { error } = await client.storage.from('help').upload(key, PNG, { contentType: 'image/png' });
+        expect({ key, error: status(error) }).toEqual({ key, error: '403' });
+      }
+      expect(await put(client, GLOBEX)).toEqual({ error: '403' });
+    });
+
+    it('holds an uploader to 20 images no article shows; an article showing them frees room', async () => {
+      const { client } = await newMember();
+      const keys: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const key = `${ACME}/${randomUUID()}/shot-${i}.png`;
+        const { error } = await client.storage.from('help').upload(key, PNG, { contentType: 'image/png' });
+        expect({ i, error: status(error) }).toEqual({ i, error: null });
+        keys.push(key);
+      }
+      expect(await put(client, ACME)).toEqual({ error: '403' });
+      // Someone else's room is their own.
+      const other = await newMember('admin');
+      expect(await put(other.client, ACME)).toEqual({ error: null });
+      // An article showing two of them: two more fit, then no more.
+      const url = (key: string) => `${db.stack.apiUrl}/storage/v1/object/public/help/${key}`;
+      await article({ body: `![a](${url(keys[0])}) ![b](${url(keys[1])})`, status: 'draft' });
+      expect(await put(client, ACME)).toEqual({ error: null });
+      expect(await put(client, ACME)).toEqual({ error: null });
+      expect(await put(client, ACME)).toEqual({ error: '403' });
+      // Removing one frees room too.
+      await client.storage.from('help').remove([keys[2]]);
+      expect(await put(client, ACME)).toEqual({ error: null });
+    });
+
+    it('holds an uploader to 50 MB of images no article shows', async () => {
+      const { client } = await newMember();
+      const nine = new Uint8Array(9 * 1024 * 1024);
+      for (let i = 0; i < 6; i++) expect({ i, ...(await put(client, ACME, nine)) }).toEqual({ i, error: null });
+      // 54 MB held: no more, however small.
+      expect(await put(client, ACME)).toEqual({ error: '403' });
+    });
+
+    it('holds an uploader to 100 uploads a day, shown in articles or not', async () => {
+      const { id, client } = await newMember();
+      // 99 uploads of today, each shown by an article (as if uploaded, inserted and saved).
+      await db.sql(
+        `insert into storage.objects (bucket_id, name, owner_id, metadata)
+         select 'help', $1 || '/' || gen_random_uuid() || '/old.png', $2, '{"size": 11}'::jsonb from generate_series(1, 99)`,
+        [ACME, id],
+      );
+      const { rows } = await db.sql(`select name from storage.objects where owner_id = $1`, [id]);
+      const url = (key: string) => `${db.stack.apiUrl}/storage/v1/object/public/help/${key}`;
+      await article({ body: rows.map((r) => `![x](${url(r.name)})`).join('\n'), status: 'draft' });
+      expect(await put(client, ACME)).toEqual({ error: null });
+      expect(await put(client, ACME)).toEqual({ error: '403' });
+      // A day later they count no more.
+      await db.sql(`update storage.objects set created_at = now() - interval '25 hours' where owner_id = $1`, [id]);
+      expect(await put(client, ACME)).toEqual({ error: null });
     });
   });
 });

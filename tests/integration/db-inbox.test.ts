@@ -28,18 +28,20 @@ interface Inbox {
 }
 
 const VIEW_SQL: Record<string, string> = {
-  unassigned: `assignee_id is null and status in ('new', 'open')`,
-  mine: `assignee_id = $2 and status in ('new', 'open', 'pending')`,
-  open: `status in ('new', 'open')`,
-  pending: `status = 'pending'`,
+  unassigned: `assignee_id is null and status in ('new', 'open') and snoozed_until is null`,
+  mine: `assignee_id = $2 and status in ('new', 'open', 'pending') and snoozed_until is null`,
+  open: `status in ('new', 'open') and snoozed_until is null`,
+  pending: `status = 'pending' and snoozed_until is null`,
+  snoozed: 'snoozed_until is not null',
   solved: `status = 'solved'`,
   all: 'true',
 };
 
 // Tallies that disagree with a count of the tickets, either way (empty when they agree).
 const TALLY_DRIFT = `
-  with tallied as (select workspace_id, status, priority, assignee_id, n from private.ticket_tallies where n > 0),
-       counted as (select workspace_id, status, priority, assignee_id, count(*) as n from public.tickets group by 1, 2, 3, 4)
+  with tallied as (select workspace_id, status, priority, assignee_id, snoozed, n from private.ticket_tallies where n > 0),
+       counted as (select workspace_id, status, priority, assignee_id, snoozed_until is not null as snoozed, count(*) as n
+                     from public.tickets group by 1, 2, 3, 4, 5)
   select * from ((table tallied except table counted) union all (table counted except table tallied)) d`;
 
 describe('inbox', () => {
@@ -394,5 +396,53 @@ describe('ticket page and requester card', () => {
       message: 'not_found',
     });
     expect((await db.anon().rpc('ticket_page', { p_slug: 'acme', p_number: t.number })).error?.code).toBe('42501');
+  });
+
+  it('sends a window of a long thread: the newest messages, and from an earlier message on plus a page before it', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'A long story');
+    // 70 more messages a second apart (notes too); the 40th and 41st at the same instant, so the id decides.
+    await db.sql(
+      `insert into messages (ticket_id, workspace_id, author_id, kind, body, created_at)
+       select $1, $2, case when g % 3 = 0 then $3::uuid else $4::uuid end, case when g % 5 = 0 then 'note' else 'reply' end,
+              'Message ' || g, now() + make_interval(secs => case when g = 41 then 40 else g end)
+         from generate_series(1, 70) g`,
+      [t.id, ACME, PEOPLE.acmeAgent.id, PEOPLE.acmeCustomer.id],
+    );
+    const all = (
+      await db.sql(`select id, created_at from messages where ticket_id = $1 order by created_at, id`, [t.id])
+    ).rows.map((r) => ({ id: r.id as string, at: (r.created_at as Date).toISOString() }));
+    expect(all).toHaveLength(71);
+    const agent = await db.as('acmeAgent');
+    type Page = { messages: { id: string; created_at: string }[]; mine: number };
+    const page = async (args: Record<string, unknown>) => {
+      const { data, error } = await agent.rpc('ticket_page', { p_slug: 'acme', p_number: t.number, ...args });
+      expect(error).toBeNull();
+      return data as Page;
+    };
+    const ids = (p: Page) => p.messages.map((m) => m.id);
+
+    // The newest 30, and one more before them: there are earlier ones.
+    const newest = await page({ p_page: 30 });
+    expect(ids(newest)).toEqual(all.slice(-31).map((m) => m.id));
+    expect(newest.mine).toBe(23);
+    // From the oldest shown on, and 30 (+1) before it.
+    const oldest = newest.messages[1]!;
+    const earlier = await page({ p_page: 30, p_earlier_at: oldest.created_at, p_earlier_id: oldest.id });
+    expect(ids(earlier)).toEqual(all.slice(-61).map((m) => m.id));
+    // Near the start, fewer than a page before the cursor: the whole thread, nothing more to ask for.
+    const start = earlier.messages[1]!;
+    expect(ids(await page({ p_page: 30, p_earlier_at: start.created_at, p_earlier_id: start.id }))).toEqual(
+      all.map((m) => m.id),
+    );
+    // A page is 100 at most, whatever is asked.
+    expect((await page({ p_page: 100_000 })).messages).toHaveLength(71);
+    const seventy = await page({ p_page: 0 });
+    expect(ids(seventy)).toEqual(all.slice(-2).map((m) => m.id));
+    // A requester asking for the agent's window of their own ticket: nothing (the portal reads through RLS).
+    const customer = await db.as('acmeCustomer');
+    expect((await customer.rpc('ticket_page', { p_slug: 'acme', p_number: t.number })).error).toMatchObject({
+      code: 'P0001',
+      message: 'not_found',
+    });
   });
 });

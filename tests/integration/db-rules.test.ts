@@ -73,6 +73,7 @@ describe('database rules', () => {
         { typname: 'help_article_status', labels: ['draft', 'published'] },
         { typname: 'member_role', labels: ['admin', 'agent'] },
         { typname: 'sla_target', labels: ['first_response', 'next_response', 'resolution'] },
+        { typname: 'ticket_field_kind', labels: ['text', 'number', 'date', 'dropdown', 'checkbox'] },
         { typname: 'ticket_priority', labels: ['low', 'normal', 'high', 'urgent'] },
         { typname: 'ticket_status', labels: ['new', 'open', 'pending', 'solved', 'closed'] },
       ]);

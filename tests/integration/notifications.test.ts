@@ -247,11 +247,14 @@ describe('the daily digest', () => {
       // The HTML part: the workspace's layout, a link per line.
       expect(mail.HTML).toContain('role="presentation"');
       expect(mail.HTML).toContain(`href="http://localhost:3999/w/acme/tickets/${t1.number}"`);
-      const { rows } = await db.sql(
-        `select count(*)::int n from notifications where recipient_id = $1 and email = 'digest' and emailed_at is null`,
-        [PEOPLE.acmeAgent2.id],
-      );
-      expect(rows[0].n).toBe(0);
+      // notify marks them emailed once the catcher took the email: waited for, not raced.
+      await waitFor('the digest’s notifications marked emailed', async () => {
+        const { rows } = await db.sql(
+          `select count(*)::int n from notifications where recipient_id = $1 and email = 'digest' and emailed_at is null`,
+          [PEOPLE.acmeAgent2.id],
+        );
+        return rows[0].n === 0;
+      });
       // Nothing waits any more: the next 8 o'clock sends nothing to them.
       await settled();
       await asPostgres(`select private.send_digests('2026-12-02 07:00:00+00')`);

@@ -1,27 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate } from '../../app/lib/helpdesk/format-date.ts';
+import { formatDate, formatDateIn } from '~/lib/helpdesk/format-date.ts';
 
-describe('formatDate', () => {
-  const intl = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-
-  it('writes what en-GB medium date, short time in UTC writes, for every month and the edges of a day', () => {
-    for (let month = 0; month < 12; month++) {
-      for (const [day, h, m] of [
-        [1, 0, 0],
-        [9, 7, 5],
-        [28, 23, 59],
-      ] as const) {
-        const d = new Date(Date.UTC(2026, month, day, h, m, 59, 999));
-        expect(formatDate(d.toISOString())).toBe(`${intl.format(d)} UTC`);
-      }
-    }
-    expect(formatDate('2026-11-23T00:37:36.123456+00:00')).toBe('23 Nov 2026, 00:37 UTC');
-    expect(formatDate('2026-11-23T00:37:36+01:00')).toBe('22 Nov 2026, 23:37 UTC');
+describe('formatDateIn', () => {
+  it('says the time in the zone, named by its offset then', () => {
+    expect(formatDateIn('2026-11-23T00:37:00Z', 'Europe/Berlin')).toBe('23 Nov 2026, 01:37 UTC+1');
+    // Summer time, and a day earlier west of UTC.
+    expect(formatDateIn('2026-07-01T00:37:00Z', 'Europe/Berlin')).toBe('1 Jul 2026, 02:37 UTC+2');
+    expect(formatDateIn('2026-11-23T00:37:00Z', 'America/New_York')).toBe('22 Nov 2026, 19:37 UTC-5');
+    expect(formatDateIn('2026-11-23T00:37:59Z', 'Asia/Kolkata')).toBe('23 Nov 2026, 06:07 UTC+5:30');
   });
 
-  it('writes nothing for no date or a broken one', () => {
-    expect(formatDate(null)).toBe('');
-    expect(formatDate(undefined)).toBe('');
-    expect(formatDate('yesterday')).toBe('');
+  it('is formatDate in UTC, and empty for no date', () => {
+    expect(formatDateIn('2026-11-23T00:37:00Z', 'UTC')).toBe(formatDate('2026-11-23T00:37:00Z'));
+    expect(formatDateIn('2026-11-23T00:37:00Z', 'UTC')).toBe('23 Nov 2026, 00:37 UTC');
+    expect(formatDateIn(null, 'Europe/Berlin')).toBe('');
+    expect(formatDateIn('not a date', 'Europe/Berlin')).toBe('');
+  });
+
+  it('turns the clock at midnight in the zone, not in UTC', () => {
+    expect(formatDateIn('2026-12-31T23:30:00Z', 'Europe/Berlin')).toBe('1 Jan 2027, 00:30 UTC+1');
   });
 });

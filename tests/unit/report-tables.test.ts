@@ -16,6 +16,7 @@ const report: WorkspaceReport = {
   resolution: { count: 1, median_seconds: 5, p90_seconds: 5 },
   backlog_by_status: [{ status: 'open', tickets: 2 }],
   backlog_by_assignee: [{ assignee_id: null, name: null, new: 0, open: 2, pending: 0, tickets: 2 }],
+  by_tag: [{ name: 'billing', colour: 'blue', created: 2, solved: 1 }],
   busiest_hours: [{ weekday: 5, hour: 17, created: 3 }],
 };
 
@@ -88,6 +89,7 @@ describe('report tables', () => {
     expect(REPORT_TABLES['sla-weeks'](all)).toEqual({ header: ['Week of', 'Met', 'Targets', 'Share met %'], rows: [] });
     expect(REPORT_TABLES['busiest-hours'](all).rows).toEqual([['Friday', 17, 3]]);
     expect(REPORT_TABLES['backlog-assignee'](all).rows).toEqual([['Unassigned', 0, 2, 0, 2]]);
+    expect(REPORT_TABLES['by-tag'](all)).toEqual({ header: ['Tag', 'Created', 'Solved'], rows: [['billing', 2, 1]] });
     expect(isReportTable('agents')).toBe(true);
     expect(isReportTable('constructor')).toBe(false);
     expect(isReportTable('../export')).toBe(false);

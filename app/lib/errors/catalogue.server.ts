@@ -1,6 +1,6 @@
 // The error catalogue's codes that only the server gives (docs/product.md §8), with the ones the browser
 // shows too (catalogue.ts): the whole catalogue, for loaders, actions and the server's modules.
-import { DISPLAY_NAME_MAX_LENGTH, EMAIL_LINK_VALID_HOURS, REPORT_MAX_DAYS } from '../constants.ts';
+import { DISPLAY_NAME_MAX_LENGTH, EMAIL_LINK_VALID_HOURS, REPORT_MAX_DAYS, SUBJECT_MAX_LENGTH } from '../constants.ts';
 import { EMAIL_FOOTER_MAX_LENGTH, LOGO_MAX_MB, SENDER_NAME_MAX_LENGTH, SIGNATURE_MAX_LENGTH } from '../email/limits.ts';
 import { SURVEY_COMMENT_MAX_LENGTH, SURVEY_QUESTION_MAX_LENGTH } from '../satisfaction/limits.ts';
 import { SURVEY_DAYS } from '../satisfaction/ratings.ts';
@@ -76,6 +76,48 @@ const catalogue = {
     message: () => 'Someone saved this article meanwhile. Your text is kept: save to replace theirs.',
   },
   collection_taken: { status: 409, message: () => 'That collection exists already.' },
+  // Tags (docs/product.md §2.4): a name is an identifier (TAG_NAME_RE, app/lib/helpdesk/tags.ts).
+  tag_invalid: {
+    status: 400,
+    message: () => 'A tag is 1 to 40 lower-case letters, digits, - or _, starting with a letter or digit.',
+  },
+  tag_create_forbidden: {
+    status: 403,
+    message: () => 'Only admins can create tags in this workspace. Choose an existing tag.',
+  },
+  tag_taken: { status: 409, message: () => 'That tag exists already. Merge the two instead.' },
+  tag_merge_same: { status: 400, message: () => 'Choose another tag to merge into.' },
+  // Bulk changes in the inbox (docs/product.md §2.6).
+  bulk_action_missing: { status: 400, message: () => 'Choose what to do with the selected tickets.' },
+  bulk_none_selected: { status: 400, message: () => 'Select at least one ticket, or all matching this view.' },
+  // Snooze (docs/product.md §2.5).
+  snooze_invalid: { status: 400, message: () => 'Choose a time in the future, at most a year from now.' },
+  ticket_not_snoozable: {
+    status: 409,
+    message: () => 'A solved or closed ticket can’t be snoozed.',
+  },
+  // Merging tickets (docs/product.md §2.9).
+  merge_same: { status: 400, message: () => 'Choose another ticket: a ticket can’t be merged into itself.' },
+  ticket_merged: {
+    status: 409,
+    message: () => 'One of these tickets was merged already. Merge into the ticket it went to.',
+  },
+  merge_closed: { status: 409, message: () => 'A closed ticket can’t be merged.' },
+  merge_needs_tickets: {
+    status: 400,
+    message: () => 'Check 2 or more tickets on this page to merge: the oldest keeps them all.',
+  },
+  merge_target_missing: {
+    status: 404,
+    message: () => 'No other ticket here matches. Enter its number, such as 12, or words of its subject.',
+  },
+  // A new request's subject over the limit: cut at a word, the rest moved to the message, and shown again
+  // to check (docs/product.md §5), never cut out of sight.
+  subject_cut: {
+    status: 400,
+    message: () =>
+      `A subject has at most ${SUBJECT_MAX_LENGTH} characters, so it was cut after a whole word and the rest put at the top of the message. Check both, then send.`,
+  },
   // Business hours and SLA targets (/w/:slug/settings/hours).
   hours_invalid: {
     status: 400,
@@ -131,8 +173,20 @@ const catalogue = {
     status: 400,
     message: () => `Keep the comment under ${SURVEY_COMMENT_MAX_LENGTH.toLocaleString('en')} characters.`,
   },
+  // Ticket custom fields (/w/:slug/settings/fields, the ticket page; supabase/schemas/58_ticket_fields.sql).
+  field_required: {
+    status: 409,
+    message: (p: { field: string }) => `Fill in “${p.field}” before solving this ticket.`,
+  },
+  field_value_invalid: {
+    status: 400,
+    message: (p: { field: string }) => `“${p.field}” can't take that value. Choose or enter one that fits the field.`,
+  },
+  field_label_taken: { status: 409, message: () => 'A field with that name exists already.' },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
+  // New conversation (/w/:slug/tickets/new): with a customer, not with oneself.
+  requester_is_you: { status: 400, message: () => 'Enter the customer’s email address, not your own.' },
 } as const;
 
 type Catalogue = typeof catalogue;

@@ -35,6 +35,11 @@ export function mapDbError(error: PostgrestErrorLike, context: string): DbError 
       const [from = '?', to = '?'] = (details ?? '?→?').split('→');
       return { code, message: errorMessage(code, { from, to }), status: errorStatus(code), details };
     }
+    // A ticket field's refusal names the field (its label, the detail).
+    if (code === 'field_required' || code === 'field_value_invalid') {
+      log.info('helpdesk refused', { code, context });
+      return { code, message: errorMessage(code, { field: details ?? '' }), status: errorStatus(code), details };
+    }
     if (CHECKED_BY_FORMS.has(code)) return refusal('bad_request', details);
     // The invitation limits say how long until one more may go (the hint, in seconds).
     if (code === 'too_many_attempts' && /^\d+$/.test(error.hint ?? '')) {

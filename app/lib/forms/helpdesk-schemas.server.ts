@@ -13,6 +13,7 @@ import {
 } from '../constants.ts';
 import { errorMessage } from '../errors/catalogue.server.ts';
 import { unknownPlaceholders } from '../helpdesk/canned-replies.ts';
+import { TAG_COLOURS, TAG_NAME_RE } from '../helpdesk/tags.ts';
 import {
   AGENT_STATUSES,
   assigneeValue,
@@ -25,6 +26,12 @@ import { EmailSchema } from './schemas.server.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from './fields.ts';
 
 const badRequest = { error: errorMessage('bad_request') };
+
+/** A tag's name as typed: trimmed, lower case, then an identifier (docs/product.md §2.4). */
+const tagInvalid = { error: errorMessage('tag_invalid') };
+export const TagNameSchema = z.string(tagInvalid).trim().toLowerCase().regex(TAG_NAME_RE, tagInvalid.error);
+const IdSchema = z.string().regex(UUID_RE, badRequest.error);
+const snoozeInvalid = { error: errorMessage('snooze_invalid') };
 
 /** Addresses the app or its future pages use. */
 export const RESERVED_SLUGS = new Set([
@@ -142,6 +149,21 @@ export const TicketSchema = byIntent([
     assignee: AssigneeSchema,
     ...from,
   }),
+  // The sidebar's tags: add one by name (created if the agent may), remove one.
+  z.object({ intent: z.literal('add_tag'), tag: TagNameSchema }),
+  z.object({ intent: z.literal('remove_tag'), tag_id: IdSchema }),
+  // Snooze until a preset or a date and time (the workspace's), or wake it now.
+  z.object({
+    intent: z.literal('snooze'),
+    preset: z.enum(['later', 'tomorrow', 'monday', 'custom'], badRequest),
+    at: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, snoozeInvalid.error)
+      .optional(),
+  }),
+  z.object({ intent: z.literal('wake') }),
+  // Merge this ticket into the one chosen under "Merge into…" (its id).
+  z.object({ intent: z.literal('merge'), into: IdSchema }),
   // Without JavaScript: the chosen canned reply goes into the composer (the page renders it again).
   // (by title: one per workspace).
   z.object({
@@ -153,10 +175,26 @@ export const TicketSchema = byIntent([
   }),
 ]);
 
-/** /w/:slug: "Claim next"; available for automatic assignment, or away. */
+/** /w/:slug: "Claim next"; available for automatic assignment, or away; a change to the selected tickets (or all matching the view). */
+const bulkAction = { error: errorMessage('bulk_action_missing') };
 export const InboxSchema = byIntent([
   z.object({ intent: z.literal('claim_next') }),
   z.object({ intent: z.literal('availability'), available: z.enum(['on', 'off'], badRequest) }),
+  z.object({
+    intent: z.literal('bulk'),
+    ticket: z.array(IdSchema).max(1000, badRequest.error).default([]),
+    all_matching: z.literal('on', badRequest).optional(),
+    // "assign:<member id>|me|none", "status:<status>", "priority:<priority>", "add_tag", "remove_tag", "merge".
+    bulk_action: z
+      .string(bulkAction)
+      .regex(
+        /^(?:assign:(?:me|none|[0-9a-f-]{36})|status:[a-z]+|priority:[a-z]+|add_tag|remove_tag|merge)$/,
+        bulkAction.error,
+      ),
+    tag: z.string().optional(),
+    // A merge is confirmed (the second step: the tickets named, the one kept).
+    confirm: z.literal('on', badRequest).optional(),
+  }),
 ]);
 
 /** /w/:slug/settings/members: invite, resend, revoke, change a role, remove a member. */
@@ -178,6 +216,27 @@ export const MembersSchema = byIntent([
     member: z.string().regex(UUID_RE, badRequest.error),
     // Who takes over their tickets that aren't closed; none: they are left unassigned.
     reassign_to: z.string().regex(UUID_RE, badRequest.error).optional(),
+  }),
+]);
+
+/** /w/:slug/settings/tags: add, rename and colour, merge, delete; whether agents create tags. */
+export const TagsSchema = byIntent([
+  z.object({
+    intent: z.literal('add'),
+    name: TagNameSchema,
+    colour: z.enum(TAG_COLOURS, badRequest).default('grey'),
+  }),
+  z.object({
+    intent: z.literal('edit'),
+    tag: IdSchema,
+    name: TagNameSchema,
+    colour: z.enum(TAG_COLOURS, badRequest),
+  }),
+  z.object({ intent: z.literal('merge'), tag: IdSchema, into: IdSchema }),
+  z.object({ intent: z.literal('delete'), tag: IdSchema }),
+  z.object({
+    intent: z.literal('agents_create'),
+    agents_create_tags: z.enum(['on', 'off'], badRequest).default('off'),
   }),
 ]);
 
@@ -226,3 +285,22 @@ export const CannedRepliesSchema = byIntent([
   z.object({ intent: z.literal('update'), reply: CannedReplyId, ...CannedReplyFields }),
   z.object({ intent: z.literal('delete'), reply: CannedReplyId }),
 ]);
+
+/** /w/:slug/tickets/new: an agent starts a conversation with a customer (88_rich_mail.sql). */
+export const NewConversationSchema = z.object({
+  requester: EmailSchema,
+  subject: SubjectSchema,
+  body: BodySchema,
+  client_key: ClientKeySchema,
+});
+
+/** /w/:slug/tickets/:number/forward: the ticket, or one public message (`message`), to an outside address. */
+export const ForwardSchema = z.object({
+  to: EmailSchema,
+  note: z
+    .string()
+    .default('')
+    .refine((s) => s.length <= MESSAGE_MAX_LENGTH, errorMessage('message_too_long')),
+  // "" (or none): the whole conversation.
+  message: z.string().regex(UUID_RE, badRequest).optional(),
+});

@@ -139,9 +139,14 @@ async function uploadImage(
     });
   if (error) {
     const status = (error as { status?: number }).status;
+    // storage-api answers 400 with the real status in the body's statusCode (reference A0).
+    const code = Number((error as { statusCode?: string }).statusCode ?? status);
+    if (code === 413) return { error: errorMessage('attachment_too_large', { fileName }) };
+    if (code === 415) return { error: errorMessage('attachment_type', { fileName }) };
+    // The bucket's policy refused: the member's images no article shows, or today's uploads, are at
+    // their limit (private.may_upload_help_image).
+    if (code === 403) return { error: errorMessage('too_many_attempts') };
     log.error('help editor: image upload failed', { status, message: error.message });
-    if (status === 413) return { error: errorMessage('attachment_too_large', { fileName }) };
-    if (status === 415) return { error: errorMessage('attachment_type', { fileName }) };
     return { error: errorMessage(status ? 'unexpected' : 'backend_unavailable') };
   }
   return { url: `${helpImagePrefix()}${key.split('/').map(encodeURIComponent).join('/')}`, name: fileName };

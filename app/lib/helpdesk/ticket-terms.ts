@@ -1,5 +1,6 @@
 // The helpdesk's terms, shared by the portal, the inbox and the ticket page (docs/product.md §3, §4):
 // statuses, priorities, roles and inbox views with their labels, and "no assignee".
+import { TEAM_STATUS_LABELS } from '../../../supabase/functions/_shared/status-labels.ts';
 import { Constants } from '../supabase/database.types.ts';
 
 // The database's enums (supabase/schemas/), as `npm run stack -- gen types` writes them.
@@ -8,15 +9,18 @@ export type TicketStatus = (typeof STATUSES)[number];
 export const PRIORITIES = Constants.public.Enums.ticket_priority;
 export type TicketPriority = (typeof PRIORITIES)[number];
 export const MEMBER_ROLES = Constants.public.Enums.member_role;
+// Custom fields' kinds (ticket-fields.ts), here so the enums stay in one chunk of the browser's code.
+export const FIELD_KINDS = Constants.public.Enums.ticket_field_kind;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
-export const INBOX_VIEWS = ['unassigned', 'mine', 'open', 'pending', 'solved', 'all', 'breaching'] as const;
+export const INBOX_VIEWS = ['unassigned', 'mine', 'open', 'pending', 'snoozed', 'solved', 'all', 'breaching'] as const;
 export type InboxView = (typeof INBOX_VIEWS)[number];
 export const VIEW_LABELS: Record<InboxView, string> = {
   unassigned: 'Unassigned',
   mine: 'Mine',
   open: 'Open',
   pending: 'Pending',
+  snoozed: 'Snoozed',
   solved: 'Solved',
   all: 'All',
   // Tickets with an SLA promise running, soonest due first (docs/product.md "Business hours and SLA targets").
@@ -41,13 +45,7 @@ export const NO_ASSIGNEE = 'none';
 /** An assignee as sent: the older word for no assignee ("nobody", in forms rendered before) is NO_ASSIGNEE. */
 export const assigneeValue = (raw: string) => (raw === 'nobody' ? NO_ASSIGNEE : raw);
 
-export const STATUS_LABELS: Record<TicketStatus, string> = {
-  new: 'New',
-  open: 'Open',
-  pending: 'Pending',
-  solved: 'Solved',
-  closed: 'Closed',
-};
+export const STATUS_LABELS: Record<TicketStatus, string> = TEAM_STATUS_LABELS;
 
 export const PRIORITY_LABELS: Record<TicketPriority, string> = {
   low: 'Low',

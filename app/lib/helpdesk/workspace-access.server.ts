@@ -61,7 +61,7 @@ export async function requireMembership(request: Request, supabase: Client, user
   const slug = parseSlug(request, rawSlug);
   const { data, error } = await supabase
     .from('memberships')
-    .select('role, workspaces!inner(id, slug, name)')
+    .select('role, workspaces!inner(id, slug, name, time_zone)')
     .eq('user_id', userId)
     .eq('workspaces.slug', slug)
     .maybeSingle();
@@ -111,7 +111,10 @@ export async function requireMemberTicket(
   return { id: data.id, workspaceId: data.workspace_id };
 }
 
-export type RequesterTicket = Pick<Tables<'tickets'>, 'id' | 'number' | 'subject' | 'status' | 'created_at'>;
+export type RequesterTicket = Pick<
+  Tables<'tickets'>,
+  'id' | 'number' | 'subject' | 'status' | 'created_at' | 'merged_into_id'
+>;
 
 /** A requester's own ticket with its workspace, in one query; anyone else's is a 404. */
 export async function requireRequesterTicket(
@@ -120,12 +123,12 @@ export async function requireRequesterTicket(
   userId: string,
   rawSlug: string,
   rawNumber: string | undefined,
-): Promise<{ workspace: Workspace; ticket: RequesterTicket }> {
+): Promise<{ workspace: Workspace & Pick<Tables<'workspaces'>, 'time_zone'>; ticket: RequesterTicket }> {
   const slug = parseSlug(request, rawSlug);
   const number = parseNumber(request, rawNumber);
   const { data, error } = await supabase
     .from('tickets')
-    .select('id, number, subject, status, created_at, workspaces!inner(id, slug, name)')
+    .select('id, number, subject, status, created_at, merged_into_id, workspaces!inner(id, slug, name, time_zone)')
     .eq('number', number)
     .eq('workspaces.slug', slug)
     .eq('requester_id', userId)

@@ -1,6 +1,7 @@
 // The team's notifications (docs/product.md §2.4; docs/decisions/045-notifications.md), read and marked
 // with the user's own client: row-level security shows each member their own, in the app. Settings per
 // workspace and kind come from notification_preferences, and are saved by save_notification_settings.
+import { formatDateIn } from '../helpdesk/format-date.ts';
 import {
   EMAIL_CHOICES,
   NOTIFICATION_KINDS,
@@ -23,6 +24,8 @@ export interface NotificationItem {
   workspace: string;
   unread: boolean;
   created_at: string;
+  /** created_at in its workspace's time zone. */
+  when: string;
 }
 
 /** The bell's number: unread notifications (up to 100), or null for someone in no workspace. */
@@ -38,7 +41,7 @@ export async function listNotifications(request: Request, supabase: Supabase): P
   const { data, error } = await supabase
     .from('notifications')
     .select(
-      'id, kind, created_at, read_at, ticket:tickets(number, subject, created_at), workspace:workspaces(slug, name), actor:profiles!notifications_actor_profile_fkey(display_name)',
+      'id, kind, created_at, read_at, ticket:tickets(number, subject, created_at), workspace:workspaces(slug, name, time_zone), actor:profiles!notifications_actor_profile_fkey(display_name)',
     )
     .order('created_at', { ascending: false })
     .order('id', { ascending: false })
@@ -56,6 +59,7 @@ export async function listNotifications(request: Request, supabase: Supabase): P
     workspace: n.workspace.name,
     unread: !n.read_at,
     created_at: n.created_at,
+    when: formatDateIn(n.created_at, n.workspace.time_zone),
   }));
 }
 

@@ -53,6 +53,10 @@ export const REPORT_TABLES = {
       a.tickets,
     ]),
   }),
+  'by-tag': ({ report }) => ({
+    header: ['Tag', 'Created', 'Solved'],
+    rows: report.by_tag.map((t) => [t.name, t.created, t.solved]),
+  }),
   'busiest-hours': ({ report }) => ({
     header: ['Weekday', 'Hour', 'Created'],
     rows: report.busiest_hours.map((h) => [WEEKDAYS[h.weekday - 1], h.hour, h.created]),

@@ -14,42 +14,6 @@ export type Database = {
   }
   public: {
     Tables: {
-      after_hours_replies: {
-        Row: {
-          canned_reply_id: string
-          updated_at: string
-          updated_by: string | null
-          workspace_id: string
-        }
-        Insert: {
-          canned_reply_id: string
-          updated_at?: string
-          updated_by?: string | null
-          workspace_id: string
-        }
-        Update: {
-          canned_reply_id?: string
-          updated_at?: string
-          updated_by?: string | null
-          workspace_id?: string
-        }
-        Relationships: [
-          {
-            foreignKeyName: "after_hours_replies_canned_reply_id_fkey"
-            columns: ["canned_reply_id"]
-            isOneToOne: false
-            referencedRelation: "canned_replies"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "after_hours_replies_workspace_id_fkey"
-            columns: ["workspace_id"]
-            isOneToOne: true
-            referencedRelation: "workspaces"
-            referencedColumns: ["id"]
-          },
-        ]
-      }
       assignment_settings: {
         Row: {
           last_assignee_id: string | null
@@ -210,88 +174,168 @@ export type Database = {
           },
         ]
       }
-      csat_settings: {
+      companies: {
         Row: {
-          enabled: boolean
-          question: string
+          domain: string
+          name: string
           updated_at: string
           updated_by: string | null
           workspace_id: string
         }
         Insert: {
-          enabled?: boolean
-          question?: string
+          domain: string
+          name: string
           updated_at?: string
           updated_by?: string | null
           workspace_id: string
         }
         Update: {
-          enabled?: boolean
-          question?: string
+          domain?: string
+          name?: string
           updated_at?: string
           updated_by?: string | null
           workspace_id?: string
         }
         Relationships: [
           {
-            foreignKeyName: "csat_settings_workspace_id_fkey"
+            foreignKeyName: "companies_workspace_id_fkey"
             columns: ["workspace_id"]
-            isOneToOne: true
+            isOneToOne: false
             referencedRelation: "workspaces"
             referencedColumns: ["id"]
           },
         ]
       }
-      csat_surveys: {
+      customer_note_versions: {
         Row: {
-          assignee_id: string | null
-          comment: string | null
+          body: string
+          id: number
+          note_id: string
+          workspace_id: string
+          written_at: string
+          written_by: string | null
+        }
+        Insert: {
+          body: string
+          id?: never
+          note_id: string
+          workspace_id: string
+          written_at: string
+          written_by?: string | null
+        }
+        Update: {
+          body?: string
+          id?: never
+          note_id?: string
+          workspace_id?: string
+          written_at?: string
+          written_by?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "customer_note_versions_note_id_fkey"
+            columns: ["note_id"]
+            isOneToOne: false
+            referencedRelation: "customer_notes"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "customer_note_versions_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      customer_notes: {
+        Row: {
+          body: string
           created_at: string
-          expires_at: string
+          created_by: string | null
+          customer_id: string
           id: string
-          question: string
-          rated_at: string | null
-          rating: Database["public"]["Enums"]["csat_rating"] | null
-          requester_id: string
-          ticket_id: string
+          updated_at: string | null
+          updated_by: string | null
           workspace_id: string
         }
         Insert: {
-          assignee_id?: string | null
-          comment?: string | null
+          body: string
           created_at?: string
-          expires_at?: string
+          created_by?: string | null
+          customer_id: string
           id?: string
-          question: string
-          rated_at?: string | null
-          rating?: Database["public"]["Enums"]["csat_rating"] | null
-          requester_id: string
-          ticket_id: string
+          updated_at?: string | null
+          updated_by?: string | null
           workspace_id: string
         }
         Update: {
-          assignee_id?: string | null
-          comment?: string | null
+          body?: string
           created_at?: string
-          expires_at?: string
+          created_by?: string | null
+          customer_id?: string
           id?: string
-          question?: string
-          rated_at?: string | null
-          rating?: Database["public"]["Enums"]["csat_rating"] | null
-          requester_id?: string
-          ticket_id?: string
+          updated_at?: string | null
+          updated_by?: string | null
           workspace_id?: string
         }
         Relationships: [
           {
-            foreignKeyName: "csat_surveys_ticket_id_fkey"
-            columns: ["ticket_id"]
+            foreignKeyName: "customer_notes_workspace_id_customer_id_fkey"
+            columns: ["workspace_id", "customer_id"]
             isOneToOne: false
-            referencedRelation: "tickets"
-            referencedColumns: ["id"]
+            referencedRelation: "customers"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+        ]
+      }
+      customers: {
+        Row: {
+          company: string | null
+          created_at: string
+          email: string
+          email_key: string | null
+          name: string
+          name_key: string | null
+          tickets: number
+          time_zone: string | null
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          company?: never
+          created_at?: string
+          email: string
+          email_key?: never
+          name: string
+          name_key?: never
+          tickets?: number
+          time_zone?: string | null
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          company?: never
+          created_at?: string
+          email?: string
+          email_key?: never
+          name?: string
+          name_key?: never
+          tickets?: number
+          time_zone?: string | null
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "customers_user_profile_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["user_id"]
           },
           {
-            foreignKeyName: "csat_surveys_workspace_id_fkey"
+            foreignKeyName: "customers_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -876,6 +920,42 @@ export type Database = {
           },
         ]
       }
+      message_mentions: {
+        Row: {
+          created_at: string
+          message_id: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          message_id: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          message_id?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "message_mentions_membership_fkey"
+            columns: ["workspace_id", "user_id"]
+            isOneToOne: false
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+          {
+            foreignKeyName: "message_mentions_message_id_fkey"
+            columns: ["message_id"]
+            isOneToOne: false
+            referencedRelation: "messages"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       messages: {
         Row: {
           author_id: string
@@ -1204,11 +1284,47 @@ export type Database = {
           },
         ]
       }
+      tags: {
+        Row: {
+          colour: string
+          created_at: string
+          created_by: string | null
+          id: string
+          name: string
+          workspace_id: string
+        }
+        Insert: {
+          colour?: string
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name: string
+          workspace_id: string
+        }
+        Update: {
+          colour?: string
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "tags_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       ticket_events: {
         Row: {
           actor_id: string | null
           created_at: string
           from: string | null
+          from_ticket: number | null
           id: number
           ticket_id: string
           to: string | null
@@ -1219,6 +1335,7 @@ export type Database = {
           actor_id?: string | null
           created_at?: string
           from?: string | null
+          from_ticket?: number | null
           id?: never
           ticket_id: string
           to?: string | null
@@ -1229,6 +1346,7 @@ export type Database = {
           actor_id?: string | null
           created_at?: string
           from?: string | null
+          from_ticket?: number | null
           id?: never
           ticket_id?: string
           to?: string | null
@@ -1245,6 +1363,196 @@ export type Database = {
           },
           {
             foreignKeyName: "ticket_events_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      ticket_field_values: {
+        Row: {
+          field_id: string
+          ticket_id: string
+          updated_at: string
+          updated_by: string | null
+          value: string
+          workspace_id: string
+        }
+        Insert: {
+          field_id: string
+          ticket_id: string
+          updated_at?: string
+          updated_by?: string | null
+          value: string
+          workspace_id: string
+        }
+        Update: {
+          field_id?: string
+          ticket_id?: string
+          updated_at?: string
+          updated_by?: string | null
+          value?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_field_values_field_id_fkey"
+            columns: ["field_id"]
+            isOneToOne: false
+            referencedRelation: "ticket_fields"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_field_values_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_field_values_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      ticket_fields: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          id: string
+          internal: boolean
+          kind: Database["public"]["Enums"]["ticket_field_kind"]
+          label: string
+          options: string[]
+          position: number
+          required_on_solve: boolean
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          internal?: boolean
+          kind: Database["public"]["Enums"]["ticket_field_kind"]
+          label: string
+          options?: string[]
+          position?: number
+          required_on_solve?: boolean
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          internal?: boolean
+          kind?: Database["public"]["Enums"]["ticket_field_kind"]
+          label?: string
+          options?: string[]
+          position?: number
+          required_on_solve?: boolean
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_fields_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      ticket_followers: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          ticket_id: string
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          ticket_id: string
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          ticket_id?: string
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_followers_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_followers_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      ticket_forwards: {
+        Row: {
+          created_at: string
+          created_by: string
+          id: string
+          message_id: string | null
+          note: string
+          ticket_id: string
+          to_address: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string
+          id?: string
+          message_id?: string | null
+          note?: string
+          ticket_id: string
+          to_address: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string
+          id?: string
+          message_id?: string | null
+          note?: string
+          ticket_id?: string
+          to_address?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_forwards_message_id_fkey"
+            columns: ["message_id"]
+            isOneToOne: false
+            referencedRelation: "messages"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_forwards_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_forwards_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -1309,6 +1617,52 @@ export type Database = {
           },
         ]
       }
+      ticket_tags: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          tag_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          tag_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          tag_id?: string
+          ticket_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ticket_tags_tag_id_fkey"
+            columns: ["tag_id"]
+            isOneToOne: false
+            referencedRelation: "tags"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_tags_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ticket_tags_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       tickets: {
         Row: {
           assignee_id: string | null
@@ -1319,10 +1673,12 @@ export type Database = {
           follow_up_of: string | null
           id: string
           last_message_at: string
+          merged_into_id: string | null
           number: number
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
+          snoozed_until: string | null
           solved_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -1338,10 +1694,12 @@ export type Database = {
           follow_up_of?: string | null
           id?: string
           last_message_at?: string
+          merged_into_id?: string | null
           number: number
           priority?: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search?: unknown
+          snoozed_until?: string | null
           solved_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -1357,10 +1715,12 @@ export type Database = {
           follow_up_of?: string | null
           id?: string
           last_message_at?: string
+          merged_into_id?: string | null
           number?: number
           priority?: Database["public"]["Enums"]["ticket_priority"]
           requester_id?: string
           search?: unknown
+          snoozed_until?: string | null
           solved_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject?: string
@@ -1378,6 +1738,13 @@ export type Database = {
           {
             foreignKeyName: "tickets_follow_up_of_fkey"
             columns: ["follow_up_of"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tickets_merged_into_id_fkey"
+            columns: ["merged_into_id"]
             isOneToOne: false
             referencedRelation: "tickets"
             referencedColumns: ["id"]
@@ -1479,6 +1846,7 @@ export type Database = {
       }
       workspaces: {
         Row: {
+          agents_create_tags: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -1488,6 +1856,7 @@ export type Database = {
           time_zone: string
         }
         Insert: {
+          agents_create_tags?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -1497,6 +1866,7 @@ export type Database = {
           time_zone?: string
         }
         Update: {
+          agents_create_tags?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -1520,14 +1890,9 @@ export type Database = {
           workspace_id: string
         }[]
       }
-      agent_report: {
-        Args: {
-          p_days?: number
-          p_from?: string
-          p_slug: string
-          p_to?: string
-        }
-        Returns: Json
+      add_ticket_tag: {
+        Args: { p_name: string; p_ticket_id: string }
+        Returns: string
       }
       announce_help_editor: {
         Args: { p_article_id: number; p_presence_ref: string }
@@ -1545,6 +1910,10 @@ export type Database = {
           user_id: string
         }[]
       }
+      bulk_update_tickets: {
+        Args: { p_action: string; p_ticket_ids: string[]; p_value?: string }
+        Returns: Json
+      }
       claim_email_delivery: {
         Args: { p_message_id: string; p_recipient: string; p_ticket_id: string }
         Returns: boolean
@@ -1560,10 +1929,12 @@ export type Database = {
           follow_up_of: string | null
           id: string
           last_message_at: string
+          merged_into_id: string | null
           number: number
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
+          snoozed_until: string | null
           solved_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -1580,6 +1951,24 @@ export type Database = {
       close_solved_tickets: {
         Args: Record<PropertyKey, never>
         Returns: number
+      }
+      companies_page: {
+        Args: {
+          p_after?: string
+          p_limit?: number
+          p_query?: string
+          p_slug: string
+        }
+        Returns: Json
+      }
+      company_page: {
+        Args: {
+          p_after_at?: string
+          p_after_id?: string
+          p_domain: string
+          p_slug: string
+        }
+        Returns: Json
       }
       count_help_view: { Args: { p_article_id: number }; Returns: undefined }
       create_email_sign_in_link: {
@@ -1603,6 +1992,7 @@ export type Database = {
       create_workspace: {
         Args: { p_name: string; p_slug: string }
         Returns: {
+          agents_create_tags: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -1618,14 +2008,34 @@ export type Database = {
           isSetofReturn: false
         }
       }
-      csat_report: {
+      customer_page: {
         Args: {
-          p_days?: number
-          p_from?: string
+          p_after_at?: string
+          p_after_id?: string
+          p_customer_id: string
           p_slug: string
-          p_to?: string
         }
         Returns: Json
+      }
+      customers_page: {
+        Args: {
+          p_after_id?: string
+          p_after_name?: string
+          p_company?: string
+          p_limit?: number
+          p_query?: string
+          p_slug: string
+        }
+        Returns: Json
+      }
+      forward_ticket: {
+        Args: {
+          p_message_id?: string
+          p_note?: string
+          p_ticket_id: string
+          p_to: string
+        }
+        Returns: string
       }
       help_article: {
         Args: { p_count_view?: boolean; p_id: number; p_slug: string }
@@ -1697,6 +2107,7 @@ export type Database = {
           p_query?: string
           p_slug: string
           p_status?: string
+          p_tags?: string[]
           p_view?: string
         }
         Returns: Json
@@ -1710,6 +2121,11 @@ export type Database = {
           role: Database["public"]["Enums"]["member_role"]
           workspace_name: string
         }[]
+      }
+      merge_tags: { Args: { p_from: string; p_into: string }; Returns: number }
+      merge_tickets: {
+        Args: { p_into: string; p_ticket_id: string }
+        Returns: Json
       }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
@@ -1761,16 +2177,6 @@ export type Database = {
           isSetofReturn: false
         }
       }
-      rate_ticket: {
-        Args: {
-          p_comment?: string
-          p_number: number
-          p_rating?: Database["public"]["Enums"]["csat_rating"]
-          p_slug: string
-          p_token: string
-        }
-        Returns: Json
-      }
       receive_email: {
         Args: {
           p_attachments?: Json
@@ -1783,6 +2189,18 @@ export type Database = {
           p_subject: string
           p_ticket_id: string
           p_workspace_slug: string
+        }
+        Returns: Json
+      }
+      receive_forward_reply: {
+        Args: {
+          p_attachments?: Json
+          p_body: string
+          p_forward_id: string
+          p_from: string
+          p_message_id: string
+          p_provider_message_id: string
+          p_sender_verified?: boolean
         }
         Returns: Json
       }
@@ -1804,10 +2222,6 @@ export type Database = {
         Returns: number
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
-      save_after_hours_reply: {
-        Args: { p_canned_reply_id?: string; p_workspace_id: string }
-        Returns: undefined
-      }
       save_assignment_settings: {
         Args: {
           p_max_open?: number
@@ -1818,10 +2232,6 @@ export type Database = {
       }
       save_business_hours: {
         Args: { p_periods: Json; p_workspace_id: string }
-        Returns: undefined
-      }
-      save_csat_settings: {
-        Args: { p_enabled: boolean; p_question: string; p_workspace_id: string }
         Returns: undefined
       }
       save_notification_settings: {
@@ -1843,10 +2253,12 @@ export type Database = {
           follow_up_of: string | null
           id: string
           last_message_at: string
+          merged_into_id: string | null
           number: number
           priority: Database["public"]["Enums"]["ticket_priority"]
           requester_id: string
           search: unknown
+          snoozed_until: string | null
           solved_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
@@ -1864,6 +2276,10 @@ export type Database = {
         Args: { p_available: boolean; p_workspace_id: string }
         Returns: undefined
       }
+      set_ticket_fields: {
+        Args: { p_ticket_id: string; p_values: Json }
+        Returns: undefined
+      }
       signal_ticket_typing: {
         Args: { p_kind: string; p_ticket_id: string }
         Returns: undefined
@@ -1877,8 +2293,47 @@ export type Database = {
         }
         Returns: Json
       }
-      survey_token: { Args: { p_survey_id: string }; Returns: string }
-      ticket_page: { Args: { p_number: number; p_slug: string }; Returns: Json }
+      snooze_ticket: {
+        Args: { p_at?: string; p_preset?: string; p_ticket_id: string }
+        Returns: string
+      }
+      start_conversation: {
+        Args: {
+          p_attachments?: Json
+          p_body: string
+          p_client_key?: string
+          p_requester_email: string
+          p_subject: string
+          p_ticket_id?: string
+          p_workspace_id: string
+        }
+        Returns: {
+          id: string
+          number: number
+        }[]
+      }
+      ticket_field_list: {
+        Args: { p_number: number; p_slug: string }
+        Returns: Json
+      }
+      ticket_field_values_of: {
+        Args: { p_ticket_ids: string[] }
+        Returns: {
+          field_id: string
+          ticket_id: string
+          value: string
+        }[]
+      }
+      ticket_page: {
+        Args: {
+          p_earlier_at?: string
+          p_earlier_id?: string
+          p_number: number
+          p_page?: number
+          p_slug: string
+        }
+        Returns: Json
+      }
       unclaimed_help_images: { Args: { p_limit?: number }; Returns: string[] }
       unread_notifications: {
         Args: Record<PropertyKey, never>
@@ -1905,13 +2360,14 @@ export type Database = {
         Returns: Json
       }
       workspace_slug_redirect: { Args: { p_slug: string }; Returns: string }
+      workspace_tags: { Args: { p_slug: string }; Returns: Json }
     }
     Enums: {
       assignment_mode: "off" | "round_robin" | "least_open"
-      csat_rating: "good" | "okay" | "bad"
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
       sla_target: "first_response" | "next_response" | "resolution"
+      ticket_field_kind: "text" | "number" | "date" | "dropdown" | "checkbox"
       ticket_priority: "low" | "normal" | "high" | "urgent"
       ticket_status: "new" | "open" | "pending" | "solved" | "closed"
     }
@@ -2042,10 +2498,10 @@ export const Constants = {
   public: {
     Enums: {
       assignment_mode: ["off", "round_robin", "least_open"],
-      csat_rating: ["good", "okay", "bad"],
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
       sla_target: ["first_response", "next_response", "resolution"],
+      ticket_field_kind: ["text", "number", "date", "dropdown", "checkbox"],
       ticket_priority: ["low", "normal", "high", "urgent"],
       ticket_status: ["new", "open", "pending", "solved", "closed"],
     },

@@ -1,15 +1,19 @@
 // The inbox's search and filters: a plain GET form, so a view with its filters is a link to keep.
 import { Form, useLoaderData } from '@remix-run/react';
-import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/ticket-labels.tsx';
+import { MemberOptions, PriorityOptions, StatusOptions, TagChip } from '~/components/ticket-labels.tsx';
 import { MAX_QUERY_LENGTH } from '~/lib/constants.ts';
 import { NO_ASSIGNEE } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './inbox.server.ts';
+import { inboxHref } from './inbox-href.ts';
 
 export function InboxFilters() {
-  const { view, filters, members } = useLoaderData<typeof loader>();
+  const { workspace, view, filters, members } = useLoaderData<typeof loader>();
   return (
     <Form method="get" className="hd-filters" role="search">
       <input type="hidden" name="view" value={view} />
+      {filters.tag.map((t) => (
+        <input key={t} type="hidden" name="tag" value={t} />
+      ))}
       <div className="field hd-filters__q">
         <label htmlFor="q">Search</label>
         <input
@@ -47,6 +51,22 @@ export function InboxFilters() {
       <button type="submit" className="button button--secondary">
         Apply
       </button>
+      {filters.tag.length ? (
+        <p className="hd-filters__tags small" data-testid="tag-filter">
+          Tagged{' '}
+          {filters.tag.map((t) => (
+            <TagChip key={t} name={t} colour="grey">
+              {' '}
+              <a
+                href={inboxHref(workspace.slug, { view, ...filters, tag: filters.tag.filter((x) => x !== t) })}
+                aria-label={`Stop filtering by ${t}`}
+              >
+                ×
+              </a>
+            </TagChip>
+          ))}
+        </p>
+      ) : null}
     </Form>
   );
 }

@@ -4,9 +4,14 @@ import { requireUser } from '~/lib/auth/session.server.ts';
 import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
-import { InboxSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
+import { InboxSchema, TagNameSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
-import { type InboxJson, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
+import type { PostgrestError } from '@supabase/supabase-js';
+import type { z } from 'zod';
+import { addBulk, type BulkResult, bulkSummary } from '~/lib/helpdesk/bulk.ts';
+import { type InboxJson, inboxArgs, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
+import type { Supabase } from '~/lib/supabase/client.server.ts';
+import type { Json } from '~/lib/supabase/database.types.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
 import { parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/workspace-access.server.ts';
 import { decodeCursor, encodeCursor } from '~/lib/helpdesk/inbox-cursor.ts';
@@ -19,7 +24,8 @@ import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin }
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const url = new URL(request.url);
-  const { view, q, status, priority, assignee } = inboxFilters(url.searchParams);
+  const { view, ...filters } = inboxFilters(url.searchParams);
+  const { q } = filters;
   const after = decodeCursor(url.searchParams.get('after'));
   const before = after ? null : decodeCursor(url.searchParams.get('before'));
   // The page number is only shown ("26–50 of …"); the cursor decides what is listed.
@@ -32,11 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // carries every argument as text ("null" included), so unset ones are left out for their defaults.
   const args = {
     p_slug: parseSlug(request, params.slug),
-    p_view: view,
-    p_query: q,
-    p_status: status,
-    p_priority: priority,
-    p_assignee: assignee,
+    ...inboxArgs({ view, ...filters }),
     p_after_at: after?.at,
     p_after_id: after?.id,
     p_before_at: before?.at,
@@ -72,12 +74,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),
       me: user.id,
       view,
-      filters: { q, status, priority, assignee },
+      filters,
       // Back to the newest page, the page number starts again.
       page: before && !inbox.newer ? 1 : page,
       total: inbox.total,
       counts: inbox.counts,
-      tickets: inbox.tickets.map(({ requester_id: _r, assignee_id: _a, due_at, warn_at, ...t }) => ({
+      tickets: inbox.tickets.map(({ assignee_id: _a, due_at, warn_at, ...t }) => ({
         ...t,
         due: dueBadge(due_at, warn_at, now, inbox.workspace.time_zone),
       })),
@@ -101,6 +103,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { workspace } = await requireMembership(request, supabase, user.id, params.slug ?? '');
   const submission = parseSubmission(await readFormData(request), InboxSchema);
   if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
+  if (submission.value.intent === 'bulk')
+    return bulkAction(request, supabase, user.id, workspace.slug, submission.value, submission);
   if (submission.value.intent === 'availability') {
     const { error } = await supabase.rpc('set_availability', {
       p_workspace_id: workspace.id,
@@ -132,4 +136,101 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } | null;
   if (!claimed?.number) return redirectWithSession(request, `/w/${workspace.slug}?view=unassigned&claimed=none`);
   return redirectWithSession(request, `/w/${workspace.slug}/tickets/${claimed.number}`);
+}
+
+/** Tickets per bulk call: the database's most, one short transaction each. */
+const BULK_BATCH = 1000;
+
+/**
+ * A change to the selected tickets, or to every ticket the view (search and filters included) matches:
+ * those are read page by page through public.inbox, as the CSV export does, and changed a batch per
+ * call (public.bulk_update_tickets), so other agents' pages never wait on one long transaction.
+ */
+async function bulkAction(
+  request: Request,
+  supabase: Supabase,
+  me: string,
+  slug: string,
+  form: Extract<z.infer<typeof InboxSchema>, { intent: 'bulk' }>,
+  submission: ReturnType<typeof parseSubmission<typeof InboxSchema>>,
+) {
+  const refuse = (field: string, message: string, status: number) =>
+    dataWithSession(request, { result: submission.reply({ fieldErrors: { [field]: [message] } }) }, { status });
+  const [action, raw] = form.bulk_action.split(':') as [string, string | undefined];
+  let value = action === 'assign' && raw === 'me' ? me : raw;
+  if (action === 'add_tag' || action === 'remove_tag') {
+    const tag = TagNameSchema.safeParse(form.tag ?? '');
+    if (!tag.success) return refuse('tag', errorMessage('tag_invalid'), errorStatus('tag_invalid'));
+    value = tag.data;
+  }
+  if (!form.all_matching && !form.ticket.length)
+    return refuse('ticket', errorMessage('bulk_none_selected'), errorStatus('bulk_none_selected'));
+  if (action === 'merge') {
+    // Checked tickets only, into the oldest of them; first the tickets named, to confirm.
+    if (form.all_matching || form.ticket.length < 2)
+      return refuse('ticket', errorMessage('merge_needs_tickets'), errorStatus('merge_needs_tickets'));
+    const { data: rows, error } = await supabase
+      .from('tickets')
+      .select('id, number, subject')
+      .in('id', form.ticket)
+      .order('number')
+      .limit(1000);
+    if (error) throwDbError(request, error, 'bulk merge');
+    if (rows.length < 2)
+      return refuse('ticket', errorMessage('merge_needs_tickets'), errorStatus('merge_needs_tickets'));
+    if (!form.confirm)
+      return dataWithSession(request, { result: submission.reply(), mergeConfirm: { into: rows[0], tickets: rows } });
+    value = rows[0].id;
+  }
+
+  const change = async (ids: string[]) => {
+    const { data, error } = await supabase.rpc('bulk_update_tickets', {
+      p_ticket_ids: ids,
+      p_action: action,
+      p_value: value,
+    });
+    return { result: data as unknown as BulkResult | null, error };
+  };
+  let done: BulkResult = { updated: 0, skipped: {} };
+  let failure: PostgrestError | null = null;
+  if (form.all_matching) {
+    const args = { p_slug: slug, ...inboxArgs(inboxFilters(new URL(request.url).searchParams)), p_limit: BULK_BATCH };
+    let after: InboxJson['older'] = null;
+    do {
+      const { data, error }: { data: Json; error: PostgrestError | null } = await supabase.rpc(
+        'inbox',
+        after ? { ...args, p_after_at: after.at, p_after_id: after.id } : args,
+        { get: true },
+      );
+      if (error) {
+        failure = error;
+        break;
+      }
+      const page: InboxJson = jsonPage<InboxJson>(data);
+      if (page.tickets.length) {
+        const batch = await change(page.tickets.map((t) => t.id));
+        if (batch.error || !batch.result) {
+          failure = batch.error;
+          break;
+        }
+        done = addBulk(done, batch.result);
+      }
+      after = page.older;
+    } while (after);
+  } else {
+    const batch = await change(form.ticket);
+    failure = batch.error;
+    if (batch.result) done = batch.result;
+  }
+  if (failure) {
+    const mapped = mapDbError(failure, 'bulk change');
+    // What was done before the refusal stays done, and is said.
+    const said = done.updated ? ` (${bulkSummary(done)} before that.)` : '';
+    return dataWithSession(
+      request,
+      { result: submission.reply({ formErrors: [mapped.message + said] }) },
+      { status: mapped.status },
+    );
+  }
+  return dataWithSession(request, { bulk: bulkSummary(done), done: crypto.randomUUID() });
 }

@@ -2,8 +2,8 @@
 // "Claim next" (claim_next_ticket: the oldest unassigned request goes to me). The loader and the
 // action are in inbox.server.ts; the filters and the table beside this file.
 import type { MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { ErrorList, SubmitButton, replyFormErrors, useIsPending } from '~/components/forms.tsx';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { ErrorList, SubmitButton, replyFormErrors, replyValue, useIsPending } from '~/components/forms.tsx';
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
@@ -11,7 +11,10 @@ import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
 import { INBOX_VIEWS, VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { InboxFilters } from './filters.tsx';
 import type { action, loader } from './inbox.server.ts';
+import { inboxHref } from './inbox-href.ts';
 import { InboxTable } from './table.tsx';
+import { BulkBar } from './bulk.tsx';
+import { useState } from 'react';
 
 export { action, loader } from './inbox.server.ts';
 
@@ -19,14 +22,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },
   { name: 'description', content: 'The team’s shared inbox: views, search, filters and the next request to take.' },
 ];
-
-function href(slug: string, params: Record<string, string | number | undefined>) {
-  const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(params))
-    if (v !== undefined && v !== '' && !(k === 'page' && (v as number) <= 1)) sp.set(k, String(v));
-  const s = sp.toString();
-  return `/w/${slug}${s ? `?${s}` : ''}`;
-}
 
 const count = new Intl.NumberFormat('en');
 
@@ -57,8 +52,15 @@ export default function Inbox() {
     searchError,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const claiming = useIsPending();
+  // Pending for "Claim next" only, not for a bulk change sent to the same address.
+  const pending = useIsPending();
+  const sending = useNavigation().formData?.get('intent');
+  const claiming = pending && sending !== 'bulk';
   const followLink = useDelegatedLinks();
+  // How many rows are checked (JavaScript: the bar says so), until a change is done (it clears them).
+  const done = actionData && 'done' in actionData ? actionData.done : undefined;
+  const [selection, setSelection] = useState<{ n: number; done?: string } | null>(null);
+  const selected = selection && selection.done === done ? selection.n : null;
   const keep = { view, ...filters };
   return (
     // The inbox's links are plain anchors (cheap to render); clicks still navigate in the app.
@@ -70,9 +72,12 @@ export default function Inbox() {
           <h1 id="inbox-title">Inbox</h1>
         </div>
         <div className="hd-toolbar">
+          <a href={`/w/${workspace.slug}/tickets/new`} className="button button--secondary">
+            New conversation
+          </a>
           {adminOf ? (
             <a
-              href={`/w/${workspace.slug}/export.csv${href('', keep).slice('/w/'.length)}`}
+              href={`/w/${workspace.slug}/export.csv${inboxHref('', keep).slice('/w/'.length)}`}
               download
               className="button button--secondary"
             >
@@ -97,20 +102,27 @@ export default function Inbox() {
           </Form>
         </div>
       </div>
-      <LiveInbox workspaceId={workspace.id} laterPage={!!newer} newestHref={href(workspace.slug, keep)} />
+      <LiveInbox workspaceId={workspace.id} laterPage={!!newer} newestHref={inboxHref(workspace.slug, keep)} />
       {nothingToClaim ? (
         <p className="notice notice--success" role="status">
           Nothing to claim: every open request has an owner.
         </p>
       ) : null}
-      <ErrorList errors={replyFormErrors(actionData?.result)} />
+      {/* Claim next's refusal; the bulk bar shows its own. */}
+      <ErrorList
+        errors={
+          actionData && 'result' in actionData && replyValue(actionData.result, 'intent') === 'claim_next'
+            ? replyFormErrors(actionData.result)
+            : undefined
+        }
+      />
       {firstRun ? <FirstRun slug={workspace.slug} portal={firstRun.portal} admin={!!adminOf} /> : null}
       <nav aria-label="Views">
         <ul className="hd-tabs">
           {INBOX_VIEWS.map((v) => (
             <li key={v}>
               <a
-                href={href(workspace.slug, { ...filters, view: v })}
+                href={inboxHref(workspace.slug, { ...filters, view: v })}
                 className="hd-tab"
                 aria-current={v === view ? 'page' : undefined}
               >
@@ -131,12 +143,19 @@ export default function Inbox() {
           {searchError}
         </p>
       ) : null}
-      {/* A search that timed out lists nothing: its message says so, not "No requests here". */}
-      <InboxTable />
+      {done ? (
+        <p className="notice notice--success" role="status" data-testid="bulk-done">
+          {actionData && 'bulk' in actionData ? actionData.bulk : null}
+        </p>
+      ) : null}
+      {/* A change done starts both afresh (nothing checked); siblings' keys differ. A search that timed out
+          lists nothing: its message says so, not "No requests here". */}
+      {tickets.length ? <BulkBar selected={selected} key={`bar-${done}`} /> : null}
+      <InboxTable key={`table-${done}`} onSelected={(n) => setSelection({ n, done })} />
       {older || newer ? (
         <nav aria-label="Pages" className="hd-pager">
           {newer ? (
-            <a href={href(workspace.slug, { ...keep, before: newer, page: page - 1 })} rel="prev">
+            <a href={inboxHref(workspace.slug, { ...keep, before: newer, page: page - 1 })} rel="prev">
               ← Newer
             </a>
           ) : (
@@ -146,7 +165,7 @@ export default function Inbox() {
             {rangeLabel(page, tickets.length, total)}
           </span>
           {older ? (
-            <a href={href(workspace.slug, { ...keep, after: older, page: page + 1 })} rel="next">
+            <a href={inboxHref(workspace.slug, { ...keep, after: older, page: page + 1 })} rel="next">
               Older →
             </a>
           ) : (

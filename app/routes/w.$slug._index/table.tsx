@@ -1,14 +1,37 @@
 // The inbox's list: one line a request on a wide screen, a card a request on a phone (the cells
 // label themselves there). Its links are plain anchors; the route delegates their clicks.
 import { useLoaderData } from '@remix-run/react';
+import { type MouseEvent, useRef } from 'react';
 import { DueBadge } from '~/components/due-badge.tsx';
-import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
+import { useHydrated } from '~/components/form-controls.tsx';
+import { PriorityBadge, StatusBadge, TagChip } from '~/components/ticket-labels.tsx';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './inbox.server.ts';
+import { inboxHref } from './inbox-href.ts';
 
-export function InboxTable() {
-  const { workspace, view, total, tickets, searchError } = useLoaderData<typeof loader>();
+/** The rows' checkboxes (they belong to bulk.tsx's form). */
+const boxes = (scope: Element) => [...scope.querySelectorAll<HTMLInputElement>('input[name="ticket"]')];
+
+export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) {
+  const { workspace, view, filters, total, tickets, searchError } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
+  const last = useRef(-1);
+  // Shift-click checks (or unchecks) every row from the one clicked before; the bar counts them.
+  const select = (event: MouseEvent<HTMLElement>) => {
+    const box = event.target as HTMLInputElement;
+    if (box.name !== 'ticket' && box.name !== 'page_all') return;
+    const all = boxes(event.currentTarget);
+    const i = all.indexOf(box);
+    if (box.name === 'page_all') for (const b of all) b.checked = box.checked;
+    else if (event.shiftKey) {
+      // From the row clicked before; a row checked before the page could listen counts as that.
+      const from = last.current >= 0 ? last.current : all.findIndex((b) => b.checked && b !== box);
+      if (from >= 0) for (const b of all.slice(Math.min(i, from), Math.max(i, from) + 1)) b.checked = box.checked;
+    }
+    last.current = i;
+    onSelected(all.filter((b) => b.checked).length);
+  };
   return (
     <div className="card hd-table-wrap" hidden={!!searchError}>
       {tickets.length === 0 ? (
@@ -16,13 +39,21 @@ export function InboxTable() {
           No requests here.
         </p>
       ) : (
-        <table className="hd-table">
+        // biome-ignore lint/a11y/useKeyWithClickEvents: the checkboxes inside take the keyboard themselves; this only widens a shift-click
+        <table className="hd-table" onClick={select}>
           <caption className="visually-hidden">
             {VIEW_LABELS[view]} requests, {view === 'breaching' ? 'soonest due first' : 'newest activity first'}
             {total === null ? '' : ` (${total})`}
           </caption>
           <thead>
             <tr>
+              <th scope="col" className="hd-cell-select">
+                {hydrated ? (
+                  <input type="checkbox" name="page_all" aria-label="Select every request on this page" />
+                ) : (
+                  <span className="visually-hidden">Select</span>
+                )}
+              </th>
               <th scope="col">#</th>
               <th scope="col">Subject</th>
               <th scope="col">Requester</th>
@@ -36,6 +67,9 @@ export function InboxTable() {
           <tbody data-shortcut-list>
             {tickets.map((t) => (
               <tr key={t.id} data-testid="inbox-row">
+                <td className="hd-cell-select">
+                  <input type="checkbox" name="ticket" value={t.id} form="bulk" aria-label={`Select #${t.number}`} />
+                </td>
                 <td className="muted hd-cell-number">
                   <span className="hd-cell-label">#</span>
                   {t.number}
@@ -45,10 +79,30 @@ export function InboxTable() {
                   <a href={`/w/${workspace.slug}/tickets/${t.number}`} dir="auto">
                     {t.subject}
                   </a>
+                  {t.tags.length ? (
+                    <ul className="hd-tags" aria-label="Tags">
+                      {t.tags.map((tag) => (
+                        <li key={tag.id}>
+                          {/* The view narrowed to this tag too. */}
+                          <TagChip
+                            name={tag.name}
+                            colour={tag.colour}
+                            href={inboxHref(workspace.slug, {
+                              view,
+                              ...filters,
+                              tag: [...new Set([...filters.tag, tag.name])],
+                            })}
+                          />
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
                 </td>
                 <td className="hd-cell-requester">
                   <span className="hd-cell-label">From </span>
-                  <bdi>{t.requester}</bdi>
+                  <a href={`/w/${workspace.slug}/customers/${t.requester_id}`}>
+                    <bdi>{t.requester}</bdi>
+                  </a>
                 </td>
                 <td className="hd-cell-status">
                   <StatusBadge status={t.status} />
@@ -61,7 +115,12 @@ export function InboxTable() {
                   {t.assignee ? <bdi>{t.assignee}</bdi> : <span className="muted">nobody</span>}
                 </td>
                 <td className="hd-cell-due">{t.due ? <DueBadge due={t.due} /> : null}</td>
-                <td className="small hd-cell-date">{formatDate(t.last_message_at)}</td>
+                <td className="small hd-cell-date">
+                  {formatDate(t.last_message_at)}
+                  {t.snoozed_until ? (
+                    <span className="muted"> · snoozed until {formatDate(t.snoozed_until)}</span>
+                  ) : null}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -4,7 +4,6 @@ import { SubmitButton } from '~/components/forms.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { articlePath, helpfulPercent } from '~/lib/help/articles.ts';
 import { HELP_LIST_PAGE_SIZE } from '~/lib/help/limits.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import type { loader } from './help-list.server.ts';
 
 export function Articles() {
@@ -77,7 +76,7 @@ export function Articles() {
                   <td>{a.collection ?? '—'}</td>
                   <td>{a.views}</td>
                   <td>{helpfulPercent(a.helpful, a.votes)}</td>
-                  <td>{formatDate(a.updated_at)}</td>
+                  <td>{a.updated}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,6 @@
 // The team's help center page's loader and action (route.tsx): the articles with their figures, filtered
-// and in pages, and the collections; admins add and delete collections.
+// and in pages, and the collections; admins add, rename (`?rename=<id>`: the old address redirects) and
+// delete collections.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
@@ -8,6 +9,7 @@ import { CollectionSchema } from '~/lib/forms/help-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import type { HelpArticleStatus } from '~/lib/help/articles.ts';
 import { HELP_LIST_PAGE_SIZE } from '~/lib/help/limits.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
 import { requireAdmin, requireMembership } from '~/lib/helpdesk/workspace-access.server.ts';
 import {
@@ -22,6 +24,7 @@ const NOTICES: Record<string, string> = {
   deleted: 'Article deleted.',
   collection_added: 'Collection added.',
   collection_deleted: 'Collection deleted. Its articles are kept, without a collection.',
+  collection_renamed: 'Collection renamed. Links to its old address lead to the new one.',
 };
 
 interface ListedArticle {
@@ -55,7 +58,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     }),
     supabase
       .from('help_collections')
-      .select('id, title, slug, position')
+      .select('id, title, description, slug, position')
       .eq('workspace_id', workspace.id)
       .order('position')
       .order('title'),
@@ -67,12 +70,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     adminOf: role === 'admin' ? workspace.slug : null,
     workspace,
     isAdmin: role === 'admin',
-    articles,
+    // The last edit in the workspace's time zone (docs/product.md §2).
+    articles: articles.map((a) => ({ ...a, updated: formatDateIn(a.updated_at, workspace.time_zone) })),
     total,
     page,
     status,
     collection,
     collections: collections.data,
+    // The collection being renamed (admins), its form open in the list.
+    renaming:
+      role === 'admin' ? (collections.data.find((c) => c.id === url.searchParams.get('rename'))?.id ?? null) : null,
     notice: NOTICES[url.searchParams.get('done') ?? ''] ?? null,
   });
 }
@@ -90,21 +97,42 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (error) throwDbError(request, error, 'help collection delete');
     return redirectWithSession(request, `${base}?done=collection_deleted`, { status: 303 });
   }
-  if (form.get('intent') !== 'add_collection') throw errorResponse(request, 'bad_request');
+  const intent = form.get('intent');
+  if (intent !== 'add_collection' && intent !== 'rename_collection') throw errorResponse(request, 'bad_request');
+  const id = String(form.get('collection_id') ?? '');
+  if (intent === 'rename_collection' && !UUID_RE.test(id)) throw errorResponse(request, 'bad_request');
   const submission = parseSubmission(form, CollectionSchema);
-  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
-  const { error } = await supabase.from('help_collections').insert({ workspace_id: workspace.id, ...submission.value });
+  // Which form the errors belong to: the new collection's, or the one being renamed.
+  const at = intent === 'add_collection' ? null : id;
+  if (submission.status !== 'success')
+    return dataWithSession(request, { result: submission.reply(), at }, { status: 400 });
+  // A new title gives a new slug; the database keeps the old one, which redirects (help_remember_collection_slug).
+  const { data, error } =
+    intent === 'add_collection'
+      ? await supabase
+          .from('help_collections')
+          .insert({ workspace_id: workspace.id, ...submission.value })
+          .select('id')
+      : await supabase
+          .from('help_collections')
+          .update(submission.value)
+          .eq('id', id)
+          .eq('workspace_id', workspace.id)
+          .select('id');
   if (error) {
-    const mapped = mapDbError(error, 'help collection add');
+    const mapped = mapDbError(error, 'help collection save');
     const code = error.code === '23505' ? 'collection_taken' : null;
     const message = code ? errorMessage(code) : mapped.message;
     return dataWithSession(
       request,
       {
         result: submission.reply({ fieldErrors: code ? { title: [message] } : {}, formErrors: code ? [] : [message] }),
+        at,
       },
       { status: code ? errorStatus(code) : mapped.status },
     );
   }
-  return redirectWithSession(request, `${base}?done=collection_added`, { status: 303 });
+  if (!data.length) throw errorResponse(request, 'not_found');
+  const done = intent === 'add_collection' ? 'collection_added' : 'collection_renamed';
+  return redirectWithSession(request, `${base}?done=${done}`, { status: 303 });
 }

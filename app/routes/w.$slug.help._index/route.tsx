@@ -1,15 +1,19 @@
 // The help center for the team (docs/product.md §2.3): the workspace's articles, drafts too, with status,
 // collection, views in the last 30 days, helpful votes and last edit; filters by status and collection;
-// "New article". Admins also add and delete collections. Members only (RLS).
-import type { MetaFunction } from '@remix-run/node';
+// "New article". Admins also add, rename and delete collections. Members only (RLS).
+import type { LinksFunction, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { AdminNav } from '~/components/admin-nav.tsx';
 import { helpPath } from '~/lib/help/articles.ts';
 import { Articles } from './articles.tsx';
 import { Collections } from './collections.tsx';
 import type { loader } from './help-list.server.ts';
+import helpStyles from '~/styles/help.css';
 
 export { action, loader } from './help-list.server.ts';
+
+// The list's table scrolls inside its card on a phone (help.css), the page never sideways.
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: helpStyles }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Help center · ${data.workspace.name} · Tend` : 'Help center · Tend' },

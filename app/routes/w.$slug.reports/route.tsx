@@ -6,6 +6,7 @@
 // targets, of satisfaction and of the help center come from their own reports, asked at the same time.
 // Each table has its CSV; the page prints without its controls (app.css, @media print).
 import type { MetaFunction } from '@remix-run/node';
+import { TagChip } from '~/components/ticket-labels.tsx';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { AdminNav } from '~/components/admin-nav.tsx';
 import { Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';
@@ -212,6 +213,41 @@ export default function ReportsPage() {
               )}
             </section>
           </div>
+
+          <section className="card stack" aria-labelledby="tags-title">
+            <h2 id="tags-title">By tag</h2>
+            {report.by_tag.length ? (
+              <div className="rp-table-wrap">
+                <table className="rp-table" data-testid="by-tag">
+                  <thead>
+                    <tr>
+                      <th scope="col">Tag</th>
+                      <th scope="col" className="rp-num">
+                        Created
+                      </th>
+                      <th scope="col" className="rp-num">
+                        Solved
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {report.by_tag.map((t) => (
+                      <tr key={t.name}>
+                        <th scope="row">
+                          <TagChip name={t.name} colour={t.colour} />
+                        </th>
+                        <td className="rp-num">{formatCount(t.created)}</td>
+                        <td className="rp-num">{formatCount(t.solved)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                <CsvLink slug={workspace.slug} table="by-tag" query={query} label="tickets created and solved by tag" />
+              </div>
+            ) : (
+              <p className="muted">No tagged tickets were created or solved on these days.</p>
+            )}
+          </section>
 
           <section className="card stack" aria-labelledby="hours-title">
             <h2 id="hours-title">Busiest hours</h2>

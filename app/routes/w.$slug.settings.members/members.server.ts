@@ -7,7 +7,7 @@ import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { MembersSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { INVITATION_TOKEN_HEADER, newInvitationToken } from '~/lib/workspace/invitations.server.ts';
 
@@ -69,14 +69,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     members: members.data.map((m) => ({
       user_id: m.user_id,
       role: m.role,
-      since: formatDate(m.created_at),
+      since: formatDateIn(m.created_at, workspace.time_zone),
       name: one(m.profile)?.display_name ?? 'Unknown',
     })),
     invitations: invitations.data.map((i) => ({
       id: i.id,
       email: i.email,
       role: i.role,
-      expires: formatDate(i.expires_at),
+      expires: formatDateIn(i.expires_at, workspace.time_zone),
       expired: Date.parse(i.expires_at) <= now,
     })),
   });

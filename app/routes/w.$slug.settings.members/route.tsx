@@ -53,7 +53,7 @@ export default function MembersPage() {
 
       <section className="card stack" aria-labelledby="invite-title">
         <h2 id="invite-title">Invite someone</h2>
-        <Form method="post" noValidate className="hd-actions" id="invite" key={invite ? 'refused' : arrival}>
+        <Form method="post" noValidate className="hd-actions hd-invite" id="invite" key={invite ? 'refused' : arrival}>
           <Field
             label="Email address"
             errors={replyErrors(invite, 'email')}

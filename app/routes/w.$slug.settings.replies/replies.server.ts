@@ -10,7 +10,7 @@ import { PLACEHOLDER_HELP, PLACEHOLDERS, fillPlaceholders } from '~/lib/helpdesk
 import { byTitle, exampleValues } from '~/lib/helpdesk/canned-replies.server.ts';
 import { profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { NEW } from './reply-form.tsx';
@@ -50,8 +50,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       id: r.id,
       title: r.title,
       body: r.body,
-      added: `Added by ${who(r.created_by)} on ${formatDate(r.created_at)}`,
-      edited: r.updated_at ? `edited by ${who(r.updated_by)} on ${formatDate(r.updated_at)}` : null,
+      added: `Added by ${who(r.created_by)} on ${formatDateIn(r.created_at, workspace.time_zone)}`,
+      edited: r.updated_at
+        ? `edited by ${who(r.updated_by)} on ${formatDateIn(r.updated_at, workspace.time_zone)}`
+        : null,
     })),
   });
 }

@@ -69,7 +69,8 @@ export default function TicketPage() {
                   · rated{' '}
                   <strong className={`cs-rated cs-rated--${rating.rating}`}>{ratingLabel(rating.rating)}</strong>
                 </>
-              ) : null}
+              ) : null}{' '}
+              · <a href={`/w/${workspace.slug}/tickets/${ticket.number}/forward`}>Forward</a>
             </span>
           </p>
           {rating?.comment ? (

@@ -5,12 +5,21 @@
 // same form has one "Save" for the three and "Assign to me" (docs/product.md §2).
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react';
 import type { ChangeEvent, ReactNode } from 'react';
-import { ErrorList, type FormReply, isOffline, replyErrors, replyFormErrors } from '~/components/forms.tsx';
-import { MemberOptions, PriorityOptions, StatusOptions } from '~/components/ticket-labels.tsx';
+import {
+  ErrorList,
+  Field,
+  type FormReply,
+  isOffline,
+  replyErrors,
+  replyFormErrors,
+  replyValue,
+} from '~/components/forms.tsx';
+import { MemberOptions, PriorityOptions, StatusOptions, TagChip } from '~/components/ticket-labels.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { NO_ASSIGNEE, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
+import { TicketFieldsCard } from './ticket-fields.tsx';
 import type { loader } from './ticket.server.ts';
 
 export interface TicketFieldValues {
@@ -137,6 +146,143 @@ function TicketFields({
   );
 }
 
+/**
+ * The ticket's tags (docs/product.md §2.4): each with a remove button; a name to add (created if the
+ * agent may). With JavaScript the field suggests the workspace's tags, which tag-names.ts fetches on
+ * its first focus (loaded then, like the canned-reply picker).
+ */
+function TicketTags({ result }: { result?: FormReply }) {
+  const { workspace, ticket } = useLoaderData<typeof loader>();
+  return (
+    <div className="card stack">
+      <h2 className="hd-side-title">Tags</h2>
+      <Form method="post" className="hd-tags">
+        <input type="hidden" name="intent" value="remove_tag" />
+        {ticket.tags.map((t) => (
+          <TagChip key={t.id} name={t.name} colour={t.colour}>
+            <button
+              type="submit"
+              name="tag_id"
+              value={t.id}
+              className="hd-tag-remove"
+              aria-label={`Remove tag ${t.name}`}
+            >
+              ×
+            </button>
+          </TagChip>
+        ))}
+      </Form>
+      <Form method="post">
+        <Field
+          label="Add a tag"
+          errors={replyErrors(result, 'tag')}
+          inputProps={{
+            id: 'tag',
+            name: 'tag',
+            list: 'tag-names',
+            defaultValue: replyValue(result, 'tag'),
+            onFocus: () => void import('./tag-names.ts').then((m) => m.suggestTags(workspace.slug)),
+          }}
+        />
+        <datalist id="tag-names" />
+        <button type="submit" name="intent" value="add_tag" className="button button--secondary">
+          Add
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+/**
+ * Snooze (docs/product.md §2.5): until later today, tomorrow or Monday 9:00, or a date and time in the
+ * workspace's time zone; snoozed, when it wakes and "Wake now". A solved or closed ticket is refused
+ * (ticket_not_snoozable, at the field).
+ */
+function TicketSnooze({ result }: { result?: FormReply }) {
+  const { ticket, timeZone } = useLoaderData<typeof loader>();
+  return (
+    <Form method="post" className="card stack">
+      {ticket.snoozed_until ? (
+        <p>Snoozed until {formatDate(ticket.snoozed_until)}</p>
+      ) : (
+        <>
+          <div className="field">
+            <label htmlFor="preset">Snooze until</label>
+            <select id="preset" name="preset" className="input" defaultValue={replyValue(result, 'preset')}>
+              <option value="later">In 3 hours</option>
+              <option value="tomorrow">Tomorrow 9:00</option>
+              <option value="monday">Monday 9:00</option>
+              <option value="custom">At the time below</option>
+            </select>
+          </div>
+          <Field
+            label={`Date and time (${timeZone})`}
+            errors={replyErrors(result, 'at')}
+            inputProps={{ id: 'at', name: 'at', type: 'datetime-local', defaultValue: replyValue(result, 'at') }}
+          />
+        </>
+      )}
+      <button
+        type="submit"
+        name="intent"
+        value={ticket.snoozed_until ? 'wake' : 'snooze'}
+        className="button button--secondary"
+      >
+        {ticket.snoozed_until ? 'Wake now' : 'Snooze'}
+      </button>
+    </Form>
+  );
+}
+
+/**
+ * "Merge into…" (docs/product.md §2.9): find the other ticket by number or subject (a GET, ?merge=), then
+ * confirm it; the merge moves this one's thread there and closes it (refused at the button).
+ */
+function TicketMerge({ result }: { result?: FormReply }) {
+  const { workspace, ticket, merge } = useLoaderData<typeof loader>();
+  const refused = replyValue(result, 'intent') === 'merge' ? replyFormErrors(result) : undefined;
+  return (
+    <details className="card stack" open={!!(merge || refused)}>
+      <summary>Merge into…</summary>
+      <Form method="get" className="stack">
+        <Field
+          label="Ticket number or subject"
+          errors={merge?.error ? [merge.error] : undefined}
+          inputProps={{ id: 'merge', name: 'merge', type: 'search', defaultValue: merge?.query }}
+        />
+        <button type="submit" className="button button--secondary">
+          Find
+        </button>
+      </Form>
+      {merge?.tickets.length ? (
+        <Form method="post" className="stack">
+          <fieldset className="stack">
+            <legend>Merge #{ticket.number} into</legend>
+            {merge.tickets.map((t, i) => (
+              <label key={t.id} className="hd-check">
+                <input type="radio" name="into" value={t.id} defaultChecked={i === 0} />
+                <span dir="auto">
+                  #{t.number} {t.subject}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          <p className="small muted">
+            Its messages, notes and files move there, and #{ticket.number} is closed for good.
+          </p>
+          <ErrorList errors={refused} />
+          <div className="hd-check">
+            <button type="submit" name="intent" value="merge" className="button">
+              Merge
+            </button>
+            <Link to={`/w/${workspace.slug}/tickets/${ticket.number}`}>Cancel</Link>
+          </div>
+        </Form>
+      ) : null}
+    </details>
+  );
+}
+
 /** The requester (name, email, their other recent requests here), the fields, the history. */
 export function Sidebar({ result }: { result?: FormReply }) {
   const { workspace, ticket, me, members, requester, requesterCard: card, events } = useLoaderData<typeof loader>();
@@ -144,7 +290,9 @@ export function Sidebar({ result }: { result?: FormReply }) {
     <aside className="hd-ticket__side stack" aria-label="Ticket details">
       <div className="card stack">
         <h2 className="hd-side-title">Requester</h2>
-        <p data-testid="requester">{requester}</p>
+        <p data-testid="requester">
+          <Link to={`/w/${workspace.slug}/customers/${card.user_id}`}>{requester}</Link>
+        </p>
         {card.email ? (
           <p className="small">
             <a href={`mailto:${card.email}`} data-testid="requester-email">
@@ -169,6 +317,10 @@ export function Sidebar({ result }: { result?: FormReply }) {
         ) : null}
       </div>
       <TicketFields ticketId={ticket.id} ticket={ticket} me={me} members={members} result={result} />
+      <TicketTags result={result} />
+      <TicketSnooze result={result} />
+      <TicketMerge result={result} />
+      <TicketFieldsCard />
       <div className="card stack">
         <h2 className="hd-side-title">History</h2>
         <ol className="hd-history">

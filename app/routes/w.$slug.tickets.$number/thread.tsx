@@ -6,7 +6,7 @@ import { LiveTicket } from '~/components/live/live-ticket.tsx';
 import type { action, loader } from './ticket.server.ts';
 
 export function TicketThread() {
-  const { workspace, ticket, me, members, messages } = useLoaderData<typeof loader>();
+  const { workspace, ticket, me, members, messages, earlier } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // ticket_changed: the newest message the writer had seen (those after it are new to them).
   const changedAfter =
@@ -16,6 +16,7 @@ export function TicketThread() {
       <LiveTicket ticketId={ticket.id} me={me} members={members} />
       <Thread
         messages={messages}
+        earlier={earlier}
         highlightAfter={changedAfter ?? null}
         filesPath={`/w/${workspace.slug}/tickets/${ticket.number}/files/`}
         articleFrom={`/w/${workspace.slug}/help/new?from=`}

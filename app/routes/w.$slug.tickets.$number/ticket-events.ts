@@ -1,21 +1,37 @@
 // What a ticket's history says of each change, in one place: the History in the sidebar (the
 // loader) and the refusal that tells who changed a sidebar field meanwhile (ticket_field_changed).
 import { isPriority, isStatus, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 
-/** A ticket_events row as the page reads it: created, status, priority, assignee (`to`: a person) or sla_breach. */
-export type TicketEvent = Pick<Tables<'ticket_events'>, 'actor_id' | 'type' | 'from' | 'to'>;
+/**
+ * A ticket_events row as the page reads it: created, status, priority, assignee (`to`: a person), a tag (`to`: its
+ * name), sla_breach, or a merge; `from_ticket`: the number of the merged ticket it was first written on.
+ */
+export type TicketEvent = Pick<Tables<'ticket_events'>, 'actor_id' | 'type' | 'from' | 'to'> &
+  Partial<Pick<Tables<'ticket_events'>, 'from_ticket'>>;
 
 /** A sidebar field, as its events are typed. */
 export type SidebarField = 'status' | 'priority' | 'assignee';
 
 /** A line of the History: "Sam opened the request", "Sam changed status from open to solved". */
 export function historyLine(event: TicketEvent, name: (id: string | null) => string): string {
+  const line = eventLine(event, name);
+  return event.from_ticket ? `#${event.from_ticket}: ${line}` : line;
+}
+
+function eventLine(event: TicketEvent, name: (id: string | null) => string): string {
   const who = name(event.actor_id);
+  if (event.type === 'merged_into') return `${who} merged this ticket into #${event.to}`;
+  if (event.type === 'merged_from') return `${who} merged #${event.from} into this ticket`;
   if (event.type === 'created') return `${who} opened the request`;
   if (event.type === 'status') return `${who} changed status from ${event.from} to ${event.to}`;
   if (event.type === 'priority') return `${who} changed priority from ${event.from} to ${event.to}`;
+  if (event.type === 'tag_added') return `${who} added the tag ${event.to}`;
+  if (event.type === 'tag_removed') return `${who} removed the tag ${event.to}`;
+  if (event.type === 'snoozed') return `${who} snoozed it until ${formatDate(event.to)}`;
+  if (event.type === 'unsnoozed') return `${who} ended the snooze`;
   // The sweep's (no actor): "to" the target missed (supabase/schemas/90_promises.sql).
   if (event.type === 'sla_breach')
     return `${event.to && event.to in SLA_TARGET_LABELS ? SLA_TARGET_LABELS[event.to as keyof typeof SLA_TARGET_LABELS] : 'A'} target missed`;

@@ -13,7 +13,12 @@ import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/a
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
 import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
+import type { TicketTag } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
+import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpdesk/thread-window.ts';
+import { threadHtml } from '~/lib/helpdesk/message-body.server.ts';
+import type { TicketFieldValue } from '~/lib/helpdesk/ticket-fields.ts';
+import { ticketFieldsMarkup } from '~/lib/helpdesk/ticket-fields-markup.server.tsx';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
   parseNumber,
@@ -27,6 +32,8 @@ import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/h
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
+import { mergeCandidates } from './merge.server.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
 /** What public.ticket_page answers (supabase/schemas/50_inbox.sql), in its rows' own types. */
@@ -45,8 +52,12 @@ interface TicketPageJson {
     | 'created_at'
     | 'first_response_at'
     | 'solved_at'
-  >;
-  messages: Omit<ThreadMessage, 'author'>[];
+    | 'snoozed_until'
+  > & { tags: TicketTag[]; merged_into: number | null };
+  /** A window of the thread, oldest first (thread-window.ts). */
+  messages: (Omit<ThreadMessage, 'author' | 'html'> & Pick<Tables<'messages'>, 'body'>)[];
+  /** How many messages I wrote here. */
+  mine: number;
   events: (TicketEvent & Pick<Tables<'ticket_events'>, 'id' | 'created_at'>)[];
   names: Record<string, string>;
   /** The SLA promise running, if any (supabase/schemas/90_promises.sql). */
@@ -66,41 +77,67 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
-  const [{ data: result, error }, canned, { data: signature }, { data: rated }] = await Promise.all([
-    supabase.rpc('ticket_page', { p_slug: slug, p_number: number }, { get: true }),
-    cannedReplyTitles(request, supabase, slug),
-    // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
-    supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
-    // The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any; unread: none shown.
-    supabase
-      .from('csat_surveys')
-      .select('rating, comment, ticket:tickets!inner(number, workspace:workspaces!inner(slug))')
-      .eq('ticket.number', number)
-      .eq('ticket.workspace.slug', slug)
-      .not('rating', 'is', null)
-      .order('created_at', { ascending: false })
-      .limit(1)
-      .maybeSingle(),
-  ]);
+  const cursor = earlierCursor(request);
+  const [{ data: result, error }, canned, { data: signature }, merge, { data: fields }, { data: rated }] =
+    await Promise.all([
+      supabase.rpc(
+        'ticket_page',
+        {
+          p_slug: slug,
+          p_number: number,
+          p_page: THREAD_PAGE,
+          ...(cursor ? { p_earlier_at: cursor.at, p_earlier_id: cursor.id } : {}),
+        },
+        { get: true },
+      ),
+      cannedReplyTitles(request, supabase, slug),
+      // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
+      supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
+      // "Merge into…" searched (?merge=): the tickets to choose from.
+      mergeCandidates(request, supabase, slug, number),
+      // The custom fields with this ticket's values (ticket-fields.tsx; supabase/schemas/58_ticket_fields.sql).
+      supabase.rpc('ticket_field_list', { p_slug: slug, p_number: number }, { get: true }),
+      // The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any; unread: none shown.
+      supabase
+        .from('csat_surveys')
+        .select('rating, comment, ticket:tickets!inner(number, workspace:workspaces!inner(slug))')
+        .eq('ticket.number', number)
+        .eq('ticket.workspace.slug', slug)
+        .not('rating', 'is', null)
+        .order('created_at', { ascending: false })
+        .limit(1)
+        .maybeSingle(),
+    ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
       await throwNotFound(request, supabase, params.slug ?? '');
     throwDbError(request, error, 'ticket page');
   }
   const page = jsonPage<TicketPageJson>(result);
+  // Merged into another ticket: its page is that one's.
+  if (page.ticket.merged_into) throw redirectWithSession(request, `/w/${slug}/tickets/${page.ticket.merged_into}`);
   const names = new Map(Object.entries(page.names));
   const members = namedMembers(page.members, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
-  const messages: ThreadMessage[] = page.messages.map((m) => ({ ...m, author: name(m.author_id) }));
+  const thread = threadWindow(page.messages, cursor);
+  const filesPath = `/w/${page.workspace.slug}/tickets/${page.ticket.number}/files/`;
+  // Times in the workspace's time zone, said by the server (docs/product.md §2).
+  const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => ({
+    ...m,
+    html: threadHtml({ body, ...m }, page.ticket.requester_id, filesPath),
+    author: name(m.author_id),
+    when: formatDateIn(m.created_at, page.workspace.time_zone),
+  }));
   // The newest 100 changes, told oldest first like the thread.
   const events = page.events
     .toReversed()
     .map((e) => ({ id: e.id, created_at: e.created_at, text: historyLine(e, name) }));
   // The page's data goes into the document as script: only what the page shows (the JavaScript budget).
-  const { requester_id, created_at: _c, solved_at: _s, ...shownTicket } = page.ticket;
+  const { requester_id, created_at: _c, solved_at: _s, merged_into: _m, ...shownTicket } = page.ticket;
   const due = dueBadge(page.sla?.due_at, page.sla?.warn_at, new Date(), page.workspace.time_zone);
   return dataWithSession(request, {
     workspace: { id: page.workspace.id, slug: page.workspace.slug, name: page.workspace.name },
+    timeZone: page.workspace.time_zone,
     me: user.id,
     signature: signature?.body ?? null,
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
@@ -112,6 +149,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         : null,
     requester: name(requester_id),
     requesterCard: {
+      user_id: requester_id,
       email: page.requester.email,
       requests: page.requester.requests,
       recent: page.requester.recent.map(({ last_message_at: _l, ...r }) => r),
@@ -119,10 +157,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     assignee: page.ticket.assignee_id ? name(page.ticket.assignee_id) : null,
     rating: rated?.rating ? { rating: rated.rating, comment: rated.comment } : null,
     messages,
+    earlier: thread.earlier,
+    mine: page.mine,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
+    merge,
+    // The custom fields' form as markup (ticket-fields.tsx), or null when the workspace has none.
+    fieldsForm: ticketFieldsMarkup(
+      `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
+      jsonPage<TicketFieldValue[] | null>(fields) ?? [],
+    ),
   });
 }
 
@@ -165,7 +211,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
       fileNames,
     });
   }
-  const page = `/w/${slug}/tickets/${params.number}`;
+  const page = samePage(request, `/w/${slug}/tickets/${params.number}`);
+  if (form.intent === 'add_tag' || form.intent === 'remove_tag')
+    return tagAction(request, supabase, { id: ticket.id, page }, form, submission);
+  if (form.intent === 'snooze' || form.intent === 'wake')
+    return snoozeAction(request, supabase, { id: ticket.id, page }, form, submission);
+  if (form.intent === 'merge') {
+    const { data, error } = await supabase.rpc('merge_tickets', { p_ticket_id: ticket.id, p_into: form.into });
+    if (error) {
+      const mapped = mapDbError(error, 'merge_tickets');
+      const result = submission.reply({ formErrors: [mapped.message] });
+      return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
+    }
+    return redirectWithSession(request, `/w/${slug}/tickets/${(data as { number: number }).number}`);
+  }
   if (form.intent !== 'send')
     return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
   const { error } = await supabase.rpc('post_message', {
@@ -189,7 +248,56 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithSession(request, page);
 }
 
-type SidebarForm = Exclude<z.infer<typeof TicketSchema>, { intent: 'send' | 'insert_canned_reply' }>;
+type TicketForm = z.infer<typeof TicketSchema>;
+type SidebarForm = Exclude<
+  TicketForm,
+  { intent: 'send' | 'insert_canned_reply' | 'add_tag' | 'remove_tag' | 'snooze' | 'wake' | 'merge' }
+>;
+
+/** Snooze until a preset or a date and time (public.snooze_ticket), or wake it; refused at the field. */
+async function snoozeAction(
+  request: Request,
+  supabase: Supabase,
+  ticket: { id: string; page: string },
+  form: Extract<TicketForm, { intent: 'snooze' | 'wake' }>,
+  submission: ReturnType<typeof parseSubmission<typeof TicketSchema>>,
+) {
+  const custom = form.intent === 'snooze' && form.preset === 'custom';
+  const { error } = await supabase.rpc('snooze_ticket', {
+    p_ticket_id: ticket.id,
+    p_preset: form.intent === 'wake' ? 'wake' : custom ? undefined : form.preset,
+    p_at: custom ? (form.at ?? undefined) : undefined,
+  });
+  if (error) {
+    const mapped = mapDbError(error, `ticket ${form.intent}`);
+    const result = submission.reply({ fieldErrors: { at: [mapped.message] } });
+    return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
+  }
+  return redirectWithSession(request, ticket.page);
+}
+
+/**
+ * The sidebar's tags: add one by name (public.add_ticket_tag creates it if this agent may), or
+ * remove one. A refusal comes back at the tag field with what was typed; done, the page again.
+ */
+async function tagAction(
+  request: Request,
+  supabase: Supabase,
+  ticket: { id: string; page: string },
+  form: Extract<TicketForm, { intent: 'add_tag' | 'remove_tag' }>,
+  submission: ReturnType<typeof parseSubmission<typeof TicketSchema>>,
+) {
+  const { error } =
+    form.intent === 'add_tag'
+      ? await supabase.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: form.tag })
+      : await supabase.from('ticket_tags').delete().eq('ticket_id', ticket.id).eq('tag_id', form.tag_id);
+  if (error) {
+    const mapped = mapDbError(error, `ticket ${form.intent}`);
+    const result = submission.reply({ fieldErrors: { tag: [mapped.message] } });
+    return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
+  }
+  return redirectWithSession(request, ticket.page);
+}
 /** One field to write, and its value when the page was rendered (undefined: no check). */
 interface FieldChange {
   field: SidebarField;

@@ -66,8 +66,11 @@ export interface ThreadEmailProps {
   filesNote?: string;
   /** Earlier public messages, newest first (at most 5). */
   earlier: EmailMessage[];
-  /** The button; under it a note, and a plain link that works longer than the button's (if any). */
-  button: { label: string; url: string; note?: string; link?: string };
+  /** The button; under it a note, and a plain link that works longer than the button's (if any). None for
+   * someone outside the team and the request (a forward's recipient). */
+  button?: { label: string; url: string; note?: string; link?: string };
+  /** The earlier messages' title: "Earlier in this conversation", or "Forwarded messages". */
+  earlierTitle?: string;
   /** Under the button: how to answer ("Reply to this email to answer."). */
   answer: string;
   /** The last lines: why this email came, and what to do about it. */
@@ -270,24 +273,26 @@ export function ThreadEmail(p: ThreadEmailProps) {
         </Section>
       ) : null}
       <Section style={{ marginTop: 24 }}>
-        <Button
-          href={p.button.url}
-          style={{
-            background: brand.accent,
-            color: '#ffffff',
-            borderRadius: 8,
-            padding: '12px 20px',
-            fontSize: 16,
-            fontWeight: 600,
-            fontFamily: FONT,
-          }}
-        >
-          {p.button.label}
-        </Button>
-        {p.button.note || p.button.link ? (
+        {p.button ? (
+          <Button
+            href={p.button.url}
+            style={{
+              background: brand.accent,
+              color: '#ffffff',
+              borderRadius: 8,
+              padding: '12px 20px',
+              fontSize: 16,
+              fontWeight: 600,
+              fontFamily: FONT,
+            }}
+          >
+            {p.button.label}
+          </Button>
+        ) : null}
+        {p.button?.note || p.button?.link ? (
           <Text className="t-muted" style={{ ...small, marginTop: 8 }}>
-            {p.button.note}{' '}
-            {p.button.link ? (
+            {p.button?.note}{' '}
+            {p.button?.link ? (
               <Link href={p.button.link} style={{ color: brand.accent }}>
                 {p.button.link}
               </Link>
@@ -302,7 +307,7 @@ export function ThreadEmail(p: ThreadEmailProps) {
         <Section style={{ marginTop: 24 }}>
           <Hr style={{ borderColor: LINE, margin: '0 0 16px' }} />
           <Text className="t-muted" style={{ ...small, fontWeight: 600 }}>
-            Earlier in this conversation
+            {p.earlierTitle ?? 'Earlier in this conversation'}
           </Text>
           {/* A quote: Gmail folds it behind "…", as it folds quoted history. */}
           <div
@@ -341,16 +346,20 @@ export function threadEmailText(p: Omit<ThreadEmailProps, 'brand' | 'fine'> & { 
     p.message.text,
     ...(files.length ? ['', p.files.length === 1 ? 'File:' : 'Files:', ...files] : []),
     ...(p.filesNote ? [p.filesNote] : []),
-    '',
-    `${p.button.label}: ${p.button.url}`,
-    ...(p.button.note ? [p.button.note] : []),
-    ...(p.button.link ? [p.button.link] : []),
+    ...(p.button
+      ? [
+          '',
+          `${p.button.label}: ${p.button.url}`,
+          ...(p.button.note ? [p.button.note] : []),
+          ...(p.button.link ? [p.button.link] : []),
+        ]
+      : []),
     '',
     p.answer,
     ...(p.earlier.length
       ? [
           '',
-          '--- Earlier in this conversation ---',
+          `--- ${p.earlierTitle ?? 'Earlier in this conversation'} ---`,
           ...p.earlier.flatMap((m) => ['', `${m.author}, ${m.when}:`, quote(m.text)]),
         ]
       : []),

@@ -28,6 +28,17 @@ export async function unsubscribeAddress(userId: string): Promise<string> {
   return `unsubscribe+${await idToken(secret(), 'unsubscribe', userId)}@${inboundDomain()}`;
 }
 
+/** fwd+<forward>.<mac>@domain: an answer to it is the outside party's on that forward (88_rich_mail.sql). */
+export async function forwardAddress(forwardId: string): Promise<string> {
+  return `fwd+${await idToken(secret(), 'fwd', forwardId)}@${inboundDomain()}`;
+}
+
+/** The forward a fwd+ address names, if its MAC is right. */
+export async function readForwardAddress(address: string): Promise<string | null> {
+  const token = tokenOf('fwd', address, inboundDomain());
+  return token ? readIdToken(secret(), 'fwd', token) : null;
+}
+
 /** The user an unsubscribe+ address names, if its MAC is right. */
 export async function readUnsubscribeAddress(address: string): Promise<string | null> {
   const token = tokenOf('unsubscribe', address, inboundDomain());
@@ -91,8 +102,8 @@ export interface OutgoingEmail {
   references?: string[];
   replyTo?: string;
   headers?: Record<string, string>;
-  /** Files that go with the email (a reply's, within EMAIL_FILES_MAX_BYTES). */
-  attachments?: { filename: string; content: Uint8Array; contentType: string }[];
+  /** Files that go with the email (a reply's, within EMAIL_FILES_MAX_BYTES); `cid`: shown in the HTML. */
+  attachments?: { filename: string; content: Uint8Array; contentType: string; cid?: string }[];
 }
 
 /** Sends one email, retrying with back-off (0.25 s, 1 s, 4 s); throws the last error. */

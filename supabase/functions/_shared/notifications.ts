@@ -5,7 +5,7 @@
 export type NotificationKind = 'new_request' | 'assigned' | 'customer_reply' | 'mention' | 'sla_warning';
 export type NotificationEmail = 'each' | 'digest' | 'off';
 
-/** The events a member chooses for, in the settings' order; mentions join when they exist. */
+/** The events a member chooses for, in the settings' order. */
 export const NOTIFICATION_KINDS: { kind: NotificationKind; label: string; hint: string }[] = [
   {
     kind: 'new_request',
@@ -18,6 +18,7 @@ export const NOTIFICATION_KINDS: { kind: NotificationKind; label: string; hint: 
     label: 'Customer replies on my tickets',
     hint: 'The requester writes on a ticket assigned to me.',
   },
+  { kind: 'mention', label: 'Mentions of me', hint: 'A teammate writes @ and my name in an internal note.' },
   { kind: 'sla_warning', label: 'SLA warnings', hint: 'A ticket assigned to me misses an SLA target.' },
 ];
 

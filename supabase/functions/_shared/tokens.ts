@@ -37,8 +37,11 @@ const compact = (uuid: string) => uuid.replace(/-/g, '').toLowerCase();
 const expand = (hex: string) =>
   `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
-/** `<id>.<mac>`: the token of an unsubscribe+ (and an older reply+) address. */
-export async function idToken(secret: string, kind: 'reply' | 'unsubscribe', id: string): Promise<string> {
+/** The kinds of `<kind>+<id>.<mac>@…` address: unsubscribe, an older reply+, a forward's fwd+. */
+export type IdTokenKind = 'reply' | 'unsubscribe' | 'fwd';
+
+/** `<id>.<mac>`: the token of an unsubscribe+, fwd+ (and an older reply+) address. */
+export async function idToken(secret: string, kind: IdTokenKind, id: string): Promise<string> {
   return `${compact(id)}.${await hmacHex(secret, `${kind}:${id.toLowerCase()}`, 20)}`;
 }
 
@@ -49,17 +52,13 @@ export async function replyToken(secret: string, ticketId: string, recipientId: 
 }
 
 /** The token of `<kind>+<token>@<domain>`, lower-cased, or null for any other address. */
-export function tokenOf(kind: 'reply' | 'unsubscribe', address: string, domain: string): string | null {
+export function tokenOf(kind: IdTokenKind, address: string, domain: string): string | null {
   const m = /^([a-z]+)\+([0-9a-f.]+)@(.+)$/.exec(address.trim().toLowerCase());
   return m && m[1] === kind && m[3] === domain.toLowerCase() ? m[2] : null;
 }
 
 /** The id of an `<id>.<mac>` token whose MAC is right, else null. */
-export async function readIdToken(
-  secret: string,
-  kind: 'reply' | 'unsubscribe',
-  token: string,
-): Promise<string | null> {
+export async function readIdToken(secret: string, kind: IdTokenKind, token: string): Promise<string | null> {
   const m = /^([0-9a-f]{32})\.([0-9a-f]{20})$/.exec(token);
   if (!m) return null;
   const id = expand(m[1]);

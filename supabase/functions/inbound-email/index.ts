@@ -10,15 +10,21 @@
 // a reply+ address counts only for the recipient it was made for; receive_email decides the rest.
 // Its files are stored as web uploads are (attachments.ts); files Tend doesn't take are named in the message.
 import { ATTACHMENTS_BUCKET, attachmentTypeOf, safeStorageName } from '../_shared/attachment-rules.ts';
-import { inboundDomain, readReplyAddress, readUnsubscribeAddress, referencedMessages } from '../_shared/email.ts';
+import { ensureUser } from '../_shared/customers.ts';
+import {
+  inboundDomain,
+  readForwardAddress,
+  readReplyAddress,
+  readUnsubscribeAddress,
+  referencedMessages,
+} from '../_shared/email.ts';
 import {
   ATTACHMENT_MAX_BYTES,
-  ATTACHMENT_MAX_MB,
   ATTACHMENTS_PER_MESSAGE,
-  DISPLAY_NAME_MAX_LENGTH,
   FILE_NAME_MAX_LENGTH,
   MESSAGE_MAX_LENGTH,
 } from '../_shared/limits.ts';
+import { notAttachedLine, type RefusedFile } from '../_shared/not-attached.ts';
 import { admin, json } from '../_shared/platform.ts';
 import { htmlToText, stripQuoted } from '../_shared/quoted.ts';
 import { senderVerified } from '../_shared/sender-auth.ts';
@@ -123,16 +129,6 @@ async function findThread(
   return ticketId ? { ticketId, recipientId: null } : null;
 }
 
-/** The sender's user: an unknown address becomes a customer (a confirmed user, as a sign-up makes). */
-async function ensureUser(email: string, name: string | undefined): Promise<void> {
-  const { error } = await admin().auth.admin.createUser({
-    email,
-    email_confirm: true,
-    user_metadata: name ? { display_name: name.slice(0, DISPLAY_NAME_MAX_LENGTH) } : {},
-  });
-  if (error && error.code !== 'email_exists') throw error;
-}
-
 interface File {
   id: string;
   file_name: string;
@@ -143,9 +139,9 @@ interface File {
 }
 
 /** The email's files by the web upload's rules: the first 5 of an allowed type and at most 10 MB are kept. */
-async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refused: string[] }> {
+async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refused: RefusedFile[] }> {
   const files: File[] = [];
-  const refused: string[] = [];
+  const refused: RefusedFile[] = [];
   for (const [i, a] of (mail.Attachments ?? []).entries()) {
     // Shown in the message: one line, no control characters.
     const name =
@@ -165,11 +161,10 @@ async function sortFiles(mail: PostmarkInbound): Promise<{ files: File[]; refuse
         // Not base64: a file that can't be read.
       }
     }
-    if (!type) refused.push(`${name} (file type not accepted)`);
-    else if (size > ATTACHMENT_MAX_BYTES) refused.push(`${name} (over ${ATTACHMENT_MAX_MB} MB)`);
-    else if (!bytes) refused.push(`${name} (unreadable)`);
-    else if (files.length >= ATTACHMENTS_PER_MESSAGE)
-      refused.push(`${name} (more than ${ATTACHMENTS_PER_MESSAGE} files)`);
+    if (!type) refused.push({ name, why: 'type' });
+    else if (size > ATTACHMENT_MAX_BYTES) refused.push({ name, why: 'size' });
+    else if (!bytes) refused.push({ name, why: 'unreadable' });
+    else if (files.length >= ATTACHMENTS_PER_MESSAGE) refused.push({ name, why: 'count' });
     else
       files.push({
         // From the provider's id: a replay names the same files, so it finds what was stored.
@@ -236,34 +231,37 @@ Deno.serve(async (req) => {
     return json(200, { outcome: 'unsubscribed' });
   }
 
+  // An answer to a forward (fwd+ address): an internal note of the sender's on its ticket.
+  let forwardId: string | null = null;
+  for (const to of recipients) forwardId ??= await readForwardAddress(to);
+
   const domain = inboundDomain();
   const workspaceSlug = recipients
     .filter((a) => a.endsWith(`@${domain}`))
     .map((a) => a.slice(0, -domain.length - 1))
     .find((local) => !local.includes('+'));
   const thread = await findThread(mail, recipients);
-  if (!thread && !workspaceSlug) return json(403, { error: 'not addressed to a workspace or a thread' });
+  if (!forwardId && !thread && !workspaceSlug) return json(403, { error: 'not addressed to a workspace or a thread' });
 
   const text = stripQuoted(mail.TextBody?.trim() ? mail.TextBody : htmlToText(mail.HtmlBody ?? ''));
   const { files, refused } = await sortFiles(mail);
-  // Refused files are named at the end of the message, for the agent (and the sender) to see.
-  const named = refused.slice(0, 10).join('; ') + (refused.length > 10 ? `; and ${refused.length - 10} more` : '');
-  const note = refused.length ? `\n\n[Not attached: ${named}]` : '';
+  // Refused files are named on the message's last line, for the team; the requester reads a note instead.
+  const note = notAttachedLine(refused);
   const body =
     (text || (files.length ? '(files only)' : '(no text)')).slice(0, MESSAGE_MAX_LENGTH - note.length) + note;
   await ensureUser(from, mail.FromFull?.Name ?? mail.FromName);
-  const { data, error } = await admin().rpc('receive_email', {
-    p_provider_message_id: mail.MessageID,
-    p_message_id: header(mail, 'Message-ID') ?? null,
-    p_from: from,
-    p_workspace_slug: workspaceSlug ?? null,
-    p_ticket_id: thread?.ticketId ?? null,
-    p_recipient_id: thread?.recipientId ?? null,
-    p_sender_verified: senderVerified(mail.Headers, from, trustedAuthservIds()),
-    p_subject: (mail.Subject ?? '').replace(/^\s*((re|fwd?|aw|sv):\s*)+/i, ''),
-    p_body: body,
-    p_attachments: files.map(({ bytes: _, ...row }) => row),
-  });
+  const received = forwardId
+    ? admin().rpc('receive_forward_reply', {
+        p_provider_message_id: mail.MessageID,
+        p_message_id: header(mail, 'Message-ID') ?? null,
+        p_forward_id: forwardId,
+        p_from: from,
+        p_sender_verified: senderVerified(mail.Headers, from, trustedAuthservIds()),
+        p_body: body,
+        p_attachments: files.map(({ bytes: _, ...row }) => row),
+      })
+    : receiveEmail(mail, from, workspaceSlug, thread, subjectOf(mail), body, files);
+  const { data, error } = await received;
   if (error) {
     // Postmark stops retrying on 403: mail no workspace takes is not worth another try.
     if (error.message === 'not_found') return json(403, { error: `${error.details} not found` });
@@ -272,7 +270,9 @@ Deno.serve(async (req) => {
       console.warn(`${mail.MessageID}: refused, From ${from} is a team member and not authenticated`);
       return json(403, { error: 'sender not verified' });
     }
-    console.error(`receive_email failed: ${error.message}`);
+    // An answer to a forward of a ticket closed since: nothing to add it to.
+    if (error.message === 'ticket_closed') return json(403, { error: 'ticket closed' });
+    console.error(`receiving failed: ${error.message}`);
     return json(500, { error: error.message });
   }
   try {
@@ -282,7 +282,33 @@ Deno.serve(async (req) => {
     console.error((e as Error).message);
     return json(500, { error: 'attachments not stored' });
   }
-  if (refused.length) console.log(`${mail.MessageID}: not attached: ${refused.join('; ')}`);
+  if (refused.length) console.log(`${mail.MessageID}: not attached: ${refused.map((f) => f.name).join('; ')}`);
   const { attachments: _, ...result } = data;
   return json(200, { ...result, files: files.length, refused: refused.length });
 });
+
+const subjectOf = (mail: PostmarkInbound) => (mail.Subject ?? '').replace(/^\s*((re|fwd?|aw|sv):\s*)+/i, '');
+
+/** receive_email: a reply on its thread, a follow-up, or a new request (80_email.sql). */
+function receiveEmail(
+  mail: PostmarkInbound,
+  from: string,
+  workspaceSlug: string | undefined,
+  thread: { ticketId: string; recipientId: string | null } | null,
+  subject: string,
+  body: string,
+  files: File[],
+) {
+  return admin().rpc('receive_email', {
+    p_provider_message_id: mail.MessageID,
+    p_message_id: header(mail, 'Message-ID') ?? null,
+    p_from: from,
+    p_workspace_slug: workspaceSlug ?? null,
+    p_ticket_id: thread?.ticketId ?? null,
+    p_recipient_id: thread?.recipientId ?? null,
+    p_sender_verified: senderVerified(mail.Headers, from, trustedAuthservIds()),
+    p_subject: subject,
+    p_body: body,
+    p_attachments: files.map(({ bytes: _, ...row }) => row),
+  });
+}

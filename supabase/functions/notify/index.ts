@@ -6,8 +6,9 @@
 // invitations_notify). A team's reply goes to the requester, with the thread's link and a one-click sign-in
 // link of its own. A notification (a customer's new request or reply, an assignment, …) goes to its member;
 // a digest lists what waited for them. Notes are never sent. An invitation goes to the invitee, with the link
-// to /invite/<token>. Each recipient gets a Reply-To of their own. Each (Message-ID, recipient) is claimed in
-// email_deliveries first: a retried call sends nothing twice.
+// to /invite/<token>. A forward (public.forward_ticket) goes to its outside address. Each recipient gets a
+// Reply-To of their own. Each (Message-ID, recipient) is claimed in email_deliveries first: a retried call
+// sends nothing twice.
 import { createElement } from 'react';
 import { ATTACHMENTS_BUCKET } from '../_shared/attachment-rules.ts';
 import { brandOf, senderOf, type EmailSettings } from '../_shared/email-brand.ts';
@@ -26,19 +27,22 @@ import {
 import {
   appUrl,
   escapeHtml,
+  forwardAddress,
   fromAddress,
   inboundDomain,
   messageIdOf,
   replyAddress,
   sendEmail,
-  textToHtml,
   unsubscribeAddress,
   type OutgoingEmail,
 } from '../_shared/email.ts';
+import type { FileRef } from '../_shared/markdown.ts';
+import { isMarkdownMessage, type MessageBody, messageEmailHtml, messageText } from '../_shared/message-html.ts';
+import { splitNotAttached } from '../_shared/not-attached.ts';
 import { notificationHeadline, type NotificationKind } from '../_shared/notifications.ts';
 import { admin, isServiceRole, json } from '../_shared/platform.ts';
-import { PORTAL_STATUS_LABELS } from '../_shared/status-labels.ts';
 import { fillPlaceholders, placeholderValues } from '../_shared/placeholders.ts';
+import { PORTAL_STATUS_LABELS, TEAM_STATUS_LABELS } from '../_shared/status-labels.ts';
 import { SURVEY_ANSWERS, SURVEY_DAYS, type SurveyRating } from '../_shared/survey.ts';
 import { fileLinkToken } from '../_shared/tokens.ts';
 
@@ -143,6 +147,9 @@ async function emailSettings(workspaceId: string): Promise<EmailSettings | null>
 const formatWhen = (iso: string, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(iso));
 
+/** A message as a customer's email shows it: without the line naming a mailed message's refused files (the team's). */
+const customerBody = (body: string) => splitNotAttached(body).text;
+
 /** The public messages before `t.message`, newest first, at most EARLIER_MESSAGES, as the email shows them. */
 async function earlierMessages(t: Thread): Promise<EmailMessage[]> {
   const { data, error } = await admin()
@@ -157,13 +164,20 @@ async function earlierMessages(t: Thread): Promise<EmailMessage[]> {
   if (error) throw error;
   const team = await teamOf(t.workspace.id, [...new Set(data.map((m) => m.author_id))]);
   return Promise.all(
-    data.map(async (m) => ({
-      author: await displayName(m.author_id),
-      when: formatWhen(m.created_at, t.workspace.time_zone),
-      html: textToHtml(m.body),
-      text: m.body,
-      fromTeam: team.has(m.author_id),
-    })),
+    data.map(async (m) => {
+      // Earlier messages' images are named, not shown: the email carries the new message's files only.
+      const body: MessageBody = {
+        body: customerBody(m.body),
+        markdown: isMarkdownMessage(m.author_id, t.ticket.requester_id),
+      };
+      return {
+        author: await displayName(m.author_id),
+        when: formatWhen(m.created_at, t.workspace.time_zone),
+        html: messageEmailHtml(body),
+        text: messageText(body),
+        fromTeam: team.has(m.author_id),
+      };
+    }),
   );
 }
 
@@ -182,6 +196,9 @@ async function teamOf(workspaceId: string, userIds: string[]): Promise<Set<strin
 /**
  * A reply's files for its email: those that fit (EMAIL_FILES_MAX_BYTES together) go with it, read from
  * storage; the rest as links that work for FILE_LINK_DAYS without signing in (the file-link function).
+ * `refs` finds them by name for the body's `attachment:<name>`: an image that goes with the email is
+ * shown inline, by its Content-ID (docs/decisions/056-rich-replies-one-sanitiser.md); one that is a
+ * link is linked.
  */
 async function replyFiles(messageId: string) {
   const db = admin();
@@ -194,21 +211,41 @@ async function replyFiles(messageId: string) {
   const secret = Deno.env.get('EMAIL_TOKEN_SECRET') || Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') || '';
   const expires = new Date(Date.now() + FILE_LINK_DAYS * 86_400_000);
   const base = `${(Deno.env.get('SUPABASE_URL') ?? '').replace(/\/+$/, '')}/functions/v1/file-link`;
-  const [attachments, links] = await Promise.all([
+  const [contents, links] = await Promise.all([
     Promise.all(
       attached.map(async (f) => {
         const { data: blob, error: e } = await db.storage.from(ATTACHMENTS_BUCKET).download(f.path);
         if (e || !blob) throw new Error(`file ${f.id} unreadable: ${e?.message}`);
-        return { filename: f.file_name, content: new Uint8Array(await blob.arrayBuffer()), contentType: f.mime_type };
+        return new Uint8Array(await blob.arrayBuffer());
       }),
     ),
     Promise.all(linked.map(async (f) => `${base}?t=${await fileLinkToken(secret, f.id, expires)}`)),
   ]);
+  const inline = new Set<string>();
+  const cidOf = (id: string) => `${id}@${inboundDomain()}`;
+  const refs = (name: string): FileRef | null => {
+    const a = attached.find((f) => f.file_name === name);
+    if (a && /^image\//.test(a.mime_type)) {
+      inline.add(a.id);
+      return { src: `cid:${cidOf(a.id)}` };
+    }
+    const at = linked.findIndex((f) => f.file_name === name);
+    // A file that goes with the email is named in the text; one too big is its link.
+    return at >= 0 ? { href: links[at] } : a ? {} : null;
+  };
   const shown: EmailFile[] = [
     ...attached.map((f) => ({ name: f.file_name, size: formatSize(f.size) })),
     ...linked.map((f, i) => ({ name: f.file_name, size: formatSize(f.size), url: links[i] })),
   ];
-  return { attachments, shown };
+  /** The files for nodemailer, once the body was rendered with `refs` (which marks the inline ones). */
+  const attachments = () =>
+    attached.map((f, i) => ({
+      filename: f.file_name,
+      content: contents[i],
+      contentType: f.mime_type,
+      ...(inline.has(f.id) ? { cid: cidOf(f.id) } : {}),
+    }));
+  return { attachments, shown, refs };
 }
 
 /** The team's reply to the requester: branded, the reply on top, then the conversation so far. */
@@ -225,16 +262,23 @@ async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
     replyFiles(t.message.id),
   ]);
   const brand = brandOf(t.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? '');
+  const body: MessageBody = {
+    body: customerBody(t.message.body),
+    markdown: isMarkdownMessage(t.message.author_id, t.ticket.requester_id),
+    files: files.refs,
+  };
+  // The first message of a conversation the team started ("New conversation") opens it.
+  const opens = t.replies[0]?.id === t.message.id;
   const fine = `You get this email because you wrote to ${brand.name}. Reply "unsubscribe" to ${unsubscribe} to stop these emails.`;
   const props: ThreadEmailProps & { fine: string } = {
     brand,
-    heading: `${who} replied to your request`,
+    heading: opens ? `${who} wrote to you` : `${who} replied to your request`,
     ticket: { number: t.ticket.number, subject: t.ticket.subject, status: PORTAL_STATUS_LABELS[t.ticket.status] },
     message: {
       author: who,
       when: formatWhen(t.message.created_at, t.workspace.time_zone),
-      html: textToHtml(t.message.body),
-      text: t.message.body,
+      html: messageEmailHtml(body),
+      text: messageText(body),
       fromTeam: true,
     },
     files: files.shown,
@@ -256,13 +300,13 @@ async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
   return {
     from: senderOf(t.workspace.name, settings, fromAddress()),
     to: to.email,
-    subject: `Re: ${t.ticket.subject} [#${t.ticket.number}]`,
+    subject: `${opens ? '' : 'Re: '}${t.ticket.subject} [#${t.ticket.number}]`,
     text: threadEmailText(props),
     html: renderEmail(createElement(ThreadEmail, props)),
     ...threading(t),
     replyTo,
     headers: { 'List-Unsubscribe': `<mailto:${unsubscribe}?subject=unsubscribe>` },
-    attachments: files.attachments,
+    attachments: files.attachments(),
   };
 }
 
@@ -274,8 +318,15 @@ interface Notification {
   message_id: string | null;
   email: 'each' | 'digest' | 'off';
   created_at: string;
-  ticket: { id: string; number: number; subject: string; created_at: string } | null;
-  workspace: { id: string; slug: string; name: string };
+  ticket: {
+    id: string;
+    number: number;
+    subject: string;
+    created_at: string;
+    status: keyof typeof TEAM_STATUS_LABELS;
+    requester_id: string;
+  } | null;
+  workspace: { id: string; slug: string; name: string; time_zone: string };
 }
 
 /** What a notification says, in a line (the bell's wording): a request made in the same transaction is new. */
@@ -286,7 +337,7 @@ async function loadNotifications(filter: { id: string } | { workspace: string; r
   let query = admin()
     .from('notifications')
     .select(
-      'id, kind, recipient_id, actor_id, message_id, email, created_at, ticket:tickets(id, number, subject, created_at), workspace:workspaces(id, slug, name)',
+      'id, kind, recipient_id, actor_id, message_id, email, created_at, ticket:tickets(id, number, subject, created_at, status, requester_id), workspace:workspaces(id, slug, name, time_zone)',
     )
     .order('created_at')
     .order('id');
@@ -304,14 +355,18 @@ async function loadNotifications(filter: { id: string } | { workspace: string; r
   return data as unknown as Notification[];
 }
 
-/** The email of one notification: what happened, the message if there is one, the link to the ticket. */
+/**
+ * The email of one notification, in the workspace's look (046) like its replies: what happened, the
+ * message if there is one (rendered as the thread shows it), the button to the ticket.
+ */
 async function notificationEmail(n: Notification, to: Recipient): Promise<OutgoingEmail> {
   const ticket = n.ticket!;
   const ticketUrl = `${appUrl()}/w/${n.workspace.slug}/tickets/${ticket.number}`;
-  const [actor, message, thread] = await Promise.all([
+  const settingsUrl = `${appUrl()}/account#notifications`;
+  const [actor, message, thread, settings] = await Promise.all([
     n.actor_id ? displayName(n.actor_id) : Promise.resolve('Tend'),
     n.message_id
-      ? admin().from('messages').select('id, body').eq('id', n.message_id).maybeSingle()
+      ? admin().from('messages').select('id, body, author_id, created_at').eq('id', n.message_id).maybeSingle()
       : Promise.resolve({ data: null }),
     admin()
       .from('messages')
@@ -320,35 +375,41 @@ async function notificationEmail(n: Notification, to: Recipient): Promise<Outgoi
       .eq('kind', 'reply')
       .order('created_at')
       .order('id'),
+    emailSettings(n.workspace.id),
   ]);
   const replies = (thread.data ?? []) as { id: string }[];
   const isNew = n.kind === 'new_request' && n.created_at === ticket.created_at;
-  const line = headline(n, actor);
-  const body = (message.data as { body: string } | null)?.body;
-  const text = [
-    `${line} in ${n.workspace.name}${body ? ':' : '.'}`,
-    ...(body ? ['', body] : []),
-    '',
-    `Open the ticket: ${ticketUrl}`,
-    ...(body ? ['', 'Reply to this email to answer the customer.'] : []),
-    '',
-    `You get this email because of your notification settings: ${appUrl()}/account#notifications`,
-  ].join('\n');
-  const html = [
-    `<p>${escapeHtml(line)} in ${escapeHtml(n.workspace.name)}${body ? ':' : '.'}</p>`,
-    ...(body ? [`<blockquote>${textToHtml(body)}</blockquote>`] : []),
-    `<p><a href="${escapeHtml(ticketUrl)}">Open the ticket</a></p>`,
-    ...(body ? ['<p>Reply to this email to answer the customer.</p>'] : []),
-    `<p><a href="${escapeHtml(`${appUrl()}/account#notifications`)}">Notification settings</a></p>`,
-  ].join('\n');
+  const line = `${headline(n, actor)} in ${n.workspace.name}`;
+  const m = message.data as { body: string; author_id: string; created_at: string } | null;
+  const body: MessageBody | null = m
+    ? { body: m.body, markdown: isMarkdownMessage(m.author_id, ticket.requester_id) }
+    : null;
+  const props: ThreadEmailProps & { fine: string } = {
+    brand: brandOf(n.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? ''),
+    heading: line,
+    ticket: { number: ticket.number, subject: ticket.subject, status: TEAM_STATUS_LABELS[ticket.status] },
+    message: {
+      author: m ? await displayName(m.author_id) : actor,
+      when: formatWhen(m?.created_at ?? n.created_at, n.workspace.time_zone),
+      html: body ? messageEmailHtml(body) : `<p style="margin:0 0 12px">${escapeHtml(line)}.</p>`,
+      text: body ? messageText(body) : `${line}.`,
+      fromTeam: !!m && m.author_id !== ticket.requester_id,
+    },
+    files: [],
+    earlier: [],
+    button: { label: 'Open the ticket', url: ticketUrl },
+    answer: body ? 'Reply to this email to answer the customer.' : 'Open the ticket to answer.',
+    fine: `You get this email because of your notification settings: ${settingsUrl}`,
+  };
   // Threaded with the ticket's messages; a message's notification answers it.
   const at = n.message_id ? replies.findIndex((r) => r.id === n.message_id) : -1;
   const earlier = (at < 0 ? replies : replies.slice(0, at + 1)).map((r) => messageIdOf(r.id));
   return {
+    from: senderOf(n.workspace.name, settings, fromAddress()),
     to: to.email,
     subject: `${isNew ? '' : 'Re: '}[${n.workspace.name}] #${ticket.number} ${ticket.subject}`,
-    text,
-    html,
+    text: threadEmailText(props),
+    html: renderEmail(createElement(ThreadEmail, props)),
     messageId: notificationMessageId(n.id),
     ...(earlier.length
       ? { inReplyTo: earlier.at(-1), references: [...new Set([earlier[0], ...earlier.slice(-9)])] }
@@ -617,7 +678,8 @@ async function notifyAcknowledgement(ticketId: string) {
     const when = opens
       ? `We're closed right now: the team will answer from ${formatOpening(opens as string, workspace.time_zone)}.`
       : "We're closed right now: the team will answer as soon as it is back.";
-    const text = `${filled}\n\n${when}`;
+    // The canned reply is the team's writing: Markdown, as their replies are (message-html.ts).
+    const reply: MessageBody = { body: `${filled}\n\n${when}`, markdown: true };
     const props: ThreadEmailProps & { fine: string } = {
       brand,
       heading: 'We got your request',
@@ -625,8 +687,8 @@ async function notifyAcknowledgement(ticketId: string) {
       message: {
         author: brand.name,
         when: formatWhen(new Date().toISOString(), workspace.time_zone),
-        html: textToHtml(text),
-        text,
+        html: messageEmailHtml(reply),
+        text: messageText(reply),
         fromTeam: true,
       },
       files: [],
@@ -700,6 +762,106 @@ async function deliver(
       .match({ message_id: messageId, recipient: email });
     outcome.failed.push({ to: email, error: message });
   }
+}
+
+/** How many of a ticket's public messages a forward of the whole conversation carries, newest first. */
+const FORWARDED_MESSAGES = 20;
+
+interface Forward {
+  id: string;
+  message_id: string | null;
+  to_address: string;
+  note: string;
+  created_by: string;
+  created_at: string;
+  ticket: Thread['ticket'] & { workspace: Thread['workspace'] };
+}
+
+/**
+ * A forward (88_rich_mail.sql) to its outside address: the agent's note on top, then the message or
+ * the conversation (newest first), a single message's files with it. Its Reply-To is the forward's own
+ * fwd+ address: the answer comes back into the ticket as an internal note (inbound-email).
+ */
+async function notifyForward(forwardId: string) {
+  const db = admin();
+  const { data, error } = await db
+    .from('ticket_forwards')
+    .select(
+      'id, message_id, to_address, note, created_by, created_at, ticket:tickets(id, number, subject, status, requester_id, assignee_id, workspace:workspaces(id, slug, name, time_zone))',
+    )
+    .eq('id', forwardId)
+    .maybeSingle();
+  if (error) throw error;
+  if (!data) return { status: 404, body: { error: 'forward not found' } };
+  const f = data as unknown as Forward;
+  const { workspace, ...ticket } = f.ticket;
+  const one = f.message_id !== null;
+  const query = db
+    .from('messages')
+    .select('id, body, author_id, created_at')
+    .eq('ticket_id', ticket.id)
+    .eq('kind', 'reply');
+  const [{ data: messages, error: e2 }, who, settings, files] = await Promise.all([
+    one
+      ? query.eq('id', f.message_id!)
+      : query.order('created_at', { ascending: false }).order('id', { ascending: false }).limit(FORWARDED_MESSAGES),
+    displayName(f.created_by),
+    emailSettings(workspace.id),
+    one ? replyFiles(f.message_id!) : Promise.resolve(null),
+  ]);
+  if (e2) throw e2;
+  const team = await teamOf(workspace.id, [...new Set(messages.map((m) => m.author_id as string))]);
+  const forwarded = await Promise.all(
+    messages.map(async (m) => {
+      const body: MessageBody = {
+        body: m.body,
+        markdown: isMarkdownMessage(m.author_id, ticket.requester_id),
+        files: files?.refs,
+      };
+      return {
+        author: await displayName(m.author_id),
+        when: formatWhen(m.created_at, workspace.time_zone),
+        html: messageEmailHtml(body),
+        text: messageText(body),
+        fromTeam: team.has(m.author_id),
+      };
+    }),
+  );
+  const brand = brandOf(workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? '');
+  const note: MessageBody = { body: f.note || `${who} forwarded this to you.`, markdown: true };
+  const props: ThreadEmailProps & { fine: string } = {
+    brand,
+    heading: `${who} forwarded ${one ? 'a message' : 'a conversation'} to you`,
+    ticket: { number: ticket.number, subject: ticket.subject, status: TEAM_STATUS_LABELS[ticket.status] },
+    message: {
+      author: who,
+      when: formatWhen(f.created_at, workspace.time_zone),
+      html: messageEmailHtml(note),
+      text: messageText(note),
+      fromTeam: true,
+    },
+    files: files?.shown ?? [],
+    filesNote: files?.shown.some((x) => x.url)
+      ? `Files too big to go with an email are links; each works for ${FILE_LINK_DAYS} days.`
+      : undefined,
+    earlier: forwarded,
+    earlierTitle: one ? 'Forwarded message' : 'Forwarded conversation',
+    answer: `Reply to this email to answer ${who}: your reply reaches ${brand.name}’s team only, never the customer.`,
+    fine: `${who} of ${brand.name} forwarded this from request #${ticket.number}.`,
+  };
+  const messageId = `<f.${f.id}@${inboundDomain()}>`;
+  const outcome = newOutcome();
+  await deliver(outcome, messageId, f.to_address, ticket.id, async () => ({
+    from: senderOf(workspace.name, settings, fromAddress()),
+    to: f.to_address,
+    subject: `Fwd: ${ticket.subject} [#${ticket.number}]`,
+    text: threadEmailText(props),
+    html: renderEmail(createElement(ThreadEmail, props)),
+    messageId,
+    replyTo: await forwardAddress(f.id),
+    attachments: files?.attachments() ?? [],
+  }));
+  return { status: outcome.failed.length ? 502 : 200, body: outcome };
 }
 
 interface Invitation {
@@ -791,9 +953,10 @@ Deno.serve(async (req) => {
     answer = await notifyAcknowledgement(str('ticket_id')!);
   else if (payload.type === 'invitation' && str('invitation_id') && str('token'))
     answer = await notifyInvitation(str('invitation_id')!, str('token')!);
+  else if (payload.type === 'forward' && str('forward_id')) answer = await notifyForward(str('forward_id')!);
   if (answer) return json(answer.status, answer.body);
   return json(400, {
     error:
-      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "digest", "workspace_id", "recipient_id"}, {"type": "survey", "survey_id"}, {"type": "acknowledgement", "ticket_id"} or {"type": "invitation", "invitation_id", "token"}',
+      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "digest", "workspace_id", "recipient_id"}, {"type": "survey", "survey_id"}, {"type": "acknowledgement", "ticket_id"}, {"type": "invitation", "invitation_id", "token"} or {"type": "forward", "forward_id"}',
   });
 });

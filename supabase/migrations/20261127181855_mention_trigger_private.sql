@@ -1,0 +1,1 @@
+revoke execute on function private.mention_members() from public;

@@ -1,0 +1,165 @@
+// Bulk changes in the database (docs/product.md §2.6): public.bulk_update_tickets changes many tickets
+// of one workspace in one call, each through the same state machine as a single change (for the
+// caller), skipping — and counting by reason — those it doesn't apply to; per role, within one
+// workspace only; a bulk change and a single edit of the same ticket queue instead of deadlocking.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bulkSummary } from '../../app/lib/helpdesk/bulk.ts';
+import { dbFixture } from '../support/fixture.ts';
+import { PEOPLE, openTicket } from '../support/db.ts';
+
+type Role = 'acmeAdmin' | 'acmeAgent' | 'acmeCustomer' | 'globexAdmin' | 'anon';
+const ROLES: Role[] = ['acmeAdmin', 'acmeAgent', 'acmeCustomer', 'globexAdmin', 'anon'];
+
+describe('bulk changes', () => {
+  const db = dbFixture();
+  const clients = {} as Record<Role, SupabaseClient>;
+  const tickets = async (n: number) => Promise.all(Array.from({ length: n }, () => openTicket(db)));
+  // In the order of `ids` (tickets() opens them concurrently: their numbers may come in any order).
+  const statuses = async (ids: string[]) =>
+    (
+      await db.sql(
+        'select t.status from unnest($1::uuid[]) with ordinality u(id, i) join tickets t on t.id = u.id order by u.i',
+        [ids],
+      )
+    ).rows.map((r) => r.status);
+
+  beforeAll(async () => {
+    for (const r of ROLES) clients[r] = r === 'anon' ? db.anon() : await db.as(r);
+  });
+
+  for (const role of ROLES) {
+    const member = role === 'acmeAdmin' || role === 'acmeAgent';
+    it(`${role}: ${member ? 'changes' : 'may not change'} the workspace's tickets in bulk`, async () => {
+      const ids = (await tickets(3)).map((t) => t.id);
+      const { data, error } = await clients[role].rpc('bulk_update_tickets', {
+        p_ticket_ids: ids,
+        p_action: 'priority',
+        p_value: 'urgent',
+      });
+      if (member) expect(data).toEqual({ updated: 3, skipped: {} });
+      else expect(error?.message, role).toMatch(role === 'anon' ? /permission denied/ : /^not_found$/);
+      const { rows } = await db.sql('select priority from tickets where id = any ($1)', [ids]);
+      expect(rows.map((r) => r.priority)).toEqual(Array(3).fill(member ? 'urgent' : 'normal'));
+    });
+  }
+
+  it('status: each ticket through the state machine for the caller; skipped ones counted by reason', async () => {
+    const ids = (await tickets(5)).map((t) => t.id);
+    await db.sql(`update tickets set status = 'solved' where id = $1`, [ids[0]]);
+    await db.sql(`update tickets set status = 'closed' where id = any ($1)`, [[ids[1], ids[2]]]);
+    await db.sql(`update tickets set status = 'pending' where id = $1`, [ids[3]]);
+    const { data, error } = await clients.acmeAgent.rpc('bulk_update_tickets', {
+      p_ticket_ids: ids,
+      p_action: 'status',
+      p_value: 'pending',
+    });
+    expect(error).toBeNull();
+    // new→pending is a team move; solved→pending and closed→pending are nobody's; one was pending.
+    expect(data).toEqual({ updated: 1, skipped: { solved: 1, closed: 2, unchanged: 1 } });
+    expect(bulkSummary(data)).toBe('1 updated, 4 skipped: 2 closed, 1 solved, 1 already so');
+    expect(await statuses(ids)).toEqual(['solved', 'closed', 'closed', 'pending', 'pending']);
+    // Closing is an admin's move: an agent's batch skips every one, an admin's closes the solved one.
+    const close = (c: SupabaseClient) =>
+      c.rpc('bulk_update_tickets', { p_ticket_ids: [ids[0]], p_action: 'status', p_value: 'closed' });
+    expect((await close(clients.acmeAgent)).data).toEqual({ updated: 0, skipped: { solved: 1 } });
+    expect((await close(clients.acmeAdmin)).data).toEqual({ updated: 1, skipped: {} });
+    const events = await db.sql(
+      `select actor_id from ticket_events where ticket_id = $1 and type = 'status' and "to" = 'closed'`,
+      [ids[0]],
+    );
+    expect(events.rows).toEqual([{ actor_id: PEOPLE.acmeAdmin.id }]);
+  });
+
+  it('assign opens new tickets, as a single assignment does; a non-member is refused for the batch', async () => {
+    const ids = (await tickets(2)).map((t) => t.id);
+    const { data } = await clients.acmeAgent.rpc('bulk_update_tickets', {
+      p_ticket_ids: ids,
+      p_action: 'assign',
+      p_value: PEOPLE.acmeAgent2.id,
+    });
+    expect(data).toEqual({ updated: 2, skipped: {} });
+    const { rows } = await db.sql('select status, assignee_id from tickets where id = any ($1)', [ids]);
+    expect(rows).toEqual(Array(2).fill({ status: 'open', assignee_id: PEOPLE.acmeAgent2.id }));
+    const refused = await clients.acmeAgent.rpc('bulk_update_tickets', {
+      p_ticket_ids: ids,
+      p_action: 'assign',
+      p_value: PEOPLE.globexAdmin.id,
+    });
+    expect(refused.error?.message).toBe('assignee_not_member');
+    const unassign = await clients.acmeAgent.rpc('bulk_update_tickets', {
+      p_ticket_ids: ids,
+      p_action: 'assign',
+      p_value: 'none',
+    });
+    expect(unassign.data).toEqual({ updated: 2, skipped: {} });
+  });
+
+  it('adds and removes a tag (creating it if the agent may); tagged already counts as unchanged', async () => {
+    const ids = (await tickets(3)).map((t) => t.id);
+    const tag = `bulk-${Date.now()}`;
+    await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ids[0], p_name: tag });
+    const add = await clients.acmeAgent.rpc('bulk_update_tickets', {
+      p_ticket_ids: ids,
+      p_action: 'add_tag',
+      p_value: tag,
+    });
+    expect(add.data).toEqual({ updated: 2, skipped: { unchanged: 1 } });
+    const remove = await clients.acmeAgent.rpc('bulk_update_tickets', {
+      p_ticket_ids: ids,
+      p_action: 'remove_tag',
+      p_value: tag,
+    });
+    expect(remove.data).toEqual({ updated: 3, skipped: {} });
+    expect(
+      (await db.sql('select count(*)::int as n from ticket_tags where ticket_id = any ($1)', [ids])).rows[0].n,
+    ).toBe(0);
+    const bad = await clients.acmeAgent.rpc('bulk_update_tickets', {
+      p_ticket_ids: ids,
+      p_action: 'add_tag',
+      p_value: 'no good',
+    });
+    expect(bad.error?.message).toBe('tag_invalid');
+  });
+
+  it("only one workspace's tickets: another workspace's are skipped as not found, never changed", async () => {
+    const acme = (await tickets(1))[0];
+    const globex = await db.as('globexCustomer');
+    const { data: other } = await globex.rpc('create_ticket', {
+      p_workspace_slug: 'globex',
+      p_subject: 'Hi',
+      p_body: 'Hi',
+    });
+    const otherId = other[0].id as string;
+    const { data } = await clients.acmeAdmin.rpc('bulk_update_tickets', {
+      p_ticket_ids: [acme.id, otherId],
+      p_action: 'priority',
+      p_value: 'high',
+    });
+    expect(data).toEqual({ updated: 1, skipped: { not_found: 1 } });
+    expect((await db.sql('select priority from tickets where id = $1', [otherId])).rows[0].priority).toBe('normal');
+  });
+
+  it('refuses an unknown action or value, and no tickets or more than 1 000', async () => {
+    const ids = (await tickets(1)).map((t) => t.id);
+    const call = (args: Record<string, unknown>) =>
+      clients.acmeAgent.rpc('bulk_update_tickets', { p_ticket_ids: ids, p_action: 'status', p_value: 'open', ...args });
+    expect((await call({ p_action: 'delete' })).error?.message).toBe('bad_request');
+    expect((await call({ p_value: 'sleeping' })).error?.message).toBe('bad_request');
+    expect((await call({ p_ticket_ids: [] })).error?.message).toBe('bad_request');
+    const many = Array.from({ length: 1001 }, () => crypto.randomUUID());
+    expect((await call({ p_ticket_ids: many })).error?.message).toBe('bad_request');
+  });
+
+  it('a bulk change and a single edit of the same tickets both land, one after the other', async () => {
+    const ids = (await tickets(20)).map((t) => t.id);
+    const [bulk, single] = await Promise.all([
+      clients.acmeAgent.rpc('bulk_update_tickets', { p_ticket_ids: ids, p_action: 'priority', p_value: 'high' }),
+      clients.acmeAdmin.from('tickets').update({ assignee_id: PEOPLE.acmeAdmin.id }).eq('id', ids[19]).select('id'),
+    ]);
+    expect(bulk.error).toBeNull();
+    expect(single.error).toBeNull();
+    const { rows } = await db.sql('select priority, assignee_id from tickets where id = $1', [ids[19]]);
+    expect(rows[0]).toEqual({ priority: 'high', assignee_id: PEOPLE.acmeAdmin.id });
+  });
+});

@@ -1,0 +1,215 @@
+// Tags in the database (docs/product.md §2.4), per role through PostgREST: members tag and untag
+// their workspace's tickets (agents create new tags unless the workspace turns that off), admins
+// rename, colour, merge and delete; customers, another workspace and visitors see no tag; the history
+// records each change; the inbox filters by tags (all of them) and shows them on its rows.
+import { randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
+import { ACME, GLOBEX, PEOPLE, openTicket } from '../support/db.ts';
+
+type Role = 'acmeAdmin' | 'acmeAgent' | 'acmeCustomer' | 'globexAdmin' | 'anon';
+const ROLES: Role[] = ['acmeAdmin', 'acmeAgent', 'acmeCustomer', 'globexAdmin', 'anon'];
+
+describe('tags', () => {
+  const db = dbFixture();
+  const clients = {} as Record<Role, SupabaseClient>;
+  const name = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+  const tagOf = async (ticketId: string) =>
+    (
+      await db.sql(
+        'select g.name from ticket_tags tt join tags g on g.id = tt.tag_id where tt.ticket_id = $1 order by 1',
+        [ticketId],
+      )
+    ).rows.map((r) => r.name as string);
+  const newTag = async (label = 'fresh', workspace = ACME) =>
+    (await db.sql('insert into tags (workspace_id, name) values ($1, $2) returning id', [workspace, name(label)]))
+      .rows[0].id as string;
+
+  beforeAll(async () => {
+    for (const r of ROLES) clients[r] = r === 'anon' ? db.anon() : await db.as(r);
+  });
+
+  describe('per role', () => {
+    for (const role of ROLES) {
+      const member = role === 'acmeAdmin' || role === 'acmeAgent';
+      const admin = role === 'acmeAdmin';
+
+      it(`${role}: ${member ? 'tags' : 'may not tag'} a ticket, creating the tag`, async () => {
+        const ticket = await openTicket(db);
+        const tag = name('billing');
+        const { data, error } = await clients[role].rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: tag });
+        if (member) {
+          expect(error).toBeNull();
+          expect(typeof data).toBe('string');
+        } else expect(error?.message, role).toMatch(role === 'anon' ? /permission denied/ : /^not_found$/);
+        expect(await tagOf(ticket.id)).toEqual(member ? [tag] : []);
+      });
+
+      it(`${role}: ${member ? 'reads' : 'reads none of'} the workspace's tags and ticket tags`, async () => {
+        const ticket = await openTicket(db);
+        const tag = await newTag();
+        await db.sql('insert into ticket_tags (ticket_id, tag_id) values ($1, $2)', [ticket.id, tag]);
+        const tags = await clients[role].from('tags').select('id').eq('id', tag);
+        const links = await clients[role].from('ticket_tags').select('tag_id').eq('ticket_id', ticket.id);
+        expect(tags.data ?? []).toHaveLength(member ? 1 : 0);
+        expect(links.data ?? []).toHaveLength(member ? 1 : 0);
+      });
+
+      it(`${role}: ${member ? 'removes' : 'may not remove'} a ticket's tag`, async () => {
+        const ticket = await openTicket(db);
+        const tag = await newTag();
+        await db.sql('insert into ticket_tags (ticket_id, tag_id) values ($1, $2)', [ticket.id, tag]);
+        await clients[role].from('ticket_tags').delete().eq('ticket_id', ticket.id).eq('tag_id', tag);
+        expect(await tagOf(ticket.id)).toHaveLength(member ? 0 : 1);
+      });
+
+      it(`${role}: ${admin ? 'renames, colours and deletes' : 'may not rename, colour or delete'} a tag`, async () => {
+        const tag = await newTag();
+        const renamed = name('renamed');
+        await clients[role].from('tags').update({ name: renamed, colour: 'red' }).eq('id', tag);
+        const { rows } = await db.sql('select name, colour from tags where id = $1', [tag]);
+        expect(rows[0].name === renamed && rows[0].colour === 'red').toBe(admin);
+        await clients[role].from('tags').delete().eq('id', tag);
+        expect((await db.sql('select 1 from tags where id = $1', [tag])).rowCount).toBe(admin ? 0 : 1);
+      });
+
+      it(`${role}: ${admin ? 'merges' : 'may not merge'} two tags`, async () => {
+        const [from, into] = [await newTag('from'), await newTag('into')];
+        const ticket = await openTicket(db);
+        await db.sql('insert into ticket_tags (ticket_id, tag_id) values ($1, $2)', [ticket.id, from]);
+        const { error } = await clients[role].rpc('merge_tags', { p_from: from, p_into: into });
+        if (admin) expect(error).toBeNull();
+        else expect(error?.message, role).toMatch(role === 'acmeAgent' ? /^forbidden$/ : /not_found|permission denied/);
+        const { rows } = await db.sql('select tag_id from ticket_tags where ticket_id = $1', [ticket.id]);
+        expect(rows).toEqual([{ tag_id: admin ? into : from }]);
+      });
+    }
+  });
+
+  it("an agent can't tag a ticket with another workspace's tag, nor tag another workspace's ticket", async () => {
+    const ticket = await openTicket(db);
+    const globexTag = await newTag('globex', GLOBEX);
+    const { error } = await clients.acmeAgent.from('ticket_tags').insert({ ticket_id: ticket.id, tag_id: globexTag });
+    expect(error?.message).toBe('not_found');
+    const globex = await db.as('globexCustomer');
+    const { data: other } = await globex.rpc('create_ticket', {
+      p_workspace_slug: 'globex',
+      p_subject: 'Elsewhere',
+      p_body: 'Hi',
+    });
+    const bad = await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: other?.[0]?.id, p_name: 'x' });
+    expect(bad.error?.message).toBe('not_found');
+    expect(await tagOf(ticket.id)).toEqual([]);
+  });
+
+  it('names are identifiers: trimmed and lower-cased, anything else refused', async () => {
+    const ticket = await openTicket(db);
+    const tag = name('vip');
+    const ok = await clients.acmeAgent.rpc('add_ticket_tag', {
+      p_ticket_id: ticket.id,
+      p_name: `  ${tag.toUpperCase()} `,
+    });
+    expect(ok.error).toBeNull();
+    for (const bad of ['', 'two words', '-leading', 'x'.repeat(41), 'a,b'])
+      expect(
+        (await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: bad })).error?.message,
+      ).toBe('tag_invalid');
+    // Tagging twice changes nothing.
+    expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: tag })).error).toBeNull();
+    expect(await tagOf(ticket.id)).toEqual([tag]);
+  });
+
+  it('agents create tags only while the workspace lets them; admins always', async () => {
+    const ticket = await openTicket(db);
+    const existing = name('known');
+    await db.sql('insert into tags (workspace_id, name) values ($1, $2)', [ACME, existing]);
+    await db.sql('update workspaces set agents_create_tags = false where id = $1', [ACME]);
+    try {
+      const refused = await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: name('new') });
+      expect(refused.error?.message).toBe('tag_create_forbidden');
+      const direct = await clients.acmeAgent.from('tags').insert({ workspace_id: ACME, name: name('direct') });
+      expect(direct.error?.code).toBe('42501');
+      // An existing tag is still theirs to use; an admin still creates.
+      expect(
+        (await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: existing })).error,
+      ).toBeNull();
+      expect(
+        (await clients.acmeAdmin.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: name('admins') })).error,
+      ).toBeNull();
+      expect(await tagOf(ticket.id)).toHaveLength(2);
+      // Only an admin turns the setting back on.
+      await clients.acmeAgent.from('workspaces').update({ agents_create_tags: true }).eq('id', ACME);
+      expect((await db.sql('select agents_create_tags from workspaces where id = $1', [ACME])).rows[0]).toEqual({
+        agents_create_tags: false,
+      });
+      await clients.acmeAdmin.from('workspaces').update({ agents_create_tags: true }).eq('id', ACME);
+      expect((await db.sql('select agents_create_tags from workspaces where id = $1', [ACME])).rows[0]).toEqual({
+        agents_create_tags: true,
+      });
+    } finally {
+      await db.sql('update workspaces set agents_create_tags = true where id = $1', [ACME]);
+    }
+  });
+
+  it('the history says who added and removed which tag; a merge or a deleted tag writes none', async () => {
+    const ticket = await openTicket(db);
+    const tag = name('refund');
+    const { data: tagId } = await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: tag });
+    await clients.acmeAgent.from('ticket_tags').delete().eq('ticket_id', ticket.id).eq('tag_id', tagId);
+    const [a, b] = [await newTag('a'), await newTag('b')];
+    await db.sql('insert into ticket_tags (ticket_id, tag_id) values ($1, $2), ($1, $3)', [ticket.id, a, b]);
+    await clients.acmeAdmin.rpc('merge_tags', { p_from: a, p_into: b });
+    await clients.acmeAdmin.from('tags').delete().eq('id', b);
+    const { rows } = await db.sql(
+      `select actor_id, type, "to" from ticket_events where ticket_id = $1 and type like 'tag%' order by id`,
+      [ticket.id],
+    );
+    expect(rows.slice(0, 2)).toEqual([
+      { actor_id: PEOPLE.acmeAgent.id, type: 'tag_added', to: tag },
+      { actor_id: PEOPLE.acmeAgent.id, type: 'tag_removed', to: tag },
+    ]);
+    // The two added by SQL (no actor), then nothing for the merge and the delete.
+    expect(rows.slice(2).map((r) => r.type)).toEqual(['tag_added', 'tag_added']);
+    expect(await tagOf(ticket.id)).toEqual([]);
+  });
+
+  it('the inbox filters by tags (every one given), shows them on rows, and an unknown tag matches nothing', async () => {
+    const [one, both, none] = [await openTicket(db), await openTicket(db), await openTicket(db)];
+    const [x, y] = [name('x'), name('y')];
+    for (const [t, tag] of [
+      [one, x],
+      [both, x],
+      [both, y],
+    ] as const)
+      expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: t.id, p_name: tag })).error).toBeNull();
+    const inbox = async (tags: string[]) => {
+      const { data, error } = await clients.acmeAgent.rpc('inbox', { p_slug: 'acme', p_view: 'all', p_tags: tags });
+      expect(error).toBeNull();
+      return data as { total: number | null; tickets: { id: string; tags: { name: string; colour: string }[] }[] };
+    };
+    const byX = await inbox([x]);
+    expect(byX.tickets.map((t) => t.id).sort()).toEqual([one.id, both.id].sort());
+    expect(byX.total).toBeNull();
+    expect(byX.tickets.find((t) => t.id === both.id)?.tags.map((t) => t.name)).toEqual([x, y].sort());
+    expect((await inbox([x, y])).tickets.map((t) => t.id)).toEqual([both.id]);
+    expect((await inbox([x, 'no-such-tag'])).tickets).toEqual([]);
+    expect((await inbox([])).tickets.map((t) => t.id)).toContain(none.id);
+    // Customers can't call the inbox at all; their own ticket's row holds no tags.
+    const row = await clients.acmeCustomer.from('tickets').select('*').eq('id', both.id).single();
+    expect(Object.keys(row.data ?? {})).not.toContain('tags');
+  });
+
+  it('two agents creating the same new tag at once end with one tag on both tickets', async () => {
+    const [t1, t2] = [await openTicket(db), await openTicket(db)];
+    const tag = name('race');
+    const agent2 = await db.as('acmeAgent2');
+    const [a, b] = await Promise.all([
+      clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: t1.id, p_name: tag }),
+      agent2.rpc('add_ticket_tag', { p_ticket_id: t2.id, p_name: tag }),
+    ]);
+    expect([a.error, b.error]).toEqual([null, null]);
+    expect(a.data).toBe(b.data);
+    expect((await db.sql('select count(*)::int as n from tags where name = $1', [tag])).rows[0].n).toBe(1);
+  });
+});

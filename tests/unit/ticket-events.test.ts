@@ -1,0 +1,26 @@
+// What the ticket page's history says of a merge (docs/product.md §2.9): who merged what on both
+// tickets, and the moved events marked with the number of the ticket they were written on.
+import { describe, expect, it } from 'vitest';
+import { historyLine } from '~/routes/w.$slug.tickets.$number/ticket-events.ts';
+
+const name = (id: string | null) => (id === 'sam' ? 'Sam' : 'Tend');
+
+describe('history lines of a merge', () => {
+  it('says who merged which ticket into which, on each side', () => {
+    expect(historyLine({ actor_id: 'sam', type: 'merged_into', from: null, to: '5' }, name)).toBe(
+      'Sam merged this ticket into #5',
+    );
+    expect(historyLine({ actor_id: 'sam', type: 'merged_from', from: '12', to: null }, name)).toBe(
+      'Sam merged #12 into this ticket',
+    );
+  });
+
+  it("marks an event a merge moved with its first ticket's number", () => {
+    expect(historyLine({ actor_id: 'sam', type: 'created', from: null, to: 'new', from_ticket: 12 }, name)).toBe(
+      '#12: Sam opened the request',
+    );
+    expect(historyLine({ actor_id: 'sam', type: 'created', from: null, to: 'new', from_ticket: null }, name)).toBe(
+      'Sam opened the request',
+    );
+  });
+});
