@@ -83,11 +83,14 @@ end $$;
 
 -- Whether solving this ticket asks the requester. Not when the workspace turned it off, nor when the
 -- requester is on the team (their own ticket), nor for a write by a direct database session (seed,
--- imports: they mail no one). Merged and spam tickets will be left out here too: those states don't
--- exist yet (the triage issue adds them, and its check joins this one).
+-- imports: they mail no one), nor for a merged ticket (docs/decisions/053-merge-and-split.md: a duplicate;
+-- its requester hears from the ticket it went into). tickets_merged_closed keeps a merged ticket closed, so
+-- today none is solved; the check says the rule where it is decided. Spam is not a state yet: its check
+-- joins the merged one here when it is.
 create function private.survey_wanted(t public.tickets) returns boolean
 language sql stable security definer set search_path = '' as $$
   select auth.role() is not null
+     and t.merged_into_id is null
      and coalesce((select s.enabled from public.csat_settings s where s.workspace_id = t.workspace_id), true)
      and not exists (select 1 from public.memberships m where m.workspace_id = t.workspace_id and m.user_id = t.requester_id)
 $$;
@@ -115,8 +118,21 @@ create trigger tickets_ask_satisfaction after update of status on public.tickets
   for each row when (new.status = 'solved' and old.status is distinct from 'solved')
   execute function private.ask_satisfaction();
 
+-- A ticket merged into another (merge_tickets, 52_triage.sql) asks nothing more: the survey of its last
+-- solve closes at once, so its rating link says the survey has closed, the portal no longer shows it and
+-- notify sends no survey email still to go (a retry). An answer given before the merge stays counted.
+create function private.close_merged_surveys() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  update public.csat_surveys set expires_at = now() where ticket_id = new.id and expires_at > now();
+  return null;
+end $$;
+create trigger tickets_close_merged_surveys after update of merged_into_id on public.tickets
+  for each row when (old.merged_into_id is null and new.merged_into_id is not null)
+  execute function private.close_merged_surveys();
+
 revoke all on function private.signing_key(text), private.survey_token(uuid), private.survey_of_token(text),
-  private.survey_wanted(public.tickets), private.ask_satisfaction() from public;
+  private.survey_wanted(public.tickets), private.ask_satisfaction(), private.close_merged_surveys() from public;
 
 -- ---------------------------------------------------------------------------------------------
 -- A survey's token, for notify (service_role) and for its requester (the portal's buttons); null for
@@ -281,7 +297,7 @@ grant execute on function public.save_csat_settings(uuid, boolean, text) to auth
 -- of the workspace, the public replies they wrote in the range, the tickets solved in it while assigned to
 -- them, the median first response and resolution of those tickets (first answered, solved in the range),
 -- the SLA targets decided in it while theirs (sla_report's outcomes) and the survey answers about them
--- (csat_report's). Per tag follows once tags exist (the triage issue).
+-- (csat_report's). Per tag: tag_report, below.
 create function public.agent_report(p_slug text, p_from date default null, p_to date default null, p_days integer default null)
 returns jsonb
 language plpgsql stable security invoker set search_path = '' as $$
@@ -324,3 +340,37 @@ begin
 end $$;
 revoke all on function public.agent_report(text, date, date, integer) from public, anon;
 grant execute on function public.agent_report(text, date, date, integer) to authenticated, service_role;
+
+-- The reports per tag (issue 28 item 6; admins; the range as workspace_report takes it): for each tag of
+-- the workspace, the SLA targets decided in the range on the tickets carrying it now (sla_report's
+-- outcomes) and the survey answers about those tickets (csat_report's), as workspace_report's by_tag
+-- counts tickets by their tags now. Tags with neither are left out. Read from the tags' tickets
+-- (ticket_tags_tag_idx, then each ticket's outcomes and surveys by their ticket_id keys).
+create function public.tag_report(p_slug text, p_from date default null, p_to date default null, p_days integer default null)
+returns jsonb
+language plpgsql stable security invoker set search_path = '' as $$
+declare
+  ws uuid;
+  lo timestamptz;
+  hi timestamptz;
+begin
+  select r.ws, r.lo, r.hi into ws, lo, hi from private.admin_report_range(p_slug, p_from, p_to, p_days) r;
+  return (
+    select coalesce(jsonb_agg(jsonb_build_object('name', g.name, 'colour', g.colour, 'sla_met', o.met, 'sla_total', o.total,
+                                                 'good', c.good, 'okay', c.okay, 'bad', c.bad)
+                              order by g.name), '[]')
+      from public.tags g
+     cross join lateral (
+       select count(*) filter (where x.met) as met, count(*) as total
+         from public.ticket_tags tt join public.sla_outcomes x on x.ticket_id = tt.ticket_id
+        where tt.tag_id = g.id and x.decided_at >= lo and x.decided_at < hi) o
+     cross join lateral (
+       select count(*) filter (where x.rating = 'good') as good, count(*) filter (where x.rating = 'okay') as okay,
+              count(*) filter (where x.rating = 'bad') as bad
+         from public.ticket_tags tt join public.csat_surveys x on x.ticket_id = tt.ticket_id
+        where tt.tag_id = g.id and x.rating is not null and x.created_at >= lo and x.created_at < hi) c
+     where g.workspace_id = ws and (o.total > 0 or c.good + c.okay + c.bad > 0)
+  );
+end $$;
+revoke all on function public.tag_report(text, date, date, integer) from public, anon;
+grant execute on function public.tag_report(text, date, date, integer) to authenticated, service_role;

@@ -35,13 +35,16 @@ revoke all on function public.save_after_hours_reply(uuid, uuid) from public, an
 grant execute on function public.save_after_hours_reply(uuid, uuid) to authenticated, service_role;
 
 -- A new request while the team is closed: notify acknowledges it after the commit. Not for a request a
--- member opened, nor for a direct database session's (seed, imports mail no one).
+-- member opened, for themselves or with a customer (start_conversation, 88_rich_mail.sql: the customer
+-- gets the member's message, not "we got your request"), nor for a direct database session's (seed,
+-- imports mail no one).
 create function private.acknowledge_after_hours() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if auth.role() is null
      or not exists (select 1 from public.after_hours_replies where workspace_id = new.workspace_id)
-     or exists (select 1 from public.memberships where workspace_id = new.workspace_id and user_id = new.requester_id)
+     or exists (select 1 from public.memberships where workspace_id = new.workspace_id
+                                                  and user_id in (new.requester_id, auth.uid()))
      or private.next_opening(new.workspace_id, new.created_at) <= new.created_at then
     return null;
   end if;

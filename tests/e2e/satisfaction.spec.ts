@@ -1,7 +1,7 @@
 // Satisfaction ratings end to end (issue 28 item 4; docs/product.md "Satisfaction ratings"): a solved
 // request's survey email in the mail catcher; its "Bad" link, followed signed out, records the answer;
-// a comment is added (with JavaScript and without); the ticket's header and the reports show it, and the
-// report's CSV carries it. Admins turn the survey off or word the question at /w/:slug/settings/satisfaction.
+// a comment is added (with JavaScript and without); the ticket's header, its inbox row and the reports show
+// it, and the report's CSV carries it. Admins turn the survey off or word the question at /w/:slug/settings/satisfaction.
 // Fresh accounts and workspaces of their own.
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
@@ -65,6 +65,10 @@ for (const javaScript of [true, false]) {
     await page.goto(`/w/${slug}/tickets/${number}`);
     await page.getByRole('button', { name: 'Assign to me' }).click();
     await expect(page.locator('.hd-ticket__facts')).toContainText('assigned to');
+    // Tagged, for the report per tag.
+    await page.getByLabel('Add a tag').fill('kettles');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(page.locator('form.hd-tags').locator('[data-tag]')).toHaveText(['kettles×']);
     await page.getByLabel('Status', { exact: true }).selectOption('solved');
     if (!javaScript) await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.locator('.hd-ticket__facts [data-status]')).toHaveAttribute('data-status', 'solved');
@@ -94,9 +98,13 @@ for (const javaScript of [true, false]) {
     await expect(rating.getByLabel('Anything to add? (optional)')).toHaveValue(comment);
 
     await page.goto(`/w/${slug}/tickets/${number}`);
-    await expect(page.locator('.hd-ticket__facts')).toContainText('rated Bad');
+    await expect(page.getByTestId('rating')).toContainText('Rated Bad by the requester');
     await expect(page.getByTestId('rating-comment')).toHaveText(comment);
     if (javaScript) await screenshots(page, testInfo, 'ticket-rated');
+    // The inbox row says it too.
+    await page.goto(`/w/${slug}?view=all`);
+    await expect(page.getByTestId('inbox-row').filter({ hasText: subject })).toContainText('rated Bad');
+    if (javaScript) await screenshots(page, testInfo, 'inbox-rated');
 
     await page.goto(`/w/${slug}/reports?range=7`);
     const report = page.getByTestId('csat-report');
@@ -106,6 +114,13 @@ for (const javaScript of [true, false]) {
     const agents = page.getByTestId('agents');
     await expect(agents.getByRole('row').nth(1)).toContainText('1'); // one solved
     await expect(agents.getByRole('row').nth(1).getByRole('cell').last()).toHaveText('0 %');
+    // Per tag: no SLA target here, one answer, Bad.
+    const tags = page.getByTestId('tags');
+    await expect(tags.getByRole('row').nth(1)).toContainText('kettles');
+    await expect(tags.getByRole('row').nth(1).getByRole('cell').last()).toHaveText('0 %');
+    expect(await (await page.request.get(`/w/${slug}/reports/csv/tags?range=7`)).text()).toContain(
+      'kettles,0,0,,0,0,1,0',
+    );
     if (javaScript) await expectNoViolations(page);
     // The comments' CSV, as the link downloads it.
     const csv = await (await page.request.get(`/w/${slug}/reports/csv/csat-comments?range=7`)).text();

@@ -1,6 +1,7 @@
 // The acknowledgement outside business hours (issue 28 item 7; supabase/schemas/93_after_hours.sql): a
 // request that arrives while the team is closed gets the canned reply the admins picked, filled in, and
-// when the team opens next; none while open or with no reply picked; who may pick it.
+// when the team opens next; none while open, with no reply picked or for a conversation a member started;
+// who may pick it.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -109,6 +110,30 @@ describe('outside business hours', () => {
     await settled();
     expect(await acknowledgements(open.number)).toEqual([]);
     expect(await acknowledgements(unpicked.number)).toEqual([]);
+  });
+
+  it('acknowledges nothing for a conversation a member started with the customer', async () => {
+    await closedNow();
+    expect((await pick('acmeAdmin', ACME, reply)).error).toBeNull();
+    const { rows } = await db.sql('select coalesce(max(number), 0) + 1 as n from tickets where workspace_id = $1', [
+      ACME,
+    ]);
+    const { data, error } = await (await db.as('acmeAgent')).rpc('start_conversation', {
+      p_workspace_id: ACME,
+      p_requester_email: PEOPLE.acmeCustomer.email,
+      p_subject: `After hours ${rows[0].n}`,
+      p_body: 'We saw your order go out twice; the second is refunded.',
+    });
+    expect(error).toBeNull();
+    expect(data).toEqual([{ id: expect.any(String), number: rows[0].n }]);
+    // The agent's message reaches the customer; no acknowledgement goes with it.
+    await waitFor('the agent’s message', async () =>
+      (await messagesTo(db.stack.mailUrl, PEOPLE.acmeCustomer.email, { notifications: true })).some(
+        (m) => m.Subject === `After hours ${rows[0].n} [#${rows[0].n}]`,
+      ),
+    );
+    await settled();
+    expect(await acknowledgements(rows[0].n)).toEqual([]);
   });
 
   it('admins pick one of their workspace’s replies; agents and customers can’t; removing the reply drops it', async () => {

@@ -117,6 +117,38 @@ describe('asking', () => {
     const t = await solvedTicket('Own question');
     expect((await surveysOf(t.id))[0].question).toBe('Were we any help?');
   });
+
+  it('a merged ticket asks nothing more: its survey closes, its link says so, no survey email goes after', async () => {
+    const t = await solvedTicket('Merged after solving');
+    const kept = await openTicket(db, 'acmeCustomer', 'The one kept');
+    const [survey] = await surveysOf(t.id);
+    const token = await tokenOf(survey.id);
+    /** What survey_wanted says of a ticket as it is now, for a signed-in caller (the API's role). */
+    const wanted = async (ticketId: string) =>
+      (
+        await db.sql(
+          `with caller as (select set_config('request.jwt.claims', '{"role":"authenticated"}', true))
+           select private.survey_wanted(t) as wanted from caller, tickets t where t.id = $1`,
+          [ticketId],
+        )
+      ).rows[0].wanted as boolean;
+    expect(await wanted(t.id)).toBe(true);
+
+    const merged = await (await db.as('acmeAgent')).rpc('merge_tickets', { p_ticket_id: t.id, p_into: kept.id });
+    expect(merged.error).toBeNull();
+    expect(await wanted(t.id)).toBe(false);
+    expect((await rate(t.number, token, 'good')).error).toMatchObject({ code: 'P0001', message: 'survey_expired' });
+    // notify asked again (a retry): nothing to send.
+    const res = await fetch(`${db.stack.apiUrl}/functions/v1/notify`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${db.stack.serviceRoleKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'survey', survey_id: survey.id }),
+    });
+    expect(await res.json()).toMatchObject({ sent: [], skipped: 'closed' });
+    expect(await surveysOf(t.id)).toEqual([expect.objectContaining({ rating: null })]);
+    // The ticket it went into is asked about as any other when it is solved.
+    expect(await wanted(kept.id)).toBe(true);
+  });
 });
 
 describe('the token', () => {
@@ -319,5 +351,38 @@ describe('the report', () => {
     expect(row.first_response_median_seconds).toEqual(expect.any(Number));
     expect((await agent.rpc('agent_report', { p_slug: 'acme', p_days: 7 })).error?.message).toBe('forbidden');
     expect((await admin.rpc('agent_report', { p_slug: 'acme', p_days: 400 })).error?.message).toBe('bad_request');
+  });
+
+  it('per tag: SLA targets met and answers on the tickets carrying the tag now; admins only', async () => {
+    const tag = `csat-${Date.now()}`;
+    const agent = await db.as('acmeAgent');
+    const tagged = async (subject: string, rating: string, met: boolean) => {
+      const t = await solvedTicket(subject);
+      expect((await agent.rpc('add_ticket_tag', { p_ticket_id: t.id, p_name: tag })).error).toBeNull();
+      await rate(t.number, await tokenOf((await surveysOf(t.id))[0].id), rating);
+      // An outcome as the breach sweep or a first reply records it (90_promises.sql).
+      await db.sql(
+        `insert into sla_outcomes (ticket_id, workspace_id, target, started_at, due_at, met, priority, assignee_id)
+         select id, workspace_id, 'first_response', created_at, created_at + interval '1 hour', $2, priority, assignee_id
+           from tickets where id = $1`,
+        [t.id, met],
+      );
+    };
+    await tagged('Tagged, met, good', 'good', true);
+    await tagged('Tagged, missed, bad', 'bad', false);
+    // Untagged: counts for no tag.
+    const plain = await solvedTicket('Not tagged');
+    await rate(plain.number, await tokenOf((await surveysOf(plain.id))[0].id), 'bad');
+    // A tag with nothing decided or answered is left out.
+    const spare = await openTicket(db, 'acmeCustomer', 'Tagged, nothing yet');
+    await agent.rpc('add_ticket_tag', { p_ticket_id: spare.id, p_name: `${tag}-spare` });
+
+    const admin = await db.as('acmeAdmin');
+    const { data, error } = await admin.rpc('tag_report', { p_slug: 'acme', p_days: 7 });
+    expect(error).toBeNull();
+    const mine = (data as { name: string }[]).filter((r) => r.name.startsWith(tag));
+    expect(mine).toEqual([{ name: tag, colour: 'grey', sla_met: 1, sla_total: 2, good: 1, okay: 0, bad: 1 }]);
+    expect((await agent.rpc('tag_report', { p_slug: 'acme', p_days: 7 })).error?.message).toBe('forbidden');
+    expect((await admin.rpc('tag_report', { p_slug: 'globex', p_days: 7 })).error?.message).toBe('not_found');
   });
 });

@@ -32,6 +32,7 @@ import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/h
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
+import { ratingMarkup } from '~/lib/satisfaction/rating-markup.server.tsx';
 import { mergeCandidates } from './merge.server.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
@@ -155,7 +156,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       recent: page.requester.recent.map(({ last_message_at: _l, ...r }) => r),
     },
     assignee: page.ticket.assignee_id ? name(page.ticket.assignee_id) : null,
-    rating: rated?.rating ? { rating: rated.rating, comment: rated.comment } : null,
+    rating: ratingMarkup(rated),
     messages,
     earlier: thread.earlier,
     mine: page.mine,

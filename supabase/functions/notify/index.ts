@@ -543,7 +543,7 @@ async function notifySurvey(surveyId: string) {
   const { data, error } = await db
     .from('csat_surveys')
     .select(
-      'id, question, requester_id, ticket:tickets(id, number, subject, status, workspace:workspaces(id, slug, name))',
+      'id, question, requester_id, expires_at, ticket:tickets(id, number, subject, status, workspace:workspaces(id, slug, name))',
     )
     .eq('id', surveyId)
     .maybeSingle();
@@ -553,8 +553,11 @@ async function notifySurvey(surveyId: string) {
     id: string;
     question: string;
     requester_id: string;
+    expires_at: string;
     ticket: Thread['ticket'] & { workspace: Thread['workspace'] };
   };
+  // Closed (its days are over, or the ticket was merged): nothing to ask any more.
+  if (Date.parse(survey.expires_at) <= Date.now()) return { status: 200, body: { ...newOutcome(), skipped: 'closed' } };
   const { ticket } = survey;
   const [{ data: optedOut }, email, { data: token, error: e2 }, { data: replies, error: e3 }] = await Promise.all([
     db.from('email_unsubscribes').select('user_id').eq('user_id', survey.requester_id).maybeSingle(),

@@ -141,7 +141,8 @@ AS $function$
 begin
   if auth.role() is null
      or not exists (select 1 from public.after_hours_replies where workspace_id = new.workspace_id)
-     or exists (select 1 from public.memberships where workspace_id = new.workspace_id and user_id = new.requester_id)
+     or exists (select 1 from public.memberships where workspace_id = new.workspace_id
+                                                  and user_id in (new.requester_id, auth.uid()))
      or private.next_opening(new.workspace_id, new.created_at) <= new.created_at then
     return null;
   end if;
@@ -199,6 +200,18 @@ begin
   if made is not null then
     perform private.call_function('notify', jsonb_build_object('type', 'survey', 'survey_id', made));
   end if;
+  return null;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.close_merged_surveys()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  update public.csat_surveys set expires_at = now() where ticket_id = new.id and expires_at > now();
   return null;
 end $function$
 ;
@@ -268,6 +281,7 @@ CREATE OR REPLACE FUNCTION private.survey_wanted(t tickets)
  SET search_path TO ''
 AS $function$
   select auth.role() is not null
+     and t.merged_into_id is null
      and coalesce((select s.enabled from public.csat_settings s where s.workspace_id = t.workspace_id), true)
      and not exists (select 1 from public.memberships m where m.workspace_id = t.workspace_id and m.user_id = t.requester_id)
 $function$
@@ -449,6 +463,37 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.tag_report(p_slug text, p_from date DEFAULT NULL::date, p_to date DEFAULT NULL::date, p_days integer DEFAULT NULL::integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  ws uuid;
+  lo timestamptz;
+  hi timestamptz;
+begin
+  select r.ws, r.lo, r.hi into ws, lo, hi from private.admin_report_range(p_slug, p_from, p_to, p_days) r;
+  return (
+    select coalesce(jsonb_agg(jsonb_build_object('name', g.name, 'colour', g.colour, 'sla_met', o.met, 'sla_total', o.total,
+                                                 'good', c.good, 'okay', c.okay, 'bad', c.bad)
+                              order by g.name), '[]')
+      from public.tags g
+     cross join lateral (
+       select count(*) filter (where x.met) as met, count(*) as total
+         from public.ticket_tags tt join public.sla_outcomes x on x.ticket_id = tt.ticket_id
+        where tt.tag_id = g.id and x.decided_at >= lo and x.decided_at < hi) o
+     cross join lateral (
+       select count(*) filter (where x.rating = 'good') as good, count(*) filter (where x.rating = 'okay') as okay,
+              count(*) filter (where x.rating = 'bad') as bad
+         from public.ticket_tags tt join public.csat_surveys x on x.ticket_id = tt.ticket_id
+        where tt.tag_id = g.id and x.rating is not null and x.created_at >= lo and x.created_at < hi) c
+     where g.workspace_id = ws and (o.total > 0 or c.good + c.okay + c.bad > 0)
+  );
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION private.retry_failed_emails()
  RETURNS integer
  LANGUAGE plpgsql
@@ -572,6 +617,8 @@ CREATE TRIGGER tickets_acknowledge_after_hours AFTER INSERT ON public.tickets FO
 
 CREATE TRIGGER tickets_ask_satisfaction AFTER UPDATE OF status ON public.tickets FOR EACH ROW WHEN (((new.status = 'solved'::ticket_status) AND (old.status IS DISTINCT FROM 'solved'::ticket_status))) EXECUTE FUNCTION private.ask_satisfaction();
 
+CREATE TRIGGER tickets_close_merged_surveys AFTER UPDATE OF merged_into_id ON public.tickets FOR EACH ROW WHEN (((old.merged_into_id IS NULL) AND (new.merged_into_id IS NOT NULL))) EXECUTE FUNCTION private.close_merged_surveys();
+
 grant execute on function private.admin_report_range(p_slug text, p_from date, p_to date, p_days integer, OUT ws uuid, OUT tz text, OUT lo timestamp with time zone, OUT hi timestamp with time zone) to authenticated;
 grant execute on function private.admin_report_range(p_slug text, p_from date, p_to date, p_days integer, OUT ws uuid, OUT tz text, OUT lo timestamp with time zone, OUT hi timestamp with time zone) to service_role;
 revoke delete on table public.after_hours_replies from anon;
@@ -583,6 +630,7 @@ revoke delete on table public.csat_surveys from authenticated;
 revoke execute on function private.acknowledge_after_hours() from public;
 revoke execute on function private.admin_report_range(p_slug text, p_from date, p_to date, p_days integer, OUT ws uuid, OUT tz text, OUT lo timestamp with time zone, OUT hi timestamp with time zone) from public;
 revoke execute on function private.ask_satisfaction() from public;
+revoke execute on function private.close_merged_surveys() from public;
 revoke execute on function private.next_opening(p_workspace_id uuid, p_at timestamp with time zone) from public;
 revoke execute on function private.signing_key(p_name text) from public;
 revoke execute on function private.survey_of_token(p_token text) from public;
@@ -599,6 +647,8 @@ revoke execute on function public.save_csat_settings(p_workspace_id uuid, p_enab
 revoke execute on function public.save_csat_settings(p_workspace_id uuid, p_enabled boolean, p_question text) from public;
 revoke execute on function public.survey_token(p_survey_id uuid) from anon;
 revoke execute on function public.survey_token(p_survey_id uuid) from public;
+revoke execute on function public.tag_report(p_slug text, p_from date, p_to date, p_days integer) from anon;
+revoke execute on function public.tag_report(p_slug text, p_from date, p_to date, p_days integer) from public;
 revoke insert on table public.after_hours_replies from anon;
 revoke insert on table public.after_hours_replies from authenticated;
 revoke insert on table public.csat_settings from anon;
