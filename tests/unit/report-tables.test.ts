@@ -53,6 +53,10 @@ const all: AllReports = {
       bad: 1,
     },
   ],
+  tags: [
+    { name: 'billing', colour: 'blue', sla_met: 3, sla_total: 4, good: 1, okay: 1, bad: 0 },
+    { name: 'refund', colour: 'red', sla_met: 0, sla_total: 0, good: 0, okay: 0, bad: 2 },
+  ],
 };
 
 describe('report tables', () => {
@@ -78,6 +82,15 @@ describe('report tables', () => {
       'CSAT %',
     ]);
     expect(t.rows).toEqual([['Ann', 4, 3, 90, null, 1, 3, 33, 2, 0, 1, 67]]);
+  });
+
+  it('the table per tag: SLA and CSAT percents, empty where nothing was decided or answered', () => {
+    const t = REPORT_TABLES.tags(all);
+    expect(t.header).toEqual(['Tag', 'SLA met', 'SLA targets', 'SLA share met %', 'Good', 'Okay', 'Bad', 'CSAT %']);
+    expect(t.rows).toEqual([
+      ['billing', 3, 4, 75, 1, 1, 0, 50],
+      ['refund', 0, 0, null, 0, 0, 2, 0],
+    ]);
   });
 
   it('the comments, neutralised and quoted as CSV', () => {

@@ -13,3 +13,12 @@ export interface AgentReportRow extends RatingCounts {
   sla_met: number;
   sla_total: number;
 }
+
+/** tag_report's answer (the same file): the reports page's table per tag. */
+export interface TagReportRow extends RatingCounts {
+  name: string;
+  colour: string;
+  /** SLA targets decided in the range on tickets carrying the tag now. */
+  sla_met: number;
+  sla_total: number;
+}

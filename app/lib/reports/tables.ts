@@ -1,12 +1,12 @@
 // Every table of the reports page as rows for a spreadsheet (/w/:slug/reports/csv/:table): the same
-// answers the page shows (workspace_report, sla_report, csat_report, agent_report, help_report), with
+// answers the page shows (workspace_report, sla_report, csat_report, agent_report, tag_report, help_report), with
 // plain numbers (counts, seconds, whole percents) instead of the page's wording. Pure: unit-tested.
 import type { HelpReport } from '../help/report.ts';
 import { STATUS_LABELS, PRIORITY_LABELS } from '../helpdesk/ticket-terms.ts';
 import type { SlaReport } from '../promises/report.ts';
 import type { CsatReport } from '../satisfaction/report.ts';
 import { ratingLabel, type RatingCounts } from '../satisfaction/ratings.ts';
-import type { AgentReportRow } from './agents.ts';
+import type { AgentReportRow, TagReportRow } from './agents.ts';
 import { WEEKDAYS } from './format.ts';
 import type { WorkspaceReport } from './report.ts';
 
@@ -15,6 +15,7 @@ export interface AllReports {
   sla: SlaReport | null;
   csat: CsatReport | null;
   agents: AgentReportRow[] | null;
+  tags: TagReportRow[] | null;
   help: HelpReport | null;
 }
 
@@ -82,6 +83,10 @@ export const REPORT_TABLES = {
       percentOf(a.sla_met, a.sla_total),
       ...csat(a),
     ]),
+  }),
+  tags: ({ tags }) => ({
+    header: ['Tag', ...SLA_HEADER.map((h) => `SLA ${h.toLowerCase()}`), ...CSAT_HEADER],
+    rows: (tags ?? []).map((t) => [t.name, t.sla_met, t.sla_total, percentOf(t.sla_met, t.sla_total), ...csat(t)]),
   }),
   'sla-weeks': ({ sla }) => ({
     header: ['Week of', ...SLA_HEADER],

@@ -19,6 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         sla: null,
         csat: null,
         agents: null,
+        tags: null,
         query: '',
       },
       { status: 400 },

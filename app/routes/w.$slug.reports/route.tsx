@@ -10,7 +10,7 @@ import { TagChip } from '~/components/ticket-labels.tsx';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { AdminNav } from '~/components/admin-nav.tsx';
 import { Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';
-import { AgentReportSection } from '~/components/agent-report.tsx';
+import { AgentReportSection, TagReportSection } from '~/components/agent-report.tsx';
 import { CsatReportSection } from '~/components/csat-report.tsx';
 import { HelpReportSection } from '~/components/help-report.tsx';
 import { CsvLink } from '~/components/report-csv.tsx';
@@ -56,7 +56,7 @@ function Times({ title, id, times, counted }: { title: string; id: string; times
 }
 
 export default function ReportsPage() {
-  const { workspace, preset, reply, report, help, sla, csat, agents, query } = useLoaderData<typeof loader>();
+  const { workspace, preset, reply, report, help, sla, csat, agents, tags, query } = useLoaderData<typeof loader>();
   const base = `/w/${workspace.slug}/reports`;
   const custom = !preset;
   const timeZone = report?.time_zone.replaceAll('_', ' ');
@@ -255,6 +255,7 @@ export default function ReportsPage() {
             <CsvLink slug={workspace.slug} table="busiest-hours" query={query} label="tickets created per hour" />
           </section>
           {agents ? <AgentReportSection slug={workspace.slug} query={query} rows={agents} /> : null}
+          {tags ? <TagReportSection slug={workspace.slug} query={query} rows={tags} /> : null}
           {sla ? <SlaReportSection slug={workspace.slug} query={query} report={sla} /> : null}
           {csat ? <CsatReportSection slug={workspace.slug} query={query} report={csat} /> : null}
           {help ? <HelpReportSection slug={workspace.slug} query={query} report={help} /> : null}
