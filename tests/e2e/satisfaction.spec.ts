@@ -98,7 +98,7 @@ for (const javaScript of [true, false]) {
     await expect(rating.getByLabel('Anything to add? (optional)')).toHaveValue(comment);
 
     await page.goto(`/w/${slug}/tickets/${number}`);
-    await expect(page.getByTestId('rating')).toContainText('Rated Bad by the requester');
+    await expect(page.locator('.hd-ticket__main')).toContainText('Rated Bad by the requester');
     await expect(page.getByTestId('rating-comment')).toHaveText(comment);
     if (javaScript) await screenshots(page, testInfo, 'ticket-rated');
     // The inbox row says it too.

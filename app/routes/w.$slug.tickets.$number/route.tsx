@@ -68,7 +68,7 @@ export default function TicketPage() {
           {rating ? (
             // The loader's markup (rating-markup.server.tsx): the page carries no code for it.
             // biome-ignore lint/security/noDangerouslySetInnerHtml: React rendered it on the server (texts escaped).
-            <div data-testid="rating" dangerouslySetInnerHTML={{ __html: rating }} />
+            <div dangerouslySetInnerHTML={{ __html: rating }} />
           ) : null}
         </div>
         <TicketThread />

@@ -96,7 +96,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
       // "Merge into…" searched (?merge=): the tickets to choose from.
       mergeCandidates(request, supabase, slug, number),
-      // The custom fields with this ticket's values (ticket-fields.tsx; supabase/schemas/58_ticket_fields.sql).
+      // The custom fields with this ticket's values (the sidebar's card; supabase/schemas/58_ticket_fields.sql).
       supabase.rpc('ticket_field_list', { p_slug: slug, p_number: number }, { get: true }),
       // The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any; unread: none shown.
       supabase
@@ -165,7 +165,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
     merge,
-    // The custom fields' form as markup (ticket-fields.tsx), or null when the workspace has none.
+    // The custom fields' card as markup (ticket-fields-markup.server.tsx), or null when the workspace has none.
     fieldsForm: ticketFieldsMarkup(
       `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
       jsonPage<TicketFieldValue[] | null>(fields) ?? [],
