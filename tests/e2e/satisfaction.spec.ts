@@ -50,7 +50,8 @@ for (const javaScript of [true, false]) {
   test(`a solved request's email asks; "Bad" and a comment reach the ticket and the report (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
   }, testInfo) => {
-    test.setTimeout(150_000);
+    // With the inbox row and the report per tag on top of the email, the rating page and the report: a long walk.
+    test.setTimeout(240_000);
     const tag = randomUUID().slice(0, 8);
     const admin = await newContext(browser, { javaScript });
     const slug = await newWorkspace(admin.page, { javaScript });
