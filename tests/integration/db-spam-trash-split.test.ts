@@ -246,6 +246,17 @@ describe('Spam', () => {
     expect((await merge(other.id, t.id)).error?.message).toBe('ticket_in_trash');
   });
 
+  it('asks no satisfaction survey when a ticket in Spam or Trash is solved (private.survey_wanted)', async () => {
+    const [spam, trash, kept] = [await strangerTicket(), await openTicket(db), await openTicket(db)];
+    await move(clients.acmeAgent, [spam.id], 'spam');
+    await move(clients.acmeAgent, [trash.id], 'trash');
+    const surveys = async (id: string) =>
+      (await db.sql('select count(*)::int as n from csat_surveys where ticket_id = $1', [id])).rows[0].n as number;
+    for (const t of [spam, trash, kept])
+      expect((await clients.acmeAgent.from('tickets').update({ status: 'solved' }).eq('id', t.id)).error).toBeNull();
+    expect([await surveys(spam.id), await surveys(trash.id), await surveys(kept.id)]).toEqual([0, 0, 1]);
+  });
+
   it('moves in bulk: merged tickets skipped as such, another workspace as not found', async () => {
     const [a, b, c] = [await strangerTicket(), await strangerTicket(), await strangerTicket()];
     expect((await clients.acmeAgent.rpc('merge_tickets', { p_ticket_id: c.id, p_into: b.id })).error).toBeNull();

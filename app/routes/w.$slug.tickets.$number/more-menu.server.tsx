@@ -1,5 +1,6 @@
 // The ticket page's rarely used actions and its "set aside" notice, as HTML rendered here, so the page's
-// JavaScript carries none of it (docs/decisions/006-javascript-budget.md, as ticket-fields.tsx does):
+// JavaScript carries none of it (docs/decisions/006-javascript-budget.md, as the custom fields' card,
+// app/lib/helpdesk/ticket-fields-markup.server.tsx):
 // "More" is a <details> of plain forms that post to /w/:slug/tickets/:number/move (Spam, Trash and back,
 // docs/product.md §2.11) and a link to Forward; "Merge into…" (§2.9) searches with a GET (?merge=) and
 // posts its choice there too. The same with JavaScript or without.
