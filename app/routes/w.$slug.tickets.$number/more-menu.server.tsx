@@ -37,7 +37,7 @@ export function moreMenuMarkup(ticket: SetAside & { number: number; merge: Merge
   const { base, spamAt, trashedAt, number, merge } = ticket;
   return renderToStaticMarkup(
     <details className="hd-more" open={!!merge}>
-      <summary className="button button--ghost">More</summary>
+      <summary>More</summary>
       <div className="stack">
         <a href={`${base}/forward`}>Forward</a>
         <MergeInto base={base} number={number} merge={merge} />
