@@ -132,7 +132,7 @@ for (const javaScript of [true, false]) {
     // Deleted again, from the inbox's bulk bar this time.
     await a.goto(`/w/${slug}?view=all`);
     await a.getByTestId('inbox-row').first().getByRole('checkbox').check();
-    await a.getByLabel('Change the selected').selectOption('trash');
+    await a.getByLabel('Change the selected', { exact: true }).selectOption('trash');
     await a.getByRole('button', { name: 'Update tickets' }).click();
     await expect(a.getByTestId('bulk-done')).toHaveText('1 updated');
     await a.goto(`/w/${slug}?view=all`);

@@ -38,7 +38,7 @@ export function moreMenuMarkup(ticket: SetAside & { number: number; merge: Merge
   return renderToStaticMarkup(
     <details className="hd-more" open={!!merge}>
       <summary>More</summary>
-      <div className="stack">
+      <div>
         <a href={`${base}/forward`}>Forward</a>
         <MergeInto base={base} number={number} merge={merge} />
         {trashedAt || spamAt ? (
