@@ -16,6 +16,8 @@ export type ThreadMessage = Pick<Tables<'messages'>, 'id' | 'kind' | 'created_at
   notice?: string | null;
   /** When it was written, as the loader says it in the reader's time zone (formatDateIn). */
   when?: string;
+  /** On the agent's page, a requester's message: its "Split into a new ticket" confirmation. */
+  split?: string;
 };
 
 /**
@@ -75,6 +77,7 @@ export function Thread({
               {articleFrom && m.kind === 'reply' ? (
                 <a href={`${articleFrom}${m.id}`}>Create article from this reply</a>
               ) : null}
+              {m.split ? <a href={m.split}>Split into a new ticket</a> : null}
             </li>
           );
         })}

@@ -53,6 +53,11 @@ create table public.tickets (
   -- Merged into another ticket of the workspace (52_triage.sql, merge_tickets): closed for good, and its
   -- links lead there. Always the final ticket: a merge re-points what was merged into the secondary.
   merged_into_id uuid references public.tickets (id),
+  -- In Spam since (54_spam_trash_split.sql): out of every other view, heard of by no one.
+  spam_at timestamptz,
+  -- In Trash since (54_spam_trash_split.sql): out of every other view, search, report and the requester's
+  -- portal; deleted for good 30 days later (private.purge_trash).
+  trashed_at timestamptz,
   unique (workspace_id, number),
   constraint tickets_merged_closed check (merged_into_id is null or (status = 'closed' and merged_into_id <> id)),
   constraint tickets_snoozed_unsolved check (snoozed_until is null or private.is_backlog(status)),
@@ -71,6 +76,11 @@ create index tickets_solved_due_idx on public.tickets (solved_at) where status =
 create index tickets_snoozed_due_idx on public.tickets (snoozed_until) where snoozed_until is not null;
 -- A merge re-points the tickets merged into its secondary.
 create index tickets_merged_into_idx on public.tickets (merged_into_id) where merged_into_id is not null;
+-- The Spam and Trash views (newest activity first), and the purge job's look-up of what is due.
+create index tickets_spam_idx on public.tickets (workspace_id, last_message_at desc, id desc)
+  where spam_at is not null and trashed_at is null;
+create index tickets_trash_idx on public.tickets (workspace_id, last_message_at desc, id desc) where trashed_at is not null;
+create index tickets_trashed_due_idx on public.tickets (trashed_at) where trashed_at is not null;
 
 create table public.ticket_events (
   id bigint generated always as identity primary key,
@@ -79,10 +89,15 @@ create table public.ticket_events (
   actor_id uuid references auth.users (id),
   -- sla_breach: a promise broken (90_promises.sql), "from" the due time, "to" the target.
   -- merged_into ("to": the primary's number), merged_from ("from": the secondary's number): 52_triage.sql.
+  -- spam, not_spam, trashed, restored; split_to ("to": the new ticket's number), split_from ("from": the
+  -- original's number): 54_spam_trash_split.sql. field: a custom field's value ("from" → "to", null: empty).
   type text not null check (type in ('created', 'status', 'assignee', 'priority', 'tag_added', 'tag_removed', 'snoozed',
-                                     'unsnoozed', 'sla_breach', 'merged_into', 'merged_from')),
+                                     'unsnoozed', 'sla_breach', 'merged_into', 'merged_from', 'spam', 'not_spam',
+                                     'trashed', 'restored', 'split_to', 'split_from', 'field')),
   "from" text,
   "to" text,
+  -- A 'field' event's custom field, by the label it had then.
+  field text,
   -- The number of the ticket the event was written on, when a merge moved it to this one.
   from_ticket integer,
   created_at timestamptz not null default clock_timestamp()
@@ -248,6 +263,10 @@ declare
 begin
   if tg_op = 'INSERT' then
     insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to") values (new.id, new.workspace_id, actor, 'created', new.status);
+    -- A request of a sender marked as spam opens in Spam: Tend put it there.
+    if new.spam_at is not null then
+      insert into public.ticket_events (ticket_id, workspace_id, actor_id, type) values (new.id, new.workspace_id, null, 'spam');
+    end if;
     return null;
   end if;
   if new.status is distinct from old.status then
@@ -265,6 +284,16 @@ begin
     insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
     values (new.id, new.workspace_id, actor, case when new.snoozed_until is null then 'unsnoozed' else 'snoozed' end,
             old.snoozed_until::text, new.snoozed_until::text);
+  end if;
+  -- Spam and Trash (54_spam_trash_split.sql). The requester's own message that took it to Spam (they are
+  -- marked as spam) was Tend's doing, not theirs: no actor.
+  if (new.spam_at is null) <> (old.spam_at is null) then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type)
+    values (new.id, new.workspace_id, nullif(actor, new.requester_id), case when new.spam_at is null then 'not_spam' else 'spam' end);
+  end if;
+  if (new.trashed_at is null) <> (old.trashed_at is null) then
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type)
+    values (new.id, new.workspace_id, actor, case when new.trashed_at is null then 'restored' else 'trashed' end);
   end if;
   return null;
 end $$;
@@ -355,6 +384,7 @@ begin
   -- Oldest unassigned open request; rows another agent is claiming right now are skipped.
   select * into t from public.tickets
    where workspace_id = p_workspace_id and assignee_id is null and private.is_open(status) and snoozed_until is null
+     and spam_at is null and trashed_at is null
    order by created_at, number
    limit 1
    for no key update skip locked;
@@ -425,8 +455,9 @@ alter table public.ticket_events enable row level security;
 
 revoke insert, update on public.tickets from anon, authenticated;
 grant update (status, priority, assignee_id, subject) on public.tickets to authenticated;
+-- A ticket in Trash is gone for its requester (54_spam_trash_split.sql); Spam looks the same to them as ever.
 create policy "requesters and members read tickets" on public.tickets for select to authenticated
-  using (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()));
+  using ((requester_id = (select auth.uid()) and trashed_at is null) or workspace_id in (select private.member_workspaces()));
 create policy "requesters and members update tickets" on public.tickets for update to authenticated
   using (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()))
   with check (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()));

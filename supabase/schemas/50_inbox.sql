@@ -50,7 +50,8 @@ grant execute on function public.search_tickets(uuid, text) to authenticated, se
 -- ---------------------------------------------------------------------------------------------
 -- Counts without counting: per workspace, how many tickets there are for each (status, priority,
 -- assignee, snoozed or not) — at most 5 × 4 × (members + 1) × 2 rows — kept by statement triggers on tickets. Every view
--- count, and the total of any status/priority/assignee filter, is a sum over those few rows.
+-- count, and the total of any status/priority/assignee filter, is a sum over those few rows. Tickets in
+-- Spam or Trash (54_spam_trash_split.sql) are counted in none.
 create table private.ticket_tallies (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   status public.ticket_status not null,
@@ -71,23 +72,24 @@ begin
   if tg_op = 'INSERT' then
     insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, snoozed, n)
     select d.workspace_id, d.status, d.priority, d.assignee_id, d.snoozed_until is not null, count(*)
-      from new_tickets d group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+      from new_tickets d where d.spam_at is null and d.trashed_at is null group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
     on conflict (workspace_id, status, priority, assignee_id, snoozed) do update set n = t.n + excluded.n;
   elsif tg_op = 'UPDATE' then
     -- Differences are summed per key first: a statement that moves tickets back and forth nets out.
     insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, snoozed, n)
     select d.workspace_id, d.status, d.priority, d.assignee_id, d.snoozed, sum(d.delta)
       from (select n.workspace_id, n.status, n.priority, n.assignee_id, n.snoozed_until is not null as snoozed, 1 as delta
-              from new_tickets n
+              from new_tickets n where n.spam_at is null and n.trashed_at is null
             union all
-            select o.workspace_id, o.status, o.priority, o.assignee_id, o.snoozed_until is not null, -1 from old_tickets o) d
+            select o.workspace_id, o.status, o.priority, o.assignee_id, o.snoozed_until is not null, -1
+              from old_tickets o where o.spam_at is null and o.trashed_at is null) d
      group by 1, 2, 3, 4, 5 having sum(d.delta) <> 0 order by 1, 2, 3, 4, 5
     on conflict (workspace_id, status, priority, assignee_id, snoozed) do update set n = t.n + excluded.n;
   else
     -- Deleting tickets (a workspace going, with its tallies already gone by cascade): only what is left.
     update private.ticket_tallies t set n = t.n - d.n
       from (select o.workspace_id, o.status, o.priority, o.assignee_id, o.snoozed_until is not null as snoozed, count(*) as n
-              from old_tickets o group by 1, 2, 3, 4, 5) d
+              from old_tickets o where o.spam_at is null and o.trashed_at is null group by 1, 2, 3, 4, 5) d
      where t.workspace_id = d.workspace_id and t.status = d.status and t.priority = d.priority
        and t.assignee_id is not distinct from d.assignee_id and t.snoozed = d.snoozed;
   end if;
@@ -115,10 +117,14 @@ revoke all on function private.tally_tickets(), private.clear_ticket_tallies() f
 
 -- ---------------------------------------------------------------------------------------------
 -- The inbox views as SQL (constants only; values are always bound parameters). $1 is the caller.
--- Snoozed tickets (52_triage.sql) leave the views of work to do until they wake.
+-- Snoozed tickets (52_triage.sql) leave the views of work to do until they wake. Tickets in Spam or
+-- Trash (54_spam_trash_split.sql) are in those views only.
 create function private.inbox_view_filter(p_view text) returns text
 language sql immutable set search_path = '' as $$
   select case p_view
+    when 'spam' then 't.spam_at is not null and t.trashed_at is null'
+    when 'trash' then 't.trashed_at is not null'
+    else '(' || case p_view
     when 'unassigned' then 't.assignee_id is null and private.is_open(t.status) and t.snoozed_until is null'
     when 'mine' then 't.assignee_id = $1 and private.is_backlog(t.status) and t.snoozed_until is null'
     when 'open' then 'private.is_open(t.status) and t.snoozed_until is null'
@@ -128,7 +134,7 @@ language sql immutable set search_path = '' as $$
     when 'all' then 'true'
     -- Tickets with a promise running (90_promises.sql); listed soonest due first.
     when 'breaching' then 'exists (select 1 from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null)'
-  end
+  end || ') and t.spam_at is null and t.trashed_at is null' end
 $$;
 
 -- The workspace of p_slug and the caller's role in it, for the pages that only members see. Not a
@@ -414,9 +420,17 @@ begin
                  'snoozed', coalesce(sum(c.n) filter (where c.snoozed), 0),
                  'solved', coalesce(sum(c.n) filter (where c.status = 'solved'), 0),
                  'all', coalesce(sum(c.n), 0))
-                 from private.ticket_tallies c where c.workspace_id = ws.id),
+                 from private.ticket_tallies c where c.workspace_id = ws.id)
+              -- Not in the tallies: counted on their own small indexes (tickets_spam_idx, tickets_trash_idx).
+              || jsonb_build_object(
+                 'spam', (select count(*) from public.tickets t where t.workspace_id = ws.id and t.spam_at is not null and t.trashed_at is null),
+                 'trash', (select count(*) from public.tickets t where t.workspace_id = ws.id and t.trashed_at is not null)),
     -- Without a search or tags the view's total, filters included, is exact from the tallies too.
-    'total', case when q is null and tag_ids is null and p_view <> 'breaching' then (
+    'total', case when p_view in ('spam', 'trash') then case when q is null and tag_ids is null and p_status is null
+                                                               and p_priority is null and p_assignee is null then (
+               select count(*) from public.tickets t where t.workspace_id = ws.id
+                  and case when p_view = 'spam' then t.spam_at is not null and t.trashed_at is null else t.trashed_at is not null end) end
+             when q is null and tag_ids is null and p_view <> 'breaching' then (
                select coalesce(sum(c.n), 0) from private.ticket_tallies c
                 where c.workspace_id = ws.id
                   and case p_view
@@ -468,11 +482,13 @@ begin
     'user_id', t.requester_id,
     'name', coalesce((select p.display_name from public.profiles p where p.user_id = t.requester_id), 'Unknown'),
     'email', (select u.email from auth.users u where u.id = t.requester_id),
-    'requests', (select count(*) from public.tickets o where o.requester_id = t.requester_id and o.workspace_id = t.workspace_id),
+    'requests', (select count(*) from public.tickets o where o.requester_id = t.requester_id and o.workspace_id = t.workspace_id
+                    and o.trashed_at is null),
     'recent', (select coalesce(jsonb_agg(jsonb_build_object('number', o.number, 'subject', o.subject, 'status', o.status, 'last_message_at', o.last_message_at)
                                          order by o.last_message_at desc), '[]')
                  from (select o.number, o.subject, o.status, o.last_message_at from public.tickets o
                         where o.requester_id = t.requester_id and o.workspace_id = t.workspace_id and o.id <> t.id
+                          and o.trashed_at is null
                         order by o.last_message_at desc limit 5) o));
 end $$;
 revoke all on function public.requester_card(uuid) from public, anon;
@@ -511,6 +527,8 @@ begin
                                  'requester_id', t.requester_id, 'assignee_id', t.assignee_id, 'created_at', t.created_at,
                                  'first_response_at', t.first_response_at, 'solved_at', t.solved_at,
                                  'snoozed_until', t.snoozed_until, 'tags', private.ticket_tags_json(t.id),
+                                 -- In Spam or Trash (54_spam_trash_split.sql).
+                                 'spam_at', t.spam_at, 'trashed_at', t.trashed_at,
                                  -- Merged (52_triage.sql): the number of the ticket its page leads to.
                                  'merged_into', (select m.number from public.tickets m where m.id = t.merged_into_id)),
     -- The promise running, if any (90_promises.sql): the header's due-time badge.
@@ -534,7 +552,8 @@ begin
                            limit least(greatest(p_page, 1), 100) + 1)) m),
     'mine', (select count(*) from public.messages m where m.ticket_id = t.id and m.author_id = auth.uid()),
     'events', (select coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'actor_id', e.actor_id, 'type', e.type, 'from', e."from",
-                                                            'to', e."to", 'from_ticket', e.from_ticket, 'created_at', e.created_at)
+                                                            'to', e."to", 'from_ticket', e.from_ticket, 'field', e.field,
+                                                            'created_at', e.created_at)
                                  order by e.created_at desc, e.id desc), '[]')
                  from (select * from public.ticket_events e where e.ticket_id = t.id order by e.created_at desc, e.id desc limit 100) e),
     'names', (select coalesce(jsonb_object_agg(p.user_id, p.display_name), '{}')

@@ -308,6 +308,10 @@ declare
   n integer := 0;
   skipped jsonb;
 begin
+  -- To Spam or Trash and back: move_tickets' rules (54_spam_trash_split.sql).
+  if p_action in ('spam', 'not_spam', 'trash', 'restore') then
+    return public.move_tickets(p_ticket_ids, p_action);
+  end if;
   if cardinality(ids) not between 1 and 1000 then
     raise exception using errcode = 'P0001', message = 'bad_request', detail = '1 to 1000 tickets';
   end if;
@@ -460,6 +464,13 @@ begin
   end if;
   if secondary.status = 'closed' or target.status = 'closed' then
     raise exception using errcode = 'P0001', message = 'merge_closed';
+  end if;
+  -- Spam and Trash take part in nothing until they are back (54_spam_trash_split.sql).
+  if secondary.trashed_at is not null or target.trashed_at is not null then
+    raise exception using errcode = 'P0001', message = 'ticket_in_trash';
+  end if;
+  if secondary.spam_at is not null or target.spam_at is not null then
+    raise exception using errcode = 'P0001', message = 'ticket_in_spam';
   end if;
   perform private.check_transition(secondary.status, 'closed', private.ticket_actor(secondary.workspace_id, me), 'merge');
 

@@ -297,6 +297,8 @@ begin
     into rows
     from (select * from public.tickets t
            where t.requester_id = c.user_id and t.workspace_id = ws.id
+             -- Trash is out of every list (54_spam_trash_split.sql).
+             and t.trashed_at is null
              and (p_after_at is null or (t.last_message_at, t.id) < (p_after_at, p_after_id))
            order by t.last_message_at desc, t.id desc
            limit page_size + 1) t;
@@ -407,7 +409,7 @@ begin
     into rows
     from (select t.*, c.name from public.customers c
             cross join lateral (select * from public.tickets t
-                                 where t.requester_id = c.user_id and t.workspace_id = ws.id
+                                 where t.requester_id = c.user_id and t.workspace_id = ws.id and t.trashed_at is null
                                    and (p_after_at is null or (t.last_message_at, t.id) < (p_after_at, p_after_id))
                                  order by t.last_message_at desc, t.id desc
                                  limit page_size + 1) t

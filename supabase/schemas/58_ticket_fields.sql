@@ -225,3 +225,36 @@ language sql stable security invoker set search_path = '' as $$
 $$;
 revoke all on function public.ticket_field_values_of(uuid[]) from public, anon;
 grant execute on function public.ticket_field_values_of(uuid[]) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- A custom field's change in the ticket's history (58_ticket_fields.sql), whatever wrote it: the field's
+-- label then, the old and new values (a ticked checkbox: "yes"; null: empty). A field deleted by an admin,
+-- or a ticket being deleted, writes nothing. Members read it, as all history.
+create function private.ticket_field_history() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  r public.ticket_field_values := case when tg_op = 'DELETE' then old else new end;
+  f public.ticket_fields;
+  shown_old text;
+  shown_new text;
+begin
+  if tg_op = 'UPDATE' and new.value is not distinct from old.value then
+    return null;
+  end if;
+  select * into f from public.ticket_fields where id = r.field_id;
+  if f.id is null or not exists (select 1 from public.tickets t where t.id = r.ticket_id) then
+    return null;
+  end if;
+  if tg_op <> 'INSERT' then
+    shown_old := case when f.kind = 'checkbox' then 'yes' else old.value end;
+  end if;
+  if tg_op <> 'DELETE' then
+    shown_new := case when f.kind = 'checkbox' then 'yes' else new.value end;
+  end if;
+  insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, field, "from", "to")
+  values (r.ticket_id, f.workspace_id, auth.uid(), 'field', f.label, shown_old, shown_new);
+  return null;
+end $$;
+create trigger ticket_field_values_history after insert or update or delete on public.ticket_field_values
+  for each row execute function private.ticket_field_history();
+revoke all on function private.ticket_field_history() from public;

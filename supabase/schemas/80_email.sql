@@ -176,8 +176,9 @@ begin
   if actor <> 'requester' and not coalesce(p_sender_verified, false) then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'unverified member';
   end if;
-  -- A follower (a merged ticket's requester) answers the thread as its requester does.
-  if t.id is not null and ((actor = 'requester' and t.requester_id <> sender
+  -- A follower (a merged ticket's requester) answers the thread as its requester does. A thread in Trash
+  -- is gone for its requester (54_spam_trash_split.sql): their mail is a new request.
+  if t.id is not null and (t.trashed_at is not null or (actor = 'requester' and t.requester_id <> sender
                             and not exists (select 1 from public.ticket_followers f where f.ticket_id = t.id and f.user_id = sender))
                            or p_recipient_id <> sender) then
     t := null; -- not theirs to answer
@@ -235,7 +236,9 @@ language plpgsql security definer set search_path = '' as $$
 begin
   if auth.role() is not null
      and exists (select 1 from public.tickets t join public.memberships m on m.workspace_id = t.workspace_id
-                  where t.id = new.ticket_id and m.user_id = new.author_id and t.requester_id <> new.author_id) then
+                  where t.id = new.ticket_id and m.user_id = new.author_id and t.requester_id <> new.author_id
+                    -- Spam and Trash mail no one (54_spam_trash_split.sql).
+                    and t.spam_at is null and t.trashed_at is null) then
     perform private.call_function('notify', jsonb_build_object('type', 'message', 'message_id', new.id));
   end if;
   return null;
@@ -370,3 +373,7 @@ select cron.schedule('sweep-attachments', '30 * * * *', $$ select private.call_f
 -- Snoozed tickets wake when due (52_triage.sql), checked every minute. `db diff` doesn't see this
 -- statement (data, not schema): its migration carries it by hand.
 select cron.schedule('wake-snoozed', '* * * * *', 'select private.wake_snoozed_tickets()');
+
+-- Tickets in Trash for 30 days are deleted for good (54_spam_trash_split.sql), checked every minute. `db
+-- diff` doesn't see this statement (data, not schema): its migration carries it by hand.
+select cron.schedule('purge-trash', '* * * * *', 'select private.purge_trash()');

@@ -111,6 +111,12 @@ begin
      or not exists (select 1 from public.memberships where workspace_id = p_workspace_id and user_id = p_recipient_id) then
     return null;
   end if;
+  -- Nobody hears of a ticket in Spam or Trash (54_spam_trash_split.sql).
+  if p_ticket_id is not null and exists (
+    select 1 from public.tickets t where t.id = p_ticket_id and (t.spam_at is not null or t.trashed_at is not null)
+  ) then
+    return null;
+  end if;
   -- now() is the transaction's start: rows made by this transaction share it.
   if p_ticket_id is not null and exists (
     select 1 from public.notifications

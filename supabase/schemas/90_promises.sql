@@ -279,7 +279,8 @@ begin
     end if;
   end if;
 
-  paused := t.status in ('pending', 'solved', 'closed');
+  -- Spam and Trash stop the clock too (54_spam_trash_split.sql): no promise runs there.
+  paused := t.status in ('pending', 'solved', 'closed') or t.spam_at is not null or t.trashed_at is not null;
   if paused and s.paused_at is null then
     s.paused_at := now();
   elsif not paused and s.paused_at is not null then
@@ -326,7 +327,7 @@ begin
     case when tg_op = 'UPDATE' and old.first_response_at is null then coalesce(new.first_response_at, now()) else now() end);
   return null;
 end $$;
-create trigger tickets_sla after insert or update of status, priority, first_response_at on public.tickets
+create trigger tickets_sla after insert or update of status, priority, first_response_at, spam_at, trashed_at on public.tickets
   for each row execute function private.sla_ticket_changed();
 
 -- A public reply: the requester's, after the first response, starts a wait for the next response;
@@ -483,6 +484,8 @@ begin
     with o as (
       select x.*, (x.decided_at at time zone tz)::date as day from public.sla_outcomes x
        where x.workspace_id = ws and x.decided_at >= lo and x.decided_at < hi
+         -- Spam and Trash are out of the reports (54_spam_trash_split.sql).
+         and exists (select 1 from public.tickets t where t.id = x.ticket_id and t.spam_at is null and t.trashed_at is null)
     )
     select jsonb_build_object(
       'weeks', (select coalesce(jsonb_agg(jsonb_build_object('week', w.week, 'met', w.met, 'total', w.total) order by w.week), '[]')
@@ -561,7 +564,8 @@ declare
 begin
   select * into t from public.tickets where id = p_ticket_id;
   select * into cfg from public.assignment_settings where workspace_id = t.workspace_id for no key update;
-  if cfg.mode is null or cfg.mode = 'off' or t.assignee_id is not null or not private.is_open(t.status) then
+  if cfg.mode is null or cfg.mode = 'off' or t.assignee_id is not null or not private.is_open(t.status)
+     or t.spam_at is not null or t.trashed_at is not null then
     return null;
   end if;
   select m.user_id into chosen
@@ -593,6 +597,7 @@ begin
   for waiting in
     select t.id from public.tickets t
      where t.workspace_id = p_workspace_id and t.assignee_id is null and private.is_open(t.status)
+       and t.spam_at is null and t.trashed_at is null
      order by t.created_at, t.number
   loop
     exit when private.auto_assign(waiting) is null;

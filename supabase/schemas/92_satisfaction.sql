@@ -91,6 +91,8 @@ create function private.survey_wanted(t public.tickets) returns boolean
 language sql stable security definer set search_path = '' as $$
   select auth.role() is not null
      and t.merged_into_id is null
+     -- Spam and Trash ask nobody anything (54_spam_trash_split.sql).
+     and t.spam_at is null and t.trashed_at is null
      and coalesce((select s.enabled from public.csat_settings s where s.workspace_id = t.workspace_id), true)
      and not exists (select 1 from public.memberships m where m.workspace_id = t.workspace_id and m.user_id = t.requester_id)
 $$;

@@ -87,6 +87,7 @@ for (const javaScript of [true, false]) {
 
     // "Merge into…": a search that finds nothing says so; #1 by its number is offered, to confirm.
     await a.goto(`/w/${slug}/tickets/2`);
+    await a.getByText('More', { exact: true }).click();
     await a.getByText('Merge into…').click();
     const find = async (query: string) => {
       await a.getByLabel('Ticket number or subject').fill(query);

@@ -252,6 +252,7 @@ test.describe('rich replies', () => {
 
     // Forward the conversation to a supplier, with a note.
     const supplier = uniqueEmail('rich-supplier');
+    await page.getByText('More', { exact: true }).click();
     await page.getByRole('link', { name: 'Forward' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Forward');
     await page.getByLabel('To', { exact: true }).fill(supplier);

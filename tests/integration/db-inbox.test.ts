@@ -27,21 +27,25 @@ interface Inbox {
   newer: Cursor | null;
 }
 
+// Tickets in Spam or Trash are in those views only (supabase/schemas/54_spam_trash_split.sql).
+const LISTED = 'spam_at is null and trashed_at is null';
 const VIEW_SQL: Record<string, string> = {
-  unassigned: `assignee_id is null and status in ('new', 'open') and snoozed_until is null`,
-  mine: `assignee_id = $2 and status in ('new', 'open', 'pending') and snoozed_until is null`,
-  open: `status in ('new', 'open') and snoozed_until is null`,
-  pending: `status = 'pending' and snoozed_until is null`,
-  snoozed: 'snoozed_until is not null',
-  solved: `status = 'solved'`,
-  all: 'true',
+  unassigned: `assignee_id is null and status in ('new', 'open') and snoozed_until is null and ${LISTED}`,
+  mine: `assignee_id = $2 and status in ('new', 'open', 'pending') and snoozed_until is null and ${LISTED}`,
+  open: `status in ('new', 'open') and snoozed_until is null and ${LISTED}`,
+  pending: `status = 'pending' and snoozed_until is null and ${LISTED}`,
+  snoozed: `snoozed_until is not null and ${LISTED}`,
+  solved: `status = 'solved' and ${LISTED}`,
+  all: LISTED,
+  spam: 'spam_at is not null and trashed_at is null',
+  trash: 'trashed_at is not null',
 };
 
 // Tallies that disagree with a count of the tickets, either way (empty when they agree).
 const TALLY_DRIFT = `
   with tallied as (select workspace_id, status, priority, assignee_id, snoozed, n from private.ticket_tallies where n > 0),
        counted as (select workspace_id, status, priority, assignee_id, snoozed_until is not null as snoozed, count(*) as n
-                     from public.tickets group by 1, 2, 3, 4, 5)
+                     from public.tickets where spam_at is null and trashed_at is null group by 1, 2, 3, 4, 5)
   select * from ((table tallied except table counted) union all (table counted except table tallied)) d`;
 
 describe('inbox', () => {

@@ -24,3 +24,26 @@ describe('history lines of a merge', () => {
     );
   });
 });
+
+describe('history lines of Spam, Trash, a split and a custom field (docs/product.md §2.11, §2.12, §2.10)', () => {
+  const line = (type: string, more: { actor_id?: string | null; from?: string; to?: string; field?: string } = {}) =>
+    historyLine({ actor_id: 'sam', from: null, to: null, type, ...more }, name);
+
+  it('says who moved it where, and Tend when its sender was marked as spam', () => {
+    expect(line('spam')).toBe('Sam marked it as spam');
+    expect(line('spam', { actor_id: null })).toBe('Tend put it in Spam: its sender is marked as spam');
+    expect(line('not_spam')).toBe('Sam marked it as not spam');
+    expect(line('trashed')).toBe('Sam deleted it (to Trash)');
+    expect(line('restored')).toBe('Sam restored it from Trash');
+  });
+
+  it('links a split both ways', () => {
+    expect(line('split_to', { to: '13' })).toBe('Sam split a message off into #13');
+    expect(line('split_from', { from: '12' })).toBe('Sam split this ticket off from #12');
+  });
+
+  it("names a custom field's new value, or that it was emptied", () => {
+    expect(line('field', { field: 'Order number', from: '12', to: '1234' })).toBe('Sam set Order number to 1234');
+    expect(line('field', { field: 'Order number', from: '1234' })).toBe('Sam cleared Order number');
+  });
+});

@@ -103,6 +103,15 @@ const catalogue = {
     message: () => 'One of these tickets was merged already. Merge into the ticket it went to.',
   },
   merge_closed: { status: 409, message: () => 'A closed ticket can’t be merged.' },
+  // Spam, Trash and split (docs/product.md §2.11, §2.12).
+  ticket_in_spam: { status: 409, message: () => 'This ticket is in Spam. Mark it as not spam first.' },
+  ticket_in_trash: { status: 409, message: () => 'This ticket is in Trash. Restore it first.' },
+  message_moved: {
+    status: 409,
+    message: () => 'That message isn’t in this ticket any more: it was split off or merged meanwhile.',
+  },
+  split_not_customer: { status: 400, message: () => 'Only a message of the requester can become a new ticket.' },
+  split_only_message: { status: 409, message: () => 'A ticket’s only message can’t be split off.' },
   merge_needs_tickets: {
     status: 400,
     message: () => 'Check 2 or more tickets on this page to merge: the oldest keeps them all.',

@@ -162,8 +162,6 @@ export const TicketSchema = byIntent([
       .optional(),
   }),
   z.object({ intent: z.literal('wake') }),
-  // Merge this ticket into the one chosen under "Merge into…" (its id).
-  z.object({ intent: z.literal('merge'), into: IdSchema }),
   // Without JavaScript: the chosen canned reply goes into the composer (the page renders it again).
   // (by title: one per workspace).
   z.object({
@@ -175,20 +173,33 @@ export const TicketSchema = byIntent([
   }),
 ]);
 
+/** /w/:slug/tickets/:number/move: to Spam or Trash, and back (docs/product.md §2.11). */
+export const MoveTicketSchema = z.union([
+  z.object({ intent: z.enum(['spam', 'not_spam', 'trash', 'restore'], badRequest) }),
+  // "Merge into…" (§2.9): this ticket into the one chosen (its id).
+  z.object({ intent: z.literal('merge'), into: IdSchema }),
+]);
+
+/** /w/:slug/tickets/:number/split: the requester's message that becomes a new ticket (docs/product.md §2.12). */
+export const SplitSchema = z.object({ message: IdSchema });
+
 /** /w/:slug: "Claim next"; available for automatic assignment, or away; a change to the selected tickets (or all matching the view). */
 const bulkAction = { error: errorMessage('bulk_action_missing') };
 export const InboxSchema = byIntent([
   z.object({ intent: z.literal('claim_next') }),
+  // Admins: every ticket in Trash deleted for good now (the confirmation is a <details> step).
+  z.object({ intent: z.literal('empty_trash') }),
   z.object({ intent: z.literal('availability'), available: z.enum(['on', 'off'], badRequest) }),
   z.object({
     intent: z.literal('bulk'),
     ticket: z.array(IdSchema).max(1000, badRequest.error).default([]),
     all_matching: z.literal('on', badRequest).optional(),
-    // "assign:<member id>|me|none", "status:<status>", "priority:<priority>", "add_tag", "remove_tag", "merge".
+    // "assign:<member id>|me|none", "status:<status>", "priority:<priority>", "add_tag", "remove_tag", "merge",
+    // or to Spam or Trash and back: "spam", "not_spam", "trash", "restore".
     bulk_action: z
       .string(bulkAction)
       .regex(
-        /^(?:assign:(?:me|none|[0-9a-f-]{36})|status:[a-z]+|priority:[a-z]+|add_tag|remove_tag|merge)$/,
+        /^(?:assign:(?:me|none|[0-9a-f-]{36})|status:[a-z]+|priority:[a-z]+|add_tag|remove_tag|merge|spam|not_spam|trash|restore)$/,
         bulkAction.error,
       ),
     tag: z.string().optional(),

@@ -13,7 +13,18 @@ export const MEMBER_ROLES = Constants.public.Enums.member_role;
 export const FIELD_KINDS = Constants.public.Enums.ticket_field_kind;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
-export const INBOX_VIEWS = ['unassigned', 'mine', 'open', 'pending', 'snoozed', 'solved', 'all', 'breaching'] as const;
+export const INBOX_VIEWS = [
+  'unassigned',
+  'mine',
+  'open',
+  'pending',
+  'snoozed',
+  'solved',
+  'all',
+  'breaching',
+  'spam',
+  'trash',
+] as const;
 export type InboxView = (typeof INBOX_VIEWS)[number];
 export const VIEW_LABELS: Record<InboxView, string> = {
   unassigned: 'Unassigned',
@@ -25,6 +36,9 @@ export const VIEW_LABELS: Record<InboxView, string> = {
   all: 'All',
   // Tickets with an SLA promise running, soonest due first (docs/product.md "Business hours and SLA targets").
   breaching: 'Breaching soon',
+  // Out of every other view (docs/product.md §2.11).
+  spam: 'Spam',
+  trash: 'Trash',
 };
 
 /**

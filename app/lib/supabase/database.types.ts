@@ -1409,6 +1409,35 @@ export type Database = {
           },
         ]
       }
+      spam_senders: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "spam_senders_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       tags: {
         Row: {
           colour: string
@@ -1448,6 +1477,7 @@ export type Database = {
         Row: {
           actor_id: string | null
           created_at: string
+          field: string | null
           from: string | null
           from_ticket: number | null
           id: number
@@ -1459,6 +1489,7 @@ export type Database = {
         Insert: {
           actor_id?: string | null
           created_at?: string
+          field?: string | null
           from?: string | null
           from_ticket?: number | null
           id?: never
@@ -1470,6 +1501,7 @@ export type Database = {
         Update: {
           actor_id?: string | null
           created_at?: string
+          field?: string | null
           from?: string | null
           from_ticket?: number | null
           id?: never
@@ -1805,8 +1837,10 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
+          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }
@@ -1826,8 +1860,10 @@ export type Database = {
           search?: unknown
           snoozed_until?: string | null
           solved_at?: string | null
+          spam_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at?: string | null
           updated_at?: string
           workspace_id: string
         }
@@ -1847,8 +1883,10 @@ export type Database = {
           search?: unknown
           snoozed_until?: string | null
           solved_at?: string | null
+          spam_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject?: string
+          trashed_at?: string | null
           updated_at?: string
           workspace_id?: string
         }
@@ -2070,8 +2108,10 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
+          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }[]
@@ -2171,6 +2211,7 @@ export type Database = {
         }
         Returns: Json
       }
+      empty_trash: { Args: { p_workspace_id: string }; Returns: number }
       forward_ticket: {
         Args: {
           p_message_id?: string
@@ -2268,6 +2309,10 @@ export type Database = {
       merge_tags: { Args: { p_from: string; p_into: string }; Returns: number }
       merge_tickets: {
         Args: { p_into: string; p_ticket_id: string }
+        Returns: Json
+      }
+      move_tickets: {
+        Args: { p_action: string; p_ticket_ids: string[] }
         Returns: Json
       }
       next_opening: {
@@ -2421,8 +2466,10 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
+          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }[]
@@ -2457,6 +2504,10 @@ export type Database = {
       snooze_ticket: {
         Args: { p_at?: string; p_preset?: string; p_ticket_id: string }
         Returns: string
+      }
+      split_message: {
+        Args: { p_message_id: string; p_ticket_id: string }
+        Returns: Json
       }
       start_conversation: {
         Args: {

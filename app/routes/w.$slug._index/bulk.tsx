@@ -86,6 +86,19 @@ export function BulkBar({ selected }: { selected: number | null }) {
             <option value="remove_tag">Remove the tag</option>
           </optgroup>
           <option value="merge">Merge into the oldest</option>
+          {/* Spam and Trash, and back (docs/product.md §2.11). */}
+          <optgroup label="Move">
+            {view === 'trash' ? (
+              <option value="restore">Restore from Trash</option>
+            ) : (
+              <>
+                <option value={view === 'spam' ? 'not_spam' : 'spam'}>
+                  {view === 'spam' ? 'Not spam' : 'Mark as spam'}
+                </option>
+                <option value="trash">Delete (to Trash)</option>
+              </>
+            )}
+          </optgroup>
         </select>
         <ErrorList errors={replyErrors(result, 'bulk_action')} />
       </div>
@@ -106,5 +119,27 @@ export function BulkBar({ selected }: { selected: number | null }) {
       ) : null}
       <ErrorList errors={replyFormErrors(result, 'ticket')} />
     </Form>
+  );
+}
+
+/**
+ * Admins: every ticket in Trash deleted for good now, with their files (docs/product.md §2.11), after a
+ * confirmation step that works without JavaScript (a <details>).
+ */
+export function EmptyTrash() {
+  const { counts } = useLoaderData<typeof loader>();
+  return (
+    <details className="hd-confirm">
+      <summary className="button button--ghost">Empty trash</summary>
+      <Form method="post" className="hd-confirm__body stack">
+        <p>
+          Delete the {count.format(counts.trash)} tickets in Trash for good, with their messages and files? This can’t
+          be undone.
+        </p>
+        <SubmitButton name="intent" value="empty_trash" className="button button--danger">
+          Delete {count.format(counts.trash)} tickets for good
+        </SubmitButton>
+      </Form>
+    </details>
   );
 }

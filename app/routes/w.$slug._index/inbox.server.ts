@@ -114,6 +114,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
   if (submission.value.intent === 'bulk')
     return bulkAction(request, supabase, user.id, workspace.slug, submission.value, submission);
+  if (submission.value.intent === 'empty_trash') {
+    const { data: deleted, error } = await supabase.rpc('empty_trash', { p_workspace_id: workspace.id });
+    if (error) {
+      const mapped = mapDbError(error, 'empty_trash');
+      return dataWithSession(
+        request,
+        { result: submission.reply({ formErrors: [mapped.message] }) },
+        { status: mapped.status },
+      );
+    }
+    return dataWithSession(request, { bulk: `${deleted} deleted for good`, done: crypto.randomUUID() });
+  }
   if (submission.value.intent === 'availability') {
     const { error } = await supabase.rpc('set_availability', {
       p_workspace_id: workspace.id,

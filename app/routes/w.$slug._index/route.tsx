@@ -13,7 +13,7 @@ import { InboxFilters } from './filters.tsx';
 import type { action, loader } from './inbox.server.ts';
 import { inboxHref } from './inbox-href.ts';
 import { InboxTable } from './table.tsx';
-import { BulkBar } from './bulk.tsx';
+import { BulkBar, EmptyTrash } from './bulk.tsx';
 import { useState } from 'react';
 
 export { action, loader } from './inbox.server.ts';
@@ -108,10 +108,12 @@ export default function Inbox() {
           Nothing to claim: every open request has an owner.
         </p>
       ) : null}
-      {/* Claim next's refusal; the bulk bar shows its own. */}
+      {/* Claim next's and Empty trash's refusals; the bulk bar shows its own. */}
       <ErrorList
         errors={
-          actionData && 'result' in actionData && replyValue(actionData.result, 'intent') === 'claim_next'
+          actionData &&
+          'result' in actionData &&
+          ['claim_next', 'empty_trash'].includes(replyValue(actionData.result, 'intent') ?? '')
             ? replyFormErrors(actionData.result)
             : undefined
         }
@@ -151,6 +153,7 @@ export default function Inbox() {
       {/* A change done starts both afresh (nothing checked); siblings' keys differ. A search that timed out
           lists nothing: its message says so, not "No requests here". */}
       {tickets.length ? <BulkBar selected={selected} key={`bar-${done}`} /> : null}
+      {view === 'trash' && adminOf && tickets.length ? <EmptyTrash /> : null}
       <InboxTable key={`table-${done}`} onSelected={(n) => setSelection({ n, done })} />
       {older || newer ? (
         <nav aria-label="Pages" className="hd-pager">

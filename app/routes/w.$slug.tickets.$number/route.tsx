@@ -35,7 +35,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, actio
   !isOffline(actionResult) && (actionStatus === 409 || defaultShouldRevalidate);
 
 export default function TicketPage() {
-  const { workspace, ticket, requester, assignee, due, rating } = useLoaderData<typeof loader>();
+  const { workspace, ticket, requester, assignee, due, rating, more, notice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData && 'result' in actionData ? actionData.result : undefined;
   // A refused draft is kept, with how it was to be sent; any other answer is the sidebar's.
@@ -61,8 +61,7 @@ export default function TicketPage() {
                 </>
               ) : (
                 'unassigned'
-              )}{' '}
-              · <a href={`/w/${workspace.slug}/tickets/${ticket.number}/forward`}>Forward</a>
+              )}
             </span>
           </p>
           {rating ? (
@@ -70,10 +69,13 @@ export default function TicketPage() {
             // biome-ignore lint/security/noDangerouslySetInnerHtml: React rendered it on the server (texts escaped).
             <div dangerouslySetInnerHTML={{ __html: rating }} />
           ) : null}
+          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: markup React rendered on the server (more-menu.server.tsx). */}
+          <div dangerouslySetInnerHTML={{ __html: more }} />
         </div>
         <TicketThread />
-        {ticket.status === 'closed' ? (
-          <p className="notice notice--warning">This request is closed. The requester can open a follow-up request.</p>
+        {notice ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: markup React rendered on the server (more-menu.server.tsx).
+          <div dangerouslySetInnerHTML={{ __html: notice }} />
         ) : (
           <Composer result={result} sent={sent} />
         )}

@@ -233,55 +233,6 @@ function TicketSnooze({ result }: { result?: FormReply }) {
   );
 }
 
-/**
- * "Merge into…" (docs/product.md §2.9): find the other ticket by number or subject (a GET, ?merge=), then
- * confirm it; the merge moves this one's thread there and closes it (refused at the button).
- */
-function TicketMerge({ result }: { result?: FormReply }) {
-  const { workspace, ticket, merge } = useLoaderData<typeof loader>();
-  const refused = replyValue(result, 'intent') === 'merge' ? replyFormErrors(result) : undefined;
-  return (
-    <details className="card stack" open={!!(merge || refused)}>
-      <summary>Merge into…</summary>
-      <Form method="get" className="stack">
-        <Field
-          label="Ticket number or subject"
-          errors={merge?.error ? [merge.error] : undefined}
-          inputProps={{ id: 'merge', name: 'merge', type: 'search', defaultValue: merge?.query }}
-        />
-        <button type="submit" className="button button--secondary">
-          Find
-        </button>
-      </Form>
-      {merge?.tickets.length ? (
-        <Form method="post" className="stack">
-          <fieldset className="stack">
-            <legend>Merge #{ticket.number} into</legend>
-            {merge.tickets.map((t, i) => (
-              <label key={t.id} className="hd-check">
-                <input type="radio" name="into" value={t.id} defaultChecked={i === 0} />
-                <span dir="auto">
-                  #{t.number} {t.subject}
-                </span>
-              </label>
-            ))}
-          </fieldset>
-          <p className="small muted">
-            Its messages, notes and files move there, and #{ticket.number} is closed for good.
-          </p>
-          <ErrorList errors={refused} />
-          <div className="hd-check">
-            <button type="submit" name="intent" value="merge" className="button">
-              Merge
-            </button>
-            <Link to={`/w/${workspace.slug}/tickets/${ticket.number}`}>Cancel</Link>
-          </div>
-        </Form>
-      ) : null}
-    </details>
-  );
-}
-
 /** The requester (name, email, their other recent requests here), the fields, the history. */
 export function Sidebar({ result }: { result?: FormReply }) {
   const {
@@ -327,7 +278,6 @@ export function Sidebar({ result }: { result?: FormReply }) {
       <TicketFields ticketId={ticket.id} ticket={ticket} me={me} members={members} result={result} />
       <TicketTags result={result} />
       <TicketSnooze result={result} />
-      <TicketMerge result={result} />
       {fieldsForm ? (
         // The custom fields (docs/product.md §2.10): the loader's markup, a plain form posting to
         // /w/:slug/tickets/:number/fields, so the page loads no code for it.

@@ -7,10 +7,11 @@ import type { Tables } from '~/lib/supabase/database.types.ts';
 
 /**
  * A ticket_events row as the page reads it: created, status, priority, assignee (`to`: a person), a tag (`to`: its
- * name), sla_breach, or a merge; `from_ticket`: the number of the merged ticket it was first written on.
+ * name), sla_breach, a merge, Spam and Trash, a split, or a custom field (`field`: its label);
+ * `from_ticket`: the number of the merged ticket it was first written on.
  */
 export type TicketEvent = Pick<Tables<'ticket_events'>, 'actor_id' | 'type' | 'from' | 'to'> &
-  Partial<Pick<Tables<'ticket_events'>, 'from_ticket'>>;
+  Partial<Pick<Tables<'ticket_events'>, 'from_ticket' | 'field'>>;
 
 /** A sidebar field, as its events are typed. */
 export type SidebarField = 'status' | 'priority' | 'assignee';
@@ -26,6 +27,16 @@ function eventLine(event: TicketEvent, name: (id: string | null) => string): str
   if (event.type === 'merged_into') return `${who} merged this ticket into #${event.to}`;
   if (event.type === 'merged_from') return `${who} merged #${event.from} into this ticket`;
   if (event.type === 'created') return `${who} opened the request`;
+  // No actor: the sender is marked as spam (supabase/schemas/54_spam_trash_split.sql).
+  if (event.type === 'spam')
+    return event.actor_id ? `${who} marked it as spam` : 'Tend put it in Spam: its sender is marked as spam';
+  if (event.type === 'not_spam') return `${who} marked it as not spam`;
+  if (event.type === 'trashed') return `${who} deleted it (to Trash)`;
+  if (event.type === 'restored') return `${who} restored it from Trash`;
+  if (event.type === 'split_to') return `${who} split a message off into #${event.to}`;
+  if (event.type === 'split_from') return `${who} split this ticket off from #${event.from}`;
+  if (event.type === 'field')
+    return event.to === null ? `${who} cleared ${event.field}` : `${who} set ${event.field} to ${event.to}`;
   if (event.type === 'status') return `${who} changed status from ${event.from} to ${event.to}`;
   if (event.type === 'priority') return `${who} changed priority from ${event.from} to ${event.to}`;
   if (event.type === 'tag_added') return `${who} added the tag ${event.to}`;

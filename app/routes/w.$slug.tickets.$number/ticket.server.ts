@@ -34,6 +34,7 @@ import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
 import { ratingMarkup } from '~/lib/satisfaction/rating-markup.server.tsx';
 import { mergeCandidates } from './merge.server.ts';
+import { moreMenuMarkup, ticketNoticeMarkup } from './more-menu.server.tsx';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
@@ -54,6 +55,8 @@ interface TicketPageJson {
     | 'first_response_at'
     | 'solved_at'
     | 'snoozed_until'
+    | 'spam_at'
+    | 'trashed_at'
   > & { tags: TicketTag[]; merged_into: number | null };
   /** A window of the thread, oldest first (thread-window.ts). */
   messages: (Omit<ThreadMessage, 'author' | 'html'> & Pick<Tables<'messages'>, 'body'>)[];
@@ -121,20 +124,35 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const members = namedMembers(page.members, names);
   const name = (id: string | null) => (id ? (names.get(id) ?? 'Unknown') : 'Tend');
   const thread = threadWindow(page.messages, cursor);
-  const filesPath = `/w/${page.workspace.slug}/tickets/${page.ticket.number}/files/`;
+  const base = `/w/${page.workspace.slug}/tickets/${page.ticket.number}`;
+  const filesPath = `${base}/files/`;
+  // A requester's message may become a ticket of its own, unless it is the only one (docs/product.md §2.12).
+  const splittable = !page.ticket.trashed_at && (thread.messages.length > 1 || !!thread.earlier);
   // Times in the workspace's time zone, said by the server (docs/product.md §2).
   const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => ({
     ...m,
     html: threadHtml({ body, ...m }, page.ticket.requester_id, filesPath),
     author: name(m.author_id),
     when: formatDateIn(m.created_at, page.workspace.time_zone),
+    split:
+      splittable && m.kind === 'reply' && m.author_id === page.ticket.requester_id
+        ? `${base}/split?message=${m.id}`
+        : undefined,
   }));
   // The newest 100 changes, told oldest first like the thread.
   const events = page.events
     .toReversed()
     .map((e) => ({ id: e.id, created_at: e.created_at, text: historyLine(e, name) }));
   // The page's data goes into the document as script: only what the page shows (the JavaScript budget).
-  const { requester_id, created_at: _c, solved_at: _s, merged_into: _m, ...shownTicket } = page.ticket;
+  const {
+    requester_id,
+    created_at: _c,
+    solved_at: _s,
+    merged_into: _m,
+    spam_at: spamAt,
+    trashed_at: trashedAt,
+    ...shownTicket
+  } = page.ticket;
   const due = dueBadge(page.sla?.due_at, page.sla?.warn_at, new Date(), page.workspace.time_zone);
   return dataWithSession(request, {
     workspace: { id: page.workspace.id, slug: page.workspace.slug, name: page.workspace.name },
@@ -164,7 +182,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
-    merge,
+    // "More" (Forward, Merge into…, Spam, Delete) and what stands instead of the composer, as markup
+    // (more-menu.server.tsx).
+    more: moreMenuMarkup({ base, spamAt, trashedAt, number: page.ticket.number, merge }),
+    // Only when there is one: every byte of the page's data counts (docs/decisions/006-javascript-budget.md).
+    ...ticketNoticeMarkup({
+      base,
+      spamAt,
+      trashedAt,
+      closed: page.ticket.status === 'closed',
+      timeZone: page.workspace.time_zone,
+    }),
     // The custom fields' card as markup (ticket-fields-markup.server.tsx), or null when the workspace has none.
     fieldsForm: ticketFieldsMarkup(
       `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
@@ -217,15 +245,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return tagAction(request, supabase, { id: ticket.id, page }, form, submission);
   if (form.intent === 'snooze' || form.intent === 'wake')
     return snoozeAction(request, supabase, { id: ticket.id, page }, form, submission);
-  if (form.intent === 'merge') {
-    const { data, error } = await supabase.rpc('merge_tickets', { p_ticket_id: ticket.id, p_into: form.into });
-    if (error) {
-      const mapped = mapDbError(error, 'merge_tickets');
-      const result = submission.reply({ formErrors: [mapped.message] });
-      return dataWithSession(request, { result, fileNames: [] as string[] }, { status: mapped.status });
-    }
-    return redirectWithSession(request, `/w/${slug}/tickets/${(data as { number: number }).number}`);
-  }
   if (form.intent !== 'send')
     return sidebarAction(request, supabase, { id: ticket.id, page }, user.id, form, submission);
   const { error } = await supabase.rpc('post_message', {
@@ -252,7 +271,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type TicketForm = z.infer<typeof TicketSchema>;
 type SidebarForm = Exclude<
   TicketForm,
-  { intent: 'send' | 'insert_canned_reply' | 'add_tag' | 'remove_tag' | 'snooze' | 'wake' | 'merge' }
+  { intent: 'send' | 'insert_canned_reply' | 'add_tag' | 'remove_tag' | 'snooze' | 'wake' }
 >;
 
 /** Snooze until a preset or a date and time (public.snooze_ticket), or wake it; refused at the field. */
