@@ -11,7 +11,7 @@ import { replyValue } from '~/components/forms.tsx';
 import type { ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
-import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
+import { byTitle, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
 import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
 import type { TicketTag } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
@@ -62,7 +62,13 @@ interface TicketPageJson {
   names: Record<string, string>;
   /** The SLA promise running, if any (supabase/schemas/90_promises.sql). */
   sla: Pick<Tables<'ticket_sla'>, 'target' | 'due_at' | 'warn_at'> | null;
-  /** public.requester_card: the requester's name, email and other recent requests here. */
+  /** The workspace's canned replies, by title (the page sorts them: byTitle). */
+  canned: Pick<Tables<'canned_replies'>, 'title'>[];
+  /** My signature, under each new draft. */
+  signature: Tables<'signatures'>['body'] | null;
+  /** The custom fields with this ticket's values (ticket-fields.tsx; supabase/schemas/58_ticket_fields.sql). */
+  fields: TicketFieldValue[];
+  /** The requester card (public.requester_card): the requester's name, email and other recent requests here. */
   requester: {
     name: string;
     email: string | null;
@@ -71,14 +77,14 @@ interface TicketPageJson {
   };
 }
 
-// One round trip: membership (404 for anyone else), the ticket, its thread and history, names and
-// the requester card.
+// One round trip: membership (404 for anyone else), the ticket, its thread and history, names, the
+// requester card, the canned replies' titles, my signature and the custom fields.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
   const cursor = earlierCursor(request);
-  const [{ data: result, error }, canned, { data: signature }, merge, { data: fields }] = await Promise.all([
+  const [{ data: result, error }, merge] = await Promise.all([
     supabase.rpc(
       'ticket_page',
       {
@@ -89,13 +95,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       },
       { get: true },
     ),
-    cannedReplyTitles(request, supabase, slug),
-    // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
-    supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
     // "Merge into…" searched (?merge=): the tickets to choose from.
     mergeCandidates(request, supabase, slug, number),
-    // The custom fields with this ticket's values (ticket-fields.tsx; supabase/schemas/58_ticket_fields.sql).
-    supabase.rpc('ticket_field_list', { p_slug: slug, p_number: number }, { get: true }),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -128,7 +129,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     workspace: { id: page.workspace.id, slug: page.workspace.slug, name: page.workspace.name },
     timeZone: page.workspace.time_zone,
     me: user.id,
-    signature: signature?.body ?? null,
+    // The agent's signature, under each new draft.
+    signature: page.signature,
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
     ticket: shownTicket,
     // The header's badge, worded here: "First response due in 25 min · Mon 9 Mar, 10:00".
@@ -150,12 +152,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
-    cannedReplies: canned,
+    cannedReplies: page.canned.sort(byTitle).map((c) => c.title),
     merge,
     // The custom fields' form as markup (ticket-fields.tsx), or null when the workspace has none.
     fieldsForm: ticketFieldsMarkup(
       `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
-      jsonPage<TicketFieldValue[] | null>(fields) ?? [],
+      page.fields,
     ),
   });
 }
