@@ -108,7 +108,9 @@ async function main() {
   //    history, message bookkeeping) are switched off and their result computed here, exactly (the
   //    search vector is the subject's, weight A, then each public reply's in order, as tickets_search
   //    and messages_bookkeeping build it); triggers that do nothing for a direct database session
-  //    (messages_status, messages_notify) are off too, and so are the promises' (tickets_sla,
+  //    (messages_status, messages_notify, and the notifications': tickets_notify_assignee,
+  //    messages_notify_members, messages_mention, which return at once without a role: queued per row
+  //    they still cost a call each, 3.3 million at 1 M) are off too, and so are the promises' (tickets_sla,
   //    tickets_route, messages_sla: bulk tickets carry no SLA due time and are not auto-assigned,
   //    supabase/schemas/90_promises.sql); the statement-level tallies stay on;
   //  - foreign keys are dropped and added back at the end, which checks every row in one join per key
@@ -124,6 +126,9 @@ async function main() {
     'public.messages:messages_bookkeeping',
     'public.messages:messages_status',
     'public.messages:messages_notify',
+    'public.tickets:tickets_notify_assignee',
+    'public.messages:messages_notify_members',
+    'public.messages:messages_mention',
     'public.tickets:tickets_sla',
     'public.tickets:tickets_route',
     'public.messages:messages_sla',
