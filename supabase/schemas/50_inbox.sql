@@ -488,8 +488,9 @@ grant execute on function public.requester_card(uuid) to authenticated, service_
 
 -- An agent's ticket page in one call: the workspace and my role, the members, the ticket, its thread
 -- (notes included), its latest 100 events, the display names of everyone shown, the requester card,
--- and what the page's sidebar and composer need besides (the canned replies' titles, my signature,
--- the custom fields with this ticket's values): one round trip per page (docs/decisions/066-page-cost.md).
+-- and what the page's header, sidebar and composer need besides (the canned replies' titles, my
+-- signature, the custom fields with this ticket's values, the requester's rating): one round trip per
+-- page (docs/decisions/066-page-cost.md).
 -- The thread is a window (docs/product.md §2, issue 27 item 12): the newest p_page messages, and
 -- with p_earlier_at/p_earlier_id (the oldest message shown so far) everything from there on plus
 -- p_page before it. One more than asked is sent before the window when there is one: the app shows
@@ -580,7 +581,10 @@ begin
                                          order by f.position, f.created_at, f.id), '[]')
                  from public.ticket_fields f
                  left join public.ticket_field_values v on v.ticket_id = t.id and v.field_id = f.id
-                where f.workspace_id = ws.id)
+                where f.workspace_id = ws.id),
+    -- The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any.
+    'rating', (select jsonb_build_object('rating', s.rating, 'comment', s.comment) from public.csat_surveys s
+                where s.ticket_id = t.id and s.rating is not null order by s.created_at desc limit 1)
   );
 end $$;
 revoke all on function public.ticket_page(text, integer, integer, timestamptz, uuid) from public, anon;

@@ -32,6 +32,7 @@ import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/h
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
+import { ratingMarkup } from '~/lib/satisfaction/rating-markup.server.tsx';
 import { mergeCandidates } from './merge.server.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
@@ -66,8 +67,10 @@ interface TicketPageJson {
   canned: Pick<Tables<'canned_replies'>, 'title'>[];
   /** My signature, under each new draft. */
   signature: Tables<'signatures'>['body'] | null;
-  /** The custom fields with this ticket's values (ticket-fields.tsx; supabase/schemas/58_ticket_fields.sql). */
+  /** The custom fields with this ticket's values (the sidebar's card; supabase/schemas/58_ticket_fields.sql). */
   fields: TicketFieldValue[];
+  /** The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any. */
+  rating: Pick<Tables<'csat_surveys'>, 'rating' | 'comment'> | null;
   /** The requester card (public.requester_card): the requester's name, email and other recent requests here. */
   requester: {
     name: string;
@@ -78,7 +81,7 @@ interface TicketPageJson {
 }
 
 // One round trip: membership (404 for anyone else), the ticket, its thread and history, names, the
-// requester card, the canned replies' titles, my signature and the custom fields.
+// requester card, the canned replies' titles, my signature, the custom fields and the rating.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
@@ -146,6 +149,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       recent: page.requester.recent.map(({ last_message_at: _l, ...r }) => r),
     },
     assignee: page.ticket.assignee_id ? name(page.ticket.assignee_id) : null,
+    rating: ratingMarkup(page.rating),
     messages,
     earlier: thread.earlier,
     mine: page.mine,
@@ -154,7 +158,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     clientKey: crypto.randomUUID(),
     cannedReplies: page.canned.sort(byTitle).map((c) => c.title),
     merge,
-    // The custom fields' form as markup (ticket-fields.tsx), or null when the workspace has none.
+    // The custom fields' card as markup (ticket-fields-markup.server.tsx), or null when the workspace has none.
     fieldsForm: ticketFieldsMarkup(
       `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
       page.fields,
