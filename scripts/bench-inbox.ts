@@ -246,6 +246,7 @@ try {
           'p50 ÷ baseline rounds': range(vsBase('p50')),
           'p95 ÷ baseline': +median(vsBase('p95')).toFixed(2),
           'app CPU ms ÷ baseline': `${fmt(cpuOf(pageCpu, 'app'))} ÷ ${fmt(cpuOf(baseCpu, 'app'))}`,
+          'db CPU ms ÷ baseline': `${fmt(cpuOf(pageCpu, 'stack'))} ÷ ${fmt(cpuOf(baseCpu, 'stack'))}`,
         }
       : {};
     if (pageP95 > target) missed.push(`${label}: p95 ${pageP95} ms > ${target} ms`);
