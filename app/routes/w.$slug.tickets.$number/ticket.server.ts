@@ -159,10 +159,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     cannedReplies: page.canned.sort(byTitle).map((c) => c.title),
     merge,
     // The custom fields' card as markup (ticket-fields-markup.server.tsx), or null when the workspace has none.
-    fieldsForm: ticketFieldsMarkup(
-      `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
-      page.fields,
-    ),
+    fieldsForm: ticketFieldsMarkup(`/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`, page.fields),
   });
 }
 
