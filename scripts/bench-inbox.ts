@@ -8,6 +8,7 @@
 // (EXPLAIN ANALYZE). A production build on a fresh local stack with BENCH_TICKETS (default 100 000, up
 // to 1 000 000) extra tickets from seed:bulk.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_TICKETS=100000 BENCH_CONNECTIONS=10 npm run bench:inbox
+// BENCH_ONLY=<regular expression>: only the pages whose label matches (e.g. 'ticket|unassigned').
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -41,6 +42,7 @@ const SEARCH_TARGET_MS = 150;
 // p95 within LONG_THREAD_RATIO of the short one's (issue 27).
 const THREADS = [30, 200, 1000];
 const LONG_THREAD_RATIO = 1.2;
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-inbox-'));
 chmodSync(dir, 0o755);
@@ -137,7 +139,7 @@ try {
 
   const q = (query: string) => `/w/acme?view=all&q=${encodeURIComponent(query)}`;
   // [label, path, p95 target in ms, expected status]
-  const pages: [string, string, number, number][] = [
+  const allPages: [string, string, number, number][] = [
     ['inbox: unassigned (default)', '/w/acme', VIEW_TARGET_MS, 200],
     ['inbox: all', '/w/acme?view=all', VIEW_TARGET_MS, 200],
     ['inbox: mine', '/w/acme?view=mine', VIEW_TARGET_MS, 200],
@@ -161,6 +163,7 @@ try {
       200,
     ]),
   ];
+  const pages = allPages.filter(([label]) => !ONLY || ONLY.test(label));
   for (const [, p, , status] of pages) {
     const res = await fetch(`${base}${p}`, { headers: { cookie }, redirect: 'manual' });
     if (res.status !== status) throw new Error(`GET ${p} answered ${res.status}`);
@@ -243,6 +246,7 @@ try {
           'p50 ÷ baseline rounds': range(vsBase('p50')),
           'p95 ÷ baseline': +median(vsBase('p95')).toFixed(2),
           'app CPU ms ÷ baseline': `${fmt(cpuOf(pageCpu, 'app'))} ÷ ${fmt(cpuOf(baseCpu, 'app'))}`,
+          'db CPU ms ÷ baseline': `${fmt(cpuOf(pageCpu, 'stack'))} ÷ ${fmt(cpuOf(baseCpu, 'stack'))}`,
         }
       : {};
     if (pageP95 > target) missed.push(`${label}: p95 ${pageP95} ms > ${target} ms`);
@@ -286,7 +290,7 @@ try {
   console.table(rows);
   // The long threads' pages against the one-page thread's (rounds timed one page after the other).
   const [short, ...long] = threads.map((t) => ({ ...t, p95: threadP95.get(`/w/acme/tickets/${t.number}`) ?? [] }));
-  for (const t of long) {
+  for (const t of long.filter((t) => t.p95.length && short?.p95.length)) {
     const ratios = t.p95.map((x, i) => x / short!.p95[i]!);
     const r = +median(ratios).toFixed(2);
     console.log(

@@ -468,59 +468,107 @@ grant execute on function public.inbox(text, text, text, text, text, text, times
 
 -- The requester card on an agent's ticket page: who they are (name, and the email address that
 -- profiles don't hold) and their other recent requests here. Requesters and other workspaces get
--- not_found.
-create function public.requester_card(p_ticket_id uuid) returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  t public.tickets;
-begin
-  select * into t from public.tickets where id = p_ticket_id;
-  if t.id is null or not private.is_member(t.workspace_id) then
-    raise exception using errcode = 'P0001', message = 'not_found';
-  end if;
-  return jsonb_build_object(
-    'user_id', t.requester_id,
-    'name', coalesce((select p.display_name from public.profiles p where p.user_id = t.requester_id), 'Unknown'),
-    'email', (select u.email from auth.users u where u.id = t.requester_id),
-    'requests', (select count(*) from public.tickets o where o.requester_id = t.requester_id and o.workspace_id = t.workspace_id
+-- not_found. The card itself is private.requester_card_json, which ticket_page calls with the ticket
+-- it has already read and checked.
+create function private.requester_card_json(p_ticket_id uuid, p_workspace_id uuid, p_requester_id uuid) returns jsonb
+language sql stable security definer set search_path = '' as $$
+  select jsonb_build_object(
+    'user_id', p_requester_id,
+    'name', coalesce((select p.display_name from public.profiles p where p.user_id = p_requester_id), 'Unknown'),
+    'email', (select u.email from auth.users u where u.id = p_requester_id),
+    'requests', (select count(*) from public.tickets o where o.requester_id = p_requester_id and o.workspace_id = p_workspace_id
                     and o.trashed_at is null),
     'recent', (select coalesce(jsonb_agg(jsonb_build_object('number', o.number, 'subject', o.subject, 'status', o.status, 'last_message_at', o.last_message_at)
                                          order by o.last_message_at desc), '[]')
                  from (select o.number, o.subject, o.status, o.last_message_at from public.tickets o
-                        where o.requester_id = t.requester_id and o.workspace_id = t.workspace_id and o.id <> t.id
+                        where o.requester_id = p_requester_id and o.workspace_id = p_workspace_id and o.id <> p_ticket_id
                           and o.trashed_at is null
-                        order by o.last_message_at desc limit 5) o));
+                        order by o.last_message_at desc limit 5) o))
+$$;
+revoke all on function private.requester_card_json(uuid, uuid, uuid) from public;
+
+create function public.requester_card(p_ticket_id uuid) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  ws_id uuid;
+  requester uuid;
+begin
+  select t.workspace_id, t.requester_id into ws_id, requester from public.tickets t where t.id = p_ticket_id;
+  if ws_id is null or not private.is_member(ws_id) then
+    raise exception using errcode = 'P0001', message = 'not_found';
+  end if;
+  return private.requester_card_json(p_ticket_id, ws_id, requester);
 end $$;
 revoke all on function public.requester_card(uuid) from public, anon;
 grant execute on function public.requester_card(uuid) to authenticated, service_role;
 
 -- An agent's ticket page in one call: the workspace and my role, the members, the ticket, its thread
--- (notes included), its latest 100 events, the display names of everyone involved, and the requester
--- card.
+-- (notes included), its latest 100 events, the display names of everyone shown, the requester card,
+-- and what the page's header, sidebar and composer need besides (the canned replies' titles, my
+-- signature, the custom fields with this ticket's values, the requester's rating): one round trip per
+-- page (docs/decisions/066-page-cost.md).
 -- The thread is a window (docs/product.md §2, issue 27 item 12): the newest p_page messages, and
 -- with p_earlier_at/p_earlier_id (the oldest message shown so far) everything from there on plus
 -- p_page before it. One more than asked is sent before the window when there is one: the app shows
--- "Show earlier messages" for it. Keyset reads on messages_ticket_idx, so a 1 000-message ticket costs
--- what a 30-message one does. 'mine': how many messages I wrote here (the kept draft's counter).
+-- "Show earlier messages" for it. 'mine': how many messages I wrote here (the kept draft's counter).
+-- Nothing else reads the whole thread or history, so a 1 000-message ticket costs what a 30-message
+-- one does (066): the thread is read backwards on messages_ticket_idx (a bitmap scan would read every
+-- message and sort them; the planner can't know a ticket's length, so it is told), names are looked up
+-- for the people the window and the events shown name, and the ticket's row is read without its
+-- search vector (which grows with the thread).
 create function public.ticket_page(p_slug text, p_number integer, p_page integer default 30,
                                    p_earlier_at timestamptz default null, p_earlier_id uuid default null) returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
+language plpgsql stable security definer set search_path = '' set enable_bitmapscan = off as $$
 declare
   member record;
   ws public.workspaces;
-  my_role text;
-  t public.tickets;
+  me uuid := auth.uid();
+  t record;
+  thread jsonb;
+  events jsonb;
+  people uuid[];
 begin
   select * into member from private.membership(p_slug);
   ws := member.workspace;
-  my_role := member.role;
-  select * into t from public.tickets x where x.workspace_id = ws.id and x.number = p_number;
+  select x.id, x.number, x.subject, x.status, x.priority, x.requester_id, x.assignee_id, x.created_at, x.first_response_at,
+         x.solved_at, x.snoozed_until, x.merged_into_id, x.spam_at, x.trashed_at
+    into t from public.tickets x where x.workspace_id = ws.id and x.number = p_number;
   if t.id is null then
     raise exception using errcode = 'P0001', message = 'not_found';
   end if;
+  select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'kind', m.kind, 'body', m.body, 'created_at', m.created_at,
+                                               'author_id', m.author_id,
+                                               'attachments', (select coalesce(jsonb_agg(jsonb_build_object(
+                                                   'id', a.id, 'file_name', a.file_name, 'size', a.size, 'mime_type', a.mime_type)
+                                                   order by a.created_at, a.file_name), '[]')
+                                                 from public.attachments a where a.message_id = m.id))
+                    order by m.created_at, m.id), '[]'),
+         array_agg(distinct m.author_id) filter (where m.author_id is not null)
+    into thread, people
+    from ((select m.id, m.kind, m.body, m.created_at, m.author_id from public.messages m
+            where m.ticket_id = t.id and p_earlier_at is not null
+              and (m.created_at, m.id) >= (p_earlier_at, p_earlier_id))
+          union all
+          (select m.id, m.kind, m.body, m.created_at, m.author_id from public.messages m
+            where m.ticket_id = t.id
+              and (p_earlier_at is null or (m.created_at, m.id) < (p_earlier_at, p_earlier_id))
+            order by m.created_at desc, m.id desc
+            limit least(greatest(p_page, 1), 100) + 1)) m;
+  -- The newest 100 changes; the people they name (who acted, and assignees before and after, former
+  -- members included) get names.
+  select coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'actor_id', e.actor_id, 'type', e.type, 'from', e."from",
+                                               'to', e."to", 'from_ticket', e.from_ticket, 'field', e.field,
+                                               'created_at', e.created_at)
+                            order by e.created_at desc, e.id desc), '[]'),
+         people || array_agg(e.actor_id) filter (where e.actor_id is not null)
+                || array_agg(e."from"::uuid) filter (where e.type = 'assignee' and e."from" ~ '^[0-9a-f-]{36}$')
+                || array_agg(e."to"::uuid) filter (where e.type = 'assignee' and e."to" ~ '^[0-9a-f-]{36}$')
+    into events, people
+    from (select e.id, e.actor_id, e.type, e."from", e."to", e.from_ticket, e.field, e.created_at from public.ticket_events e
+           where e.ticket_id = t.id order by e.created_at desc, e.id desc limit 100) e;
   return jsonb_build_object(
     'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
-    'role', my_role,
+    'role', member.role,
     'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role) order by m.user_id), '[]')
                   from public.memberships m where m.workspace_id = ws.id),
     'ticket', jsonb_build_object('id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
@@ -534,38 +582,28 @@ begin
     -- The promise running, if any (90_promises.sql): the header's due-time badge.
     'sla', (select jsonb_build_object('target', s.target, 'due_at', s.due_at, 'warn_at', s.warn_at)
               from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null),
-    'messages', (select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'kind', m.kind, 'body', m.body, 'created_at', m.created_at,
-                                                              'author_id', m.author_id,
-                                                              'attachments', (select coalesce(jsonb_agg(jsonb_build_object(
-                                                                  'id', a.id, 'file_name', a.file_name, 'size', a.size, 'mime_type', a.mime_type)
-                                                                  order by a.created_at, a.file_name), '[]')
-                                                                from public.attachments a where a.message_id = m.id))
-                                                   order by m.created_at, m.id), '[]')
-                   from ((select * from public.messages m
-                           where m.ticket_id = t.id and p_earlier_at is not null
-                             and (m.created_at, m.id) >= (p_earlier_at, p_earlier_id))
-                         union all
-                         (select * from public.messages m
-                           where m.ticket_id = t.id
-                             and (p_earlier_at is null or (m.created_at, m.id) < (p_earlier_at, p_earlier_id))
-                           order by m.created_at desc, m.id desc
-                           limit least(greatest(p_page, 1), 100) + 1)) m),
-    'mine', (select count(*) from public.messages m where m.ticket_id = t.id and m.author_id = auth.uid()),
-    'events', (select coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'actor_id', e.actor_id, 'type', e.type, 'from', e."from",
-                                                            'to', e."to", 'from_ticket', e.from_ticket, 'field', e.field,
-                                                            'created_at', e.created_at)
-                                 order by e.created_at desc, e.id desc), '[]')
-                 from (select * from public.ticket_events e where e.ticket_id = t.id order by e.created_at desc, e.id desc limit 100) e),
+    'messages', thread,
+    'mine', (select count(*) from public.messages m where m.ticket_id = t.id and m.author_id = me),
+    'events', events,
     'names', (select coalesce(jsonb_object_agg(p.user_id, p.display_name), '{}')
                 from public.profiles p
-               where p.user_id in (select m.user_id from public.memberships m where m.workspace_id = ws.id)
-                  or p.user_id = t.requester_id
-                  or p.user_id in (select m.author_id from public.messages m where m.ticket_id = t.id)
-                  or p.user_id in (select e.actor_id from public.ticket_events e where e.ticket_id = t.id)
-                  -- assignees in the history, former members included
-                  or p.user_id::text in (select unnest(array[e."from", e."to"]) from public.ticket_events e
-                                          where e.ticket_id = t.id and e.type = 'assignee')),
-    'requester', public.requester_card(t.id)
+               where p.user_id = any (people || t.requester_id || t.assignee_id
+                                      || array(select m.user_id from public.memberships m where m.workspace_id = ws.id))),
+    'requester', private.requester_card_json(t.id, ws.id, t.requester_id),
+    -- The composer's canned replies (45_canned_replies.sql; their titles, which the app sorts as people read)
+    -- and my signature (86_signatures.sql), and the sidebar's custom fields with this ticket's values
+    -- (58_ticket_fields.sql), as public.ticket_field_list answers.
+    'canned', (select coalesce(jsonb_agg(jsonb_build_object('title', c.title)), '[]') from public.canned_replies c where c.workspace_id = ws.id),
+    'signature', (select s.body from public.signatures s where s.user_id = me),
+    'fields', (select coalesce(jsonb_agg(jsonb_build_object('id', f.id, 'label', f.label, 'kind', f.kind, 'options', f.options,
+                                                            'required_on_solve', f.required_on_solve, 'value', v.value)
+                                         order by f.position, f.created_at, f.id), '[]')
+                 from public.ticket_fields f
+                 left join public.ticket_field_values v on v.ticket_id = t.id and v.field_id = f.id
+                where f.workspace_id = ws.id),
+    -- The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any.
+    'rating', (select jsonb_build_object('rating', s.rating, 'comment', s.comment) from public.csat_surveys s
+                where s.ticket_id = t.id and s.rating is not null order by s.created_at desc limit 1)
   );
 end $$;
 revoke all on function public.ticket_page(text, integer, integer, timestamptz, uuid) from public, anon;

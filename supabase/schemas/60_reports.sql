@@ -9,24 +9,33 @@
 -- is the inbox's tallies (50_inbox.sql). Percentiles can't be summed; they read the range's tickets
 -- through covering indexes.
 
+-- The rollups' arithmetic: four small SQL functions that the planner inlines into the statements of the
+-- rollup triggers below (a statement trigger adding 50 000 tickets calls them ~250 000 times: as calls
+-- through the function manager they took half of its time, docs/decisions/066-page-cost.md). Postgres
+-- inlines an SQL function only without a SET clause, so these have no `set search_path = ''`; instead
+-- every function they call is named with its schema (pg_catalog), and the operators they use are
+-- built-in ones on built-in types. That keeps them safe as the definer functions' own helpers: only
+-- those (search_path '', which is where an inlined body is parsed) and the owner can call them, as
+-- EXECUTE is revoked from public below.
+
 -- The start of the 15-minute UTC slot of a moment.
 create function private.report_slot(p_at timestamptz) returns timestamptz
-language sql immutable parallel safe set search_path = '' as $$
-  select pg_catalog.date_bin('15 minutes', p_at, timestamptz '2000-01-01 00:00:00+00')
+language sql immutable parallel safe as $$
+  select pg_catalog.date_bin('15 minutes'::pg_catalog.interval, p_at, '2000-01-01 00:00:00+00'::pg_catalog.timestamptz)
 $$;
 
 -- A duration's histogram bucket: whole seconds under a minute, then buckets 2 % wide. A percentile is
 -- the mean of its bucket: exact when the bucket holds one value, within 2 % otherwise.
 create function private.report_bucket(p_seconds bigint) returns smallint
-language sql immutable parallel safe set search_path = '' as $$
-  select case when p_seconds < 60 then greatest(p_seconds, 0)
-              else 60 + floor(ln(p_seconds / 60.0) / ln(1.02)) end::smallint
+language sql immutable parallel safe as $$
+  select (case when p_seconds < 60 then greatest(p_seconds, 0)
+               else 60 + pg_catalog.floor(pg_catalog.ln(p_seconds / 60.0) / pg_catalog.ln(1.02)) end)::pg_catalog.int2
 $$;
 
 -- Whole seconds from one moment to a later one (never negative).
 create function private.report_seconds(p_from timestamptz, p_to timestamptz) returns bigint
-language sql immutable parallel safe set search_path = '' as $$
-  select greatest(floor(extract(epoch from p_to - p_from)), 0)::bigint
+language sql immutable parallel safe as $$
+  select greatest(pg_catalog.floor(extract(epoch from p_to - p_from)), 0)::pg_catalog.int8
 $$;
 
 create table private.report_slots (
@@ -53,11 +62,12 @@ create table private.report_durations (
 );
 
 -- The rows a duration counts in: its day, and its week.
+-- Inlined like the functions above (no SET clause, schema-qualified names).
 create function private.report_spans(p_day date) returns table (span smallint, day date)
-language sql immutable parallel safe set search_path = '' as $$
-  select 1::smallint, p_day
+language sql immutable parallel safe as $$
+  select 1::pg_catalog.int2, p_day
   union all
-  select 7::smallint, p_day - (extract(isodow from p_day)::int - 1)
+  select 7::pg_catalog.int2, p_day - (extract(isodow from p_day)::pg_catalog.int4 - 1)
 $$;
 
 -- One statement, one upsert per rollup of the summed differences, in key order (two statements touching

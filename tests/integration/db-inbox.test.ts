@@ -402,6 +402,31 @@ describe('ticket page and requester card', () => {
     expect((await db.anon().rpc('ticket_page', { p_slug: 'acme', p_number: t.number })).error?.code).toBe('42501');
   });
 
+  it("carries what the page's composer and sidebar read through RLS: canned replies, my signature, the fields, the rating", async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Kettle leaks');
+    const agent = await db.as('acmeAgent');
+    expect((await agent.from('signatures').insert({ body: 'Sam, Acme support' })).error).toBeNull();
+    const { data, error } = await agent.rpc('ticket_page', { p_slug: 'acme', p_number: t.number });
+    expect(error).toBeNull();
+    const page = data as {
+      canned: { title: string }[];
+      signature: string | null;
+      fields: unknown[];
+      rating: { rating: string; comment: string | null } | null;
+    };
+    // The same as the reads the page made before (docs/decisions/066-page-cost.md), each through RLS.
+    const canned = await agent.from('canned_replies').select('title').eq('workspace_id', ACME);
+    expect(canned.data!.length).toBeGreaterThan(0);
+    expect(page.canned.map((c) => c.title).sort()).toEqual(canned.data!.map((c) => c.title).sort());
+    expect(page.signature).toBe('Sam, Acme support');
+    const fields = await agent.rpc('ticket_field_list', { p_slug: 'acme', p_number: t.number });
+    expect(page.fields).toEqual(fields.data);
+    expect(page.rating).toBeNull();
+    // Another agent's page has their own signature (none).
+    const other = await (await db.as('acmeAgent2')).rpc('ticket_page', { p_slug: 'acme', p_number: t.number });
+    expect((other.data as { signature: string | null }).signature).toBeNull();
+  });
+
   it('sends a window of a long thread: the newest messages, and from an earlier message on plus a page before it', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'A long story');
     // 70 more messages a second apart (notes too); the 40th and 41st at the same instant, so the id decides.

@@ -1,7 +1,8 @@
-// Canned replies as the pages read them (docs/product.md §2). The ticket page lists their titles; their
-// text, filled in for the ticket, comes from filledCannedReplies: for the picker (its resource route,
-// asked when the picker is first used) and for the insert without JavaScript. The settings page
-// previews them with an example ticket. Always the user's client: row-level security decides.
+// Canned replies as the pages read them (docs/product.md §2). The ticket page lists their titles
+// (public.ticket_page sends them; the page sorts them byTitle); their text, filled in for the ticket,
+// comes from filledCannedReplies: for the picker (its resource route, asked when the picker is first
+// used) and for the insert without JavaScript. The settings page previews them with an example
+// ticket. Always the user's client: row-level security decides.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { SessionUser } from '../auth/user.ts';
 import { throwDbError } from '../errors/from-db.server.ts';
@@ -13,19 +14,6 @@ type Client = SupabaseClient<Database>;
 /** By title, as people read them (not the database's collation). */
 export const byTitle = (a: { title: string }, b: { title: string }) =>
   a.title.localeCompare(b.title, 'en', { sensitivity: 'base' });
-
-/**
- * The titles of the workspace's canned replies, by its address so it runs beside the ticket page's
- * call. A title names its reply (one per workspace): the picker without JavaScript posts it.
- */
-export async function cannedReplyTitles(request: Request, supabase: Client, slug: string): Promise<string[]> {
-  const { data, error } = await supabase
-    .from('canned_replies')
-    .select('title, workspaces!inner(slug)')
-    .eq('workspaces.slug', slug);
-  if (error) throwDbError(request, error, 'canned replies');
-  return data.sort(byTitle).map((r) => r.title);
-}
 
 /** The agent as the placeholders name them. */
 const agentOf = (user: SessionUser) => ({ name: user.displayName, email: user.email });

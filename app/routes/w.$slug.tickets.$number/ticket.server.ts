@@ -11,7 +11,7 @@ import { replyValue } from '~/components/forms.tsx';
 import type { ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
-import { cannedReplyTitles, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
+import { byTitle, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
 import { appendToDraft } from '~/lib/helpdesk/canned-replies.ts';
 import type { TicketTag } from '~/lib/helpdesk/inbox-query.server.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
@@ -66,7 +66,15 @@ interface TicketPageJson {
   names: Record<string, string>;
   /** The SLA promise running, if any (supabase/schemas/90_promises.sql). */
   sla: Pick<Tables<'ticket_sla'>, 'target' | 'due_at' | 'warn_at'> | null;
-  /** public.requester_card: the requester's name, email and other recent requests here. */
+  /** The workspace's canned replies, by title (the page sorts them: byTitle). */
+  canned: Pick<Tables<'canned_replies'>, 'title'>[];
+  /** My signature, under each new draft. */
+  signature: Tables<'signatures'>['body'] | null;
+  /** The custom fields with this ticket's values (the sidebar's card; supabase/schemas/58_ticket_fields.sql). */
+  fields: TicketFieldValue[];
+  /** The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any. */
+  rating: Pick<Tables<'csat_surveys'>, 'rating' | 'comment'> | null;
+  /** The requester card (public.requester_card): the requester's name, email and other recent requests here. */
   requester: {
     name: string;
     email: string | null;
@@ -75,43 +83,27 @@ interface TicketPageJson {
   };
 }
 
-// One round trip: membership (404 for anyone else), the ticket, its thread and history, names and
-// the requester card.
+// One round trip: membership (404 for anyone else), the ticket, its thread and history, names, the
+// requester card, the canned replies' titles, my signature, the custom fields and the rating.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
   const cursor = earlierCursor(request);
-  const [{ data: result, error }, canned, { data: signature }, merge, { data: fields }, { data: rated }] =
-    await Promise.all([
-      supabase.rpc(
-        'ticket_page',
-        {
-          p_slug: slug,
-          p_number: number,
-          p_page: THREAD_PAGE,
-          ...(cursor ? { p_earlier_at: cursor.at, p_earlier_id: cursor.id } : {}),
-        },
-        { get: true },
-      ),
-      cannedReplyTitles(request, supabase, slug),
-      // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
-      supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
-      // "Merge into…" searched (?merge=): the tickets to choose from.
-      mergeCandidates(request, supabase, slug, number),
-      // The custom fields with this ticket's values (the sidebar's card; supabase/schemas/58_ticket_fields.sql).
-      supabase.rpc('ticket_field_list', { p_slug: slug, p_number: number }, { get: true }),
-      // The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any; unread: none shown.
-      supabase
-        .from('csat_surveys')
-        .select('rating, comment, ticket:tickets!inner(number, workspace:workspaces!inner(slug))')
-        .eq('ticket.number', number)
-        .eq('ticket.workspace.slug', slug)
-        .not('rating', 'is', null)
-        .order('created_at', { ascending: false })
-        .limit(1)
-        .maybeSingle(),
-    ]);
+  const [{ data: result, error }, merge] = await Promise.all([
+    supabase.rpc(
+      'ticket_page',
+      {
+        p_slug: slug,
+        p_number: number,
+        p_page: THREAD_PAGE,
+        ...(cursor ? { p_earlier_at: cursor.at, p_earlier_id: cursor.id } : {}),
+      },
+      { get: true },
+    ),
+    // "Merge into…" searched (?merge=): the tickets to choose from.
+    mergeCandidates(request, supabase, slug, number),
+  ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
       await throwNotFound(request, supabase, params.slug ?? '');
@@ -158,7 +150,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     workspace: { id: page.workspace.id, slug: page.workspace.slug, name: page.workspace.name },
     timeZone: page.workspace.time_zone,
     me: user.id,
-    signature: signature?.body ?? null,
+    // The agent's signature, under each new draft.
+    signature: page.signature,
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
     ticket: shownTicket,
     // The header's badge, worded here: "First response due in 25 min · Mon 9 Mar, 10:00".
@@ -174,14 +167,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       recent: page.requester.recent.map(({ last_message_at: _l, ...r }) => r),
     },
     assignee: page.ticket.assignee_id ? name(page.ticket.assignee_id) : null,
-    rating: ratingMarkup(rated),
+    rating: ratingMarkup(page.rating),
     messages,
     earlier: thread.earlier,
     mine: page.mine,
     events,
     lastMessageId: messages.at(-1)?.id ?? '',
     clientKey: crypto.randomUUID(),
-    cannedReplies: canned,
+    cannedReplies: page.canned.sort(byTitle).map((c) => c.title),
     // "More" (Forward, Merge into…, Spam, Delete) and what stands instead of the composer, as markup
     // (more-menu.server.tsx).
     more: moreMenuMarkup({ base, spamAt, trashedAt, number: page.ticket.number, merge }),
@@ -194,10 +187,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       timeZone: page.workspace.time_zone,
     }),
     // The custom fields' card as markup (ticket-fields-markup.server.tsx), or null when the workspace has none.
-    fieldsForm: ticketFieldsMarkup(
-      `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
-      jsonPage<TicketFieldValue[] | null>(fields) ?? [],
-    ),
+    fieldsForm: ticketFieldsMarkup(`/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`, page.fields),
   });
 }
 
