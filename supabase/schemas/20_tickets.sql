@@ -425,17 +425,30 @@ alter table public.ticket_events enable row level security;
 
 revoke insert, update on public.tickets from anon, authenticated;
 grant update (status, priority, assignee_id, subject) on public.tickets to authenticated;
-create policy "requesters and members read tickets" on public.tickets for select to authenticated
-  using (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()));
+-- The tickets the caller follows (ticket_followers, 52_triage.sql; docs/decisions/064-followers.md).
+-- plpgsql, so this file may name a table made later; security definer: followers can't read that table.
+create function private.followed_tickets() returns setof uuid
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return query select f.ticket_id from public.ticket_followers f where f.user_id = (select auth.uid());
+end $$;
+revoke all on function private.followed_tickets() from public;
+grant execute on function private.followed_tickets() to authenticated, service_role;
+
+-- Followers read the tickets they follow as requesters do; only requesters and members change them.
+create policy "requesters, followers and members read tickets" on public.tickets for select to authenticated
+  using (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces())
+         or id in (select private.followed_tickets()));
 create policy "requesters and members update tickets" on public.tickets for update to authenticated
   using (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()))
   with check (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()));
 
--- Workspaces a signed-in user may read: theirs, and those where they have requests.
-create policy "members and requesters read their workspaces" on public.workspaces for select to authenticated
+-- Workspaces a signed-in user may read: theirs, and those where they have requests or follow one.
+create policy "members, requesters and followers read their workspaces" on public.workspaces for select to authenticated
   using (
     id in (select private.member_workspaces())
-    or id in (select t.workspace_id from public.tickets t where t.requester_id = (select auth.uid()))
+    or id in (select t.workspace_id from public.tickets t where t.requester_id = (select auth.uid())
+                                                               or t.id in (select private.followed_tickets()))
   );
 
 -- The history is for the team.

@@ -19,7 +19,7 @@ import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { NO_ASSIGNEE, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
-import { TicketFieldsCard } from './ticket-fields.tsx';
+import { MarkupCard } from './markup-card.tsx';
 import type { loader } from './ticket.server.ts';
 
 export interface TicketFieldValues {
@@ -285,7 +285,8 @@ function TicketMerge({ result }: { result?: FormReply }) {
 
 /** The requester (name, email, their other recent requests here), the fields, the history. */
 export function Sidebar({ result }: { result?: FormReply }) {
-  const { workspace, ticket, me, members, requester, requesterCard: card, events } = useLoaderData<typeof loader>();
+  const { workspace, ticket, me, members, requester, requesterCard: card, events, fieldsForm, followersForm } =
+    useLoaderData<typeof loader>();
   return (
     <aside className="hd-ticket__side stack" aria-label="Ticket details">
       <div className="card stack">
@@ -320,7 +321,8 @@ export function Sidebar({ result }: { result?: FormReply }) {
       <TicketTags result={result} />
       <TicketSnooze result={result} />
       <TicketMerge result={result} />
-      <TicketFieldsCard />
+      <MarkupCard id="followers" title="Followers" html={followersForm} />
+      <MarkupCard id="fields" title="Fields" html={fieldsForm} />
       <div className="card stack">
         <h2 className="hd-side-title">History</h2>
         <ol className="hd-history">

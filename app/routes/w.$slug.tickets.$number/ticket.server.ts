@@ -19,6 +19,8 @@ import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpde
 import { threadHtml } from '~/lib/helpdesk/message-body.server.ts';
 import type { TicketFieldValue } from '~/lib/helpdesk/ticket-fields.ts';
 import { ticketFieldsMarkup } from '~/lib/helpdesk/ticket-fields-markup.server.tsx';
+import { ticketFollowers } from '~/lib/helpdesk/followers.server.ts';
+import { ticketFollowersMarkup } from '~/lib/helpdesk/ticket-followers-markup.server.tsx';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
   parseNumber,
@@ -78,7 +80,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
   const cursor = earlierCursor(request);
-  const [{ data: result, error }, canned, { data: signature }, merge, { data: fields }] = await Promise.all([
+  const [{ data: result, error }, canned, { data: signature }, merge, { data: fields }, followers] = await Promise.all([
     supabase.rpc(
       'ticket_page',
       {
@@ -94,8 +96,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
     // "Merge into…" searched (?merge=): the tickets to choose from.
     mergeCandidates(request, supabase, slug, number),
-    // The custom fields with this ticket's values (ticket-fields.tsx; supabase/schemas/58_ticket_fields.sql).
+    // The custom fields with this ticket's values (markup-card.tsx; supabase/schemas/58_ticket_fields.sql).
     supabase.rpc('ticket_field_list', { p_slug: slug, p_number: number }, { get: true }),
+    // Its followers (markup-card.tsx; supabase/schemas/54_followers.sql), by the ticket's number.
+    ticketFollowers(request, supabase, slug, number),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -111,9 +115,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const thread = threadWindow(page.messages, cursor);
   const filesPath = `/w/${page.workspace.slug}/tickets/${page.ticket.number}/files/`;
   // Times in the workspace's time zone, said by the server (docs/product.md §2).
+  const customers = [page.ticket.requester_id, ...followers.map((f) => f.user_id)];
   const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => ({
     ...m,
-    html: threadHtml({ body, ...m }, page.ticket.requester_id, filesPath),
+    html: threadHtml({ body, ...m }, customers, filesPath),
     author: name(m.author_id),
     when: formatDateIn(m.created_at, page.workspace.time_zone),
   }));
@@ -152,11 +157,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
     merge,
-    // The custom fields' form as markup (ticket-fields.tsx), or null when the workspace has none.
+    // The custom fields' form as markup (markup-card.tsx), or null when the workspace has none.
     fieldsForm: ticketFieldsMarkup(
       `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
       jsonPage<TicketFieldValue[] | null>(fields) ?? [],
     ),
+    followersForm: ticketFollowersMarkup(`/w/${page.workspace.slug}/tickets/${page.ticket.number}/followers`, followers),
   });
 }
 
