@@ -28,7 +28,7 @@ export function TicketFollowersForm({
       {followers.length ? (
         <form method="post" action={action} aria-label="Followers">
           <input type="hidden" name="intent" value="remove_follower" />
-          <ul className="hd-side-list small" data-testid="followers">
+          <ul className="hd-side-list hd-followers small" data-testid="followers">
             {followers.map((f) => (
               <li key={f.user_id}>
                 <bdi>{f.name}</bdi> <span className="muted">{f.email}</span>{' '}

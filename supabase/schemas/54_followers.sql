@@ -11,7 +11,8 @@ create function private.followers_max() returns integer
 language sql immutable set search_path = '' as $$ select 20 $$;
 
 -- Adds the users in p_users as followers of p_ticket_id, skipping its requester, the workspace's
--- members and whoever follows already; stops at followers_max. Returns how many were added.
+-- members and whoever follows already; stops at followers_max. The history says who added whom (the
+-- caller; an email's sender). Returns how many were added.
 create function private.add_followers(p_ticket_id uuid, p_users uuid[]) returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -19,14 +20,20 @@ declare
   n integer;
 begin
   select * into t from public.tickets where id = p_ticket_id;
-  insert into public.ticket_followers (ticket_id, user_id, workspace_id)
-  select t.id, u, t.workspace_id
-    from (select distinct u from unnest(p_users) u) x
-   where u <> t.requester_id
-     and not exists (select 1 from public.memberships m where m.workspace_id = t.workspace_id and m.user_id = u)
-     and not exists (select 1 from public.ticket_followers f where f.ticket_id = t.id and f.user_id = u)
-   limit greatest(private.followers_max() - (select count(*) from public.ticket_followers f where f.ticket_id = t.id), 0)
-  on conflict do nothing;
+  with added as (
+    insert into public.ticket_followers (ticket_id, user_id, workspace_id)
+    select t.id, x.u, t.workspace_id
+      from (select distinct u from unnest(p_users) u) x
+     where x.u <> t.requester_id
+       and not exists (select 1 from public.memberships m where m.workspace_id = t.workspace_id and m.user_id = x.u)
+       and not exists (select 1 from public.ticket_followers f where f.ticket_id = t.id and f.user_id = x.u)
+     limit greatest(private.followers_max() - (select count(*) from public.ticket_followers f where f.ticket_id = t.id), 0)
+    on conflict do nothing
+    returning user_id
+  )
+  insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to")
+  select t.id, t.workspace_id, auth.uid(), 'follower_added', u.email
+    from added join auth.users u on u.id = added.user_id;
   get diagnostics n = row_count;
   return n;
 end $$;
@@ -79,7 +86,11 @@ begin
   if ws is null or auth.uid() is null or not private.is_member(ws) then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'ticket';
   end if;
-  delete from public.ticket_followers where ticket_id = p_ticket_id and user_id = p_user_id;
+  with removed as (
+    delete from public.ticket_followers where ticket_id = p_ticket_id and user_id = p_user_id returning user_id
+  )
+  insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to")
+  select p_ticket_id, ws, auth.uid(), 'follower_removed', u.email from removed join auth.users u on u.id = removed.user_id;
 end $$;
 revoke all on function public.remove_ticket_follower(uuid, uuid) from public, anon;
 grant execute on function public.remove_ticket_follower(uuid, uuid) to authenticated;

@@ -155,6 +155,9 @@ begin
   end if;
   select * into seen from public.inbound_emails where provider_message_id = p_provider_message_id;
   if found then
+    -- The copied people added now (made accounts since the first call) are the sender's doing too.
+    perform set_config('request.jwt.claim.sub',
+                       coalesce((select id::text from auth.users where email = lower(p_from) and deleted_at is null), ''), true);
     return jsonb_build_object('outcome', seen.outcome, 'ticket_id', seen.ticket_id, 'message_id', seen.created_message_id,
                               'attachments', private.message_files(seen.created_message_id), 'duplicate', true,
                               'cc_unknown', private.follow_copied(seen.ticket_id, p_cc));

@@ -127,6 +127,15 @@ describe('adding and removing followers', () => {
     expect(await followers(t.id)).toEqual([PEOPLE.globexCustomer.email]);
     expect(await remove('acmeAgent2')).toBe('ok');
     expect(await followers(t.id)).toEqual([]);
+    // The history says who did it.
+    const { rows } = await db.sql(
+      `select type, actor_id, "to" from ticket_events where ticket_id = $1 and type like 'follower%' order by id`,
+      [t.id],
+    );
+    expect(rows).toEqual([
+      { type: 'follower_added', actor_id: PEOPLE.acmeAgent.id, to: PEOPLE.globexCustomer.email },
+      { type: 'follower_removed', actor_id: PEOPLE.acmeAgent2.id, to: PEOPLE.globexCustomer.email },
+    ]);
   });
 
   it('refuses the requester, a member, a bad or unknown address, a closed ticket, and a 21st follower', async () => {
