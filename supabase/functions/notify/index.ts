@@ -539,11 +539,14 @@ async function recipients(t: Thread): Promise<string[] | null> {
 }
 
 async function notifyMessage(messageId: string) {
+  // With NOTIFY_TIMINGS set (npm run bench:email), one log line per message says when each step ended.
+  const marks: Record<string, number> = { start: Date.now() };
   const t = await loadThread(messageId);
   if (!t) return { status: 404, body: { error: 'message not found' } };
   if (t.message.kind !== 'reply') return { status: 200, body: { sent: [], skipped: 'note' } };
   const ids = await recipients(t);
   if (!ids) return { status: 200, body: { sent: [], skipped: 'a customer’s message: the team is notified' } };
+  marks.loaded = Date.now();
   const outcome = newOutcome();
   // Read once for all recipients, when the first email is built (a retry that sends nothing reads nothing).
   let parts: ReturnType<typeof messageParts> | undefined;
@@ -551,11 +554,17 @@ async function notifyMessage(messageId: string) {
     ids.map(async (id) => {
       const email = await emailOf(id);
       if (!email) return;
-      await deliver(outcome, messageIdOf(t.message.id), email, t.ticket.id, async () =>
-        customerEmail(t, { id, email }, await (parts ??= messageParts(t))),
-      );
+      await deliver(outcome, messageIdOf(t.message.id), email, t.ticket.id, async () => {
+        const shared = await (parts ??= messageParts(t));
+        marks.read ??= Date.now();
+        const built = await customerEmail(t, { id, email }, shared);
+        marks.built ??= Date.now();
+        return built;
+      });
     }),
   );
+  marks.sent = Date.now();
+  if (Deno.env.get('NOTIFY_TIMINGS')) console.log(`notify timings ${messageId} ${JSON.stringify(marks)}`);
   return { status: outcome.failed.length ? 502 : 200, body: { audience: 'customer', ...outcome } };
 }
 
