@@ -1847,6 +1847,7 @@ export type Database = {
       workspaces: {
         Row: {
           agents_create_tags: boolean
+          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -1857,6 +1858,7 @@ export type Database = {
         }
         Insert: {
           agents_create_tags?: boolean
+          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -1867,6 +1869,7 @@ export type Database = {
         }
         Update: {
           agents_create_tags?: boolean
+          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -1889,6 +1892,10 @@ export type Database = {
           slug: string
           workspace_id: string
         }[]
+      }
+      add_ticket_follower: {
+        Args: { p_email: string; p_ticket_id: string }
+        Returns: string
       }
       add_ticket_tag: {
         Args: { p_name: string; p_ticket_id: string }
@@ -1993,6 +2000,7 @@ export type Database = {
         Args: { p_name: string; p_slug: string }
         Returns: {
           agents_create_tags: boolean
+          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -2181,12 +2189,14 @@ export type Database = {
         Args: {
           p_attachments?: Json
           p_body: string
+          p_cc?: string[]
           p_from: string
           p_message_id: string
           p_provider_message_id: string
           p_recipient_id?: string
           p_sender_verified?: boolean
           p_subject: string
+          p_subject_rest?: string
           p_ticket_id: string
           p_workspace_slug: string
         }
@@ -2220,6 +2230,10 @@ export type Database = {
           p_workspace_id: string
         }
         Returns: number
+      }
+      remove_ticket_follower: {
+        Args: { p_ticket_id: string; p_user_id: string }
+        Returns: undefined
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
       save_assignment_settings: {
@@ -2312,6 +2326,7 @@ export type Database = {
           number: number
         }[]
       }
+      thread_customers: { Args: { p_ticket_id: string }; Returns: string[] }
       ticket_field_list: {
         Args: { p_number: number; p_slug: string }
         Returns: Json
@@ -2322,6 +2337,15 @@ export type Database = {
           field_id: string
           ticket_id: string
           value: string
+        }[]
+      }
+      ticket_follower_list: {
+        Args: { p_number: number; p_slug: string }
+        Returns: {
+          created_at: string
+          email: string
+          name: string
+          user_id: string
         }[]
       }
       ticket_page: {
