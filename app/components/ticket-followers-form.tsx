@@ -24,7 +24,7 @@ export function TicketFollowersForm({
   result?: FormReply;
 }) {
   return (
-    <div className="stack">
+    <>
       {followers.length ? (
         <form method="post" action={action} aria-label="Followers">
           <input type="hidden" name="intent" value="remove_follower" />
@@ -45,9 +45,7 @@ export function TicketFollowersForm({
             ))}
           </ul>
         </form>
-      ) : (
-        <p className="small muted">Nobody else gets the replies. Followers get them by email and can answer.</p>
-      )}
+      ) : null}
       <form method="post" action={action} className="stack" noValidate>
         <Field
           label="Add a follower (email address)"
@@ -56,7 +54,6 @@ export function TicketFollowersForm({
             id: 'follower-email',
             name: 'email',
             type: 'email',
-            autoComplete: 'off',
             list: customers?.length ? 'follower-customers' : undefined,
             defaultValue: replyValue(result, 'email'),
           }}
@@ -72,6 +69,6 @@ export function TicketFollowersForm({
           Add follower
         </button>
       </form>
-    </div>
+    </>
   );
 }
