@@ -158,7 +158,9 @@ begin
     -- The copied people added now (made accounts since the first call) are the sender's doing too.
     perform set_config('request.jwt.claim.sub',
                        coalesce((select id::text from auth.users where email = lower(p_from) and deleted_at is null), ''), true);
-    return jsonb_build_object('outcome', seen.outcome, 'ticket_id', seen.ticket_id, 'message_id', seen.created_message_id,
+    return jsonb_build_object('outcome', seen.outcome, 'ticket_id', seen.ticket_id,
+                              'number', (select x.number from public.tickets x where x.id = seen.ticket_id),
+                              'message_id', seen.created_message_id,
                               'attachments', private.message_files(seen.created_message_id), 'duplicate', true,
                               'cc_unknown', private.follow_copied(seen.ticket_id, p_cc));
   end if;

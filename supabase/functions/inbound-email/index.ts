@@ -272,11 +272,16 @@ Deno.serve(async (req) => {
         p_attachments: files.map(({ bytes: _, ...row }) => row),
       })
     : receiveEmail(mail, from, workspaceSlug, thread, subject, body, files, copied(recipients, from));
-  let { data, error } = await received;
-  // People copied who have no account yet: made (as a sender's is), then the same call adds them.
+  const { data, error } = await received;
+  // People copied who have no account yet: made (as a sender's is), then the same call adds them (and
+  // answers as a replay: the first answer is the one to give).
   if (!error && data.cc_unknown?.length) {
     for (const address of data.cc_unknown as string[]) await ensureUser(address, undefined);
-    ({ data, error } = await receiveEmail(mail, from, workspaceSlug, thread, subject, body, files, data.cc_unknown));
+    const again = await receiveEmail(mail, from, workspaceSlug, thread, subject, body, files, data.cc_unknown);
+    if (again.error) {
+      console.error(`adding copied people failed: ${again.error.message}`);
+      return json(500, { error: again.error.message });
+    }
   }
   if (error) {
     // Postmark stops retrying on 403: mail no workspace takes is not worth another try.
