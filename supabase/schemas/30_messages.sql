@@ -180,7 +180,7 @@ grant execute on function public.post_message(uuid, text, text, public.ticket_st
 alter table public.messages enable row level security;
 revoke insert, update, delete on public.messages from anon, authenticated;
 grant insert (ticket_id, author_id, kind, body) on public.messages to authenticated;
-create policy "members read the whole thread, requesters and followers its replies" on public.messages for select to authenticated
+create policy "members read the thread, requesters and followers its replies" on public.messages for select to authenticated
   using (
     workspace_id in (select private.member_workspaces())
     or (kind = 'reply' and (ticket_id in (select id from public.tickets where requester_id = (select auth.uid()))

@@ -428,7 +428,7 @@ create index ticket_followers_user_idx on public.ticket_followers (user_id);
 create index ticket_followers_workspace_idx on public.ticket_followers (workspace_id);
 alter table public.ticket_followers enable row level security;
 revoke insert, update, delete on public.ticket_followers from anon, authenticated;
-create policy "members read their workspace's followers, followers what they follow" on public.ticket_followers
+create policy "members read followers, followers read their own" on public.ticket_followers
   for select to authenticated using (private.is_member(workspace_id) or user_id = (select auth.uid()));
 
 -- Merges p_ticket_id (the secondary) into p_into (the primary), for a member of their one workspace, in

@@ -531,7 +531,7 @@ end $function$
 ;
 
 
-  create policy "members read the whole thread, requesters and followers its rep"
+  create policy "members read the thread, requesters and followers its replies"
   on "public"."messages"
   as permissive
   for select
@@ -542,7 +542,7 @@ using (((workspace_id IN ( SELECT private.member_workspaces() AS member_workspac
 
 
 
-  create policy "members read their workspace's followers, followers what they f"
+  create policy "members read followers, followers read their own"
   on "public"."ticket_followers"
   as permissive
   for select
