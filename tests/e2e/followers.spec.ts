@@ -61,6 +61,7 @@ test.describe('followers', () => {
   });
 
   test('an agent adds a follower and removes one from the sidebar; the reply reaches the follower, who answers by email', async () => {
+    test.setTimeout(120_000);
     const page = agent.page;
     await page.goto(`/w/${slug}/tickets/${number}`);
     // The requester can't follow: the followers page says so, the address kept.
@@ -117,6 +118,7 @@ test.describe('followers', () => {
   test('the follower reads the thread in the portal through the email’s link, never a note, and replies there', async ({
     browser,
   }) => {
+    test.setTimeout(90_000);
     const mail = await mailWith(friend, `A new lamp ships today ${tag}.`);
     const link = mail.Text.match(/https?:\/\/\S+/g)!.find((u) => new URL(u).pathname === '/auth/confirm')!;
     const portal = await newContext(browser);
