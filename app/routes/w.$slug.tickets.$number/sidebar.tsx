@@ -19,7 +19,6 @@ import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { NO_ASSIGNEE, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
-import { MarkupCard } from './markup-card.tsx';
 import type { loader } from './ticket.server.ts';
 
 export interface TicketFieldValues {
@@ -285,8 +284,17 @@ function TicketMerge({ result }: { result?: FormReply }) {
 
 /** The requester (name, email, their other recent requests here), the fields, the history. */
 export function Sidebar({ result }: { result?: FormReply }) {
-  const { workspace, ticket, me, members, requester, requesterCard: card, events, fieldsForm, followersForm } =
-    useLoaderData<typeof loader>();
+  const {
+    workspace,
+    ticket,
+    me,
+    members,
+    requester,
+    requesterCard: card,
+    events,
+    fieldsForm,
+    followersForm,
+  } = useLoaderData<typeof loader>();
   return (
     <aside className="hd-ticket__side stack" aria-label="Ticket details">
       <div className="card stack">
@@ -321,8 +329,16 @@ export function Sidebar({ result }: { result?: FormReply }) {
       <TicketTags result={result} />
       <TicketSnooze result={result} />
       <TicketMerge result={result} />
-      <MarkupCard id="followers" title="Followers" html={followersForm} />
-      <MarkupCard id="fields" title="Fields" html={fieldsForm} />
+      {/* The followers (docs/product.md §2.12) and the custom fields (§2.10): the loader's markup, plain forms
+          posting to /w/:slug/tickets/:number/followers and …/fields, so the page loads no code for them. */}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: React rendered it on the server from the followers' rows (texts escaped). */}
+      <div dangerouslySetInnerHTML={{ __html: followersForm }} />
+      {fieldsForm ? (
+        // The custom fields (docs/product.md §2.10): the loader's markup, a plain form posting to
+        // /w/:slug/tickets/:number/fields, so the page loads no code for it.
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: React rendered it on the server from the fields' rows (texts escaped).
+        <div dangerouslySetInnerHTML={{ __html: fieldsForm }} />
+      ) : null}
       <div className="card stack">
         <h2 className="hd-side-title">History</h2>
         <ol className="hd-history">
