@@ -110,10 +110,21 @@ async function main() {
     for (const kind of ['plain', 'files'] as const)
       console.log(
         `  where the time goes (${kind === 'plain' ? 'no files' : 'two 2 MB files'}, medians of ${steps[kind].length}): ${STEPS.map(
-          (k) => `${k} ${ms(pct(steps[kind].map((x) => x[k]), 50))}`,
+          (k) =>
+            `${k} ${ms(
+              pct(
+                steps[kind].map((x) => x[k]),
+                50,
+              ),
+            )}`,
         ).join(' · ')}`,
       );
-    console.log(`  load after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `  load after: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
     await stop();
   }

@@ -54,7 +54,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Merged into another request (docs/product.md §2.9): that one's page, when I asked or follow it too
   // (a merge makes the secondary's requester a follower); a member's own portal never gets here.
   if (ticket.merged_into_id) {
-    const { data: into } = await supabase.from('tickets').select('number').eq('id', ticket.merged_into_id).maybeSingle();
+    const { data: into } = await supabase
+      .from('tickets')
+      .select('number')
+      .eq('id', ticket.merged_into_id)
+      .maybeSingle();
     if (into) throw redirectWithSession(request, `/support/${workspace.slug}/requests/${into.number}`);
   }
   // Replies only, whoever reads: RLS already hides notes from requesters; this keeps the portal public-only for agents too.

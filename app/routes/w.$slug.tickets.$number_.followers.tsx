@@ -98,8 +98,8 @@ export default function TicketFollowersPage() {
         </p>
         <h1 id="ticket-followers-title">Followers of #{number}</h1>
         <p className="muted">
-          Followers get the team’s replies by email (never internal notes), can answer them, and read the
-          conversation in the portal once signed in with their address.
+          Followers get the team’s replies by email (never internal notes), can answer them, and read the conversation
+          in the portal once signed in with their address.
         </p>
       </div>
       <div className="card stack">

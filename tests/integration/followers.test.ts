@@ -12,7 +12,16 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesTo } from '../../scripts/lib/mail.ts';
 import { waitFor } from '../../scripts/lib/wait.ts';
-import { ACME, PEOPLE, createUser, openTicket, startDbStack, userJwt, type DbStack, type Person } from '../support/db.ts';
+import {
+  ACME,
+  PEOPLE,
+  createUser,
+  openTicket,
+  startDbStack,
+  userJwt,
+  type DbStack,
+  type Person,
+} from '../support/db.ts';
 
 const SECRET = 'followers-inbound-secret';
 const DOMAIN = 'tend.localhost';
@@ -106,8 +115,7 @@ describe('adding and removing followers', () => {
       ['globexAdmin', 'not_found'],
       ['acmeAgent', 'ok'],
     ];
-    for (const [who, outcome] of cases)
-      expect(await follow(who, t.id, PEOPLE.globexCustomer.email), who).toBe(outcome);
+    for (const [who, outcome] of cases) expect(await follow(who, t.id, PEOPLE.globexCustomer.email), who).toBe(outcome);
     const anon = await db.anon().rpc('add_ticket_follower', { p_ticket_id: t.id, p_email: PEOPLE.acmeCustomer2.email });
     expect(anon.error).not.toBeNull();
     expect(await followers(t.id)).toEqual([PEOPLE.globexCustomer.email]);
@@ -117,7 +125,9 @@ describe('adding and removing followers', () => {
 
     const remove = async (who: Person) =>
       (
-        await (await db.as(who)).rpc('remove_ticket_follower', {
+        await (
+          await db.as(who)
+        ).rpc('remove_ticket_follower', {
           p_ticket_id: t.id,
           p_user_id: PEOPLE.globexCustomer.id,
         })
@@ -435,7 +445,9 @@ describe('an inbound email’s subject over the limit', () => {
     expect(await res.json()).toMatchObject({ outcome: 'reply', ticket_id: t.id });
     const { rows } = await db.sql(`select subject from tickets where id = $1`, [t.id]);
     expect(rows[0].subject).toBe('Long reply subject');
-    const last = await db.sql(`select body from messages where ticket_id = $1 order by created_at desc limit 1`, [t.id]);
+    const last = await db.sql(`select body from messages where ticket_id = $1 order by created_at desc limit 1`, [
+      t.id,
+    ]);
     expect(last.rows[0].body).toBe('Yes.');
   });
 });

@@ -176,7 +176,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       jsonPage<TicketFieldValue[] | null>(fields) ?? [],
     ),
     // The followers' card as markup (ticket-followers-markup.server.tsx).
-    followersForm: ticketFollowersMarkup(`/w/${page.workspace.slug}/tickets/${page.ticket.number}/followers`, followers),
+    followersForm: ticketFollowersMarkup(
+      `/w/${page.workspace.slug}/tickets/${page.ticket.number}/followers`,
+      followers,
+    ),
   });
 }
 

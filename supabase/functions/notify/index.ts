@@ -411,9 +411,7 @@ async function notificationEmail(n: Notification, to: Recipient): Promise<Outgoi
   const isNew = n.kind === 'new_request' && n.created_at === ticket.created_at;
   const line = `${headline(n, actor)} in ${n.workspace.name}`;
   const m = message.data as { body: string; author_id: string; created_at: string } | null;
-  const body: MessageBody | null = m
-    ? { body: m.body, markdown: isMarkdownMessage(m.author_id, customers) }
-    : null;
+  const body: MessageBody | null = m ? { body: m.body, markdown: isMarkdownMessage(m.author_id, customers) } : null;
   const props: ThreadEmailProps & { fine: string } = {
     brand: brandOf(n.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? ''),
     heading: line,
@@ -538,7 +536,10 @@ async function recipients(t: Thread): Promise<string[] | null> {
     .maybeSingle();
   if (error) throw error;
   if (!member || t.message.author_id === t.ticket.requester_id) return null;
-  const { data: optedOut, error: e2 } = await db.from('email_unsubscribes').select('user_id').in('user_id', t.customers);
+  const { data: optedOut, error: e2 } = await db
+    .from('email_unsubscribes')
+    .select('user_id')
+    .in('user_id', t.customers);
   if (e2) throw e2;
   const out = new Set(optedOut.map((u) => u.user_id as string));
   return t.customers.filter((id) => !out.has(id));
