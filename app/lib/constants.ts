@@ -24,6 +24,8 @@ export const INVITATION_LIFETIME_DAYS = 7;
 /** Days a ticket stays in Trash before it is deleted for good (private.trash_days()). */
 export const TRASH_DAYS = 30;
 export const INBOX_PAGE_SIZE = 25;
+/** Followers a ticket may have besides its requester (supabase/schemas/54_followers.sql). */
+export const FOLLOWERS_PER_TICKET = 20;
 /** The longest inbox search kept (more is cut). */
 export const MAX_QUERY_LENGTH = 200;
 

@@ -38,13 +38,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     .limit(1);
   if (articles.error) throwDbError(request, articles.error, 'portal help');
   const answered = new URL(request.url).searchParams.has('answered');
-  let requests: { number: number; subject: string; status: TicketStatus; when: string }[] = [];
+  let requests: { number: number; subject: string; status: TicketStatus; when: string; following: boolean }[] = [];
   if (user) {
+    // Mine, and those I follow (docs/decisions/064-followers.md): a follower reads their own rows.
+    const followed = await supabase
+      .from('ticket_followers')
+      .select('ticket_id')
+      .eq('workspace_id', workspace.id)
+      .eq('user_id', user.id)
+      .limit(100);
+    if (followed.error) throwDbError(request, followed.error, 'portal followed requests');
+    const ids = followed.data.map((f) => f.ticket_id);
     const { data: rows, error } = await supabase
       .from('tickets')
-      .select('number, subject, status, last_message_at, workspaces(time_zone)')
+      .select('number, subject, status, last_message_at, requester_id, workspaces(time_zone)')
       .eq('workspace_id', workspace.id)
-      .eq('requester_id', user.id)
+      .or(`requester_id.eq.${user.id}${ids.length ? `,id.in.(${ids.join(',')})` : ''}`)
       .order('last_message_at', { ascending: false })
       .limit(100);
     if (error) throwDbError(request, error, 'portal requests');
@@ -54,6 +63,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       subject: r.subject,
       status: r.status,
       when: formatDateIn(r.last_message_at, r.workspaces?.time_zone ?? 'UTC'),
+      following: r.requester_id !== user.id,
     }));
   }
   return dataWithSession(request, {
@@ -111,7 +121,10 @@ export default function Portal() {
                   <span className="muted">#{r.number}</span> {r.subject}
                 </Link>
                 <StatusBadge status={r.status} label={PORTAL_STATUS_LABELS[r.status]} />
-                <span className="muted small">{r.when}</span>
+                <span className="muted small">
+                  {r.following ? 'Following · ' : ''}
+                  {r.when}
+                </span>
               </li>
             ))}
           </ul>

@@ -32,7 +32,7 @@ import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { NewRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
-import { cutSubject, withRest } from '~/lib/helpdesk/long-subject.ts';
+import { cutSubject, withRest } from '../../supabase/functions/_shared/long-subject.ts';
 import { attachmentsArg, readMessageForm, removeUploads, type Upload } from '~/lib/helpdesk/attachments.server.ts';
 import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
 import type { SuggestedArticle } from '~/lib/help/articles.ts';

@@ -1,5 +1,6 @@
 // A requester's view of their request: the public thread (never internal notes), reply (reopens
-// pending/solved), "Mark as solved", and a follow-up link once closed.
+// pending/solved), "Mark as solved", and a follow-up link once closed. A follower of the request reads and
+// answers it the same way; marking it solved is the requester's (docs/decisions/064-followers.md).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
@@ -32,7 +33,7 @@ import { profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpdesk/thread-window.ts';
 import { requireRequesterTicket } from '~/lib/helpdesk/workspace-access.server.ts';
 import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
-import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { dataWithSession, errorResponse, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { ratingLabel, SURVEY_ANSWERS } from '~/lib/satisfaction/ratings.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 
@@ -50,13 +51,13 @@ async function requesterTicket(request: Request, params: LoaderFunctionArgs['par
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase, workspace, ticket } = await requesterTicket(request, params);
-  // Merged into another request (docs/product.md §2.9): that one's page, when it is mine too.
+  // Merged into another request (docs/product.md §2.9): that one's page, when I asked or follow it too
+  // (a merge makes the secondary's requester a follower); a member's own portal never gets here.
   if (ticket.merged_into_id) {
     const { data: into } = await supabase
       .from('tickets')
       .select('number')
       .eq('id', ticket.merged_into_id)
-      .eq('requester_id', user.id)
       .maybeSingle();
     if (into) throw redirectWithSession(request, `/support/${workspace.slug}/requests/${into.number}`);
   }
@@ -74,7 +75,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .order('file_name', { referencedTable: 'attachments' });
   // Keyset on (created_at, id), the cursor's time quoted (decodeCursor let only a timestamp through).
   const at = cursor && `"${cursor.at}"`;
-  const [before, from, mine, survey] = await Promise.all([
+  const [before, from, mine, customers, survey] = await Promise.all([
     (cursor ? replies().or(`created_at.lt.${at},and(created_at.eq.${at},id.lt.${cursor.id})`) : replies())
       .order('created_at', { ascending: false })
       .order('id', { ascending: false })
@@ -88,9 +89,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .select('id', { count: 'exact', head: true })
       .eq('ticket_id', ticket.id)
       .eq('author_id', user.id),
+    // The requester and followers: their messages show as written, the team's as Markdown.
+    supabase.rpc('thread_customers', { p_ticket_id: ticket.id }),
+    // The requester's survey (a follower gets none).
     surveyOf(request, supabase, ticket.id),
   ]);
-  const error = before.error ?? from?.error ?? mine.error;
+  const error = before.error ?? from?.error ?? mine.error ?? customers.error;
   if (error) throwDbError(request, error, 'portal messages');
   const thread = threadWindow([...(before.data ?? []).toReversed(), ...(from?.data ?? [])], cursor);
   const names = await profileNames(
@@ -105,7 +109,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const { text, refused } = splitNotAttached(body);
     return {
       ...m,
-      html: threadHtml({ body: text, ...m }, user.id, filesPath),
+      html: threadHtml({ body: text, ...m }, customers.data ?? [user.id], filesPath),
       author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
       when: formatDateIn(m.created_at, workspace.time_zone),
       notice: m.author_id === user.id ? notAttachedNote(refused) : null,
@@ -160,6 +164,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   const { intent } = submission.value;
+  // Only the requester marks it solved: a follower's button isn't there, a hand-made request is refused.
+  if (intent === 'solve' && ticket.following) throw errorResponse(request, 'bad_request');
   const { error } =
     submission.value.intent === 'reply'
       ? await supabase.rpc('post_message', {
@@ -280,7 +286,7 @@ export default function PortalRequest() {
               <SubmitButton pending={pending} name="intent" value="reply">
                 Send reply
               </SubmitButton>
-              {ticket.status !== 'solved' ? (
+              {ticket.status !== 'solved' && !ticket.following ? (
                 <button type="submit" name="intent" value="solve" className="button button--secondary" formNoValidate>
                   Mark as solved
                 </button>

@@ -10,16 +10,17 @@ import { accessToken } from './jwt.ts';
 export const CUSTOMER = { id: 'c0000000-0000-4000-8000-000000000001', email: 'customer@example.test' };
 export const AGENT = { id: 'a0000000-0000-4000-8000-000000000002', email: 'agent@acme.test' };
 
-export async function emailStack(name: string) {
+/** `functionsEnv`: lines for the functions' env file; `log`: the stack's log lines (the functions' output among them). */
+export async function emailStack(name: string, opts: { functionsEnv?: string; log?: (line: string) => void } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), `tend-bench-${name}-`));
   const envFile = path.join(dir, 'functions.env');
-  writeFileSync(envFile, '# bench\n');
+  writeFileSync(envFile, `# bench\n${opts.functionsEnv ?? ''}`);
   const stack = await startStack({
     port: 0,
     dir: path.join(dir, 'data'),
     ephemeral: true,
     functionsEnvFile: envFile,
-    log: () => undefined,
+    log: opts.log ?? (() => undefined),
   });
   const jwt = (who: { id: string; email: string }) => accessToken(stack.jwtSecret, { sub: who.id, email: who.email });
   const rpc = async (fn: string, token: string, body: unknown) => {

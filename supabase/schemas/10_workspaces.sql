@@ -24,7 +24,9 @@ create table public.workspaces (
   ticket_seq integer not null default 0,
   created_at timestamptz not null default now(),
   -- Agents may create tags while tagging (52_triage.sql); admins always may.
-  agents_create_tags boolean not null default true
+  agents_create_tags boolean not null default true,
+  -- The people an inbound email copies (To and Cc besides the workspace) follow its ticket (54_followers.sql).
+  cc_adds_followers boolean not null default true
 );
 
 -- A workspace's earlier addresses, so old links keep working (workspace_slug_redirect). An address
@@ -340,8 +342,8 @@ create policy "users rename themselves" on public.profiles for update to authent
 -- Nobody lists workspaces: a portal looks its one up by slug (portal_workspace). Signed-in users read
 -- the workspaces they belong to or have requests at (the policy is with tickets, 20_tickets.sql).
 revoke select, insert, update, delete on public.workspaces from anon, authenticated;
-grant select (id, slug, name, time_zone, created_at, agents_create_tags) on public.workspaces to authenticated;
-grant update (name, slug, time_zone, agents_create_tags) on public.workspaces to authenticated;
+grant select (id, slug, name, time_zone, created_at, agents_create_tags, cc_adds_followers) on public.workspaces to authenticated;
+grant update (name, slug, time_zone, agents_create_tags, cc_adds_followers) on public.workspaces to authenticated;
 create policy "admins rename their workspace" on public.workspaces for update to authenticated
   using (id in (select private.admin_workspaces())) with check (id in (select private.admin_workspaces()));
 

@@ -91,9 +91,11 @@ create table public.ticket_events (
   -- merged_into ("to": the primary's number), merged_from ("from": the secondary's number): 52_triage.sql.
   -- spam, not_spam, trashed, restored; split_to ("to": the new ticket's number), split_from ("from": the
   -- original's number): 54_spam_trash_split.sql. field: a custom field's value ("from" → "to", null: empty).
+  -- follower_added, follower_removed ("to": their address): 54_followers.sql.
   type text not null check (type in ('created', 'status', 'assignee', 'priority', 'tag_added', 'tag_removed', 'snoozed',
                                      'unsnoozed', 'sla_breach', 'merged_into', 'merged_from', 'spam', 'not_spam',
-                                     'trashed', 'restored', 'split_to', 'split_from', 'field')),
+                                     'trashed', 'restored', 'split_to', 'split_from', 'field', 'follower_added',
+                                     'follower_removed')),
   "from" text,
   "to" text,
   -- A 'field' event's custom field, by the label it had then.
@@ -455,18 +457,32 @@ alter table public.ticket_events enable row level security;
 
 revoke insert, update on public.tickets from anon, authenticated;
 grant update (status, priority, assignee_id, subject) on public.tickets to authenticated;
--- A ticket in Trash is gone for its requester (54_spam_trash_split.sql); Spam looks the same to them as ever.
-create policy "requesters and members read tickets" on public.tickets for select to authenticated
-  using ((requester_id = (select auth.uid()) and trashed_at is null) or workspace_id in (select private.member_workspaces()));
+-- The tickets the caller follows (ticket_followers, 52_triage.sql; docs/decisions/064-followers.md).
+-- plpgsql, so this file may name a table made later; security definer: followers can't read that table.
+create function private.followed_tickets() returns setof uuid
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return query select f.ticket_id from public.ticket_followers f where f.user_id = (select auth.uid());
+end $$;
+revoke all on function private.followed_tickets() from public;
+grant execute on function private.followed_tickets() to authenticated, service_role;
+
+-- Followers read the tickets they follow as requesters do; only requesters and members change them. A
+-- ticket in Trash is gone for its requester and followers (54_spam_trash_split.sql); Spam looks the same
+-- to them as ever.
+create policy "requesters, followers and members read tickets" on public.tickets for select to authenticated
+  using (((requester_id = (select auth.uid()) or id in (select private.followed_tickets())) and trashed_at is null)
+         or workspace_id in (select private.member_workspaces()));
 create policy "requesters and members update tickets" on public.tickets for update to authenticated
   using (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()))
   with check (requester_id = (select auth.uid()) or workspace_id in (select private.member_workspaces()));
 
--- Workspaces a signed-in user may read: theirs, and those where they have requests.
-create policy "members and requesters read their workspaces" on public.workspaces for select to authenticated
+-- Workspaces a signed-in user may read: theirs, and those where they have requests or follow one.
+create policy "members, requesters and followers read their workspaces" on public.workspaces for select to authenticated
   using (
     id in (select private.member_workspaces())
-    or id in (select t.workspace_id from public.tickets t where t.requester_id = (select auth.uid()))
+    or id in (select t.workspace_id from public.tickets t where t.requester_id = (select auth.uid())
+                                                               or t.id in (select private.followed_tickets()))
   );
 
 -- The history is for the team.

@@ -129,8 +129,9 @@ begin
   -- The row lock queues concurrent posts to one ticket, so the newest-message check below is exact.
   select * into t from public.tickets where id = p_ticket_id for update;
   actor := private.ticket_actor(t.workspace_id, auth.uid());
-  -- What the policies let through: the ticket's team, or its requester.
-  if t.id is null or auth.uid() is null or (actor = 'requester' and t.requester_id <> auth.uid()) then
+  -- What the policies let through: the ticket's team, its requester, or a follower (a customer's reply of theirs).
+  if t.id is null or auth.uid() is null
+     or (actor = 'requester' and t.requester_id <> auth.uid() and t.id not in (select private.followed_tickets())) then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'ticket';
   end if;
   -- A form sent twice (double click, resubmitted POST) posts once: the second gets the first's
@@ -179,10 +180,11 @@ grant execute on function public.post_message(uuid, text, text, public.ticket_st
 alter table public.messages enable row level security;
 revoke insert, update, delete on public.messages from anon, authenticated;
 grant insert (ticket_id, author_id, kind, body) on public.messages to authenticated;
-create policy "members read the whole thread, requesters its replies" on public.messages for select to authenticated
+create policy "members read the thread, requesters and followers its replies" on public.messages for select to authenticated
   using (
     workspace_id in (select private.member_workspaces())
-    or (kind = 'reply' and ticket_id in (select id from public.tickets where requester_id = (select auth.uid())))
+    or (kind = 'reply' and (ticket_id in (select id from public.tickets where requester_id = (select auth.uid()))
+                            or ticket_id in (select private.followed_tickets())))
   );
 create policy "members write, requesters reply to open requests" on public.messages for insert to authenticated
   with check (

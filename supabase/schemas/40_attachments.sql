@@ -189,7 +189,7 @@ begin
     return exists (select 1 from public.workspaces w where w.id = parts[2]::uuid);
   end if;
   return t.workspace_id = parts[2]::uuid and t.status <> 'closed'
-     and (t.requester_id = auth.uid() or private.is_member(t.workspace_id));
+     and (t.requester_id = auth.uid() or private.is_member(t.workspace_id) or t.id in (select private.followed_tickets()));
 end $$;
 
 -- Objects no message claims, an hour after their upload: the sweep-attachments job removes them through

@@ -414,11 +414,12 @@ grant execute on function public.bulk_update_tickets(uuid[], text, text) to auth
 -- into another ticket of the workspace (the primary). Its messages, notes, files and history join the
 -- primary's (in time order: they keep their times); it is closed as "merged into #N" and its links lead
 -- to the primary (merged_into_id). A secondary requester other than the primary's is recorded as a
--- follower of the primary (ticket_followers, for issue 27 item 7); the inbound mail to the secondary's
+-- follower of the primary (ticket_followers, 54_followers.sql); the inbound mail to the secondary's
 -- address lands on the primary (receive_email, 80_email.sql).
 
--- Who follows a ticket besides its requester. Today only a merge writes it (the secondary's requester);
--- followers' emails and portal access are issue 27 item 7. Members read it; nobody else.
+-- Who follows a ticket besides its requester: a merge writes it (the secondary's requester), members add
+-- and remove followers, and inbound mail adds the people it copies (54_followers.sql). Members read it;
+-- a follower reads their own rows.
 create table public.ticket_followers (
   ticket_id uuid not null references public.tickets (id) on delete cascade,
   user_id uuid not null references auth.users (id) on delete cascade,
@@ -431,8 +432,8 @@ create index ticket_followers_user_idx on public.ticket_followers (user_id);
 create index ticket_followers_workspace_idx on public.ticket_followers (workspace_id);
 alter table public.ticket_followers enable row level security;
 revoke insert, update, delete on public.ticket_followers from anon, authenticated;
-create policy "members read their workspace's followers" on public.ticket_followers for select to authenticated
-  using (private.is_member(workspace_id));
+create policy "members read followers, followers read their own" on public.ticket_followers
+  for select to authenticated using (private.is_member(workspace_id) or user_id = (select auth.uid()));
 
 -- Merges p_ticket_id (the secondary) into p_into (the primary), for a member of their one workspace, in
 -- one transaction. Refused: another workspace's or an unseen ticket (not_found), the same ticket

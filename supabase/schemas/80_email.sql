@@ -130,11 +130,14 @@ grant execute on function public.claim_email_delivery(text, text, uuid) to servi
 -- nothing is written). Only the thread's requester or team may answer it, and on a per-recipient address
 -- only that recipient: anyone else's mail becomes a request of their own in that workspace. The message
 -- moves the status as post_message's does, for the sender. A provider id seen before returns what it
--- made (with its files, which the function stores again if any is missing).
+-- made (with its files, which the function stores again if any is missing). A follower answers as the
+-- requester does (their public message); the people the email copies (p_cc) follow the ticket, and
+-- `cc_unknown` lists those without an account yet (54_followers.sql). A new request's subject comes cut
+-- to fit (after a whole word, as the portal's is), the rest (p_subject_rest) at the top of its message.
 create function public.receive_email(
   p_provider_message_id text, p_message_id text, p_from text, p_workspace_slug text, p_ticket_id uuid,
   p_subject text, p_body text, p_attachments jsonb default null, p_recipient_id uuid default null,
-  p_sender_verified boolean default false
+  p_sender_verified boolean default false, p_cc text[] default null, p_subject_rest text default null
 ) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -152,8 +155,14 @@ begin
   end if;
   select * into seen from public.inbound_emails where provider_message_id = p_provider_message_id;
   if found then
-    return jsonb_build_object('outcome', seen.outcome, 'ticket_id', seen.ticket_id, 'message_id', seen.created_message_id,
-                              'attachments', private.message_files(seen.created_message_id), 'duplicate', true);
+    -- The copied people added now (made accounts since the first call) are the sender's doing too.
+    perform set_config('request.jwt.claim.sub',
+                       coalesce((select id::text from auth.users where email = lower(p_from) and deleted_at is null), ''), true);
+    return jsonb_build_object('outcome', seen.outcome, 'ticket_id', seen.ticket_id,
+                              'number', (select x.number from public.tickets x where x.id = seen.ticket_id),
+                              'message_id', seen.created_message_id,
+                              'attachments', private.message_files(seen.created_message_id), 'duplicate', true,
+                              'cc_unknown', private.follow_copied(seen.ticket_id, p_cc));
   end if;
   select id into sender from auth.users where email = lower(p_from) and deleted_at is null;
   if sender is null then
@@ -176,8 +185,8 @@ begin
   if actor <> 'requester' and not coalesce(p_sender_verified, false) then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'unverified member';
   end if;
-  -- A follower (a merged ticket's requester) answers the thread as its requester does. A thread in Trash
-  -- is gone for its requester (54_spam_trash_split.sql): their mail is a new request.
+  -- A follower answers the thread as its requester does. A thread in Trash is gone for its requester
+  -- and followers (54_spam_trash_split.sql): their mail is a new request.
   if t.id is not null and (t.trashed_at is not null or (actor = 'requester' and t.requester_id <> sender
                             and not exists (select 1 from public.ticket_followers f where f.ticket_id = t.id and f.user_id = sender))
                            or p_recipient_id <> sender) then
@@ -195,18 +204,21 @@ begin
   else
     follows := t.id;
     insert into public.tickets (workspace_id, requester_id, subject, follow_up_of)
-    values (ws, sender, left(coalesce(nullif(trim(p_subject), ''), '(no subject)'), 200), follows) returning * into t;
-    insert into public.messages (ticket_id, author_id, kind, body) values (t.id, sender, 'reply', p_body) returning * into m;
+    values (ws, sender, coalesce(nullif(trim(p_subject), ''), '(no subject)'), follows) returning * into t;
+    insert into public.messages (ticket_id, author_id, kind, body)
+    values (t.id, sender, 'reply', case when coalesce(p_subject_rest, '') = '' then p_body
+                                        else left(p_subject_rest || E'\n\n' || p_body, 20000) end)
+    returning * into m;
     outcome := case when follows is null then 'request' else 'follow_up' end;
   end if;
   insert into public.inbound_emails (provider_message_id, message_id, ticket_id, created_message_id, outcome)
   values (p_provider_message_id, p_message_id, t.id, m.id, outcome);
   return jsonb_build_object('outcome', outcome, 'ticket_id', t.id, 'number', t.number, 'message_id', m.id,
                             'follow_up_of', follows, 'attachments', private.attach_received_files(m.id, p_attachments),
-                            'duplicate', false);
+                            'duplicate', false, 'cc_unknown', private.follow_copied(t.id, p_cc));
 end $$;
-revoke execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb, uuid, boolean) from public, anon, authenticated;
-grant execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb, uuid, boolean) to service_role;
+revoke execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb, uuid, boolean, text[], text) from public, anon, authenticated;
+grant execute on function public.receive_email(text, text, text, text, uuid, text, text, jsonb, uuid, boolean, text[], text) to service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Calls an edge function once the transaction commits (pg_net), with Vault's project URL and service

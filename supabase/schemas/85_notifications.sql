@@ -137,7 +137,7 @@ begin
   return made;
 end $$;
 
--- A customer writes (the requester's new request or reply, from the app, the portal or email): the
+-- A customer writes (the requester's new request or reply, or a follower's, from the app, the portal or email): the
 -- assignee hears of it, or, while nobody has the ticket, every member. The team's own replies tell no
 -- member anything (the customer's email is notify's, 80_email.sql). A direct database session (seed,
 -- imports) tells no one.
@@ -151,7 +151,9 @@ begin
     return null;
   end if;
   select * into t from public.tickets where id = new.ticket_id;
-  if new.author_id <> t.requester_id then
+  -- A follower's message is a customer's too (54_followers.sql).
+  if new.author_id <> t.requester_id
+     and not exists (select 1 from public.ticket_followers f where f.ticket_id = t.id and f.user_id = new.author_id) then
     return null;
   end if;
   if t.assignee_id is not null then

@@ -67,14 +67,18 @@ create table public.ticket_forwards (
   created_at timestamptz not null default now()
 );
 create index ticket_forwards_ticket_idx on public.ticket_forwards (ticket_id);
-create index ticket_forwards_workspace_idx on public.ticket_forwards (workspace_id);
+create index ticket_forwards_workspace_idx on public.ticket_forwards (workspace_id, created_at);
+create index ticket_forwards_agent_idx on public.ticket_forwards (created_by, created_at);
 alter table public.ticket_forwards enable row level security;
 -- Written by forward_ticket only; read by the team.
 revoke insert, update, delete on public.ticket_forwards from anon, authenticated;
 create policy "Members read their workspace's forwards" on public.ticket_forwards
   for select to authenticated using ((select private.is_member(workspace_id)));
 
--- The forward, the note that says so in the thread, and notify's call, in one transaction.
+-- The forward, the note that says so in the thread, and notify's call, in one transaction. A forward mails
+-- any address an agent types: at most 20 an hour from one agent and 100 from a workspace (as invitations
+-- are held, 80_email.sql), past which it is too_many_attempts with the seconds to wait as its hint; an
+-- agent's forwards, and a workspace's, take turns (advisory locks), so parallel ones can't all pass the count.
 create function public.forward_ticket(p_ticket_id uuid, p_to text, p_note text default '', p_message_id uuid default null)
 returns uuid
 language plpgsql security definer set search_path = '' as $$
@@ -82,6 +86,7 @@ declare
   t public.tickets;
   f public.ticket_forwards;
   address text := lower(trim(p_to));
+  free_at timestamptz;
 begin
   select * into t from public.tickets where id = p_ticket_id;
   if t.id is null or auth.uid() is null or not private.is_member(t.workspace_id) then
@@ -94,6 +99,22 @@ begin
   end if;
   if address !~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$' or char_length(address) > 254 then
     raise exception using errcode = 'P0001', message = 'email_invalid', detail = 'forward address';
+  end if;
+  perform pg_advisory_xact_lock(hashtextextended('ticket_forwards:' || auth.uid()::text, 0));
+  perform pg_advisory_xact_lock(hashtextextended('ticket_forwards:' || t.workspace_id::text, 0));
+  -- When the 20th newest of the agent's (the 100th newest of the workspace's) leaves the hour.
+  select greatest(
+           (select x.created_at from public.ticket_forwards x
+             where x.created_by = auth.uid() and x.created_at > now() - interval '1 hour'
+             order by x.created_at desc offset 19 limit 1),
+           (select x.created_at from public.ticket_forwards x
+             where x.workspace_id = t.workspace_id and x.created_at > now() - interval '1 hour'
+             order by x.created_at desc offset 99 limit 1)
+         ) + interval '1 hour'
+    into free_at;
+  if free_at is not null then
+    raise exception using errcode = 'P0001', message = 'too_many_attempts', detail = 'forwards',
+      hint = ceil(greatest(extract(epoch from free_at - now()), 1))::text;
   end if;
   insert into public.ticket_forwards (ticket_id, workspace_id, message_id, to_address, note)
   values (t.id, t.workspace_id, p_message_id, address, coalesce(trim(p_note), '')) returning * into f;
@@ -108,7 +129,9 @@ revoke execute on function public.forward_ticket(uuid, text, text, uuid) from pu
 grant execute on function public.forward_ticket(uuid, text, text, uuid) to authenticated;
 
 -- The outside party's answer to a forward (inbound-email, service_role, after checking the fwd+
--- address's MAC): an internal note of theirs on the ticket, with its files. A provider id seen before
+-- address's MAC): an internal note of theirs on the ticket, with its files; from someone who follows the
+-- ticket (or its requester), their public message, which moves the status as their reply would
+-- (docs/decisions/064-followers.md). A provider id seen before
 -- returns what it made. Mail to a closed ticket is refused (ticket_closed), as a reply is. As in
 -- receive_email, an unverified From never speaks as a member of the workspace (forbidden).
 create function public.receive_forward_reply(
@@ -121,6 +144,8 @@ declare
   f public.ticket_forwards;
   sender uuid;
   m public.messages;
+  t public.tickets;
+  public_reply boolean;
 begin
   if not private.is_system() then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
@@ -140,7 +165,14 @@ begin
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'unverified member';
   end if;
   perform set_config('request.jwt.claim.sub', sender::text, true);
-  insert into public.messages (ticket_id, author_id, kind, body) values (f.ticket_id, sender, 'note', p_body) returning * into m;
+  select * into t from public.tickets where id = f.ticket_id for update;
+  public_reply := t.requester_id = sender
+    or exists (select 1 from public.ticket_followers x where x.ticket_id = t.id and x.user_id = sender);
+  insert into public.messages (ticket_id, author_id, kind, body)
+  values (f.ticket_id, sender, case when public_reply then 'reply' else 'note' end, p_body) returning * into m;
+  if public_reply and private.status_after_reply(t.status, 'requester') is not null then
+    perform private.change_status(t.id, private.status_after_reply(t.status, 'requester'), 'requester', 'reply');
+  end if;
   insert into public.inbound_emails (provider_message_id, message_id, ticket_id, created_message_id, outcome)
   values (p_provider_message_id, p_message_id, f.ticket_id, m.id, 'forward_reply');
   return jsonb_build_object('outcome', 'forward_reply', 'ticket_id', f.ticket_id, 'message_id', m.id,

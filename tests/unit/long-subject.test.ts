@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutSubject, withRest } from '~/lib/helpdesk/long-subject.ts';
+import { cutSubject, withRest } from '../../supabase/functions/_shared/long-subject.ts';
 
 describe('cutSubject', () => {
   it('keeps a subject that fits, trimmed', () => {

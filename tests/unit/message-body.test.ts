@@ -101,9 +101,10 @@ describe('a message’s body', () => {
     expect(messageText({ body: '**as typed**', markdown: false })).toBe('**as typed**');
   });
 
-  it('is Markdown when anyone but the requester wrote it', () => {
-    expect(isMarkdownMessage('agent', 'customer')).toBe(true);
-    expect(isMarkdownMessage('customer', 'customer')).toBe(false);
+  it('is Markdown when anyone but the thread’s customers (its requester and followers) wrote it', () => {
+    expect(isMarkdownMessage('agent', ['customer'])).toBe(true);
+    expect(isMarkdownMessage('customer', ['customer'])).toBe(false);
+    expect(isMarkdownMessage('follower', ['customer', 'follower'])).toBe(false);
   });
 
   it('shows the message’s own image and links its file, by name', () => {

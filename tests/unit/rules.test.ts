@@ -39,7 +39,11 @@ describe('sizes, counts and lengths', () => {
         /private\.trash_days\(\) returns integer\nlanguage sql immutable set search_path = '' as \$\$ select (\d+) \$\$/g,
         c.TRASH_DAYS,
       ],
-      ['supabase/schemas/80_email.sql', /'\(no subject\)'\), (\d+)\)/g, c.SUBJECT_MAX_LENGTH],
+      [
+        'supabase/schemas/54_followers.sql',
+        /followers_max\(\) returns integer\s+language sql immutable set search_path = '' as \$\$ select (\d+) \$\$/g,
+        c.FOLLOWERS_PER_TICKET,
+      ],
       ['supabase/schemas/30_messages.sql', /char_length\(body\) between 1 and (\d+)/g, c.MESSAGE_MAX_LENGTH],
       [
         'supabase/schemas/10_workspaces.sql',

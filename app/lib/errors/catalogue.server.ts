@@ -1,6 +1,12 @@
 // The error catalogue's codes that only the server gives (docs/product.md §8), with the ones the browser
 // shows too (catalogue.ts): the whole catalogue, for loaders, actions and the server's modules.
-import { DISPLAY_NAME_MAX_LENGTH, EMAIL_LINK_VALID_HOURS, REPORT_MAX_DAYS, SUBJECT_MAX_LENGTH } from '../constants.ts';
+import {
+  DISPLAY_NAME_MAX_LENGTH,
+  EMAIL_LINK_VALID_HOURS,
+  FOLLOWERS_PER_TICKET,
+  REPORT_MAX_DAYS,
+  SUBJECT_MAX_LENGTH,
+} from '../constants.ts';
 import { EMAIL_FOOTER_MAX_LENGTH, LOGO_MAX_MB, SENDER_NAME_MAX_LENGTH, SIGNATURE_MAX_LENGTH } from '../email/limits.ts';
 import { SURVEY_COMMENT_MAX_LENGTH, SURVEY_QUESTION_MAX_LENGTH } from '../satisfaction/limits.ts';
 import { SURVEY_DAYS } from '../satisfaction/ratings.ts';
@@ -119,6 +125,16 @@ const catalogue = {
   merge_target_missing: {
     status: 404,
     message: () => 'No other ticket here matches. Enter its number, such as 12, or words of its subject.',
+  },
+  // Followers of a ticket (docs/decisions/064-followers.md).
+  follower_is_requester: { status: 409, message: () => 'That is the requester: they get every reply already.' },
+  follower_is_member: {
+    status: 409,
+    message: () => 'That is a member of this workspace: members see the ticket in the inbox, not as followers.',
+  },
+  followers_full: {
+    status: 409,
+    message: () => `A ticket has at most ${FOLLOWERS_PER_TICKET} followers. Remove one before adding another.`,
   },
   // A new request's subject over the limit: cut at a word, the rest moved to the message, and shown again
   // to check (docs/product.md §5), never cut out of sight.

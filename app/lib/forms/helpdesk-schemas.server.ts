@@ -315,3 +315,9 @@ export const ForwardSchema = z.object({
   // "" (or none): the whole conversation.
   message: z.string().regex(UUID_RE, badRequest).optional(),
 });
+
+/** /w/:slug/tickets/:number/followers: add a follower by email address, or remove one (docs/product.md §2.12). */
+export const FollowerSchema = byIntent([
+  z.object({ intent: z.literal('add_follower'), email: EmailSchema }),
+  z.object({ intent: z.literal('remove_follower'), user_id: IdSchema }),
+]);

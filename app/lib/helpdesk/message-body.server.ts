@@ -4,15 +4,18 @@
 import { isMarkdownMessage, messageHtml } from '../../../supabase/functions/_shared/message-html.ts';
 import { type AttachmentView, isImageType } from './attachments.ts';
 
-/** `filesPath`: the page's file route, `…/files/` (the attachment id follows). */
+/**
+ * `customers`: the thread's requester and followers, whose text shows as written (isMarkdownMessage);
+ * `filesPath`: the page's file route, `…/files/` (the attachment id follows).
+ */
 export function threadHtml(
   m: { body: string; author_id: string; attachments?: AttachmentView[] | null },
-  requesterId: string,
+  customers: readonly string[],
   filesPath: string,
 ): string {
   return messageHtml({
     body: m.body,
-    markdown: isMarkdownMessage(m.author_id, requesterId),
+    markdown: isMarkdownMessage(m.author_id, customers),
     files: (name) => {
       const file = m.attachments?.find((f) => f.file_name === name);
       if (!file) return null;

@@ -114,9 +114,15 @@ export async function requireMemberTicket(
 export type RequesterTicket = Pick<
   Tables<'tickets'>,
   'id' | 'number' | 'subject' | 'status' | 'created_at' | 'merged_into_id'
->;
+> & {
+  /** Whether the reader follows it rather than asked (docs/decisions/064-followers.md). */
+  following: boolean;
+};
 
-/** A requester's own ticket with its workspace, in one query; anyone else's is a 404. */
+/**
+ * A ticket of the reader's own, as its requester or a follower, with its workspace, in one query; anyone
+ * else's (a member's of the team too: the portal is the customers') is a 404.
+ */
 export async function requireRequesterTicket(
   request: Request,
   supabase: Client,
@@ -128,13 +134,16 @@ export async function requireRequesterTicket(
   const number = parseNumber(request, rawNumber);
   const { data, error } = await supabase
     .from('tickets')
-    .select('id, number, subject, status, created_at, merged_into_id, workspaces!inner(id, slug, name, time_zone)')
+    .select(
+      'id, number, subject, status, created_at, merged_into_id, requester_id, workspaces!inner(id, slug, name, time_zone), ticket_followers(user_id)',
+    )
     .eq('number', number)
     .eq('workspaces.slug', slug)
-    .eq('requester_id', userId)
+    .eq('ticket_followers.user_id', userId)
     .maybeSingle();
   if (error) throwDbError(request, error, 'requester ticket');
-  if (!data) return throwNotFound(request, supabase, slug);
-  const { workspaces: workspace, ...ticket } = data;
-  return { workspace, ticket };
+  if (!data || (data.requester_id !== userId && !data.ticket_followers.length))
+    return throwNotFound(request, supabase, slug);
+  const { workspaces: workspace, requester_id: _r, ticket_followers: _f, ...ticket } = data;
+  return { workspace, ticket: { ...ticket, following: data.requester_id !== userId } };
 }

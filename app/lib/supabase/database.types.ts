@@ -2010,6 +2010,7 @@ export type Database = {
       workspaces: {
         Row: {
           agents_create_tags: boolean
+          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -2020,6 +2021,7 @@ export type Database = {
         }
         Insert: {
           agents_create_tags?: boolean
+          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -2030,6 +2032,7 @@ export type Database = {
         }
         Update: {
           agents_create_tags?: boolean
+          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -2052,6 +2055,10 @@ export type Database = {
           slug: string
           workspace_id: string
         }[]
+      }
+      add_ticket_follower: {
+        Args: { p_email: string; p_ticket_id: string }
+        Returns: string
       }
       add_ticket_tag: {
         Args: { p_name: string; p_ticket_id: string }
@@ -2167,6 +2174,7 @@ export type Database = {
         Args: { p_name: string; p_slug: string }
         Returns: {
           agents_create_tags: boolean
+          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -2379,12 +2387,14 @@ export type Database = {
         Args: {
           p_attachments?: Json
           p_body: string
+          p_cc?: string[]
           p_from: string
           p_message_id: string
           p_provider_message_id: string
           p_recipient_id?: string
           p_sender_verified?: boolean
           p_subject: string
+          p_subject_rest?: string
           p_ticket_id: string
           p_workspace_slug: string
         }
@@ -2418,6 +2428,10 @@ export type Database = {
           p_workspace_id: string
         }
         Returns: number
+      }
+      remove_ticket_follower: {
+        Args: { p_ticket_id: string; p_user_id: string }
+        Returns: undefined
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
       save_after_hours_reply: {
@@ -2534,6 +2548,7 @@ export type Database = {
         }
         Returns: Json
       }
+      thread_customers: { Args: { p_ticket_id: string }; Returns: string[] }
       ticket_field_list: {
         Args: { p_number: number; p_slug: string }
         Returns: Json
@@ -2544,6 +2559,15 @@ export type Database = {
           field_id: string
           ticket_id: string
           value: string
+        }[]
+      }
+      ticket_follower_list: {
+        Args: { p_number: number; p_slug: string }
+        Returns: {
+          created_at: string
+          email: string
+          name: string
+          user_id: string
         }[]
       }
       ticket_page: {

@@ -49,7 +49,11 @@ async function readSettings(request: Request, supabase: Supabase, workspaceId: s
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
-  const settings = await readSettings(request, supabase, workspace.id);
+  const [settings, cc] = await Promise.all([
+    readSettings(request, supabase, workspace.id),
+    supabase.from('workspaces').select('cc_adds_followers').eq('id', workspace.id).single(),
+  ]);
+  if (cc.error) throwDbError(request, cc.error, 'cc followers setting');
   const domain = domainOf(settings?.sender_address);
   const done = new URL(request.url).searchParams.get('done');
   return dataWithSession(request, {
@@ -62,6 +66,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     logoUrl: settings?.logo_path ? logoUrl(env.SUPABASE_URL, settings.logo_path) : null,
     preview: previewEmail(workspace.name, settings, user.displayName || user.email),
     notice: done && done in NOTICES ? NOTICES[done as keyof typeof NOTICES] : null,
+    ccAddsFollowers: cc.data.cc_adds_followers,
   });
 }
 
@@ -118,6 +123,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { form, logo } = await readSettingsForm(request);
 
   if (form.get('intent') === 'verify') return verify(request, supabase, workspace);
+  // Whether the people an inbound email copies follow its ticket (docs/decisions/064-followers.md).
+  if (form.get('intent') === 'cc_followers') {
+    const { error } = await supabase
+      .from('workspaces')
+      .update({ cc_adds_followers: form.get('cc_adds_followers') === 'on' })
+      .eq('id', workspace.id);
+    if (error) throwDbError(request, error, 'cc followers setting');
+    return redirectWithSession(request, `/w/${workspace.slug}/settings/email?done=saved`);
+  }
 
   const submission = parseSubmission(form, EmailSettingsSchema);
   if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });

@@ -57,7 +57,8 @@ function useLivePreview(form: React.RefObject<HTMLFormElement>, slug: string, in
 }
 
 export default function EmailSettingsPage() {
-  const { workspace, settings, verified, records, domain, preview, notice, logoUrl } = useLoaderData<typeof loader>();
+  const { workspace, settings, verified, records, domain, preview, notice, logoUrl, ccAddsFollowers } =
+    useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const result = answer && 'result' in answer ? answer.result : undefined;
   const pending = useIsPending();
@@ -165,6 +166,21 @@ export default function EmailSettingsPage() {
           <iframe title="Preview of a customer’s email" srcDoc={shown} sandbox="" className="hd-email-preview" />
         </section>
       </div>
+      <Form method="post" className="card stack" aria-labelledby="cc-followers-title">
+        <h2 id="cc-followers-title">People an email copies</h2>
+        <label className="checkbox">
+          <input type="checkbox" name="cc_adds_followers" value="on" defaultChecked={ccAddsFollowers} /> Add the other
+          people a customer’s email is sent to (To and Cc) as followers of its ticket
+        </label>
+        <p className="muted small">
+          Followers get the team’s replies by email and can answer. Your own addresses and your team are never added.
+        </p>
+        <div className="hd-actions">
+          <SubmitButton name="intent" value="cc_followers" className="button button--secondary">
+            Save
+          </SubmitButton>
+        </div>
+      </Form>
       {domain ? (
         <section className="card stack" aria-labelledby="sender-domain-title">
           <h2 id="sender-domain-title">Sending from {domain}</h2>

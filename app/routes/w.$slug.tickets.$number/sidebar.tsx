@@ -244,6 +244,7 @@ export function Sidebar({ result }: { result?: FormReply }) {
     requesterCard: card,
     events,
     fieldsForm,
+    followersForm,
   } = useLoaderData<typeof loader>();
   return (
     <aside className="hd-ticket__side stack" aria-label="Ticket details">
@@ -278,6 +279,10 @@ export function Sidebar({ result }: { result?: FormReply }) {
       <TicketFields ticketId={ticket.id} ticket={ticket} me={me} members={members} result={result} />
       <TicketTags result={result} />
       <TicketSnooze result={result} />
+      {/* The followers (docs/product.md §2.12) and the custom fields (§2.10): the loader's markup, plain forms
+          posting to /w/:slug/tickets/:number/followers and …/fields, so the page loads no code for them. */}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: React rendered it on the server from the followers' rows (texts escaped). */}
+      <div dangerouslySetInnerHTML={{ __html: followersForm }} />
       {fieldsForm ? (
         // The custom fields (docs/product.md §2.10): the loader's markup, a plain form posting to
         // /w/:slug/tickets/:number/fields, so the page loads no code for it.

@@ -19,6 +19,8 @@ import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpde
 import { threadHtml } from '~/lib/helpdesk/message-body.server.ts';
 import type { TicketFieldValue } from '~/lib/helpdesk/ticket-fields.ts';
 import { ticketFieldsMarkup } from '~/lib/helpdesk/ticket-fields-markup.server.tsx';
+import { ticketFollowers } from '~/lib/helpdesk/followers.server.ts';
+import { ticketFollowersMarkup } from '~/lib/helpdesk/ticket-followers-markup.server.tsx';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
   parseNumber,
@@ -90,7 +92,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
   const cursor = earlierCursor(request);
-  const [{ data: result, error }, merge] = await Promise.all([
+  const [{ data: result, error }, merge, followers] = await Promise.all([
     supabase.rpc(
       'ticket_page',
       {
@@ -103,6 +105,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ),
     // "Merge into…" searched (?merge=): the tickets to choose from.
     mergeCandidates(request, supabase, slug, number),
+    // Its followers (the sidebar's card; supabase/schemas/54_followers.sql), by the ticket's number.
+    ticketFollowers(request, supabase, slug, number),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -121,9 +125,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // A requester's message may become a ticket of its own, unless it is the only one (docs/product.md §2.12).
   const splittable = !page.ticket.trashed_at && (thread.messages.length > 1 || !!thread.earlier);
   // Times in the workspace's time zone, said by the server (docs/product.md §2).
+  const customers = [page.ticket.requester_id, ...followers.map((f) => f.user_id)];
   const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => ({
     ...m,
-    html: threadHtml({ body, ...m }, page.ticket.requester_id, filesPath),
+    html: threadHtml({ body, ...m }, customers, filesPath),
     author: name(m.author_id),
     when: formatDateIn(m.created_at, page.workspace.time_zone),
     split:
@@ -188,6 +193,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     }),
     // The custom fields' card as markup (ticket-fields-markup.server.tsx), or null when the workspace has none.
     fieldsForm: ticketFieldsMarkup(`/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`, page.fields),
+    // The followers' card as markup (ticket-followers-markup.server.tsx).
+    followersForm: ticketFollowersMarkup(
+      `/w/${page.workspace.slug}/tickets/${page.ticket.number}/followers`,
+      followers,
+    ),
   });
 }
 

@@ -16,11 +16,12 @@ const paragraphs = (text: string) =>
     .join('');
 
 /**
- * Whether a message's body is Markdown: everyone's but the requester's own (agents write in the
- * composer; the outside party of a forward answers by email, which reads the same as Markdown with its
- * line breaks kept). docs/decisions/056-rich-replies-one-sanitiser.md.
+ * Whether a message's body is Markdown: everyone's but the customers' of its thread — its requester and
+ * followers (docs/decisions/064-followers.md), whose text shows as written (agents write in the composer;
+ * the outside party of a forward answers by email, which reads the same as Markdown with its line breaks
+ * kept). docs/decisions/056-rich-replies-one-sanitiser.md.
  */
-export const isMarkdownMessage = (authorId: string, requesterId: string) => authorId !== requesterId;
+export const isMarkdownMessage = (authorId: string, customers: readonly string[]) => !customers.includes(authorId);
 
 export interface MessageBody {
   body: string;

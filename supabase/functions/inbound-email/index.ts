@@ -9,9 +9,13 @@
 // only when the provider authenticated From's domain (sender-auth.ts), else the mail is refused (403);
 // a reply+ address counts only for the recipient it was made for; receive_email decides the rest.
 // Its files are stored as web uploads are (attachments.ts); files Tend doesn't take are named in the message.
+// The other people it is addressed to (To and Cc, besides Tend's own addresses) follow the ticket, unless
+// the workspace turned that off (docs/decisions/064-followers.md). A subject too long for a ticket is cut
+// after a whole word, the rest at the top of the message, as the portal does (long-subject.ts).
 import { ATTACHMENTS_BUCKET, attachmentTypeOf, safeStorageName } from '../_shared/attachment-rules.ts';
 import { ensureUser } from '../_shared/customers.ts';
 import {
+  fromAddress,
   inboundDomain,
   readForwardAddress,
   readReplyAddress,
@@ -24,6 +28,7 @@ import {
   FILE_NAME_MAX_LENGTH,
   MESSAGE_MAX_LENGTH,
 } from '../_shared/limits.ts';
+import { cutSubject } from '../_shared/long-subject.ts';
 import { notAttachedLine, type RefusedFile } from '../_shared/not-attached.ts';
 import { admin, json } from '../_shared/platform.ts';
 import { htmlToText, stripQuoted } from '../_shared/quoted.ts';
@@ -85,12 +90,12 @@ const header = (mail: PostmarkInbound, name: string) =>
 
 const addressOf = (s: string | undefined) => (/<([^>]+)>/.exec(s ?? '')?.[1] ?? s ?? '').trim().toLowerCase();
 
-/** Whose a recipient's reply+ address is: the ticket's requester or a member of its workspace, by the MAC. */
+/** Whose a recipient's reply+ address is: the ticket's requester, a follower or a member of its workspace, by the MAC. */
 async function recipientOf(ticketId: string, isFor: (userId: string) => Promise<boolean>): Promise<string | null> {
   const db = admin();
   const { data: ticket, error } = await db
     .from('tickets')
-    .select('requester_id, workspace_id')
+    .select('requester_id, workspace_id, ticket_followers(user_id)')
     .eq('id', ticketId)
     .maybeSingle();
   if (error) throw error;
@@ -100,8 +105,12 @@ async function recipientOf(ticketId: string, isFor: (userId: string) => Promise<
     .select('user_id')
     .eq('workspace_id', ticket.workspace_id);
   if (e2) throw e2;
-  for (const id of [ticket.requester_id as string, ...members.map((m) => m.user_id as string)])
-    if (await isFor(id)) return id;
+  const candidates = [
+    ticket.requester_id as string,
+    ...(ticket.ticket_followers as { user_id: string }[]).map((f) => f.user_id),
+    ...members.map((m) => m.user_id as string),
+  ];
+  for (const id of candidates) if (await isFor(id)) return id;
   return null;
 }
 
@@ -247,8 +256,10 @@ Deno.serve(async (req) => {
   const { files, refused } = await sortFiles(mail);
   // Refused files are named on the message's last line, for the team; the requester reads a note instead.
   const note = notAttachedLine(refused);
-  const body =
-    (text || (files.length ? '(files only)' : '(no text)')).slice(0, MESSAGE_MAX_LENGTH - note.length) + note;
+  // A new request's subject as the portal cuts it; the rest goes at the top of its message (receive_email).
+  const subject = cutSubject(subjectOf(mail));
+  const room = MESSAGE_MAX_LENGTH - note.length - (subject.rest ? subject.rest.length + 2 : 0);
+  const body = (text || (files.length ? '(files only)' : '(no text)')).slice(0, Math.max(room, 0)) + note;
   await ensureUser(from, mail.FromFull?.Name ?? mail.FromName);
   const received = forwardId
     ? admin().rpc('receive_forward_reply', {
@@ -260,8 +271,18 @@ Deno.serve(async (req) => {
         p_body: body,
         p_attachments: files.map(({ bytes: _, ...row }) => row),
       })
-    : receiveEmail(mail, from, workspaceSlug, thread, subjectOf(mail), body, files);
+    : receiveEmail(mail, from, workspaceSlug, thread, subject, body, files, copied(recipients, from));
   const { data, error } = await received;
+  // People copied who have no account yet: made (as a sender's is), then the same call adds them (and
+  // answers as a replay: the first answer is the one to give).
+  if (!error && data.cc_unknown?.length) {
+    for (const address of data.cc_unknown as string[]) await ensureUser(address, undefined);
+    const again = await receiveEmail(mail, from, workspaceSlug, thread, subject, body, files, data.cc_unknown);
+    if (again.error) {
+      console.error(`adding copied people failed: ${again.error.message}`);
+      return json(500, { error: again.error.message });
+    }
+  }
   if (error) {
     // Postmark stops retrying on 403: mail no workspace takes is not worth another try.
     if (error.message === 'not_found') return json(403, { error: `${error.details} not found` });
@@ -283,21 +304,28 @@ Deno.serve(async (req) => {
     return json(500, { error: 'attachments not stored' });
   }
   if (refused.length) console.log(`${mail.MessageID}: not attached: ${refused.map((f) => f.name).join('; ')}`);
-  const { attachments: _, ...result } = data;
+  const { attachments: _, cc_unknown: _cc, ...result } = data;
   return json(200, { ...result, files: files.length, refused: refused.length });
 });
 
 const subjectOf = (mail: PostmarkInbound) => (mail.Subject ?? '').replace(/^\s*((re|fwd?|aw|sv):\s*)+/i, '');
 
-/** receive_email: a reply on its thread, a follow-up, or a new request (80_email.sql). */
+/** The other people an email is addressed to: its To and Cc, without the sender and Tend's own addresses. */
+function copied(recipients: string[], from: string): string[] {
+  const ours = (a: string) => a.endsWith(`@${inboundDomain()}`) || a === addressOf(fromAddress());
+  return [...new Set(recipients)].filter((a) => a.includes('@') && a !== from && !ours(a));
+}
+
+/** receive_email: a reply on its thread, a follow-up, or a new request (80_email.sql); `cc`: who follows it. */
 function receiveEmail(
   mail: PostmarkInbound,
   from: string,
   workspaceSlug: string | undefined,
   thread: { ticketId: string; recipientId: string | null } | null,
-  subject: string,
+  subject: { subject: string; rest: string },
   body: string,
   files: File[],
+  cc: string[],
 ) {
   return admin().rpc('receive_email', {
     p_provider_message_id: mail.MessageID,
@@ -307,8 +335,10 @@ function receiveEmail(
     p_ticket_id: thread?.ticketId ?? null,
     p_recipient_id: thread?.recipientId ?? null,
     p_sender_verified: senderVerified(mail.Headers, from, trustedAuthservIds()),
-    p_subject: subject,
+    p_subject: subject.subject,
+    p_subject_rest: subject.rest || null,
     p_body: body,
     p_attachments: files.map(({ bytes: _, ...row }) => row),
+    p_cc: cc,
   });
 }

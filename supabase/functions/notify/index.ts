@@ -2,8 +2,8 @@
 // API (trigger messages_notify), every notification a member gets by email each time (private.notify_member),
 // each member's daily digest (private.send_digests), each solved request's satisfaction survey
 // (private.ask_satisfaction), each request acknowledged outside business hours (private.acknowledge_after_hours)
-// and every invitation sent or resent (trigger
-// invitations_notify). A team's reply goes to the requester, with the thread's link and a one-click sign-in
+// and every invitation sent or resent (trigger invitations_notify). A team's reply goes to the requester and
+// the ticket's followers (docs/decisions/064-followers.md), each with the thread's link and a one-click sign-in
 // link of its own. A notification (a customer's new request or reply, an assignment, …) goes to its member;
 // a digest lists what waited for them. Notes are never sent. An invitation goes to the invitee, with the link
 // to /invite/<token>. A forward (public.forward_ticket) goes to its outside address. Each recipient gets a
@@ -64,6 +64,15 @@ interface Thread {
   workspace: { id: string; slug: string; name: string; time_zone: string };
   /** Public messages of the ticket, oldest first. */
   replies: { id: string }[];
+  /** Its requester and followers: whose messages are shown as written (isMarkdownMessage). */
+  customers: string[];
+}
+
+/** A ticket's customers: its requester and its followers (docs/decisions/064-followers.md). */
+async function customersOf(ticketId: string, requesterId: string): Promise<string[]> {
+  const { data, error } = await admin().from('ticket_followers').select('user_id').eq('ticket_id', ticketId);
+  if (error) throw error;
+  return [requesterId, ...data.map((f) => f.user_id as string)];
 }
 
 /** How many earlier public messages an email quotes under the new one. */
@@ -78,11 +87,13 @@ async function loadThread(messageId: string): Promise<Thread | null> {
     .maybeSingle();
   if (error) throw error;
   if (!message) return null;
-  // The ticket and its public messages, together.
+  // The ticket with its followers, and its public messages, together.
   const [{ data: ticket, error: e2 }, { data: replies, error: e3 }] = await Promise.all([
     db
       .from('tickets')
-      .select('id, number, subject, status, requester_id, assignee_id, workspace:workspaces(id, slug, name, time_zone)')
+      .select(
+        'id, number, subject, status, requester_id, assignee_id, workspace:workspaces(id, slug, name, time_zone), ticket_followers(user_id)',
+      )
       .eq('id', message.ticket_id)
       .single(),
     db
@@ -95,8 +106,12 @@ async function loadThread(messageId: string): Promise<Thread | null> {
   ]);
   if (e2) throw e2;
   if (e3) throw e3;
-  const { workspace, ...rest } = ticket as unknown as Thread['ticket'] & { workspace: Thread['workspace'] };
-  return { message, ticket: rest, workspace, replies };
+  const { workspace, ticket_followers, ...rest } = ticket as unknown as Thread['ticket'] & {
+    workspace: Thread['workspace'];
+    ticket_followers: { user_id: string }[];
+  };
+  const customers = [rest.requester_id, ...ticket_followers.map((f) => f.user_id)];
+  return { message, ticket: rest, workspace, replies, customers };
 }
 
 async function emailOf(userId: string): Promise<string | null> {
@@ -168,7 +183,7 @@ async function earlierMessages(t: Thread): Promise<EmailMessage[]> {
       // Earlier messages' images are named, not shown: the email carries the new message's files only.
       const body: MessageBody = {
         body: customerBody(m.body),
-        markdown: isMarkdownMessage(m.author_id, t.ticket.requester_id),
+        markdown: isMarkdownMessage(m.author_id, t.customers),
       };
       return {
         author: await displayName(m.author_id),
@@ -248,31 +263,45 @@ async function replyFiles(messageId: string) {
   return { attachments, shown, refs };
 }
 
-/** The team's reply to the requester: branded, the reply on top, then the conversation so far. */
-async function customerEmail(t: Thread, to: Recipient): Promise<OutgoingEmail> {
-  const path = `/support/${t.workspace.slug}/requests/${t.ticket.number}`;
-  const threadUrl = `${appUrl()}${path}`;
-  const [signIn, who, unsubscribe, replyTo, settings, earlier, files] = await Promise.all([
-    signInLink(to.id, path),
+/** What every recipient's email of one message shares, read once: the author, the look, the thread, the files. */
+async function messageParts(t: Thread) {
+  const [who, settings, earlier, files] = await Promise.all([
     displayName(t.message.author_id),
-    unsubscribeAddress(to.id),
-    replyAddress(t.ticket.id, to.id),
     emailSettings(t.workspace.id),
     earlierMessages(t),
     replyFiles(t.message.id),
   ]);
+  return { who, settings, earlier, files };
+}
+
+/** The team's reply to the requester or a follower: branded, the reply on top, then the conversation so far. */
+async function customerEmail(
+  t: Thread,
+  to: Recipient,
+  parts: Awaited<ReturnType<typeof messageParts>>,
+): Promise<OutgoingEmail> {
+  const follower = to.id !== t.ticket.requester_id;
+  const path = `/support/${t.workspace.slug}/requests/${t.ticket.number}`;
+  const threadUrl = `${appUrl()}${path}`;
+  const { who, settings, earlier, files } = parts;
+  const [signIn, unsubscribe, replyTo] = await Promise.all([
+    signInLink(to.id, path),
+    unsubscribeAddress(to.id),
+    replyAddress(t.ticket.id, to.id),
+  ]);
   const brand = brandOf(t.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? '');
   const body: MessageBody = {
     body: customerBody(t.message.body),
-    markdown: isMarkdownMessage(t.message.author_id, t.ticket.requester_id),
+    markdown: isMarkdownMessage(t.message.author_id, t.customers),
     files: files.refs,
   };
   // The first message of a conversation the team started ("New conversation") opens it.
   const opens = t.replies[0]?.id === t.message.id;
-  const fine = `You get this email because you wrote to ${brand.name}. Reply "unsubscribe" to ${unsubscribe} to stop these emails.`;
+  const why = follower ? `you follow request #${t.ticket.number} of ${brand.name}` : `you wrote to ${brand.name}`;
+  const fine = `You get this email because ${why}. Reply "unsubscribe" to ${unsubscribe} to stop these emails.`;
   const props: ThreadEmailProps & { fine: string } = {
     brand,
-    heading: opens ? `${who} wrote to you` : `${who} replied to your request`,
+    heading: opens ? `${who} wrote to you` : `${who} replied to ${follower ? 'a request you follow' : 'your request'}`,
     ticket: { number: t.ticket.number, subject: t.ticket.subject, status: PORTAL_STATUS_LABELS[t.ticket.status] },
     message: {
       author: who,
@@ -363,7 +392,7 @@ async function notificationEmail(n: Notification, to: Recipient): Promise<Outgoi
   const ticket = n.ticket!;
   const ticketUrl = `${appUrl()}/w/${n.workspace.slug}/tickets/${ticket.number}`;
   const settingsUrl = `${appUrl()}/account#notifications`;
-  const [actor, message, thread, settings] = await Promise.all([
+  const [actor, message, thread, settings, customers] = await Promise.all([
     n.actor_id ? displayName(n.actor_id) : Promise.resolve('Tend'),
     n.message_id
       ? admin().from('messages').select('id, body, author_id, created_at').eq('id', n.message_id).maybeSingle()
@@ -376,14 +405,13 @@ async function notificationEmail(n: Notification, to: Recipient): Promise<Outgoi
       .order('created_at')
       .order('id'),
     emailSettings(n.workspace.id),
+    customersOf(ticket.id, ticket.requester_id),
   ]);
   const replies = (thread.data ?? []) as { id: string }[];
   const isNew = n.kind === 'new_request' && n.created_at === ticket.created_at;
   const line = `${headline(n, actor)} in ${n.workspace.name}`;
   const m = message.data as { body: string; author_id: string; created_at: string } | null;
-  const body: MessageBody | null = m
-    ? { body: m.body, markdown: isMarkdownMessage(m.author_id, ticket.requester_id) }
-    : null;
+  const body: MessageBody | null = m ? { body: m.body, markdown: isMarkdownMessage(m.author_id, customers) } : null;
   const props: ThreadEmailProps & { fine: string } = {
     brand: brandOf(n.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? ''),
     heading: line,
@@ -393,7 +421,7 @@ async function notificationEmail(n: Notification, to: Recipient): Promise<Outgoi
       when: formatWhen(m?.created_at ?? n.created_at, n.workspace.time_zone),
       html: body ? messageEmailHtml(body) : `<p style="margin:0 0 12px">${escapeHtml(line)}.</p>`,
       text: body ? messageText(body) : `${line}.`,
-      fromTeam: !!m && m.author_id !== ticket.requester_id,
+      fromTeam: !!m && !customers.includes(m.author_id),
     },
     files: [],
     earlier: [],
@@ -496,8 +524,8 @@ function threading(t: Thread) {
   };
 }
 
-/** The team's public reply goes to the requester (unless they unsubscribed); customers' messages reach
- * the team as notifications instead (private.notify_member). */
+/** The team's public reply goes to the requester and the followers (but those who unsubscribed);
+ * customers' messages reach the team as notifications instead (private.notify_member). */
 async function recipients(t: Thread): Promise<string[] | null> {
   const db = admin();
   const { data: member, error } = await db
@@ -508,28 +536,42 @@ async function recipients(t: Thread): Promise<string[] | null> {
     .maybeSingle();
   if (error) throw error;
   if (!member || t.message.author_id === t.ticket.requester_id) return null;
-  const { data: optedOut } = await db
+  const { data: optedOut, error: e2 } = await db
     .from('email_unsubscribes')
     .select('user_id')
-    .eq('user_id', t.ticket.requester_id)
-    .maybeSingle();
-  return optedOut ? [] : [t.ticket.requester_id];
+    .in('user_id', t.customers);
+  if (e2) throw e2;
+  const out = new Set(optedOut.map((u) => u.user_id as string));
+  return t.customers.filter((id) => !out.has(id));
 }
 
 async function notifyMessage(messageId: string) {
+  // With NOTIFY_TIMINGS set (npm run bench:email), one log line per message says when each step ended.
+  const marks: Record<string, number> = { start: Date.now() };
   const t = await loadThread(messageId);
   if (!t) return { status: 404, body: { error: 'message not found' } };
   if (t.message.kind !== 'reply') return { status: 200, body: { sent: [], skipped: 'note' } };
   const ids = await recipients(t);
   if (!ids) return { status: 200, body: { sent: [], skipped: 'a customer’s message: the team is notified' } };
+  marks.loaded = Date.now();
   const outcome = newOutcome();
+  // Read once for all recipients, when the first email is built (a retry that sends nothing reads nothing).
+  let parts: ReturnType<typeof messageParts> | undefined;
   await Promise.all(
     ids.map(async (id) => {
       const email = await emailOf(id);
       if (!email) return;
-      await deliver(outcome, messageIdOf(t.message.id), email, t.ticket.id, () => customerEmail(t, { id, email }));
+      await deliver(outcome, messageIdOf(t.message.id), email, t.ticket.id, async () => {
+        const shared = await (parts ??= messageParts(t));
+        marks.read ??= Date.now();
+        const built = await customerEmail(t, { id, email }, shared);
+        marks.built ??= Date.now();
+        return built;
+      });
     }),
   );
+  marks.sent = Date.now();
+  if (Deno.env.get('NOTIFY_TIMINGS')) console.log(`notify timings ${messageId} ${JSON.stringify(marks)}`);
   return { status: outcome.failed.length ? 502 : 200, body: { audience: 'customer', ...outcome } };
 }
 
@@ -804,13 +846,14 @@ async function notifyForward(forwardId: string) {
     .select('id, body, author_id, created_at')
     .eq('ticket_id', ticket.id)
     .eq('kind', 'reply');
-  const [{ data: messages, error: e2 }, who, settings, files] = await Promise.all([
+  const [{ data: messages, error: e2 }, who, settings, files, customers] = await Promise.all([
     one
       ? query.eq('id', f.message_id!)
       : query.order('created_at', { ascending: false }).order('id', { ascending: false }).limit(FORWARDED_MESSAGES),
     displayName(f.created_by),
     emailSettings(workspace.id),
     one ? replyFiles(f.message_id!) : Promise.resolve(null),
+    customersOf(ticket.id, ticket.requester_id),
   ]);
   if (e2) throw e2;
   const team = await teamOf(workspace.id, [...new Set(messages.map((m) => m.author_id as string))]);
@@ -818,7 +861,7 @@ async function notifyForward(forwardId: string) {
     messages.map(async (m) => {
       const body: MessageBody = {
         body: m.body,
-        markdown: isMarkdownMessage(m.author_id, ticket.requester_id),
+        markdown: isMarkdownMessage(m.author_id, customers),
         files: files?.refs,
       };
       return {

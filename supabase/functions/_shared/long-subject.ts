@@ -1,6 +1,7 @@
-// A subject longer than a ticket takes (docs/product.md §5), as a new request handles it: cut after the
-// last whole word that fits, the rest kept for the top of the message, so no text is lost out of sight.
-import { SUBJECT_MAX_LENGTH } from '../constants.ts';
+// A subject longer than a ticket takes (docs/product.md §5), as a new request (the portal's, or an email's)
+// handles it: cut after the last whole word that fits, the rest kept for the top of the message, so no
+// text is lost out of sight. Plain TypeScript: the app and the edge functions share it.
+import { SUBJECT_MAX_LENGTH } from './limits.ts';
 
 /** `subject` as it fits (after its last whole word within `max`), and what was cut off (trimmed). */
 export function cutSubject(subject: string, max = SUBJECT_MAX_LENGTH): { subject: string; rest: string } {
