@@ -182,14 +182,19 @@ end $$;
 -- {"<field id>": "value"} for equality (text any case, a dropdown's choice, a checkbox "true" or
 -- "false" for unticked) and {"<field id>": {"from": …, "to": …}} for a number or date range (either
 -- end may be left out). Each value is read as its field stores it (private.ticket_field_value); a field
--- that isn't one of the workspace's matches nothing; a value that can't be the field's is bad_request.
+-- that isn't one of the workspace's matches nothing; a value that can't be the field's is
+-- field_value_invalid (with its label), a shape that isn't one bad_request.
 -- Answer: [{"id", "kind", "eq"} | {"id", "unset": true} | {"id", "kind", "from", "to"} | {"none": true}], in
 -- the fields' id order.
 create function private.inbox_field_filters(p_workspace_id uuid, p_fields jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
   item record;
-  f public.ticket_fields;
+  -- The field (58_ticket_fields.sql, defined after this file: plain types here).
+  f_id uuid;
+  f_kind text;
+  f_options text[];
+  f_label text;
   out jsonb := '[]';
   v text;
   lo text;
@@ -202,41 +207,42 @@ begin
     raise exception using errcode = 'P0001', message = 'bad_request', detail = 'fields';
   end if;
   for item in select key, value from jsonb_each(p_fields) order by key loop
-    f := null;
+    f_id := null;
     if item.key ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
-      select * into f from public.ticket_fields x where x.id = item.key::uuid and x.workspace_id = p_workspace_id;
+      select x.id, x.kind::text, x.options, x.label into f_id, f_kind, f_options, f_label
+        from public.ticket_fields x where x.id = item.key::uuid and x.workspace_id = p_workspace_id;
     end if;
-    if f.id is null then
+    if f_id is null then
       out := out || jsonb_build_object('none', true);
       continue;
     end if;
-    if jsonb_typeof(item.value) = 'object' and f.kind in ('number', 'date') then
-      lo := private.ticket_field_value(f.kind, f.options, item.value ->> 'from');
-      hi := private.ticket_field_value(f.kind, f.options, item.value ->> 'to');
+    if jsonb_typeof(item.value) = 'object' and f_kind in ('number', 'date') then
+      lo := private.ticket_field_value(f_kind::public.ticket_field_kind, f_options, item.value ->> 'from');
+      hi := private.ticket_field_value(f_kind::public.ticket_field_kind, f_options, item.value ->> 'to');
       if (lo is null and coalesce(btrim(item.value ->> 'from'), '') <> '')
          or (hi is null and coalesce(btrim(item.value ->> 'to'), '') <> '') then
-        raise exception using errcode = 'P0001', message = 'field_value_invalid', detail = f.label;
+        raise exception using errcode = 'P0001', message = 'field_value_invalid', detail = f_label;
       end if;
       if lo is not null or hi is not null then
-        out := out || jsonb_strip_nulls(jsonb_build_object('id', f.id, 'kind', f.kind, 'from', lo, 'to', hi));
+        out := out || jsonb_strip_nulls(jsonb_build_object('id', f_id, 'kind', f_kind, 'from', lo, 'to', hi));
       end if;
       continue;
     end if;
     if jsonb_typeof(item.value) <> 'string' then
       raise exception using errcode = 'P0001', message = 'bad_request', detail = 'fields';
     end if;
-    if f.kind = 'checkbox' and item.value #>> '{}' = 'false' then
-      out := out || jsonb_build_object('id', f.id, 'unset', true);
+    if f_kind = 'checkbox' and item.value #>> '{}' = 'false' then
+      out := out || jsonb_build_object('id', f_id, 'unset', true);
       continue;
     end if;
-    v := private.ticket_field_value(f.kind, f.options, item.value #>> '{}');
+    v := private.ticket_field_value(f_kind::public.ticket_field_kind, f_options, item.value #>> '{}');
     if v is null then
       if btrim(item.value #>> '{}') = '' then continue; end if;
-      raise exception using errcode = 'P0001', message = 'field_value_invalid', detail = f.label;
+      raise exception using errcode = 'P0001', message = 'field_value_invalid', detail = f_label;
     end if;
-    out := out || case when f.kind = 'text' then jsonb_build_object('id', f.id, 'kind', f.kind, 'eq', lower(v))
-                       when f.kind in ('number', 'date') then jsonb_build_object('id', f.id, 'kind', f.kind, 'from', v, 'to', v)
-                       else jsonb_build_object('id', f.id, 'kind', f.kind, 'eq', v) end;
+    out := out || case when f_kind = 'text' then jsonb_build_object('id', f_id, 'kind', f_kind, 'eq', lower(v))
+                       when f_kind in ('number', 'date') then jsonb_build_object('id', f_id, 'kind', f_kind, 'from', v, 'to', v)
+                       else jsonb_build_object('id', f_id, 'kind', f_kind, 'eq', v) end;
   end loop;
   return nullif(out, '[]'::jsonb);
 end $$;
@@ -302,8 +308,8 @@ begin
     return websearch_to_tsquery('english'::regconfig, q);
   end if;
   head := btrim(left(q, length(q) - length(last)));
-  if lower(last) = 'or' or head = '' then
-    return case when head = '' then prefix else websearch_to_tsquery('english'::regconfig, q) end;
+  if head = '' then
+    return prefix;
   end if;
   rest := websearch_to_tsquery('english'::regconfig, head);
   if numnode(rest) = 0 then
@@ -420,7 +426,7 @@ declare
   -- The custom-field filters (private.inbox_field_filters), $14.
   fields jsonb;
   -- "oldest": oldest activity first (keyset pages the other way round); else newest first.
-  oldest boolean := p_sort = 'oldest';
+  oldest boolean := coalesce(p_sort = 'oldest', false);
   cursor_sql text;
   -- The Mentions view without a search: newest mention of me first, its cursor on that time.
   by_mention boolean;

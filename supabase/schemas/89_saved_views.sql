@@ -17,8 +17,9 @@ revoke all on function private.mentioned_at(uuid, uuid) from public;
 -- What a saved view keeps: public.inbox's view, search and filters as the inbox's URL names them
 -- (view, q, status, priority, assignee, tag: a list, fields: {field id: value or {from, to}}, sort).
 -- A search's tag: words are kept as tags. Checked for shape here; public.inbox checks the values.
+-- Security definer: the inbox's view names (private) are asked for whoever saves.
 create function private.saved_view_filters_ok(f jsonb) returns boolean
-language sql immutable set search_path = '' as $$
+language sql immutable security definer set search_path = '' as $$
   select jsonb_typeof(f) = 'object'
      and coalesce((select bool_and(k in ('view', 'q', 'status', 'priority', 'assignee', 'tag', 'fields', 'sort'))
                      from jsonb_object_keys(f) k), true)
@@ -38,7 +39,8 @@ create table public.saved_views (
   name text not null check (char_length(name) between 1 and 60 and name = btrim(name)),
   -- The team's (every member sees it; admins manage it), else the owner's alone.
   shared boolean not null default false,
-  filters jsonb not null default '{}' check (private.saved_view_filters_ok(filters)),
+  -- Its shape checked by saved_views_check (below).
+  filters jsonb not null default '{}',
   -- The order among the team's views, and among each agent's own (then by name).
   position integer not null default 0,
   created_at timestamptz not null default now(),
@@ -49,13 +51,27 @@ create table public.saved_views (
 -- A name once among the team's views, and once among each agent's own (any case).
 create unique index saved_views_shared_name_key on public.saved_views (workspace_id, lower(name)) where shared;
 create unique index saved_views_own_name_key on public.saved_views (workspace_id, owner_id, lower(name)) where not shared;
-create index saved_views_owner_idx on public.saved_views (owner_id);
+-- The policies' and the inbox's look-up (a workspace's views, mine), and the membership's cascade.
+create index saved_views_workspace_idx on public.saved_views (workspace_id, owner_id);
 
 alter table public.saved_views enable row level security;
 revoke all on public.saved_views from anon;
-revoke insert, update on public.saved_views from authenticated;
+revoke insert, update, truncate on public.saved_views from authenticated;
 grant insert (workspace_id, name, shared, filters, position) on public.saved_views to authenticated;
 grant update (name, shared, filters, position) on public.saved_views to authenticated;
+
+-- Filters of another shape are a bad request, whoever writes them.
+create function private.check_saved_view() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if not private.saved_view_filters_ok(new.filters) then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'filters';
+  end if;
+  return new;
+end $$;
+revoke all on function private.check_saved_view() from public;
+create trigger saved_views_check before insert or update of filters on public.saved_views
+  for each row execute function private.check_saved_view();
 
 -- Whether the caller may change a view: their own private one, or the team's if they are its admin.
 create function private.may_manage_view(p_workspace_id uuid, p_owner_id uuid, p_shared boolean) returns boolean
@@ -69,12 +85,12 @@ grant execute on function private.may_manage_view(uuid, uuid, boolean) to authen
 create policy "members read the team's views and their own" on public.saved_views for select to authenticated
   using (workspace_id in (select private.member_workspaces()) and (shared or owner_id = (select auth.uid())));
 create policy "members save their own views, admins the team's" on public.saved_views for insert to authenticated
-  with check (owner_id = (select auth.uid()) and (select private.may_manage_view(workspace_id, owner_id, shared)));
+  with check (owner_id = (select auth.uid()) and private.may_manage_view(workspace_id, owner_id, shared));
 create policy "members change their own views, admins the team's" on public.saved_views for update to authenticated
-  using ((select private.may_manage_view(workspace_id, owner_id, shared)))
-  with check ((select private.may_manage_view(workspace_id, owner_id, shared)));
+  using (private.may_manage_view(workspace_id, owner_id, shared))
+  with check (private.may_manage_view(workspace_id, owner_id, shared));
 create policy "members delete their own views, admins the team's" on public.saved_views for delete to authenticated
-  using ((select private.may_manage_view(workspace_id, owner_id, shared)));
+  using (private.may_manage_view(workspace_id, owner_id, shared));
 
 -- ---------------------------------------------------------------------------------------------
 -- Save the inbox as it is under a name (security invoker: the policies above decide). A name of 1–60

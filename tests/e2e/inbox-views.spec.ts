@@ -102,7 +102,10 @@ test.describe('inbox views', () => {
       expect(await rowsAboveFold(page), `rows above the fold (${js})`).toBeGreaterThanOrEqual(15);
       await firstScreen(page, testInfo, `inbox-1366x768-${js}`);
       await page.setViewportSize({ width: 375, height: 812 });
-      const top = await page.getByTestId('inbox-row').first().evaluate((r) => r.getBoundingClientRect().top);
+      const top = await page
+        .getByTestId('inbox-row')
+        .first()
+        .evaluate((r) => r.getBoundingClientRect().top);
       expect(top, `first row's top at 375 (${js})`).toBeLessThan(812);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
       await firstScreen(page, testInfo, `inbox-375x812-${js}`);

@@ -100,7 +100,12 @@ describe('inbox views', () => {
     });
 
     it('shows a shared view to every member; only admins rename, move or delete it, and then it is gone for all', async () => {
-      const { data: id, error } = await save('acmeAdmin', `Escalations ${word()}`, { view: 'open', priority: 'high' }, true);
+      const { data: id, error } = await save(
+        'acmeAdmin',
+        `Escalations ${word()}`,
+        { view: 'open', priority: 'high' },
+        true,
+      );
       expect(error).toBeNull();
       for (const role of MEMBERS) {
         const seen = (await inbox(role)).saved_views.find((v) => v.id === id);
@@ -129,7 +134,10 @@ describe('inbox views', () => {
       expect((await save('acmeAgent', name, { view: 'all' })).error).toBeNull();
       expect((await save('acmeAgent2', `Odd ${word()}`, { view: 'nowhere' })).error?.message).toBe('bad_request');
       expect((await save('acmeAgent2', `Odd ${word()}`, { secret: 1 })).error?.message).toBe('bad_request');
-      const have = Number((await db.sql(`select count(*) from saved_views where owner_id = $1 and not shared`, [PEOPLE.acmeAgent2.id])).rows[0].count);
+      const have = Number(
+        (await db.sql(`select count(*) from saved_views where owner_id = $1 and not shared`, [PEOPLE.acmeAgent2.id]))
+          .rows[0].count,
+      );
       for (let i = have; i < 30; i++) expect((await save('acmeAgent2', `Fill ${i} ${word()}`, {})).error).toBeNull();
       expect((await save('acmeAgent2', `One more ${word()}`, {})).error?.message).toBe('view_limit');
       await db.sql('delete from saved_views where owner_id = $1', [PEOPLE.acmeAgent2.id]);
@@ -184,7 +192,9 @@ describe('inbox views', () => {
   describe('the Mentions view', () => {
     it('lists the tickets whose notes name me, newest mention first, counted, paged by the mention', async () => {
       const note = async (ticket: string, body: string, by: Person = 'acmeAgent') =>
-        expect((await (await db.as(by)).rpc('post_message', { p_ticket_id: ticket, p_body: body, p_kind: 'note' })).error).toBeNull();
+        expect(
+          (await (await db.as(by)).rpc('post_message', { p_ticket_id: ticket, p_body: body, p_kind: 'note' })).error,
+        ).toBeNull();
       const [a, b, c] = [await openTicket(db), await openTicket(db), await openTicket(db)];
       await note(a.id, '@Sam Support first');
       await note(b.id, '@Sam Support second');
@@ -209,8 +219,12 @@ describe('inbox views', () => {
       expect(next.tickets[0]?.id).toBe(b.id);
       // The admin was named on b only; the writer on none of them.
       expect((await inbox('acmeAdmin', { p_view: 'mentions', p_limit: 100 })).tickets.map((t) => t.id)).toContain(b.id);
-      expect((await inbox('acmeAdmin', { p_view: 'mentions', p_limit: 100 })).tickets.map((t) => t.id)).not.toContain(a.id);
-      expect((await inbox('acmeAgent', { p_view: 'mentions', p_limit: 100 })).tickets.map((t) => t.id)).not.toContain(a.id);
+      expect((await inbox('acmeAdmin', { p_view: 'mentions', p_limit: 100 })).tickets.map((t) => t.id)).not.toContain(
+        a.id,
+      );
+      expect((await inbox('acmeAgent', { p_view: 'mentions', p_limit: 100 })).tickets.map((t) => t.id)).not.toContain(
+        a.id,
+      );
       // The rows carry the latest message's first line.
       expect(mine.tickets[0].preview).toBe('again @sam, please');
     });
@@ -241,7 +255,9 @@ describe('inbox views', () => {
       for (const [k, v] of Object.entries(values)) {
         tickets[k] = (await openTicket(db, 'acmeCustomer', `Fields ${k}`)).id;
         const p_values = Object.fromEntries(Object.entries(v).map(([label, value]) => [fields[label], value]));
-        expect((await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: tickets[k], p_values })).error).toBeNull();
+        expect(
+          (await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: tickets[k], p_values })).error,
+        ).toBeNull();
       }
     });
     const matching = async (p_fields: Record<string, unknown>, role: Role = 'acmeAgent') => {
@@ -268,7 +284,10 @@ describe('inbox views', () => {
       expect(await matching({ [randomUUID()]: 'AB-12' })).toEqual([]);
       const wrong = await clients.acmeAgent.rpc('inbox', { p_slug: 'acme', p_fields: { [fields.Plan]: 'Gold' } });
       expect(wrong.error?.message).toBe('field_value_invalid');
-      const nan = await clients.acmeAgent.rpc('inbox', { p_slug: 'acme', p_fields: { [fields.Seats]: { from: 'many' } } });
+      const nan = await clients.acmeAgent.rpc('inbox', {
+        p_slug: 'acme',
+        p_fields: { [fields.Seats]: { from: 'many' } },
+      });
       expect(nan.error?.message).toBe('field_value_invalid');
       // The total isn't counted with fields, as with tags.
       expect((await inbox('acmeAgent', { p_view: 'all', p_fields: { [fields.Plan]: 'Pro' } })).total).toBeNull();
@@ -279,7 +298,10 @@ describe('inbox views', () => {
       const count = async () => (await inbox('acmeAgent')).saved_views.find((v) => v.id === id)!.count;
       expect(await count()).toBe(1);
       const before = (await db.sql('select updated_at from tickets where id = $1', [tickets.none])).rows[0].updated_at;
-      await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: tickets.none, p_values: { [fields.Plan]: 'Pro' } });
+      await clients.acmeAgent.rpc('set_ticket_fields', {
+        p_ticket_id: tickets.none,
+        p_values: { [fields.Plan]: 'Pro' },
+      });
       const after = (await db.sql('select updated_at from tickets where id = $1', [tickets.none])).rows[0].updated_at;
       expect(after.getTime()).toBeGreaterThan(before.getTime());
       expect(await count()).toBe(2);
@@ -300,7 +322,8 @@ describe('inbox views', () => {
     it('matches the start of the last word, and of no other', async () => {
       const w = word();
       const t = await openTicket(db, 'acmeCustomer', `Refundable ${w}extra order`);
-      const ids = async (q: string) => (await inbox('acmeAgent', { p_view: 'all', p_query: q, p_limit: 100 })).tickets.map((x) => x.id);
+      const ids = async (q: string) =>
+        (await inbox('acmeAgent', { p_view: 'all', p_query: q, p_limit: 100 })).tickets.map((x) => x.id);
       expect(await ids(w.slice(0, 6))).toContain(t.id);
       expect(await ids(`${w}extra ord`)).toContain(t.id);
       expect(await ids(`${w.slice(0, 6)} order`)).not.toContain(t.id);

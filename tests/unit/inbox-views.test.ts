@@ -64,7 +64,11 @@ describe('saved views', () => {
   const roundTrip = (query: string) => {
     const f = inboxFilters(new URLSearchParams(query));
     const saved = savedViewFilters(f);
-    const again = inboxFilters(new URLSearchParams(Object.entries(savedViewParams(saved)).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => [k, x]))));
+    const again = inboxFilters(
+      new URLSearchParams(
+        Object.entries(savedViewParams(saved)).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => [k, x])),
+      ),
+    );
     return { saved, f, again };
   };
 

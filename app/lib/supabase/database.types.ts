@@ -1180,6 +1180,54 @@ export type Database = {
         }
         Relationships: []
       }
+      saved_views: {
+        Row: {
+          created_at: string
+          filters: NonNullable<Json>
+          id: string
+          name: string
+          owner_id: string
+          position: number
+          shared: boolean
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          filters?: NonNullable<Json>
+          id?: string
+          name: string
+          owner_id?: string
+          position?: number
+          shared?: boolean
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          filters?: NonNullable<Json>
+          id?: string
+          name?: string
+          owner_id?: string
+          position?: number
+          shared?: boolean
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "saved_views_owner_fkey"
+            columns: ["workspace_id", "owner_id"]
+            isOneToOne: false
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+          {
+            foreignKeyName: "saved_views_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       signatures: {
         Row: {
           body: string
@@ -2102,10 +2150,12 @@ export type Database = {
           p_assignee?: string
           p_before_at?: string
           p_before_id?: string
+          p_fields?: Json
           p_limit?: number
           p_priority?: string
           p_query?: string
           p_slug: string
+          p_sort?: string
           p_status?: string
           p_tags?: string[]
           p_view?: string
@@ -2126,6 +2176,10 @@ export type Database = {
       merge_tickets: {
         Args: { p_into: string; p_ticket_id: string }
         Returns: Json
+      }
+      move_inbox_view: {
+        Args: { p_id: string; p_up: boolean }
+        Returns: undefined
       }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
@@ -2221,6 +2275,10 @@ export type Database = {
         }
         Returns: number
       }
+      rename_inbox_view: {
+        Args: { p_id: string; p_name: string }
+        Returns: undefined
+      }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
       save_assignment_settings: {
         Args: {
@@ -2233,6 +2291,15 @@ export type Database = {
       save_business_hours: {
         Args: { p_periods: Json; p_workspace_id: string }
         Returns: undefined
+      }
+      save_inbox_view: {
+        Args: {
+          p_filters: Json
+          p_name: string
+          p_shared: boolean
+          p_workspace_id: string
+        }
+        Returns: string
       }
       save_notification_settings: {
         Args: { p_settings: Json; p_team?: boolean; p_workspace_id: string }

@@ -24,7 +24,14 @@ function FieldFilter({ field, value }: { field: Field; value: Filter }) {
       <fieldset className="hd-range">
         <legend>{field.label}</legend>
         <label htmlFor={`${id}-from`}>from</label>
-        <input id={`${id}-from`} name={`${name}.from`} type={type} step="any" className="input" defaultValue={range.from} />
+        <input
+          id={`${id}-from`}
+          name={`${name}.from`}
+          type={type}
+          step="any"
+          className="input"
+          defaultValue={range.from}
+        />
         <label htmlFor={`${id}-to`}>to</label>
         <input id={`${id}-to`} name={`${name}.to`} type={type} step="any" className="input" defaultValue={range.to} />
       </fieldset>

@@ -59,10 +59,10 @@ export default function Inbox() {
     searchError,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  // Pending for "Claim next" only, not for a bulk change sent to the same address.
+  // Pending for "Claim next" only, not for a bulk change or a saved view sent to the same address.
   const pending = useIsPending();
   const sending = useNavigation().formData?.get('intent');
-  const claiming = pending && sending !== 'bulk';
+  const claiming = pending && sending !== 'bulk' && sending !== 'save_view';
   const followLink = useDelegatedLinks();
   // How many rows are checked (JavaScript: the bar says so), until a change is done (it clears them).
   const done = actionData && 'done' in actionData ? actionData.done : undefined;
@@ -70,13 +70,7 @@ export default function Inbox() {
   const selected = selection && selection.done === done ? selection.n : null;
   // The bar's summary on a phone: the view shown, its count, and how many filters are on.
   const savedHere = savedViews.find((v) => v.current);
-  const shownCount = savedHere
-    ? savedHere.count
-    : searchCounts
-      ? null
-      : listed === 'breaching'
-        ? null
-        : counts[listed];
+  const shownCount = savedHere ? savedHere.count : searchCounts ? null : listed === 'breaching' ? null : counts[listed];
   const filtersOn =
     [filters.status, filters.priority, filters.assignee, filters.sort].filter(Boolean).length +
     filters.tag.length +
@@ -86,10 +80,14 @@ export default function Inbox() {
     // biome-ignore lint/a11y/useKeyWithClickEvents: delegation for the anchors inside, which take the keyboard themselves
     <section className="hd-inbox" aria-labelledby="inbox-title" onClick={followLink}>
       <div className="hd-inbox__head">
-        <h1 id="inbox-title">
-          Inbox <span className="hd-inbox__workspace">{workspace.name}</span>
-        </h1>
-        <LiveInbox workspaceId={workspace.id} me={me} laterPage={!!newer} newestHref={inboxHref(workspace.slug, keep)} />
+        <h1 id="inbox-title">Inbox</h1>
+        <span className="hd-inbox__workspace">{workspace.name}</span>
+        <LiveInbox
+          workspaceId={workspace.id}
+          me={me}
+          laterPage={!!newer}
+          newestHref={inboxHref(workspace.slug, keep)}
+        />
         <div className="hd-toolbar">
           <a href={`/w/${workspace.slug}/tickets/new`} className="button button--secondary">
             New conversation

@@ -12,18 +12,18 @@ export function ViewTabs() {
   const saved = savedViews.some((v) => v.current);
   // While searching, a tab narrows the search to its view and counts the matches there.
   const count = (v: (typeof INBOX_VIEWS)[number]) =>
-    v === 'breaching'
-      ? null
-      : searchCounts
-        ? countLabel(searchCounts[v], searchCounts.capped)
-        : (counts[v]?.toLocaleString('en') ?? null);
+    v === 'breaching' ? null : searchCounts ? countLabel(searchCounts[v], searchCounts.capped) : (counts[v] ?? null);
   return (
     <nav aria-label="Views">
       <ul className="hd-tabs">
         {INBOX_VIEWS.map((v) => (
           <li key={v}>
             <a
-              href={inboxHref(workspace.slug, { ...keep, view: v, scope: filters.q && v !== 'all' ? 'view' : undefined })}
+              href={inboxHref(workspace.slug, {
+                ...keep,
+                view: v,
+                scope: filters.q && v !== 'all' ? 'view' : undefined,
+              })}
               className="hd-tab"
               aria-current={v === listed && !saved ? 'page' : undefined}
             >

@@ -63,7 +63,10 @@ export function NoMatches() {
         <li>checking the spelling</li>
         {filtered ? (
           <li>
-            <a href={inboxHref(workspace.slug, { view, q: filters.q, scope: filters.scope })} data-testid="clear-filters">
+            <a
+              href={inboxHref(workspace.slug, { view, q: filters.q, scope: filters.scope })}
+              data-testid="clear-filters"
+            >
               clearing the filters
             </a>
           </li>
