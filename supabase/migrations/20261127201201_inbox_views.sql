@@ -768,7 +768,7 @@ CREATE OR REPLACE FUNCTION public.save_inbox_view(p_workspace_id uuid, p_name te
 AS $function$
 declare
   view_name text := btrim(coalesce(p_name, ''));
-  shared boolean := coalesce(p_shared, false);
+  is_shared boolean := coalesce(p_shared, false);
   saved uuid;
 begin
   if not private.is_member(p_workspace_id) then
@@ -777,20 +777,20 @@ begin
   if char_length(view_name) not between 1 and 60 then
     raise exception using errcode = 'P0001', message = 'view_name_invalid';
   end if;
-  if shared and not private.is_admin(p_workspace_id) then
+  if is_shared and not private.is_admin(p_workspace_id) then
     raise exception using errcode = 'P0001', message = 'view_share_forbidden';
   end if;
   if p_filters is null or not private.saved_view_filters_ok(p_filters) then
     raise exception using errcode = 'P0001', message = 'bad_request', detail = 'filters';
   end if;
   if (select count(*) from public.saved_views v
-       where v.workspace_id = p_workspace_id and v.shared = shared and (shared or v.owner_id = auth.uid())) >= 30 then
+       where v.workspace_id = p_workspace_id and v.shared = is_shared and (is_shared or v.owner_id = auth.uid())) >= 30 then
     raise exception using errcode = 'P0001', message = 'view_limit';
   end if;
   insert into public.saved_views (workspace_id, name, shared, filters, position)
-  values (p_workspace_id, view_name, shared, p_filters,
+  values (p_workspace_id, view_name, is_shared, p_filters,
           coalesce((select max(v.position) + 1 from public.saved_views v
-                     where v.workspace_id = p_workspace_id and v.shared = shared and (shared or v.owner_id = auth.uid())), 0))
+                     where v.workspace_id = p_workspace_id and v.shared = is_shared and (is_shared or v.owner_id = auth.uid())), 0))
   returning id into saved;
   return saved;
 exception when unique_violation then
