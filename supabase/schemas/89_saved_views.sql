@@ -36,7 +36,7 @@ create table public.saved_views (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   owner_id uuid not null default auth.uid(),
-  name text not null check (char_length(name) between 1 and 60 and name = btrim(name)),
+  name text not null check (char_length(name) between 1 and 60),
   -- The team's (every member sees it; admins manage it), else the owner's alone.
   shared boolean not null default false,
   -- Its shape checked by saved_views_check (below).
@@ -44,6 +44,7 @@ create table public.saved_views (
   -- The order among the team's views, and among each agent's own (then by name).
   position integer not null default 0,
   created_at timestamptz not null default now(),
+  constraint saved_views_name_trimmed check (name = btrim(name)),
   -- Someone who leaves the workspace takes their views along (shared ones they made too).
   constraint saved_views_owner_fkey foreign key (workspace_id, owner_id)
     references public.memberships (workspace_id, user_id) on delete cascade

@@ -27,9 +27,13 @@ CREATE INDEX saved_views_workspace_idx ON public.saved_views USING btree (worksp
 
 alter table "public"."saved_views" add constraint "saved_views_pkey" PRIMARY KEY using index "saved_views_pkey";
 
-alter table "public"."saved_views" add constraint "saved_views_name_check" CHECK ((((char_length(name) >= 1) AND (char_length(name) <= 60)) AND (name = btrim(name)))) not valid;
+alter table "public"."saved_views" add constraint "saved_views_name_check" CHECK (((char_length(name) >= 1) AND (char_length(name) <= 60))) not valid;
 
 alter table "public"."saved_views" validate constraint "saved_views_name_check";
+
+alter table "public"."saved_views" add constraint "saved_views_name_trimmed" CHECK ((name = btrim(name))) not valid;
+
+alter table "public"."saved_views" validate constraint "saved_views_name_trimmed";
 
 alter table "public"."saved_views" add constraint "saved_views_owner_fkey" FOREIGN KEY (workspace_id, owner_id) REFERENCES memberships(workspace_id, user_id) ON DELETE CASCADE not valid;
 
