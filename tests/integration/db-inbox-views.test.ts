@@ -289,6 +289,14 @@ describe('inbox views', () => {
         p_fields: { [fields.Seats]: { from: 'many' } },
       });
       expect(nan.error?.message).toBe('field_value_invalid');
+      // As the page asks (a GET: the filters as a JSON text), the same.
+      const got = await clients.acmeAgent.rpc(
+        'inbox',
+        { p_slug: 'acme', p_view: 'all', p_limit: 1000, p_fields: JSON.stringify({ [fields.Plan]: 'Pro' }) },
+        { get: true },
+      );
+      expect((got.data as Inbox).tickets.map((t) => t.id)).toContain(tickets.pro);
+      expect((got.data as Inbox).tickets.map((t) => t.id)).not.toContain(tickets.free);
       // The total isn't counted with fields, as with tags.
       expect((await inbox('acmeAgent', { p_view: 'all', p_fields: { [fields.Plan]: 'Pro' } })).total).toBeNull();
     });

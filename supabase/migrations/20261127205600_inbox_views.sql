@@ -87,6 +87,14 @@ declare
   lo text;
   hi text;
 begin
+  -- A GET through PostgREST hands the argument over as a JSON string of the object.
+  if jsonb_typeof(p_fields) = 'string' then
+    begin
+      p_fields := (p_fields #>> '{}')::jsonb;
+    exception when invalid_text_representation then
+      raise exception using errcode = 'P0001', message = 'bad_request', detail = 'fields';
+    end;
+  end if;
   if p_fields is null or p_fields = '{}'::jsonb then
     return null;
   end if;
