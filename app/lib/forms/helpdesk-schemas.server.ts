@@ -177,7 +177,7 @@ export const TicketSchema = byIntent([
 
 /** /w/:slug: "Claim next"; available for automatic assignment, or away; a change to the selected tickets (or all matching the view). */
 const bulkAction = { error: errorMessage('bulk_action_missing') };
-/** A saved view's name (docs/product.md §2.11): 1–60 characters once trimmed. */
+/** A saved view's name (docs/product.md §2.12): 1–60 characters once trimmed. */
 const viewNameInvalid = { error: errorMessage('view_name_invalid') };
 const ViewNameSchema = z.string(viewNameInvalid).trim().min(1, viewNameInvalid.error).max(60, viewNameInvalid.error);
 
@@ -311,7 +311,7 @@ export const ForwardSchema = z.object({
   message: z.string().regex(UUID_RE, badRequest).optional(),
 });
 
-/** /w/:slug/views: rename, move or delete one of the saved views (docs/product.md §2.11). */
+/** /w/:slug/views: rename, move or delete one of the saved views (docs/product.md §2.12). */
 export const SavedViewsSchema = byIntent([
   z.object({ intent: z.literal('rename'), id: IdSchema, name: ViewNameSchema }),
   z.object({ intent: z.literal('move'), id: IdSchema, direction: z.enum(['up', 'down'], badRequest) }),

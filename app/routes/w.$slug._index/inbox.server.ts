@@ -26,6 +26,7 @@ import { parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/work
 import { decodeCursor, encodeCursor } from '~/lib/helpdesk/inbox-cursor.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { dueBadge } from '~/lib/promises/due.ts';
+import { latestRatings } from '~/lib/satisfaction/latest.server.ts';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { ageLabel } from './age.ts';
@@ -38,7 +39,8 @@ const sameAs = (f: SavedViewFilters) =>
     .sort()
     .join('&');
 
-// One round trip: the workspace (404 unless I'm a member), view counts, members and the page.
+// One round trip: the workspace (404 unless I'm a member), view counts, members and the page; then the
+// listed tickets' satisfaction answers.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const url = new URL(request.url);
@@ -88,6 +90,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const slug = inbox.workspace.slug;
   const current = sameAs(savedViewFilters({ view, ...filters }));
+  // The satisfaction answers of the listed tickets (the rows' "rated Bad"), once the page is known.
+  const ratings = await latestRatings(
+    request,
+    supabase,
+    inbox.tickets.map((t) => t.id),
+  );
   return dataWithSession(
     request,
     {
@@ -118,6 +126,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         ...t,
         age: ageLabel(t.last_message_at, now),
         due: dueBadge(due_at, warn_at, now, inbox.workspace.time_zone),
+        rated: ratings.get(t.id) ?? null,
       })),
       older: inbox.older ? encodeCursor(inbox.older) : null,
       newer: inbox.newer ? encodeCursor(inbox.newer) : null,

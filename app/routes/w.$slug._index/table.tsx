@@ -127,6 +127,9 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                 </td>
                 <td className="hd-cell-status">
                   <StatusBadge status={t.status} />
+                  {t.rated ? (
+                    <span className={`small cs-rated cs-rated--${t.rated.rating}`}> rated {t.rated.label}</span>
+                  ) : null}
                   {t.priority === 'normal' ? null : (
                     <>
                       {' '}
