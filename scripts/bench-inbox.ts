@@ -5,8 +5,10 @@
 // each beside the same PostgREST call alone (GET /rest/v1/rpc/inbox with the agent's token) and the
 // overhead ratio; a page whose p95 misses its target (views 100 ms, searches 150 ms) is flagged. Then
 // the database's size, its largest indexes and the plan of each page's query inside public.inbox
-// (EXPLAIN ANALYZE). A production build on a fresh local stack with BENCH_TICKETS (default 100 000, up
-// to 1 000 000) extra tickets from seed:bulk.
+// (EXPLAIN ANALYZE). Also the views of issue 27 (docs/decisions/062-saved-views-and-dense-inbox.md): a
+// custom-field filter, the Mentions view, a prefix search, and the inbox of an agent with five saved
+// views (their counts: tallies, a tag, a field, a search, a search in a view). A production build on a
+// fresh local stack with BENCH_TICKETS (default 100 000, up to 1 000 000) extra tickets from seed:bulk.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_TICKETS=100000 BENCH_CONNECTIONS=10 npm run bench:inbox
 // BENCH_ONLY=<regular expression>: only the pages whose label matches (e.g. 'ticket|unassigned').
 import { spawnSync } from 'node:child_process';
@@ -34,6 +36,8 @@ const WARMUP = 5; // seconds per page and per PostgREST call: every server worke
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const AGENT = 'agent@acme.test';
+// The agent with saved views (the other pages are AGENT's, who has none, as before).
+const VIEWS_AGENT = 'agent2@acme.test';
 // p95 targets (issue 19): every inbox view, filter and page; every search.
 const VIEW_TARGET_MS = 100;
 const SEARCH_TARGET_MS = 150;
@@ -57,6 +61,10 @@ function rpcArgs(search: URLSearchParams): URLSearchParams {
   if (search.get('priority')) out.set('p_priority', search.get('priority')!);
   if (search.get('status')) out.set('p_status', search.get('status')!);
   if (search.get('assignee')) out.set('p_assignee', search.get('assignee')!);
+  const fields = Object.fromEntries([...search].filter(([k]) => k.startsWith('f.')).map(([k, v]) => [k.slice(2), v]));
+  if (Object.keys(fields).length) out.set('p_fields', JSON.stringify(fields));
+  // A search looks in every view unless narrowed (app/lib/helpdesk/inbox-query.server.ts, listedView).
+  if (search.get('q') && search.get('scope') !== 'view') out.set('p_view', 'all');
   const after = search.get('after');
   if (after) {
     const [at, id] = Buffer.from(after, 'base64url').toString().split('|');
@@ -114,6 +122,44 @@ try {
       );
     return rows.map((t, i) => ({ number: t.number as number, messages: THREADS[i]! }));
   });
+  // A dropdown field with a value on one ticket in twenty; notes naming the agent on a hundred tickets;
+  // the other agent's saved views.
+  const field = await superuser(stack, async (c) => {
+    const { rows } = await c.query(
+      `insert into ticket_fields (workspace_id, label, kind, options)
+       select id, 'Plan', 'dropdown', '{Free,Pro}' from workspaces where slug = 'acme' returning id, workspace_id`,
+    );
+    const f = rows[0] as { id: string; workspace_id: string };
+    await c.query(
+      `insert into ticket_field_values (ticket_id, field_id, workspace_id, value)
+       select t.id, $1, t.workspace_id, case when t.number % 40 = 0 then 'Pro' else 'Free' end
+         from tickets t where t.workspace_id = $2 and t.number % 20 = 0`,
+      [f.id, f.workspace_id],
+    );
+    await c.query(
+      `insert into message_mentions (message_id, user_id, workspace_id, created_at)
+       select m.id, u.id, m.workspace_id, m.created_at
+         from (select distinct on (t.id) m.id, m.workspace_id, m.created_at from tickets t
+                 join messages m on m.ticket_id = t.id
+                where t.workspace_id = $1 order by t.id, m.created_at limit 100) m
+         join auth.users u on u.email = $2`,
+      [f.workspace_id, AGENT],
+    );
+    const views: [string, Record<string, unknown>][] = [
+      ['Urgent open', { view: 'open', priority: 'urgent' }],
+      ['Billing', { view: 'all', tag: ['billing'] }],
+      ['Pro plan', { view: 'all', fields: { [f.id]: 'Pro' } }],
+      ['Refunds', { view: 'all', q: 'refund' }],
+      ['Pending parcels', { view: 'pending', q: 'parcel' }],
+    ];
+    for (const [i, [name, filters]] of views.entries())
+      await c.query(
+        `insert into saved_views (workspace_id, owner_id, name, filters, position)
+         select $1, u.id, $2, $3, $4 from auth.users u where u.email = $5`,
+        [f.workspace_id, name, filters, i, VIEWS_AGENT],
+      );
+    return f.id;
+  });
   // Search terms from the seed (scripts/seed-bulk.ts): a requester's address and a ticket's number.
   const requesterEmail = 'bulk7.acme@example.test';
   const someNumber = Math.max(1, Math.floor(TICKETS / 2));
@@ -124,6 +170,7 @@ try {
   if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE });
 
   const cookie = await signIn(base, stack.mailUrl, AGENT);
+  const viewsCookie = await signIn(base, stack.mailUrl, VIEWS_AGENT);
   const restHeaders = await restHeadersOf(stack, cookie);
 
   // Page 40 of "all" is reached the way a reader reaches it: 39 × "Older →".
@@ -138,8 +185,8 @@ try {
   }
 
   const q = (query: string) => `/w/acme?view=all&q=${encodeURIComponent(query)}`;
-  // [label, path, p95 target in ms, expected status]
-  const allPages: [string, string, number, number][] = [
+  // [label, path, p95 target in ms, expected status, cookie (AGENT's unless given)]
+  const allPages: [string, string, number, number, string?][] = [
     ['inbox: unassigned (default)', '/w/acme', VIEW_TARGET_MS, 200],
     ['inbox: all', '/w/acme?view=all', VIEW_TARGET_MS, 200],
     ['inbox: mine', '/w/acme?view=mine', VIEW_TARGET_MS, 200],
@@ -149,9 +196,14 @@ try {
     ['inbox: all, page 40', page40, VIEW_TARGET_MS, 200],
     ['inbox: open + high priority', '/w/acme?view=open&priority=high', VIEW_TARGET_MS, 200],
     ['inbox: all, closed, nobody', '/w/acme?view=all&status=closed&assignee=none', VIEW_TARGET_MS, 200],
+    ['inbox: custom field Plan = Pro', `/w/acme?view=all&f.${field}=Pro`, VIEW_TARGET_MS, 200],
+    ['inbox: mentions', '/w/acme?view=mentions', VIEW_TARGET_MS, 200],
+    ['inbox: 5 saved views (agent 2)', '/w/acme', VIEW_TARGET_MS, 200, viewsCookie],
     ['search: common word "refund"', q('refund'), SEARCH_TARGET_MS, 200],
     ['search: rare word "espresso"', q('espresso'), SEARCH_TARGET_MS, 200],
     ['search: no match "zebra"', q('zebra'), SEARCH_TARGET_MS, 200],
+    ['search: prefix "ref"', q('ref'), SEARCH_TARGET_MS, 200],
+    ['search: "parcel" in Open only', '/w/acme?view=open&q=parcel&scope=view', SEARCH_TARGET_MS, 200],
     ['search: phrase "duplicate charge"', q('"duplicate charge"'), SEARCH_TARGET_MS, 200],
     ['search: note word "warehouse", open', '/w/acme?view=open&q=warehouse', SEARCH_TARGET_MS, 200],
     ["search: a requester's email", q(requesterEmail), SEARCH_TARGET_MS, 200],
@@ -164,31 +216,34 @@ try {
     ]),
   ];
   const pages = allPages.filter(([label]) => !ONLY || ONLY.test(label));
-  for (const [, p, , status] of pages) {
-    const res = await fetch(`${base}${p}`, { headers: { cookie }, redirect: 'manual' });
+  for (const [, p, , status, own] of pages) {
+    const res = await fetch(`${base}${p}`, { headers: { cookie: own ?? cookie }, redirect: 'manual' });
     if (res.status !== status) throw new Error(`GET ${p} answered ${res.status}`);
   }
 
   // Every page once before any is measured: caches, plans and both workers' JIT warm for all of them.
-  for (const [, p] of pages) await run(`${base}${p}`, { cookie }, 2, CONNECTIONS);
-  if (baseline) for (const [, p] of pages) await run(`${baseline.base}${p}`, { cookie }, 2, CONNECTIONS);
+  for (const [, p, , , own] of pages) await run(`${base}${p}`, { cookie: own ?? cookie }, 2, CONNECTIONS);
+  if (baseline)
+    for (const [, p, , , own] of pages) await run(`${baseline.base}${p}`, { cookie: own ?? cookie }, 2, CONNECTIONS);
   const missed: string[] = [];
   const threadP95 = new Map<string, number[]>(); // p95 of each round, by path
 
   // Per page: a warm-up, then ROUNDS rounds of the page and the PostgREST call alone, alternating, and
   // the median of each figure over the rounds (a 2-core machine shared by everything is noisy).
   const rows: Record<string, string | number>[] = [];
-  for (const [label, p, target] of pages) {
+  for (const [label, p, target, , own] of pages) {
+    const pageCookie = own ?? cookie;
     let restUrl: string | undefined;
-    if (p.startsWith('/w/acme?') || p === '/w/acme') {
+    // The call alone as AGENT (another agent's page has no such twin here).
+    if (!own && (p.startsWith('/w/acme?') || p === '/w/acme')) {
       const args = rpcArgs(new URL(p, base).searchParams);
       restUrl = `${stack.apiUrl}/rest/v1/rpc/inbox?${args}`;
       const check = await fetch(restUrl, { headers: restHeaders });
       if (check.status !== 200) throw new Error(`GET ${restUrl} answered ${check.status}: ${await check.text()}`);
       await run(restUrl, restHeaders, WARMUP, CONNECTIONS);
     }
-    await run(`${base}${p}`, { cookie }, WARMUP, CONNECTIONS);
-    if (baseline) await run(`${baseline.base}${p}`, { cookie }, WARMUP, CONNECTIONS);
+    await run(`${base}${p}`, { cookie: pageCookie }, WARMUP, CONNECTIONS);
+    if (baseline) await run(`${baseline.base}${p}`, { cookie: pageCookie }, WARMUP, CONNECTIONS);
     const page: BenchResult[] = [];
     const rest: BenchResult[] = [];
     const basePage: BenchResult[] = [];
@@ -222,9 +277,10 @@ try {
     const restCpu: Cpu[] = [];
     const baseCpu: Cpu[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      page.push(await measured(`${base}${p}`, { cookie }, pageCpu));
+      page.push(await measured(`${base}${p}`, { cookie: pageCookie }, pageCpu));
       if (restUrl) rest.push(await measured(restUrl, restHeaders, restCpu));
-      if (baseline) basePage.push(await measured(`${baseline.base}${p}`, { cookie }, baseCpu, baseline.pid));
+      if (baseline)
+        basePage.push(await measured(`${baseline.base}${p}`, { cookie: pageCookie }, baseCpu, baseline.pid));
     }
     const cpuOf = (cpu: Cpu[], k: keyof Cpu) => (cpu.length ? median(cpu.map((c) => c[k])) : NaN);
     const cpuTotal = (cpu: Cpu[]) => (cpu.length ? median(cpu.map((c) => c.app + c.stack + c.bench)) : NaN);
@@ -327,11 +383,11 @@ async function sizes() {
 
 // EXPLAIN ANALYZE of the statements inside public.inbox that pick each page's tickets (auto_explain,
 // nested statements), as the agent.
-async function explain(accessToken: string, pages: [string, string, number, number][]) {
+async function explain(accessToken: string, pages: [string, string, number, number, string?][]) {
   await superuser(stack, (client) => printPlans(client, accessToken, pages));
 }
 
-async function printPlans(client: pg.Client, accessToken: string, pages: [string, string, number, number][]) {
+async function printPlans(client: pg.Client, accessToken: string, pages: [string, string, number, number, string?][]) {
   const plans: string[] = [];
   client.on('notice', (n) => plans.push(n.message ?? ''));
   const claims = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString());
@@ -345,8 +401,8 @@ async function printPlans(client: pg.Client, accessToken: string, pages: [string
     `set client_min_messages = notice`,
   ])
     await client.query(sql);
-  for (const [label, p] of pages) {
-    if (!p.startsWith('/w/acme?') && p !== '/w/acme') continue;
+  for (const [label, p, , , own] of pages) {
+    if (own || (!p.startsWith('/w/acme?') && p !== '/w/acme')) continue;
     const args = rpcArgs(new URL(p, 'http://x').searchParams);
     const names = [...args.keys()];
     plans.length = 0;

@@ -134,8 +134,211 @@ language sql immutable set search_path = '' as $$
     when 'all' then 'true'
     -- Tickets with a promise running (90_promises.sql); listed soonest due first.
     when 'breaching' then 'exists (select 1 from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null)'
+    -- Tickets whose internal notes name me (87_mentions.sql); listed newest mention first.
+    when 'mentions' then 't.id in (select m.ticket_id from public.message_mentions mm join public.messages m on m.id = mm.message_id'
+      || ' where mm.workspace_id = $2 and mm.user_id = $1)'
   end || ') and t.spam_at is null and t.trashed_at is null' end
 $$;
+
+-- The views a search counts its matches in (every one but "Breaching soon"), in the tabs' order.
+create function private.counted_views() returns text[]
+language sql immutable set search_path = '' as $$
+  select array['unassigned', 'mine', 'open', 'pending', 'snoozed', 'solved', 'all', 'mentions']
+$$;
+
+-- A view's tickets without counting them: a sum over the tallies, filters included (null for the views
+-- the tallies can't say: mentions, breaching).
+create function private.tally_total(p_workspace_id uuid, p_me uuid, p_view text, p_status public.ticket_status,
+  p_priority public.ticket_priority, p_assignee uuid, p_unassigned boolean) returns bigint
+language sql stable set search_path = '' as $$
+  select case when p_view not in ('mentions', 'breaching') then (
+    select coalesce(sum(c.n), 0) from private.ticket_tallies c
+     where c.workspace_id = p_workspace_id
+       and case p_view
+             when 'unassigned' then c.assignee_id is null and private.is_open(c.status) and not c.snoozed
+             when 'mine' then c.assignee_id = p_me and private.is_backlog(c.status) and not c.snoozed
+             when 'open' then private.is_open(c.status) and not c.snoozed
+             when 'pending' then c.status = 'pending' and not c.snoozed
+             when 'snoozed' then c.snoozed
+             when 'solved' then c.status = 'solved'
+             else true end
+       and (p_status is null or c.status = p_status)
+       and (p_priority is null or c.priority = p_priority)
+       and (case when p_unassigned then c.assignee_id is null else p_assignee is null or c.assignee_id = p_assignee end)) end
+$$;
+
+-- The tags a ticket must all carry, by id, from their names (null for none). A name that is no tag
+-- adds an id no ticket has, so nothing matches.
+create function private.inbox_tag_ids(p_workspace_id uuid, p_tags text[]) returns uuid[]
+language plpgsql stable set search_path = '' as $$
+declare
+  ids uuid[];
+begin
+  if coalesce(cardinality(p_tags), 0) = 0 then
+    return null;
+  end if;
+  ids := array(select g.id from public.tags g where g.workspace_id = p_workspace_id and g.name = any (p_tags));
+  if cardinality(ids) < (select count(distinct x) from unnest(p_tags) x) then
+    ids := ids || gen_random_uuid();
+  end if;
+  return ids;
+end $$;
+
+-- The custom-field filters (docs/product.md §2.10) as the inbox applies them, from what the page sends:
+-- {"<field id>": "value"} for equality (text any case, a dropdown's choice, a checkbox "true" or
+-- "false" for unticked) and {"<field id>": {"from": …, "to": …}} for a number or date range (either
+-- end may be left out). Each value is read as its field stores it (private.ticket_field_value); a field
+-- that isn't one of the workspace's matches nothing; a value that can't be the field's is
+-- field_value_invalid (with its label), a shape that isn't one bad_request.
+-- Answer: [{"id", "kind", "eq"} | {"id", "unset": true} | {"id", "kind", "from", "to"} | {"none": true}], in
+-- the fields' id order.
+create function private.inbox_field_filters(p_workspace_id uuid, p_fields jsonb) returns jsonb
+language plpgsql stable set search_path = '' as $$
+declare
+  item record;
+  -- The field (58_ticket_fields.sql, defined after this file: plain types here).
+  f_id uuid;
+  f_kind text;
+  f_options text[];
+  f_label text;
+  out jsonb := '[]';
+  v text;
+  lo text;
+  hi text;
+begin
+  -- A GET through PostgREST hands the argument over as a JSON string of the object.
+  if jsonb_typeof(p_fields) = 'string' then
+    begin
+      p_fields := (p_fields #>> '{}')::jsonb;
+    exception when invalid_text_representation then
+      raise exception using errcode = 'P0001', message = 'bad_request', detail = 'fields';
+    end;
+  end if;
+  if p_fields is null or p_fields = '{}'::jsonb then
+    return null;
+  end if;
+  if jsonb_typeof(p_fields) <> 'object' or (select count(*) from jsonb_object_keys(p_fields)) > 5 then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'fields';
+  end if;
+  for item in select key, value from jsonb_each(p_fields) order by key loop
+    f_id := null;
+    if item.key ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+      select x.id, x.kind::text, x.options, x.label into f_id, f_kind, f_options, f_label
+        from public.ticket_fields x where x.id = item.key::uuid and x.workspace_id = p_workspace_id;
+    end if;
+    if f_id is null then
+      out := out || jsonb_build_object('none', true);
+      continue;
+    end if;
+    if jsonb_typeof(item.value) = 'object' and f_kind in ('number', 'date') then
+      lo := private.ticket_field_value(f_kind::public.ticket_field_kind, f_options, item.value ->> 'from');
+      hi := private.ticket_field_value(f_kind::public.ticket_field_kind, f_options, item.value ->> 'to');
+      if (lo is null and coalesce(btrim(item.value ->> 'from'), '') <> '')
+         or (hi is null and coalesce(btrim(item.value ->> 'to'), '') <> '') then
+        raise exception using errcode = 'P0001', message = 'field_value_invalid', detail = f_label;
+      end if;
+      if lo is not null or hi is not null then
+        out := out || jsonb_strip_nulls(jsonb_build_object('id', f_id, 'kind', f_kind, 'from', lo, 'to', hi));
+      end if;
+      continue;
+    end if;
+    if jsonb_typeof(item.value) <> 'string' then
+      raise exception using errcode = 'P0001', message = 'bad_request', detail = 'fields';
+    end if;
+    if f_kind = 'checkbox' and item.value #>> '{}' = 'false' then
+      out := out || jsonb_build_object('id', f_id, 'unset', true);
+      continue;
+    end if;
+    v := private.ticket_field_value(f_kind::public.ticket_field_kind, f_options, item.value #>> '{}');
+    if v is null then
+      if btrim(item.value #>> '{}') = '' then continue; end if;
+      raise exception using errcode = 'P0001', message = 'field_value_invalid', detail = f_label;
+    end if;
+    out := out || case when f_kind = 'text' then jsonb_build_object('id', f_id, 'kind', f_kind, 'eq', lower(v))
+                       when f_kind in ('number', 'date') then jsonb_build_object('id', f_id, 'kind', f_kind, 'from', v, 'to', v)
+                       else jsonb_build_object('id', f_id, 'kind', f_kind, 'eq', v) end;
+  end loop;
+  return nullif(out, '[]'::jsonb);
+end $$;
+
+-- One custom-field filter (the i-th of $14, private.inbox_field_filters) as SQL on t: constants only.
+create function private.inbox_field_sql(i integer, f jsonb) returns text
+language sql immutable set search_path = '' as $$
+  select case
+    when f ? 'none' then ' and false'
+    when f ? 'unset' then format(' and not exists (select 1 from public.ticket_field_values v where v.ticket_id = t.id'
+      || ' and v.field_id = ($14->%s->>''id'')::uuid)', i)
+    else format(' and t.id in (select v.ticket_id from public.ticket_field_values v where v.field_id = ($14->%s->>''id'')::uuid', i)
+      || case when f ? 'eq' then format(' and %s = ($14->%s->>''eq'')', case when f ->> 'kind' = 'text' then 'lower(v.value)' else 'v.value' end, i)
+              else '' end
+      || case when f ? 'from' then format(' and %s >= ($14->%s->>''from'')%s', x.val, i, x.cast_to) else '' end
+      || case when f ? 'to' then format(' and %s <= ($14->%s->>''to'')%s', x.val, i, x.cast_to) else '' end
+      || ')'
+  end
+  -- A number compares as one (the value cast only on this field's rows); a date as its YYYY-MM-DD text.
+  from (select case when f ->> 'kind' = 'number'
+                    then format('(case when v.field_id = ($14->%s->>''id'')::uuid then v.value end)::numeric', i)
+                    else 'v.value' end as val,
+               case when f ->> 'kind' = 'number' then '::numeric' else '' end as cast_to) x
+$$;
+
+-- The conditions of a view with its filters on t, as SQL over bound parameters (constants only): $1 me,
+-- $2 workspace, $3 status, $4 priority, $5 assignee, $13 the tags every ticket carries, $14 the field
+-- filters (private.inbox_field_filters). Null for a view that isn't one. public.inbox's page and the
+-- counts of saved views both start here.
+create function private.inbox_where(p_view text, p_status boolean, p_priority boolean, p_assignee text, p_tags boolean,
+  p_fields jsonb) returns text
+language sql immutable set search_path = '' as $$
+  select 't.workspace_id = $2 and ' || private.inbox_view_filter(p_view)
+    || case when p_status then ' and t.status = $3' else '' end
+    || case when p_priority then ' and t.priority = $4' else '' end
+    || case when p_assignee = 'none' then ' and t.assignee_id is null' when p_assignee is not null then ' and t.assignee_id = $5' else '' end
+    || case when p_tags then ' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = any ($13)'
+         || ' group by tt.ticket_id having count(*) = cardinality($13))' else '' end
+    || coalesce((select string_agg(private.inbox_field_sql((x.i - 1)::integer, x.f), '' order by x.i)
+                   from jsonb_array_elements(p_fields) with ordinality x(f, i)), '')
+$$;
+
+-- What the inbox searches for: the words as websearch_to_tsquery reads them, the last one also as a
+-- prefix when it has 3 or more letters or digits and isn't excluded or quoted ("ref" finds "refund").
+create function private.inbox_query(p_query text) returns tsquery
+language plpgsql immutable set search_path = '' as $$
+declare
+  q text := btrim(coalesce(p_query, ''));
+  last text := substring(q from '(?:^|\s)([[:alnum:]]{3,})$');
+  head text;
+  prefix tsquery;
+  rest tsquery;
+begin
+  if q = '' then
+    return null;
+  end if;
+  -- An odd number of quotes leaves the last word inside a phrase.
+  if last is null or (length(q) - length(replace(q, '"', ''))) % 2 = 1 then
+    return websearch_to_tsquery('english'::regconfig, q);
+  end if;
+  prefix := to_tsquery('english'::regconfig, last || ':*');
+  if numnode(prefix) = 0 then
+    return websearch_to_tsquery('english'::regconfig, q);
+  end if;
+  head := btrim(left(q, length(q) - length(last)));
+  if head = '' then
+    return prefix;
+  end if;
+  rest := websearch_to_tsquery('english'::regconfig, head);
+  if numnode(rest) = 0 then
+    return prefix;
+  end if;
+  -- "refund or ship": either.
+  if lower(head) ~ '\mor$' then
+    return websearch_to_tsquery('english'::regconfig, regexp_replace(head, '\s*or$', '', 'i')) || prefix;
+  end if;
+  return rest && prefix;
+end $$;
+
+revoke all on function private.counted_views(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
+  private.inbox_tag_ids(uuid, text[]), private.inbox_field_filters(uuid, jsonb), private.inbox_field_sql(integer, jsonb),
+  private.inbox_where(text, boolean, boolean, text, boolean, jsonb), private.inbox_query(text) from public;
 
 -- The workspace of p_slug and the caller's role in it, for the pages that only members see. Not a
 -- member, or no such workspace: the same not_found (never reveal that a workspace exists).
@@ -156,7 +359,7 @@ revoke all on function private.inbox_view_filter(text), private.membership(text)
 -- the inbox (its owner) only; a lock the statement waited for is waited for again for at most 2 s.
 create function private.inbox_search_plan(
   p_stmt text, p_pins text, p1 uuid, p2 uuid, p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery,
-  p7 timestamptz, p8 uuid, p9 integer, p10 uuid, p11 uuid[], p12 uuid[], p13 uuid[]
+  p7 timestamptz, p8 uuid, p9 integer, p10 uuid, p11 uuid[], p12 uuid[], p13 uuid[], p14 jsonb
 ) returns text
 language plpgsql volatile set search_path = '' as $$
 declare
@@ -170,7 +373,7 @@ begin
   elsif p_pins = 'ordered' then
     perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
   end if;
-  for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13 loop
+  for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14 loop
     plan := concat_ws(E'\n', plan, line);
   end loop;
   return plan;
@@ -178,7 +381,7 @@ exception when others then
   return 'no plan: ' || sqlerrm;
 end $$;
 revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid, tsquery,
-  timestamptz, uuid, integer, uuid, uuid[], uuid[], uuid[]) from public;
+  timestamptz, uuid, integer, uuid, uuid[], uuid[], uuid[], jsonb) from public;
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, and the cursors for the
@@ -195,7 +398,9 @@ create function public.inbox(
   p_before_at timestamptz default null,
   p_before_id uuid default null,
   p_limit integer default 25,
-  p_tags text[] default null
+  p_tags text[] default null,
+  p_fields jsonb default null,
+  p_sort text default null
 ) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 declare
@@ -232,6 +437,16 @@ declare
   older boolean := not newer and p_after_at is not null and p_after_id is not null;
   -- The tags a ticket must all carry (?tag=, tag: in the search), by id.
   tag_ids uuid[];
+  -- The custom-field filters (private.inbox_field_filters), $14.
+  fields jsonb;
+  -- "oldest": oldest activity first (keyset pages the other way round); else newest first.
+  oldest boolean := coalesce(p_sort = 'oldest', false);
+  cursor_sql text;
+  -- The Mentions view without a search: newest mention of me first, its cursor on that time.
+  by_mention boolean;
+  -- A search's matches per view, counted up to count_cap (docs/product.md §2, "Search").
+  search_counts jsonb;
+  count_cap constant integer := 1000;
   page_ids uuid[];
   has_more boolean;
   result jsonb;
@@ -240,7 +455,7 @@ begin
   ws := member.workspace;
   my_role := member.role;
   -- Up to 1 000 a call: the CSV export streams its pages through here (25 on screen).
-  if view_sql is null or p_limit not between 1 and 1000 then
+  if view_sql is null or p_limit not between 1 and 1000 or coalesce(p_sort, 'newest') not in ('newest', 'oldest') then
     raise exception using errcode = 'P0001', message = 'bad_request';
   end if;
   -- Filters from the URL: a status, priority or assignee id that isn't one is a bad request.
@@ -252,34 +467,30 @@ begin
     raise exception using errcode = 'P0001', message = 'bad_request';
   end;
 
-  if cardinality(p_tags) > 0 then
-    tag_ids := array(select g.id from public.tags g where g.workspace_id = ws.id and g.name = any (p_tags));
-    -- A tag that isn't one: nothing carries it (a tag's id no ticket has stands for it).
-    if cardinality(tag_ids) < (select count(distinct x) from unnest(p_tags) x) then
-      tag_ids := tag_ids || gen_random_uuid();
-    end if;
-  end if;
+  tag_ids := private.inbox_tag_ids(ws.id, p_tags);
+  fields := private.inbox_field_filters(ws.id, p_fields);
   -- "Breaching soon" is one page, soonest due first: no cursors.
   if p_view = 'breaching' then
     newer := false;
     older := false;
   end if;
+  -- Those two have their own order (soonest due, newest mention).
+  if p_view in ('breaching', 'mentions') then
+    oldest := false;
+  end if;
 
   -- $1 me, $2 workspace, $3 status, $4 priority, $5 assignee, $6 query, $7/$8 cursor, $9 page size + 1,
   -- $10 the requester an email address names, $11 search candidates, $12 tickets of matching notes,
-  -- $13 the tags every ticket carries
-  base := 't.workspace_id = $2 and ' || view_sql
-    || case when p_status is not null then ' and t.status = $3' else '' end
-    || case when p_priority is not null then ' and t.priority = $4' else '' end
-    || case when p_assignee = 'none' then ' and t.assignee_id is null' when assignee is not null then ' and t.assignee_id = $5' else '' end
-    || case when tag_ids is not null then ' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = any ($13)'
-         || ' group by tt.ticket_id having count(*) = cardinality($13))' else '' end
-    || case when older then ' and (t.last_message_at, t.id) < ($7, $8)' when newer then ' and (t.last_message_at, t.id) > ($7, $8)' else '' end;
-
-  dir := case when newer then 'asc' else 'desc' end;
-  if coalesce(btrim(p_query), '') <> '' then
-    q := websearch_to_tsquery('english'::regconfig, p_query);
-  end if;
+  -- $13 the tags every ticket carries, $14 the custom-field filters
+  -- The next page ("older") continues in the list's order, the previous one ("newer") against it.
+  cursor_sql := case when not (older or newer) then ''
+                     when older <> oldest then ' and (%1$s, %2$s) < ($7, $8)'
+                     else ' and (%1$s, %2$s) > ($7, $8)' end;
+  q := private.inbox_query(p_query);
+  by_mention := p_view = 'mentions' and q is null;
+  base := private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee, tag_ids is not null, fields)
+    || case when by_mention then '' else format(cursor_sql, 't.last_message_at', 't.id') end;
+  dir := case when newer = oldest then 'desc' else 'asc' end;
   if p_query ~ '^\s*[^\s@]+@[^\s@]+\s*$' then
     select u.id into requester from auth.users u where u.email = lower(btrim(p_query)) and not u.is_sso_user;
   end if;
@@ -291,6 +502,7 @@ begin
     -- Only stop words ("the") or punctuation: nothing can match, and an empty query would make the
     -- GIN path below read every ticket.
     page_ids := '{}';
+    search_counts := (select jsonb_object_agg(v, 0) from unnest(private.counted_views()) v) || '{"capped": false}';
   elsif q is not null then
     -- A ticket matches by its subject and public replies (tickets.search), its internal notes (their
     -- own GIN index) or, for an email address, its requester. The planner can't tell a common word
@@ -311,7 +523,7 @@ begin
       stmt := format('select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
         || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_notes + 1);
       execute stmt into note_tickets
-        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
       perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
       pins := '';
       match := '(t.search @@ $6 or ' || case when cardinality(note_tickets) <= search_notes then 't.id = any ($12)'
@@ -322,21 +534,21 @@ begin
         || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
         dir, base, search_window, match);
       execute stmt into page_ids
-        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
       if cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         pins := 'bitmap';
         stmt := format('select array(select t.id from public.tickets t where %s and t.search @@ $6 limit %s)', base, search_cap + 1);
         execute stmt into candidates
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
         if cardinality(candidates) <= search_cap and cardinality(note_tickets) <= search_notes then
           candidates := candidates || note_tickets;
         elsif cardinality(candidates) <= search_cap then
           stmt := format('select $11 || array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
             || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_cap + 1);
           execute stmt into candidates
-            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
         end if;
         perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
         pins := '';
@@ -353,7 +565,7 @@ begin
             dir, base, match);
         end if;
         execute stmt into page_ids
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
         perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
         pins := '';
       end if;
@@ -365,7 +577,28 @@ begin
           || ' order by t.last_message_at %1$s, t.id %1$s limit $9)) u order by u.last_message_at %1$s, u.id %1$s limit $9)', dir, base);
         candidates := page_ids;
         execute stmt into page_ids
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids;
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+      end if;
+      -- The matches in every view (the tabs' counts while searching), with the filters but whatever the
+      -- view: the first count_cap + 1 matches through the indexes (bitmap scans, as in step 2), so a common
+      -- word costs what a rare one does; past the cap the counts are "at least" (capped).
+      perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      pins := 'bitmap';
+      stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'
+        || ' and (t.search @@ $6 or t.id = any ($12)%s) limit %s) t',
+        (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
+           from unnest(private.counted_views()) v),
+        count_cap,
+        private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, tag_ids is not null, fields),
+        case when requester is not null then ' or t.requester_id = $10' else '' end,
+        count_cap + 1);
+      execute stmt into search_counts
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates,
+          note_tickets[1:search_notes], tag_ids, fields;
+      perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+      pins := '';
+      if cardinality(note_tickets) > search_notes then
+        search_counts := search_counts || '{"capped": true}';
       end if;
     exception when query_canceled then
       -- The statement timeout (57014) struck in the search: an empty page that says so
@@ -374,7 +607,7 @@ begin
       search_timed_out := true;
       page_ids := '{}';
       search_plan := concat_ws(E'\n', stmt, private.inbox_search_plan(stmt, pins,
-        me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids));
+        me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields));
     end;
   elsif p_view = 'breaching' then
     -- Soonest due first, one page (ticket_sla_due_idx): the view has no further pages.
@@ -383,13 +616,22 @@ begin
       || ' where s.workspace_id = $2 and s.due_at is not null and %s order by s.due_at, t.id limit $9)', base)
       into page_ids
       using me, ws.id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, p_limit + 1,
-        requester, candidates, note_tickets, tag_ids;
+        requester, candidates, note_tickets, tag_ids, fields;
+  elsif by_mention then
+    -- Newest mention of me first (message_mentions_user_idx): each ticket at the time of its newest one.
+    execute format(
+      'select array(select x.id from (select m.ticket_id as id, max(mm.created_at) as at from public.message_mentions mm'
+      || ' join public.messages m on m.id = mm.message_id where mm.workspace_id = $2 and mm.user_id = $1 group by m.ticket_id) x'
+      || ' join public.tickets t on t.id = x.id where %2$s%3$s order by x.at %1$s, x.id %1$s limit $9)', dir, base, format(cursor_sql, 'x.at', 'x.id'))
+      into page_ids
+      using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1,
+        requester, candidates, note_tickets, tag_ids, fields;
   else
     execute format(
       'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
       into page_ids
       using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1,
-        requester, candidates, note_tickets, tag_ids;
+        requester, candidates, note_tickets, tag_ids, fields;
   end if;
   page_ids := coalesce(page_ids, '{}');
   -- One row past the page says whether there is another page in that direction.
@@ -424,31 +666,39 @@ begin
               -- Not in the tallies: counted on their own small indexes (tickets_spam_idx, tickets_trash_idx).
               || jsonb_build_object(
                  'spam', (select count(*) from public.tickets t where t.workspace_id = ws.id and t.spam_at is not null and t.trashed_at is null),
-                 'trash', (select count(*) from public.tickets t where t.workspace_id = ws.id and t.trashed_at is not null)),
-    -- Without a search or tags the view's total, filters included, is exact from the tallies too.
-    'total', case when p_view in ('spam', 'trash') then case when q is null and tag_ids is null and p_status is null
+                 'trash', (select count(*) from public.tickets t where t.workspace_id = ws.id and t.trashed_at is not null))
+              -- The tickets whose notes name me (message_mentions_user_idx: my mentions only). Not after a
+              -- search timed out: what held it up (a lock on messages) would hold this up too.
+              || jsonb_build_object('mentions', case when not search_timed_out then
+                                                  (select count(distinct m.ticket_id) from public.message_mentions mm
+                                                     join public.messages m on m.id = mm.message_id
+                                                     join public.tickets x on x.id = m.ticket_id
+                                                    where mm.workspace_id = ws.id and mm.user_id = me
+                                                      and x.spam_at is null and x.trashed_at is null) end),
+    -- Without a search, tags or fields the view's total, filters included, is exact from the tallies too
+    -- (Spam and Trash: counted, they are not in the tallies).
+    'total', case when p_view in ('spam', 'trash') then case when q is null and tag_ids is null and fields is null and p_status is null
                                                                and p_priority is null and p_assignee is null then (
                select count(*) from public.tickets t where t.workspace_id = ws.id
                   and case when p_view = 'spam' then t.spam_at is not null and t.trashed_at is null else t.trashed_at is not null end) end
-             when q is null and tag_ids is null and p_view <> 'breaching' then (
-               select coalesce(sum(c.n), 0) from private.ticket_tallies c
-                where c.workspace_id = ws.id
-                  and case p_view
-                        when 'unassigned' then c.assignee_id is null and private.is_open(c.status) and not c.snoozed
-                        when 'mine' then c.assignee_id = me and private.is_backlog(c.status) and not c.snoozed
-                        when 'open' then private.is_open(c.status) and not c.snoozed
-                        when 'pending' then c.status = 'pending' and not c.snoozed
-                        when 'snoozed' then c.snoozed
-                        when 'solved' then c.status = 'solved'
-                        else true end
-                  and (status_filter is null or c.status = status_filter)
-                  and (priority_filter is null or c.priority = priority_filter)
-                  and (p_assignee is null or (p_assignee = 'none' and c.assignee_id is null) or c.assignee_id = assignee)) end,
+             when q is null and tag_ids is null and fields is null then
+               private.tally_total(ws.id, me, p_view, status_filter, priority_filter, assignee, p_assignee = 'none') end,
+    -- A search's matches per view (docs/product.md §2: "Results in all views").
+    'search_counts', search_counts,
+    -- The saved views I see (mine and the team's, 89_saved_views.sql), with their counts.
+    'saved_views', private.saved_views_json(ws.id, me, not search_timed_out),
+    -- The workspace's custom fields, for the filters.
+    'fields', (select coalesce(jsonb_agg(jsonb_build_object('id', f.id, 'label', f.label, 'kind', f.kind, 'options', f.options)
+                                         order by f.position, f.created_at, f.id), '[]')
+                 from public.ticket_fields f where f.workspace_id = ws.id),
     'tickets', (select coalesce(jsonb_agg(jsonb_build_object(
                    'id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
                    'requester_id', t.requester_id, 'requester', coalesce(rp.display_name, 'Unknown'),
                    'assignee_id', t.assignee_id, 'assignee', case when t.assignee_id is not null then coalesce(ap.display_name, 'Unknown') end,
                    'last_message_at', t.last_message_at, 'snoozed_until', t.snoozed_until,
+                   -- The first line of the latest message (notes too: only members read this), as a preview.
+                   'preview', (select left(regexp_replace(split_part(btrim(m.body), E'\n', 1), '^[#>*\s-]+|\s+$', '', 'g'), 120)
+                                 from public.messages m where m.ticket_id = t.id order by m.created_at desc, m.id desc limit 1),
                    'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at) order by u.i), '[]')
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id
@@ -456,15 +706,18 @@ begin
                   left join public.profiles rp on rp.user_id = t.requester_id
                   left join public.profiles ap on ap.user_id = t.assignee_id),
     -- Cursors: "older" continues after the last row, "newer" goes back before the first.
+    -- In the Mentions view the time is the ticket's newest mention of me.
     'older', case when cardinality(page_ids) > 0 and (has_more or newer) then
-               (select jsonb_build_object('at', t.last_message_at, 'id', t.id) from public.tickets t where t.id = page_ids[cardinality(page_ids)]) end,
+               (select jsonb_build_object('at', case when by_mention then private.mentioned_at(t.id, me) else t.last_message_at end, 'id', t.id)
+                  from public.tickets t where t.id = page_ids[cardinality(page_ids)]) end,
     'newer', case when cardinality(page_ids) > 0 and (older or (newer and has_more)) then
-               (select jsonb_build_object('at', t.last_message_at, 'id', t.id) from public.tickets t where t.id = page_ids[1]) end
+               (select jsonb_build_object('at', case when by_mention then private.mentioned_at(t.id, me) else t.last_message_at end, 'id', t.id)
+                  from public.tickets t where t.id = page_ids[1]) end
   ) into result;
   return result;
 end $$;
-revoke all on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer, text[]) from public, anon;
-grant execute on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer, text[]) to authenticated, service_role;
+revoke all on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer, text[], jsonb, text) from public, anon;
+grant execute on function public.inbox(text, text, text, text, text, text, timestamptz, uuid, timestamptz, uuid, integer, text[], jsonb, text) to authenticated, service_role;
 
 -- The requester card on an agent's ticket page: who they are (name, and the email address that
 -- profiles don't hold) and their other recent requests here. Requesters and other workspaces get

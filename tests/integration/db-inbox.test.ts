@@ -184,6 +184,13 @@ describe('inbox', () => {
         expect(page.older === null).toBe(want.count <= 25);
         expect(page.newer).toBeNull();
       }
+      // Mentions (tickets whose notes name me): counted exactly too; its order is tested in db-inbox-views.
+      const mentions = await db.sql(
+        `select count(distinct m.ticket_id)::int as n from message_mentions mm join messages m on m.id = mm.message_id
+          where mm.workspace_id = $1 and mm.user_id = $2`,
+        [ACME, me],
+      );
+      counts.mentions = mentions.rows[0].n;
       expect((await inbox(c, {})).counts).toEqual(counts);
     }
   });

@@ -58,12 +58,16 @@ describe('search', () => {
     }
   }
 
-  /** The view's matches, newest activity first, by brute force: subject and replies, notes, the requester. */
+  /**
+   * The view's matches, newest activity first, by brute force: subject and replies, notes, the requester.
+   * The words as the inbox reads them (private.inbox_query: websearch, the last word also as a prefix;
+   * its own cases are in db-inbox-views.test.ts).
+   */
   async function expected(view: string, query: string, requester: string | null = null) {
     const { rows } = await db.sql(
       `select id from tickets t where workspace_id = $1 and ${VIEW_SQL[view]}
-          and (search @@ websearch_to_tsquery('english', $2)
-               or id in (select ticket_id from messages where kind = 'note' and to_tsvector('english', body) @@ websearch_to_tsquery('english', $2))
+          and (search @@ private.inbox_query($2)
+               or id in (select ticket_id from messages where kind = 'note' and to_tsvector('english', body) @@ private.inbox_query($2))
                or requester_id = $3)
         order by last_message_at desc, id desc`,
       [ACME, query, requester],

@@ -1,5 +1,5 @@
 // The inbox, live: any change to the workspace's tickets (new, status, assignee, priority, activity)
-// or to their promises (a due time moved, a breach seen) runs the inbox's loader again, debounced, so rows and view counts follow while the agent keeps their
+// or to their promises (a due time moved, a breach seen), and a note naming me (the Mentions view), runs the inbox's loader again, debounced, so rows and view counts (saved views' too) follow while the agent keeps their
 // view, filters, search text, page and scroll. On a later page the cursor holds the agent's place, and
 // new requests are counted in a link back to the newest.
 import { useLocation } from '@remix-run/react';
@@ -9,10 +9,13 @@ import { useLiveChannel, useRevalidateSoon } from './use-live-channel.ts';
 
 export function LiveInbox({
   workspaceId,
+  me,
   laterPage,
   newestHref,
 }: {
   workspaceId: string;
+  /** The signed-in member: a note that names them reloads the page (its tickets don't change). */
+  me: string;
   /** Newer tickets exist than those listed: the agent has paged on. */
   laterPage: boolean;
   newestHref: string;
@@ -40,6 +43,11 @@ export function LiveInbox({
         .on(
           'postgres_changes',
           { event: 'UPDATE', schema: 'public', table: 'ticket_sla', filter: `workspace_id=eq.${workspaceId}` },
+          revalidate,
+        )
+        .on(
+          'postgres_changes',
+          { event: 'INSERT', schema: 'public', table: 'message_mentions', filter: `user_id=eq.${me}` },
           revalidate,
         ),
     onCatchUp: revalidate,

@@ -185,10 +185,16 @@ export const SplitSchema = z.object({ message: IdSchema });
 
 /** /w/:slug: "Claim next"; available for automatic assignment, or away; a change to the selected tickets (or all matching the view). */
 const bulkAction = { error: errorMessage('bulk_action_missing') };
+/** A saved view's name (docs/product.md §2.12): 1–60 characters once trimmed. */
+const viewNameInvalid = { error: errorMessage('view_name_invalid') };
+const ViewNameSchema = z.string(viewNameInvalid).trim().min(1, viewNameInvalid.error).max(60, viewNameInvalid.error);
+
 export const InboxSchema = byIntent([
   z.object({ intent: z.literal('claim_next') }),
   // Admins: every ticket in Trash deleted for good now (the confirmation is a <details> step).
   z.object({ intent: z.literal('empty_trash') }),
+  // "Save this view": the page's view, search, filters and sort come from its address (the form's action).
+  z.object({ intent: z.literal('save_view'), name: ViewNameSchema, shared: z.literal('on', badRequest).optional() }),
   z.object({ intent: z.literal('availability'), available: z.enum(['on', 'off'], badRequest) }),
   z.object({
     intent: z.literal('bulk'),
@@ -320,4 +326,11 @@ export const ForwardSchema = z.object({
 export const FollowerSchema = byIntent([
   z.object({ intent: z.literal('add_follower'), email: EmailSchema }),
   z.object({ intent: z.literal('remove_follower'), user_id: IdSchema }),
+]);
+
+/** /w/:slug/views: rename, move or delete one of the saved views (docs/product.md §2.12). */
+export const SavedViewsSchema = byIntent([
+  z.object({ intent: z.literal('rename'), id: IdSchema, name: ViewNameSchema }),
+  z.object({ intent: z.literal('move'), id: IdSchema, direction: z.enum(['up', 'down'], badRequest) }),
+  z.object({ intent: z.literal('delete'), id: IdSchema }),
 ]);

@@ -1,5 +1,5 @@
 // The helpdesk's terms, shared by the portal, the inbox and the ticket page (docs/product.md §3, §4):
-// statuses, priorities, roles and inbox views with their labels, and "no assignee".
+// statuses, priorities and roles with their labels, and "no assignee" (the inbox's views: inbox-views.ts).
 import { TEAM_STATUS_LABELS } from '../../../supabase/functions/_shared/status-labels.ts';
 import { Constants } from '../supabase/database.types.ts';
 
@@ -12,34 +12,6 @@ export const MEMBER_ROLES = Constants.public.Enums.member_role;
 // Custom fields' kinds (ticket-fields.ts), here so the enums stay in one chunk of the browser's code.
 export const FIELD_KINDS = Constants.public.Enums.ticket_field_kind;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
-
-export const INBOX_VIEWS = [
-  'unassigned',
-  'mine',
-  'open',
-  'pending',
-  'snoozed',
-  'solved',
-  'all',
-  'breaching',
-  'spam',
-  'trash',
-] as const;
-export type InboxView = (typeof INBOX_VIEWS)[number];
-export const VIEW_LABELS: Record<InboxView, string> = {
-  unassigned: 'Unassigned',
-  mine: 'Mine',
-  open: 'Open',
-  pending: 'Pending',
-  snoozed: 'Snoozed',
-  solved: 'Solved',
-  all: 'All',
-  // Tickets with an SLA promise running, soonest due first (docs/product.md "Business hours and SLA targets").
-  breaching: 'Breaching soon',
-  // Out of every other view (docs/product.md §2.11).
-  spam: 'Spam',
-  trash: 'Trash',
-};
 
 /**
  * The statuses an agent sets by hand ("Send and set status"): every one but `new`, which nothing
@@ -76,9 +48,6 @@ export function isStatus(v: unknown): v is TicketStatus {
 }
 export function isPriority(v: unknown): v is TicketPriority {
   return typeof v === 'string' && (PRIORITIES as readonly string[]).includes(v);
-}
-export function isView(v: unknown): v is InboxView {
-  return typeof v === 'string' && (INBOX_VIEWS as readonly string[]).includes(v);
 }
 
 /** A row's id (uuid), as the forms and the URLs carry it. */

@@ -1305,6 +1305,54 @@ export type Database = {
         }
         Relationships: []
       }
+      saved_views: {
+        Row: {
+          created_at: string
+          filters: NonNullable<Json>
+          id: string
+          name: string
+          owner_id: string
+          position: number
+          shared: boolean
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          filters?: NonNullable<Json>
+          id?: string
+          name: string
+          owner_id?: string
+          position?: number
+          shared?: boolean
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          filters?: NonNullable<Json>
+          id?: string
+          name?: string
+          owner_id?: string
+          position?: number
+          shared?: boolean
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "saved_views_owner_fkey"
+            columns: ["workspace_id", "owner_id"]
+            isOneToOne: false
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+          {
+            foreignKeyName: "saved_views_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       signatures: {
         Row: {
           body: string
@@ -1409,35 +1457,6 @@ export type Database = {
           },
         ]
       }
-      spam_senders: {
-        Row: {
-          created_at: string
-          created_by: string | null
-          user_id: string
-          workspace_id: string
-        }
-        Insert: {
-          created_at?: string
-          created_by?: string | null
-          user_id: string
-          workspace_id: string
-        }
-        Update: {
-          created_at?: string
-          created_by?: string | null
-          user_id?: string
-          workspace_id?: string
-        }
-        Relationships: [
-          {
-            foreignKeyName: "spam_senders_workspace_id_fkey"
-            columns: ["workspace_id"]
-            isOneToOne: false
-            referencedRelation: "workspaces"
-            referencedColumns: ["id"]
-          },
-        ]
-      }
       tags: {
         Row: {
           colour: string
@@ -1477,7 +1496,6 @@ export type Database = {
         Row: {
           actor_id: string | null
           created_at: string
-          field: string | null
           from: string | null
           from_ticket: number | null
           id: number
@@ -1489,7 +1507,6 @@ export type Database = {
         Insert: {
           actor_id?: string | null
           created_at?: string
-          field?: string | null
           from?: string | null
           from_ticket?: number | null
           id?: never
@@ -1501,7 +1518,6 @@ export type Database = {
         Update: {
           actor_id?: string | null
           created_at?: string
-          field?: string | null
           from?: string | null
           from_ticket?: number | null
           id?: never
@@ -1837,10 +1853,8 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
-          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
-          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }
@@ -1860,10 +1874,8 @@ export type Database = {
           search?: unknown
           snoozed_until?: string | null
           solved_at?: string | null
-          spam_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject: string
-          trashed_at?: string | null
           updated_at?: string
           workspace_id: string
         }
@@ -1883,10 +1895,8 @@ export type Database = {
           search?: unknown
           snoozed_until?: string | null
           solved_at?: string | null
-          spam_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject?: string
-          trashed_at?: string | null
           updated_at?: string
           workspace_id?: string
         }
@@ -2010,7 +2020,6 @@ export type Database = {
       workspaces: {
         Row: {
           agents_create_tags: boolean
-          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -2021,7 +2030,6 @@ export type Database = {
         }
         Insert: {
           agents_create_tags?: boolean
-          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -2032,7 +2040,6 @@ export type Database = {
         }
         Update: {
           agents_create_tags?: boolean
-          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -2055,10 +2062,6 @@ export type Database = {
           slug: string
           workspace_id: string
         }[]
-      }
-      add_ticket_follower: {
-        Args: { p_email: string; p_ticket_id: string }
-        Returns: string
       }
       add_ticket_tag: {
         Args: { p_name: string; p_ticket_id: string }
@@ -2115,10 +2118,8 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
-          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
-          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }[]
@@ -2174,7 +2175,6 @@ export type Database = {
         Args: { p_name: string; p_slug: string }
         Returns: {
           agents_create_tags: boolean
-          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -2219,7 +2219,6 @@ export type Database = {
         }
         Returns: Json
       }
-      empty_trash: { Args: { p_workspace_id: string }; Returns: number }
       forward_ticket: {
         Args: {
           p_message_id?: string
@@ -2294,10 +2293,12 @@ export type Database = {
           p_assignee?: string
           p_before_at?: string
           p_before_id?: string
+          p_fields?: Json
           p_limit?: number
           p_priority?: string
           p_query?: string
           p_slug: string
+          p_sort?: string
           p_status?: string
           p_tags?: string[]
           p_view?: string
@@ -2319,9 +2320,9 @@ export type Database = {
         Args: { p_into: string; p_ticket_id: string }
         Returns: Json
       }
-      move_tickets: {
-        Args: { p_action: string; p_ticket_ids: string[] }
-        Returns: Json
+      move_inbox_view: {
+        Args: { p_id: string; p_up: boolean }
+        Returns: undefined
       }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
@@ -2387,14 +2388,12 @@ export type Database = {
         Args: {
           p_attachments?: Json
           p_body: string
-          p_cc?: string[]
           p_from: string
           p_message_id: string
           p_provider_message_id: string
           p_recipient_id?: string
           p_sender_verified?: boolean
           p_subject: string
-          p_subject_rest?: string
           p_ticket_id: string
           p_workspace_slug: string
         }
@@ -2429,8 +2428,8 @@ export type Database = {
         }
         Returns: number
       }
-      remove_ticket_follower: {
-        Args: { p_ticket_id: string; p_user_id: string }
+      rename_inbox_view: {
+        Args: { p_id: string; p_name: string }
         Returns: undefined
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
@@ -2453,6 +2452,15 @@ export type Database = {
       save_csat_settings: {
         Args: { p_enabled: boolean; p_question: string; p_workspace_id: string }
         Returns: undefined
+      }
+      save_inbox_view: {
+        Args: {
+          p_filters: Json
+          p_name: string
+          p_shared: boolean
+          p_workspace_id: string
+        }
+        Returns: string
       }
       save_notification_settings: {
         Args: { p_settings: Json; p_team?: boolean; p_workspace_id: string }
@@ -2480,10 +2488,8 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
-          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
-          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }[]
@@ -2519,10 +2525,6 @@ export type Database = {
         Args: { p_at?: string; p_preset?: string; p_ticket_id: string }
         Returns: string
       }
-      split_message: {
-        Args: { p_message_id: string; p_ticket_id: string }
-        Returns: Json
-      }
       start_conversation: {
         Args: {
           p_attachments?: Json
@@ -2548,7 +2550,6 @@ export type Database = {
         }
         Returns: Json
       }
-      thread_customers: { Args: { p_ticket_id: string }; Returns: string[] }
       ticket_field_list: {
         Args: { p_number: number; p_slug: string }
         Returns: Json
@@ -2559,15 +2560,6 @@ export type Database = {
           field_id: string
           ticket_id: string
           value: string
-        }[]
-      }
-      ticket_follower_list: {
-        Args: { p_number: number; p_slug: string }
-        Returns: {
-          created_at: string
-          email: string
-          name: string
-          user_id: string
         }[]
       }
       ticket_page: {

@@ -6,7 +6,7 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, replyErrors, replyFormErrors } from '~/components/forms.tsx';
 import { AGENT_STATUSES, PRIORITIES, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import type { action, loader } from './inbox.server.ts';
-import { inboxHref } from './inbox-href.ts';
+import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
 
 const count = new Intl.NumberFormat('en');
 
@@ -45,19 +45,21 @@ type Ticket = { id: string; number: number; subject: string };
 type MergeAsk = { into: Ticket; tickets: Ticket[] };
 
 export function BulkBar({ selected }: { selected: number | null }) {
-  const { workspace, view, filters, members, total, adminOf } = useLoaderData<typeof loader>();
+  const { workspace, keep, members, total, adminOf } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const result = answer && 'result' in answer ? answer.result : undefined;
   const statuses = adminOf ? [...AGENT_STATUSES, 'closed' as const] : AGENT_STATUSES;
   const ask = answer && 'mergeConfirm' in answer ? (answer.mergeConfirm as MergeAsk) : null;
-  if (ask) return <MergeConfirm {...ask} back={inboxHref(workspace.slug, { view, ...filters })} />;
+  if (ask) return <MergeConfirm {...ask} back={inboxHref(workspace.slug, keep)} />;
   return (
     <Form id="bulk" method="post" className="hd-bulk" aria-label="Change the selected requests">
       <input type="hidden" name="intent" value="bulk" />
       <div className="field">
-        <label htmlFor="bulk-action">Change the selected</label>
+        <label htmlFor="bulk-action" className="visually-hidden">
+          Change the selected
+        </label>
         <select id="bulk-action" name="bulk_action" className="input" defaultValue="">
-          <option value="">Choose…</option>
+          <option value="">Change the selected…</option>
           <optgroup label="Assign to">
             <option value="assign:me">Me</option>
             <option value="assign:none">Nobody</option>
@@ -102,11 +104,14 @@ export function BulkBar({ selected }: { selected: number | null }) {
         </select>
         <ErrorList errors={replyErrors(result, 'bulk_action')} />
       </div>
-      <Field
-        label="Tag"
-        errors={replyErrors(result, 'tag')}
-        inputProps={{ id: 'bulk-tag', name: 'tag', autoComplete: 'off', maxLength: 40 }}
-      />
+      {/* Shown when a tag action is chosen (CSS), or when it was refused. */}
+      <div className={`hd-bulk__tag${replyErrors(result, 'tag') ? ' hd-bulk__tag--shown' : ''}`}>
+        <Field
+          label="Tag"
+          errors={replyErrors(result, 'tag')}
+          inputProps={{ id: 'bulk-tag', name: 'tag', autoComplete: 'off', maxLength: 40, placeholder: 'Tag' }}
+        />
+      </div>
       <label className="hd-check">
         <input type="checkbox" name="all_matching" value="on" /> All {total === null ? '' : `${count.format(total)} `}
         matching this view

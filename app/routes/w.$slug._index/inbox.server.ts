@@ -9,7 +9,16 @@ import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import type { PostgrestError } from '@supabase/supabase-js';
 import type { z } from 'zod';
 import { addBulk, type BulkResult, bulkSummary } from '~/lib/helpdesk/bulk.ts';
-import { type InboxJson, inboxArgs, inboxFilters } from '~/lib/helpdesk/inbox-query.server.ts';
+import {
+  type InboxJson,
+  inboxArgs,
+  inboxFilters,
+  keptParams,
+  listedView,
+  type SavedViewFilters,
+  savedViewFilters,
+  savedViewParams,
+} from '~/lib/helpdesk/inbox-query.server.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Json } from '~/lib/supabase/database.types.ts';
 import { jsonPage } from '~/lib/helpdesk/json-page.ts';
@@ -20,6 +29,15 @@ import { dueBadge } from '~/lib/promises/due.ts';
 import { latestRatings } from '~/lib/satisfaction/latest.server.ts';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { ageLabel } from './age.ts';
+import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
+
+/** A saved view's filters as one comparable string (its URL parameters, sorted). */
+const sameAs = (f: SavedViewFilters) =>
+  Object.entries(savedViewParams(f))
+    .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${k}=${x}`))
+    .sort()
+    .join('&');
 
 // One round trip: the workspace (404 unless I'm a member), view counts, members and the page; then the
 // listed tickets' satisfaction answers.
@@ -28,6 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const { view, ...filters } = inboxFilters(url.searchParams);
   const { q } = filters;
+  const listed = listedView({ view, ...filters });
   const after = decodeCursor(url.searchParams.get('after'));
   const before = after ? null : decodeCursor(url.searchParams.get('before'));
   // The page number is only shown ("26–50 of …"); the cursor decides what is listed.
@@ -69,6 +88,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     log.warn('search timed out', { code: 'search_timeout', query: q, view, plan: inbox.search_timeout });
     searchError = errorMessage('search_timeout');
   }
+  const slug = inbox.workspace.slug;
+  const current = sameAs(savedViewFilters({ view, ...filters }));
   // The satisfaction answers of the listed tickets (the rows' "rated Bad"), once the page is known.
   const ratings = await latestRatings(
     request,
@@ -78,17 +99,32 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return dataWithSession(
     request,
     {
-      workspace: { id: inbox.workspace.id, slug: inbox.workspace.slug, name: inbox.workspace.name },
+      workspace: { id: inbox.workspace.id, slug, name: inbox.workspace.name },
       members: inbox.members.map((m) => ({ user_id: m.user_id, name: m.name })),
       me: user.id,
       view,
+      // The view listed: every view for a search, unless narrowed to the agent's own (scope=view).
+      listed,
       filters,
+      // The URL parameters that keep this view, search, filters and sort.
+      keep: keptParams({ view, ...filters }),
+      searchCounts: q ? inbox.search_counts : null,
+      savedViews: inbox.saved_views.map((v) => ({
+        id: v.id,
+        name: v.name,
+        shared: v.shared,
+        count: v.count,
+        href: inboxHref(slug, savedViewParams(v.filters)),
+        current: sameAs(v.filters) === current,
+      })),
+      fields: inbox.fields,
       // Back to the newest page, the page number starts again.
       page: before && !inbox.newer ? 1 : page,
       total: inbox.total,
       counts: inbox.counts,
       tickets: inbox.tickets.map(({ assignee_id: _a, due_at, warn_at, ...t }) => ({
         ...t,
+        age: ageLabel(t.last_message_at, now),
         due: dueBadge(due_at, warn_at, now, inbox.workspace.time_zone),
         rated: ratings.get(t.id) ?? null,
       })),
@@ -125,6 +161,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
       );
     }
     return dataWithSession(request, { bulk: `${deleted} deleted for good`, done: crypto.randomUUID() });
+  }
+  if (submission.value.intent === 'save_view') {
+    // The view, search, filters and sort of the page the form was on (its address is the form's action).
+    const saved = savedViewFilters(inboxFilters(new URL(request.url).searchParams));
+    const { error } = await supabase.rpc('save_inbox_view', {
+      p_workspace_id: workspace.id,
+      p_name: submission.value.name,
+      p_shared: submission.value.shared === 'on',
+      p_filters: saved as Json,
+    });
+    if (error) {
+      const mapped = mapDbError(error, 'save_inbox_view');
+      const field = mapped.code === 'view_share_forbidden' ? 'shared' : 'name';
+      return dataWithSession(
+        request,
+        { result: submission.reply({ fieldErrors: { [field]: [mapped.message] } }) },
+        { status: mapped.status },
+      );
+    }
+    return redirectWithSession(request, inboxHref(workspace.slug, savedViewParams(saved)));
   }
   if (submission.value.intent === 'availability') {
     const { error } = await supabase.rpc('set_availability', {

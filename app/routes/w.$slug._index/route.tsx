@@ -1,6 +1,7 @@
-// The inbox (members only): views, search, filters, newest activity first, 25 a page, and
-// "Claim next" (claim_next_ticket: the oldest unassigned request goes to me). The loader and the
-// action are in inbox.server.ts; the filters and the table beside this file.
+// The inbox (members only): views and saved views, search across views, filters, newest activity first,
+// 25 compact rows a page, and "Claim next" (claim_next_ticket: the oldest unassigned request goes to
+// me). The loader and the action are in inbox.server.ts; the views, filters, search and table beside
+// this file. On a phone the views and filters fold into one bar (a <details>, so without JavaScript too).
 import type { MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyFormErrors, replyValue, useIsPending } from '~/components/forms.tsx';
@@ -8,12 +9,14 @@ import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
 import { FirstRun } from '~/components/first-run.tsx';
 import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
-import { INBOX_VIEWS, VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import { countLabel, VIEW_LABELS } from '~/lib/helpdesk/inbox-views.ts';
 import { InboxFilters } from './filters.tsx';
 import type { action, loader } from './inbox.server.ts';
-import { inboxHref } from './inbox-href.ts';
+import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
 import { InboxTable } from './table.tsx';
 import { BulkBar, EmptyTrash } from './bulk.tsx';
+import { SaveView, ViewTabs } from './saved-views.tsx';
+import { SearchHeading } from './search.tsx';
 import { useState } from 'react';
 
 export { action, loader } from './inbox.server.ts';
@@ -37,8 +40,12 @@ function rangeLabel(page: number, shown: number, total: number | null): string {
 export default function Inbox() {
   const {
     workspace,
-    view,
+    me,
+    listed,
     filters,
+    keep,
+    searchCounts,
+    savedViews,
     page,
     total,
     counts,
@@ -52,25 +59,35 @@ export default function Inbox() {
     searchError,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  // Pending for "Claim next" only, not for a bulk change sent to the same address.
+  // Pending for "Claim next" only, not for a bulk change or a saved view sent to the same address.
   const pending = useIsPending();
   const sending = useNavigation().formData?.get('intent');
-  const claiming = pending && sending !== 'bulk';
+  const claiming = pending && sending !== 'bulk' && sending !== 'save_view';
   const followLink = useDelegatedLinks();
   // How many rows are checked (JavaScript: the bar says so), until a change is done (it clears them).
   const done = actionData && 'done' in actionData ? actionData.done : undefined;
   const [selection, setSelection] = useState<{ n: number; done?: string } | null>(null);
   const selected = selection && selection.done === done ? selection.n : null;
-  const keep = { view, ...filters };
+  // The bar's summary on a phone: the view shown, its count, and how many filters are on.
+  const savedHere = savedViews.find((v) => v.current);
+  const shownCount = savedHere ? savedHere.count : searchCounts ? null : listed === 'breaching' ? null : counts[listed];
+  const filtersOn =
+    [filters.status, filters.priority, filters.assignee, filters.sort].filter(Boolean).length +
+    filters.tag.length +
+    Object.keys(filters.fields).length;
   return (
     // The inbox's links are plain anchors (cheap to render); clicks still navigate in the app.
     // biome-ignore lint/a11y/useKeyWithClickEvents: delegation for the anchors inside, which take the keyboard themselves
-    <section className="hd-inbox stack-lg" aria-labelledby="inbox-title" onClick={followLink}>
+    <section className="hd-inbox" aria-labelledby="inbox-title" onClick={followLink}>
       <div className="hd-inbox__head">
-        <div>
-          <p className="eyebrow">{workspace.name}</p>
-          <h1 id="inbox-title">Inbox</h1>
-        </div>
+        <h1 id="inbox-title">Inbox</h1>
+        <span className="hd-inbox__workspace">{workspace.name}</span>
+        <LiveInbox
+          workspaceId={workspace.id}
+          me={me}
+          laterPage={!!newer}
+          newestHref={inboxHref(workspace.slug, keep)}
+        />
         <div className="hd-toolbar">
           <a href={`/w/${workspace.slug}/tickets/new`} className="button button--secondary">
             New conversation
@@ -102,7 +119,6 @@ export default function Inbox() {
           </Form>
         </div>
       </div>
-      <LiveInbox workspaceId={workspace.id} laterPage={!!newer} newestHref={inboxHref(workspace.slug, keep)} />
       {nothingToClaim ? (
         <p className="notice notice--success" role="status">
           Nothing to claim: every open request has an owner.
@@ -119,32 +135,26 @@ export default function Inbox() {
         }
       />
       {firstRun ? <FirstRun slug={workspace.slug} portal={firstRun.portal} admin={!!adminOf} /> : null}
-      <nav aria-label="Views">
-        <ul className="hd-tabs">
-          {INBOX_VIEWS.map((v) => (
-            <li key={v}>
-              <a
-                href={inboxHref(workspace.slug, { ...filters, view: v })}
-                className="hd-tab"
-                aria-current={v === view ? 'page' : undefined}
-              >
-                {VIEW_LABELS[v]}{' '}
-                {v in counts ? (
-                  <span className="hd-count" data-testid={`count-${v}`}>
-                    {counts[v as keyof typeof counts]}
-                  </span>
-                ) : null}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <InboxFilters />
+      <details className="hd-bar">
+        <summary className="hd-bar__summary">
+          <span>
+            {savedHere ? <bdi>{savedHere.name}</bdi> : filters.q && !filters.scope ? 'All views' : VIEW_LABELS[listed]}
+            {shownCount === null ? null : <span className="hd-count"> {countLabel(shownCount)}</span>}
+          </span>
+          <span className="muted"> · Views and filters{filtersOn ? ` (${filtersOn} on)` : ''}</span>
+        </summary>
+        <div className="hd-bar__body">
+          <ViewTabs />
+          <InboxFilters />
+          <SaveView />
+        </div>
+      </details>
       {searchError ? (
         <p className="notice notice--error" role="alert" data-testid="search-error">
           {searchError}
         </p>
       ) : null}
+      <SearchHeading />
       {done ? (
         <p className="notice notice--success" role="status" data-testid="bulk-done">
           {actionData && 'bulk' in actionData ? actionData.bulk : null}

@@ -1,20 +1,23 @@
-// The inbox's list: one line a request on a wide screen, a card a request on a phone (the cells
-// label themselves there). Its links are plain anchors; the route delegates their clicks.
+// The inbox's list, compact (docs/product.md §2, issue 27 item 10): one line a request on a wide screen
+// — subject with the first line of the latest message, tags, requester, assignee, status, due time and
+// age — and a three-line card on a phone (the cells label themselves there). Its links are plain
+// anchors; the route delegates their clicks.
 import { useLoaderData } from '@remix-run/react';
 import { type MouseEvent, useRef } from 'react';
 import { DueBadge } from '~/components/due-badge.tsx';
 import { useHydrated } from '~/components/form-controls.tsx';
 import { PriorityBadge, StatusBadge, TagChip } from '~/components/ticket-labels.tsx';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
-import { VIEW_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
+import { VIEW_LABELS } from '~/lib/helpdesk/inbox-views.ts';
 import type { loader } from './inbox.server.ts';
-import { inboxHref } from './inbox-href.ts';
+import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
+import { NoMatches } from './search.tsx';
 
 /** The rows' checkboxes (they belong to bulk.tsx's form). */
 const boxes = (scope: Element) => [...scope.querySelectorAll<HTMLInputElement>('input[name="ticket"]')];
 
 export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) {
-  const { workspace, view, filters, total, tickets, searchError } = useLoaderData<typeof loader>();
+  const { workspace, listed, filters, keep, total, tickets, searchError } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
   const last = useRef(-1);
   // Shift-click checks (or unchecks) every row from the one clicked before; the bar counts them.
@@ -32,17 +35,29 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
     last.current = i;
     onSelected(all.filter((b) => b.checked).length);
   };
+  const order =
+    listed === 'breaching'
+      ? 'soonest due first'
+      : listed === 'mentions' && !filters.q
+        ? 'newest mention first'
+        : filters.sort === 'oldest'
+          ? 'oldest activity first'
+          : 'newest activity first';
   return (
     <div className="card hd-table-wrap" hidden={!!searchError}>
       {tickets.length === 0 ? (
-        <p className="muted" data-testid="inbox-empty">
-          No requests here.
-        </p>
+        filters.q ? (
+          <NoMatches />
+        ) : (
+          <p className="muted" data-testid="inbox-empty">
+            No requests here.
+          </p>
+        )
       ) : (
         // biome-ignore lint/a11y/useKeyWithClickEvents: the checkboxes inside take the keyboard themselves; this only widens a shift-click
         <table className="hd-table" onClick={select}>
           <caption className="visually-hidden">
-            {VIEW_LABELS[view]} requests, {view === 'breaching' ? 'soonest due first' : 'newest activity first'}
+            {VIEW_LABELS[listed]} requests, {order}
             {total === null ? '' : ` (${total})`}
           </caption>
           <thead>
@@ -54,14 +69,13 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                   <span className="visually-hidden">Select</span>
                 )}
               </th>
-              <th scope="col">#</th>
               <th scope="col">Subject</th>
+              <th scope="col">Tags</th>
               <th scope="col">Requester</th>
-              <th scope="col">Status</th>
-              <th scope="col">Priority</th>
               <th scope="col">Assignee</th>
+              <th scope="col">Status</th>
               <th scope="col">Due</th>
-              <th scope="col">Last activity</th>
+              <th scope="col">Age</th>
             </tr>
           </thead>
           <tbody data-shortcut-list>
@@ -70,15 +84,19 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                 <td className="hd-cell-select">
                   <input type="checkbox" name="ticket" value={t.id} form="bulk" aria-label={`Select #${t.number}`} />
                 </td>
-                <td className="muted hd-cell-number">
-                  <span className="hd-cell-label">#</span>
-                  {t.number}
-                </td>
                 <td className="hd-cell-subject">
+                  <span className="hd-num">#{t.number}</span>{' '}
                   {/* Written by customers: isolated, so a right-to-left mark or override stays inside (dir). */}
                   <a href={`/w/${workspace.slug}/tickets/${t.number}`} dir="auto">
                     {t.subject}
                   </a>
+                  {t.preview ? (
+                    <span className="hd-preview" dir="auto">
+                      {t.preview}
+                    </span>
+                  ) : null}
+                </td>
+                <td className="hd-cell-tags">
                   {t.tags.length ? (
                     <ul className="hd-tags" aria-label="Tags">
                       {t.tags.map((tag) => (
@@ -88,8 +106,7 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                             name={tag.name}
                             colour={tag.colour}
                             href={inboxHref(workspace.slug, {
-                              view,
-                              ...filters,
+                              ...keep,
                               tag: [...new Set([...filters.tag, tag.name])],
                             })}
                           />
@@ -104,22 +121,27 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                     <bdi>{t.requester}</bdi>
                   </a>
                 </td>
+                <td className="hd-cell-assignee">
+                  <span className="hd-cell-label">Assignee </span>
+                  {t.assignee ? <bdi>{t.assignee}</bdi> : <span className="muted">nobody</span>}
+                </td>
                 <td className="hd-cell-status">
                   <StatusBadge status={t.status} />
                   {t.rated ? (
                     <span className={`small cs-rated cs-rated--${t.rated.rating}`}> rated {t.rated.label}</span>
                   ) : null}
-                </td>
-                <td className="hd-cell-priority">
-                  <PriorityBadge priority={t.priority} />
-                </td>
-                <td className="hd-cell-assignee">
-                  <span className="hd-cell-label">Assignee </span>
-                  {t.assignee ? <bdi>{t.assignee}</bdi> : <span className="muted">nobody</span>}
+                  {t.priority === 'normal' ? null : (
+                    <>
+                      {' '}
+                      <PriorityBadge priority={t.priority} />
+                    </>
+                  )}
                 </td>
                 <td className="hd-cell-due">{t.due ? <DueBadge due={t.due} /> : null}</td>
                 <td className="small hd-cell-date">
-                  {formatDate(t.last_message_at)}
+                  <time dateTime={t.last_message_at} title={formatDate(t.last_message_at)}>
+                    {t.age}
+                  </time>
                   {t.snoozed_until ? (
                     <span className="muted"> · snoozed until {formatDate(t.snoozed_until)}</span>
                   ) : null}

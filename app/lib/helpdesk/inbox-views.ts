@@ -1,0 +1,50 @@
+// The inbox's built-in views (docs/product.md §2, §2.12), in their tabs' order, with their labels. Only
+// the inbox and its server modules use them, so the ticket page's shared chunk doesn't carry them.
+
+export const INBOX_VIEWS = [
+  'unassigned',
+  'mine',
+  'mentions',
+  'open',
+  'pending',
+  'snoozed',
+  'solved',
+  'all',
+  'breaching',
+  'spam',
+  'trash',
+] as const;
+export type InboxView = (typeof INBOX_VIEWS)[number];
+export const VIEW_LABELS: Record<InboxView, string> = {
+  unassigned: 'Unassigned',
+  mine: 'Mine',
+  // Tickets whose internal notes name me, newest mention first (supabase/schemas/87_mentions.sql).
+  mentions: 'Mentions',
+  open: 'Open',
+  pending: 'Pending',
+  snoozed: 'Snoozed',
+  solved: 'Solved',
+  all: 'All',
+  // Tickets with an SLA promise running, soonest due first (docs/product.md "Business hours and SLA targets").
+  breaching: 'Breaching soon',
+  // Out of every other view (docs/product.md §2.11).
+  spam: 'Spam',
+  trash: 'Trash',
+};
+
+export function isView(v: unknown): v is InboxView {
+  return typeof v === 'string' && (INBOX_VIEWS as readonly string[]).includes(v);
+}
+
+/**
+ * Counts that are counted rather than summed (a search's matches per view, a saved view with a search,
+ * tags or fields) stop here: the tab says "1,000+" (count_cap in public.inbox, 1 001 rows in
+ * private.saved_view_count).
+ */
+export const COUNT_CAP = 1000;
+
+const count = new Intl.NumberFormat('en');
+
+/** A view's count as its tab shows it: "1,000+" past the cap (or when the database says it stopped). */
+export const countLabel = (n: number, capped = false) =>
+  n > COUNT_CAP ? `${count.format(COUNT_CAP)}+` : `${count.format(n)}${capped ? '+' : ''}`;

@@ -1,0 +1,266 @@
+-- Saved views and the inbox's live counts (issue 27 items 2, 8 and 11; docs/product.md §2.12;
+-- docs/decisions/062-saved-views-and-dense-inbox.md).
+--
+-- A saved view is a name for the inbox's view, search, filters and sort: an agent's own (private: nobody
+-- else reads it, admins included) or the team's (shared: every member reads it; only admins share, rename,
+-- reorder or delete one). public.inbox lists the ones I see beside the built-in views, each with its
+-- count; the page reloads them whenever the live inbox reloads, so the counts follow.
+
+-- When a note last named me on a ticket: the Mentions view's order and cursor (public.inbox).
+create function private.mentioned_at(p_ticket_id uuid, p_me uuid) returns timestamptz
+language sql stable set search_path = '' as $$
+  select max(mm.created_at) from public.message_mentions mm join public.messages m on m.id = mm.message_id
+   where m.ticket_id = p_ticket_id and mm.user_id = p_me
+$$;
+revoke all on function private.mentioned_at(uuid, uuid) from public;
+
+-- What a saved view keeps: public.inbox's view, search and filters as the inbox's URL names them
+-- (view, q, status, priority, assignee, tag: a list, fields: {field id: value or {from, to}}, sort).
+-- A search's tag: words are kept as tags. Checked for shape here; public.inbox checks the values.
+-- Security definer: the inbox's view names (private) are asked for whoever saves.
+create function private.saved_view_filters_ok(f jsonb) returns boolean
+language sql immutable security definer set search_path = '' as $$
+  select jsonb_typeof(f) = 'object'
+     and coalesce((select bool_and(k in ('view', 'q', 'status', 'priority', 'assignee', 'tag', 'fields', 'sort'))
+                     from jsonb_object_keys(f) k), true)
+     and private.inbox_view_filter(coalesce(f ->> 'view', 'unassigned')) is not null
+     and coalesce(jsonb_typeof(f -> 'tag'), 'array') = 'array'
+     and coalesce(jsonb_typeof(f -> 'fields'), 'object') = 'object'
+     and coalesce(f ->> 'sort', 'newest') in ('newest', 'oldest')
+     and octet_length(f::text) <= 4000
+$$;
+revoke all on function private.saved_view_filters_ok(jsonb) from public;
+grant execute on function private.saved_view_filters_ok(jsonb) to authenticated, service_role;
+
+create table public.saved_views (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  owner_id uuid not null default auth.uid(),
+  name text not null check (char_length(name) between 1 and 60),
+  -- The team's (every member sees it; admins manage it), else the owner's alone.
+  shared boolean not null default false,
+  -- Its shape checked by saved_views_check (below).
+  filters jsonb not null default '{}',
+  -- The order among the team's views, and among each agent's own (then by name).
+  position integer not null default 0,
+  created_at timestamptz not null default now(),
+  constraint saved_views_name_trimmed check (name = btrim(name)),
+  -- Someone who leaves the workspace takes their views along (shared ones they made too).
+  constraint saved_views_owner_fkey foreign key (workspace_id, owner_id)
+    references public.memberships (workspace_id, user_id) on delete cascade
+);
+-- A name once among the team's views, and once among each agent's own (any case).
+create unique index saved_views_shared_name_key on public.saved_views (workspace_id, lower(name)) where shared;
+create unique index saved_views_own_name_key on public.saved_views (workspace_id, owner_id, lower(name)) where not shared;
+-- The policies' and the inbox's look-up (a workspace's views, mine), and the membership's cascade.
+create index saved_views_workspace_idx on public.saved_views (workspace_id, owner_id);
+
+alter table public.saved_views enable row level security;
+revoke all on public.saved_views from anon;
+revoke insert, update, truncate on public.saved_views from authenticated;
+grant insert (workspace_id, name, shared, filters, position) on public.saved_views to authenticated;
+grant update (name, shared, filters, position) on public.saved_views to authenticated;
+
+-- Filters of another shape are a bad request, whoever writes them.
+create function private.check_saved_view() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if not private.saved_view_filters_ok(new.filters) then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'filters';
+  end if;
+  return new;
+end $$;
+revoke all on function private.check_saved_view() from public;
+create trigger saved_views_check before insert or update of filters on public.saved_views
+  for each row execute function private.check_saved_view();
+
+-- Whether the caller may change a view: their own private one, or the team's if they are its admin.
+create function private.may_manage_view(p_workspace_id uuid, p_owner_id uuid, p_shared boolean) returns boolean
+language sql stable security definer set search_path = '' as $$
+  select case when p_shared then private.is_admin(p_workspace_id)
+              else p_owner_id = auth.uid() and private.is_member(p_workspace_id) end
+$$;
+revoke all on function private.may_manage_view(uuid, uuid, boolean) from public;
+grant execute on function private.may_manage_view(uuid, uuid, boolean) to authenticated;
+
+create policy "members read the team's views and their own" on public.saved_views for select to authenticated
+  using (workspace_id in (select private.member_workspaces()) and (shared or owner_id = (select auth.uid())));
+create policy "members save their own views, admins the team's" on public.saved_views for insert to authenticated
+  with check (owner_id = (select auth.uid()) and private.may_manage_view(workspace_id, owner_id, shared));
+create policy "members change their own views, admins the team's" on public.saved_views for update to authenticated
+  using (private.may_manage_view(workspace_id, owner_id, shared))
+  with check (private.may_manage_view(workspace_id, owner_id, shared));
+create policy "members delete their own views, admins the team's" on public.saved_views for delete to authenticated
+  using (private.may_manage_view(workspace_id, owner_id, shared));
+
+-- ---------------------------------------------------------------------------------------------
+-- Save the inbox as it is under a name (security invoker: the policies above decide). A name of 1–60
+-- characters (view_name_invalid), not one I (or the team, for a shared one) have already
+-- (view_name_taken); sharing is for admins (view_share_forbidden); 30 views each (view_limit).
+create function public.save_inbox_view(p_workspace_id uuid, p_name text, p_shared boolean, p_filters jsonb) returns uuid
+language plpgsql security invoker set search_path = '' as $$
+declare
+  view_name text := btrim(coalesce(p_name, ''));
+  is_shared boolean := coalesce(p_shared, false);
+  saved uuid;
+begin
+  if not private.is_member(p_workspace_id) then
+    raise exception using errcode = 'P0001', message = 'not_found';
+  end if;
+  if char_length(view_name) not between 1 and 60 then
+    raise exception using errcode = 'P0001', message = 'view_name_invalid';
+  end if;
+  if is_shared and not private.is_admin(p_workspace_id) then
+    raise exception using errcode = 'P0001', message = 'view_share_forbidden';
+  end if;
+  if p_filters is null or not private.saved_view_filters_ok(p_filters) then
+    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'filters';
+  end if;
+  if (select count(*) from public.saved_views v
+       where v.workspace_id = p_workspace_id and v.shared = is_shared and (is_shared or v.owner_id = auth.uid())) >= 30 then
+    raise exception using errcode = 'P0001', message = 'view_limit';
+  end if;
+  insert into public.saved_views (workspace_id, name, shared, filters, position)
+  values (p_workspace_id, view_name, is_shared, p_filters,
+          coalesce((select max(v.position) + 1 from public.saved_views v
+                     where v.workspace_id = p_workspace_id and v.shared = is_shared and (is_shared or v.owner_id = auth.uid())), 0))
+  returning id into saved;
+  return saved;
+exception when unique_violation then
+  raise exception using errcode = 'P0001', message = 'view_name_taken';
+end $$;
+
+-- Rename a view I may change (not_found for any other).
+create function public.rename_inbox_view(p_id uuid, p_name text) returns void
+language plpgsql security invoker set search_path = '' as $$
+declare
+  view_name text := btrim(coalesce(p_name, ''));
+begin
+  if char_length(view_name) not between 1 and 60 then
+    raise exception using errcode = 'P0001', message = 'view_name_invalid';
+  end if;
+  update public.saved_views set name = view_name where id = p_id;
+  if not found then
+    raise exception using errcode = 'P0001', message = 'not_found';
+  end if;
+exception when unique_violation then
+  raise exception using errcode = 'P0001', message = 'view_name_taken';
+end $$;
+
+-- Move a view I may change one place up or down among its own (the team's, or mine); at an end it stays.
+create function public.move_inbox_view(p_id uuid, p_up boolean) returns void
+language plpgsql security invoker set search_path = '' as $$
+declare
+  v public.saved_views;
+  ids uuid[];
+  i integer;
+  j integer;
+begin
+  select * into v from public.saved_views where id = p_id;
+  if v.id is null or not private.may_manage_view(v.workspace_id, v.owner_id, v.shared) then
+    raise exception using errcode = 'P0001', message = 'not_found';
+  end if;
+  ids := array(select x.id from public.saved_views x
+                where x.workspace_id = v.workspace_id and x.shared = v.shared and (v.shared or x.owner_id = v.owner_id)
+                order by x.position, lower(x.name), x.id for update);
+  i := array_position(ids, v.id);
+  j := case when p_up then i - 1 else i + 1 end;
+  if j between 1 and cardinality(ids) then
+    ids[i] := ids[j];
+    ids[j] := v.id;
+  end if;
+  update public.saved_views x set position = u.n - 1
+    from unnest(ids) with ordinality u(id, n) where x.id = u.id and x.position <> u.n - 1;
+end $$;
+
+revoke all on function public.save_inbox_view(uuid, text, boolean, jsonb), public.rename_inbox_view(uuid, text),
+  public.move_inbox_view(uuid, boolean) from public, anon;
+grant execute on function public.save_inbox_view(uuid, text, boolean, jsonb), public.rename_inbox_view(uuid, text),
+  public.move_inbox_view(uuid, boolean) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- A saved view's count as its tab shows it: from the tallies when they can say (a view with status,
+-- priority and assignee filters), else counted up to 1 001 (the page shows "1,000+"), with the
+-- conditions public.inbox lists by (private.inbox_where); a search counts subject, public replies and
+-- notes as the inbox matches them. Null for "Breaching soon" (not counted) and for filters that
+-- no longer make sense (a status that isn't one); 0 for a field value that no longer fits its field.
+create function private.saved_view_count(p_workspace_id uuid, p_me uuid, f jsonb) returns bigint
+language plpgsql stable set search_path = '' as $$
+declare
+  v text := coalesce(f ->> 'view', 'unassigned');
+  a text := f ->> 'assignee';
+  q tsquery := private.inbox_query(f ->> 'q');
+  status_filter public.ticket_status;
+  priority_filter public.ticket_priority;
+  assignee uuid;
+  tag_ids uuid[];
+  fields jsonb;
+  notes uuid[] := '{}';
+  n bigint;
+begin
+  if v = 'breaching' or private.inbox_view_filter(v) is null then
+    return null;
+  end if;
+  begin
+    status_filter := (f ->> 'status')::public.ticket_status;
+    priority_filter := (f ->> 'priority')::public.ticket_priority;
+    assignee := case when a <> 'none' then a::uuid end;
+  exception when invalid_text_representation then
+    return null;
+  end;
+  tag_ids := private.inbox_tag_ids(p_workspace_id, array(select jsonb_array_elements_text(coalesce(f -> 'tag', '[]'))));
+  begin
+    fields := private.inbox_field_filters(p_workspace_id, f -> 'fields');
+  exception when sqlstate 'P0001' then
+    return 0;
+  end;
+  if q is null and tag_ids is null and fields is null and v <> 'mentions' then
+    return private.tally_total(p_workspace_id, p_me, v, status_filter, priority_filter, assignee, a = 'none');
+  end if;
+  if q is not null and numnode(q) = 0 then
+    return 0;
+  end if;
+  if q is not null then
+    notes := array(select m.ticket_id from public.messages m
+                    where m.workspace_id = p_workspace_id and m.kind = 'note' and to_tsvector('english'::regconfig, m.body) @@ q
+                    limit 1001);
+  end if;
+  execute format('select count(*) from (select 1 from public.tickets t where %s%s limit 1001) x',
+                 private.inbox_where(v, status_filter is not null, priority_filter is not null, a, tag_ids is not null, fields),
+                 case when q is not null then ' and (t.search @@ $6 or t.id = any ($12))' else '' end)
+    into n
+    using p_me, p_workspace_id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, null::integer,
+      null::uuid, null::uuid[], notes, tag_ids, fields;
+  return n;
+end $$;
+revoke all on function private.saved_view_count(uuid, uuid, jsonb) from public;
+
+-- The saved views I see, in order (the team's first), with their counts unless p_count is false (after
+-- a search timed out): for public.inbox, whose caller it takes as p_me (the policies' rule, here as a
+-- condition: it runs as the inbox's owner).
+create function private.saved_views_json(p_workspace_id uuid, p_me uuid, p_count boolean) returns jsonb
+language sql stable set search_path = '' as $$
+  select coalesce(jsonb_agg(jsonb_build_object('id', v.id, 'name', v.name, 'shared', v.shared, 'filters', v.filters,
+                                               'mine', v.owner_id = p_me,
+                                               'count', case when p_count then private.saved_view_count(p_workspace_id, p_me, v.filters) end)
+                            order by v.shared desc, v.position, lower(v.name), v.id), '[]')
+    from public.saved_views v
+   where v.workspace_id = p_workspace_id and (v.shared or v.owner_id = p_me)
+$$;
+revoke all on function private.saved_views_json(uuid, uuid, boolean) from public;
+
+-- ---------------------------------------------------------------------------------------------
+-- Live counts: a field value set or cleared moves its ticket's updated_at (as a tag does,
+-- 52_triage.sql), so the live inbox reloads and views filtered by that field follow.
+create function private.ticket_field_touch() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  update public.tickets set updated_at = now() where id = coalesce(new.ticket_id, old.ticket_id);
+  return null;
+end $$;
+revoke all on function private.ticket_field_touch() from public;
+create trigger ticket_field_values_touch after insert or update or delete on public.ticket_field_values
+  for each row execute function private.ticket_field_touch();
+
+-- A mention of me reloads my live inbox (the Mentions view's count): the note itself changes no ticket.
+alter publication supabase_realtime add table public.message_mentions;

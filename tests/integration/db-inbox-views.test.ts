@@ -1,0 +1,381 @@
+// The inbox's views beyond the built-in ones (issue 27 items 2, 8, 11; issue 25 item 9), through
+// PostgREST as the seeded people: saved views (private to their agent, shared by admins, per role, with
+// counts that follow the tickets), the Mentions view, filters by custom field, and a search that looks
+// in every view, counts its matches per view and matches the start of its last word.
+import { randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
+import { ACME, GLOBEX, PEOPLE, openTicket, type Person } from '../support/db.ts';
+
+type Role = 'acmeAdmin' | 'acmeAgent' | 'acmeAgent2' | 'acmeCustomer' | 'globexAdmin' | 'anon';
+const ROLES: Role[] = ['acmeAdmin', 'acmeAgent', 'acmeAgent2', 'acmeCustomer', 'globexAdmin', 'anon'];
+const MEMBERS: Role[] = ['acmeAdmin', 'acmeAgent', 'acmeAgent2'];
+
+interface SavedView {
+  id: string;
+  name: string;
+  shared: boolean;
+  mine: boolean;
+  filters: Record<string, unknown>;
+  count: number | null;
+}
+interface Inbox {
+  counts: Record<string, number>;
+  total: number | null;
+  search_counts: (Record<string, number> & { capped: boolean }) | null;
+  saved_views: SavedView[];
+  fields: { id: string; label: string; kind: string }[];
+  tickets: { id: string; number: number; subject: string; preview: string | null }[];
+  older: { at: string; id: string } | null;
+}
+
+describe('inbox views', () => {
+  const db = dbFixture();
+  const clients = {} as Record<Role, SupabaseClient>;
+  const word = () => `w${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+
+  beforeAll(async () => {
+    for (const r of ROLES) clients[r] = r === 'anon' ? db.anon() : await db.as(r as Person);
+  });
+
+  async function inbox(role: Role, args: Record<string, unknown> = {}): Promise<Inbox> {
+    const { data, error } = await clients[role].rpc('inbox', { p_slug: 'acme', ...args });
+    if (error) throw new Error(`inbox as ${role}: ${error.message}`);
+    return data as Inbox;
+  }
+  const save = (role: Role, name: string, filters: Record<string, unknown>, shared = false) =>
+    clients[role].rpc('save_inbox_view', { p_workspace_id: ACME, p_name: name, p_shared: shared, p_filters: filters });
+  const savedIds = async (role: Role) => (await inbox(role)).saved_views.map((v) => v.id);
+
+  describe('saved views', () => {
+    for (const role of ROLES) {
+      const member = MEMBERS.includes(role);
+      it(`${role}: ${member ? 'saves a view of their own' : 'may not save a view'}`, async () => {
+        const name = `Urgent ${word()}`;
+        const { data, error } = await save(role, name, { view: 'open', priority: 'urgent' });
+        if (member) {
+          expect(error).toBeNull();
+          const { rows } = await db.sql('select owner_id, shared, filters from saved_views where id = $1', [data]);
+          expect(rows).toEqual([
+            { owner_id: PEOPLE[role as Person].id, shared: false, filters: { view: 'open', priority: 'urgent' } },
+          ]);
+        } else expect(error?.message, role).toMatch(role === 'anon' ? /permission denied/ : /^not_found$/);
+      });
+
+      it(`${role}: ${role === 'acmeAdmin' ? 'shares a view with the team' : 'may not share a view'}`, async () => {
+        const { error } = await save(role, `Team ${word()}`, { view: 'all' }, true);
+        if (role === 'acmeAdmin') expect(error).toBeNull();
+        else
+          expect(error?.message, role).toMatch(
+            role === 'anon' ? /permission denied/ : member ? /^view_share_forbidden$/ : /^not_found$/,
+          );
+        // Nor around the function: the table's own policies refuse it too.
+        const direct = await clients[role]
+          .from('saved_views')
+          .insert({ workspace_id: ACME, name: `Direct ${word()}`, shared: true, filters: {} });
+        expect(direct.error === null, role).toBe(role === 'acmeAdmin');
+      });
+    }
+
+    it("keeps an agent's own views from everyone else, admins included; customers and other workspaces read none", async () => {
+      const { data: id } = await save('acmeAgent', `Mine ${word()}`, { view: 'mine' });
+      expect(await savedIds('acmeAgent')).toContain(id);
+      for (const role of ['acmeAdmin', 'acmeAgent2'] as const) {
+        expect(await savedIds(role), role).not.toContain(id);
+        expect((await clients[role].from('saved_views').select('id').eq('id', id)).data, role).toEqual([]);
+        // Nor change or delete it.
+        await clients[role].from('saved_views').update({ name: 'Taken over' }).eq('id', id);
+        await clients[role].from('saved_views').delete().eq('id', id);
+        const renamed = await clients[role].rpc('rename_inbox_view', { p_id: id, p_name: 'Taken over' });
+        expect(renamed.error?.message).toBe('not_found');
+      }
+      expect((await db.sql('select name from saved_views where id = $1', [id])).rows[0].name).toMatch(/^Mine /);
+      for (const role of ['acmeCustomer', 'globexAdmin', 'anon'] as const) {
+        const { data } = await clients[role].from('saved_views').select('id');
+        expect(data ?? [], role).toEqual([]);
+      }
+      const outsider = await clients.globexAdmin.rpc('inbox', { p_slug: 'acme' });
+      expect(outsider.error?.message).toBe('not_found');
+    });
+
+    it('shows a shared view to every member; only admins rename, move or delete it, and then it is gone for all', async () => {
+      const { data: id, error } = await save(
+        'acmeAdmin',
+        `Escalations ${word()}`,
+        { view: 'open', priority: 'high' },
+        true,
+      );
+      expect(error).toBeNull();
+      for (const role of MEMBERS) {
+        const seen = (await inbox(role)).saved_views.find((v) => v.id === id);
+        expect(seen, role).toMatchObject({ shared: true, mine: role === 'acmeAdmin' });
+      }
+      for (const role of ['acmeAgent', 'acmeAgent2'] as const) {
+        expect((await clients[role].rpc('rename_inbox_view', { p_id: id, p_name: 'Mine now' })).error?.message).toBe(
+          'not_found',
+        );
+        expect((await clients[role].rpc('move_inbox_view', { p_id: id, p_up: true })).error?.message).toBe('not_found');
+        expect((await clients[role].from('saved_views').delete().eq('id', id).select('id')).data).toEqual([]);
+      }
+      expect((await clients.acmeAdmin.rpc('rename_inbox_view', { p_id: id, p_name: 'Escalated' })).error).toBeNull();
+      expect((await inbox('acmeAgent')).saved_views.find((v) => v.id === id)?.name).toBe('Escalated');
+      expect((await clients.acmeAdmin.from('saved_views').delete().eq('id', id).select('id')).data).toHaveLength(1);
+      for (const role of MEMBERS) expect(await savedIds(role), role).not.toContain(id);
+    });
+
+    it('refuses an empty or over-long name, a name taken, and a 31st view; filters of another shape', async () => {
+      const name = `Twice ${word()}`;
+      expect((await save('acmeAgent2', '   ', { view: 'all' })).error?.message).toBe('view_name_invalid');
+      expect((await save('acmeAgent2', 'x'.repeat(61), { view: 'all' })).error?.message).toBe('view_name_invalid');
+      expect((await save('acmeAgent2', name, { view: 'all' })).error).toBeNull();
+      expect((await save('acmeAgent2', name.toUpperCase(), { view: 'open' })).error?.message).toBe('view_name_taken');
+      // Another agent may have a view of that name.
+      expect((await save('acmeAgent', name, { view: 'all' })).error).toBeNull();
+      expect((await save('acmeAgent2', `Odd ${word()}`, { view: 'nowhere' })).error?.message).toBe('bad_request');
+      expect((await save('acmeAgent2', `Odd ${word()}`, { secret: 1 })).error?.message).toBe('bad_request');
+      const have = Number(
+        (await db.sql(`select count(*) from saved_views where owner_id = $1 and not shared`, [PEOPLE.acmeAgent2.id]))
+          .rows[0].count,
+      );
+      for (let i = have; i < 30; i++) expect((await save('acmeAgent2', `Fill ${i} ${word()}`, {})).error).toBeNull();
+      expect((await save('acmeAgent2', `One more ${word()}`, {})).error?.message).toBe('view_limit');
+      await db.sql('delete from saved_views where owner_id = $1', [PEOPLE.acmeAgent2.id]);
+    });
+
+    it('moves a view up and down among its own kind', async () => {
+      const names = [`A ${word()}`, `B ${word()}`, `C ${word()}`];
+      const ids: string[] = [];
+      for (const n of names) ids.push((await save('acmeAgent2', n, { view: 'all' })).data);
+      const order = async () => (await inbox('acmeAgent2')).saved_views.filter((v) => !v.shared).map((v) => v.id);
+      expect(await order()).toEqual(ids);
+      expect((await clients.acmeAgent2.rpc('move_inbox_view', { p_id: ids[2], p_up: true })).error).toBeNull();
+      expect(await order()).toEqual([ids[0], ids[2], ids[1]]);
+      await clients.acmeAgent2.rpc('move_inbox_view', { p_id: ids[0], p_up: true }); // at the top: stays
+      await clients.acmeAgent2.rpc('move_inbox_view', { p_id: ids[0], p_up: false });
+      expect(await order()).toEqual([ids[2], ids[0], ids[1]]);
+      await db.sql('delete from saved_views where owner_id = $1', [PEOPLE.acmeAgent2.id]);
+    });
+
+    it('counts each view as its page lists it, and the counts follow the tickets', async () => {
+      const tag = word();
+      const subject = word();
+      const views = {
+        plain: { view: 'open', priority: 'urgent' },
+        tagged: { view: 'all', tag: [tag] },
+        search: { view: 'all', q: subject },
+        breaching: { view: 'breaching' },
+      };
+      const ids: Record<string, string> = {};
+      for (const [k, f] of Object.entries(views)) ids[k] = (await save('acmeAgent', `${k} ${word()}`, f)).data;
+      const read = async () => {
+        const saved = (await inbox('acmeAgent')).saved_views;
+        return Object.fromEntries(Object.entries(ids).map(([k, id]) => [k, saved.find((v) => v.id === id)!.count]));
+      };
+      const urgent = async () =>
+        Number(
+          (
+            await db.sql(
+              `select count(*) from tickets where workspace_id = $1 and status in ('new', 'open') and priority = 'urgent' and snoozed_until is null`,
+              [ACME],
+            )
+          ).rows[0].count,
+        );
+      expect(await read()).toEqual({ plain: await urgent(), tagged: 0, search: 0, breaching: null });
+      const t = await openTicket(db, 'acmeCustomer', `About ${subject}`);
+      await db.sql(`update tickets set priority = 'urgent' where id = $1`, [t.id]);
+      expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: t.id, p_name: tag })).error).toBeNull();
+      expect(await read()).toEqual({ plain: await urgent(), tagged: 1, search: 1, breaching: null });
+    });
+  });
+
+  describe('the Mentions view', () => {
+    it('lists the tickets whose notes name me, newest mention first, counted, paged by the mention', async () => {
+      const note = async (ticket: string, body: string, by: Person = 'acmeAgent') =>
+        expect(
+          (await (await db.as(by)).rpc('post_message', { p_ticket_id: ticket, p_body: body, p_kind: 'note' })).error,
+        ).toBeNull();
+      const [a, b, c] = [await openTicket(db), await openTicket(db), await openTicket(db)];
+      await note(a.id, '@Sam Support first');
+      await note(b.id, '@Sam Support second');
+      await note(c.id, '@Sam Support third');
+      await note(a.id, 'again @sam, please');
+      // Mentions of someone else, or by no one, don't count.
+      await note(b.id, '@Ada have a look');
+      const mine = await inbox('acmeAgent2', { p_view: 'mentions', p_limit: 2 });
+      const { rows } = await db.sql(
+        `select count(distinct m.ticket_id)::int as n from message_mentions mm join messages m on m.id = mm.message_id
+          where mm.user_id = $1 and mm.workspace_id = $2`,
+        [PEOPLE.acmeAgent2.id, ACME],
+      );
+      expect(mine.counts.mentions).toBe(rows[0].n);
+      expect(mine.tickets.map((t) => t.id)).toEqual([a.id, c.id]);
+      const next = await inbox('acmeAgent2', {
+        p_view: 'mentions',
+        p_limit: 2,
+        p_after_at: mine.older!.at,
+        p_after_id: mine.older!.id,
+      });
+      expect(next.tickets[0]?.id).toBe(b.id);
+      // The admin was named on b only; the writer on none of them.
+      expect((await inbox('acmeAdmin', { p_view: 'mentions', p_limit: 100 })).tickets.map((t) => t.id)).toContain(b.id);
+      expect((await inbox('acmeAdmin', { p_view: 'mentions', p_limit: 100 })).tickets.map((t) => t.id)).not.toContain(
+        a.id,
+      );
+      expect((await inbox('acmeAgent', { p_view: 'mentions', p_limit: 100 })).tickets.map((t) => t.id)).not.toContain(
+        a.id,
+      );
+      // The rows carry the latest message's first line.
+      expect(mine.tickets[0].preview).toBe('again @sam, please');
+    });
+  });
+
+  describe('custom-field filters', () => {
+    const fields: Record<string, string> = {};
+    const tickets: Record<string, string> = {};
+    beforeAll(async () => {
+      for (const [label, kind, options] of [
+        ['Plan', 'dropdown', ['Free', 'Pro']],
+        ['Order', 'text', []],
+        ['VIP', 'checkbox', []],
+        ['Seats', 'number', []],
+        ['Renewal', 'date', []],
+      ] as const) {
+        const { rows } = await db.sql(
+          'insert into ticket_fields (workspace_id, label, kind, options) values ($1, $2, $3, $4) returning id',
+          [ACME, `${label} ${word()}`, kind, options],
+        );
+        fields[label] = rows[0].id;
+      }
+      const values: Record<string, Record<string, string>> = {
+        pro: { Plan: 'Pro', Order: 'AB-12', VIP: 'true', Seats: '8', Renewal: '2027-01-15' },
+        free: { Plan: 'Free', Order: 'cd-34', Seats: '40', Renewal: '2026-12-01' },
+        none: {},
+      };
+      for (const [k, v] of Object.entries(values)) {
+        tickets[k] = (await openTicket(db, 'acmeCustomer', `Fields ${k}`)).id;
+        const p_values = Object.fromEntries(Object.entries(v).map(([label, value]) => [fields[label], value]));
+        expect(
+          (await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: tickets[k], p_values })).error,
+        ).toBeNull();
+      }
+    });
+    const matching = async (p_fields: Record<string, unknown>, role: Role = 'acmeAgent') => {
+      const ids = (await inbox(role, { p_view: 'all', p_limit: 1000, p_fields })).tickets.map((t) => t.id);
+      return Object.keys(tickets).filter((k) => ids.includes(tickets[k]));
+    };
+
+    it('filters by a choice, a text in any case, a ticked or unticked box, and number and date ranges', async () => {
+      expect(await matching({ [fields.Plan]: 'Pro' })).toEqual(['pro']);
+      expect(await matching({ [fields.Order]: 'CD-34' })).toEqual(['free']);
+      expect(await matching({ [fields.VIP]: 'true' })).toEqual(['pro']);
+      expect(await matching({ [fields.VIP]: 'false' })).toEqual(['free', 'none']);
+      expect(await matching({ [fields.Seats]: { from: '5', to: '10' } })).toEqual(['pro']);
+      expect(await matching({ [fields.Seats]: { from: '9' } })).toEqual(['free']);
+      expect(await matching({ [fields.Seats]: '40' })).toEqual(['free']);
+      expect(await matching({ [fields.Renewal]: { to: '2026-12-31' } })).toEqual(['free']);
+      expect(await matching({ [fields.Plan]: 'Pro', [fields.Seats]: { from: '9' } })).toEqual([]);
+      // A field that isn't this workspace's, or a choice the field doesn't have: nothing.
+      const { rows } = await db.sql(
+        `insert into ticket_fields (workspace_id, label, kind) values ($1, $2, 'text') returning id`,
+        [GLOBEX, `Theirs ${word()}`],
+      );
+      expect(await matching({ [rows[0].id]: 'AB-12' })).toEqual([]);
+      expect(await matching({ [randomUUID()]: 'AB-12' })).toEqual([]);
+      const wrong = await clients.acmeAgent.rpc('inbox', { p_slug: 'acme', p_fields: { [fields.Plan]: 'Gold' } });
+      expect(wrong.error?.message).toBe('field_value_invalid');
+      const nan = await clients.acmeAgent.rpc('inbox', {
+        p_slug: 'acme',
+        p_fields: { [fields.Seats]: { from: 'many' } },
+      });
+      expect(nan.error?.message).toBe('field_value_invalid');
+      // As the page asks (a GET: the filters as a JSON text), the same.
+      const got = await clients.acmeAgent.rpc(
+        'inbox',
+        { p_slug: 'acme', p_view: 'all', p_limit: 1000, p_fields: JSON.stringify({ [fields.Plan]: 'Pro' }) },
+        { get: true },
+      );
+      expect((got.data as Inbox).tickets.map((t) => t.id)).toContain(tickets.pro);
+      expect((got.data as Inbox).tickets.map((t) => t.id)).not.toContain(tickets.free);
+      // The total isn't counted with fields, as with tags.
+      expect((await inbox('acmeAgent', { p_view: 'all', p_fields: { [fields.Plan]: 'Pro' } })).total).toBeNull();
+    });
+
+    it('is kept in a saved view, counted; a value set moves the ticket (the live inbox reloads)', async () => {
+      const { data: id } = await save('acmeAgent', `Pro ${word()}`, { view: 'all', fields: { [fields.Plan]: 'Pro' } });
+      const count = async () => (await inbox('acmeAgent')).saved_views.find((v) => v.id === id)!.count;
+      expect(await count()).toBe(1);
+      const before = (await db.sql('select updated_at from tickets where id = $1', [tickets.none])).rows[0].updated_at;
+      await clients.acmeAgent.rpc('set_ticket_fields', {
+        p_ticket_id: tickets.none,
+        p_values: { [fields.Plan]: 'Pro' },
+      });
+      const after = (await db.sql('select updated_at from tickets where id = $1', [tickets.none])).rows[0].updated_at;
+      expect(after.getTime()).toBeGreaterThan(before.getTime());
+      expect(await count()).toBe(2);
+      await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: tickets.none, p_values: { [fields.Plan]: '' } });
+      expect(await count()).toBe(1);
+    });
+
+    it('gives customers, other workspaces and visitors nothing', async () => {
+      for (const role of ['acmeCustomer', 'globexAdmin'] as const) {
+        const { error } = await clients[role].rpc('inbox', { p_slug: 'acme', p_fields: { [fields.Plan]: 'Pro' } });
+        expect(error?.message, role).toBe('not_found');
+      }
+      expect((await clients.anon.rpc('inbox', { p_slug: 'acme' })).error?.message).toMatch(/permission denied/);
+    });
+  });
+
+  describe('search', () => {
+    it('matches the start of the last word, and of no other', async () => {
+      const w = word();
+      const t = await openTicket(db, 'acmeCustomer', `Refundable ${w}extra order`);
+      const ids = async (q: string) =>
+        (await inbox('acmeAgent', { p_view: 'all', p_query: q, p_limit: 100 })).tickets.map((x) => x.id);
+      expect(await ids(w.slice(0, 6))).toContain(t.id);
+      expect(await ids(`${w}extra ord`)).toContain(t.id);
+      expect(await ids(`${w.slice(0, 6)} order`)).not.toContain(t.id);
+      expect(await ids(`${w}extra -ord`)).toContain(t.id); // an exclusion is no prefix: "ord" isn't a word here
+      expect(await ids(`"${w}extr"`)).not.toContain(t.id); // a quoted word is whole
+    });
+
+    it('counts its matches in every view, whatever view it lists', async () => {
+      const w = word();
+      const [, b, c] = [
+        await openTicket(db, 'acmeCustomer', `${w} one`),
+        await openTicket(db, 'acmeCustomer', `${w} two`),
+        await openTicket(db, 'acmeCustomer', `${w} three`),
+      ];
+      await db.sql(`update tickets set assignee_id = $2, status = 'open' where id = $1`, [b.id, PEOPLE.acmeAgent.id]);
+      await db.sql(`update tickets set status = 'solved' where id = $1`, [c.id]);
+      for (const view of ['all', 'unassigned']) {
+        const found = await inbox('acmeAgent', { p_view: view, p_query: w });
+        expect(found.search_counts, view).toMatchObject({
+          all: 3,
+          unassigned: 1,
+          mine: 1,
+          open: 2,
+          pending: 0,
+          solved: 1,
+          capped: false,
+        });
+      }
+      expect((await inbox('acmeAgent2', { p_view: 'all', p_query: w })).search_counts?.mine).toBe(0);
+      expect((await inbox('acmeAgent', { p_view: 'all' })).search_counts).toBeNull();
+      // Only stop words: nothing anywhere.
+      expect((await inbox('acmeAgent', { p_view: 'all', p_query: 'the' })).search_counts).toMatchObject({ all: 0 });
+    });
+
+    it('stops counting past 1 000 and says so', async () => {
+      const w = word();
+      await db.sql(
+        `insert into tickets (workspace_id, requester_id, subject) select $1, $2, $3 || ' ' || g from generate_series(1, 1002) g`,
+        [ACME, PEOPLE.acmeCustomer.id, w],
+      );
+      const found = await inbox('acmeAgent', { p_view: 'all', p_query: w });
+      expect(found.search_counts).toMatchObject({ all: 1001, capped: true });
+      const { data: id } = await save('acmeAgent', `Many ${word()}`, { view: 'all', q: w });
+      expect((await inbox('acmeAgent')).saved_views.find((v) => v.id === id)!.count).toBe(1001);
+    });
+  });
+});
