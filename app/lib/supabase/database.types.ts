@@ -1457,6 +1457,35 @@ export type Database = {
           },
         ]
       }
+      spam_senders: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "spam_senders_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       tags: {
         Row: {
           colour: string
@@ -1496,6 +1525,7 @@ export type Database = {
         Row: {
           actor_id: string | null
           created_at: string
+          field: string | null
           from: string | null
           from_ticket: number | null
           id: number
@@ -1507,6 +1537,7 @@ export type Database = {
         Insert: {
           actor_id?: string | null
           created_at?: string
+          field?: string | null
           from?: string | null
           from_ticket?: number | null
           id?: never
@@ -1518,6 +1549,7 @@ export type Database = {
         Update: {
           actor_id?: string | null
           created_at?: string
+          field?: string | null
           from?: string | null
           from_ticket?: number | null
           id?: never
@@ -1853,8 +1885,10 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
+          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }
@@ -1874,8 +1908,10 @@ export type Database = {
           search?: unknown
           snoozed_until?: string | null
           solved_at?: string | null
+          spam_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at?: string | null
           updated_at?: string
           workspace_id: string
         }
@@ -1895,8 +1931,10 @@ export type Database = {
           search?: unknown
           snoozed_until?: string | null
           solved_at?: string | null
+          spam_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject?: string
+          trashed_at?: string | null
           updated_at?: string
           workspace_id?: string
         }
@@ -2020,6 +2058,7 @@ export type Database = {
       workspaces: {
         Row: {
           agents_create_tags: boolean
+          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -2030,6 +2069,7 @@ export type Database = {
         }
         Insert: {
           agents_create_tags?: boolean
+          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -2040,6 +2080,7 @@ export type Database = {
         }
         Update: {
           agents_create_tags?: boolean
+          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -2062,6 +2103,10 @@ export type Database = {
           slug: string
           workspace_id: string
         }[]
+      }
+      add_ticket_follower: {
+        Args: { p_email: string; p_ticket_id: string }
+        Returns: string
       }
       add_ticket_tag: {
         Args: { p_name: string; p_ticket_id: string }
@@ -2118,8 +2163,10 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
+          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }[]
@@ -2175,6 +2222,7 @@ export type Database = {
         Args: { p_name: string; p_slug: string }
         Returns: {
           agents_create_tags: boolean
+          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -2219,6 +2267,7 @@ export type Database = {
         }
         Returns: Json
       }
+      empty_trash: { Args: { p_workspace_id: string }; Returns: number }
       forward_ticket: {
         Args: {
           p_message_id?: string
@@ -2324,6 +2373,10 @@ export type Database = {
         Args: { p_id: string; p_up: boolean }
         Returns: undefined
       }
+      move_tickets: {
+        Args: { p_action: string; p_ticket_ids: string[] }
+        Returns: Json
+      }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
         Returns: string
@@ -2388,12 +2441,14 @@ export type Database = {
         Args: {
           p_attachments?: Json
           p_body: string
+          p_cc?: string[]
           p_from: string
           p_message_id: string
           p_provider_message_id: string
           p_recipient_id?: string
           p_sender_verified?: boolean
           p_subject: string
+          p_subject_rest?: string
           p_ticket_id: string
           p_workspace_slug: string
         }
@@ -2427,6 +2482,10 @@ export type Database = {
           p_workspace_id: string
         }
         Returns: number
+      }
+      remove_ticket_follower: {
+        Args: { p_ticket_id: string; p_user_id: string }
+        Returns: undefined
       }
       rename_inbox_view: {
         Args: { p_id: string; p_name: string }
@@ -2488,8 +2547,10 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
+          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }[]
@@ -2525,6 +2586,10 @@ export type Database = {
         Args: { p_at?: string; p_preset?: string; p_ticket_id: string }
         Returns: string
       }
+      split_message: {
+        Args: { p_message_id: string; p_ticket_id: string }
+        Returns: Json
+      }
       start_conversation: {
         Args: {
           p_attachments?: Json
@@ -2550,6 +2615,7 @@ export type Database = {
         }
         Returns: Json
       }
+      thread_customers: { Args: { p_ticket_id: string }; Returns: string[] }
       ticket_field_list: {
         Args: { p_number: number; p_slug: string }
         Returns: Json
@@ -2560,6 +2626,15 @@ export type Database = {
           field_id: string
           ticket_id: string
           value: string
+        }[]
+      }
+      ticket_follower_list: {
+        Args: { p_number: number; p_slug: string }
+        Returns: {
+          created_at: string
+          email: string
+          name: string
+          user_id: string
         }[]
       }
       ticket_page: {

@@ -45,7 +45,7 @@ type Ticket = { id: string; number: number; subject: string };
 type MergeAsk = { into: Ticket; tickets: Ticket[] };
 
 export function BulkBar({ selected }: { selected: number | null }) {
-  const { workspace, keep, members, total, adminOf } = useLoaderData<typeof loader>();
+  const { workspace, view, keep, members, total, adminOf } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const result = answer && 'result' in answer ? answer.result : undefined;
   const statuses = adminOf ? [...AGENT_STATUSES, 'closed' as const] : AGENT_STATUSES;

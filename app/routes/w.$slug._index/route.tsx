@@ -41,6 +41,7 @@ export default function Inbox() {
   const {
     workspace,
     me,
+    view,
     listed,
     filters,
     keep,
