@@ -79,8 +79,9 @@ create table public.ticket_events (
   actor_id uuid references auth.users (id),
   -- sla_breach: a promise broken (90_promises.sql), "from" the due time, "to" the target.
   -- merged_into ("to": the primary's number), merged_from ("from": the secondary's number): 52_triage.sql.
+  -- rule: a rule fired ("to": its name; no actor), 95_rules.sql.
   type text not null check (type in ('created', 'status', 'assignee', 'priority', 'tag_added', 'tag_removed', 'snoozed',
-                                     'unsnoozed', 'sla_breach', 'merged_into', 'merged_from')),
+                                     'unsnoozed', 'sla_breach', 'merged_into', 'merged_from', 'rule')),
   "from" text,
   "to" text,
   -- The number of the ticket the event was written on, when a merge moved it to this one.
