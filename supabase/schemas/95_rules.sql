@@ -104,7 +104,7 @@ create index rules_created_by_idx on public.rules (created_by);
 create index rules_updated_by_idx on public.rules (updated_by);
 
 -- Each firing, once: per rule, ticket and event ('created', the customer's message id, or the waiting
--- stint 'waited:<since>'). A second attempt for the same event finds its row and does nothing.
+-- stint 'waited:<since, epoch seconds>'). A second attempt for the same event finds its row and does nothing.
 create table public.rule_firings (
   rule_id uuid not null references public.rules (id) on delete cascade,
   ticket_id uuid not null references public.tickets (id) on delete cascade,
@@ -179,19 +179,22 @@ begin
 end $$;
 
 -- A ticket enters a status: the waiting rules for that status start watching it (its earlier rows go).
--- After tickets_history (name order), so the status event this stint is counted from is written.
+-- After tickets_history (name order), so the status event this stint is counted from is written. The
+-- status is read from the row as it is now, not NEW: automatic assignment (tickets_route, which fires
+-- first) may have opened a new ticket already, within this insert.
 create function private.rule_waits_follow() returns trigger
 language plpgsql security definer set search_path = '' as $$
+declare
+  now_status public.ticket_status;
 begin
-  if tg_op = 'UPDATE' then
-    if new.status = old.status then
-      return null;
-    end if;
-    delete from public.rule_waits where ticket_id = new.id;
+  if tg_op = 'UPDATE' and new.status = old.status then
+    return null;
   end if;
+  select t.status into now_status from public.tickets t where t.id = new.id;
+  delete from public.rule_waits where ticket_id = new.id;
   insert into public.rule_waits (ticket_id, rule_id, since)
   select new.id, r.id, private.status_since(new.id) from public.rules r
-   where r.workspace_id = new.workspace_id and r.event = 'ticket_waited' and r.enabled and r.wait_status = new.status;
+   where r.workspace_id = new.workspace_id and r.event = 'ticket_waited' and r.enabled and r.wait_status = now_status;
   return null;
 end $$;
 create trigger tickets_rule_waits after insert or update of status on public.tickets
@@ -529,7 +532,9 @@ begin
     for w in select x.* from public.rule_waits x where x.rule_id = r.id and x.since <= due
               order by x.since limit 5000 - n for update skip locked loop
       delete from public.rule_waits where ticket_id = w.ticket_id and rule_id = w.rule_id;
-      perform private.rule_fire(r, w.ticket_id, 'waited:' || w.since::text, private.rule_body(w.ticket_id, 'ticket_waited'));
+      -- The stint, by its start as a number: the same in every session's time zone.
+      perform private.rule_fire(r, w.ticket_id, 'waited:' || extract(epoch from w.since)::text,
+                                private.rule_body(w.ticket_id, 'ticket_waited'));
       n := n + 1;
     end loop;
     exit when n >= 5000;
