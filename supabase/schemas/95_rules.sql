@@ -509,8 +509,8 @@ create constraint trigger messages_rules after insert on public.messages deferra
 
 -- The waiting rules' sweep (pg_cron, every minute): per enabled waiting rule, in order, the tickets that
 -- entered its status at least its business hours ago; each is looked at once per stint (its row goes,
--- whether the conditions held or not). At most 5 000 tickets a run; rows someone holds wait for the next
--- run. It acts as the platform does through the API (service_role), so a reply it sends is emailed and an
+-- whether the conditions held or not). At most 5 000 tickets a run; tickets someone holds wait for the
+-- next run. It acts as the platform does through the API (service_role), so a reply it sends is emailed and an
 -- assignment notified, as inbound-email's are. The number of tickets looked at.
 create function public.run_waiting_rules() returns integer
 language plpgsql security definer set search_path = '' as $$
@@ -530,8 +530,13 @@ begin
     due := private.business_minutes_before(r.workspace_id, now(), r.wait_hours * 60);
     continue when due is null;
     for w in select x.* from public.rule_waits x where x.rule_id = r.id and x.since <= due
-              order by x.since limit 5000 - n for update skip locked loop
-      delete from public.rule_waits where ticket_id = w.ticket_id and rule_id = w.rule_id;
+              order by x.since limit 5000 - n loop
+      -- The ticket first, as a status change takes it before its waits: no deadlock with one. Held by
+      -- someone now, or its wait gone meanwhile (a status change, another run): the next run looks.
+      perform 1 from public.tickets t where t.id = w.ticket_id for no key update skip locked;
+      continue when not found;
+      delete from public.rule_waits x where x.ticket_id = w.ticket_id and x.rule_id = w.rule_id and x.since = w.since;
+      continue when not found;
       -- The stint, by its start as a number: the same in every session's time zone.
       perform private.rule_fire(r, w.ticket_id, 'waited:' || extract(epoch from w.since)::text,
                                 private.rule_body(w.ticket_id, 'ticket_waited'));
