@@ -51,7 +51,7 @@ for (const javaScript of [true, false]) {
     const form = a.locator('form').filter({ has: a.getByRole('button', { name: 'Add rule' }) });
     // No name: refused at the name, the conditions and actions kept.
     await form.getByLabel('Condition 1').selectOption('subject:contains');
-    await form.getByLabel('Value 1').fill('refund, money back');
+    await form.getByLabel('Value 1', { exact: true }).fill('refund, money back');
     await form.getByLabel('Action 1', { exact: true }).selectOption('add_tag');
     await form.getByLabel('Action value 1').fill('refunds');
     await form.getByLabel('Action 2', { exact: true }).selectOption('assign');
