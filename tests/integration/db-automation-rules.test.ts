@@ -139,7 +139,7 @@ describe('rules', () => {
   });
 
   describe('what the database refuses', () => {
-    const refused = async (r: Partial<Rule> & Record<string, unknown>) =>
+    const refused = async (r: Record<string, unknown>) =>
       (
         await clients.acmeAdmin
           .from('rules')

@@ -1180,6 +1180,147 @@ export type Database = {
         }
         Relationships: []
       }
+      rule_firings: {
+        Row: {
+          event_key: string
+          fired_at: string
+          rule_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Insert: {
+          event_key: string
+          fired_at?: string
+          rule_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Update: {
+          event_key?: string
+          fired_at?: string
+          rule_id?: string
+          ticket_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "rule_firings_rule_id_fkey"
+            columns: ["rule_id"]
+            isOneToOne: false
+            referencedRelation: "rules"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "rule_firings_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "rule_firings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      rule_waits: {
+        Row: {
+          rule_id: string
+          since: string
+          ticket_id: string
+        }
+        Insert: {
+          rule_id: string
+          since: string
+          ticket_id: string
+        }
+        Update: {
+          rule_id?: string
+          since?: string
+          ticket_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "rule_waits_rule_id_fkey"
+            columns: ["rule_id"]
+            isOneToOne: false
+            referencedRelation: "rules"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "rule_waits_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      rules: {
+        Row: {
+          actions: NonNullable<Json>
+          conditions: NonNullable<Json>
+          created_at: string
+          created_by: string | null
+          enabled: boolean
+          event: Database["public"]["Enums"]["rule_event"]
+          id: string
+          match_all: boolean
+          name: string
+          position: number
+          updated_at: string | null
+          updated_by: string | null
+          wait_hours: number | null
+          wait_status: Database["public"]["Enums"]["ticket_status"] | null
+          workspace_id: string
+        }
+        Insert: {
+          actions: NonNullable<Json>
+          conditions?: NonNullable<Json>
+          created_at?: string
+          created_by?: string | null
+          enabled?: boolean
+          event: Database["public"]["Enums"]["rule_event"]
+          id?: string
+          match_all?: boolean
+          name: string
+          position?: number
+          updated_at?: string | null
+          updated_by?: string | null
+          wait_hours?: number | null
+          wait_status?: Database["public"]["Enums"]["ticket_status"] | null
+          workspace_id: string
+        }
+        Update: {
+          actions?: NonNullable<Json>
+          conditions?: NonNullable<Json>
+          created_at?: string
+          created_by?: string | null
+          enabled?: boolean
+          event?: Database["public"]["Enums"]["rule_event"]
+          id?: string
+          match_all?: boolean
+          name?: string
+          position?: number
+          updated_at?: string | null
+          updated_by?: string | null
+          wait_hours?: number | null
+          wait_status?: Database["public"]["Enums"]["ticket_status"] | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "rules_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       signatures: {
         Row: {
           body: string
@@ -2127,6 +2268,10 @@ export type Database = {
         Args: { p_into: string; p_ticket_id: string }
         Returns: Json
       }
+      move_rule: {
+        Args: { p_rule_id: string; p_up: boolean }
+        Returns: undefined
+      }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
         Returns: string
@@ -2222,6 +2367,24 @@ export type Database = {
         Returns: number
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
+      rule_preview: {
+        Args: {
+          p_conditions: Json
+          p_event: Database["public"]["Enums"]["rule_event"]
+          p_match_all: boolean
+          p_wait_hours?: number
+          p_wait_status?: Database["public"]["Enums"]["ticket_status"]
+          p_workspace_id: string
+        }
+        Returns: {
+          id: string
+          last_message_at: string
+          number: number
+          status: Database["public"]["Enums"]["ticket_status"]
+          subject: string
+        }[]
+      }
+      run_waiting_rules: { Args: Record<PropertyKey, never>; Returns: number }
       save_assignment_settings: {
         Args: {
           p_max_open?: number
@@ -2366,6 +2529,7 @@ export type Database = {
       assignment_mode: "off" | "round_robin" | "least_open"
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
+      rule_event: "ticket_created" | "customer_replied" | "ticket_waited"
       sla_target: "first_response" | "next_response" | "resolution"
       ticket_field_kind: "text" | "number" | "date" | "dropdown" | "checkbox"
       ticket_priority: "low" | "normal" | "high" | "urgent"
@@ -2500,6 +2664,7 @@ export const Constants = {
       assignment_mode: ["off", "round_robin", "least_open"],
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
+      rule_event: ["ticket_created", "customer_replied", "ticket_waited"],
       sla_target: ["first_response", "next_response", "resolution"],
       ticket_field_kind: ["text", "number", "date", "dropdown", "checkbox"],
       ticket_priority: ["low", "normal", "high", "urgent"],
