@@ -36,7 +36,8 @@ const Rows = {
 };
 
 const Definition = {
-  name: z.string({ error: nameMessage }).trim().min(1, nameMessage).max(RULE_LIMITS.name, nameMessage),
+  // Checked with the rows below (superRefine), so one answer names every field to fix.
+  name: z.string(badRequest).trim().default(''),
   event: z.enum(RULE_EVENTS, badRequest),
   wait_status: z.string(badRequest).default(''),
   wait_hours: z.string(badRequest).default(''),
@@ -178,7 +179,7 @@ export const RulesSchema = byIntent([
   z.object({ intent: z.literal('create'), ...Definition }),
   z.object({ intent: z.literal('update'), rule: Id, ...Definition }),
   // Testing needs no name and no action: only what decides which tickets match.
-  z.object({ intent: z.literal('test'), rule: Id.optional(), ...Definition, name: z.string().default('') }),
+  z.object({ intent: z.literal('test'), rule: Id.optional(), ...Definition }),
   z.object({ intent: z.literal('enable'), rule: Id }),
   z.object({ intent: z.literal('disable'), rule: Id }),
   z.object({ intent: z.literal('up'), rule: Id }),
@@ -187,6 +188,8 @@ export const RulesSchema = byIntent([
 ]).superRefine((v, ctx) => {
   if (v.intent !== 'create' && v.intent !== 'update' && v.intent !== 'test') return;
   const fields = v as unknown as Fields;
+  if (v.intent !== 'test' && (!v.name || v.name.length > RULE_LIMITS.name))
+    ctx.addIssue({ code: 'custom', path: ['name'], message: nameMessage });
   if (!readWait(v)) ctx.addIssue({ code: 'custom', path: ['wait_hours'], message: errorMessage('rule_wait_invalid') });
   for (const issue of readRows(fields, v.intent !== 'test').issues)
     ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
