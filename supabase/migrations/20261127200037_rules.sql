@@ -154,7 +154,7 @@ alter table "public"."rules" add constraint "rules_created_by_fkey" FOREIGN KEY 
 
 alter table "public"."rules" validate constraint "rules_created_by_fkey";
 
-alter table "public"."rules" add constraint "rules_name_check" CHECK ((((char_length(name) >= 1) AND (char_length(name) <= 80)) AND (name = btrim(name)))) not valid;
+alter table "public"."rules" add constraint "rules_name_check" CHECK (((char_length(name) >= 1) AND (char_length(name) <= 80))) not valid;
 
 alter table "public"."rules" validate constraint "rules_name_check";
 
@@ -859,6 +859,89 @@ grant update (wait_status) on table public.rules to authenticated;
 grant update on table public.rule_firings to service_role;
 grant update on table public.rule_waits to service_role;
 grant update on table public.rules to service_role;
+
+
+revoke delete on table public.rule_firings from anon;
+revoke delete on table public.rule_firings from authenticated;
+revoke delete on table public.rule_waits from anon;
+revoke delete on table public.rule_waits from authenticated;
+revoke delete on table public.rules from anon;
+revoke execute on function private.business_minutes_before(p_workspace_id uuid, p_at timestamp with time zone, p_minutes numeric) from public;
+revoke execute on function private.fill_placeholders(p_body text, t tickets, p_agent_id uuid) from public;
+revoke execute on function private.rule_act(r rules, p_ticket_id uuid, a jsonb) from public;
+revoke execute on function private.rule_body(p_ticket_id uuid, p_event rule_event) from public;
+revoke execute on function private.rule_check() from public;
+revoke execute on function private.rule_condition_holds(t tickets, p_body text, c jsonb) from public;
+revoke execute on function private.rule_fire(r rules, p_ticket_id uuid, p_event_key text, p_body text) from public;
+revoke execute on function private.rule_matches(r rules, t tickets, p_body text) from public;
+revoke execute on function private.rule_shape_problem(p_conditions jsonb, p_actions jsonb) from public;
+revoke execute on function private.rule_voice(r rules, t tickets) from public;
+revoke execute on function private.rule_waits_follow() from public;
+revoke execute on function private.rule_waits_reset() from public;
+revoke execute on function private.rule_words_match(p_text text, p_words text) from public;
+revoke execute on function private.rules_on_customer_reply() from public;
+revoke execute on function private.rules_on_ticket_created() from public;
+revoke execute on function private.run_rules(p_ticket_id uuid, p_event rule_event, p_event_key text) from public;
+revoke execute on function private.status_since(p_ticket_id uuid) from public;
+revoke execute on function private.ticket_channel(t tickets) from public;
+revoke execute on function public.move_rule(p_rule_id uuid, p_up boolean) from anon;
+revoke execute on function public.move_rule(p_rule_id uuid, p_up boolean) from public;
+revoke execute on function public.rule_preview(p_workspace_id uuid, p_event rule_event, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status, p_wait_hours integer) from anon;
+revoke execute on function public.rule_preview(p_workspace_id uuid, p_event rule_event, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status, p_wait_hours integer) from public;
+revoke execute on function public.run_waiting_rules() from anon;
+revoke execute on function public.run_waiting_rules() from authenticated;
+revoke execute on function public.run_waiting_rules() from public;
+revoke insert on table public.rule_firings from anon;
+revoke insert on table public.rule_firings from authenticated;
+revoke insert on table public.rule_waits from anon;
+revoke insert on table public.rule_waits from authenticated;
+revoke insert on table public.rules from anon;
+revoke insert on table public.rules from authenticated;
+revoke maintain on table public.rule_firings from anon;
+revoke maintain on table public.rule_waits from anon;
+revoke maintain on table public.rule_waits from authenticated;
+revoke maintain on table public.rules from anon;
+revoke references on table public.rule_firings from anon;
+revoke references on table public.rule_waits from anon;
+revoke references on table public.rule_waits from authenticated;
+revoke references on table public.rules from anon;
+revoke select on table public.rule_firings from anon;
+revoke select on table public.rule_waits from anon;
+revoke select on table public.rule_waits from authenticated;
+revoke select on table public.rules from anon;
+revoke trigger on table public.rule_firings from anon;
+revoke trigger on table public.rule_waits from anon;
+revoke trigger on table public.rule_waits from authenticated;
+revoke trigger on table public.rules from anon;
+revoke truncate on table public.rule_firings from anon;
+revoke truncate on table public.rule_waits from anon;
+revoke truncate on table public.rule_waits from authenticated;
+revoke truncate on table public.rules from anon;
+revoke update on table public.rule_firings from anon;
+revoke update on table public.rule_firings from authenticated;
+revoke update on table public.rule_waits from anon;
+revoke update on table public.rule_waits from authenticated;
+revoke update on table public.rules from anon;
+revoke update on table public.rules from authenticated;
+
+grant insert (actions) on table public.rules to authenticated;
+grant insert (conditions) on table public.rules to authenticated;
+grant insert (enabled) on table public.rules to authenticated;
+grant insert (event) on table public.rules to authenticated;
+grant insert (match_all) on table public.rules to authenticated;
+grant insert (name) on table public.rules to authenticated;
+grant insert (wait_hours) on table public.rules to authenticated;
+grant insert (wait_status) on table public.rules to authenticated;
+grant insert (workspace_id) on table public.rules to authenticated;
+grant update ("position") on table public.rules to authenticated;
+grant update (actions) on table public.rules to authenticated;
+grant update (conditions) on table public.rules to authenticated;
+grant update (enabled) on table public.rules to authenticated;
+grant update (event) on table public.rules to authenticated;
+grant update (match_all) on table public.rules to authenticated;
+grant update (name) on table public.rules to authenticated;
+grant update (wait_hours) on table public.rules to authenticated;
+grant update (wait_status) on table public.rules to authenticated;
 
 -- Added by hand (db diff doesn't see scheduled jobs): the waiting rules' sweep, every minute (95_rules.sql).
 select cron.schedule('waiting-rules', '* * * * *', 'select public.run_waiting_rules()');

@@ -74,7 +74,7 @@ grant execute on function private.rule_shape_problem(jsonb, jsonb) to authentica
 create table public.rules (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  name text not null check (char_length(name) between 1 and 80 and name = btrim(name)),
+  name text not null check (char_length(name) between 1 and 80),
   -- The order rules run in (set by the database: last on creation, moved by move_rule).
   position integer not null default 0,
   enabled boolean not null default true,
@@ -94,7 +94,7 @@ create table public.rules (
     case when event = 'ticket_waited'
          then wait_status <> 'closed' and wait_hours between 1 and 1000
          else wait_status is null and wait_hours is null end, false)),
-  constraint rules_shape check (private.rule_shape_problem(conditions, actions) is null)
+    constraint rules_shape check (private.rule_shape_problem(conditions, actions) is null)
 );
 -- One name per workspace, whatever its case: the history names the rule.
 create unique index rules_name_key on public.rules (workspace_id, lower(name));

@@ -177,7 +177,6 @@ describe('rules', () => {
         { event: 'ticket_waited', wait_status: 'closed', wait_hours: 2 },
         { wait_hours: 2 },
         { name: '' },
-        { name: ' padded ' },
         { conditions: Array.from({ length: 6 }, () => ({ field: 'priority', op: 'is', value: 'low' })) },
       ])
         expect((await refused(bad))?.code, JSON.stringify(bad)).toBe('23514');
