@@ -48,7 +48,7 @@ export default function RulesPage() {
                 <h3 className="hd-canned__title">
                   {i + 1}. <bdi>{r.name}</bdi> {r.enabled ? null : <span className="hd-badge">Off</span>}
                 </h3>
-                <dl className="hd-rule__summary">
+                <dl className="hd-rule__summary" data-testid="rule-summary">
                   <div>
                     <dt>When</dt>
                     <dd>{r.when}</dd>
