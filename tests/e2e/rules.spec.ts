@@ -123,6 +123,14 @@ for (const javaScript of [true, false]) {
     await g.goto(`/w/${slug}?view=unassigned`);
     await expect(g.getByTestId('inbox-row').filter({ hasText: 'Another refund' })).toHaveCount(1);
 
+    // Deleted after a confirmation; the history keeps its name.
+    await a.getByTestId('rule').getByText('Delete', { exact: true }).click();
+    await a.getByRole('button', { name: 'Delete for good' }).click();
+    await expect(a.getByText('Rule deleted.')).toBeVisible();
+    await expect(a.getByText('No rules yet.')).toBeVisible();
+    await g.goto(`/w/${slug}/tickets/1`);
+    await expect(g.locator('.hd-history')).toContainText('Rule “Refunds” ran');
+
     for (const c of [admin, agent, customer]) await c.context.close();
   });
 }

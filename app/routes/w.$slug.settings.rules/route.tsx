@@ -38,8 +38,8 @@ export default function RulesPage() {
           Rules ({rules.length} of {RULE_LIMITS.rules})
         </h2>
         <p className="muted small">
-          They run in this order, each at most once per event; what a rule does never sets off another rule. The
-          history of each ticket names the rule that acted.
+          They run in this order, each at most once per event; what a rule does never sets off another rule. The history
+          of each ticket names the rule that acted.
         </p>
         {rules.length ? (
           <ol className="hd-list" data-testid="rules">
@@ -94,29 +94,29 @@ export default function RulesPage() {
                       </SubmitButton>
                     </Form>
                   ) : null}
+                  <details className="hd-rule__edit" open={openFor(r.id)}>
+                    <summary className="button button--secondary">
+                      Edit or test<span className="visually-hidden"> {r.name}</span>
+                    </summary>
+                    <div className="hd-rule__body">
+                      <RuleForm stored={r} />
+                    </div>
+                  </details>
+                  <details className="hd-confirm">
+                    <summary className="button button--ghost">
+                      Delete<span className="visually-hidden"> {r.name}</span>
+                    </summary>
+                    <Form method="post" className="hd-confirm__body stack">
+                      <input type="hidden" name="rule" value={r.id} />
+                      <p>
+                        Delete “<bdi>{r.name}</bdi>”? The history of tickets it acted on keeps its name.
+                      </p>
+                      <SubmitButton name="intent" value="delete" className="button button--danger">
+                        Delete for good<span className="visually-hidden"> {r.name}</span>
+                      </SubmitButton>
+                    </Form>
+                  </details>
                 </div>
-                <details className="hd-rule__edit" open={openFor(r.id)}>
-                  <summary className="button button--secondary">
-                    Edit or test<span className="visually-hidden"> {r.name}</span>
-                  </summary>
-                  <div className="hd-rule__body">
-                    <RuleForm stored={r} />
-                  </div>
-                </details>
-                <details className="hd-confirm">
-                  <summary className="button button--ghost">
-                    Delete<span className="visually-hidden"> {r.name}</span>
-                  </summary>
-                  <Form method="post" className="hd-confirm__body stack">
-                    <input type="hidden" name="rule" value={r.id} />
-                    <p>
-                      Delete “<bdi>{r.name}</bdi>”? The history of tickets it acted on keeps its name.
-                    </p>
-                    <SubmitButton name="intent" value="delete" className="button button--danger">
-                      Delete for good<span className="visually-hidden"> {r.name}</span>
-                    </SubmitButton>
-                  </Form>
-                </details>
               </li>
             ))}
           </ol>
