@@ -15,7 +15,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import type pg from 'pg';
 import { startStack } from '@tend/supabase-local';
 import { accessToken } from './lib/jwt.ts';
 import { cpuMs, median, range, superuser } from './lib/bench.ts';
@@ -151,19 +151,25 @@ async function createFigure() {
       [ws],
     );
     for (const r of rows)
-      await c.query(`insert into memberships (workspace_id, user_id, role) select $1, u, 'agent' from unnest($2::uuid[]) u`, [
-        r.id,
-        AGENTS,
-      ]);
+      await c.query(
+        `insert into memberships (workspace_id, user_id, role) select $1, u, 'agent' from unnest($2::uuid[]) u`,
+        [r.id, AGENTS],
+      );
     await c.query(`insert into assignment_settings (workspace_id, mode) values ($1, 'round_robin')`, [ws]);
-    const refund = (await c.query(`insert into tags (workspace_id, name) values ($1, 'refund') returning id`, [ws])).rows[0].id;
+    const refund = (await c.query(`insert into tags (workspace_id, name) values ($1, 'refund') returning id`, [ws]))
+      .rows[0].id;
     await insertRules(c, ws, RULES(refund, AGENTS[1]!));
   });
-  const token = await accessToken(stack.jwtSecret, { sub: CUSTOMER.id, email: CUSTOMER.email, session_id: crypto.randomUUID() });
+  const token = await accessToken(stack.jwtSecret, {
+    sub: CUSTOMER.id,
+    email: CUSTOMER.email,
+    session_id: crypto.randomUUID(),
+  });
   // Warm-up: connections, plans, caches.
   await round('bench-plain', token);
   await round('bench-rules', token);
-  const rows: { round: number; plain: Awaited<ReturnType<typeof round>>; rules: Awaited<ReturnType<typeof round>> }[] = [];
+  const rows: { round: number; plain: Awaited<ReturnType<typeof round>>; rules: Awaited<ReturnType<typeof round>> }[] =
+    [];
   for (let i = 1; i <= ROUNDS; i++) {
     // Alternate which goes first, so drift on the machine falls on both alike.
     const [a, b] = i % 2 ? ['bench-plain', 'bench-rules'] : ['bench-rules', 'bench-plain'];
@@ -172,7 +178,13 @@ async function createFigure() {
     rows.push({ round: i, plain: a === 'bench-plain' ? first : second, rules: a === 'bench-rules' ? first : second });
   }
   const fired = await superuser(stack, async (c) =>
-    Number((await c.query(`select count(*) from rule_firings f join workspaces w on w.id = f.workspace_id where w.slug = 'bench-rules'`)).rows[0].count),
+    Number(
+      (
+        await c.query(
+          `select count(*) from rule_firings f join workspaces w on w.id = f.workspace_id where w.slug = 'bench-rules'`,
+        )
+      ).rows[0].count,
+    ),
   );
   const ratios = rows.map((r) => r.rules.p95 / r.plain.p95);
   console.log(`\ncreate_ticket through PostgREST, ${CONNECTIONS} clients, ${DURATION} s a round, ${ROUNDS} rounds`);
@@ -253,11 +265,25 @@ async function sweepFigure() {
     const busy = [];
     for (let i = 0; i < 3; i++) busy.push(await sweepOnce(c, pid));
     const total = (await c.query('select count(*)::int as n from tickets')).rows[0].n as number;
-    console.log(`\nThe waiting rules' sweep: ${total} tickets in the database, ${watched} watched by one rule (status ${status})`);
-    console.log(`making the rule (watching the ${watched} tickets): ${backfill.cpu.toFixed(0)} ms database CPU, ${backfill.wall.toFixed(0)} ms`);
+    console.log(
+      `\nThe waiting rules' sweep: ${total} tickets in the database, ${watched} watched by one rule (status ${status})`,
+    );
+    console.log(
+      `making the rule (watching the ${watched} tickets): ${backfill.cpu.toFixed(0)} ms database CPU, ${backfill.wall.toFixed(0)} ms`,
+    );
     console.table([
-      ...idle.map((r, i) => ({ run: `nothing due ${i + 1}`, tickets: r.n, 'db CPU ms': r.cpu.toFixed(0), 'wall ms': r.wall.toFixed(0) })),
-      ...busy.map((r, i) => ({ run: `all due ${i + 1}`, tickets: r.n, 'db CPU ms': r.cpu.toFixed(0), 'wall ms': r.wall.toFixed(0) })),
+      ...idle.map((r, i) => ({
+        run: `nothing due ${i + 1}`,
+        tickets: r.n,
+        'db CPU ms': r.cpu.toFixed(0),
+        'wall ms': r.wall.toFixed(0),
+      })),
+      ...busy.map((r, i) => ({
+        run: `all due ${i + 1}`,
+        tickets: r.n,
+        'db CPU ms': r.cpu.toFixed(0),
+        'wall ms': r.wall.toFixed(0),
+      })),
     ]);
     const idleCpu = median(idle.map((r) => r.cpu));
     const busyCpu = median(busy.map((r) => r.cpu));

@@ -51,10 +51,14 @@ describe('rules', () => {
     };
   const tags = async (id: string) =>
     (
-      await db.sql('select g.name from ticket_tags tt join tags g on g.id = tt.tag_id where tt.ticket_id = $1 order by 1', [id])
+      await db.sql(
+        'select g.name from ticket_tags tt join tags g on g.id = tt.tag_id where tt.ticket_id = $1 order by 1',
+        [id],
+      )
     ).rows.map((r) => r.name as string);
   const events = async (id: string) =>
-    (await db.sql('select type, actor_id, "from", "to" from ticket_events where ticket_id = $1 order by id', [id])).rows as {
+    (await db.sql('select type, actor_id, "from", "to" from ticket_events where ticket_id = $1 order by id', [id]))
+      .rows as {
       type: string;
       actor_id: string | null;
       from: string | null;
@@ -78,11 +82,14 @@ describe('rules', () => {
   beforeAll(async () => {
     for (const r of ROLES) clients[r] = r === 'anon' ? db.anon() : await db.as(r);
     const tag = async (name: string) =>
-      (await db.sql(`insert into tags (workspace_id, name) values ($1, $2) returning id`, [ACME, name])).rows[0].id as string;
+      (await db.sql(`insert into tags (workspace_id, name) values ($1, $2) returning id`, [ACME, name])).rows[0]
+        .id as string;
     refundTag = await tag('refund');
     vipTag = await tag('vip');
     thanksReply = (
-      await db.sql(`select id from canned_replies where workspace_id = $1 and title = 'Thanks, looking into it'`, [ACME])
+      await db.sql(`select id from canned_replies where workspace_id = $1 and title = 'Thanks, looking into it'`, [
+        ACME,
+      ])
     ).rows[0].id;
   });
   beforeEach(async () => {
@@ -103,7 +110,12 @@ describe('rules', () => {
 
         const insert = await c
           .from('rules')
-          .insert({ workspace_id: ACME, name: `By ${role}`, event: 'ticket_created', actions: [{ type: 'assign_auto' }] })
+          .insert({
+            workspace_id: ACME,
+            name: `By ${role}`,
+            event: 'ticket_created',
+            actions: [{ type: 'assign_auto' }],
+          })
           .select('id');
         if (admin) expect(insert.error).toBeNull();
         else expect(insert.error?.message).toMatch(/row-level security|permission denied/);
@@ -123,7 +135,9 @@ describe('rules', () => {
         else expect(preview.error?.message).toMatch(/forbidden|permission denied/);
         const removed = await c.from('rules').delete().eq('id', id).select('id');
         expect(removed.data?.length ?? 0).toBe(admin ? 1 : 0);
-        expect(Number((await db.sql('select count(*) from rules where id = $1', [id])).rows[0].count)).toBe(admin ? 0 : 1);
+        expect(Number((await db.sql('select count(*) from rules where id = $1', [id])).rows[0].count)).toBe(
+          admin ? 0 : 1,
+        );
         // Firings and what the sweep watches: members read the first, nobody the second.
         const waits = await c.from('rule_waits').select('rule_id');
         expect(waits.error?.message).toMatch(/permission denied/);
@@ -292,10 +306,7 @@ describe('rules', () => {
     it('fires once per event: running the event again finds its firing', async () => {
       await rule({ name: 'Once', actions: [{ type: 'add_note', value: 'Seen by a rule.' }] });
       const t = await openTicket(db);
-      const again = await db.sql(
-        `select private.run_rules($1, 'ticket_created', 'created') as n`,
-        [t.id],
-      );
+      const again = await db.sql(`select private.run_rules($1, 'ticket_created', 'created') as n`, [t.id]);
       expect(again.rows[0].n).toBe(0);
       expect(await firings(t.id)).toBe(1);
       const notes = await db.sql(`select count(*) from messages where ticket_id = $1 and kind = 'note'`, [t.id]);
@@ -383,12 +394,14 @@ describe('rules', () => {
     });
 
     it('fills placeholders as the app does', async () => {
-      const body = 'Hi {{ requester.name }} <{{requester.email}}>, {{agent.name}} on #{{ticket.number}} “{{ticket.subject}}” for {{workspace.name}}; {{unknown}} {{';
+      const body =
+        'Hi {{ requester.name }} <{{requester.email}}>, {{agent.name}} on #{{ticket.number}} “{{ticket.subject}}” for {{workspace.name}}; {{unknown}} {{';
       const t = await openTicket(db, 'acmeCustomer', 'About {{agent.name}}');
-      const sql = await db.sql(
-        `select private.fill_placeholders($1, t, $2) as body from tickets t where t.id = $3`,
-        [body, AGENT2, t.id],
-      );
+      const sql = await db.sql(`select private.fill_placeholders($1, t, $2) as body from tickets t where t.id = $3`, [
+        body,
+        AGENT2,
+        t.id,
+      ]);
       const names = await db.sql(
         `select u.id, u.email, p.display_name from auth.users u join profiles p on p.user_id = u.id where u.id = any($1)`,
         [[PEOPLE.acmeCustomer.id, AGENT2]],
@@ -420,7 +433,9 @@ describe('rules', () => {
       });
       const t = await openTicket(db);
       const notes = await db.sql(`select body, author_id from messages where ticket_id = $1 and kind = 'note'`, [t.id]);
-      expect(notes.rows).toEqual([{ body: 'Check the order for customer@example.test.', author_id: PEOPLE.acmeAdmin.id }]);
+      expect(notes.rows).toEqual([
+        { body: 'Check the order for customer@example.test.', author_id: PEOPLE.acmeAdmin.id },
+      ]);
       const seen = await clients.acmeCustomer.from('messages').select('kind').eq('ticket_id', t.id);
       expect(seen.data?.map((m) => m.kind)).toEqual(['reply']);
       const told = await db.sql(`select kind, actor_id from notifications where ticket_id = $1 and recipient_id = $2`, [
@@ -445,8 +460,8 @@ describe('rules', () => {
     });
 
     it('skips what went away since: a member removed, a tag deleted', async () => {
-      const gone = (await db.sql(`insert into tags (workspace_id, name) values ($1, 'temporary') returning id`, [ACME])).rows[0]
-        .id as string;
+      const gone = (await db.sql(`insert into tags (workspace_id, name) values ($1, 'temporary') returning id`, [ACME]))
+        .rows[0].id as string;
       await rule({
         name: 'Leftovers',
         actions: [
@@ -483,10 +498,10 @@ describe('rules', () => {
       const told = async () =>
         Number(
           (
-            await db.sql(`select count(*) from notifications where ticket_id = $1 and kind = 'rule' and recipient_id = $2`, [
-              t.id,
-              AGENT,
-            ])
+            await db.sql(
+              `select count(*) from notifications where ticket_id = $1 and kind = 'rule' and recipient_id = $2`,
+              [t.id, AGENT],
+            )
           ).rows[0].count,
         );
       await sweep();
@@ -512,7 +527,9 @@ describe('rules', () => {
       expect((await clients.acmeAgent.from('tickets').update({ status: 'pending' }).eq('id', t.id)).error).toBeNull();
       // Monday to Friday 09:00–17:00 in Acme's zone.
       const hours = [1, 2, 3, 4, 5].map((weekday) => ({ weekday, opens: '09:00', closes: '17:00' }));
-      expect((await clients.acmeAdmin.rpc('save_business_hours', { p_workspace_id: ACME, p_periods: hours })).error).toBeNull();
+      expect(
+        (await clients.acmeAdmin.rpc('save_business_hours', { p_workspace_id: ACME, p_periods: hours })).error,
+      ).toBeNull();
       try {
         await rule({
           name: 'Two business days',
@@ -530,10 +547,16 @@ describe('rules', () => {
         const minutes = async (from: Date) =>
           Number((await db.sql(`select private.business_minutes_between($1, $2, now()) as m`, [ACME, from])).rows[0].m);
         expect(await minutes(due)).toBeCloseTo(16 * 60, 1);
-        await db.sql(`update rule_waits set since = $2::timestamptz + interval '1 minute' where ticket_id = $1`, [t.id, due]);
+        await db.sql(`update rule_waits set since = $2::timestamptz + interval '1 minute' where ticket_id = $1`, [
+          t.id,
+          due,
+        ]);
         await sweep();
         expect((await ticket(t.id)).priority).toBe('normal');
-        await db.sql(`update rule_waits set since = $2::timestamptz - interval '1 minute' where ticket_id = $1`, [t.id, due]);
+        await db.sql(`update rule_waits set since = $2::timestamptz - interval '1 minute' where ticket_id = $1`, [
+          t.id,
+          due,
+        ]);
         await sweptTo('the priority set high', async () => (await ticket(t.id)).priority === 'high');
       } finally {
         await db.sql('delete from business_hours where workspace_id = $1', [ACME]);
@@ -564,7 +587,9 @@ describe('rules', () => {
       const t = await openTicket(db);
       expect((await clients.acmeAgent.from('tickets').update({ status: 'open' }).eq('id', t.id)).error).toBeNull();
       // It has been open for two hours when the rule is made: watched from then, and due.
-      await db.sql(`update ticket_events set created_at = created_at - interval '2 hours' where ticket_id = $1`, [t.id]);
+      await db.sql(`update ticket_events set created_at = created_at - interval '2 hours' where ticket_id = $1`, [
+        t.id,
+      ]);
       const id = await rule({
         name: 'Stale open',
         event: 'ticket_waited',
@@ -574,7 +599,9 @@ describe('rules', () => {
       });
       await watchOnly(t.id);
       const notes = async () =>
-        Number((await db.sql(`select count(*) from messages where ticket_id = $1 and kind = 'note'`, [t.id])).rows[0].count);
+        Number(
+          (await db.sql(`select count(*) from messages where ticket_id = $1 and kind = 'note'`, [t.id])).rows[0].count,
+        );
       const watched = async () =>
         Number((await db.sql('select count(*) from rule_waits where ticket_id = $1', [t.id])).rows[0].count);
       await sweptTo('the note', async () => (await notes()) === 1);

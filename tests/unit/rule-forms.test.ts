@@ -10,7 +10,10 @@ import { actionValue, conditionValue, RulesSchema, typedRule } from '~/lib/forms
 import { ACTION_TYPES, CONDITION_FIELDS, RULE_LIMITS, RULE_SET_STATUSES } from '~/lib/rules/terms.ts';
 
 const SQL = readFileSync(path.join(__dirname, '..', '..', 'supabase', 'schemas', '95_rules.sql'), 'utf8');
-const SHAPE = SQL.slice(SQL.indexOf('create function private.rule_shape_problem'), SQL.indexOf('create table public.rules'));
+const SHAPE = SQL.slice(
+  SQL.indexOf('create function private.rule_shape_problem'),
+  SQL.indexOf('create table public.rules'),
+);
 
 /** The errors of a refused submission, by field. */
 const errorsOf = (s: ReturnType<typeof form>) => (s.status === 'error' ? s.error : undefined);
@@ -23,7 +26,7 @@ function form(fields: Record<string, string>) {
 
 describe('rules', () => {
   it("offers the database's conditions, actions and statuses", () => {
-    const conditionBlock = SHAPE.slice(SHAPE.indexOf("case e ->> 'field'"), SHAPE.indexOf('return \'condition\''));
+    const conditionBlock = SHAPE.slice(SHAPE.indexOf("case e ->> 'field'"), SHAPE.indexOf("return 'condition'"));
     const actionBlock = SHAPE.slice(SHAPE.indexOf("case e ->> 'type'"), SHAPE.indexOf("return 'action'"));
     const whens = (block: string) => [...block.matchAll(/when '([a-z_]+)' then/g)].map((m) => m[1]);
     expect(whens(conditionBlock)).toEqual(Object.keys(CONDITION_FIELDS));
@@ -104,7 +107,9 @@ describe('rules', () => {
       c0_value: [errorMessage('rule_value_invalid', { what: 'a priority: low, normal, high or urgent' })],
       a0: [errorMessage('rule_needs_action')],
     });
-    expect(errorsOf(form({ intent: 'create', name: 'x', event: 'ticket_created', c0: 'colour:is', a0: 'assign_auto' }))).toMatchObject({
+    expect(
+      errorsOf(form({ intent: 'create', name: 'x', event: 'ticket_created', c0: 'colour:is', a0: 'assign_auto' })),
+    ).toMatchObject({
       c0: [errorMessage('bad_request')],
     });
   });

@@ -26,7 +26,11 @@ const badRequest = { error: errorMessage('bad_request') };
 const Id = z.string(badRequest).regex(UUID_RE, badRequest.error);
 const nameMessage = errorMessage('rule_name_invalid');
 const choice = () => z.string(badRequest).max(40, badRequest).default('');
-const text = () => z.string(badRequest).max(RULE_LIMITS.note + 100, badRequest).default('');
+const text = () =>
+  z
+    .string(badRequest)
+    .max(RULE_LIMITS.note + 100, badRequest)
+    .default('');
 // RULE_LIMITS.conditions and RULE_LIMITS.actions rows (a unit test holds them equal).
 const Rows = {
   ...{ c0: choice(), c1: choice(), c2: choice(), c3: choice(), c4: choice() },

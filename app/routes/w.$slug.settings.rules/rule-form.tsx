@@ -4,7 +4,15 @@
 // suggest the workspace's names (a datalist). "Test this rule" sends the same form and lists the tickets
 // it would have matched, without saving.
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { ErrorList, Field, SelectField, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';
+import {
+  ErrorList,
+  Field,
+  SelectField,
+  SubmitButton,
+  replyErrors,
+  replyFormErrors,
+  replyValue,
+} from '~/components/forms.tsx';
 import { STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import {
   ACTION_TYPES,
@@ -18,6 +26,9 @@ import {
 import type { action, loader } from './rules.server.ts';
 
 const SUGGESTIONS_ID = 'rule-value-suggestions';
+// The rows' numbers (c0…c4, a0…a4).
+const CONDITION_ROWS = Array.from({ length: RULE_LIMITS.conditions }, (_, i) => i);
+const ACTION_ROWS = Array.from({ length: RULE_LIMITS.actions }, (_, i) => i);
 
 type Stored = { id: string; form: Record<string, string> };
 
@@ -77,14 +88,26 @@ export function RuleForm({ stored }: { stored?: Stored }) {
       </fieldset>
       <fieldset className="hd-rule__part stack">
         <legend>If</legend>
-        <SelectField id={fieldId('match')} name="match" label="The ticket matches" defaultValue={value('match') || 'all'}>
+        <SelectField
+          id={fieldId('match')}
+          name="match"
+          label="The ticket matches"
+          defaultValue={value('match') || 'all'}
+        >
           <option value="all">all of these conditions</option>
           <option value="any">any of these conditions</option>
         </SelectField>
-        <p className="field__hint">No condition: every ticket. Words match as English words (refund finds “refunds”).</p>
-        {Array.from({ length: RULE_LIMITS.conditions }, (_, i) => (
+        <p className="field__hint">
+          No condition: every ticket. Words match as English words (refund finds “refunds”).
+        </p>
+        {CONDITION_ROWS.map((i) => (
           <div className="hd-rule__row" key={`c${i}`}>
-            <SelectField id={fieldId(`c${i}`)} name={`c${i}`} label={`Condition ${i + 1}`} defaultValue={value(`c${i}`)}>
+            <SelectField
+              id={fieldId(`c${i}`)}
+              name={`c${i}`}
+              label={`Condition ${i + 1}`}
+              defaultValue={value(`c${i}`)}
+            >
               <option value="">—</option>
               {CONDITION_CHOICES.map((c) => (
                 <option key={c.value} value={c.value}>
@@ -109,7 +132,7 @@ export function RuleForm({ stored }: { stored?: Stored }) {
       <fieldset className="hd-rule__part stack">
         <legend>Then</legend>
         <ErrorList errors={replyErrors(result, 'a0')} />
-        {Array.from({ length: RULE_LIMITS.actions }, (_, i) => (
+        {ACTION_ROWS.map((i) => (
           <div className="hd-rule__row" key={`a${i}`}>
             <SelectField id={fieldId(`a${i}`)} name={`a${i}`} label={`Action ${i + 1}`} defaultValue={value(`a${i}`)}>
               <option value="">—</option>

@@ -74,7 +74,9 @@ function conditionLine(c: RuleCondition, refs: References) {
   return `${CONDITION_FIELDS[c.field].label} ${OP_LABELS[c.op]} “${said}”`;
 }
 function actionLine(a: RuleAction, refs: References) {
-  return a.type === 'assign_auto' ? ACTION_TYPES[a.type] : `${ACTION_TYPES[a.type]} “${shownValue(a.type, a.value, refs)}”`;
+  return a.type === 'assign_auto'
+    ? ACTION_TYPES[a.type]
+    : `${ACTION_TYPES[a.type]} “${shownValue(a.type, a.value, refs)}”`;
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -96,7 +98,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     workspace,
     notice: notice && notice in NOTICES ? NOTICES[notice as Notice] : null,
     // What the value fields suggest (a datalist: the names a rule can refer to).
-    suggestions: [...refs.tags.map((t) => t.name), ...refs.people.map((p) => p.name), ...refs.replies.map((r) => r.title)],
+    suggestions: [
+      ...refs.tags.map((t) => t.name),
+      ...refs.people.map((p) => p.name),
+      ...refs.replies.map((r) => r.title),
+    ],
     rules: rules.map((r) => {
       const conditions = r.conditions as unknown as RuleCondition[];
       const actions = r.actions as unknown as RuleAction[];
@@ -148,7 +154,10 @@ function resolve(rule: TypedRule, refs: References) {
     } else if (kind === 'send_reply') {
       id = refs.replies.find((r) => r.title.toLowerCase() === value.toLowerCase())?.id;
       code = 'rule_reply_unknown';
-    } else if ((kind === 'assignee' || kind === 'assign' || kind === 'notify') && !['none', 'assignee'].includes(value)) {
+    } else if (
+      (kind === 'assignee' || kind === 'assign' || kind === 'notify') &&
+      !['none', 'assignee'].includes(value)
+    ) {
       id = person(value);
       code = 'rule_agent_unknown';
     }
@@ -161,7 +170,9 @@ function resolve(rule: TypedRule, refs: References) {
     value: lookUp(c.field, c.value, `c${c.row}_value`) ?? '',
   }));
   const actions = rule.actions.map((a) =>
-    a.type === 'assign_auto' ? { type: a.type } : { type: a.type, value: lookUp(a.type, a.value, `a${a.row}_value`) ?? '' },
+    a.type === 'assign_auto'
+      ? { type: a.type }
+      : { type: a.type, value: lookUp(a.type, a.value, `a${a.row}_value`) ?? '' },
   );
   return { conditions, actions, fieldErrors };
 }
@@ -192,7 +203,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const { message, status } = error
       ? mapDbError(error, context)
       : { message: errorMessage('not_found'), status: errorStatus('not_found') };
-    return dataWithSession(request, { result: submission.reply({ formErrors: [message] }), target, preview: null }, { status });
+    return dataWithSession(
+      request,
+      { result: submission.reply({ formErrors: [message] }), target, preview: null },
+      { status },
+    );
   };
 
   if (value.intent === 'enable' || value.intent === 'disable') {
@@ -202,7 +217,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       .eq('workspace_id', workspace.id)
       .eq('id', value.rule)
       .select('id');
-    return error || !rows.length ? refuse(error, 'switch rule') : done(value.intent === 'enable' ? 'enabled' : 'disabled');
+    return error || !rows.length
+      ? refuse(error, 'switch rule')
+      : done(value.intent === 'enable' ? 'enabled' : 'disabled');
   }
   if (value.intent === 'up' || value.intent === 'down') {
     const { error } = await supabase.rpc('move_rule', { p_rule_id: value.rule, p_up: value.intent === 'up' });
