@@ -10,6 +10,7 @@
 //     ≤ 2 s of database CPU a run at 1 M tickets.
 // Noisy on a shared machine: read the range of the rounds.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=4 BENCH_CONNECTIONS=4 BENCH_SWEEP_TICKETS=100000 npm run bench:rules
+//   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second)
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -228,6 +229,8 @@ async function sweepFigure() {
     stack.dbUrl,
   ]);
   await superuser(stack, async (c) => {
+    // This run's sweeps are the only ones: pg_cron's every minute would race the bulk updates below.
+    await c.query(`select cron.unschedule('waiting-rules')`);
     const pid = (await c.query('select pg_backend_pid() as pid')).rows[0].pid as number;
     const ws = (await c.query(`select id from workspaces where slug = 'acme'`)).rows[0].id;
     // Business hours (the sweep's threshold is business time), and a waiting rule on the biggest status.
@@ -298,7 +301,7 @@ async function sweepFigure() {
 }
 
 try {
-  await createFigure();
+  if (process.env.BENCH_CREATE !== '0') await createFigure();
   if (SWEEP_TICKETS > 0) await sweepFigure();
 } finally {
   await stack.stop();

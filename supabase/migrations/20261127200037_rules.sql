@@ -676,6 +676,9 @@ begin
     perform set_config('request.jwt.claims', '{"role": "service_role"}', true);
   end if;
   for r in select x.* from public.rules x where x.event = 'ticket_waited' and x.enabled order by x.workspace_id, x.position, x.id loop
+    -- A rule being edited right now (its waits about to be replaced) waits for the next run.
+    perform 1 from public.rules x where x.id = r.id for share skip locked;
+    continue when not found;
     due := private.business_minutes_before(r.workspace_id, now(), r.wait_hours * 60);
     continue when due is null;
     for w in select x.* from public.rule_waits x where x.rule_id = r.id and x.since <= due
