@@ -230,7 +230,7 @@ async function sweepFigure() {
   ]);
   await superuser(stack, async (c) => {
     // This run's sweeps are the only ones: pg_cron's every minute would race the bulk updates below.
-    await c.query(`select cron.unschedule('waiting-rules')`);
+    await c.query(`update cron.job set active = false where jobname = 'waiting-rules'`);
     const pid = (await c.query('select pg_backend_pid() as pid')).rows[0].pid as number;
     const ws = (await c.query(`select id from workspaces where slug = 'acme'`)).rows[0].id;
     // Business hours (the sweep's threshold is business time), and a waiting rule on the biggest status.
