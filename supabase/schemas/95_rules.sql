@@ -5,7 +5,8 @@
 -- triggers), waiting rules from the scheduler (pg_cron, every minute). Each firing is written once
 -- (rule_firings) and named in the ticket's history; what a rule does makes no event that rules answer.
 
-create type public.rule_event as enum ('ticket_created', 'customer_replied', 'ticket_waited');
+-- A rule's event is checked text, not an enum: the app's enums travel to every page's browser code
+-- (database.types.ts's Constants), and the event list is the rules page's alone (app/lib/rules/terms.ts).
 
 -- What a rule's conditions and actions may say, checked as a whole (a check constraint, so every writer
 -- gets the same answer): the problem, or null when the shape is right. References (a tag, a member, a
@@ -78,7 +79,7 @@ create table public.rules (
   -- The order rules run in (set by the database: last on creation, moved by move_rule).
   position integer not null default 0,
   enabled boolean not null default true,
-  event public.rule_event not null,
+  event text not null check (event in ('ticket_created', 'customer_replied', 'ticket_waited')),
   -- A waiting rule's status and business hours (workspaces' hours, docs/decisions/040-business-time-and-sla.md).
   wait_status public.ticket_status,
   wait_hours integer,
@@ -277,7 +278,7 @@ end $$;
 
 -- The text a rule's "body" conditions read: the request's first message for a new ticket, else the
 -- customer's latest message (their reply, or what they last wrote before the wait).
-create function private.rule_body(p_ticket_id uuid, p_event public.rule_event) returns text
+create function private.rule_body(p_ticket_id uuid, p_event text) returns text
 language plpgsql stable security definer set search_path = '' as $$
 begin
   if p_event = 'ticket_created' then
@@ -455,7 +456,7 @@ begin
 end $$;
 
 -- The workspace's enabled rules for an event, in order, on one ticket: the number that fired.
-create function private.run_rules(p_ticket_id uuid, p_event public.rule_event, p_event_key text) returns integer
+create function private.run_rules(p_ticket_id uuid, p_event text, p_event_key text) returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
   r public.rules;
@@ -559,7 +560,7 @@ select cron.schedule('waiting-rules', '* * * * *', 'select public.run_waiting_ru
 -- conditions match now, at most 20: the body as the event would read it; a waiting rule also needs the
 -- ticket in its status for its hours. Admins; nothing is written.
 create function public.rule_preview(
-  p_workspace_id uuid, p_event public.rule_event, p_match_all boolean, p_conditions jsonb,
+  p_workspace_id uuid, p_event text, p_match_all boolean, p_conditions jsonb,
   p_wait_status public.ticket_status default null, p_wait_hours integer default null
 ) returns table (id uuid, number integer, subject text, status public.ticket_status, last_message_at timestamptz)
 language plpgsql stable security definer set search_path = '' as $$
@@ -572,6 +573,7 @@ begin
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
   end if;
   if private.rule_shape_problem(p_conditions, '[{"type": "assign_auto"}]') is not null
+     or not coalesce(p_event = any (array['ticket_created', 'customer_replied', 'ticket_waited']), false)
      or (p_event = 'ticket_waited' and (p_wait_status is null or p_wait_hours is null or p_wait_hours not between 1 and 1000)) then
     raise exception using errcode = 'P0001', message = 'bad_request', detail = 'rule';
   end if;
@@ -590,8 +592,8 @@ begin
     end if;
   end loop;
 end $$;
-revoke all on function public.rule_preview(uuid, public.rule_event, boolean, jsonb, public.ticket_status, integer) from public, anon;
-grant execute on function public.rule_preview(uuid, public.rule_event, boolean, jsonb, public.ticket_status, integer)
+revoke all on function public.rule_preview(uuid, text, boolean, jsonb, public.ticket_status, integer) from public, anon;
+grant execute on function public.rule_preview(uuid, text, boolean, jsonb, public.ticket_status, integer)
   to authenticated, service_role;
 
 -- Moves a rule one place earlier (p_up) or later; the workspace's order is renumbered 0, 1, 2, … As the
@@ -623,11 +625,11 @@ grant execute on function public.move_rule(uuid, boolean) to authenticated, serv
 
 revoke all on function private.rule_check(), private.status_since(uuid), private.rule_waits_follow(), private.rule_waits_reset(),
   private.business_minutes_before(uuid, timestamptz, numeric), private.rule_words_match(text, text),
-  private.ticket_channel(public.tickets), private.rule_body(uuid, public.rule_event),
+  private.ticket_channel(public.tickets), private.rule_body(uuid, text),
   private.rule_condition_holds(public.tickets, text, jsonb), private.rule_matches(public.rules, public.tickets, text),
   private.fill_placeholders(text, public.tickets, uuid), private.rule_voice(public.rules, public.tickets),
   private.rule_act(public.rules, uuid, jsonb), private.rule_fire(public.rules, uuid, text, text),
-  private.run_rules(uuid, public.rule_event, text), private.rules_on_ticket_created(), private.rules_on_customer_reply()
+  private.run_rules(uuid, text, text), private.rules_on_ticket_created(), private.rules_on_customer_reply()
   from public;
 
 -- ---------------------------------------------------------------------------------------------

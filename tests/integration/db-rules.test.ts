@@ -72,7 +72,6 @@ describe('database rules', () => {
         { typname: 'assignment_mode', labels: ['off', 'round_robin', 'least_open'] },
         { typname: 'help_article_status', labels: ['draft', 'published'] },
         { typname: 'member_role', labels: ['admin', 'agent'] },
-        { typname: 'rule_event', labels: ['ticket_created', 'customer_replied', 'ticket_waited'] },
         { typname: 'sla_target', labels: ['first_response', 'next_response', 'resolution'] },
         { typname: 'ticket_field_kind', labels: ['text', 'number', 'date', 'dropdown', 'checkbox'] },
         { typname: 'ticket_priority', labels: ['low', 'normal', 'high', 'urgent'] },

@@ -7,7 +7,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
 import { errorMessage } from '~/lib/errors/catalogue.server.ts';
 import { actionValue, conditionValue, RulesSchema, typedRule } from '~/lib/forms/rules-schemas.server.ts';
-import { ACTION_TYPES, CONDITION_FIELDS, RULE_LIMITS, RULE_SET_STATUSES } from '~/lib/rules/terms.ts';
+import { ACTION_TYPES, CONDITION_FIELDS, RULE_EVENTS, RULE_LIMITS, RULE_SET_STATUSES } from '~/lib/rules/terms.ts';
 
 const SQL = readFileSync(path.join(__dirname, '..', '..', 'supabase', 'schemas', '95_rules.sql'), 'utf8');
 const SHAPE = SQL.slice(
@@ -37,6 +37,8 @@ describe('rules', () => {
     expect(SHAPE).toContain(`jsonb_array_length(p_actions) not between 1 and ${RULE_LIMITS.actions}`);
     expect(SQL).toContain(`wait_hours between 1 and ${RULE_LIMITS.waitHours}`);
     expect(SQL).toContain(`>= ${RULE_LIMITS.rules} then`);
+    const events = /event text not null check \(event in \(([^)]+)\)\)/.exec(SQL)?.[1];
+    expect(events?.split(',').map((e) => e.trim().replaceAll("'", ''))).toEqual([...RULE_EVENTS]);
     // The form's rows: as many as a rule may have.
     const shape = (RulesSchema.options[0] as unknown as { shape: Record<string, unknown> }).shape;
     expect(Object.keys(shape).filter((k) => /^c\d$/.test(k))).toHaveLength(RULE_LIMITS.conditions);

@@ -2,9 +2,8 @@
 // and how it is compared) and the actions, with the words the settings page uses for them. The database
 // checks the same lists (private.rule_shape_problem, supabase/schemas/95_rules.sql; a unit test holds
 // them equal). Shared by the page and its action.
-import { Constants } from '../supabase/database.types.ts';
-
-export const RULE_EVENTS = Constants.public.Enums.rule_event;
+/** rules.event's values (checked text in the database: a unit test holds the two lists equal). */
+export const RULE_EVENTS = ['ticket_created', 'customer_replied', 'ticket_waited'] as const;
 export type RuleEvent = (typeof RULE_EVENTS)[number];
 export const RULE_EVENT_LABELS: Record<RuleEvent, string> = {
   ticket_created: 'A ticket is created',

@@ -1266,7 +1266,7 @@ export type Database = {
           created_at: string
           created_by: string | null
           enabled: boolean
-          event: Database["public"]["Enums"]["rule_event"]
+          event: string
           id: string
           match_all: boolean
           name: string
@@ -1283,7 +1283,7 @@ export type Database = {
           created_at?: string
           created_by?: string | null
           enabled?: boolean
-          event: Database["public"]["Enums"]["rule_event"]
+          event: string
           id?: string
           match_all?: boolean
           name: string
@@ -1300,7 +1300,7 @@ export type Database = {
           created_at?: string
           created_by?: string | null
           enabled?: boolean
-          event?: Database["public"]["Enums"]["rule_event"]
+          event?: string
           id?: string
           match_all?: boolean
           name?: string
@@ -2370,7 +2370,7 @@ export type Database = {
       rule_preview: {
         Args: {
           p_conditions: Json
-          p_event: Database["public"]["Enums"]["rule_event"]
+          p_event: string
           p_match_all: boolean
           p_wait_hours?: number
           p_wait_status?: Database["public"]["Enums"]["ticket_status"]
@@ -2529,7 +2529,6 @@ export type Database = {
       assignment_mode: "off" | "round_robin" | "least_open"
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
-      rule_event: "ticket_created" | "customer_replied" | "ticket_waited"
       sla_target: "first_response" | "next_response" | "resolution"
       ticket_field_kind: "text" | "number" | "date" | "dropdown" | "checkbox"
       ticket_priority: "low" | "normal" | "high" | "urgent"
@@ -2664,7 +2663,6 @@ export const Constants = {
       assignment_mode: ["off", "round_robin", "least_open"],
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
-      rule_event: ["ticket_created", "customer_replied", "ticket_waited"],
       sla_target: ["first_response", "next_response", "resolution"],
       ticket_field_kind: ["text", "number", "date", "dropdown", "checkbox"],
       ticket_priority: ["low", "normal", "high", "urgent"],

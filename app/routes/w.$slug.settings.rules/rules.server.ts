@@ -18,6 +18,7 @@ import {
   RULE_EVENT_LABELS,
   type RuleAction,
   type RuleCondition,
+  type RuleEvent,
 } from '~/lib/rules/terms.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 
@@ -128,7 +129,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         when:
           r.event === 'ticket_waited'
             ? `A ticket has waited ${r.wait_hours} business hour${r.wait_hours === 1 ? '' : 's'} in ${STATUS_LABELS[r.wait_status ?? 'open']}`
-            : RULE_EVENT_LABELS[r.event],
+            : RULE_EVENT_LABELS[r.event as RuleEvent],
         match: r.match_all ? 'all' : 'any',
         conditions: conditions.map((c) => conditionLine(c, refs)),
         actions: actions.map((a) => actionLine(a, refs)),

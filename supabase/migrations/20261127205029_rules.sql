@@ -56,8 +56,6 @@ begin
 end $function$
 ;
 
-create type "public"."rule_event" as enum ('ticket_created', 'customer_replied', 'ticket_waited');
-
 alter table "public"."ticket_events" drop constraint "ticket_events_type_check";
 
 
@@ -89,7 +87,7 @@ alter table "public"."rule_waits" enable row level security;
     "name" text not null,
     "position" integer not null default 0,
     "enabled" boolean not null default true,
-    "event" rule_event not null,
+    "event" text not null,
     "wait_status" ticket_status,
     "wait_hours" integer,
     "match_all" boolean not null default true,
@@ -154,6 +152,10 @@ alter table "public"."rules" add constraint "rules_created_by_fkey" FOREIGN KEY 
 
 alter table "public"."rules" validate constraint "rules_created_by_fkey";
 
+alter table "public"."rules" add constraint "rules_event_check" CHECK ((event = ANY (ARRAY['ticket_created'::text, 'customer_replied'::text, 'ticket_waited'::text]))) not valid;
+
+alter table "public"."rules" validate constraint "rules_event_check";
+
 alter table "public"."rules" add constraint "rules_name_check" CHECK (((char_length(name) >= 1) AND (char_length(name) <= 80))) not valid;
 
 alter table "public"."rules" validate constraint "rules_name_check";
@@ -168,7 +170,7 @@ alter table "public"."rules" validate constraint "rules_updated_by_fkey";
 
 alter table "public"."rules" add constraint "rules_wait" CHECK (COALESCE(
 CASE
-    WHEN (event = 'ticket_waited'::rule_event) THEN ((wait_status <> 'closed'::ticket_status) AND ((wait_hours >= 1) AND (wait_hours <= 1000)))
+    WHEN (event = 'ticket_waited'::text) THEN ((wait_status <> 'closed'::ticket_status) AND ((wait_hours >= 1) AND (wait_hours <= 1000)))
     ELSE ((wait_status IS NULL) AND (wait_hours IS NULL))
 END, false)) not valid;
 
@@ -300,7 +302,7 @@ begin
 end $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.rule_body(p_ticket_id uuid, p_event rule_event)
+CREATE OR REPLACE FUNCTION private.rule_body(p_ticket_id uuid, p_event text)
  RETURNS text
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
@@ -544,7 +546,7 @@ begin
 end $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.run_rules(p_ticket_id uuid, p_event rule_event, p_event_key text)
+CREATE OR REPLACE FUNCTION private.run_rules(p_ticket_id uuid, p_event text, p_event_key text)
  RETURNS integer
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -622,7 +624,7 @@ begin
 end $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.rule_preview(p_workspace_id uuid, p_event rule_event, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status DEFAULT NULL::ticket_status, p_wait_hours integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION public.rule_preview(p_workspace_id uuid, p_event text, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status DEFAULT NULL::ticket_status, p_wait_hours integer DEFAULT NULL::integer)
  RETURNS TABLE(id uuid, number integer, subject text, status ticket_status, last_message_at timestamp with time zone)
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
@@ -637,6 +639,7 @@ begin
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
   end if;
   if private.rule_shape_problem(p_conditions, '[{"type": "assign_auto"}]') is not null
+     or not coalesce(p_event = any (array['ticket_created', 'customer_replied', 'ticket_waited']), false)
      or (p_event = 'ticket_waited' and (p_wait_status is null or p_wait_hours is null or p_wait_hours not between 1 and 1000)) then
     raise exception using errcode = 'P0001', message = 'bad_request', detail = 'rule';
   end if;
@@ -810,8 +813,8 @@ grant execute on function private.rule_shape_problem(p_conditions jsonb, p_actio
 grant execute on function private.rule_shape_problem(p_conditions jsonb, p_actions jsonb) to service_role;
 grant execute on function public.move_rule(p_rule_id uuid, p_up boolean) to authenticated;
 grant execute on function public.move_rule(p_rule_id uuid, p_up boolean) to service_role;
-grant execute on function public.rule_preview(p_workspace_id uuid, p_event rule_event, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status, p_wait_hours integer) to authenticated;
-grant execute on function public.rule_preview(p_workspace_id uuid, p_event rule_event, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status, p_wait_hours integer) to service_role;
+grant execute on function public.rule_preview(p_workspace_id uuid, p_event text, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status, p_wait_hours integer) to authenticated;
+grant execute on function public.rule_preview(p_workspace_id uuid, p_event text, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status, p_wait_hours integer) to service_role;
 grant execute on function public.run_waiting_rules() to service_role;
 grant insert (actions) on table public.rules to authenticated;
 grant insert (conditions) on table public.rules to authenticated;
@@ -863,7 +866,6 @@ grant update on table public.rule_firings to service_role;
 grant update on table public.rule_waits to service_role;
 grant update on table public.rules to service_role;
 
-
 revoke delete on table public.rule_firings from anon;
 revoke delete on table public.rule_firings from authenticated;
 revoke delete on table public.rule_waits from anon;
@@ -872,7 +874,7 @@ revoke delete on table public.rules from anon;
 revoke execute on function private.business_minutes_before(p_workspace_id uuid, p_at timestamp with time zone, p_minutes numeric) from public;
 revoke execute on function private.fill_placeholders(p_body text, t tickets, p_agent_id uuid) from public;
 revoke execute on function private.rule_act(r rules, p_ticket_id uuid, a jsonb) from public;
-revoke execute on function private.rule_body(p_ticket_id uuid, p_event rule_event) from public;
+revoke execute on function private.rule_body(p_ticket_id uuid, p_event text) from public;
 revoke execute on function private.rule_check() from public;
 revoke execute on function private.rule_condition_holds(t tickets, p_body text, c jsonb) from public;
 revoke execute on function private.rule_fire(r rules, p_ticket_id uuid, p_event_key text, p_body text) from public;
@@ -884,13 +886,13 @@ revoke execute on function private.rule_waits_reset() from public;
 revoke execute on function private.rule_words_match(p_text text, p_words text) from public;
 revoke execute on function private.rules_on_customer_reply() from public;
 revoke execute on function private.rules_on_ticket_created() from public;
-revoke execute on function private.run_rules(p_ticket_id uuid, p_event rule_event, p_event_key text) from public;
+revoke execute on function private.run_rules(p_ticket_id uuid, p_event text, p_event_key text) from public;
 revoke execute on function private.status_since(p_ticket_id uuid) from public;
 revoke execute on function private.ticket_channel(t tickets) from public;
 revoke execute on function public.move_rule(p_rule_id uuid, p_up boolean) from anon;
 revoke execute on function public.move_rule(p_rule_id uuid, p_up boolean) from public;
-revoke execute on function public.rule_preview(p_workspace_id uuid, p_event rule_event, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status, p_wait_hours integer) from anon;
-revoke execute on function public.rule_preview(p_workspace_id uuid, p_event rule_event, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status, p_wait_hours integer) from public;
+revoke execute on function public.rule_preview(p_workspace_id uuid, p_event text, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status, p_wait_hours integer) from anon;
+revoke execute on function public.rule_preview(p_workspace_id uuid, p_event text, p_match_all boolean, p_conditions jsonb, p_wait_status ticket_status, p_wait_hours integer) from public;
 revoke execute on function public.run_waiting_rules() from anon;
 revoke execute on function public.run_waiting_rules() from authenticated;
 revoke execute on function public.run_waiting_rules() from public;
