@@ -14,6 +14,42 @@ export type Database = {
   }
   public: {
     Tables: {
+      after_hours_replies: {
+        Row: {
+          canned_reply_id: string
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          canned_reply_id: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          canned_reply_id?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "after_hours_replies_canned_reply_id_fkey"
+            columns: ["canned_reply_id"]
+            isOneToOne: false
+            referencedRelation: "canned_replies"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "after_hours_replies_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       assignment_settings: {
         Row: {
           last_assignee_id: string | null
@@ -199,6 +235,95 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: "companies_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      csat_settings: {
+        Row: {
+          enabled: boolean
+          question: string
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          enabled?: boolean
+          question?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          enabled?: boolean
+          question?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "csat_settings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      csat_surveys: {
+        Row: {
+          assignee_id: string | null
+          comment: string | null
+          created_at: string
+          expires_at: string
+          id: string
+          question: string
+          rated_at: string | null
+          rating: Database["public"]["Enums"]["csat_rating"] | null
+          requester_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Insert: {
+          assignee_id?: string | null
+          comment?: string | null
+          created_at?: string
+          expires_at?: string
+          id?: string
+          question: string
+          rated_at?: string | null
+          rating?: Database["public"]["Enums"]["csat_rating"] | null
+          requester_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Update: {
+          assignee_id?: string | null
+          comment?: string | null
+          created_at?: string
+          expires_at?: string
+          id?: string
+          question?: string
+          rated_at?: string | null
+          rating?: Database["public"]["Enums"]["csat_rating"] | null
+          requester_id?: string
+          ticket_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "csat_surveys_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "csat_surveys_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -1180,147 +1305,6 @@ export type Database = {
         }
         Relationships: []
       }
-      rule_firings: {
-        Row: {
-          event_key: string
-          fired_at: string
-          rule_id: string
-          ticket_id: string
-          workspace_id: string
-        }
-        Insert: {
-          event_key: string
-          fired_at?: string
-          rule_id: string
-          ticket_id: string
-          workspace_id: string
-        }
-        Update: {
-          event_key?: string
-          fired_at?: string
-          rule_id?: string
-          ticket_id?: string
-          workspace_id?: string
-        }
-        Relationships: [
-          {
-            foreignKeyName: "rule_firings_rule_id_fkey"
-            columns: ["rule_id"]
-            isOneToOne: false
-            referencedRelation: "rules"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "rule_firings_ticket_id_fkey"
-            columns: ["ticket_id"]
-            isOneToOne: false
-            referencedRelation: "tickets"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "rule_firings_workspace_id_fkey"
-            columns: ["workspace_id"]
-            isOneToOne: false
-            referencedRelation: "workspaces"
-            referencedColumns: ["id"]
-          },
-        ]
-      }
-      rule_waits: {
-        Row: {
-          rule_id: string
-          since: string
-          ticket_id: string
-        }
-        Insert: {
-          rule_id: string
-          since: string
-          ticket_id: string
-        }
-        Update: {
-          rule_id?: string
-          since?: string
-          ticket_id?: string
-        }
-        Relationships: [
-          {
-            foreignKeyName: "rule_waits_rule_id_fkey"
-            columns: ["rule_id"]
-            isOneToOne: false
-            referencedRelation: "rules"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "rule_waits_ticket_id_fkey"
-            columns: ["ticket_id"]
-            isOneToOne: false
-            referencedRelation: "tickets"
-            referencedColumns: ["id"]
-          },
-        ]
-      }
-      rules: {
-        Row: {
-          actions: NonNullable<Json>
-          conditions: NonNullable<Json>
-          created_at: string
-          created_by: string | null
-          enabled: boolean
-          event: string
-          id: string
-          match_all: boolean
-          name: string
-          position: number
-          updated_at: string | null
-          updated_by: string | null
-          wait_hours: number | null
-          wait_status: Database["public"]["Enums"]["ticket_status"] | null
-          workspace_id: string
-        }
-        Insert: {
-          actions: NonNullable<Json>
-          conditions?: NonNullable<Json>
-          created_at?: string
-          created_by?: string | null
-          enabled?: boolean
-          event: string
-          id?: string
-          match_all?: boolean
-          name: string
-          position?: number
-          updated_at?: string | null
-          updated_by?: string | null
-          wait_hours?: number | null
-          wait_status?: Database["public"]["Enums"]["ticket_status"] | null
-          workspace_id: string
-        }
-        Update: {
-          actions?: NonNullable<Json>
-          conditions?: NonNullable<Json>
-          created_at?: string
-          created_by?: string | null
-          enabled?: boolean
-          event?: string
-          id?: string
-          match_all?: boolean
-          name?: string
-          position?: number
-          updated_at?: string | null
-          updated_by?: string | null
-          wait_hours?: number | null
-          wait_status?: Database["public"]["Enums"]["ticket_status"] | null
-          workspace_id?: string
-        }
-        Relationships: [
-          {
-            foreignKeyName: "rules_workspace_id_fkey"
-            columns: ["workspace_id"]
-            isOneToOne: false
-            referencedRelation: "workspaces"
-            referencedColumns: ["id"]
-          },
-        ]
-      }
       signatures: {
         Row: {
           body: string
@@ -2035,6 +2019,15 @@ export type Database = {
         Args: { p_name: string; p_ticket_id: string }
         Returns: string
       }
+      agent_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
+      }
       announce_help_editor: {
         Args: { p_article_id: number; p_presence_ref: string }
         Returns: undefined
@@ -2148,6 +2141,15 @@ export type Database = {
           isOneToOne: true
           isSetofReturn: false
         }
+      }
+      csat_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
       }
       customer_page: {
         Args: {
@@ -2268,10 +2270,6 @@ export type Database = {
         Args: { p_into: string; p_ticket_id: string }
         Returns: Json
       }
-      move_rule: {
-        Args: { p_rule_id: string; p_up: boolean }
-        Returns: undefined
-      }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
         Returns: string
@@ -2322,6 +2320,16 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      rate_ticket: {
+        Args: {
+          p_comment?: string
+          p_number: number
+          p_rating?: Database["public"]["Enums"]["csat_rating"]
+          p_slug: string
+          p_token: string
+        }
+        Returns: Json
+      }
       receive_email: {
         Args: {
           p_attachments?: Json
@@ -2367,24 +2375,10 @@ export type Database = {
         Returns: number
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
-      rule_preview: {
-        Args: {
-          p_conditions: Json
-          p_event: string
-          p_match_all: boolean
-          p_wait_hours?: number
-          p_wait_status?: Database["public"]["Enums"]["ticket_status"]
-          p_workspace_id: string
-        }
-        Returns: {
-          id: string
-          last_message_at: string
-          number: number
-          status: Database["public"]["Enums"]["ticket_status"]
-          subject: string
-        }[]
+      save_after_hours_reply: {
+        Args: { p_canned_reply_id?: string; p_workspace_id: string }
+        Returns: undefined
       }
-      run_waiting_rules: { Args: Record<PropertyKey, never>; Returns: number }
       save_assignment_settings: {
         Args: {
           p_max_open?: number
@@ -2395,6 +2389,10 @@ export type Database = {
       }
       save_business_hours: {
         Args: { p_periods: Json; p_workspace_id: string }
+        Returns: undefined
+      }
+      save_csat_settings: {
+        Args: { p_enabled: boolean; p_question: string; p_workspace_id: string }
         Returns: undefined
       }
       save_notification_settings: {
@@ -2475,6 +2473,16 @@ export type Database = {
           number: number
         }[]
       }
+      survey_token: { Args: { p_survey_id: string }; Returns: string }
+      tag_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
+      }
       ticket_field_list: {
         Args: { p_number: number; p_slug: string }
         Returns: Json
@@ -2527,6 +2535,7 @@ export type Database = {
     }
     Enums: {
       assignment_mode: "off" | "round_robin" | "least_open"
+      csat_rating: "good" | "okay" | "bad"
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
       sla_target: "first_response" | "next_response" | "resolution"
@@ -2661,6 +2670,7 @@ export const Constants = {
   public: {
     Enums: {
       assignment_mode: ["off", "round_robin", "least_open"],
+      csat_rating: ["good", "okay", "bad"],
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
       sla_target: ["first_response", "next_response", "resolution"],
