@@ -1305,6 +1305,147 @@ export type Database = {
         }
         Relationships: []
       }
+      rule_firings: {
+        Row: {
+          event_key: string
+          fired_at: string
+          rule_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Insert: {
+          event_key: string
+          fired_at?: string
+          rule_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Update: {
+          event_key?: string
+          fired_at?: string
+          rule_id?: string
+          ticket_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "rule_firings_rule_id_fkey"
+            columns: ["rule_id"]
+            isOneToOne: false
+            referencedRelation: "rules"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "rule_firings_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "rule_firings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      rule_waits: {
+        Row: {
+          rule_id: string
+          since: string
+          ticket_id: string
+        }
+        Insert: {
+          rule_id: string
+          since: string
+          ticket_id: string
+        }
+        Update: {
+          rule_id?: string
+          since?: string
+          ticket_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "rule_waits_rule_id_fkey"
+            columns: ["rule_id"]
+            isOneToOne: false
+            referencedRelation: "rules"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "rule_waits_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      rules: {
+        Row: {
+          actions: NonNullable<Json>
+          conditions: NonNullable<Json>
+          created_at: string
+          created_by: string | null
+          enabled: boolean
+          event: string
+          id: string
+          match_all: boolean
+          name: string
+          position: number
+          updated_at: string | null
+          updated_by: string | null
+          wait_hours: number | null
+          wait_status: Database["public"]["Enums"]["ticket_status"] | null
+          workspace_id: string
+        }
+        Insert: {
+          actions: NonNullable<Json>
+          conditions?: NonNullable<Json>
+          created_at?: string
+          created_by?: string | null
+          enabled?: boolean
+          event: string
+          id?: string
+          match_all?: boolean
+          name: string
+          position?: number
+          updated_at?: string | null
+          updated_by?: string | null
+          wait_hours?: number | null
+          wait_status?: Database["public"]["Enums"]["ticket_status"] | null
+          workspace_id: string
+        }
+        Update: {
+          actions?: NonNullable<Json>
+          conditions?: NonNullable<Json>
+          created_at?: string
+          created_by?: string | null
+          enabled?: boolean
+          event?: string
+          id?: string
+          match_all?: boolean
+          name?: string
+          position?: number
+          updated_at?: string | null
+          updated_by?: string | null
+          wait_hours?: number | null
+          wait_status?: Database["public"]["Enums"]["ticket_status"] | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "rules_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       signatures: {
         Row: {
           body: string
@@ -2270,6 +2411,10 @@ export type Database = {
         Args: { p_into: string; p_ticket_id: string }
         Returns: Json
       }
+      move_rule: {
+        Args: { p_rule_id: string; p_up: boolean }
+        Returns: undefined
+      }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
         Returns: string
@@ -2375,6 +2520,24 @@ export type Database = {
         Returns: number
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
+      rule_preview: {
+        Args: {
+          p_conditions: Json
+          p_event: string
+          p_match_all: boolean
+          p_wait_hours?: number
+          p_wait_status?: Database["public"]["Enums"]["ticket_status"]
+          p_workspace_id: string
+        }
+        Returns: {
+          id: string
+          last_message_at: string
+          number: number
+          status: Database["public"]["Enums"]["ticket_status"]
+          subject: string
+        }[]
+      }
+      run_waiting_rules: { Args: Record<PropertyKey, never>; Returns: number }
       save_after_hours_reply: {
         Args: { p_canned_reply_id?: string; p_workspace_id: string }
         Returns: undefined
