@@ -42,7 +42,7 @@ begin
          when 'requester_email' then v ~ '^[^@\s]+@[^@\s]+$'
          when 'requester_domain' then v ~ '^[^@\s]+\.[^@\s]+$'
          when 'priority' then v in ('low', 'normal', 'high', 'urgent')
-         when 'status' then v in ('new', 'open', 'pending', 'solved', 'closed')
+         when 'status' then v = any (enum_range(null::public.ticket_status)::text[])
          when 'tag' then v ~ uuid_re
          when 'assignee' then v = 'none' or v ~ uuid_re
          when 'channel' then v in ('portal', 'email')
