@@ -685,7 +685,7 @@ begin
     due := private.business_minutes_before(r.workspace_id, now(), r.wait_hours * 60);
     continue when due is null;
     for w in select x.* from public.rule_waits x where x.rule_id = r.id and x.since <= due
-              order by x.since limit 5000 - n loop
+              order by x.since limit 1000 - n loop
       -- The ticket first, as a status change takes it before its waits: no deadlock with one. Held by
       -- someone now, or its wait gone meanwhile (a status change, another run): the next run looks.
       perform 1 from public.tickets t where t.id = w.ticket_id for no key update skip locked;
@@ -697,7 +697,7 @@ begin
                                 private.rule_body(w.ticket_id, 'ticket_waited'));
       n := n + 1;
     end loop;
-    exit when n >= 5000;
+    exit when n >= 1000;
   end loop;
   return n;
 end $function$
