@@ -112,7 +112,8 @@ async function main() {
   //    messages_notify_members, messages_mention, which return at once without a role: queued per row
   //    they still cost a call each, 3.3 million at 1 M) are off too, and so are the promises' (tickets_sla,
   //    tickets_route, messages_sla: bulk tickets carry no SLA due time and are not auto-assigned,
-  //    supabase/schemas/90_promises.sql); the statement-level tallies stay on;
+  //    supabase/schemas/90_promises.sql), and the rules' (supabase/schemas/95_rules.sql); the
+  //    statement-level tallies stay on;
   //  - foreign keys are dropped and added back at the end, which checks every row in one join per key
   //    instead of one look-up per row (two thirds of the time at 1 M).
   // Other sessions never see any of it off: they wait for the tables' locks until the commit.
@@ -132,6 +133,10 @@ async function main() {
     'public.tickets:tickets_sla',
     'public.tickets:tickets_route',
     'public.messages:messages_sla',
+    // Rules (95_rules.sql): a direct session runs none, and bulk tickets are watched by no waiting rule.
+    'public.tickets:tickets_rules',
+    'public.tickets:tickets_rule_waits',
+    'public.messages:messages_rules',
   ];
   const toggle = async (on: boolean) => {
     for (const [table, trigger] of TRIGGERS.map((t) => t.split(':')))

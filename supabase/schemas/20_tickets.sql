@@ -92,10 +92,11 @@ create table public.ticket_events (
   -- spam, not_spam, trashed, restored; split_to ("to": the new ticket's number), split_from ("from": the
   -- original's number): 54_spam_trash_split.sql. field: a custom field's value ("from" → "to", null: empty).
   -- follower_added, follower_removed ("to": their address): 54_followers.sql.
+  -- rule: a rule fired ("to": its name; no actor), 95_rules.sql.
   type text not null check (type in ('created', 'status', 'assignee', 'priority', 'tag_added', 'tag_removed', 'snoozed',
                                      'unsnoozed', 'sla_breach', 'merged_into', 'merged_from', 'spam', 'not_spam',
                                      'trashed', 'restored', 'split_to', 'split_from', 'field', 'follower_added',
-                                     'follower_removed')),
+                                     'follower_removed', 'rule')),
   "from" text,
   "to" text,
   -- A 'field' event's custom field, by the label it had then.

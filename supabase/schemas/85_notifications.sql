@@ -12,10 +12,11 @@
 --   customer_reply  the requester wrote on a ticket assigned to me
 --   mention         someone mentioned me (the triage issue)
 --   sla_warning     a ticket assigned to me missed an SLA target (record_sla_breaches, 90_promises.sql)
+--   rule            a rule asked for me on a ticket (95_rules.sql)
 -- How a notification reaches a member by email (the settings' email): 'each' time, a daily 'digest', or 'off'.
 create function private.notification_kinds() returns text[]
 language sql immutable set search_path = '' as $$
-  select array['new_request', 'assigned', 'customer_reply', 'mention', 'sla_warning']
+  select array['new_request', 'assigned', 'customer_reply', 'mention', 'sla_warning', 'rule']
 $$;
 
 create table public.notifications (
@@ -96,7 +97,7 @@ $$;
 -- follows their settings (in the app, by email each time or in the digest, or not at all: then nothing
 -- is stored), never tells people what they did themselves (p_actor_id), tells nobody outside the
 -- workspace, and says one thing per person, ticket and transaction (an assignment and a mention in one
--- change: the first one). An email "each time" goes through notify once the transaction commits.
+-- change: the first one; a rule's call besides). An email "each time" goes through notify once the transaction commits.
 -- Returns the notification's id, or null when nothing was stored.
 create function private.notify_member(
   p_workspace_id uuid, p_recipient_id uuid, p_kind text, p_ticket_id uuid default null,
@@ -117,8 +118,9 @@ begin
   ) then
     return null;
   end if;
-  -- now() is the transaction's start: rows made by this transaction share it.
-  if p_ticket_id is not null and exists (
+  -- now() is the transaction's start: rows made by this transaction share it. A rule's call (95_rules.sql)
+  -- is an admin's standing order: it is heard even after another notice of the same change.
+  if p_ticket_id is not null and p_kind <> 'rule' and exists (
     select 1 from public.notifications
      where recipient_id = p_recipient_id and ticket_id = p_ticket_id and created_at = now()
   ) then

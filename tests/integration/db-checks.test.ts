@@ -475,6 +475,8 @@ describe('database checks', () => {
       'notification_kinds',
       // workspace_report's percentiles, as its caller (60_reports.sql).
       'report_percentiles',
+      // rules' shape check (95_rules.sql), which runs as the writer.
+      'rule_shape_problem',
       'search_ticket_ids',
       'status_after_reply',
       'tag_named',

@@ -47,3 +47,12 @@ describe('history lines of Spam, Trash, a split and a custom field (docs/product
     expect(line('field', { field: 'Order number', from: '1234' })).toBe('Sam cleared Order number');
   });
 });
+
+describe('history lines of a rule', () => {
+  it('names the rule that ran; its changes are Tend’s', () => {
+    expect(historyLine({ actor_id: null, type: 'rule', from: null, to: 'Refunds' }, name)).toBe('Rule “Refunds” ran');
+    expect(historyLine({ actor_id: null, type: 'tag_added', from: null, to: 'refund' }, name)).toBe(
+      'Tend added the tag refund',
+    );
+  });
+});

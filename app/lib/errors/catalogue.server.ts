@@ -218,6 +218,28 @@ const catalogue = {
   field_label_taken: { status: 409, message: () => 'A field with that name exists already.' },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
+  // Rules (/w/:slug/settings/rules; supabase/schemas/95_rules.sql raises the unknown references and the limit).
+  rule_name_invalid: { status: 400, message: () => 'Enter a name of 1 to 80 characters.' },
+  rule_name_taken: { status: 409, message: () => 'A rule with that name exists already.' },
+  rule_limit: { status: 409, message: () => 'A workspace has at most 50 rules. Delete one first.' },
+  rule_wait_invalid: {
+    status: 400,
+    message: () => 'Choose a status other than closed and a wait of 1 to 1,000 business hours.',
+  },
+  rule_value_invalid: { status: 400, message: (p: { what: string }) => `Enter ${p.what}.` },
+  rule_needs_action: { status: 400, message: () => 'Add at least one action: what the rule does.' },
+  rule_tag_unknown: {
+    status: 400,
+    message: () => 'There’s no tag of that name here. Enter an existing tag, or add it on the Tags page first.',
+  },
+  rule_agent_unknown: {
+    status: 400,
+    message: () => 'That isn’t a member of this workspace. Enter a member’s name as the Members page shows it.',
+  },
+  rule_reply_unknown: {
+    status: 400,
+    message: () => 'There’s no canned reply with that title. Enter the title of one from the Canned replies page.',
+  },
   // New conversation (/w/:slug/tickets/new): with a customer, not with oneself.
   requester_is_you: { status: 400, message: () => 'Enter the customer’s email address, not your own.' },
 } as const;

@@ -1305,47 +1305,140 @@ export type Database = {
         }
         Relationships: []
       }
-      saved_views: {
+      rule_firings: {
         Row: {
-          created_at: string
-          filters: NonNullable<Json>
-          id: string
-          name: string
-          owner_id: string
-          position: number
-          shared: boolean
+          event_key: string
+          fired_at: string
+          rule_id: string
+          ticket_id: string
           workspace_id: string
         }
         Insert: {
-          created_at?: string
-          filters?: NonNullable<Json>
-          id?: string
-          name: string
-          owner_id?: string
-          position?: number
-          shared?: boolean
+          event_key: string
+          fired_at?: string
+          rule_id: string
+          ticket_id: string
           workspace_id: string
         }
         Update: {
-          created_at?: string
-          filters?: NonNullable<Json>
-          id?: string
-          name?: string
-          owner_id?: string
-          position?: number
-          shared?: boolean
+          event_key?: string
+          fired_at?: string
+          rule_id?: string
+          ticket_id?: string
           workspace_id?: string
         }
         Relationships: [
           {
-            foreignKeyName: "saved_views_owner_fkey"
-            columns: ["workspace_id", "owner_id"]
+            foreignKeyName: "rule_firings_rule_id_fkey"
+            columns: ["rule_id"]
             isOneToOne: false
-            referencedRelation: "memberships"
-            referencedColumns: ["workspace_id", "user_id"]
+            referencedRelation: "rules"
+            referencedColumns: ["id"]
           },
           {
-            foreignKeyName: "saved_views_workspace_id_fkey"
+            foreignKeyName: "rule_firings_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "rule_firings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      rule_waits: {
+        Row: {
+          rule_id: string
+          since: string
+          ticket_id: string
+        }
+        Insert: {
+          rule_id: string
+          since: string
+          ticket_id: string
+        }
+        Update: {
+          rule_id?: string
+          since?: string
+          ticket_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "rule_waits_rule_id_fkey"
+            columns: ["rule_id"]
+            isOneToOne: false
+            referencedRelation: "rules"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "rule_waits_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      rules: {
+        Row: {
+          actions: NonNullable<Json>
+          conditions: NonNullable<Json>
+          created_at: string
+          created_by: string | null
+          enabled: boolean
+          event: string
+          id: string
+          match_all: boolean
+          name: string
+          position: number
+          updated_at: string | null
+          updated_by: string | null
+          wait_hours: number | null
+          wait_status: Database["public"]["Enums"]["ticket_status"] | null
+          workspace_id: string
+        }
+        Insert: {
+          actions: NonNullable<Json>
+          conditions?: NonNullable<Json>
+          created_at?: string
+          created_by?: string | null
+          enabled?: boolean
+          event: string
+          id?: string
+          match_all?: boolean
+          name: string
+          position?: number
+          updated_at?: string | null
+          updated_by?: string | null
+          wait_hours?: number | null
+          wait_status?: Database["public"]["Enums"]["ticket_status"] | null
+          workspace_id: string
+        }
+        Update: {
+          actions?: NonNullable<Json>
+          conditions?: NonNullable<Json>
+          created_at?: string
+          created_by?: string | null
+          enabled?: boolean
+          event?: string
+          id?: string
+          match_all?: boolean
+          name?: string
+          position?: number
+          updated_at?: string | null
+          updated_by?: string | null
+          wait_hours?: number | null
+          wait_status?: Database["public"]["Enums"]["ticket_status"] | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "rules_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -1457,35 +1550,6 @@ export type Database = {
           },
         ]
       }
-      spam_senders: {
-        Row: {
-          created_at: string
-          created_by: string | null
-          user_id: string
-          workspace_id: string
-        }
-        Insert: {
-          created_at?: string
-          created_by?: string | null
-          user_id: string
-          workspace_id: string
-        }
-        Update: {
-          created_at?: string
-          created_by?: string | null
-          user_id?: string
-          workspace_id?: string
-        }
-        Relationships: [
-          {
-            foreignKeyName: "spam_senders_workspace_id_fkey"
-            columns: ["workspace_id"]
-            isOneToOne: false
-            referencedRelation: "workspaces"
-            referencedColumns: ["id"]
-          },
-        ]
-      }
       tags: {
         Row: {
           colour: string
@@ -1525,7 +1589,6 @@ export type Database = {
         Row: {
           actor_id: string | null
           created_at: string
-          field: string | null
           from: string | null
           from_ticket: number | null
           id: number
@@ -1537,7 +1600,6 @@ export type Database = {
         Insert: {
           actor_id?: string | null
           created_at?: string
-          field?: string | null
           from?: string | null
           from_ticket?: number | null
           id?: never
@@ -1549,7 +1611,6 @@ export type Database = {
         Update: {
           actor_id?: string | null
           created_at?: string
-          field?: string | null
           from?: string | null
           from_ticket?: number | null
           id?: never
@@ -1885,10 +1946,8 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
-          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
-          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }
@@ -1908,10 +1967,8 @@ export type Database = {
           search?: unknown
           snoozed_until?: string | null
           solved_at?: string | null
-          spam_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject: string
-          trashed_at?: string | null
           updated_at?: string
           workspace_id: string
         }
@@ -1931,10 +1988,8 @@ export type Database = {
           search?: unknown
           snoozed_until?: string | null
           solved_at?: string | null
-          spam_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject?: string
-          trashed_at?: string | null
           updated_at?: string
           workspace_id?: string
         }
@@ -2058,7 +2113,6 @@ export type Database = {
       workspaces: {
         Row: {
           agents_create_tags: boolean
-          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -2069,7 +2123,6 @@ export type Database = {
         }
         Insert: {
           agents_create_tags?: boolean
-          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -2080,7 +2133,6 @@ export type Database = {
         }
         Update: {
           agents_create_tags?: boolean
-          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -2103,10 +2155,6 @@ export type Database = {
           slug: string
           workspace_id: string
         }[]
-      }
-      add_ticket_follower: {
-        Args: { p_email: string; p_ticket_id: string }
-        Returns: string
       }
       add_ticket_tag: {
         Args: { p_name: string; p_ticket_id: string }
@@ -2163,10 +2211,8 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
-          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
-          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }[]
@@ -2222,7 +2268,6 @@ export type Database = {
         Args: { p_name: string; p_slug: string }
         Returns: {
           agents_create_tags: boolean
-          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -2267,7 +2312,6 @@ export type Database = {
         }
         Returns: Json
       }
-      empty_trash: { Args: { p_workspace_id: string }; Returns: number }
       forward_ticket: {
         Args: {
           p_message_id?: string
@@ -2342,12 +2386,10 @@ export type Database = {
           p_assignee?: string
           p_before_at?: string
           p_before_id?: string
-          p_fields?: Json
           p_limit?: number
           p_priority?: string
           p_query?: string
           p_slug: string
-          p_sort?: string
           p_status?: string
           p_tags?: string[]
           p_view?: string
@@ -2369,13 +2411,9 @@ export type Database = {
         Args: { p_into: string; p_ticket_id: string }
         Returns: Json
       }
-      move_inbox_view: {
-        Args: { p_id: string; p_up: boolean }
+      move_rule: {
+        Args: { p_rule_id: string; p_up: boolean }
         Returns: undefined
-      }
-      move_tickets: {
-        Args: { p_action: string; p_ticket_ids: string[] }
-        Returns: Json
       }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
@@ -2441,14 +2479,12 @@ export type Database = {
         Args: {
           p_attachments?: Json
           p_body: string
-          p_cc?: string[]
           p_from: string
           p_message_id: string
           p_provider_message_id: string
           p_recipient_id?: string
           p_sender_verified?: boolean
           p_subject: string
-          p_subject_rest?: string
           p_ticket_id: string
           p_workspace_slug: string
         }
@@ -2483,15 +2519,25 @@ export type Database = {
         }
         Returns: number
       }
-      remove_ticket_follower: {
-        Args: { p_ticket_id: string; p_user_id: string }
-        Returns: undefined
-      }
-      rename_inbox_view: {
-        Args: { p_id: string; p_name: string }
-        Returns: undefined
-      }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
+      rule_preview: {
+        Args: {
+          p_conditions: Json
+          p_event: string
+          p_match_all: boolean
+          p_wait_hours?: number
+          p_wait_status?: Database["public"]["Enums"]["ticket_status"]
+          p_workspace_id: string
+        }
+        Returns: {
+          id: string
+          last_message_at: string
+          number: number
+          status: Database["public"]["Enums"]["ticket_status"]
+          subject: string
+        }[]
+      }
+      run_waiting_rules: { Args: Record<PropertyKey, never>; Returns: number }
       save_after_hours_reply: {
         Args: { p_canned_reply_id?: string; p_workspace_id: string }
         Returns: undefined
@@ -2511,15 +2557,6 @@ export type Database = {
       save_csat_settings: {
         Args: { p_enabled: boolean; p_question: string; p_workspace_id: string }
         Returns: undefined
-      }
-      save_inbox_view: {
-        Args: {
-          p_filters: Json
-          p_name: string
-          p_shared: boolean
-          p_workspace_id: string
-        }
-        Returns: string
       }
       save_notification_settings: {
         Args: { p_settings: Json; p_team?: boolean; p_workspace_id: string }
@@ -2547,10 +2584,8 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
-          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
-          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }[]
@@ -2586,10 +2621,6 @@ export type Database = {
         Args: { p_at?: string; p_preset?: string; p_ticket_id: string }
         Returns: string
       }
-      split_message: {
-        Args: { p_message_id: string; p_ticket_id: string }
-        Returns: Json
-      }
       start_conversation: {
         Args: {
           p_attachments?: Json
@@ -2615,7 +2646,6 @@ export type Database = {
         }
         Returns: Json
       }
-      thread_customers: { Args: { p_ticket_id: string }; Returns: string[] }
       ticket_field_list: {
         Args: { p_number: number; p_slug: string }
         Returns: Json
@@ -2626,15 +2656,6 @@ export type Database = {
           field_id: string
           ticket_id: string
           value: string
-        }[]
-      }
-      ticket_follower_list: {
-        Args: { p_number: number; p_slug: string }
-        Returns: {
-          created_at: string
-          email: string
-          name: string
-          user_id: string
         }[]
       }
       ticket_page: {

@@ -45,6 +45,8 @@ function eventLine(event: TicketEvent, name: (id: string | null) => string): str
   if (event.type === 'unsnoozed') return `${who} ended the snooze`;
   if (event.type === 'follower_added') return `${who} added the follower ${event.to}`;
   if (event.type === 'follower_removed') return `${who} removed the follower ${event.to}`;
+  // A rule fired (no actor: Tend); its changes follow as their own lines (supabase/schemas/95_rules.sql).
+  if (event.type === 'rule') return `Rule “${event.to}” ran`;
   // The sweep's (no actor): "to" the target missed (supabase/schemas/90_promises.sql).
   if (event.type === 'sla_breach')
     return `${event.to && event.to in SLA_TARGET_LABELS ? SLA_TARGET_LABELS[event.to as keyof typeof SLA_TARGET_LABELS] : 'A'} target missed`;

@@ -2,7 +2,7 @@
 // (notify): one wording for both. The kinds are the database's (public.notification_kind,
 // supabase/schemas/85_notifications.sql). Plain TypeScript, no Deno or Node API.
 
-export type NotificationKind = 'new_request' | 'assigned' | 'customer_reply' | 'mention' | 'sla_warning';
+export type NotificationKind = 'new_request' | 'assigned' | 'customer_reply' | 'mention' | 'sla_warning' | 'rule';
 export type NotificationEmail = 'each' | 'digest' | 'off';
 
 /** The events a member chooses for, in the settings' order. */
@@ -20,6 +20,7 @@ export const NOTIFICATION_KINDS: { kind: NotificationKind; label: string; hint: 
   },
   { kind: 'mention', label: 'Mentions of me', hint: 'A teammate writes @ and my name in an internal note.' },
   { kind: 'sla_warning', label: 'SLA warnings', hint: 'A ticket assigned to me misses an SLA target.' },
+  { kind: 'rule', label: 'Rules that call me', hint: 'A rule set to notify me acts on a ticket.' },
 ];
 
 export const EMAIL_CHOICES: { value: NotificationEmail; label: string }[] = [
@@ -47,5 +48,7 @@ export function notificationHeadline(
       return `${actor} mentioned you on ${which}`;
     case 'sla_warning':
       return `${which} missed its SLA target`;
+    case 'rule':
+      return `A rule asks for you on ${which}`;
   }
 }
