@@ -1446,6 +1446,54 @@ export type Database = {
           },
         ]
       }
+      saved_views: {
+        Row: {
+          created_at: string
+          filters: NonNullable<Json>
+          id: string
+          name: string
+          owner_id: string
+          position: number
+          shared: boolean
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          filters?: NonNullable<Json>
+          id?: string
+          name: string
+          owner_id?: string
+          position?: number
+          shared?: boolean
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          filters?: NonNullable<Json>
+          id?: string
+          name?: string
+          owner_id?: string
+          position?: number
+          shared?: boolean
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "saved_views_owner_fkey"
+            columns: ["workspace_id", "owner_id"]
+            isOneToOne: false
+            referencedRelation: "memberships"
+            referencedColumns: ["workspace_id", "user_id"]
+          },
+          {
+            foreignKeyName: "saved_views_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       signatures: {
         Row: {
           body: string
@@ -1550,6 +1598,35 @@ export type Database = {
           },
         ]
       }
+      spam_senders: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          user_id: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          user_id: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          user_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "spam_senders_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       tags: {
         Row: {
           colour: string
@@ -1589,6 +1666,7 @@ export type Database = {
         Row: {
           actor_id: string | null
           created_at: string
+          field: string | null
           from: string | null
           from_ticket: number | null
           id: number
@@ -1600,6 +1678,7 @@ export type Database = {
         Insert: {
           actor_id?: string | null
           created_at?: string
+          field?: string | null
           from?: string | null
           from_ticket?: number | null
           id?: never
@@ -1611,6 +1690,7 @@ export type Database = {
         Update: {
           actor_id?: string | null
           created_at?: string
+          field?: string | null
           from?: string | null
           from_ticket?: number | null
           id?: never
@@ -1946,8 +2026,10 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
+          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }
@@ -1967,8 +2049,10 @@ export type Database = {
           search?: unknown
           snoozed_until?: string | null
           solved_at?: string | null
+          spam_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at?: string | null
           updated_at?: string
           workspace_id: string
         }
@@ -1988,8 +2072,10 @@ export type Database = {
           search?: unknown
           snoozed_until?: string | null
           solved_at?: string | null
+          spam_at?: string | null
           status?: Database["public"]["Enums"]["ticket_status"]
           subject?: string
+          trashed_at?: string | null
           updated_at?: string
           workspace_id?: string
         }
@@ -2113,6 +2199,7 @@ export type Database = {
       workspaces: {
         Row: {
           agents_create_tags: boolean
+          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -2123,6 +2210,7 @@ export type Database = {
         }
         Insert: {
           agents_create_tags?: boolean
+          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -2133,6 +2221,7 @@ export type Database = {
         }
         Update: {
           agents_create_tags?: boolean
+          cc_adds_followers?: boolean
           created_at?: string
           created_by?: string | null
           id?: string
@@ -2155,6 +2244,10 @@ export type Database = {
           slug: string
           workspace_id: string
         }[]
+      }
+      add_ticket_follower: {
+        Args: { p_email: string; p_ticket_id: string }
+        Returns: string
       }
       add_ticket_tag: {
         Args: { p_name: string; p_ticket_id: string }
@@ -2211,8 +2304,10 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
+          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }[]
@@ -2268,6 +2363,7 @@ export type Database = {
         Args: { p_name: string; p_slug: string }
         Returns: {
           agents_create_tags: boolean
+          cc_adds_followers: boolean
           created_at: string
           created_by: string | null
           id: string
@@ -2312,6 +2408,7 @@ export type Database = {
         }
         Returns: Json
       }
+      empty_trash: { Args: { p_workspace_id: string }; Returns: number }
       forward_ticket: {
         Args: {
           p_message_id?: string
@@ -2386,10 +2483,12 @@ export type Database = {
           p_assignee?: string
           p_before_at?: string
           p_before_id?: string
+          p_fields?: Json
           p_limit?: number
           p_priority?: string
           p_query?: string
           p_slug: string
+          p_sort?: string
           p_status?: string
           p_tags?: string[]
           p_view?: string
@@ -2411,9 +2510,17 @@ export type Database = {
         Args: { p_into: string; p_ticket_id: string }
         Returns: Json
       }
+      move_inbox_view: {
+        Args: { p_id: string; p_up: boolean }
+        Returns: undefined
+      }
       move_rule: {
         Args: { p_rule_id: string; p_up: boolean }
         Returns: undefined
+      }
+      move_tickets: {
+        Args: { p_action: string; p_ticket_ids: string[] }
+        Returns: Json
       }
       next_opening: {
         Args: { p_at?: string; p_workspace_id: string }
@@ -2479,12 +2586,14 @@ export type Database = {
         Args: {
           p_attachments?: Json
           p_body: string
+          p_cc?: string[]
           p_from: string
           p_message_id: string
           p_provider_message_id: string
           p_recipient_id?: string
           p_sender_verified?: boolean
           p_subject: string
+          p_subject_rest?: string
           p_ticket_id: string
           p_workspace_slug: string
         }
@@ -2518,6 +2627,14 @@ export type Database = {
           p_workspace_id: string
         }
         Returns: number
+      }
+      remove_ticket_follower: {
+        Args: { p_ticket_id: string; p_user_id: string }
+        Returns: undefined
+      }
+      rename_inbox_view: {
+        Args: { p_id: string; p_name: string }
+        Returns: undefined
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
       rule_preview: {
@@ -2558,6 +2675,15 @@ export type Database = {
         Args: { p_enabled: boolean; p_question: string; p_workspace_id: string }
         Returns: undefined
       }
+      save_inbox_view: {
+        Args: {
+          p_filters: Json
+          p_name: string
+          p_shared: boolean
+          p_workspace_id: string
+        }
+        Returns: string
+      }
       save_notification_settings: {
         Args: { p_settings: Json; p_team?: boolean; p_workspace_id: string }
         Returns: undefined
@@ -2584,8 +2710,10 @@ export type Database = {
           search: unknown
           snoozed_until: string | null
           solved_at: string | null
+          spam_at: string | null
           status: Database["public"]["Enums"]["ticket_status"]
           subject: string
+          trashed_at: string | null
           updated_at: string
           workspace_id: string
         }[]
@@ -2621,6 +2749,10 @@ export type Database = {
         Args: { p_at?: string; p_preset?: string; p_ticket_id: string }
         Returns: string
       }
+      split_message: {
+        Args: { p_message_id: string; p_ticket_id: string }
+        Returns: Json
+      }
       start_conversation: {
         Args: {
           p_attachments?: Json
@@ -2646,6 +2778,7 @@ export type Database = {
         }
         Returns: Json
       }
+      thread_customers: { Args: { p_ticket_id: string }; Returns: string[] }
       ticket_field_list: {
         Args: { p_number: number; p_slug: string }
         Returns: Json
@@ -2656,6 +2789,15 @@ export type Database = {
           field_id: string
           ticket_id: string
           value: string
+        }[]
+      }
+      ticket_follower_list: {
+        Args: { p_number: number; p_slug: string }
+        Returns: {
+          created_at: string
+          email: string
+          name: string
+          user_id: string
         }[]
       }
       ticket_page: {
