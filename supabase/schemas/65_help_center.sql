@@ -529,11 +529,16 @@ $$;
 -- matches between U+E000 and U+E001 (the app escapes the text and marks them). When nothing is found
 -- the misspelt words are corrected (help_spelling), searched again, and `corrected` says so. Members
 -- may include their drafts (p_published_only false).
+-- Security definer, with what the articles' policies allow written out (published ones; drafts too for
+-- a member of the workspace who asks): under row-level security `@@` is not leakproof, so a reader's
+-- search could use neither text index and read every article's vector — a word no title holds took
+-- ~600 ms at 5 000 articles, 0.4 ms through the index (docs/decisions/065-help-center-speed.md).
 create function public.help_search(p_slug text, p_query text, p_limit integer default 10,
                                    p_published_only boolean default true) returns jsonb
-language plpgsql stable security invoker set search_path = '' as $$
+language plpgsql stable security definer set search_path = '' as $$
 declare
   ws uuid;
+  drafts boolean;
   workspace jsonb;
   cfg regconfig;
   -- Not trimmed at the end: a space after the last word says it is finished (no prefix).
@@ -551,6 +556,7 @@ begin
   if ws is null then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
   end if;
+  drafts := not coalesce(p_published_only, true) and private.is_member(ws);
   cfg := coalesce((select s.language from public.help_settings s where s.workspace_id = ws), 'english')::regconfig;
   for attempt in 1..2 loop
     exit when btrim(query) = '';
@@ -579,14 +585,14 @@ begin
             select a.id, true as in_title, ts_rank(a.search, q, 1) as rank
               from public.help_articles a
              where a.workspace_id = ws and a.title_search @@ q and a.search @@ q
-               and (a.status = 'published' or not coalesce(p_published_only, true))
+               and (a.status = 'published' or drafts)
              order by rank desc, a.id limit lim
           ), bodies as materialized (
             select a.id, false as in_title, ts_rank(a.search, q, 1) as rank
               from public.help_articles a
              where (select count(*) from titled) < lim
                and a.workspace_id = ws and a.search @@ q and not a.title_search @@ q
-               and (a.status = 'published' or not coalesce(p_published_only, true))
+               and (a.status = 'published' or drafts)
              order by rank desc, a.id limit lim
           )
           select a.id, a.title, a.slug, a.status, a.body_text, r.in_title, r.rank

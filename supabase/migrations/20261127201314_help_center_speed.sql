@@ -123,6 +123,85 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.help_search(p_slug text, p_query text, p_limit integer DEFAULT 10, p_published_only boolean DEFAULT true)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  ws uuid;
+  drafts boolean;
+  workspace jsonb;
+  cfg regconfig;
+  -- Not trimmed at the end: a space after the last word says it is finished (no prefix).
+  query text := left(ltrim(regexp_replace(coalesce(p_query, ''), '[[:cntrl:]]+', ' ', 'g')), 200);
+  lim integer := least(greatest(coalesce(p_limit, 10), 1), 50);
+  marks text := 'StartSel=' || chr(57344) || ', StopSel=' || chr(57345);
+  corrected text;
+  last_word text;
+  head text;
+  q tsquery;
+  prefix tsquery;
+  hits jsonb := '[]';
+begin
+  select w.id, jsonb_build_object('slug', w.slug, 'name', w.name) into ws, workspace from public.portal_workspace(p_slug) w;
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  drafts := not coalesce(p_published_only, true) and private.is_member(ws);
+  cfg := coalesce((select s.language from public.help_settings s where s.workspace_id = ws), 'english')::regconfig;
+  for attempt in 1..2 loop
+    exit when btrim(query) = '';
+    last_word := substring(query from '(?:^|[^-[:alnum:]])([[:alnum:]]{2,})$');
+    head := case when last_word is null then query else left(query, -char_length(last_word)) end;
+    -- websearch_to_tsquery and to_tsquery of nothing, or of stop words only, log a notice: asked only for words.
+    q := case when head ~ '[[:alnum:]]' then websearch_to_tsquery(cfg, head) end;
+    if last_word is not null and length(to_tsvector(cfg, last_word)) > 0 then
+      prefix := to_tsquery(cfg, quote_literal(last_word) || ':*');
+      q := case when q is null or numnode(q) = 0 then prefix else q && prefix end;
+    end if;
+    if numnode(q) > 0 then
+      select coalesce(jsonb_agg(jsonb_build_object(
+               'id', h.id, 'title', h.title, 'slug', h.slug, 'status', h.status,
+               'title_marked', ts_headline(cfg, h.title, q, marks || ', HighlightAll=true'),
+               -- From the first 3 000 characters: ts_headline parses all it is given, and a long article's
+               -- whole text made the snippets most of a search's time (bench:help).
+               'snippet', ts_headline(cfg, left(h.body_text, 3000), q, marks || ', MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "'))
+             order by h.in_title desc, h.rank desc, h.id), '[]')
+        into hits
+        from (
+          -- Title matches first (found through the titles' own index, so a common word's thousands of
+          -- body matches aren't read), ranked among themselves; then, only if they don't fill the page,
+          -- the other matches. Ranking reads a match's whole vector (TOASTed): this bounds how many.
+          with titled as materialized (
+            select a.id, true as in_title, ts_rank(a.search, q, 1) as rank
+              from public.help_articles a
+             where a.workspace_id = ws and a.title_search @@ q and a.search @@ q
+               and (a.status = 'published' or drafts)
+             order by rank desc, a.id limit lim
+          ), bodies as materialized (
+            select a.id, false as in_title, ts_rank(a.search, q, 1) as rank
+              from public.help_articles a
+             where (select count(*) from titled) < lim
+               and a.workspace_id = ws and a.search @@ q and not a.title_search @@ q
+               and (a.status = 'published' or drafts)
+             order by rank desc, a.id limit lim
+          )
+          select a.id, a.title, a.slug, a.status, a.body_text, r.in_title, r.rank
+            from (select * from titled union all select * from bodies order by in_title desc, rank desc, id limit lim) r
+            join public.help_articles a on a.id = r.id
+        ) h;
+    end if;
+    exit when jsonb_array_length(hits) > 0 or attempt = 2;
+    corrected := public.help_spelling(ws, query);
+    exit when corrected is null;
+    query := corrected;
+  end loop;
+  return jsonb_build_object('workspace', workspace, 'results', hits, 'corrected', case when jsonb_array_length(hits) > 0 then corrected end);
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION public.record_help_search_miss(p_slug text, p_query text)
  RETURNS void
  LANGUAGE plpgsql
