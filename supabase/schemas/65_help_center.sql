@@ -369,13 +369,14 @@ begin
   return jsonb_build_object(
     'workspace', workspace,
     'collections', coalesce((
+      -- Counted per collection through its index: the policies make the planner expect one collection,
+      -- and a join it then chose counted the whole workspace's articles once per collection.
       select jsonb_agg(jsonb_build_object('id', c.id, 'title', c.title, 'slug', c.slug, 'description', c.description,
                                           'articles', n.articles) order by c.position, c.title)
         from public.help_collections c
-        join (select a.collection_id, count(*) as articles from public.help_articles a
-               where a.workspace_id = ws and a.status = 'published' and a.collection_id is not null
-               group by 1) n on n.collection_id = c.id
-       where c.workspace_id = ws), '[]'),
+        cross join lateral (select count(*) as articles from public.help_articles a
+                             where a.collection_id = c.id and a.status = 'published') n
+       where c.workspace_id = ws and n.articles > 0), '[]'),
     'popular', coalesce((
       select jsonb_agg(jsonb_build_object('id', a.id, 'title', a.title, 'slug', a.slug) order by p.n)
         from public.help_popular_articles(ws) with ordinality p (id, n)
