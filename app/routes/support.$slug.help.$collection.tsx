@@ -10,6 +10,7 @@ import {
   helpCall,
   type HelpWorkspace,
   movedTo,
+  pageData,
   readerCached,
   readerClient,
 } from '~/lib/help/help.server.ts';
@@ -52,7 +53,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
   // A renamed collection's old address.
   if ('moved_to' in collection) throw movedTo(request, collectionPath(slug, { slug: collection.moved_to }));
-  return dataWithSession(request, { collection, canonical: absoluteUrl(request, collectionPath(slug, collection)) });
+  const canonical = absoluteUrl(request, collectionPath(slug, collection));
+  return dataWithSession(
+    request,
+    pageData(request, collection, canonical, () => ({ collection, canonical })),
+  );
 }
 
 export default function HelpCollectionPage() {

@@ -6,7 +6,7 @@ import { useLoaderData } from '@remix-run/react';
 import { HelpSearchForm, StillNeedHelp } from '~/components/help-ui.tsx';
 import type { IslandHandle } from '~/components/island.tsx';
 import { articlePath, collectionPath, helpMeta, helpPath } from '~/lib/help/articles.ts';
-import { absoluteUrl, helpCenter } from '~/lib/help/help.server.ts';
+import { absoluteUrl, helpCenter, pageData } from '~/lib/help/help.server.ts';
 import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { dataWithSession } from '~/lib/http/responses.server.ts';
 import helpStyles from '~/styles/help.css';
@@ -24,7 +24,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const slug = parseSlug(request, params.slug);
   const center = await helpCenter(request, slug);
-  return dataWithSession(request, { center, canonical: absoluteUrl(request, helpPath(center.workspace.slug)) });
+  const canonical = absoluteUrl(request, helpPath(center.workspace.slug));
+  return dataWithSession(
+    request,
+    pageData(request, center, canonical, () => ({ center, canonical })),
+  );
 }
 
 export default function HelpHome() {

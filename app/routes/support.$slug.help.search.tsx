@@ -8,7 +8,14 @@ import { HelpHeader, SearchResultItem, StillNeedHelp } from '~/components/help-u
 import type { IslandHandle } from '~/components/island.tsx';
 import { HELP_SEARCH_RESULTS } from '~/lib/help/limits.ts';
 import { helpSearchPath, newRequestPath } from '~/lib/help/articles.ts';
-import { helpCenter, readerClient, recordSearchMiss, searchHelp, searchQuery } from '~/lib/help/help.server.ts';
+import {
+  helpCenter,
+  pageData,
+  readerClient,
+  recordSearchMiss,
+  searchHelp,
+  searchQuery,
+} from '~/lib/help/help.server.ts';
 import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { dataWithSession } from '~/lib/http/responses.server.ts';
 import helpStyles from '~/styles/help.css';
@@ -27,12 +34,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const slug = parseSlug(request, params.slug);
   const query = searchQuery(new URL(request.url));
   if (!query) {
-    const { workspace } = await helpCenter(request, slug);
-    return dataWithSession(request, { workspace, query, results: [], corrected: null });
+    const center = await helpCenter(request, slug);
+    const empty = () => ({ workspace: center.workspace, query, results: [], corrected: null });
+    return dataWithSession(request, pageData(request, center, 'search', empty));
   }
   const found = await searchHelp(request, readerClient(request), slug, query, { limit: HELP_SEARCH_RESULTS });
   if (!found.results.length) await recordSearchMiss(request, slug, query);
-  return dataWithSession(request, { ...found, query: query.trim() });
+  return dataWithSession(
+    request,
+    pageData(request, found, query.trim(), () => ({ ...found, query: query.trim() })),
+  );
 }
 
 export default function HelpSearchPage() {

@@ -14,6 +14,7 @@ import { anonClient, authCookies, getSupabase, type Supabase } from '../supabase
 import { log } from '../http/log.server.ts';
 import { countHelpSearchMiss, countHelpView } from './counts.server.ts';
 import { rememberedForAnon } from './public-cache.server.ts';
+import { sameForEveryone } from '../http/shared-documents.server.ts';
 import { parseSlug, throwNotFound } from '../helpdesk/workspace-access.server.ts';
 import {
   articlePath,
@@ -106,6 +107,14 @@ export function readerCached<T>(
 }
 
 /**
+ * A page's data made from `remembered` (what readerCached gave): for a reader without a session the same
+ * object for every such reader with this `key`, so the document is rendered once (shared-documents.server.ts).
+ */
+export function pageData<T extends object>(request: Request, remembered: object, key: string, make: () => T): T {
+  return isAnonymous(request) ? sameForEveryone(remembered, key, make) : make();
+}
+
+/**
  * The article of `/support/:slug/help/articles/:article` as this reader may see it, its body rendered
  * (remembered by id and last update) in place of its Markdown, or a thrown 404. A GET at another slug
  * than the article's is redirected to its address (movedTo). A view is counted with the page's call for
@@ -120,7 +129,7 @@ export async function loadArticle(
   const parsed = parseArticleParam(params.article);
   if (!parsed) throw errorResponse(request, 'not_found');
   const anonymous = isAnonymous(request);
-  const { article, html } = await readerCached(request, slug, `article:${parsed.id}`, async () => {
+  const page = await readerCached(request, slug, `article:${parsed.id}`, async () => {
     const client = readerClient(request);
     const { body, ...article } = await helpCall<HelpArticle>(
       request,
@@ -134,9 +143,10 @@ export async function loadArticle(
     });
     return { article, html };
   });
+  const { article, html } = page;
   if (anonymous && opts.countView && article.status === 'published') countHelpView(article.id);
   if (request.method === 'GET' && parsed.slug !== article.slug) throw movedTo(request, articlePath(slug, article));
-  return { slug, article, html };
+  return { slug, article, html, page };
 }
 
 /** Search the help center: `publishedOnly` false lets members find their drafts too. */
