@@ -9,6 +9,8 @@ import { expect, newContext, newWorkspace, serviceRest, test } from './fixtures.
 
 const SOON = { timeout: 5_000, intervals: [100, 200, 250] };
 
+test.setTimeout(120_000);
+
 test('a signed-out reader sees an edit, a search, an unpublished article and a renamed collection within seconds; their views are counted', async ({
   browser,
 }) => {
