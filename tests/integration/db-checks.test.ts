@@ -771,6 +771,7 @@ describe('database checks', () => {
       'help_sitemap',
       'help_sitemap_workspaces',
       'help_spelling',
+      'help_versions',
       'help_vote',
       'portal_workspace',
       'record_help_search_miss',
