@@ -10,8 +10,11 @@ import { log } from '../http/log.server.ts';
 
 /** How stale a signed-out reader's page may be after an edit. */
 export const CHECK_MS = 1_000;
-/** The most a worker keeps (an estimate of the strings' sizes). */
-const MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * The most a worker keeps (an estimate of the strings' sizes); the documents rendered from it
+ * (shared-documents.server.ts) go with it and add about as much again.
+ */
+const MAX_BYTES = 32 * 1024 * 1024;
 
 interface Entry {
   value: unknown;
