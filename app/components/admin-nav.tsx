@@ -11,6 +11,7 @@ const PAGES = [
   { key: 'settings', label: 'Settings', path: 'settings' },
   { key: 'hours', label: 'Hours and targets', path: 'settings/hours' },
   { key: 'assignment', label: 'Assignment', path: 'settings/assignment' },
+  { key: 'satisfaction', label: 'Satisfaction', path: 'settings/satisfaction' },
   { key: 'reports', label: 'Reports', path: 'reports' },
   { key: 'help', label: 'Help center', path: 'help' },
 ] as const;

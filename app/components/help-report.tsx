@@ -3,8 +3,9 @@
 import { articlePath, helpfulPercent, newRequestPath } from '~/lib/help/articles.ts';
 import type { HelpReport } from '~/lib/help/report.ts';
 import { formatCount, formatDay } from '~/lib/reports/format.ts';
+import { CsvLink } from './report-csv.tsx';
 
-export function HelpReportSection({ slug, report }: { slug: string; report: HelpReport }) {
+export function HelpReportSection({ slug, query, report }: { slug: string; query: string; report: HelpReport }) {
   return (
     <section className="card stack" aria-labelledby="help-report-title" data-testid="help-report">
       <h2 id="help-report-title">Help center</h2>
@@ -67,6 +68,7 @@ export function HelpReportSection({ slug, report }: { slug: string; report: Help
           </tbody>
         </table>
       </div>
+      <CsvLink slug={slug} table="help-weeks" query={query} label="the help center per week" />
       <div className="rp-pair">
         <section className="stack" aria-labelledby="help-misses-title">
           <h3 id="help-misses-title">Searches with no result</h3>
@@ -81,6 +83,9 @@ export function HelpReportSection({ slug, report }: { slug: string; report: Help
           ) : (
             <p className="muted">None: every search found something.</p>
           )}
+          {report.top_misses.length ? (
+            <CsvLink slug={slug} table="help-misses" query={query} label="searches with no result" />
+          ) : null}
         </section>
         <section className="stack" aria-labelledby="help-top-title">
           <h3 id="help-top-title">Most read articles</h3>
@@ -96,6 +101,9 @@ export function HelpReportSection({ slug, report }: { slug: string; report: Help
           ) : (
             <p className="muted">No views yet.</p>
           )}
+          {report.top_articles.length ? (
+            <CsvLink slug={slug} table="help-articles" query={query} label="the most read articles" />
+          ) : null}
         </section>
       </div>
       <p className="muted small">

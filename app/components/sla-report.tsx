@@ -3,6 +3,7 @@
 import { PRIORITY_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { type MetShare, metPercent, type SlaReport } from '~/lib/promises/report.ts';
 import { formatCount, formatDay } from '~/lib/reports/format.ts';
+import { CsvLink } from './report-csv.tsx';
 
 function MetTable({ id, by, rows }: { id: string; by: string; rows: (MetShare & { key: string; label: string })[] }) {
   return (
@@ -37,7 +38,7 @@ function MetTable({ id, by, rows }: { id: string; by: string; rows: (MetShare & 
   );
 }
 
-export function SlaReportSection({ report }: { report: SlaReport }) {
+export function SlaReportSection({ slug, query, report }: { slug: string; query: string; report: SlaReport }) {
   const all = report.priorities.reduce((sum, p) => ({ met: sum.met + p.met, total: sum.total + p.total }), {
     met: 0,
     total: 0,
@@ -62,6 +63,7 @@ export function SlaReportSection({ report }: { report: SlaReport }) {
             by="Week of"
             rows={report.weeks.map((w) => ({ ...w, key: w.week, label: formatDay(w.week, { year: true }) }))}
           />
+          <CsvLink slug={slug} table="sla-weeks" query={query} label="SLA targets met per week" />
           <MetTable
             id="sla-agents"
             by="Agent"
@@ -71,11 +73,13 @@ export function SlaReportSection({ report }: { report: SlaReport }) {
               label: a.assignee_id ? (a.name ?? 'Unknown') : 'Unassigned',
             }))}
           />
+          <CsvLink slug={slug} table="sla-agents" query={query} label="SLA targets met per agent" />
           <MetTable
             id="sla-priorities"
             by="Priority"
             rows={report.priorities.map((p) => ({ ...p, key: p.priority, label: PRIORITY_LABELS[p.priority] }))}
           />
+          <CsvLink slug={slug} table="sla-priorities" query={query} label="SLA targets met per priority" />
         </>
       ) : (
         <p className="muted small">

@@ -38,7 +38,13 @@ import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
 import type { SuggestedArticle } from '~/lib/help/articles.ts';
 import { suggest } from '~/lib/help/help.server.ts';
 import { log } from '~/lib/http/log.server.ts';
-import { KEPT_FILES_FIELD, KEPT_TICKET_PARAM, keptTicketId, parseKeptFiles } from '~/lib/help/request-files.ts';
+import {
+  KEPT_FILES_FIELD,
+  KEPT_TICKET_PARAM,
+  SCRIPTED_FIELD,
+  keptTicketId,
+  parseKeptFiles,
+} from '~/lib/help/request-files.ts';
 import { dataWithSession, errorResponse, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import helpStyles from '~/styles/help.css';
@@ -73,7 +79,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // Files kept from the suggestions step are under the ticket id the form's address carries.
   const ticketId = keptTicketId(new URL(request.url)) ?? crypto.randomUUID();
   const folder = { uploaderId: user.id, workspaceId, ticketId };
-  const { form, uploads: added, fileErrors, fileNames } = await readMessageForm(request, supabase, folder);
+  const {
+    form,
+    uploads: added,
+    fileErrors,
+    fileNames,
+  } = await readMessageForm(request, supabase, folder, {
+    keepAccepted: true,
+  });
+  // Without JavaScript a refused post forgets every chosen file: the accepted ones wait in storage, as
+  // across the suggestions step. With it, the page keeps them chosen and sends them again.
+  const scripted = form.get(SCRIPTED_FIELD) === '1';
   const keptFiles = parseKeptFiles(form.get(KEPT_FILES_FIELD));
   if (!keptFiles) {
     await removeUploads(supabase, added);
@@ -94,8 +110,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const submission = parseSubmission(form, NewRequestSchema);
   if (submission.status !== 'success' || fileErrors.length || long.rest) {
-    // Files kept from the suggestions step stay kept; those just chosen are chosen again.
-    await removeUploads(supabase, added);
+    // Files kept earlier stay kept; those just chosen too, unless the page still has them chosen.
+    if (scripted) await removeUploads(supabase, added);
+    const waiting = scripted ? kept : uploads;
     const fieldErrors = {
       ...(fileErrors.length ? { [FILES_FIELD]: fileErrors } : {}),
       ...(long.rest ? { subject: [serverMessage('subject_cut')] } : {}),
@@ -104,7 +121,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // `cut`: the fields the server changed, shown anew (with JavaScript the page keeps its inputs otherwise).
     return dataWithSession(
       request,
-      { result, fileNames, kept: keep(kept), cut: long.rest ? long.subject : null },
+      { result, fileNames: scripted ? fileNames : [], kept: keep(waiting), cut: long.rest ? long.subject : null },
       { status: 400 },
     );
   }
@@ -199,6 +216,7 @@ export default function NewRequest() {
         {kept ? <input type="hidden" name={KEPT_FILES_FIELD} value={JSON.stringify(kept.files)} /> : null}
         {/* Suggestions already shown (live with JavaScript, or on the page the server sent): the next submit sends. */}
         {hydrated || suggestions ? <input type="hidden" name="suggestions_seen" value="1" /> : null}
+        {hydrated ? <input type="hidden" name={SCRIPTED_FIELD} value="1" /> : null}
         <Field
           label="Subject"
           hint={`Up to ${SUBJECT_MAX_LENGTH} characters; anything longer goes to the top of the message.`}

@@ -33,6 +33,8 @@ import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpde
 import { requireRequesterTicket } from '~/lib/helpdesk/workspace-access.server.ts';
 import { PORTAL_STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
 import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
+import { ratingLabel, SURVEY_ANSWERS } from '~/lib/satisfaction/ratings.ts';
+import type { Supabase } from '~/lib/supabase/client.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `#${data.ticket.number} ${data.ticket.subject} · ${data.workspace.name} · Tend` : 'Request · Tend' },
@@ -72,7 +74,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .order('file_name', { referencedTable: 'attachments' });
   // Keyset on (created_at, id), the cursor's time quoted (decodeCursor let only a timestamp through).
   const at = cursor && `"${cursor.at}"`;
-  const [before, from, mine] = await Promise.all([
+  const [before, from, mine, survey] = await Promise.all([
     (cursor ? replies().or(`created_at.lt.${at},and(created_at.eq.${at},id.lt.${cursor.id})`) : replies())
       .order('created_at', { ascending: false })
       .order('id', { ascending: false })
@@ -86,6 +88,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .select('id', { count: 'exact', head: true })
       .eq('ticket_id', ticket.id)
       .eq('author_id', user.id),
+    surveyOf(request, supabase, ticket.id),
   ]);
   const error = before.error ?? from?.error ?? mine.error;
   if (error) throwDbError(request, error, 'portal messages');
@@ -115,7 +118,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     earlier: thread.earlier,
     mine: mine.count ?? 0,
     clientKey: crypto.randomUUID(),
+    survey,
   });
+}
+
+/**
+ * The request's latest satisfaction survey while it can be answered (92_satisfaction.sql): the question,
+ * the answer so far, and the rating page's token (the requester's own; anyone else gets none).
+ */
+async function surveyOf(request: Request, supabase: Supabase, ticketId: string) {
+  const { data, error } = await supabase
+    .from('csat_surveys')
+    .select('id, question, rating, expires_at')
+    .eq('ticket_id', ticketId)
+    .order('created_at', { ascending: false })
+    .limit(1)
+    .maybeSingle();
+  if (error) throwDbError(request, error, 'portal survey');
+  if (!data || Date.parse(data.expires_at) <= Date.now()) return null;
+  const { data: token } = await supabase.rpc('survey_token', { p_survey_id: data.id });
+  return token ? { question: data.question, rating: data.rating, token } : null;
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -175,7 +197,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, actio
 export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
 
 export default function PortalRequest() {
-  const { workspace, ticket, messages, earlier, mine, clientKey } = useLoaderData<typeof loader>();
+  const { workspace, ticket, messages, earlier, mine, clientKey, survey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const result = actionData?.result;
@@ -198,6 +220,29 @@ export default function PortalRequest() {
       </div>
       <LiveThread ticketId={ticket.id} />
       <Thread messages={messages} earlier={earlier} filesPath={`${base}/requests/${ticket.number}/files/`} />
+      {survey ? (
+        <section className="card stack cs-survey" aria-labelledby="survey-title" data-testid="survey">
+          <h2 id="survey-title" dir="auto">
+            {survey.question}
+          </h2>
+          {survey.rating ? (
+            <p>Your answer: {ratingLabel(survey.rating)}. You can change it, or add a comment.</p>
+          ) : null}
+          <ul className="hd-actions" aria-label="Answers">
+            {SURVEY_ANSWERS.map((a) => (
+              <li key={a.rating}>
+                <a
+                  className={`button ${survey.rating === a.rating ? '' : 'button--secondary'}`}
+                  href={`${base}/requests/${ticket.number}/rating?${new URLSearchParams({ t: survey.token, rating: a.rating })}`}
+                  aria-current={survey.rating === a.rating ? 'true' : undefined}
+                >
+                  {a.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {ticket.merged_into_id ? (
         <div className="card notice notice--warning" data-testid="closed-notice">
           <p>The team merged this request into another one. To add something, reply to one of its emails.</p>

@@ -311,7 +311,9 @@ revoke all on function private.call_function(text, jsonb), private.notify_messag
 -- Emails that didn't go (the SMTP server refused or was down through notify's back-off, or notify died
 -- mid-send) are tried again every 10 minutes, up to 5 attempts within a day: notify sends only what
 -- isn't sent yet. The Message-ID says what an email was: <m.<message>@…> a reply to the customer,
--- <n.<notification>@…> a notification, <d.<workspace>.<member>.<hash>@…> a digest. A failed invitation
+-- <n.<notification>@…> a notification, <d.<workspace>.<member>.<hash>@…> a digest, <s.<survey>@…> a
+-- satisfaction survey (92_satisfaction.sql), <a.<ticket>@…> an acknowledgement outside business hours
+-- (93_after_hours.sql). A failed invitation
 -- email isn't retried (its token is not kept): the admin resends.
 -- `db diff` doesn't see the cron.schedule below (data, not schema): the migration carries it by hand.
 create function private.retry_failed_emails() returns integer
@@ -328,11 +330,13 @@ begin
      where d.attempts < 5 and d.created_at > now() - interval '1 day'
        and (d.status = 'failed' or (d.status = 'sending' and d.claimed_at < now() - interval '2 minutes'))
   loop
-    parts := regexp_match(id, '^<([mnd])\.' || uuid_re || '(?:\.' || uuid_re || ')?[.@]');
+    parts := regexp_match(id, '^<([mndsa])\.' || uuid_re || '(?:\.' || uuid_re || ')?[.@]');
     continue when parts is null;
     perform private.call_function('notify', case parts[1]
       when 'm' then jsonb_build_object('type', 'message', 'message_id', parts[2])
       when 'n' then jsonb_build_object('type', 'notification', 'notification_id', parts[2])
+      when 's' then jsonb_build_object('type', 'survey', 'survey_id', parts[2])
+      when 'a' then jsonb_build_object('type', 'acknowledgement', 'ticket_id', parts[2])
       else jsonb_build_object('type', 'digest', 'workspace_id', parts[2], 'recipient_id', parts[3]) end);
     n := n + 1;
   end loop;

@@ -11,7 +11,7 @@
 --   assigned        someone else assigned a ticket to me
 --   customer_reply  the requester wrote on a ticket assigned to me
 --   mention         someone mentioned me (the triage issue)
---   sla_warning     a ticket of mine nears its deadline (the SLA issue)
+--   sla_warning     a ticket assigned to me missed an SLA target (record_sla_breaches, 90_promises.sql)
 -- How a notification reaches a member by email (the settings' email): 'each' time, a daily 'digest', or 'off'.
 create function private.notification_kinds() returns text[]
 language sql immutable set search_path = '' as $$

@@ -129,12 +129,18 @@ end $$;
 revoke all on function public.save_business_hours(uuid, jsonb) from public, anon;
 grant execute on function public.save_business_hours(uuid, jsonb) to authenticated, service_role;
 
--- When the team is next open at or after p_at (null: never within a year). For the acknowledgement
--- outside business hours.
+-- When the team is next open at or after p_at (p_at itself while open; null: never within a year).
+create function private.next_opening(p_workspace_id uuid, p_at timestamptz) returns timestamptz
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return private.business_minutes_add(p_workspace_id, p_at, 1 / 60.0) - interval '1 second';
+end $$;
+revoke all on function private.next_opening(uuid, timestamptz) from public;
+
+-- The same, for members and the platform (the acknowledgement outside business hours, 93_after_hours.sql).
 create function public.next_opening(p_workspace_id uuid, p_at timestamptz default now()) returns timestamptz
 language sql stable security definer set search_path = '' as $$
-  select case when private.is_member(p_workspace_id) or private.is_system()
-              then private.business_minutes_add(p_workspace_id, p_at, 1 / 60.0) - interval '1 second' end
+  select case when private.is_member(p_workspace_id) or private.is_system() then private.next_opening(p_workspace_id, p_at) end
 $$;
 revoke all on function public.next_opening(uuid, timestamptz) from public, anon;
 grant execute on function public.next_opening(uuid, timestamptz) to authenticated, service_role;
@@ -395,12 +401,14 @@ revoke all on function public.save_sla_targets(uuid, jsonb) from public, anon;
 grant execute on function public.save_sla_targets(uuid, jsonb) to authenticated, service_role;
 
 -- The breach sweep (pg_cron, every minute): each due time passed and not yet seen becomes a missed
--- outcome and an event in the ticket's history (no actor: the platform). Rows someone holds are left
--- for the next run.
+-- outcome and an event in the ticket's history (no actor: the platform), and the ticket's assignee hears
+-- of it (private.notify_member, the "SLA warnings" of their notification settings: in the app, by email).
+-- Rows someone holds are left for the next run.
 create function public.record_sla_breaches() returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
-  n integer;
+  breached uuid[];
+  r record;
 begin
   if not private.is_system() then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
@@ -419,11 +427,17 @@ begin
     select seen.ticket_id, seen.workspace_id, seen.target, seen.started_at, seen.due_at, now(), false, t.priority, t.assignee_id
       from seen join public.tickets t on t.id = seen.ticket_id
     on conflict (ticket_id, target, started_at) do nothing
+  ), logged as (
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
+    select seen.ticket_id, seen.workspace_id, null, 'sla_breach', seen.due_at::text, seen.target::text from seen
+    returning ticket_id
   )
-  insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
-  select seen.ticket_id, seen.workspace_id, null, 'sla_breach', seen.due_at::text, seen.target::text from seen;
-  get diagnostics n = row_count;
-  return n;
+  select array_agg(logged.ticket_id) into breached from logged;
+  for r in select t.id, t.workspace_id, t.assignee_id from public.tickets t
+            where t.id = any(breached) and t.assignee_id is not null loop
+    perform private.notify_member(r.workspace_id, r.assignee_id, 'sla_warning', r.id, null, null);
+  end loop;
+  return coalesce(cardinality(breached), 0);
 end $$;
 revoke all on function public.record_sla_breaches() from public, anon, authenticated;
 grant execute on function public.record_sla_breaches() to service_role;

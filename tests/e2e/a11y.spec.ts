@@ -32,6 +32,8 @@ test('the 404 page has no axe violations', async ({ page }) => {
 });
 
 test('the reports page has no axe violations', async ({ page }) => {
+  // A long page (per agent, SLA, satisfaction, help center): axe takes its time on a loaded machine.
+  test.setTimeout(90_000);
   const slug = await newWorkspace(page, { label: 'a11y' });
   await page.goto(`/w/${slug}/reports?range=7`);
   await expect(page.getByRole('img', { name: /Tickets created and solved per day/ })).toBeVisible();

@@ -245,7 +245,7 @@ for (const javaScript of [true, false]) {
         await expect(message.getByTestId('attachment').filter({ hasText: /^screenshot-.*\.png$/ })).toHaveCount(1);
       });
 
-    test('an 11 MB file and an .exe are refused with the catalogue’s messages; the text is kept', async () => {
+    test('an 11 MB file and an .exe are refused with the catalogue’s messages; the text and the accepted file are kept', async () => {
       const page = customer.page;
       await page.setViewportSize({ width: 1366, height: 900 });
       await page.goto(`/support/${slug}/new`);
@@ -263,11 +263,24 @@ for (const javaScript of [true, false]) {
       await expect(page).toHaveURL(new RegExp(`/support/${slug}/new$`));
       await expect(page.getByLabel('Subject')).toHaveValue(`Too big ${tag}`);
       await expect(page.getByLabel('Message')).toHaveValue('Kept text.');
-      // Without JavaScript the server answered: the names to choose again are shown.
-      if (!javaScript) await expect(page.getByTestId('kept-files')).toContainText('fine.png');
       // Nothing was opened.
-      await page.goto(`/support/${slug}`);
-      await expect(page.getByText(`Too big ${tag}`)).toHaveCount(0);
+      const list = await page.context().newPage();
+      await list.goto(`/support/${slug}`);
+      await expect(list.getByText(`Too big ${tag}`)).toHaveCount(0);
+      await list.close();
+      if (javaScript) {
+        // The page kept every file chosen, the refused ones marked: they are taken out one by one.
+        await page.getByRole('button', { name: 'Remove video.pdf' }).click();
+        await page.getByRole('button', { name: 'Remove setup.exe' }).click();
+        await expect(page.getByTestId('chosen-file')).toHaveCount(1);
+      } else {
+        // The browser forgot every file: the accepted one waits in storage and goes with the next submit.
+        await expect(page.getByTestId('attached-files')).toHaveText('Attached, sent with your request: fine.png');
+        await expect(page.getByTestId('kept-files')).toHaveCount(0);
+      }
+      await page.getByRole('button', { name: 'Submit request' }).click();
+      await expect(page).toHaveURL(new RegExp(`/support/${slug}/requests/\\d+$`));
+      await expect(page.getByTestId('attachment')).toHaveText(['fine.png']);
     });
 
     test('a refused reply leaves no file behind in storage', async () => {

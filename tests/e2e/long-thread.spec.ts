@@ -36,7 +36,8 @@ test.describe('long threads', () => {
   test('a 1 000-message ticket shows its newest 30 and pages back, for agent and requester, JavaScript on and off', async ({
     browser,
   }, testInfo) => {
-    test.setTimeout(120_000);
+    // Three browsers over a 1 000-message thread: minutes on a loaded machine.
+    test.setTimeout(240_000);
     const { context: adminContext, page: admin } = await newContext(browser);
     const slug = await newWorkspace(admin, { label: 'long-thread' });
     const customerEmail = uniqueEmail('customer');

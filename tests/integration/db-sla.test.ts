@@ -206,6 +206,37 @@ describe('SLA targets', () => {
     }
   });
 
+  it('a breach tells the ticket’s assignee, as their "SLA warnings" setting says; unassigned: nobody', async () => {
+    const breach = async (assignee: Person | null) => {
+      const t = await openTicket(db);
+      if (assignee) await db.sql('update tickets set assignee_id = $2 where id = $1', [t.id, PEOPLE[assignee].id]);
+      await db.sql(`update tickets set created_at = now() - interval '61 minutes' where id = $1`, [t.id]);
+      await db.sql('select private.sla_refresh($1)', [t.id]);
+      expect((await db.service().rpc('record_sla_breaches')).error).toBeNull();
+      return (
+        await db.sql(
+          `select recipient_id, kind, actor_id, in_app, email from notifications where ticket_id = $1 and kind = 'sla_warning'`,
+          [t.id],
+        )
+      ).rows;
+    };
+    // Tend's default: in the app, and an email each time.
+    expect(await breach('acmeAgent')).toEqual([
+      { recipient_id: PEOPLE.acmeAgent.id, kind: 'sla_warning', actor_id: null, in_app: true, email: 'each' },
+    ]);
+    // A member who turned them off hears nothing (nothing is stored).
+    const { error } = await (await db.as('acmeAgent2')).rpc('save_notification_settings', {
+      p_workspace_id: ACME,
+      p_settings: [{ kind: 'sla_warning', email: 'off', in_app: false }],
+    });
+    expect(error).toBeNull();
+    expect(await breach('acmeAgent2')).toEqual([]);
+    expect(await breach(null)).toEqual([]);
+    // The bell shows it, worded for a missed target.
+    const { data } = await (await db.as('acmeAgent')).from('notifications').select('kind').eq('kind', 'sla_warning');
+    expect(data?.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('members read targets and promises; only admins change targets; requesters and others see none', async () => {
     const t = await openTicket(db);
     const agent = await db.as('acmeAgent');

@@ -2,6 +2,8 @@
 // shows too (catalogue.ts): the whole catalogue, for loaders, actions and the server's modules.
 import { DISPLAY_NAME_MAX_LENGTH, EMAIL_LINK_VALID_HOURS, REPORT_MAX_DAYS, SUBJECT_MAX_LENGTH } from '../constants.ts';
 import { EMAIL_FOOTER_MAX_LENGTH, LOGO_MAX_MB, SENDER_NAME_MAX_LENGTH, SIGNATURE_MAX_LENGTH } from '../email/limits.ts';
+import { SURVEY_COMMENT_MAX_LENGTH, SURVEY_QUESTION_MAX_LENGTH } from '../satisfaction/limits.ts';
+import { SURVEY_DAYS } from '../satisfaction/ratings.ts';
 import { browserCatalogue } from './catalogue.ts';
 
 const WITH_A_CODE = ' Sign in with a code instead.';
@@ -152,6 +154,24 @@ const catalogue = {
     status: 409,
     message: (p: { domain: string }) =>
       `${p.domain} isn't verified yet: the DNS records below weren't all found. DNS changes can take an hour to show.`,
+  },
+  // A satisfaction survey's rating link (/support/:slug/requests/:number/rating; 92_satisfaction.sql).
+  survey_invalid: {
+    status: 404,
+    message: () => "This rating link isn't valid. Use the link in the latest email about this request.",
+  },
+  survey_expired: {
+    status: 410,
+    message: () =>
+      `This survey has closed: an answer can be given or changed for ${SURVEY_DAYS} days after the request is solved.`,
+  },
+  question_invalid: {
+    status: 400,
+    message: () => `Enter a question of 1 to ${SURVEY_QUESTION_MAX_LENGTH} characters, on one line.`,
+  },
+  comment_too_long: {
+    status: 400,
+    message: () => `Keep the comment under ${SURVEY_COMMENT_MAX_LENGTH.toLocaleString('en')} characters.`,
   },
   // Ticket custom fields (/w/:slug/settings/fields, the ticket page; supabase/schemas/58_ticket_fields.sql).
   field_required: {

@@ -4,7 +4,7 @@
 // (supabase/schemas/90_promises.sql).
 import { z } from 'zod';
 import { errorMessage } from '../errors/catalogue.server.ts';
-import { PRIORITIES, type TicketPriority } from '../helpdesk/ticket-terms.ts';
+import { PRIORITIES, type TicketPriority, UUID_RE } from '../helpdesk/ticket-terms.ts';
 import { type Period, parseDay, WEEKDAYS } from '../promises/business-hours.ts';
 import { parseDuration } from '../promises/durations.ts';
 import { byIntent } from './helpdesk-schemas.server.ts';
@@ -77,6 +77,11 @@ export const HoursSchema = byIntent([
   }),
   z.object({ intent: z.literal('remove_holiday'), day: z.iso.date(badRequest) }),
   z.object({ intent: z.literal('targets') }).extend(targetsShape),
+  // The acknowledgement outside business hours: one of the canned replies, or none (empty).
+  z.object({
+    intent: z.literal('after_hours'),
+    canned_reply_id: z.string(badRequest).regex(UUID_RE, badRequest.error).optional(),
+  }),
 ]);
 
 const capMessage = errorMessage('cap_invalid');

@@ -1,9 +1,10 @@
-// A new request's files kept across the suggestions step without JavaScript (docs/product.md §2.2): the
-// first "Submit request" uploads them (under the ticket id create_ticket will take, in the uploader's own
-// prefix: docs/decisions/036-files-the-database-checks.md) and shows the articles; the page then carries
-// that ticket id in the form's address and the files in a hidden field, so "Send my request anyway"
-// records them without choosing them again. Whatever a client changes here, create_ticket records only
-// objects under the caller's own prefix and that ticket (private.attach_files), and checks them again.
+// A new request's files kept without JavaScript (docs/product.md §2.2), across the suggestions step and
+// a post refused for another file or a field: the first "Submit request" uploads them (under the ticket
+// id create_ticket will take, in the uploader's own prefix: docs/decisions/036-files-the-database-checks.md);
+// the page then carries that ticket id in the form's address and the files in a hidden field, so the
+// next submit records them without choosing them again. Whatever a client changes here, create_ticket
+// records only objects under the caller's own prefix and that ticket (private.attach_files), and checks
+// them again.
 import { ATTACHMENTS_PER_MESSAGE, safeStorageName } from '../helpdesk/attachments.ts';
 import { UUID_RE } from '../helpdesk/ticket-terms.ts';
 
@@ -11,6 +12,8 @@ import { UUID_RE } from '../helpdesk/ticket-terms.ts';
 export const KEPT_TICKET_PARAM = 'ticket';
 /** The hidden field: the kept files, as create_ticket's p_attachments (JSON). */
 export const KEPT_FILES_FIELD = 'kept_files';
+/** Sent by a page running JavaScript, whose file input keeps its files after a refused post. */
+export const SCRIPTED_FIELD = 'scripted';
 
 export interface KeptFile {
   id: string;

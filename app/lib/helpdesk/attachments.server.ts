@@ -39,7 +39,7 @@ export interface MessageForm {
   form: FormData;
   /** Files now in storage, to record with the message (or remove). */
   uploads: Upload[];
-  /** Catalogue messages for the files field; when there are any, nothing was kept in storage. */
+  /** Catalogue messages for the files field; when there are any, nothing was kept in storage (unless `keepAccepted`). */
   fileErrors: string[];
   /** Every file chosen, by name: shown again when the post is refused, to be attached again. */
   fileNames: string[];
@@ -56,11 +56,15 @@ export interface UploadFolder {
   ticketId: string;
 }
 
-/** The form of a message to `folder`: text and streamed files. */
+/**
+ * The form of a message to `folder`: text and streamed files. With `keepAccepted`, a refused file
+ * leaves the accepted ones in storage for the caller to keep (or remove).
+ */
 export async function readMessageForm(
   request: Request,
   supabase: Supabase,
   folder: UploadFolder,
+  { keepAccepted = false }: { keepAccepted?: boolean } = {},
 ): Promise<MessageForm> {
   const contentType = request.headers.get('Content-Type') ?? '';
   if (!contentType.startsWith('multipart/form-data')) {
@@ -102,7 +106,7 @@ export async function readMessageForm(
   if (files > ATTACHMENTS_PER_MESSAGE) fileErrors.unshift(errorMessage('too_many_attachments'));
   // For the backend_unavailable page: the text, never the files (kept-form.server.ts).
   rememberForm(request, form);
-  if (fileErrors.length) {
+  if (fileErrors.length && !keepAccepted) {
     await removeUploads(supabase, uploads);
     return { form, uploads: [], fileErrors, fileNames };
   }

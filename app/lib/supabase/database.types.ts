@@ -14,6 +14,42 @@ export type Database = {
   }
   public: {
     Tables: {
+      after_hours_replies: {
+        Row: {
+          canned_reply_id: string
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          canned_reply_id: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          canned_reply_id?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "after_hours_replies_canned_reply_id_fkey"
+            columns: ["canned_reply_id"]
+            isOneToOne: false
+            referencedRelation: "canned_replies"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "after_hours_replies_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       assignment_settings: {
         Row: {
           last_assignee_id: string | null
@@ -199,6 +235,95 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: "companies_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      csat_settings: {
+        Row: {
+          enabled: boolean
+          question: string
+          updated_at: string
+          updated_by: string | null
+          workspace_id: string
+        }
+        Insert: {
+          enabled?: boolean
+          question?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id: string
+        }
+        Update: {
+          enabled?: boolean
+          question?: string
+          updated_at?: string
+          updated_by?: string | null
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "csat_settings_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: true
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      csat_surveys: {
+        Row: {
+          assignee_id: string | null
+          comment: string | null
+          created_at: string
+          expires_at: string
+          id: string
+          question: string
+          rated_at: string | null
+          rating: Database["public"]["Enums"]["csat_rating"] | null
+          requester_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Insert: {
+          assignee_id?: string | null
+          comment?: string | null
+          created_at?: string
+          expires_at?: string
+          id?: string
+          question: string
+          rated_at?: string | null
+          rating?: Database["public"]["Enums"]["csat_rating"] | null
+          requester_id: string
+          ticket_id: string
+          workspace_id: string
+        }
+        Update: {
+          assignee_id?: string | null
+          comment?: string | null
+          created_at?: string
+          expires_at?: string
+          id?: string
+          question?: string
+          rated_at?: string | null
+          rating?: Database["public"]["Enums"]["csat_rating"] | null
+          requester_id?: string
+          ticket_id?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "csat_surveys_ticket_id_fkey"
+            columns: ["ticket_id"]
+            isOneToOne: false
+            referencedRelation: "tickets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "csat_surveys_workspace_id_fkey"
             columns: ["workspace_id"]
             isOneToOne: false
             referencedRelation: "workspaces"
@@ -1894,6 +2019,15 @@ export type Database = {
         Args: { p_name: string; p_ticket_id: string }
         Returns: string
       }
+      agent_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
+      }
       announce_help_editor: {
         Args: { p_article_id: number; p_presence_ref: string }
         Returns: undefined
@@ -2011,6 +2145,15 @@ export type Database = {
           isOneToOne: true
           isSetofReturn: false
         }
+      }
+      csat_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
       }
       customer_page: {
         Args: {
@@ -2182,6 +2325,16 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      rate_ticket: {
+        Args: {
+          p_comment?: string
+          p_number: number
+          p_rating?: Database["public"]["Enums"]["csat_rating"]
+          p_slug: string
+          p_token: string
+        }
+        Returns: Json
+      }
       receive_email: {
         Args: {
           p_attachments?: Json
@@ -2231,6 +2384,10 @@ export type Database = {
         Returns: number
       }
       requester_card: { Args: { p_ticket_id: string }; Returns: Json }
+      save_after_hours_reply: {
+        Args: { p_canned_reply_id?: string; p_workspace_id: string }
+        Returns: undefined
+      }
       save_assignment_settings: {
         Args: {
           p_max_open?: number
@@ -2241,6 +2398,10 @@ export type Database = {
       }
       save_business_hours: {
         Args: { p_periods: Json; p_workspace_id: string }
+        Returns: undefined
+      }
+      save_csat_settings: {
+        Args: { p_enabled: boolean; p_question: string; p_workspace_id: string }
         Returns: undefined
       }
       save_notification_settings: {
@@ -2321,6 +2482,16 @@ export type Database = {
           number: number
         }[]
       }
+      survey_token: { Args: { p_survey_id: string }; Returns: string }
+      tag_report: {
+        Args: {
+          p_days?: number
+          p_from?: string
+          p_slug: string
+          p_to?: string
+        }
+        Returns: Json
+      }
       ticket_field_list: {
         Args: { p_number: number; p_slug: string }
         Returns: Json
@@ -2373,6 +2544,7 @@ export type Database = {
     }
     Enums: {
       assignment_mode: "off" | "round_robin" | "least_open"
+      csat_rating: "good" | "okay" | "bad"
       help_article_status: "draft" | "published"
       member_role: "admin" | "agent"
       sla_target: "first_response" | "next_response" | "resolution"
@@ -2507,6 +2679,7 @@ export const Constants = {
   public: {
     Enums: {
       assignment_mode: ["off", "round_robin", "least_open"],
+      csat_rating: ["good", "okay", "bad"],
       help_article_status: ["draft", "published"],
       member_role: ["admin", "agent"],
       sla_target: ["first_response", "next_response", "resolution"],

@@ -17,10 +17,12 @@ import { parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/work
 import { decodeCursor, encodeCursor } from '~/lib/helpdesk/inbox-cursor.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { dueBadge } from '~/lib/promises/due.ts';
+import { latestRatings } from '~/lib/satisfaction/latest.server.ts';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 
-// One round trip: the workspace (404 unless I'm a member), view counts, members and the page.
+// One round trip: the workspace (404 unless I'm a member), view counts, members and the page; then the
+// listed tickets' satisfaction answers.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const url = new URL(request.url);
@@ -67,6 +69,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     log.warn('search timed out', { code: 'search_timeout', query: q, view, plan: inbox.search_timeout });
     searchError = errorMessage('search_timeout');
   }
+  // The satisfaction answers of the listed tickets (the rows' "rated Bad"), once the page is known.
+  const ratings = await latestRatings(
+    request,
+    supabase,
+    inbox.tickets.map((t) => t.id),
+  );
   return dataWithSession(
     request,
     {
@@ -82,6 +90,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       tickets: inbox.tickets.map(({ assignee_id: _a, due_at, warn_at, ...t }) => ({
         ...t,
         due: dueBadge(due_at, warn_at, now, inbox.workspace.time_zone),
+        rated: ratings.get(t.id) ?? null,
       })),
       older: inbox.older ? encodeCursor(inbox.older) : null,
       newer: inbox.newer ? encodeCursor(inbox.newer) : null,

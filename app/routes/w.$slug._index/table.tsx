@@ -106,6 +106,9 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                 </td>
                 <td className="hd-cell-status">
                   <StatusBadge status={t.status} />
+                  {t.rated ? (
+                    <span className={`small cs-rated cs-rated--${t.rated.rating}`}> rated {t.rated.label}</span>
+                  ) : null}
                 </td>
                 <td className="hd-cell-priority">
                   <PriorityBadge priority={t.priority} />

@@ -2,14 +2,18 @@
 // workspace's time zone — tickets created and solved per day as a chart, first response and
 // resolution times (median, 90th percentile), the backlog by status and by assignee, and the busiest
 // hours. One call (workspace_report, security invoker: row-level security decides); the charts are
-// SVG rendered here, so the page needs no script and no chart library. The help center's section comes
-// from help_report, asked at the same time.
+// SVG rendered here, so the page needs no script and no chart library. The sections per agent, of SLA
+// targets, of satisfaction and of the help center come from their own reports, asked at the same time.
+// Each table has its CSV; the page prints without its controls (app.css, @media print).
 import type { MetaFunction } from '@remix-run/node';
 import { TagChip } from '~/components/ticket-labels.tsx';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { AdminNav } from '~/components/admin-nav.tsx';
 import { Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';
+import { AgentReportSection, TagReportSection } from '~/components/agent-report.tsx';
+import { CsatReportSection } from '~/components/csat-report.tsx';
 import { HelpReportSection } from '~/components/help-report.tsx';
+import { CsvLink } from '~/components/report-csv.tsx';
 import { SlaReportSection } from '~/components/sla-report.tsx';
 import { HoursHeatmap, VolumeChart } from '~/components/report-charts.tsx';
 import { REPORT_RANGES_DAYS } from '~/lib/constants.ts';
@@ -52,7 +56,7 @@ function Times({ title, id, times, counted }: { title: string; id: string; times
 }
 
 export default function ReportsPage() {
-  const { workspace, preset, reply, report, help, sla } = useLoaderData<typeof loader>();
+  const { workspace, preset, reply, report, help, sla, csat, agents, tags, query } = useLoaderData<typeof loader>();
   const base = `/w/${workspace.slug}/reports`;
   const custom = !preset;
   const timeZone = report?.time_zone.replaceAll('_', ' ');
@@ -125,6 +129,7 @@ export default function ReportsPage() {
               <Figure label="Solved" value={formatCount(report.solved)} testId="solved-total" />
             </dl>
             <VolumeChart days={report.days} id="volume-chart" />
+            <CsvLink slug={workspace.slug} table="days" query={query} label="tickets created and solved per day" />
           </section>
 
           <div className="rp-pair">
@@ -159,6 +164,7 @@ export default function ReportsPage() {
                   ))}
                 </tbody>
               </table>
+              <CsvLink slug={workspace.slug} table="backlog-status" query={query} label="the backlog by status" />
             </section>
 
             <section className="card stack" aria-labelledby="backlog-assignee-title">
@@ -195,6 +201,12 @@ export default function ReportsPage() {
                       ))}
                     </tbody>
                   </table>
+                  <CsvLink
+                    slug={workspace.slug}
+                    table="backlog-assignee"
+                    query={query}
+                    label="the backlog by assignee"
+                  />
                 </div>
               ) : (
                 <p className="muted">Nothing is waiting.</p>
@@ -230,6 +242,7 @@ export default function ReportsPage() {
                     ))}
                   </tbody>
                 </table>
+                <CsvLink slug={workspace.slug} table="by-tag" query={query} label="tickets created and solved by tag" />
               </div>
             ) : (
               <p className="muted">No tagged tickets were created or solved on these days.</p>
@@ -239,9 +252,13 @@ export default function ReportsPage() {
           <section className="card stack" aria-labelledby="hours-title">
             <h2 id="hours-title">Busiest hours</h2>
             <HoursHeatmap hours={report.busiest_hours} id="hours-chart" timeZone={timeZone ?? ''} />
+            <CsvLink slug={workspace.slug} table="busiest-hours" query={query} label="tickets created per hour" />
           </section>
-          {sla ? <SlaReportSection report={sla} /> : null}
-          {help ? <HelpReportSection slug={workspace.slug} report={help} /> : null}
+          {agents ? <AgentReportSection slug={workspace.slug} query={query} rows={agents} /> : null}
+          {tags ? <TagReportSection slug={workspace.slug} query={query} rows={tags} /> : null}
+          {sla ? <SlaReportSection slug={workspace.slug} query={query} report={sla} /> : null}
+          {csat ? <CsatReportSection slug={workspace.slug} query={query} report={csat} /> : null}
+          {help ? <HelpReportSection slug={workspace.slug} query={query} report={help} /> : null}
         </>
       ) : null}
     </section>

@@ -17,19 +17,23 @@ const NOTICES = {
   holiday: 'Holiday added.',
   removed: 'Holiday removed.',
   targets: 'Targets saved.',
+  after_hours: 'Acknowledgement saved.',
 } as const;
 type Notice = keyof typeof NOTICES;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
-  const [zone, hours, holidays, targets] = await Promise.all([
+  const [zone, hours, holidays, targets, canned, afterHours] = await Promise.all([
     supabase.from('workspaces').select('time_zone').eq('id', workspace.id).single(),
     supabase.from('business_hours').select('weekday, opens, closes').eq('workspace_id', workspace.id).order('opens'),
     supabase.from('holidays').select('day, name').eq('workspace_id', workspace.id).order('day'),
     supabase.from('sla_targets').select('*').eq('workspace_id', workspace.id),
+    supabase.from('canned_replies').select('id, title').eq('workspace_id', workspace.id).order('title'),
+    supabase.from('after_hours_replies').select('canned_reply_id').eq('workspace_id', workspace.id).maybeSingle(),
   ]);
-  for (const { error } of [zone, hours, holidays, targets]) if (error) throwDbError(request, error, 'hours');
+  for (const { error } of [zone, hours, holidays, targets, canned, afterHours])
+    if (error) throwDbError(request, error, 'hours');
   const notice = new URL(request.url).searchParams.get('done');
   return dataWithSession(request, {
     adminOf: workspace.slug,
@@ -43,6 +47,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       value: formatDay((hours.data ?? []).filter((h) => h.weekday === d.weekday)),
     })),
     holidays: holidays.data ?? [],
+    cannedReplies: canned.data ?? [],
+    afterHoursReply: afterHours.data?.canned_reply_id ?? null,
     targets: PRIORITIES.map((priority) => {
       const t = targets.data?.find((row) => row.priority === priority);
       return {
@@ -85,6 +91,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
         .from('holidays')
         .insert({ workspace_id: workspace.id, day: value.day, name: value.name });
       return error ? refuse(error, 'add holiday') : done('holiday');
+    }
+    case 'after_hours': {
+      const { error } = await supabase.rpc('save_after_hours_reply', {
+        p_workspace_id: workspace.id,
+        p_canned_reply_id: value.canned_reply_id ?? undefined,
+      });
+      return error ? refuse(error, 'save after-hours reply') : done('after_hours');
     }
     case 'remove_holiday': {
       const { error } = await supabase.from('holidays').delete().eq('workspace_id', workspace.id).eq('day', value.day);

@@ -16,7 +16,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function HoursPage() {
-  const { workspace, timeZone, notice, aroundTheClock, days, holidays, targets } = useLoaderData<typeof loader>();
+  const { workspace, timeZone, notice, aroundTheClock, days, holidays, targets, cannedReplies, afterHoursReply } =
+    useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const { key: arrival } = useLocation();
   const result = answer?.result;
@@ -180,6 +181,41 @@ export default function HoursPage() {
         ))}
         <SubmitButton name="intent" value="targets">
           Save targets
+        </SubmitButton>
+      </Form>
+
+      <Form method="post" noValidate className="card stack" key={`after-hours ${arrival}`}>
+        <h2>Outside business hours</h2>
+        <p className="muted small">
+          A request that arrives while the team is closed is acknowledged by email with this canned reply, followed by
+          when the team opens next (“We're closed right now: the team will answer from Monday, 30 November 2026 at
+          08:00”).
+        </p>
+        <ErrorList errors={intent === 'after_hours' ? replyFormErrors(result, 'canned_reply_id') : undefined} />
+        <div className="field">
+          <label htmlFor="after-hours-reply">Acknowledgement</label>
+          <select
+            id="after-hours-reply"
+            name="canned_reply_id"
+            className="input"
+            defaultValue={afterHoursReply ?? ''}
+            data-testid="after-hours-reply"
+          >
+            <option value="">None: no acknowledgement</option>
+            {cannedReplies.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        {cannedReplies.length ? null : (
+          <p className="muted small">
+            Write one first in <a href={`/w/${workspace.slug}/settings/replies`}>Canned replies</a>.
+          </p>
+        )}
+        <SubmitButton name="intent" value="after_hours">
+          Save acknowledgement
         </SubmitButton>
       </Form>
     </section>

@@ -35,7 +35,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, actio
   !isOffline(actionResult) && (actionStatus === 409 || defaultShouldRevalidate);
 
 export default function TicketPage() {
-  const { workspace, ticket, requester, assignee, due } = useLoaderData<typeof loader>();
+  const { workspace, ticket, requester, assignee, due, rating } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData && 'result' in actionData ? actionData.result : undefined;
   // A refused draft is kept, with how it was to be sent; any other answer is the sidebar's.
@@ -65,6 +65,11 @@ export default function TicketPage() {
               · <a href={`/w/${workspace.slug}/tickets/${ticket.number}/forward`}>Forward</a>
             </span>
           </p>
+          {rating ? (
+            // The loader's markup (rating-markup.server.tsx): the page carries no code for it.
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: React rendered it on the server (texts escaped).
+            <div dangerouslySetInnerHTML={{ __html: rating }} />
+          ) : null}
         </div>
         <TicketThread />
         {ticket.status === 'closed' ? (

@@ -19,7 +19,6 @@ import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { NO_ASSIGNEE, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
-import { TicketFieldsCard } from './ticket-fields.tsx';
 import type { loader } from './ticket.server.ts';
 
 export interface TicketFieldValues {
@@ -285,7 +284,16 @@ function TicketMerge({ result }: { result?: FormReply }) {
 
 /** The requester (name, email, their other recent requests here), the fields, the history. */
 export function Sidebar({ result }: { result?: FormReply }) {
-  const { workspace, ticket, me, members, requester, requesterCard: card, events } = useLoaderData<typeof loader>();
+  const {
+    workspace,
+    ticket,
+    me,
+    members,
+    requester,
+    requesterCard: card,
+    events,
+    fieldsForm,
+  } = useLoaderData<typeof loader>();
   return (
     <aside className="hd-ticket__side stack" aria-label="Ticket details">
       <div className="card stack">
@@ -320,7 +328,12 @@ export function Sidebar({ result }: { result?: FormReply }) {
       <TicketTags result={result} />
       <TicketSnooze result={result} />
       <TicketMerge result={result} />
-      <TicketFieldsCard />
+      {fieldsForm ? (
+        // The custom fields (docs/product.md §2.10): the loader's markup, a plain form posting to
+        // /w/:slug/tickets/:number/fields, so the page loads no code for it.
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: React rendered it on the server from the fields' rows (texts escaped).
+        <div dangerouslySetInnerHTML={{ __html: fieldsForm }} />
+      ) : null}
       <div className="card stack">
         <h2 className="hd-side-title">History</h2>
         <ol className="hd-history">

@@ -32,6 +32,7 @@ import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/h
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 import type { Database, Tables } from '~/lib/supabase/database.types.ts';
 import { dueBadge, SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
+import { ratingMarkup } from '~/lib/satisfaction/rating-markup.server.tsx';
 import { mergeCandidates } from './merge.server.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
@@ -78,25 +79,36 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
   const cursor = earlierCursor(request);
-  const [{ data: result, error }, canned, { data: signature }, merge, { data: fields }] = await Promise.all([
-    supabase.rpc(
-      'ticket_page',
-      {
-        p_slug: slug,
-        p_number: number,
-        p_page: THREAD_PAGE,
-        ...(cursor ? { p_earlier_at: cursor.at, p_earlier_id: cursor.id } : {}),
-      },
-      { get: true },
-    ),
-    cannedReplyTitles(request, supabase, slug),
-    // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
-    supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
-    // "Merge into…" searched (?merge=): the tickets to choose from.
-    mergeCandidates(request, supabase, slug, number),
-    // The custom fields with this ticket's values (ticket-fields.tsx; supabase/schemas/58_ticket_fields.sql).
-    supabase.rpc('ticket_field_list', { p_slug: slug, p_number: number }, { get: true }),
-  ]);
+  const [{ data: result, error }, canned, { data: signature }, merge, { data: fields }, { data: rated }] =
+    await Promise.all([
+      supabase.rpc(
+        'ticket_page',
+        {
+          p_slug: slug,
+          p_number: number,
+          p_page: THREAD_PAGE,
+          ...(cursor ? { p_earlier_at: cursor.at, p_earlier_id: cursor.id } : {}),
+        },
+        { get: true },
+      ),
+      cannedReplyTitles(request, supabase, slug),
+      // The agent's signature, under each new draft (an unread one is no signature: the draft starts empty).
+      supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
+      // "Merge into…" searched (?merge=): the tickets to choose from.
+      mergeCandidates(request, supabase, slug, number),
+      // The custom fields with this ticket's values (the sidebar's card; supabase/schemas/58_ticket_fields.sql).
+      supabase.rpc('ticket_field_list', { p_slug: slug, p_number: number }, { get: true }),
+      // The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any; unread: none shown.
+      supabase
+        .from('csat_surveys')
+        .select('rating, comment, ticket:tickets!inner(number, workspace:workspaces!inner(slug))')
+        .eq('ticket.number', number)
+        .eq('ticket.workspace.slug', slug)
+        .not('rating', 'is', null)
+        .order('created_at', { ascending: false })
+        .limit(1)
+        .maybeSingle(),
+    ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
       await throwNotFound(request, supabase, params.slug ?? '');
@@ -144,6 +156,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       recent: page.requester.recent.map(({ last_message_at: _l, ...r }) => r),
     },
     assignee: page.ticket.assignee_id ? name(page.ticket.assignee_id) : null,
+    rating: ratingMarkup(rated),
     messages,
     earlier: thread.earlier,
     mine: page.mine,
@@ -152,7 +165,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     clientKey: crypto.randomUUID(),
     cannedReplies: canned,
     merge,
-    // The custom fields' form as markup (ticket-fields.tsx), or null when the workspace has none.
+    // The custom fields' card as markup (ticket-fields-markup.server.tsx), or null when the workspace has none.
     fieldsForm: ticketFieldsMarkup(
       `/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`,
       jsonPage<TicketFieldValue[] | null>(fields) ?? [],

@@ -23,6 +23,7 @@ import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { SURVEY_ANSWERS, type SurveyRating } from './survey.ts';
 
 export interface Brand {
   /** The sender's name: the workspace's, or the one its admins chose. */
@@ -404,4 +405,79 @@ export function renderEmail(element: ReactNode): string {
   return `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">${renderToStaticMarkup(
     element as never,
   )}`;
+}
+
+export interface SurveyEmailProps {
+  brand: Brand;
+  ticket: { number: number; subject: string; status: string };
+  /** The workspace's question ("How did we do?"). */
+  question: string;
+  /** Each answer's one-click link. */
+  links: Record<SurveyRating, string>;
+  days: number;
+  fine: string;
+}
+
+/** The satisfaction survey of a solved request: the question and three one-click answers. */
+export function SurveyEmail(p: SurveyEmailProps) {
+  const { brand } = p;
+  const small = { margin: 0, fontSize: 13, color: MUTED, lineHeight: '1.5' };
+  return (
+    <Layout brand={brand} preheader={p.question}>
+      <Text className="t-muted" style={small}>
+        Request #{p.ticket.number} · {p.ticket.status}
+      </Text>
+      <Text className="t-text" style={{ margin: '4px 0 16px', fontSize: 18, fontWeight: 700, color: TEXT }}>
+        {p.ticket.subject}
+      </Text>
+      <Text className="t-text" style={{ margin: '0 0 16px', fontSize: 16, fontWeight: 600, color: TEXT }}>
+        {p.question}
+      </Text>
+      <Section>
+        {SURVEY_ANSWERS.map((a) => (
+          <Button
+            key={a.rating}
+            href={p.links[a.rating]}
+            style={{
+              background: a.rating === 'good' ? brand.accent : CARD,
+              color: a.rating === 'good' ? '#ffffff' : brand.accent,
+              border: `2px solid ${brand.accent}`,
+              borderRadius: 8,
+              padding: '10px 18px',
+              margin: '0 8px 8px 0',
+              fontSize: 16,
+              fontWeight: 600,
+              fontFamily: FONT,
+            }}
+          >
+            {a.label}
+          </Button>
+        ))}
+      </Section>
+      <Text className="t-muted" style={{ ...small, marginTop: 8 }}>
+        One click records your answer; you can add a comment on the page it opens, and change your answer for {p.days}{' '}
+        days.
+      </Text>
+      <Hr style={{ borderColor: LINE, margin: '24px 0 12px' }} />
+      <Text className="t-muted" style={small}>
+        {p.fine}
+      </Text>
+    </Layout>
+  );
+}
+
+/** The text part of a survey email. */
+export function surveyEmailText(p: SurveyEmailProps): string {
+  return [
+    p.question,
+    `Request #${p.ticket.number} "${p.ticket.subject}" (${p.ticket.status})`,
+    '',
+    ...SURVEY_ANSWERS.map((a) => `${a.label}: ${p.links[a.rating]}`),
+    '',
+    `One click records your answer; you can add a comment on the page it opens, and change your answer for ${p.days} days.`,
+    '',
+    '--',
+    p.fine,
+    ...(p.brand.footer ? ['', p.brand.footer] : []),
+  ].join('\n');
 }

@@ -5,7 +5,7 @@
 export type NotificationKind = 'new_request' | 'assigned' | 'customer_reply' | 'mention' | 'sla_warning';
 export type NotificationEmail = 'each' | 'digest' | 'off';
 
-/** The events a member chooses for, in the settings' order; SLA warnings join when they exist. */
+/** The events a member chooses for, in the settings' order. */
 export const NOTIFICATION_KINDS: { kind: NotificationKind; label: string; hint: string }[] = [
   {
     kind: 'new_request',
@@ -19,6 +19,7 @@ export const NOTIFICATION_KINDS: { kind: NotificationKind; label: string; hint: 
     hint: 'The requester writes on a ticket assigned to me.',
   },
   { kind: 'mention', label: 'Mentions of me', hint: 'A teammate writes @ and my name in an internal note.' },
+  { kind: 'sla_warning', label: 'SLA warnings', hint: 'A ticket assigned to me misses an SLA target.' },
 ];
 
 export const EMAIL_CHOICES: { value: NotificationEmail; label: string }[] = [
@@ -45,6 +46,6 @@ export function notificationHeadline(
     case 'mention':
       return `${actor} mentioned you on ${which}`;
     case 'sla_warning':
-      return `${which} is close to its deadline`;
+      return `${which} missed its SLA target`;
   }
 }

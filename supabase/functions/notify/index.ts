@@ -1,6 +1,8 @@
 // notify: called by the database (through pg_net) for every public reply of the team written through the
 // API (trigger messages_notify), every notification a member gets by email each time (private.notify_member),
-// each member's daily digest (private.send_digests) and every invitation sent or resent (trigger
+// each member's daily digest (private.send_digests), each solved request's satisfaction survey
+// (private.ask_satisfaction), each request acknowledged outside business hours (private.acknowledge_after_hours)
+// and every invitation sent or resent (trigger
 // invitations_notify). A team's reply goes to the requester, with the thread's link and a one-click sign-in
 // link of its own. A notification (a customer's new request or reply, an assignment, …) goes to its member;
 // a digest lists what waited for them. Notes are never sent. An invitation goes to the invitee, with the link
@@ -14,6 +16,8 @@ import { FILE_LINK_DAYS, formatSize, splitFiles } from '../_shared/email-files.t
 import {
   DigestEmail,
   renderEmail,
+  SurveyEmail,
+  surveyEmailText,
   ThreadEmail,
   threadEmailText,
   type EmailFile,
@@ -37,7 +41,9 @@ import { isMarkdownMessage, type MessageBody, messageEmailHtml, messageText } fr
 import { splitNotAttached } from '../_shared/not-attached.ts';
 import { notificationHeadline, type NotificationKind } from '../_shared/notifications.ts';
 import { admin, isServiceRole, json } from '../_shared/platform.ts';
+import { fillPlaceholders, placeholderValues } from '../_shared/placeholders.ts';
 import { PORTAL_STATUS_LABELS, TEAM_STATUS_LABELS } from '../_shared/status-labels.ts';
+import { SURVEY_ANSWERS, SURVEY_DAYS, type SurveyRating } from '../_shared/survey.ts';
 import { fileLinkToken } from '../_shared/tokens.ts';
 
 interface Recipient {
@@ -527,6 +533,196 @@ async function notifyMessage(messageId: string) {
   return { status: outcome.failed.length ? 502 : 200, body: { audience: 'customer', ...outcome } };
 }
 
+/**
+ * A solved request's satisfaction survey (private.ask_satisfaction) goes to its requester, unless they
+ * unsubscribed: the question and three links, each recording its answer without signing in (a token for
+ * this one survey, signed by the database). Threaded with the request's messages.
+ */
+async function notifySurvey(surveyId: string) {
+  const db = admin();
+  const { data, error } = await db
+    .from('csat_surveys')
+    .select(
+      'id, question, requester_id, expires_at, ticket:tickets(id, number, subject, status, workspace:workspaces(id, slug, name))',
+    )
+    .eq('id', surveyId)
+    .maybeSingle();
+  if (error) throw error;
+  if (!data) return { status: 404, body: { error: 'survey not found' } };
+  const survey = data as unknown as {
+    id: string;
+    question: string;
+    requester_id: string;
+    expires_at: string;
+    ticket: Thread['ticket'] & { workspace: Thread['workspace'] };
+  };
+  // Closed (its days are over, or the ticket was merged): nothing to ask any more.
+  if (Date.parse(survey.expires_at) <= Date.now()) return { status: 200, body: { ...newOutcome(), skipped: 'closed' } };
+  const { ticket } = survey;
+  const [{ data: optedOut }, email, { data: token, error: e2 }, { data: replies, error: e3 }] = await Promise.all([
+    db.from('email_unsubscribes').select('user_id').eq('user_id', survey.requester_id).maybeSingle(),
+    emailOf(survey.requester_id),
+    db.rpc('survey_token', { p_survey_id: survey.id }),
+    db.from('messages').select('id').eq('ticket_id', ticket.id).eq('kind', 'reply').order('created_at').order('id'),
+  ]);
+  if (e2) throw e2;
+  if (e3) throw e3;
+  const outcome = newOutcome();
+  if (optedOut || !email || !token) return { status: 200, body: { ...outcome, skipped: 'no recipient' } };
+  const page = `${appUrl()}/support/${ticket.workspace.slug}/requests/${ticket.number}/rating`;
+  const links = Object.fromEntries(
+    SURVEY_ANSWERS.map((a) => [a.rating, `${page}?${new URLSearchParams({ t: token as string, rating: a.rating })}`]),
+  ) as Record<SurveyRating, string>;
+  const messageId = `<s.${survey.id}@${inboundDomain()}>`;
+  const earlier = (replies ?? []).map((r) => messageIdOf(r.id));
+  await deliver(outcome, messageId, email, ticket.id, async () => {
+    const [settings, unsubscribe, replyTo] = await Promise.all([
+      emailSettings(ticket.workspace.id),
+      unsubscribeAddress(survey.requester_id),
+      replyAddress(ticket.id, survey.requester_id),
+    ]);
+    const brand = brandOf(ticket.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? '');
+    const props = {
+      brand,
+      ticket: { number: ticket.number, subject: ticket.subject, status: PORTAL_STATUS_LABELS[ticket.status] },
+      question: survey.question,
+      links,
+      days: SURVEY_DAYS,
+      fine: `You get this email because you wrote to ${brand.name}. Reply "unsubscribe" to ${unsubscribe} to stop these emails.`,
+    };
+    return {
+      from: senderOf(ticket.workspace.name, settings, fromAddress()),
+      to: email,
+      subject: `${survey.question} [#${ticket.number}]`,
+      text: surveyEmailText(props),
+      html: renderEmail(createElement(SurveyEmail, props)),
+      messageId,
+      ...(earlier.length
+        ? { inReplyTo: earlier.at(-1), references: [...new Set([earlier[0], ...earlier.slice(-9)])] }
+        : {}),
+      replyTo,
+      headers: { 'List-Unsubscribe': `<mailto:${unsubscribe}?subject=unsubscribe>` },
+    };
+  });
+  return { status: outcome.failed.length ? 502 : 200, body: outcome };
+}
+
+/** "Monday 30 November 2026, 08:00 (Europe/Berlin time)". */
+const formatOpening = (iso: string, timeZone: string) =>
+  `${new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone }).format(new Date(iso))} (${timeZone.replaceAll('_', ' ')} time)`;
+
+/**
+ * A request that arrived while the team was closed (private.acknowledge_after_hours) is acknowledged to its
+ * requester, unless they unsubscribed: the canned reply the admins picked, its placeholders filled, then when
+ * the team opens next (public.next_opening at the request's creation), in the team's reply layout.
+ */
+async function notifyAcknowledgement(ticketId: string) {
+  const db = admin();
+  const { data, error } = await db
+    .from('tickets')
+    .select(
+      'id, number, subject, status, requester_id, assignee_id, created_at, workspace:workspaces(id, slug, name, time_zone)',
+    )
+    .eq('id', ticketId)
+    .maybeSingle();
+  if (error) throw error;
+  if (!data) return { status: 404, body: { error: 'ticket not found' } };
+  const { workspace, created_at, ...ticket } = data as unknown as Thread['ticket'] & {
+    created_at: string;
+    workspace: Thread['workspace'];
+  };
+  const [{ data: chosen, error: e2 }, { data: opens, error: e3 }, { data: optedOut }, email, { data: first }] =
+    await Promise.all([
+      db
+        .from('after_hours_replies')
+        .select('reply:canned_replies(body)')
+        .eq('workspace_id', workspace.id)
+        .maybeSingle(),
+      db.rpc('next_opening', { p_workspace_id: workspace.id, p_at: created_at }),
+      db.from('email_unsubscribes').select('user_id').eq('user_id', ticket.requester_id).maybeSingle(),
+      emailOf(ticket.requester_id),
+      db
+        .from('messages')
+        .select('id')
+        .eq('ticket_id', ticket.id)
+        .eq('kind', 'reply')
+        .order('created_at')
+        .order('id')
+        .limit(1)
+        .maybeSingle(),
+    ]);
+  if (e2) throw e2;
+  if (e3) throw e3;
+  const body = (chosen as unknown as { reply: { body: string } | null } | null)?.reply?.body;
+  const outcome = newOutcome();
+  if (!body || optedOut || !email)
+    return { status: 200, body: { ...outcome, skipped: 'no reply chosen or no recipient' } };
+  const messageId = `<a.${ticket.id}@${inboundDomain()}>`;
+  await deliver(outcome, messageId, email, ticket.id, async () => {
+    const path = `/support/${workspace.slug}/requests/${ticket.number}`;
+    const threadUrl = `${appUrl()}${path}`;
+    const [settings, signIn, requesterName, unsubscribe, replyTo] = await Promise.all([
+      emailSettings(workspace.id),
+      signInLink(ticket.requester_id, path),
+      db.from('profiles').select('display_name').eq('user_id', ticket.requester_id).maybeSingle(),
+      unsubscribeAddress(ticket.requester_id),
+      replyAddress(ticket.id, ticket.requester_id),
+    ]);
+    const brand = brandOf(workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? '');
+    const filled = fillPlaceholders(
+      body,
+      placeholderValues({
+        requester: { name: requesterName.data?.display_name, email },
+        agent: { name: null },
+        ticket,
+        workspace,
+      }),
+    );
+    const when = opens
+      ? `We're closed right now: the team will answer from ${formatOpening(opens as string, workspace.time_zone)}.`
+      : "We're closed right now: the team will answer as soon as it is back.";
+    // The canned reply is the team's writing: Markdown, as their replies are (message-html.ts).
+    const reply: MessageBody = { body: `${filled}\n\n${when}`, markdown: true };
+    const props: ThreadEmailProps & { fine: string } = {
+      brand,
+      heading: 'We got your request',
+      ticket: { number: ticket.number, subject: ticket.subject, status: PORTAL_STATUS_LABELS[ticket.status] },
+      message: {
+        author: brand.name,
+        when: formatWhen(new Date().toISOString(), workspace.time_zone),
+        html: messageEmailHtml(reply),
+        text: messageText(reply),
+        fromTeam: true,
+      },
+      files: [],
+      earlier: [],
+      button: {
+        label: 'View your request',
+        url: signIn?.url ?? threadUrl,
+        note: signIn
+          ? `The button signs you in, once, within ${signIn.hours} hours. Your request is always at`
+          : undefined,
+        link: signIn ? threadUrl : undefined,
+      },
+      answer: 'Reply to this email to add to your request.',
+      fine: `You get this email because you wrote to ${brand.name}. Reply "unsubscribe" to ${unsubscribe} to stop these emails.`,
+    };
+    const start = first ? messageIdOf((first as { id: string }).id) : null;
+    return {
+      from: senderOf(workspace.name, settings, fromAddress()),
+      to: email,
+      subject: `Re: ${ticket.subject} [#${ticket.number}]`,
+      text: threadEmailText(props),
+      html: renderEmail(createElement(ThreadEmail, props)),
+      messageId,
+      ...(start ? { inReplyTo: start, references: [start] } : {}),
+      replyTo,
+      headers: { 'List-Unsubscribe': `<mailto:${unsubscribe}?subject=unsubscribe>` },
+    };
+  });
+  return { status: outcome.failed.length ? 502 : 200, body: outcome };
+}
+
 interface Outcome {
   sent: string[];
   already_sent: string[];
@@ -755,12 +951,15 @@ Deno.serve(async (req) => {
     answer = await notifyNotification(str('notification_id')!);
   else if (payload.type === 'digest' && str('workspace_id') && str('recipient_id'))
     answer = await notifyDigest(str('workspace_id')!, str('recipient_id')!);
+  else if (payload.type === 'survey' && str('survey_id')) answer = await notifySurvey(str('survey_id')!);
+  else if (payload.type === 'acknowledgement' && str('ticket_id'))
+    answer = await notifyAcknowledgement(str('ticket_id')!);
   else if (payload.type === 'invitation' && str('invitation_id') && str('token'))
     answer = await notifyInvitation(str('invitation_id')!, str('token')!);
   else if (payload.type === 'forward' && str('forward_id')) answer = await notifyForward(str('forward_id')!);
   if (answer) return json(answer.status, answer.body);
   return json(400, {
     error:
-      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "digest", "workspace_id", "recipient_id"}, {"type": "invitation", "invitation_id", "token"} or {"type": "forward", "forward_id"}',
+      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "digest", "workspace_id", "recipient_id"}, {"type": "survey", "survey_id"}, {"type": "acknowledgement", "ticket_id"}, {"type": "invitation", "invitation_id", "token"} or {"type": "forward", "forward_id"}',
   });
 });
