@@ -123,6 +123,39 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.help_center(p_slug text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  ws uuid;
+  workspace jsonb;
+begin
+  select w.id, jsonb_build_object('slug', w.slug, 'name', w.name) into ws, workspace from public.portal_workspace(p_slug) w;
+  if ws is null then
+    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
+  end if;
+  return jsonb_build_object(
+    'workspace', workspace,
+    'collections', coalesce((
+      -- Counted per collection through its index: the policies make the planner expect one collection,
+      -- and a join it then chose counted the whole workspace's articles once per collection.
+      select jsonb_agg(jsonb_build_object('id', c.id, 'title', c.title, 'slug', c.slug, 'description', c.description,
+                                          'articles', n.articles) order by c.position, c.title)
+        from public.help_collections c
+        cross join lateral (select count(*) as articles from public.help_articles a
+                             where a.collection_id = c.id and a.status = 'published') n
+       where c.workspace_id = ws and n.articles > 0), '[]'),
+    'popular', coalesce((
+      select jsonb_agg(jsonb_build_object('id', a.id, 'title', a.title, 'slug', a.slug) order by p.n)
+        from public.help_popular_articles(ws) with ordinality p (id, n)
+        join public.help_articles a on a.id = p.id), '[]'),
+    'published', (select count(*) from public.help_articles a where a.workspace_id = ws and a.status = 'published'));
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION public.help_search(p_slug text, p_query text, p_limit integer DEFAULT 10, p_published_only boolean DEFAULT true)
  RETURNS jsonb
  LANGUAGE plpgsql
