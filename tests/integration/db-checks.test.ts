@@ -774,6 +774,7 @@ describe('database checks', () => {
       'help_versions',
       'help_vote',
       'portal_workspace',
+      'rate_ticket',
       'record_help_search_miss',
       'workspace_slug_redirect',
     ]);
