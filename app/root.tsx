@@ -19,6 +19,7 @@ import { SiteHeader } from './components/site-header.tsx';
 import { getOptionalSession } from './lib/auth/session.server.ts';
 import { browserEnv } from './lib/env.server.ts';
 import { dataWithSession } from './lib/http/responses.server.ts';
+import { sharedConstant } from './lib/http/shared-documents.server.ts';
 import stylesheet from './styles/app.css';
 
 export const links: LinksFunction = () => [
@@ -31,8 +32,14 @@ export const meta: MetaFunction = () => [
   { name: 'description', content: 'A shared support inbox for small teams.' },
 ];
 
+// A signed-out reader's root data: one object, so a page the same for every such reader is rendered once
+// (app/lib/http/shared-documents.server.ts).
+let signedOut: { user: null; unread: null; ENV: ReturnType<typeof browserEnv> } | undefined;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getOptionalSession(request);
+  if (!session)
+    return dataWithSession(request, (signedOut ??= sharedConstant({ user: null, unread: null, ENV: browserEnv() })));
   // The bell's number (null: no bell, the user is in no workspace; a failed count shows none). Asked here,
   // not through a server module of its own: each one a route imports costs its bundle a stub chunk (006).
   const unread = session ? ((await session.supabase.rpc('unread_notifications')).data ?? null) : null;

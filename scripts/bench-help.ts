@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { PROJECT_DIR, startStack } from '@tend/supabase-local';
-import { type BenchResult, median, range, run, startApp, superuser } from './lib/bench.ts';
+import { BASELINE, type BenchResult, cpuMs, median, range, run, startApp, superuser } from './lib/bench.ts';
 import { pageJavaScript } from './page-js.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -32,6 +32,9 @@ const HTML_TARGET = 30_000;
 // word's frequency falls with its rank), as help texts have.
 const COMMON = ['account', 'settings', 'order', 'password', 'email', 'invoice', 'team', 'customer'];
 const TAIL = Array.from({ length: 30_000 }, (_, i) => `term${i.toString(36)}`);
+const SUGGESTION = 'reset my passw';
+// The searches the pages below make (the rare word is TAIL[20000]).
+const SEARCHES = ['password', TAIL[20000]!, 'invoice settings', 'passw', 'pasword', 'zebra', SUGGESTION];
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-help-'));
 chmodSync(dir, 0o755);
@@ -85,61 +88,113 @@ try {
   const articleSeconds = (performance.now() - t1) / 1000;
 
   app = await startApp(dir, stack, { env: { WEB_CONCURRENCY: '2' } });
+  // BENCH_BASELINE (scripts/lib/bench.ts): the other version's build on the same stack (and so on this
+  // version's database functions), timed in the same rounds.
+  const baseline = BASELINE
+    ? await startApp(dir, stack, { projectDir: BASELINE, env: { WEB_CONCURRENCY: '2' } })
+    : undefined;
   const { base } = app;
   const articlePaths = ids
     .filter((_, i) => i % Math.max(1, Math.floor(ids.length / 500)) === 0)
     .map((a) => `/support/acme/help/articles/${a.id}-${a.slug}`);
   const searchPath = (q: string) => `/support/acme/help/search?q=${encodeURIComponent(q)}`;
-  const pages: [string, string, string[] | undefined, 'article' | 'search' | null][] = [
-    ['article (500 in turn)', `${base}${articlePaths[0]}`, articlePaths, 'article'],
-    ['help home', `${base}/support/acme/help`, undefined, null],
-    ['search: common word "password"', `${base}${searchPath('password')}`, undefined, 'search'],
-    [`search: rare word "${TAIL[20000]}"`, `${base}${searchPath(TAIL[20000]!)}`, undefined, 'search'],
-    ['search: two words "invoice settings"', `${base}${searchPath('invoice settings')}`, undefined, 'search'],
-    ['search: typing "passw"', `${base}${searchPath('passw')}`, undefined, 'search'],
-    ['search: misspelt "pasword"', `${base}${searchPath('pasword')}`, undefined, 'search'],
-    ['search: no match "zebra"', `${base}${searchPath('zebra')}`, undefined, 'search'],
+  const allPages: [string, string, string[] | undefined, 'article' | 'search' | null][] = [
+    ['article (500 in turn)', articlePaths[0]!, articlePaths, 'article'],
+    ['help home', '/support/acme/help', undefined, null],
+    ['search: common word "password"', searchPath('password'), undefined, 'search'],
+    [`search: rare word "${SEARCHES[1]}"`, searchPath(SEARCHES[1]!), undefined, 'search'],
+    ['search: two words "invoice settings"', searchPath('invoice settings'), undefined, 'search'],
+    ['search: typing "passw"', searchPath('passw'), undefined, 'search'],
+    ['search: misspelt "pasword"', searchPath('pasword'), undefined, 'search'],
+    ['search: no match "zebra"', searchPath('zebra'), undefined, 'search'],
     [
       'suggestions JSON "reset my passw"',
-      `${base}/support/acme/help/suggest?q=${encodeURIComponent('reset my passw')}`,
+      `/support/acme/help/suggest?q=${encodeURIComponent(SUGGESTION)}`,
       undefined,
       'search',
     ],
   ];
+  // BENCH_ONLY=<word>: only the pages whose label holds it (e.g. article, search, home).
+  const pages = allPages.filter(([label]) => !process.env.BENCH_ONLY || label.includes(process.env.BENCH_ONLY));
+  // CPU per request of every process that serves it: the app's workers, Postgres + PostgREST (/proc),
+  // and this process (the gateway and autocannon).
+  const stackPids = stack.processes().map((x) => x.pid);
+  type Cpu = { app: number; db: number; bench: number };
+  const measured = async (origin: string, pid: number, p: string, paths: string[] | undefined, cpu: Cpu[]) => {
+    const own0 = process.cpuUsage();
+    const [app0, db0] = [cpuMs([pid]), cpuMs(stackPids)];
+    const result = await run(`${origin}${p}`, {}, DURATION, CONNECTIONS, paths);
+    const own = process.cpuUsage(own0);
+    const [app1, db1] = [cpuMs([pid]), cpuMs(stackPids)];
+    if (app0 !== undefined && app1 !== undefined && db0 !== undefined && db1 !== undefined && result.total)
+      cpu.push({
+        app: (app1 - app0) / result.total,
+        db: (db1 - db0) / result.total,
+        bench: (own.user + own.system) / 1000 / result.total,
+      });
+    return result;
+  };
+  const fmt = (cpu: Cpu[]) =>
+    cpu.length
+      ? `${median(cpu.map((c) => c.app)).toFixed(2)}+${median(cpu.map((c) => c.db)).toFixed(2)}+${median(cpu.map((c) => c.bench)).toFixed(2)}`
+      : '';
   const rows: Record<string, string | number>[] = [];
   const misses: string[] = [];
-  for (const [label, url, paths, kind] of pages) {
-    const res = await fetch(url, { redirect: 'manual' });
-    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${await res.text()}`);
-    await run(url, {}, WARMUP, CONNECTIONS, paths);
+  for (const [label, p, paths, kind] of pages) {
+    for (const origin of [base, ...(baseline ? [baseline.base] : [])]) {
+      const res = await fetch(`${origin}${p}`, { redirect: 'manual' });
+      if (res.status !== 200) throw new Error(`GET ${origin}${p} answered ${res.status}: ${await res.text()}`);
+      await run(`${origin}${p}`, {}, WARMUP, CONNECTIONS, paths);
+    }
     const rounds: BenchResult[] = [];
-    for (let round = 0; round < ROUNDS; round++) rounds.push(await run(url, {}, DURATION, CONNECTIONS, paths));
-    const m = (k: 'p50' | 'p95' | 'rps') => median(rounds.map((r) => r[k]));
+    const baseRounds: BenchResult[] = [];
+    const cpu: Cpu[] = [];
+    const baseCpu: Cpu[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      rounds.push(await measured(base, app.pid, p, paths, cpu));
+      if (baseline) baseRounds.push(await measured(baseline.base, baseline.pid, p, paths, baseCpu));
+    }
+    const m = (xs: BenchResult[], k: 'p50' | 'p95' | 'rps') => median(xs.map((r) => r[k]));
     const target = kind === 'article' ? ARTICLE_TARGET_MS : kind === 'search' ? SEARCH_TARGET_MS : null;
-    const miss = target !== null && m('p95') > target;
-    if (miss) misses.push(`${label}: p95 ${m('p95')} ms > ${target} ms`);
+    const miss = target !== null && m(rounds, 'p95') > target;
+    if (miss) misses.push(`${label}: p95 ${m(rounds, 'p95')} ms > ${target} ms`);
+    // This build ÷ the baseline's, per round (the two timed back to back).
+    const vsBase = (k: 'p50' | 'p95') => baseRounds.map((b, i) => rounds[i]![k] / b[k]);
     rows.push({
       page: label,
-      'p50 ms': m('p50'),
-      'p95 ms': m('p95'),
+      'p50 ms': m(rounds, 'p50'),
+      'p95 ms': m(rounds, 'p95'),
       'p95 rounds': range(
         rounds.map((r) => r.p95),
         1,
       ),
-      'req/s': m('rps'),
-      failed: rounds.reduce((n, r) => n + r.non2xx + r.errors, 0),
+      'req/s': m(rounds, 'rps'),
+      'CPU ms app+db+bench': fmt(cpu),
+      failed: [...rounds, ...baseRounds].reduce((n, r) => n + r.non2xx + r.errors, 0),
       target: target === null ? '—' : miss ? `MISSED (${target} ms)` : `ok (${target} ms)`,
+      ...(baseline
+        ? {
+            'baseline p50 / p95 ms': `${m(baseRounds, 'p50')} / ${m(baseRounds, 'p95')}`,
+            'baseline req/s': m(baseRounds, 'rps'),
+            'baseline CPU ms': fmt(baseCpu),
+            'p50 ÷ baseline': +median(vsBase('p50')).toFixed(3),
+            'p95 ÷ baseline': +median(vsBase('p95')).toFixed(3),
+            'p95 ÷ baseline rounds': range(vsBase('p95'), 3),
+          }
+        : {}),
     });
   }
   console.log(
     `\nHelp center at ${ARTICLES} articles (${articleSeconds.toFixed(1)} s to write) and ${TICKETS} extra tickets` +
       `${TICKETS ? ` (seed:bulk ${seedSeconds.toFixed(1)} s)` : ''}, ${ROUNDS} rounds × ${DURATION} s, ${CONNECTIONS} connections,` +
-      ` 2 app workers; medians over rounds; load average ${os
+      ` 2 app workers; medians over rounds${baseline ? `, baseline ${BASELINE} in alternating rounds` : ''}; CPU ms per request` +
+      ` (app workers + Postgres and PostgREST + this process: gateway and autocannon); load average ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}:`,
   );
   console.table(rows);
+  await baseline?.stop();
 
   // The budgets: the article page's JavaScript, and the HTML of a 2 000-word article.
   const long = ids.find((_, i) => (i + 1) % 10 === 0)!;
@@ -202,8 +257,17 @@ try {
     await c.query(`set role anon`);
     const plan = (await c.query(`explain (analyze, buffers, timing off) select public.help_search('acme', 'password')`))
       .rows;
+    // Each search of the table above as the page asks it (anon, 10 results; the suggestions 3), whole.
+    const searches = SEARCHES.map((q) => ({ q, ms: [] as number[] }));
+    for (let round = 0; round < PLAN_ROUNDS; round++) {
+      for (const s of searches) {
+        const t0 = performance.now();
+        await c.query(`select public.help_search('acme', $1, $2)`, [s.q, s.q === SUGGESTION ? 3 : 10]);
+        s.ms.push(performance.now() - t0);
+      }
+    }
     await c.query('reset role');
-    return { times, plan: plan.map((r) => r['QUERY PLAN']).join('\n') };
+    return { times, plan: plan.map((r) => r['QUERY PLAN']).join('\n'), searches };
   });
   const ms = (label: string) => median(compared.times[label]!);
   console.log(
@@ -220,6 +284,14 @@ try {
     `ranking before/now: ${(ms('ranking, before') / ms('ranking, now')).toFixed(1)}×; snippets 3 000/1 500: ` +
       `${(ms('snippets from 3 000 characters') / ms('snippets from 1 500 characters')).toFixed(1)}×\n` +
       `help_search('acme', 'password') as anon:\n${compared.plan}`,
+  );
+  console.log(`\nEach search inside Postgres, whole (help_search as anon), ${PLAN_ROUNDS} rounds, medians:`);
+  console.table(
+    compared.searches.map((x) => ({
+      query: x.q,
+      'median ms': Number(median(x.ms).toFixed(1)),
+      'range ms': range(x.ms, 1),
+    })),
   );
   if (misses.length) {
     console.log(`\nTargets missed:\n  ${misses.join('\n  ')}`);

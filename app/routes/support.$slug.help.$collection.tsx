@@ -5,7 +5,15 @@ import { useLoaderData } from '@remix-run/react';
 import { HelpHeader, StillNeedHelp } from '~/components/help-ui.tsx';
 import type { IslandHandle } from '~/components/island.tsx';
 import { articlePath, collectionPath, helpMeta } from '~/lib/help/articles.ts';
-import { absoluteUrl, helpCall, type HelpWorkspace, movedTo, readerClient } from '~/lib/help/help.server.ts';
+import {
+  absoluteUrl,
+  helpCall,
+  type HelpWorkspace,
+  movedTo,
+  pageData,
+  readerCached,
+  readerClient,
+} from '~/lib/help/help.server.ts';
 import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { dataWithSession, errorResponse } from '~/lib/http/responses.server.ts';
 import helpStyles from '~/styles/help.css';
@@ -33,17 +41,23 @@ interface HelpCollection {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const slug = parseSlug(request, params.slug);
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(params.collection ?? '')) throw errorResponse(request, 'not_found');
-  const client = readerClient(request);
-  const collection = await helpCall<HelpCollection | { workspace: HelpWorkspace; moved_to: string }>(
-    request,
-    client,
-    slug,
-    client.rpc('help_collection', { p_slug: slug, p_collection: params.collection! }),
-    'help collection',
-  );
+  const collection = await readerCached(request, slug, `collection:${params.collection}`, () => {
+    const client = readerClient(request);
+    return helpCall<HelpCollection | { workspace: HelpWorkspace; moved_to: string }>(
+      request,
+      client,
+      slug,
+      client.rpc('help_collection', { p_slug: slug, p_collection: params.collection! }),
+      'help collection',
+    );
+  });
   // A renamed collection's old address.
   if ('moved_to' in collection) throw movedTo(request, collectionPath(slug, { slug: collection.moved_to }));
-  return dataWithSession(request, { collection, canonical: absoluteUrl(request, collectionPath(slug, collection)) });
+  const canonical = absoluteUrl(request, collectionPath(slug, collection));
+  return dataWithSession(
+    request,
+    pageData(request, collection, canonical, () => ({ collection, canonical })),
+  );
 }
 
 export default function HelpCollectionPage() {

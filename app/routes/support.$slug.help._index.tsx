@@ -6,7 +6,7 @@ import { useLoaderData } from '@remix-run/react';
 import { HelpSearchForm, StillNeedHelp } from '~/components/help-ui.tsx';
 import type { IslandHandle } from '~/components/island.tsx';
 import { articlePath, collectionPath, helpMeta, helpPath } from '~/lib/help/articles.ts';
-import { absoluteUrl, helpCall, type HelpWorkspace, readerClient } from '~/lib/help/help.server.ts';
+import { absoluteUrl, helpCenter, pageData } from '~/lib/help/help.server.ts';
 import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { dataWithSession } from '~/lib/http/responses.server.ts';
 import helpStyles from '~/styles/help.css';
@@ -21,24 +21,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   return helpMeta({ title, description, canonical: data.canonical, siteName: data.center.workspace.name });
 };
 
-interface HelpCenter {
-  workspace: HelpWorkspace;
-  collections: { id: string; title: string; slug: string; description: string; articles: number }[];
-  popular: { id: number; title: string; slug: string }[];
-  published: number;
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const slug = parseSlug(request, params.slug);
-  const client = readerClient(request);
-  const center = await helpCall<HelpCenter>(
+  const center = await helpCenter(request, slug);
+  const canonical = absoluteUrl(request, helpPath(center.workspace.slug));
+  return dataWithSession(
     request,
-    client,
-    slug,
-    client.rpc('help_center', { p_slug: slug }),
-    'help center',
+    pageData(request, center, canonical, () => ({ center, canonical })),
   );
-  return dataWithSession(request, { center, canonical: absoluteUrl(request, helpPath(center.workspace.slug)) });
 }
 
 export default function HelpHome() {

@@ -15,7 +15,7 @@ import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { HelpVoteSchema } from '~/lib/forms/help-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { articlePath, collectionPath, helpMeta, parseArticleParam, SUGGESTED_PARAM } from '~/lib/help/articles.ts';
-import { absoluteUrl, allowVote, loadArticle, readerClient, visitorId } from '~/lib/help/help.server.ts';
+import { absoluteUrl, allowVote, loadArticle, pageData, readerClient, visitorId } from '~/lib/help/help.server.ts';
 import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { log } from '~/lib/http/log.server.ts';
@@ -53,7 +53,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   // Coming back from a vote (?feedback=) is no new reading.
-  const { slug, article, html } = await loadArticle(request, params, {
+  const { slug, article, html, page } = await loadArticle(request, params, {
     countView: request.method === 'GET' && !url.searchParams.has('feedback'),
   });
   // A suggestion opened while writing a request: the customer is signed in (only they write requests).
@@ -66,12 +66,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (error) log.warn('help: suggestion click not recorded', { message: error.message });
   }
   const feedback = url.searchParams.get('feedback');
-  return dataWithSession(request, {
-    article,
-    html,
-    canonical: absoluteUrl(request, articlePath(slug, article)),
-    voted: feedback === 'yes' || feedback === 'no' ? feedback : null,
-  });
+  const canonical = absoluteUrl(request, articlePath(slug, article));
+  const voted = feedback === 'yes' || feedback === 'no' ? feedback : null;
+  return dataWithSession(
+    request,
+    pageData(request, page, `${canonical}\0${voted}`, () => ({ article, html, canonical, voted })),
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

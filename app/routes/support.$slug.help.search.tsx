@@ -8,9 +8,15 @@ import { HelpHeader, SearchResultItem, StillNeedHelp } from '~/components/help-u
 import type { IslandHandle } from '~/components/island.tsx';
 import { HELP_SEARCH_RESULTS } from '~/lib/help/limits.ts';
 import { helpSearchPath, newRequestPath } from '~/lib/help/articles.ts';
-import { helpCall, type HelpWorkspace, readerClient, searchHelp, searchQuery } from '~/lib/help/help.server.ts';
+import {
+  helpCenter,
+  pageData,
+  readerClient,
+  recordSearchMiss,
+  searchHelp,
+  searchQuery,
+} from '~/lib/help/help.server.ts';
 import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
-import { log } from '~/lib/http/log.server.ts';
 import { dataWithSession } from '~/lib/http/responses.server.ts';
 import helpStyles from '~/styles/help.css';
 
@@ -27,23 +33,17 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const slug = parseSlug(request, params.slug);
   const query = searchQuery(new URL(request.url));
-  const client = readerClient(request);
   if (!query) {
-    const { workspace } = await helpCall<{ workspace: HelpWorkspace }>(
-      request,
-      client,
-      slug,
-      client.rpc('help_center', { p_slug: slug }),
-      'help center',
-    );
-    return dataWithSession(request, { workspace, query, results: [], corrected: null });
+    const center = await helpCenter(request, slug);
+    const empty = () => ({ workspace: center.workspace, query, results: [], corrected: null });
+    return dataWithSession(request, pageData(request, center, 'search', empty));
   }
-  const found = await searchHelp(request, client, slug, query, { limit: HELP_SEARCH_RESULTS });
-  if (!found.results.length) {
-    const { error } = await client.rpc('record_help_search_miss', { p_slug: slug, p_query: query });
-    if (error) log.warn('help: search miss not recorded', { message: error.message });
-  }
-  return dataWithSession(request, { ...found, query: query.trim() });
+  const found = await searchHelp(request, readerClient(request), slug, query, { limit: HELP_SEARCH_RESULTS });
+  if (!found.results.length) await recordSearchMiss(request, slug, query);
+  return dataWithSession(
+    request,
+    pageData(request, found, query.trim(), () => ({ ...found, query: query.trim() })),
+  );
 }
 
 export default function HelpSearchPage() {

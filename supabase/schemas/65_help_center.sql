@@ -81,6 +81,10 @@ create table public.help_articles (
 );
 create index help_articles_workspace_idx on public.help_articles (workspace_id, status, collection_id, position, id);
 create index help_articles_updated_idx on public.help_articles (workspace_id, updated_at desc, id desc);
+-- A collection's published articles in order: its page, an article's "More in …", and whether a collection
+-- is public (its policy asks per collection, without the workspace).
+create index help_articles_collection_idx on public.help_articles (collection_id, position, title, id)
+  where status = 'published';
 create index help_articles_search_idx on public.help_articles using gin (search);
 create index help_articles_title_search_idx on public.help_articles using gin (title_search);
 
@@ -231,6 +235,58 @@ end $$;
 create trigger help_articles_words after insert or update on public.help_articles
   for each row execute function private.help_learn_words();
 
+-- What a help center's public pages show changed (an article, a collection, the language, the
+-- workspace's name or address): its version moves on. The app remembers what signed-out readers get and
+-- asks for the versions of the help centers it remembers at most a second apart (help_versions; docs/decisions/065-help-center-speed.md),
+-- so a page is at most that stale. Numbers come from one sequence: a version is never given twice, even
+-- to another workspace later known by the same address. No foreign key: a row is written while its
+-- workspace's delete cascades (a deleted workspace leaves one row of two numbers).
+create sequence private.help_version_seq;
+create table private.help_versions (
+  workspace_id uuid primary key,
+  version bigint not null
+);
+
+create function private.help_bump_version() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  insert into private.help_versions as v (workspace_id, version)
+  select ws, nextval('private.help_version_seq')
+    from (select distinct ws from unnest(case
+            when tg_op = 'INSERT' then array[new.workspace_id]
+            when tg_op = 'DELETE' then array[old.workspace_id]
+            else array[old.workspace_id, new.workspace_id] end) ws) w
+  on conflict (workspace_id) do update set version = excluded.version;
+  return null;
+end $$;
+create trigger help_articles_version after insert or update or delete on public.help_articles
+  for each row execute function private.help_bump_version();
+create trigger help_collections_version after insert or update or delete on public.help_collections
+  for each row execute function private.help_bump_version();
+create trigger help_settings_version after insert or update or delete on public.help_settings
+  for each row execute function private.help_bump_version();
+-- The workspace's name and address are on every page (its own function: the row has no workspace_id).
+create function private.help_bump_workspace_version() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  insert into private.help_versions as v (workspace_id, version) values (new.id, nextval('private.help_version_seq'))
+  on conflict (workspace_id) do update set version = excluded.version;
+  return null;
+end $$;
+create trigger workspaces_help_version after update of slug, name on public.workspaces
+  for each row execute function private.help_bump_workspace_version();
+
+-- The current version of each help center named by its address (p_slugs, at most 1 000): a JSON object
+-- of slug → version (0 before any change); an address that is no workspace's is left out. Anyone: it
+-- says no more than that a public page may have changed.
+create function public.help_versions(p_slugs text[]) returns jsonb
+language sql stable security definer set search_path = '' as $$
+  select coalesce(jsonb_object_agg(s.slug, coalesce(v.version, 0)), '{}')
+    from (select distinct unnest(p_slugs[1:1000]) as slug) s
+    join public.workspaces w on w.slug = lower(btrim(s.slug))
+    left join private.help_versions v on v.workspace_id = w.id
+$$;
+
 -- The images an article's text shows: every address under the help bucket's public path
 -- (…/storage/v1/object/public/help/<workspace>/<upload>/<name>), whatever host wrote it.
 create function private.help_claim_images() returns trigger
@@ -285,7 +341,7 @@ create trigger help_settings_language after insert or update of language on publ
   for each row execute function private.help_language_changed();
 
 revoke all on function private.help_slug(text), private.markdown_plain(text), private.help_language(uuid),
-  private.help_stamp_collection(), private.help_stamp_article(), private.help_learn_words(),
+  private.help_stamp_collection(), private.help_stamp_article(), private.help_learn_words(), private.help_bump_version(), private.help_bump_workspace_version(),
   private.help_language_changed(), private.help_claim_images(), private.help_remember_collection_slug() from public;
 -- help_collection (security invoker) asks it as the reader; what it says is no more than the old address.
 revoke all on function public.help_renamed_collection(uuid, text) from public;
@@ -313,13 +369,14 @@ begin
   return jsonb_build_object(
     'workspace', workspace,
     'collections', coalesce((
+      -- Counted per collection through its index: the policies make the planner expect one collection,
+      -- and a join it then chose counted the whole workspace's articles once per collection.
       select jsonb_agg(jsonb_build_object('id', c.id, 'title', c.title, 'slug', c.slug, 'description', c.description,
                                           'articles', n.articles) order by c.position, c.title)
         from public.help_collections c
-        join (select a.collection_id, count(*) as articles from public.help_articles a
-               where a.workspace_id = ws and a.status = 'published' and a.collection_id is not null
-               group by 1) n on n.collection_id = c.id
-       where c.workspace_id = ws), '[]'),
+        cross join lateral (select count(*) as articles from public.help_articles a
+                             where a.collection_id = c.id and a.status = 'published') n
+       where c.workspace_id = ws and n.articles > 0), '[]'),
     'popular', coalesce((
       select jsonb_agg(jsonb_build_object('id', a.id, 'title', a.title, 'slug', a.slug) order by p.n)
         from public.help_popular_articles(ws) with ordinality p (id, n)
@@ -383,6 +440,24 @@ begin
     from public.help_articles a join public.workspaces w on w.id = a.workspace_id
    where a.id = p_article_id and a.status = 'published'
   on conflict (article_id, day) do update set views = v.views + 1;
+end $$;
+
+-- Views counted by the app for signed-out readers and sent together (p_article_ids[i] read p_views[i]
+-- times), at most every second per worker. The service role only: anyone else counts one view at a time.
+create function public.count_help_views(p_article_ids bigint[], p_views integer[]) returns void
+language plpgsql volatile security definer set search_path = '' as $$
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  perform set_config('synchronous_commit', 'off', true);
+  insert into public.help_article_views as v (article_id, day, workspace_id, views)
+  select a.id, (now() at time zone w.time_zone)::date, a.workspace_id, sum(greatest(c.n, 0))
+    from unnest(p_article_ids[1:10000], p_views[1:10000]) c (id, n)
+    join public.help_articles a on a.id = c.id and a.status = 'published'
+    join public.workspaces w on w.id = a.workspace_id
+   group by 1, 2, 3
+  on conflict (article_id, day) do update set views = v.views + excluded.views;
 end $$;
 
 -- One article as its reader may see it (published; a draft for the workspace's members), with its
@@ -455,11 +530,16 @@ $$;
 -- matches between U+E000 and U+E001 (the app escapes the text and marks them). When nothing is found
 -- the misspelt words are corrected (help_spelling), searched again, and `corrected` says so. Members
 -- may include their drafts (p_published_only false).
+-- Security definer, with what the articles' policies allow written out (published ones; drafts too for
+-- a member of the workspace who asks): under row-level security `@@` is not leakproof, so a reader's
+-- search could use neither text index and read every article's vector — a word no title holds took
+-- ~600 ms at 5 000 articles, 0.4 ms through the index (docs/decisions/065-help-center-speed.md).
 create function public.help_search(p_slug text, p_query text, p_limit integer default 10,
                                    p_published_only boolean default true) returns jsonb
-language plpgsql stable security invoker set search_path = '' as $$
+language plpgsql stable security definer set search_path = '' as $$
 declare
   ws uuid;
+  drafts boolean;
   workspace jsonb;
   cfg regconfig;
   -- Not trimmed at the end: a space after the last word says it is finished (no prefix).
@@ -477,6 +557,7 @@ begin
   if ws is null then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
   end if;
+  drafts := not coalesce(p_published_only, true) and private.is_member(ws);
   cfg := coalesce((select s.language from public.help_settings s where s.workspace_id = ws), 'english')::regconfig;
   for attempt in 1..2 loop
     exit when btrim(query) = '';
@@ -505,14 +586,14 @@ begin
             select a.id, true as in_title, ts_rank(a.search, q, 1) as rank
               from public.help_articles a
              where a.workspace_id = ws and a.title_search @@ q and a.search @@ q
-               and (a.status = 'published' or not coalesce(p_published_only, true))
+               and (a.status = 'published' or drafts)
              order by rank desc, a.id limit lim
           ), bodies as materialized (
             select a.id, false as in_title, ts_rank(a.search, q, 1) as rank
               from public.help_articles a
              where (select count(*) from titled) < lim
                and a.workspace_id = ws and a.search @@ q and not a.title_search @@ q
-               and (a.status = 'published' or not coalesce(p_published_only, true))
+               and (a.status = 'published' or drafts)
              order by rank desc, a.id limit lim
           )
           select a.id, a.title, a.slug, a.status, a.body_text, r.in_title, r.rank
@@ -619,22 +700,43 @@ end $$;
 
 -- A search of the help center that found nothing (the search page records it; suggestions don't),
 -- lower-cased. At most 200 different queries per workspace and day; beyond, only those already there count.
-create function public.record_help_search_miss(p_slug text, p_query text) returns void
+create function private.record_help_search_miss(p_workspace_id uuid, p_query text, p_searches integer) returns void
 language plpgsql volatile security definer set search_path = '' as $$
 declare
-  ws uuid := (select w.id from public.portal_workspace(p_slug) w);
   q text := left(lower(btrim(regexp_replace(coalesce(p_query, ''), '[[:space:][:cntrl:]]+', ' ', 'g'))), 100);
   today date;
 begin
-  if ws is null or q = '' then
+  if p_workspace_id is null or q = '' or coalesce(p_searches, 0) < 1 then
     return;
   end if;
-  today := (now() at time zone (select w.time_zone from public.workspaces w where w.id = ws))::date;
-  update public.help_search_misses m set searches = m.searches + 1 where m.workspace_id = ws and m.day = today and m.query = q;
-  if not found and (select count(*) from public.help_search_misses m where m.workspace_id = ws and m.day = today) < 200 then
-    insert into public.help_search_misses as m (workspace_id, day, query) values (ws, today, q)
-    on conflict (workspace_id, day, query) do update set searches = m.searches + 1;
+  today := (now() at time zone (select w.time_zone from public.workspaces w where w.id = p_workspace_id))::date;
+  update public.help_search_misses m set searches = m.searches + p_searches
+   where m.workspace_id = p_workspace_id and m.day = today and m.query = q;
+  if not found and (select count(*) from public.help_search_misses m where m.workspace_id = p_workspace_id and m.day = today) < 200 then
+    insert into public.help_search_misses as m (workspace_id, day, query, searches) values (p_workspace_id, today, q, p_searches)
+    on conflict (workspace_id, day, query) do update set searches = m.searches + excluded.searches;
   end if;
+end $$;
+
+create function public.record_help_search_miss(p_slug text, p_query text) returns void
+language plpgsql volatile security definer set search_path = '' as $$
+begin
+  perform private.record_help_search_miss((select w.id from public.portal_workspace(p_slug) w), p_query, 1);
+end $$;
+
+-- Searches with no result counted by the app for signed-out readers and sent together (p_queries[i]
+-- searched p_searches[i] times), at most every second per worker. The service role only.
+create function public.record_help_search_misses(p_slug text, p_queries text[], p_searches integer[]) returns void
+language plpgsql volatile security definer set search_path = '' as $$
+declare
+  ws uuid := (select w.id from public.portal_workspace(p_slug) w);
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  perform set_config('synchronous_commit', 'off', true);
+  perform private.record_help_search_miss(ws, c.q, c.n)
+     from unnest(p_queries[1:1000], p_searches[1:1000]) with ordinality c (q, n, i) order by c.i;
 end $$;
 
 -- A signed-in customer writing a request opened a suggested article (p_kind 'click', p_article_id) or
@@ -765,6 +867,13 @@ begin
   );
 end $$;
 
+revoke all on function private.record_help_search_miss(uuid, text, integer) from public;
+revoke execute on function public.count_help_views(bigint[], integer[]), public.record_help_search_misses(text, text[], integer[])
+  from public, anon, authenticated;
+grant execute on function public.count_help_views(bigint[], integer[]), public.record_help_search_misses(text, text[], integer[])
+  to service_role;
+revoke execute on function public.help_versions(text[]) from public;
+grant execute on function public.help_versions(text[]) to anon, authenticated, service_role;
 revoke execute on function public.help_center(text), public.help_popular_articles(uuid), public.help_collection(text, text), public.count_help_view(bigint),
   public.help_article(text, bigint, boolean), public.help_spelling(uuid, text),
   public.help_search(text, text, integer, boolean), public.help_sitemap(text), public.help_sitemap_workspaces(),
@@ -790,7 +899,9 @@ alter table public.help_suggestion_events enable row level security;
 alter table private.help_words enable row level security;
 alter table private.help_article_images enable row level security;
 alter table private.help_collection_slugs enable row level security;
-revoke all on private.help_words, private.help_article_images, private.help_collection_slugs from public;
+alter table private.help_versions enable row level security;
+revoke all on private.help_words, private.help_article_images, private.help_collection_slugs, private.help_versions from public;
+revoke all on sequence private.help_version_seq from public;
 
 -- The language of a help center is as public as its pages; admins choose it.
 revoke all on public.help_settings from anon, authenticated;

@@ -773,8 +773,10 @@ describe('database checks', () => {
       'help_sitemap',
       'help_sitemap_workspaces',
       'help_spelling',
+      'help_versions',
       'help_vote',
       'portal_workspace',
+      'rate_ticket',
       'record_help_search_miss',
       'workspace_slug_redirect',
     ]);

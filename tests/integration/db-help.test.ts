@@ -213,6 +213,54 @@ describe('help center', () => {
     });
   });
 
+  describe('versions of the public pages (what the app remembers for signed-out readers)', () => {
+    const version = async (slug = 'acme') =>
+      (
+        (await clients.anon.rpc('help_versions', { p_slugs: [slug, 'no-such-workspace'] })).data as Record<
+          string,
+          number
+        >
+      )[slug];
+
+    it('moves on with every change a public page shows, and only then', async () => {
+      const moved = async (change: () => Promise<unknown>) => {
+        const before = await version();
+        await change();
+        return (await version()) !== before;
+      };
+      let a = { id: 0, slug: '' };
+      expect(await moved(async () => (a = await article()))).toBe(true);
+      expect(await moved(() => db.sql('update help_articles set body = $2 where id = $1', [a.id, 'New text.']))).toBe(
+        true,
+      );
+      expect(await moved(() => db.sql("update help_articles set status = 'draft' where id = $1", [a.id]))).toBe(true);
+      expect(await moved(() => db.sql('delete from help_articles where id = $1', [a.id]))).toBe(true);
+      const title = `Versions ${tag()}`;
+      expect(
+        await moved(() => db.sql('insert into help_collections (workspace_id, title) values ($1, $2)', [ACME, title])),
+      ).toBe(true);
+      expect(
+        await moved(() => db.sql('update help_collections set description = $2 where title = $1', [title, 'About.'])),
+      ).toBe(true);
+      expect(await moved(() => db.sql('update workspaces set name = name where id = $1', [ACME]))).toBe(true);
+      // A view, a vote or a search with no result is no change to a page.
+      const b = await article();
+      const nothing = `nothing ${tag()}`;
+      expect(
+        await moved(async () => {
+          await clients.anon.rpc('count_help_view', { p_article_id: b.id });
+          await clients.anon.rpc('help_vote', { p_article_id: b.id, p_visitor: randomUUID(), p_helpful: true });
+          await clients.anon.rpc('record_help_search_miss', { p_slug: 'acme', p_query: nothing });
+        }),
+      ).toBe(false);
+      // Out of the way of the limit of 200 different searches with no result a day (tested below).
+      await db.sql('delete from help_search_misses where query = $1', [nothing]);
+      // Another workspace's change leaves Acme's as it was; an address that is no workspace's has none.
+      expect(await moved(() => article({ workspace: GLOBEX }))).toBe(false);
+      expect(await version('no-such-workspace')).toBeUndefined();
+    });
+  });
+
   describe('what is measured', () => {
     it('counts views of published articles only, one row per article and day', async () => {
       const a = await article();
@@ -230,6 +278,43 @@ describe('help center', () => {
         .from('help_article_views')
         .insert({ article_id: a.id, day: '2026-01-01', workspace_id: ACME, views: 1000 });
       expect(forged.error?.code).toBe('42501');
+    });
+
+    it('views and searches with no result sent together: the service role only, counted as sent', async () => {
+      const a = await article();
+      const d = await article({ status: 'draft' });
+      const service = db.service();
+      const sent = await service.rpc('count_help_views', { p_article_ids: [a.id, d.id, a.id], p_views: [5, 7, 2] });
+      expect(sent.error).toBeNull();
+      const { rows } = await db.sql(
+        'select article_id::int, views from help_article_views where article_id = any($1)',
+        [[a.id, d.id]],
+      );
+      expect(rows).toEqual([{ article_id: a.id, views: 7 }]);
+      const q = `Nothing Sent ${tag()}`;
+      const misses = await service.rpc('record_help_search_misses', {
+        p_slug: 'acme',
+        p_queries: [q, q.toUpperCase()],
+        p_searches: [3, 1],
+      });
+      expect(misses.error).toBeNull();
+      const { rows: missed } = await db.sql('select searches from help_search_misses where query = $1', [
+        q.toLowerCase(),
+      ]);
+      expect(missed).toEqual([{ searches: 4 }]);
+      // Out of the way of the limit of 200 different ones a day (tested below).
+      await db.sql('delete from help_search_misses where query = $1', [q.toLowerCase()]);
+      // Anyone else may only count one at a time.
+      for (const role of ['anon', 'acmeAdmin'] as const) {
+        const views = await clients[role].rpc('count_help_views', { p_article_ids: [a.id], p_views: [1000] });
+        expect(views.error?.code).toBe('42501');
+        const searches = await clients[role].rpc('record_help_search_misses', {
+          p_slug: 'acme',
+          p_queries: [q],
+          p_searches: [1000],
+        });
+        expect(searches.error?.code).toBe('42501');
+      }
     });
 
     it('one vote per visitor per article, which may change; drafts take none', async () => {

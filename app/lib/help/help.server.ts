@@ -1,7 +1,7 @@
 // The help center's server side (docs/product.md §2.2, docs/decisions/041-help-center.md): the public
 // pages' data through the security invoker functions of supabase/schemas/65_help_center.sql (a reader
-// without a session shares one anon client), rendering, the visitor cookie votes are counted by, and
-// the per-IP limit on votes.
+// without a session shares one anon client, and what they get is remembered: docs/decisions/065-help-center-speed.md),
+// rendering, the visitor cookie votes are counted by, and the per-IP limit on votes.
 import { createCookie } from '@remix-run/node';
 import { HELP_SEARCH_MAX_LENGTH, HELP_SUGGESTIONS, HELP_VOTES_PER_IP } from './limits.ts';
 import { env } from '../env.server.ts';
@@ -11,6 +11,10 @@ import { RateLimiter } from '../http/rate-limit.server.ts';
 import { errorResponse, redirectWithSession } from '../http/responses.server.ts';
 import { renderMarkdown, renderMarkdownCached } from '../markdown/render.server.ts';
 import { anonClient, authCookies, getSupabase, type Supabase } from '../supabase/client.server.ts';
+import { log } from '../http/log.server.ts';
+import { countHelpSearchMiss, countHelpView } from './counts.server.ts';
+import { rememberedForAnon } from './public-cache.server.ts';
+import { sameForEveryone } from '../http/shared-documents.server.ts';
 import { parseSlug, throwNotFound } from '../helpdesk/workspace-access.server.ts';
 import {
   articlePath,
@@ -85,10 +89,36 @@ export function movedTo(request: Request, path: string): Response {
   });
 }
 
+/** A reader without a session: what they get is everyone's without one, remembered (public-cache.server.ts). */
+export const isAnonymous = (request: Request) => !authCookies(request);
+
+/**
+ * `load()` for this reader: remembered for one without a session until help center `slug` changes (or
+ * `maxAgeMs` passes), asked each time for anyone else.
+ */
+export function readerCached<T>(
+  request: Request,
+  slug: string,
+  key: string,
+  load: () => Promise<T>,
+  opts?: { maxAgeMs?: number },
+): Promise<T> {
+  return isAnonymous(request) ? rememberedForAnon(slug, key, load, opts) : load();
+}
+
+/**
+ * A page's data made from `remembered` (what readerCached gave): for a reader without a session the same
+ * object for every such reader with this `key`, so the document is rendered once (shared-documents.server.ts).
+ */
+export function pageData<T extends object>(request: Request, remembered: object, key: string, make: () => T): T {
+  return isAnonymous(request) ? sameForEveryone(remembered, key, make) : make();
+}
+
 /**
  * The article of `/support/:slug/help/articles/:article` as this reader may see it, its body rendered
- * (remembered by id and last update), or a thrown 404. A GET at another slug than the article's is
- * redirected to its address (movedTo).
+ * (remembered by id and last update) in place of its Markdown, or a thrown 404. A GET at another slug
+ * than the article's is redirected to its address (movedTo). A view is counted with the page's call for
+ * a reader with a session, and added up in the app for one without (counts.server.ts).
  */
 export async function loadArticle(
   request: Request,
@@ -98,19 +128,25 @@ export async function loadArticle(
   const slug = parseSlug(request, params.slug);
   const parsed = parseArticleParam(params.article);
   if (!parsed) throw errorResponse(request, 'not_found');
-  const client = readerClient(request);
-  const article = await helpCall<HelpArticle>(
-    request,
-    client,
-    slug,
-    client.rpc('help_article', { p_slug: slug, p_id: parsed.id, p_count_view: opts.countView }),
-    'help article',
-  );
-  if (request.method === 'GET' && parsed.slug !== article.slug) throw movedTo(request, articlePath(slug, article));
-  const html = renderMarkdownCached(`help:${article.id}:${article.updated_at}`, article.body, {
-    imagePrefixes: [helpImagePrefix()],
+  const anonymous = isAnonymous(request);
+  const page = await readerCached(request, slug, `article:${parsed.id}`, async () => {
+    const client = readerClient(request);
+    const { body, ...article } = await helpCall<HelpArticle>(
+      request,
+      client,
+      slug,
+      client.rpc('help_article', { p_slug: slug, p_id: parsed.id, p_count_view: opts.countView && !anonymous }),
+      'help article',
+    );
+    const html = renderMarkdownCached(`help:${article.id}:${article.updated_at}`, body, {
+      imagePrefixes: [helpImagePrefix()],
+    });
+    return { article, html };
   });
-  return { slug, article, html };
+  const { article, html } = page;
+  if (anonymous && opts.countView && article.status === 'published') countHelpView(article.id);
+  if (request.method === 'GET' && parsed.slug !== article.slug) throw movedTo(request, articlePath(slug, article));
+  return { slug, article, html, page };
 }
 
 /** Search the help center: `publishedOnly` false lets members find their drafts too. */
@@ -122,7 +158,40 @@ export async function searchHelp(
   opts: { limit: number; publishedOnly?: boolean },
 ): Promise<HelpSearch & { workspace: HelpWorkspace }> {
   const args = { p_slug: slug, p_query: query, p_limit: opts.limit, p_published_only: opts.publishedOnly ?? true };
-  return helpCall(request, client, slug, client.rpc('help_search', args), 'help search');
+  return readerCached(request, slug, `search:${opts.limit}:${args.p_published_only}:${query}`, () =>
+    helpCall(request, client, slug, client.rpc('help_search', args), 'help search'),
+  );
+}
+
+export interface HelpCenter {
+  workspace: HelpWorkspace;
+  collections: { id: string; title: string; slug: string; description: string; articles: number }[];
+  popular: { id: number; title: string; slug: string }[];
+  published: number;
+}
+
+/** How old the popular articles (from views, which change no version) may be for a reader without a session. */
+const POPULAR_MAX_AGE_MS = 60_000;
+
+/** The help center's home as this reader may see it (help_center), or its error page. */
+export function helpCenter(request: Request, slug: string): Promise<HelpCenter> {
+  return readerCached(
+    request,
+    slug,
+    'home',
+    () => {
+      const client = readerClient(request);
+      return helpCall<HelpCenter>(request, client, slug, client.rpc('help_center', { p_slug: slug }), 'help center');
+    },
+    { maxAgeMs: POPULAR_MAX_AGE_MS },
+  );
+}
+
+/** A search that found nothing, for the reports: recorded now, or added up in the app for a reader without a session. */
+export async function recordSearchMiss(request: Request, slug: string, query: string): Promise<void> {
+  if (isAnonymous(request)) return countHelpSearchMiss(slug, query);
+  const { error } = await readerClient(request).rpc('record_help_search_miss', { p_slug: slug, p_query: query });
+  if (error) log.warn('help: search miss not recorded', { message: error.message });
 }
 
 /**

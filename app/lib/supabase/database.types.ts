@@ -2341,6 +2341,10 @@ export type Database = {
         Returns: Json
       }
       count_help_view: { Args: { p_article_id: number }; Returns: undefined }
+      count_help_views: {
+        Args: { p_article_ids: number[]; p_views: number[] }
+        Returns: undefined
+      }
       create_email_sign_in_link: {
         Args: { p_next: string; p_token_hash: string; p_user_id: string }
         Returns: string
@@ -2472,6 +2476,7 @@ export type Database = {
         Args: { p_query: string; p_workspace_id: string }
         Returns: string
       }
+      help_versions: { Args: { p_slugs: string[] }; Returns: Json }
       help_vote: {
         Args: { p_article_id: number; p_helpful: boolean; p_visitor: string }
         Returns: undefined
@@ -2613,6 +2618,10 @@ export type Database = {
       }
       record_help_search_miss: {
         Args: { p_query: string; p_slug: string }
+        Returns: undefined
+      }
+      record_help_search_misses: {
+        Args: { p_queries: string[]; p_searches: number[]; p_slug: string }
         Returns: undefined
       }
       record_help_suggestion: {
