@@ -1,4 +1,4 @@
--- Saved views and the inbox's live counts (issue 27 items 2, 8 and 11; docs/product.md §2.12;
+-- Saved views and the inbox's live counts (issue 27 items 2, 8 and 11; docs/product.md §2.15;
 -- docs/decisions/062-saved-views-and-dense-inbox.md).
 --
 -- A saved view is a name for the inbox's view, search, filters and sort: an agent's own (private: nobody

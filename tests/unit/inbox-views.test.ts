@@ -1,4 +1,4 @@
-// The inbox's address as the page reads it (docs/product.md §2, §2.11): custom-field filters, sort and a
+// The inbox's address as the page reads it (docs/product.md §2, §2.15): custom-field filters, sort and a
 // search's scope; what a saved view keeps and the link back to it; a row's age; a count's label.
 import { describe, expect, it } from 'vitest';
 import {

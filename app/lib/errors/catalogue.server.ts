@@ -96,7 +96,7 @@ const catalogue = {
   // Bulk changes in the inbox (docs/product.md §2.6).
   bulk_action_missing: { status: 400, message: () => 'Choose what to do with the selected tickets.' },
   bulk_none_selected: { status: 400, message: () => 'Select at least one ticket, or all matching this view.' },
-  // Saved views of the inbox (docs/product.md §2.12).
+  // Saved views of the inbox (docs/product.md §2.15).
   view_name_invalid: { status: 400, message: () => 'Name the view in 1 to 60 characters.' },
   view_name_taken: { status: 409, message: () => 'A view has that name already. Choose another name.' },
   view_share_forbidden: { status: 403, message: () => 'Only admins can share a view with the team.' },

@@ -185,7 +185,7 @@ export const SplitSchema = z.object({ message: IdSchema });
 
 /** /w/:slug: "Claim next"; available for automatic assignment, or away; a change to the selected tickets (or all matching the view). */
 const bulkAction = { error: errorMessage('bulk_action_missing') };
-/** A saved view's name (docs/product.md §2.12): 1–60 characters once trimmed. */
+/** A saved view's name (docs/product.md §2.15): 1–60 characters once trimmed. */
 const viewNameInvalid = { error: errorMessage('view_name_invalid') };
 const ViewNameSchema = z.string(viewNameInvalid).trim().min(1, viewNameInvalid.error).max(60, viewNameInvalid.error);
 
@@ -322,13 +322,13 @@ export const ForwardSchema = z.object({
   message: z.string().regex(UUID_RE, badRequest).optional(),
 });
 
-/** /w/:slug/tickets/:number/followers: add a follower by email address, or remove one (docs/product.md §2.12). */
+/** /w/:slug/tickets/:number/followers: add a follower by email address, or remove one (docs/product.md §2.14). */
 export const FollowerSchema = byIntent([
   z.object({ intent: z.literal('add_follower'), email: EmailSchema }),
   z.object({ intent: z.literal('remove_follower'), user_id: IdSchema }),
 ]);
 
-/** /w/:slug/views: rename, move or delete one of the saved views (docs/product.md §2.12). */
+/** /w/:slug/views: rename, move or delete one of the saved views (docs/product.md §2.15). */
 export const SavedViewsSchema = byIntent([
   z.object({ intent: z.literal('rename'), id: IdSchema, name: ViewNameSchema }),
   z.object({ intent: z.literal('move'), id: IdSchema, direction: z.enum(['up', 'down'], badRequest) }),

@@ -1,4 +1,4 @@
-// The inbox's built-in views (docs/product.md §2, §2.12), in their tabs' order, with their labels. Only
+// The inbox's built-in views (docs/product.md §2, §2.15), in their tabs' order, with their labels. Only
 // the inbox and its server modules use them, so the ticket page's shared chunk doesn't carry them.
 
 export const INBOX_VIEWS = [

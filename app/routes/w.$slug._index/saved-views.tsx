@@ -1,4 +1,4 @@
-// The inbox's views (docs/product.md §2.12): the built-in ones and the saved ones as tabs with their
+// The inbox's views (docs/product.md §2.15): the built-in ones and the saved ones as tabs with their
 // counts (a search's matches per view while searching), and "Save this view", a plain form in a
 // <details> that keeps the page's view, search, filters and sort under a name (admins may share it).
 import { Form, useActionData, useLoaderData } from '@remix-run/react';

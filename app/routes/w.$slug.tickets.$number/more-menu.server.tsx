@@ -23,7 +23,7 @@ function MoveButton({ base, spamAt, trashedAt }: SetAside) {
   if (!intent) return null;
   return (
     <form method="post" action={`${base}/move`}>
-      <button name="intent" value={intent} className="button button--secondary">
+      <button type="submit" name="intent" value={intent} className="button button--secondary">
         {label}
       </button>
     </form>
@@ -45,17 +45,17 @@ export function moreMenuMarkup(ticket: SetAside & { number: number; merge: Merge
           <MoveButton {...ticket} />
         ) : (
           <form method="post" action={`${base}/move`}>
-            <button name="intent" value="spam" className="button button--secondary">
+            <button type="submit" name="intent" value="spam" className="button button--secondary">
               Mark as spam
             </button>
-            <button name="intent" value="trash" className="button button--secondary">
+            <button type="submit" name="intent" value="trash" className="button button--secondary">
               Delete
             </button>
           </form>
         )}
         {trashedAt ? null : spamAt ? (
           <form method="post" action={`${base}/move`}>
-            <button name="intent" value="trash" className="button button--secondary">
+            <button type="submit" name="intent" value="trash" className="button button--secondary">
               Delete
             </button>
           </form>
@@ -106,7 +106,9 @@ function MergeInto({ base, number, merge }: { base: string; number: number; merg
           errors={merge?.error ? [merge.error] : undefined}
           inputProps={{ id: 'merge', name: 'merge', type: 'search', defaultValue: merge?.query }}
         />
-        <button className="button button--secondary">Find</button>
+        <button type="submit" className="button button--secondary">
+          Find
+        </button>
       </form>
       {merge?.tickets.length ? (
         <form method="post" action={`${base}/move`} className="stack">
@@ -123,7 +125,7 @@ function MergeInto({ base, number, merge }: { base: string; number: number; merg
           </fieldset>
           <p className="small muted">Its messages, notes and files move there, and #{number} is closed for good.</p>
           <div className="hd-check">
-            <button name="intent" value="merge" className="button">
+            <button type="submit" name="intent" value="merge" className="button">
               Merge
             </button>
             <a href={base}>Cancel</a>

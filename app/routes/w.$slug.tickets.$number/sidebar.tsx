@@ -279,7 +279,7 @@ export function Sidebar({ result }: { result?: FormReply }) {
       <TicketFields ticketId={ticket.id} ticket={ticket} me={me} members={members} result={result} />
       <TicketTags result={result} />
       <TicketSnooze result={result} />
-      {/* The followers (docs/product.md §2.12) and the custom fields (§2.10): the loader's markup, plain forms
+      {/* The followers (docs/product.md §2.14) and the custom fields (§2.10): the loader's markup, plain forms
           posting to /w/:slug/tickets/:number/followers and …/fields, so the page loads no code for them. */}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: React rendered it on the server from the followers' rows (texts escaped). */}
       <div dangerouslySetInnerHTML={{ __html: followersForm }} />

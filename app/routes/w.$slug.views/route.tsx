@@ -1,4 +1,4 @@
-// The saved views of the inbox (members; docs/product.md §2.12): the team's and my own, each a link to
+// The saved views of the inbox (members; docs/product.md §2.15): the team's and my own, each a link to
 // the inbox as it was saved, with "Rename", "Up"/"Down" and "Delete" (after a confirmation) for the ones
 // I may change. Plain forms: the same without JavaScript. The loader and action are in views.server.ts.
 import type { MetaFunction } from '@remix-run/node';
