@@ -267,10 +267,9 @@ alter table public.csat_settings enable row level security;
 alter table public.csat_surveys enable row level security;
 revoke all on public.csat_settings, public.csat_surveys from anon;
 revoke insert, update, delete on public.csat_surveys, public.csat_settings from authenticated;
-create policy "members read their workspace's surveys" on public.csat_surveys for select to authenticated
-  using (workspace_id in (select private.member_workspaces()));
-create policy "requesters read their own surveys" on public.csat_surveys for select to authenticated
-  using (requester_id = (select auth.uid()));
+-- One policy per role and command (db-checks): members read their workspace's surveys, requesters their own.
+create policy "members and requesters read surveys" on public.csat_surveys for select to authenticated
+  using (workspace_id in (select private.member_workspaces()) or requester_id = (select auth.uid()));
 create policy "members read the survey settings" on public.csat_settings for select to authenticated
   using (workspace_id in (select private.member_workspaces()));
 

@@ -440,6 +440,8 @@ describe('database checks', () => {
          from pg_roles r where r.rolname in ('anon', 'authenticated') order by 1`,
     );
     const helpers = [
+      // The reports' range check (92_satisfaction.sql), as csat_report and agent_report's caller.
+      'admin_report_range',
       'admin_workspaces',
       // The attachments bucket's storage.objects policies (40_attachments.sql).
       'attachment_recorded',
@@ -450,6 +452,8 @@ describe('database checks', () => {
       'company_domain',
       // ticket_fields' choices check (58_ticket_fields.sql), as the writer.
       'field_options_ok',
+      // The tickets a follower reads (20_tickets.sql), in the tickets' read policy.
+      'followed_tickets',
       'is_admin',
       'is_agent',
       // The open statuses and the backlog (20_tickets.sql), asked by claim_next_ticket and workspace_report.
@@ -460,6 +464,8 @@ describe('database checks', () => {
       // Tags (52_triage.sql): the tags policy's check, and the tag a bulk change names (bulk_update_tickets
       // runs as its caller).
       'may_create_tags',
+      // Saved views (89_saved_views.sql): the write policy's check and the filters' shape check, as the writer.
+      'may_manage_view',
       'may_upload_attachment',
       // The help bucket's upload policy: a member's limits (65_help_center.sql).
       'may_upload_help_image',
@@ -477,6 +483,7 @@ describe('database checks', () => {
       'report_percentiles',
       // rules' shape check (95_rules.sql), which runs as the writer.
       'rule_shape_problem',
+      'saved_view_filters_ok',
       'search_ticket_ids',
       'status_after_reply',
       'tag_named',

@@ -70,6 +70,7 @@ describe('database rules', () => {
       );
       expect(rows).toEqual([
         { typname: 'assignment_mode', labels: ['off', 'round_robin', 'least_open'] },
+        { typname: 'csat_rating', labels: ['good', 'okay', 'bad'] },
         { typname: 'help_article_status', labels: ['draft', 'published'] },
         { typname: 'member_role', labels: ['admin', 'agent'] },
         { typname: 'sla_target', labels: ['first_response', 'next_response', 'resolution'] },
