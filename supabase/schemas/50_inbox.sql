@@ -429,6 +429,11 @@ declare
   cursor_id uuid := coalesce(p_after_id, p_before_id);
   search_timed_out boolean := false;
   search_plan text;
+  -- Read apart from the page's one select, and only when there is something to read: a statement that
+  -- names messages waits for a lock on them even where it would read no row (a search stopped by such a
+  -- lock must still answer).
+  previews jsonb := '{}';
+  mentioned bigint;
   -- A query that is an email address also finds that requester's tickets; one that is a number
   -- names a ticket, which the page opens (ticket_number).
   requester uuid;
@@ -640,6 +645,22 @@ begin
   if newer then
     page_ids := array(select x from unnest(page_ids) with ordinality u(x, i) order by i desc);
   end if;
+  -- Each row's preview: the first line of its latest message (notes too: only members read this).
+  if cardinality(page_ids) > 0 then
+    select coalesce(jsonb_object_agg(x.id, (
+             select left(regexp_replace(split_part(btrim(m.body), E'\n', 1), '^[#>*\s-]+|\s+$', '', 'g'), 120)
+               from public.messages m where m.ticket_id = x.id order by m.created_at desc, m.id desc limit 1)), '{}')
+      into previews from unnest(page_ids) x(id);
+  end if;
+  -- The tickets whose notes name me (message_mentions_user_idx: my mentions only). Not after a search
+  -- timed out: what held it up (a lock on messages) would hold this up too.
+  if not search_timed_out then
+    select count(distinct m.ticket_id) into mentioned
+      from public.message_mentions mm
+      join public.messages m on m.id = mm.message_id
+      join public.tickets x on x.id = m.ticket_id
+     where mm.workspace_id = ws.id and mm.user_id = me and x.spam_at is null and x.trashed_at is null;
+  end if;
 
   select jsonb_build_object(
     'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
@@ -667,14 +688,7 @@ begin
               || jsonb_build_object(
                  'spam', (select count(*) from public.tickets t where t.workspace_id = ws.id and t.spam_at is not null and t.trashed_at is null),
                  'trash', (select count(*) from public.tickets t where t.workspace_id = ws.id and t.trashed_at is not null))
-              -- The tickets whose notes name me (message_mentions_user_idx: my mentions only). Not after a
-              -- search timed out: what held it up (a lock on messages) would hold this up too.
-              || jsonb_build_object('mentions', case when not search_timed_out then
-                                                  (select count(distinct m.ticket_id) from public.message_mentions mm
-                                                     join public.messages m on m.id = mm.message_id
-                                                     join public.tickets x on x.id = m.ticket_id
-                                                    where mm.workspace_id = ws.id and mm.user_id = me
-                                                      and x.spam_at is null and x.trashed_at is null) end),
+              || jsonb_build_object('mentions', mentioned),
     -- Without a search, tags or fields the view's total, filters included, is exact from the tallies too
     -- (Spam and Trash: counted, they are not in the tallies).
     'total', case when p_view in ('spam', 'trash') then case when q is null and tag_ids is null and fields is null and p_status is null
@@ -697,8 +711,7 @@ begin
                    'assignee_id', t.assignee_id, 'assignee', case when t.assignee_id is not null then coalesce(ap.display_name, 'Unknown') end,
                    'last_message_at', t.last_message_at, 'snoozed_until', t.snoozed_until,
                    -- The first line of the latest message (notes too: only members read this), as a preview.
-                   'preview', (select left(regexp_replace(split_part(btrim(m.body), E'\n', 1), '^[#>*\s-]+|\s+$', '', 'g'), 120)
-                                 from public.messages m where m.ticket_id = t.id order by m.created_at desc, m.id desc limit 1),
+                   'preview', previews ->> t.id::text,
                    'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at) order by u.i), '[]')
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id

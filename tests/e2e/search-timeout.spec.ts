@@ -53,7 +53,7 @@ test('a search stopped by the statement timeout keeps the query and says how to 
     await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('refund parcel');
     await expect(page.getByTestId('inbox-empty')).toBeHidden();
     // The views to narrow it with are there, with their counts.
-    await expect(page.getByRole('navigation', { name: 'Views' }).getByRole('link')).toHaveCount(9); // eight views (Snoozed and Mentions too) and Breaching soon
+    await expect(page.getByRole('navigation', { name: 'Views' }).getByRole('link')).toHaveCount(11); // eight views (Snoozed and Mentions too), Breaching soon, Spam and Trash
     await expect(page.getByText(/Something went wrong|Error:|at .*\.js:\d+/)).toHaveCount(0);
 
     // The same search without the lock answers.

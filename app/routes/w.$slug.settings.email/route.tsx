@@ -176,8 +176,9 @@ export default function EmailSettingsPage() {
           Followers get the team’s replies by email and can answer. Your own addresses and your team are never added.
         </p>
         <div className="hd-actions">
+          {/* Named apart from the sender's "Save": two buttons of one name are one too many for a screen reader. */}
           <SubmitButton name="intent" value="cc_followers" className="button button--secondary">
-            Save
+            Save copied people
           </SubmitButton>
         </div>
       </Form>
