@@ -87,7 +87,7 @@ test.describe('email settings', () => {
     await page.getByLabel('Sender address').fill(`help@${slug}.example`);
     await page.getByLabel('Accent colour').fill('#aa3300');
     await page.getByLabel('Logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByRole('status')).toHaveText('Saved.');
     await expect(page.getByTestId('sender-warning')).toContainText(`until ${slug}.example is verified`);
     // The saved logo, shown on the page and in the preview, from the public bucket.
@@ -126,7 +126,7 @@ test.describe('email settings', () => {
     await expect(page.getByLabel('Footer')).toHaveValue('A footer not saved yet');
     // Bad input: the field says why, the rest kept, nothing saved.
     await page.getByLabel('Sender name').fill('Eve <eve@evil.example>');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('Enter a sender name of up to 80 characters, without quotes or < >.')).toBeVisible();
     await expect(page.getByLabel('Footer')).toHaveValue('A footer not saved yet');
     await page.goto(`/w/${slug}/settings/email`);

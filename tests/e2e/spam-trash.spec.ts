@@ -140,7 +140,9 @@ for (const javaScript of [true, false]) {
     await a.goto(`/w/${slug}?view=trash`);
     await expect(a.getByTestId('inbox-row')).toHaveCount(1);
     await screenshots(a, testInfo, `trash-view-js-${javaScript}`, async () => {
-      if (!(await a.locator('details.hd-confirm').getAttribute('open'))) await a.getByText('Empty trash').click();
+      // An open <details> has open="" (falsy): only a missing attribute means closed.
+      if ((await a.locator('details.hd-confirm').getAttribute('open')) === null)
+        await a.getByText('Empty trash').click();
     });
     if (javaScript) await expectNoViolations(a);
     await a.getByRole('button', { name: 'Delete 1 tickets for good' }).click();
