@@ -125,7 +125,10 @@ for (const javaScript of [true, false]) {
 
     // Deleted after a confirmation; the history keeps its name.
     // The summary names the rule for screen readers ("Delete Refunds").
-    await a.getByTestId('rule').locator('summary', { hasText: /^Delete/ }).click();
+    await a
+      .getByTestId('rule')
+      .locator('summary', { hasText: /^Delete/ })
+      .click();
     await a.getByRole('button', { name: 'Delete for good' }).click();
     await expect(a.getByText('Rule deleted.')).toBeVisible();
     await expect(a.getByText('No rules yet.')).toBeVisible();
