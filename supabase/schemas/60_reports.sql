@@ -286,31 +286,16 @@ returns jsonb
 language plpgsql stable security invoker set search_path = '' as $$
 declare
   ws uuid;
-  my_role public.member_role;
   tz text;
   lo timestamptz;
   hi timestamptz;
   out jsonb;
 begin
-  -- My membership, through its policy: the workspace is mine to see, or it is "not found".
-  select w.id, m.role, w.time_zone into ws, my_role, tz
-    from public.memberships m join public.workspaces w on w.id = m.workspace_id
-   where w.slug = p_slug and m.user_id = (select auth.uid());
-  if ws is null then
-    raise exception using errcode = 'P0001', message = 'not_found', detail = 'workspace';
-  end if;
-  if my_role <> 'admin' then
-    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'admins only';
-  end if;
-  if p_days is not null and p_from is null and p_to is null and p_days between 1 and 366 then
-    p_to := (now() at time zone tz)::date;
-    p_from := p_to - (p_days - 1);
-  elsif p_days is not null or p_from is null or p_to is null or p_to < p_from or p_to - p_from > 365 then
-    raise exception using errcode = 'P0001', message = 'bad_request', detail = 'range';
-  end if;
-  -- Local midnights as moments: a day is 23 or 25 hours long when the clocks change.
-  lo := p_from::timestamp at time zone tz;
-  hi := (p_to + 1)::timestamp at time zone tz;
+  -- The workspace (mine, admins only) and the range's local midnights (92_satisfaction.sql), and the
+  -- range's days again for the rows by day.
+  select r.ws, r.tz, r.lo, r.hi into ws, tz, lo, hi from private.admin_report_range(p_slug, p_from, p_to, p_days) r;
+  p_from := (lo at time zone tz)::date;
+  p_to := (hi at time zone tz)::date - 1;
 
   with slots as materialized (
     select s.slot at time zone tz as local, s.created, s.solved
