@@ -10,24 +10,33 @@ export const TIME_ZONE_COOKIE = 'tend_tz';
 const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
 const known = new Set<string>(['UTC']);
 
-/** A time zone this runtime can format in, by an IANA name (a cookie or a stored value from elsewhere). */
-export function isTimeZone(value: string | null | undefined): value is string {
-  if (!value || value.length > 64 || !IANA_NAME.test(value)) return false;
-  if (known.has(value)) return true;
+/**
+ * An IANA name (a cookie, a stored value) as this runtime spells it, or null when it can't format in it.
+ * Only the runtime's own spellings are remembered, a few hundred at most, whatever visitors send
+ * ("europe/berlin" is Europe/Berlin, asked again each time).
+ */
+export function timeZoneName(value: string | null | undefined): string | null {
+  if (!value || value.length > 64 || !IANA_NAME.test(value)) return null;
+  if (known.has(value)) return value;
+  let name: string;
   try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: value });
+    name = new Intl.DateTimeFormat('en-GB', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
-  // Only valid names are kept: a few hundred at most.
-  known.add(value);
-  return true;
+  known.add(name);
+  return name;
+}
+
+/** The viewer's own zone, if they have one: their setting, else their browser's (invalid ones passed over). */
+export function personalTimeZone(setting: string | null | undefined, browser: string | null | undefined) {
+  return timeZoneName(setting) ?? timeZoneName(browser);
 }
 
 /**
- * The zone a viewer's times are shown in: their setting, else their browser's, else the workspace's
- * (UTC if even that can't be used). Invalid values are passed over, never an error.
+ * The zone a viewer's times are shown in: their own (personalTimeZone), else the workspace's (UTC if even
+ * that can't be used). Invalid values are passed over, never an error.
  */
 export function chooseTimeZone(setting: string | null | undefined, browser: string | null | undefined, workspace: string) {
-  return [setting, browser, workspace].find(isTimeZone) ?? 'UTC';
+  return personalTimeZone(setting, browser) ?? timeZoneName(workspace) ?? 'UTC';
 }

@@ -3,7 +3,7 @@
 // emails, business hours and SLA clocks stay in the workspace's zone.
 import { log } from '../http/log.server.ts';
 import type { Supabase } from '../supabase/client.server.ts';
-import { chooseTimeZone, isTimeZone, TIME_ZONE_COOKIE } from './time-zone.ts';
+import { chooseTimeZone, TIME_ZONE_COOKIE, timeZoneName } from './time-zone.ts';
 
 /** The zone to show a workspace's times in, for this viewer. */
 export type ZoneOf = (workspaceZone: string) => string;
@@ -19,8 +19,7 @@ const COOKIE = new RegExp(`(?:^|;\\s*)${TIME_ZONE_COOKIE}=([^;]*)`);
 
 /** The browser's zone, as its script last wrote it in the cookie, if that is a valid one. */
 export function browserTimeZone(request: Request): string | null {
-  const value = COOKIE.exec(request.headers.get('Cookie') ?? '')?.[1];
-  return isTimeZone(value) ? value : null;
+  return timeZoneName(COOKIE.exec(request.headers.get('Cookie') ?? '')?.[1]);
 }
 
 /** The viewer's own setting (/account; null: automatic). A failed read is automatic, not a failed page. */

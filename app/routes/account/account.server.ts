@@ -21,6 +21,7 @@ import { TIME_ZONES, TimeZoneSettingSchema } from '~/lib/forms/helpdesk-schemas.
 import { SignatureSchema } from '~/lib/forms/email-settings-schemas.server.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { personalTimeZone } from '~/lib/helpdesk/time-zone.ts';
 import { browserTimeZone, timeZoneSetting } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { preferences } from '~/lib/notifications/notifications.server.ts';
 
@@ -33,7 +34,7 @@ const NO_TABLE = new Set(['42P01', 'PGRST205']);
  */
 function timeZoneChoice(request: Request, setting: string | null) {
   const browser = browserTimeZone(request);
-  const used = setting ?? browser;
+  const used = personalTimeZone(setting, browser);
   return {
     setting,
     browser,

@@ -68,12 +68,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (list.error) throwDbError(request, list.error, 'help list');
   if (collections.error) throwDbError(request, collections.error, 'help collections');
   const { total, articles } = list.data as unknown as { total: number; articles: ListedArticle[] };
+  const zone = zoneOf(workspace.time_zone);
   return dataWithSession(request, {
     adminOf: role === 'admin' ? workspace.slug : null,
     workspace,
     isAdmin: role === 'admin',
     // The last edit in my time zone (docs/product.md §2).
-    articles: articles.map((a) => ({ ...a, updated: formatDateIn(a.updated_at, zoneOf(workspace.time_zone)) })),
+    articles: articles.map((a) => ({ ...a, updated: formatDateIn(a.updated_at, zone) })),
     total,
     page,
     status,
