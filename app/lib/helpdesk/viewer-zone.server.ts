@@ -31,9 +31,11 @@ export async function timeZoneSetting(supabase: Supabase, userId: string): Promi
 
 /**
  * The viewer's time zone for a workspace's times: their setting, else their browser's, else the
- * workspace's (a page may list several workspaces, so the fallback is per workspace).
+ * workspace's (a page may list several workspaces, so the fallback is per workspace). Signed out (a page
+ * anyone may open with a link): no setting, only the browser.
  */
-export async function viewerZones(request: Request, supabase: Supabase, userId: string): Promise<ZoneOf> {
-  const [setting, browser] = [await timeZoneSetting(supabase, userId), browserTimeZone(request)];
+export async function viewerZones(request: Request, supabase: Supabase | null, userId: string | null): Promise<ZoneOf> {
+  const setting = supabase && userId ? await timeZoneSetting(supabase, userId) : null;
+  const browser = browserTimeZone(request);
   return (workspaceZone) => chooseTimeZone(setting, browser, workspaceZone);
 }
