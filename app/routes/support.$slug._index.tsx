@@ -52,12 +52,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const ids = followed.data.map((f) => f.ticket_id);
     const [{ data: rows, error }, zoneOf] = await Promise.all([
       supabase
-      .from('tickets')
-      .select('number, subject, status, last_message_at, requester_id, workspaces(time_zone)')
-      .eq('workspace_id', workspace.id)
-      .or(`requester_id.eq.${user.id}${ids.length ? `,id.in.(${ids.join(',')})` : ''}`)
-      .order('last_message_at', { ascending: false })
-      .limit(100),
+        .from('tickets')
+        .select('number, subject, status, last_message_at, requester_id, workspaces(time_zone)')
+        .eq('workspace_id', workspace.id)
+        .or(`requester_id.eq.${user.id}${ids.length ? `,id.in.(${ids.join(',')})` : ''}`)
+        .order('last_message_at', { ascending: false })
+        .limit(100),
       viewerZones(request, supabase, user.id),
     ]);
     if (error) throwDbError(request, error, 'portal requests');

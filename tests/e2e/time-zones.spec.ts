@@ -44,7 +44,10 @@ test("each viewer reads times in their zone: the browser's, else the workspace's
   await agent.getByLabel('Address').fill(slug);
   await agent.getByRole('button', { name: 'Create workspace' }).click();
   await agent.waitForURL(`/w/${slug}`);
-  await serviceRest(`workspaces?slug=eq.${slug}`, { method: 'PATCH', body: JSON.stringify({ time_zone: 'Europe/Berlin' }) });
+  await serviceRest(`workspaces?slug=eq.${slug}`, {
+    method: 'PATCH',
+    body: JSON.stringify({ time_zone: 'Europe/Berlin' }),
+  });
 
   // A requester without JavaScript: the browser never says its zone, so the workspace's.
   const { context, page } = await signedInContext(browser, uniqueEmail('zones-customer'), { javaScript: false });

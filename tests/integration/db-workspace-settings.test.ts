@@ -100,7 +100,8 @@ describe('workspace settings', () => {
       ['acmeCustomer', 'America/New_York'],
     ] as const) {
       const c = await db.as(person);
-      const set = (time_zone: string | null) => c.from('user_settings').upsert({ time_zone }, { onConflict: 'user_id' });
+      const set = (time_zone: string | null) =>
+        c.from('user_settings').upsert({ time_zone }, { onConflict: 'user_id' });
       expect((await set('Asia/Tokyo')).error, person).toBeNull();
       expect((await set(zone)).error, person).toBeNull();
       expect((await c.from('user_settings').select('user_id, time_zone')).data, person).toEqual([

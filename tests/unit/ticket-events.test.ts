@@ -19,9 +19,9 @@ describe('history lines of a merge', () => {
     expect(historyLine({ actor_id: 'sam', type: 'created', from: null, to: 'new', from_ticket: 12 }, name, 'UTC')).toBe(
       '#12: Sam opened the request',
     );
-    expect(historyLine({ actor_id: 'sam', type: 'created', from: null, to: 'new', from_ticket: null }, name, 'UTC')).toBe(
-      'Sam opened the request',
-    );
+    expect(
+      historyLine({ actor_id: 'sam', type: 'created', from: null, to: 'new', from_ticket: null }, name, 'UTC'),
+    ).toBe('Sam opened the request');
   });
 });
 
@@ -50,7 +50,9 @@ describe('history lines of Spam, Trash, a split and a custom field (docs/product
 
 describe('history lines of a rule', () => {
   it('names the rule that ran; its changes are Tend’s', () => {
-    expect(historyLine({ actor_id: null, type: 'rule', from: null, to: 'Refunds' }, name, 'UTC')).toBe('Rule “Refunds” ran');
+    expect(historyLine({ actor_id: null, type: 'rule', from: null, to: 'Refunds' }, name, 'UTC')).toBe(
+      'Rule “Refunds” ran',
+    );
     expect(historyLine({ actor_id: null, type: 'tag_added', from: null, to: 'refund' }, name, 'UTC')).toBe(
       'Tend added the tag refund',
     );

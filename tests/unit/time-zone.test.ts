@@ -37,7 +37,16 @@ describe('timeZoneName', () => {
   });
 
   it('is null for anything else', () => {
-    for (const value of [null, undefined, '', 'Mars/Olympus', '+01:00', 'Europe/Berlin;x=1', '<script>', 'a'.repeat(65)])
+    for (const value of [
+      null,
+      undefined,
+      '',
+      'Mars/Olympus',
+      '+01:00',
+      'Europe/Berlin;x=1',
+      '<script>',
+      'a'.repeat(65),
+    ])
       expect(timeZoneName(value), String(value)).toBeNull();
   });
 });

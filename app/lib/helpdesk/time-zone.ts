@@ -37,6 +37,10 @@ export function personalTimeZone(setting: string | null | undefined, browser: st
  * The zone a viewer's times are shown in: their own (personalTimeZone), else the workspace's (UTC if even
  * that can't be used). Invalid values are passed over, never an error.
  */
-export function chooseTimeZone(setting: string | null | undefined, browser: string | null | undefined, workspace: string) {
+export function chooseTimeZone(
+  setting: string | null | undefined,
+  browser: string | null | undefined,
+  workspace: string,
+) {
   return personalTimeZone(setting, browser) ?? timeZoneName(workspace) ?? 'UTC';
 }

@@ -45,13 +45,13 @@ export async function listNotifications(
 ): Promise<NotificationItem[]> {
   const [{ data, error }, zoneOf] = await Promise.all([
     supabase
-    .from('notifications')
-    .select(
-      'id, kind, created_at, read_at, ticket:tickets(number, subject, created_at), workspace:workspaces(slug, name, time_zone), actor:profiles!notifications_actor_profile_fkey(display_name)',
-    )
-    .order('created_at', { ascending: false })
-    .order('id', { ascending: false })
-    .limit(NOTIFICATIONS_PAGE),
+      .from('notifications')
+      .select(
+        'id, kind, created_at, read_at, ticket:tickets(number, subject, created_at), workspace:workspaces(slug, name, time_zone), actor:profiles!notifications_actor_profile_fkey(display_name)',
+      )
+      .order('created_at', { ascending: false })
+      .order('id', { ascending: false })
+      .limit(NOTIFICATIONS_PAGE),
     viewerZones(request, supabase, userId),
   ]);
   if (error) throwDbError(request, error, 'notifications');

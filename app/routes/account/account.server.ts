@@ -186,4 +186,3 @@ export async function action({ request }: ActionFunctionArgs) {
   await auth.refreshSession();
   return redirectWithSession(request, '/account', { headers: { 'Set-Cookie': await setFlash(request, FLASH.saved) } });
 }
-

@@ -63,7 +63,9 @@ function TimeZoneSection({ saved, result }: { saved: boolean; result?: FormReply
               {...aria}
             >
               <option value="">
-                {timeZone.browser ? `Automatic: your browser's (${label(timeZone.browser)})` : "Automatic: your browser's"}
+                {timeZone.browser
+                  ? `Automatic: your browser's (${label(timeZone.browser)})`
+                  : "Automatic: your browser's"}
               </option>
               {timeZone.zones.map((zone) => (
                 <option key={zone} value={zone}>
@@ -91,7 +93,9 @@ export default function AccountPage() {
   // and the time zone's their intent; the rest is the account form's.
   const notificationReply =
     replyValue(result, 'workspace') ??
-    (['signature', 'time_zone'].includes(replyValue(result, 'intent') ?? '') ? replyValue(result, 'intent') : undefined);
+    (['signature', 'time_zone'].includes(replyValue(result, 'intent') ?? '')
+      ? replyValue(result, 'intent')
+      : undefined);
 
   return (
     <div className="stack-lg">

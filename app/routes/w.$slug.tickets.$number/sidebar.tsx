@@ -220,12 +220,7 @@ function TicketSnooze({ result }: { result?: FormReply }) {
           />
         </>
       )}
-      <button
-        type="submit"
-        name="intent"
-        value={snoozedUntil ? 'wake' : 'snooze'}
-        className="button button--secondary"
-      >
+      <button type="submit" name="intent" value={snoozedUntil ? 'wake' : 'snooze'} className="button button--secondary">
         {snoozedUntil ? 'Wake now' : 'Snooze'}
       </button>
     </Form>
@@ -300,9 +295,7 @@ export function Sidebar({ result }: { result?: FormReply }) {
             </li>
           ))}
         </ol>
-        {firstResponse ? (
-          <p className="muted small">First response {firstResponse}</p>
-        ) : null}
+        {firstResponse ? <p className="muted small">First response {firstResponse}</p> : null}
       </div>
     </aside>
   );

@@ -167,7 +167,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ticket: shownTicket,
     snoozedUntil: formatDateIn(snoozedUntil, zone) || null,
     firstResponse: formatDateIn(firstResponse, zone) || null,
-    // The header's badge, worded here: "First response due in 25 min · Mon 9 Mar, 10:00".
+    // The header's badge, worded here: "First response due in 25 min · Mon 9 Mar, 10:00 UTC+1".
     due:
       due && page.sla?.target
         ? { ...due, text: `${SLA_TARGET_LABELS[page.sla.target]} ${due.text} · ${due.when}` }
