@@ -1,6 +1,6 @@
 // The signed-in user's account (docs/product.md §2): email (read-only) and display name, the time zone
 // the app shows times in (agents and requesters; docs/decisions/067-viewer-time-zone.md), and for members
-// their signature and the notification settings of each workspace (§2.4). The name lives in
+// their signature and the notification settings of each workspace (docs/product.md#notifications). The name lives in
 // `profiles.display_name` (docs/product.md §3; what teammates and customers see, through RLS).
 import type { MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
