@@ -47,8 +47,7 @@ async function session(port: number, envelope: { from: string; to: string }, pie
   let waiting: ((line: string) => void) | undefined;
   socket.on('data', (d) => {
     pending += d.toString('latin1');
-    let at: number;
-    while ((at = pending.indexOf('\r\n')) >= 0) {
+    for (let at = pending.indexOf('\r\n'); at >= 0; at = pending.indexOf('\r\n')) {
       const line = pending.slice(0, at);
       pending = pending.slice(at + 2);
       if (/^\d{3} /.test(line)) {
@@ -88,18 +87,20 @@ describe('SMTP receive', () => {
     const pdf = randomBytes(2 * 1024 * 1024 + 2);
     const png = randomBytes(2 * 1024 * 1024);
     const logo = randomBytes(1500);
-    const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }).sendMail({
-      from: '"Acme Support" <support@acme.test>',
-      to: 'big@example.test',
-      subject: 'Re: Files [#7]',
-      text: 'Two files.',
-      html: '<p>Two files.</p><img src="cid:logo@acme.test">',
-      attachments: [
-        { filename: 'logo.png', content: logo, contentType: 'image/png', cid: 'logo@acme.test' },
-        { filename: 'report.pdf', content: pdf, contentType: 'application/pdf' },
-        { filename: 'photo.png', content: png, contentType: 'image/png' },
-      ],
-    });
+    const built = await nodemailer
+      .createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+      .sendMail({
+        from: '"Acme Support" <support@acme.test>',
+        to: 'big@example.test',
+        subject: 'Re: Files [#7]',
+        text: 'Two files.',
+        html: '<p>Two files.</p><img src="cid:logo@acme.test">',
+        attachments: [
+          { filename: 'logo.png', content: logo, contentType: 'image/png', cid: 'logo@acme.test' },
+          { filename: 'report.pdf', content: pdf, contentType: 'application/pdf' },
+          { filename: 'photo.png', content: png, contentType: 'image/png' },
+        ],
+      });
     const raw = built.message as Buffer;
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: mail.smtpPort, secure: false });
     await transport.sendMail({ envelope: { from: 'support@acme.test', to: ['big@example.test'] }, raw });
@@ -109,11 +110,23 @@ describe('SMTP receive', () => {
     expect(m.Size).toBe(raw.length); // Mailpit: the raw message's size
     expect(m.Text).toBe('Two files.');
     expect(m.Attachments).toEqual([
-      { PartID: expect.any(String), FileName: 'report.pdf', ContentType: 'application/pdf', ContentID: '', Size: pdf.length },
+      {
+        PartID: expect.any(String),
+        FileName: 'report.pdf',
+        ContentType: 'application/pdf',
+        ContentID: '',
+        Size: pdf.length,
+      },
       { PartID: expect.any(String), FileName: 'photo.png', ContentType: 'image/png', ContentID: '', Size: png.length },
     ]);
     expect(m.Inline).toEqual([
-      { PartID: expect.any(String), FileName: 'logo.png', ContentType: 'image/png', ContentID: 'logo@acme.test', Size: 1500 },
+      {
+        PartID: expect.any(String),
+        FileName: 'logo.png',
+        ContentType: 'image/png',
+        ContentID: 'logo@acme.test',
+        Size: 1500,
+      },
     ]);
     // The inline image is in place in the HTML, as mailparser put it and a mail client shows it.
     expect(m.HTML).toContain(`<img src="data:image/png;base64,${logo.toString('base64')}">`);

@@ -134,15 +134,12 @@ function children(raw: Buffer, p: MimePart, boundary: string): [number, number][
   }
 }
 
-// The base64 alphabet, both flavours (Buffer's decoder takes either); "=" and line breaks are not data.
-const BASE64 = new Uint8Array(256);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_') BASE64[c.charCodeAt(0)] = 1;
-
-/** The size of a base64 body once decoded, from its characters alone (what Buffer.from(…, 'base64') gives). */
+/**
+ * The size of a base64 body once decoded (what the part API gives), decoded natively and let go: a JS
+ * loop over the characters cost ~10 ns each, 40 ms for a 2 MB file's.
+ */
 export function base64Size(raw: Buffer, start: number, end: number): number {
-  let n = 0;
-  for (let i = start; i < end; i++) n += BASE64[raw[i]];
-  return Math.floor((n * 3) / 4);
+  return Buffer.from(raw.toString('latin1', start, end), 'base64').length;
 }
 
 /** Every part of the tree, in order (the message first). */
