@@ -1,7 +1,7 @@
 // The mail catcher's one-pass MIME scan (supabase/local/mail/mime.ts): where each part lies, its
 // number, a file's bytes decoded from the raw message, and the skeleton mailparser reads instead.
 import { randomBytes } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { describe, expect, it } from 'vitest';
 import {
   allParts,
@@ -14,7 +14,7 @@ import {
 } from '@tend/supabase-local/testing';
 
 /** A message as nodemailer writes it (what notify sends). */
-async function compose(mail: nodemailer.SendMailOptions): Promise<Buffer> {
+async function compose(mail: SendMailOptions): Promise<Buffer> {
   const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }).sendMail({
     from: 'support@acme.test',
     to: 'customer@example.test',
