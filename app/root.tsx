@@ -17,6 +17,7 @@ import { islandScripts } from './components/islands.server.tsx';
 import { REQUEST_ID_META, useNonce, useRequestId } from './components/request-info.tsx';
 import { SiteHeader } from './components/site-header.tsx';
 import { getOptionalSession } from './lib/auth/session.server.ts';
+import { TIME_ZONE_SCRIPT } from './lib/helpdesk/viewer-zone.server.ts';
 import { browserEnv } from './lib/env.server.ts';
 import { dataWithSession } from './lib/http/responses.server.ts';
 import { sharedConstant } from './lib/http/shared-documents.server.ts';
@@ -75,6 +76,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name={REQUEST_ID_META} content={requestId} />
         <Meta />
         <Links />
+        {root?.user ? (
+          // The browser's time zone, for the next page the server renders (viewer-zone.server.ts). Empty
+          // in the browser's render (a .server module is empty there): hydration keeps the server's script.
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours, no user text.
+          <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT ?? '' }} />
+        ) : null}
       </head>
       <body>
         <a className="skip-link" href="#main">

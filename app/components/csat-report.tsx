@@ -1,9 +1,8 @@
 // The satisfaction section of the reports page (docs/product.md "Satisfaction ratings"): CSAT (the share
 // of good answers) over the range, per week and per agent, and the comments.
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { formatCount, formatDay } from '~/lib/reports/format.ts';
 import { csatPercent, ratingLabel, type RatingCounts } from '~/lib/satisfaction/ratings.ts';
-import type { CsatReport } from '~/lib/satisfaction/report.ts';
+import type { CsatReportPage } from '~/lib/satisfaction/report.ts';
 import { CsvLink } from './report-csv.tsx';
 
 function CountsTable({
@@ -51,7 +50,7 @@ function CountsTable({
   );
 }
 
-export function CsatReportSection({ slug, query, report }: { slug: string; query: string; report: CsatReport }) {
+export function CsatReportSection({ slug, query, report }: { slug: string; query: string; report: CsatReportPage }) {
   const all = report.weeks.reduce(
     (sum, w) => ({ good: sum.good + w.good, okay: sum.okay + w.okay, bad: sum.bad + w.bad }),
     {
@@ -106,7 +105,7 @@ export function CsatReportSection({ slug, query, report }: { slug: string; query
                       · <strong className={`cs-rated cs-rated--${c.rating}`}>{ratingLabel(c.rating)}</strong>
                       <span className="muted small">
                         {' '}
-                        · {c.agent ?? 'Unassigned'} · {formatDate(c.rated_at)}
+                        · {c.agent ?? 'Unassigned'} · {c.when}
                       </span>
                     </p>
                     <blockquote className="cs-comment" dir="auto">

@@ -3,7 +3,6 @@
 // requester) are set apart with a label and a tinted background.
 import { Link } from '@remix-run/react';
 import type { AttachmentView } from '~/lib/helpdesk/attachments.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 import { AttachmentList } from './attachments.tsx';
 
@@ -15,7 +14,7 @@ export type ThreadMessage = Pick<Tables<'messages'>, 'id' | 'kind' | 'created_at
   attachments?: AttachmentView[];
   notice?: string | null;
   /** When it was written, as the loader says it in the reader's time zone (formatDateIn). */
-  when?: string;
+  when: string;
   /** On the agent's page, a requester's message: its "Split into a new ticket" confirmation. */
   split?: string;
 };
@@ -64,7 +63,7 @@ export function Thread({
                 </strong>
                 {m.kind === 'note' ? <span className="hd-note-label">Internal note</span> : null}
                 {isNew ? <span className="hd-new-label">New</span> : null}
-                <time dateTime={m.created_at}>{m.when ?? formatDate(m.created_at)}</time>
+                <time dateTime={m.created_at}>{m.when}</time>
               </div>
               <div
                 className="hd-message__body"

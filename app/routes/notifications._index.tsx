@@ -17,8 +17,8 @@ import { listNotifications, NOTIFICATIONS_PAGE } from '~/lib/notifications/notif
 export const meta: MetaFunction = () => [{ title: 'Notifications · Tend' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { supabase } = await requireUser(request);
-  const notifications = await listNotifications(request, supabase);
+  const { user, supabase } = await requireUser(request);
+  const notifications = await listNotifications(request, supabase, user.id);
   return dataWithSession(request, { notifications, done: new URL(request.url).searchParams.get('done') === 'read' });
 }
 

@@ -7,6 +7,7 @@ import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { helpPath } from '~/lib/help/articles.ts';
 import { getOptionalUser } from '~/lib/auth/session.server.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { PORTAL_STATUS_LABELS, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';
 import { requireWorkspace } from '~/lib/helpdesk/workspace-access.server.ts';
@@ -49,20 +50,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .limit(100);
     if (followed.error) throwDbError(request, followed.error, 'portal followed requests');
     const ids = followed.data.map((f) => f.ticket_id);
-    const { data: rows, error } = await supabase
-      .from('tickets')
-      .select('number, subject, status, last_message_at, requester_id, workspaces(time_zone)')
-      .eq('workspace_id', workspace.id)
-      .or(`requester_id.eq.${user.id}${ids.length ? `,id.in.(${ids.join(',')})` : ''}`)
-      .order('last_message_at', { ascending: false })
-      .limit(100);
+    const [{ data: rows, error }, zoneOf] = await Promise.all([
+      supabase
+        .from('tickets')
+        .select('number, subject, status, last_message_at, requester_id, workspaces(time_zone)')
+        .eq('workspace_id', workspace.id)
+        .or(`requester_id.eq.${user.id}${ids.length ? `,id.in.(${ids.join(',')})` : ''}`)
+        .order('last_message_at', { ascending: false })
+        .limit(100),
+      viewerZones(request, supabase, user.id),
+    ]);
     if (error) throwDbError(request, error, 'portal requests');
-    // The last activity in the workspace's time zone (docs/product.md §2).
+    // The last activity in my time zone (docs/product.md §2).
     requests = rows.map((r) => ({
       number: r.number,
       subject: r.subject,
       status: r.status,
-      when: formatDateIn(r.last_message_at, r.workspaces?.time_zone ?? 'UTC'),
+      when: formatDateIn(r.last_message_at, zoneOf(r.workspaces?.time_zone ?? 'UTC')),
       following: r.requester_id !== user.id,
     }));
   }

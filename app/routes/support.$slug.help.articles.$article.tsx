@@ -16,7 +16,7 @@ import { HelpVoteSchema } from '~/lib/forms/help-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { articlePath, collectionPath, helpMeta, parseArticleParam, SUGGESTED_PARAM } from '~/lib/help/articles.ts';
 import { absoluteUrl, allowVote, loadArticle, pageData, readerClient, visitorId } from '~/lib/help/help.server.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { log } from '~/lib/http/log.server.ts';
 import {
@@ -119,8 +119,9 @@ export default function HelpArticlePage() {
           <p className="notice notice--warning">Draft — only your team can see this article.</p>
         ) : null}
         <h1 id="article-title">{article.title}</h1>
+        {/* In UTC, named: the page is one document for every reader (docs/decisions/065-help-center-speed.md). */}
         <p className="muted small">
-          Updated <time dateTime={article.updated_at}>{formatDate(article.updated_at)}</time>
+          Updated <time dateTime={article.updated_at}>{formatDateIn(article.updated_at, 'UTC')}</time>
         </p>
         {/* Rendered and sanitised on the server: app/lib/markdown/render.server.ts. */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised HTML from the renderer */}

@@ -16,6 +16,7 @@ import {
 } from '~/components/forms.tsx';
 import { AttachmentsField } from '~/components/attachments.tsx';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { notAttachedNote, splitNotAttached } from '../../supabase/functions/_shared/not-attached.ts';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
 import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
@@ -75,7 +76,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .order('file_name', { referencedTable: 'attachments' });
   // Keyset on (created_at, id), the cursor's time quoted (decodeCursor let only a timestamp through).
   const at = cursor && `"${cursor.at}"`;
-  const [before, from, mine, customers, survey] = await Promise.all([
+  const [before, from, mine, customers, survey, zoneOf] = await Promise.all([
     (cursor ? replies().or(`created_at.lt.${at},and(created_at.eq.${at},id.lt.${cursor.id})`) : replies())
       .order('created_at', { ascending: false })
       .order('id', { ascending: false })
@@ -93,6 +94,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     supabase.rpc('thread_customers', { p_ticket_id: ticket.id }),
     // The requester's survey (a follower gets none).
     surveyOf(request, supabase, ticket.id),
+    viewerZones(request, supabase, user.id),
   ]);
   const error = before.error ?? from?.error ?? mine.error ?? customers.error;
   if (error) throwDbError(request, error, 'portal messages');
@@ -105,13 +107,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // A mailed message's line naming the files not taken is the team's: the requester reads a note under
   // their own message instead, and nothing under anyone else's.
   const filesPath = `/support/${workspace.slug}/requests/${ticket.number}/files/`;
+  const zone = zoneOf(workspace.time_zone);
   const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => {
     const { text, refused } = splitNotAttached(body);
     return {
       ...m,
       html: threadHtml({ body: text, ...m }, customers.data ?? [user.id], filesPath),
       author: m.author_id === user.id ? 'You' : (names.get(m.author_id) ?? workspace.name),
-      when: formatDateIn(m.created_at, workspace.time_zone),
+      when: formatDateIn(m.created_at, zone),
       notice: m.author_id === user.id ? notAttachedNote(refused) : null,
     };
   });

@@ -16,6 +16,9 @@ import {
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { Rating, RatingSchema, SurveyToken } from '~/lib/forms/satisfaction-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
+import { getOptionalSession } from '~/lib/auth/session.server.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { parseNumber, parseSlug } from '~/lib/helpdesk/workspace-access.server.ts';
 import { clientIp } from '~/lib/http/request-info.server.ts';
 import { RateLimiter } from '~/lib/http/rate-limit.server.ts';
@@ -44,6 +47,7 @@ interface Survey {
   rating: SurveyRating | null;
   comment: string | null;
   expires_at: string;
+  time_zone: string;
 }
 
 // Per worker process: the tokens are unguessable (a 128-bit MAC), so this only keeps one address from
@@ -82,15 +86,24 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const given = url.searchParams.get('rating');
   const rating = given === null ? undefined : Rating.safeParse(given);
   if (rating && !rating.success) throw errorResponse(request, 'bad_request');
-  const { data, error } = await rate(request, params, token.data, { rating: rating?.data });
+  const session = await getOptionalSession(request);
+  const [{ data, error }, zoneOf] = await Promise.all([
+    rate(request, params, token.data, { rating: rating?.data }),
+    viewerZones(request, session?.supabase ?? null, session?.user.id ?? null),
+  ]);
   if (error) {
     const { code } = mapDbError(error, 'rating');
     if (code === 'survey_invalid' || code === 'survey_expired') throw errorResponse(request, code);
     throwDbError(request, error, 'rating');
   }
+  const { time_zone, ...survey } = data!;
   return dataWithSession(
     request,
-    { survey: data!, token: token.data, saved: url.searchParams.get('saved') === '1' },
+    {
+      survey: { ...survey, until: formatDateIn(survey.expires_at, zoneOf(time_zone)) },
+      token: token.data,
+      saved: url.searchParams.get('saved') === '1',
+    },
     // The token is in the address: no cache keeps the page.
     { headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } },
   );
@@ -113,7 +126,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function RatingPage() {
   const { survey, token, saved } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>()?.result;
-  const until = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' }).format(new Date(survey.expires_at));
   return (
     <section className="stack-lg cs-rating" aria-labelledby="rating-title">
       <div className="card stack">
@@ -164,7 +176,7 @@ export default function RatingPage() {
           dir="auto"
         />
         <SubmitButton className="button button--secondary">Send comment</SubmitButton>
-        <p className="muted small">You can change your answer and comment until {until}.</p>
+        <p className="muted small">You can change your answer and comment until {survey.until}.</p>
       </Form>
     </section>
   );

@@ -12,7 +12,8 @@ import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { COMPANY_NAME_MAX_LENGTH, CompanySchema } from '~/lib/forms/customer-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { type CompanyPageJson, pageOrThrow } from '~/lib/helpdesk/customers.server.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { decodeCursor, encodeCursor } from '~/lib/helpdesk/inbox-cursor.ts';
 import { parseSlug, requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
@@ -33,30 +34,29 @@ function parseDomain(request: Request, raw: string | undefined): string {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { supabase } = await requireUser(request);
+  const { user, supabase } = await requireUser(request);
   const slug = parseSlug(request, params.slug);
   const domain = parseDomain(request, params.domain);
   const search = new URL(request.url).searchParams;
   const after = decodeCursor(search.get('after'));
-  const page = await pageOrThrow<CompanyPageJson>(
-    request,
-    supabase,
-    slug,
-    'company page',
-    await supabase.rpc(
+  const [answer, zoneOf] = await Promise.all([
+    supabase.rpc(
       'company_page',
       { p_slug: slug, p_domain: domain, ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}) },
       { get: true },
     ),
-  );
+    viewerZones(request, supabase, user.id),
+  ]);
+  const page = await pageOrThrow<CompanyPageJson>(request, supabase, slug, 'company page', answer);
+  const zone = zoneOf(page.workspace.time_zone);
   return dataWithSession(request, {
-    workspace: page.workspace,
+    workspace: { id: page.workspace.id, slug: page.workspace.slug, name: page.workspace.name },
     adminOf: page.role === 'admin' ? page.workspace.slug : null,
     admin: page.role === 'admin',
     saved: search.get('done') === 'named',
     company: page.company,
     customers: page.customers,
-    tickets: page.tickets.map(({ id: _id, ...t }) => t),
+    tickets: page.tickets.map(({ id: _id, ...t }) => ({ ...t, when: formatDateIn(t.last_message_at, zone) })),
     later: !!after,
     older: page.older ? encodeCursor(page.older) : null,
   });
@@ -124,7 +124,7 @@ export default function CompanyPage() {
                     <Link to={`${base}/customers/${t.requester_id}`}>
                       <bdi>{t.requester}</bdi>
                     </Link>{' '}
-                    · <time dateTime={t.last_message_at}>{formatDate(t.last_message_at)}</time>
+                    · <time dateTime={t.last_message_at}>{t.when}</time>
                   </span>
                 </li>
               ))}

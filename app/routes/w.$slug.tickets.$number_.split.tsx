@@ -12,6 +12,7 @@ import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { SplitSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
 import { parseNumber, parseSlug, requireMemberTicket, throwNotFound } from '~/lib/helpdesk/workspace-access.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
@@ -31,14 +32,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ticket = await requireMemberTicket(request, supabase, user.id, slug, params.number);
   const id = new URL(request.url).searchParams.get('message') ?? '';
   if (!UUID_RE.test(id)) return throwNotFound(request, supabase, slug);
-  const { data: message, error } = await supabase
-    .from('messages')
-    .select(
-      'id, body, created_at, author:profiles!messages_author_profile_fkey(display_name), attachments(file_name), tickets!inner(subject, workspaces!inner(time_zone))',
-    )
-    .eq('id', id)
-    .eq('ticket_id', ticket.id)
-    .maybeSingle();
+  const [{ data: message, error }, zoneOf] = await Promise.all([
+    supabase
+      .from('messages')
+      .select(
+        'id, body, created_at, author:profiles!messages_author_profile_fkey(display_name), attachments(file_name), tickets!inner(subject, workspaces!inner(time_zone))',
+      )
+      .eq('id', id)
+      .eq('ticket_id', ticket.id)
+      .maybeSingle(),
+    viewerZones(request, supabase, user.id),
+  ]);
   if (error) throwDbError(request, error, 'split message');
   if (!message) return throwNotFound(request, supabase, slug);
   const cut = message.body.length > QUOTED;
@@ -49,7 +53,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     message: {
       id: message.id,
       author: message.author?.display_name ?? 'Unknown',
-      when: formatDateIn(message.created_at, message.tickets.workspaces.time_zone),
+      when: formatDateIn(message.created_at, zoneOf(message.tickets.workspaces.time_zone)),
       text: cut ? `${message.body.slice(0, QUOTED)}…` : message.body,
       files: message.attachments.map((a) => a.file_name),
     },

@@ -417,7 +417,8 @@ begin
            order by t.last_message_at desc, t.id desc
            limit page_size + 1) t;
   return jsonb_build_object(
-    'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name),
+    -- The time zone: the page's times fall back to it (app/lib/helpdesk/viewer-zone.server.ts).
+    'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
     'role', member.role,
     'company', jsonb_build_object('domain', wanted, 'customers', total,
                                   'name', (select n.name from public.companies n where n.workspace_id = ws.id and n.domain = wanted)),

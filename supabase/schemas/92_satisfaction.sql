@@ -180,8 +180,10 @@ begin
   if p_comment is not null then
     update public.csat_surveys set comment = nullif(btrim(p_comment), '') where id = s.id returning * into s;
   end if;
+  -- time_zone: the page says until when in the reader's zone, else the workspace's (067-viewer-time-zone.md).
   return jsonb_build_object('workspace', ws.name, 'number', t.number, 'subject', t.subject, 'question', s.question,
-                            'rating', s.rating, 'comment', s.comment, 'expires_at', s.expires_at);
+                            'rating', s.rating, 'comment', s.comment, 'expires_at', s.expires_at,
+                            'time_zone', ws.time_zone);
 end $$;
 revoke all on function public.rate_ticket(text, integer, text, public.csat_rating, text) from public;
 grant execute on function public.rate_ticket(text, integer, text, public.csat_rating, text) to anon, authenticated, service_role;

@@ -96,6 +96,8 @@ export interface ContextOptions {
   width?: number;
   /** Let pages open their realtime socket (live.spec.ts); otherwise it is left unanswered. */
   live?: boolean;
+  /** The browser's time zone (the pages say times in it, docs/decisions/067-viewer-time-zone.md); default UTC on every machine. */
+  timezoneId?: string;
 }
 
 /**
@@ -109,6 +111,7 @@ export async function newContext(browser: Browser, opts: ContextOptions = {}) {
     baseURL: env.baseURL,
     javaScriptEnabled: javaScript,
     viewport: { width: opts.width ?? 1366, height: 900 },
+    timezoneId: opts.timezoneId ?? 'UTC',
     extraHTTPHeaders: { 'X-Forwarded-For': nextClientIp(test.info().workerIndex) },
   });
   if (javaScript && !opts.live) await context.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);

@@ -33,7 +33,7 @@ test('account: the display name is validated (1–60) and saved', async ({ page 
   const name = page.getByLabel(/display name/i);
   await name.fill(' '.repeat(3));
   await name.evaluate((el) => el.closest('form')?.setAttribute('novalidate', ''));
-  await page.getByRole('button', { name: /save/i }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(
     page
       .getByText(/display name/i)
@@ -42,7 +42,7 @@ test('account: the display name is validated (1–60) and saved', async ({ page 
       .first(),
   ).toBeVisible();
   await name.fill('Ada Lovelace');
-  await page.getByRole('button', { name: /save/i }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('status').or(page.getByText(/saved/i)).first()).toBeVisible();
   await page.reload();
   await expect(page.getByLabel(/display name/i)).toHaveValue('Ada Lovelace');

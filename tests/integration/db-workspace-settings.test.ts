@@ -1,9 +1,10 @@
 // Workspace settings in the database (docs/product.md §2 /w/:slug/settings): admins rename the
 // workspace, change its address and time zone; an old address still finds the workspace
-// (workspace_slug_redirect) and is never another workspace's; everyone else changes nothing.
+// (workspace_slug_redirect) and is never another workspace's; everyone else changes nothing. And a user's
+// own time zone (user_settings, /account): theirs alone, whatever their role.
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
-import { ACME, GLOBEX, type Person } from '../support/db.ts';
+import { ACME, GLOBEX, PEOPLE, type Person } from '../support/db.ts';
 
 describe('workspace settings', () => {
   const db = dbFixture();
@@ -89,5 +90,43 @@ describe('workspace settings', () => {
     const agent = await db.as('acmeAgent');
     expect((await agent.from('workspaces').select('time_zone').eq('id', ACME)).data).toEqual([{ time_zone: 'UTC' }]);
     expect((await agent.from('workspaces').select('time_zone').eq('id', GLOBEX)).data).toEqual([]);
+  });
+
+  it("a user's own time zone: set, changed and cleared by them (agent or requester), read by nobody else", async () => {
+    const zoneOf = async (id: string) =>
+      (await db.sql('select time_zone from user_settings where user_id = $1', [id])).rows[0]?.time_zone;
+    for (const [person, zone] of [
+      ['acmeAgent', 'Europe/Berlin'],
+      ['acmeCustomer', 'America/New_York'],
+    ] as const) {
+      const c = await db.as(person);
+      const set = (time_zone: string | null) =>
+        c.from('user_settings').upsert({ time_zone }, { onConflict: 'user_id' });
+      expect((await set('Asia/Tokyo')).error, person).toBeNull();
+      expect((await set(zone)).error, person).toBeNull();
+      expect((await c.from('user_settings').select('user_id, time_zone')).data, person).toEqual([
+        { user_id: PEOPLE[person].id, time_zone: zone },
+      ]);
+      // An unknown zone: bad_request, the stored one kept. Null is automatic.
+      expect((await set('Mars/Olympus')).error, person).toMatchObject({ code: 'P0001', message: 'bad_request' });
+      expect(await zoneOf(PEOPLE[person].id), person).toBe(zone);
+    }
+    // A teammate, the workspace's admin, another requester, anonymous: nothing read, nothing changed.
+    for (const person of ['acmeAgent2', 'acmeAdmin', 'acmeCustomer2'] as const) {
+      const c = await db.as(person);
+      for (const owner of [PEOPLE.acmeAgent.id, PEOPLE.acmeCustomer.id]) {
+        expect((await c.from('user_settings').select('time_zone').eq('user_id', owner)).data, person).toEqual([]);
+        await c.from('user_settings').update({ time_zone: 'Asia/Tokyo' }).eq('user_id', owner);
+        const forged = await c.from('user_settings').insert({ user_id: owner, time_zone: 'Asia/Tokyo' });
+        expect(forged.error?.code, person).toBe('42501');
+      }
+    }
+    expect((await db.anon().from('user_settings').select('time_zone')).error).toMatchObject({ code: '42501' });
+    expect(await zoneOf(PEOPLE.acmeAgent.id)).toBe('Europe/Berlin');
+    expect(await zoneOf(PEOPLE.acmeCustomer.id)).toBe('America/New_York');
+    // Back to automatic.
+    const agent = await db.as('acmeAgent');
+    expect((await agent.from('user_settings').upsert({ time_zone: null }, { onConflict: 'user_id' })).error).toBeNull();
+    expect(await zoneOf(PEOPLE.acmeAgent.id)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 // The due-time badge's words and colour (app/lib/promises/due.ts).
 import { describe, expect, it } from 'vitest';
-import { dueBadge, dueWhen } from '../../app/lib/promises/due.ts';
+import { dueBadge } from '../../app/lib/promises/due.ts';
 
 const NOW = new Date('2026-03-06T12:00:00Z');
 const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000).toISOString();
@@ -16,9 +16,10 @@ describe('dueBadge', () => {
     expect(dueBadge(null, null, NOW, 'UTC')).toBeNull();
   });
 
-  it('names the due time in the workspace time zone', () => {
-    expect(dueWhen('2026-03-09T09:00:00Z', 'Europe/Berlin')).toBe('Mon 9 Mar, 10:00');
-    expect(dueWhen('2026-03-09T09:00:00Z', 'America/New_York')).toBe('Mon 9 Mar, 05:00');
-    expect(dueBadge(at(60), null, NOW, 'Asia/Tokyo')?.when).toBe('Fri 6 Mar, 22:00');
+  it("says the due time in the viewer's time zone, with the zone named", () => {
+    expect(dueBadge('2026-03-09T09:00:00Z', null, NOW, 'Europe/Berlin')?.when).toBe('Mon 9 Mar, 10:00 UTC+1');
+    expect(dueBadge('2026-03-09T09:00:00Z', null, NOW, 'America/New_York')?.when).toBe('Mon 9 Mar, 05:00 UTC-4');
+    expect(dueBadge(at(60), null, NOW, 'Asia/Tokyo')?.when).toBe('Fri 6 Mar, 22:00 UTC+9');
+    expect(dueBadge(at(60), null, NOW, 'UTC')?.when).toBe('Fri 6 Mar, 13:00 UTC');
   });
 });

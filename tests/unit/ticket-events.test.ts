@@ -7,28 +7,28 @@ const name = (id: string | null) => (id === 'sam' ? 'Sam' : 'Tend');
 
 describe('history lines of a merge', () => {
   it('says who merged which ticket into which, on each side', () => {
-    expect(historyLine({ actor_id: 'sam', type: 'merged_into', from: null, to: '5' }, name)).toBe(
+    expect(historyLine({ actor_id: 'sam', type: 'merged_into', from: null, to: '5' }, name, 'UTC')).toBe(
       'Sam merged this ticket into #5',
     );
-    expect(historyLine({ actor_id: 'sam', type: 'merged_from', from: '12', to: null }, name)).toBe(
+    expect(historyLine({ actor_id: 'sam', type: 'merged_from', from: '12', to: null }, name, 'UTC')).toBe(
       'Sam merged #12 into this ticket',
     );
   });
 
   it("marks an event a merge moved with its first ticket's number", () => {
-    expect(historyLine({ actor_id: 'sam', type: 'created', from: null, to: 'new', from_ticket: 12 }, name)).toBe(
+    expect(historyLine({ actor_id: 'sam', type: 'created', from: null, to: 'new', from_ticket: 12 }, name, 'UTC')).toBe(
       '#12: Sam opened the request',
     );
-    expect(historyLine({ actor_id: 'sam', type: 'created', from: null, to: 'new', from_ticket: null }, name)).toBe(
-      'Sam opened the request',
-    );
+    expect(
+      historyLine({ actor_id: 'sam', type: 'created', from: null, to: 'new', from_ticket: null }, name, 'UTC'),
+    ).toBe('Sam opened the request');
   });
 });
 
 // docs/product.md#spam-and-trash, docs/product.md#split, docs/product.md#customers-companies-and-ticket-fields
 describe('history lines of Spam, Trash, a split and a custom field', () => {
   const line = (type: string, more: { actor_id?: string | null; from?: string; to?: string; field?: string } = {}) =>
-    historyLine({ actor_id: 'sam', from: null, to: null, type, ...more }, name);
+    historyLine({ actor_id: 'sam', from: null, to: null, type, ...more }, name, 'UTC');
 
   it('says who moved it where, and Tend when its sender was marked as spam', () => {
     expect(line('spam')).toBe('Sam marked it as spam');
@@ -51,9 +51,19 @@ describe('history lines of Spam, Trash, a split and a custom field', () => {
 
 describe('history lines of a rule', () => {
   it('names the rule that ran; its changes are Tend’s', () => {
-    expect(historyLine({ actor_id: null, type: 'rule', from: null, to: 'Refunds' }, name)).toBe('Rule “Refunds” ran');
-    expect(historyLine({ actor_id: null, type: 'tag_added', from: null, to: 'refund' }, name)).toBe(
+    expect(historyLine({ actor_id: null, type: 'rule', from: null, to: 'Refunds' }, name, 'UTC')).toBe(
+      'Rule “Refunds” ran',
+    );
+    expect(historyLine({ actor_id: null, type: 'tag_added', from: null, to: 'refund' }, name, 'UTC')).toBe(
       'Tend added the tag refund',
     );
+  });
+});
+
+describe('history lines of a snooze', () => {
+  it("says until when in the viewer's time zone, named", () => {
+    const snoozed = { actor_id: 'sam', type: 'snoozed', from: null, to: '2026-12-02T08:00:00+00:00' };
+    expect(historyLine(snoozed, name, 'Europe/Berlin')).toBe('Sam snoozed it until 2 Dec 2026, 09:00 UTC+1');
+    expect(historyLine(snoozed, name, 'UTC')).toBe('Sam snoozed it until 2 Dec 2026, 08:00 UTC');
   });
 });

@@ -217,6 +217,7 @@ const catalogue = {
   },
   field_label_taken: { status: 409, message: () => 'A field with that name exists already.' },
   display_name_invalid: { status: 400, message: () => `Enter a name of 1 to ${DISPLAY_NAME_MAX_LENGTH} characters.` },
+  time_zone_invalid: { status: 400, message: () => 'Choose a time zone from the list, or Automatic.' },
   too_large: { status: 413, message: () => 'That was more than a form can send. Shorten it and try again.' },
   // Rules (/w/:slug/settings/rules; supabase/schemas/95_rules.sql raises the unknown references and the limit).
   rule_name_invalid: { status: 400, message: () => 'Enter a name of 1 to 80 characters.' },

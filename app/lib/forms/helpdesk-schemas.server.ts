@@ -264,6 +264,15 @@ export const AcceptInvitationSchema = byIntent([z.object({ intent: z.literal('ac
 export const TIME_ZONES: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
 const timeZones = new Set(TIME_ZONES);
 
+/** /account: the time zone the app shows me times in; empty is automatic (my browser's). */
+export const TimeZoneSettingSchema = z.object({
+  intent: z.literal('time_zone'),
+  time_zone: z
+    .string()
+    .default('')
+    .refine((tz) => tz === '' || timeZones.has(tz), { error: errorMessage('time_zone_invalid') }),
+});
+
 /** /w/:slug/settings: name, address and time zone. */
 export const SettingsSchema = WorkspaceSchema.extend({
   time_zone: z.string(badRequest).refine((tz) => timeZones.has(tz), badRequest),

@@ -47,7 +47,7 @@ export interface CompaniesPageJson {
 
 /** public.company_page. */
 export interface CompanyPageJson {
-  workspace: Workspace;
+  workspace: Workspace & Pick<Tables<'workspaces'>, 'time_zone'>;
   role: Role;
   company: { domain: string; name: string | null; customers: number };
   customers: Omit<CustomerRow, 'company'>[];

@@ -2,6 +2,7 @@
 // with the user's own client: row-level security shows each member their own, in the app. Settings per
 // workspace and kind come from notification_preferences, and are saved by save_notification_settings.
 import { formatDateIn } from '../helpdesk/format-date.ts';
+import { viewerZones } from '../helpdesk/viewer-zone.server.ts';
 import {
   EMAIL_CHOICES,
   NOTIFICATION_KINDS,
@@ -24,7 +25,7 @@ export interface NotificationItem {
   workspace: string;
   unread: boolean;
   created_at: string;
-  /** created_at in its workspace's time zone. */
+  /** created_at in my time zone (viewer-zone.server.ts). */
   when: string;
 }
 
@@ -36,16 +37,23 @@ export async function unreadCount(supabase: Supabase): Promise<number | null> {
   return data;
 }
 
-/** The signed-in member's latest notifications, each with its line and where it leads. */
-export async function listNotifications(request: Request, supabase: Supabase): Promise<NotificationItem[]> {
-  const { data, error } = await supabase
-    .from('notifications')
-    .select(
-      'id, kind, created_at, read_at, ticket:tickets(number, subject, created_at), workspace:workspaces(slug, name, time_zone), actor:profiles!notifications_actor_profile_fkey(display_name)',
-    )
-    .order('created_at', { ascending: false })
-    .order('id', { ascending: false })
-    .limit(NOTIFICATIONS_PAGE);
+/** The signed-in member's latest notifications, each with its line, where it leads and when (in my zone). */
+export async function listNotifications(
+  request: Request,
+  supabase: Supabase,
+  userId: string,
+): Promise<NotificationItem[]> {
+  const [{ data, error }, zoneOf] = await Promise.all([
+    supabase
+      .from('notifications')
+      .select(
+        'id, kind, created_at, read_at, ticket:tickets(number, subject, created_at), workspace:workspaces(slug, name, time_zone), actor:profiles!notifications_actor_profile_fkey(display_name)',
+      )
+      .order('created_at', { ascending: false })
+      .order('id', { ascending: false })
+      .limit(NOTIFICATIONS_PAGE),
+    viewerZones(request, supabase, userId),
+  ]);
   if (error) throwDbError(request, error, 'notifications');
   return data.map((n) => ({
     id: n.id,
@@ -59,7 +67,7 @@ export async function listNotifications(request: Request, supabase: Supabase): P
     workspace: n.workspace.name,
     unread: !n.read_at,
     created_at: n.created_at,
-    when: formatDateIn(n.created_at, n.workspace.time_zone),
+    when: formatDateIn(n.created_at, zoneOf(n.workspace.time_zone)),
   }));
 }
 

@@ -2,6 +2,7 @@
 // "Business hours and SLA targets"): "due in 25 min", amber from 75 % of the target (warn_at), red
 // "overdue 2 h" once breached. Worked out by the loaders at the moment of the request, so the page
 // gets plain text (no clock in the browser, nothing to hydrate differently).
+import { formatDayTimeIn } from '../helpdesk/format-date.ts';
 
 /** The targets as the badge and the history name them. */
 export const SLA_TARGET_LABELS = {
@@ -15,7 +16,7 @@ export type DueTone = 'ok' | 'warning' | 'breached';
 export interface DueBadge {
   text: string;
   tone: DueTone;
-  /** The due time in the workspace's time zone: "Mon 9 Mar, 10:00". */
+  /** The due time in the viewer's time zone, named: "Mon 9 Mar, 10:00 UTC+1". */
   when: string;
 }
 
@@ -46,20 +47,5 @@ export function dueBadge(
       : left > 0
         ? `due in ${span(left)}`
         : `overdue ${span(-left)}`;
-  return { text, tone, when: dueWhen(dueAt, timeZone) };
-}
-
-/** "Mon 9 Mar, 10:00" in the time zone given (the workspace's). */
-export function dueWhen(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('weekday')} ${part('day')} ${part('month')}, ${part('hour')}:${part('minute')}`;
+  return { text, tone, when: formatDayTimeIn(dueAt, timeZone) };
 }

@@ -16,3 +16,8 @@ export interface CsatReport {
     agent: string | null;
   }[];
 }
+
+/** The report as the page shows it: each comment's time said in the viewer's time zone (the loader's). */
+export type CsatReportPage = Omit<CsatReport, 'comments'> & {
+  comments: (CsatReport['comments'][number] & { when: string })[];
+};

@@ -2117,6 +2117,21 @@ export type Database = {
           },
         ]
       }
+      user_settings: {
+        Row: {
+          time_zone: string | null
+          user_id: string
+        }
+        Insert: {
+          time_zone?: string | null
+          user_id?: string
+        }
+        Update: {
+          time_zone?: string | null
+          user_id?: string
+        }
+        Relationships: []
+      }
       workspace_email_settings: {
         Row: {
           accent_color: string

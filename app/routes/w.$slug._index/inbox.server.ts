@@ -30,6 +30,8 @@ import { latestRatings } from '~/lib/satisfaction/latest.server.ts';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { ageLabel } from './age.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
 
 /** A saved view's filters as one comparable string (its URL parameters, sorted). */
@@ -66,13 +68,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     p_before_id: before?.id,
     p_limit: INBOX_PAGE_SIZE,
   };
-  const { data: result, error } = await supabase.rpc(
-    'inbox',
-    Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')) as typeof args,
-    {
-      get: true,
-    },
-  );
+  const [{ data: result, error }, zoneOf] = await Promise.all([
+    supabase.rpc(
+      'inbox',
+      Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')) as typeof args,
+      {
+        get: true,
+      },
+    ),
+    viewerZones(request, supabase, user.id),
+  ]);
   if (error) {
     const context = q ? 'inbox search' : 'inbox';
     if (mapDbError(error, context).code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
@@ -80,6 +85,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const inbox = jsonPage<InboxJson>(result);
   const now = new Date();
+  const zone = zoneOf(inbox.workspace.time_zone);
   // "#123" or "123": straight to that ticket (a number that is no ticket's is searched as text).
   if (inbox.ticket_number !== null && inbox.ticket_number !== undefined && !after && !before)
     return redirectWithSession(request, `/w/${inbox.workspace.slug}/tickets/${inbox.ticket_number}`);
@@ -122,10 +128,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       page: before && !inbox.newer ? 1 : page,
       total: inbox.total,
       counts: inbox.counts,
-      tickets: inbox.tickets.map(({ assignee_id: _a, due_at, warn_at, ...t }) => ({
+      tickets: inbox.tickets.map(({ assignee_id: _a, due_at, warn_at, snoozed_until, ...t }) => ({
         ...t,
         age: ageLabel(t.last_message_at, now),
-        due: dueBadge(due_at, warn_at, now, inbox.workspace.time_zone),
+        // The full time (the age's title) and the snooze's end, in my time zone.
+        when: formatDateIn(t.last_message_at, zone),
+        snoozed: formatDateIn(snoozed_until, zone) || null,
+        due: dueBadge(due_at, warn_at, now, zone),
         rated: ratings.get(t.id) ?? null,
       })),
       older: inbox.older ? encodeCursor(inbox.older) : null,

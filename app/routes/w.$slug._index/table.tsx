@@ -7,7 +7,6 @@ import { type MouseEvent, useRef } from 'react';
 import { DueBadge } from '~/components/due-badge.tsx';
 import { useHydrated } from '~/components/form-controls.tsx';
 import { PriorityBadge, StatusBadge, TagChip } from '~/components/ticket-labels.tsx';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { VIEW_LABELS } from '~/lib/helpdesk/inbox-views.ts';
 import type { loader } from './inbox.server.ts';
 import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
@@ -139,12 +138,10 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                 </td>
                 <td className="hd-cell-due">{t.due ? <DueBadge due={t.due} /> : null}</td>
                 <td className="small hd-cell-date">
-                  <time dateTime={t.last_message_at} title={formatDate(t.last_message_at)}>
+                  <time dateTime={t.last_message_at} title={t.when}>
                     {t.age}
                   </time>
-                  {t.snoozed_until ? (
-                    <span className="muted"> · snoozed until {formatDate(t.snoozed_until)}</span>
-                  ) : null}
+                  {t.snoozed ? <span className="muted"> · snoozed until {t.snoozed}</span> : null}
                 </td>
               </tr>
             ))}

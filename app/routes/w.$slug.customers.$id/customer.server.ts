@@ -8,7 +8,8 @@ import { CustomerSchema } from '~/lib/forms/customer-schemas.server.ts';
 import { TIME_ZONES } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { type CustomerPageJson, pageOrThrow } from '~/lib/helpdesk/customers.server.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { decodeCursor, encodeCursor } from '~/lib/helpdesk/inbox-cursor.ts';
 import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
 import { errorResponse } from '~/lib/http/responses.server.ts';
@@ -50,17 +51,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const customerId = parseCustomerId(request, params.id);
   const search = new URL(request.url).searchParams;
   const after = decodeCursor(search.get('after'));
-  const page = await pageOrThrow<CustomerPageJson>(
-    request,
-    supabase,
-    slug,
-    'customer page',
-    await supabase.rpc(
+  const [answer, zoneOf] = await Promise.all([
+    supabase.rpc(
       'customer_page',
       { p_slug: slug, p_customer_id: customerId, ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}) },
       { get: true },
     ),
-  );
+    viewerZones(request, supabase, user.id),
+  ]);
+  const page = await pageOrThrow<CustomerPageJson>(request, supabase, slug, 'customer page', answer);
+  // My time zone for the page's times; the customer's own is theirs ("14:05 there now").
+  const zone = zoneOf(page.workspace.time_zone);
+  const when = (iso: string) => formatDateIn(iso, zone);
   const who = (id: string | null) => (id && page.names[id]) || 'a former member';
   const notice = search.get('done');
   const edit = search.get('edit');
@@ -78,12 +80,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       company: customer.company,
       companyName: customer.company_name,
       tickets: customer.tickets,
-      since: formatDate(customer.created_at),
+      since: when(customer.created_at),
       timeZone: customer.time_zone,
       localTime: customer.time_zone ? localTime(customer.time_zone, new Date()) : null,
     },
     timeZones: TIME_ZONES,
-    tickets: page.tickets.map(({ id: _id, ...t }) => t),
+    tickets: page.tickets.map(({ id: _id, ...t }) => ({ ...t, when: when(t.last_message_at) })),
     later: !!after,
     older: page.older ? encodeCursor(page.older) : null,
     editing: page.notes.some((n) => n.id === edit) ? edit : null,
@@ -91,9 +93,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       id: n.id,
       body: n.body,
       mine: n.created_by === user.id,
-      written: `${who(n.created_by)}, ${formatDate(n.created_at)}`,
-      edited: n.updated_at ? `edited by ${who(n.updated_by)}, ${formatDate(n.updated_at)}` : null,
-      versions: n.versions.map((v) => ({ body: v.body, written: `${who(v.written_by)}, ${formatDate(v.written_at)}` })),
+      written: `${who(n.created_by)}, ${when(n.created_at)}`,
+      edited: n.updated_at ? `edited by ${who(n.updated_by)}, ${when(n.updated_at)}` : null,
+      versions: n.versions.map((v) => ({ body: v.body, written: `${who(v.written_by)}, ${when(v.written_at)}` })),
     })),
   });
 }

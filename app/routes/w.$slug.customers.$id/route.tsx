@@ -15,7 +15,6 @@ import {
   replyValue,
 } from '~/components/forms.tsx';
 import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import type { action, loader } from './customer.server.ts';
 
 export { action, loader } from './customer.server.ts';
@@ -122,7 +121,7 @@ export default function CustomerPage() {
                     </Link>{' '}
                     <StatusBadge status={t.status} /> <PriorityBadge priority={t.priority} />{' '}
                     <time className="muted small" dateTime={t.last_message_at}>
-                      {formatDate(t.last_message_at)}
+                      {t.when}
                     </time>
                   </li>
                 ))}

@@ -10,6 +10,7 @@ import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import type { HelpArticleStatus } from '~/lib/help/articles.ts';
 import { HELP_LIST_PAGE_SIZE } from '~/lib/help/limits.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
 import { requireAdmin, requireMembership } from '~/lib/helpdesk/workspace-access.server.ts';
 import {
@@ -48,7 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const collectionParam = url.searchParams.get('collection') ?? '';
   const collection = collectionParam === 'none' || UUID_RE.test(collectionParam) ? collectionParam : null;
   const page = Math.min(Math.max(Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1, 1), 10_000);
-  const [list, collections] = await Promise.all([
+  const [list, collections, zoneOf] = await Promise.all([
     supabase.rpc('help_article_list', {
       p_slug: workspace.slug,
       ...(status ? { p_status: status } : {}),
@@ -62,16 +63,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .eq('workspace_id', workspace.id)
       .order('position')
       .order('title'),
+    viewerZones(request, supabase, user.id),
   ]);
   if (list.error) throwDbError(request, list.error, 'help list');
   if (collections.error) throwDbError(request, collections.error, 'help collections');
   const { total, articles } = list.data as unknown as { total: number; articles: ListedArticle[] };
+  const zone = zoneOf(workspace.time_zone);
   return dataWithSession(request, {
     adminOf: role === 'admin' ? workspace.slug : null,
     workspace,
     isAdmin: role === 'admin',
-    // The last edit in the workspace's time zone (docs/product.md §2).
-    articles: articles.map((a) => ({ ...a, updated: formatDateIn(a.updated_at, workspace.time_zone) })),
+    // The last edit in my time zone (docs/product.md §2).
+    articles: articles.map((a) => ({ ...a, updated: formatDateIn(a.updated_at, zone) })),
     total,
     page,
     status,

@@ -8,6 +8,7 @@ import { MembersSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { INVITATION_TOKEN_HEADER, newInvitationToken } from '~/lib/workspace/invitations.server.ts';
 
@@ -28,7 +29,7 @@ type Notice = keyof typeof NOTICES;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
-  const [members, invitations] = await Promise.all([
+  const [members, invitations, zoneOf] = await Promise.all([
     supabase
       .from('memberships')
       .select('user_id, role, created_at, profile:profiles!memberships_user_profile_fkey(display_name)')
@@ -41,6 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .is('accepted_at', null)
       .is('revoked_at', null)
       .order('created_at', { ascending: false }),
+    viewerZones(request, supabase, user.id),
   ]);
   if (members.error) throwDbError(request, members.error, 'members');
   if (invitations.error) throwDbError(request, invitations.error, 'invitations');
@@ -60,6 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     removingTickets = count ?? 0;
   }
   const now = Date.now();
+  const zone = zoneOf(workspace.time_zone);
   return dataWithSession(request, {
     adminOf: workspace.slug,
     workspace,
@@ -69,14 +72,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     members: members.data.map((m) => ({
       user_id: m.user_id,
       role: m.role,
-      since: formatDateIn(m.created_at, workspace.time_zone),
+      since: formatDateIn(m.created_at, zone),
       name: one(m.profile)?.display_name ?? 'Unknown',
     })),
     invitations: invitations.data.map((i) => ({
       id: i.id,
       email: i.email,
       role: i.role,
-      expires: formatDateIn(i.expires_at, workspace.time_zone),
+      expires: formatDateIn(i.expires_at, zone),
       expired: Date.parse(i.expires_at) <= now,
     })),
   });

@@ -11,6 +11,7 @@ import { byTitle, exampleValues } from '~/lib/helpdesk/canned-replies.server.ts'
 import { profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import { requireAdmin } from '~/lib/helpdesk/workspace-access.server.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { UUID_RE } from '~/lib/helpdesk/ticket-terms.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { NEW } from './reply-form.tsx';
@@ -26,10 +27,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
   const example = exampleValues(workspace, user);
-  const { data: rows, error } = await supabase
-    .from('canned_replies')
-    .select('id, title, body, created_by, created_at, updated_by, updated_at')
-    .eq('workspace_id', workspace.id);
+  const [{ data: rows, error }, zoneOf] = await Promise.all([
+    supabase
+      .from('canned_replies')
+      .select('id, title, body, created_by, created_at, updated_by, updated_at')
+      .eq('workspace_id', workspace.id),
+    viewerZones(request, supabase, user.id),
+  ]);
   if (error) throwDbError(request, error, 'canned replies');
   const names = await profileNames(
     request,
@@ -40,6 +44,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
   const notice = search.get('done');
   const edit = search.get('edit');
+  const zone = zoneOf(workspace.time_zone);
   return dataWithSession(request, {
     adminOf: workspace.slug,
     workspace,
@@ -50,10 +55,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       id: r.id,
       title: r.title,
       body: r.body,
-      added: `Added by ${who(r.created_by)} on ${formatDateIn(r.created_at, workspace.time_zone)}`,
-      edited: r.updated_at
-        ? `edited by ${who(r.updated_by)} on ${formatDateIn(r.updated_at, workspace.time_zone)}`
-        : null,
+      added: `Added by ${who(r.created_by)} on ${formatDateIn(r.created_at, zone)}`,
+      edited: r.updated_at ? `edited by ${who(r.updated_by)} on ${formatDateIn(r.updated_at, zone)}` : null,
     })),
   });
 }

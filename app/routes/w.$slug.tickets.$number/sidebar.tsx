@@ -17,7 +17,6 @@ import {
 import { MemberOptions, PriorityOptions, StatusOptions, TagChip } from '~/components/ticket-labels.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { errorMessage } from '~/lib/errors/catalogue.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
 import { NO_ASSIGNEE, type TicketPriority, type TicketStatus } from '~/lib/helpdesk/ticket-terms.ts';
 import type { loader } from './ticket.server.ts';
 
@@ -198,11 +197,11 @@ function TicketTags({ result }: { result?: FormReply }) {
  * (ticket_not_snoozable, at the field).
  */
 function TicketSnooze({ result }: { result?: FormReply }) {
-  const { ticket, timeZone } = useLoaderData<typeof loader>();
+  const { snoozedUntil, timeZone } = useLoaderData<typeof loader>();
   return (
     <Form method="post" className="card stack">
-      {ticket.snoozed_until ? (
-        <p>Snoozed until {formatDate(ticket.snoozed_until)}</p>
+      {snoozedUntil ? (
+        <p>Snoozed until {snoozedUntil}</p>
       ) : (
         <>
           <div className="field">
@@ -221,13 +220,8 @@ function TicketSnooze({ result }: { result?: FormReply }) {
           />
         </>
       )}
-      <button
-        type="submit"
-        name="intent"
-        value={ticket.snoozed_until ? 'wake' : 'snooze'}
-        className="button button--secondary"
-      >
-        {ticket.snoozed_until ? 'Wake now' : 'Snooze'}
+      <button type="submit" name="intent" value={snoozedUntil ? 'wake' : 'snooze'} className="button button--secondary">
+        {snoozedUntil ? 'Wake now' : 'Snooze'}
       </button>
     </Form>
   );
@@ -243,6 +237,7 @@ export function Sidebar({ result }: { result?: FormReply }) {
     requester,
     requesterCard: card,
     events,
+    firstResponse,
     fieldsForm,
     followersForm,
   } = useLoaderData<typeof loader>();
@@ -297,15 +292,11 @@ export function Sidebar({ result }: { result?: FormReply }) {
             <li key={e.id}>
               {e.text}
               <br />
-              <time className="muted small" dateTime={e.created_at}>
-                {formatDate(e.created_at)}
-              </time>
+              <span className="muted small">{e.when}</span>
             </li>
           ))}
         </ol>
-        {ticket.first_response_at ? (
-          <p className="muted small">First response {formatDate(ticket.first_response_at)}</p>
-        ) : null}
+        {firstResponse ? <p className="muted small">First response {firstResponse}</p> : null}
       </div>
     </aside>
   );

@@ -1,7 +1,7 @@
 // What a ticket's history says of each change, in one place: the History in the sidebar (the
 // loader) and the refusal that tells who changed a sidebar field meanwhile (ticket_field_changed).
 import { isPriority, isStatus, PRIORITY_LABELS, STATUS_LABELS } from '~/lib/helpdesk/ticket-terms.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { SLA_TARGET_LABELS } from '~/lib/promises/due.ts';
 import type { Tables } from '~/lib/supabase/database.types.ts';
 
@@ -16,13 +16,16 @@ export type TicketEvent = Pick<Tables<'ticket_events'>, 'actor_id' | 'type' | 'f
 /** A sidebar field, as its events are typed. */
 export type SidebarField = 'status' | 'priority' | 'assignee';
 
-/** A line of the History: "Sam opened the request", "Sam changed status from open to solved". */
-export function historyLine(event: TicketEvent, name: (id: string | null) => string): string {
-  const line = eventLine(event, name);
+/**
+ * A line of the History: "Sam opened the request", "Sam changed status from open to solved"; a time in it
+ * in the viewer's time zone.
+ */
+export function historyLine(event: TicketEvent, name: (id: string | null) => string, timeZone: string): string {
+  const line = eventLine(event, name, timeZone);
   return event.from_ticket ? `#${event.from_ticket}: ${line}` : line;
 }
 
-function eventLine(event: TicketEvent, name: (id: string | null) => string): string {
+function eventLine(event: TicketEvent, name: (id: string | null) => string, timeZone: string): string {
   const who = name(event.actor_id);
   if (event.type === 'merged_into') return `${who} merged this ticket into #${event.to}`;
   if (event.type === 'merged_from') return `${who} merged #${event.from} into this ticket`;
@@ -41,7 +44,7 @@ function eventLine(event: TicketEvent, name: (id: string | null) => string): str
   if (event.type === 'priority') return `${who} changed priority from ${event.from} to ${event.to}`;
   if (event.type === 'tag_added') return `${who} added the tag ${event.to}`;
   if (event.type === 'tag_removed') return `${who} removed the tag ${event.to}`;
-  if (event.type === 'snoozed') return `${who} snoozed it until ${formatDate(event.to)}`;
+  if (event.type === 'snoozed') return `${who} snoozed it until ${formatDateIn(event.to, timeZone)}`;
   if (event.type === 'unsnoozed') return `${who} ended the snooze`;
   if (event.type === 'follower_added') return `${who} added the follower ${event.to}`;
   if (event.type === 'follower_removed') return `${who} removed the follower ${event.to}`;

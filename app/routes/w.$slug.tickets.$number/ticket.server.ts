@@ -38,6 +38,7 @@ import { ratingMarkup } from '~/lib/satisfaction/rating-markup.server.tsx';
 import { mergeCandidates } from './merge.server.ts';
 import { moreMenuMarkup, ticketNoticeMarkup } from './more-menu.server.tsx';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
 /** What public.ticket_page answers (supabase/schemas/50_inbox.sql), in its rows' own types. */
@@ -92,7 +93,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
   const cursor = earlierCursor(request);
-  const [{ data: result, error }, merge, followers] = await Promise.all([
+  const [{ data: result, error }, merge, followers, zoneOf] = await Promise.all([
     supabase.rpc(
       'ticket_page',
       {
@@ -107,6 +108,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     mergeCandidates(request, supabase, slug, number),
     // Its followers (the sidebar's card; supabase/schemas/54_followers.sql), by the ticket's number.
     ticketFollowers(request, supabase, slug, number),
+    viewerZones(request, supabase, user.id),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -124,13 +126,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const filesPath = `${base}/files/`;
   // A requester's message may become a ticket of its own, unless it is the only one (docs/product.md#split).
   const splittable = !page.ticket.trashed_at && (thread.messages.length > 1 || !!thread.earlier);
-  // Times in the workspace's time zone, said by the server (docs/product.md §2).
+  // Times in the viewer's time zone, said by the server (docs/product.md §2).
+  const zone = zoneOf(page.workspace.time_zone);
   const customers = [page.ticket.requester_id, ...followers.map((f) => f.user_id)];
   const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => ({
     ...m,
     html: threadHtml({ body, ...m }, customers, filesPath),
     author: name(m.author_id),
-    when: formatDateIn(m.created_at, page.workspace.time_zone),
+    when: formatDateIn(m.created_at, zone),
     split:
       splittable && m.kind === 'reply' && m.author_id === page.ticket.requester_id
         ? `${base}/split?message=${m.id}`
@@ -139,27 +142,32 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The newest 100 changes, told oldest first like the thread.
   const events = page.events
     .toReversed()
-    .map((e) => ({ id: e.id, created_at: e.created_at, text: historyLine(e, name) }));
+    .map((e) => ({ id: e.id, when: formatDateIn(e.created_at, zone), text: historyLine(e, name, zone) }));
   // The page's data goes into the document as script: only what the page shows (the JavaScript budget).
   const {
     requester_id,
     created_at: _c,
     solved_at: _s,
+    snoozed_until: snoozedUntil,
+    first_response_at: firstResponse,
     merged_into: _m,
     spam_at: spamAt,
     trashed_at: trashedAt,
     ...shownTicket
   } = page.ticket;
-  const due = dueBadge(page.sla?.due_at, page.sla?.warn_at, new Date(), page.workspace.time_zone);
+  const due = dueBadge(page.sla?.due_at, page.sla?.warn_at, new Date(), zone);
   return dataWithSession(request, {
     workspace: { id: page.workspace.id, slug: page.workspace.slug, name: page.workspace.name },
+    // The snooze's typed time is the workspace's (its presets are the workspace's 9:00).
     timeZone: page.workspace.time_zone,
     me: user.id,
     // The agent's signature, under each new draft.
     signature: page.signature,
     members: members.map((m) => ({ user_id: m.user_id, name: m.name })),
     ticket: shownTicket,
-    // The header's badge, worded here: "First response due in 25 min · Mon 9 Mar, 10:00".
+    snoozedUntil: formatDateIn(snoozedUntil, zone) || null,
+    firstResponse: formatDateIn(firstResponse, zone) || null,
+    // The header's badge, worded here: "First response due in 25 min · Mon 9 Mar, 10:00 UTC+1".
     due:
       due && page.sla?.target
         ? { ...due, text: `${SLA_TARGET_LABELS[page.sla.target]} ${due.text} · ${due.when}` }
@@ -189,7 +197,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       spamAt,
       trashedAt,
       closed: page.ticket.status === 'closed',
-      timeZone: page.workspace.time_zone,
+      timeZone: zone,
     }),
     // The custom fields' card as markup (ticket-fields-markup.server.tsx), or null when the workspace has none.
     fieldsForm: ticketFieldsMarkup(`/w/${page.workspace.slug}/tickets/${page.ticket.number}/fields`, page.fields),

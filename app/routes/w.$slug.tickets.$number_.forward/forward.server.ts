@@ -4,15 +4,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
-import { formatDate } from '~/lib/helpdesk/format-date.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { ForwardSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { requireMembership, requireMemberTicket } from '~/lib/helpdesk/workspace-access.server.ts';
 import { dataWithSession, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import type { Supabase } from '~/lib/supabase/client.server.ts';
 
-/** The ticket and its public messages, newest first (what may be forwarded: notes never). */
-async function forwardable(request: Request, supabase: Supabase, ticketId: string) {
+/** The ticket and its public messages, newest first (what may be forwarded: notes never), dated in `zone`. */
+async function forwardable(request: Request, supabase: Supabase, ticketId: string, zone: string) {
   const [{ data: ticket, error }, { data: messages, error: e2 }] = await Promise.all([
     supabase.from('tickets').select('id, number, subject').eq('id', ticketId).single(),
     supabase
@@ -28,18 +29,19 @@ async function forwardable(request: Request, supabase: Supabase, ticketId: strin
   // Each named by when and its first words.
   const shown = messages.map((m) => ({
     id: m.id,
-    label: `${formatDate(m.created_at)}: ${m.body.replace(/\s+/g, ' ').trim().slice(0, 60)}`,
+    label: `${formatDateIn(m.created_at, zone)}: ${m.body.replace(/\s+/g, ' ').trim().slice(0, 60)}`,
   }));
   return { ticket, messages: shown };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
-  const [{ workspace }, { id }] = await Promise.all([
+  const [{ workspace }, { id }, zoneOf] = await Promise.all([
     requireMembership(request, supabase, user.id, params.slug ?? ''),
     requireMemberTicket(request, supabase, user.id, params.slug ?? '', params.number),
+    viewerZones(request, supabase, user.id),
   ]);
-  const { ticket, messages } = await forwardable(request, supabase, id);
+  const { ticket, messages } = await forwardable(request, supabase, id, zoneOf(workspace.time_zone));
   // "Forward" from a message preselects it.
   const chosen = new URL(request.url).searchParams.get('message');
   return dataWithSession(request, {

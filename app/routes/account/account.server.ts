@@ -1,24 +1,11 @@
-// The signed-in user's account: email (read-only) and display name, and for members the notification
-// settings of each workspace (docs/product.md#notifications). The name lives in `profiles.display_name`
-// (docs/product.md §3; what teammates and customers see, through RLS) and is mirrored into auth
-// user_metadata.display_name so the header can read it from the JWT.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import {
-  ErrorList,
-  Field,
-  SubmitButton,
-  TextareaField,
-  replyErrors,
-  replyFormErrors,
-  replyValue,
-  useIsPending,
-} from '~/components/forms.tsx';
+// /account's loader and action (route.tsx): the account form (display name, mirrored into auth
+// user_metadata.display_name so the header can read it from the JWT), the time zone, the signature and
+// each workspace's notification settings.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { mapAuthError, mappedMessage } from '~/lib/errors/from-auth.server.ts';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { getSupabase } from '~/lib/supabase/client.server.ts';
 import { FLASH, setFlash, takeFlash } from '~/lib/auth/cookies.server.ts';
-import { DISPLAY_NAME_MAX_LENGTH } from '~/lib/constants.ts';
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';
 import {
   dataWithSession,
@@ -30,27 +17,40 @@ import {
 import { log } from '~/lib/http/log.server.ts';
 import { AccountSchema, parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { NotificationSettingsSchema, settingsOf } from '~/lib/forms/notification-schemas.server.ts';
-import { mapDbError } from '~/lib/errors/from-db.server.ts';
-import { preferences } from '~/lib/notifications/notifications.server.ts';
-import { NotificationSettingsFields } from '~/components/notification-settings.tsx';
-import { SIGNATURE_MAX_LENGTH } from '~/lib/email/limits.ts';
+import { TIME_ZONES, TimeZoneSettingSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { SignatureSchema } from '~/lib/forms/email-settings-schemas.server.ts';
-
-export const meta: MetaFunction = () => [
-  { title: 'Your account · Tend' },
-  { name: 'description', content: 'Your name and email on Tend.' },
-];
+import { mapDbError } from '~/lib/errors/from-db.server.ts';
+import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
+import { personalTimeZone } from '~/lib/helpdesk/time-zone.ts';
+import { browserTimeZone, timeZoneSetting } from '~/lib/helpdesk/viewer-zone.server.ts';
+import { preferences } from '~/lib/notifications/notifications.server.ts';
 
 // PostgREST's answers when the table isn't there (a project without the helpdesk migrations).
 const NO_TABLE = new Set(['42P01', 'PGRST205']);
 
+/**
+ * The time zone form: my setting (null: automatic), my browser's zone as its script last said it, the
+ * zones to choose from, and the time now in the zone my pages use (none yet: each workspace's).
+ */
+function timeZoneChoice(request: Request, setting: string | null) {
+  const browser = browserTimeZone(request);
+  const used = personalTimeZone(setting, browser);
+  return {
+    setting,
+    browser,
+    zones: TIME_ZONES,
+    now: used ? formatDateIn(new Date().toISOString(), used) : null,
+  };
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
-  const [{ data: profile, error }, { data: memberships, error: e2 }, { data: signature, error: e3 }] =
+  const [{ data: profile, error }, { data: memberships, error: e2 }, { data: signature, error: e3 }, zone] =
     await Promise.all([
       supabase.from('profiles').select('display_name').eq('user_id', user.id).maybeSingle(),
       supabase.from('memberships').select('workspace:workspaces(id, slug, name)').eq('user_id', user.id),
       supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
+      timeZoneSetting(supabase, user.id),
     ]);
   const failed = [error, e2, e3].find((e) => e && !NO_TABLE.has(e.code));
   if (failed) {
@@ -72,6 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       notifications,
       notificationsSaved: saved,
       signature: workspaces.length ? (signature?.body ?? '') : null,
+      timeZone: timeZoneChoice(request, zone),
     },
     { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
   );
@@ -122,9 +123,31 @@ async function saveSignature(request: Request, formData: FormData) {
   return redirectWithSession(request, '/account?saved=signature#signature');
 }
 
+/** My time zone: one from the list, or automatic (my browser's; null). */
+async function saveTimeZone(request: Request, formData: FormData) {
+  const { supabase } = await requireUser(request);
+  const submission = parseSubmission(formData, TimeZoneSettingSchema);
+  if (submission.status !== 'success') return dataWithSession(request, { result: submission.reply() }, { status: 400 });
+  const { error } = await supabase
+    .from('user_settings')
+    .upsert({ time_zone: submission.value.time_zone || null }, { onConflict: 'user_id' });
+  if (error) {
+    // The database's own check (a zone it doesn't know) is the form's message too.
+    const mapped = mapDbError(error, 'time zone setting');
+    const code = mapped.code === 'bad_request' ? 'time_zone_invalid' : mapped.code;
+    return dataWithSession(
+      request,
+      { result: submission.reply({ fieldErrors: { time_zone: [errorMessage(code)] } }) },
+      { status: errorStatus(code) },
+    );
+  }
+  return redirectWithSession(request, '/account?saved=time_zone#time-zone');
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const formData = await readFormData(request);
+  if (formData.get('intent') === 'time_zone') return saveTimeZone(request, formData);
   if (String(formData.get('intent') ?? '').startsWith('notifications')) return saveNotifications(request, formData);
   if (formData.get('intent') === 'signature') return saveSignature(request, formData);
   const { user, supabase } = await requireUser(request);
@@ -162,120 +185,4 @@ export async function action({ request }: ActionFunctionArgs) {
   // The header reads the name from the JWT; a refreshed token carries the new metadata.
   await auth.refreshSession();
   return redirectWithSession(request, '/account', { headers: { 'Set-Cookie': await setFlash(request, FLASH.saved) } });
-}
-
-export default function AccountPage() {
-  const { user, saved, notifications, notificationsSaved, signature } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const pending = useIsPending();
-  const result = actionData?.result;
-  // Which form the action's answer is about: a notification form names its workspace, the signature's
-  // its intent; the rest is the account form's.
-  const notificationReply =
-    replyValue(result, 'workspace') ?? (replyValue(result, 'intent') === 'signature' ? 'signature' : undefined);
-
-  return (
-    <div className="stack-lg">
-      <section className="card card--narrow" aria-labelledby="account-title">
-        <h1 id="account-title">Your account</h1>
-        {saved ? (
-          <p className="notice notice--success" role="status">
-            Saved.
-          </p>
-        ) : null}
-        <dl className="facts">
-          <dt>Email</dt>
-          <dd data-testid="account-email">{user.email}</dd>
-        </dl>
-        <Form method="post" id="account" noValidate className="stack">
-          <Field
-            label="Display name"
-            hint="Shown to your team and to customers you reply to."
-            errors={notificationReply ? undefined : replyErrors(result, 'displayName')}
-            inputProps={{
-              id: 'account-displayName',
-              name: 'displayName',
-              type: 'text',
-              // A new saved name remounts the input with it; after a refusal the typed text stays.
-              key: user.displayName ?? '',
-              defaultValue:
-                (notificationReply ? undefined : replyValue(result, 'displayName')) ?? user.displayName ?? '',
-              autoComplete: 'name',
-              required: true,
-              maxLength: DISPLAY_NAME_MAX_LENGTH,
-            }}
-          />
-          <ErrorList id="account-error" errors={notificationReply ? undefined : replyErrors(result)} />
-          <SubmitButton pending={pending}>Save</SubmitButton>
-        </Form>
-      </section>
-      {signature !== null ? (
-        <section className="card card--narrow stack" id="signature" aria-labelledby="signature-title">
-          <h2 id="signature-title">Signature</h2>
-          {notificationsSaved === 'signature' ? (
-            <p className="notice notice--success" role="status">
-              Saved.
-            </p>
-          ) : null}
-          <Form method="post" noValidate className="stack">
-            <TextareaField
-              id="signature-body"
-              name="signature"
-              label="Your signature"
-              hint="Put under each reply you write, where you can change or remove it for that reply. Empty: none."
-              errors={notificationReply === 'signature' ? replyErrors(result, 'signature') : undefined}
-              defaultValue={(notificationReply === 'signature' ? replyValue(result, 'signature') : null) ?? signature}
-              maxLength={SIGNATURE_MAX_LENGTH}
-              rows={4}
-            />
-            <button type="submit" name="intent" value="signature" className="button">
-              Save signature
-            </button>
-          </Form>
-        </section>
-      ) : null}
-      {notifications.length ? (
-        <section className="card card--narrow stack" id="notifications" aria-labelledby="notifications-title">
-          <h2 id="notifications-title">Notifications</h2>
-          <p className="lead">
-            What you hear of, in each workspace: in the app (the bell in the header, and{' '}
-            <a href="/notifications">your notifications</a>) and by email, each time or in one email a day (at 8:00 in
-            the workspace's time zone).
-          </p>
-          {notifications.map(({ workspace, rows }) => (
-            <Form
-              key={workspace.id}
-              method="post"
-              noValidate
-              className="stack"
-              aria-labelledby={`notify-${workspace.id}-title`}
-            >
-              <h3 id={`notify-${workspace.id}-title`}>{workspace.name}</h3>
-              {notificationsSaved === workspace.id ? (
-                <p className="notice notice--success" role="status">
-                  Saved.
-                </p>
-              ) : null}
-              <input type="hidden" name="workspace" value={workspace.id} />
-              <NotificationSettingsFields rows={rows} idPrefix={`notify-${workspace.id}`} />
-              <ErrorList
-                id={`notify-${workspace.id}-error`}
-                errors={notificationReply === workspace.id ? replyFormErrors(result, 'workspace') : undefined}
-              />
-              <div className="hd-actions">
-                <button type="submit" name="intent" value="notifications" className="button">
-                  Save notifications
-                </button>
-                {rows.some((r) => r.own) ? (
-                  <button type="submit" name="intent" value="notifications_reset" className="button button--secondary">
-                    Use the team's defaults
-                  </button>
-                ) : null}
-              </div>
-            </Form>
-          ))}
-        </section>
-      ) : null}
-    </div>
-  );
 }
