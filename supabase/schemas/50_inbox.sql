@@ -384,8 +384,8 @@ revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.
   timestamptz, uuid, integer, uuid, uuid[], uuid[], uuid[], jsonb) from public;
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
--- (newest activity first, keyset-paged) with requester and assignee names, and the cursors for the
--- pages around it.
+-- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
+-- satisfaction ratings, and the cursors for the pages around it.
 create function public.inbox(
   p_slug text,
   p_view text default 'unassigned',
@@ -712,7 +712,12 @@ begin
                    'last_message_at', t.last_message_at, 'snoozed_until', t.snoozed_until,
                    -- The first line of the latest message (notes too: only members read this), as a preview.
                    'preview', previews ->> t.id::text,
-                   'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at) order by u.i), '[]')
+                   'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at,
+                   -- The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any: the
+                   -- row's "rated Bad". Members read their workspace's surveys (its policy), as the caller is.
+                   'rating', (select c.rating from public.csat_surveys c
+                               where c.ticket_id = t.id and c.workspace_id = ws.id and c.rating is not null
+                               order by c.created_at desc limit 1)) order by u.i), '[]')
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id
                   left join public.ticket_sla s on s.ticket_id = t.id
