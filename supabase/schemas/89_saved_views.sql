@@ -226,7 +226,7 @@ begin
                     limit 1001);
   end if;
   execute format('select count(*) from (select 1 from public.tickets t where %s%s limit 1001) x',
-                 private.inbox_where(v, status_filter is not null, priority_filter is not null, a, tag_ids is not null, fields),
+                 private.inbox_where(v, status_filter is not null, priority_filter is not null, a, cardinality(tag_ids), fields),
                  case when q is not null then ' and (t.search @@ $6 or t.id = any ($12))' else '' end)
     into n
     using p_me, p_workspace_id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, null::integer,
