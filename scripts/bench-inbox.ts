@@ -390,7 +390,12 @@ try {
   console.log(missed.length ? `\nMISSED p95 targets:\n  ${missed.join('\n  ')}` : '\nEvery page met its p95 target.');
 
   await sizes();
-  await explain(restHeaders.authorization.slice('Bearer '.length), pages);
+  const token = (headers: { authorization: string }) => headers.authorization.slice('Bearer '.length);
+  await explain(
+    token(restHeaders),
+    token(await restHeadersOf(stack, viewsCookie)),
+    pages.map(([label, p, , , own]) => [label, p, !!own]),
+  );
 } finally {
   await baseline?.stop();
   await app?.stop();
@@ -414,16 +419,17 @@ async function sizes() {
   });
 }
 
-// EXPLAIN ANALYZE of the statements inside public.inbox that pick each page's tickets (auto_explain,
-// nested statements), as the agent.
-async function explain(accessToken: string, pages: [string, string, number, number, string?][]) {
-  await superuser(stack, (client) => printPlans(client, accessToken, pages));
+// EXPLAIN ANALYZE of the statements inside public.inbox that pick each page's tickets and count the saved
+// views (auto_explain, nested statements), as the agent (the other agent for their saved views' page).
+type Explained = [label: string, path: string, viewsAgent: boolean];
+async function explain(accessToken: string, viewsToken: string, pages: Explained[]) {
+  await superuser(stack, (client) => printPlans(client, accessToken, viewsToken, pages));
 }
 
-async function printPlans(client: pg.Client, accessToken: string, pages: [string, string, number, number, string?][]) {
+async function printPlans(client: pg.Client, accessToken: string, viewsToken: string, pages: Explained[]) {
   const plans: string[] = [];
   client.on('notice', (n) => plans.push(n.message ?? ''));
-  const claims = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString());
+  const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
   await client.query(`load 'auto_explain'`);
   for (const sql of [
     `set auto_explain.log_min_duration = 0`,
@@ -434,22 +440,28 @@ async function printPlans(client: pg.Client, accessToken: string, pages: [string
     `set client_min_messages = notice`,
   ])
     await client.query(sql);
-  for (const [label, p, , , own] of pages) {
-    if (own || (!p.startsWith('/w/acme?') && p !== '/w/acme')) continue;
+  for (const [label, p, viewsAgent] of pages) {
+    if (!p.startsWith('/w/acme?') && p !== '/w/acme') continue;
     const args = rpcArgs(new URL(p, 'http://x').searchParams);
     const names = [...args.keys()];
     plans.length = 0;
     await client.query('begin');
-    await client.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)]);
+    await client.query(`select set_config('request.jwt.claims', $1, true)`, [
+      JSON.stringify(claimsOf(viewsAgent ? viewsToken : accessToken)),
+    ]);
     await client.query('set local role authenticated');
     await client.query(
       `select public.inbox(${names.map((n, i) => `${n} => $${i + 1}`).join(', ')}) is not null`,
       names.map((n) => args.get(n)),
     );
     await client.query('rollback');
-    console.log(`\nEXPLAIN ANALYZE inside public.inbox — ${label} (${p.length > 80 ? `${p.slice(0, 80)}…` : p}):`);
-    // The statements that pick the page (select array(…)), not the ones that dress it.
-    for (const plan of plans.filter((x) => /Query Text: select (\$11 \|\| )?array\(/.test(x))) {
+    // The whole call's time (with auto_explain's own cost) heads each page's plans.
+    const whole = plans.find((x) => /Query Text: select public\.inbox\(/.test(x))?.match(/^duration: ([\d.]+) ms/)?.[1];
+    console.log(
+      `\nEXPLAIN ANALYZE inside public.inbox — ${label} (${p.length > 80 ? `${p.slice(0, 80)}…` : p}; the call ${whole} ms):`,
+    );
+    // The statements that pick the page (select array(…)) and count saved views, not the ones that dress it.
+    for (const plan of plans.filter((x) => /Query Text: select ((\$11 \|\| )?array\(|count\(\*\) from \(select 1 )/.test(x))) {
       console.log(plan.replace(/^duration: [\d.]+ ms {2}plan:\n/, '').replace(/\n/g, '\n  '));
     }
   }
