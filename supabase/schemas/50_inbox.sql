@@ -782,8 +782,8 @@ grant execute on function public.requester_card(uuid) to authenticated, service_
 -- An agent's ticket page in one call: the workspace and my role, the members, the ticket, its thread
 -- (notes included), its latest 100 events, the display names of everyone shown, the requester card,
 -- and what the page's header, sidebar and composer need besides (the canned replies' titles, my
--- signature, the custom fields with this ticket's values, the requester's rating): one round trip per
--- page (docs/decisions/066-page-cost.md).
+-- signature, the custom fields with this ticket's values, the requester's rating, the followers): one
+-- round trip per page (docs/decisions/066-page-cost.md).
 -- The thread is a window (docs/product.md §2, issue 27 item 12): the newest p_page messages, and
 -- with p_earlier_at/p_earlier_id (the oldest message shown so far) everything from there on plus
 -- p_page before it. One more than asked is sent before the window when there is one: the app shows
@@ -880,7 +880,11 @@ begin
                 where f.workspace_id = ws.id),
     -- The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any.
     'rating', (select jsonb_build_object('rating', s.rating, 'comment', s.comment) from public.csat_surveys s
-                where s.ticket_id = t.id and s.rating is not null order by s.created_at desc limit 1)
+                where s.ticket_id = t.id and s.rating is not null order by s.created_at desc limit 1),
+    -- The followers' card (54_followers.sql), as ticket_follower_list lists them.
+    'followers', (select coalesce(jsonb_agg(jsonb_build_object('user_id', r.user_id, 'name', r.name, 'email', r.email)
+                                            order by r.created_at, r.user_id), '[]')
+                    from private.ticket_follower_rows(t.id) r)
   );
 end $$;
 revoke all on function public.ticket_page(text, integer, integer, timestamptz, uuid) from public, anon;

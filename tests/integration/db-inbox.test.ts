@@ -443,10 +443,14 @@ describe('ticket page and requester card', () => {
     expect((await db.anon().rpc('ticket_page', { p_slug: 'acme', p_number: t.number })).error?.code).toBe('42501');
   });
 
-  it("carries what the page's composer and sidebar read through RLS: canned replies, my signature, the fields, the rating", async () => {
+  it("carries what the page's composer and sidebar read through RLS: canned replies, my signature, the fields, the rating, the followers", async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Kettle leaks');
     const agent = await db.as('acmeAgent');
     expect((await agent.from('signatures').insert({ body: 'Sam, Acme support' })).error).toBeNull();
+    for (const who of ['acmeCustomer2', 'globexCustomer'] as const)
+      expect(
+        (await agent.rpc('add_ticket_follower', { p_ticket_id: t.id, p_email: PEOPLE[who].email })).error,
+      ).toBeNull();
     const { data, error } = await agent.rpc('ticket_page', { p_slug: 'acme', p_number: t.number });
     expect(error).toBeNull();
     const page = data as {
@@ -454,7 +458,12 @@ describe('ticket page and requester card', () => {
       signature: string | null;
       fields: unknown[];
       rating: { rating: string; comment: string | null } | null;
+      followers: { user_id: string; name: string; email: string }[];
     };
+    // The followers as the followers page lists them, first added first.
+    const followers = await agent.rpc('ticket_follower_list', { p_slug: 'acme', p_number: t.number });
+    expect(followers.data!.map((f) => f.user_id)).toEqual([PEOPLE.acmeCustomer2.id, PEOPLE.globexCustomer.id]);
+    expect(page.followers).toEqual(followers.data!.map(({ user_id, name, email }) => ({ user_id, name, email })));
     // The same as the reads the page made before (docs/decisions/066-page-cost.md), each through RLS.
     const canned = await agent.from('canned_replies').select('title').eq('workspace_id', ACME);
     expect(canned.data!.length).toBeGreaterThan(0);
