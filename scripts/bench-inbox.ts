@@ -461,7 +461,9 @@ async function printPlans(client: pg.Client, accessToken: string, viewsToken: st
       `\nEXPLAIN ANALYZE inside public.inbox — ${label} (${p.length > 80 ? `${p.slice(0, 80)}…` : p}; the call ${whole} ms):`,
     );
     // The statements that pick the page (select array(…)) and count saved views, not the ones that dress it.
-    for (const plan of plans.filter((x) => /Query Text: select ((\$11 \|\| )?array\(|count\(\*\) from \(select 1 )/.test(x))) {
+    for (const plan of plans.filter((x) =>
+      /Query Text: select ((\$11 \|\| )?array\(|count\(\*\) from \(select 1 )/.test(x),
+    )) {
       console.log(plan.replace(/^duration: [\d.]+ ms {2}plan:\n/, '').replace(/\n/g, '\n  '));
     }
   }

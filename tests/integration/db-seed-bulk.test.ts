@@ -127,15 +127,19 @@ describe('seed:bulk', () => {
     expect(tallies.rows[0].n).toBe(0);
     // Numbering continues from the counter for the next request.
     expect((await openTicket(db)).number).toBe(before + 2501);
-  });
+  }, 120_000); // 2 500 tickets loaded, then replayed through every row trigger: over a minute on a loaded machine
 
-  it("stops before loading anything when an insert trigger is one it doesn't know", async () => {
+  it("stops before loading a ticket when an insert trigger is one it doesn't know", async () => {
     const count = async () => (await db.sql('select count(*)::int as n from tickets')).rows[0].n as number;
     const before = await count();
     await db.sql(`create function public.seed_probe() returns trigger language plpgsql as $$ begin return new; end $$`);
-    await db.sql('create trigger tickets_probe before insert on public.tickets for each row execute function public.seed_probe()');
+    await db.sql(
+      'create trigger tickets_probe before insert on public.tickets for each row execute function public.seed_probe()',
+    );
     try {
-      await expect(seedBulk(db, 10)).rejects.toThrow(/doesn't know these insert triggers: public\.tickets:tickets_probe\./);
+      await expect(seedBulk(db, 10)).rejects.toThrow(
+        /doesn't know these insert triggers: public\.tickets:tickets_probe\./,
+      );
       expect(await count()).toBe(before);
     } finally {
       await db.sql('drop trigger tickets_probe on public.tickets');

@@ -92,7 +92,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const current = sameAs(savedViewFilters({ view, ...filters }));
   // The rows' latest satisfaction answers (their "rated Bad"), which the page's call carries.
   const ratings = new Map(
-    inbox.tickets.flatMap((t) => (t.rating ? [[t.id, { rating: t.rating, label: ratingLabel(t.rating) }] as const] : [])),
+    inbox.tickets.flatMap((t) =>
+      t.rating ? [[t.id, { rating: t.rating, label: ratingLabel(t.rating) }] as const] : [],
+    ),
   );
   return dataWithSession(
     request,
