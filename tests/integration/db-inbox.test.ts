@@ -461,9 +461,10 @@ describe('ticket page and requester card', () => {
       followers: { user_id: string; name: string; email: string }[];
     };
     // The followers as the followers page lists them, first added first.
-    const followers = await agent.rpc('ticket_follower_list', { p_slug: 'acme', p_number: t.number });
-    expect(followers.data!.map((f) => f.user_id)).toEqual([PEOPLE.acmeCustomer2.id, PEOPLE.globexCustomer.id]);
-    expect(page.followers).toEqual(followers.data!.map(({ user_id, name, email }) => ({ user_id, name, email })));
+    const listed = await agent.rpc('ticket_follower_list', { p_slug: 'acme', p_number: t.number });
+    const followers = listed.data as { user_id: string; name: string; email: string }[];
+    expect(followers.map((f) => f.user_id)).toEqual([PEOPLE.acmeCustomer2.id, PEOPLE.globexCustomer.id]);
+    expect(page.followers).toEqual(followers.map(({ user_id, name, email }) => ({ user_id, name, email })));
     // The same as the reads the page made before (docs/decisions/066-page-cost.md), each through RLS.
     const canned = await agent.from('canned_replies').select('title').eq('workspace_id', ACME);
     expect(canned.data!.length).toBeGreaterThan(0);
