@@ -49,17 +49,26 @@ export function dueBadge(
   return { text, tone, when: dueWhen(dueAt, timeZone) };
 }
 
+// One formatter per time zone: making one costs more than formatting (the top of the Breaching view's
+// profile, docs/decisions/071-inbox-at-a-million.md).
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** "Mon 9 Mar, 10:00" in the time zone given (the workspace's). */
 export function dueWhen(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(iso));
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('weekday')} ${part('day')} ${part('month')}, ${part('hour')}:${part('minute')}`;
 }
