@@ -154,7 +154,8 @@ declare
   cursor_sql text;
   -- The Mentions view without a search: newest mention of me first, its cursor on that time.
   by_mention boolean;
-  -- A search's matches per view, counted up to count_cap (docs/product.md §2, "Search").
+  -- A search's matches per view, counted up to count_cap
+  -- (docs/product.md#views-saved-views-mentions-and-search-the-inbox, "Search across views").
   search_counts jsonb;
   count_cap constant integer := 1000;
   page_ids uuid[];
@@ -402,7 +403,8 @@ begin
                   and case when p_view = 'spam' then t.spam_at is not null and t.trashed_at is null else t.trashed_at is not null end) end
              when q is null and tag_ids is null and fields is null then
                private.tally_total(ws.id, me, p_view, status_filter, priority_filter, assignee, p_assignee = 'none') end,
-    -- A search's matches per view (docs/product.md §2: "Results in all views").
+    -- A search's matches per view
+    -- (docs/product.md#views-saved-views-mentions-and-search-the-inbox: "Results in all views").
     'search_counts', search_counts,
     -- The saved views I see (mine and the team's, 89_saved_views.sql), with their counts.
     'saved_views', private.saved_views_json(ws.id, me, not search_timed_out),
