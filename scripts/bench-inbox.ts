@@ -7,9 +7,11 @@
 // the database's size, its largest indexes and the plan of each page's query inside public.inbox
 // (EXPLAIN ANALYZE). Also the views of issue 27 (docs/decisions/062-saved-views-and-dense-inbox.md): a
 // custom-field filter, the Mentions view, a prefix search, and the inbox of an agent with five saved
-// views (their counts: tallies, a tag, a field, a search, a search in a view). A production build on a
-// fresh local stack with BENCH_TICKETS (default 100 000, up to 1 000 000) extra tickets from seed:bulk.
-//   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_TICKETS=100000 BENCH_CONNECTIONS=10 npm run bench:inbox
+// views (their counts: tallies, a tag, a field, a search, a search in a view); and the figures of issues
+// 27 and 28: a tag filter (?tag=), a `tag:` search and "Breaching soon" (tickets with a promise running).
+// A production build on a fresh local stack with BENCH_TICKETS (default 100 000, up to 1 000 000) extra
+// tickets from seed:bulk, one in ten of them tagged "billing" and one in twenty open ones with a due time.
+//   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_WARMUP=5 BENCH_TICKETS=100000 BENCH_CONNECTIONS=10 npm run bench:inbox
 // BENCH_ONLY=<regular expression>: only the pages whose label matches (e.g. 'ticket|unassigned').
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { PROJECT_DIR, startStack } from '@tend/supabase-local';
+import { inboxArgs, inboxFilters } from '../app/lib/helpdesk/inbox-query.server.ts';
 import {
   BASELINE,
   type BenchResult,
@@ -32,7 +35,8 @@ import {
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const WARMUP = 5; // seconds per page and per PostgREST call: every server worker's JIT warms up
+// Seconds per page and per PostgREST call before its rounds: every server worker's JIT warms up.
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const AGENT = 'agent@acme.test';
@@ -54,17 +58,14 @@ const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
 let baseline: Awaited<ReturnType<typeof startApp>> | undefined;
 
-/** The page's query string (its cursor too) → the arguments the loader passes to public.inbox. */
+/**
+ * The page's query string (its cursor too) → the arguments the loader passes to public.inbox, as it
+ * makes them (app/lib/helpdesk/inbox-query.server.ts), in a GET's text (an array as `{a,b}`).
+ */
 function rpcArgs(search: URLSearchParams): URLSearchParams {
-  const out = new URLSearchParams({ p_slug: 'acme', p_view: search.get('view') ?? 'unassigned', p_limit: '25' });
-  if (search.get('q')) out.set('p_query', search.get('q')!);
-  if (search.get('priority')) out.set('p_priority', search.get('priority')!);
-  if (search.get('status')) out.set('p_status', search.get('status')!);
-  if (search.get('assignee')) out.set('p_assignee', search.get('assignee')!);
-  const fields = Object.fromEntries([...search].filter(([k]) => k.startsWith('f.')).map(([k, v]) => [k.slice(2), v]));
-  if (Object.keys(fields).length) out.set('p_fields', JSON.stringify(fields));
-  // A search looks in every view unless narrowed (app/lib/helpdesk/inbox-query.server.ts, listedView).
-  if (search.get('q') && search.get('scope') !== 'view') out.set('p_view', 'all');
+  const out = new URLSearchParams({ p_slug: 'acme', p_limit: '25' });
+  for (const [k, v] of Object.entries(inboxArgs(inboxFilters(search))))
+    out.set(k, Array.isArray(v) ? `{${v.join(',')}}` : String(v));
   const after = search.get('after');
   if (after) {
     const [at, id] = Buffer.from(after, 'base64url').toString().split('|');
@@ -145,6 +146,33 @@ try {
          join auth.users u on u.email = $2`,
       [f.workspace_id, AGENT],
     );
+    // Tags (52_triage.sql): "billing" on one ticket in ten, "vip" on one in 500; and a promise running
+    // (90_promises.sql) on one in twenty open tickets, due from 20 hours ago to 3 days ahead. Bench data
+    // without its history: the row triggers (history lines, updated_at) are skipped.
+    await c.query('begin');
+    await c.query('set local session_replication_role = replica');
+    await c.query(
+      `insert into tags (workspace_id, name, colour) values ($1, 'billing', 'blue'), ($1, 'vip', 'purple')
+       on conflict (workspace_id, name) do nothing`,
+      [f.workspace_id],
+    );
+    await c.query(
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id)
+       select t.id, g.id, t.workspace_id from tickets t join tags g on g.workspace_id = t.workspace_id
+        where t.workspace_id = $1 and ((g.name = 'billing' and t.number % 10 = 3) or (g.name = 'vip' and t.number % 500 = 7))
+       on conflict do nothing`,
+      [f.workspace_id],
+    );
+    await c.query(
+      `insert into ticket_sla (ticket_id, workspace_id, target, started_at, due_at, warn_at)
+       select t.id, t.workspace_id, 'first_response', t.created_at, d.due, d.due - interval '1 hour'
+         from tickets t, lateral (select now() + ((t.number % 92) - 20) * interval '1 hour' as due) d
+        where t.workspace_id = $1 and t.status in ('new', 'open') and t.number % 20 = 0
+       on conflict (ticket_id) do nothing`,
+      [f.workspace_id],
+    );
+    await c.query('commit');
+    await c.query('analyze tags, ticket_tags, ticket_sla');
     const views: [string, Record<string, unknown>][] = [
       ['Urgent open', { view: 'open', priority: 'urgent' }],
       ['Billing', { view: 'all', tag: ['billing'] }],
@@ -199,12 +227,17 @@ try {
     ['inbox: custom field Plan = Pro', `/w/acme?view=all&f.${field}=Pro`, VIEW_TARGET_MS, 200],
     ['inbox: mentions', '/w/acme?view=mentions', VIEW_TARGET_MS, 200],
     ['inbox: 5 saved views (agent 2)', '/w/acme', VIEW_TARGET_MS, 200, viewsCookie],
+    ['inbox: tag billing', '/w/acme?view=all&tag=billing', VIEW_TARGET_MS, 200],
+    ['inbox: open, tag vip', '/w/acme?view=open&tag=vip', VIEW_TARGET_MS, 200],
+    ['inbox: breaching soon', '/w/acme?view=breaching', VIEW_TARGET_MS, 200],
     ['search: common word "refund"', q('refund'), SEARCH_TARGET_MS, 200],
     ['search: rare word "espresso"', q('espresso'), SEARCH_TARGET_MS, 200],
     ['search: no match "zebra"', q('zebra'), SEARCH_TARGET_MS, 200],
     ['search: prefix "ref"', q('ref'), SEARCH_TARGET_MS, 200],
     ['search: "parcel" in Open only', '/w/acme?view=open&q=parcel&scope=view', SEARCH_TARGET_MS, 200],
     ['search: phrase "duplicate charge"', q('"duplicate charge"'), SEARCH_TARGET_MS, 200],
+    ['search: "tag:billing refund"', q('tag:billing refund'), VIEW_TARGET_MS, 200],
+    ['search: "tag:vip"', q('tag:vip'), VIEW_TARGET_MS, 200],
     ['search: note word "warehouse", open', '/w/acme?view=open&q=warehouse', SEARCH_TARGET_MS, 200],
     ["search: a requester's email", q(requesterEmail), SEARCH_TARGET_MS, 200],
     [`search: number #${someNumber} (redirect)`, q(`#${someNumber}`), SEARCH_TARGET_MS, 302],
@@ -357,7 +390,12 @@ try {
   console.log(missed.length ? `\nMISSED p95 targets:\n  ${missed.join('\n  ')}` : '\nEvery page met its p95 target.');
 
   await sizes();
-  await explain(restHeaders.authorization.slice('Bearer '.length), pages);
+  const token = (headers: { authorization: string }) => headers.authorization.slice('Bearer '.length);
+  await explain(
+    token(restHeaders),
+    token(await restHeadersOf(stack, viewsCookie)),
+    pages.map(([label, p, , , own]) => [label, p, !!own]),
+  );
 } finally {
   await baseline?.stop();
   await app?.stop();
@@ -381,16 +419,17 @@ async function sizes() {
   });
 }
 
-// EXPLAIN ANALYZE of the statements inside public.inbox that pick each page's tickets (auto_explain,
-// nested statements), as the agent.
-async function explain(accessToken: string, pages: [string, string, number, number, string?][]) {
-  await superuser(stack, (client) => printPlans(client, accessToken, pages));
+// EXPLAIN ANALYZE of the statements inside public.inbox that pick each page's tickets and count the saved
+// views (auto_explain, nested statements), as the agent (the other agent for their saved views' page).
+type Explained = [label: string, path: string, viewsAgent: boolean];
+async function explain(accessToken: string, viewsToken: string, pages: Explained[]) {
+  await superuser(stack, (client) => printPlans(client, accessToken, viewsToken, pages));
 }
 
-async function printPlans(client: pg.Client, accessToken: string, pages: [string, string, number, number, string?][]) {
+async function printPlans(client: pg.Client, accessToken: string, viewsToken: string, pages: Explained[]) {
   const plans: string[] = [];
   client.on('notice', (n) => plans.push(n.message ?? ''));
-  const claims = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString());
+  const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
   await client.query(`load 'auto_explain'`);
   for (const sql of [
     `set auto_explain.log_min_duration = 0`,
@@ -401,22 +440,30 @@ async function printPlans(client: pg.Client, accessToken: string, pages: [string
     `set client_min_messages = notice`,
   ])
     await client.query(sql);
-  for (const [label, p, , , own] of pages) {
-    if (own || (!p.startsWith('/w/acme?') && p !== '/w/acme')) continue;
+  for (const [label, p, viewsAgent] of pages) {
+    if (!p.startsWith('/w/acme?') && p !== '/w/acme') continue;
     const args = rpcArgs(new URL(p, 'http://x').searchParams);
     const names = [...args.keys()];
     plans.length = 0;
     await client.query('begin');
-    await client.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)]);
+    await client.query(`select set_config('request.jwt.claims', $1, true)`, [
+      JSON.stringify(claimsOf(viewsAgent ? viewsToken : accessToken)),
+    ]);
     await client.query('set local role authenticated');
     await client.query(
       `select public.inbox(${names.map((n, i) => `${n} => $${i + 1}`).join(', ')}) is not null`,
       names.map((n) => args.get(n)),
     );
     await client.query('rollback');
-    console.log(`\nEXPLAIN ANALYZE inside public.inbox — ${label} (${p.length > 80 ? `${p.slice(0, 80)}…` : p}):`);
-    // The statements that pick the page (select array(…)), not the ones that dress it.
-    for (const plan of plans.filter((x) => /Query Text: select (\$11 \|\| )?array\(/.test(x))) {
+    // The whole call's time (with auto_explain's own cost) heads each page's plans.
+    const whole = plans.find((x) => /Query Text: select public\.inbox\(/.test(x))?.match(/^duration: ([\d.]+) ms/)?.[1];
+    console.log(
+      `\nEXPLAIN ANALYZE inside public.inbox — ${label} (${p.length > 80 ? `${p.slice(0, 80)}…` : p}; the call ${whole} ms):`,
+    );
+    // The statements that pick the page (select array(…)) and count saved views, not the ones that dress it.
+    for (const plan of plans.filter((x) =>
+      /Query Text: select ((\$11 \|\| )?array\(|count\(\*\) from \(select 1 )/.test(x),
+    )) {
       console.log(plan.replace(/^duration: [\d.]+ ms {2}plan:\n/, '').replace(/\n/g, '\n  '));
     }
   }

@@ -283,17 +283,23 @@ language sql immutable set search_path = '' as $$
 $$;
 
 -- The conditions of a view with its filters on t, as SQL over bound parameters (constants only): $1 me,
--- $2 workspace, $3 status, $4 priority, $5 assignee, $13 the tags every ticket carries, $14 the field
--- filters (private.inbox_field_filters). Null for a view that isn't one. public.inbox's page and the
--- counts of saved views both start here.
-create function private.inbox_where(p_view text, p_status boolean, p_priority boolean, p_assignee text, p_tags boolean,
+-- $2 workspace, $3 status, $4 priority, $5 assignee, $13 the tags every ticket carries (p_tags of them),
+-- $14 the field filters (private.inbox_field_filters). Null for a view that isn't one. public.inbox's page
+-- and the counts of saved views both start here.
+-- Each tag is a semi-join of its own (up to 5, the app's most; more are checked together as well), so the
+-- planner can walk the view in order and probe each ticket's tags (a common tag), or start from the tag's
+-- tickets (a rare one); counting every tagged row of the tags first cost 100 000 rows a page at 1 M.
+create function private.inbox_where(p_view text, p_status boolean, p_priority boolean, p_assignee text, p_tags integer,
   p_fields jsonb) returns text
 language sql immutable set search_path = '' as $$
   select 't.workspace_id = $2 and ' || private.inbox_view_filter(p_view)
     || case when p_status then ' and t.status = $3' else '' end
     || case when p_priority then ' and t.priority = $4' else '' end
     || case when p_assignee = 'none' then ' and t.assignee_id is null' when p_assignee is not null then ' and t.assignee_id = $5' else '' end
-    || case when p_tags then ' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = any ($13)'
+    || coalesce((select string_agg(format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', i), ''
+                                   order by i)
+                   from generate_series(1, least(coalesce(p_tags, 0), 5)) i), '')
+    || case when p_tags > 5 then ' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = any ($13)'
          || ' group by tt.ticket_id having count(*) = cardinality($13))' else '' end
     || coalesce((select string_agg(private.inbox_field_sql((x.i - 1)::integer, x.f), '' order by x.i)
                    from jsonb_array_elements(p_fields) with ordinality x(f, i)), '')
@@ -338,7 +344,7 @@ end $$;
 
 revoke all on function private.counted_views(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
   private.inbox_tag_ids(uuid, text[]), private.inbox_field_filters(uuid, jsonb), private.inbox_field_sql(integer, jsonb),
-  private.inbox_where(text, boolean, boolean, text, boolean, jsonb), private.inbox_query(text) from public;
+  private.inbox_where(text, boolean, boolean, text, integer, jsonb), private.inbox_query(text) from public;
 
 -- The workspace of p_slug and the caller's role in it, for the pages that only members see. Not a
 -- member, or no such workspace: the same not_found (never reveal that a workspace exists).
@@ -384,8 +390,8 @@ revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.
   timestamptz, uuid, integer, uuid, uuid[], uuid[], uuid[], jsonb) from public;
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
--- (newest activity first, keyset-paged) with requester and assignee names, and the cursors for the
--- pages around it.
+-- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
+-- satisfaction ratings, and the cursors for the pages around it.
 create function public.inbox(
   p_slug text,
   p_view text default 'unassigned',
@@ -494,7 +500,7 @@ begin
                      else ' and (%1$s, %2$s) > ($7, $8)' end;
   q := private.inbox_query(p_query);
   by_mention := p_view = 'mentions' and q is null;
-  base := private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee, tag_ids is not null, fields)
+  base := private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields)
     || case when by_mention then '' else format(cursor_sql, 't.last_message_at', 't.id') end;
   dir := case when newer = oldest then 'desc' else 'asc' end;
   if p_query ~ '^\s*[^\s@]+@[^\s@]+\s*$' then
@@ -595,7 +601,7 @@ begin
         (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
            from unnest(private.counted_views()) v),
         count_cap,
-        private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, tag_ids is not null, fields),
+        private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields),
         case when requester is not null then ' or t.requester_id = $10' else '' end,
         count_cap + 1);
       execute stmt into search_counts
@@ -714,7 +720,12 @@ begin
                    'last_message_at', t.last_message_at, 'snoozed_until', t.snoozed_until,
                    -- The first line of the latest message (notes too: only members read this), as a preview.
                    'preview', previews ->> t.id::text,
-                   'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at) order by u.i), '[]')
+                   'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at,
+                   -- The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any: the
+                   -- row's "rated Bad". Members read their workspace's surveys (its policy), as the caller is.
+                   'rating', (select c.rating from public.csat_surveys c
+                               where c.ticket_id = t.id and c.workspace_id = ws.id and c.rating is not null
+                               order by c.created_at desc limit 1)) order by u.i), '[]')
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id
                   left join public.ticket_sla s on s.ticket_id = t.id
@@ -773,8 +784,8 @@ grant execute on function public.requester_card(uuid) to authenticated, service_
 -- An agent's ticket page in one call: the workspace and my role, the members, the ticket, its thread
 -- (notes included), its latest 100 events, the display names of everyone shown, the requester card,
 -- and what the page's header, sidebar and composer need besides (the canned replies' titles, my
--- signature, the custom fields with this ticket's values, the requester's rating): one round trip per
--- page (docs/decisions/066-page-cost.md).
+-- signature, the custom fields with this ticket's values, the requester's rating, the followers): one
+-- round trip per page (docs/decisions/066-page-cost.md).
 -- The thread is a window (docs/product.md#long-threads, issue 27 item 12): the newest p_page messages, and
 -- with p_earlier_at/p_earlier_id (the oldest message shown so far) everything from there on plus
 -- p_page before it. One more than asked is sent before the window when there is one: the app shows
@@ -871,7 +882,11 @@ begin
                 where f.workspace_id = ws.id),
     -- The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any.
     'rating', (select jsonb_build_object('rating', s.rating, 'comment', s.comment) from public.csat_surveys s
-                where s.ticket_id = t.id and s.rating is not null order by s.created_at desc limit 1)
+                where s.ticket_id = t.id and s.rating is not null order by s.created_at desc limit 1),
+    -- The followers' card (54_followers.sql), as ticket_follower_list lists them.
+    'followers', (select coalesce(jsonb_agg(jsonb_build_object('user_id', r.user_id, 'name', r.name, 'email', r.email)
+                                            order by r.created_at, r.user_id), '[]')
+                    from private.ticket_follower_rows(t.id) r)
   );
 end $$;
 revoke all on function public.ticket_page(text, integer, integer, timestamptz, uuid) from public, anon;

@@ -95,20 +95,31 @@ end $$;
 revoke all on function public.remove_ticket_follower(uuid, uuid) from public, anon;
 grant execute on function public.remove_ticket_follower(uuid, uuid) to authenticated;
 
--- A ticket's followers with their names and email addresses, for its members (the sidebar), first
--- added first; by the ticket's address (the workspace's slug and its number), as the page has it.
--- Anyone else gets nothing.
+-- A ticket's followers with their names and email addresses, first added first: what the followers
+-- page (ticket_follower_list) and the ticket page's card (ticket_page, 50_inbox.sql) list. Called by
+-- those definer functions only, after their own membership check.
+create function private.ticket_follower_rows(p_ticket_id uuid)
+returns table (user_id uuid, name text, email text, created_at timestamptz)
+language sql stable set search_path = '' as $$
+  select f.user_id, coalesce(p.display_name, split_part(u.email, '@', 1)), u.email::text, f.created_at
+    from public.ticket_followers f
+    join auth.users u on u.id = f.user_id
+    left join public.profiles p on p.user_id = f.user_id
+   where f.ticket_id = p_ticket_id
+$$;
+revoke all on function private.ticket_follower_rows(uuid) from public;
+
+-- A ticket's followers for its members, by the ticket's address (the workspace's slug and its number),
+-- as the page has it. Anyone else gets nothing.
 create function public.ticket_follower_list(p_slug text, p_number integer)
 returns table (user_id uuid, name text, email text, created_at timestamptz)
 language sql stable security definer set search_path = '' as $$
-  select f.user_id, coalesce(p.display_name, split_part(u.email, '@', 1)), u.email::text, f.created_at
+  select r.user_id, r.name, r.email, r.created_at
     from public.workspaces w
     join public.tickets t on t.workspace_id = w.id and t.number = p_number
-    join public.ticket_followers f on f.ticket_id = t.id
-    join auth.users u on u.id = f.user_id
-    left join public.profiles p on p.user_id = f.user_id
+    cross join lateral private.ticket_follower_rows(t.id) r
    where w.slug = p_slug and private.is_member(w.id)
-   order by f.created_at, f.user_id
+   order by r.created_at, r.user_id
 $$;
 revoke all on function public.ticket_follower_list(text, integer) from public, anon;
 grant execute on function public.ticket_follower_list(text, integer) to authenticated;

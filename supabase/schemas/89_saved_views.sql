@@ -225,12 +225,23 @@ begin
                     where m.workspace_id = p_workspace_id and m.kind = 'note' and to_tsvector('english'::regconfig, m.body) @@ q
                     limit 1001);
   end if;
+  -- Without a search the count starts from the filter's own index (a tag's, a field's, my mentions) and
+  -- stops at the 1 001st: left to itself the planner hashed a tag's every row, or scanned tickets until a
+  -- field's 1 001st match (docs/decisions/071-inbox-at-a-million.md).
+  if q is null then
+    perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
+      set_config('enable_seqscan', 'off', true);
+  end if;
   execute format('select count(*) from (select 1 from public.tickets t where %s%s limit 1001) x',
-                 private.inbox_where(v, status_filter is not null, priority_filter is not null, a, tag_ids is not null, fields),
+                 private.inbox_where(v, status_filter is not null, priority_filter is not null, a, cardinality(tag_ids), fields),
                  case when q is not null then ' and (t.search @@ $6 or t.id = any ($12))' else '' end)
     into n
     using p_me, p_workspace_id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, null::integer,
       null::uuid, null::uuid[], notes, tag_ids, fields;
+  if q is null then
+    perform set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true),
+      set_config('enable_seqscan', 'on', true);
+  end if;
   return n;
 end $$;
 revoke all on function private.saved_view_count(uuid, uuid, jsonb) from public;

@@ -315,6 +315,40 @@ describe('inbox', () => {
       }
     }
   });
+
+  it("carries each row's latest satisfaction answer, the one a member reads through RLS", async () => {
+    // Three new requests, newest activity first in "all": answered twice (then asked again, unanswered),
+    // asked but unanswered, never asked.
+    const [rated, asked, never] = [
+      await openTicket(db, 'acmeCustomer', 'Rated twice'),
+      await openTicket(db, 'acmeCustomer', 'Asked, no answer'),
+      await openTicket(db, 'acmeCustomer', 'Never asked'),
+    ];
+    await db.sql(
+      `insert into csat_surveys (ticket_id, workspace_id, requester_id, question, created_at, rating, rated_at)
+       values ($1, $3, $4, 'How did we do?', now() - interval '3 days', 'good', now() - interval '3 days'),
+              ($1, $3, $4, 'How did we do?', now() - interval '2 days', 'bad', now() - interval '2 days'),
+              ($1, $3, $4, 'How did we do?', now() - interval '1 day', null, null),
+              ($2, $3, $4, 'How did we do?', now() - interval '1 day', null, null)`,
+      [rated.id, asked.id, ACME, PEOPLE.acmeCustomer.id],
+    );
+    const ids = [rated.id, asked.id, never.id];
+    // What the inbox read before it carried the answer: the agent's own read of csat_surveys (RLS).
+    const { data: surveys, error } = await agent
+      .from('csat_surveys')
+      .select('ticket_id, rating')
+      .in('ticket_id', ids)
+      .not('rating', 'is', null)
+      .order('created_at', { ascending: false });
+    expect(error).toBeNull();
+    const latest = new Map<string, string>();
+    for (const s of surveys!) if (!latest.has(s.ticket_id)) latest.set(s.ticket_id, s.rating!);
+    const rows = (await inbox(agent, { p_view: 'all' })).tickets as unknown as { id: string; rating: string | null }[];
+    const shown = Object.fromEntries(rows.filter((r) => ids.includes(r.id)).map((r) => [r.id, r.rating]));
+    expect(shown).toEqual({ [rated.id]: 'bad', [asked.id]: null, [never.id]: null });
+    expect(shown).toEqual(Object.fromEntries(ids.map((id) => [id, latest.get(id) ?? null])));
+    await db.sql('delete from csat_surveys where ticket_id = any ($1)', [ids]);
+  });
 });
 
 describe('ticket page and requester card', () => {
@@ -409,10 +443,14 @@ describe('ticket page and requester card', () => {
     expect((await db.anon().rpc('ticket_page', { p_slug: 'acme', p_number: t.number })).error?.code).toBe('42501');
   });
 
-  it("carries what the page's composer and sidebar read through RLS: canned replies, my signature, the fields, the rating", async () => {
+  it("carries what the page's composer and sidebar read through RLS: canned replies, my signature, the fields, the rating, the followers", async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Kettle leaks');
     const agent = await db.as('acmeAgent');
     expect((await agent.from('signatures').insert({ body: 'Sam, Acme support' })).error).toBeNull();
+    for (const who of ['acmeCustomer2', 'globexCustomer'] as const)
+      expect(
+        (await agent.rpc('add_ticket_follower', { p_ticket_id: t.id, p_email: PEOPLE[who].email })).error,
+      ).toBeNull();
     const { data, error } = await agent.rpc('ticket_page', { p_slug: 'acme', p_number: t.number });
     expect(error).toBeNull();
     const page = data as {
@@ -420,7 +458,13 @@ describe('ticket page and requester card', () => {
       signature: string | null;
       fields: unknown[];
       rating: { rating: string; comment: string | null } | null;
+      followers: { user_id: string; name: string; email: string }[];
     };
+    // The followers as the followers page lists them, first added first.
+    const listed = await agent.rpc('ticket_follower_list', { p_slug: 'acme', p_number: t.number });
+    const followers = listed.data as { user_id: string; name: string; email: string }[];
+    expect(followers.map((f) => f.user_id)).toEqual([PEOPLE.acmeCustomer2.id, PEOPLE.globexCustomer.id]);
+    expect(page.followers).toEqual(followers.map(({ user_id, name, email }) => ({ user_id, name, email })));
     // The same as the reads the page made before (docs/decisions/066-page-cost.md), each through RLS.
     const canned = await agent.from('canned_replies').select('title').eq('workspace_id', ACME);
     expect(canned.data!.length).toBeGreaterThan(0);

@@ -11,12 +11,15 @@ describe('seed:bulk', () => {
   it('adds tickets with consecutive numbers, messages, history and search, then leaves every trigger enabled', async () => {
     const before = (await db.sql('select ticket_seq from workspaces where id = $1', [ACME])).rows[0]
       .ticket_seq as number;
-    // The keys and indexes it drops for the load and builds again.
+    // The keys and indexes it drops for the load and builds again, and the realtime publications it
+    // leaves the load out of.
     const schema = `select conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) || ' ' || convalidated as d
                       from pg_constraint where conrelid in ('tickets'::regclass, 'messages'::regclass, 'ticket_events'::regclass)
                     union all
                     select pg_get_indexdef(indexrelid) || ' ' || indisvalid from pg_index
                      where indrelid in ('tickets'::regclass, 'messages'::regclass, 'ticket_events'::regclass)
+                    union all
+                    select 'publication ' || pubname || ' ' || schemaname || '.' || tablename from pg_publication_tables
                     order by 1`;
     const schemaBefore = (await db.sql(schema)).rows;
     await seedBulk(db, 2500);
@@ -124,5 +127,23 @@ describe('seed:bulk', () => {
     expect(tallies.rows[0].n).toBe(0);
     // Numbering continues from the counter for the next request.
     expect((await openTicket(db)).number).toBe(before + 2501);
+  }, 120_000); // 2 500 tickets loaded, then replayed through every row trigger: over a minute on a loaded machine
+
+  it("stops before loading a ticket when an insert trigger is one it doesn't know", async () => {
+    const count = async () => (await db.sql('select count(*)::int as n from tickets')).rows[0].n as number;
+    const before = await count();
+    await db.sql(`create function public.seed_probe() returns trigger language plpgsql as $$ begin return new; end $$`);
+    await db.sql(
+      'create trigger tickets_probe before insert on public.tickets for each row execute function public.seed_probe()',
+    );
+    try {
+      await expect(seedBulk(db, 10)).rejects.toThrow(
+        /doesn't know these insert triggers: public\.tickets:tickets_probe\./,
+      );
+      expect(await count()).toBe(before);
+    } finally {
+      await db.sql('drop trigger tickets_probe on public.tickets');
+      await db.sql('drop function public.seed_probe()');
+    }
   });
 });

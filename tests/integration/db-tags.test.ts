@@ -195,6 +195,18 @@ describe('tags', () => {
     expect((await inbox([x, y])).tickets.map((t) => t.id)).toEqual([both.id]);
     expect((await inbox([x, 'no-such-tag'])).tickets).toEqual([]);
     expect((await inbox([])).tickets.map((t) => t.id)).toContain(none.id);
+    // Past five tags (a semi-join each up to five, the rest checked together): still every one given.
+    const [six, five] = [await openTicket(db), await openTicket(db)];
+    const many = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => name(`m${n}`));
+    for (const [t, tags] of [
+      [six, many],
+      [five, many.slice(0, 5)],
+    ] as const)
+      for (const tag of tags)
+        expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: t.id, p_name: tag })).error).toBeNull();
+    expect((await inbox(many)).tickets.map((t) => t.id)).toEqual([six.id]);
+    expect((await inbox(many.slice(0, 5))).tickets.map((t) => t.id).sort()).toEqual([six.id, five.id].sort());
+    expect((await inbox([...many.slice(0, 5), x])).tickets).toEqual([]);
     // Customers can't call the inbox at all; their own ticket's row holds no tags.
     const row = await clients.acmeCustomer.from('tickets').select('*').eq('id', both.id).single();
     expect(Object.keys(row.data ?? {})).not.toContain('tags');

@@ -133,7 +133,7 @@ export interface InboxJson {
   > & { requester: string; assignee: string | null; tags: TicketTag[]; preview: string | null } & Pick<
       Tables<'ticket_sla'>,
       'due_at' | 'warn_at'
-    >)[];
+    > & { rating: Tables<'csat_surveys'>['rating'] })[];
   older: InboxCursor | null;
   newer: InboxCursor | null;
   /** A search that is a ticket's number: that ticket, which the page opens. */

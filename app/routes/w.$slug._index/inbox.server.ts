@@ -26,7 +26,7 @@ import { parseSlug, requireMembership, throwNotFound } from '~/lib/helpdesk/work
 import { decodeCursor, encodeCursor } from '~/lib/helpdesk/inbox-cursor.ts';
 import { log } from '~/lib/http/log.server.ts';
 import { dueBadge } from '~/lib/promises/due.ts';
-import { latestRatings } from '~/lib/satisfaction/latest.server.ts';
+import { ratingLabel } from '~/lib/satisfaction/ratings.ts';
 import { publicOrigin } from '~/lib/http/request-info.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { ageLabel } from './age.ts';
@@ -41,8 +41,8 @@ const sameAs = (f: SavedViewFilters) =>
     .sort()
     .join('&');
 
-// One round trip: the workspace (404 unless I'm a member), view counts, members and the page; then the
-// listed tickets' satisfaction answers.
+// One round trip: the workspace (404 unless I'm a member), view counts, members and the page (its rows'
+// satisfaction answers too).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const url = new URL(request.url);
@@ -96,11 +96,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const slug = inbox.workspace.slug;
   const current = sameAs(savedViewFilters({ view, ...filters }));
-  // The satisfaction answers of the listed tickets (the rows' "rated Bad"), once the page is known.
-  const ratings = await latestRatings(
-    request,
-    supabase,
-    inbox.tickets.map((t) => t.id),
+  // The rows' latest satisfaction answers (their "rated Bad"), which the page's call carries.
+  const ratings = new Map(
+    inbox.tickets.flatMap((t) =>
+      t.rating ? [[t.id, { rating: t.rating, label: ratingLabel(t.rating) }] as const] : [],
+    ),
   );
   return dataWithSession(
     request,
@@ -128,7 +128,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       page: before && !inbox.newer ? 1 : page,
       total: inbox.total,
       counts: inbox.counts,
-      tickets: inbox.tickets.map(({ assignee_id: _a, due_at, warn_at, snoozed_until, ...t }) => ({
+      tickets: inbox.tickets.map(({ assignee_id: _a, due_at, warn_at, snoozed_until, rating: _r, ...t }) => ({
         ...t,
         age: ageLabel(t.last_message_at, now),
         // The full time (the age's title) and the snooze's end, in my time zone.

@@ -9,6 +9,7 @@ import { TicketSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import { replyValue } from '~/components/forms.tsx';
 import type { ThreadMessage } from '~/components/helpdesk-thread.tsx';
+import type { TicketFollower } from '~/components/ticket-followers-form.tsx';
 import { attachmentsArg, readMessageForm, removeUploads } from '~/lib/helpdesk/attachments.server.ts';
 import { FILES_FIELD } from '~/lib/helpdesk/attachments.ts';
 import { byTitle, filledCannedReplies } from '~/lib/helpdesk/canned-replies.server.ts';
@@ -19,7 +20,6 @@ import { earlierCursor, samePage, THREAD_PAGE, threadWindow } from '~/lib/helpde
 import { threadHtml } from '~/lib/helpdesk/message-body.server.ts';
 import type { TicketFieldValue } from '~/lib/helpdesk/ticket-fields.ts';
 import { ticketFieldsMarkup } from '~/lib/helpdesk/ticket-fields-markup.server.tsx';
-import { ticketFollowers } from '~/lib/helpdesk/followers.server.ts';
 import { ticketFollowersMarkup } from '~/lib/helpdesk/ticket-followers-markup.server.tsx';
 import { namedMembers, profileNames } from '~/lib/helpdesk/profile-names.server.ts';
 import {
@@ -77,6 +77,8 @@ interface TicketPageJson {
   fields: TicketFieldValue[];
   /** The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any. */
   rating: Pick<Tables<'csat_surveys'>, 'rating' | 'comment'> | null;
+  /** Its followers, first added first (supabase/schemas/54_followers.sql, as ticket_follower_list lists them). */
+  followers: TicketFollower[];
   /** The requester card (public.requester_card): the requester's name, email and other recent requests here. */
   requester: {
     name: string;
@@ -87,13 +89,13 @@ interface TicketPageJson {
 }
 
 // One round trip: membership (404 for anyone else), the ticket, its thread and history, names, the
-// requester card, the canned replies' titles, my signature, the custom fields and the rating.
+// requester card, the canned replies' titles, my signature, the custom fields, the rating and the followers.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
   const cursor = earlierCursor(request);
-  const [{ data: result, error }, merge, followers, zoneOf] = await Promise.all([
+  const [{ data: result, error }, merge, zoneOf] = await Promise.all([
     supabase.rpc(
       'ticket_page',
       {
@@ -106,8 +108,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ),
     // "Merge into…" searched (?merge=): the tickets to choose from.
     mergeCandidates(request, supabase, slug, number),
-    // Its followers (the sidebar's card; supabase/schemas/54_followers.sql), by the ticket's number.
-    ticketFollowers(request, supabase, slug, number),
     viewerZones(request, supabase, user.id),
   ]);
   if (error) {
@@ -116,6 +116,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throwDbError(request, error, 'ticket page');
   }
   const page = jsonPage<TicketPageJson>(result);
+  const { followers } = page;
   // Merged into another ticket: its page is that one's.
   if (page.ticket.merged_into) throw redirectWithSession(request, `/w/${slug}/tickets/${page.ticket.merged_into}`);
   const names = new Map(Object.entries(page.names));
