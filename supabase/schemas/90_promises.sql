@@ -320,6 +320,12 @@ end $$;
 create function private.sla_ticket_changed() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
+  -- Named in the update without a change (a message's bookkeeping sets first_response_at to itself): the
+  -- promise is as it was (docs/decisions/069-rules-cost.md).
+  if tg_op = 'UPDATE' and (new.status, new.priority, new.first_response_at, new.spam_at, new.trashed_at)
+                          is not distinct from (old.status, old.priority, old.first_response_at, old.spam_at, old.trashed_at) then
+    return null;
+  end if;
   perform private.sla_refresh(new.id,
     case when tg_op = 'UPDATE' and old.first_response_at is null and new.first_response_at is not null then 'first_response'
          when tg_op = 'UPDATE' and new.status = 'solved' and old.status not in ('solved', 'closed') then 'resolution'
@@ -545,11 +551,13 @@ create table public.member_availability (
 
 -- The assignment change just recorded in the ticket's history was Tend's, not the person whose
 -- request it ran in (a requester's create_ticket, say): it names no one ("Tend assigned it to …").
+-- plpgsql, so its plan is kept (docs/decisions/040-business-time-and-sla.md).
 create function private.by_tend(p_ticket_id uuid) returns void
-language sql security definer set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
+begin
   update public.ticket_events set actor_id = null
-   where id = (select max(e.id) from public.ticket_events e where e.ticket_id = p_ticket_id and e.type = 'assignee')
-$$;
+   where id = (select max(e.id) from public.ticket_events e where e.ticket_id = p_ticket_id and e.type = 'assignee');
+end $$;
 
 -- Gives the ticket to the next member by the workspace's mode; the member, or null (off, nobody
 -- available under the cap, or the ticket is assigned or not open). The settings row is locked for the
