@@ -3,7 +3,8 @@
 //  1. create_ticket's p50/p95 through PostgREST (as the portal calls it) in a workspace with five active
 //     rules, SLA targets in business hours and automatic assignment (round robin), beside an identical
 //     workspace with none of them (today's create_ticket), in alternating rounds; the ratio of the two.
-//     Target: p95 with ≤ 1.5× without. Half the subjects ask for a refund, so rules act, not only look.
+//     Target: p95 with ≤ 1.5× without. Half the subjects ask for a refund and every body says "urgent", so
+//     rules act, not only look (BENCH_RULES_MATCH=0: nothing matches, the rules only look).
 //     BENCH_PROFILE=1 adds a round per workspace with track_functions on: the database functions' time
 //     per ticket created (self time: the function's own statements), to see where the difference goes.
 //  2. The scheduler's sweeps over BENCH_SWEEP_TICKETS tickets (seed:bulk's, 100 000 by default): the
@@ -14,7 +15,7 @@
 //     tickets.
 // Noisy on a shared machine: read the range of the rounds; the load average is printed beside each figure.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=4 BENCH_CONNECTIONS=4 BENCH_SWEEP_TICKETS=100000 npm run bench:rules
-//   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second)
+//   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_PROJECT_DIR below)
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +33,8 @@ const SWEEP_TICKETS = Number(process.env.BENCH_SWEEP_TICKETS ?? 100_000);
 const TARGET_RATIO = 1.5;
 const TARGET_SWEEP_MS = 2000;
 const PROFILE = process.env.BENCH_PROFILE === '1';
+// BENCH_RULES_MATCH=0: requests no rule's conditions match, so the rules only look (the engine's own cost).
+const MATCH = process.env.BENCH_RULES_MATCH !== '0';
 /** The machine's load average (1, 5, 15 min), to print beside a figure. */
 const load = () => `load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`;
 const AGENTS = [
@@ -43,7 +46,15 @@ const CUSTOMER = { id: 'c0000000-0000-4000-8000-000000000001', email: 'customer@
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-rules-'));
 chmodSync(dir, 0o755);
-const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
+// BENCH_PROJECT_DIR=<a checkout's folder>: that version's database (its supabase/migrations), timed with this
+// bench, to compare before and after a change in runs back to back (`git archive <commit> supabase | tar -x -C <dir>`).
+const stack = await startStack({
+  port: 0,
+  dir: path.join(dir, 'data'),
+  ephemeral: true,
+  log: () => undefined,
+  projectDir: process.env.BENCH_PROJECT_DIR,
+});
 
 /** Nearest-rank percentile of sorted values. */
 const percentile = (sorted: number[], p: number) =>
@@ -58,12 +69,12 @@ async function round(slug: string, token: string) {
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < until) {
-        const subject = k++ % 2 ? 'Printer on fire' : 'Refund for a double charge';
+        const subject = k++ % 2 || !MATCH ? 'Printer on fire' : 'Refund for a double charge';
         const started = performance.now();
         const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/create_ticket`, {
           method: 'POST',
           headers,
-          body: JSON.stringify({ p_workspace_slug: slug, p_subject: subject, p_body: 'It is urgent, please.' }),
+          body: JSON.stringify({ p_workspace_slug: slug, p_subject: subject, p_body: MATCH ? 'It is urgent, please.' : 'Help.' }),
         });
         await res.arrayBuffer();
         if (!res.ok) throw new Error(`create_ticket in ${slug}: ${res.status}`);

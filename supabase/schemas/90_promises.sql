@@ -257,6 +257,7 @@ declare
   candidate public.sla_target;
   next_target public.sla_target;
   next_due timestamptz;
+  fresh boolean := false;
 begin
   select * into t from public.tickets where id = p_ticket_id;
   select * into g from public.sla_targets where workspace_id = t.workspace_id and priority = t.priority;
@@ -266,7 +267,12 @@ begin
     if g.workspace_id is null then
       return;
     end if;
-    insert into public.ticket_sla (ticket_id, workspace_id) values (t.id, t.workspace_id) returning * into s;
+    -- A new row, written once below with its due time.
+    fresh := true;
+    s.ticket_id := t.id;
+    s.workspace_id := t.workspace_id;
+    s.paused_seconds := 0;
+    s.paused_business_seconds := 0;
   end if;
 
   if p_met is not null and g.workspace_id is not null then
@@ -294,6 +300,9 @@ begin
       continue when candidate = 'first_response' and (t.first_response_at is not null or g.first_response_minutes is null);
       continue when candidate = 'next_response' and (s.waiting_since is null or g.next_response_minutes is null);
       continue when candidate = 'resolution' and g.resolution_minutes is null;
+      -- From the same start, with the same pause, a longer target falls due no sooner: a first response due
+      -- first needn't be weighed against the resolution (a business-time walk fewer).
+      continue when candidate = 'resolution' and next_target = 'first_response' and g.first_response_minutes <= g.resolution_minutes;
       due := private.sla_due_of(t, g, s, candidate);
       if due is not null and (next_due is null or due < next_due) then
         next_due := due;
@@ -302,18 +311,21 @@ begin
     end loop;
   end if;
 
-  update public.ticket_sla
-     set target = next_target,
-         started_at = case when next_target = 'next_response' then s.waiting_since when next_target is not null then t.created_at end,
-         due_at = next_due,
-         warn_at = case when next_target is not null then private.sla_due_of(t, g, s, next_target, 0.75) end,
-         -- A breach seen stays seen while the same promise runs late.
-         breached_at = case when next_target = s.target and next_due = s.due_at then s.breached_at end,
-         waiting_since = s.waiting_since,
-         paused_at = s.paused_at,
-         paused_seconds = s.paused_seconds,
-         paused_business_seconds = s.paused_business_seconds
-   where ticket_id = t.id;
+  -- A breach seen stays seen while the same promise runs late.
+  s.breached_at := case when next_target = s.target and next_due = s.due_at then s.breached_at end;
+  s.started_at := case when next_target = 'next_response' then s.waiting_since when next_target is not null then t.created_at end;
+  s.warn_at := case when next_target is not null then private.sla_due_of(t, g, s, next_target, 0.75) end;
+  s.target := next_target;
+  s.due_at := next_due;
+  if fresh then
+    insert into public.ticket_sla values (s.*);
+  else
+    update public.ticket_sla
+       set (target, started_at, due_at, warn_at, breached_at, waiting_since, paused_at, paused_seconds, paused_business_seconds)
+         = (s.target, s.started_at, s.due_at, s.warn_at, s.breached_at, s.waiting_since, s.paused_at, s.paused_seconds,
+            s.paused_business_seconds)
+     where ticket_id = t.id;
+  end if;
 end $$;
 
 -- A new ticket starts its clocks; a status, priority or first response moves them.
