@@ -68,38 +68,55 @@ begin
             from private.business_periods(p_workspace_id, p_from, p_to) p);
 end $$;
 
--- The instant N business minutes after t (t itself for 0 or less; null if the workspace is closed for
--- a whole year, holidays throughout). Walks the periods a week and a day at a time. Lengths are added
--- as seconds, never as days: a day-long interval would follow the session's time zone over a DST change.
-create function private.business_minutes_add(p_workspace_id uuid, p_at timestamptz, p_minutes numeric)
-returns timestamptz
+-- The instants N1 ≤ N2 ≤ … business minutes after t, in one walk (t itself for 0 or less; null if the
+-- workspace is closed for a whole year, holidays throughout): a due time and its 75 % point read the
+-- periods once. Walks the periods a week and a day at a time. Lengths are added as seconds, never as
+-- days: a day-long interval would follow the session's time zone over a DST change.
+create function private.business_minutes_add_each(p_workspace_id uuid, p_at timestamptz, p_minutes numeric[])
+returns timestamptz[]
 language plpgsql stable security definer set search_path = '' as $$
 declare
-  remaining numeric := p_minutes * 60;
+  instants timestamptz[] := '{}';
+  k integer := 1;
+  n integer := coalesce(array_length(p_minutes, 1), 0);
+  passed numeric := 0;
   window_start timestamptz := p_at;
   window_end timestamptz;
   p record;
   len numeric;
 begin
-  if remaining <= 0 then
-    return p_at;
-  end if;
+  while k <= n and p_minutes[k] <= 0 loop
+    instants := instants || p_at;
+    k := k + 1;
+  end loop;
   for i in 1..46 loop
+    exit when k > n;
     window_end := window_start + make_interval(secs => 8 * 86400);
     for p in select * from private.business_periods(p_workspace_id, window_start, window_end) loop
       len := extract(epoch from p.closes_at - p.opens_at);
-      if len >= remaining then
-        return p.opens_at + make_interval(secs => remaining::double precision);
-      end if;
-      remaining := remaining - len;
+      while k <= n and p_minutes[k] * 60 - passed <= len loop
+        instants := instants || (p.opens_at + make_interval(secs => (p_minutes[k] * 60 - passed)::double precision));
+        k := k + 1;
+      end loop;
+      exit when k > n;
+      passed := passed + len;
     end loop;
     window_start := window_end;
   end loop;
-  return null;
+  return instants || array_fill(null::timestamptz, array[n - k + 1]);
+end $$;
+
+-- The instant N business minutes after t (the walk above, for one).
+create function private.business_minutes_add(p_workspace_id uuid, p_at timestamptz, p_minutes numeric)
+returns timestamptz
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return (private.business_minutes_add_each(p_workspace_id, p_at, array[p_minutes]))[1];
 end $$;
 
 revoke all on function private.business_periods(uuid, timestamptz, timestamptz),
   private.business_minutes_between(uuid, timestamptz, timestamptz),
+  private.business_minutes_add_each(uuid, timestamptz, numeric[]),
   private.business_minutes_add(uuid, timestamptz, numeric) from public;
 
 -- The week's hours in one call, replacing what was there (one transaction: never half a week).
@@ -216,30 +233,37 @@ create table public.sla_outcomes (
 );
 create index sla_outcomes_workspace_idx on public.sla_outcomes (workspace_id, decided_at);
 
--- N minutes after p_from, in business or calendar time.
-create function private.sla_add(p_workspace_id uuid, p_business boolean, p_from timestamptz, p_minutes numeric)
-returns timestamptz
+-- N1 ≤ N2 ≤ … minutes after p_from, in business or calendar time.
+create function private.sla_add(p_workspace_id uuid, p_business boolean, p_from timestamptz, p_minutes numeric[])
+returns timestamptz[]
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return case when p_business then private.business_minutes_add(p_workspace_id, p_from, p_minutes)
-              else p_from + make_interval(secs => (p_minutes * 60)::double precision) end;
+  if p_business then
+    return private.business_minutes_add_each(p_workspace_id, p_from, p_minutes);
+  end if;
+  return array(select p_from + make_interval(secs => (m.n * 60)::double precision)
+                 from unnest(p_minutes) with ordinality m(n, i) order by m.i);
 end $$;
 
--- When a target of this ticket falls due, its clock's pauses included (null: no such target). A first
+-- When a target of this ticket falls due, its clock's pauses included (null: no such target), at each
+-- share of it (ascending: [0.75, 1] is the amber point and the due time, in one walk). A first
 -- response and the resolution run from the ticket's creation, less the time paused; a next response
 -- from the requester's unanswered message (a wait ends with the team's reply, and the requester's
 -- message ends a pending, so it is not paused).
 create function private.sla_due_of(
-  t public.tickets, g public.sla_targets, s public.ticket_sla, p_target public.sla_target, p_share numeric default 1
-) returns timestamptz
+  t public.tickets, g public.sla_targets, s public.ticket_sla, p_target public.sla_target, p_shares numeric[] default '{1}'
+) returns timestamptz[]
 language plpgsql stable security definer set search_path = '' as $$
+declare
+  paused numeric := case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60;
 begin
   return case p_target
     when 'first_response' then private.sla_add(t.workspace_id, g.business_hours, t.created_at,
-      g.first_response_minutes * p_share + case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60)
+      array(select g.first_response_minutes * x.share + paused from unnest(p_shares) with ordinality x(share, i) order by x.i))
     when 'resolution' then private.sla_add(t.workspace_id, g.business_hours, t.created_at,
-      g.resolution_minutes * p_share + case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60)
-    when 'next_response' then private.sla_add(t.workspace_id, g.business_hours, s.waiting_since, g.next_response_minutes * p_share)
+      array(select g.resolution_minutes * x.share + paused from unnest(p_shares) with ordinality x(share, i) order by x.i))
+    when 'next_response' then private.sla_add(t.workspace_id, g.business_hours, s.waiting_since,
+      array(select g.next_response_minutes * x.share from unnest(p_shares) with ordinality x(share, i) order by x.i))
   end;
 end $$;
 
@@ -257,6 +281,8 @@ declare
   candidate public.sla_target;
   next_target public.sla_target;
   next_due timestamptz;
+  next_warn timestamptz;
+  dues timestamptz[];
   fresh boolean := false;
 begin
   select * into t from public.tickets where id = p_ticket_id;
@@ -276,7 +302,7 @@ begin
   end if;
 
   if p_met is not null and g.workspace_id is not null then
-    due := private.sla_due_of(t, g, s, p_met);
+    due := (private.sla_due_of(t, g, s, p_met))[1];
     if due is not null then
       insert into public.sla_outcomes (ticket_id, workspace_id, target, started_at, due_at, decided_at, met, priority, assignee_id)
       values (t.id, t.workspace_id, p_met, case when p_met = 'next_response' then s.waiting_since else t.created_at end,
@@ -303,9 +329,10 @@ begin
       -- From the same start, with the same pause, a longer target falls due no sooner: a first response due
       -- first needn't be weighed against the resolution (a business-time walk fewer).
       continue when candidate = 'resolution' and next_target = 'first_response' and g.first_response_minutes <= g.resolution_minutes;
-      due := private.sla_due_of(t, g, s, candidate);
-      if due is not null and (next_due is null or due < next_due) then
-        next_due := due;
+      dues := private.sla_due_of(t, g, s, candidate, '{0.75, 1}');
+      if dues[2] is not null and (next_due is null or dues[2] < next_due) then
+        next_due := dues[2];
+        next_warn := dues[1];
         next_target := candidate;
       end if;
     end loop;
@@ -314,7 +341,7 @@ begin
   -- A breach seen stays seen while the same promise runs late.
   s.breached_at := case when next_target = s.target and next_due = s.due_at then s.breached_at end;
   s.started_at := case when next_target = 'next_response' then s.waiting_since when next_target is not null then t.created_at end;
-  s.warn_at := case when next_target is not null then private.sla_due_of(t, g, s, next_target, 0.75) end;
+  s.warn_at := next_warn;
   s.target := next_target;
   s.due_at := next_due;
   if fresh then
@@ -463,8 +490,8 @@ grant execute on function public.record_sla_breaches() to service_role;
 -- `db diff` doesn't see this statement (data, not schema): its migration carries it by hand.
 select cron.schedule('sla-breaches', '* * * * *', 'select public.record_sla_breaches()');
 
-revoke all on function private.sla_add(uuid, boolean, timestamptz, numeric),
-  private.sla_due_of(public.tickets, public.sla_targets, public.ticket_sla, public.sla_target, numeric),
+revoke all on function private.sla_add(uuid, boolean, timestamptz, numeric[]),
+  private.sla_due_of(public.tickets, public.sla_targets, public.ticket_sla, public.sla_target, numeric[]),
   private.sla_refresh(uuid, public.sla_target, timestamptz), private.sla_ticket_changed(), private.sla_message_posted(),
   private.sla_refresh_workspace(uuid), private.sla_holidays_changed() from public;
 
