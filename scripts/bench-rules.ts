@@ -36,7 +36,11 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 // BENCH_RULES_MATCH=0: requests no rule's conditions match, so the rules only look (the engine's own cost).
 const MATCH = process.env.BENCH_RULES_MATCH !== '0';
 /** The machine's load average (1, 5, 15 min), to print beside a figure. */
-const load = () => `load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`;
+const load = () =>
+  `load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`;
 const AGENTS = [
   'a0000000-0000-4000-8000-000000000001',
   'a0000000-0000-4000-8000-000000000002',
@@ -74,7 +78,11 @@ async function round(slug: string, token: string) {
         const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/create_ticket`, {
           method: 'POST',
           headers,
-          body: JSON.stringify({ p_workspace_slug: slug, p_subject: subject, p_body: MATCH ? 'It is urgent, please.' : 'Help.' }),
+          body: JSON.stringify({
+            p_workspace_slug: slug,
+            p_subject: subject,
+            p_body: MATCH ? 'It is urgent, please.' : 'Help.',
+          }),
         });
         await res.arrayBuffer();
         if (!res.ok) throw new Error(`create_ticket in ${slug}: ${res.status}`);
@@ -311,7 +319,13 @@ async function sweepRuns(c: pg.Client, pid: number, sql: string, due: (k: number
       runs.push({ run: `${label} ${i + 1}`, tickets: r.n, cpu: r.cpu, wall: r.wall, load: load() });
     }
   console.table(
-    runs.map((r) => ({ run: r.run, tickets: r.tickets, 'db CPU ms': r.cpu.toFixed(0), 'wall ms': r.wall.toFixed(0), load: r.load })),
+    runs.map((r) => ({
+      run: r.run,
+      tickets: r.tickets,
+      'db CPU ms': r.cpu.toFixed(0),
+      'wall ms': r.wall.toFixed(0),
+      load: r.load,
+    })),
   );
   const of = (label: string) => runs.filter((r) => r.run.startsWith(label));
   const cpu = (label: string) => median(of(label).map((r) => r.cpu));
@@ -319,7 +333,10 @@ async function sweepRuns(c: pg.Client, pid: number, sql: string, due: (k: number
   const perTicket = cpu('all due') / Math.max(1, median(busy.map((r) => r.tickets)));
   console.log(
     `median database CPU a run: nothing due ${cpu('nothing due').toFixed(0)} ms, 100 due ${cpu('100 due').toFixed(0)} ms, ` +
-      `1 000 due ${cpu('1 000 due').toFixed(0)} ms, all due ${cpu('all due').toFixed(0)} ms (${range(busy.map((r) => r.cpu), 0)}; ` +
+      `1 000 due ${cpu('1 000 due').toFixed(0)} ms, all due ${cpu('all due').toFixed(0)} ms (${range(
+        busy.map((r) => r.cpu),
+        0,
+      )}; ` +
       `${perTicket.toFixed(2)} ms a ticket); target ≤ ${TARGET_SWEEP_MS} ms` +
       `${Math.max(...runs.map((r) => r.cpu)) > TARGET_SWEEP_MS ? '  ← MISSED' : ''}. CPU is sampled in 10 ms ticks.`,
   );
