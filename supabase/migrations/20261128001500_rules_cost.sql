@@ -410,6 +410,47 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.record_sla_breaches()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  breached uuid[];
+  r record;
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  with due as (
+    select s.ticket_id from public.ticket_sla s
+     where s.due_at is not null and s.breached_at is null and s.due_at <= now()
+     order by s.due_at
+     limit 1000
+     for no key update skip locked
+  ), seen as (
+    update public.ticket_sla s set breached_at = now() from due where s.ticket_id = due.ticket_id
+    returning s.*
+  ), missed as (
+    insert into public.sla_outcomes (ticket_id, workspace_id, target, started_at, due_at, decided_at, met, priority, assignee_id)
+    select seen.ticket_id, seen.workspace_id, seen.target, seen.started_at, seen.due_at, now(), false, t.priority, t.assignee_id
+      from seen join public.tickets t on t.id = seen.ticket_id
+    on conflict (ticket_id, target, started_at) do nothing
+  ), logged as (
+    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
+    select seen.ticket_id, seen.workspace_id, null, 'sla_breach', seen.due_at::text, seen.target::text from seen
+    returning ticket_id
+  )
+  select array_agg(logged.ticket_id) into breached from logged;
+  for r in select t.id, t.workspace_id, t.assignee_id from public.tickets t
+            where t.id = any(breached) and t.assignee_id is not null loop
+    perform private.notify_member(r.workspace_id, r.assignee_id, 'sla_warning', r.id, null, null);
+  end loop;
+  return coalesce(cardinality(breached), 0);
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION public.run_waiting_rules()
  RETURNS integer
  LANGUAGE plpgsql
