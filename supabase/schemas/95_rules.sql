@@ -518,8 +518,8 @@ create constraint trigger messages_rules after insert on public.messages deferra
 
 -- The waiting rules' sweep (pg_cron, every minute): per enabled waiting rule, in order, the tickets that
 -- entered its status at least its business hours ago; each is looked at once per stint (its row goes,
--- whether the conditions held or not). At most 1 000 tickets a run (about 1.6 s of database CPU at the
--- 1.6 ms a ticket bench:rules measured); tickets someone holds wait for the
+-- whether the conditions held or not). At most 1 000 tickets a run (0.7–0.8 s of database CPU at the
+-- 0.7 ms a ticket bench:rules measured, docs/decisions/069-rules-cost.md); tickets someone holds wait for the
 -- next run. It acts as the platform does through the API (service_role), so a reply it sends is emailed and an
 -- assignment notified, as inbound-email's are. The number of tickets looked at.
 create function public.run_waiting_rules() returns integer
