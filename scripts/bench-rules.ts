@@ -1,16 +1,21 @@
-// npm run bench:rules: issue 28's two figures for rules (docs/decisions/061-rules.md), on one fresh local
-// stack.
+// npm run bench:rules: issue 28's two figures for rules (docs/decisions/061-rules.md,
+// docs/decisions/069-rules-cost.md), on one fresh local stack.
 //  1. create_ticket's p50/p95 through PostgREST (as the portal calls it) in a workspace with five active
 //     rules, SLA targets in business hours and automatic assignment (round robin), beside an identical
 //     workspace with none of them (today's create_ticket), in alternating rounds; the ratio of the two.
-//     Target: p95 with ≤ 1.5× without. Half the subjects ask for a refund, so rules act, not only look.
-//  2. The waiting rules' sweep (run_waiting_rules, what pg_cron runs every minute) over BENCH_SWEEP_TICKETS
-//     tickets (seed:bulk's, 100 000 by default) watched by a waiting rule: the database CPU of a run with
-//     nothing due, and of runs that find every ticket due (each run acts on at most its cap). Target:
-//     ≤ 2 s of database CPU a run at 1 M tickets.
-// Noisy on a shared machine: read the range of the rounds.
+//     Target: p95 with ≤ 1.5× without. Half the subjects ask for a refund and every body says "urgent", so
+//     rules act, not only look (BENCH_RULES_MATCH=0: nothing matches, the rules only look).
+//     BENCH_PROFILE=1 adds a round per workspace with track_functions on: the database functions' time
+//     per ticket created (self time: the function's own statements), to see where the difference goes.
+//  2. The scheduler's sweeps over BENCH_SWEEP_TICKETS tickets (seed:bulk's, 100 000 by default): the
+//     waiting rules' (run_waiting_rules) with one rule watching the biggest status, and the SLA breaches'
+//     (record_sla_breaches) with a due time on every ticket in the backlog; each what pg_cron runs every
+//     minute. The database CPU of a run with nothing due, with 100 and 1 000 tickets due, and of runs that
+//     find everything due (each acts on at most its cap). Target: ≤ 2 s of database CPU a run at 1 M
+//     tickets.
+// Noisy on a shared machine: read the range of the rounds; the load average is printed beside each figure.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=4 BENCH_CONNECTIONS=4 BENCH_SWEEP_TICKETS=100000 npm run bench:rules
-//   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second)
+//   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_PROJECT_DIR below)
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -27,6 +32,15 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const SWEEP_TICKETS = Number(process.env.BENCH_SWEEP_TICKETS ?? 100_000);
 const TARGET_RATIO = 1.5;
 const TARGET_SWEEP_MS = 2000;
+const PROFILE = process.env.BENCH_PROFILE === '1';
+// BENCH_RULES_MATCH=0: requests no rule's conditions match, so the rules only look (the engine's own cost).
+const MATCH = process.env.BENCH_RULES_MATCH !== '0';
+/** The machine's load average (1, 5, 15 min), to print beside a figure. */
+const load = () =>
+  `load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`;
 const AGENTS = [
   'a0000000-0000-4000-8000-000000000001',
   'a0000000-0000-4000-8000-000000000002',
@@ -36,7 +50,15 @@ const CUSTOMER = { id: 'c0000000-0000-4000-8000-000000000001', email: 'customer@
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-rules-'));
 chmodSync(dir, 0o755);
-const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
+// BENCH_PROJECT_DIR=<a checkout's folder>: that version's database (its supabase/migrations), timed with this
+// bench, to compare before and after a change in runs back to back (`git archive <commit> supabase | tar -x -C <dir>`).
+const stack = await startStack({
+  port: 0,
+  dir: path.join(dir, 'data'),
+  ephemeral: true,
+  log: () => undefined,
+  projectDir: process.env.BENCH_PROJECT_DIR,
+});
 
 /** Nearest-rank percentile of sorted values. */
 const percentile = (sorted: number[], p: number) =>
@@ -51,12 +73,16 @@ async function round(slug: string, token: string) {
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < until) {
-        const subject = k++ % 2 ? 'Printer on fire' : 'Refund for a double charge';
+        const subject = k++ % 2 || !MATCH ? 'Printer on fire' : 'Refund for a double charge';
         const started = performance.now();
         const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/create_ticket`, {
           method: 'POST',
           headers,
-          body: JSON.stringify({ p_workspace_slug: slug, p_subject: subject, p_body: 'It is urgent, please.' }),
+          body: JSON.stringify({
+            p_workspace_slug: slug,
+            p_subject: subject,
+            p_body: MATCH ? 'It is urgent, please.' : 'Help.',
+          }),
         });
         await res.arrayBuffer();
         if (!res.ok) throw new Error(`create_ticket in ${slug}: ${res.status}`);
@@ -204,16 +230,116 @@ async function createFigure() {
   console.log(
     `median p50: today ${median(rows.map((r) => r.plain.p50)).toFixed(1)} ms, with rules ${median(rows.map((r) => r.rules.p50)).toFixed(1)} ms; ` +
       `median p95: today ${median(rows.map((r) => r.plain.p95)).toFixed(1)} ms, with rules ${median(rows.map((r) => r.rules.p95)).toFixed(1)} ms;` +
-      ` ratio ${ratio.toFixed(2)} (rounds ${range(ratios)}), target ≤ ${TARGET_RATIO}${ratio > TARGET_RATIO ? '  ← MISSED' : ''}; ${fired} firings`,
+      ` ratio ${ratio.toFixed(2)} (rounds ${range(ratios)}), target ≤ ${TARGET_RATIO}${ratio > TARGET_RATIO ? '  ← MISSED' : ''}; ${fired} firings; ${load()}`,
   );
+  if (PROFILE) await profile(token);
 }
 
-/** The sweep's database CPU (ms) and what it returned, measured on its own backend. */
-async function sweepOnce(c: pg.Client, pid: number) {
+/**
+ * One round per workspace with track_functions on: each database function's calls, total and self time
+ * (its own statements, not the functions it calls) per ticket created, the workspace with rules beside
+ * the one without, the 20 biggest by self time. The backends report their counts when idle (at most
+ * 10 s later), hence the wait.
+ */
+async function profile(token: string) {
+  await superuser(stack, async (c) => {
+    await c.query(`alter system set track_functions = 'all'`);
+    await c.query('select pg_reload_conf()');
+  });
+  const per = new Map<string, { plain?: FunctionTimes; rules?: FunctionTimes }>();
+  for (const [slug, key] of [
+    ['bench-plain', 'plain'],
+    ['bench-rules', 'rules'],
+  ] as const) {
+    await superuser(stack, (c) => c.query('select pg_stat_reset()'));
+    const { n } = await round(slug, token);
+    await new Promise((r) => setTimeout(r, 11_000));
+    const { rows } = await superuser(stack, (c) =>
+      c.query(
+        `select schemaname || '.' || funcname as name, sum(calls)::float8 as calls, sum(total_time)::float8 as total,
+                sum(self_time)::float8 as self
+           from pg_stat_user_functions where schemaname in ('public', 'private') group by 1`,
+      ),
+    );
+    for (const r of rows)
+      per.set(r.name, { ...per.get(r.name), [key]: { calls: r.calls / n, total: r.total / n, self: r.self / n } });
+  }
+  await superuser(stack, async (c) => {
+    await c.query('alter system reset track_functions');
+    await c.query('select pg_reload_conf()');
+  });
+  const sum = (k: 'plain' | 'rules') => [...per.values()].reduce((a, f) => a + (f[k]?.self ?? 0), 0);
+  console.log(
+    `\nDatabase functions per ticket created (track_functions; ms of self time, all functions: ` +
+      `today ${sum('plain').toFixed(2)}, with rules ${sum('rules').toFixed(2)}); ${load()}`,
+  );
+  console.table(
+    [...per.entries()]
+      .sort((a, b) => (b[1].rules?.self ?? 0) - (a[1].rules?.self ?? 0))
+      .slice(0, 20)
+      .map(([name, f]) => ({
+        function: name,
+        'today calls': (f.plain?.calls ?? 0).toFixed(1),
+        'today self ms': (f.plain?.self ?? 0).toFixed(3),
+        'rules calls': (f.rules?.calls ?? 0).toFixed(1),
+        'rules self ms': (f.rules?.self ?? 0).toFixed(3),
+        'rules total ms': (f.rules?.total ?? 0).toFixed(3),
+      })),
+  );
+}
+interface FunctionTimes {
+  calls: number;
+  total: number;
+  self: number;
+}
+
+/** A sweep's database CPU (ms) and wall time, and what it returned, measured on its own backend. */
+async function sweepOnce(c: pg.Client, pid: number, sql: string) {
   const before = cpuMs([pid])!;
   const started = performance.now();
-  const n = Number((await c.query('select public.run_waiting_rules() as n')).rows[0].n);
+  const n = Number((await c.query(sql)).rows[0].n);
   return { cpu: cpuMs([pid])! - before, wall: performance.now() - started, n };
+}
+
+/**
+ * One sweep's runs: five with nothing due, three with 100 due, three with 1 000 due, three with
+ * everything due (`due(k)` makes k more rows due, null: all of them); each row of the table is a run.
+ */
+async function sweepRuns(c: pg.Client, pid: number, sql: string, due: (k: number | null) => Promise<unknown>) {
+  const runs: { run: string; tickets: number; cpu: number; wall: number; load: string }[] = [];
+  for (const [label, k, times] of [
+    ['nothing due', 0, 5],
+    ['100 due', 100, 3],
+    ['1 000 due', 1000, 3],
+    ['all due', null, 3],
+  ] as const)
+    for (let i = 0; i < times; i++) {
+      if (k !== 0 && (k !== null || i === 0)) await due(k);
+      const r = await sweepOnce(c, pid, sql);
+      runs.push({ run: `${label} ${i + 1}`, tickets: r.n, cpu: r.cpu, wall: r.wall, load: load() });
+    }
+  console.table(
+    runs.map((r) => ({
+      run: r.run,
+      tickets: r.tickets,
+      'db CPU ms': r.cpu.toFixed(0),
+      'wall ms': r.wall.toFixed(0),
+      load: r.load,
+    })),
+  );
+  const of = (label: string) => runs.filter((r) => r.run.startsWith(label));
+  const cpu = (label: string) => median(of(label).map((r) => r.cpu));
+  const busy = of('all due');
+  const perTicket = cpu('all due') / Math.max(1, median(busy.map((r) => r.tickets)));
+  console.log(
+    `median database CPU a run: nothing due ${cpu('nothing due').toFixed(0)} ms, 100 due ${cpu('100 due').toFixed(0)} ms, ` +
+      `1 000 due ${cpu('1 000 due').toFixed(0)} ms, all due ${cpu('all due').toFixed(0)} ms (${range(
+        busy.map((r) => r.cpu),
+        0,
+      )}; ` +
+      `${perTicket.toFixed(2)} ms a ticket); target ≤ ${TARGET_SWEEP_MS} ms` +
+      `${Math.max(...runs.map((r) => r.cpu)) > TARGET_SWEEP_MS ? '  ← MISSED' : ''}. CPU is sampled in 10 ms ticks.`,
+  );
 }
 
 async function sweepFigure() {
@@ -230,9 +356,13 @@ async function sweepFigure() {
   ]);
   await superuser(stack, async (c) => {
     // This run's sweeps are the only ones: pg_cron's every minute would race the bulk updates below.
-    await c.query(`update cron.job set active = false where jobname = 'waiting-rules'`);
+    await c.query(`update cron.job set active = false where jobname in ('waiting-rules', 'sla-breaches')`);
+    // The breach sweep emails each assignee through notify (net.http_post, as in production); the requests
+    // go to a closed port here, so thousands of emails don't load the machine the figures come from.
+    await c.query(`update vault.secrets set secret = 'http://127.0.0.1:9' where name = 'project_url'`);
     const pid = (await c.query('select pg_backend_pid() as pid')).rows[0].pid as number;
     const ws = (await c.query(`select id from workspaces where slug = 'acme'`)).rows[0].id;
+    const total = (await c.query('select count(*)::int as n from tickets')).rows[0].n as number;
     // Business hours (the sweep's threshold is business time), and a waiting rule on the biggest status.
     await c.query(
       `insert into business_hours (workspace_id, weekday, opens, closes)
@@ -257,45 +387,50 @@ async function sweepFigure() {
     ]);
     const backfill = { cpu: cpuMs([pid])! - before, wall: performance.now() - made };
     const watched = Number((await c.query('select count(*) from rule_waits')).rows[0].count);
-    // Every watch starts now: nothing is due.
+    // Every watch starts now: nothing is due; due(k) backdates k more by a week.
     await c.query(`update rule_waits set since = now()`);
     await c.query('vacuum analyze rule_waits');
-    const idle = [];
-    for (let i = 0; i < 5; i++) idle.push(await sweepOnce(c, pid));
-    // Every watch is a week old: all due; each run takes its cap.
-    await c.query(`update rule_waits set since = now() - interval '7 days'`);
-    await c.query('vacuum analyze rule_waits');
-    const busy = [];
-    for (let i = 0; i < 3; i++) busy.push(await sweepOnce(c, pid));
-    const total = (await c.query('select count(*)::int as n from tickets')).rows[0].n as number;
     console.log(
-      `\nThe waiting rules' sweep: ${total} tickets in the database, ${watched} watched by one rule (status ${status})`,
+      `\nThe waiting rules' sweep: ${total} tickets in the database, ${watched} watched by one rule (status ${status}); ` +
+        `making the rule (watching them): ${backfill.cpu.toFixed(0)} ms database CPU, ${backfill.wall.toFixed(0)} ms; ${load()}`,
+    );
+    await sweepRuns(c, pid, 'select public.run_waiting_rules() as n', (k) =>
+      c.query(
+        k === null
+          ? `update rule_waits set since = now() - interval '7 days'`
+          : `update rule_waits set since = now() - interval '7 days'
+              where ctid = any (array(select ctid from rule_waits where since > now() - interval '1 day' limit $1))`,
+        k === null ? [] : [k],
+      ),
+    );
+
+    // The breach sweep: a first-response due time tomorrow on every open ticket, as SLA targets would have
+    // given them. Written outside the realtime publication (hundreds of thousands of changes nobody listens
+    // to), which takes the table back before the sweep runs.
+    await c.query('alter publication supabase_realtime drop table ticket_sla');
+    await c.query(
+      `insert into ticket_sla (ticket_id, workspace_id, target, started_at, due_at, warn_at)
+       select id, workspace_id, 'first_response', created_at, now() + interval '1 day', now() + interval '18 hours'
+         from tickets where workspace_id = $1 and private.is_open(status)`,
+      [ws],
+    );
+    await c.query('alter publication supabase_realtime add table ticket_sla');
+    await c.query('vacuum analyze ticket_sla');
+    const promised = (await c.query('select count(*)::int as n from ticket_sla where workspace_id = $1', [ws])).rows[0]
+      .n as number;
+    console.log(`\nThe SLA breach sweep: ${total} tickets in the database, ${promised} with a due time; ${load()}`);
+    await sweepRuns(c, pid, 'select public.record_sla_breaches() as n', (k) =>
+      c.query(
+        k === null
+          ? `update ticket_sla set due_at = now() - interval '1 minute' where breached_at is null`
+          : `update ticket_sla set due_at = now() - interval '1 minute'
+              where ticket_id = any (array(select ticket_id from ticket_sla where breached_at is null and due_at > now() limit $1))`,
+        k === null ? [] : [k],
+      ),
     );
     console.log(
-      `making the rule (watching the ${watched} tickets): ${backfill.cpu.toFixed(0)} ms database CPU, ${backfill.wall.toFixed(0)} ms`,
-    );
-    console.table([
-      ...idle.map((r, i) => ({
-        run: `nothing due ${i + 1}`,
-        tickets: r.n,
-        'db CPU ms': r.cpu.toFixed(0),
-        'wall ms': r.wall.toFixed(0),
-      })),
-      ...busy.map((r, i) => ({
-        run: `all due ${i + 1}`,
-        tickets: r.n,
-        'db CPU ms': r.cpu.toFixed(0),
-        'wall ms': r.wall.toFixed(0),
-      })),
-    ]);
-    const idleCpu = median(idle.map((r) => r.cpu));
-    const busyCpu = median(busy.map((r) => r.cpu));
-    const perTicket = busyCpu / Math.max(1, median(busy.map((r) => r.n)));
-    console.log(
-      `median database CPU a run: nothing due ${idleCpu.toFixed(0)} ms, all due ${busyCpu.toFixed(0)} ms ` +
-        `(${perTicket.toFixed(2)} ms a ticket); target ≤ ${TARGET_SWEEP_MS} ms${busyCpu > TARGET_SWEEP_MS ? '  ← MISSED' : ''}. ` +
-        'A run reads only what is due (an index range per rule) and acts on at most its cap, so at 1 M tickets a run costs the same; ' +
-        'CPU is sampled in 10 ms ticks.',
+      'A run reads only what is due (an index range: rule_waits by rule and since, ticket_sla by due time where not ' +
+        'yet breached), so nothing due costs the same at any size; a run acts on at most its cap.',
     );
   });
 }

@@ -71,7 +71,9 @@ begin
   end if;
   insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to")
   values (r.ticket_id, r.workspace_id, auth.uid(), case when tg_op = 'INSERT' then 'tag_added' else 'tag_removed' end, tag_name);
-  update public.tickets set updated_at = now() where id = r.ticket_id;
+  -- Not when this transaction changed the ticket already (its updated_at is now(): a new ticket a rule
+  -- tags, a second tag): that change reloads the pages at the same commit.
+  update public.tickets set updated_at = now() where id = r.ticket_id and updated_at <> now();
   return null;
 end $$;
 create trigger ticket_tags_history after insert or delete on public.ticket_tags

@@ -97,6 +97,13 @@ begin
      group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
     on conflict (workspace_id, kind, span, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds;
   elsif tg_op = 'UPDATE' then
+    -- Most updates (an assignment, a priority, a status short of solved, the latest message's time) move
+    -- no rollup: one look at the changed rows, not the two upserts' queries (docs/decisions/069-rules-cost.md).
+    if not exists (select 1 from new_tickets n join old_tickets o using (id)
+                    where (n.created_at, n.solved_at, n.first_response_at, n.spam_at is null, n.trashed_at is null)
+                          is distinct from (o.created_at, o.solved_at, o.first_response_at, o.spam_at is null, o.trashed_at is null)) then
+      return null;
+    end if;
     -- A ticket in Spam or Trash counts nowhere (54_spam_trash_split.sql): its times are read as empty, so
     -- going there takes it out of the rollups and coming back puts it in again.
     insert into private.report_slots as s (workspace_id, slot, created, solved)

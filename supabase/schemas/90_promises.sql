@@ -68,38 +68,55 @@ begin
             from private.business_periods(p_workspace_id, p_from, p_to) p);
 end $$;
 
--- The instant N business minutes after t (t itself for 0 or less; null if the workspace is closed for
--- a whole year, holidays throughout). Walks the periods a week and a day at a time. Lengths are added
--- as seconds, never as days: a day-long interval would follow the session's time zone over a DST change.
-create function private.business_minutes_add(p_workspace_id uuid, p_at timestamptz, p_minutes numeric)
-returns timestamptz
+-- The instants N1 ≤ N2 ≤ … business minutes after t, in one walk (t itself for 0 or less; null if the
+-- workspace is closed for a whole year, holidays throughout): a due time and its 75 % point read the
+-- periods once. Walks the periods a week and a day at a time. Lengths are added as seconds, never as
+-- days: a day-long interval would follow the session's time zone over a DST change.
+create function private.business_minutes_add_each(p_workspace_id uuid, p_at timestamptz, p_minutes numeric[])
+returns timestamptz[]
 language plpgsql stable security definer set search_path = '' as $$
 declare
-  remaining numeric := p_minutes * 60;
+  instants timestamptz[] := '{}';
+  k integer := 1;
+  n integer := coalesce(array_length(p_minutes, 1), 0);
+  passed numeric := 0;
   window_start timestamptz := p_at;
   window_end timestamptz;
   p record;
   len numeric;
 begin
-  if remaining <= 0 then
-    return p_at;
-  end if;
+  while k <= n and p_minutes[k] <= 0 loop
+    instants := instants || p_at;
+    k := k + 1;
+  end loop;
   for i in 1..46 loop
+    exit when k > n;
     window_end := window_start + make_interval(secs => 8 * 86400);
     for p in select * from private.business_periods(p_workspace_id, window_start, window_end) loop
       len := extract(epoch from p.closes_at - p.opens_at);
-      if len >= remaining then
-        return p.opens_at + make_interval(secs => remaining::double precision);
-      end if;
-      remaining := remaining - len;
+      while k <= n and p_minutes[k] * 60 - passed <= len loop
+        instants := instants || (p.opens_at + make_interval(secs => (p_minutes[k] * 60 - passed)::double precision));
+        k := k + 1;
+      end loop;
+      exit when k > n;
+      passed := passed + len;
     end loop;
     window_start := window_end;
   end loop;
-  return null;
+  return instants || array_fill(null::timestamptz, array[n - k + 1]);
+end $$;
+
+-- The instant N business minutes after t (the walk above, for one).
+create function private.business_minutes_add(p_workspace_id uuid, p_at timestamptz, p_minutes numeric)
+returns timestamptz
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return (private.business_minutes_add_each(p_workspace_id, p_at, array[p_minutes]))[1];
 end $$;
 
 revoke all on function private.business_periods(uuid, timestamptz, timestamptz),
   private.business_minutes_between(uuid, timestamptz, timestamptz),
+  private.business_minutes_add_each(uuid, timestamptz, numeric[]),
   private.business_minutes_add(uuid, timestamptz, numeric) from public;
 
 -- The week's hours in one call, replacing what was there (one transaction: never half a week).
@@ -216,30 +233,37 @@ create table public.sla_outcomes (
 );
 create index sla_outcomes_workspace_idx on public.sla_outcomes (workspace_id, decided_at);
 
--- N minutes after p_from, in business or calendar time.
-create function private.sla_add(p_workspace_id uuid, p_business boolean, p_from timestamptz, p_minutes numeric)
-returns timestamptz
+-- N1 ≤ N2 ≤ … minutes after p_from, in business or calendar time.
+create function private.sla_add(p_workspace_id uuid, p_business boolean, p_from timestamptz, p_minutes numeric[])
+returns timestamptz[]
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return case when p_business then private.business_minutes_add(p_workspace_id, p_from, p_minutes)
-              else p_from + make_interval(secs => (p_minutes * 60)::double precision) end;
+  if p_business then
+    return private.business_minutes_add_each(p_workspace_id, p_from, p_minutes);
+  end if;
+  return array(select p_from + make_interval(secs => (m.n * 60)::double precision)
+                 from unnest(p_minutes) with ordinality m(n, i) order by m.i);
 end $$;
 
--- When a target of this ticket falls due, its clock's pauses included (null: no such target). A first
+-- When a target of this ticket falls due, its clock's pauses included (null: no such target), at each
+-- share of it (ascending: [0.75, 1] is the amber point and the due time, in one walk). A first
 -- response and the resolution run from the ticket's creation, less the time paused; a next response
 -- from the requester's unanswered message (a wait ends with the team's reply, and the requester's
 -- message ends a pending, so it is not paused).
 create function private.sla_due_of(
-  t public.tickets, g public.sla_targets, s public.ticket_sla, p_target public.sla_target, p_share numeric default 1
-) returns timestamptz
+  t public.tickets, g public.sla_targets, s public.ticket_sla, p_target public.sla_target, p_shares numeric[] default '{1}'
+) returns timestamptz[]
 language plpgsql stable security definer set search_path = '' as $$
+declare
+  paused numeric := case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60;
 begin
   return case p_target
     when 'first_response' then private.sla_add(t.workspace_id, g.business_hours, t.created_at,
-      g.first_response_minutes * p_share + case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60)
+      array(select g.first_response_minutes * x.share + paused from unnest(p_shares) with ordinality x(share, i) order by x.i))
     when 'resolution' then private.sla_add(t.workspace_id, g.business_hours, t.created_at,
-      g.resolution_minutes * p_share + case when g.business_hours then s.paused_business_seconds else s.paused_seconds end / 60)
-    when 'next_response' then private.sla_add(t.workspace_id, g.business_hours, s.waiting_since, g.next_response_minutes * p_share)
+      array(select g.resolution_minutes * x.share + paused from unnest(p_shares) with ordinality x(share, i) order by x.i))
+    when 'next_response' then private.sla_add(t.workspace_id, g.business_hours, s.waiting_since,
+      array(select g.next_response_minutes * x.share from unnest(p_shares) with ordinality x(share, i) order by x.i))
   end;
 end $$;
 
@@ -257,6 +281,9 @@ declare
   candidate public.sla_target;
   next_target public.sla_target;
   next_due timestamptz;
+  next_warn timestamptz;
+  dues timestamptz[];
+  fresh boolean := false;
 begin
   select * into t from public.tickets where id = p_ticket_id;
   select * into g from public.sla_targets where workspace_id = t.workspace_id and priority = t.priority;
@@ -266,11 +293,16 @@ begin
     if g.workspace_id is null then
       return;
     end if;
-    insert into public.ticket_sla (ticket_id, workspace_id) values (t.id, t.workspace_id) returning * into s;
+    -- A new row, written once below with its due time.
+    fresh := true;
+    s.ticket_id := t.id;
+    s.workspace_id := t.workspace_id;
+    s.paused_seconds := 0;
+    s.paused_business_seconds := 0;
   end if;
 
   if p_met is not null and g.workspace_id is not null then
-    due := private.sla_due_of(t, g, s, p_met);
+    due := (private.sla_due_of(t, g, s, p_met))[1];
     if due is not null then
       insert into public.sla_outcomes (ticket_id, workspace_id, target, started_at, due_at, decided_at, met, priority, assignee_id)
       values (t.id, t.workspace_id, p_met, case when p_met = 'next_response' then s.waiting_since else t.created_at end,
@@ -294,32 +326,45 @@ begin
       continue when candidate = 'first_response' and (t.first_response_at is not null or g.first_response_minutes is null);
       continue when candidate = 'next_response' and (s.waiting_since is null or g.next_response_minutes is null);
       continue when candidate = 'resolution' and g.resolution_minutes is null;
-      due := private.sla_due_of(t, g, s, candidate);
-      if due is not null and (next_due is null or due < next_due) then
-        next_due := due;
+      -- From the same start, with the same pause, a longer target falls due no sooner: a first response due
+      -- first needn't be weighed against the resolution (a business-time walk fewer).
+      continue when candidate = 'resolution' and next_target = 'first_response' and g.first_response_minutes <= g.resolution_minutes;
+      dues := private.sla_due_of(t, g, s, candidate, '{0.75, 1}');
+      if dues[2] is not null and (next_due is null or dues[2] < next_due) then
+        next_due := dues[2];
+        next_warn := dues[1];
         next_target := candidate;
       end if;
     end loop;
   end if;
 
-  update public.ticket_sla
-     set target = next_target,
-         started_at = case when next_target = 'next_response' then s.waiting_since when next_target is not null then t.created_at end,
-         due_at = next_due,
-         warn_at = case when next_target is not null then private.sla_due_of(t, g, s, next_target, 0.75) end,
-         -- A breach seen stays seen while the same promise runs late.
-         breached_at = case when next_target = s.target and next_due = s.due_at then s.breached_at end,
-         waiting_since = s.waiting_since,
-         paused_at = s.paused_at,
-         paused_seconds = s.paused_seconds,
-         paused_business_seconds = s.paused_business_seconds
-   where ticket_id = t.id;
+  -- A breach seen stays seen while the same promise runs late.
+  s.breached_at := case when next_target = s.target and next_due = s.due_at then s.breached_at end;
+  s.started_at := case when next_target = 'next_response' then s.waiting_since when next_target is not null then t.created_at end;
+  s.warn_at := next_warn;
+  s.target := next_target;
+  s.due_at := next_due;
+  if fresh then
+    insert into public.ticket_sla values (s.*);
+  else
+    update public.ticket_sla
+       set (target, started_at, due_at, warn_at, breached_at, waiting_since, paused_at, paused_seconds, paused_business_seconds)
+         = (s.target, s.started_at, s.due_at, s.warn_at, s.breached_at, s.waiting_since, s.paused_at, s.paused_seconds,
+            s.paused_business_seconds)
+     where ticket_id = t.id;
+  end if;
 end $$;
 
 -- A new ticket starts its clocks; a status, priority or first response moves them.
 create function private.sla_ticket_changed() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
+  -- Named in the update without a change (a message's bookkeeping sets first_response_at to itself): the
+  -- promise is as it was (docs/decisions/069-rules-cost.md).
+  if tg_op = 'UPDATE' and (new.status, new.priority, new.first_response_at, new.spam_at, new.trashed_at)
+                          is not distinct from (old.status, old.priority, old.first_response_at, old.spam_at, old.trashed_at) then
+    return null;
+  end if;
   perform private.sla_refresh(new.id,
     case when tg_op = 'UPDATE' and old.first_response_at is null and new.first_response_at is not null then 'first_response'
          when tg_op = 'UPDATE' and new.status = 'solved' and old.status not in ('solved', 'closed') then 'resolution'
@@ -404,7 +449,9 @@ grant execute on function public.save_sla_targets(uuid, jsonb) to authenticated,
 -- The breach sweep (pg_cron, every minute): each due time passed and not yet seen becomes a missed
 -- outcome and an event in the ticket's history (no actor: the platform), and the ticket's assignee hears
 -- of it (private.notify_member, the "SLA warnings" of their notification settings: in the app, by email).
--- Rows someone holds are left for the next run.
+-- Rows someone holds are left for the next run. At most 1 000 a run (about a quarter of a second of
+-- database CPU; 5 000 took 2.2–2.4 s, over issue 28's 2 s: docs/decisions/069-rules-cost.md): a backlog
+-- of breaches (a holiday removed, the stack back from a stop) drains at 1 000 a minute.
 create function public.record_sla_breaches() returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -418,7 +465,7 @@ begin
     select s.ticket_id from public.ticket_sla s
      where s.due_at is not null and s.breached_at is null and s.due_at <= now()
      order by s.due_at
-     limit 5000
+     limit 1000
      for no key update skip locked
   ), seen as (
     update public.ticket_sla s set breached_at = now() from due where s.ticket_id = due.ticket_id
@@ -445,8 +492,8 @@ grant execute on function public.record_sla_breaches() to service_role;
 -- `db diff` doesn't see this statement (data, not schema): its migration carries it by hand.
 select cron.schedule('sla-breaches', '* * * * *', 'select public.record_sla_breaches()');
 
-revoke all on function private.sla_add(uuid, boolean, timestamptz, numeric),
-  private.sla_due_of(public.tickets, public.sla_targets, public.ticket_sla, public.sla_target, numeric),
+revoke all on function private.sla_add(uuid, boolean, timestamptz, numeric[]),
+  private.sla_due_of(public.tickets, public.sla_targets, public.ticket_sla, public.sla_target, numeric[]),
   private.sla_refresh(uuid, public.sla_target, timestamptz), private.sla_ticket_changed(), private.sla_message_posted(),
   private.sla_refresh_workspace(uuid), private.sla_holidays_changed() from public;
 
@@ -545,11 +592,13 @@ create table public.member_availability (
 
 -- The assignment change just recorded in the ticket's history was Tend's, not the person whose
 -- request it ran in (a requester's create_ticket, say): it names no one ("Tend assigned it to …").
+-- plpgsql, so its plan is kept (docs/decisions/040-business-time-and-sla.md).
 create function private.by_tend(p_ticket_id uuid) returns void
-language sql security definer set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
+begin
   update public.ticket_events set actor_id = null
-   where id = (select max(e.id) from public.ticket_events e where e.ticket_id = p_ticket_id and e.type = 'assignee')
-$$;
+   where id = (select max(e.id) from public.ticket_events e where e.ticket_id = p_ticket_id and e.type = 'assignee');
+end $$;
 
 -- Gives the ticket to the next member by the workspace's mode; the member, or null (off, nobody
 -- available under the cap, or the ticket is assigned or not open). The settings row is locked for the

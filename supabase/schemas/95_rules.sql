@@ -444,14 +444,19 @@ begin
   if not found then
     return false;
   end if;
-  select coalesce(max(e.id), 0) into mark from public.ticket_events e where e.ticket_id = t.id;
+  if auth.uid() is not null then
+    select coalesce(max(e.id), 0) into mark from public.ticket_events e where e.ticket_id = t.id;
+  end if;
   insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to") values (t.id, t.workspace_id, null, 'rule', r.name);
   for a in select j.v from jsonb_array_elements(r.actions) j(v) loop
     perform private.rule_act(r, t.id, a);
   end loop;
-  update public.ticket_events set actor_id = null where ticket_id = t.id and id > mark and actor_id is not null;
-  update public.notifications set actor_id = null
-   where ticket_id = t.id and kind = 'assigned' and created_at = now() and actor_id is not distinct from auth.uid();
+  -- (Nobody's request, the sweep's: what the actions wrote names no one already.)
+  if mark is not null then
+    update public.ticket_events set actor_id = null where ticket_id = t.id and id > mark and actor_id is not null;
+    update public.notifications set actor_id = null
+     where ticket_id = t.id and kind = 'assigned' and created_at = now() and actor_id is not distinct from auth.uid();
+  end if;
   return true;
 end $$;
 
@@ -467,7 +472,10 @@ begin
             where x.workspace_id = (select t.workspace_id from public.tickets t where t.id = p_ticket_id)
               and x.event = p_event and x.enabled
             order by x.position, x.id loop
-    body := coalesce(body, private.rule_body(p_ticket_id, p_event));
+    -- The body is read once, and only for a rule whose conditions look at it.
+    if body is null and r.conditions @> '[{"field": "body"}]' then
+      body := private.rule_body(p_ticket_id, p_event);
+    end if;
     if private.rule_fire(r, p_ticket_id, p_event_key, body) then
       n := n + 1;
     end if;
@@ -510,8 +518,8 @@ create constraint trigger messages_rules after insert on public.messages deferra
 
 -- The waiting rules' sweep (pg_cron, every minute): per enabled waiting rule, in order, the tickets that
 -- entered its status at least its business hours ago; each is looked at once per stint (its row goes,
--- whether the conditions held or not). At most 1 000 tickets a run (about 1.6 s of database CPU at the
--- 1.6 ms a ticket bench:rules measured); tickets someone holds wait for the
+-- whether the conditions held or not). At most 1 000 tickets a run (0.7–0.8 s of database CPU at the
+-- 0.7 ms a ticket bench:rules measured, docs/decisions/069-rules-cost.md); tickets someone holds wait for the
 -- next run. It acts as the platform does through the API (service_role), so a reply it sends is emailed and an
 -- assignment notified, as inbound-email's are. The number of tickets looked at.
 create function public.run_waiting_rules() returns integer
@@ -544,7 +552,7 @@ begin
       continue when not found;
       -- The stint, by its start as a number: the same in every session's time zone.
       perform private.rule_fire(r, w.ticket_id, 'waited:' || extract(epoch from w.since)::text,
-                                private.rule_body(w.ticket_id, 'ticket_waited'));
+                                case when r.conditions @> '[{"field": "body"}]' then private.rule_body(w.ticket_id, 'ticket_waited') end);
       n := n + 1;
     end loop;
     exit when n >= 1000;
