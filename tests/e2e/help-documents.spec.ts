@@ -98,7 +98,9 @@ test('the same bytes for every signed-out reader: hashed CSP, ETag and 304, comp
   expect(brotliDecompressSync(brotli.body).equals(first.body)).toBe(true);
   expect(brotli.headers.etag).toBe(etag.replace(/"$/, '-br"'));
   expect(brotli.headers.vary).toContain('Accept-Encoding');
-  await expect.poll(async () => (await get({ 'Accept-Encoding': 'gzip' })).headers['content-encoding'], SOON).toBe('gzip');
+  await expect
+    .poll(async () => (await get({ 'Accept-Encoding': 'gzip' })).headers['content-encoding'], SOON)
+    .toBe('gzip');
   const gzipped = await get({ 'Accept-Encoding': 'gzip' });
   expect(gunzipSync(gzipped.body).equals(first.body)).toBe(true);
   expect((await get({ 'If-None-Match': gzipped.headers.etag! })).status).toBe(304);

@@ -95,6 +95,7 @@ describe('the island loader of a page the same for every reader', () => {
   it('is allowed by the sha256 of exactly its code, as React renders it', () => {
     const { code, hash } = islandLoader(assets);
     expect(hash).toBe(`sha256-${createHash('sha256').update(code).digest('base64')}`);
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: as islands.server.tsx renders the loader
     const html = renderToString(createElement('script', { dangerouslySetInnerHTML: { __html: code } }));
     expect(html).toBe(`<script>${code}</script>`);
   });

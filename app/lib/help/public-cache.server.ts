@@ -101,7 +101,8 @@ function open(slug: string): Promise<HelpCenterCache | null> {
 
 const sizeOf = (value: unknown) => JSON.stringify(value)?.length ?? 0;
 
-const young = (entry: Entry, maxAgeMs: number | undefined) => maxAgeMs === undefined || Date.now() - entry.at < maxAgeMs;
+const young = (entry: Entry, maxAgeMs: number | undefined) =>
+  maxAgeMs === undefined || Date.now() - entry.at < maxAgeMs;
 
 /** Whether `value` (an object rememberedForAnon gave) is still remembered: a load now would give it again. */
 function isRemembered(value: object): boolean {

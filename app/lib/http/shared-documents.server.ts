@@ -218,14 +218,18 @@ export async function keptDocument(asked: DocumentAsked): Promise<DocumentAnswer
   kept.delete(doc.address);
   kept.set(doc.address, doc);
   if (asked.method === 'GET') for (const effect of doc.repeat) effect();
-  const headers: Record<string, string> = { ...doc.headers, 'x-request-id': requestIdFrom(asked.headers.get('x-request-id')) };
+  const headers: Record<string, string> = {
+    ...doc.headers,
+    'x-request-id': requestIdFrom(asked.headers.get('x-request-id')),
+  };
   const known = matchingTag(doc, asked.headers.get('if-none-match'));
   if (known) {
     headers.etag = known;
     return { status: 304, headers, body: null };
   }
   let body = doc.body;
-  const encoding = doc.body.length >= COMPRESS_MIN_BYTES ? acceptedEncoding(asked.headers.get('accept-encoding')) : null;
+  const encoding =
+    doc.body.length >= COMPRESS_MIN_BYTES ? acceptedEncoding(asked.headers.get('accept-encoding')) : null;
   const encoded = encoding && doc.encoded[encoding];
   if (encoding && encoded === undefined) compress(doc, encoding);
   if (encoding && encoded instanceof Buffer) {
