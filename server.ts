@@ -145,6 +145,8 @@ async function runWorker() {
       dropUnreadBody(req);
       return;
     }
+    // Set when this request renders a page others without a session wait for (sendKeptDocument).
+    let rendering: Awaited<ReturnType<typeof sendKeptDocument>> = false;
     try {
       const pathname = (req.url ?? '/').split('?', 1)[0];
       if (req.method === 'GET' || req.method === 'HEAD') {
@@ -153,7 +155,8 @@ async function runWorker() {
           return;
         }
         if (pathname !== '/' && (await publicFiles.serve(pathname.slice(1), req, res))) return;
-        if (await sendKeptDocument(build, req, res)) return;
+        rendering = await sendKeptDocument(build, req, res);
+        if (rendering === true) return;
       }
       const { request, abort } = toRequest(req, res);
       const response = await handleRemix(request);
@@ -175,6 +178,7 @@ async function runWorker() {
       if (!res.headersSent) sendPlain(res, 500, 'Internal Server Error');
       else res.destroy();
     } finally {
+      if (typeof rendering === 'object') rendering.finished();
       dropUnreadBody(req);
     }
   });
@@ -244,10 +248,15 @@ const urlOf = (req: IncomingMessage) => new URL(`http://${req.headers.host ?? 'l
 
 /**
  * A page the app rendered once for every reader without a session and kept (entry.server.tsx), sent
- * without Remix while its data is current: no Request, no route matching, no loaders. False when there
- * is none for this request.
+ * without Remix while its data is current: no Request, no route matching, no loaders. True when sent;
+ * false when there is none for this request; or the rendering this request leads, to be `finished()`
+ * once Remix has answered (others asking for the same page meanwhile wait for it).
  */
-async function sendKeptDocument(build: ServerBuild, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+async function sendKeptDocument(
+  build: ServerBuild,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean | { finished(): void }> {
   const kept = (build.entry.module as { keptDocument?: typeof keptDocument }).keptDocument;
   if (!kept) return false;
   const answer = await kept({
@@ -261,6 +270,7 @@ async function sendKeptDocument(build: ServerBuild, req: IncomingMessage, res: S
     },
   });
   if (!answer) return false;
+  if ('finished' in answer) return answer;
   res.writeHead(answer.status, answer.headers);
   res.end(answer.body ?? undefined);
   return true;

@@ -141,6 +141,7 @@ export function keepDocument(
     bytes: body.length + 500,
   };
   kept.set(address, doc);
+  unshared.delete(address);
   addressCount.set(page, (addressCount.get(page) ?? 0) + 1);
   bytes += doc.bytes;
   while (bytes > MAX_BYTES && kept.size) drop(kept.values().next().value!);
@@ -199,22 +200,62 @@ function matchingTag(doc: Kept, ifNoneMatch: string | null): string | null {
   return null;
 }
 
+/** This request renders its address through Remix: call `finished` once Remix has answered it. */
+export interface DocumentRendering {
+  finished(): void;
+}
+
+/**
+ * Renders under way of an address a reader without a session asked for: the others asking for it
+ * meanwhile wait for that one and get the kept copy, rather than render it again each (20 readers of a
+ * page just changed, or just kept nowhere yet).
+ */
+const rendering = new Map<string, Promise<void>>();
+/** Addresses whose last render was not kept (not the same for every reader): nobody waits for those. */
+const unshared = new Set<string>();
+const UNSHARED_MAX = 10_000;
+
+function leadRendering(address: string): DocumentRendering {
+  let done!: () => void;
+  rendering.set(address, new Promise<void>((resolve) => (done = resolve)));
+  return {
+    finished() {
+      rendering.delete(address);
+      if (!kept.has(address)) {
+        if (unshared.size >= UNSHARED_MAX) unshared.clear();
+        unshared.add(address);
+      }
+      done();
+    },
+  };
+}
+
 /**
  * The kept document for this GET or HEAD of a reader without a session, when its data is still current;
- * null otherwise (Remix answers, and may keep it again). A GET is counted as the loaders would have.
+ * otherwise null, or the rendering this request leads (Remix answers, and may keep it again). A GET is
+ * counted as the loaders would have.
  */
-export async function keptDocument(asked: DocumentAsked): Promise<DocumentAnswer | null> {
-  if (!kept.size || (asked.method !== 'GET' && asked.method !== 'HEAD')) return null;
-  const doc = kept.get(addressOf(asked));
-  if (!doc || authCookiesIn(asked.headers.get('cookie') ?? '') !== '') return null;
+export async function keptDocument(asked: DocumentAsked): Promise<DocumentAnswer | DocumentRendering | null> {
+  if (asked.method !== 'GET' && asked.method !== 'HEAD') return null;
+  if (authCookiesIn(asked.headers.get('cookie') ?? '') !== '') return null;
+  const address = addressOf(asked);
+  let doc = kept.get(address);
+  if (!doc) {
+    const pending = rendering.get(address);
+    // A HEAD is never kept: it leads nothing.
+    if (!pending) return asked.method === 'GET' && !unshared.has(address) ? leadRendering(address) : null;
+    await pending;
+    doc = kept.get(address);
+    if (!doc) return null;
+  }
   for (const current of doc.current) {
     const now = current();
     if (now === false || (now !== true && !(await now))) {
       drop(doc);
-      return null;
+      return keptDocument(asked); // rendered again: by this request, or by the one already doing it
     }
   }
-  if (kept.get(doc.address) !== doc) return null; // replaced while a check was waited for
+  if (kept.get(address) !== doc) return null; // replaced while a check was waited for
   kept.delete(doc.address);
   kept.set(doc.address, doc);
   if (asked.method === 'GET') for (const effect of doc.repeat) effect();
