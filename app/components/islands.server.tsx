@@ -81,7 +81,7 @@ export function islandLoader(assets: IslandAssets): IslandLoader {
 }
 
 /** Marks the inline loader (scripts/page-js.ts counts what it loads). */
-export const ISLAND_LOADER_ATTR = 'data-island-loader';
+const ISLAND_LOADER_ATTR = 'data-island-loader';
 
 /**
  * The scripts of the island the deepest matched route names in its `handle`; null for any other
