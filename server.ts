@@ -7,8 +7,10 @@
 // The primary forks the workers, keeps the sign-in abuse counters for all of them (they ask over
 // IPC), replaces a worker that dies, and on SIGINT/SIGTERM tells every worker to finish what it is
 // serving, then exits once they have. Workers serve /build/* (immutable, a year) and the other
-// files of public/ (an hour) from memory, brotli or gzip when the browser takes it, and hand
-// everything else to Remix with Node's own fetch classes (no web-fetch polyfill).
+// files of public/ (an hour) from memory, brotli or gzip when the browser takes it, then the pages
+// the app keeps the same for every reader (a signed-out reader's help center: keptDocument in
+// app/lib/http/shared-documents.server.ts), and hand everything else to Remix with Node's own fetch
+// classes (no web-fetch polyfill).
 import cluster, { type Worker } from 'node:cluster';
 import { createReadStream, promises as fs, readdirSync, statSync, watch } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -19,6 +21,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import { broadcastDevReady, createRequestHandler, type ServerBuild } from '@remix-run/node';
 import { allowedHosts, isAllowedHost } from './app/lib/http/allowed-hosts.ts';
 import { PEER_ADDRESS_ENV, PEER_ADDRESS_HEADER } from './app/lib/http/peer-address.ts';
+import type { keptDocument } from './app/lib/http/shared-documents.server.ts';
 
 process.env.NODE_ENV ??= 'production';
 /**
@@ -142,6 +145,8 @@ async function runWorker() {
       dropUnreadBody(req);
       return;
     }
+    // Set when this request renders a page others without a session wait for (sendKeptDocument).
+    let rendering: Awaited<ReturnType<typeof sendKeptDocument>> = false;
     try {
       const pathname = (req.url ?? '/').split('?', 1)[0];
       if (req.method === 'GET' || req.method === 'HEAD') {
@@ -150,6 +155,8 @@ async function runWorker() {
           return;
         }
         if (pathname !== '/' && (await publicFiles.serve(pathname.slice(1), req, res))) return;
+        rendering = await sendKeptDocument(build, req, res);
+        if (rendering === true) return;
       }
       const { request, abort } = toRequest(req, res);
       const response = await handleRemix(request);
@@ -171,6 +178,7 @@ async function runWorker() {
       if (!res.headersSent) sendPlain(res, 500, 'Internal Server Error');
       else res.destroy();
     } finally {
+      if (typeof rendering === 'object') rendering.finished();
       dropUnreadBody(req);
     }
   });
@@ -235,10 +243,42 @@ function sendPlain(res: ServerResponse, status: number, text: string) {
   res.end(text);
 }
 
+/** The request's URL as Remix gets it. Concatenated, not resolved: a path like //evil.test/x stays a path on this host. */
+const urlOf = (req: IncomingMessage) => new URL(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`);
+
+/**
+ * A page the app rendered once for every reader without a session and kept (entry.server.tsx), sent
+ * without Remix while its data is current: no Request, no route matching, no loaders. True when sent;
+ * false when there is none for this request; or the rendering this request leads, to be `finished()`
+ * once Remix has answered (others asking for the same page meanwhile wait for it).
+ */
+async function sendKeptDocument(
+  build: ServerBuild,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean | { finished(): void }> {
+  const kept = (build.entry.module as { keptDocument?: typeof keptDocument }).keptDocument;
+  if (!kept) return false;
+  const answer = await kept({
+    method: req.method ?? 'GET',
+    url: urlOf(req).href,
+    headers: {
+      get(name) {
+        const value = req.headers[name];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+  });
+  if (!answer) return false;
+  if ('finished' in answer) return answer;
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body ?? undefined);
+  return true;
+}
+
 /** The fetch Request Remix wants, from Node's request; aborted when the client goes away. */
 function toRequest(req: IncomingMessage, res: ServerResponse): { request: Request; abort: AbortController } {
-  // Concatenated, not resolved: a path like //evil.test/x stays a path on this host.
-  const url = new URL(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`);
+  const url = urlOf(req);
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {

@@ -1,15 +1,18 @@
 // Renders documents with a per-request CSP nonce and request id, sets the security headers on
-// documents and data responses, and logs every error response with its request id.
+// documents and data responses, and logs every error response with its request id. A page the same
+// for every reader is rendered without either, kept, and sent again by server.ts without Remix
+// (keptDocument: app/lib/http/shared-documents.server.ts).
 import type { ActionFunctionArgs, EntryContext, HandleDataRequestFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { RemixServer, isRouteErrorResponse } from '@remix-run/react';
 import { renderToString } from 'react-dom/server';
+import { islandAssetsOf, islandLoader } from './components/islands.server.tsx';
 import { RequestInfoContext } from './components/request-info.tsx';
 import { env } from './lib/env.server.ts';
 import { isErrorCode } from './lib/errors/catalogue.server.ts';
 import { log } from './lib/http/log.server.ts';
 import { type KeptForm, keptForm } from './lib/http/kept-form.server.ts';
 import { requestIdFor } from './lib/http/request-id.server.ts';
-import { sharedDocument } from './lib/http/shared-documents.server.ts';
+import { isSharedPage, keepDocument } from './lib/http/shared-documents.server.ts';
 import { keepInErrors } from './lib/http/turbo-stream.server.ts';
 import {
   applyCacheHeaders,
@@ -17,6 +20,9 @@ import {
   contentSecurityPolicyFor,
   newNonce,
 } from './lib/http/security-headers.server.ts';
+
+// server.ts sends a kept document before it asks Remix.
+export { keptDocument } from './lib/http/shared-documents.server.ts';
 
 const devOrigin = process.env.REMIX_DEV_ORIGIN;
 const LIVE_RELOAD_PORT = devOrigin ? Number(new URL(devOrigin).port) || undefined : undefined;
@@ -95,42 +101,37 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: object,
 ) {
-  const nonce = newNonce();
   const requestId = requestIdFor(request);
   const errors = remixContext.staticHandlerContext.errors;
   const kept = errors ? await prepareErrors(request, remixContext) : null;
   logResponse(request, responseStatusCode, errors ? errorCodeOf(Object.values(errors)[0]) : undefined);
 
+  // An island page every loader of which returned data the same for every reader (a signed-out reader's
+  // help center): rendered without a nonce or request id, its island loaded by a script the CSP allows by
+  // its hash, and kept, so that server.ts sends the same bytes again without Remix.
+  const { actionData, loaderData, matches } = remixContext.staticHandlerContext;
+  const island =
+    request.method === 'GET' && responseStatusCode === 200 && !errors && !actionData && isSharedPage(loaderData)
+      ? islandAssetsOf(matches.map((m) => ({ handle: remixContext.routeModules[m.route.id]?.handle })))
+      : null;
+  const nonce = island ? '' : newNonce();
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   responseHeaders.set('X-Request-Id', requestId);
-  applySecurityHeaders(responseHeaders, csp(nonce));
+  applySecurityHeaders(responseHeaders, csp(island ? { hashes: [islandLoader(island).hash] } : { nonce }));
   applyCacheHeaders(responseHeaders, { document: true });
 
-  // A page the same for every reader (a signed-out reader's help center) is rendered once.
-  const { actionData, loaderData } = remixContext.staticHandlerContext;
-  const url = new URL(request.url);
-  const shared =
-    request.method === 'GET' && responseStatusCode === 200 && !errors && !actionData
-      ? sharedDocument(loaderData, `${url.pathname}${url.search}`)
-      : null;
-  const again = shared?.get(nonce, requestId);
-  if (again) return new Response(Buffer.from(again), { headers: responseHeaders, status: responseStatusCode });
-  const info = shared?.slots ?? { nonce, requestId };
-
-  await preloadHandoff(remixContext, kept);
+  if (!island) await preloadHandoff(remixContext, kept);
   // One string is cheaper than a stream (~20% less CPU per page; server.ts writes it in one piece),
   // and the first byte comes no later. Bytes, not the string: a string body is checked code point
   // by code point (USVString) by undici's Response, ~3% of an inbox page's CPU.
-  let html = `<!DOCTYPE html>${renderToString(
-    <RequestInfoContext.Provider value={info}>
-      <RemixServer context={remixContext} url={request.url} nonce={info.nonce} />
+  const html = `<!DOCTYPE html>${renderToString(
+    <RequestInfoContext.Provider value={island ? { nonce: '', requestId: '' } : { nonce, requestId }}>
+      <RemixServer context={remixContext} url={request.url} nonce={nonce} />
     </RequestInfoContext.Provider>,
   )}`;
-  if (shared) {
-    shared.keep(html);
-    html = html.replaceAll(info.nonce, nonce).replaceAll(info.requestId, requestId);
-  }
+  if (island) keepDocument(request, html, responseHeaders, loaderData, loadContext);
   return new Response(Buffer.from(html), { headers: responseHeaders, status: responseStatusCode });
 }
 

@@ -66,14 +66,15 @@ export function Layout({ children }: { children: ReactNode }) {
   const matches = useMatches();
   // An island page (its route's handle names one) loads only its island, not Remix's runtime. Only
   // the server decides: in a browser Remix's runtime is running already (a client-side navigation
-  // into an island route renders it like any other page), and islands.server.tsx isn't there.
-  const island = typeof document === 'undefined' ? islandScripts(matches, nonce) : null;
+  // into an island route renders it like any other page), and islands.server.tsx isn't there. No nonce:
+  // a document the same for every reader (entry.server.tsx), which loads its island by a hashed script.
+  const island = typeof document === 'undefined' ? islandScripts(matches, nonce || null) : null;
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name={REQUEST_ID_META} content={requestId} />
+        {requestId ? <meta name={REQUEST_ID_META} content={requestId} /> : null}
         <Meta />
         <Links />
         {root?.user ? (

@@ -6,7 +6,8 @@
 // the suggestions' JSON; p50/p95 of several rounds, the targets flagged (article p95 ≤ 30 ms, search p95
 // ≤ 60 ms). Then the article page's JavaScript (≤ 20 KB gzip) and the HTML of a 2 000-word article (≤ 30
 // KB gzip), and the common-word search inside Postgres: ranking and snippets as they were and as they are,
-// alternating in the same run.
+// alternating in the same run. The visitor asks as a browser does (Accept-Encoding: gzip, deflate, br;
+// BENCH_ACCEPT_ENCODING='' for none), without a copy of the page to revalidate (no If-None-Match).
 //   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_TICKETS=100000 HELP_ARTICLES=5000 BENCH_CONNECTIONS=20 npm run bench:help
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +24,8 @@ const WARMUP = 3;
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 const ARTICLES = Number(process.env.HELP_ARTICLES ?? 5_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? 'gzip, deflate, br';
+const HEADERS: Record<string, string> = ACCEPT_ENCODING ? { 'accept-encoding': ACCEPT_ENCODING } : {};
 const ARTICLE_TARGET_MS = 30;
 const SEARCH_TARGET_MS = 60;
 const JS_TARGET = 20_000;
@@ -123,7 +126,7 @@ try {
   const measured = async (origin: string, pid: number, p: string, paths: string[] | undefined, cpu: Cpu[]) => {
     const own0 = process.cpuUsage();
     const [app0, db0] = [cpuMs([pid]), cpuMs(stackPids)];
-    const result = await run(`${origin}${p}`, {}, DURATION, CONNECTIONS, paths);
+    const result = await run(`${origin}${p}`, HEADERS, DURATION, CONNECTIONS, paths);
     const own = process.cpuUsage(own0);
     const [app1, db1] = [cpuMs([pid]), cpuMs(stackPids)];
     if (app0 !== undefined && app1 !== undefined && db0 !== undefined && db1 !== undefined && result.total)
@@ -144,7 +147,7 @@ try {
     for (const origin of [base, ...(baseline ? [baseline.base] : [])]) {
       const res = await fetch(`${origin}${p}`, { redirect: 'manual' });
       if (res.status !== 200) throw new Error(`GET ${origin}${p} answered ${res.status}: ${await res.text()}`);
-      await run(`${origin}${p}`, {}, WARMUP, CONNECTIONS, paths);
+      await run(`${origin}${p}`, HEADERS, WARMUP, CONNECTIONS, paths);
     }
     const rounds: BenchResult[] = [];
     const baseRounds: BenchResult[] = [];
@@ -186,7 +189,8 @@ try {
   }
   console.log(
     `\nHelp center at ${ARTICLES} articles (${articleSeconds.toFixed(1)} s to write) and ${TICKETS} extra tickets` +
-      `${TICKETS ? ` (seed:bulk ${seedSeconds.toFixed(1)} s)` : ''}, ${ROUNDS} rounds × ${DURATION} s, ${CONNECTIONS} connections,` +
+      `${TICKETS ? ` (seed:bulk ${seedSeconds.toFixed(1)} s)` : ''}, ${ROUNDS} rounds × ${DURATION} s, ${CONNECTIONS} connections` +
+      ` (Accept-Encoding: ${ACCEPT_ENCODING || 'none'}),` +
       ` 2 app workers; medians over rounds${baseline ? `, baseline ${BASELINE} in alternating rounds` : ''}; CPU ms per request` +
       ` (app workers + Postgres and PostgREST + this process: gateway and autocannon); load average ${os
         .loadavg()

@@ -1,5 +1,6 @@
 // The JavaScript a page loads, as gzip bytes: every <script src> and <link rel="modulepreload"> of the
-// document and what those modules import in turn, fetched from the server, plus its inline scripts;
+// document, the modules an island loader adds (a page the same for every reader: islands.server.tsx)
+// and what those modules import in turn, fetched from the server, plus its inline scripts;
 // apart, what its modules load later on demand (dynamic `import("…")`, e.g. the canned-reply picker on
 // its first use). `npm run measure:js` prints it; tests/e2e/bundles.spec.ts holds pages to the budget
 // (docs/decisions/006-javascript-budget.md).
@@ -44,6 +45,8 @@ export async function pageJavaScript(
     queue.push(new URL(m[1], pageUrl));
   for (const m of html.matchAll(/<link\b[^>]*href="([^"]+)"[^>]*rel="modulepreload"/g))
     queue.push(new URL(m[1], pageUrl));
+  for (const m of html.matchAll(/<script\b[^>]*\bdata-island-loader\b[^>]*>([\s\S]*?)<\/script>/g))
+    for (const src of m[1].matchAll(/"(\/[^"]+\.js)"/g)) queue.push(new URL(src[1], pageUrl));
   const inlineScripts = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
   for (const code of inlineScripts) queue.push(...importsOf(code, pageUrl));
 

@@ -3,6 +3,7 @@
 // scripts/build-islands.ts writes where each island was built to islands.json next to the server
 // build, which is the file this module is bundled into, so the same relative URL finds it for
 // build/ and for a TEND_BUILD_DIR.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ReactElement } from 'react';
 import { log } from '~/lib/http/log.server.ts';
@@ -49,14 +50,52 @@ function islandAssets(name: string): IslandAssets | null {
   return assets;
 }
 
+/** The built island the deepest matched route names in its `handle`; null for any other page (or one not built). */
+export function islandAssetsOf(matches: { handle?: unknown }[]): IslandAssets | null {
+  const name = matches.map((match) => islandOf(match.handle)).findLast((island) => island !== undefined);
+  return name ? islandAssets(name) : null;
+}
+
+export interface IslandLoader {
+  code: string;
+  /** For the CSP: 'sha256-…' of `code`. */
+  hash: string;
+}
+
+const loaders = new Map<string, IslandLoader>();
+
+/**
+ * The inline script that loads an island in a document the same for every reader, which has no nonce
+ * (docs/decisions/072-help-pages-sent-from-memory.md): the CSP allows this script by its hash, and with
+ * 'strict-dynamic' the module scripts it adds (the island and the chunks it imports). Everything it
+ * loads is written in it, so a copy injected elsewhere could load nothing else.
+ */
+export function islandLoader(assets: IslandAssets): IslandLoader {
+  let loader = loaders.get(assets.src);
+  if (!loader) {
+    const code = `for(const src of ${JSON.stringify([...assets.imports, assets.src])}){const s=document.createElement("script");s.type="module";s.src=src;document.body.append(s)}`;
+    loader = { code, hash: `sha256-${createHash('sha256').update(code).digest('base64')}` };
+    loaders.set(assets.src, loader);
+  }
+  return loader;
+}
+
+/** Marks the inline loader (scripts/page-js.ts counts what it loads). */
+const ISLAND_LOADER_ATTR = 'data-island-loader';
+
 /**
  * The scripts of the island the deepest matched route names in its `handle`; null for any other
- * page (and for an island that wasn't built), which gets Remix's scripts.
+ * page (and for an island that wasn't built), which gets Remix's scripts. `nonce` null: the document
+ * is the same for every reader, and loads the island with its inline loader instead.
  */
-export function islandScripts(matches: { handle?: unknown }[], nonce: string): ReactElement | null {
-  const name = matches.map((match) => islandOf(match.handle)).findLast((island) => island !== undefined);
-  const assets = name ? islandAssets(name) : null;
+export function islandScripts(matches: { handle?: unknown }[], nonce: string | null): ReactElement | null {
+  const assets = islandAssetsOf(matches);
   if (!assets) return null;
+  if (nonce === null) {
+    const attrs = { [ISLAND_LOADER_ATTR]: '' };
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant code (islandLoader), allowed by its hash
+    return <script {...attrs} dangerouslySetInnerHTML={{ __html: islandLoader(assets).code }} />;
+  }
   return (
     <>
       {assets.imports.map((href) => (

@@ -50,11 +50,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   // Coming back from a vote (?feedback=) is no new reading.
   const { slug, article, html, page } = await loadArticle(request, params, {
     countView: request.method === 'GET' && !url.searchParams.has('feedback'),
+    context,
   });
   // A suggestion opened while writing a request: the customer is signed in (only they write requests).
   if (url.searchParams.has(SUGGESTED_PARAM) && article.status === 'published' && (await getOptionalUser(request))) {

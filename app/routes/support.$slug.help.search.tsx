@@ -30,7 +30,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: 'robots', content: 'noindex, follow' },
 ];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const slug = parseSlug(request, params.slug);
   const query = searchQuery(new URL(request.url));
   if (!query) {
@@ -39,7 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return dataWithSession(request, pageData(request, center, 'search', empty));
   }
   const found = await searchHelp(request, readerClient(request), slug, query, { limit: HELP_SEARCH_RESULTS });
-  if (!found.results.length) await recordSearchMiss(request, slug, query);
+  if (!found.results.length) await recordSearchMiss(request, slug, query, context);
   return dataWithSession(
     request,
     pageData(request, found, query.trim(), () => ({ ...found, query: query.trim() })),

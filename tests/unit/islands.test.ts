@@ -1,11 +1,13 @@
 // Island pages (docs/decisions/006-javascript-budget.md): the server-side marker and the build's
 // checks and manifest, from esbuild's metafile.
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Metafile } from 'esbuild';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { Island, islandOf } from '~/components/island.tsx';
+import { islandLoader } from '~/components/islands.server.tsx';
 import { forbiddenInputs, manifestOf } from '../../scripts/build-islands.ts';
 
 const PROJECT_DIR = path.resolve(import.meta.dirname, '..', '..');
@@ -77,5 +79,24 @@ describe('the island build', () => {
     ).toEqual({
       verify: { src: '/build/islands/verify-AB12CD34.js', imports: ['/build/islands/chunk-XY98ZW76.js'] },
     });
+  });
+});
+
+describe('the island loader of a page the same for every reader', () => {
+  const assets = { src: '/build/islands/help-AB12CD34.js', imports: ['/build/islands/chunk-XY98ZW76.js'] };
+
+  it('adds the island and its chunks as module scripts, and nothing it reads from the page', () => {
+    const { code } = islandLoader(assets);
+    expect(code).toContain('["/build/islands/chunk-XY98ZW76.js","/build/islands/help-AB12CD34.js"]');
+    expect(code).toContain('s.type="module"');
+    expect(code).not.toMatch(/dataset|getAttribute|currentScript|location/);
+  });
+
+  it('is allowed by the sha256 of exactly its code, as React renders it', () => {
+    const { code, hash } = islandLoader(assets);
+    expect(hash).toBe(`sha256-${createHash('sha256').update(code).digest('base64')}`);
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: as islands.server.tsx renders the loader
+    const html = renderToString(createElement('script', { dangerouslySetInnerHTML: { __html: code } }));
+    expect(html).toBe(`<script>${code}</script>`);
   });
 });

@@ -80,9 +80,19 @@ describe('cache headers', () => {
 describe('policy per document', () => {
   it('is the same policy with each document’s nonce filled in', () => {
     const options = { supabaseUrl: 'https://ref.supabase.co', extraConnectSrc: ['https://example.test'] };
-    const forNonce = contentSecurityPolicyFor(options);
-    expect(forNonce('abc123')).toBe(contentSecurityPolicy({ ...options, nonce: 'abc123' }));
-    expect(forNonce('xyz')).toContain("'nonce-xyz'");
+    const forDocument = contentSecurityPolicyFor(options);
+    expect(forDocument({ nonce: 'abc123' })).toBe(contentSecurityPolicy({ ...options, nonce: 'abc123' }));
+    expect(forDocument({ nonce: 'xyz' })).toContain("'nonce-xyz'");
+  });
+
+  it('allows a document the same for every reader its inline scripts by hash, and nothing inline else', () => {
+    const options = { supabaseUrl: 'https://ref.supabase.co' };
+    const hashed = contentSecurityPolicyFor(options)({ hashes: ['sha256-AAAA', 'sha256-BBBB'] });
+    expect(hashed).toBe(contentSecurityPolicy({ ...options, scriptHashes: ['sha256-AAAA', 'sha256-BBBB'] }));
+    expect(hashed).toContain("script-src 'self' 'sha256-AAAA' 'sha256-BBBB' 'strict-dynamic';");
+    expect(hashed).not.toContain('nonce-');
+    expect(hashed).not.toMatch(/script-src[^;]*unsafe/);
+    expect(hashed).toContain("script-src-attr 'none'");
   });
 
   it('draws a new 128-bit nonce for every document', () => {

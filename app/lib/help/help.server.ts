@@ -13,8 +13,8 @@ import { renderMarkdown, renderMarkdownCached } from '../markdown/render.server.
 import { anonClient, authCookies, getSupabase, type Supabase } from '../supabase/client.server.ts';
 import { log } from '../http/log.server.ts';
 import { countHelpSearchMiss, countHelpView } from './counts.server.ts';
-import { rememberedForAnon } from './public-cache.server.ts';
-import { sameForEveryone } from '../http/shared-documents.server.ts';
+import { rememberedForAnon, stillRemembered } from './public-cache.server.ts';
+import { repeatForEachReader, sameForEveryone } from '../http/shared-documents.server.ts';
 import { parseSlug, throwNotFound } from '../helpdesk/workspace-access.server.ts';
 import {
   articlePath,
@@ -111,19 +111,20 @@ export function readerCached<T>(
  * object for every such reader with this `key`, so the document is rendered once (shared-documents.server.ts).
  */
 export function pageData<T extends object>(request: Request, remembered: object, key: string, make: () => T): T {
-  return isAnonymous(request) ? sameForEveryone(remembered, key, make) : make();
+  return isAnonymous(request) ? sameForEveryone(remembered, key, make, () => stillRemembered(remembered)) : make();
 }
 
 /**
  * The article of `/support/:slug/help/articles/:article` as this reader may see it, its body rendered
  * (remembered by id and last update) in place of its Markdown, or a thrown 404. A GET at another slug
  * than the article's is redirected to its address (movedTo). A view is counted with the page's call for
- * a reader with a session, and added up in the app for one without (counts.server.ts).
+ * a reader with a session, and added up in the app for one without (counts.server.ts) — also for each
+ * one the page is sent to again without loading (`context`: the loader's; shared-documents.server.ts).
  */
 export async function loadArticle(
   request: Request,
   params: { slug?: string; article?: string },
-  opts: { countView: boolean },
+  opts: { countView: boolean; context: object },
 ) {
   const slug = parseSlug(request, params.slug);
   const parsed = parseArticleParam(params.article);
@@ -144,7 +145,11 @@ export async function loadArticle(
     return { article, html };
   });
   const { article, html } = page;
-  if (anonymous && opts.countView && article.status === 'published') countHelpView(article.id);
+  if (anonymous && opts.countView && article.status === 'published') {
+    const id = article.id;
+    countHelpView(id);
+    repeatForEachReader(opts.context, () => countHelpView(id));
+  }
   if (request.method === 'GET' && parsed.slug !== article.slug) throw movedTo(request, articlePath(slug, article));
   return { slug, article, html, page };
 }
@@ -187,9 +192,16 @@ export function helpCenter(request: Request, slug: string): Promise<HelpCenter> 
   );
 }
 
-/** A search that found nothing, for the reports: recorded now, or added up in the app for a reader without a session. */
-export async function recordSearchMiss(request: Request, slug: string, query: string): Promise<void> {
-  if (isAnonymous(request)) return countHelpSearchMiss(slug, query);
+/**
+ * A search that found nothing, for the reports: recorded now, or added up in the app for a reader without
+ * a session — also for each one the page is sent to again without loading (`context`: the loader's).
+ */
+export async function recordSearchMiss(request: Request, slug: string, query: string, context: object): Promise<void> {
+  if (isAnonymous(request)) {
+    countHelpSearchMiss(slug, query);
+    repeatForEachReader(context, () => countHelpSearchMiss(slug, query));
+    return;
+  }
   const { error } = await readerClient(request).rpc('record_help_search_miss', { p_slug: slug, p_query: query });
   if (error) log.warn('help: search miss not recorded', { message: error.message });
 }

@@ -20,6 +20,7 @@ interface Entry {
   value: unknown;
   at: number;
   bytes: number;
+  maxAgeMs?: number;
 }
 
 interface HelpCenterCache {
@@ -35,6 +36,8 @@ let bytes = 0;
 let checkStarted = 0;
 let checking: Promise<void> | null = null;
 const opening = new Map<string, Promise<HelpCenterCache | null>>();
+/** Where each remembered object is kept: to tell, without loading, whether it is still what a load would give. */
+const places = new WeakMap<object, { slug: string; key: string }>();
 
 async function versions(slugs: string[]): Promise<Record<string, number>> {
   const { data, error } = await anonClient().rpc('help_versions', { p_slugs: slugs });
@@ -98,6 +101,30 @@ function open(slug: string): Promise<HelpCenterCache | null> {
 
 const sizeOf = (value: unknown) => JSON.stringify(value)?.length ?? 0;
 
+const young = (entry: Entry, maxAgeMs: number | undefined) =>
+  maxAgeMs === undefined || Date.now() - entry.at < maxAgeMs;
+
+/** Whether `value` (an object rememberedForAnon gave) is still remembered: a load now would give it again. */
+function isRemembered(value: object): boolean {
+  const place = places.get(value);
+  const center = place && centers.get(place.slug);
+  const entry = center?.entries.get(place!.key);
+  if (entry?.value !== value || !young(entry, entry.maxAgeMs)) return false;
+  const id = `${place!.slug}\0${place!.key}`;
+  lru.delete(id);
+  lru.set(id, center!);
+  return true;
+}
+
+/**
+ * Whether `value` is still what rememberedForAnon would give, after the same check of the versions
+ * (a document made from it is sent again without loading: shared-documents.server.ts).
+ */
+export function stillRemembered(value: object): boolean | Promise<boolean> {
+  const check = fresh();
+  return check ? check.then(() => isRemembered(value)) : isRemembered(value);
+}
+
 /**
  * `load()`'s answer for a signed-out reader of help center `slug`, remembered under `key` until the
  * help center changes (or `maxAgeMs` passes: what views decide, such as the popular articles). An
@@ -114,7 +141,7 @@ export async function rememberedForAnon<T>(
   if (!center) return load();
   const hit = center.entries.get(key);
   const id = `${slug}\0${key}`;
-  if (hit && (opts.maxAgeMs === undefined || Date.now() - hit.at < opts.maxAgeMs)) {
+  if (hit && young(hit, opts.maxAgeMs)) {
     lru.delete(id);
     lru.set(id, center);
     return hit.value as T;
@@ -124,8 +151,9 @@ export async function rememberedForAnon<T>(
   if (centers.get(slug) !== center) return value;
   const old = center.entries.get(key);
   if (old) bytes -= old.bytes;
-  const entry = { value, at: Date.now(), bytes: 2 * sizeOf(value) + 200 };
+  const entry = { value, at: Date.now(), bytes: 2 * sizeOf(value) + 200, maxAgeMs: opts.maxAgeMs };
   center.entries.set(key, entry);
+  if (typeof value === 'object' && value !== null) places.set(value, { slug, key });
   bytes += entry.bytes;
   lru.delete(id);
   lru.set(id, center);

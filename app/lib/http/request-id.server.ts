@@ -8,9 +8,13 @@ const FROM_PROXY = /^[A-Za-z0-9._:-]{8,128}$/;
 export function requestIdFor(request: Request): string {
   let id = ids.get(request);
   if (!id) {
-    const incoming = request.headers.get('x-request-id');
-    id = incoming && FROM_PROXY.test(incoming) ? incoming : randomUUID();
+    id = requestIdFrom(request.headers.get('x-request-id'));
     ids.set(request, id);
   }
   return id;
+}
+
+/** A request's id: the proxy's X-Request-Id when it looks like one, else a new one. */
+export function requestIdFrom(incoming: string | null | undefined): string {
+  return incoming && FROM_PROXY.test(incoming) ? incoming : randomUUID();
 }

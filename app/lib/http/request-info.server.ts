@@ -16,8 +16,14 @@ const settings = (): ProxySettings => ({
   peerAddress: process.env[PEER_ADDRESS_ENV] === '1',
 });
 
+/** What publicOrigin reads of a request (server.ts asks before there is a Request). */
+export interface RequestAddress {
+  url: string;
+  headers: { get(name: string): string | null };
+}
+
 /** The origin the browser sees (scheme from X-Forwarded-Proto only behind a trusted proxy). */
-export function publicOrigin(request: Request, s: ProxySettings = settings()): string {
+export function publicOrigin(request: RequestAddress, s: ProxySettings = settings()): string {
   if (s.appOrigin) return new URL(s.appOrigin).origin;
   const url = new URL(request.url);
   const proto = s.trustProxy ? request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;

@@ -1,10 +1,14 @@
 // Security headers for every document and data response (entry.server.tsx). Scripts run only
-// from our origin or with this response's nonce; the browser may talk to Supabase (REST and the
-// realtime websocket) and nothing else.
+// with this response's nonce — or, in a document the same for every reader, the hashes of its inline
+// scripts (docs/decisions/072-help-pages-sent-from-memory.md) — and what those load; the browser may talk
+// to Supabase (REST and the realtime websocket) and nothing else.
 import { randomFillSync } from 'node:crypto';
 
 export interface CspOptions {
-  nonce: string;
+  /** This response's nonce; or, for a document the same for every reader, */
+  nonce?: string;
+  /** the hashes of its inline scripts ('sha256-…'). */
+  scriptHashes?: string[];
   supabaseUrl: string;
   /** `remix dev` live reload runs a websocket on its own port. */
   devLiveReloadPort?: number;
@@ -19,8 +23,13 @@ export function contentSecurityPolicy(o: CspOptions): string {
     connect.push(`ws://localhost:${o.devLiveReloadPort}`, `ws://127.0.0.1:${o.devLiveReloadPort}`);
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
-    // strict-dynamic: the nonce'd module script may load the route chunks it imports.
-    'script-src': ["'self'", `'nonce-${o.nonce}'`, "'strict-dynamic'"],
+    // strict-dynamic: the nonce'd (or hashed) script may load the modules it imports or adds.
+    'script-src': [
+      "'self'",
+      ...(o.nonce ? [`'nonce-${o.nonce}'`] : []),
+      ...(o.scriptHashes ?? []).map((hash) => `'${hash}'`),
+      "'strict-dynamic'",
+    ],
     'script-src-attr': ["'none'"],
     // input-otp positions its input with inline style attributes; styles can't run code.
     'style-src': ["'self'", "'unsafe-inline'"],
@@ -47,13 +56,21 @@ export function contentSecurityPolicy(o: CspOptions): string {
 
 const NONCE_SLOT = '\u0000nonce\u0000';
 
+/** The scripts a document may run: its own nonce's, or (the same for every reader) its inline scripts' hashes. */
+export type ScriptsAllowed = { nonce: string } | { hashes: string[] };
+
 /**
- * The policy for a set of options with the nonce left open: built once (the options come from the
- * environment), then each document only fills in its own nonce.
+ * The policy for a set of options with the scripts left open: built once (the options come from the
+ * environment), then each document only fills in its own nonce or hashes.
  */
-export function contentSecurityPolicyFor(o: Omit<CspOptions, 'nonce'>): (nonce: string) => string {
-  const [before, after] = contentSecurityPolicy({ ...o, nonce: NONCE_SLOT }).split(NONCE_SLOT);
-  return (nonce) => before + nonce + after;
+export function contentSecurityPolicyFor(
+  o: Omit<CspOptions, 'nonce' | 'scriptHashes'>,
+): (scripts: ScriptsAllowed) => string {
+  const [before, after] = contentSecurityPolicy({ ...o, nonce: NONCE_SLOT }).split(`'nonce-${NONCE_SLOT}'`);
+  return (scripts) =>
+    before +
+    ('nonce' in scripts ? `'nonce-${scripts.nonce}'` : scripts.hashes.map((hash) => `'${hash}'`).join(' ')) +
+    after;
 }
 
 const NONCE_BYTES = 16;

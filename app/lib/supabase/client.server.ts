@@ -141,7 +141,11 @@ let lastAuthCookies = '';
  * has none): identifies a session exactly, for remembering what was verified about it.
  */
 export function authCookies(request: Request): string {
-  const header = request.headers.get('Cookie') ?? '';
+  return authCookiesIn(request.headers.get('Cookie') ?? '');
+}
+
+/** authCookies of a Cookie header (server.ts asks before there is a Request). */
+export function authCookiesIn(header: string): string {
   if (header !== lastCookieHeader) {
     lastAuthCookies = parseCookieHeader(header)
       .filter(({ name }) => isAuthCookieName(name))
