@@ -9,11 +9,14 @@
 //     p95 without, the ratio (target ≤ 2). BENCH_ACTION picks the change (default priority:high).
 //   - merging a ticket of 200 messages into another (public.merge_tickets through PostgREST, as the ticket
 //     page calls it), BENCH_MERGES times: median, p95, max (target ≤ 500 ms).
-//   - the Trash purge, the scheduler's job exactly as cron.job holds it, over BENCH_PURGE tickets 30 days in
-//     Trash (3 messages and a file's row each): each batch's time (one transaction each: how long its row
-//     locks are held), the run's time, and the other agents' p95 during it against a quiet window.
+//   - the Trash purge of BENCH_PURGE tickets 30 days in Trash (3 messages and a file's row each): the
+//     scheduler's job exactly as cron.job holds it, run after run until none is due, beside the purge as it
+//     was (one transaction of up to 1 000): each transaction's time (how long its row locks are held), the
+//     whole, and the other agents' p95 during it against a quiet window.
 // Each figure in BENCH_ROUNDS rounds after a warm-up round, the order of "with" and "without" alternating;
-// the load average beside each. Noisy on a shared machine: read the range of the rounds.
+// the load average beside each. BENCH_BASELINE=<another checkout> (scripts/lib/bench.ts): each bulk round also
+// makes the change through that build's server, on the same stack, the order alternating, and the ratios of
+// the two are printed. Noisy on a shared machine: read the range of the rounds.
 //   BENCH_TICKETS=100000 BENCH_BULK=10000 BENCH_ROUNDS=3 BENCH_AGENTS=4 npm run bench:triage
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_DIR, startStack } from '@tend/supabase-local';
 import { accessToken } from './lib/jwt.ts';
-import { median, range, signIn, startApp, superuser } from './lib/bench.ts';
+import { BASELINE, median, range, signIn, startApp, superuser } from './lib/bench.ts';
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 const BULK = Number(process.env.BENCH_BULK ?? 10_000);
@@ -46,6 +49,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-triage-'));
 chmodSync(dir, 0o755);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
+let baseline: Awaited<ReturnType<typeof startApp>> | undefined;
 
 /** The 1-minute load average, as `uptime` says it. */
 const load = () => os.loadavg()[0]!.toFixed(1);
@@ -208,15 +212,16 @@ const trashed = (token: string) =>
   });
 
 /**
- * The scheduler's purge job, run as pg_cron runs it (its command from cron.job, as its user), on a
+ * The scheduler's purge job, run as pg_cron runs it (its command from cron.job, or `instead`, as its user), on a
  * connection of its own; beside it, each batch's transaction as a session that watches pg_stat_activity
  * sees it (xact_start to the next one), so the time row locks are held is measured, not assumed.
  */
-async function purgeRun() {
+async function purgeRun(instead?: string) {
   const job = await superuser(stack, (c) =>
     c.query(`select command, username from cron.job where jobname = 'purge-trash'`),
   );
-  const { command, username } = job.rows[0] as { command: string; username: string };
+  const { username } = job.rows[0] as { username: string };
+  const command = instead ?? (job.rows[0].command as string);
   const before = await superuser(stack, (c) =>
     c.query(`select count(*)::int as n from tickets where trashed_at < now() - interval '30 days'`),
   );
@@ -267,6 +272,7 @@ try {
 
   app = await startApp(dir, stack);
   const { base } = app;
+  if (BASELINE) baseline = await startApp(dir, stack, { projectDir: BASELINE });
   const bulkCookie = await signIn(base, stack.mailUrl, AGENT.email);
   const cookies = [];
   for (const email of OTHERS) cookies.push(await signIn(base, stack.mailUrl, email));
@@ -278,12 +284,12 @@ try {
     await stop();
   }
 
-  /** The bulk bar's POST, "All matching" the view of one tag: the page's answer and the tickets changed. */
-  const bulk = async (tag: string) => {
+  /** The bulk bar's POST to `server`, "All matching" the view of one tag: the page's answer and the tickets changed. */
+  const bulk = async (server: string, tag: string) => {
     const [action, value] = ACTION.split(':') as [string, string | undefined];
-    const res = await fetch(`${base}/w/acme?index&view=all&tag=${tag}`, {
+    const res = await fetch(`${server}/w/acme?index&view=all&tag=${tag}`, {
       method: 'POST',
-      headers: { cookie: bulkCookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { cookie: bulkCookie, origin: server, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ intent: 'bulk', bulk_action: ACTION, all_matching: 'on' }),
       redirect: 'manual',
     });
@@ -302,26 +308,32 @@ try {
     return { said, changed: rows[0].n as number };
   };
 
+  // This build's server, and the baseline's (BENCH_BASELINE) in turn, first one then the other.
+  const servers = baseline ? [{ name: 'this', base }, { name: 'baseline', base: baseline.base }] : [{ name: 'this', base }];
   const bulkRows: Record<string, string | number>[] = [];
-  const bulkFigures: { took: number; ratio: number }[] = [];
+  const bulkFigures = new Map<string, { took: number; ratio: number }[]>(servers.map((x) => [x.name, []]));
   for (let i = 0; i <= ROUNDS; i++) {
-    // Round 0 warms up, on a tenth of the tickets.
-    const tag = await tagged(`bench-${i}`, i === 0 ? Math.ceil(BULK / 10) : BULK);
-    const r = await besideOthers(base, cookies, i % 2 === 1, () => bulk(tag));
-    if (i === 0) continue;
-    bulkFigures.push({ took: r.took, ratio: r.ratio });
-    bulkRows.push({
-      round: i,
-      'bulk ms': ms(r.took),
-      'tickets changed': r.result.changed,
-      'the page said': r.result.said.trim(),
-      'others p95 without ms': ms(r.p95.without),
-      'others p95 during ms': ms(r.p95.with),
-      'p95 ratio': r.ratio.toFixed(2),
-      'pages during': r.pages,
-      'failed pages': r.failures,
-      load: load(),
-    });
+    const order = i % 2 ? [...servers].reverse() : servers;
+    for (const server of order) {
+      // Round 0 warms up, on a tenth of the tickets.
+      const tag = await tagged(`bench-${server.name}-${i}`, i === 0 ? Math.ceil(BULK / 10) : BULK);
+      const r = await besideOthers(base, cookies, i % 2 === 1, () => bulk(server.base, tag));
+      if (i === 0) continue;
+      bulkFigures.get(server.name)!.push({ took: r.took, ratio: r.ratio });
+      bulkRows.push({
+        round: i,
+        build: server.name,
+        'bulk ms': ms(r.took),
+        'tickets changed': r.result.changed,
+        'the page said': r.result.said.trim(),
+        'others p95 without ms': ms(r.p95.without),
+        'others p95 during ms': ms(r.p95.with),
+        'p95 ratio': r.ratio.toFixed(2),
+        'pages during': r.pages,
+        'failed pages': r.failures,
+        load: load(),
+      });
+    }
   }
 
   const merges: number[] = [];
@@ -332,28 +344,50 @@ try {
   }
   const mergeLoad = load();
 
+  // The job, run after run until nothing is due (a backlog worked off: back to back, where the scheduler
+  // would wait a minute between runs), beside the purge as it was before ADR 070: all of them in one
+  // transaction of up to 1 000.
+  const purges = [
+    { name: 'the job, run after run', work: async () => {
+        const runs = [];
+        do runs.push(await purgeRun());
+        while (runs.at(-1)!.left > 0 && runs.at(-1)!.deleted > 0);
+        return { runs: runs.length, batches: runs.flatMap((r) => r.batches), deleted: runs.reduce((n, r) => n + r.deleted, 0) };
+      } },
+    { name: 'one transaction of 1 000 (before)', work: async () => {
+        const r = await purgeRun(
+          `select private.delete_tickets(array(select t.id from public.tickets t
+             where t.trashed_at < now() - make_interval(days => private.trash_days())
+             order by t.trashed_at limit 1000 for update skip locked))`,
+        );
+        return { runs: 1, batches: r.batches, deleted: r.deleted };
+      } },
+  ];
   const purgeRows: Record<string, string | number>[] = [];
-  const purgeFigures: { batch: number; ratio: number }[] = [];
+  const purgeFigures = new Map<string, { batch: number; ratio: number }[]>(purges.map((x) => [x.name, []]));
   for (let i = 0; i <= ROUNDS; i++) {
-    await trashed(token);
-    const r = await besideOthers(base, cookies, i % 2 === 1, purgeRun);
-    if (i === 0) continue;
-    purgeFigures.push({ batch: Math.max(...r.result.batches), ratio: r.ratio });
-    purgeRows.push({
-      round: i,
-      'run ms': ms(r.took),
-      deleted: r.result.deleted,
-      'left due': r.result.left,
-      batches: r.result.batches.length,
-      'batch ms (median / max)': `${ms(median(r.result.batches))} / ${ms(Math.max(...r.result.batches))}`,
-      'others p95 without ms': ms(r.p95.without),
-      'others p95 during ms': ms(r.p95.with),
-      'p95 ratio': r.ratio.toFixed(2),
-      'failed pages': r.failures,
-      load: load(),
-    });
-    // What one run left for the next minute's run goes now, so each round starts from nothing due.
-    while ((await purgeRun()).left > 0);
+    for (const purge of i % 2 ? [...purges].reverse() : purges) {
+      await trashed(token);
+      const r = await besideOthers(base, cookies, i % 2 === 1, purge.work);
+      // Whatever is still due goes now, so each round starts from nothing due.
+      while ((await purgeRun()).deleted > 0);
+      if (i === 0) continue;
+      purgeFigures.get(purge.name)!.push({ batch: Math.max(...r.result.batches), ratio: r.ratio });
+      purgeRows.push({
+        round: i,
+        purge: purge.name,
+        'ms in all': ms(r.took),
+        deleted: r.result.deleted,
+        runs: r.result.runs,
+        transactions: r.result.batches.length,
+        'transaction ms (median / max)': `${ms(median(r.result.batches))} / ${ms(Math.max(...r.result.batches))}`,
+        'others p95 without ms': ms(r.p95.without),
+        'others p95 during ms': ms(r.p95.with),
+        'p95 ratio': r.ratio.toFixed(2),
+        'failed pages': r.failures,
+        load: load(),
+      });
+    }
   }
 
   console.log(
@@ -361,28 +395,39 @@ try {
       `${AGENTS} other agents' connections loading inbox pages; ${ROUNDS} rounds after a warm-up`,
   );
   console.table(bulkRows);
-  const tookMs = bulkFigures.map((f) => f.took);
-  const ratios = bulkFigures.map((f) => f.ratio);
-  console.log(
-    `median: bulk ${ms(median(tookMs))} ms (rounds ${range(tookMs, 0)}; target ≤ ${BULK_TARGET_MS}${median(tookMs) > BULK_TARGET_MS ? ': MISSED' : ''}), ` +
-      `others' p95 during ÷ without ${median(ratios).toFixed(2)} (rounds ${range(ratios)}; target ≤ ${P95_RATIO_TARGET}${median(ratios) > P95_RATIO_TARGET ? ': MISSED' : ''})`,
-  );
+  for (const [name, figures] of bulkFigures) {
+    const tookMs = figures.map((f) => f.took);
+    const ratios = figures.map((f) => f.ratio);
+    console.log(
+      `${name}: median bulk ${ms(median(tookMs))} ms (rounds ${range(tookMs, 0)}; target ≤ ${BULK_TARGET_MS}${median(tookMs) > BULK_TARGET_MS ? ': MISSED' : ''}), ` +
+        `others' p95 during ÷ without ${median(ratios).toFixed(2)} (rounds ${range(ratios)}; target ≤ ${P95_RATIO_TARGET}${median(ratios) > P95_RATIO_TARGET ? ': MISSED' : ''})`,
+    );
+  }
+  if (baseline) {
+    const mine = bulkFigures.get('this')!;
+    const theirs = bulkFigures.get('baseline')!;
+    const vs = mine.map((f, k) => f.took / theirs[k]!.took);
+    console.log(`bulk time this ÷ baseline, per round: median ${median(vs).toFixed(2)} (rounds ${range(vs)})`);
+  }
 
   console.log(`\nMerge of a 200-message ticket into another (merge_tickets through PostgREST), ${MERGES} merges, load ${mergeLoad}`);
   console.log(
     `median ${ms(median(merges))} ms, p95 ${ms(pct(merges, 95))} ms, min–max ${range(merges, 0)} ms (target ≤ ${MERGE_TARGET_MS}${pct(merges, 95) > MERGE_TARGET_MS ? ': MISSED' : ''})`,
   );
 
-  console.log(`\nThe Trash purge job (cron.job 'purge-trash'), ${PURGE} tickets due each round (3 messages, a file's row each)`);
+  console.log(`\nThe Trash purge (cron.job 'purge-trash'), ${PURGE} tickets due each round (3 messages, a file's row each)`);
   console.table(purgeRows);
-  const purgeRatios = purgeFigures.map((f) => f.ratio);
-  const longest = purgeFigures.map((f) => f.batch);
-  console.log(
-    `median: longest batch (transaction) ${ms(median(longest))} ms (rounds ${range(longest, 0)}), ` +
-      `others' p95 during ÷ without ${median(purgeRatios).toFixed(2)} (rounds ${range(purgeRatios)})`,
-  );
+  for (const [name, figures] of purgeFigures) {
+    const longest = figures.map((f) => f.batch);
+    const ratios = figures.map((f) => f.ratio);
+    console.log(
+      `${name}: median longest transaction ${ms(median(longest))} ms (rounds ${range(longest, 0)}), ` +
+        `others' p95 during ÷ without ${median(ratios).toFixed(2)} (rounds ${range(ratios)})`,
+    );
+  }
 } finally {
   await app?.stop();
+  await baseline?.stop();
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });
 }
