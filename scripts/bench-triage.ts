@@ -275,7 +275,10 @@ try {
     { cwd: PROJECT_DIR, stdio: 'inherit' },
   );
   if (seed.status !== 0) throw new Error('seed:bulk failed');
-  await superuser(stack, (c) => c.query('vacuum analyze; checkpoint'));
+  await superuser(stack, async (c) => {
+    await c.query('vacuum analyze');
+    await c.query('checkpoint');
+  });
 
   app = await startApp(dir, stack);
   const { base } = app;
