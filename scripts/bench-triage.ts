@@ -348,6 +348,25 @@ try {
     }
   }
 
+  // Where a batch's time goes: its two calls alone, one after the other (a page of 1 000 of the view, as the
+  // action reads it; the change of those 1 000), on a fresh tag, quiet.
+  const split = { read: [] as number[], change: [] as number[] };
+  for (let i = 0; i < 3; i++) {
+    const tag = await tagged(`bench-split-${i}`, 1000);
+    split.read.push(await rpc(token, 'inbox', { p_slug: 'acme', p_view: 'all', p_tags: [tag], p_limit: 1000 }));
+    const ids = await superuser(stack, (c) =>
+      c.query(`select x.ticket_id as id from ticket_tags x join tags g on g.id = x.tag_id where g.name = $1`, [tag]),
+    );
+    split.change.push(
+      await rpc(token, 'bulk_update_tickets', {
+        p_ticket_ids: ids.rows.map((r) => r.id),
+        p_action: ACTION.split(':')[0],
+        p_value: ACTION.split(':')[1] === 'me' ? AGENT.id : ACTION.split(':')[1],
+      }),
+    );
+  }
+  const splitLoad = load();
+
   const merges: number[] = [];
   for (let i = 0; i <= MERGES; i++) {
     const { primary, secondary } = await mergePair(200);
@@ -421,6 +440,11 @@ try {
     const vs = mine.map((f, k) => f.took / theirs[k]!.took);
     console.log(`bulk time this ÷ baseline, per round: median ${median(vs).toFixed(2)} (rounds ${range(vs)})`);
   }
+
+  console.log(
+    `one batch's calls alone (median of 3, load ${splitLoad}): the view's page of 1 000 ${ms(median(split.read))} ms ` +
+      `(${range(split.read, 0)}), the change of 1 000 ${ms(median(split.change))} ms (${range(split.change, 0)})`,
+  );
 
   console.log(`\nMerge of a 200-message ticket into another (merge_tickets through PostgREST), ${MERGES} merges, load ${mergeLoad}`);
   console.log(
