@@ -270,7 +270,17 @@ async function purgeRun(instead?: string) {
 try {
   const seed = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'scripts/seed-bulk.ts', '--workspace', 'acme', '--tickets', String(TICKETS), '--db-url', stack.dbUrl],
+    [
+      '--import',
+      'tsx',
+      'scripts/seed-bulk.ts',
+      '--workspace',
+      'acme',
+      '--tickets',
+      String(TICKETS),
+      '--db-url',
+      stack.dbUrl,
+    ],
     { cwd: PROJECT_DIR, stdio: 'inherit' },
   );
   if (seed.status !== 0) throw new Error('seed:bulk failed');
@@ -278,7 +288,9 @@ try {
     await c.query('vacuum analyze');
     await c.query('checkpoint');
     // The scheduler's purge, run by the bench instead: the job's own runs would take the tickets first.
-    const job = await c.query(`update cron.job set active = false where jobname = 'purge-trash' returning command, username`);
+    const job = await c.query(
+      `update cron.job set active = false where jobname = 'purge-trash' returning command, username`,
+    );
     purgeJob = job.rows[0];
   });
 
@@ -288,7 +300,11 @@ try {
   const bulkCookie = await signIn(base, stack.mailUrl, AGENT.email);
   const cookies = [];
   for (const email of OTHERS) cookies.push(await signIn(base, stack.mailUrl, email));
-  const token = await accessToken(stack.jwtSecret, { sub: AGENT.id, email: AGENT.email, session_id: crypto.randomUUID() });
+  const token = await accessToken(stack.jwtSecret, {
+    sub: AGENT.id,
+    email: AGENT.email,
+    session_id: crypto.randomUUID(),
+  });
   // Every page warm (plans, caches, the workers' JIT) before anything is timed.
   {
     const stop = othersLoading(base, cookies);
@@ -321,7 +337,12 @@ try {
   };
 
   // This build's server, and the baseline's (BENCH_BASELINE) in turn, first one then the other.
-  const servers = baseline ? [{ name: 'this', base }, { name: 'baseline', base: baseline.base }] : [{ name: 'this', base }];
+  const servers = baseline
+    ? [
+        { name: 'this', base },
+        { name: 'baseline', base: baseline.base },
+      ]
+    : [{ name: 'this', base }];
   const bulkRows: Record<string, string | number>[] = [];
   const bulkFigures = new Map<string, { took: number; ratio: number }[]>(servers.map((x) => [x.name, []]));
   for (let i = 0; i <= ROUNDS; i++) {
@@ -379,20 +400,30 @@ try {
   // would wait a minute between runs), beside the purge as it was before ADR 070: all of them in one
   // transaction of up to 1 000.
   const purges = [
-    { name: 'the job, run after run', work: async () => {
+    {
+      name: 'the job, run after run',
+      work: async () => {
         const runs = [];
         do runs.push(await purgeRun());
         while (runs.at(-1)!.left > 0 && runs.at(-1)!.deleted > 0);
-        return { runs: runs.length, batches: runs.flatMap((r) => r.batches), deleted: runs.reduce((n, r) => n + r.deleted, 0) };
-      } },
-    { name: 'one transaction of 1 000 (before)', work: async () => {
+        return {
+          runs: runs.length,
+          batches: runs.flatMap((r) => r.batches),
+          deleted: runs.reduce((n, r) => n + r.deleted, 0),
+        };
+      },
+    },
+    {
+      name: 'one transaction of 1 000 (before)',
+      work: async () => {
         const r = await purgeRun(
           `select private.delete_tickets(array(select t.id from public.tickets t
              where t.trashed_at < now() - make_interval(days => private.trash_days())
              order by t.trashed_at limit 1000 for update skip locked))`,
         );
         return { runs: 1, batches: r.batches, deleted: r.deleted };
-      } },
+      },
+    },
   ];
   const purgeRows: Record<string, string | number>[] = [];
   const purgeFigures = new Map<string, { batch: number; ratio: number }[]>(purges.map((x) => [x.name, []]));
@@ -446,12 +477,16 @@ try {
       `(${range(split.read, 0)}), the change of 1 000 ${ms(median(split.change))} ms (${range(split.change, 0)})`,
   );
 
-  console.log(`\nMerge of a 200-message ticket into another (merge_tickets through PostgREST), ${MERGES} merges, load ${mergeLoad}`);
+  console.log(
+    `\nMerge of a 200-message ticket into another (merge_tickets through PostgREST), ${MERGES} merges, load ${mergeLoad}`,
+  );
   console.log(
     `median ${ms(median(merges))} ms, p95 ${ms(pct(merges, 95))} ms, min–max ${range(merges, 0)} ms (target ≤ ${MERGE_TARGET_MS}${pct(merges, 95) > MERGE_TARGET_MS ? ': MISSED' : ''})`,
   );
 
-  console.log(`\nThe Trash purge (cron.job 'purge-trash'), ${PURGE} tickets due each round (3 messages, a file's row each)`);
+  console.log(
+    `\nThe Trash purge (cron.job 'purge-trash'), ${PURGE} tickets due each round (3 messages, a file's row each)`,
+  );
   console.table(purgeRows);
   for (const [name, figures] of purgeFigures) {
     const longest = figures.map((f) => f.batch);
