@@ -1,5 +1,5 @@
-// The composer's canned replies (docs/product.md §2). Without JavaScript: a select and "Insert", which
-// posts the composer (intent insert_canned_reply) and comes back with the reply, filled in by the
+// The composer's canned replies (docs/product.md#canned-replies-in-the-composer). Without JavaScript: a select and
+// "Insert", which posts the composer (intent insert_canned_reply) and comes back with the reply, filled in by the
 // server, after what was typed. With it: a combobox (canned-reply-combobox.ts), loaded with the
 // replies' filled-in text (`src`) when the field is first used, so the ticket page's own JavaScript
 // and data stay small (docs/decisions/006-javascript-budget.md). The text stays editable either way.

@@ -1,5 +1,5 @@
-// The customer and company pages' own navigation (docs/product.md §2.10): back to the inbox, and between
-// the two lists.
+// The customer and company pages' own navigation (docs/product.md#customers-companies-and-ticket-fields): back to the
+// inbox, and between the two lists.
 import { Link } from '@remix-run/react';
 
 const PAGES = [

@@ -1,5 +1,5 @@
-// The agents' article editor (docs/product.md §2.3): title, collection, Markdown body, an image to
-// insert, and the buttons. Without JavaScript every button posts the form (Preview shows the article as
+// The agents' article editor (docs/product.md#the-help-center-for-the-team): title, collection, Markdown body, an image
+// to insert, and the buttons. Without JavaScript every button posts the form (Preview shows the article as
 // rendered by the server, the text kept). With it, the preview follows the text (rendered by the server,
 // …/help/preview), drafts save themselves a moment after typing stops, and the other members who have
 // the article open show up (LiveEditors).

@@ -1,5 +1,5 @@
-// The help center's section of the reports page (docs/product.md §2, "Reports"): views, helpful %,
-// searches with no result (the articles to write next), suggestion clicks and deflections, per week.
+// The help center's section of the reports page (docs/product.md#the-help-center-for-the-team, "Reports"): views,
+// helpful %, searches with no result (the articles to write next), suggestion clicks and deflections, per week.
 import { articlePath, helpfulPercent, newRequestPath } from '~/lib/help/articles.ts';
 import type { HelpReport } from '~/lib/help/report.ts';
 import { formatCount, formatDay } from '~/lib/reports/format.ts';

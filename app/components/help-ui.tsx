@@ -1,4 +1,4 @@
-// The help center's public pages (docs/product.md §2.2): their header with the search box, text with
+// The help center's public pages (docs/product.md#the-help-center-public): their header with the search box, text with
 // its matches marked, and a search result. Server-rendered; these pages load no React in the browser
 // (an island page with the small script of app/islands/help.ts), so everything here is plain HTML.
 import type { ReactNode } from 'react';

@@ -1,4 +1,4 @@
-// The header's bell (docs/product.md §2.4): a link to /notifications with the unread count, which works
+// The header's bell (docs/product.md#notifications): a link to /notifications with the unread count, which works
 // without JavaScript. With it, the count follows the member's notifications live: the code that listens
 // is loaded after the page (live/notification-bell-live.ts), so a page's first JavaScript grows only by
 // this component.

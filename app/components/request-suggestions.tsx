@@ -1,4 +1,4 @@
-// Articles that may answer a request, on /support/:slug/new (docs/product.md §2.2). With JavaScript
+// Articles that may answer a request, on /support/:slug/new (docs/product.md#the-help-center-public). With JavaScript
 // they follow the subject as it is typed (debounced, from …/help/suggest); without it the server shows
 // them after the first "Submit request" with "My question is answered" / "Send my request anyway".
 // Each opens in a new tab, so the request being written stays; opening one records the click.

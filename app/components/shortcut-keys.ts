@@ -1,4 +1,4 @@
-// What the keyboard shortcuts do (docs/product.md §2), and their help sheet: loaded on the first
+// What the keyboard shortcuts do (docs/product.md#the-agents-pages), and their help sheet: loaded on the first
 // shortcut or on "Keyboard shortcuts" (shortcuts.tsx listens), so a page that never uses them never
 // loads this. Plain DOM: a page marks what a key acts on — `data-shortcut="c"` is clicked,
 // `data-shortcut="/"` focused, the rows of `data-shortcut-list` are what j/k select and Enter/o open

@@ -1,4 +1,4 @@
-// Keyboard shortcuts for agents (docs/product.md §2): j/k, Enter/o, /, c in the inbox, r, n and t on a
+// Keyboard shortcuts for agents (docs/product.md#the-agents-pages): j/k, Enter/o, /, c in the inbox, r, n and t on a
 // ticket, g i on any workspace page, ? for the help sheet. The site header mounts this on workspace
 // pages (it listens, and shows the sheet's button); what a key does, and the sheet, load on the first
 // shortcut (shortcut-keys.ts), so a page that never uses them never loads that

@@ -34,7 +34,8 @@ export function SiteHeader({
           {user ? (
             <>
               {workspace ? <Shortcuts inbox={`/w/${workspace}`} /> : null}
-              {/* Every member writes articles (docs/product.md §2.3), so agents find the editor here too. */}
+              {/* Every member writes articles (docs/product.md#the-help-center-for-the-team), so agents find the
+                  editor here too. */}
               {workspace ? (
                 <Link to={`/w/${workspace}/customers`} className="site-header__link">
                   Customers

@@ -1,6 +1,6 @@
-// A ticket's custom fields as a form (docs/product.md §2.10): /w/:slug/tickets/:number/fields, where it
-// posts, shows it (again with the refused values kept at their fields), and the ticket page's sidebar
-// shows it as markup rendered on the server, so the ticket page carries no code for it
+// A ticket's custom fields as a form (docs/product.md#customers-companies-and-ticket-fields):
+// /w/:slug/tickets/:number/fields, where it posts, shows it (again with the refused values kept at their fields), and
+// the ticket page's sidebar shows it as markup rendered on the server, so the ticket page carries no code for it
 // (docs/decisions/006-javascript-budget.md). A plain HTML form: the same with JavaScript or without.
 import { ErrorList, type FormReply, replyErrors, replyFormErrors, replyValue } from './forms.tsx';
 import { fieldInputName, type TicketFieldValue } from '~/lib/helpdesk/ticket-fields.ts';

@@ -1,4 +1,4 @@
-// A ticket's followers as plain forms (docs/product.md §2.14): /w/:slug/tickets/:number/followers, where
+// A ticket's followers as plain forms (docs/product.md#followers): /w/:slug/tickets/:number/followers, where
 // they post, shows them (with a refused address kept at its field), and the ticket page's sidebar shows
 // them as markup rendered on the server, so the ticket page carries no code for them
 // (docs/decisions/006-javascript-budget.md). The same with JavaScript or without.

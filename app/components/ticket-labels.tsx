@@ -1,6 +1,6 @@
 // A ticket's status, priority, assignee and tags as people read them: the badges of the inbox, the
 // ticket page and the portal, the options of their selects (the sidebar, the inbox's filters), and a
-// tag's chip (docs/product.md §2.4).
+// tag's chip (docs/product.md#tags).
 import {
   PRIORITIES,
   PRIORITY_LABELS,

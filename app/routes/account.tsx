@@ -1,5 +1,5 @@
 // The signed-in user's account: email (read-only) and display name, and for members the notification
-// settings of each workspace (docs/product.md §2.4). The name lives in `profiles.display_name`
+// settings of each workspace (docs/product.md#notifications). The name lives in `profiles.display_name`
 // (docs/product.md §3; what teammates and customers see, through RLS) and is mirrored into auth
 // user_metadata.display_name so the header can read it from the JWT.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';

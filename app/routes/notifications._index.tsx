@@ -1,4 +1,4 @@
-// The signed-in member's notifications (docs/product.md §2.4): newest first, the unread ones marked,
+// The signed-in member's notifications (docs/product.md#notifications): newest first, the unread ones marked,
 // each a link that marks it read and opens its ticket (/notifications/:id); "Mark all as read". The
 // header's bell links here, so everything works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';

@@ -1,4 +1,4 @@
-// /robots.txt (docs/product.md §2.2): crawlers may read the portals and help centers, not the agents'
+// /robots.txt (docs/product.md#the-help-center-public): crawlers may read the portals and help centers, not the agents'
 // pages, sign-in or a customer's requests; the sitemaps of the workspaces that publish articles.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { absoluteUrl, ROBOTS_RULES } from '~/lib/help/help.server.ts';

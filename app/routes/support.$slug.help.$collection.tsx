@@ -1,5 +1,5 @@
-// A collection of the help center (docs/product.md §2.2): its published articles in order; an old slug (the
-// collection renamed) redirects to the current one. An island page.
+// A collection of the help center (docs/product.md#the-help-center-public): its published articles in order; an old
+// slug (the collection renamed) redirects to the current one. An island page.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { HelpHeader, StillNeedHelp } from '~/components/help-ui.tsx';

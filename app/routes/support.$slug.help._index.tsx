@@ -1,5 +1,5 @@
-// The help center's home (docs/product.md §2.2): the search box, the collections that hold a published
-// article, the most read articles, and "Submit a request". An island page: nothing of React or Remix
+// The help center's home (docs/product.md#the-help-center-public): the search box, the collections that hold a
+// published article, the most read articles, and "Submit a request". An island page: nothing of React or Remix
 // runs in the browser (docs/decisions/041-help-center.md).
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';

@@ -1,5 +1,5 @@
-// An article of the help center (docs/product.md §2.2): server-rendered Markdown, readable without any
-// JavaScript; meta description, canonical address, Open Graph; "Was this article helpful?" (one vote
+// An article of the help center (docs/product.md#the-help-center-public): server-rendered Markdown, readable without
+// any JavaScript; meta description, canonical address, Open Graph; "Was this article helpful?" (one vote
 // per visitor, changeable); the other articles of its collection. /articles/<id>-<slug>: a GET at an old
 // slug is redirected to the current one. A draft is there for the workspace's members only (RLS).
 // Opened from a suggestion while writing a request (?suggested=1), a signed-in customer's click is

@@ -1,4 +1,4 @@
-// Search the help center (docs/product.md §2.2): results with the matches marked in the title and a
+// Search the help center (docs/product.md#the-help-center-public): results with the matches marked in the title and a
 // snippet, "Showing results for …" after a correction, and when nothing is found, "Submit a request"
 // with the query as its subject (the query is recorded for the reports' "searches with no result").
 // A GET form: works without JavaScript. An island page.

@@ -1,5 +1,5 @@
-// GET /support/:slug/help/suggest?q=… (docs/product.md §2.2): JSON, up to 3 published articles for the
-// subject a customer is typing on /support/:slug/new, each with its address (which records the click
+// GET /support/:slug/help/suggest?q=… (docs/product.md#the-help-center-public): JSON, up to 3 published articles for
+// the subject a customer is typing on /support/:slug/new, each with its address (which records the click
 // when opened). Nothing is recorded by asking. Public, like the articles.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import type { SuggestedArticle } from '~/lib/help/articles.ts';

@@ -1,8 +1,8 @@
 // Open a request in a workspace (create_ticket: ticket + first message + its files in one transaction;
 // the files are streamed to storage first, under the ticket id create_ticket then takes, in the
 // uploader's own prefix).
-// Help articles that may answer it are suggested (docs/product.md §2.2): with JavaScript as the subject
-// is typed; without, after the first submit, with "My question is answered" / "Send my request anyway"
+// Help articles that may answer it are suggested (docs/product.md#the-help-center-public): with JavaScript as the
+// subject is typed; without, after the first submit, with "My question is answered" / "Send my request anyway"
 // and everything typed kept — its files too, already uploaded and carried to the next submit
 // (app/lib/help/request-files.ts), so none must be chosen again.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';

@@ -51,7 +51,7 @@ async function requesterTicket(request: Request, params: LoaderFunctionArgs['par
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, supabase, workspace, ticket } = await requesterTicket(request, params);
-  // Merged into another request (docs/product.md §2.9): that one's page, when I asked or follow it too
+  // Merged into another request (docs/product.md#merge): that one's page, when I asked or follow it too
   // (a merge makes the secondary's requester a follower); a member's own portal never gets here.
   if (ticket.merged_into_id) {
     const { data: into } = await supabase

@@ -1,4 +1,4 @@
-// A workspace's own robots.txt (docs/product.md §2.2), for when its portal is served at a host of its
+// A workspace's own robots.txt (docs/product.md#the-help-center-public), for when its portal is served at a host of its
 // own: the same rules as /robots.txt, and its sitemap. Crawlers read the host's /robots.txt only.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { absoluteUrl, ROBOTS_RULES } from '~/lib/help/help.server.ts';

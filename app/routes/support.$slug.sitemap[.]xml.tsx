@@ -1,4 +1,4 @@
-// A workspace's sitemap (docs/product.md §2.2): its help center, the collections with a published
+// A workspace's sitemap (docs/product.md#the-help-center-public): its help center, the collections with a published
 // article, and every published article with its last update. /robots.txt lists it.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { articlePath, collectionPath, helpPath } from '~/lib/help/articles.ts';

@@ -1,5 +1,5 @@
-// A company (members only, docs/product.md §2.10): the customers who write from its domain and their
-// requests, newest activity first, 25 a page. Admins give it a name (empty: the domain again). A
+// A company (members only, docs/product.md#customers-companies-and-ticket-fields): the customers who write from its
+// domain and their requests, newest activity first, 25 a page. Admins give it a name (empty: the domain again). A
 // free-mail domain, or one none of the workspace's customers writes from, is 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';

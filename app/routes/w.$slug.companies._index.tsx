@@ -1,6 +1,6 @@
-// A workspace's companies (members only, docs/product.md §2.10): its customers' email domains, free mail
-// excepted (docs/decisions/059-customers-and-companies.md), by domain, 50 a page, with how many customers
-// and requests each has; search by the start of a domain or of the name an admin gave it (`q`).
+// A workspace's companies (members only, docs/product.md#customers-companies-and-ticket-fields): its customers' email
+// domains, free mail excepted (docs/decisions/059-customers-and-companies.md), by domain, 50 a page, with how many
+// customers and requests each has; search by the start of a domain or of the name an admin gave it (`q`).
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { CustomerNav, ListSearch } from '~/components/customer-nav.tsx';

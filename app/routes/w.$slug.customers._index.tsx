@@ -1,6 +1,6 @@
-// A workspace's customers (members only, docs/product.md §2.10): everyone who opened a request here, by
-// name, 50 a page; search by the start of a name or an email address (`q`), or a company's (`company`).
-// One call, public.customers_page (supabase/schemas/58_customers.sql), on its own indexes.
+// A workspace's customers (members only, docs/product.md#customers-companies-and-ticket-fields): everyone who opened a
+// request here, by name, 50 a page; search by the start of a name or an email address (`q`), or a company's
+// (`company`). One call, public.customers_page (supabase/schemas/58_customers.sql), on its own indexes.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { CustomerNav, ListSearch } from '~/components/customer-nav.tsx';

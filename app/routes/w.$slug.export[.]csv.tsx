@@ -44,7 +44,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throw errorResponse(request, 'search_timeout');
   }
   const fileName = `${page.workspace.slug}-tickets-${new Date().toISOString().slice(0, 10)}.csv`;
-  // The custom fields, in their order, one column each after the built-in ones (docs/product.md §2.10).
+  // The custom fields, in their order, one column each after the built-in ones
+  // (docs/product.md#customers-companies-and-ticket-fields).
   const { data: fields, error: fieldsError } = await supabase
     .from('ticket_fields')
     .select('id, label')

@@ -1,5 +1,5 @@
-// An article in the editor (docs/product.md §2.3): edit, preview, save, publish or unpublish, insert an
-// image; drafts save themselves with JavaScript; the other members who have it open are shown; admins
+// An article in the editor (docs/product.md#the-help-center-for-the-team): edit, preview, save, publish or unpublish,
+// insert an image; drafts save themselves with JavaScript; the other members who have it open are shown; admins
 // may delete it. Members only (RLS); another workspace's article is not found.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';

@@ -1,5 +1,5 @@
-// GET /w/:slug/help/lookup?q=… (docs/product.md §2.1): JSON, up to 5 published articles for the
-// composer's picker, each as the text it inserts into a reply — its title and public address. Members
+// GET /w/:slug/help/lookup?q=… (docs/product.md#canned-replies-in-the-composer): JSON, up to 5 published articles for
+// the composer's picker, each as the text it inserts into a reply — its title and public address. Members
 // only (anyone else: 404); the picker asks as the agent types.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';

@@ -1,5 +1,5 @@
-// A new help article (docs/product.md §2.3): the editor, empty, or filled from a message of a ticket
-// (?from=<message id>: "Create article from this reply"; the title from its ticket's subject). Saved
+// A new help article (docs/product.md#the-help-center-for-the-team): the editor, empty, or filled from a message of a
+// ticket (?from=<message id>: "Create article from this reply"; the title from its ticket's subject). Saved
 // as a draft or published at once; then the editor continues at /w/:slug/help/:id.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';

@@ -1,5 +1,5 @@
-// POST /w/:slug/help/preview (docs/product.md §2.3): an article's Markdown as the help center will show
-// it, rendered and sanitised on the server, for the editor's live preview. Members only; JSON.
+// POST /w/:slug/help/preview (docs/product.md#the-help-center-for-the-team): an article's Markdown as the help center
+// will show it, rendered and sanitised on the server, for the editor's live preview. Members only; JSON.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { ARTICLE_BODY_MAX_LENGTH } from '~/lib/help/limits.ts';

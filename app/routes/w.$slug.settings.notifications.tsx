@@ -1,4 +1,4 @@
-// The team's notification defaults (admins only, docs/product.md §2.4): per event, how members hear of it
+// The team's notification defaults (admins only, docs/product.md#notifications): per event, how members hear of it
 // unless they chose otherwise in /account. Tend's own: everything in the app, email each time, except new
 // requests (email only for those who choose it).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';

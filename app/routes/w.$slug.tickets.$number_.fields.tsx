@@ -1,6 +1,7 @@
-// A ticket's custom fields on a page of their own (members only, docs/product.md §2.10): where the
-// sidebar's "Save fields" posts. Saved: back to the ticket. Refused (a value that doesn't fit its
-// field): this page, with what was typed kept and the message at the field, with JavaScript or without.
+// A ticket's custom fields on a page of their own (members only,
+// docs/product.md#customers-companies-and-ticket-fields): where the sidebar's "Save fields" posts. Saved: back to the
+// ticket. Refused (a value that doesn't fit its field): this page, with what was typed kept and the message at the
+// field, with JavaScript or without.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { TicketFieldsForm } from '~/components/ticket-fields-form.tsx';

@@ -1,4 +1,4 @@
-// A ticket's followers on a page of their own (members only, docs/product.md §2.14): where the sidebar's
+// A ticket's followers on a page of their own (members only, docs/product.md#followers): where the sidebar's
 // follower forms post. Added or removed: back to the ticket. Refused (an address that isn't one, the
 // requester, a member, a full list): this page, with the address kept and the message at the field,
 // with JavaScript or without. A new address gets an account first (the ensure-customer function, as

@@ -1,5 +1,5 @@
-// Where the ticket page's "More" posts (docs/product.md §2.11): to Spam or Trash, and back
-// (public.move_tickets, for one ticket), and "Merge into…" (§2.9, public.merge_tickets). Done: back to
+// Where the ticket page's "More" posts (docs/product.md#spam-and-trash): to Spam or Trash, and back
+// (public.move_tickets, for one ticket), and "Merge into…" (docs/product.md#merge, public.merge_tickets). Done: back to
 // the ticket, which says where it is now (merged: the ticket it went into). Refused: this page says why,
 // with a link back. A GET leads to the ticket.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';

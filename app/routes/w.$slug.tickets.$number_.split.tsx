@@ -1,4 +1,4 @@
-// "Split into a new ticket" (docs/product.md §2.12): the confirmation for one requester's message
+// "Split into a new ticket" (docs/product.md#split): the confirmation for one requester's message
 // (?message=<id>), then the split (public.split_message): the message and its files become a new ticket
 // of the same requester, which opens. Refused (not the requester's, the only message, moved meanwhile):
 // this page again with the reason. Members only; a message not on this ticket is 404. A page of its

@@ -1,7 +1,8 @@
 -- Canned replies: a workspace's saved answers. Admins write them, every member inserts them into the
--- composer (docs/product.md §2, §6). Placeholders such as {{requester.name}} are filled in by the app
--- (app/lib/helpdesk/canned-replies.ts, one function for the picker and the server); the database only
--- refuses a name it doesn't know, so a typo is caught when the reply is saved, not when it is sent.
+-- composer (docs/product.md#canned-replies-in-the-composer, docs/product.md §6). Placeholders such as
+-- {{requester.name}} are filled in by the app (app/lib/helpdesk/canned-replies.ts, one function for the picker and the
+-- server); the database only refuses a name it doesn't know, so a typo is caught when the reply is saved, not when it
+-- is sent.
 
 -- The names inside {{ }} (spaces around them ignored) that are not placeholders, in order of first use.
 -- The same list and pattern as PLACEHOLDERS in app/lib/helpdesk/canned-replies.ts (a test holds them equal).

@@ -184,8 +184,8 @@ begin
   return ids;
 end $$;
 
--- The custom-field filters (docs/product.md §2.10) as the inbox applies them, from what the page sends:
--- {"<field id>": "value"} for equality (text any case, a dropdown's choice, a checkbox "true" or
+-- The custom-field filters (docs/product.md#customers-companies-and-ticket-fields) as the inbox applies them, from what
+-- the page sends: {"<field id>": "value"} for equality (text any case, a dropdown's choice, a checkbox "true" or
 -- "false" for unticked) and {"<field id>": {"from": …, "to": …}} for a number or date range (either
 -- end may be left out). Each value is read as its field stores it (private.ticket_field_value); a field
 -- that isn't one of the workspace's matches nothing; a value that can't be the field's is
@@ -449,7 +449,8 @@ declare
   cursor_sql text;
   -- The Mentions view without a search: newest mention of me first, its cursor on that time.
   by_mention boolean;
-  -- A search's matches per view, counted up to count_cap (docs/product.md §2, "Search").
+  -- A search's matches per view, counted up to count_cap
+  -- (docs/product.md#views-saved-views-mentions-and-search-the-inbox, "Search across views").
   search_counts jsonb;
   count_cap constant integer := 1000;
   page_ids uuid[];
@@ -697,7 +698,8 @@ begin
                   and case when p_view = 'spam' then t.spam_at is not null and t.trashed_at is null else t.trashed_at is not null end) end
              when q is null and tag_ids is null and fields is null then
                private.tally_total(ws.id, me, p_view, status_filter, priority_filter, assignee, p_assignee = 'none') end,
-    -- A search's matches per view (docs/product.md §2: "Results in all views").
+    -- A search's matches per view
+    -- (docs/product.md#views-saved-views-mentions-and-search-the-inbox: "Results in all views").
     'search_counts', search_counts,
     -- The saved views I see (mine and the team's, 89_saved_views.sql), with their counts.
     'saved_views', private.saved_views_json(ws.id, me, not search_timed_out),
@@ -773,7 +775,7 @@ grant execute on function public.requester_card(uuid) to authenticated, service_
 -- and what the page's header, sidebar and composer need besides (the canned replies' titles, my
 -- signature, the custom fields with this ticket's values, the requester's rating): one round trip per
 -- page (docs/decisions/066-page-cost.md).
--- The thread is a window (docs/product.md §2, issue 27 item 12): the newest p_page messages, and
+-- The thread is a window (docs/product.md#long-threads, issue 27 item 12): the newest p_page messages, and
 -- with p_earlier_at/p_earlier_id (the oldest message shown so far) everything from there on plus
 -- p_page before it. One more than asked is sent before the window when there is one: the app shows
 -- "Show earlier messages" for it. 'mine': how many messages I wrote here (the kept draft's counter).

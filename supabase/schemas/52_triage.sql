@@ -1,4 +1,5 @@
--- Triage (issue 27, docs/product.md §2.4–§2.6): tags on tickets, snoozing a ticket, and changing many
+-- Triage (issue 27, docs/product.md#tags, docs/product.md#snooze,
+-- docs/product.md#bulk-changes): tags on tickets, snoozing a ticket, and changing many
 -- tickets at once.
 --
 -- Tags are the team's: members read them and tag tickets, admins manage them (rename, colour, merge,
@@ -209,7 +210,7 @@ create policy "members untag tickets" on public.ticket_tags for delete to authen
   using (workspace_id in (select private.member_workspaces()));
 
 -- ---------------------------------------------------------------------------------------------
--- Snooze (docs/product.md §2.5): a ticket not yet solved leaves the views of work to do
+-- Snooze (docs/product.md#snooze): a ticket not yet solved leaves the views of work to do
 -- (private.inbox_view_filter) until a time, then comes back — pending as open — by the wake-up job
 -- below, or at once when its requester replies (private.message_bookkeeping). tickets.snoozed_until
 -- holds it; the history records each snooze and wake (private.ticket_history).
@@ -278,7 +279,7 @@ revoke all on function private.wake_snoozed_tickets() from public;
 -- Scheduled with the other jobs, once pg_cron is there (80_email.sql).
 
 -- ---------------------------------------------------------------------------------------------
--- Bulk changes (docs/product.md §2.6): one call changes up to 1 000 tickets of one workspace — assign
+-- Bulk changes (docs/product.md#bulk-changes): one call changes up to 1 000 tickets of one workspace — assign
 -- ('me' is not a value: the app sends the id; 'none' unassigns), status, priority, add_tag, remove_tag,
 -- merge (into p_value, one of the tickets) — in one short transaction. Security invoker: the caller's policies and column grants apply, and each
 -- row passes the same triggers as a single change (ticket_transition: the state machine for the
@@ -410,7 +411,7 @@ revoke all on function public.bulk_update_tickets(uuid[], text, text) from publi
 grant execute on function public.bulk_update_tickets(uuid[], text, text) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
--- Merge (docs/product.md §2.9, docs/decisions/053-merge-and-split.md): a duplicate (the secondary) folds
+-- Merge (docs/product.md#merge, docs/decisions/053-merge-and-split.md): a duplicate (the secondary) folds
 -- into another ticket of the workspace (the primary). Its messages, notes, files and history join the
 -- primary's (in time order: they keep their times); it is closed as "merged into #N" and its links lead
 -- to the primary (merged_into_id). A secondary requester other than the primary's is recorded as a

@@ -1,4 +1,4 @@
--- Followers (issue 27 item 7; docs/product.md §2.14; docs/decisions/064-followers.md). People besides the
+-- Followers (issue 27 item 7; docs/product.md#followers; docs/decisions/064-followers.md). People besides the
 -- requester who follow a ticket (public.ticket_followers, 52_triage.sql): they get the team's public
 -- replies by email (notify), each with a reply address of their own, answer by email (receive_email:
 -- their public message), and read and answer the thread in the portal (the policies of tickets,

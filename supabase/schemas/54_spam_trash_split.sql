@@ -1,4 +1,4 @@
--- Spam, Trash and split (issue 27 items 9 and 5; docs/product.md §2.11, §2.12;
+-- Spam, Trash and split (issue 27 items 9 and 5; docs/product.md#spam-and-trash, docs/product.md#split;
 -- docs/decisions/063-spam-and-trash.md).
 --
 -- A ticket is in the inbox, in Spam (tickets.spam_at) or in Trash (tickets.trashed_at; Trash wins over

@@ -1,6 +1,6 @@
--- Ticket custom fields (docs/product.md §2.10): admins define a workspace's fields (text, number, date,
--- dropdown, checkbox), members fill them in on the ticket page, and a field "required on solve" must
--- have a value before an agent solves the ticket. The database checks each value against its field
+-- Ticket custom fields (docs/product.md#customers-companies-and-ticket-fields): admins define a workspace's fields
+-- (text, number, date, dropdown, checkbox), members fill them in on the ticket page, and a field "required on solve"
+-- must have a value before an agent solves the ticket. The database checks each value against its field
 -- and refuses the solve (field_required), whoever writes. A field is internal unless the admin shows it
 -- to customers: then the requester may read its value on their own tickets (through the API; the portal
 -- doesn't show fields yet).

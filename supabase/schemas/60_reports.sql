@@ -1,4 +1,4 @@
--- Reports for admins (/w/:slug/reports, docs/product.md §2): for a range of days in the workspace's
+-- Reports for admins (/w/:slug/reports, docs/product.md#reports): for a range of days in the workspace's
 -- time zone, tickets created and solved per day, first response and resolution times (median, p90),
 -- the backlog by status and by assignee, and the busiest hours. One call, workspace_report.
 --

@@ -1,7 +1,7 @@
--- The help center (docs/product.md §2.2, §3, §6; docs/decisions/041-help-center.md): a workspace's
--- collections and articles (Markdown), their public pages, full-text search, suggestions while a
--- customer writes a request, and what is measured — views, votes, searches with no result, and
--- suggestion clicks from which deflections are counted.
+-- The help center (docs/product.md §3, §6 and docs/product.md#the-help-center-public;
+-- docs/decisions/041-help-center.md): a workspace's collections and articles (Markdown), their public pages, full-text
+-- search, suggestions while a customer writes a request, and what is measured — views, votes, searches with no result,
+-- and suggestion clicks from which deflections are counted.
 --
 -- Who may do what: anyone (anon included) reads published articles and the collections that hold
 -- one; members (agents and admins) read drafts too, write and publish articles; admins manage
@@ -524,8 +524,8 @@ language sql stable security definer set search_path = '' as $$
     ) t
 $$;
 
--- Search (docs/product.md §2.2): websearch syntax ("a phrase", -word, or) in the workspace's language;
--- the last word, while it is being typed (no space after it), also as a prefix; title matches first,
+-- Search (docs/product.md#the-help-center-public): websearch syntax ("a phrase", -word, or) in the workspace's
+-- language; the last word, while it is being typed (no space after it), also as a prefix; title matches first,
 -- then by rank (title weight A over body B, shorter articles first at equal counts); snippets with the
 -- matches between U+E000 and U+E001 (the app escapes the text and marks them). When nothing is found
 -- the misspelt words are corrected (help_spelling), searched again, and `corrected` says so. Members

@@ -1,4 +1,4 @@
--- Notifications for the team (docs/product.md §2.4; docs/decisions/045-notifications.md): one table of
+-- Notifications for the team (docs/product.md#notifications; docs/decisions/045-notifications.md): one table of
 -- what happened to whom, each member's choice per event kind (in the app's bell, by email each time or
 -- in a daily digest, or not at all), the team's defaults that admins set, and ONE function that every
 -- feature calls to tell a member something: private.notify_member. Customers get no notifications:

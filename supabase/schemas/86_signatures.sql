@@ -1,4 +1,4 @@
--- An agent's signature (issue 29 item 4; docs/product.md §2.5): set in /account, put under the draft
+-- An agent's signature (issue 29 item 4; docs/product.md#a-workspaces-emails): set in /account, put under the draft
 -- of each reply on the ticket page, where the agent may change or drop it for that reply. The user's
 -- own: nobody else reads it here (customers read it in the replies it ends).
 create table public.signatures (

@@ -1,4 +1,4 @@
--- Mentions (issue 27 item 8; docs/product.md §2.4): "@Name" in an internal note tells that member, through
+-- Mentions (issue 27 item 8; docs/product.md#notifications): "@Name" in an internal note tells that member, through
 -- the one notification function (private.notify_member, kind 'mention': the bell, and email unless they
 -- turned it off). The composer offers the names as one types "@" (JavaScript); without it the same text
 -- resolves here, so a typed mention works either way. Notes only: a public reply never notifies anyone

@@ -1,5 +1,5 @@
--- Saved views and the inbox's live counts (issue 27 items 2, 8 and 11; docs/product.md §2.15;
--- docs/decisions/062-saved-views-and-dense-inbox.md).
+-- Saved views and the inbox's live counts (issue 27 items 2, 8 and 11;
+-- docs/product.md#views-saved-views-mentions-and-search-the-inbox; docs/decisions/062-saved-views-and-dense-inbox.md).
 --
 -- A saved view is a name for the inbox's view, search, filters and sort: an agent's own (private: nobody
 -- else reads it, admins included) or the team's (shared: every member reads it; only admins share, rename,

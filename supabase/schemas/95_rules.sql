@@ -1,4 +1,4 @@
--- Rules (issue 28 item 5; docs/product.md §2.16; docs/decisions/061-rules.md): what admins tell Tend to do
+-- Rules (issue 28 item 5; docs/product.md#rules; docs/decisions/061-rules.md): what admins tell Tend to do
 -- by itself. *When* a ticket is created, a customer replies, or a ticket has waited N business hours in a
 -- status; *if* all (or any) of its conditions hold; *then* its actions, in order. Rules run in the
 -- database, in their order: event rules at the end of the transaction that made the event (deferred

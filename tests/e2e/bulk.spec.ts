@@ -1,4 +1,4 @@
-// Bulk changes end to end (docs/product.md §2.6), with JavaScript and without: an agent checks rows
+// Bulk changes end to end (docs/product.md#bulk-changes), with JavaScript and without: an agent checks rows
 // (with JavaScript, shift-click selects a range and the bar counts them), assigns them in one "Apply"
 // and reads what happened; "All … matching this view" changes every ticket of the view across pages
 // (30 tickets, 25 a page), and a status the state machine refuses is skipped and said; two checked

@@ -1,4 +1,4 @@
-// Canned replies end to end (docs/product.md §2): an admin writes one with placeholders at
+// Canned replies end to end (docs/product.md#canned-replies-in-the-composer): an admin writes one with placeholders at
 // /w/:slug/settings/replies (refused input comes back at the field, kept; preview; edit; delete after
 // a confirmation), an agent inserts it on a ticket with the placeholders filled, edits it and sends
 // it, and the customer reads the sent text. With JavaScript (the keyboard-driven picker) and without

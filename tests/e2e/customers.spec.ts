@@ -1,5 +1,5 @@
-// Customers, companies and ticket custom fields end to end (docs/product.md §2.10): from a ticket the
-// agent opens the requester's page (requests, notes with their earlier versions, time zone), finds
+// Customers, companies and ticket custom fields end to end (docs/product.md#customers-companies-and-ticket-fields):
+// from a ticket the agent opens the requester's page (requests, notes with their earlier versions, time zone), finds
 // them in the customers list and their company by domain, which an admin names; a customer never
 // reaches any of it. An admin defines ticket fields; the sidebar saves them (a value that doesn't
 // fit comes back at its field, kept), a solve without a required field is refused, and the CSV

@@ -1,4 +1,4 @@
-// Followers end to end (issue 27 item 7; docs/product.md §2.14, docs/decisions/064-followers.md): an
+// Followers end to end (issue 27 item 7; docs/product.md#followers, docs/decisions/064-followers.md): an
 // inbound email that copies a colleague makes them a follower; an agent adds a follower on the ticket
 // page and removes one; the agent's reply reaches the follower in the mail catcher with an address of
 // their own; the follower's answer by email threads into the ticket as theirs; through the email's

@@ -1,7 +1,7 @@
-// The help center end to end (docs/product.md §2.2, §2.3): an admin writes an article with an image
-// and publishes it; a signed-out visitor finds it by search with JavaScript off, reads it and votes;
-// the article page is an island within its JavaScript and HTML budget; a renamed article's old address
-// redirects; hostile Markdown stays text; a customer writing a request is offered the article, opens
+// The help center end to end (docs/product.md#the-help-center-public, docs/product.md#the-help-center-for-the-team): an
+// admin writes an article with an image and publishes it; a signed-out visitor finds it by search with JavaScript off,
+// reads it and votes; the article page is an island within its JavaScript and HTML budget; a renamed article's old
+// address redirects; hostile Markdown stays text; a customer writing a request is offered the article, opens
 // it and sends nothing, and a deflection shows in the reports once 30 minutes have passed (moved in
 // the database, not waited for); without JavaScript the suggestions come after the first submit.
 // Screenshots of the help home, an article and the editor at 1366 and 375 px.

@@ -1,4 +1,4 @@
-// Renaming a help center collection (issue 30; docs/product.md §2.3): an admin renames one on
+// Renaming a help center collection (issue 30; docs/product.md#the-help-center-for-the-team): an admin renames one on
 // /w/:slug/help (`?rename=<id>`, with and without JavaScript); the collection's address follows its new
 // title, the old address redirects to it, its articles' addresses don't change, a title another
 // collection has is refused at the field with what was typed kept, and agents get no rename form.

@@ -1,5 +1,5 @@
-// The help center for the team (docs/product.md §2.3): every member — an agent as well as an admin —
-// finds the editor from the header of the workspace's pages; two members editing one article see each
+// The help center for the team (docs/product.md#the-help-center-for-the-team): every member — an agent as well as an
+// admin — finds the editor from the header of the workspace's pages; two members editing one article see each
 // other ("Also editing: …"), named from what the database vouches for
 // (docs/decisions/037-presence-the-server-vouches-for.md).
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// A 1 000-message ticket (issue 27 item 12; docs/product.md §2): the agent's page and the requester's
+// A 1 000-message ticket (issue 27 item 12; docs/product.md#long-threads): the agent's page and the requester's
 // portal show the newest 30 messages and "Show earlier messages", which adds the 30 before them and
 // keeps the message that was oldest in view, with JavaScript and without; a reply sent from a page
 // showing earlier messages keeps them and appears below. Screenshots at 1366 and 375 px.

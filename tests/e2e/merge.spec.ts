@@ -1,4 +1,4 @@
-// Merging tickets end to end (docs/product.md §2.9), with JavaScript and without: two customers write
+// Merging tickets end to end (docs/product.md#merge), with JavaScript and without: two customers write
 // in by email, an agent merges the second request into the first from its page ("Merge into…": a
 // search that finds nothing says so, a number finds the ticket, the confirmation names it), lands on
 // the first with both threads and the history saying who merged what; the second's page leads there;

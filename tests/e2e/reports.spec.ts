@@ -1,4 +1,4 @@
-// Reports end to end (docs/product.md §2, issue 18): an admin's new workspace gets tickets at known
+// Reports end to end (docs/product.md#reports, issue 18): an admin's new workspace gets tickets at known
 // moments; the reports page shows them in its chart, table and figures, the range switches (presets
 // and custom days, a wrong range refused at its field with what was typed), with JavaScript and
 // without; an agent is refused as on every admin page. Screenshots at 1366 and 375 px are attached

@@ -1,4 +1,4 @@
-// Rules end to end (docs/product.md §2.16), with JavaScript and without: an admin writes a rule at
+// Rules end to end (docs/product.md#rules), with JavaScript and without: an admin writes a rule at
 // /w/:slug/settings/rules (an empty name and a tag that doesn't exist are refused at their fields, what
 // was typed kept), a customer opens a refund request on the portal, and the agent finds it tagged and
 // assigned, the history naming the rule; "Test this rule" lists it. Fresh accounts and a workspace of

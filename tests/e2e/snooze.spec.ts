@@ -1,4 +1,4 @@
-// Snooze end to end (docs/product.md §2.5), with JavaScript and without: an agent snoozes a request
+// Snooze end to end (docs/product.md#snooze), with JavaScript and without: an agent snoozes a request
 // from the sidebar (a time in the past is refused at the field, kept), it leaves Unassigned for the
 // Snoozed view, "Wake now" brings it back; snoozed again, it wakes when the customer replies, and (with
 // JavaScript) when its time comes: the test moves the time into the past and the database's scheduler

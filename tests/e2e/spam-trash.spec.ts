@@ -1,5 +1,5 @@
-// Spam, Trash and split end to end (docs/product.md §2.11, §2.12), with JavaScript and without: an admin
-// marks a mailed request as spam from the ticket's "More"; the sender's next email lands in Spam and
+// Spam, Trash and split end to end (docs/product.md#spam-and-trash, docs/product.md#split), with JavaScript and
+// without: an admin marks a mailed request as spam from the ticket's "More"; the sender's next email lands in Spam and
 // mails no one (a clean sender's, sent after it, does: the catcher has that one and not the other);
 // "Not spam" brings it back. Delete and Restore, then Empty trash. The scheduler's purge, with the
 // ticket's time in Trash moved back by the test: the ticket and its file's object go. A requester's

@@ -1,4 +1,4 @@
-// Tags end to end (docs/product.md §2.4), with JavaScript and without: an agent tags tickets from
+// Tags end to end (docs/product.md#tags), with JavaScript and without: an agent tags tickets from
 // the sidebar (a new tag is created; when the admin turns that off, only existing tags), the inbox
 // shows them on rows and filters by ?tag= and by tag: in the search, the history says who did it, the
 // CSV export has them, and the admin renames, merges and deletes tags at /w/:slug/settings/tags.

@@ -1,4 +1,4 @@
-// Rules in the database (docs/product.md §2.16, supabase/schemas/95_rules.sql): who may read and write
+// Rules in the database (docs/product.md#rules, supabase/schemas/95_rules.sql): who may read and write
 // them (per role), what the database refuses, each event (a ticket created, a customer's reply, a wait
 // in a status run by the scheduler's sweep), each action, the order, fire-once and no loops, the
 // history naming the rule, "Test this rule", and the SQL placeholders equal to the app's. Time is moved

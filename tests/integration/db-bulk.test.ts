@@ -1,4 +1,4 @@
-// Bulk changes in the database (docs/product.md §2.6): public.bulk_update_tickets changes many tickets
+// Bulk changes in the database (docs/product.md#bulk-changes): public.bulk_update_tickets changes many tickets
 // of one workspace in one call, each through the same state machine as a single change (for the
 // caller), skipping — and counting by reason — those it doesn't apply to; per role, within one
 // workspace only; a bulk change and a single edit of the same ticket queue instead of deadlocking.

@@ -1,7 +1,8 @@
-// Customers and companies in the database (docs/product.md §2.10, docs/decisions/059-customers-and-companies.md),
-// per role through PostgREST: members of the workspace read its customers, notes and companies, and
-// write notes; customers, another workspace and visitors see none of it. The customer rows follow the
-// tickets, the profile's name and the account's email; companies are email domains, free mail never.
+// Customers and companies in the database (docs/product.md#customers-companies-and-ticket-fields,
+// docs/decisions/059-customers-and-companies.md), per role through PostgREST: members of the workspace read its
+// customers, notes and companies, and write notes; customers, another workspace and visitors see none of it. The
+// customer rows follow the tickets, the profile's name and the account's email; companies are email domains, free mail
+// never.
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
-// The help center in the database (supabase/schemas/65_help_center.sql; docs/product.md §2.2, §6), per
-// role through PostgREST: published articles are public, drafts their workspace's members' only and
-// another workspace's never; members write and publish, admins delete; search ranks titles first,
-// takes the word being typed as a prefix, marks snippets and corrects misspelt words; votes are one
+// The help center in the database (supabase/schemas/65_help_center.sql; docs/product.md §6 and
+// docs/product.md#the-help-center-public), per role through PostgREST: published articles are public, drafts their
+// workspace's members' only and another workspace's never; members write and publish, admins delete; search ranks
+// titles first, takes the word being typed as a prefix, marks snippets and corrects misspelt words; votes are one
 // per visitor and limited per article; searches with no result and deflections are counted.
 import { randomUUID } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';

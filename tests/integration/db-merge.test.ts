@@ -1,4 +1,4 @@
-// Merging tickets in the database (docs/product.md §2.9): public.merge_tickets folds a secondary ticket
+// Merging tickets in the database (docs/product.md#merge): public.merge_tickets folds a secondary ticket
 // into a primary of the same workspace for a member — its messages, notes, files and history join the
 // primary's, it is closed as merged (merged_into_id) and its requester, if another, is recorded as a
 // follower; mail to its thread lands on the primary. Per role, the state machine's cells, the refusals,

@@ -1,4 +1,4 @@
-// Snooze in the database (docs/product.md §2.5), through PostgREST per role: members snooze their
+// Snooze in the database (docs/product.md#snooze), through PostgREST per role: members snooze their
 // workspace's tickets until a preset or a time in the workspace's zone, the ticket leaves the views of
 // work to do (counts included) for the Snoozed view, and wakes — pending as open — by the job the
 // scheduler runs every minute, or at once when the requester replies. Time is moved by the test:

@@ -1,8 +1,9 @@
-// Spam, Trash and split in the database (docs/product.md §2.11, §2.12; docs/decisions/063-spam-and-trash.md,
-// docs/decisions/053-merge-and-split.md), and the history line of a custom field's change (§2.10). Per role:
-// who may move, empty, purge and split; what Spam and Trash leave out (views and counts, the requester's
-// portal, reports, notifications, assignment, the SLA clock, the team's messages); the sender's later mail
-// landing in Spam; the purge job; two splits of one message at once ending with one.
+// Spam, Trash and split in the database (docs/product.md#spam-and-trash, docs/product.md#split;
+// docs/decisions/063-spam-and-trash.md, docs/decisions/053-merge-and-split.md), and the history line of a custom
+// field's change (docs/product.md#customers-companies-and-ticket-fields). Per role: who may move, empty, purge and
+// split; what Spam and Trash leave out (views and counts, the requester's portal, reports, notifications, assignment,
+// the SLA clock, the team's messages); the sender's later mail landing in Spam; the purge job; two splits of one
+// message at once ending with one.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';

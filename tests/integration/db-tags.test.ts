@@ -1,4 +1,4 @@
-// Tags in the database (docs/product.md §2.4), per role through PostgREST: members tag and untag
+// Tags in the database (docs/product.md#tags), per role through PostgREST: members tag and untag
 // their workspace's tickets (agents create new tags unless the workspace turns that off), admins
 // rename, colour, merge and delete; customers, another workspace and visitors see no tag; the history
 // records each change; the inbox filters by tags (all of them) and shows them on its rows.

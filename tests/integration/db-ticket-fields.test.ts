@@ -1,6 +1,6 @@
-// Ticket custom fields in the database (docs/product.md §2.10), per role through PostgREST: admins define
-// them, members fill them in, requesters read only the fields shown to them on their own tickets; each
-// value fits its field; an agent's solve without a required field is refused (field_required).
+// Ticket custom fields in the database (docs/product.md#customers-companies-and-ticket-fields), per role through
+// PostgREST: admins define them, members fill them in, requesters read only the fields shown to them on their own
+// tickets; each value fits its field; an agent's solve without a required field is refused (field_required).
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, it } from 'vitest';

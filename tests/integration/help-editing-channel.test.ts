@@ -1,7 +1,7 @@
-// The article editor's private channel `help-article:<id>` ("Also editing: …", docs/product.md §2.3):
-// members of the article's workspace track presence there but can't broadcast, and who is who comes
-// from the database (announce_help_editor, with the caller's auth.uid()), so a member who tracks under
-// another's id, or broadcasts in their name, is shown as nobody but themselves
+// The article editor's private channel `help-article:<id>` ("Also editing: …",
+// docs/product.md#the-help-center-for-the-team): members of the article's workspace track presence there but can't
+// broadcast, and who is who comes from the database (announce_help_editor, with the caller's auth.uid()), so a member
+// who tracks under another's id, or broadcasts in their name, is shown as nobody but themselves
 // (docs/decisions/037-presence-the-server-vouches-for.md; supabase/schemas/65_help_center.sql).
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

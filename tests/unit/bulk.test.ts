@@ -1,4 +1,4 @@
-// What a bulk change says it did (docs/product.md §2.6), from public.bulk_update_tickets's counts.
+// What a bulk change says it did (docs/product.md#bulk-changes), from public.bulk_update_tickets's counts.
 import { describe, expect, it } from 'vitest';
 import { addBulk, bulkSummary } from '~/lib/helpdesk/bulk.ts';
 

@@ -1,6 +1,7 @@
 // Citations can't go stale: every decision record cited in code comments and docs names one that
 // exists (by its file name, which says what it decided, so a wrong number is caught too), and every
-// file or folder of this repository cited there exists. Landed migrations are history and are left
+// file or folder of this repository cited there exists, and every subsection of docs/product.md cited by its
+// heading's anchor (docs/product.md#tags) has that heading. Landed migrations are history and are left
 // as they are; docs/reference/ and the local stack cite upstream's own files, so only paths from
 // this repository's top folders are checked there.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -80,6 +81,21 @@ function prose(file: string, text: string): string[] {
   });
 }
 
+/** A Markdown file's headings as GitHub anchors them: lower case, punctuation dropped, spaces as `-`, repeats numbered. */
+function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  for (const [, title] of markdown.matchAll(/^#{1,6} (.+)$/gm)) {
+    const slug = title
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    let anchor = slug;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
+
 interface Citation {
   where: string;
   cited: string;
@@ -90,6 +106,8 @@ const adrNumbers: Citation[] = [];
 const repoPaths: Citation[] = [];
 const fileNames: Citation[] = [];
 const sections: Citation[] = [];
+const productAnchors: Citation[] = [];
+const numberedProduct: Citation[] = [];
 
 const OUR_TOP =
   /^(?:app|docs|scripts|tests|patches|public|supabase\/(?:local|functions|schemas|templates|seed\.sql|config\.toml))(?:\/|$)/;
@@ -105,6 +123,15 @@ for (const file of files.filter((f) => TEXT.test(f))) {
     for (const m of line.matchAll(/\b(?:ADRs?|[Dd]ecision)\s+(\d{3})\b/g)) adrNumbers.push({ where, cited: m[0] });
     for (const m of line.matchAll(/\b(README|docs\/[\w/-]+\.md) "([^"]+)"/g))
       sections.push({ where, cited: `${m[1] === 'README' ? 'README.md' : m[1]} "${m[2]}"` });
+    for (const m of line.matchAll(/docs\/product\.md#([\w-]+)/g)) productAnchors.push({ where, cited: m[1] });
+    if (file === 'docs/product.md')
+      for (const m of line.matchAll(/\]\(#([\w-]+)\)/g)) productAnchors.push({ where, cited: m[1] });
+    // §2's subsections are cited by anchor, not by number; another file's §2.x (docs/reference/remix-ssr.md §2.4) is its own.
+    for (const m of line.matchAll(/§ ?2\.\d/g)) {
+      const other = /([\w-]+\.md) $/.exec(line.slice(0, m.index))?.[1];
+      if (other ? other === 'product.md' : !file.startsWith('docs/reference/'))
+        numberedProduct.push({ where, cited: m[0] });
+    }
     if (otherTree) return;
     for (const m of line.matchAll(/(?<![\w.~@$/-])(~\/|\/)?([\w$.[\]+-]+(?:\/[\w$.[\]+<>*{}…-]*)*)/g)) {
       let cited = m[2].replace(/[.,:]+$/, '');
@@ -150,6 +177,16 @@ describe('citations', () => {
       return !text.split('\n').some((l) => /^#+ /.test(l) && l.replace(/^#+ /, '').startsWith(title));
     });
     expect(missing).toEqual([]);
+  });
+
+  it("name docs/product.md's headings by their anchor (GitHub's: docs/product.md#tags; [Tags](#tags) inside it)", () => {
+    expect(productAnchors.length).toBeGreaterThan(150);
+    const anchors = headingAnchors(readFileSync(path.join(ROOT, 'docs', 'product.md'), 'utf8'));
+    expect(productAnchors.filter((c) => !anchors.has(c.cited))).toEqual([]);
+  });
+
+  it("cite §2's subsections by anchor, never by a number (docs/product.md §2.4 went stale)", () => {
+    expect(numberedProduct).toEqual([]);
   });
 
   it('name files, even without their folder, that exist somewhere in the repository', () => {

@@ -1,5 +1,6 @@
-// The inbox's address as the page reads it (docs/product.md §2, §2.15): custom-field filters, sort and a
-// search's scope; what a saved view keeps and the link back to it; a row's age; a count's label.
+// The inbox's address as the page reads it (docs/product.md §2,
+// docs/product.md#views-saved-views-mentions-and-search-the-inbox): custom-field filters, sort and a search's scope;
+// what a saved view keeps and the link back to it; a row's age; a count's label.
 import { describe, expect, it } from 'vitest';
 import {
   inboxArgs,

@@ -1,4 +1,4 @@
-// Rules' terms and form (docs/product.md §2.16): the lists the app offers are the ones the database checks
+// Rules' terms and form (docs/product.md#rules): the lists the app offers are the ones the database checks
 // (private.rule_shape_problem, supabase/schemas/95_rules.sql), and the form's rows are read into a rule,
 // or refused at their field with the catalogue's message.
 import { readFileSync } from 'node:fs';

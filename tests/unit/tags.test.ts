@@ -1,4 +1,4 @@
-// Tags (docs/product.md §2.4): the app's name pattern and palette are the database's
+// Tags (docs/product.md#tags): the app's name pattern and palette are the database's
 // (supabase/schemas/52_triage.sql), and a search's `tag:` words become the inbox's tag filter.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

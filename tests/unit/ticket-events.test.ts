@@ -1,4 +1,4 @@
-// What the ticket page's history says of a merge (docs/product.md §2.9): who merged what on both
+// What the ticket page's history says of a merge (docs/product.md#merge): who merged what on both
 // tickets, and the moved events marked with the number of the ticket they were written on.
 import { describe, expect, it } from 'vitest';
 import { historyLine } from '~/routes/w.$slug.tickets.$number/ticket-events.ts';
@@ -25,7 +25,8 @@ describe('history lines of a merge', () => {
   });
 });
 
-describe('history lines of Spam, Trash, a split and a custom field (docs/product.md §2.11, §2.12, §2.10)', () => {
+// docs/product.md#spam-and-trash, docs/product.md#split, docs/product.md#customers-companies-and-ticket-fields
+describe('history lines of Spam, Trash, a split and a custom field', () => {
   const line = (type: string, more: { actor_id?: string | null; from?: string; to?: string; field?: string } = {}) =>
     historyLine({ actor_id: 'sam', from: null, to: null, type, ...more }, name);
 

@@ -1,5 +1,5 @@
-// "Who else is editing" on an article's editor (docs/product.md §2.3): presence on the private channel
-// `help-article:<id>` (members of its workspace only: 65_help_center.sql). Names come only from what
+// "Who else is editing" on an article's editor (docs/product.md#the-help-center-for-the-team): presence on the private
+// channel `help-article:<id>` (members of its workspace only: 65_help_center.sql). Names come only from what
 // the database vouches for, as on the ticket page (docs/decisions/037-presence-the-server-vouches-for.md):
 // the page tracks under a random key, announces its own entry's presence_ref through
 // announce_help_editor (broadcast by the database with the caller's auth.uid()), and shows a member

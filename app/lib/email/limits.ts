@@ -1,4 +1,4 @@
-// A workspace's email settings' limits (docs/product.md §2.5), apart from app/lib/constants.ts so that
+// A workspace's email settings' limits (docs/product.md#a-workspaces-emails), apart from app/lib/constants.ts so that
 // pages without the email settings don't carry them (docs/decisions/006-javascript-budget.md).
 // supabase/schemas/82_email_settings.sql and the `branding` bucket in supabase/config.toml repeat them
 // (tests/unit/rules.test.ts holds them to these).

@@ -82,7 +82,7 @@ const catalogue = {
     message: () => 'Someone saved this article meanwhile. Your text is kept: save to replace theirs.',
   },
   collection_taken: { status: 409, message: () => 'That collection exists already.' },
-  // Tags (docs/product.md §2.4): a name is an identifier (TAG_NAME_RE, app/lib/helpdesk/tags.ts).
+  // Tags (docs/product.md#tags): a name is an identifier (TAG_NAME_RE, app/lib/helpdesk/tags.ts).
   tag_invalid: {
     status: 400,
     message: () => 'A tag is 1 to 40 lower-case letters, digits, - or _, starting with a letter or digit.',
@@ -93,10 +93,10 @@ const catalogue = {
   },
   tag_taken: { status: 409, message: () => 'That tag exists already. Merge the two instead.' },
   tag_merge_same: { status: 400, message: () => 'Choose another tag to merge into.' },
-  // Bulk changes in the inbox (docs/product.md §2.6).
+  // Bulk changes in the inbox (docs/product.md#bulk-changes).
   bulk_action_missing: { status: 400, message: () => 'Choose what to do with the selected tickets.' },
   bulk_none_selected: { status: 400, message: () => 'Select at least one ticket, or all matching this view.' },
-  // Saved views of the inbox (docs/product.md §2.15).
+  // Saved views of the inbox (docs/product.md#views-saved-views-mentions-and-search-the-inbox).
   view_name_invalid: { status: 400, message: () => 'Name the view in 1 to 60 characters.' },
   view_name_taken: { status: 409, message: () => 'A view has that name already. Choose another name.' },
   view_share_forbidden: { status: 403, message: () => 'Only admins can share a view with the team.' },
@@ -104,20 +104,20 @@ const catalogue = {
     status: 409,
     message: () => 'That makes more than 30 views. Delete one you no longer use first.',
   },
-  // Snooze (docs/product.md §2.5).
+  // Snooze (docs/product.md#snooze).
   snooze_invalid: { status: 400, message: () => 'Choose a time in the future, at most a year from now.' },
   ticket_not_snoozable: {
     status: 409,
     message: () => 'A solved or closed ticket can’t be snoozed.',
   },
-  // Merging tickets (docs/product.md §2.9).
+  // Merging tickets (docs/product.md#merge).
   merge_same: { status: 400, message: () => 'Choose another ticket: a ticket can’t be merged into itself.' },
   ticket_merged: {
     status: 409,
     message: () => 'One of these tickets was merged already. Merge into the ticket it went to.',
   },
   merge_closed: { status: 409, message: () => 'A closed ticket can’t be merged.' },
-  // Spam, Trash and split (docs/product.md §2.11, §2.12).
+  // Spam, Trash and split (docs/product.md#spam-and-trash, docs/product.md#split).
   ticket_in_spam: { status: 409, message: () => 'This ticket is in Spam. Mark it as not spam first.' },
   ticket_in_trash: { status: 409, message: () => 'This ticket is in Trash. Restore it first.' },
   message_moved: {

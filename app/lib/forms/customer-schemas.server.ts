@@ -1,7 +1,7 @@
-// The forms of the customer and company pages and of ticket custom fields (docs/product.md §2.10): notes
-// about a customer, their time zone, a company's name, the admin's field definitions, and a ticket's
-// field values. Read like every form here (Conform's parseWithZod); the database checks the same again
-// (supabase/schemas/58_customers.sql, 58_ticket_fields.sql).
+// The forms of the customer and company pages and of ticket custom fields
+// (docs/product.md#customers-companies-and-ticket-fields): notes about a customer, their time zone, a company's name,
+// the admin's field definitions, and a ticket's field values. Read like every form here (Conform's parseWithZod); the
+// database checks the same again (supabase/schemas/58_customers.sql, 58_ticket_fields.sql).
 import { z } from 'zod';
 import { errorMessage } from '../errors/catalogue.server.ts';
 import { FIELD_KINDS, fieldInputName, type TicketFieldValue } from '../helpdesk/ticket-fields.ts';

@@ -27,7 +27,7 @@ import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN } from './fields.ts';
 
 const badRequest = { error: errorMessage('bad_request') };
 
-/** A tag's name as typed: trimmed, lower case, then an identifier (docs/product.md §2.4). */
+/** A tag's name as typed: trimmed, lower case, then an identifier (docs/product.md#tags). */
 const tagInvalid = { error: errorMessage('tag_invalid') };
 export const TagNameSchema = z.string(tagInvalid).trim().toLowerCase().regex(TAG_NAME_RE, tagInvalid.error);
 const IdSchema = z.string().regex(UUID_RE, badRequest.error);
@@ -173,19 +173,19 @@ export const TicketSchema = byIntent([
   }),
 ]);
 
-/** /w/:slug/tickets/:number/move: to Spam or Trash, and back (docs/product.md §2.11). */
+/** /w/:slug/tickets/:number/move: to Spam or Trash, and back (docs/product.md#spam-and-trash). */
 export const MoveTicketSchema = z.union([
   z.object({ intent: z.enum(['spam', 'not_spam', 'trash', 'restore'], badRequest) }),
-  // "Merge into…" (§2.9): this ticket into the one chosen (its id).
+  // "Merge into…" (docs/product.md#merge): this ticket into the one chosen (its id).
   z.object({ intent: z.literal('merge'), into: IdSchema }),
 ]);
 
-/** /w/:slug/tickets/:number/split: the requester's message that becomes a new ticket (docs/product.md §2.12). */
+/** /w/:slug/tickets/:number/split: the requester's message that becomes a new ticket (docs/product.md#split). */
 export const SplitSchema = z.object({ message: IdSchema });
 
 /** /w/:slug: "Claim next"; available for automatic assignment, or away; a change to the selected tickets (or all matching the view). */
 const bulkAction = { error: errorMessage('bulk_action_missing') };
-/** A saved view's name (docs/product.md §2.15): 1–60 characters once trimmed. */
+/** A saved view's name: 1–60 characters once trimmed (docs/product.md#views-saved-views-mentions-and-search-the-inbox). */
 const viewNameInvalid = { error: errorMessage('view_name_invalid') };
 const ViewNameSchema = z.string(viewNameInvalid).trim().min(1, viewNameInvalid.error).max(60, viewNameInvalid.error);
 
@@ -322,13 +322,16 @@ export const ForwardSchema = z.object({
   message: z.string().regex(UUID_RE, badRequest).optional(),
 });
 
-/** /w/:slug/tickets/:number/followers: add a follower by email address, or remove one (docs/product.md §2.14). */
+/** /w/:slug/tickets/:number/followers: add a follower by email address, or remove one (docs/product.md#followers). */
 export const FollowerSchema = byIntent([
   z.object({ intent: z.literal('add_follower'), email: EmailSchema }),
   z.object({ intent: z.literal('remove_follower'), user_id: IdSchema }),
 ]);
 
-/** /w/:slug/views: rename, move or delete one of the saved views (docs/product.md §2.15). */
+/**
+ * /w/:slug/views: rename, move or delete one of the saved views
+ * (docs/product.md#views-saved-views-mentions-and-search-the-inbox).
+ */
 export const SavedViewsSchema = byIntent([
   z.object({ intent: z.literal('rename'), id: IdSchema, name: ViewNameSchema }),
   z.object({ intent: z.literal('move'), id: IdSchema, direction: z.enum(['up', 'down'], badRequest) }),

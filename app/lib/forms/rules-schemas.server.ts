@@ -1,4 +1,4 @@
-// The rules page's form (/w/:slug/settings/rules; docs/product.md §2.16). A rule's conditions and actions
+// The rules page's form (/w/:slug/settings/rules; docs/product.md#rules). A rule's conditions and actions
 // are rows of flat fields (c0 / c0_value … c4, a0 / a0_value … a4: a select and a text), so the form
 // works without JavaScript and a refusal comes back at its row. This checks what can be checked without
 // the database (the words, the values' form, the wait); the action then looks up the names (a tag, a

@@ -1,4 +1,5 @@
-// The help center's addresses and shapes, for the server and the browser alike (docs/product.md §2.2).
+// The help center's addresses and shapes, for the server and the browser alike
+// (docs/product.md#the-help-center-public).
 
 /** The help center's home. */
 export const helpPath = (slug: string) => `/support/${slug}/help`;

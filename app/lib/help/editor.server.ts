@@ -1,5 +1,5 @@
-// The agents' article editor (/w/:slug/help/new, /w/:slug/help/:id; docs/product.md §2.3): what both
-// pages load (the member's workspace, its collections and members, the names "who else is editing" may
+// The agents' article editor (/w/:slug/help/new, /w/:slug/help/:id; docs/product.md#the-help-center-for-the-team): what
+// both pages load (the member's workspace, its collections and members, the names "who else is editing" may
 // show), and one action for both pages and every button — save, publish, unpublish, preview, insert an image, delete (admins,
 // after a confirmation), and autosave of drafts with JavaScript. Writes go through PostgREST as the
 // member (RLS: members write and publish, admins delete); an edit carries the updated_at it started

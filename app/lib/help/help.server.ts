@@ -1,4 +1,4 @@
-// The help center's server side (docs/product.md §2.2, docs/decisions/041-help-center.md): the public
+// The help center's server side (docs/product.md#the-help-center-public, docs/decisions/041-help-center.md): the public
 // pages' data through the security invoker functions of supabase/schemas/65_help_center.sql (a reader
 // without a session shares one anon client, and what they get is remembered: docs/decisions/065-help-center-speed.md),
 // rendering, the visitor cookie votes are counted by, and the per-IP limit on votes.

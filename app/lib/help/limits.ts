@@ -1,5 +1,5 @@
-// The help center's limits (docs/product.md §2.2, §9), apart from app/lib/constants.ts so that pages
-// without the help center don't carry them (the constants chunk is every page's;
+// The help center's limits (docs/product.md §9 and docs/product.md#the-help-center-public), apart from
+// app/lib/constants.ts so that pages without the help center don't carry them (the constants chunk is every page's;
 // docs/decisions/006-javascript-budget.md). supabase/schemas/65_help_center.sql repeats the lengths.
 export const ARTICLE_TITLE_MAX_LENGTH = 150;
 export const ARTICLE_BODY_MAX_LENGTH = 50_000;

@@ -1,5 +1,5 @@
-// A new request's files kept without JavaScript (docs/product.md §2.2), across the suggestions step and
-// a post refused for another file or a field: the first "Submit request" uploads them (under the ticket
+// A new request's files kept without JavaScript (docs/product.md#the-help-center-public), across the suggestions step
+// and a post refused for another file or a field: the first "Submit request" uploads them (under the ticket
 // id create_ticket will take, in the uploader's own prefix: docs/decisions/036-files-the-database-checks.md);
 // the page then carries that ticket id in the form's address and the files in a hidden field, so the
 // next submit records them without choosing them again. Whatever a client changes here, create_ticket

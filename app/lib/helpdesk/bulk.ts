@@ -1,4 +1,4 @@
-// What a bulk change did, as the inbox says it (docs/product.md §2.6): "18 updated, 2 skipped: closed",
+// What a bulk change did, as the inbox says it (docs/product.md#bulk-changes): "18 updated, 2 skipped: closed",
 // "18 updated, 3 skipped: 2 closed, 1 already so". public.bulk_update_tickets counts the skipped
 // tickets by reason: unchanged, not_found, field_required (solving needs a custom field), or the status
 // a ticket couldn't leave.

@@ -1,5 +1,5 @@
-// Canned replies as the pages read them (docs/product.md §2). The ticket page lists their titles
-// (public.ticket_page sends them; the page sorts them byTitle); their text, filled in for the ticket,
+// Canned replies as the pages read them (docs/product.md#canned-replies-in-the-composer). The ticket page lists their
+// titles (public.ticket_page sends them; the page sorts them byTitle); their text, filled in for the ticket,
 // comes from filledCannedReplies: for the picker (its resource route, asked when the picker is first
 // used) and for the insert without JavaScript. The settings page previews them with an example
 // ticket. Always the user's client: row-level security decides.

@@ -1,5 +1,5 @@
-// Canned replies' placeholders (docs/product.md §3): {{requester.name}} and co. are filled here and
-// nowhere else, on the server, for the ticket page's picker (which inserts the filled text as it is)
+// Canned replies' placeholders (docs/product.md#canned-replies-in-the-composer): {{requester.name}} and co. are filled
+// here and nowhere else, on the server, for the ticket page's picker (which inserts the filled text as it is)
 // and for the settings page's preview. A name that is not a placeholder is refused when the reply is
 // saved (placeholder_unknown; the database's check says the same), so it can only be here if the list
 // shrank: it is then left as typed.

@@ -1,5 +1,5 @@
-// The customer and company pages' calls (docs/product.md §2.10): each page is one SQL function
-// (supabase/schemas/58_customers.sql) answering jsonb, declared here from the row types; a workspace
+// The customer and company pages' calls (docs/product.md#customers-companies-and-ticket-fields): each page is one SQL
+// function (supabase/schemas/58_customers.sql) answering jsonb, declared here from the row types; a workspace
 // the reader isn't a member of is the same 404 as one that doesn't exist.
 import { mapDbError, throwDbError } from '../errors/from-db.server.ts';
 import type { PostgrestError } from '@supabase/supabase-js';

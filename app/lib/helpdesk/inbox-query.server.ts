@@ -12,7 +12,10 @@ import type { Workspace } from './workspace-access.server.ts';
 const MAX_FIELD_FILTERS = 5;
 const FIELD_PARAM_RE = /^f\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:\.(from|to))?$/;
 
-/** A custom-field filter: a value to equal, or a number's or date's range (docs/product.md §2.10). */
+/**
+ * A custom-field filter: a value to equal, or a number's or date's range
+ * (docs/product.md#customers-companies-and-ticket-fields).
+ */
 export type FieldFilter = string | { from?: string; to?: string };
 
 /**

@@ -1,5 +1,6 @@
-// The inbox's built-in views (docs/product.md §2, §2.15), in their tabs' order, with their labels. Only
-// the inbox and its server modules use them, so the ticket page's shared chunk doesn't carry them.
+// The inbox's built-in views (docs/product.md §2, docs/product.md#views-saved-views-mentions-and-search-the-inbox), in
+// their tabs' order, with their labels. Only the inbox and its server modules use them, so the ticket page's shared
+// chunk doesn't carry them.
 
 export const INBOX_VIEWS = [
   'unassigned',
@@ -27,7 +28,7 @@ export const VIEW_LABELS: Record<InboxView, string> = {
   all: 'All',
   // Tickets with an SLA promise running, soonest due first (docs/product.md "Business hours and SLA targets").
   breaching: 'Breaching soon',
-  // Out of every other view (docs/product.md §2.11).
+  // Out of every other view (docs/product.md#spam-and-trash).
   spam: 'Spam',
   trash: 'Trash',
 };

@@ -1,4 +1,4 @@
-// Tags (docs/product.md §2.4): what a tag's name and colour may be, the same rules as the database's
+// Tags (docs/product.md#tags): what a tag's name and colour may be, the same rules as the database's
 // (supabase/schemas/52_triage.sql; tests/unit/tags.test.ts holds them equal), and the `tag:` words of
 // an inbox search.
 

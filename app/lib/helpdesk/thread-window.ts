@@ -1,4 +1,4 @@
-// A ticket's thread as a window (docs/product.md §2, issue 27 item 12): the newest THREAD_PAGE
+// A ticket's thread as a window (docs/product.md#long-threads, issue 27 item 12): the newest THREAD_PAGE
 // messages, and "Show earlier messages" (`?earlier=`, the oldest message shown) for everything from
 // there on plus THREAD_PAGE before it. Keyset reads, so a long ticket costs what a short one does.
 import { decodeCursor, encodeCursor, type InboxCursor } from './inbox-cursor.ts';

@@ -1,6 +1,6 @@
-// Ticket custom fields (docs/product.md §2.10): the kinds an admin picks from, and a field as the ticket
-// page and the settings page show it. The database checks each value (supabase/schemas/58_ticket_fields.sql);
-// the forms check the same first (app/lib/forms/customer-schemas.server.ts).
+// Ticket custom fields (docs/product.md#customers-companies-and-ticket-fields): the kinds an admin picks from, and a
+// field as the ticket page and the settings page show it. The database checks each value
+// (supabase/schemas/58_ticket_fields.sql); the forms check the same first (app/lib/forms/customer-schemas.server.ts).
 import type { Tables } from '../supabase/database.types.ts';
 import { FIELD_KINDS } from './ticket-terms.ts';
 

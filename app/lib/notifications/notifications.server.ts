@@ -1,4 +1,4 @@
-// The team's notifications (docs/product.md §2.4; docs/decisions/045-notifications.md), read and marked
+// The team's notifications (docs/product.md#notifications; docs/decisions/045-notifications.md), read and marked
 // with the user's own client: row-level security shows each member their own, in the app. Settings per
 // workspace and kind come from notification_preferences, and are saved by save_notification_settings.
 import { formatDateIn } from '../helpdesk/format-date.ts';

@@ -38,7 +38,7 @@ export interface WorkspaceReport {
     pending: number;
     tickets: number;
   }[];
-  /** Tickets created and solved in the range per tag (docs/product.md §2.4). */
+  /** Tickets created and solved in the range per tag (docs/product.md#tags). */
   by_tag: { name: string; colour: string; created: number; solved: number }[];
   busiest_hours: ReportHour[];
 }

@@ -1,4 +1,4 @@
-// Rules' terms (docs/product.md §2.16; docs/decisions/061-rules.md): the events, the conditions (a field
+// Rules' terms (docs/product.md#rules; docs/decisions/061-rules.md): the events, the conditions (a field
 // and how it is compared) and the actions, with the words the settings page uses for them. The database
 // checks the same lists (private.rule_shape_problem, supabase/schemas/95_rules.sql; a unit test holds
 // them equal). Shared by the page and its action.

@@ -1,6 +1,6 @@
-// A row's age as the compact inbox shows it (docs/product.md §2): how long since its last activity,
-// in the largest whole unit — "now", "5m", "3h", "2d", "6w", "1y". Written by the loader, so the
-// page and its script agree; the full time is the cell's title.
+// A row's age as the compact inbox shows it (docs/product.md#views-saved-views-mentions-and-search-the-inbox): how long
+// since its last activity, in the largest whole unit — "now", "5m", "3h", "2d", "6w", "1y". Written by the loader, so
+// the page and its script agree; the full time is the cell's title.
 
 const UNITS: [string, number][] = [
   ['y', 365 * 24 * 60],

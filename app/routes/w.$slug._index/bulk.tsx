@@ -1,4 +1,4 @@
-// The inbox's bulk changes (docs/product.md §2.6): a form the rows' checkboxes belong to (form="bulk"),
+// The inbox's bulk changes (docs/product.md#bulk-changes): a form the rows' checkboxes belong to (form="bulk"),
 // one "Update tickets" for assign, status, priority, add or remove a tag, and "All … matching this view" for
 // every ticket the view, search and filters match, not only those on the page. It works without
 // JavaScript; with it, shift-click selects a range and the bar says how many are selected (table.tsx).
@@ -10,7 +10,7 @@ import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
 
 const count = new Intl.NumberFormat('en');
 
-/** A bulk merge to confirm (docs/product.md §2.9): the tickets named, the oldest kept; its own form. */
+/** A bulk merge to confirm (docs/product.md#merge): the tickets named, the oldest kept; its own form. */
 function MergeConfirm({ into, tickets, back }: MergeAsk & { back: string }) {
   return (
     <Form method="post" className="card stack" aria-label="Confirm the merge">
@@ -88,7 +88,7 @@ export function BulkBar({ selected }: { selected: number | null }) {
             <option value="remove_tag">Remove the tag</option>
           </optgroup>
           <option value="merge">Merge into the oldest</option>
-          {/* Spam and Trash, and back (docs/product.md §2.11). */}
+          {/* Spam and Trash, and back (docs/product.md#spam-and-trash). */}
           <optgroup label="Move">
             {view === 'trash' ? (
               <option value="restore">Restore from Trash</option>
@@ -128,7 +128,7 @@ export function BulkBar({ selected }: { selected: number | null }) {
 }
 
 /**
- * Admins: every ticket in Trash deleted for good now, with their files (docs/product.md §2.11), after a
+ * Admins: every ticket in Trash deleted for good now, with their files (docs/product.md#spam-and-trash), after a
  * confirmation step that works without JavaScript (a <details>).
  */
 export function EmptyTrash() {

@@ -1,5 +1,5 @@
-// The inbox's views (docs/product.md §2.15): the built-in ones and the saved ones as tabs with their
-// counts (a search's matches per view while searching), and "Save this view", a plain form in a
+// The inbox's views (docs/product.md#views-saved-views-mentions-and-search-the-inbox): the built-in ones and the saved
+// ones as tabs with their counts (a search's matches per view while searching), and "Save this view", a plain form in a
 // <details> that keeps the page's view, search, filters and sort under a name (admins may share it).
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';

@@ -1,6 +1,6 @@
-// A search in the inbox (docs/product.md §2, issue 25 item 9): it looks in every view and says so, with
-// its matches per view (the tabs show them too); narrowed to one view (scope=view) it says which, with a
-// way back to all. Nothing found: what to try next.
+// A search in the inbox (docs/product.md#views-saved-views-mentions-and-search-the-inbox, issue 25 item 9): it looks in
+// every view and says so, with its matches per view (the tabs show them too); narrowed to one view (scope=view) it says
+// which, with a way back to all. Nothing found: what to try next.
 import { useLoaderData } from '@remix-run/react';
 import { countLabel, VIEW_LABELS } from '~/lib/helpdesk/inbox-views.ts';
 import type { loader } from './inbox.server.ts';

@@ -1,6 +1,6 @@
-// The inbox's list, compact (docs/product.md §2, issue 27 item 10): one line a request on a wide screen
-// — subject with the first line of the latest message, tags, requester, assignee, status, due time and
-// age — and a three-line card on a phone (the cells label themselves there). Its links are plain
+// The inbox's list, compact (docs/product.md#views-saved-views-mentions-and-search-the-inbox, issue 27 item 10): one
+// line a request on a wide screen — subject with the first line of the latest message, tags, requester, assignee,
+// status, due time and age — and a three-line card on a phone (the cells label themselves there). Its links are plain
 // anchors; the route delegates their clicks.
 import { useLoaderData } from '@remix-run/react';
 import { type MouseEvent, useRef } from 'react';

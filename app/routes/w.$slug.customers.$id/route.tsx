@@ -1,7 +1,7 @@
-// A customer's page (members only; anyone else, customers included, gets 404; docs/product.md §2.10):
-// their name, email, company and time zone, their requests here (newest activity first, 25 a page),
-// and the team's notes about them, which customers never see. The loader and the action are in
-// customer.server.ts.
+// A customer's page (members only; anyone else, customers included, gets 404;
+// docs/product.md#customers-companies-and-ticket-fields): their name, email, company and time zone, their requests here
+// (newest activity first, 25 a page), and the team's notes about them, which customers never see. The loader and the
+// action are in customer.server.ts.
 import type { MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { CustomerNav } from '~/components/customer-nav.tsx';

@@ -1,5 +1,5 @@
-// The help center for the team (docs/product.md §2.3): the workspace's articles, drafts too, with status,
-// collection, views in the last 30 days, helpful votes and last edit; filters by status and collection;
+// The help center for the team (docs/product.md#the-help-center-for-the-team): the workspace's articles, drafts too,
+// with status, collection, views in the last 30 days, helpful votes and last edit; filters by status and collection;
 // "New article". Admins also add, rename and delete collections. Members only (RLS).
 import type { LinksFunction, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';

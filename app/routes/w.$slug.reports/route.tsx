@@ -1,4 +1,4 @@
-// Reports (admins only, docs/product.md §2): for the last 7, 30 or 90 days or custom days, in the
+// Reports (admins only, docs/product.md#reports): for the last 7, 30 or 90 days or custom days, in the
 // workspace's time zone — tickets created and solved per day as a chart, first response and
 // resolution times (median, 90th percentile), the backlog by status and by assignee, and the busiest
 // hours. One call (workspace_report, security invoker: row-level security decides); the charts are

@@ -1,4 +1,4 @@
-// A workspace's emails (admins only, docs/product.md §2.5): the sender's name and address, the accent
+// A workspace's emails (admins only, docs/product.md#a-workspaces-emails): the sender's name and address, the accent
 // colour, logo and footer, with a preview of what customers get (live while typing, with JavaScript;
 // the Preview button without), and the DNS records that let the workspace send from its own domain.
 import type { MetaFunction } from '@remix-run/node';

@@ -1,6 +1,6 @@
-// Ticket custom fields (admins only, docs/product.md §2.10): the workspace's fields — text, number, date,
-// dropdown or checkbox — which agents fill in on the ticket page and the CSV export carries. "Required
-// on solve": an agent can't solve a ticket without it (the database refuses, field_required). "Shown
+// Ticket custom fields (admins only, docs/product.md#customers-companies-and-ticket-fields): the workspace's fields —
+// text, number, date, dropdown or checkbox — which agents fill in on the ticket page and the CSV export carries.
+// "Required on solve": an agent can't solve a ticket without it (the database refuses, field_required). "Shown
 // to customers": the requester may read its value (internal otherwise). A field's kind stays as made.
 import type { MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useLocation } from '@remix-run/react';

@@ -1,4 +1,4 @@
-// Rules (admins only, docs/product.md §2.16; docs/decisions/061-rules.md): what Tend does by itself when a
+// Rules (admins only, docs/product.md#rules; docs/decisions/061-rules.md): what Tend does by itself when a
 // ticket is created, a customer replies, or a ticket has waited in a status, if its conditions hold. The
 // rules run in the order listed (move one up or down), each at most once per event; a rule switched off
 // stays, doing nothing. Plain forms throughout: the page works the same without JavaScript.

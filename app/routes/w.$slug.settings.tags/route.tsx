@@ -1,4 +1,4 @@
-// Tags (admins only, docs/product.md §2.4): the workspace's tags with how many tickets carry each;
+// Tags (admins only, docs/product.md#tags): the workspace's tags with how many tickets carry each;
 // add one, rename it or change its colour, merge it into another, delete it (after a confirmation),
 // and whether agents may create tags while tagging. Row-level security decides every write; an agent
 // is refused here (403) as in the database.

@@ -1,4 +1,4 @@
-// "Merge into…" on the ticket page (docs/product.md §2.9): the tickets a search by number or subject
+// "Merge into…" on the ticket page (docs/product.md#merge): the tickets a search by number or subject
 // offers (?merge=), to confirm one; the action merges (public.merge_tickets).
 import { errorMessage } from '~/lib/errors/catalogue.server.ts';
 import { throwDbError } from '~/lib/errors/from-db.server.ts';

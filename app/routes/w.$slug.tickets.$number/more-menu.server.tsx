@@ -2,8 +2,8 @@
 // JavaScript carries none of it (docs/decisions/006-javascript-budget.md, as the custom fields' card,
 // app/lib/helpdesk/ticket-fields-markup.server.tsx):
 // "More" is a <details> of plain forms that post to /w/:slug/tickets/:number/move (Spam, Trash and back,
-// docs/product.md §2.11) and a link to Forward; "Merge into…" (§2.9) searches with a GET (?merge=) and
-// posts its choice there too. The same with JavaScript or without.
+// docs/product.md#spam-and-trash) and a link to Forward; "Merge into…" (docs/product.md#merge) searches with a GET
+// (?merge=) and posts its choice there too. The same with JavaScript or without.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Field } from '~/components/forms.tsx';
 import { TRASH_DAYS } from '~/lib/constants.ts';
@@ -93,7 +93,7 @@ export function ticketNoticeMarkup(ticket: SetAside & { closed: boolean; timeZon
 }
 
 /**
- * "Merge into…" (docs/product.md §2.9): find the other ticket by number or subject (a GET, ?merge=), then
+ * "Merge into…" (docs/product.md#merge): find the other ticket by number or subject (a GET, ?merge=), then
  * confirm it; the merge (posted to …/move) moves this one's thread there and closes it.
  */
 function MergeInto({ base, number, merge }: { base: string; number: number; merge: Merge }) {

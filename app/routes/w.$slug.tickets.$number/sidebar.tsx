@@ -2,7 +2,7 @@
 // With JavaScript each field is saved as it changes (a fetcher of its own, so a change never waits for
 // or cancels another), shown at once (optimistic) and then "Saved", or refused at the field
 // (ticket_field_changed, 409: the page then shows the ticket as it is now). Without JavaScript the
-// same form has one "Save" for the three and "Assign to me" (docs/product.md §2).
+// same form has one "Save" for the three and "Assign to me" (docs/product.md#the-agents-pages).
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react';
 import type { ChangeEvent, ReactNode } from 'react';
 import {
@@ -146,7 +146,7 @@ function TicketFields({
 }
 
 /**
- * The ticket's tags (docs/product.md §2.4): each with a remove button; a name to add (created if the
+ * The ticket's tags (docs/product.md#tags): each with a remove button; a name to add (created if the
  * agent may). With JavaScript the field suggests the workspace's tags, which tag-names.ts fetches on
  * its first focus (loaded then, like the canned-reply picker).
  */
@@ -193,7 +193,7 @@ function TicketTags({ result }: { result?: FormReply }) {
 }
 
 /**
- * Snooze (docs/product.md §2.5): until later today, tomorrow or Monday 9:00, or a date and time in the
+ * Snooze (docs/product.md#snooze): until later today, tomorrow or Monday 9:00, or a date and time in the
  * workspace's time zone; snoozed, when it wakes and "Wake now". A solved or closed ticket is refused
  * (ticket_not_snoozable, at the field).
  */
@@ -279,13 +279,14 @@ export function Sidebar({ result }: { result?: FormReply }) {
       <TicketFields ticketId={ticket.id} ticket={ticket} me={me} members={members} result={result} />
       <TicketTags result={result} />
       <TicketSnooze result={result} />
-      {/* The followers (docs/product.md §2.14) and the custom fields (§2.10): the loader's markup, plain forms
-          posting to /w/:slug/tickets/:number/followers and …/fields, so the page loads no code for them. */}
+      {/* The followers (docs/product.md#followers) and the custom fields
+          (docs/product.md#customers-companies-and-ticket-fields): the loader's markup, plain forms posting to
+          /w/:slug/tickets/:number/followers and …/fields, so the page loads no code for them. */}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: React rendered it on the server from the followers' rows (texts escaped). */}
       <div dangerouslySetInnerHTML={{ __html: followersForm }} />
       {fieldsForm ? (
-        // The custom fields (docs/product.md §2.10): the loader's markup, a plain form posting to
-        // /w/:slug/tickets/:number/fields, so the page loads no code for it.
+        // The custom fields (docs/product.md#customers-companies-and-ticket-fields): the loader's markup, a plain form
+        // posting to /w/:slug/tickets/:number/fields, so the page loads no code for it.
         // biome-ignore lint/security/noDangerouslySetInnerHtml: React rendered it on the server from the fields' rows (texts escaped).
         <div dangerouslySetInnerHTML={{ __html: fieldsForm }} />
       ) : null}

@@ -1,4 +1,4 @@
-// The tag field's suggestions (docs/product.md §2.4): the workspace's tag names, fetched from
+// The tag field's suggestions (docs/product.md#tags): the workspace's tag names, fetched from
 // /w/:slug/tags.json into the field's <datalist> on each focus (so a tag made meanwhile is there too;
 // one request at a time). Loaded on the field's first focus, so the ticket page carries none of it until
 // then (docs/decisions/039-tags.md).

@@ -122,7 +122,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const thread = threadWindow(page.messages, cursor);
   const base = `/w/${page.workspace.slug}/tickets/${page.ticket.number}`;
   const filesPath = `${base}/files/`;
-  // A requester's message may become a ticket of its own, unless it is the only one (docs/product.md §2.12).
+  // A requester's message may become a ticket of its own, unless it is the only one (docs/product.md#split).
   const splittable = !page.ticket.trashed_at && (thread.messages.length > 1 || !!thread.earlier);
   // Times in the workspace's time zone, said by the server (docs/product.md §2).
   const customers = [page.ticket.requester_id, ...followers.map((f) => f.user_id)];

@@ -1,6 +1,6 @@
-// The saved views of the inbox (members; docs/product.md §2.15): the team's and my own, each a link to
-// the inbox as it was saved, with "Rename", "Up"/"Down" and "Delete" (after a confirmation) for the ones
-// I may change. Plain forms: the same without JavaScript. The loader and action are in views.server.ts.
+// The saved views of the inbox (members; docs/product.md#views-saved-views-mentions-and-search-the-inbox): the team's
+// and my own, each a link to the inbox as it was saved, with "Rename", "Up"/"Down" and "Delete" (after a confirmation)
+// for the ones I may change. Plain forms: the same without JavaScript. The loader and action are in views.server.ts.
 import type { MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyErrors, replyFormErrors, replyValue } from '~/components/forms.tsx';

@@ -1,6 +1,7 @@
-// The saved views page's loader and action (route.tsx, docs/product.md §2.15): the views I see, and
-// rename, move up or down, delete (after a confirmation) the ones I may change — my own, and the
-// team's for admins. The database decides who may (public.saved_views' policies).
+// The saved views page's loader and action (route.tsx,
+// docs/product.md#views-saved-views-mentions-and-search-the-inbox): the views I see, and rename, move up or down,
+// delete (after a confirmation) the ones I may change — my own, and the team's for admins. The database decides who may
+// (public.saved_views' policies).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { errorMessage, errorStatus } from '~/lib/errors/catalogue.server.ts';

@@ -1,5 +1,5 @@
-// Canned replies' placeholders ({{requester.name}} and co.; docs/product.md §3): the list and how they
-// are filled, for the app (app/lib/helpdesk/canned-replies.ts: the composer's picker, the settings'
+// Canned replies' placeholders ({{requester.name}} and co.; docs/product.md#canned-replies-in-the-composer): the list
+// and how they are filled, for the app (app/lib/helpdesk/canned-replies.ts: the composer's picker, the settings'
 // preview) and notify (the acknowledgement outside business hours). Plain TypeScript, no Deno or Node API.
 
 /** The placeholders, as written between {{ and }}. supabase/schemas/45_canned_replies.sql lists the same. */
