@@ -5,12 +5,25 @@
 // Where the time goes: notify logs when each of its steps ended (NOTIFY_TIMINGS), and the bench prints
 // the median of each step per kind: the commit (post_message's answer), the queue (pg_net to notify),
 // notify reading the thread, reading the files and the rest of the email, building it (MIME, base64),
-// SMTP to the catcher, and the catcher storing it until its API counts it.
+// SMTP to the catcher, and the catcher storing it until its API counts it. CPU per email (ms, user +
+// system, medians): this process (it runs the stack's gateway, storage and mail catcher, and the poll),
+// the functions (notify's Deno worker) and the database (Postgres, PostgREST), from /proc.
+// Then the catcher alone: one raw 5.6 MB message with the two files sent over SMTP from this process,
+// wall time until its 250 and the catcher's CPU per message (this process's: the client only writes a
+// prepared payload); with BENCH_BASELINE=<another checkout, its node_modules installed> that
+// checkout's catcher too, in alternating rounds, and the ratios. BENCH_ROUNDS (3) and BENCH_PER_ROUND
+// (8) size the first part; BENCH_ONLY=catcher runs the second alone.
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
-import { AGENT, emailStack } from './lib/email-stack.ts';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import { startMail, type RunningMail } from '@tend/supabase-local';
+import { BASELINE, cpuMs } from './lib/bench.ts';
+import { AGENT, CUSTOMER, emailStack } from './lib/email-stack.ts';
 
-const ROUNDS = 3;
-const PER_ROUND = 8;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 8);
 const FILE_BYTES = 2 * 1024 * 1024;
 const ACME = 'd0000000-0000-4000-8000-000000000a01';
 
@@ -19,13 +32,25 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 };
 const ms = (x: number) => `${x.toFixed(0)} ms`;
+const median = (xs: number[]) => pct(xs, 50);
+const ownCpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 /** notify's marks per message id (epoch ms): start, loaded, read, built, sent. */
 const marks = new Map<string, Record<string, number>>();
 const STEPS = ['commit', 'queue', 'load', 'read', 'build', 'smtp', 'catcher'] as const;
 type Steps = Record<(typeof STEPS)[number], number>;
+const GROUPS = ['stack', 'functions', 'database'] as const;
+type Cpu = Record<(typeof GROUPS)[number], number>;
 
 async function main() {
+  if (process.env.BENCH_ONLY !== 'catcher') await replies();
+  await catcherAlone();
+}
+
+async function replies() {
   const { stack, rpc, mails, ticketId, agent, stop } = await emailStack('email', {
     functionsEnv: 'NOTIFY_TIMINGS=1\n',
     log: (line) => {
@@ -55,9 +80,16 @@ async function main() {
         }),
       );
     const steps: { plain: Steps[]; files: Steps[] } = { plain: [], files: [] };
+    const cpu: { plain: Cpu[]; files: Cpu[] } = { plain: [], files: [] };
+    const sample = (): Cpu => {
+      const procs = stack.processes();
+      const pids = (deno: boolean) => procs.filter((p) => p.name.startsWith('deno') === deno).map((p) => p.pid);
+      return { stack: ownCpu(), functions: cpuMs(pids(true)) ?? NaN, database: cpuMs(pids(false)) ?? NaN };
+    };
     /** From post_message's call to the email in the catcher's API; its steps from notify's marks. */
     const reply = async (body: string, files: unknown[] | null, kind?: 'plain' | 'files') => {
       const before = await mails();
+      const cpu0 = sample();
       const t0 = performance.now();
       const at0 = Date.now();
       const message = await rpc('post_message', agent, { p_ticket_id: ticketId, p_body: body, p_attachments: files });
@@ -67,6 +99,13 @@ async function main() {
       while ((await mails()) <= before) await new Promise((r) => setTimeout(r, 10));
       const took = performance.now() - t0;
       const seen = Date.now();
+      const cpu1 = sample();
+      if (kind)
+        cpu[kind].push({
+          stack: cpu1.stack - cpu0.stack,
+          functions: cpu1.functions - cpu0.functions,
+          database: cpu1.database - cpu0.database,
+        });
       const m = marks.get(message.id);
       if (kind && m)
         steps[kind].push({
@@ -119,6 +158,24 @@ async function main() {
             )}`,
         ).join(' · ')}`,
       );
+    for (const kind of ['plain', 'files'] as const) {
+      const of = (g: (typeof GROUPS)[number]) => median(cpu[kind].map((c) => c[g]));
+      const total = median(cpu[kind].map((c) => c.stack + c.functions + c.database));
+      console.log(
+        `  CPU per email (${kind === 'plain' ? 'no files' : 'two 2 MB files'}, medians of ${cpu[kind].length}): this process (gateway, storage, catcher, poll) ${ms(of('stack'))} · functions ${ms(of('functions'))} · database ${ms(of('database'))} · all ${ms(total)}`,
+      );
+    }
+    // Issue 29's other figure: the HTML of an email that quotes 5 earlier messages of ~3 200 characters
+    // each (as tests/unit/email-layout.test.ts renders it), here as the customer's catcher has it.
+    const long = 'A paragraph of a real support answer, with some detail about what was tried. '.repeat(20);
+    for (let i = 0; i < 6; i++) await reply(`${long}\n\n${long}`, null);
+    const q = encodeURIComponent(`to:${CUSTOMER.email} reply-to:reply+`);
+    const latest = (await (await fetch(`${stack.mailUrl}/api/v1/message/latest?query=${q}`)).json()) as {
+      HTML: string;
+    };
+    console.log(
+      `  the HTML of a 5-message thread's email (each message ${2 * long.length + 2} characters): ${(Buffer.byteLength(latest.HTML) / 1024).toFixed(1)} KB (target ≤ 60 KB)`,
+    );
     console.log(
       `  load after: ${os
         .loadavg()
@@ -127,6 +184,102 @@ async function main() {
     );
   } finally {
     await stop();
+  }
+}
+
+/** One message over SMTP by hand (EHLO, MAIL, RCPT, DATA with the stuffed payload, QUIT); resolves on DATA's 250. */
+function smtpSend(port: number, payload: Buffer): Promise<void> {
+  const steps = ['EHLO bench.local', 'MAIL FROM:<support@acme.test>', 'RCPT TO:<customer@example.test>', 'DATA'];
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let pending = '';
+    let sent = false;
+    socket.on('error', reject);
+    socket.on('data', (d) => {
+      pending += d.toString('latin1');
+      const lines = pending.split('\r\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
+        if (!/^\d{3} /.test(line)) continue; // a continuation line (EHLO's)
+        if (!/^[23]/.test(line)) return reject(new Error(`SMTP: ${line}`));
+        if (steps.length) socket.write(`${steps.shift()}\r\n`);
+        else if (!sent) {
+          sent = true;
+          socket.write(payload);
+        } else {
+          socket.end('QUIT\r\n');
+          resolve();
+        }
+      }
+    });
+  });
+}
+
+const ALONE_ROUNDS = 5;
+const ALONE_PER_ROUND = 6;
+
+/** The catcher alone: the same raw message with the two files, over SMTP, to this checkout's catcher (and the baseline's). */
+async function catcherAlone() {
+  const bytes = new Uint8Array(FILE_BYTES).fill(0x25);
+  const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }).sendMail({
+    from: '"Acme Support" <support@acme.test>',
+    to: 'customer@example.test',
+    subject: 'Re: Bench [#1]',
+    text: 'With files.',
+    html: `<p>With files.</p>${'<p>The conversation so far.</p>'.repeat(1000)}`,
+    attachments: [
+      { filename: 'report.pdf', content: Buffer.from(bytes), contentType: 'application/pdf' },
+      { filename: 'photo.png', content: Buffer.from(bytes), contentType: 'image/png' },
+    ],
+  });
+  const raw = built.message as Buffer;
+  const dirs: string[] = [];
+  const catcher = async (start: typeof startMail) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-catcher-'));
+    dirs.push(dir);
+    return start({ port: 0, dir, smtpPort: 0, log: () => undefined });
+  };
+  const targets: { label: string; mail: RunningMail; wall: number[]; cpu: number[] }[] = [
+    { label: 'this checkout', mail: await catcher(startMail), wall: [], cpu: [] },
+  ];
+  if (BASELINE) {
+    const base = (await import(path.join(BASELINE, 'supabase/local/mail/index.ts'))) as { startMail: typeof startMail };
+    targets.push({ label: 'baseline', mail: await catcher(base.startMail), wall: [], cpu: [] });
+  }
+  // The DATA payload, dot-stuffed once: the client's own work is one write, so this process's CPU is the catcher's.
+  const payload = Buffer.concat([
+    Buffer.from(raw.toString('latin1').replace(/^\./gm, '..'), 'latin1'),
+    Buffer.from('.\r\n'),
+  ]);
+  const send = (t: (typeof targets)[number]) => smtpSend(t.mail.smtpPort!, payload);
+  try {
+    for (const t of targets) await send(t); // warm-up: loads mailparser
+    for (let r = 0; r < ALONE_ROUNDS; r++)
+      for (const t of r % 2 ? [...targets].reverse() : targets)
+        for (let i = 0; i < ALONE_PER_ROUND; i++) {
+          const cpu0 = ownCpu();
+          const t0 = performance.now();
+          await send(t);
+          t.wall.push(performance.now() - t0);
+          t.cpu.push(ownCpu() - cpu0);
+        }
+    console.log(
+      `\nThe catcher alone: a ${(raw.length / 1e6).toFixed(1)} MB message (two 2 MB files) over SMTP until its 250, ${ALONE_ROUNDS} rounds of ${ALONE_PER_ROUND}${BASELINE ? ', alternating with the baseline' : ''}; load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    for (const t of targets)
+      console.log(
+        `  ${t.label}: p50 ${ms(pct(t.wall, 50))} p95 ${ms(pct(t.wall, 95))} (range ${ms(Math.min(...t.wall))}–${ms(Math.max(...t.wall))}) · catcher CPU per message ${ms(median(t.cpu))} (range ${ms(Math.min(...t.cpu))}–${ms(Math.max(...t.cpu))})`,
+      );
+    if (targets.length === 2)
+      console.log(
+        `  baseline ÷ this checkout: p50 ${(pct(targets[1].wall, 50) / pct(targets[0].wall, 50)).toFixed(1)}× · CPU ${(median(targets[1].cpu) / median(targets[0].cpu)).toFixed(1)}×`,
+      );
+  } finally {
+    for (const t of targets) await t.mail.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }
 }
 

@@ -21,3 +21,12 @@ export { decode, encode, encodeUserBroadcast, negotiate } from './realtime/seria
 export { paramsToLog, parseSubscription, subscriptionId } from './realtime/postgres-changes.ts';
 export { cropOrigin, fromSegments, geometry, parseTransform, segments } from './storage/transform.ts';
 export { decodeCursor, encodeCursor } from './storage/list.ts';
+export {
+  allParts,
+  base64Size,
+  decodeQuotedPrintable,
+  MimeError,
+  partBody,
+  scanMessage,
+  skeleton,
+} from './mail/mime.ts';

@@ -113,8 +113,11 @@ export async function sendEmail(mail: OutgoingEmail, attempts = 4): Promise<void
       await smtp().sendMail({
         ...mail,
         from: mail.from ?? fromAddress(),
-        // nodemailer takes a Buffer for a file's bytes.
-        attachments: mail.attachments?.map((a) => ({ ...a, content: Buffer.from(a.content) })),
+        // nodemailer takes a Buffer for a file's bytes: a view of them, not a copy.
+        attachments: mail.attachments?.map((a) => ({
+          ...a,
+          content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength),
+        })),
       });
       return;
     } catch (error) {

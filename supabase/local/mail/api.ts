@@ -2,6 +2,7 @@
 // `supabase start` use, with Mailpit's field names, status codes and error bodies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, sendJson as json } from '../http.ts';
+import { allParts, MimeError, partBody, scanMessage } from './mime.ts';
 import { search } from './search.ts';
 import {
   isId,
@@ -233,6 +234,19 @@ export function parseSend(raw: string): NewMail {
   };
 }
 
+/** An attachment's bytes, decoded from the raw message it came in (mime.ts); undefined without one. */
+function attachmentBytes(store: MailStore, m: StoredMail, a: AttachmentInfo): Buffer | undefined {
+  const raw = store.raw(m);
+  if (!raw) return undefined;
+  try {
+    const p = allParts(scanMessage(raw)).find((x) => x.id === a.partId);
+    return p && partBody(raw, p);
+  } catch (err) {
+    if (err instanceof MimeError) return undefined; // parsed the slow way, numbered as mailparser counts
+    throw err;
+  }
+}
+
 /** Answers /api/…; throws MailpitError for what Mailpit refuses. */
 export async function handleApi(
   store: MailStore,
@@ -311,6 +325,23 @@ export async function handleApi(
     const m = isId(headers[1]) ? store.get(headers[1]) : undefined;
     if (!m) throw notFound();
     return sendJson(res, 200, headersOf(m));
+  }
+
+  const part = /^\/api\/v1\/message\/([^/]+)\/part\/([\d.]+)$/.exec(p);
+  if (part) {
+    allow('GET');
+    const m = isId(part[1]) ? store.get(part[1]) : undefined;
+    const a = m?.attachments.find((x) => x.partId === part[2]);
+    const bytes = m && a ? attachmentBytes(store, m, a) : undefined;
+    if (!a || !bytes) throw notFound();
+    // Mailpit: the part's bytes with its Content-Type, named by its file name (else its Content-ID).
+    res.writeHead(200, {
+      'content-type': a.contentType,
+      'content-disposition': `filename="${(a.fileName || a.contentId).replace(/[^\x20-\x7e]|["\\]/g, '_')}"`,
+      'content-length': bytes.length,
+      'x-content-type-options': 'nosniff',
+    });
+    return void res.end(bytes);
   }
 
   if (p === '/api/v1/send') {

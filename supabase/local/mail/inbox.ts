@@ -92,7 +92,22 @@ function linkified(text: string): string {
   return out + esc(text.slice(last));
 }
 
-export function messagePage(m: StoredMail): string {
+/** 2.0 MB, 12 KB, 80 bytes. */
+const size = (n: number) =>
+  n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : `${n} bytes`;
+
+/** The message's files, each a link to its bytes (Mailpit's part API) when the message is kept as it came. */
+function fileList(m: StoredMail, linked: boolean): string {
+  if (!m.attachments.length) return '';
+  const items = m.attachments.map((a) => {
+    const name = esc(a.fileName || a.contentId || `part ${a.partId}`);
+    const label = linked ? `<a href="/api/v1/message/${esc(m.id)}/part/${esc(a.partId)}">${name}</a>` : name;
+    return `<li>${label} <span class="muted">${esc(a.contentType)}, ${size(a.size)}${a.inline ? ', inline' : ''}</span></li>`;
+  });
+  return `<h3>Files</h3><ul>${items.join('')}</ul>`;
+}
+
+export function messagePage(m: StoredMail, opts: { filesLinked?: boolean } = {}): string {
   // Links in the HTML body open in a new tab: the frame is sandboxed (no scripts, no same-origin) and may only open popups.
   const srcdoc = `<base target="_blank">${m.html}`;
   const optional = (label: string, as: Address[]) => (as.length ? `<dt>${label}</dt><dd>${esc(people(as))}</dd>` : '');
@@ -105,7 +120,8 @@ export function messagePage(m: StoredMail): string {
 <dt>To</dt><dd>${esc(people(m.to))}</dd>${optional('Cc', m.cc)}${optional('Bcc', m.bcc)}${optional('Reply-To', m.replyTo)}
 <dt>Received</dt><dd>${when(m.created)}</dd>${code ? `<dt>Code</dt><dd>${code}</dd>` : ''}${m.tags.length ? `<dt>Tags</dt><dd>${esc(m.tags.join(', '))}</dd>` : ''}</dl>
 ${m.html.trim() ? `<h3>HTML</h3><iframe title="HTML body" sandbox="allow-popups allow-popups-to-escape-sandbox" srcdoc="${esc(srcdoc)}"></iframe>` : ''}
-<h3>Text</h3>${m.text ? `<pre>${linkified(m.text)}</pre>` : '<p class="muted">No text part.</p>'}`,
+<h3>Text</h3>${m.text ? `<pre>${linkified(m.text)}</pre>` : '<p class="muted">No text part.</p>'}
+${fileList(m, opts.filesLinked ?? false)}`,
   );
 }
 

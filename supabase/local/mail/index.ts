@@ -97,7 +97,7 @@ export async function startMail(options: MailOptions): Promise<RunningMail> {
       const m = isId(view[1]) ? store.get(view[1]) : undefined;
       if (!m) return html(res, 404, notFoundPage());
       store.setRead(m);
-      return html(res, 200, messagePage(m));
+      return html(res, 200, messagePage(m, { filesLinked: store.hasRaw(m) }));
     }
     if (req.method === 'POST' && url.pathname === '/clear') {
       req.resume(); // the form body carries nothing we need

@@ -1,8 +1,19 @@
 // The catcher's SMTP side, as Mailpit's (the CLI's mail catcher takes SMTP on 54325): any client may
 // send, with or without AUTH, no TLS; every message is parsed and stored like one sent over the
-// HTTP API, with its threading and unsubscribe headers, both bodies and its attachments listed.
-import type { AddressObject, ParsedMail } from 'mailparser';
+// HTTP API, with its threading and unsubscribe headers, both bodies and its attachments listed, and
+// kept as it came (its files are read from there).
+import type { AddressObject, Attachment, ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import {
+  allParts,
+  MimeError,
+  type MimePart,
+  PART_HEADER,
+  partBody,
+  readPartHeader,
+  scanMessage,
+  skeleton,
+} from './mime.ts';
 import type { NewMail } from './store.ts';
 
 export interface RunningSmtp {
@@ -45,15 +56,64 @@ export function fromParsed(parsed: ParsedMail, envelope: { from?: string; to: st
     html: typeof parsed.html === 'string' ? parsed.html : '',
     messageId: parsed.messageId ? bare(parsed.messageId) : undefined,
     headers,
-    attachments: parsed.attachments.map((a, i) => ({
-      partId: String(i + 2), // part 1 is the body, as Mailpit numbers them
-      fileName: a.filename ?? '',
-      contentType: a.contentType,
-      contentId: a.contentId ? bare(a.contentId) : '',
-      size: a.size,
-      inline: a.contentDisposition === 'inline' && Boolean(a.contentId),
-    })),
+    attachments: parsed.attachments.map((a, i) => {
+      // From a skeleton (mime.ts): the part's own number, and the size of a body left out.
+      const mark = readPartHeader(a.headers.get(PART_HEADER));
+      return {
+        partId: mark?.id ?? String(i + 2), // else: part 1 is the body, as Mailpit numbers them
+        fileName: a.filename ?? '',
+        contentType: a.contentType,
+        contentId: a.contentId ? bare(a.contentId) : '',
+        size: mark?.size ?? a.size,
+        inline: a.contentDisposition === 'inline' && Boolean(a.contentId),
+      };
+    }),
   };
+}
+
+/**
+ * A message as it came over SMTP, for the store: mailparser reads its headers and bodies from the
+ * skeleton (mime.ts: the files' bodies left out, their sizes counted), or from the whole message when
+ * the scan doesn't take it on; the raw message is kept beside.
+ */
+export async function parseRaw(raw: Buffer, envelope: { from?: string; to: string[] }): Promise<NewMail> {
+  let root: MimePart | undefined;
+  try {
+    root = scanMessage(raw);
+  } catch (err) {
+    if (!(err instanceof MimeError)) throw err;
+  }
+  // mailparser and the MIME libraries under it load with the first message, not at every start.
+  const { simpleParser } = await import('mailparser');
+  const parsed = await simpleParser((root && skeleton(raw, root)) ?? raw, { keepCidLinks: true });
+  const parts = new Map(root ? allParts(root).map((p) => [p.id, p]) : []);
+  const bytesOf = (a: Attachment) => {
+    const mark = readPartHeader(a.headers.get(PART_HEADER));
+    const part = mark?.size !== undefined ? parts.get(mark.id) : undefined;
+    return part ? partBody(raw, part) : a.content;
+  };
+  const mail = fromParsed(parsed, envelope);
+  return { ...mail, html: inlineImages(mail.html, parsed.attachments, bytesOf), raw };
+}
+
+// mailparser's simpleParser (updateImageLinks): an image the HTML names by cid: is put in as a data:
+// URL, as a mail client shows it in place, up to 20 MB of them in all.
+const MAX_INLINED = 20 * 1024 * 1024;
+
+function inlineImages(html: string, attachments: Attachment[], bytesOf: (a: Attachment) => Buffer): string {
+  let budget = MAX_INLINED;
+  const urls = new Map<string, string>();
+  return html.replace(/\bcid:([^'"\s]{1,256})/g, (match, cid: string) => {
+    let url = urls.get(cid);
+    if (url === undefined) {
+      const a = attachments.find((x) => x.cid === cid && /^image\/[\w]+$/i.test(x.contentType));
+      url = a ? `data:${a.contentType};base64,${bytesOf(a).toString('base64')}` : '';
+      urls.set(cid, url);
+    }
+    if (!url || url.length > budget) return match;
+    budget -= url.length;
+    return url;
+  });
 }
 
 export async function startSmtp(opts: {
@@ -73,29 +133,35 @@ export async function startSmtp(opts: {
     size: MAX_SIZE,
     logger: false,
     onData(stream, session, callback) {
-      // mailparser and the MIME libraries under it load with the first message, not at every start.
-      import('mailparser')
-        .then(({ simpleParser }) => simpleParser(stream))
-        .then((parsed) => {
-          if ((stream as { sizeExceeded?: boolean }).sizeExceeded) {
-            const err = Object.assign(new Error('Message exceeds the fixed maximum message size'), {
-              responseCode: 552,
-            });
-            return callback(err);
-          }
-          const mailFrom = session.envelope.mailFrom;
-          opts.deliver(
-            fromParsed(parsed, {
-              from: mailFrom ? mailFrom.address : undefined,
-              to: session.envelope.rcptTo.map((r) => r.address),
-            }),
-          );
-          callback();
+      // The message is taken whole, then parsed once: parsing while it streams in held every TCP
+      // read up behind mailparser's line-by-line work (docs/decisions/068-mail-catcher-speed.md).
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      stream.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes <= MAX_SIZE) chunks.push(chunk); // past the limit it is refused: nothing more is kept
+      });
+      stream.once('end', () => {
+        if ((stream as { sizeExceeded?: boolean }).sizeExceeded || bytes > MAX_SIZE) {
+          const err = Object.assign(new Error('Message exceeds the fixed maximum message size'), {
+            responseCode: 552,
+          });
+          return callback(err);
+        }
+        const mailFrom = session.envelope.mailFrom;
+        parseRaw(Buffer.concat(chunks, bytes), {
+          from: mailFrom ? mailFrom.address : undefined,
+          to: session.envelope.rcptTo.map((r) => r.address),
         })
-        .catch((err: Error) => {
-          opts.log(`[mail] SMTP message refused: ${err.message}`);
-          callback(Object.assign(new Error('Message could not be parsed'), { responseCode: 554 }));
-        });
+          .then((mail) => {
+            opts.deliver(mail); // stored (raw and parsed) before the 250 that acknowledges it
+            callback();
+          })
+          .catch((err: Error) => {
+            opts.log(`[mail] SMTP message refused: ${err.message}`);
+            callback(Object.assign(new Error('Message could not be parsed'), { responseCode: 554 }));
+          });
+      });
     },
   });
   server.on('error', (err) => opts.log(`[mail] SMTP: ${err.message}`));

@@ -1,6 +1,7 @@
-// Caught emails, one JSON file each under <dir>/mail, loaded on start so a restart keeps them.
+// Caught emails, one JSON file each under <dir>/mail, loaded on start so a restart keeps them; a
+// message that came over SMTP also as it came (<id>.eml), written before its JSON.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface Address {
@@ -23,9 +24,11 @@ export interface NewMail {
   messageId?: string;
   headers?: Record<string, string[]>;
   attachments?: AttachmentInfo[];
+  /** From SMTP: the message as it came (its Size, and where its files are read from). */
+  raw?: Buffer;
 }
 
-/** An attachment's description (the bytes are not kept), as Mailpit lists it. */
+/** An attachment's description (its bytes are in the raw message), as Mailpit lists it. */
 export interface AttachmentInfo {
   partId: string;
   fileName: string;
@@ -72,7 +75,8 @@ export class MailStore {
   constructor(dataDir: string) {
     this.dir = path.join(dataDir, 'mail');
     mkdirSync(this.dir, { recursive: true });
-    for (const f of readdirSync(this.dir)) {
+    const files = readdirSync(this.dir);
+    for (const f of files) {
       const file = path.join(this.dir, f);
       if (f.endsWith('.tmp')) rmSync(file, { force: true }); // left by a crash mid-write
       if (!f.endsWith('.json')) continue;
@@ -81,6 +85,9 @@ export class MailStore {
       this.messages.set(m.id, m);
       this.seq = Math.max(this.seq, m.seq);
     }
+    // A raw message without its JSON was never acknowledged (a crash between the two writes).
+    for (const f of files)
+      if (f.endsWith('.eml') && !this.messages.has(f.slice(0, -4))) rmSync(path.join(this.dir, f), { force: true });
   }
 
   add(mail: NewMail): StoredMail {
@@ -104,16 +111,29 @@ export class MailStore {
       headers: mail.headers ?? {},
       attachments: mail.attachments ?? [],
     };
-    m.size = rawSize(m);
+    m.size = mail.raw ? mail.raw.length : rawSize(m);
+    if (mail.raw) write(this.rawFile(id), mail.raw);
     this.messages.set(id, m);
     this.persist(m);
     return m;
   }
 
+  private rawFile(id: string) {
+    return path.join(this.dir, `${id}.eml`);
+  }
+
+  /** Whether the message is kept as it came (one that came over SMTP). */
+  hasRaw(m: StoredMail): boolean {
+    return existsSync(this.rawFile(m.id));
+  }
+
+  /** The message as it came over SMTP, or undefined (one sent over HTTP, or gone). */
+  raw(m: StoredMail): Buffer | undefined {
+    return this.hasRaw(m) ? readFileSync(this.rawFile(m.id)) : undefined;
+  }
+
   private persist(m: StoredMail) {
-    const file = path.join(this.dir, `${m.id}.json`);
-    writeFileSync(`${file}.tmp`, JSON.stringify(m));
-    renameSync(`${file}.tmp`, file); // atomic: a crash never leaves half a message
+    write(path.join(this.dir, `${m.id}.json`), JSON.stringify(m));
   }
 
   get(id: string): StoredMail | undefined {
@@ -141,8 +161,15 @@ export class MailStore {
     for (const id of ids ?? [...this.messages.keys()]) {
       if (!this.messages.delete(id)) continue;
       rmSync(path.join(this.dir, `${id}.json`), { force: true });
+      rmSync(this.rawFile(id), { force: true });
     }
   }
+}
+
+/** Atomic: a crash never leaves half a file under its name. */
+function write(file: string, data: string | Buffer) {
+  writeFileSync(`${file}.tmp`, data);
+  renameSync(`${file}.tmp`, file);
 }
 
 /** One stored file, or undefined when it is unreadable or not a message (never fatal at start-up). */
@@ -204,11 +231,19 @@ export function codeIn(m: Pick<StoredMail, 'text' | 'html'>): string | undefined
   return /(?<![\p{L}\p{N}_])(\d{6,10})(?![\p{L}\p{N}_])/u.exec(text)?.[1];
 }
 
+// A message's bodies never change once caught: its snippet is worked out once (Mailpit stores it on
+// arrival), not at every listing (a poll lists up to 50, each a pass over its HTML).
+const snippets = new WeakMap<Pick<StoredMail, 'text' | 'html'>, string>();
+
 // Mailpit: the snippet is the first 200 characters of the HTML's text (or the text body), then "...".
 export function snippetOf(m: Pick<StoredMail, 'text' | 'html'>): string {
+  let snippet = snippets.get(m);
+  if (snippet !== undefined) return snippet;
   const s = (m.html.trim() ? htmlToText(m.html) : m.text)
     .replace(/\uFEFF/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return s.length <= 200 ? s : `${s.slice(0, 200)}...`;
+  snippet = s.length <= 200 ? s : `${s.slice(0, 200)}...`;
+  snippets.set(m, snippet);
+  return snippet;
 }
