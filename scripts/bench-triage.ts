@@ -397,8 +397,8 @@ try {
   const mergeLoad = load();
 
   // The job, run after run until nothing is due (a backlog worked off: back to back, where the scheduler
-  // would wait a minute between runs), beside the purge as it was before ADR 070: all of them in one
-  // transaction of up to 1 000.
+  // would wait a minute between runs), beside the purge as it was before
+  // docs/decisions/070-bulk-merge-purge-at-volume.md: all of them in one transaction of up to 1 000.
   const purges = [
     {
       name: 'the job, run after run',
