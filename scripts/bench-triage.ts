@@ -19,13 +19,12 @@
 // makes the change through that build's server, on the same stack, the order alternating, and the ratios of
 // the two are printed. Noisy on a shared machine: read the range of the rounds.
 //   BENCH_TICKETS=100000 BENCH_BULK=10000 BENCH_ROUNDS=3 BENCH_AGENTS=4 npm run bench:triage
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_DIR, startStack } from '@tend/supabase-local';
+import { startStack } from '@tend/supabase-local';
 import { accessToken } from './lib/jwt.ts';
-import { BASELINE, median, range, signIn, startApp, superuser } from './lib/bench.ts';
+import { BASELINE, median, range, seedBulk, signIn, startApp, superuser } from './lib/bench.ts';
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 const BULK = Number(process.env.BENCH_BULK ?? 10_000);
@@ -268,22 +267,7 @@ async function purgeRun(instead?: string) {
 }
 
 try {
-  const seed = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'scripts/seed-bulk.ts',
-      '--workspace',
-      'acme',
-      '--tickets',
-      String(TICKETS),
-      '--db-url',
-      stack.dbUrl,
-    ],
-    { cwd: PROJECT_DIR, stdio: 'inherit' },
-  );
-  if (seed.status !== 0) throw new Error('seed:bulk failed');
+  seedBulk(stack, TICKETS);
   await superuser(stack, async (c) => {
     await c.query('vacuum analyze');
     await c.query('checkpoint');
