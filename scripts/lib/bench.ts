@@ -1,10 +1,11 @@
 // Shared by the page benchmarks: the autocannon runner, the results table and signing in through the app.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createServerClient, parseCookieHeader } from '@supabase/ssr';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { type Stack, SUPERUSER } from '@tend/supabase-local';
+import { PROJECT_DIR, type Stack, SUPERUSER } from '@tend/supabase-local';
 import { buildApp, startAppServer } from './app-server.ts';
 import { messagesTo, waitForMail } from './mail.ts';
 
@@ -208,4 +209,24 @@ export async function startApp(
     },
   );
   return { base: app.baseURL, buildDir, pid: app.pid, stop: app.stop };
+}
+
+/** `tickets` more tickets at Acme from seed:bulk (scripts/seed-bulk.ts), into `stack`'s database. */
+export function seedBulk(stack: Pick<Stack, 'dbUrl'>, tickets: number) {
+  const seed = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'scripts/seed-bulk.ts',
+      '--workspace',
+      'acme',
+      '--tickets',
+      String(tickets),
+      '--db-url',
+      stack.dbUrl,
+    ],
+    { cwd: PROJECT_DIR, stdio: 'inherit' },
+  );
+  if (seed.status !== 0) throw new Error('seed:bulk failed');
 }

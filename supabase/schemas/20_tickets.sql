@@ -76,6 +76,9 @@ create index tickets_solved_due_idx on public.tickets (solved_at) where status =
 create index tickets_snoozed_due_idx on public.tickets (snoozed_until) where snoozed_until is not null;
 -- A merge re-points the tickets merged into its secondary.
 create index tickets_merged_into_idx on public.tickets (merged_into_id) where merged_into_id is not null;
+-- Deleting a ticket (the Trash purge) clears the follow-ups that point at it: without this, each deleted
+-- ticket read every ticket (docs/decisions/070-bulk-merge-purge-at-volume.md).
+create index tickets_follow_up_idx on public.tickets (follow_up_of) where follow_up_of is not null;
 -- The Spam and Trash views (newest activity first), and the purge job's look-up of what is due.
 create index tickets_spam_idx on public.tickets (workspace_id, last_message_at desc, id desc)
   where spam_at is not null and trashed_at is null;

@@ -164,15 +164,22 @@ begin
   return n;
 end $$;
 
+-- How many tickets one run of the purge deletes at most: one short transaction, whose row locks (and
+-- CPU) other agents' work never waits long on (docs/decisions/070-bulk-merge-purge-at-volume.md); a run a
+-- minute still deletes over 100 000 a day.
+create function private.purge_batch() returns integer
+language sql immutable set search_path = '' as $$ select 100 $$;
+
 -- The purge, every minute (pg_cron, 80_email.sql): tickets in Trash for private.trash_days(), oldest first,
--- up to 1 000 a run (the rest on the next); rows someone holds right now are skipped until then.
+-- up to private.purge_batch() a run (the rest on the next); rows someone holds right now are skipped until
+-- then.
 create function private.purge_trash() returns integer
 language plpgsql security definer set search_path = '' as $$
 begin
   return private.delete_tickets(array(
     select t.id from public.tickets t
      where t.trashed_at < now() - make_interval(days => private.trash_days())
-     order by t.trashed_at limit 1000
+     order by t.trashed_at limit private.purge_batch()
      for update skip locked));
 end $$;
 
@@ -190,7 +197,7 @@ begin
   return private.delete_tickets(array(
     select t.id from public.tickets t where t.workspace_id = p_workspace_id and t.trashed_at is not null for update));
 end $$;
-revoke all on function private.delete_tickets(uuid[]), private.purge_trash() from public;
+revoke all on function private.delete_tickets(uuid[]), private.purge_batch(), private.purge_trash() from public;
 revoke all on function public.empty_trash(uuid) from public, anon;
 grant execute on function public.empty_trash(uuid) to authenticated, service_role;
 

@@ -41,6 +41,8 @@ create table public.inbound_emails (
   created_at timestamptz not null default now()
 );
 create index inbound_emails_ticket_idx on public.inbound_emails (ticket_id);
+-- A deleted message (the Trash purge) clears its mail's link: found by index, not by reading all mail.
+create index inbound_emails_created_message_idx on public.inbound_emails (created_message_id) where created_message_id is not null;
 alter table public.inbound_emails enable row level security;
 revoke all on public.inbound_emails from anon, authenticated;
 

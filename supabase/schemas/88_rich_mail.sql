@@ -67,6 +67,8 @@ create table public.ticket_forwards (
   created_at timestamptz not null default now()
 );
 create index ticket_forwards_ticket_idx on public.ticket_forwards (ticket_id);
+-- A deleted message (the Trash purge) takes its forwards along: found by index.
+create index ticket_forwards_message_idx on public.ticket_forwards (message_id) where message_id is not null;
 create index ticket_forwards_workspace_idx on public.ticket_forwards (workspace_id, created_at);
 create index ticket_forwards_agent_idx on public.ticket_forwards (created_by, created_at);
 alter table public.ticket_forwards enable row level security;

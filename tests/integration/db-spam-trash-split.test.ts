@@ -333,6 +333,43 @@ describe('Trash', () => {
     const job = await db.sql(`select schedule, command from cron.job where jobname = 'purge-trash'`);
     expect(job.rows).toEqual([{ schedule: '* * * * *', command: 'select private.purge_trash()' }]);
   });
+
+  it('purges a run at most, the oldest first, and what a run leaves goes on the next', async () => {
+    const batch = (await db.sql('select private.purge_batch() as n')).rows[0].n as number;
+    const made = await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject)
+       select $1, $2, 'Purge ' || g from generate_series(1, $3::int + 2) g returning id`,
+      [ACME, PEOPLE.acmeCustomer.id, batch],
+    );
+    const all = made.rows.map((r) => r.id as string);
+    expect((await move(clients.acmeAgent, all, 'trash')).error).toBeNull();
+    // All 30 days in Trash and more, the first two the most recently trashed.
+    await db.sql(
+      `update tickets t set trashed_at = now() - interval '31 days' - (x.i * interval '1 second')
+         from unnest($1::uuid[]) with ordinality x(id, i) where t.id = x.id`,
+      [all],
+    );
+    const left = async () =>
+      (await db.sql(`select id from tickets where id = any ($1::uuid[]) order by trashed_at desc`, [all])).rows.map(
+        (r) => r.id as string,
+      );
+    expect((await db.sql('select private.purge_trash() as n')).rows[0].n).toBe(batch);
+    expect(await left()).toEqual(all.slice(0, 2));
+    expect((await db.sql('select private.purge_trash() as n')).rows[0].n).toBe(2);
+    expect(await left()).toEqual([]);
+  });
+
+  it("every foreign key to a ticket or a message leads an index, so a ticket's delete reads no whole table", async () => {
+    const { rows } = await db.sql(
+      `select c.conrelid::regclass::text as "table", a.attname::text as "column"
+         from pg_constraint c
+         join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+        where c.contype = 'f' and c.confrelid in ('public.tickets'::regclass, 'public.messages'::regclass)
+          and not exists (select 1 from pg_index i where i.indrelid = c.conrelid and i.indkey[0] = c.conkey[1])
+        order by 1, 2`,
+    );
+    expect(rows).toEqual([]);
+  });
 });
 
 describe('split', () => {

@@ -281,18 +281,22 @@ async function bulkAction(
   let failure: PostgrestError | null = null;
   if (form.all_matching) {
     const args = { p_slug: slug, ...inboxArgs(inboxFilters(new URL(request.url).searchParams)), p_limit: BULK_BATCH };
-    let after: InboxJson['older'] = null;
-    do {
-      const { data, error }: { data: Json; error: PostgrestError | null } = await supabase.rpc(
-        'inbox',
-        after ? { ...args, p_after_at: after.at, p_after_id: after.id } : args,
-        { get: true },
-      );
+    // Started at once (an async function awaits the builder, which sends it).
+    const read = async (after: InboxJson['older']): Promise<{ data: Json; error: PostgrestError | null }> =>
+      await supabase.rpc('inbox', after ? { ...args, p_after_at: after.at, p_after_id: after.id } : args, {
+        get: true,
+      });
+    let next: ReturnType<typeof read> | null = read(null);
+    while (next) {
+      const { data, error } = await next;
       if (error) {
         failure = error;
         break;
       }
       const page: InboxJson = jsonPage<InboxJson>(data);
+      // The next page is read while this one is changed: it starts past this page's last ticket, so
+      // this page's change can't alter it, and the two calls overlap instead of queueing.
+      next = page.older ? read(page.older) : null;
       if (page.tickets.length) {
         const batch = await change(page.tickets.map((t) => t.id));
         if (batch.error || !batch.result) {
@@ -301,8 +305,7 @@ async function bulkAction(
         }
         done = addBulk(done, batch.result);
       }
-      after = page.older;
-    } while (after);
+    }
   } else {
     const batch = await change(form.ticket);
     failure = batch.error;
