@@ -1,7 +1,7 @@
 // Email both ways on the real stack (issue 17 item 3): the database calls notify through pg_net
 // with Vault's project URL and key; notify sends through SMTP to the mail catcher; inbound-email
 // takes Postmark's inbound JSON; close-solved runs from pg_cron.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -911,36 +911,66 @@ describe('a reply’s files in its email (issue 29 item 3)', () => {
   it('go with it up to 10 MB together, named in the text part; the rest are links that work without signing in while the file exists', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Files by mail');
     const agent = await db.as('acmeAgent');
-    const upload = async (name: string, type: string, size: number) => {
+    const upload = async (name: string, type: string, size: number, storageName = name) => {
       const id = crypto.randomUUID();
-      const key = `${PEOPLE.acmeAgent.id}/${ACME}/${t.id}/${id}/${name}`;
-      const bytes = new Uint8Array(size).fill(0x41);
+      const key = `${PEOPLE.acmeAgent.id}/${ACME}/${t.id}/${id}/${storageName}`;
+      // Every byte value, at a length that is no multiple of 3: base64's padding and all its characters.
+      const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 7 + (i >> 8)) & 0xff);
       const { error } = await agent.storage.from('attachments').upload(key, bytes, { contentType: type });
       if (error) throw new Error(`upload ${name}: ${error.message}`);
-      return { id, file_name: name, storage_name: name };
+      return { id, file_name: name, storage_name: storageName, bytes };
     };
     const files = [
-      await upload('steps.pdf', 'application/pdf', 2 * 1024 * 1024),
-      await upload('screen.png', 'image/png', 300 * 1024),
+      await upload('Étapes – résumé.pdf', 'application/pdf', 2 * 1024 * 1024 + 1, 'etapes.pdf'),
+      await upload('screen.png', 'image/png', 300 * 1024 + 2),
       await upload('logs.zip', 'application/zip', 9 * 1024 * 1024),
     ];
     const { error } = await agent.rpc('post_message', {
       p_ticket_id: t.id,
-      p_body: 'The steps and the logs are attached.',
-      p_attachments: files,
+      p_body: 'The steps and the logs are attached.\n\n![the screen](attachment:screen.png)',
+      p_attachments: files.map(({ bytes: _, ...f }) => f),
     });
     if (error) throw new Error(error.message);
     const mail = await waitFor('the email with files', async () =>
       (await mailsTo(PEOPLE.acmeCustomer.email)).find((x) => x.Text.includes('The steps and the logs are attached.')),
     );
-    // In the MIME message: the two that fit (2.3 MB, smallest first), by name, with their types and sizes.
-    const parts = (mail as Mail & { Attachments: { FileName: string; ContentType: string; Size: number }[] })
-      .Attachments;
-    expect(parts.map((a) => [a.FileName, a.ContentType, a.Size])).toEqual([
-      ['screen.png', 'image/png', 300 * 1024],
-      ['steps.pdf', 'application/pdf', 2 * 1024 * 1024],
+    // In the MIME message: the two that fit (2.3 MB), by name, with their types and sizes; the image the
+    // Markdown shows is inline, by its Content-ID, which the HTML shows.
+    type Part = { PartID: string; FileName: string; ContentType: string; ContentID: string; Size: number };
+    const { Attachments: attachedParts, Inline: inlineParts } = mail as Mail & { Attachments: Part[]; Inline: Part[] };
+    expect(attachedParts.map((a) => [a.FileName, a.ContentType, a.ContentID, a.Size])).toEqual([
+      ['Étapes – résumé.pdf', 'application/pdf', '', 2 * 1024 * 1024 + 1],
     ]);
-    expect(mail.Text).toContain('- steps.pdf (2.0 MB, attached)');
+    expect(inlineParts.map((a) => [a.FileName, a.ContentType, a.Size])).toEqual([
+      ['screen.png', 'image/png', 300 * 1024 + 2],
+    ]);
+    expect(inlineParts[0].ContentID).toBe(`${files[1].id}@tend.localhost`);
+    // The catcher shows a cid: image from its part, as a data: URL (Mailpit does the same).
+    const shownImage = `src="data:image/png;base64,${Buffer.from(files[1].bytes).toString('base64')}"`;
+    expect(mail.HTML.includes(shownImage), 'the image shown in the HTML').toBe(true);
+    // Each file byte for byte, as the customer's mail client decodes it.
+    for (const [part, file] of [
+      [attachedParts[0], files[0]],
+      [inlineParts[0], files[1]],
+    ] as const) {
+      const got = await fetch(`${db.stack.mailUrl}/api/v1/message/${mail.ID}/part/${part.PartID}`);
+      expect(Buffer.from(await got.arrayBuffer()).equals(Buffer.from(file.bytes)), file.file_name).toBe(true);
+    }
+    // The message as it came over SMTP (the catcher keeps it): no line over RFC 5322's 998 characters,
+    // each file's part base64 in lines of 76 (RFC 2045), a non-ASCII name encoded (RFC 2231;
+    // the catcher's FileName above is it decoded).
+    const raw = readFileSync(path.join(db.stack.dir, 'mail', `${mail.ID}.eml`), 'latin1');
+    expect(raw.split('\r\n').filter((l) => l.length > 998)).toEqual([]);
+    expect(raw).toContain("filename*0*=utf-8''%C3%89tapes%20%E2%80%93%20r%C3%A9sum%C3%A9;\r\n filename*1=.pdf");
+    const base64Bodies = [
+      ...raw.matchAll(/Content-Transfer-Encoding: base64\r\n(?:[^\r]+\r\n)*\r\n([A-Za-z0-9+/=\r\n]+)/g),
+    ];
+    expect(base64Bodies.length).toBeGreaterThanOrEqual(2);
+    for (const [, body] of base64Bodies) {
+      const lines = body.trim().split('\r\n');
+      expect(lines.slice(0, -1).every((l) => l.length === 76) && lines.at(-1)!.length <= 76).toBe(true);
+    }
+    expect(mail.Text).toContain('- Étapes – résumé.pdf (2.0 MB, attached)');
     expect(mail.Text).toContain('- screen.png (300 KB, attached)');
     expect(mail.Text).toContain('each works for 7 days');
     const link = /- logs\.zip \(9\.0 MB\): (\S+)/.exec(mail.Text)?.[1];
