@@ -13,12 +13,11 @@
 // tickets from seed:bulk, one in ten of them tagged "billing" and one in twenty open ones with a due time.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_WARMUP=5 BENCH_TICKETS=100000 BENCH_CONNECTIONS=10 npm run bench:inbox
 // BENCH_ONLY=<regular expression>: only the pages whose label matches (e.g. 'ticket|unassigned').
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { PROJECT_DIR, startStack } from '@tend/supabase-local';
+import { startStack } from '@tend/supabase-local';
 import { inboxArgs, inboxFilters } from '../app/lib/helpdesk/inbox-query.server.ts';
 import {
   BASELINE,
@@ -29,6 +28,7 @@ import {
   restHeadersOf,
   superuser,
   run,
+  seedBulk,
   signIn,
   startApp,
 } from './lib/bench.ts';
@@ -77,25 +77,7 @@ function rpcArgs(search: URLSearchParams): URLSearchParams {
 
 try {
   if (TICKETS > 0) {
-    const seed = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'scripts/seed-bulk.ts',
-        '--workspace',
-        'acme',
-        '--tickets',
-        String(TICKETS),
-        '--db-url',
-        stack.dbUrl,
-      ],
-      {
-        cwd: PROJECT_DIR,
-        stdio: 'inherit',
-      },
-    );
-    if (seed.status !== 0) throw new Error('seed:bulk failed');
+    seedBulk(stack, TICKETS);
     // Write the bulk load out now, not during the first measurements.
     await superuser(stack, async (c) => {
       await c.query('checkpoint');

@@ -16,15 +16,13 @@
 // Noisy on a shared machine: read the range of the rounds; the load average is printed beside each figure.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=4 BENCH_CONNECTIONS=4 BENCH_SWEEP_TICKETS=100000 npm run bench:rules
 //   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_PROJECT_DIR below)
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type pg from 'pg';
 import { startStack } from '@tend/supabase-local';
 import { accessToken } from './lib/jwt.ts';
-import { cpuMs, median, range, superuser } from './lib/bench.ts';
+import { cpuMs, median, range, seedBulk, superuser } from './lib/bench.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -343,17 +341,7 @@ async function sweepRuns(c: pg.Client, pid: number, sql: string, due: (k: number
 }
 
 async function sweepFigure() {
-  await promisify(execFile)(process.execPath, [
-    '--import',
-    'tsx',
-    'scripts/seed-bulk.ts',
-    '--workspace',
-    'acme',
-    '--tickets',
-    String(SWEEP_TICKETS),
-    '--db-url',
-    stack.dbUrl,
-  ]);
+  seedBulk(stack, SWEEP_TICKETS);
   await superuser(stack, async (c) => {
     // This run's sweeps are the only ones: pg_cron's every minute would race the bulk updates below.
     await c.query(`update cron.job set active = false where jobname in ('waiting-rules', 'sla-breaches')`);
