@@ -9,6 +9,11 @@ import path from 'node:path';
 import { DEFAULT_ANON_KEY, DEFAULT_SERVICE_ROLE_KEY, type RealtimeService, SUPERUSER } from '@tend/supabase-local';
 import { buildApp, startAppServer, type AppServer } from '../../scripts/lib/app-server.ts';
 import { liftPerIpLimits } from '../support/stack.ts';
+import { superuserSql } from './fixtures.ts';
+
+/** The scheduler's jobs the specs wait for (snooze.spec.ts, spam-trash.spec.ts), and how often they run here. */
+const E2E_FAST_JOBS = ['wake-snoozed', 'purge-trash'];
+const E2E_CRON_SCHEDULE = '2 seconds';
 
 export default async function globalSetup() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-e2e-'));
@@ -40,6 +45,23 @@ export default async function globalSetup() {
         configure: liftPerIpLimits,
         functionsEnvFile,
       });
+
+  // Test setup only: moving a sent code's time back instead of waiting out a cooldown (sign-in-limits.spec.ts).
+  if (stack.dbUrl) process.env.E2E_DB_URL = stack.dbUrl.replace('//postgres:', `//${SUPERUSER}:`);
+  // The every-minute jobs that specs wait for run every few seconds in this run's own stack (an
+  // external stack keeps its schedule, the specs' timeouts allow a minute): pg_cron still runs them
+  // (tests/integration/db-snooze.test.ts and db-spam-trash-split.test.ts pin the schedule itself).
+  if (!external && stack.dbUrl) {
+    try {
+      await superuserSql(
+        `select cron.alter_job(jobid, schedule := '${E2E_CRON_SCHEDULE}') from cron.job where jobname = any($1)`,
+        [E2E_FAST_JOBS],
+      );
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
+  }
 
   // A private build (TEND_BUILD_DIR, see remix.config.js): other builds in this checkout can't swap
   // the assets under the running server. E2E_BUILD_DIR reuses an existing one.
@@ -82,8 +104,6 @@ export default async function globalSetup() {
   process.env.E2E_ANON_KEY = stack.anonKey;
   // Test setup only (live.spec.ts adds a member to a workspace it made); never given to the app.
   process.env.E2E_SERVICE_ROLE_KEY = stack.serviceRoleKey;
-  // Test setup only: moving a sent code's time back instead of waiting out a cooldown (sign-in-limits.spec.ts).
-  if (stack.dbUrl) process.env.E2E_DB_URL = stack.dbUrl.replace('//postgres:', `//${SUPERUSER}:`);
   process.env.E2E_STACK_CONTROL_URL = control.url;
   process.env.E2E_BUILD_DIR = buildDir; // for tests that start a server of their own
 

@@ -180,14 +180,15 @@ test('the scheduler deletes a ticket 30 days in Trash, with its file', async ({ 
   await superuserSql(`update storage.objects set created_at = now() - interval '2 hours' where name like $1`, [
     `%/${id}/%`,
   ]);
-  // The job runs every minute (pg_cron), then the sweep removes the file through the storage API.
+  // The job runs every minute (pg_cron; every 2 s in the e2e run's own stack, tests/e2e/global-setup.ts),
+  // then the sweep removes the file through the storage API.
   await expect
     .poll(async () => (await superuserSql('select count(*)::int as n from tickets where id = $1', [id]))[0].n, {
       timeout: 150_000,
-      intervals: [5_000],
+      intervals: [1_000],
     })
     .toBe(0);
-  await expect.poll(objects, { timeout: 60_000, intervals: [2_000] }).toBe(0);
+  await expect.poll(objects, { timeout: 60_000, intervals: [500] }).toBe(0);
   expect((await a.goto(`/w/${slug}/tickets/1`))?.status()).toBe(404);
   await context.close();
 });
