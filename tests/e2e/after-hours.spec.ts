@@ -12,7 +12,7 @@ import {
   newWorkspace,
   screenshots,
   serviceRest,
-  signIn,
+  signInByForm,
   test,
   uniqueEmail,
 } from './fixtures.ts';
@@ -23,7 +23,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(120_000);
     const { context, page } = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(page, { javaScript });
+    const slug = await newWorkspace(page);
     const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
     await serviceRest('canned_replies', {
       method: 'POST',
@@ -52,7 +52,7 @@ for (const javaScript of [true, false]) {
 
     const customerEmail = uniqueEmail('customer');
     const customer = await newContext(browser, { javaScript });
-    await signIn(customer.page, { email: customerEmail, javaScript });
+    await signInByForm(customer.page, customerEmail);
     const subject = `Night owl ${randomUUID().slice(0, 8)}`;
     await customer.page.goto(`/support/${slug}/new`);
     await customer.page.getByLabel('Subject').fill(subject);

@@ -11,7 +11,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(300_000);
     const admin = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(admin.page, { javaScript, label: 'bulk' });
+    const slug = await newWorkspace(admin.page, { label: 'bulk' });
     const a = admin.page;
     // 30 requests of the admin's own (the portal is open to any signed-in user), through the API.
     const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id,created_by`);

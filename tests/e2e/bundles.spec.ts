@@ -4,7 +4,7 @@
 // carry no Remix either.
 import { randomUUID } from 'node:crypto';
 import { pageJavaScript } from '../../scripts/page-js.ts';
-import { expect, requestCode, signIn, test, uniqueEmail } from './fixtures.ts';
+import { expect, requestCode, signInByForm, test, uniqueEmail } from './fixtures.ts';
 
 const SERVER_ONLY = /ZodError|\$ZodType|SUPABASE_SERVICE_ROLE_KEY|SESSION_SECRET/;
 
@@ -68,7 +68,7 @@ test("the agent's inbox and ticket page and the customer's thread stay within th
   page,
 }) => {
   test.setTimeout(60_000);
-  await signIn(page, { email: uniqueEmail('budget') });
+  await signInByForm(page, uniqueEmail('budget'));
   const slug = `budget-${randomUUID().slice(0, 8)}`;
   await page.goto('/onboarding');
   await page.getByLabel('Workspace name').fill('Budget');

@@ -27,7 +27,7 @@ for (const javaScript of [true, false]) {
     const customerEmail = `casey-${tag}@${domain}`;
     const admin = await newContext(browser, { javaScript });
     const a = admin.page;
-    const slug = await newWorkspace(a, { javaScript, label: 'cust' });
+    const slug = await newWorkspace(a, { label: 'cust' });
     const customer = await signedInContext(browser, customerEmail, { javaScript });
     await customer.page.goto(`/support/${slug}/new`);
     await customer.page.getByLabel('Subject').fill(`Invoice missing ${tag}`);
@@ -125,7 +125,7 @@ for (const javaScript of [true, false]) {
     const tag = randomUUID().slice(0, 8);
     const admin = await newContext(browser, { javaScript });
     const a = admin.page;
-    const slug = await newWorkspace(a, { javaScript, label: 'fields' });
+    const slug = await newWorkspace(a, { label: 'fields' });
     const customer = await signedInContext(browser, `fields-customer-${tag}@example.com`, { javaScript });
     await customer.page.goto(`/support/${slug}/new`);
     await customer.page.getByLabel('Subject').fill('Broken kettle');

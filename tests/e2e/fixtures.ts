@@ -89,6 +89,21 @@ export async function signIn(page: Page, opts: { email?: string; path?: string; 
   return email;
 }
 
+/**
+ * Signs the page's browser context in as `email` through the app's own sign-in forms, posted as a
+ * browser without JavaScript posts them, without loading the pages (setup for specs of other pages:
+ * the session cookies land in the context). The pages themselves are walked by signIn, in
+ * sign-in.spec.ts, verify-island.spec.ts and wherever the sign-in is what a spec is about.
+ */
+export async function signInByForm(page: Page, email: string) {
+  const before = await mailCount(email);
+  const asked = await page.request.post('/login', { form: { email }, maxRedirects: 0 });
+  expect(asked.headers().location, `POST /login for ${email}: ${asked.status()}`).toBe('/login/verify');
+  const code = await codeFor(email, before + 1);
+  const verified = await page.request.post('/login/verify', { form: { intent: 'verify', code }, maxRedirects: 0 });
+  expect(verified.headers().location, `POST /login/verify for ${email}: ${verified.status()}`).toMatch(/^\/(?!login)/);
+}
+
 export interface ContextOptions {
   /** Default true. */
   javaScript?: boolean;
@@ -118,10 +133,10 @@ export async function newContext(browser: Browser, opts: ContextOptions = {}) {
   return { context, page: await context.newPage() };
 }
 
-/** newContext, signed in as `email`. */
+/** newContext, signed in as `email` (by signInByForm). */
 export async function signedInContext(browser: Browser, email: string, opts: ContextOptions = {}) {
   const { context, page } = await newContext(browser, opts);
-  await signIn(page, { email, javaScript: opts.javaScript ?? true });
+  await signInByForm(page, email);
   return { context, page };
 }
 
@@ -169,10 +184,10 @@ export async function screenshots(page: Page, testInfo: TestInfo, name: string, 
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
-/** A new admin (a fresh address) signs in and creates a workspace of their own; its address (slug). */
-export async function newWorkspace(page: Page, opts: { javaScript?: boolean; label?: string } = {}) {
+/** A new admin (a fresh address) signs in (signInByForm) and creates a workspace of their own at /onboarding; its address (slug). */
+export async function newWorkspace(page: Page, opts: { label?: string } = {}) {
   const name = `${opts.label ?? 'team'}-${randomUUID().slice(0, 8)}`;
-  await signIn(page, { email: uniqueEmail('admin'), javaScript: opts.javaScript });
+  await signInByForm(page, uniqueEmail('admin'));
   await page.goto('/onboarding');
   await page.getByLabel('Workspace name').fill(name);
   await page.getByLabel('Address').fill(name);

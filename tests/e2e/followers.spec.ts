@@ -155,7 +155,7 @@ test.describe('without JavaScript', () => {
     test.setTimeout(90_000);
     const nojs = await newContext(browser, { javaScript: false });
     const page = nojs.page;
-    const slug = await newWorkspace(page, { label: 'folnojs', javaScript: false });
+    const slug = await newWorkspace(page, { label: 'folnojs' });
     const customer = uniqueEmail('nojs-customer');
     const res = await mailFrom(customer, `${slug}@tend.localhost`, { Subject: 'No script', TextBody: 'Hi' });
     const { number } = await res.json();
@@ -184,7 +184,7 @@ test.describe('without JavaScript', () => {
     test.setTimeout(90_000);
     const nojs = await newContext(browser, { javaScript: false });
     const page = nojs.page;
-    const slug = await newWorkspace(page, { label: 'newconv', javaScript: false });
+    const slug = await newWorkspace(page, { label: 'newconv' });
     const casey = uniqueEmail('nojs-casey');
     const tag = randomUUID().slice(0, 8);
     await page.goto(`/w/${slug}/tickets/new`);

@@ -20,7 +20,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(90_000);
     const { context, page } = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(page, { javaScript, label: 'coll' });
+    const slug = await newWorkspace(page, { label: 'coll' });
     const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
     const tag = randomUUID().slice(0, 6);
     const [billing, other] = await serviceRest('help_collections', {

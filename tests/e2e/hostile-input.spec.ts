@@ -5,7 +5,7 @@
 // account (one code per 60 s) is shared with the other files.
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
-import { env, expect, signIn, test } from './fixtures.ts';
+import { env, expect, signInByForm, test, uniqueEmail } from './fixtures.ts';
 
 // A V8 stack frame ("    at fn (file.ts:1:2)"), a path into node_modules, or a source position.
 const STACK_TRACE = /\n\s+at \S+ \(|node_modules\/|\.[jt]sx?:\d+:\d+/;
@@ -37,7 +37,7 @@ test.describe('hostile input', () => {
       extraHTTPHeaders: { 'X-Forwarded-For': `10.252.0.${1 + Math.floor(Math.random() * 250)}` },
     });
     const page = await context.newPage();
-    await signIn(page);
+    await signInByForm(page, uniqueEmail());
     slug = `hostile-${randomUUID().slice(0, 8)}`;
     await page.goto('/onboarding');
     await page.getByLabel('Workspace name').fill('Hostile Input Inc');
@@ -144,7 +144,7 @@ test.describe('hostile input', () => {
     });
     try {
       const customer = await context.newPage();
-      await signIn(customer);
+      await signInByForm(customer, uniqueEmail());
       await customer.goto(`/support/${slug}/new`);
       await customer.getByLabel('Subject').fill('Mine to solve, not to triage');
       await customer.getByLabel('Message').fill('Hello');

@@ -8,7 +8,16 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from '@playwright/test';
 import { createClient } from '@supabase/supabase-js';
-import { expect, screenshots, serviceRest, signedInContext, signIn, test, uniqueEmail, userId } from './fixtures.ts';
+import {
+  expect,
+  screenshots,
+  serviceRest,
+  signedInContext,
+  signInByForm,
+  test,
+  uniqueEmail,
+  userId,
+} from './fixtures.ts';
 
 async function realtimeService(action: 'stop' | 'start') {
   const res = await fetch(`${process.env.E2E_STACK_CONTROL_URL}/realtime/${action}`, { method: 'POST' });
@@ -310,7 +319,7 @@ test.describe('the access token for live updates', () => {
   });
 
   test("is the user's own, and a fresh one once the session nears its expiry", async ({ page, context }) => {
-    await signIn(page);
+    await signInByForm(page, uniqueEmail());
     const first = await page.request.get('/realtime-token');
     expect(first.headers()['cache-control']).toBe('no-store');
     const held = await first.json();

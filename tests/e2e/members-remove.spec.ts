@@ -32,7 +32,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(90_000);
     const { context, page } = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(page, { javaScript, label: 'remove' });
+    const slug = await newWorkspace(page, { label: 'remove' });
     const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
     const tag = randomUUID().slice(0, 8);
     const leaving = await addMember(workspace.id, `leaving-${tag}`);

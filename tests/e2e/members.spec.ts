@@ -6,7 +6,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { messagesTo } from '../../scripts/lib/mail.ts';
-import { env, expect, expectNoViolations, newContext, screenshots, signIn, test, uniqueEmail } from './fixtures.ts';
+import {
+  env,
+  expect,
+  expectNoViolations,
+  newContext,
+  screenshots,
+  signIn,
+  signInByForm,
+  test,
+  uniqueEmail,
+} from './fixtures.ts';
 
 /** The link in the newest invitation email to `email` (notify's, to /invite/:token), once it has come. */
 async function invitationLink(email: string): Promise<string> {
@@ -52,7 +62,7 @@ for (const javaScript of [true, false]) {
 
     // A new admin with a new workspace.
     const { context: adminContext, page: admin } = await newContext(browser, { javaScript });
-    const { id, slug, email: adminEmail } = await newWorkspace(admin, javaScript);
+    const { id, slug, email: adminEmail } = await newWorkspace(admin);
 
     // An empty workspace says what to do first; its admin gets the admin links in the header.
     const header = (page: Page) => page.getByRole('navigation', { name: 'Account' });
@@ -177,7 +187,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(90_000);
     const { context, page: admin } = await newContext(browser, { javaScript });
-    const { slug, email: me } = await newWorkspace(admin, javaScript);
+    const { slug, email: me } = await newWorkspace(admin);
     await admin.goto(`/w/${slug}/settings/members`);
 
     // Someone who already belongs: said so at the form, the address kept, no email.
@@ -219,9 +229,10 @@ for (const javaScript of [true, false]) {
   });
 }
 
-async function newWorkspace(page: Page, javaScript: boolean) {
+async function newWorkspace(page: Page) {
   const id = randomUUID().slice(0, 8);
-  const email = await signIn(page, { email: uniqueEmail('admin'), javaScript });
+  const email = uniqueEmail('admin');
+  await signInByForm(page, email);
   await page.goto('/onboarding');
   await page.getByLabel('Workspace name').fill(`Team ${id}`);
   await page.getByLabel('Address').fill(`team-${id}`);
@@ -236,7 +247,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(90_000);
     const { context, page } = await newContext(browser, { javaScript });
-    const { id, slug } = await newWorkspace(page, javaScript);
+    const { id, slug } = await newWorkspace(page);
     await page.goto(`/w/${slug}/settings`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
     await expect(page.getByLabel('Portal address')).toHaveValue(`${env.baseURL}/support/${slug}`);

@@ -62,7 +62,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(300_000);
     const agent = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(agent.page, { javaScript, label: 'merge' });
+    const slug = await newWorkspace(agent.page, { label: 'merge' });
     const a = agent.page;
     const [casey, olive] = [uniqueEmail('merge-casey'), uniqueEmail('merge-olive')];
     const address = `${slug}@tend.localhost`;

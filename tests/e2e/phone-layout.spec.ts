@@ -3,7 +3,7 @@
 // "Remove"; the invitation's address, role and "Send invitation") are as tall as each other, sit on one
 // line where they fit, and stack from one left edge on a phone. Screenshots at both widths.
 import type { Locator, Page } from '@playwright/test';
-import { expect, newContext, screenshots, serviceRest, signIn, test, uniqueEmail } from './fixtures.ts';
+import { expect, newContext, screenshots, serviceRest, signInByForm, test, uniqueEmail } from './fixtures.ts';
 
 /** How many lines of text a control's label takes. */
 const lines = (control: Locator) =>
@@ -27,7 +27,7 @@ test('Sign out stays on one line and the members page lines up, at 1366 and 375 
   const { context, page } = await newContext(browser);
   // A long address: the header's ellipsis gives way, not "Sign out".
   const email = uniqueEmail('a-rather-long-address-for-the-header');
-  await signIn(page, { email });
+  await signInByForm(page, email);
   const slug = `phone-${testInfo.workerIndex}-${Date.now().toString(36)}`;
   await page.goto('/onboarding');
   await page.getByLabel('Workspace name').fill(slug);

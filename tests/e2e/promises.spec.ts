@@ -49,7 +49,7 @@ for (const javaScript of [true, false]) {
     test.setTimeout(120_000);
     // A browser in Berlin too: with JavaScript the pages say times in the browser's zone.
     const { context, page } = await newContext(browser, { javaScript, timezoneId: 'Europe/Berlin' });
-    const slug = await newWorkspace(page, { javaScript });
+    const slug = await newWorkspace(page);
     await page.goto(`/w/${slug}/settings`);
     await page.getByLabel('Time zone').selectOption('Europe/Berlin');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -181,7 +181,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(120_000);
     const { context, page } = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(page, { javaScript });
+    const slug = await newWorkspace(page);
     await page.goto(`/w/${slug}/settings/assignment`);
     await expect(page.getByRole('heading', { name: 'Automatic assignment', level: 1 })).toBeVisible();
     await page.getByLabel('Round robin').check();

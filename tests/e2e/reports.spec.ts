@@ -5,7 +5,7 @@
 // to the run. Fresh accounts and a workspace of their own (the seeded accounts get one code a minute).
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
-import { expect, newContext, newWorkspace, service, signIn, test, uniqueEmail } from './fixtures.ts';
+import { expect, newContext, newWorkspace, service, signInByForm, test, uniqueEmail } from './fixtures.ts';
 
 /** The service role's call to the stack (test setup only). */
 
@@ -97,7 +97,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(120_000);
     const { context, page } = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(page, { javaScript, label: 'reports' });
+    const slug = await newWorkspace(page, { label: 'reports' });
     await seedTickets(slug);
 
     // From the header's admin links.
@@ -181,7 +181,7 @@ test('an agent is refused the reports page and sees no link to it', async ({ bro
     body: JSON.stringify({ workspace_id: workspaceId, user_id: user.id, role: 'agent' }),
   });
   const { context, page } = await newContext(browser);
-  await signIn(page, { email });
+  await signInByForm(page, email);
   await page.goto(`/w/${slug}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inbox');
   await expect(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Reports' })).toHaveCount(0);

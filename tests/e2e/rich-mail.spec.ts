@@ -190,7 +190,7 @@ test.describe('rich replies', () => {
 
   test('without JavaScript the toolbar is away and typed Markdown renders', async ({ browser }) => {
     const nojs = await newContext(browser, { javaScript: false });
-    const nojsSlug = await newWorkspace(nojs.page, { label: 'richnojs', javaScript: false });
+    const nojsSlug = await newWorkspace(nojs.page, { label: 'richnojs' });
     const res = await inboundEmail({
       From: customer,
       FromFull: { Email: customer, Name: 'Casey', MailboxHash: '' },

@@ -31,7 +31,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(300_000);
     const admin = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(admin.page, { javaScript, label: 'rules' });
+    const slug = await newWorkspace(admin.page, { label: 'rules' });
     const agent = await signedInContext(browser, uniqueEmail('ruleagent'), { javaScript });
     const agentId = await userId(agent.page);
     const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);

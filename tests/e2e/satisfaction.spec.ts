@@ -13,7 +13,7 @@ import {
   newContext,
   newWorkspace,
   screenshots,
-  signIn,
+  signInByForm,
   test,
   uniqueEmail,
 } from './fixtures.ts';
@@ -54,10 +54,10 @@ for (const javaScript of [true, false]) {
     test.setTimeout(240_000);
     const tag = randomUUID().slice(0, 8);
     const admin = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(admin.page, { javaScript });
+    const slug = await newWorkspace(admin.page);
     const customerEmail = uniqueEmail('customer');
     const customer = await newContext(browser, { javaScript });
-    await signIn(customer.page, { email: customerEmail, javaScript });
+    await signInByForm(customer.page, customerEmail);
     const subject = `Kettle ${tag}`;
     const number = await openRequest(customer.page, slug, subject);
 
@@ -170,7 +170,7 @@ test('an admin words the question and turns the survey off; a refused question i
   // Off: solving asks nobody.
   const customerEmail = uniqueEmail('customer');
   const customer = await newContext(browser);
-  await signIn(customer.page, { email: customerEmail });
+  await signInByForm(customer.page, customerEmail);
   const number = await openRequest(customer.page, slug, `Quiet ${randomUUID().slice(0, 8)}`);
   await page.goto(`/w/${slug}/tickets/${number}`);
   await page.getByLabel('Status', { exact: true }).selectOption('solved');

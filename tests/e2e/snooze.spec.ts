@@ -44,7 +44,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(300_000);
     const agent = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(agent.page, { javaScript, label: 'snooze' });
+    const slug = await newWorkspace(agent.page, { label: 'snooze' });
     const customer = await signedInContext(browser, uniqueEmail('snoozer'), { javaScript });
     const c = customer.page;
     await c.goto(`/support/${slug}/new`);

@@ -115,7 +115,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(180_000);
     const { context, page: a } = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(a, { javaScript, label: 'trash' });
+    const slug = await newWorkspace(a, { label: 'trash' });
     await mailIn(slug, uniqueEmail('trash-casey'), 'Old newsletter', 'Our newsletter, nothing to answer.');
     await expect.poll(async () => (await a.goto(`/w/${slug}/tickets/1`))?.status()).toBe(200);
 
@@ -199,7 +199,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(180_000);
     const { context, page: a } = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(a, { javaScript, label: 'split' });
+    const slug = await newWorkspace(a, { label: 'split' });
     const customerEmail = uniqueEmail('split-casey');
     const customer = await signedInContext(browser, customerEmail, { javaScript });
     const c = customer.page;

@@ -35,7 +35,7 @@ for (const javaScript of [true, false]) {
   }, testInfo) => {
     test.setTimeout(300_000);
     const admin = await newContext(browser, { javaScript });
-    const slug = await newWorkspace(admin.page, { javaScript, label: 'tags' });
+    const slug = await newWorkspace(admin.page, { label: 'tags' });
     const agent = await signedInContext(browser, uniqueEmail('tagagent'), { javaScript });
     const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
     await serviceRest('memberships', {
