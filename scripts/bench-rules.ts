@@ -15,7 +15,8 @@
 //     tickets.
 // Noisy on a shared machine: read the range of the rounds; the load average is printed beside each figure.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=4 BENCH_CONNECTIONS=4 BENCH_SWEEP_TICKETS=100000 npm run bench:rules
-//   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_PROJECT_DIR below)
+//   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_PROJECT_DIR and
+//   BENCH_BEFORE_DIR below)
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,10 @@ const TARGET_SWEEP_MS = 2000;
 const PROFILE = process.env.BENCH_PROFILE === '1';
 // BENCH_RULES_MATCH=0: requests no rule's conditions match, so the rules only look (the engine's own cost).
 const MATCH = process.env.BENCH_RULES_MATCH !== '0';
+// BENCH_EMAILS=0: the emails the notifications ask for go to a closed port (as in the sweeps' figure), so the
+// notify function sending them after each commit doesn't share the machine's cores with the rounds: the
+// database's own cost. By default they go to the stack's notify, as they would on a developer's machine.
+const EMAILS = process.env.BENCH_EMAILS !== '0';
 /** The machine's load average (1, 5, 15 min), to print beside a figure. */
 const load = () =>
   `load ${os
@@ -57,23 +62,35 @@ const stack = await startStack({
   log: () => undefined,
   projectDir: process.env.BENCH_PROJECT_DIR,
 });
+// BENCH_BEFORE_DIR=<a checkout's folder>: that version's database on a second stack beside this one, and the
+// first figure's rounds alternate over both (before and after in one run, under the same load).
+const before = process.env.BENCH_BEFORE_DIR
+  ? await startStack({
+      port: 0,
+      dir: path.join(dir, 'before'),
+      ephemeral: true,
+      log: () => undefined,
+      projectDir: process.env.BENCH_BEFORE_DIR,
+    })
+  : undefined;
+type AnyStack = typeof stack;
 
 /** Nearest-rank percentile of sorted values. */
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /** CONNECTIONS clients creating tickets in `slug` for DURATION seconds: p50, p95 (ms) and how many. */
-async function round(slug: string, token: string) {
+async function round(slug: string, token: string, on: AnyStack = stack) {
   const times: number[] = [];
   const until = performance.now() + DURATION * 1000;
-  const headers = { apikey: stack.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  const headers = { apikey: on.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   let k = 0;
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < until) {
         const subject = k++ % 2 || !MATCH ? 'Printer on fire' : 'Refund for a double charge';
         const started = performance.now();
-        const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/create_ticket`, {
+        const res = await fetch(`${on.apiUrl}/rest/v1/rpc/create_ticket`, {
           method: 'POST',
           headers,
           body: JSON.stringify({
@@ -156,10 +173,13 @@ async function insertRules(c: pg.Client, ws: string, rules: Record<string, unkno
     );
 }
 
-async function createFigure() {
-  // Two workspaces alike but for the promises and the rules: Mon–Fri hours with a lunch break, targets for
-  // every priority in business hours, round robin among three agents, five rules.
-  await superuser(stack, async (c) => {
+/**
+ * Two workspaces alike but for the promises and the rules: Mon–Fri hours with a lunch break, targets for
+ * every priority in business hours, round robin among three agents, five rules. The requester's token.
+ */
+async function setUp(on: AnyStack) {
+  await superuser(on, async (c) => {
+    if (!EMAILS) await c.query(`update vault.secrets set secret = 'http://127.0.0.1:9' where name = 'project_url'`);
     const { rows } = await c.query(
       `insert into workspaces (name, slug, time_zone) values ('Plain', 'bench-plain', 'Europe/Berlin'), ('Rules', 'bench-rules', 'Europe/Berlin')
        returning id, slug`,
@@ -185,22 +205,59 @@ async function createFigure() {
       .rows[0].id;
     await insertRules(c, ws, RULES(refund, AGENTS[1]!));
   });
-  const token = await accessToken(stack.jwtSecret, {
-    sub: CUSTOMER.id,
-    email: CUSTOMER.email,
-    session_id: crypto.randomUUID(),
-  });
+  return accessToken(on.jwtSecret, { sub: CUSTOMER.id, email: CUSTOMER.email, session_id: crypto.randomUUID() });
+}
+
+type Round = Awaited<ReturnType<typeof round>>;
+
+async function createFigure() {
+  const token = await setUp(stack);
+  const beforeToken = before && (await setUp(before));
   // Warm-up: connections, plans, caches.
   await round('bench-plain', token);
   await round('bench-rules', token);
-  const rows: { round: number; plain: Awaited<ReturnType<typeof round>>; rules: Awaited<ReturnType<typeof round>> }[] =
-    [];
+  if (before && beforeToken) {
+    await round('bench-plain', beforeToken, before);
+    await round('bench-rules', beforeToken, before);
+  }
+  const rows: { round: number; plain: Round; rules: Round }[] = [];
+  const beforeRows: { round: number; plain: Round; rules: Round }[] = [];
   for (let i = 1; i <= ROUNDS; i++) {
-    // Alternate which goes first, so drift on the machine falls on both alike.
-    const [a, b] = i % 2 ? ['bench-plain', 'bench-rules'] : ['bench-rules', 'bench-plain'];
-    const first = await round(a, token);
-    const second = await round(b, token);
-    rows.push({ round: i, plain: a === 'bench-plain' ? first : second, rules: a === 'bench-rules' ? first : second });
+    // Alternate which goes first (and, with a before, which version), so drift on the machine falls on all alike.
+    const runs = [
+      { key: 'plain', slug: 'bench-plain', on: stack, token, into: rows },
+      { key: 'rules', slug: 'bench-rules', on: stack, token, into: rows },
+      ...(before && beforeToken
+        ? [
+            { key: 'plain', slug: 'bench-plain', on: before, token: beforeToken, into: beforeRows },
+            { key: 'rules', slug: 'bench-rules', on: before, token: beforeToken, into: beforeRows },
+          ]
+        : []),
+    ];
+    const order = i % 2 ? runs : [...runs].reverse();
+    const got = new Map<(typeof runs)[number], Round>();
+    for (const r of order) got.set(r, await round(r.slug, r.token, r.on));
+    for (const into of [rows, beforeRows]) {
+      const mine = runs.filter((r) => r.into === into);
+      if (mine.length)
+        into.push({
+          round: i,
+          plain: got.get(mine.find((r) => r.key === 'plain')!)!,
+          rules: got.get(mine.find((r) => r.key === 'rules')!)!,
+        });
+    }
+  }
+  if (before) {
+    const ratios = beforeRows.map((r) => r.rules.p95 / r.plain.p95);
+    console.log(`\nBEFORE (${process.env.BENCH_BEFORE_DIR}), in the same rounds:`);
+    printCreate(beforeRows, ratios);
+    const after = rows.map((r) => r.rules.p95 / r.plain.p95);
+    console.log(
+      `\nafter / before, per round: p95 ratio ${after.map((a, i) => (a / ratios[i]!).toFixed(2)).join(', ')}; ` +
+        `today's p95 after / before ${rows.map((r, i) => (r.plain.p95 / beforeRows[i]!.plain.p95).toFixed(2)).join(', ')}; ` +
+        `with rules ${rows.map((r, i) => (r.rules.p95 / beforeRows[i]!.rules.p95).toFixed(2)).join(', ')}`,
+    );
+    console.log('\nAFTER (this checkout):');
   }
   const fired = await superuser(stack, async (c) =>
     Number(
@@ -212,7 +269,15 @@ async function createFigure() {
     ),
   );
   const ratios = rows.map((r) => r.rules.p95 / r.plain.p95);
-  console.log(`\ncreate_ticket through PostgREST, ${CONNECTIONS} clients, ${DURATION} s a round, ${ROUNDS} rounds`);
+  printCreate(rows, ratios, fired);
+  if (PROFILE) await profile(token);
+}
+
+function printCreate(rows: { round: number; plain: Round; rules: Round }[], ratios: number[], fired?: number) {
+  console.log(
+    `\ncreate_ticket through PostgREST, ${CONNECTIONS} clients, ${DURATION} s a round, ${ROUNDS} rounds` +
+      `${EMAILS ? '' : ' (emails to a closed port: BENCH_EMAILS=0)'}`,
+  );
   console.table(
     rows.map((r, i) => ({
       round: r.round,
@@ -228,9 +293,9 @@ async function createFigure() {
   console.log(
     `median p50: today ${median(rows.map((r) => r.plain.p50)).toFixed(1)} ms, with rules ${median(rows.map((r) => r.rules.p50)).toFixed(1)} ms; ` +
       `median p95: today ${median(rows.map((r) => r.plain.p95)).toFixed(1)} ms, with rules ${median(rows.map((r) => r.rules.p95)).toFixed(1)} ms;` +
-      ` ratio ${ratio.toFixed(2)} (rounds ${range(ratios)}), target ≤ ${TARGET_RATIO}${ratio > TARGET_RATIO ? '  ← MISSED' : ''}; ${fired} firings; ${load()}`,
+      ` ratio ${ratio.toFixed(2)} (rounds ${range(ratios)}), target ≤ ${TARGET_RATIO}${ratio > TARGET_RATIO ? '  ← MISSED' : ''};` +
+      `${fired === undefined ? '' : ` ${fired} firings;`} ${load()}`,
   );
-  if (PROFILE) await profile(token);
 }
 
 /**
@@ -427,6 +492,7 @@ try {
   if (process.env.BENCH_CREATE !== '0') await createFigure();
   if (SWEEP_TICKETS > 0) await sweepFigure();
 } finally {
+  await before?.stop();
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });
 }
