@@ -472,6 +472,7 @@ async function sweepFigure() {
     const promised = (await c.query('select count(*)::int as n from ticket_sla where workspace_id = $1', [ws])).rows[0]
       .n as number;
     console.log(`\nThe SLA breach sweep: ${total} tickets in the database, ${promised} with a due time; ${load()}`);
+    await breachingSoon(c, total, promised);
     await sweepRuns(c, pid, 'select public.record_sla_breaches() as n', (k) =>
       c.query(
         k === null
@@ -486,6 +487,49 @@ async function sweepFigure() {
         'yet breached), so nothing due costs the same at any size; a run acts on at most its cap.',
     );
   });
+}
+
+/**
+ * "Breaching soon" (public.inbox, view=breaching) over these due times, as an agent inside the database: the
+ * plan of the statement that picks the page (auto_explain, nested statements: it should read the first rows of
+ * ticket_sla_due_idx's range, whatever the count), then 20 calls' median and p95.
+ */
+async function breachingSoon(c: pg.Client, total: number, promised: number) {
+  const claims = JSON.stringify({ sub: AGENTS[1], role: 'authenticated', email: 'agent@acme.test' });
+  const call = `select public.inbox(p_slug => 'acme', p_view => 'breaching') is not null`;
+  const plans: string[] = [];
+  const listen = (n: { message?: string }) => plans.push(n.message ?? '');
+  c.on('notice', listen);
+  await c.query('begin');
+  await c.query(`load 'auto_explain'`);
+  for (const setting of ['log_min_duration = 0', 'log_nested_statements = on', 'log_analyze = on', 'log_buffers = on'])
+    await c.query(`set local auto_explain.${setting}`);
+  await c.query(`set local auto_explain.log_level = notice`);
+  await c.query(`set local client_min_messages = notice`);
+  await c.query(`select set_config('request.jwt.claims', $1, true)`, [claims]);
+  await c.query('set local role authenticated');
+  await c.query(call);
+  await c.query('rollback');
+  c.off('notice', listen);
+  const page = plans.find((x) => /Query Text: select array\(select t\.id from public\.ticket_sla/.test(x));
+  console.log(
+    `\n"Breaching soon" at ${total} tickets (${promised} due times): the page's statement inside public.inbox`,
+  );
+  console.log(`  ${(page ?? '(no plan)').replace(/^duration: [\d.]+ ms {2}plan:\n/, '').replace(/\n/g, '\n  ')}`);
+  const times: number[] = [];
+  await c.query('begin');
+  await c.query(`select set_config('request.jwt.claims', $1, true)`, [claims]);
+  await c.query('set local role authenticated');
+  for (let i = 0; i < 21; i++) {
+    const started = performance.now();
+    await c.query(call);
+    if (i > 0) times.push(performance.now() - started);
+  }
+  await c.query('rollback');
+  times.sort((a, b) => a - b);
+  console.log(
+    `  public.inbox(view=breaching), 20 calls in the database: median ${median(times).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms; ${load()}`,
+  );
 }
 
 try {
