@@ -34,10 +34,6 @@ const TARGET_SWEEP_MS = 2000;
 const PROFILE = process.env.BENCH_PROFILE === '1';
 // BENCH_RULES_MATCH=0: requests no rule's conditions match, so the rules only look (the engine's own cost).
 const MATCH = process.env.BENCH_RULES_MATCH !== '0';
-// BENCH_EMAILS=0: the emails the notifications ask for go to a closed port (as in the sweeps' figure), so the
-// notify function sending them after each commit doesn't share the machine's cores with the rounds: the
-// database's own cost. By default they go to the stack's notify, as they would on a developer's machine.
-const EMAILS = process.env.BENCH_EMAILS !== '0';
 /** The machine's load average (1, 5, 15 min), to print beside a figure. */
 const load = () =>
   `load ${os
@@ -179,7 +175,6 @@ async function insertRules(c: pg.Client, ws: string, rules: Record<string, unkno
  */
 async function setUp(on: AnyStack) {
   await superuser(on, async (c) => {
-    if (!EMAILS) await c.query(`update vault.secrets set secret = 'http://127.0.0.1:9' where name = 'project_url'`);
     const { rows } = await c.query(
       `insert into workspaces (name, slug, time_zone) values ('Plain', 'bench-plain', 'Europe/Berlin'), ('Rules', 'bench-rules', 'Europe/Berlin')
        returning id, slug`,
@@ -274,10 +269,7 @@ async function createFigure() {
 }
 
 function printCreate(rows: { round: number; plain: Round; rules: Round }[], ratios: number[], fired?: number) {
-  console.log(
-    `\ncreate_ticket through PostgREST, ${CONNECTIONS} clients, ${DURATION} s a round, ${ROUNDS} rounds` +
-      `${EMAILS ? '' : ' (emails to a closed port: BENCH_EMAILS=0)'}`,
-  );
+  console.log(`\ncreate_ticket through PostgREST, ${CONNECTIONS} clients, ${DURATION} s a round, ${ROUNDS} rounds`);
   console.table(
     rows.map((r, i) => ({
       round: r.round,
