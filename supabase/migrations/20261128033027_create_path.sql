@@ -1,5 +1,9 @@
 drop trigger if exists "tickets_sla" on "public"."tickets";
 
+drop index if exists "public"."ticket_sla_due_idx";
+
+CREATE INDEX ticket_sla_due_idx ON public.ticket_sla USING btree (workspace_id, due_at, ticket_id) WHERE (due_at IS NOT NULL);
+
 set check_function_bodies = off;
 
 CREATE OR REPLACE FUNCTION private.by_rules(p_ticket_id uuid, p_mark bigint)
