@@ -15,7 +15,8 @@
 //     tickets.
 // Noisy on a shared machine: read the range of the rounds; the load average is printed beside each figure.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=4 BENCH_CONNECTIONS=4 BENCH_SWEEP_TICKETS=100000 npm run bench:rules
-//   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_PROJECT_DIR below)
+//   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_PROJECT_DIR and
+//   BENCH_BEFORE_DIR below)
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,23 +58,35 @@ const stack = await startStack({
   log: () => undefined,
   projectDir: process.env.BENCH_PROJECT_DIR,
 });
+// BENCH_BEFORE_DIR=<a checkout's folder>: that version's database on a second stack beside this one, and the
+// first figure's rounds alternate over both (before and after in one run, under the same load).
+const before = process.env.BENCH_BEFORE_DIR
+  ? await startStack({
+      port: 0,
+      dir: path.join(dir, 'before'),
+      ephemeral: true,
+      log: () => undefined,
+      projectDir: process.env.BENCH_BEFORE_DIR,
+    })
+  : undefined;
+type AnyStack = typeof stack;
 
 /** Nearest-rank percentile of sorted values. */
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /** CONNECTIONS clients creating tickets in `slug` for DURATION seconds: p50, p95 (ms) and how many. */
-async function round(slug: string, token: string) {
+async function round(slug: string, token: string, on: AnyStack = stack) {
   const times: number[] = [];
   const until = performance.now() + DURATION * 1000;
-  const headers = { apikey: stack.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  const headers = { apikey: on.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   let k = 0;
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < until) {
         const subject = k++ % 2 || !MATCH ? 'Printer on fire' : 'Refund for a double charge';
         const started = performance.now();
-        const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/create_ticket`, {
+        const res = await fetch(`${on.apiUrl}/rest/v1/rpc/create_ticket`, {
           method: 'POST',
           headers,
           body: JSON.stringify({
@@ -156,10 +169,12 @@ async function insertRules(c: pg.Client, ws: string, rules: Record<string, unkno
     );
 }
 
-async function createFigure() {
-  // Two workspaces alike but for the promises and the rules: Mon–Fri hours with a lunch break, targets for
-  // every priority in business hours, round robin among three agents, five rules.
-  await superuser(stack, async (c) => {
+/**
+ * Two workspaces alike but for the promises and the rules: Mon–Fri hours with a lunch break, targets for
+ * every priority in business hours, round robin among three agents, five rules. The requester's token.
+ */
+async function setUp(on: AnyStack) {
+  await superuser(on, async (c) => {
     const { rows } = await c.query(
       `insert into workspaces (name, slug, time_zone) values ('Plain', 'bench-plain', 'Europe/Berlin'), ('Rules', 'bench-rules', 'Europe/Berlin')
        returning id, slug`,
@@ -185,22 +200,59 @@ async function createFigure() {
       .rows[0].id;
     await insertRules(c, ws, RULES(refund, AGENTS[1]!));
   });
-  const token = await accessToken(stack.jwtSecret, {
-    sub: CUSTOMER.id,
-    email: CUSTOMER.email,
-    session_id: crypto.randomUUID(),
-  });
+  return accessToken(on.jwtSecret, { sub: CUSTOMER.id, email: CUSTOMER.email, session_id: crypto.randomUUID() });
+}
+
+type Round = Awaited<ReturnType<typeof round>>;
+
+async function createFigure() {
+  const token = await setUp(stack);
+  const beforeToken = before && (await setUp(before));
   // Warm-up: connections, plans, caches.
   await round('bench-plain', token);
   await round('bench-rules', token);
-  const rows: { round: number; plain: Awaited<ReturnType<typeof round>>; rules: Awaited<ReturnType<typeof round>> }[] =
-    [];
+  if (before && beforeToken) {
+    await round('bench-plain', beforeToken, before);
+    await round('bench-rules', beforeToken, before);
+  }
+  const rows: { round: number; plain: Round; rules: Round }[] = [];
+  const beforeRows: { round: number; plain: Round; rules: Round }[] = [];
   for (let i = 1; i <= ROUNDS; i++) {
-    // Alternate which goes first, so drift on the machine falls on both alike.
-    const [a, b] = i % 2 ? ['bench-plain', 'bench-rules'] : ['bench-rules', 'bench-plain'];
-    const first = await round(a, token);
-    const second = await round(b, token);
-    rows.push({ round: i, plain: a === 'bench-plain' ? first : second, rules: a === 'bench-rules' ? first : second });
+    // Alternate which goes first (and, with a before, which version), so drift on the machine falls on all alike.
+    const runs = [
+      { key: 'plain', slug: 'bench-plain', on: stack, token, into: rows },
+      { key: 'rules', slug: 'bench-rules', on: stack, token, into: rows },
+      ...(before && beforeToken
+        ? [
+            { key: 'plain', slug: 'bench-plain', on: before, token: beforeToken, into: beforeRows },
+            { key: 'rules', slug: 'bench-rules', on: before, token: beforeToken, into: beforeRows },
+          ]
+        : []),
+    ];
+    const order = i % 2 ? runs : [...runs].reverse();
+    const got = new Map<(typeof runs)[number], Round>();
+    for (const r of order) got.set(r, await round(r.slug, r.token, r.on));
+    for (const into of [rows, beforeRows]) {
+      const mine = runs.filter((r) => r.into === into);
+      if (mine.length)
+        into.push({
+          round: i,
+          plain: got.get(mine.find((r) => r.key === 'plain')!)!,
+          rules: got.get(mine.find((r) => r.key === 'rules')!)!,
+        });
+    }
+  }
+  if (before) {
+    const ratios = beforeRows.map((r) => r.rules.p95 / r.plain.p95);
+    console.log(`\nBEFORE (${process.env.BENCH_BEFORE_DIR}), in the same rounds:`);
+    printCreate(beforeRows, ratios);
+    const after = rows.map((r) => r.rules.p95 / r.plain.p95);
+    console.log(
+      `\nafter / before, per round: p95 ratio ${after.map((a, i) => (a / ratios[i]!).toFixed(2)).join(', ')}; ` +
+        `today's p95 after / before ${rows.map((r, i) => (r.plain.p95 / beforeRows[i]!.plain.p95).toFixed(2)).join(', ')}; ` +
+        `with rules ${rows.map((r, i) => (r.rules.p95 / beforeRows[i]!.rules.p95).toFixed(2)).join(', ')}`,
+    );
+    console.log('\nAFTER (this checkout):');
   }
   const fired = await superuser(stack, async (c) =>
     Number(
@@ -212,6 +264,11 @@ async function createFigure() {
     ),
   );
   const ratios = rows.map((r) => r.rules.p95 / r.plain.p95);
+  printCreate(rows, ratios, fired);
+  if (PROFILE) await profile(token);
+}
+
+function printCreate(rows: { round: number; plain: Round; rules: Round }[], ratios: number[], fired?: number) {
   console.log(`\ncreate_ticket through PostgREST, ${CONNECTIONS} clients, ${DURATION} s a round, ${ROUNDS} rounds`);
   console.table(
     rows.map((r, i) => ({
@@ -228,9 +285,9 @@ async function createFigure() {
   console.log(
     `median p50: today ${median(rows.map((r) => r.plain.p50)).toFixed(1)} ms, with rules ${median(rows.map((r) => r.rules.p50)).toFixed(1)} ms; ` +
       `median p95: today ${median(rows.map((r) => r.plain.p95)).toFixed(1)} ms, with rules ${median(rows.map((r) => r.rules.p95)).toFixed(1)} ms;` +
-      ` ratio ${ratio.toFixed(2)} (rounds ${range(ratios)}), target ≤ ${TARGET_RATIO}${ratio > TARGET_RATIO ? '  ← MISSED' : ''}; ${fired} firings; ${load()}`,
+      ` ratio ${ratio.toFixed(2)} (rounds ${range(ratios)}), target ≤ ${TARGET_RATIO}${ratio > TARGET_RATIO ? '  ← MISSED' : ''};` +
+      `${fired === undefined ? '' : ` ${fired} firings;`} ${load()}`,
   );
-  if (PROFILE) await profile(token);
 }
 
 /**
@@ -407,6 +464,7 @@ async function sweepFigure() {
     const promised = (await c.query('select count(*)::int as n from ticket_sla where workspace_id = $1', [ws])).rows[0]
       .n as number;
     console.log(`\nThe SLA breach sweep: ${total} tickets in the database, ${promised} with a due time; ${load()}`);
+    await breachingSoon(c, total, promised);
     await sweepRuns(c, pid, 'select public.record_sla_breaches() as n', (k) =>
       c.query(
         k === null
@@ -423,10 +481,54 @@ async function sweepFigure() {
   });
 }
 
+/**
+ * "Breaching soon" (public.inbox, view=breaching) over these due times, as an agent inside the database: the
+ * plan of the statement that picks the page (auto_explain, nested statements: it should read the first rows of
+ * ticket_sla_due_idx's range, whatever the count), then 20 calls' median and p95.
+ */
+async function breachingSoon(c: pg.Client, total: number, promised: number) {
+  const claims = JSON.stringify({ sub: AGENTS[1], role: 'authenticated', email: 'agent@acme.test' });
+  const call = `select public.inbox(p_slug => 'acme', p_view => 'breaching') is not null`;
+  const plans: string[] = [];
+  const listen = (n: { message?: string }) => plans.push(n.message ?? '');
+  c.on('notice', listen);
+  await c.query('begin');
+  await c.query(`load 'auto_explain'`);
+  for (const setting of ['log_min_duration = 0', 'log_nested_statements = on', 'log_analyze = on', 'log_buffers = on'])
+    await c.query(`set local auto_explain.${setting}`);
+  await c.query(`set local auto_explain.log_level = notice`);
+  await c.query(`set local client_min_messages = notice`);
+  await c.query(`select set_config('request.jwt.claims', $1, true)`, [claims]);
+  await c.query('set local role authenticated');
+  await c.query(call);
+  await c.query('rollback');
+  c.off('notice', listen);
+  const page = plans.find((x) => /Query Text: select array\(select t\.id from public\.ticket_sla/.test(x));
+  console.log(
+    `\n"Breaching soon" at ${total} tickets (${promised} due times): the page's statement inside public.inbox`,
+  );
+  console.log(`  ${(page ?? '(no plan)').replace(/^duration: [\d.]+ ms {2}plan:\n/, '').replace(/\n/g, '\n  ')}`);
+  const times: number[] = [];
+  await c.query('begin');
+  await c.query(`select set_config('request.jwt.claims', $1, true)`, [claims]);
+  await c.query('set local role authenticated');
+  for (let i = 0; i < 21; i++) {
+    const started = performance.now();
+    await c.query(call);
+    if (i > 0) times.push(performance.now() - started);
+  }
+  await c.query('rollback');
+  times.sort((a, b) => a - b);
+  console.log(
+    `  public.inbox(view=breaching), 20 calls in the database: median ${median(times).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms; ${load()}`,
+  );
+}
+
 try {
   if (process.env.BENCH_CREATE !== '0') await createFigure();
   if (SWEEP_TICKETS > 0) await sweepFigure();
 } finally {
+  await before?.stop();
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });
 }

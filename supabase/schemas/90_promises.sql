@@ -212,8 +212,11 @@ create table public.ticket_sla (
   paused_seconds numeric not null default 0,
   paused_business_seconds numeric not null default 0
 );
--- The "Breaching soon" view (a workspace's dues in order) and the breach sweep (dues not yet seen).
-create index ticket_sla_due_idx on public.ticket_sla (workspace_id, due_at) where due_at is not null;
+-- The "Breaching soon" view (a workspace's dues in order) and the breach sweep (dues not yet seen). The view
+-- orders by due time then ticket: with the ticket in the index its page is the range's first rows, whatever
+-- the count; without it the planner sorted every running promise of the workspace past ~100 000 of them
+-- (docs/decisions/074-create-path.md).
+create index ticket_sla_due_idx on public.ticket_sla (workspace_id, due_at, ticket_id) where due_at is not null;
 create index ticket_sla_sweep_idx on public.ticket_sla (due_at) where due_at is not null and breached_at is null;
 
 -- Each target of each ticket, met or missed, once (per clock start: a next response has one per wait),
@@ -355,25 +358,40 @@ begin
   end if;
 end $$;
 
--- A new ticket starts its clocks; a status, priority or first response moves them.
+-- A status, priority or first response moves a ticket's clocks. A new ticket's start at the end of its
+-- creating transaction (private.sla_start).
 create function private.sla_ticket_changed() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   -- Named in the update without a change (a message's bookkeeping sets first_response_at to itself): the
   -- promise is as it was (docs/decisions/069-rules-cost.md).
-  if tg_op = 'UPDATE' and (new.status, new.priority, new.first_response_at, new.spam_at, new.trashed_at)
-                          is not distinct from (old.status, old.priority, old.first_response_at, old.spam_at, old.trashed_at) then
+  if (new.status, new.priority, new.first_response_at, new.spam_at, new.trashed_at)
+     is not distinct from (old.status, old.priority, old.first_response_at, old.spam_at, old.trashed_at) then
     return null;
   end if;
   perform private.sla_refresh(new.id,
-    case when tg_op = 'UPDATE' and old.first_response_at is null and new.first_response_at is not null then 'first_response'
-         when tg_op = 'UPDATE' and new.status = 'solved' and old.status not in ('solved', 'closed') then 'resolution'
+    case when old.first_response_at is null and new.first_response_at is not null then 'first_response'
+         when new.status = 'solved' and old.status not in ('solved', 'closed') then 'resolution'
     end::public.sla_target,
-    case when tg_op = 'UPDATE' and old.first_response_at is null then coalesce(new.first_response_at, now()) else now() end);
+    case when old.first_response_at is null then coalesce(new.first_response_at, now()) else now() end);
   return null;
 end $$;
-create trigger tickets_sla after insert or update of status, priority, first_response_at, spam_at, trashed_at on public.tickets
+create trigger tickets_sla after update of status, priority, first_response_at, spam_at, trashed_at on public.tickets
   for each row execute function private.sla_ticket_changed();
+
+-- A new ticket's clocks start once the transaction that created it has done its work (the deferred
+-- tickets_rules, after the rules, 95_rules.sql): a rule that sets the priority of a new ticket then costs
+-- one due time, not one for "normal" and another for its priority (docs/decisions/074-create-path.md).
+-- A change before then that moves the clock (a first response, a status, the priority) started it
+-- already, from the same ticket: nothing more to do. sla_refresh reads only the ticket, the targets and
+-- this row, so the row is what it would have been had it started at the insert.
+create function private.sla_start(p_ticket_id uuid) returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  if not exists (select 1 from public.ticket_sla s where s.ticket_id = p_ticket_id) then
+    perform private.sla_refresh(p_ticket_id);
+  end if;
+end $$;
 
 -- A public reply: the requester's, after the first response, starts a wait for the next response;
 -- the team's ends it (and meets or misses that target). Notes never answer anyone.
@@ -494,7 +512,8 @@ select cron.schedule('sla-breaches', '* * * * *', 'select public.record_sla_brea
 
 revoke all on function private.sla_add(uuid, boolean, timestamptz, numeric[]),
   private.sla_due_of(public.tickets, public.sla_targets, public.ticket_sla, public.sla_target, numeric[]),
-  private.sla_refresh(uuid, public.sla_target, timestamptz), private.sla_ticket_changed(), private.sla_message_posted(),
+  private.sla_refresh(uuid, public.sla_target, timestamptz), private.sla_ticket_changed(), private.sla_start(uuid),
+  private.sla_message_posted(),
   private.sla_refresh_workspace(uuid), private.sla_holidays_changed() from public;
 
 -- The SLA section of the reports (admins; the range as workspace_report takes it): the share of

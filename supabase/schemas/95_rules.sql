@@ -425,14 +425,13 @@ begin
 end $$;
 
 -- Fires one rule on a ticket for one event if its conditions hold and it hasn't fired for that event:
--- records the firing, writes "rule" (its name) in the history, runs the actions in order. The history
--- and notifications its actions write name no one (Tend did it, not the person whose request ran it).
--- Whether it fired. A closed ticket runs nothing.
+-- records the firing, writes "rule" (its name) in the history, runs the actions in order. Whether it
+-- fired. A closed ticket runs nothing. What the actions write names the person whose request ran them
+-- until private.by_rules says Tend did it (the sweep is nobody's request: it names no one already).
 create function private.rule_fire(r public.rules, p_ticket_id uuid, p_event_key text, p_body text) returns boolean
 language plpgsql security definer set search_path = '' as $$
 declare
   t public.tickets;
-  mark bigint;
   a jsonb;
 begin
   select * into t from public.tickets where id = p_ticket_id for no key update;
@@ -444,20 +443,22 @@ begin
   if not found then
     return false;
   end if;
-  if auth.uid() is not null then
-    select coalesce(max(e.id), 0) into mark from public.ticket_events e where e.ticket_id = t.id;
-  end if;
   insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to") values (t.id, t.workspace_id, null, 'rule', r.name);
   for a in select j.v from jsonb_array_elements(r.actions) j(v) loop
     perform private.rule_act(r, t.id, a);
   end loop;
-  -- (Nobody's request, the sweep's: what the actions wrote names no one already.)
-  if mark is not null then
-    update public.ticket_events set actor_id = null where ticket_id = t.id and id > mark and actor_id is not null;
-    update public.notifications set actor_id = null
-     where ticket_id = t.id and kind = 'assigned' and created_at = now() and actor_id is not distinct from auth.uid();
-  end if;
   return true;
+end $$;
+
+-- The history lines and assignment notices written on a ticket since its event `p_mark` (by the rules that
+-- fired) were Tend's doing, not the person's whose request ran them: they name no one. Once per event, after
+-- all its rules (docs/decisions/074-create-path.md).
+create function private.by_rules(p_ticket_id uuid, p_mark bigint) returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  update public.ticket_events set actor_id = null where ticket_id = p_ticket_id and id > p_mark and actor_id is not null;
+  update public.notifications set actor_id = null
+   where ticket_id = p_ticket_id and kind = 'assigned' and created_at = now() and actor_id is not distinct from auth.uid();
 end $$;
 
 -- The workspace's enabled rules for an event, in order, on one ticket: the number that fired.
@@ -466,6 +467,7 @@ language plpgsql security definer set search_path = '' as $$
 declare
   r public.rules;
   body text;
+  mark bigint;
   n integer := 0;
 begin
   for r in select x.* from public.rules x
@@ -476,22 +478,32 @@ begin
     if body is null and r.conditions @> '[{"field": "body"}]' then
       body := private.rule_body(p_ticket_id, p_event);
     end if;
+    -- Where the history stood before the first rule, when someone's request runs them.
+    if mark is null and auth.uid() is not null then
+      select coalesce(max(e.id), 0) into mark from public.ticket_events e where e.ticket_id = p_ticket_id;
+    end if;
     if private.rule_fire(r, p_ticket_id, p_event_key, body) then
       n := n + 1;
     end if;
   end loop;
+  if n > 0 and mark is not null then
+    perform private.by_rules(p_ticket_id, mark);
+  end if;
   return n;
 end $$;
 
 -- The events, at the end of the transaction that made them (deferred), so rules see the ticket as it
 -- is committed: its first message, its automatic assignment, a reopening by the customer's reply, the
 -- inbound email it came by. A direct database session (seed, imports) runs no rule, as it tells no one.
+-- After the rules, a new ticket's SLA clocks start (every session: 90_promises.sql, private.sla_start),
+-- so a rule's priority is the one its due time is computed for.
 create function private.rules_on_ticket_created() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if auth.role() is not null then
     perform private.run_rules(new.id, 'ticket_created', 'created');
   end if;
+  perform private.sla_start(new.id);
   return null;
 end $$;
 create constraint trigger tickets_rules after insert on public.tickets deferrable initially deferred
@@ -637,7 +649,7 @@ revoke all on function private.rule_check(), private.status_since(uuid), private
   private.ticket_channel(public.tickets), private.rule_body(uuid, text),
   private.rule_condition_holds(public.tickets, text, jsonb), private.rule_matches(public.rules, public.tickets, text),
   private.fill_placeholders(text, public.tickets, uuid), private.rule_voice(public.rules, public.tickets),
-  private.rule_act(public.rules, uuid, jsonb), private.rule_fire(public.rules, uuid, text, text),
+  private.rule_act(public.rules, uuid, jsonb), private.rule_fire(public.rules, uuid, text, text), private.by_rules(uuid, bigint),
   private.run_rules(uuid, text, text), private.rules_on_ticket_created(), private.rules_on_customer_reply()
   from public;
 

@@ -296,6 +296,66 @@ describe('rules', () => {
       expect(await tags(b.id)).toEqual([]);
     });
 
+    it('with SLA targets and round robin, a rule that sets the priority and assigns leaves the rows an agent would: due for its priority, each change in the history', async () => {
+      // Calendar-time targets, so the due time is a plain number of minutes: normal 60, high 15.
+      await db.sql(
+        `insert into sla_targets (workspace_id, priority, first_response_minutes, resolution_minutes, business_hours)
+         values ($1, 'normal', 60, 480, false), ($1, 'high', 15, 240, false)`,
+        [ACME],
+      );
+      // Round robin's turn after the admin: Alex (the next member by id) gets it first.
+      await db.sql(
+        `insert into assignment_settings (workspace_id, mode, last_assignee_id) values ($1, 'round_robin', $2)
+         on conflict (workspace_id) do update set mode = 'round_robin', last_assignee_id = $2`,
+        [ACME, PEOPLE.acmeAdmin.id],
+      );
+      try {
+        await rule({
+          name: 'Escalate',
+          actions: [
+            { type: 'set_priority', value: 'high' },
+            { type: 'assign', value: AGENT2 },
+          ],
+        });
+        const t = await openTicket(db);
+        expect(await ticket(t.id)).toEqual({ status: 'open', priority: 'high', assignee_id: AGENT2 });
+        // Round robin gave it to Alex first (as it would without the rule: its turn moved on), then the rule to
+        // Agent 2, each change a line of its own in the order it was made.
+        expect(await events(t.id)).toEqual([
+          { type: 'created', actor_id: PEOPLE.acmeCustomer.id, from: null, to: 'new' },
+          { type: 'status', actor_id: PEOPLE.acmeCustomer.id, from: 'new', to: 'open' },
+          { type: 'assignee', actor_id: null, from: null, to: AGENT },
+          { type: 'rule', actor_id: null, from: null, to: 'Escalate' },
+          { type: 'priority', actor_id: null, from: 'normal', to: 'high' },
+          { type: 'assignee', actor_id: null, from: AGENT, to: AGENT2 },
+        ]);
+        const turn = await db.sql('select last_assignee_id from assignment_settings where workspace_id = $1', [ACME]);
+        expect(turn.rows[0].last_assignee_id).toBe(AGENT);
+        // The promise is the high priority's: first response 15 minutes after the ticket was created.
+        const { rows: sla } = await db.sql(
+          `select s.target::text, extract(epoch from s.due_at - t.created_at) / 60 as due,
+                  extract(epoch from s.warn_at - t.created_at) / 60 as warn, s.breached_at, s.paused_at
+             from ticket_sla s join tickets t on t.id = s.ticket_id where s.ticket_id = $1`,
+          [t.id],
+        );
+        expect(sla.map((s) => ({ ...s, due: Number(s.due), warn: Number(s.warn) }))).toEqual([
+          { target: 'first_response', due: 15, warn: 11.25, breached_at: null, paused_at: null },
+        ]);
+        // Each assignee heard of it once, from Tend.
+        const { rows: told } = await db.sql(
+          `select recipient_id, kind, actor_id from notifications where ticket_id = $1 and kind = 'assigned' order by recipient_id`,
+          [t.id],
+        );
+        expect(told).toEqual([
+          { recipient_id: AGENT, kind: 'assigned', actor_id: null },
+          { recipient_id: AGENT2, kind: 'assigned', actor_id: null },
+        ]);
+        expect(await firings(t.id)).toBe(1);
+      } finally {
+        await db.sql('delete from sla_targets where workspace_id = $1', [ACME]);
+      }
+    });
+
     it('a rule switched off does nothing', async () => {
       await rule({ name: 'Off', enabled: false, actions: [{ type: 'set_priority', value: 'low' }] });
       const t = await openTicket(db);
