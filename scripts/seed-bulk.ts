@@ -201,15 +201,11 @@ async function main() {
   await client.query('begin');
   await client.query(`set local work_mem = '256MB'`);
   await client.query(`set local maintenance_work_mem = '512MB'`);
-  // The foreign keys of the three tables and those that point at them, then their primary keys and unique
-  // constraints (which those keys need): dropped here, added back at the end in the reverse order.
   const keys = (
     await client.query(
       `select conrelid::regclass::text as tbl, conname, pg_get_constraintdef(oid) as def from pg_constraint
-        where (contype = 'f' and (conrelid = any ($1::regclass[]) or confrelid = any ($1::regclass[])))
-           or (contype in ('p', 'u') and conrelid = any ($1::regclass[]) and $2)
-        order by contype = 'f' desc, conrelid::regclass::text, conname`,
-      [['public.tickets', 'public.messages', 'public.ticket_events'], process.env.SEED_UNIQUE !== 'keep'],
+        where contype = 'f' and conrelid in ('public.tickets'::regclass, 'public.messages'::regclass, 'public.ticket_events'::regclass)
+        order by conrelid::regclass::text, conname`,
     )
   ).rows as { tbl: string; conname: string; def: string }[];
   for (const k of keys) await client.query(`alter table ${k.tbl} drop constraint ${k.conname}`);
@@ -342,7 +338,7 @@ async function main() {
   }
   const indexed = performance.now();
   const cpuIndexed = backendCpu(backend);
-  for (const k of keys.toReversed()) await client.query(`alter table ${k.tbl} add constraint ${k.conname} ${k.def}`);
+  for (const k of keys) await client.query(`alter table ${k.tbl} add constraint ${k.conname} ${k.def}`);
   await toggle(true);
   for (const p of published) await client.query(`alter publication "${p.pubname}" add table public.${p.relname}`);
   await client.query('commit');
