@@ -250,22 +250,10 @@ async function main() {
          select row_number() over () - 1, b, to_tsvector('english', b) from unnest($6::text[]) b
        ), agent (i, body, vec) as (
          select row_number() over () - 1, b, to_tsvector('english', b) from unnest($7::text[]) b
-       ), subject (k, prefix, vec, gap) as (
-         -- The 100 subjects' words (k = g % 100), their vector once each; the ticket's number follows as the
-         -- next word, gap positions after the last one the vector holds (a stop word in between counts).
-         select k, s.prefix, setweight(to_tsvector('english', s.prefix), 'A'),
-                (select p from unnest(to_tsvector('english', s.prefix || ' #0')) u, unnest(u.positions) p where u.lexeme = '0')
-                  - coalesce((select max(p) from unnest(to_tsvector('english', s.prefix)) u, unnest(u.positions) p), 0)
-         from generate_series(0, 99) k,
-              lateral (select (array['Order','Invoice','Login','Refund','Shipping','Password','Account','Subscription','Delivery','Warranty'])[1 + k % 10]
-                                || ' issue: ' || (array['damaged item','wrong amount','cannot sign in','duplicate charge','late parcel','reset link','name change','cancel plan','missing item','broken part'])[1 + k / 10] as prefix) s
-       ), thread (ci, ai, vec) as (
-         -- The public replies' vector for each pair of texts (a new ticket has no reply yet: ai -1), once each.
-         select c.i, a.i, c.vec || a.vec from customer c cross join agent a
-         union all
-         select c.i, -1, c.vec from customer c
+       ), note (i, body) as (
+         select row_number() over () - 1, b from unnest($8::text[]) b
        ), plan as (
-         select g, opened, priority, with_note,
+         select g, opened, priority, subject, with_note,
                 -- Timestamps follow the status (solved 2 days after opening, closed 7 days after solving) and
                 -- never lie in the future; solved more than 7 days ago would have been closed by the job by now.
                 case when status in ('solved', 'closed') and opened > now() - interval '2 days' then 'open'
@@ -277,23 +265,24 @@ async function main() {
          from (
            select g, date_trunc('second', now() - (random() * interval '365 days')) as opened, random() < 0.3 as with_note,
                   (array['new','open','open','open','pending','pending','solved','solved','solved','closed']::public.ticket_status[])[1 + floor(random() * 10)::int] as status,
-                  (array['low','normal','normal','normal','high','urgent']::public.ticket_priority[])[1 + floor(random() * 6)::int] as priority
+                  (array['low','normal','normal','normal','high','urgent']::public.ticket_priority[])[1 + floor(random() * 6)::int] as priority,
+                  (array['Order','Invoice','Login','Refund','Shipping','Password','Account','Subscription','Delivery','Warranty'])[1 + g % 10]
+                    || ' issue: ' || (array['damaged item','wrong amount','cannot sign in','duplicate charge','late parcel','reset link','name change','cancel plan','missing item','broken part'])[1 + (g / 10) % 10]
+                    || ' #' || ($2 + g) as subject
            from generate_series($9::int, $9::int + $3 - 1) g
          ) p
        ), t as (
          insert into public.tickets (${TICKET_COLUMNS.join(', ')})
-         select $1, $2 + g, ($4::uuid[])[1 + (g % array_length($4::uuid[], 1))], s.prefix || ' #' || ($2 + g), status, priority, assignee,
+         select $1, $2 + g, ($4::uuid[])[1 + (g % array_length($4::uuid[], 1))], subject, status, priority, assignee,
                 opened,
                 opened + case status when 'new' then interval '0' when 'solved' then interval '2 days' when 'closed' then interval '9 days' else interval '2 hours' end,
                 opened + case when status = 'new' then interval '0' else interval '2 hours' end,
                 case when status <> 'new' then opened + interval '2 hours' end,
                 case when status in ('solved', 'closed') then opened + interval '2 days' end,
                 case when status = 'closed' then opened + interval '9 days' end,
-                -- Subject (weight A) and public replies, never notes; each reply's vector appended as it lands:
-                -- to_tsvector of the subject is its words' vector, then the number.
-                s.vec || format('%s:%sA', $2 + g, s.gap)::tsvector || th.vec
-         from plan join subject s on s.k = plan.g % 100
-              join thread th on th.ci = plan.ci and th.ai = case when status = 'new' then -1 else plan.ai end
+                -- Subject and public replies, never notes; each reply's vector appended as it lands.
+                setweight(to_tsvector('english', subject), 'A') || c.vec || case when status = 'new' then ''::tsvector else a.vec end
+         from plan join customer c on c.i = plan.ci join agent a on a.i = plan.ai
          returning id, workspace_id, requester_id, assignee_id, status, created_at, number
        ), history as (
          -- The moves docs/product.md §4 allows, in order: opened by the first reply, then pending or solved,
@@ -310,19 +299,16 @@ async function main() {
            ('solved', 'new', 'open', interval '2 hours'), ('solved', 'open', 'solved', interval '2 days'),
            ('closed', 'new', 'open', interval '2 hours'), ('closed', 'open', 'solved', interval '2 days'), ('closed', 'solved', 'closed', interval '9 days')
          ) m (status, f, "to", after) on m.status = t.status::text
-       ), p as (
-         -- Each ticket's plan row once, for its messages.
-         select t.id, t.workspace_id, t.requester_id, coalesce(t.assignee_id, ($5::uuid[])[1]) as agent, t.status, t.created_at,
-                plan.ci, plan.ai, plan.ni, plan.with_note
-           from t join plan on plan.g = t.number - $2
        )
        insert into public.messages (ticket_id, workspace_id, author_id, kind, body, created_at)
-       select p.id, p.workspace_id, p.requester_id, 'reply', ($6::text[])[1 + p.ci], p.created_at from p
+       select t.id, t.workspace_id, t.requester_id, 'reply', c.body, t.created_at
+         from t join plan p on p.g = t.number - $2 join customer c on c.i = p.ci
        union all
-       select p.id, p.workspace_id, p.agent, 'reply', ($7::text[])[1 + p.ai], p.created_at + interval '2 hours' from p where p.status <> 'new'
+       select t.id, t.workspace_id, coalesce(t.assignee_id, ($5::uuid[])[1]), 'reply', a.body, t.created_at + interval '2 hours'
+         from t join plan p on p.g = t.number - $2 join agent a on a.i = p.ai where t.status <> 'new'
        union all
-       select p.id, p.workspace_id, p.agent, 'note', ($8::text[])[1 + p.ni], p.created_at + interval '1 hour' from p
-        where p.status <> 'new' and p.with_note`,
+       select t.id, t.workspace_id, coalesce(t.assignee_id, ($5::uuid[])[1]), 'note', nt.body, t.created_at + interval '1 hour'
+         from t join plan p on p.g = t.number - $2 join note nt on nt.i = p.ni where t.status <> 'new' and p.with_note`,
       [ws.id, first, n, requesters, agents, CUSTOMER_TEXTS, AGENT_TEXTS, NOTE_TEXTS, done],
     );
     process.stdout.write(`\r${Math.min(done + n, total)} / ${total} tickets`);

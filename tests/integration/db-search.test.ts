@@ -137,11 +137,11 @@ describe('search', () => {
   });
 
   it('finds a word few tickets have from the index, skipping the window: the same pages as plain SQL', async () => {
-    // "quokka" in the search text of 5 tickets of 3 000 (ANALYZE keeps no word that rare among the most
-    // common ones): the oldest ticket and 4 others, most outside any page's window; "lisbon" is common.
+    // "quokka" in the search text of 3 tickets of 3 000 (ANALYZE keeps no word that rare among the most
+    // common ones): the oldest ticket and 2 others, outside a small page's window; "lisbon" is common.
     await db.sql(
       `update tickets set search = search || to_tsvector('english', 'A quokka ate the parcel.')
-        where workspace_id = $1 and number in (select number from tickets where workspace_id = $1 order by number desc limit 4 offset 100)
+        where workspace_id = $1 and number in (select number from tickets where workspace_id = $1 order by number desc limit 2 offset 100)
            or id in (select id from tickets where workspace_id = $1 order by last_message_at limit 1)`,
       [ACME],
     );
@@ -160,7 +160,7 @@ describe('search', () => {
       ] as const) {
         const want = await expected(view, query);
         const label = `page of ${limit}, ${view}: ${query}`;
-        if (view === 'all') expect(want.length, label).toBeGreaterThanOrEqual(4);
+        if (view === 'all') expect(want.length, label).toBeGreaterThanOrEqual(2);
         let page = await inbox('acmeAgent', { p_view: view, p_query: query, p_limit: String(limit) });
         for (let n = 0; ; n++) {
           expect(
