@@ -342,9 +342,26 @@ begin
   return rest && prefix;
 end $$;
 
+-- Whether a search is for words few tickets have: none of its words (for a prefix, no word it begins) is
+-- among the most common words of tickets.search that ANALYZE keeps (pg_stats.most_common_elems: every word
+-- in more than ~0.2 % of the sampled tickets, up to the 1 000 most common). The inbox then skips step 1's
+-- window, which such a word can't fill, and starts from the GIN index (docs/decisions/076-seed-and-search-at-a-million.md).
+-- Unknown (no statistics yet): false, the window first as for any word.
+create function private.inbox_query_rare(p_query tsquery) returns boolean
+language sql stable security definer set search_path = '' as $$
+  select coalesce((
+    select not exists (
+      select 1
+        from regexp_matches(p_query::text, '''((?:[^'']|'''')*)''(:\*)?', 'g') w,
+             unnest(s.most_common_elems::text::text[]) e
+       where case when w[2] is null then e = replace(w[1], '''''', '''') else starts_with(e, replace(w[1], '''''', '''')) end)
+      from pg_catalog.pg_stats s
+     where s.schemaname = 'public' and s.tablename = 'tickets' and s.attname = 'search' and s.most_common_elems is not null), false)
+$$;
+
 revoke all on function private.counted_views(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
   private.inbox_tag_ids(uuid, text[]), private.inbox_field_filters(uuid, jsonb), private.inbox_field_sql(integer, jsonb),
-  private.inbox_where(text, boolean, boolean, text, integer, jsonb), private.inbox_query(text) from public;
+  private.inbox_where(text, boolean, boolean, text, integer, jsonb), private.inbox_query(text), private.inbox_query_rare(tsquery) from public;
 
 -- The workspace of p_slug and the caller's role in it, for the pages that only members see. Not a
 -- member, or no such workspace: the same not_found (never reveal that a workspace exists).
@@ -426,6 +443,7 @@ declare
   search_window integer := 40 * p_limit;
   search_cap integer := least(400 * p_limit, 20000);
   search_notes integer := 40 * p_limit;
+  rare boolean;
   note_tickets uuid[] := '{}';
   pins text := '';
   match text;
@@ -541,13 +559,18 @@ begin
       match := '(t.search @@ $6 or ' || case when cardinality(note_tickets) <= search_notes then 't.id = any ($12)'
         else 'coalesce((select true from public.messages m where m.ticket_id = t.id and m.kind = ''note'''
           || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit 1), false)' end || ')';
-      stmt := format(
-        'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
-        || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
-        dir, base, search_window, match);
-      execute stmt into page_ids
-        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-      if cardinality(page_ids) <= p_limit then
+      -- Step 1, unless the words are rare (private.inbox_query_rare): then the window could not fill the
+      -- page, and reading it (a heap fetch a ticket) cost more than the GIN look-up that follows.
+      rare := private.inbox_query_rare(q);
+      if not rare then
+        stmt := format(
+          'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
+          || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+          dir, base, search_window, match);
+        execute stmt into page_ids
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+      end if;
+      if rare or cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         pins := 'bitmap';

@@ -136,6 +136,50 @@ describe('search', () => {
     }
   });
 
+  it('finds a word few tickets have from the index, skipping the window: the same pages as plain SQL', async () => {
+    // "quokka" in the search text of 3 tickets of 3 000 (ANALYZE keeps no word that rare among the most
+    // common ones): the oldest ticket and 2 others, outside a small page's window; "lisbon" is common.
+    await db.sql(
+      `update tickets set search = search || to_tsvector('english', 'A quokka ate the parcel.')
+        where workspace_id = $1 and number in (select number from tickets where workspace_id = $1 order by number desc limit 2 offset 100)
+           or id in (select id from tickets where workspace_id = $1 order by last_message_at limit 1)`,
+      [ACME],
+    );
+    await db.sql('analyze tickets');
+    const rare = async (q: string) =>
+      (await db.sql('select private.inbox_query_rare(private.inbox_query($1)) as rare', [q])).rows[0].rare as boolean;
+    expect(await rare('quokka')).toBe(true);
+    expect(await rare(bulkRequester.email)).toBe(true);
+    expect(await rare('lisbon')).toBe(false);
+    expect(await rare('quokka lisbon')).toBe(false);
+    for (const limit of [25, 1, 3]) {
+      for (const [view, query] of [
+        ['all', 'quokka'],
+        ['open', 'quokka'],
+        ['all', 'quokka -zebra'],
+      ] as const) {
+        const want = await expected(view, query);
+        const label = `page of ${limit}, ${view}: ${query}`;
+        if (view === 'all') expect(want.length, label).toBeGreaterThanOrEqual(2);
+        let page = await inbox('acmeAgent', { p_view: view, p_query: query, p_limit: String(limit) });
+        for (let n = 0; ; n++) {
+          expect(
+            page.tickets.map((t) => t.id),
+            `${label}, page ${n + 1}`,
+          ).toEqual(want.slice(n * limit, (n + 1) * limit));
+          if (!page.older) break;
+          page = await inbox('acmeAgent', {
+            p_view: view,
+            p_query: query,
+            p_limit: String(limit),
+            p_after_at: page.older.at,
+            p_after_id: page.older.id,
+          });
+        }
+      }
+    }
+  });
+
   it('names the ticket a number or #number is, and only one that exists', async () => {
     const { number } = (await db.sql(`select max(number) as number from tickets where workspace_id = $1`, [ACME]))
       .rows[0];

@@ -1,0 +1,133 @@
+// npm run bench:search — the inbox's searches (public.inbox with a query, supabase/schemas/50_inbox.sql) as
+// the database runs them: BENCH_CALLS calls per search in one session as an agent (the claims and role
+// PostgREST sets, one transaction a call), Postgres CPU and wall time per call, on a fresh stack with
+// BENCH_TICKETS (default 100 000) seed:bulk tickets. With BENCH_BASELINE=<another checkout> its
+// public.inbox is installed beside this one (as public.inbox_baseline, from its 50_inbox.sql) and the two
+// alternate in every round, so a change to the search is timed against the old one on the same data,
+// and each page of results is compared: the two must answer the same tickets in the same order.
+//   BENCH_ROUNDS=5 BENCH_CALLS=30 BENCH_TICKETS=100000 BENCH_BASELINE=../base npm run bench:search
+// BENCH_ONLY=<regular expression>: only the searches whose label matches.
+import { readFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startStack } from '@tend/supabase-local';
+import { BASELINE, median, range, seedBulk, superuser } from './lib/bench.ts';
+
+const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const CALLS = Number(process.env.BENCH_CALLS ?? 30);
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+const AGENT = 'agent@acme.test';
+
+// [label, view, query]: bench:inbox's searches (scripts/bench-inbox.ts), terms from seed:bulk's texts.
+const SEARCHES: [string, string, string][] = [
+  ['common word "refund"', 'all', 'refund'],
+  ['rare word "espresso"', 'all', 'espresso'],
+  ['no match "zebra"', 'all', 'zebra'],
+  ['prefix "ref"', 'all', 'ref'],
+  ['"parcel" in Open', 'open', 'parcel'],
+  ['phrase "duplicate charge"', 'all', '"duplicate charge"'],
+  ['note word "warehouse", open', 'open', 'warehouse'],
+  ["a requester's email", 'all', 'bulk7.acme@example.test'],
+];
+
+/** CPU ms (user + system) a local backend has used, from /proc. */
+function backendCpuMs(pid: number): number {
+  const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10; // USER_HZ 100
+}
+
+/** public.inbox as the baseline checkout has it, renamed public.inbox_baseline. */
+function baselineInbox(dir: string): string {
+  const schema = readFileSync(path.join(dir, 'supabase', 'schemas', '50_inbox.sql'), 'utf8');
+  const body = /^create function public\.inbox\([\s\S]*?^end \$\$;$/m.exec(schema)?.[0];
+  if (!body) throw new Error(`no public.inbox in ${dir}'s 50_inbox.sql`);
+  return body.replace('create function public.inbox(', 'create function public.inbox_baseline(');
+}
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-search-'));
+chmodSync(dir, 0o755);
+const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
+try {
+  if (TICKETS > 0) seedBulk(stack, TICKETS);
+  await superuser(stack, async (c) => {
+    await c.query('checkpoint');
+    if (BASELINE) {
+      // Owned by public.inbox's owner, as a security definer function it runs as that role.
+      const owner = (
+        await c.query(
+          `select pg_get_userbyid(proowner) as owner from pg_proc where proname = 'inbox' and pronamespace = 'public'::regnamespace`,
+        )
+      ).rows[0].owner as string;
+      await c.query(`set role "${owner}"`);
+      await c.query(baselineInbox(BASELINE));
+      await c.query('grant execute on function public.inbox_baseline to authenticated');
+      await c.query('reset role');
+    }
+  });
+  const client = new pg.Client({ connectionString: stack.dbUrl });
+  await client.connect();
+  const agent = (await client.query('select id from auth.users where email = $1', [AGENT])).rows[0].id as string;
+  const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid as number;
+  const claims = JSON.stringify({ sub: agent, role: 'authenticated' });
+  /** One call as PostgREST makes it; the page's ticket ids. */
+  const call = async (fn: string, view: string, query: string) => {
+    await client.query('begin');
+    await client.query(`select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)`, [
+      claims,
+    ]);
+    const { rows } = await client.query(`select ${fn}('acme', p_view => $1, p_query => $2) as page`, [view, query]);
+    await client.query('commit');
+    const page = rows[0].page as { tickets: { id: string }[]; search_counts: unknown };
+    return JSON.stringify([page.tickets.map((t) => t.id), page.search_counts]);
+  };
+  const fns = BASELINE ? ['public.inbox', 'public.inbox_baseline'] : ['public.inbox'];
+  const table: Record<string, string | number>[] = [];
+  for (const [label, view, query] of SEARCHES.filter(([l]) => !ONLY || ONLY.test(l))) {
+    const answers = await Promise.all(fns.map(async (fn) => call(fn, view, query)));
+    if (answers.some((a) => a !== answers[0])) throw new Error(`${label}: the two functions answer differently`);
+    const wall = fns.map(() => [] as number[]);
+    const cpu = fns.map(() => [] as number[]);
+    for (let r = 0; r < ROUNDS; r++) {
+      // Which goes first alternates with the round.
+      for (const i of r % 2 ? [...fns.keys()].reverse() : [...fns.keys()]) {
+        const cpu0 = backendCpuMs(pid);
+        const t0 = performance.now();
+        for (let k = 0; k < CALLS; k++) await call(fns[i]!, view, query);
+        wall[i]!.push((performance.now() - t0) / CALLS);
+        cpu[i]!.push((backendCpuMs(pid) - cpu0) / CALLS);
+      }
+    }
+    const row: Record<string, string | number> = {
+      search: label,
+      'ms/call': median(wall[0]!).toFixed(2),
+      'CPU ms/call': median(cpu[0]!).toFixed(2),
+    };
+    if (BASELINE) {
+      const ratios = wall[0]!.map((w, i) => w / wall[1]![i]!);
+      const cpuRatios = cpu[0]!.map((c, i) => c / Math.max(cpu[1]![i]!, 0.01));
+      Object.assign(row, {
+        'baseline ms/call': median(wall[1]!).toFixed(2),
+        'baseline CPU ms/call': median(cpu[1]!).toFixed(2),
+        'ms ÷ baseline': median(ratios).toFixed(2),
+        rounds: range(ratios),
+        'CPU ÷ baseline': median(cpuRatios).toFixed(2),
+        'CPU rounds': range(cpuRatios),
+      });
+    }
+    table.push(row);
+  }
+  await client.end();
+  console.log(
+    `\nbench:search — public.inbox's searches as SQL calls, ${TICKETS} bulk tickets, medians of ${ROUNDS} rounds of ${CALLS} calls (load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+  console.table(table);
+} finally {
+  await stack.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
