@@ -34,7 +34,7 @@ function parseDomain(request: Request, raw: string | undefined): string {
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { user, supabase } = await requireUser(request);
+  const { supabase } = await requireUser(request);
   const slug = parseSlug(request, params.slug);
   const domain = parseDomain(request, params.domain);
   const search = new URL(request.url).searchParams;
