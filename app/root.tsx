@@ -17,7 +17,7 @@ import { islandScripts } from './components/islands.server.tsx';
 import { REQUEST_ID_META, useNonce, useRequestId } from './components/request-info.tsx';
 import { SiteHeader } from './components/site-header.tsx';
 import { getOptionalSession } from './lib/auth/session.server.ts';
-import { TIME_ZONE_SCRIPT } from './lib/helpdesk/viewer-zone.server.ts';
+import { TIME_ZONE_SCRIPT, viewerState } from './lib/helpdesk/viewer-zone.server.ts';
 import { browserEnv } from './lib/env.server.ts';
 import { dataWithSession } from './lib/http/responses.server.ts';
 import { sharedConstant } from './lib/http/shared-documents.server.ts';
@@ -37,15 +37,16 @@ export const meta: MetaFunction = () => [
 // (app/lib/http/shared-documents.server.ts).
 let signedOut: { user: null; unread: null; ENV: ReturnType<typeof browserEnv> } | undefined;
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await getOptionalSession(request);
   if (!session)
     return dataWithSession(request, (signedOut ??= sharedConstant({ user: null, unread: null, ENV: browserEnv() })));
-  // The bell's number (null: no bell, the user is in no workspace; a failed count shows none). Asked here,
-  // not through a server module of its own: each one a route imports costs its bundle a stub chunk (006).
-  const unread = session ? ((await session.supabase.rpc('unread_notifications')).data ?? null) : null;
+  // The bell's number (null: no bell, the user is in no workspace; a failed count shows none), in the call
+  // the page's loader shares for the viewer's time zone (viewerState). Asked here, not through a server
+  // module of its own: each one a route imports costs its bundle a stub chunk (006).
+  const { unread } = await viewerState(context, session.supabase);
   // The browser gets the public Supabase URL and anon key only (for realtime).
-  return dataWithSession(request, { user: session?.user ?? null, unread, ENV: browserEnv() });
+  return dataWithSession(request, { user: session.user, unread, ENV: browserEnv() });
 }
 
 // A live page's revalidation (same URL, no form) is about the page's data; who is signed in and the

@@ -16,9 +16,9 @@ import { listNotifications, NOTIFICATIONS_PAGE } from '~/lib/notifications/notif
 
 export const meta: MetaFunction = () => [{ title: 'Notifications · Tend' }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase } = await requireUser(request);
-  const notifications = await listNotifications(request, supabase, user.id);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { supabase } = await requireUser(request);
+  const notifications = await listNotifications({ request, context }, supabase);
   return dataWithSession(request, { notifications, done: new URL(request.url).searchParams.get('done') === 'read' });
 }
 

@@ -27,7 +27,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   },
 ];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   const { supabase } = getSupabase(request);
   const workspace = await requireWorkspace(request, supabase, params.slug ?? '');
@@ -58,7 +58,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         .or(`requester_id.eq.${user.id}${ids.length ? `,id.in.(${ids.join(',')})` : ''}`)
         .order('last_message_at', { ascending: false })
         .limit(100),
-      viewerZones(request, supabase, user.id),
+      viewerZones({ request, context }, supabase),
     ]);
     if (error) throwDbError(request, error, 'portal requests');
     // The last activity in my time zone (docs/product.md §2).

@@ -50,7 +50,7 @@ async function requesterTicket(request: Request, params: LoaderFunctionArgs['par
   return { user, supabase, ...found };
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { user, supabase, workspace, ticket } = await requesterTicket(request, params);
   // Merged into another request (docs/product.md#merge): that one's page, when I asked or follow it too
   // (a merge makes the secondary's requester a follower); a member's own portal never gets here.
@@ -94,7 +94,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     supabase.rpc('thread_customers', { p_ticket_id: ticket.id }),
     // The requester's survey (a follower gets none).
     surveyOf(request, supabase, ticket.id),
-    viewerZones(request, supabase, user.id),
+    viewerZones({ request, context }, supabase),
   ]);
   const error = before.error ?? from?.error ?? mine.error ?? customers.error;
   if (error) throwDbError(request, error, 'portal messages');

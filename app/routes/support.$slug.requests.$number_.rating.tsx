@@ -78,7 +78,7 @@ async function rate(
   return { data: data as unknown as Survey | null, error, path: `/support/${slug}/requests/${number}/rating` };
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   limit(request);
   const url = new URL(request.url);
   const token = SurveyToken.safeParse(url.searchParams.get('t'));
@@ -89,7 +89,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const session = await getOptionalSession(request);
   const [{ data, error }, zoneOf] = await Promise.all([
     rate(request, params, token.data, { rating: rating?.data }),
-    viewerZones(request, session?.supabase ?? null, session?.user.id ?? null),
+    viewerZones({ request, context }, session?.supabase ?? null),
   ]);
   if (error) {
     const { code } = mapDbError(error, 'rating');

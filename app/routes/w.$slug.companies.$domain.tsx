@@ -33,8 +33,8 @@ function parseDomain(request: Request, raw: string | undefined): string {
   return raw.toLowerCase();
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, supabase } = await requireUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { supabase } = await requireUser(request);
   const slug = parseSlug(request, params.slug);
   const domain = parseDomain(request, params.domain);
   const search = new URL(request.url).searchParams;
@@ -45,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       { p_slug: slug, p_domain: domain, ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}) },
       { get: true },
     ),
-    viewerZones(request, supabase, user.id),
+    viewerZones({ request, context }, supabase),
   ]);
   const page = await pageOrThrow<CompanyPageJson>(request, supabase, slug, 'company page', answer);
   const zone = zoneOf(page.workspace.time_zone);

@@ -25,7 +25,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 /** How much of the message the confirmation quotes. */
 const QUOTED = 600;
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const slug = parseSlug(request, params.slug);
   const number = parseNumber(request, params.number);
@@ -41,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .eq('id', id)
       .eq('ticket_id', ticket.id)
       .maybeSingle(),
-    viewerZones(request, supabase, user.id),
+    viewerZones({ request, context }, supabase),
   ]);
   if (error) throwDbError(request, error, 'split message');
   if (!message) return throwNotFound(request, supabase, slug);

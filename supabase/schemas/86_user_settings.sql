@@ -19,3 +19,15 @@ create policy "users set their own settings" on public.user_settings
   for insert to authenticated with check (user_id = (select auth.uid()));
 create policy "users change their own settings" on public.user_settings
   for update to authenticated using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
+
+-- What every signed-in page asks about its viewer, in one call (docs/decisions/075-page-cpu.md): the bell's
+-- number (public.unread_notifications, 85_notifications.sql) and the time zone setting (null: automatic).
+-- The app's root loader and the page's loader share the answer (app/lib/helpdesk/viewer-zone.server.ts).
+create function public.viewer_state() returns jsonb
+language sql stable security invoker set search_path = '' as $$
+  select jsonb_build_object(
+    'unread', public.unread_notifications(),
+    'time_zone', (select s.time_zone from public.user_settings s where s.user_id = (select auth.uid())))
+$$;
+revoke execute on function public.viewer_state() from public, anon;
+grant execute on function public.viewer_state() to authenticated;

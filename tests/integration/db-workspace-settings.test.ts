@@ -107,6 +107,10 @@ describe('workspace settings', () => {
       expect((await c.from('user_settings').select('user_id, time_zone')).data, person).toEqual([
         { user_id: PEOPLE[person].id, time_zone: zone },
       ]);
+      // As every page asks for it, with the bell (viewer_state): a requester in no workspace has none.
+      const state = (await c.rpc('viewer_state')).data as { unread: number | null; time_zone: string | null };
+      expect(state.time_zone, person).toBe(zone);
+      expect(state.unread === null, person).toBe(person === 'acmeCustomer');
       // An unknown zone: bad_request, the stored one kept. Null is automatic.
       expect((await set('Mars/Olympus')).error, person).toMatchObject({ code: 'P0001', message: 'bad_request' });
       expect(await zoneOf(PEOPLE[person].id), person).toBe(zone);
@@ -122,6 +126,7 @@ describe('workspace settings', () => {
       }
     }
     expect((await db.anon().from('user_settings').select('time_zone')).error).toMatchObject({ code: '42501' });
+    expect((await db.anon().rpc('viewer_state')).error).toMatchObject({ code: '42501' });
     expect(await zoneOf(PEOPLE.acmeAgent.id)).toBe('Europe/Berlin');
     expect(await zoneOf(PEOPLE.acmeCustomer.id)).toBe('America/New_York');
     // Back to automatic.

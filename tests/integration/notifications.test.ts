@@ -80,6 +80,12 @@ describe('a customer’s new request', () => {
     // Nothing for another workspace's team, and no bell at all for a customer.
     expect((await db.sql('select count(*)::int n from notifications where ticket_id = $1', [t.id])).rows[0].n).toBe(3);
     expect(await unread('acmeCustomer')).toBeNull();
+    // The bell as every page asks for it, beside the viewer's time zone setting (viewer_state).
+    for (const [who, count] of [
+      ['acmeAgent', before + 1],
+      ['acmeCustomer', null],
+    ] as const)
+      expect((await (await db.as(who)).rpc('viewer_state')).data, who).toMatchObject({ unread: count });
     await settled();
     for (const who of [PEOPLE.acmeAdmin, PEOPLE.acmeAgent, PEOPLE.acmeAgent2])
       expect(await mails(who.email, 'Quiet by default')).toEqual([]);

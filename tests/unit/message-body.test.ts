@@ -11,6 +11,7 @@ import {
   messageText,
 } from '../../supabase/functions/_shared/message-html.ts';
 import type { FileRef } from '../../supabase/functions/_shared/markdown.ts';
+import { threadHtml } from '../../app/lib/helpdesk/message-body.server.ts';
 
 const ALLOWED_TAGS = new Set(
   'p br hr h2 h3 h4 h5 h6 strong em s del code pre blockquote ul ol li a img table thead tbody tr th td'.split(' '),
@@ -188,4 +189,43 @@ describe('a message’s body', () => {
       expectInert(messageHtml({ body: input, markdown: false }), true);
     });
   }
+});
+
+// A thread's page renders each message once and keeps it (app/lib/helpdesk/message-body.server.ts): what it
+// sends again must be what it would render now, for this message's author, files and page.
+describe('a thread’s message, rendered again', () => {
+  const agent = { author_id: 'agent', attachments: [] };
+  const files = (id: string, mime = 'image/png') => [{ id, file_name: 'shot.png', size: 1, mime_type: mime }];
+
+  it('is the same HTML as rendering it afresh', () => {
+    const body = '**Checked** the order.\nTracking: https://track.example/1';
+    const fresh = messageHtml({ body, markdown: true, files: () => null });
+    expect(threadHtml({ ...agent, body }, ['customer'], '/w/acme/tickets/7/files/')).toBe(fresh);
+    expect(threadHtml({ ...agent, body }, ['customer'], '/w/acme/tickets/7/files/')).toBe(fresh);
+  });
+
+  it('follows who wrote it: the same text from a customer shows as written', () => {
+    const body = '**not bold** <b>as typed</b>';
+    expect(threadHtml({ ...agent, body }, ['customer'], '/f/')).toContain('<strong>not bold</strong>');
+    expect(threadHtml({ ...agent, author_id: 'customer', body }, ['customer'], '/f/')).toBe(
+      '<p>**not bold** &lt;b&gt;as typed&lt;/b&gt;</p>',
+    );
+  });
+
+  it('links its own files: the same text on another ticket, or with another file, links that one', () => {
+    const body = 'See ![the screen](attachment:shot.png)';
+    const on7 = threadHtml({ ...agent, body, attachments: files('1') }, [], '/w/acme/tickets/7/files/');
+    expect(on7).toContain('<img src="/w/acme/tickets/7/files/1"');
+    expect(threadHtml({ ...agent, body, attachments: files('1') }, [], '/w/acme/tickets/8/files/')).toContain(
+      '<img src="/w/acme/tickets/8/files/1"',
+    );
+    expect(threadHtml({ ...agent, body, attachments: files('2') }, [], '/w/acme/tickets/7/files/')).toContain(
+      '<img src="/w/acme/tickets/7/files/2"',
+    );
+    // Not an image any more: linked, not shown.
+    expect(
+      threadHtml({ ...agent, body, attachments: files('1', 'application/pdf') }, [], '/w/acme/tickets/7/files/'),
+    ).toBe('<p>See <a href="/w/acme/tickets/7/files/1">the screen</a></p>\n');
+    expect(threadHtml({ ...agent, body }, [], '/w/acme/tickets/7/files/')).not.toContain('files/');
+  });
 });

@@ -11,9 +11,11 @@ import { fillPlaceholders, type PickerReply, placeholderValues } from './canned-
 
 type Client = SupabaseClient<Database>;
 
+// localeCompare with a locale makes a collator on every call (a visible share of the ticket page's CPU).
+const titles = new Intl.Collator('en', { sensitivity: 'base' });
+
 /** By title, as people read them (not the database's collation). */
-export const byTitle = (a: { title: string }, b: { title: string }) =>
-  a.title.localeCompare(b.title, 'en', { sensitivity: 'base' });
+export const byTitle = (a: { title: string }, b: { title: string }) => titles.compare(a.title, b.title);
 
 /** The agent as the placeholders name them. */
 const agentOf = (user: SessionUser) => ({ name: user.displayName, email: user.email });

@@ -3,6 +3,7 @@
 // emails, business hours and SLA clocks stay in the workspace's zone.
 import { log } from '../http/log.server.ts';
 import type { Supabase } from '../supabase/client.server.ts';
+import { jsonPage } from './json-page.ts';
 import { chooseTimeZone, TIME_ZONE_COOKIE, timeZoneName } from './time-zone.ts';
 
 /** The zone to show a workspace's times in, for this viewer. */
@@ -22,20 +23,46 @@ export function browserTimeZone(request: Request): string | null {
   return timeZoneName(COOKIE.exec(request.headers.get('Cookie') ?? '')?.[1]);
 }
 
-/** The viewer's own setting (/account; null: automatic). A failed read is automatic, not a failed page. */
-export async function timeZoneSetting(supabase: Supabase, userId: string): Promise<string | null> {
-  const { data, error } = await supabase.from('user_settings').select('time_zone').eq('user_id', userId).maybeSingle();
-  if (error) log.warn('time zone setting not read', { pg_code: error.code });
-  return data?.time_zone ?? null;
+/** What every signed-in page asks about its viewer (public.viewer_state, 86_user_settings.sql). */
+export interface ViewerState {
+  /** The bell's number: unread notifications (up to 100), or null for someone in no workspace. */
+  unread: number | null;
+  /** Their own time zone setting (/account; null: automatic). */
+  time_zone: string | null;
+}
+
+const states = new WeakMap<object, Promise<ViewerState>>();
+
+/**
+ * The viewer's bell and time zone setting in one call per request: Remix hands every loader of a request
+ * the same load context, so the root's loader (the bell) and the page's (its times) share the one answer,
+ * whichever asks first (docs/decisions/075-page-cpu.md). Both are conveniences: a failed read is no
+ * number on the bell and automatic times, not a failed page.
+ */
+export function viewerState(context: object, supabase: Supabase): Promise<ViewerState> {
+  let state = states.get(context);
+  if (!state) {
+    state = (async () => {
+      const { data, error } = await supabase.rpc('viewer_state');
+      if (error) log.warn('viewer state not read', { pg_code: error.code });
+      return data ? jsonPage<ViewerState>(data) : { unread: null, time_zone: null };
+    })();
+    states.set(context, state);
+  }
+  return state;
 }
 
 /**
  * The viewer's time zone for a workspace's times: their setting, else their browser's, else the
  * workspace's (a page may list several workspaces, so the fallback is per workspace). Signed out (a page
- * anyone may open with a link): no setting, only the browser.
+ * anyone may open with a link; `supabase` null): no setting, only the browser. `context` is the loader's
+ * (viewerState).
  */
-export async function viewerZones(request: Request, supabase: Supabase | null, userId: string | null): Promise<ZoneOf> {
-  const setting = supabase && userId ? await timeZoneSetting(supabase, userId) : null;
+export async function viewerZones(
+  { request, context }: { request: Request; context: object },
+  supabase: Supabase | null,
+): Promise<ZoneOf> {
+  const setting = supabase ? (await viewerState(context, supabase)).time_zone : null;
   const browser = browserTimeZone(request);
   return (workspaceZone) => chooseTimeZone(setting, browser, workspaceZone);
 }

@@ -39,9 +39,8 @@ export async function unreadCount(supabase: Supabase): Promise<number | null> {
 
 /** The signed-in member's latest notifications, each with its line, where it leads and when (in my zone). */
 export async function listNotifications(
-  request: Request,
+  { request, context }: { request: Request; context: object },
   supabase: Supabase,
-  userId: string,
 ): Promise<NotificationItem[]> {
   const [{ data, error }, zoneOf] = await Promise.all([
     supabase
@@ -52,7 +51,7 @@ export async function listNotifications(
       .order('created_at', { ascending: false })
       .order('id', { ascending: false })
       .limit(NOTIFICATIONS_PAGE),
-    viewerZones(request, supabase, userId),
+    viewerZones({ request, context }, supabase),
   ]);
   if (error) throwDbError(request, error, 'notifications');
   return data.map((n) => ({

@@ -2850,6 +2850,7 @@ export type Database = {
           next: string
         }[]
       }
+      viewer_state: { Args: Record<PropertyKey, never>; Returns: Json }
       workspace_report: {
         Args: {
           p_days?: number

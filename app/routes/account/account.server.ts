@@ -22,7 +22,7 @@ import { SignatureSchema } from '~/lib/forms/email-settings-schemas.server.ts';
 import { mapDbError } from '~/lib/errors/from-db.server.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
 import { personalTimeZone } from '~/lib/helpdesk/time-zone.ts';
-import { browserTimeZone, timeZoneSetting } from '~/lib/helpdesk/viewer-zone.server.ts';
+import { browserTimeZone, viewerState } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { preferences } from '~/lib/notifications/notifications.server.ts';
 
 // PostgREST's answers when the table isn't there (a project without the helpdesk migrations).
@@ -43,14 +43,14 @@ function timeZoneChoice(request: Request, setting: string | null) {
   };
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
-  const [{ data: profile, error }, { data: memberships, error: e2 }, { data: signature, error: e3 }, zone] =
+  const [{ data: profile, error }, { data: memberships, error: e2 }, { data: signature, error: e3 }, viewer] =
     await Promise.all([
       supabase.from('profiles').select('display_name').eq('user_id', user.id).maybeSingle(),
       supabase.from('memberships').select('workspace:workspaces(id, slug, name)').eq('user_id', user.id),
       supabase.from('signatures').select('body').eq('user_id', user.id).maybeSingle(),
-      timeZoneSetting(supabase, user.id),
+      viewerState(context, supabase),
     ]);
   const failed = [error, e2, e3].find((e) => e && !NO_TABLE.has(e.code));
   if (failed) {
@@ -72,7 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       notifications,
       notificationsSaved: saved,
       signature: workspaces.length ? (signature?.body ?? '') : null,
-      timeZone: timeZoneChoice(request, zone),
+      timeZone: timeZoneChoice(request, viewer.time_zone),
     },
     { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
   );

@@ -43,7 +43,7 @@ const sameAs = (f: SavedViewFilters) =>
 
 // One round trip: the workspace (404 unless I'm a member), view counts, members and the page (its rows'
 // satisfaction answers too).
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const url = new URL(request.url);
   const { view, ...filters } = inboxFilters(url.searchParams);
@@ -76,7 +76,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         get: true,
       },
     ),
-    viewerZones(request, supabase, user.id),
+    viewerZones({ request, context }, supabase),
   ]);
   if (error) {
     const context = q ? 'inbox search' : 'inbox';

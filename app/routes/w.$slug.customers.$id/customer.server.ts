@@ -45,7 +45,7 @@ function localTime(timeZone: string, now: Date): string | null {
   }
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const slug = parseSlug(request, params.slug);
   const customerId = parseCustomerId(request, params.id);
@@ -57,7 +57,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       { p_slug: slug, p_customer_id: customerId, ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}) },
       { get: true },
     ),
-    viewerZones(request, supabase, user.id),
+    viewerZones({ request, context }, supabase),
   ]);
   const page = await pageOrThrow<CustomerPageJson>(request, supabase, slug, 'customer page', answer);
   // My time zone for the page's times; the customer's own is theirs ("14:05 there now").

@@ -40,7 +40,7 @@ interface ListedArticle {
   votes: number;
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const { workspace, role } = await requireMembership(request, supabase, user.id, params.slug ?? '');
   const url = new URL(request.url);
@@ -63,7 +63,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .eq('workspace_id', workspace.id)
       .order('position')
       .order('title'),
-    viewerZones(request, supabase, user.id),
+    viewerZones({ request, context }, supabase),
   ]);
   if (list.error) throwDbError(request, list.error, 'help list');
   if (collections.error) throwDbError(request, collections.error, 'help collections');

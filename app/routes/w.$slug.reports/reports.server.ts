@@ -7,11 +7,11 @@ import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { dataWithSession } from '~/lib/http/responses.server.ts';
 import { loadReports } from '~/lib/reports/load.server.ts';
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, supabase } = await requireUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { supabase } = await requireUser(request);
   const [{ workspace, range, reports }, zoneOf] = await Promise.all([
     loadReports(request, params),
-    viewerZones(request, supabase, user.id),
+    viewerZones({ request, context }, supabase),
   ]);
   const page = { adminOf: workspace.slug, workspace };
   if (!reports) {

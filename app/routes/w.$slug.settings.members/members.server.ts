@@ -26,7 +26,7 @@ const NOTICES = {
 } as const;
 type Notice = keyof typeof NOTICES;
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
   const [members, invitations, zoneOf] = await Promise.all([
@@ -42,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .is('accepted_at', null)
       .is('revoked_at', null)
       .order('created_at', { ascending: false }),
-    viewerZones(request, supabase, user.id),
+    viewerZones({ request, context }, supabase),
   ]);
   if (members.error) throwDbError(request, members.error, 'members');
   if (invitations.error) throwDbError(request, invitations.error, 'invitations');

@@ -23,7 +23,7 @@ const NOTICES = {
 } as const;
 type Notice = keyof typeof NOTICES;
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const workspace = await requireAdmin(request, supabase, user.id, params.slug ?? '');
   const example = exampleValues(workspace, user);
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .from('canned_replies')
       .select('id, title, body, created_by, created_at, updated_by, updated_at')
       .eq('workspace_id', workspace.id),
-    viewerZones(request, supabase, user.id),
+    viewerZones({ request, context }, supabase),
   ]);
   if (error) throwDbError(request, error, 'canned replies');
   const names = await profileNames(

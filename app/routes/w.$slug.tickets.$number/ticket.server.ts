@@ -90,7 +90,7 @@ interface TicketPageJson {
 
 // One round trip: membership (404 for anyone else), the ticket, its thread and history, names, the
 // requester card, the canned replies' titles, my signature, the custom fields, the rating and the followers.
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
@@ -108,7 +108,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ),
     // "Merge into…" searched (?merge=): the tickets to choose from.
     mergeCandidates(request, supabase, slug, number),
-    viewerZones(request, supabase, user.id),
+    viewerZones({ request, context }, supabase),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')

@@ -34,12 +34,12 @@ async function forwardable(request: Request, supabase: Supabase, ticketId: strin
   return { ticket, messages: shown };
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { user, supabase } = await requireUser(request);
   const [{ workspace }, { id }, zoneOf] = await Promise.all([
     requireMembership(request, supabase, user.id, params.slug ?? ''),
     requireMemberTicket(request, supabase, user.id, params.slug ?? '', params.number),
-    viewerZones(request, supabase, user.id),
+    viewerZones({ request, context }, supabase),
   ]);
   const { ticket, messages } = await forwardable(request, supabase, id, zoneOf(workspace.time_zone));
   // "Forward" from a message preselects it.
