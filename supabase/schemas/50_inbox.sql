@@ -389,27 +389,37 @@ end $$;
 revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid, tsquery,
   timestamptz, uuid, integer, uuid, uuid[], uuid[], uuid[], jsonb) from public;
 
--- Whether a search's match (p_match, on t) is common in the tickets of p_where (private.inbox_where; the
--- parameters as public.inbox binds them): in one in eight of the workspace's newest 1 000 tickets or more.
--- public.inbox counts such a word walking the workspace's tickets newest first, where 1 001 matches come
--- within 10 000 tickets; the GIN index's bitmap of it would hold every match
--- (docs/decisions/078-inbox-dressing-cost.md). Both read a bounded number of tickets, whatever the filters.
-create function private.inbox_match_common(p_where text, p_match text, p1 uuid, p2 uuid, p3 public.ticket_status,
-  p4 public.ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb) returns boolean
+-- A search's first 1 001 matches (p_match, on t) among the tickets of p_where (private.inbox_where; the
+-- parameters as public.inbox binds them), as p_select (an aggregate over t) says them, when the word is
+-- common: in one in eight of the workspace's newest 1 000 tickets or more. Such a word reaches 1 001
+-- matches walking the workspace's newest 10 000 tickets, in order on tickets_inbox_idx; the GIN index's
+-- bitmap of it holds every match ("refund" and its prefix, a quarter of 1 M tickets: 150 ms to build,
+-- docs/decisions/078-inbox-dressing-cost.md). Null for any other word (the caller counts through the
+-- indexes, where a rare word costs a few pages). Both walks read a bounded number of tickets, whatever
+-- the filters. Public.inbox's counts while searching and the saved views' counts start here.
+create function private.inbox_newest_matches(p_select text, p_where text, p_match text, p1 uuid, p2 uuid,
+  p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb)
+returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
   n integer;
+  found jsonb;
 begin
-  -- In order on the view's index (as step 3 of the search): never a bitmap of every match.
+  -- In order on the workspace's index (as step 3 of the search): never a bitmap of every match.
   perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
   execute format('select count(*) from (select 1 from (select t.* from public.tickets t where t.workspace_id = $2'
     || ' order by t.last_message_at desc, t.id desc limit 1000) t where %s and %s limit 125) x', p_where, p_match)
     into n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
+  if n >= 125 then
+    execute format('select %s from (select t.* from (select t.* from public.tickets t where t.workspace_id = $2'
+      || ' order by t.last_message_at desc, t.id desc limit 10000) t where %s and %s limit 1001) t', p_select, p_where, p_match)
+      into found using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
+  end if;
   perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
-  return n >= 125;
+  return found;
 end $$;
-revoke all on function private.inbox_match_common(text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid, tsquery,
-  uuid, uuid[], uuid[], jsonb) from public;
+revoke all on function private.inbox_newest_matches(text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
+  tsquery, uuid, uuid[], uuid[], jsonb) from public;
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
@@ -485,13 +495,12 @@ declare
   -- (docs/product.md#views-saved-views-mentions-and-search-the-inbox, "Search across views").
   search_counts jsonb;
   count_cap constant integer := 1000;
-  -- How far a common word's count walks (private.inbox_match_common: one match in ten, or more).
-  count_walk constant integer := 10 * count_cap;
   count_where text;
   count_match text;
   count_views text;
-  -- A tag on at most this many tickets is rare: the page starts from its tickets.
-  rare_tag constant integer := 5000;
+  -- A tag on at most this many tickets is rare: the page starts from its tickets (5 000 for 25 rows; a
+  -- page of one reaches both ways at small scale, tests/integration/db-tags.test.ts).
+  rare_tag integer := least(200 * p_limit, 20000);
   page_ids uuid[];
   has_more boolean;
   result jsonb;
@@ -626,29 +635,17 @@ begin
       end if;
       -- The matches in every view (the tabs' counts while searching), with the filters but whatever the
       -- view: the first count_cap + 1 matches, so past the cap the counts are "at least" (capped). A common
-      -- word (private.inbox_match_common) is counted walking the workspace's newest count_walk tickets, where
-      -- it reaches the cap; any other (or one that didn't reach it there) through the indexes (bitmap scans,
-      -- as in step 2), so a rare word costs a few index pages. The index's bitmap of a common word holds every
-      -- match: "refund" and its prefix, in a quarter of 1 M tickets, took 150 ms to build
-      -- (docs/decisions/078-inbox-dressing-cost.md).
+      -- word among the newest tickets (private.inbox_newest_matches); any other, or one that didn't reach the
+      -- cap there, through the indexes (bitmap scans, as in step 2), so a rare word costs a few index pages.
       count_where := private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields);
       count_match := '(t.search @@ $6 or t.id = any ($12)' || case when requester is not null then ' or t.requester_id = $10' else '' end || ')';
       count_views := (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
                         from unnest(private.counted_views()) v);
-      if private.inbox_match_common(count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester,
-                                    note_tickets[1:search_notes], tag_ids, fields) then
-        perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
-        pins := 'ordered';
-        stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from (select t.* from public.tickets t'
-          || ' where t.workspace_id = $2 order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit %s) t',
-          count_views, count_cap, count_walk, count_where, count_match, count_cap + 1);
-        execute stmt into search_counts
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates,
-            note_tickets[1:search_notes], tag_ids, fields;
-        perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
-        pins := '';
-      end if;
-      -- Not capped within the walk: every match, through the indexes.
+      -- (For the log, should the timeout strike in there: what it walked.)
+      stmt := format('private.inbox_newest_matches: %s and %s', count_where, count_match);
+      search_counts := private.inbox_newest_matches(format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
+        count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:search_notes], tag_ids, fields);
+      -- Not capped among the newest: every match, through the indexes.
       if not coalesce((search_counts ->> 'capped')::boolean, false) then
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         pins := 'bitmap';
@@ -673,10 +670,10 @@ begin
         me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields));
     end;
   elsif p_view = 'breaching' then
-    -- Soonest due first, one page (ticket_sla_due_idx): the view has no further pages.
+    -- Soonest due first, one page (ticket_sla_due_idx, in its order): the view has no further pages.
     execute format(
       'select array(select t.id from public.ticket_sla s join public.tickets t on t.id = s.ticket_id'
-      || ' where s.workspace_id = $2 and s.due_at is not null and %s order by s.due_at, t.id limit $9)', base)
+      || ' where s.workspace_id = $2 and s.due_at is not null and %s order by s.due_at, s.ticket_id limit $9)', base)
       into page_ids
       using me, ws.id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, p_limit + 1,
         requester, candidates, note_tickets, tag_ids, fields;

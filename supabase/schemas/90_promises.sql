@@ -213,7 +213,9 @@ create table public.ticket_sla (
   paused_business_seconds numeric not null default 0
 );
 -- The "Breaching soon" view (a workspace's dues in order) and the breach sweep (dues not yet seen).
-create index ticket_sla_due_idx on public.ticket_sla (workspace_id, due_at) where due_at is not null;
+-- The ticket too: "Breaching soon" (public.inbox) lists soonest due first, ties by ticket, and stops
+-- after a page instead of sorting every promise due at the same time (docs/decisions/078-inbox-dressing-cost.md).
+create index ticket_sla_due_idx on public.ticket_sla (workspace_id, due_at, ticket_id) where due_at is not null;
 create index ticket_sla_sweep_idx on public.ticket_sla (due_at) where due_at is not null and breached_at is null;
 
 -- Each target of each ticket, met or missed, once (per clock start: a next response has one per wait),
