@@ -224,7 +224,7 @@ describe('tags', () => {
     const ids = rows.map((r) => r.id as string);
     await db.sql(
       `insert into ticket_tags (ticket_id, tag_id, workspace_id)
-       select x, $2, $3 from unnest($1::uuid[]) x union all select x, $4, $3 from unnest(($1::uuid[])[1:3]) x`,
+       select x, $2::uuid, $3::uuid from unnest($1::uuid[]) x union all select x, $4::uuid, $3::uuid from unnest(($1::uuid[])[1:3]) x`,
       [ids, common, ACME, rare],
     );
     const tagName = async (id: string) => (await db.sql('select name from tags where id = $1', [id])).rows[0].name;

@@ -166,6 +166,8 @@ declare
   -- A tag on at most this many tickets is rare: the page starts from its tickets (5 000 for 25 rows; a
   -- page of one reaches both ways at small scale, tests/integration/db-tags.test.ts).
   rare_tag integer := least(200 * p_limit, 20000);
+  rare uuid;
+  rare_ids uuid[];
   page_ids uuid[];
   has_more boolean;
   result jsonb;
@@ -356,10 +358,16 @@ begin
     -- (bitmap scans). Walking the view in order and probing each ticket's tags is right for a common tag,
     -- but for "vip" (one ticket in 500) read 23 000 open tickets at 1 M (docs/decisions/078-inbox-dressing-cost.md).
     if tag_ids is not null then
-      select x.ids into candidates
-        from unnest(tag_ids) g(id),
-             lateral (select array(select tt.ticket_id from public.ticket_tags tt where tt.tag_id = g.id limit rare_tag + 1) as ids) x
-       order by cardinality(x.ids) limit 1;
+      -- Each tag's tickets up to the limit, planned with the tag (its share of ticket_tags): the generic
+      -- plan would read the whole table for any tag.
+      foreach rare in array tag_ids loop
+        execute 'select array(select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $1 limit $2)'
+          into rare_ids using rare, rare_tag + 1;
+        if cardinality(candidates) = 0 or cardinality(rare_ids) < cardinality(candidates) then
+          candidates := rare_ids;
+        end if;
+        exit when cardinality(candidates) = 0;
+      end loop;
       if cardinality(candidates) <= rare_tag then
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         base := 't.id = any ($11) and ' || base;
