@@ -253,7 +253,9 @@ describe('tags', () => {
       }
       expect(listed).toEqual(expected);
     }
-    expect((await db.sql('select count(*)::int as n from ticket_tags where tag_id = $1', [common])).rows[0].n).toBe(201);
+    expect((await db.sql('select count(*)::int as n from ticket_tags where tag_id = $1', [common])).rows[0].n).toBe(
+      201,
+    );
   });
 
   it('two agents creating the same new tag at once end with one tag on both tickets', async () => {
