@@ -391,13 +391,14 @@ revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.
 
 -- A search's first 1 001 matches (p_match, on t) among the tickets of p_where (private.inbox_where; the
 -- parameters as public.inbox binds them), as p_select (an aggregate over t) says them, when the word is
--- common: in one in eight of the workspace's newest 1 000 tickets or more. Such a word reaches 1 001
--- matches walking the workspace's newest 10 000 tickets, in order on tickets_inbox_idx; the GIN index's
+-- common: in one in eight of the workspace's newest p_window tickets or more (1 000: the search's window
+-- for 25 rows, smaller for smaller pages). Such a word reaches 1 001 matches walking the workspace's
+-- newest 10 × p_window tickets, in order on tickets_inbox_idx; the GIN index's
 -- bitmap of it holds every match ("refund" and its prefix, a quarter of 1 M tickets: 150 ms to build,
 -- docs/decisions/078-inbox-dressing-cost.md). Null for any other word (the caller counts through the
 -- indexes, where a rare word costs a few pages). Both walks read a bounded number of tickets, whatever
 -- the filters. Public.inbox's counts while searching and the saved views' counts start here.
-create function private.inbox_newest_matches(p_select text, p_where text, p_match text, p1 uuid, p2 uuid,
+create function private.inbox_newest_matches(p_window integer, p_select text, p_where text, p_match text, p1 uuid, p2 uuid,
   p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb)
 returns jsonb
 language plpgsql stable set search_path = '' as $$
@@ -408,17 +409,17 @@ begin
   -- In order on the workspace's index (as step 3 of the search): never a bitmap of every match.
   perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
   execute format('select count(*) from (select 1 from (select t.* from public.tickets t where t.workspace_id = $2'
-    || ' order by t.last_message_at desc, t.id desc limit 1000) t where %s and %s limit 125) x', p_where, p_match)
+    || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit %s) x', p_window, p_where, p_match, p_window / 8)
     into n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
-  if n >= 125 then
+  if n >= p_window / 8 then
     execute format('select %s from (select t.* from (select t.* from public.tickets t where t.workspace_id = $2'
-      || ' order by t.last_message_at desc, t.id desc limit 10000) t where %s and %s limit 1001) t', p_select, p_where, p_match)
+      || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit 1001) t', p_select, 10 * p_window, p_where, p_match)
       into found using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
   end if;
   perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
   return found;
 end $$;
-revoke all on function private.inbox_newest_matches(text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
+revoke all on function private.inbox_newest_matches(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
   tsquery, uuid, uuid[], uuid[], jsonb) from public;
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
@@ -645,7 +646,8 @@ begin
                         from unnest(private.counted_views()) v);
       -- (For the log, should the timeout strike in there: what it walked.)
       stmt := format('private.inbox_newest_matches: %s and %s', count_where, count_match);
-      search_counts := private.inbox_newest_matches(format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
+      search_counts := private.inbox_newest_matches(least(search_window, 1000),
+        format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
         count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:search_notes], tag_ids, fields);
       -- Not capped among the newest: every match, through the indexes.
       if not coalesce((search_counts ->> 'capped')::boolean, false) then
