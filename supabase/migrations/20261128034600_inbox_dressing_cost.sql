@@ -4,7 +4,7 @@ CREATE INDEX ticket_sla_due_idx ON public.ticket_sla USING btree (workspace_id, 
 
 set check_function_bodies = off;
 
-CREATE OR REPLACE FUNCTION private.inbox_newest_matches(p_select text, p_where text, p_match text, p1 uuid, p2 uuid, p3 ticket_status, p4 ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb)
+CREATE OR REPLACE FUNCTION private.inbox_newest_matches(p_window integer, p_select text, p_where text, p_match text, p1 uuid, p2 uuid, p3 ticket_status, p4 ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
  STABLE
@@ -17,11 +17,11 @@ begin
   -- In order on the workspace's index (as step 3 of the search): never a bitmap of every match.
   perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
   execute format('select count(*) from (select 1 from (select t.* from public.tickets t where t.workspace_id = $2'
-    || ' order by t.last_message_at desc, t.id desc limit 1000) t where %s and %s limit 125) x', p_where, p_match)
+    || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit %s) x', p_window, p_where, p_match, p_window / 8)
     into n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
-  if n >= 125 then
+  if n >= p_window / 8 then
     execute format('select %s from (select t.* from (select t.* from public.tickets t where t.workspace_id = $2'
-      || ' order by t.last_message_at desc, t.id desc limit 10000) t where %s and %s limit 1001) t', p_select, p_where, p_match)
+      || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit 1001) t', p_select, 10 * p_window, p_where, p_match)
       into found using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
   end if;
   perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
@@ -74,7 +74,7 @@ begin
                     where m.workspace_id = p_workspace_id and m.kind = 'note' and to_tsvector('english'::regconfig, m.body) @@ q
                     limit 1001);
     -- A common word: its first 1 001 among the newest tickets (private.inbox_newest_matches), not every match.
-    n := (private.inbox_newest_matches('jsonb_build_object(''n'', count(*))',
+    n := (private.inbox_newest_matches(1000, 'jsonb_build_object(''n'', count(*))',
             private.inbox_where(v, status_filter is not null, priority_filter is not null, a, cardinality(tag_ids), fields),
             '(t.search @@ $6 or t.id = any ($12))', p_me, p_workspace_id, status_filter, priority_filter, assignee, q, null, notes,
             tag_ids, fields) ->> 'n')::bigint;
@@ -310,7 +310,8 @@ begin
                         from unnest(private.counted_views()) v);
       -- (For the log, should the timeout strike in there: what it walked.)
       stmt := format('private.inbox_newest_matches: %s and %s', count_where, count_match);
-      search_counts := private.inbox_newest_matches(format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
+      search_counts := private.inbox_newest_matches(least(search_window, 1000),
+        format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
         count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:search_notes], tag_ids, fields);
       -- Not capped among the newest: every match, through the indexes.
       if not coalesce((search_counts ->> 'capped')::boolean, false) then
@@ -479,4 +480,4 @@ begin
 end $function$
 ;
 
-revoke execute on function private.inbox_newest_matches(p_select text, p_where text, p_match text, p1 uuid, p2 uuid, p3 ticket_status, p4 ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb) from public;
+revoke execute on function private.inbox_newest_matches(p_window integer, p_select text, p_where text, p_match text, p1 uuid, p2 uuid, p3 ticket_status, p4 ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb) from public;
