@@ -13,6 +13,7 @@
 // tickets from seed:bulk, one in ten of them tagged "billing" and one in twenty open ones with a due time.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_WARMUP=5 BENCH_TICKETS=100000 BENCH_CONNECTIONS=10 npm run bench:inbox
 // BENCH_ONLY=<regular expression>: only the pages whose label matches (e.g. 'ticket|unassigned').
+// BENCH_PLANS=all: every statement's plan inside public.inbox (docs/decisions/078-inbox-dressing-cost.md).
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +52,7 @@ const SEARCH_TARGET_MS = 150;
 const THREADS = [30, 200, 1000];
 const LONG_THREAD_RATIO = 1.2;
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+const ALL_PLANS = process.env.BENCH_PLANS === 'all';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-inbox-'));
 chmodSync(dir, 0o755);
@@ -442,9 +444,10 @@ async function printPlans(client: pg.Client, accessToken: string, viewsToken: st
     console.log(
       `\nEXPLAIN ANALYZE inside public.inbox — ${label} (${p.length > 80 ? `${p.slice(0, 80)}…` : p}; the call ${whole} ms):`,
     );
-    // The statements that pick the page (select array(…)) and count saved views, not the ones that dress it.
-    for (const plan of plans.filter((x) =>
-      /Query Text: select ((\$11 \|\| )?array\(|count\(\*\) from \(select 1 )/.test(x),
+    // The statements that pick the page (select array(…)) and count saved views, not the ones that dress it
+    // (BENCH_PLANS=all: every statement inside the call, the dressing and the counts too).
+    for (const plan of plans.filter(
+      (x) => ALL_PLANS || /Query Text: select ((\$11 \|\| )?array\(|count\(\*\) from \(select 1 )/.test(x),
     )) {
       console.log(plan.replace(/^duration: [\d.]+ ms {2}plan:\n/, '').replace(/\n/g, '\n  '));
     }

@@ -406,6 +406,39 @@ end $$;
 revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid, tsquery,
   timestamptz, uuid, integer, uuid, uuid[], uuid[], uuid[], jsonb) from public;
 
+-- A search's first 1 001 matches (p_match, on t) among the tickets of p_where (private.inbox_where; the
+-- parameters as public.inbox binds them), as p_select (an aggregate over t) says them, when the word is
+-- common: in one in eight of the workspace's newest p_window tickets or more (1 000: the search's window
+-- for 25 rows, smaller for smaller pages). Such a word reaches 1 001 matches walking the workspace's
+-- newest 10 × p_window tickets, in order on tickets_inbox_idx; the GIN index's
+-- bitmap of it holds every match ("refund" and its prefix, a quarter of 1 M tickets: 150 ms to build,
+-- docs/decisions/078-inbox-dressing-cost.md). Null for any other word (the caller counts through the
+-- indexes, where a rare word costs a few pages). Both walks read a bounded number of tickets, whatever
+-- the filters. Public.inbox's counts while searching and the saved views' counts start here.
+create function private.inbox_newest_matches(p_window integer, p_select text, p_where text, p_match text, p1 uuid, p2 uuid,
+  p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb)
+returns jsonb
+language plpgsql stable set search_path = '' as $$
+declare
+  n integer;
+  found jsonb;
+begin
+  -- In order on the workspace's index (as step 3 of the search): never a bitmap of every match.
+  perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
+  execute format('select count(*) from (select 1 from (select t.* from public.tickets t where t.workspace_id = $2'
+    || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit %s) x', p_window, p_where, p_match, p_window / 8)
+    into n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
+  if n >= p_window / 8 then
+    execute format('select %s from (select t.* from (select t.* from public.tickets t where t.workspace_id = $2'
+      || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit 1001) t', p_select, 10 * p_window, p_where, p_match)
+      into found using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
+  end if;
+  perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
+  return found;
+end $$;
+revoke all on function private.inbox_newest_matches(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
+  tsquery, uuid, uuid[], uuid[], jsonb) from public;
+
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
 -- satisfaction ratings, and the cursors for the pages around it.
@@ -425,7 +458,11 @@ create function public.inbox(
   p_fields jsonb default null,
   p_sort text default null
 ) returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
+-- Its own statements keep one generic plan per connection: left to choose, Postgres planned the page's
+-- dressing (the last statement, a dozen subqueries) afresh at every call, a third of a plain view's CPU
+-- (docs/decisions/078-inbox-dressing-cost.md). The dynamic statements (execute … using) are planned with
+-- their values each time, as before.
+language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
   me uuid := auth.uid();
   member record;
@@ -477,6 +514,14 @@ declare
   -- (docs/product.md#views-saved-views-mentions-and-search-the-inbox, "Search across views").
   search_counts jsonb;
   count_cap constant integer := 1000;
+  count_where text;
+  count_match text;
+  count_views text;
+  -- A tag on at most this many tickets is rare: the page starts from its tickets (5 000 for 25 rows; a
+  -- page of one reaches both ways at small scale, tests/integration/db-tags.test.ts).
+  rare_tag integer := least(200 * p_limit, 20000);
+  rare uuid;
+  rare_ids uuid[];
   page_ids uuid[];
   has_more boolean;
   result jsonb;
@@ -615,23 +660,30 @@ begin
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
       end if;
       -- The matches in every view (the tabs' counts while searching), with the filters but whatever the
-      -- view: the first count_cap + 1 matches through the indexes (bitmap scans, as in step 2), so a common
-      -- word costs what a rare one does; past the cap the counts are "at least" (capped).
-      perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-      pins := 'bitmap';
-      stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'
-        || ' and (t.search @@ $6 or t.id = any ($12)%s) limit %s) t',
-        (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
-           from unnest(private.counted_views()) v),
-        count_cap,
-        private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields),
-        case when requester is not null then ' or t.requester_id = $10' else '' end,
-        count_cap + 1);
-      execute stmt into search_counts
-        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates,
-          note_tickets[1:search_notes], tag_ids, fields;
-      perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
-      pins := '';
+      -- view: the first count_cap + 1 matches, so past the cap the counts are "at least" (capped). A common
+      -- word among the newest tickets (private.inbox_newest_matches); any other, or one that didn't reach the
+      -- cap there, through the indexes (bitmap scans, as in step 2), so a rare word costs a few index pages.
+      count_where := private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields);
+      count_match := '(t.search @@ $6 or t.id = any ($12)' || case when requester is not null then ' or t.requester_id = $10' else '' end || ')';
+      count_views := (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
+                        from unnest(private.counted_views()) v);
+      -- (For the log, should the timeout strike in there: what it walked.)
+      stmt := format('private.inbox_newest_matches: %s and %s', count_where, count_match);
+      search_counts := private.inbox_newest_matches(least(search_window, 1000),
+        format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
+        count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:search_notes], tag_ids, fields);
+      -- Not capped among the newest: every match, through the indexes.
+      if not coalesce((search_counts ->> 'capped')::boolean, false) then
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+        pins := 'bitmap';
+        stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'
+          || ' and %s limit %s) t', count_views, count_cap, count_where, count_match, count_cap + 1);
+        execute stmt into search_counts
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates,
+            note_tickets[1:search_notes], tag_ids, fields;
+        perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+        pins := '';
+      end if;
       if cardinality(note_tickets) > search_notes then
         search_counts := search_counts || '{"capped": true}';
       end if;
@@ -645,10 +697,10 @@ begin
         me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields));
     end;
   elsif p_view = 'breaching' then
-    -- Soonest due first, one page (ticket_sla_due_idx): the view has no further pages.
+    -- Soonest due first, one page (ticket_sla_due_idx, in its order): the view has no further pages.
     execute format(
       'select array(select t.id from public.ticket_sla s join public.tickets t on t.id = s.ticket_id'
-      || ' where s.workspace_id = $2 and s.due_at is not null and %s order by s.due_at, t.id limit $9)', base)
+      || ' where s.workspace_id = $2 and s.due_at is not null and %s order by s.due_at, s.ticket_id limit $9)', base)
       into page_ids
       using me, ws.id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, p_limit + 1,
         requester, candidates, note_tickets, tag_ids, fields;
@@ -662,11 +714,31 @@ begin
       using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1,
         requester, candidates, note_tickets, tag_ids, fields;
   else
+    -- A rare tag (at most rare_tag tickets) is the page's start: its tickets, fetched by id and sorted
+    -- (bitmap scans). Walking the view in order and probing each ticket's tags is right for a common tag,
+    -- but for "vip" (one ticket in 500) read 23 000 open tickets at 1 M (docs/decisions/078-inbox-dressing-cost.md).
+    if tag_ids is not null then
+      -- Each tag's tickets up to the limit, planned with the tag (its share of ticket_tags): the generic
+      -- plan would read the whole table for any tag.
+      foreach rare in array tag_ids loop
+        execute 'select array(select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $1 limit $2)'
+          into rare_ids using rare, rare_tag + 1;
+        if cardinality(candidates) = 0 or cardinality(rare_ids) < cardinality(candidates) then
+          candidates := rare_ids;
+        end if;
+        exit when cardinality(candidates) = 0;
+      end loop;
+      if cardinality(candidates) <= rare_tag then
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+        base := 't.id = any ($11) and ' || base;
+      end if;
+    end if;
     execute format(
       'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
       into page_ids
       using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1,
         requester, candidates, note_tickets, tag_ids, fields;
+    perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
   end if;
   page_ids := coalesce(page_ids, '{}');
   -- One row past the page says whether there is another page in that direction.

@@ -213,9 +213,9 @@ create table public.ticket_sla (
   paused_business_seconds numeric not null default 0
 );
 -- The "Breaching soon" view (a workspace's dues in order) and the breach sweep (dues not yet seen). The view
--- orders by due time then ticket: with the ticket in the index its page is the range's first rows, whatever
--- the count; without it the planner sorted every running promise of the workspace past ~100 000 of them
--- (docs/decisions/074-create-path.md).
+-- (public.inbox) lists soonest due first, ties by ticket: with the ticket in the index its page is the range's
+-- first rows and it stops after a page, whatever the count; without it the planner sorted every running
+-- promise of the workspace (docs/decisions/074-create-path.md, docs/decisions/078-inbox-dressing-cost.md).
 create index ticket_sla_due_idx on public.ticket_sla (workspace_id, due_at, ticket_id) where due_at is not null;
 create index ticket_sla_sweep_idx on public.ticket_sla (due_at) where due_at is not null and breached_at is null;
 

@@ -366,6 +366,20 @@ describe('inbox views', () => {
       expect((await inbox('acmeAgent', { p_view: 'all', p_query: 'the' })).search_counts).toMatchObject({ all: 0 });
     });
 
+    it('counts a word common among the newest tickets exactly while it stays under 1 000', async () => {
+      // 130 of the newest tickets: common enough to be counted along the newest (50_inbox.sql), which
+      // ends short of the cap, so every match is counted through the indexes.
+      const w = word();
+      await db.sql(
+        `insert into tickets (workspace_id, requester_id, subject) select $1, $2, $3 || ' ' || g from generate_series(1, 130) g`,
+        [ACME, PEOPLE.acmeCustomer.id, w],
+      );
+      const found = await inbox('acmeAgent', { p_view: 'all', p_query: w });
+      expect(found.search_counts).toMatchObject({ all: 130, unassigned: 130, open: 130, solved: 0, capped: false });
+      const { data: id } = await save('acmeAgent', `Some ${word()}`, { view: 'all', q: w });
+      expect((await inbox('acmeAgent')).saved_views.find((v) => v.id === id)!.count).toBe(130);
+    });
+
     it('stops counting past 1 000 and says so', async () => {
       const w = word();
       await db.sql(

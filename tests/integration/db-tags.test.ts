@@ -212,6 +212,52 @@ describe('tags', () => {
     expect(Object.keys(row.data ?? {})).not.toContain('tags');
   });
 
+  it('lists a rare tag from its tickets and a common one along the view, newest first, page by page', async () => {
+    // A page of one: a tag on 200 tickets or fewer is rare (its tickets are fetched and sorted), on more
+    // the inbox walks the view probing each ticket's tags (50_inbox.sql). Same order either way.
+    const [rare, common] = [await newTag('rare'), await newTag('common')];
+    const { rows } = await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject, last_message_at)
+       select $1, $2, 'Tagged ' || g, now() - g * interval '1 minute' from generate_series(1, 201) g returning id`,
+      [ACME, PEOPLE.acmeCustomer.id],
+    );
+    const ids = rows.map((r) => r.id as string);
+    await db.sql(
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id)
+       select x, $2::uuid, $3::uuid from unnest($1::uuid[]) x union all select x, $4::uuid, $3::uuid from unnest(($1::uuid[])[1:3]) x`,
+      [ids, common, ACME, rare],
+    );
+    const tagName = async (id: string) => (await db.sql('select name from tags where id = $1', [id])).rows[0].name;
+    for (const tag of [rare, common]) {
+      const expected = (
+        await db.sql(
+          `select t.id from tickets t join ticket_tags tt on tt.ticket_id = t.id and tt.tag_id = $1
+            where t.spam_at is null and t.trashed_at is null order by t.last_message_at desc, t.id desc limit 3`,
+          [tag],
+        )
+      ).rows.map((r) => r.id);
+      const listed: string[] = [];
+      let after: { at: string; id: string } | null = null;
+      for (let page = 0; page < 3; page++) {
+        const { data, error } = await clients.acmeAgent.rpc('inbox', {
+          p_slug: 'acme',
+          p_view: 'all',
+          p_tags: [await tagName(tag)],
+          p_limit: 1,
+          ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}),
+        });
+        expect(error).toBeNull();
+        const inbox = data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
+        listed.push(...inbox.tickets.map((t) => t.id));
+        after = inbox.older;
+      }
+      expect(listed).toEqual(expected);
+    }
+    expect((await db.sql('select count(*)::int as n from ticket_tags where tag_id = $1', [common])).rows[0].n).toBe(
+      201,
+    );
+  });
+
   it('two agents creating the same new tag at once end with one tag on both tickets', async () => {
     const [t1, t2] = [await openTicket(db), await openTicket(db)];
     const tag = name('race');
