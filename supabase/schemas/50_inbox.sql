@@ -480,7 +480,7 @@ declare
   search_window integer := 40 * p_limit;
   search_cap integer := least(400 * p_limit, 20000);
   search_notes integer := 40 * p_limit;
-  rare boolean;
+  rare_words boolean;
   note_tickets uuid[] := '{}';
   pins text := '';
   match text;
@@ -606,8 +606,8 @@ begin
           || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit 1), false)' end || ')';
       -- Step 1, unless the words are rare (private.inbox_query_rare): then the window could not fill the
       -- page, and reading it (a heap fetch a ticket) cost more than the GIN look-up that follows.
-      rare := private.inbox_query_rare(q);
-      if not rare then
+      rare_words := private.inbox_query_rare(q);
+      if not rare_words then
         stmt := format(
           'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
           || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
@@ -615,7 +615,7 @@ begin
         execute stmt into page_ids
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
       end if;
-      if rare or cardinality(page_ids) <= p_limit then
+      if rare_words or cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         pins := 'bitmap';
