@@ -6,7 +6,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bulkSummary } from '../../app/lib/helpdesk/bulk.ts';
 import { dbFixture } from '../support/fixture.ts';
-import { PEOPLE, openTicket } from '../support/db.ts';
+import { ACME, PEOPLE, openTicket } from '../support/db.ts';
 
 type Role = 'acmeAdmin' | 'acmeAgent' | 'acmeCustomer' | 'globexAdmin' | 'anon';
 const ROLES: Role[] = ['acmeAdmin', 'acmeAgent', 'acmeCustomer', 'globexAdmin', 'anon'];
@@ -161,5 +161,161 @@ describe('bulk changes', () => {
     expect(single.error).toBeNull();
     const { rows } = await db.sql('select priority, assignee_id from tickets where id = $1', [ids[19]]);
     expect(rows[0]).toEqual({ priority: 'high', assignee_id: PEOPLE.acmeAdmin.id });
+  });
+  // The history, the promises and the tags' events are written once per statement
+  // (docs/decisions/073-bulk-change-per-statement.md): a batch must leave what single changes leave.
+  describe('per statement, as single changes', () => {
+    /** Tickets in these states (as the platform puts them: no history of ours), in order. */
+    const inStates = async () => {
+      const ids = (await tickets(5)).map((t) => t.id);
+      await db.sql(
+        `update tickets t set status = s.status::ticket_status, priority = s.priority::ticket_priority,
+                snoozed_until = case when s.snoozed then now() + interval '1 day' end,
+                assignee_id = case when s.status <> 'new' then $2::uuid end
+           from unnest($1::uuid[], array['new', 'open', 'pending', 'solved', 'closed'],
+                       array['normal', 'high', 'low', 'normal', 'normal'], array[false, false, true, false, false])
+                as s(id, status, priority, snoozed)
+          where t.id = s.id`,
+        [ids, PEOPLE.acmeAgent.id],
+      );
+      return ids;
+    };
+    const mark = async () => (await db.sql('select coalesce(max(id), 0)::int as id from ticket_events')).rows[0].id;
+    /** Each ticket's events since `since`, in the order written, without ids and times. */
+    const historyOf = async (ids: string[], since: number) =>
+      Promise.all(
+        ids.map(
+          async (id) =>
+            (
+              await db.sql(
+                `select actor_id, type, "from", "to" from ticket_events where ticket_id = $1 and id > $2
+                  order by created_at, id`,
+                [id, since],
+              )
+            ).rows,
+        ),
+      );
+
+    it('a batch of mixed tickets writes each ticket the events one change at a time writes', async () => {
+      const [single, bulk] = [await inStates(), await inStates()];
+      const since = await mark();
+      const changes = [
+        { action: 'assign', value: PEOPLE.acmeAgent2.id, column: { assignee_id: PEOPLE.acmeAgent2.id } },
+        { action: 'priority', value: 'urgent', column: { priority: 'urgent' } },
+        { action: 'status', value: 'solved', column: { status: 'solved' } },
+      ];
+      for (const change of changes) {
+        // One ticket at a time, as the ticket page changes it (refusals, e.g. closed→solved, change nothing).
+        for (const id of single) await clients.acmeAgent.from('tickets').update(change.column).eq('id', id);
+        const { error } = await clients.acmeAgent.rpc('bulk_update_tickets', {
+          p_ticket_ids: bulk,
+          p_action: change.action,
+          p_value: change.value,
+        });
+        expect(error).toBeNull();
+      }
+      const [one, batch] = [await historyOf(single, since), await historyOf(bulk, since)];
+      expect(batch).toEqual(one);
+      // What that is: the new ticket opened by its assignment (status first), the snoozed one woken by solving it.
+      const agent = PEOPLE.acmeAgent.id;
+      expect(batch[0]).toEqual([
+        { actor_id: agent, type: 'status', from: 'new', to: 'open' },
+        { actor_id: agent, type: 'assignee', from: null, to: PEOPLE.acmeAgent2.id },
+        { actor_id: agent, type: 'priority', from: 'normal', to: 'urgent' },
+        { actor_id: agent, type: 'status', from: 'open', to: 'solved' },
+      ]);
+      expect(batch[2]!.slice(-2).map((e) => [e.type, e.from, e.to])).toEqual([
+        ['status', 'pending', 'solved'],
+        ['unsnoozed', expect.any(String), null],
+      ]);
+      expect(batch[4]!.map((e) => e.type)).toEqual(['assignee', 'priority']);
+    });
+
+    it('one statement changing different columns of different tickets writes each its own events', async () => {
+      const ids = (await inStates()).slice(0, 3);
+      const since = await mark();
+      const { error } = await clients.acmeAgent
+        .from('tickets')
+        .update({ status: 'pending', priority: 'high' })
+        .in('id', ids);
+      expect(error).toBeNull();
+      const agent = PEOPLE.acmeAgent.id;
+      expect(await historyOf(ids, since)).toEqual([
+        [
+          { actor_id: agent, type: 'status', from: 'new', to: 'pending' },
+          { actor_id: agent, type: 'priority', from: 'normal', to: 'high' },
+        ],
+        [{ actor_id: agent, type: 'status', from: 'open', to: 'pending' }],
+        [{ actor_id: agent, type: 'priority', from: 'low', to: 'high' }],
+      ]);
+    });
+
+    it("a batch moves each ticket's promise as a single change does", async () => {
+      const admin = await db.as('acmeAdmin');
+      const targets = (p: unknown[]) => admin.rpc('save_sla_targets', { p_workspace_id: ACME, p_targets: p });
+      expect(
+        (
+          await targets([
+            { priority: 'normal', first_response_minutes: 60, resolution_minutes: 240, business_hours: false },
+            { priority: 'urgent', first_response_minutes: 10, resolution_minutes: 60, business_hours: false },
+          ])
+        ).error,
+      ).toBeNull();
+      try {
+        const [single, bulk] = [(await tickets(3)).map((t) => t.id), (await tickets(3)).map((t) => t.id)];
+        const promises = async (ids: string[]) =>
+          (
+            await db.sql(
+              `select s.target::text, round(extract(epoch from s.due_at - t.created_at) / 60) as due, s.paused_at is not null as paused
+                 from unnest($1::uuid[]) with ordinality u(id, i) join tickets t on t.id = u.id
+                 left join ticket_sla s on s.ticket_id = t.id order by u.i`,
+              [ids],
+            )
+          ).rows;
+        // Urgent (a sooner first response), then pending (the clock stops) for the first two.
+        for (const id of single) await clients.acmeAgent.from('tickets').update({ priority: 'urgent' }).eq('id', id);
+        for (const id of single.slice(0, 2))
+          await clients.acmeAgent.from('tickets').update({ status: 'pending' }).eq('id', id);
+        const call = (ids: string[], action: string, value: string) =>
+          clients.acmeAgent.rpc('bulk_update_tickets', { p_ticket_ids: ids, p_action: action, p_value: value });
+        expect((await call(bulk, 'priority', 'urgent')).data).toEqual({ updated: 3, skipped: {} });
+        expect((await call(bulk.slice(0, 2), 'status', 'pending')).data).toEqual({ updated: 2, skipped: {} });
+        expect(await promises(bulk)).toEqual(await promises(single));
+        // Pending stops the clock (no target runs); the third is due for a first response in 10 minutes.
+        expect((await promises(bulk)).map((r) => [r.target, r.due, r.paused])).toEqual([
+          [null, null, true],
+          [null, null, true],
+          ['first_response', '10', false],
+        ]);
+      } finally {
+        await targets([]);
+      }
+    });
+
+    it("a bulk tagging writes each ticket's event and moves it; deleting the tag then writes and moves none", async () => {
+      const ids = (await tickets(3)).map((t) => t.id);
+      const tag = `per-statement-${Date.now()}`;
+      const since = await mark();
+      const before = new Date();
+      const add = await clients.acmeAgent.rpc('bulk_update_tickets', { p_ticket_ids: ids, p_action: 'add_tag', p_value: tag });
+      expect(add.data).toEqual({ updated: 3, skipped: {} });
+      expect(await historyOf(ids, since)).toEqual(
+        Array(3).fill([{ actor_id: PEOPLE.acmeAgent.id, type: 'tag_added', from: null, to: tag }]),
+      );
+      const moved = async () =>
+        (await db.sql('select updated_at from tickets where id = any ($1) order by id', [ids])).rows.map((r) => r.updated_at as Date);
+      for (const at of await moved()) expect(at.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+      const tagged = await moved();
+      const afterAdd = await mark();
+      await (await db.as('acmeAdmin')).from('tags').delete().eq('name', tag).eq('workspace_id', ACME);
+      expect((await db.sql('select count(*)::int as n from ticket_tags where ticket_id = any ($1)', [ids])).rows[0].n).toBe(0);
+      expect(await historyOf(ids, afterAdd)).toEqual([[], [], []]);
+      expect(await moved()).toEqual(tagged);
+    });
+
+    it('the tickets table leaves room in its pages for changed rows (fillfactor, set by hand in the migration)', async () => {
+      const { rows } = await db.sql(`select reloptions from pg_class where oid = 'public.tickets'::regclass`);
+      expect(rows[0].reloptions).toEqual(['fillfactor=90']);
+    });
   });
 });
