@@ -209,8 +209,8 @@ const explainBatch = (on: Stack, tag: string) =>
         `explain (analyze, format json)
          update public.tickets t set ${column} = $2 where t.id = any (array(
            select x.ticket_id from public.ticket_tags x join public.tags g on g.id = x.tag_id where g.name = $1))
-           and t.${column}::text is distinct from $2`,
-        [tag, value],
+           and t.${column}::text is distinct from $3::text`,
+        [tag, value, value],
       );
       const plan = rows[0]['QUERY PLAN'][0] as {
         'Execution Time': number;
