@@ -428,6 +428,8 @@ try {
         'HOT share of ticket updates': hotShare,
         load: load(),
       });
+      // Each round as it ends too: a run stopped later still says what it measured.
+      console.log(JSON.stringify(bulkRows.at(-1)));
     }
   }
 
