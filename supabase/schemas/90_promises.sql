@@ -373,26 +373,22 @@ create trigger tickets_sla after insert on public.tickets
 -- and so does the opening of a new ticket by its assignment, as when only named columns fired this.
 create function private.sla_tickets_changed() returns trigger
 language plpgsql security definer set search_path = '' as $$
-declare
-  c record;
 begin
-  for c in
-    select n.id,
-           case when o.first_response_at is null and n.first_response_at is not null then 'first_response'
-                when n.status = 'solved' and o.status not in ('solved', 'closed') then 'resolution'
-           end::public.sla_target as met,
-           case when o.first_response_at is null then coalesce(n.first_response_at, now()) else now() end as met_at
-      from new_tickets n join old_tickets o on o.id = n.id
-     -- New and open run the same clocks: the opening of a new ticket by its assignment moves none.
-     where ((n.status <> o.status and not (private.is_open(n.status) and private.is_open(o.status)))
-            or (n.priority, n.first_response_at, n.spam_at, n.trashed_at)
-               is distinct from (o.priority, o.first_response_at, o.spam_at, o.trashed_at))
-       and (exists (select 1 from public.sla_targets g where g.workspace_id = n.workspace_id)
-            or exists (select 1 from public.ticket_sla s where s.ticket_id = n.id))
-     order by n.id
-  loop
-    perform private.sla_refresh(c.id, c.met, c.met_at);
-  end loop;
+  -- One statement, not a loop over a cursor: planned for all its rows (a hash join), not for the first.
+  perform private.sla_refresh(c.id, c.met, c.met_at)
+     from (select n.id,
+                  case when o.first_response_at is null and n.first_response_at is not null then 'first_response'
+                       when n.status = 'solved' and o.status not in ('solved', 'closed') then 'resolution'
+                  end::public.sla_target as met,
+                  case when o.first_response_at is null then coalesce(n.first_response_at, now()) else now() end as met_at
+             from new_tickets n join old_tickets o on o.id = n.id
+            -- New and open run the same clocks: the opening of a new ticket by its assignment moves none.
+            where ((n.status <> o.status and not (private.is_open(n.status) and private.is_open(o.status)))
+                   or (n.priority, n.first_response_at, n.spam_at, n.trashed_at)
+                      is distinct from (o.priority, o.first_response_at, o.spam_at, o.trashed_at))
+              and (exists (select 1 from public.sla_targets g where g.workspace_id = n.workspace_id)
+                   or exists (select 1 from public.ticket_sla s where s.ticket_id = n.id))
+            order by n.id) c;
   return null;
 end $$;
 -- (No column list with transition tables: an update of other columns finds nothing to do.)
