@@ -23,20 +23,12 @@
 // EXPLAIN ANALYZE'd and rolled back (the statement's own time and each trigger's, per-row triggers with their
 // calls). BENCH_PURGE=0 leaves the purge out. Noisy on a shared machine: read the range of the rounds.
 //   BENCH_TICKETS=100000 BENCH_BULK=10000 BENCH_ROUNDS=3 BENCH_AGENTS=4 npm run bench:triage
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { type Stack, startStack } from "@tend/supabase-local";
-import { accessToken } from "./lib/jwt.ts";
-import {
-  BASELINE,
-  median,
-  range,
-  seedBulk,
-  signIn,
-  startApp,
-  superuser,
-} from "./lib/bench.ts";
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Stack, startStack } from '@tend/supabase-local';
+import { accessToken } from './lib/jwt.ts';
+import { BASELINE, median, range, seedBulk, signIn, startApp, superuser } from './lib/bench.ts';
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 const BULK = Number(process.env.BENCH_BULK ?? 10_000);
@@ -44,41 +36,35 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 4);
 const MERGES = Number(process.env.BENCH_MERGES ?? 10);
 const PURGE = Number(process.env.BENCH_PURGE ?? 1000);
-const ACTION = process.env.BENCH_ACTION ?? "priority:high";
+const ACTION = process.env.BENCH_ACTION ?? 'priority:high';
 const QUIET_MS = Number(process.env.BENCH_QUIET_SECONDS ?? 6) * 1000;
 const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 250);
 const AGENT = {
-  id: "a0000000-0000-4000-8000-000000000002",
-  email: "agent@acme.test",
+  id: 'a0000000-0000-4000-8000-000000000002',
+  email: 'agent@acme.test',
 };
 // The other agents: their inbox pages are what the bulk change must not hold up.
-const OTHERS = ["agent2@acme.test", "admin@acme.test"];
-const OTHER_PAGES = [
-  "/w/acme",
-  "/w/acme?view=all",
-  "/w/acme?view=open",
-  "/w/acme?view=mine",
-  "/w/acme?view=pending",
-];
-const ACME = "d0000000-0000-4000-8000-000000000a01";
-const CUSTOMER = "c0000000-0000-4000-8000-000000000001";
+const OTHERS = ['agent2@acme.test', 'admin@acme.test'];
+const OTHER_PAGES = ['/w/acme', '/w/acme?view=all', '/w/acme?view=open', '/w/acme?view=mine', '/w/acme?view=pending'];
+const ACME = 'd0000000-0000-4000-8000-000000000a01';
+const CUSTOMER = 'c0000000-0000-4000-8000-000000000001';
 // Issue 27's targets.
 const BULK_TARGET_MS = 10_000;
 const P95_RATIO_TARGET = 2;
 const MERGE_TARGET_MS = 500;
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "tend-bench-triage-"));
+const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-triage-'));
 chmodSync(dir, 0o755);
 const stack = await startStack({
   port: 0,
-  dir: path.join(dir, "data"),
+  dir: path.join(dir, 'data'),
   ephemeral: true,
   log: () => undefined,
 });
 const baseStack = BASELINE
   ? await startStack({
       port: 0,
-      dir: path.join(dir, "baseline-data"),
+      dir: path.join(dir, 'baseline-data'),
       ephemeral: true,
       projectDir: BASELINE,
       log: () => undefined,
@@ -94,9 +80,7 @@ const load = () => os.loadavg()[0]!.toFixed(1);
 /** Nearest-rank percentile. */
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length
-    ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!
-    : NaN;
+  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]! : NaN;
 };
 const ms = (x: number) => x.toFixed(0);
 
@@ -121,8 +105,7 @@ function othersLoading(base: string, cookies: string[]) {
       else failures++;
       // People read what they load: a page every PACE_MS per connection at most, not back to back (which
       // would saturate the machine before the bulk change adds anything).
-      if (running && took < PACE_MS)
-        await new Promise((r) => setTimeout(r, PACE_MS - took));
+      if (running && took < PACE_MS) await new Promise((r) => setTimeout(r, PACE_MS - took));
     }
   });
   return async () => {
@@ -134,12 +117,7 @@ function othersLoading(base: string, cookies: string[]) {
 
 /** `work` while the other agents load their pages, and a quiet window of the same agents alone (first
  * or second as `withFirst` says): the work's result and time, and the pages' p95 in each window. */
-async function besideOthers<T>(
-  base: string,
-  cookies: string[],
-  withFirst: boolean,
-  work: () => Promise<T>
-) {
+async function besideOthers<T>(base: string, cookies: string[], withFirst: boolean, work: () => Promise<T>) {
   const quiet = async () => {
     const stop = othersLoading(base, cookies);
     await new Promise((r) => setTimeout(r, QUIET_MS));
@@ -178,10 +156,7 @@ async function besideOthers<T>(
 /** BULK tickets of Acme under a new tag (none in Spam, Trash or merged, none `high` yet): the tag's name. */
 const tagged = (name: string, n: number, on: Stack = stack) =>
   superuser(on, async (c) => {
-    const { rows } = await c.query(
-      `insert into tags (workspace_id, name) values ($1, $2) returning id`,
-      [ACME, name]
-    );
+    const { rows } = await c.query(`insert into tags (workspace_id, name) values ($1, $2) returning id`, [ACME, name]);
     await c.query(
       `insert into ticket_tags (ticket_id, tag_id, workspace_id)
        select t.id, $2, $1 from tickets t
@@ -189,9 +164,9 @@ const tagged = (name: string, n: number, on: Stack = stack) =>
           and t.priority <> 'high' and t.status <> 'closed'
           and not exists (select 1 from ticket_tags x join tags g on g.id = x.tag_id where x.ticket_id = t.id and g.name like 'bench-%')
         order by random() limit $3`,
-      [ACME, rows[0].id, n]
+      [ACME, rows[0].id, n],
     );
-    await c.query("analyze ticket_tags");
+    await c.query('analyze ticket_tags');
     return name;
   });
 
@@ -199,11 +174,11 @@ const tagged = (name: string, n: number, on: Stack = stack) =>
 async function rpc(token: string, name: string, body: unknown) {
   const started = performance.now();
   const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/${name}`, {
-    method: "POST",
+    method: 'POST',
     headers: {
       apikey: stack.anonKey,
       Authorization: `Bearer ${token}`,
-      "Content-Type": "application/json",
+      'Content-Type': 'application/json',
     },
     body: JSON.stringify(body),
   });
@@ -220,16 +195,14 @@ const hotUpdates = async (on: Stack) => {
   await new Promise((r) => setTimeout(r, 1500));
   const { rows } = await superuser(on, (c) =>
     c.query(
-      `select n_tup_upd::int as upd, n_tup_hot_upd::int as hot from pg_stat_all_tables where relid = 'public.tickets'::regclass`
-    )
+      `select n_tup_upd::int as upd, n_tup_hot_upd::int as hot from pg_stat_all_tables where relid = 'public.tickets'::regclass`,
+    ),
   );
   const now = rows[0] as { upd: number; hot: number };
   return {
     ...now,
     since: (earlier: { upd: number; hot: number }) =>
-      now.upd > earlier.upd
-        ? ((now.hot - earlier.hot) / (now.upd - earlier.upd)).toFixed(2)
-        : "-",
+      now.upd > earlier.upd ? ((now.hot - earlier.hot) / (now.upd - earlier.upd)).toFixed(2) : '-',
   };
 };
 
@@ -240,38 +213,38 @@ const hotUpdates = async (on: Stack) => {
  */
 const explainBatch = (on: Stack, tag: string) =>
   superuser(on, async (c) => {
-    const [action, raw] = ACTION.split(":") as [string, string];
-    const column = action === "assign" ? "assignee_id" : action;
-    const value = action === "assign" ? AGENT.id : raw;
-    await c.query("begin");
+    const [action, raw] = ACTION.split(':') as [string, string];
+    const column = action === 'assign' ? 'assignee_id' : action;
+    const value = action === 'assign' ? AGENT.id : raw;
+    await c.query('begin');
     try {
       await c.query(`select set_config('request.jwt.claims', $1, true)`, [
         JSON.stringify({
           sub: AGENT.id,
-          role: "authenticated",
+          role: 'authenticated',
           email: AGENT.email,
         }),
       ]);
-      await c.query("set local role authenticated");
+      await c.query('set local role authenticated');
       const { rows } = await c.query(
         `explain (analyze, format json)
          update public.tickets t set ${column} = $2 where t.id = any (array(
            select x.ticket_id from public.ticket_tags x join public.tags g on g.id = x.tag_id where g.name = $1))
            and t.${column}::text is distinct from $3::text`,
-        [tag, value, value]
+        [tag, value, value],
       );
-      const plan = rows[0]["QUERY PLAN"][0] as {
-        "Execution Time": number;
-        Triggers?: { "Trigger Name": string; Time: number; Calls: number }[];
+      const plan = rows[0]['QUERY PLAN'][0] as {
+        'Execution Time': number;
+        Triggers?: { 'Trigger Name': string; Time: number; Calls: number }[];
       };
       return {
-        total: plan["Execution Time"],
+        total: plan['Execution Time'],
         triggers: (plan.Triggers ?? [])
-          .map((t) => ({ name: t["Trigger Name"], ms: t.Time, calls: t.Calls }))
+          .map((t) => ({ name: t['Trigger Name'], ms: t.Time, calls: t.Calls }))
           .sort((a, b) => b.ms - a.ms),
       };
     } finally {
-      await c.query("rollback");
+      await c.query('rollback');
     }
   });
 
@@ -281,7 +254,7 @@ const mergePair = (messages: number) =>
     const { rows } = await c.query(
       `insert into tickets (workspace_id, requester_id, subject, status)
        select $1, $2, 'Merge bench ' || g, 'open' from generate_series(1, 2) g returning id`,
-      [ACME, CUSTOMER]
+      [ACME, CUSTOMER],
     );
     const [primary, secondary] = rows.map((r) => r.id as string);
     await c.query(
@@ -290,11 +263,11 @@ const mergePair = (messages: number) =>
               'Message ' || g || ': ' || repeat('Checked the order and the tracking again. ', 1 + g % 5),
               now() - interval '1 day' + g * interval '1 minute'
          from generate_series(1, $4::int) g`,
-      [secondary, CUSTOMER, AGENT.id, messages]
+      [secondary, CUSTOMER, AGENT.id, messages],
     );
     await c.query(
       `insert into messages (ticket_id, author_id, kind, body) select $1, $2, 'reply', 'First ' || g from generate_series(1, 3) g`,
-      [primary, CUSTOMER]
+      [primary, CUSTOMER],
     );
     await c.query(
       `insert into attachments (id, message_id, ticket_id, workspace_id, uploader_id, path, file_name, size, mime_type)
@@ -302,7 +275,7 @@ const mergePair = (messages: number) =>
               'a.pdf', 10, 'application/pdf'
          from (select id, ticket_id, author_id, row_number() over (order by created_at) as i from messages where ticket_id = $1) m
         where m.i % 10 = 0`,
-      [secondary, ACME]
+      [secondary, ACME],
     );
     return { primary, secondary };
   });
@@ -313,31 +286,28 @@ const trashed = (token: string) =>
     const { rows } = await c.query(
       `insert into tickets (workspace_id, requester_id, subject)
        select $1, $2, 'Purge bench ' || g from generate_series(1, $3) g returning id`,
-      [ACME, CUSTOMER, PURGE]
+      [ACME, CUSTOMER, PURGE],
     );
     const ids = rows.map((r) => r.id as string);
     await c.query(
       `insert into messages (ticket_id, author_id, kind, body)
        select t, $2, 'reply', 'Message ' || g from unnest($1::uuid[]) t, generate_series(1, 3) g`,
-      [ids, CUSTOMER]
+      [ids, CUSTOMER],
     );
     await c.query(
       `insert into attachments (id, message_id, ticket_id, workspace_id, uploader_id, path, file_name, size, mime_type)
        select gen_random_uuid(), m.id, m.ticket_id, $2::uuid, m.author_id, $2::text || '/' || m.ticket_id || '/' || m.id || '/a.pdf',
               'a.pdf', 10, 'application/pdf'
          from (select distinct on (ticket_id) id, ticket_id, author_id from messages where ticket_id = any ($1::uuid[])) m`,
-      [ids, ACME]
+      [ids, ACME],
     );
     for (let i = 0; i < ids.length; i += 1000)
-      await rpc(token, "move_tickets", {
+      await rpc(token, 'move_tickets', {
         p_ticket_ids: ids.slice(i, i + 1000),
-        p_action: "trash",
+        p_action: 'trash',
       });
-    await c.query(
-      `update tickets set trashed_at = now() - interval '31 days' where id = any ($1::uuid[])`,
-      [ids]
-    );
-    await c.query("analyze tickets");
+    await c.query(`update tickets set trashed_at = now() - interval '31 days' where id = any ($1::uuid[])`, [ids]);
+    await c.query('analyze tickets');
     return ids.length;
   });
 
@@ -350,9 +320,7 @@ async function purgeRun(instead?: string) {
   const { username } = purgeJob;
   const command = instead ?? purgeJob.command;
   const before = await superuser(stack, (c) =>
-    c.query(
-      `select count(*)::int as n from tickets where trashed_at < now() - interval '30 days'`
-    )
+    c.query(`select count(*)::int as n from tickets where trashed_at < now() - interval '30 days'`),
   );
   const batches: number[] = [];
   let watching = true;
@@ -362,10 +330,7 @@ async function purgeRun(instead?: string) {
     let since = 0;
     while (watching) {
       if (pid) {
-        const { rows } = await c.query(
-          `select xact_start::text as x from pg_stat_activity where pid = $1`,
-          [pid]
-        );
+        const { rows } = await c.query(`select xact_start::text as x from pg_stat_activity where pid = $1`, [pid]);
         const x = (rows[0]?.x as string | null) ?? null;
         if (x !== current) {
           if (current) batches.push(performance.now() - since);
@@ -378,8 +343,7 @@ async function purgeRun(instead?: string) {
     if (current) batches.push(performance.now() - since);
   });
   const took = await superuser(stack, async (c) => {
-    const own = (await c.query("select pg_backend_pid() as pid")).rows[0]
-      .pid as number;
+    const own = (await c.query('select pg_backend_pid() as pid')).rows[0].pid as number;
     await c.query(`set session authorization ${c.escapeIdentifier(username)}`);
     pid = own;
     const started = performance.now();
@@ -389,9 +353,7 @@ async function purgeRun(instead?: string) {
   watching = false;
   await watcher;
   const after = await superuser(stack, (c) =>
-    c.query(
-      `select count(*)::int as n from tickets where trashed_at < now() - interval '30 days'`
-    )
+    c.query(`select count(*)::int as n from tickets where trashed_at < now() - interval '30 days'`),
   );
   return {
     took,
@@ -407,27 +369,25 @@ try {
   for (const s of [stack, baseStack]) {
     if (!s) continue;
     await superuser(s, async (c) => {
-      await c.query("vacuum analyze");
-      await c.query("checkpoint");
+      await c.query('vacuum analyze');
+      await c.query('checkpoint');
     });
   }
   await superuser(stack, async (c) => {
     // The scheduler's purge, run by the bench instead: the job's own runs would take the tickets first.
     const job = await c.query(
-      `update cron.job set active = false where jobname = 'purge-trash' returning command, username`
+      `update cron.job set active = false where jobname = 'purge-trash' returning command, username`,
     );
     purgeJob = job.rows[0];
   });
 
   app = await startApp(dir, stack);
   const { base } = app;
-  if (BASELINE && baseStack)
-    baseline = await startApp(dir, baseStack, { projectDir: BASELINE });
+  if (BASELINE && baseStack) baseline = await startApp(dir, baseStack, { projectDir: BASELINE });
   /** The bulk agent's session and the other agents' on one app and its stack. */
   const sessions = async (server: string, on: Stack) => {
     const cookies = [];
-    for (const email of OTHERS)
-      cookies.push(await signIn(server, on.mailUrl, email));
+    for (const email of OTHERS) cookies.push(await signIn(server, on.mailUrl, email));
     return {
       bulkCookie: await signIn(server, on.mailUrl, AGENT.email),
       cookies,
@@ -440,10 +400,10 @@ try {
     session_id: crypto.randomUUID(),
   });
   // This build's server, and the baseline's (BENCH_BASELINE) on its own stack, first one then the other.
-  const servers = [{ name: "this", base, stack, bulkCookie, cookies }];
+  const servers = [{ name: 'this', base, stack, bulkCookie, cookies }];
   if (baseline && baseStack)
     servers.push({
-      name: "baseline",
+      name: 'baseline',
       base: baseline.base,
       stack: baseStack,
       ...(await sessions(baseline.base, baseStack)),
@@ -457,74 +417,60 @@ try {
 
   /** The bulk bar's POST to `server`, "All matching" the view of one tag: the page's answer and the tickets changed. */
   const bulk = async (server: (typeof servers)[number], tag: string) => {
-    const [action, value] = ACTION.split(":") as [string, string | undefined];
+    const [action, value] = ACTION.split(':') as [string, string | undefined];
     const res = await fetch(`${server.base}/w/acme?index&view=all&tag=${tag}`, {
-      method: "POST",
+      method: 'POST',
       headers: {
         cookie: server.bulkCookie,
         origin: server.base,
-        "content-type": "application/x-www-form-urlencoded",
+        'content-type': 'application/x-www-form-urlencoded',
       },
       body: new URLSearchParams({
-        intent: "bulk",
+        intent: 'bulk',
         bulk_action: ACTION,
-        all_matching: "on",
+        all_matching: 'on',
       }),
-      redirect: "manual",
+      redirect: 'manual',
     });
     const html = await res.text();
-    if (res.status !== 200)
-      throw new Error(
-        `bulk POST answered ${res.status}: ${html.slice(0, 500)}`
-      );
-    const said = /\d+ updated[^<"]*/.exec(html)?.[0] ?? "(no summary)";
-    const column = action === "assign" ? "assignee_id" : action;
-    const expected = action === "assign" ? AGENT.id : value;
+    if (res.status !== 200) throw new Error(`bulk POST answered ${res.status}: ${html.slice(0, 500)}`);
+    const said = /\d+ updated[^<"]*/.exec(html)?.[0] ?? '(no summary)';
+    const column = action === 'assign' ? 'assignee_id' : action;
+    const expected = action === 'assign' ? AGENT.id : value;
     const { rows } = await superuser(server.stack, (c) =>
       c.query(
         `select count(*)::int as n from ticket_tags x join tags g on g.id = x.tag_id join tickets t on t.id = x.ticket_id
           where g.name = $1 and t.${column}::text = $2`,
-        [tag, expected]
-      )
+        [tag, expected],
+      ),
     );
     return { said, changed: rows[0].n as number };
   };
 
   const bulkRows: Record<string, string | number>[] = [];
-  const bulkFigures = new Map<string, { took: number; ratio: number }[]>(
-    servers.map((x) => [x.name, []])
-  );
+  const bulkFigures = new Map<string, { took: number; ratio: number }[]>(servers.map((x) => [x.name, []]));
   for (let i = 0; i <= ROUNDS; i++) {
     const order = i % 2 ? [...servers].reverse() : servers;
     for (const server of order) {
       // Round 0 warms up, on a tenth of the tickets.
-      const tag = await tagged(
-        `bench-${server.name}-${i}`,
-        i === 0 ? Math.ceil(BULK / 10) : BULK,
-        server.stack
-      );
+      const tag = await tagged(`bench-${server.name}-${i}`, i === 0 ? Math.ceil(BULK / 10) : BULK, server.stack);
       const hot = await hotUpdates(server.stack);
-      const r = await besideOthers(
-        server.base,
-        server.cookies,
-        i % 2 === 1,
-        () => bulk(server, tag)
-      );
+      const r = await besideOthers(server.base, server.cookies, i % 2 === 1, () => bulk(server, tag));
       const hotShare = (await hotUpdates(server.stack)).since(hot);
       if (i === 0) continue;
       bulkFigures.get(server.name)!.push({ took: r.took, ratio: r.ratio });
       bulkRows.push({
         round: i,
         build: server.name,
-        "bulk ms": ms(r.took),
-        "tickets changed": r.result.changed,
-        "the page said": r.result.said.trim(),
-        "others p95 without ms": ms(r.p95.without),
-        "others p95 during ms": ms(r.p95.with),
-        "p95 ratio": r.ratio.toFixed(2),
-        "pages during": r.pages,
-        "failed pages": r.failures,
-        "HOT share of ticket updates": hotShare,
+        'bulk ms': ms(r.took),
+        'tickets changed': r.result.changed,
+        'the page said': r.result.said.trim(),
+        'others p95 without ms': ms(r.p95.without),
+        'others p95 during ms': ms(r.p95.with),
+        'p95 ratio': r.ratio.toFixed(2),
+        'pages during': r.pages,
+        'failed pages': r.failures,
+        'HOT share of ticket updates': hotShare,
         load: load(),
       });
       // Each round as it ends too: a run stopped later still says what it measured.
@@ -535,11 +481,7 @@ try {
   // Where one batch's change goes, on each stack: the batch's update EXPLAIN ANALYZE'd (rolled back).
   const breakdowns = [];
   for (const server of servers) {
-    const tag = await tagged(
-      `bench-explain-${server.name}`,
-      1000,
-      server.stack
-    );
+    const tag = await tagged(`bench-explain-${server.name}`, 1000, server.stack);
     breakdowns.push({
       name: server.name,
       ...(await explainBatch(server.stack, tag)),
@@ -553,26 +495,22 @@ try {
   for (let i = 0; i < 3; i++) {
     const tag = await tagged(`bench-split-${i}`, 1000);
     split.read.push(
-      await rpc(token, "inbox", {
-        p_slug: "acme",
-        p_view: "all",
+      await rpc(token, 'inbox', {
+        p_slug: 'acme',
+        p_view: 'all',
         p_tags: [tag],
         p_limit: 1000,
-      })
+      }),
     );
     const ids = await superuser(stack, (c) =>
-      c.query(
-        `select x.ticket_id as id from ticket_tags x join tags g on g.id = x.tag_id where g.name = $1`,
-        [tag]
-      )
+      c.query(`select x.ticket_id as id from ticket_tags x join tags g on g.id = x.tag_id where g.name = $1`, [tag]),
     );
     split.change.push(
-      await rpc(token, "bulk_update_tickets", {
+      await rpc(token, 'bulk_update_tickets', {
         p_ticket_ids: ids.rows.map((r) => r.id),
-        p_action: ACTION.split(":")[0],
-        p_value:
-          ACTION.split(":")[1] === "me" ? AGENT.id : ACTION.split(":")[1],
-      })
+        p_action: ACTION.split(':')[0],
+        p_value: ACTION.split(':')[1] === 'me' ? AGENT.id : ACTION.split(':')[1],
+      }),
     );
   }
   const splitLoad = load();
@@ -580,7 +518,7 @@ try {
   const merges: number[] = [];
   for (let i = 0; i <= MERGES; i++) {
     const { primary, secondary } = await mergePair(200);
-    const took = await rpc(token, "merge_tickets", {
+    const took = await rpc(token, 'merge_tickets', {
       p_ticket_id: secondary,
       p_into: primary,
     });
@@ -593,7 +531,7 @@ try {
   // docs/decisions/070-bulk-merge-purge-at-volume.md: all of them in one transaction of up to 1 000.
   const purges = [
     {
-      name: "the job, run after run",
+      name: 'the job, run after run',
       work: async () => {
         const runs = [];
         do runs.push(await purgeRun());
@@ -606,21 +544,19 @@ try {
       },
     },
     {
-      name: "one transaction of 1 000 (before)",
+      name: 'one transaction of 1 000 (before)',
       work: async () => {
         const r = await purgeRun(
           `select private.delete_tickets(array(select t.id from public.tickets t
              where t.trashed_at < now() - make_interval(days => private.trash_days())
-             order by t.trashed_at limit 1000 for update skip locked))`
+             order by t.trashed_at limit 1000 for update skip locked))`,
         );
         return { runs: 1, batches: r.batches, deleted: r.deleted };
       },
     },
   ];
   const purgeRows: Record<string, string | number>[] = [];
-  const purgeFigures = new Map<string, { batch: number; ratio: number }[]>(
-    purges.map((x) => [x.name, []])
-  );
+  const purgeFigures = new Map<string, { batch: number; ratio: number }[]>(purges.map((x) => [x.name, []]));
   for (let i = 0; PURGE > 0 && i <= ROUNDS; i++) {
     for (const purge of i % 2 ? [...purges].reverse() : purges) {
       await trashed(token);
@@ -628,23 +564,19 @@ try {
       // Whatever is still due goes now, so each round starts from nothing due.
       while ((await purgeRun()).deleted > 0);
       if (i === 0) continue;
-      purgeFigures
-        .get(purge.name)!
-        .push({ batch: Math.max(...r.result.batches), ratio: r.ratio });
+      purgeFigures.get(purge.name)!.push({ batch: Math.max(...r.result.batches), ratio: r.ratio });
       purgeRows.push({
         round: i,
         purge: purge.name,
-        "ms in all": ms(r.took),
+        'ms in all': ms(r.took),
         deleted: r.result.deleted,
         runs: r.result.runs,
         transactions: r.result.batches.length,
-        "transaction ms (median / max)": `${ms(
-          median(r.result.batches)
-        )} / ${ms(Math.max(...r.result.batches))}`,
-        "others p95 without ms": ms(r.p95.without),
-        "others p95 during ms": ms(r.p95.with),
-        "p95 ratio": r.ratio.toFixed(2),
-        "failed pages": r.failures,
+        'transaction ms (median / max)': `${ms(median(r.result.batches))} / ${ms(Math.max(...r.result.batches))}`,
+        'others p95 without ms': ms(r.p95.without),
+        'others p95 during ms': ms(r.p95.with),
+        'p95 ratio': r.ratio.toFixed(2),
+        'failed pages': r.failures,
         load: load(),
       });
     }
@@ -652,87 +584,66 @@ try {
 
   console.log(
     `\nBulk "${ACTION}" of ${BULK} tickets ("All matching" a tag's view, POST /w/acme), ${TICKETS} tickets seeded, ` +
-      `${AGENTS} other agents' connections loading inbox pages; ${ROUNDS} rounds after a warm-up`
+      `${AGENTS} other agents' connections loading inbox pages; ${ROUNDS} rounds after a warm-up`,
   );
   console.table(bulkRows);
   for (const [name, figures] of bulkFigures) {
     const tookMs = figures.map((f) => f.took);
     const ratios = figures.map((f) => f.ratio);
     console.log(
-      `${name}: median bulk ${ms(median(tookMs))} ms (rounds ${range(
-        tookMs,
-        0
-      )}; target ≤ ${BULK_TARGET_MS}${
-        median(tookMs) > BULK_TARGET_MS ? ": MISSED" : ""
+      `${name}: median bulk ${ms(median(tookMs))} ms (rounds ${range(tookMs, 0)}; target ≤ ${BULK_TARGET_MS}${
+        median(tookMs) > BULK_TARGET_MS ? ': MISSED' : ''
       }), ` +
         `others' p95 during ÷ without ${median(ratios).toFixed(
-          2
+          2,
         )} (rounds ${range(ratios)}; target ≤ ${P95_RATIO_TARGET}${
-          median(ratios) > P95_RATIO_TARGET ? ": MISSED" : ""
-        })`
+          median(ratios) > P95_RATIO_TARGET ? ': MISSED' : ''
+        })`,
     );
   }
   if (baseline) {
-    const mine = bulkFigures.get("this")!;
-    const theirs = bulkFigures.get("baseline")!;
+    const mine = bulkFigures.get('this')!;
+    const theirs = bulkFigures.get('baseline')!;
     const vs = mine.map((f, k) => f.took / theirs[k]!.took);
-    console.log(
-      `bulk time this ÷ baseline, per round: median ${median(vs).toFixed(
-        2
-      )} (rounds ${range(vs)})`
-    );
+    console.log(`bulk time this ÷ baseline, per round: median ${median(vs).toFixed(2)} (rounds ${range(vs)})`);
   }
 
   console.log(
-    `one batch's calls alone (median of 3, load ${splitLoad}): the view's page of 1 000 ${ms(
-      median(split.read)
-    )} ms ` +
-      `(${range(split.read, 0)}), the change of 1 000 ${ms(
-        median(split.change)
-      )} ms (${range(split.change, 0)})`
+    `one batch's calls alone (median of 3, load ${splitLoad}): the view's page of 1 000 ${ms(median(split.read))} ms ` +
+      `(${range(split.read, 0)}), the change of 1 000 ${ms(median(split.change))} ms (${range(split.change, 0)})`,
   );
 
   for (const b of breakdowns) {
     console.log(
-      `${
-        b.name
-      }: one batch's update of 1 000 (EXPLAIN ANALYZE, rolled back, load ${
+      `${b.name}: one batch's update of 1 000 (EXPLAIN ANALYZE, rolled back, load ${
         b.load
       }): ${ms(b.total)} ms in all, ` +
-        `the update itself ${ms(
-          b.total - b.triggers.reduce((n, t) => n + t.ms, 0)
-        )} ms; triggers:`
+        `the update itself ${ms(b.total - b.triggers.reduce((n, t) => n + t.ms, 0))} ms; triggers:`,
     );
-    console.table(
-      b.triggers.map((t) => ({ trigger: t.name, ms: ms(t.ms), calls: t.calls }))
-    );
+    console.table(b.triggers.map((t) => ({ trigger: t.name, ms: ms(t.ms), calls: t.calls })));
   }
 
   console.log(
-    `\nMerge of a 200-message ticket into another (merge_tickets through PostgREST), ${MERGES} merges, load ${mergeLoad}`
+    `\nMerge of a 200-message ticket into another (merge_tickets through PostgREST), ${MERGES} merges, load ${mergeLoad}`,
   );
   console.log(
     `median ${ms(median(merges))} ms, p95 ${ms(
-      pct(merges, 95)
+      pct(merges, 95),
     )} ms, min–max ${range(merges, 0)} ms (target ≤ ${MERGE_TARGET_MS}${
-      pct(merges, 95) > MERGE_TARGET_MS ? ": MISSED" : ""
-    })`
+      pct(merges, 95) > MERGE_TARGET_MS ? ': MISSED' : ''
+    })`,
   );
 
   console.log(
-    `\nThe Trash purge (cron.job 'purge-trash'), ${PURGE} tickets due each round (3 messages, a file's row each)`
+    `\nThe Trash purge (cron.job 'purge-trash'), ${PURGE} tickets due each round (3 messages, a file's row each)`,
   );
   console.table(purgeRows);
   for (const [name, figures] of purgeFigures) {
     const longest = figures.map((f) => f.batch);
     const ratios = figures.map((f) => f.ratio);
     console.log(
-      `${name}: median longest transaction ${ms(
-        median(longest)
-      )} ms (rounds ${range(longest, 0)}), ` +
-        `others' p95 during ÷ without ${median(ratios).toFixed(
-          2
-        )} (rounds ${range(ratios)})`
+      `${name}: median longest transaction ${ms(median(longest))} ms (rounds ${range(longest, 0)}), ` +
+        `others' p95 during ÷ without ${median(ratios).toFixed(2)} (rounds ${range(ratios)})`,
     );
   }
 } finally {
