@@ -171,12 +171,12 @@ const tagged = (name: string, n: number, on: Stack = stack) =>
   });
 
 /** An RPC through PostgREST as the agent: ms from request to the end of the answer. */
-async function rpc(token: string, name: string, body: unknown) {
+async function rpc(token: string, name: string, body: unknown, on: Stack = stack) {
   const started = performance.now();
-  const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/${name}`, {
+  const res = await fetch(`${on.apiUrl}/rest/v1/rpc/${name}`, {
     method: 'POST',
     headers: {
-      apikey: stack.anonKey,
+      apikey: on.anonKey,
       Authorization: `Bearer ${token}`,
       'Content-Type': 'application/json',
     },
@@ -381,6 +381,55 @@ try {
     purgeJob = job.rows[0];
   });
 
+  // BENCH_DB_ONLY=1: the database's part alone, no app (a machine too loaded to start one): a batch's change of
+  // 1 000 through PostgREST (bulk_update_tickets as the agent) on this stack and on the baseline's, alternating,
+  // BENCH_ROUNDS × 3 rounds, then each stack's EXPLAIN ANALYZE breakdown.
+  if (process.env.BENCH_DB_ONLY) {
+    const stacks = [{ name: 'this', on: stack }, ...(baseStack ? [{ name: 'baseline', on: baseStack }] : [])];
+    const [action, raw] = ACTION.split(':') as [string, string];
+    const times = new Map<string, number[]>(stacks.map((x) => [x.name, []]));
+    const loads: string[] = [];
+    for (let i = 0; i <= ROUNDS * 3; i++) {
+      for (const x of i % 2 ? [...stacks].reverse() : stacks) {
+        const token = await accessToken(x.on.jwtSecret, {
+          sub: AGENT.id,
+          email: AGENT.email,
+          session_id: crypto.randomUUID(),
+        });
+        const tag = await tagged(`bench-db-${x.name}-${i}`, 1000, x.on);
+        const ids = await superuser(x.on, (c) =>
+          c.query(`select x.ticket_id as id from ticket_tags x join tags g on g.id = x.tag_id where g.name = $1`, [
+            tag,
+          ]),
+        );
+        const body = {
+          p_ticket_ids: ids.rows.map((r) => r.id),
+          p_action: action,
+          p_value: raw === 'me' ? AGENT.id : raw,
+        };
+        const took = await rpc(token, 'bulk_update_tickets', body, x.on);
+        if (i > 0) times.get(x.name)!.push(took);
+      }
+      if (i > 0) loads.push(load());
+    }
+    console.log(
+      `\nA batch's change of 1 000 ("${ACTION}", bulk_update_tickets through PostgREST), ${TICKETS} tickets, loads ${loads.join(' ')}`,
+    );
+    for (const [name, xs] of times)
+      console.log(`${name}: median ${ms(median(xs))} ms (rounds ${xs.map(ms).join(', ')})`);
+    if (baseStack) {
+      const vs = times.get('this')!.map((t, k) => t / times.get('baseline')![k]!);
+      console.log(`this ÷ baseline, per round: median ${median(vs).toFixed(2)} (rounds ${range(vs)})`);
+    }
+    for (const x of stacks) {
+      const b = await explainBatch(x.on, await tagged(`bench-db-explain-${x.name}`, 1000, x.on));
+      console.log(
+        `${x.name}: one batch's update EXPLAIN ANALYZE'd, ${ms(b.total)} ms in all (load ${load()}); triggers:`,
+      );
+      console.table(b.triggers.map((t) => ({ trigger: t.name, ms: ms(t.ms), calls: t.calls })));
+    }
+    process.exit(0);
+  }
   app = await startApp(dir, stack);
   const { base } = app;
   if (BASELINE && baseStack) baseline = await startApp(dir, baseStack, { projectDir: BASELINE });
