@@ -428,8 +428,17 @@ try {
       );
       console.table(b.triggers.map((t) => ({ trigger: t.name, ms: ms(t.ms), calls: t.calls })));
     }
-    process.exit(0);
-  }
+  } else await appRounds();
+} finally {
+  await app?.stop();
+  await baseline?.stop();
+  await stack.stop();
+  await baseStack?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The bulk rounds through the app, a batch's breakdown, the merges and the purge. */
+async function appRounds() {
   app = await startApp(dir, stack);
   const { base } = app;
   if (BASELINE && baseStack) baseline = await startApp(dir, baseStack, { projectDir: BASELINE });
@@ -695,10 +704,4 @@ try {
         `others' p95 during ÷ without ${median(ratios).toFixed(2)} (rounds ${range(ratios)})`,
     );
   }
-} finally {
-  await app?.stop();
-  await baseline?.stop();
-  await stack.stop();
-  await baseStack?.stop();
-  rmSync(dir, { recursive: true, force: true });
 }
