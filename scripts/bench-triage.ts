@@ -692,6 +692,7 @@ async function appRounds() {
     })`,
   );
 
+  if (PURGE === 0) return;
   console.log(
     `\nThe Trash purge (cron.job 'purge-trash'), ${PURGE} tickets due each round (3 messages, a file's row each)`,
   );
