@@ -63,6 +63,11 @@ create table public.tickets (
   constraint tickets_snoozed_unsolved check (snoozed_until is null or private.is_backlog(status)),
   constraint tickets_requester_client_key unique (requester_id, client_key)
 );
+-- Room in each page for a changed row's next version: a change of columns no index holds (priority, a tag's
+-- updated_at) is then a HOT update, which writes none of the table's indexes (a bulk priority change of 1 000
+-- tickets: docs/decisions/073-bulk-change-per-statement.md). migra compares no storage parameters: the
+-- migration that set it says so by hand, and tests/integration/db-bulk.test.ts holds the two equal.
+alter table public.tickets set (fillfactor = 90);
 -- Inbox views, newest activity first: all, by status, by assignee, unassigned queue, search.
 create index tickets_inbox_idx on public.tickets (workspace_id, last_message_at desc, id desc);
 create index tickets_status_idx on public.tickets (workspace_id, status, last_message_at desc, id desc);
@@ -261,7 +266,10 @@ end $$;
 create trigger tickets_transition before insert or update on public.tickets
   for each row execute function private.ticket_transition();
 
--- History, written by the database so every path (app, RPC, SQL) leaves a trace.
+-- History, written by the database so every path (app, RPC, SQL) leaves a trace. A new ticket and a status
+-- change row by row: what fires after them reads that event (private.status_since, for the waiting rules of
+-- 95_rules.sql). Every other change once per statement, from its transition tables (below): a bulk change of
+-- 1 000 tickets writes its events in one insert (docs/decisions/073-bulk-change-per-statement.md).
 create function private.ticket_history() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -275,36 +283,44 @@ begin
     end if;
     return null;
   end if;
-  if new.status is distinct from old.status then
-    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'status', old.status, new.status);
-  end if;
-  if new.assignee_id is distinct from old.assignee_id then
-    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
-    values (new.id, new.workspace_id, actor, 'assignee', old.assignee_id::text, new.assignee_id::text);
-  end if;
-  if new.priority is distinct from old.priority then
-    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'priority', old.priority, new.priority);
-  end if;
-  -- Snoozed until a time (`to`), or woken (by hand, by the requester's reply, by the job: no actor).
-  if new.snoozed_until is distinct from old.snoozed_until then
-    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
-    values (new.id, new.workspace_id, actor, case when new.snoozed_until is null then 'unsnoozed' else 'snoozed' end,
-            old.snoozed_until::text, new.snoozed_until::text);
-  end if;
-  -- Spam and Trash (54_spam_trash_split.sql). The requester's own message that took it to Spam (they are
-  -- marked as spam) was Tend's doing, not theirs: no actor.
-  if (new.spam_at is null) <> (old.spam_at is null) then
-    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type)
-    values (new.id, new.workspace_id, nullif(actor, new.requester_id), case when new.spam_at is null then 'not_spam' else 'spam' end);
-  end if;
-  if (new.trashed_at is null) <> (old.trashed_at is null) then
-    insert into public.ticket_events (ticket_id, workspace_id, actor_id, type)
-    values (new.id, new.workspace_id, actor, case when new.trashed_at is null then 'restored' else 'trashed' end);
-  end if;
+  insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'status', old.status, new.status);
   return null;
 end $$;
-create trigger tickets_history after insert or update on public.tickets
+create trigger tickets_history after insert on public.tickets
   for each row execute function private.ticket_history();
+-- Named so: after it come the row triggers that read the status event (tickets_reroute, tickets_rule_waits). No
+-- column list: assigning a new ticket opens it in ticket_transition, a status the update doesn't name.
+create trigger tickets_history_status after update on public.tickets
+  for each row when (old.status is distinct from new.status) execute function private.ticket_history();
+
+-- The rest of a change, per ticket in this order, after its status event: assignee, priority, snoozed until
+-- a time (`to`) or woken (by hand, by the requester's reply, by the job: no actor), Spam and Trash
+-- (54_spam_trash_split.sql; the requester's own message that took it to Spam, they being marked as spam, was
+-- Tend's doing, not theirs: no actor).
+create function private.ticket_changes_history() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  actor uuid := auth.uid();
+begin
+  insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
+  select c.id, c.workspace_id, c.actor_id, c.type, c."from", c."to"
+    from (select n.id, n.workspace_id, e.*
+            from new_tickets n join old_tickets o on o.id = n.id
+           cross join lateral (values
+             (1, actor, 'assignee', o.assignee_id::text, n.assignee_id::text, n.assignee_id is distinct from o.assignee_id),
+             (2, actor, 'priority', o.priority::text, n.priority::text, n.priority is distinct from o.priority),
+             (3, actor, case when n.snoozed_until is null then 'unsnoozed' else 'snoozed' end, o.snoozed_until::text,
+              n.snoozed_until::text, n.snoozed_until is distinct from o.snoozed_until),
+             (4, nullif(actor, n.requester_id), case when n.spam_at is null then 'not_spam' else 'spam' end, null, null,
+              (n.spam_at is null) <> (o.spam_at is null)),
+             (5, actor, case when n.trashed_at is null then 'restored' else 'trashed' end, null, null,
+              (n.trashed_at is null) <> (o.trashed_at is null))) e(k, actor_id, type, "from", "to", changed)
+           where e.changed) c
+   order by c.id, c.k;
+  return null;
+end $$;
+create trigger tickets_history_changes after update on public.tickets
+  referencing old table as old_tickets new table as new_tickets for each statement execute function private.ticket_changes_history();
 
 -- Someone who leaves a workspace no longer holds its open work (an assignee is always a member).
 -- Before the delete, so the history names the one removing (or leaving) as a member, and after
@@ -323,7 +339,7 @@ create trigger memberships_unassign before delete on public.memberships
   for each row execute function private.unassign_departed();
 
 revoke all on function private.assign_ticket_number(), private.check_assignee(), private.ticket_transition(),
-  private.ticket_history(), private.unassign_departed() from public;
+  private.ticket_history(), private.ticket_changes_history(), private.unassign_departed() from public;
 -- The state machine runs in the API roles' own triggers (security invoker, to see who wrote), so they
 -- execute it; the private schema is not exposed, so no request calls it directly.
 revoke all on function private.check_transition(public.ticket_status, public.ticket_status, private.ticket_actor,

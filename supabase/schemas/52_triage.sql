@@ -59,25 +59,28 @@ create trigger ticket_tags_workspace before insert on public.ticket_tags
 
 -- The history says who added or removed which tag (the name it had then), and the ticket's updated_at
 -- moves, so the pages that show it (live inbox, ticket page) reload. A tag deleted or merged by an admin,
--- and a ticket being deleted, write nothing: the tag, or the ticket, is gone.
+-- and a ticket being deleted, write nothing: the tag, or the ticket, is gone. Once per statement: a bulk
+-- tagging of 1 000 tickets writes its events in one insert and moves the tickets in one update
+-- (docs/decisions/073-bulk-change-per-statement.md), each ticket's events in the order its tags came.
 create function private.ticket_tag_history() returns trigger
 language plpgsql security definer set search_path = '' as $$
-declare
-  r public.ticket_tags := case when tg_op = 'INSERT' then new else old end;
-  tag_name text := (select g.name from public.tags g where g.id = r.tag_id);
 begin
-  if tag_name is null or not exists (select 1 from public.tickets t where t.id = r.ticket_id) then
-    return null;
-  end if;
   insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to")
-  values (r.ticket_id, r.workspace_id, auth.uid(), case when tg_op = 'INSERT' then 'tag_added' else 'tag_removed' end, tag_name);
+  select r.ticket_id, r.workspace_id, auth.uid(), case when tg_op = 'INSERT' then 'tag_added' else 'tag_removed' end, g.name
+    from (select x.*, row_number() over () as i from changed_tags x) r
+    join public.tags g on g.id = r.tag_id
+   where exists (select 1 from public.tickets t where t.id = r.ticket_id)
+   order by r.i;
   -- Not when this transaction changed the ticket already (its updated_at is now(): a new ticket a rule
   -- tags, a second tag): that change reloads the pages at the same commit.
-  update public.tickets set updated_at = now() where id = r.ticket_id and updated_at <> now();
+  update public.tickets t set updated_at = now()
+   where t.id in (select x.ticket_id from changed_tags x join public.tags g on g.id = x.tag_id) and t.updated_at <> now();
   return null;
 end $$;
-create trigger ticket_tags_history after insert or delete on public.ticket_tags
-  for each row execute function private.ticket_tag_history();
+create trigger ticket_tags_history after insert on public.ticket_tags
+  referencing new table as changed_tags for each statement execute function private.ticket_tag_history();
+create trigger ticket_tags_history_removed after delete on public.ticket_tags
+  referencing old table as changed_tags for each statement execute function private.ticket_tag_history();
 
 revoke all on function private.ticket_tag_workspace(), private.ticket_tag_history() from public;
 

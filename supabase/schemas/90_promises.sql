@@ -358,27 +358,6 @@ begin
   end if;
 end $$;
 
--- A status, priority or first response moves a ticket's clocks. A new ticket's start at the end of its
--- creating transaction (private.sla_start).
-create function private.sla_ticket_changed() returns trigger
-language plpgsql security definer set search_path = '' as $$
-begin
-  -- Named in the update without a change (a message's bookkeeping sets first_response_at to itself): the
-  -- promise is as it was (docs/decisions/069-rules-cost.md).
-  if (new.status, new.priority, new.first_response_at, new.spam_at, new.trashed_at)
-     is not distinct from (old.status, old.priority, old.first_response_at, old.spam_at, old.trashed_at) then
-    return null;
-  end if;
-  perform private.sla_refresh(new.id,
-    case when old.first_response_at is null and new.first_response_at is not null then 'first_response'
-         when new.status = 'solved' and old.status not in ('solved', 'closed') then 'resolution'
-    end::public.sla_target,
-    case when old.first_response_at is null then coalesce(new.first_response_at, now()) else now() end);
-  return null;
-end $$;
-create trigger tickets_sla after update of status, priority, first_response_at, spam_at, trashed_at on public.tickets
-  for each row execute function private.sla_ticket_changed();
-
 -- A new ticket's clocks start once the transaction that created it has done its work (the deferred
 -- tickets_rules, after the rules, 95_rules.sql): a rule that sets the priority of a new ticket then costs
 -- one due time, not one for "normal" and another for its priority (docs/decisions/074-create-path.md).
@@ -392,6 +371,36 @@ begin
     perform private.sla_refresh(p_ticket_id);
   end if;
 end $$;
+
+-- A status, priority, first response, Spam or Trash moves them: once per statement, from its transition tables,
+-- so a bulk change of 1 000 tickets looks its batch up once, and only the tickets of a workspace with targets or
+-- with a clock already (the others' sla_refresh returns at once) pay a refresh
+-- (docs/decisions/073-bulk-change-per-statement.md). A change that names a column without changing it (a message's
+-- bookkeeping sets first_response_at to itself) leaves the promise as it was (docs/decisions/069-rules-cost.md),
+-- and so does the opening of a new ticket by its assignment, as when only named columns fired this.
+create function private.sla_tickets_changed() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  -- One statement, not a loop over a cursor: planned for all its rows (a hash join), not for the first.
+  perform private.sla_refresh(c.id, c.met, c.met_at)
+     from (select n.id,
+                  case when o.first_response_at is null and n.first_response_at is not null then 'first_response'
+                       when n.status = 'solved' and o.status not in ('solved', 'closed') then 'resolution'
+                  end::public.sla_target as met,
+                  case when o.first_response_at is null then coalesce(n.first_response_at, now()) else now() end as met_at
+             from new_tickets n join old_tickets o on o.id = n.id
+            -- New and open run the same clocks: the opening of a new ticket by its assignment moves none.
+            where ((n.status <> o.status and not (private.is_open(n.status) and private.is_open(o.status)))
+                   or (n.priority, n.first_response_at, n.spam_at, n.trashed_at)
+                      is distinct from (o.priority, o.first_response_at, o.spam_at, o.trashed_at))
+              and (exists (select 1 from public.sla_targets g where g.workspace_id = n.workspace_id)
+                   or exists (select 1 from public.ticket_sla s where s.ticket_id = n.id))
+            order by n.id) c;
+  return null;
+end $$;
+-- (No column list with transition tables: an update of other columns finds nothing to do.)
+create trigger tickets_sla_changed after update on public.tickets
+  referencing old table as old_tickets new table as new_tickets for each statement execute function private.sla_tickets_changed();
 
 -- A public reply: the requester's, after the first response, starts a wait for the next response;
 -- the team's ends it (and meets or misses that target). Notes never answer anyone.
@@ -512,7 +521,7 @@ select cron.schedule('sla-breaches', '* * * * *', 'select public.record_sla_brea
 
 revoke all on function private.sla_add(uuid, boolean, timestamptz, numeric[]),
   private.sla_due_of(public.tickets, public.sla_targets, public.ticket_sla, public.sla_target, numeric[]),
-  private.sla_refresh(uuid, public.sla_target, timestamptz), private.sla_ticket_changed(), private.sla_start(uuid),
+  private.sla_refresh(uuid, public.sla_target, timestamptz), private.sla_start(uuid), private.sla_tickets_changed(),
   private.sla_message_posted(),
   private.sla_refresh_workspace(uuid), private.sla_holidays_changed() from public;
 
