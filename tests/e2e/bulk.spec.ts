@@ -151,12 +151,14 @@ test('a bulk change the client leaves part-way is still made to the end, each ti
       body: new URLSearchParams({ intent: 'bulk', bulk_action: 'priority:high', all_matching: 'on' }),
       signal: left.signal,
     }).catch((error: Error) => error);
-    await waitFor('the second batch waiting on the held ticket', async () =>
-      (
-        await db.query(
-          `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%bulk_update_tickets%'`,
-        )
-      ).rowCount,
+    await waitFor(
+      'the second batch waiting on the held ticket',
+      async () =>
+        (
+          await db.query(
+            `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%bulk_update_tickets%'`,
+          )
+        ).rowCount,
     );
     // The first batch is made and committed on its own; the client leaves.
     expect(await high()).toBe(1000);
