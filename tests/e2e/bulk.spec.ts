@@ -145,20 +145,29 @@ test('a bulk change the client leaves part-way is still made to the end, each ti
       [workspace.id],
     );
     const cookie = (await admin.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    // What the server answered, should it answer before the test leaves (it must not).
+    let answered = 'nothing';
     const answer = fetch(`${baseURL}/w/${slug}?index&view=all`, {
       method: 'POST',
       headers: { cookie, origin: baseURL!, 'x-forwarded-for': clientIp },
       body: new URLSearchParams({ intent: 'bulk', bulk_action: 'priority:high', all_matching: 'on' }),
       signal: left.signal,
-    }).catch((error: Error) => error);
+    }).then(
+      async (res) => {
+        answered = `${res.status} ${(await res.text()).slice(0, 300)}`;
+        return res;
+      },
+      (error: Error) => error,
+    );
     await waitFor(
-      'the second batch waiting on the held ticket',
+      () => `the second batch waiting on the held ticket (the server answered ${answered})`,
+      // On a connection of its own: inside the holding transaction, pg_stat_activity stays as first read.
       async () =>
         (
-          await db.query(
+          await superuserSql(
             `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%bulk_update_tickets%'`,
           )
-        ).rowCount,
+        ).length,
     );
     // The first batch is made and committed on its own; the client leaves.
     expect(await high()).toBe(1000);
