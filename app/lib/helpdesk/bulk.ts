@@ -33,9 +33,9 @@ export function addBulk(a: BulkResult, b: BulkResult): BulkResult {
 
 /**
  * The most a bulk change "all matching" pauses in all (docs/decisions/080-bulk-pacing.md): after each batch it
- * waits as long as that batch took, so it keeps at most about half of one core and the other agents' pages
- * don't queue behind it, until these pauses add up to this. The request then takes at most its work plus
- * 3 s: about 7 s for 10 000 tickets at 1 M (3.4 s of work), within issue 27's 10 s.
+ * waits as long as that batch took, so it keeps about half of one core on average and the other agents' pages
+ * find a core free, until these pauses add up to this. The request then takes at most its work plus 3 s:
+ * about 7 s for 10 000 tickets at 1 M (expected ~4 s of work), within issue 27's 10 s.
  */
 export const BULK_PAUSES_MS = 3000;
 
