@@ -117,7 +117,7 @@ describe('route matching on the server', () => {
     expect(again!.at(-1)!.route).toBe(next[0]!.children.find((r) => r.id === 'routes/$'));
     expect(again!.at(-1)!.params).toEqual({ '*': 'w/acme/nowhere/9' });
     // Its params are its own: changing them changes no later match.
-    again!.at(-1)!.params['*'] = 'changed';
+    (again!.at(-1)!.params as Record<string, string>)['*'] = 'changed';
     expect(matched(next, '/w/acme/nowhere/9')?.at(-1)?.params).toEqual({ '*': 'w/acme/nowhere/9' });
     // A path nothing matches is remembered as such.
     const none = [{ id: 'only', path: 'only' }];
