@@ -349,8 +349,11 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     'max_wal_senders=20',
     '-c',
     'max_connections=200',
+    // As hosted Supabase's smallest dedicated instance (1 GB: 256 MB, with effective_cache_size 768 MB,
+    // https://gist.github.com/egor-romanov/323e2847851bbd758081511785573c08). At 64 MB a 300 000-ticket
+    // inbox read most ticket rows it walked from the kernel's cache (docs/decisions/081-inbox-call-cost.md).
     '-c',
-    'shared_buffers=64MB',
+    'shared_buffers=256MB',
     // Logical decoding reads only flushed WAL: with asynchronous commits, the WAL writer's pace is
     // realtime's latency floor (default 200 ms).
     '-c',

@@ -407,33 +407,68 @@ revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.
   timestamptz, uuid, integer, uuid, uuid[], uuid[], uuid[], jsonb) from public;
 
 -- A search's first 1 001 matches (p_match, on t) among the tickets of p_where (private.inbox_where; the
--- parameters as public.inbox binds them), as p_select (an aggregate over t) says them, when the word is
--- common: in one in eight of the workspace's newest p_window tickets or more (1 000: the search's window
--- for 25 rows, smaller for smaller pages). Such a word reaches 1 001 matches walking the workspace's
--- newest 10 × p_window tickets, in order on tickets_inbox_idx; the GIN index's
--- bitmap of it holds every match ("refund" and its prefix, a quarter of 1 M tickets: 150 ms to build,
--- docs/decisions/078-inbox-dressing-cost.md). Null for any other word (the caller counts through the
--- indexes, where a rare word costs a few pages). Both walks read a bounded number of tickets, whatever
--- the filters. Public.inbox's counts while searching and the saved views' counts start here.
+-- parameters as public.inbox binds them), as p_select (an aggregate over t) says them, when a bounded walk
+-- decides the count: past 1 000 ("1,000+"), or exactly. The GIN index's bitmap of a common word holds every
+-- match ("refund" and its prefix, a quarter of 1 M tickets: 150 ms to build,
+-- docs/decisions/078-inbox-dressing-cost.md), so two walks come first, each of at most 10 × p_window tickets
+-- (p_window 1 000: the search's window for 25 rows, smaller for smaller pages):
+--  - with tags, the rarest tag's tickets (ticket_tags_tag_idx), each tested: every one of them when the tag
+--    has no more, so the count is exact; else it decides only past 1 000. "tag:billing refund" (a tenth of
+--    the tickets and a quarter of them) reaches 1 001 within ~4 000 of billing's tickets, where the word's
+--    bitmap held 270 000 at 1 M (docs/decisions/081-inbox-call-cost.md);
+--  - a word in one in eight of the workspace's newest p_window tickets or more: its matches among the newest
+--    10 × p_window, in order on tickets_inbox_idx (it reaches 1 001 there).
+-- Null when neither decides (the caller counts through the indexes, where a rare word costs a few pages).
+-- Public.inbox's counts while searching and the saved views' counts start here.
 create function private.inbox_newest_matches(p_window integer, p_select text, p_where text, p_match text, p1 uuid, p2 uuid,
   p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb)
 returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
+  walk integer := 10 * p_window;
+  rarest uuid;
+  tagged integer;
   n integer;
   found jsonb;
 begin
-  -- In order on the workspace's index (as step 3 of the search): never a bitmap of every match.
-  perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
-  execute format('select count(*) from (select 1 from (select t.* from public.tickets t where t.workspace_id = $2'
-    || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit %s) x', p_window, p_where, p_match, p_window / 8)
-    into n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
-  if n >= p_window / 8 then
-    execute format('select %s from (select t.* from (select t.* from public.tickets t where t.workspace_id = $2'
-      || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit 1001) t', p_select, 10 * p_window, p_where, p_match)
-      into found using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
+  -- In order on an index (as step 3 of the search): never a bitmap of every match, nor a hash of a tag's rows.
+  perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
+    set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+  if p13 is not null then
+    -- Each tag's tickets counted up to the walk and one more (index only): the rarest is walked.
+    select x.id, x.n into rarest, tagged
+      from unnest(p13) x0(id),
+           lateral (select x0.id, count(*)::integer as n from (select 1 from public.ticket_tags tt where tt.tag_id = x0.id limit walk + 1) y) x
+     order by x.n limit 1;
+    -- A rare word: its bitmap is small, cheaper than a walk that may find too few.
+    if tagged <= walk or not private.inbox_query_rare(p6) then
+      -- The walked tag's own condition (private.inbox_where's) holds for every ticket walked: not probed again.
+      execute format('select %s, count(*) from (select t.* from (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $15 limit %s) x'
+        || ' join public.tickets t on t.id = x.ticket_id where %s and %s limit 1001) t', p_select, walk,
+        replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])',
+                                array_position(p13, rarest)), ''), p_match)
+        into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14, rarest;
+      if n <= 1000 and tagged > walk then
+        found := null;
+      end if;
+    end if;
   end if;
-  perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
+  if found is null then
+    execute format('select count(*) from (select 1 from (select t.* from public.tickets t where t.workspace_id = $2'
+      || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit %s) x', p_window, p_where, p_match, p_window / 8)
+      into n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
+    if n >= p_window / 8 then
+      execute format('select %s, count(*) from (select t.* from (select t.* from public.tickets t where t.workspace_id = $2'
+        || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit 1001) t', p_select, walk, p_where, p_match)
+        into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
+      -- Short of 1 001 among the newest: undecided (more may match further back).
+      if n <= 1000 then
+        found := null;
+      end if;
+    end if;
+  end if;
+  perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true),
+    set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
   return found;
 end $$;
 revoke all on function private.inbox_newest_matches(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
@@ -461,8 +496,10 @@ create function public.inbox(
 -- Its own statements keep one generic plan per connection: left to choose, Postgres planned the page's
 -- dressing (the last statement, a dozen subqueries) afresh at every call, a third of a plain view's CPU
 -- (docs/decisions/078-inbox-dressing-cost.md). The dynamic statements (execute … using) are planned with
--- their values each time, as before.
-language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+-- their values each time, as before. No parallel workers: a count that stops at 1 001 rows (a saved view's
+-- tag) was given two, whose start cost more CPU than the count (docs/decisions/081-inbox-call-cost.md).
+language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan
+  set max_parallel_workers_per_gather = 0 as $$
 declare
   me uuid := auth.uid();
   member record;
@@ -660,9 +697,9 @@ begin
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
       end if;
       -- The matches in every view (the tabs' counts while searching), with the filters but whatever the
-      -- view: the first count_cap + 1 matches, so past the cap the counts are "at least" (capped). A common
-      -- word among the newest tickets (private.inbox_newest_matches); any other, or one that didn't reach the
-      -- cap there, through the indexes (bitmap scans, as in step 2), so a rare word costs a few index pages.
+      -- view: the first count_cap + 1 matches, so past the cap the counts are "at least" (capped). A tag's
+      -- tickets or a common word among the newest tickets when they decide (private.inbox_newest_matches);
+      -- else through the indexes (bitmap scans, as in step 2), so a rare word costs a few index pages.
       count_where := private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields);
       count_match := '(t.search @@ $6 or t.id = any ($12)' || case when requester is not null then ' or t.requester_id = $10' else '' end || ')';
       count_views := (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
@@ -672,8 +709,8 @@ begin
       search_counts := private.inbox_newest_matches(least(search_window, 1000),
         format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
         count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:search_notes], tag_ids, fields);
-      -- Not capped among the newest: every match, through the indexes.
-      if not coalesce((search_counts ->> 'capped')::boolean, false) then
+      -- Undecided by the walks: every match, through the indexes.
+      if search_counts is null then
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         pins := 'bitmap';
         stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'

@@ -224,12 +224,13 @@ begin
     notes := array(select m.ticket_id from public.messages m
                     where m.workspace_id = p_workspace_id and m.kind = 'note' and to_tsvector('english'::regconfig, m.body) @@ q
                     limit 1001);
-    -- A common word: its first 1 001 among the newest tickets (private.inbox_newest_matches), not every match.
+    -- A tag's tickets or a common word among the newest tickets, when they decide the count
+    -- (private.inbox_newest_matches): not every match.
     n := (private.inbox_newest_matches(1000, 'jsonb_build_object(''n'', count(*))',
             private.inbox_where(v, status_filter is not null, priority_filter is not null, a, cardinality(tag_ids), fields),
             '(t.search @@ $6 or t.id = any ($12))', p_me, p_workspace_id, status_filter, priority_filter, assignee, q, null, notes,
             tag_ids, fields) ->> 'n')::bigint;
-    if n > 1000 then
+    if n is not null then
       return n;
     end if;
   end if;

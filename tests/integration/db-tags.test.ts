@@ -258,6 +258,78 @@ describe('tags', () => {
     );
   });
 
+  it("counts a search's matches among a tag's tickets as plain SQL does: exactly under 1 000, 1 001 and capped past it", async () => {
+    // With a page of one the inbox walks at most 400 of a tag's tickets to count a search among them
+    // (private.inbox_newest_matches, 50_inbox.sql): "small" (300 tickets) is walked whole, "big" (600) only in
+    // part, too few matching there to decide, so the indexes count the rest; "huge" (2 100, 1 400 matching)
+    // passes 1 000 whichever way it is counted.
+    const w = `w${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    const [small, big, huge] = [await newTag('small'), await newTag('big'), await newTag('huge')];
+    const { rows } = await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject, status, assignee_id)
+       select $1, $2, case when g % 3 = 0 then 'Other ' || g else 'About ' || $3 || ' ' || g end,
+              (array['new', 'open', 'pending', 'solved', 'closed']::ticket_status[])[1 + g % 5],
+              case when g % 7 = 0 then $4::uuid end
+         from generate_series(1, 2100) g returning id`,
+      [ACME, PEOPLE.acmeCustomer.id, w, PEOPLE.acmeAgent.id],
+    );
+    const ids = rows.map((r) => r.id as string);
+    await db.sql(
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id)
+       select x, $2::uuid, $5::uuid from unnest(($1::uuid[])[1:300]) x
+       union all select x, $3::uuid, $5::uuid from unnest(($1::uuid[])[301:900]) x
+       union all select x, $4::uuid, $5::uuid from unnest($1::uuid[]) x`,
+      [ids, small, big, huge, ACME],
+    );
+    // Trash and Spam are in no view's count.
+    await db.sql(`update tickets set trashed_at = now() where id = any ($1)`, [[ids[1], ids[301]]]);
+    await db.sql(`update tickets set spam_at = now() where id = any ($1)`, [[ids[4], ids[304]]]);
+    const expected = async (tag: string) =>
+      (
+        await db.sql(
+          `select count(*)::int as all,
+                  count(*) filter (where t.status in ('new', 'open') and t.snoozed_until is null)::int as open,
+                  count(*) filter (where t.status in ('new', 'open') and t.snoozed_until is null and t.assignee_id is null)::int as unassigned,
+                  count(*) filter (where t.status = 'pending' and t.snoozed_until is null)::int as pending,
+                  count(*) filter (where t.status = 'solved')::int as solved
+             from tickets t join ticket_tags tt on tt.ticket_id = t.id and tt.tag_id = $1
+            where t.subject like '%' || $2 || '%' and t.spam_at is null and t.trashed_at is null`,
+          [tag, w],
+        )
+      ).rows[0];
+    const tagName = async (id: string) => (await db.sql('select name from tags where id = $1', [id])).rows[0].name;
+    const counts = async (tag: string, limit: number) => {
+      const { data, error } = await clients.acmeAgent.rpc('inbox', {
+        p_slug: 'acme',
+        p_view: 'all',
+        // "tag:<name> <word>" as the app sends it (inbox-query.server.ts): the tag apart from the words.
+        p_query: w,
+        p_tags: [await tagName(tag)],
+        p_limit: limit,
+      });
+      expect(error).toBeNull();
+      return (data as { search_counts: Record<string, number | boolean> }).search_counts;
+    };
+    for (const tag of [small, big]) {
+      const want = await expected(tag);
+      expect(want.all).toBeGreaterThan(150);
+      expect(await counts(tag, 1)).toMatchObject({ ...want, capped: false });
+      expect(await counts(tag, 25)).toMatchObject({ ...want, capped: false });
+      const saved = await clients.acmeAgent.rpc('save_inbox_view', {
+        p_workspace_id: ACME,
+        p_name: `Tagged ${randomUUID().slice(0, 8)}`,
+        p_shared: false,
+        p_filters: { view: 'all', q: w, tag: [await tagName(tag)] },
+      });
+      const { data } = await clients.acmeAgent.rpc('inbox', { p_slug: 'acme' });
+      const views = (data as { saved_views: { id: string; count: number }[] }).saved_views;
+      expect(views.find((v) => v.id === saved.data)!.count).toBe(want.all);
+    }
+    expect((await expected(huge)).all).toBeGreaterThan(1001);
+    for (const limit of [1, 25]) expect(await counts(huge, limit)).toMatchObject({ all: 1001, capped: true });
+    await db.sql('delete from saved_views where owner_id = $1', [PEOPLE.acmeAgent.id]);
+  });
+
   it('two agents creating the same new tag at once end with one tag on both tickets', async () => {
     const [t1, t2] = [await openTicket(db), await openTicket(db)];
     const tag = name('race');
