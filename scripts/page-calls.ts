@@ -1,8 +1,8 @@
 // npm run page-calls: which requests one signed-in page makes to the gateway (docs/decisions/082-page-calls.md).
 // A production build on a fresh local stack (the seed only); an agent signs in, then each page is
 // fetched PAGE_CALLS_TIMES times in a row by one curl over one connection (a process of its own, so
-// the client's CPU is not this process's). Printed: every request the gateway saw for one fetch of the page (method, path,
-// status, bytes out), and per fetch the CPU of the app's workers, of Postgres + PostgREST, and of this
+// the client's CPU is not this process's). Printed: the requests the gateway saw per fetch of the page
+// (method, path, status), and per fetch the CPU of the app's workers, of Postgres + PostgREST, and of this
 // process (the gateway and the in-process services: Auth, storage…), beside the page's RPC alone
 // (PostgREST through the gateway, by curl, with the agent's token).
 //   PAGE_CALLS_TIMES=200 npm run page-calls
@@ -17,21 +17,13 @@ import { cpuMs, restHeadersOf, signIn, startApp } from './lib/bench.ts';
 const TIMES = Number(process.env.PAGE_CALLS_TIMES ?? 200);
 
 // Every request any server of this process answers (the gateway is the one the app talks to).
-type Seen = { method: string; url: string; status: number; bytes: number };
+type Seen = { method: string; url: string; status: number };
 let seen: Seen[] | null = null;
 const createServer = http.createServer.bind(http) as (...args: unknown[]) => http.Server;
 (http as { createServer: unknown }).createServer = (...args: unknown[]) => {
   const server = createServer(...args);
   server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    let bytes = 0;
-    const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
-    res.write = ((chunk: unknown, ...rest: unknown[]) => {
-      if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) bytes += Buffer.byteLength(chunk as string);
-      return write(chunk, ...rest);
-    }) as typeof res.write;
-    res.on('finish', () =>
-      seen?.push({ method: req.method ?? '', url: req.url ?? '', status: res.statusCode, bytes }),
-    );
+    res.on('finish', () => seen?.push({ method: req.method ?? '', url: req.url ?? '', status: res.statusCode }));
   });
   return server;
 };
@@ -61,27 +53,27 @@ try {
     return (u.user + u.system) / 1000;
   };
   const measure = async (label: string, url: string, headers: Record<string, string>) => {
-    await curl(url, headers, 50); // warm: JIT, plans, caches
+    await curl(url, headers, 50); // warm: JIT, plans, caches (each worker the connection reaches)
     seen = [];
-    await curl(url, headers);
-    const once = seen;
-    seen = null;
     const before = { app: cpuMs([app!.pid])!, db: cpuMs(stackPids)!, bench: own() };
     await curl(url, headers, TIMES);
     const after = { app: cpuMs([app!.pid])!, db: cpuMs(stackPids)!, bench: own() };
     const per = (k: 'app' | 'db' | 'bench') => ((after[k] - before[k]) / TIMES).toFixed(2);
     console.log(`\n${label}: CPU ms per fetch (${TIMES}) app ${per('app')}, db ${per('db')}, gateway ${per('bench')}`);
-    console.table(once.filter((s) => s.url !== new URL(url).pathname + new URL(url).search || once.length === 1));
+    // The gateway's requests per fetch of the page, by method and path.
+    const counts = new Map<string, number>();
+    for (const s of seen) {
+      const key = `${s.method} ${s.url.split('?')[0]} ${s.status}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    seen = null;
+    console.table([...counts].map(([request, n]) => ({ request, 'per fetch': +(n / TIMES).toFixed(3) })));
   };
   const page = { cookie };
   await measure('inbox page /w/acme', `${app.base}/w/acme`, page);
   await measure('ticket page /w/acme/tickets/3', `${app.base}/w/acme/tickets/3`, page);
   await measure('the inbox call alone', `${stack.apiUrl}/rest/v1/rpc/inbox?p_slug=acme&p_limit=25`, rest);
-  await measure(
-    'the ticket_page call alone',
-    `${stack.apiUrl}/rest/v1/rpc/ticket_page?p_slug=acme&p_number=3`,
-    rest,
-  );
+  await measure('the ticket_page call alone', `${stack.apiUrl}/rest/v1/rpc/ticket_page?p_slug=acme&p_number=3`, rest);
 } finally {
   await app?.stop();
   await stack.stop();
