@@ -803,6 +803,8 @@ begin
 
   select jsonb_build_object(
     'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
+    -- The viewer's bell and time zone setting (86_user_settings.sql), so the page needs no call of its own for them.
+    'viewer', public.viewer_state(),
     'role', my_role,
     'ticket_number', ticket_number,
     -- Automatic assignment (90_promises.sql): the workspace's mode and whether I am available.
@@ -986,6 +988,8 @@ begin
             || array(select m.user_id from public.memberships m where m.workspace_id = ws.id);
   return jsonb_build_object(
     'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
+    -- The viewer's bell and time zone setting (86_user_settings.sql), so the page needs no call of its own for them.
+    'viewer', public.viewer_state(),
     'role', member.role,
     'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role) order by m.user_id), '[]')
                   from public.memberships m where m.workspace_id = ws.id),

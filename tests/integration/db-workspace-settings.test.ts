@@ -111,6 +111,9 @@ describe('workspace settings', () => {
       const state = (await c.rpc('viewer_state')).data as { unread: number | null; time_zone: string | null };
       expect(state.time_zone, person).toBe(zone);
       expect(state.unread === null, person).toBe(person === 'acmeCustomer');
+      // The agent's inbox carries the same answer in its own call (docs/decisions/082-page-calls.md).
+      if (person === 'acmeAgent')
+        expect((await c.rpc('inbox', { p_slug: 'acme' })).data, person).toMatchObject({ viewer: state });
       // An unknown zone: bad_request, the stored one kept. Null is automatic.
       expect((await set('Mars/Olympus')).error, person).toMatchObject({ code: 'P0001', message: 'bad_request' });
       expect(await zoneOf(PEOPLE[person].id), person).toBe(zone);

@@ -86,6 +86,12 @@ describe('a customer’s new request', () => {
       ['acmeCustomer', null],
     ] as const)
       expect((await (await db.as(who)).rpc('viewer_state')).data, who).toMatchObject({ unread: count });
+    // And as the inbox and the ticket page carry it in their own call (docs/decisions/082-page-calls.md).
+    const agent = await db.as('acmeAgent');
+    expect((await agent.rpc('inbox', { p_slug: 'acme' })).data).toMatchObject({ viewer: { unread: before + 1 } });
+    expect((await agent.rpc('ticket_page', { p_slug: 'acme', p_number: t.number })).data).toMatchObject({
+      viewer: { unread: before + 1 },
+    });
     await settled();
     for (const who of [PEOPLE.acmeAdmin, PEOPLE.acmeAgent, PEOPLE.acmeAgent2])
       expect(await mails(who.email, 'Quiet by default')).toEqual([]);

@@ -7,6 +7,7 @@ import { type InboxView, isView } from './inbox-views.ts';
 import type { InboxCursor } from './inbox-cursor.ts';
 import { MAX_FILTER_TAGS, searchTags, TAG_NAME_RE, type TagColour, tagName } from './tags.ts';
 import type { Workspace } from './workspace-access.server.ts';
+import type { ViewerState } from './viewer-zone.server.ts';
 
 /** At most this many custom-field filters (`f.<field id>`) at once (private.inbox_field_filters). */
 const MAX_FIELD_FILTERS = 5;
@@ -100,6 +101,8 @@ export interface TicketTag {
 /** What public.inbox answers, in its rows' own types. */
 export interface InboxJson {
   workspace: Workspace & Pick<Tables<'workspaces'>, 'time_zone'>;
+  /** The viewer's bell and time zone setting, as public.viewer_state answers (docs/decisions/082-page-calls.md). */
+  viewer: ViewerState;
   role: Tables<'memberships'>['role'];
   /** Automatic assignment's mode, and whether I am available for it. */
   assignment: Tables<'assignment_settings'>['mode'];

@@ -31,25 +31,58 @@ export interface ViewerState {
   time_zone: string | null;
 }
 
-const states = new WeakMap<object, Promise<ViewerState>>();
+// Per request (its load context): the answer a page's own call carries (carryViewerState), and the
+// viewer_state call, made only when no page's call carries it.
+const slots = new WeakMap<object, { carried?: Promise<ViewerState | null>; asked?: Promise<ViewerState> }>();
+const slotOf = (context: object) => {
+  let slot = slots.get(context);
+  if (!slot) slots.set(context, (slot = {}));
+  return slot;
+};
 
 /**
- * The viewer's bell and time zone setting in one call per request: Remix hands every loader of a request
- * the same load context, so the root's loader (the bell) and the page's (its times) share the one answer,
- * whichever asks first (docs/decisions/075-page-cpu.md). Both are conveniences: a failed read is no
- * number on the bell and automatic times, not a failed page.
+ * The viewer's bell and time zone setting, once per request: Remix hands every loader of a request the
+ * same load context, so the root's loader (the bell) and the page's (its times) share one answer,
+ * whichever asks first (docs/decisions/075-page-cpu.md). When the page's own call carries it
+ * (carryViewerState), that answer, with no call of its own (docs/decisions/082-page-calls.md). Both are
+ * conveniences: a failed read is no number on the bell and automatic times, not a failed page.
  */
-export function viewerState(context: object, supabase: Supabase): Promise<ViewerState> {
-  let state = states.get(context);
-  if (!state) {
-    state = (async () => {
-      const { data, error } = await supabase.rpc('viewer_state');
-      if (error) log.warn('viewer state not read', { pg_code: error.code });
-      return data ? jsonPage<ViewerState>(data) : { unread: null, time_zone: null };
-    })();
-    states.set(context, state);
+export async function viewerState(context: object, supabase: Supabase): Promise<ViewerState> {
+  const slot = slotOf(context);
+  const carried = slot.carried && (await slot.carried);
+  if (carried) return carried;
+  slot.asked ??= (async () => {
+    const { data, error } = await supabase.rpc('viewer_state');
+    if (error) log.warn('viewer state not read', { pg_code: error.code });
+    return data ? jsonPage<ViewerState>(data) : NO_STATE;
+  })();
+  return slot.asked;
+}
+
+const NO_STATE: ViewerState = { unread: null, time_zone: null };
+
+/**
+ * A loader whose page call answers public.viewer_state too (its `viewer` key): `load` hands that
+ * answer to `carry`, and the root's loader, which Remix starts beside it, waits for it instead of asking
+ * (docs/decisions/082-page-calls.md). Call it before any await in the loader, so the root sees the claim.
+ * Whatever happens (a throw, a redirect, a failed call) the claim is settled: without an answer, the
+ * root asks for itself. When viewer_state was asked already, `carry` does nothing.
+ */
+export async function carryingViewerState<T>(
+  context: object,
+  load: (carry: (state: ViewerState) => void) => Promise<T>,
+): Promise<T> {
+  const slot = slotOf(context);
+  if (slot.asked || slot.carried) return load(() => undefined);
+  let settle!: (state: ViewerState | null) => void;
+  slot.carried = new Promise((resolve) => {
+    settle = resolve;
+  });
+  try {
+    return await load(settle);
+  } finally {
+    settle(null); // no-op once it has an answer
   }
-  return state;
 }
 
 /**
@@ -62,7 +95,12 @@ export async function viewerZones(
   { request, context }: { request: Request; context: object },
   supabase: Supabase | null,
 ): Promise<ZoneOf> {
-  const setting = supabase ? (await viewerState(context, supabase)).time_zone : null;
+  return zonesFor(request, supabase ? await viewerState(context, supabase) : null);
+}
+
+/** viewerZones with the viewer's state in hand (a page whose own call carries it); null: signed out or unread. */
+export function zonesFor(request: Request, state: ViewerState | null | undefined): ZoneOf {
+  const setting = state?.time_zone ?? null;
   const browser = browserTimeZone(request);
   return (workspaceZone) => chooseTimeZone(setting, browser, workspaceZone);
 }

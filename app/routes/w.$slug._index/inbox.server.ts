@@ -31,7 +31,7 @@ import { publicOrigin } from '~/lib/http/request-info.server.ts';
 import { dataWithSession, readFormData, redirectWithSession, requireSameOrigin } from '~/lib/http/responses.server.ts';
 import { ageLabel } from './age.ts';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
-import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
+import { carryingViewerState, type ViewerState, zonesFor } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
 
 /** A saved view's filters as one comparable string (its URL parameters, sorted). */
@@ -43,7 +43,11 @@ const sameAs = (f: SavedViewFilters) =>
 
 // One round trip: the workspace (404 unless I'm a member), view counts, members and the page (its rows'
 // satisfaction answers too).
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+// The call answers the viewer's bell and time zone too: the root's loader takes them from it (viewerState).
+export const loader = ({ request, params, context }: LoaderFunctionArgs) =>
+  carryingViewerState(context, (carry) => inboxPage(request, params, carry));
+
+async function inboxPage(request: Request, params: LoaderFunctionArgs['params'], carry: (state: ViewerState) => void) {
   const { user, supabase } = await requireUser(request);
   const url = new URL(request.url);
   const { view, ...filters } = inboxFilters(url.searchParams);
@@ -68,24 +72,20 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     p_before_id: before?.id,
     p_limit: INBOX_PAGE_SIZE,
   };
-  const [{ data: result, error }, zoneOf] = await Promise.all([
-    supabase.rpc(
-      'inbox',
-      Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')) as typeof args,
-      {
-        get: true,
-      },
-    ),
-    viewerZones({ request, context }, supabase),
-  ]);
+  const { data: result, error } = await supabase.rpc(
+    'inbox',
+    Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')) as typeof args,
+    { get: true },
+  );
   if (error) {
     const context = q ? 'inbox search' : 'inbox';
     if (mapDbError(error, context).code === 'not_found') await throwNotFound(request, supabase, params.slug ?? '');
     throwDbError(request, error, context);
   }
   const inbox = jsonPage<InboxJson>(result);
+  carry(inbox.viewer);
   const now = new Date();
-  const zone = zoneOf(inbox.workspace.time_zone);
+  const zone = zonesFor(request, inbox.viewer)(inbox.workspace.time_zone);
   // "#123" or "123": straight to that ticket (a number that is no ticket's is searched as text).
   if (inbox.ticket_number !== null && inbox.ticket_number !== undefined && !after && !before)
     return redirectWithSession(request, `/w/${inbox.workspace.slug}/tickets/${inbox.ticket_number}`);

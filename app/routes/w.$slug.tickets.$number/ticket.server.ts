@@ -38,12 +38,14 @@ import { ratingMarkup } from '~/lib/satisfaction/rating-markup.server.tsx';
 import { mergeCandidates } from './merge.server.ts';
 import { moreMenuMarkup, ticketNoticeMarkup } from './more-menu.server.tsx';
 import { formatDateIn } from '~/lib/helpdesk/format-date.ts';
-import { viewerZones } from '~/lib/helpdesk/viewer-zone.server.ts';
+import { carryingViewerState, type ViewerState, zonesFor } from '~/lib/helpdesk/viewer-zone.server.ts';
 import { changeLine, historyLine, type SidebarField, type TicketEvent } from './ticket-events.ts';
 
 /** What public.ticket_page answers (supabase/schemas/50_inbox.sql), in its rows' own types. */
 interface TicketPageJson {
   workspace: Workspace & Pick<Tables<'workspaces'>, 'time_zone'>;
+  /** The viewer's bell and time zone setting (public.viewer_state; docs/decisions/082-page-calls.md). */
+  viewer: ViewerState;
   members: Pick<Tables<'memberships'>, 'user_id' | 'role'>[];
   ticket: Pick<
     Tables<'tickets'>,
@@ -90,12 +92,16 @@ interface TicketPageJson {
 
 // One round trip: membership (404 for anyone else), the ticket, its thread and history, names, the
 // requester card, the canned replies' titles, my signature, the custom fields, the rating and the followers.
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+// The call answers the viewer's bell and time zone too: the root's loader takes them from it (viewerState).
+export const loader = ({ request, params, context }: LoaderFunctionArgs) =>
+  carryingViewerState(context, (carry) => ticketPage(request, params, carry));
+
+async function ticketPage(request: Request, params: LoaderFunctionArgs['params'], carry: (state: ViewerState) => void) {
   const { user, supabase } = await requireUser(request);
   const number = parseNumber(request, params.number);
   const slug = parseSlug(request, params.slug);
   const cursor = earlierCursor(request);
-  const [{ data: result, error }, merge, zoneOf] = await Promise.all([
+  const [{ data: result, error }, merge] = await Promise.all([
     supabase.rpc(
       'ticket_page',
       {
@@ -108,7 +114,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     ),
     // "Merge into…" searched (?merge=): the tickets to choose from.
     mergeCandidates(request, supabase, slug, number),
-    viewerZones({ request, context }, supabase),
   ]);
   if (error) {
     if (mapDbError(error, 'ticket page').code === 'not_found')
@@ -116,6 +121,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     throwDbError(request, error, 'ticket page');
   }
   const page = jsonPage<TicketPageJson>(result);
+  carry(page.viewer);
   const { followers } = page;
   // Merged into another ticket: its page is that one's.
   if (page.ticket.merged_into) throw redirectWithSession(request, `/w/${slug}/tickets/${page.ticket.merged_into}`);
@@ -128,7 +134,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // A requester's message may become a ticket of its own, unless it is the only one (docs/product.md#split).
   const splittable = !page.ticket.trashed_at && (thread.messages.length > 1 || !!thread.earlier);
   // Times in the viewer's time zone, said by the server (docs/product.md §2).
-  const zone = zoneOf(page.workspace.time_zone);
+  const zone = zonesFor(request, page.viewer)(page.workspace.time_zone);
   const customers = [page.ticket.requester_id, ...followers.map((f) => f.user_id)];
   const messages: ThreadMessage[] = thread.messages.map(({ body, ...m }) => ({
     ...m,
