@@ -388,8 +388,12 @@ describe('rules', () => {
       await rule({ name: 'Hand out', actions: [{ type: 'assign_auto' }] });
       const t = await openTicket(db);
       expect((await ticket(t.id)).assignee_id).toBe(AGENT);
-      expect((await events(t.id)).filter((e) => e.type === 'assignee')).toEqual([
-        { type: 'assignee', actor_id: null, from: null, to: AGENT },
+      // The rule's action did it (its line comes first), and nothing assigned it before or after.
+      expect((await events(t.id)).map((e) => [e.type, e.to])).toEqual([
+        ['created', 'new'],
+        ['rule', 'Hand out'],
+        ['status', 'open'],
+        ['assignee', AGENT],
       ]);
       expect(await turn()).toBe(AGENT);
       expect(await notices(t.id)).toEqual([{ recipient_id: AGENT, kind: 'assigned', actor_id: null }]);
