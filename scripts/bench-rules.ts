@@ -75,9 +75,15 @@ type AnyStack = typeof stack;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-/** CONNECTIONS clients creating tickets in `slug` for DURATION seconds: p50, p95 (ms) and how many. */
+/**
+ * CONNECTIONS clients creating tickets in `slug` for DURATION seconds: p50, p95 (ms), how many, and the
+ * stack's CPU (Postgres, PostgREST and the rest of its processes, from /proc) per ticket, which the
+ * machine's load moves far less than latency.
+ */
 async function round(slug: string, token: string, on: AnyStack = stack) {
   const times: number[] = [];
+  const pids = on.processes().map((x) => x.pid);
+  const cpuBefore = cpuMs(pids);
   const until = performance.now() + DURATION * 1000;
   const headers = { apikey: on.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   let k = 0;
@@ -101,8 +107,9 @@ async function round(slug: string, token: string, on: AnyStack = stack) {
       }
     }),
   );
+  const cpu = cpuMs(pids)! - cpuBefore!;
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length };
+  return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, cpu: cpu / times.length };
 }
 
 /** A rule in a workspace, as an admin writes it (the database's checks apply). */
@@ -250,7 +257,8 @@ async function createFigure() {
     console.log(
       `\nafter / before, per round: p95 ratio ${after.map((a, i) => (a / ratios[i]!).toFixed(2)).join(', ')}; ` +
         `today's p95 after / before ${rows.map((r, i) => (r.plain.p95 / beforeRows[i]!.plain.p95).toFixed(2)).join(', ')}; ` +
-        `with rules ${rows.map((r, i) => (r.rules.p95 / beforeRows[i]!.rules.p95).toFixed(2)).join(', ')}`,
+        `with rules ${rows.map((r, i) => (r.rules.p95 / beforeRows[i]!.rules.p95).toFixed(2)).join(', ')}; ` +
+        `CPU per ticket with rules ${rows.map((r, i) => (r.rules.cpu / beforeRows[i]!.rules.cpu).toFixed(2)).join(', ')}`,
     );
     console.log('\nAFTER (this checkout):');
   }
@@ -278,8 +286,16 @@ function printCreate(rows: { round: number; plain: Round; rules: Round }[], rati
       '5 rules+SLA+RR p50 ms': r.rules.p50.toFixed(1),
       '5 rules+SLA+RR p95 ms': r.rules.p95.toFixed(1),
       'p95 ratio': ratios[i]!.toFixed(2),
+      'today CPU ms/ticket': r.plain.cpu.toFixed(1),
+      'rules CPU ms/ticket': r.rules.cpu.toFixed(1),
+      'CPU ratio': (r.rules.cpu / r.plain.cpu).toFixed(2),
       tickets: r.plain.n + r.rules.n,
     })),
+  );
+  const cpuRatios = rows.map((r) => r.rules.cpu / r.plain.cpu);
+  console.log(
+    `stack CPU per ticket (10 ms ticks): today ${median(rows.map((r) => r.plain.cpu)).toFixed(1)} ms, with rules ` +
+      `${median(rows.map((r) => r.rules.cpu)).toFixed(1)} ms; ratio ${median(cpuRatios).toFixed(2)} (rounds ${range(cpuRatios)})`,
   );
   const ratio = median(ratios);
   console.log(
