@@ -168,8 +168,10 @@ end $$;
 create function private.is_new_request(t public.tickets, p_message_id uuid) returns boolean
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return t.created_at = now()
-     and p_message_id = (select m.id from public.messages m where m.ticket_id = t.id order by m.created_at, m.id limit 1);
+  if t.created_at is distinct from now() then
+    return false;
+  end if;
+  return p_message_id = (select m.id from public.messages m where m.ticket_id = t.id order by m.created_at, m.id limit 1);
 end $$;
 
 create function private.notify_members_of_message() returns trigger
@@ -201,9 +203,12 @@ begin
     return;
   end if;
   select * into t from public.tickets where id = p_ticket_id;
-  select * into m from public.messages x where x.ticket_id = p_ticket_id order by x.created_at, x.id limit 1;
-  if m.kind = 'reply' and private.is_new_request(t, m.id) then
-    perform private.notify_of_message(t, m.id, m.author_id);
+  -- The messages trigger left it here when the ticket is this transaction's (private.is_new_request).
+  if t.created_at = now() then
+    select * into m from public.messages x where x.ticket_id = p_ticket_id order by x.created_at, x.id limit 1;
+    if m.kind = 'reply' then
+      perform private.notify_of_message(t, m.id, m.author_id);
+    end if;
   end if;
 end $$;
 
