@@ -32,6 +32,8 @@ const SWEEP_TICKETS = Number(process.env.BENCH_SWEEP_TICKETS ?? 100_000);
 const TARGET_RATIO = 1.5;
 const TARGET_SWEEP_MS = 2000;
 const PROFILE = process.env.BENCH_PROFILE === '1';
+// How many functions the profile lists (the biggest by self time with rules).
+const PROFILE_TOP = Number(process.env.BENCH_PROFILE_TOP ?? 20);
 // BENCH_RULES_MATCH=0: requests no rule's conditions match, so the rules only look (the engine's own cost).
 const MATCH = process.env.BENCH_RULES_MATCH !== '0';
 /** The machine's load average (1, 5, 15 min), to print beside a figure. */
@@ -309,7 +311,7 @@ function printCreate(rows: { round: number; plain: Round; rules: Round }[], rati
 /**
  * One round per workspace with track_functions on: each database function's calls, total and self time
  * (its own statements, not the functions it calls) per ticket created, the workspace with rules beside
- * the one without, the 20 biggest by self time. The backends report their counts when idle (at most
+ * the one without, the biggest by self time (BENCH_PROFILE_TOP, 20). The backends report their counts when idle (at most
  * 10 s later), hence the wait.
  */
 async function profile(token: string) {
@@ -347,7 +349,7 @@ async function profile(token: string) {
   console.table(
     [...per.entries()]
       .sort((a, b) => (b[1].rules?.self ?? 0) - (a[1].rules?.self ?? 0))
-      .slice(0, 20)
+      .slice(0, PROFILE_TOP)
       .map(([name, f]) => ({
         function: name,
         'today calls': (f.plain?.calls ?? 0).toFixed(1),
