@@ -100,8 +100,13 @@ describe('automatic assignment', () => {
   it('with a ticket-created rule that assigns half of them, round robin hands out only the rest, evenly; each ticket assigned once', async () => {
     const { ws, admin, crew, customers } = await team('rr-rule', 4, 10);
     expect(
-      (await admin.client.rpc('save_assignment_settings', { p_workspace_id: ws, p_mode: 'round_robin', p_max_open: null }))
-        .error,
+      (
+        await admin.client.rpc('save_assignment_settings', {
+          p_workspace_id: ws,
+          p_mode: 'round_robin',
+          p_max_open: null,
+        })
+      ).error,
     ).toBeNull();
     await db.sql(
       `insert into rules (workspace_id, name, event, conditions, actions)
