@@ -28,7 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Stack, startStack } from '@tend/supabase-local';
 import { accessToken } from './lib/jwt.ts';
-import { BASELINE, median, range, seedBulk, signIn, startApp, superuser } from './lib/bench.ts';
+import { BASELINE, cpuMs, median, range, seedBulk, signIn, startApp, superuser } from './lib/bench.ts';
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 const BULK = Number(process.env.BENCH_BULK ?? 10_000);
@@ -117,19 +117,33 @@ function othersLoading(base: string, cookies: string[]) {
 
 /** `work` while the other agents load their pages, and a quiet window of the same agents alone (first
  * or second as `withFirst` says): the work's result and time, and the pages' p95 in each window. */
-async function besideOthers<T>(base: string, cookies: string[], withFirst: boolean, work: () => Promise<T>) {
-  const quiet = async () => {
-    const stop = othersLoading(base, cookies);
-    await new Promise((r) => setTimeout(r, QUIET_MS));
-    return stop();
+async function besideOthers<T>(
+  base: string,
+  cookies: string[],
+  withFirst: boolean,
+  work: () => Promise<T>,
+  cpu: () => number = () => NaN,
+) {
+  /** The cores the serving processes kept busy (their CPU ÷ the window's time) while `fn` ran. */
+  const cores = async <R>(fn: () => Promise<R>) => {
+    const [cpu0, t0] = [cpu(), performance.now()];
+    const r = await fn();
+    return { ...r, cores: (cpu() - cpu0) / (performance.now() - t0) };
   };
-  const busy = async () => {
-    const stop = othersLoading(base, cookies);
-    const started = performance.now();
-    const result = await work();
-    const took = performance.now() - started;
-    return { result, took, pages: await stop() };
-  };
+  const quiet = () =>
+    cores(async () => {
+      const stop = othersLoading(base, cookies);
+      await new Promise((r) => setTimeout(r, QUIET_MS));
+      return stop();
+    });
+  const busy = () =>
+    cores(async () => {
+      const stop = othersLoading(base, cookies);
+      const started = performance.now();
+      const result = await work();
+      const took = performance.now() - started;
+      return { result, took, pages: await stop() };
+    });
   let without: Awaited<ReturnType<typeof quiet>>;
   let during: Awaited<ReturnType<typeof busy>>;
   if (withFirst) {
@@ -150,6 +164,7 @@ async function besideOthers<T>(base: string, cookies: string[], withFirst: boole
     ratio: p95.with / p95.without,
     pages: during.pages.times.length,
     failures: during.pages.failures + without.failures,
+    cores: { with: during.cores, without: without.cores },
   };
 }
 
@@ -458,13 +473,17 @@ async function appRounds() {
     session_id: crypto.randomUUID(),
   });
   // This build's server, and the baseline's (BENCH_BASELINE) on its own stack, first one then the other.
-  const servers = [{ name: 'this', base, stack, bulkCookie, cookies }];
+  // Each server's CPU so far: its app's processes and its stack's (Postgres, PostgREST; not the gateway, which
+  // runs in this process for both).
+  const cpuOf = (pid: number, on: Stack) => () => cpuMs([pid, ...on.processes().map((x) => x.pid)]) ?? NaN;
+  const servers = [{ name: 'this', base, stack, bulkCookie, cookies, cpu: cpuOf(app.pid, stack) }];
   if (baseline && baseStack)
     servers.push({
       name: 'baseline',
       base: baseline.base,
       stack: baseStack,
       ...(await sessions(baseline.base, baseStack)),
+      cpu: cpuOf(baseline.pid, baseStack),
     });
   // Every page warm (plans, caches, the workers' JIT) before anything is timed.
   for (const server of servers) {
@@ -513,7 +532,7 @@ async function appRounds() {
       // Round 0 warms up, on a tenth of the tickets.
       const tag = await tagged(`bench-${server.name}-${i}`, i === 0 ? Math.ceil(BULK / 10) : BULK, server.stack);
       const hot = await hotUpdates(server.stack);
-      const r = await besideOthers(server.base, server.cookies, i % 2 === 1, () => bulk(server, tag));
+      const r = await besideOthers(server.base, server.cookies, i % 2 === 1, () => bulk(server, tag), server.cpu);
       const hotShare = (await hotUpdates(server.stack)).since(hot);
       if (i === 0) continue;
       bulkFigures.get(server.name)!.push({ took: r.took, ratio: r.ratio });
@@ -526,6 +545,7 @@ async function appRounds() {
         'others p95 without ms': ms(r.p95.without),
         'others p95 during ms': ms(r.p95.with),
         'p95 ratio': r.ratio.toFixed(2),
+        'cores busy without / during': `${r.cores.without.toFixed(2)} / ${r.cores.with.toFixed(2)}`,
         'pages during': r.pages,
         'failed pages': r.failures,
         'HOT share of ticket updates': hotShare,

@@ -2,8 +2,20 @@
 // (with JavaScript, shift-click selects a range and the bar counts them), assigns them in one "Apply"
 // and reads what happened; "All … matching this view" changes every ticket of the view across pages
 // (30 tickets, 25 a page), and a status the state machine refuses is skipped and said; two checked
-// tickets merge into the older after a confirmation.
-import { expect, expectNoViolations, newContext, newWorkspace, screenshots, serviceRest, test } from './fixtures.ts';
+// tickets merge into the older after a confirmation. A client that leaves in the middle of "all matching" stops
+// nothing: every batch is still made (docs/decisions/080-bulk-pacing.md).
+import pg from 'pg';
+import { waitFor } from '../../scripts/lib/wait.ts';
+import {
+  expect,
+  expectNoViolations,
+  newContext,
+  newWorkspace,
+  screenshots,
+  serviceRest,
+  superuserSql,
+  test,
+} from './fixtures.ts';
 
 for (const javaScript of [true, false]) {
   test(`an agent changes many tickets at once (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
@@ -98,3 +110,77 @@ for (const javaScript of [true, false]) {
     await expect(a.getByTestId('bulk-done')).toHaveText('1 updated');
   });
 }
+
+test('a bulk change the client leaves part-way is still made to the end, each ticket with its history', async ({
+  browser,
+  baseURL,
+  clientIp,
+}) => {
+  test.setTimeout(120_000);
+  const admin = await newContext(browser);
+  const slug = await newWorkspace(admin.page, { label: 'bulk-left' });
+  const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id,created_by`);
+  // Three batches of "all matching" (1 000, 1 000, 50).
+  await superuserSql(
+    `insert into public.tickets (workspace_id, requester_id, subject)
+     select $1, $2, 'Left part-way ' || g from generate_series(1, 2050) g`,
+    [workspace.id, workspace.created_by],
+  );
+  const high = async () =>
+    (
+      await superuserSql(
+        `select count(*)::int as n from public.tickets where workspace_id = $1 and priority = 'high'`,
+        [workspace.id],
+      )
+    )[0].n as number;
+  // A ticket of the second batch (the view's order) held by another transaction, so the run waits there.
+  const db = new pg.Client({ connectionString: process.env.E2E_DB_URL });
+  await db.connect();
+  const left = new AbortController();
+  try {
+    await db.query('begin');
+    await db.query(
+      `select id from public.tickets where id = (select id from public.tickets where workspace_id = $1
+        order by last_message_at desc, id desc offset 1500 limit 1) for update`,
+      [workspace.id],
+    );
+    const cookie = (await admin.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    // What the server answered, should it answer before the test leaves (it must not).
+    let answered = 'nothing';
+    const answer = fetch(`${baseURL}/w/${slug}?index&view=all`, {
+      method: 'POST',
+      headers: { cookie, origin: baseURL!, 'x-forwarded-for': clientIp },
+      body: new URLSearchParams({ intent: 'bulk', bulk_action: 'priority:high', all_matching: 'on' }),
+      signal: left.signal,
+    }).then(
+      async (res) => {
+        answered = `${res.status} ${(await res.text()).slice(0, 300)}`;
+        return res;
+      },
+      (error: Error) => error,
+    );
+    await waitFor(
+      () => `the second batch waiting on the held ticket (the server answered ${answered})`,
+      // On a connection of its own: inside the holding transaction, pg_stat_activity stays as first read.
+      async () =>
+        (
+          await superuserSql(
+            `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%bulk_update_tickets%'`,
+          )
+        ).length,
+    );
+    // The first batch is made and committed on its own; the client leaves.
+    expect(await high()).toBe(1000);
+    left.abort();
+    expect(await answer).toBeInstanceOf(Error);
+    await db.query('commit');
+  } finally {
+    await db.end();
+  }
+  await waitFor('every ticket changed', async () => (await high()) === 2050, 60_000);
+  const [history] = await superuserSql(
+    `select count(*)::int as n from public.ticket_events where workspace_id = $1 and type = 'priority' and "to" = 'high'`,
+    [workspace.id],
+  );
+  expect(history.n).toBe(2050);
+});

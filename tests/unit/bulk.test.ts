@@ -1,6 +1,6 @@
 // What a bulk change says it did (docs/product.md#bulk-changes), from public.bulk_update_tickets's counts.
 import { describe, expect, it } from 'vitest';
-import { addBulk, bulkSummary } from '~/lib/helpdesk/bulk.ts';
+import { addBulk, BULK_PAUSES_MS, bulkPause, bulkSummary } from '~/lib/helpdesk/bulk.ts';
 
 describe('bulk summary', () => {
   it('says what was updated and, by reason, what was skipped', () => {
@@ -22,5 +22,15 @@ describe('bulk summary', () => {
       updated: 5,
       skipped: { closed: 3, unchanged: 1 },
     });
+  });
+
+  it('pauses as long as a batch took, until the pauses add up to their most', () => {
+    expect(bulkPause(250, 0)).toBe(250);
+    expect(bulkPause(400, BULK_PAUSES_MS - 100)).toBe(100);
+    expect(bulkPause(400, BULK_PAUSES_MS)).toBe(0);
+    // A run of batches: the pauses never pass the most, so the request takes at most its work and that.
+    let paused = 0;
+    for (let i = 0; i < 40; i++) paused += bulkPause(300, paused);
+    expect(paused).toBe(BULK_PAUSES_MS);
   });
 });

@@ -93,6 +93,39 @@ describe('route matching on the server', () => {
     expect(matched(fresh, '/late')?.at(-1)?.id).toBe('routes/late');
   });
 
+  it('tries only the branch a path matched before, with each array its own route objects', () => {
+    // A path no branch but the splat matches: the first time every branch ranked above it is tried.
+    const tries = (fn: () => void) => {
+      const match = vi.spyOn(String.prototype, 'match');
+      try {
+        fn();
+        return match.mock.calls.length;
+      } finally {
+        match.mockRestore();
+      }
+    };
+    const first = routes();
+    first[0]!.children.push({ id: 'routes/tried', path: 'tried/:x' });
+    expect(tries(() => matched(first, '/w/acme/nowhere/9'))).toBeGreaterThan(5);
+    // Another request's array of the same shape (Remix builds one per document): one branch, root and splat.
+    const next = routes();
+    next[0]!.children.push({ id: 'routes/tried', path: 'tried/:x' });
+    let again: ReturnType<typeof router.matchRoutes> = null;
+    expect(tries(() => (again = router.matchRoutes(next, '/w/acme/nowhere/9')))).toBe(2);
+    expect(again![0]!.route).toBe(next[0]);
+    expect(again!.map((m) => m.route.id)).toEqual(['root', 'routes/$']);
+    expect(again!.at(-1)!.route).toBe(next[0]!.children.find((r) => r.id === 'routes/$'));
+    expect(again!.at(-1)!.params).toEqual({ '*': 'w/acme/nowhere/9' });
+    // Its params are its own: changing them changes no later match.
+    (again!.at(-1)!.params as Record<string, string>)['*'] = 'changed';
+    expect(matched(next, '/w/acme/nowhere/9')?.at(-1)?.params).toEqual({ '*': 'w/acme/nowhere/9' });
+    // A path nothing matches is remembered as such.
+    const none = [{ id: 'only', path: 'only' }];
+    expect(router.matchRoutes(none, '/other')).toBeNull();
+    expect(router.matchRoutes([{ id: 'only', path: 'only' }], '/other')).toBeNull();
+    expect(router.matchRoutes([{ id: 'only', path: 'only' }], '/only')?.[0]?.route.id).toBe('only');
+  });
+
   it('keeps case sensitivity and partial matching apart', () => {
     expect(router.matchPath({ path: '/Login', caseSensitive: true, end: true }, '/login')).toBeNull();
     expect(router.matchPath({ path: '/Login', caseSensitive: false, end: true }, '/login')).not.toBeNull();

@@ -8,7 +8,7 @@ import { InboxSchema, TagNameSchema } from '~/lib/forms/helpdesk-schemas.server.
 import { parseSubmission } from '~/lib/forms/schemas.server.ts';
 import type { PostgrestError } from '@supabase/supabase-js';
 import type { z } from 'zod';
-import { addBulk, type BulkResult, bulkSummary } from '~/lib/helpdesk/bulk.ts';
+import { addBulk, type BulkResult, bulkPause, bulkSummary } from '~/lib/helpdesk/bulk.ts';
 import {
   type InboxJson,
   inboxArgs,
@@ -281,22 +281,25 @@ async function bulkAction(
   let failure: PostgrestError | null = null;
   if (form.all_matching) {
     const args = { p_slug: slug, ...inboxArgs(inboxFilters(new URL(request.url).searchParams)), p_limit: BULK_BATCH };
-    // Started at once (an async function awaits the builder, which sends it).
-    const read = async (after: InboxJson['older']): Promise<{ data: Json; error: PostgrestError | null }> =>
-      await supabase.rpc('inbox', after ? { ...args, p_after_at: after.at, p_after_id: after.id } : args, {
-        get: true,
-      });
-    let next: ReturnType<typeof read> | null = read(null);
-    while (next) {
-      const { data, error } = await next;
+    let after: InboxJson['older'] = null;
+    let paused = 0;
+    // One batch at a time, each a page's read and then its change, and a pause as long as the two took
+    // (bulkPause): the run keeps one core at most, about half of one on average, not both, so the other
+    // agents' pages don't wait behind it (docs/decisions/080-bulk-pacing.md).
+    do {
+      const started = performance.now();
+      const { data, error } = await supabase.rpc(
+        'inbox',
+        after ? { ...args, p_after_at: after.at, p_after_id: after.id } : args,
+        { get: true },
+      );
       if (error) {
         failure = error;
         break;
       }
+      // The next page starts past this page's last ticket, so this page's change can't alter it.
       const page: InboxJson = jsonPage<InboxJson>(data);
-      // The next page is read while this one is changed: it starts past this page's last ticket, so
-      // this page's change can't alter it, and the two calls overlap instead of queueing.
-      next = page.older ? read(page.older) : null;
+      after = page.older;
       if (page.tickets.length) {
         const batch = await change(page.tickets.map((t) => t.id));
         if (batch.error || !batch.result) {
@@ -305,12 +308,24 @@ async function bulkAction(
         }
         done = addBulk(done, batch.result);
       }
-    }
+      const pause = after ? bulkPause(performance.now() - started, paused) : 0;
+      paused += pause;
+      if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
+    } while (after);
   } else {
     const batch = await change(form.ticket);
     failure = batch.error;
     if (batch.result) done = batch.result;
   }
+  // A client that left (a closed tab, a dropped connection) stops nothing: the run goes on to the end, so no
+  // change is left half made, and what it did is logged, since the page can't be told.
+  if (request.signal.aborted)
+    log.warn('bulk change finished after the client left', {
+      code: 'bulk_unseen',
+      action: form.bulk_action,
+      said: bulkSummary(done),
+      failed: failure?.message,
+    });
   if (failure) {
     const mapped = mapDbError(failure, 'bulk change');
     // What was done before the refusal stays done, and is said.

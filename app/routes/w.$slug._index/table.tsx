@@ -34,6 +34,16 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
     last.current = i;
     onSelected(all.filter((b) => b.checked).length);
   };
+  // A tag's chip links to the view narrowed to it too: one address per tag name, however many rows have it.
+  const tagHrefs = new Map<string, string>();
+  const tagHref = (name: string) => {
+    let href = tagHrefs.get(name);
+    if (href === undefined) {
+      href = inboxHref(workspace.slug, { ...keep, tag: [...new Set([...filters.tag, name])] });
+      tagHrefs.set(name, href);
+    }
+    return href;
+  };
   const order =
     listed === 'breaching'
       ? 'soonest due first'
@@ -84,7 +94,7 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                   <input type="checkbox" name="ticket" value={t.id} form="bulk" aria-label={`Select #${t.number}`} />
                 </td>
                 <td className="hd-cell-subject">
-                  <span className="hd-num">#{t.number}</span>{' '}
+                  <span className="hd-num">{`#${t.number}`}</span>{' '}
                   {/* Written by customers: isolated, so a right-to-left mark or override stays inside (dir). */}
                   <a href={`/w/${workspace.slug}/tickets/${t.number}`} dir="auto">
                     {t.subject}
@@ -100,15 +110,7 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                     <ul className="hd-tags" aria-label="Tags">
                       {t.tags.map((tag) => (
                         <li key={tag.id}>
-                          {/* The view narrowed to this tag too. */}
-                          <TagChip
-                            name={tag.name}
-                            colour={tag.colour}
-                            href={inboxHref(workspace.slug, {
-                              ...keep,
-                              tag: [...new Set([...filters.tag, tag.name])],
-                            })}
-                          />
+                          <TagChip name={tag.name} colour={tag.colour} href={tagHref(tag.name)} />
                         </li>
                       ))}
                     </ul>
@@ -127,7 +129,7 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                 <td className="hd-cell-status">
                   <StatusBadge status={t.status} />
                   {t.rated ? (
-                    <span className={`small cs-rated cs-rated--${t.rated.rating}`}> rated {t.rated.label}</span>
+                    <span className={`small cs-rated cs-rated--${t.rated.rating}`}>{` rated ${t.rated.label}`}</span>
                   ) : null}
                   {t.priority === 'normal' ? null : (
                     <>
@@ -141,7 +143,7 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                   <time dateTime={t.last_message_at} title={t.when}>
                     {t.age}
                   </time>
-                  {t.snoozed ? <span className="muted"> · snoozed until {t.snoozed}</span> : null}
+                  {t.snoozed ? <span className="muted">{` · snoozed until ${t.snoozed}`}</span> : null}
                 </td>
               </tr>
             ))}
