@@ -32,6 +32,8 @@ const SWEEP_TICKETS = Number(process.env.BENCH_SWEEP_TICKETS ?? 100_000);
 const TARGET_RATIO = 1.5;
 const TARGET_SWEEP_MS = 2000;
 const PROFILE = process.env.BENCH_PROFILE === '1';
+// How many functions the profile lists (the biggest by self time with rules).
+const PROFILE_TOP = Number(process.env.BENCH_PROFILE_TOP ?? 20);
 // BENCH_RULES_MATCH=0: requests no rule's conditions match, so the rules only look (the engine's own cost).
 const MATCH = process.env.BENCH_RULES_MATCH !== '0';
 /** The machine's load average (1, 5, 15 min), to print beside a figure. */
@@ -75,9 +77,15 @@ type AnyStack = typeof stack;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-/** CONNECTIONS clients creating tickets in `slug` for DURATION seconds: p50, p95 (ms) and how many. */
+/**
+ * CONNECTIONS clients creating tickets in `slug` for DURATION seconds: p50, p95 (ms), how many, and the
+ * stack's CPU (Postgres, PostgREST and the rest of its processes, from /proc) per ticket, which the
+ * machine's load moves far less than latency.
+ */
 async function round(slug: string, token: string, on: AnyStack = stack) {
   const times: number[] = [];
+  const pids = on.processes().map((x) => x.pid);
+  const cpuBefore = cpuMs(pids);
   const until = performance.now() + DURATION * 1000;
   const headers = { apikey: on.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   let k = 0;
@@ -101,8 +109,9 @@ async function round(slug: string, token: string, on: AnyStack = stack) {
       }
     }),
   );
+  const cpu = cpuMs(pids)! - cpuBefore!;
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length };
+  return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, cpu: cpu / times.length };
 }
 
 /** A rule in a workspace, as an admin writes it (the database's checks apply). */
@@ -250,7 +259,8 @@ async function createFigure() {
     console.log(
       `\nafter / before, per round: p95 ratio ${after.map((a, i) => (a / ratios[i]!).toFixed(2)).join(', ')}; ` +
         `today's p95 after / before ${rows.map((r, i) => (r.plain.p95 / beforeRows[i]!.plain.p95).toFixed(2)).join(', ')}; ` +
-        `with rules ${rows.map((r, i) => (r.rules.p95 / beforeRows[i]!.rules.p95).toFixed(2)).join(', ')}`,
+        `with rules ${rows.map((r, i) => (r.rules.p95 / beforeRows[i]!.rules.p95).toFixed(2)).join(', ')}; ` +
+        `CPU per ticket with rules ${rows.map((r, i) => (r.rules.cpu / beforeRows[i]!.rules.cpu).toFixed(2)).join(', ')}`,
     );
     console.log('\nAFTER (this checkout):');
   }
@@ -278,8 +288,16 @@ function printCreate(rows: { round: number; plain: Round; rules: Round }[], rati
       '5 rules+SLA+RR p50 ms': r.rules.p50.toFixed(1),
       '5 rules+SLA+RR p95 ms': r.rules.p95.toFixed(1),
       'p95 ratio': ratios[i]!.toFixed(2),
+      'today CPU ms/ticket': r.plain.cpu.toFixed(1),
+      'rules CPU ms/ticket': r.rules.cpu.toFixed(1),
+      'CPU ratio': (r.rules.cpu / r.plain.cpu).toFixed(2),
       tickets: r.plain.n + r.rules.n,
     })),
+  );
+  const cpuRatios = rows.map((r) => r.rules.cpu / r.plain.cpu);
+  console.log(
+    `stack CPU per ticket (10 ms ticks): today ${median(rows.map((r) => r.plain.cpu)).toFixed(1)} ms, with rules ` +
+      `${median(rows.map((r) => r.rules.cpu)).toFixed(1)} ms; ratio ${median(cpuRatios).toFixed(2)} (rounds ${range(cpuRatios)})`,
   );
   const ratio = median(ratios);
   console.log(
@@ -293,7 +311,7 @@ function printCreate(rows: { round: number; plain: Round; rules: Round }[], rati
 /**
  * One round per workspace with track_functions on: each database function's calls, total and self time
  * (its own statements, not the functions it calls) per ticket created, the workspace with rules beside
- * the one without, the 20 biggest by self time. The backends report their counts when idle (at most
+ * the one without, the biggest by self time (BENCH_PROFILE_TOP, 20). The backends report their counts when idle (at most
  * 10 s later), hence the wait.
  */
 async function profile(token: string) {
@@ -331,7 +349,7 @@ async function profile(token: string) {
   console.table(
     [...per.entries()]
       .sort((a, b) => (b[1].rules?.self ?? 0) - (a[1].rules?.self ?? 0))
-      .slice(0, 20)
+      .slice(0, PROFILE_TOP)
       .map(([name, f]) => ({
         function: name,
         'today calls': (f.plain?.calls ?? 0).toFixed(1),

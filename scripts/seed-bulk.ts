@@ -140,9 +140,9 @@ async function main() {
   //    and messages_bookkeeping build it); triggers that do nothing for a direct database session
   //    (messages_status, messages_notify, and the notifications': tickets_notify_assignee,
   //    messages_notify_members, messages_mention, which return at once without a role: queued per row
-  //    they still cost a call each, 3.3 million at 1 M) are off too, and so are the promises' (tickets_route,
-  //    messages_sla: bulk tickets carry no SLA due time and are not auto-assigned,
-  //    supabase/schemas/90_promises.sql), and the rules' (supabase/schemas/95_rules.sql); the
+  //    they still cost a call each, 3.3 million at 1 M) are off too, and so are the promises' (messages_sla:
+  //    bulk tickets carry no SLA due time, supabase/schemas/90_promises.sql), and the rules' (tickets_rules, which
+  //    also assigns a new ticket automatically: bulk tickets are not; supabase/schemas/95_rules.sql); the
   //    statement-level tallies stay on;
   //  - foreign keys are dropped and added back at the end, which checks every row in one join per key
   //    instead of one look-up per row (two thirds of the time at 1 M).
@@ -160,7 +160,6 @@ async function main() {
     'public.tickets:tickets_notify_assignee',
     'public.messages:messages_notify_members',
     'public.messages:messages_mention',
-    'public.tickets:tickets_route',
     'public.messages:messages_sla',
     // Rules (95_rules.sql): a direct session runs none, and bulk tickets are watched by no waiting rule.
     'public.tickets:tickets_rules',

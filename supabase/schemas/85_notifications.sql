@@ -119,10 +119,10 @@ begin
     return null;
   end if;
   -- now() is the transaction's start: rows made by this transaction share it. A rule's call (95_rules.sql)
-  -- is an admin's standing order: it is heard even after another notice of the same change.
+  -- is an admin's standing order: it is heard besides any other notice of the same change, before or after it.
   if p_ticket_id is not null and p_kind <> 'rule' and exists (
     select 1 from public.notifications
-     where recipient_id = p_recipient_id and ticket_id = p_ticket_id and created_at = now()
+     where recipient_id = p_recipient_id and ticket_id = p_ticket_id and created_at = now() and kind <> 'rule'
   ) then
     return null;
   end if;
@@ -143,32 +143,74 @@ end $$;
 -- assignee hears of it, or, while nobody has the ticket, every member. The team's own replies tell no
 -- member anything (the customer's email is notify's, 80_email.sql). A direct database session (seed,
 -- imports) tells no one.
+create function private.notify_of_message(t public.tickets, p_message_id uuid, p_author_id uuid) returns void
+language plpgsql security definer set search_path = '' as $$
+declare
+  member uuid;
+begin
+  -- A follower's message is a customer's too (54_followers.sql).
+  if auth.role() is null or p_author_id is distinct from t.requester_id
+     and not exists (select 1 from public.ticket_followers f where f.ticket_id = t.id and f.user_id = p_author_id) then
+    return;
+  end if;
+  if t.assignee_id is not null then
+    perform private.notify_member(t.workspace_id, t.assignee_id, 'customer_reply', t.id, p_message_id, p_author_id);
+  else
+    for member in select user_id from public.memberships where workspace_id = t.workspace_id loop
+      perform private.notify_member(t.workspace_id, member, 'new_request', t.id, p_message_id, p_author_id);
+    end loop;
+  end if;
+end $$;
+
+-- Whether a message is the request of a ticket this transaction created: that one is told at the end of the
+-- transaction, after the ticket's rules and automatic assignment (private.notify_request), so only whoever
+-- has it then hears of it, once (docs/decisions/085-rules-before-assignment.md).
+create function private.is_new_request(t public.tickets, p_message_id uuid) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if t.created_at is distinct from now() then
+    return false;
+  end if;
+  return p_message_id = (select m.id from public.messages m where m.ticket_id = t.id order by m.created_at, m.id limit 1);
+end $$;
+
 create function private.notify_members_of_message() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   t public.tickets;
-  member uuid;
 begin
   if auth.role() is null then
     return null;
   end if;
   select * into t from public.tickets where id = new.ticket_id;
-  -- A follower's message is a customer's too (54_followers.sql).
-  if new.author_id <> t.requester_id
-     and not exists (select 1 from public.ticket_followers f where f.ticket_id = t.id and f.user_id = new.author_id) then
-    return null;
-  end if;
-  if t.assignee_id is not null then
-    perform private.notify_member(t.workspace_id, t.assignee_id, 'customer_reply', t.id, new.id, new.author_id);
-  else
-    for member in select user_id from public.memberships where workspace_id = t.workspace_id loop
-      perform private.notify_member(t.workspace_id, member, 'new_request', t.id, new.id, new.author_id);
-    end loop;
+  if not private.is_new_request(t, new.id) then
+    perform private.notify_of_message(t, new.id, new.author_id);
   end if;
   return null;
 end $$;
 create trigger messages_notify_members after insert on public.messages
   for each row when (new.kind = 'reply') execute function private.notify_members_of_message();
+
+-- A new ticket's request, told at the end of its creating transaction (95_rules.sql, after the rules and
+-- automatic assignment): its assignee hears of it, or, while nobody has it, every member.
+create function private.notify_request(p_ticket_id uuid) returns void
+language plpgsql security definer set search_path = '' as $$
+declare
+  t public.tickets;
+  m public.messages;
+begin
+  if auth.role() is null then
+    return;
+  end if;
+  select * into t from public.tickets where id = p_ticket_id;
+  -- The messages trigger left it here when the ticket is this transaction's (private.is_new_request).
+  if t.created_at = now() then
+    select * into m from public.messages x where x.ticket_id = p_ticket_id order by x.created_at, x.id limit 1;
+    if m.kind = 'reply' then
+      perform private.notify_of_message(t, m.id, m.author_id);
+    end if;
+  end if;
+end $$;
 
 -- A ticket given to someone: they hear of it, unless they took it themselves.
 create function private.notify_assignee() returns trigger
@@ -212,7 +254,8 @@ create trigger notification_settings_changed before insert or update on public.n
 revoke all on function private.notification_kinds(), private.notification_builtin(text),
   private.notification_setting(uuid, uuid, text),
   private.notify_member(uuid, uuid, text, uuid, uuid, uuid),
-  private.notify_members_of_message(), private.notify_assignee(), private.notification_read(),
+  private.notify_of_message(public.tickets, uuid, uuid), private.is_new_request(public.tickets, uuid),
+  private.notify_members_of_message(), private.notify_request(uuid), private.notify_assignee(), private.notification_read(),
   private.notification_setting_changed() from public;
 
 -- ---------------------------------------------------------------------------------------------

@@ -619,13 +619,16 @@ create table public.member_availability (
 );
 
 -- The assignment change just recorded in the ticket's history was Tend's, not the person whose
--- request it ran in (a requester's create_ticket, say): it names no one ("Tend assigned it to …").
+-- request it ran in (a requester's create_ticket, say): it names no one ("Tend assigned it to …"), nor
+-- does the notice it sent the assignee in this transaction (docs/decisions/085-rules-before-assignment.md).
 -- plpgsql, so its plan is kept (docs/decisions/040-business-time-and-sla.md).
 create function private.by_tend(p_ticket_id uuid) returns void
 language plpgsql security definer set search_path = '' as $$
 begin
   update public.ticket_events set actor_id = null
    where id = (select max(e.id) from public.ticket_events e where e.ticket_id = p_ticket_id and e.type = 'assignee');
+  update public.notifications set actor_id = null
+   where ticket_id = p_ticket_id and kind = 'assigned' and created_at = now() and actor_id is not null;
 end $$;
 
 -- Gives the ticket to the next member by the workspace's mode; the member, or null (off, nobody
@@ -683,28 +686,38 @@ begin
   return n;
 end $$;
 
--- A new ticket, or one reopened while unassigned or held by someone away.
+-- A new ticket that nobody has once its ticket-created rules ran: called at the end of its creating
+-- transaction by private.rules_on_ticket_created (95_rules.sql), after the rules, so a ticket a rule
+-- assigns is never first given to someone else (no notice, no email, round robin's turn unmoved;
+-- docs/decisions/085-rules-before-assignment.md). Every session, as tickets_route at the insert did.
+create function private.assign_new(p_ticket_id uuid) returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  if exists (select 1 from public.tickets t join public.assignment_settings c on c.workspace_id = t.workspace_id
+              where t.id = p_ticket_id and t.assignee_id is null and c.mode <> 'off') then
+    perform private.auto_assign(p_ticket_id);
+  end if;
+end $$;
+
+-- A ticket reopened while unassigned or held by someone away.
 create function private.assign_on_arrival() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if coalesce((select c.mode from public.assignment_settings c where c.workspace_id = new.workspace_id), 'off') = 'off' then
     return null;
   end if;
-  if tg_op = 'UPDATE' and new.assignee_id is not null
+  if new.assignee_id is not null
      and coalesce((select a.available from public.member_availability a
                     where a.workspace_id = new.workspace_id and a.user_id = new.assignee_id), true) then
     return null;
   end if;
-  if tg_op = 'UPDATE' and new.assignee_id is not null then
+  if new.assignee_id is not null then
     update public.tickets set assignee_id = null where id = new.id;
     perform private.by_tend(new.id);
   end if;
   perform private.auto_assign(new.id);
   return null;
 end $$;
--- Named to fire after tickets_history (triggers fire in name order): "opened" comes before "assigned".
-create trigger tickets_route after insert on public.tickets
-  for each row when (new.assignee_id is null) execute function private.assign_on_arrival();
 create trigger tickets_reroute after update of status on public.tickets
   for each row when (old.status in ('pending', 'solved') and new.status = 'open') execute function private.assign_on_arrival();
 
@@ -760,7 +773,7 @@ revoke all on function public.assignment_members(uuid) from public, anon;
 grant execute on function public.assignment_members(uuid) to authenticated, service_role;
 
 revoke all on function private.by_tend(uuid), private.auto_assign(uuid), private.auto_assign_waiting(uuid),
-  private.assign_on_arrival() from public;
+  private.assign_new(uuid), private.assign_on_arrival() from public;
 revoke all on function public.set_availability(uuid, boolean), public.save_assignment_settings(uuid, public.assignment_mode, integer)
   from public, anon;
 grant execute on function public.set_availability(uuid, boolean), public.save_assignment_settings(uuid, public.assignment_mode, integer)

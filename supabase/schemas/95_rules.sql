@@ -181,8 +181,7 @@ end $$;
 
 -- A ticket enters a status: the waiting rules for that status start watching it (its earlier rows go).
 -- After tickets_history (name order), so the status event this stint is counted from is written. The
--- status is read from the row as it is now, not NEW: automatic assignment (tickets_route, which fires
--- first) may have opened a new ticket already, within this insert.
+-- status is read from the row as it is now, not NEW: a trigger that fired first may have changed it.
 create function private.rule_waits_follow() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -493,16 +492,21 @@ begin
 end $$;
 
 -- The events, at the end of the transaction that made them (deferred), so rules see the ticket as it
--- is committed: its first message, its automatic assignment, a reopening by the customer's reply, the
+-- is committed: its first message, a reopening by the customer's reply (and its automatic assignment), the
 -- inbound email it came by. A direct database session (seed, imports) runs no rule, as it tells no one.
--- After the rules, a new ticket's SLA clocks start (every session: 90_promises.sql, private.sla_start),
--- so a rule's priority is the one its due time is computed for.
+-- A new ticket's rules run first; then, in every session, what follows them
+-- (docs/decisions/085-rules-before-assignment.md): automatic assignment if no rule assigned it
+-- (90_promises.sql, private.assign_new), the notice of the request to its final assignee or, while
+-- nobody has it, every member (85_notifications.sql), and its SLA clocks (private.sla_start), so a
+-- rule's priority is the one its due time is computed for.
 create function private.rules_on_ticket_created() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if auth.role() is not null then
     perform private.run_rules(new.id, 'ticket_created', 'created');
   end if;
+  perform private.assign_new(new.id);
+  perform private.notify_request(new.id);
   perform private.sla_start(new.id);
   return null;
 end $$;

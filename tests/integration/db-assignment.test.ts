@@ -50,13 +50,18 @@ describe('automatic assignment', () => {
   }
 
   /** `n` tickets, created by the customers at once (each customer its share, one after another). */
-  async function createAtOnce(slug: string, customers: { client: SupabaseClient }[], n: number) {
+  async function createAtOnce(
+    slug: string,
+    customers: { client: SupabaseClient }[],
+    n: number,
+    subject = (k: number) => `T${k}`,
+  ) {
     await Promise.all(
       customers.map(async (c, i) => {
         for (let k = i; k < n; k += customers.length) {
           const { error } = await c.client.rpc('create_ticket', {
             p_workspace_slug: slug,
-            p_subject: `T${k}`,
+            p_subject: subject(k),
             p_body: 'Help',
           });
           expect(error).toBeNull();
@@ -90,6 +95,48 @@ describe('automatic assignment', () => {
       [ws],
     );
     expect(rows[0]).toEqual({ open: 100, by_tend: 100, n: 100 });
+  });
+
+  it('with a ticket-created rule that assigns half of them, round robin hands out only the rest, evenly; each ticket assigned once', async () => {
+    const { ws, admin, crew, customers } = await team('rr-rule', 4, 10);
+    expect(
+      (
+        await admin.client.rpc('save_assignment_settings', {
+          p_workspace_id: ws,
+          p_mode: 'round_robin',
+          p_max_open: null,
+        })
+      ).error,
+    ).toBeNull();
+    await db.sql(
+      `insert into rules (workspace_id, name, event, conditions, actions)
+       values ($1, 'Refunds to the first agent', 'ticket_created', $2, $3)`,
+      [
+        ws,
+        JSON.stringify([{ field: 'subject', op: 'contains', value: 'refund' }]),
+        JSON.stringify([{ type: 'assign', value: crew[0]!.id }]),
+      ],
+    );
+    await createAtOnce('rr-rule', customers, 100, (k) => (k % 2 ? `T${k}` : `Refund ${k}`));
+    // The rule's 50 go to the first agent; automatic assignment spreads the other 50 within one of even.
+    const { rows } = await db.sql(
+      `select t.assignee_id, t.subject like 'Refund%' as refund, count(*)::int as n,
+              count(*) filter (where (select count(*) from ticket_events e where e.ticket_id = t.id and e.type = 'assignee') = 1)::int as once
+         from tickets t where t.workspace_id = $1 group by 1, 2`,
+      [ws],
+    );
+    expect(rows.filter((r) => r.refund)).toEqual([{ assignee_id: crew[0]!.id, refund: true, n: 50, once: 50 }]);
+    const auto = crew.map((a) => rows.find((r) => !r.refund && r.assignee_id === a.id)?.n ?? 0);
+    expect(auto.reduce((x, y) => x + y, 0)).toBe(50);
+    expect(Math.max(...auto) - Math.min(...auto)).toBeLessThanOrEqual(1);
+    expect(rows.filter((r) => !r.refund).every((r) => r.once === r.n)).toBe(true);
+    // Nobody heard of a ticket they don't have.
+    const { rows: stray } = await db.sql(
+      `select count(*)::int as n from notifications x join tickets t on t.id = x.ticket_id
+        where t.workspace_id = $1 and x.recipient_id is distinct from t.assignee_id`,
+      [ws],
+    );
+    expect(stray[0].n).toBe(0);
   });
 
   it('least open never exceeds the cap under concurrency; what finds nobody waits for someone to become available', async () => {

@@ -64,6 +64,24 @@ describe('rules', () => {
       from: string | null;
       to: string | null;
     }[];
+  /** Every notification about a ticket: who, what, from whom. */
+  const notices = async (id: string) =>
+    (
+      await db.sql(
+        'select recipient_id, kind, actor_id from notifications where ticket_id = $1 order by recipient_id, kind',
+        [id],
+      )
+    ).rows as { recipient_id: string; kind: string; actor_id: string | null }[];
+  /** Round robin's turn at Acme: the member given the last ticket. */
+  const turn = async () =>
+    (await db.sql('select last_assignee_id from assignment_settings where workspace_id = $1', [ACME])).rows[0]
+      .last_assignee_id as string | null;
+  const roundRobinAfter = (member: string) =>
+    db.sql(
+      `insert into assignment_settings (workspace_id, mode, last_assignee_id) values ($1, 'round_robin', $2)
+       on conflict (workspace_id) do update set mode = 'round_robin', last_assignee_id = $2`,
+      [ACME, member],
+    );
   const firings = async (id: string) =>
     Number((await db.sql('select count(*) from rule_firings where ticket_id = $1', [id])).rows[0].count);
   const customerReply = async (ticketId: string, body: string) => {
@@ -319,18 +337,16 @@ describe('rules', () => {
         });
         const t = await openTicket(db);
         expect(await ticket(t.id)).toEqual({ status: 'open', priority: 'high', assignee_id: AGENT2 });
-        // Round robin gave it to Alex first (as it would without the rule: its turn moved on), then the rule to
-        // Agent 2, each change a line of its own in the order it was made.
+        // The rule runs first and assigns it: round robin never gives it to Alex (its turn stays where it was),
+        // and each change is a line of its own in the order it was made (docs/decisions/085-rules-before-assignment.md).
         expect(await events(t.id)).toEqual([
           { type: 'created', actor_id: PEOPLE.acmeCustomer.id, from: null, to: 'new' },
-          { type: 'status', actor_id: PEOPLE.acmeCustomer.id, from: 'new', to: 'open' },
-          { type: 'assignee', actor_id: null, from: null, to: AGENT },
           { type: 'rule', actor_id: null, from: null, to: 'Escalate' },
           { type: 'priority', actor_id: null, from: 'normal', to: 'high' },
-          { type: 'assignee', actor_id: null, from: AGENT, to: AGENT2 },
+          { type: 'status', actor_id: null, from: 'new', to: 'open' },
+          { type: 'assignee', actor_id: null, from: null, to: AGENT2 },
         ]);
-        const turn = await db.sql('select last_assignee_id from assignment_settings where workspace_id = $1', [ACME]);
-        expect(turn.rows[0].last_assignee_id).toBe(AGENT);
+        expect(await turn()).toBe(PEOPLE.acmeAdmin.id);
         // The promise is the high priority's: first response 15 minutes after the ticket was created.
         const { rows: sla } = await db.sql(
           `select s.target::text, extract(epoch from s.due_at - t.created_at) / 60 as due,
@@ -341,19 +357,61 @@ describe('rules', () => {
         expect(sla.map((s) => ({ ...s, due: Number(s.due), warn: Number(s.warn) }))).toEqual([
           { target: 'first_response', due: 15, warn: 11.25, breached_at: null, paused_at: null },
         ]);
-        // Each assignee heard of it once, from Tend.
-        const { rows: told } = await db.sql(
-          `select recipient_id, kind, actor_id from notifications where ticket_id = $1 and kind = 'assigned' order by recipient_id`,
-          [t.id],
-        );
-        expect(told).toEqual([
-          { recipient_id: AGENT, kind: 'assigned', actor_id: null },
-          { recipient_id: AGENT2, kind: 'assigned', actor_id: null },
-        ]);
+        // Only its assignee heard of it, once, from Tend; Alex was never told (nor emailed).
+        expect(await notices(t.id)).toEqual([{ recipient_id: AGENT2, kind: 'assigned', actor_id: null }]);
         expect(await firings(t.id)).toBe(1);
       } finally {
         await db.sql('delete from sla_targets where workspace_id = $1', [ACME]);
       }
+    });
+
+    it('automatic assignment gives a ticket no rule assigned, after the rules: one line, one notice, the turn moved once', async () => {
+      await roundRobinAfter(PEOPLE.acmeAdmin.id);
+      await rule({ name: 'Make it high', actions: [{ type: 'set_priority', value: 'high' }] });
+      const t = await openTicket(db);
+      expect(await ticket(t.id)).toEqual({ status: 'open', priority: 'high', assignee_id: AGENT });
+      expect((await events(t.id)).map((e) => [e.type, e.actor_id, e.to])).toEqual([
+        ['created', PEOPLE.acmeCustomer.id, 'new'],
+        ['rule', null, 'Make it high'],
+        ['priority', null, 'high'],
+        // The opening its assignment causes names the requester, as automatic assignment's always has.
+        ['status', PEOPLE.acmeCustomer.id, 'open'],
+        ['assignee', null, AGENT],
+      ]);
+      expect(await turn()).toBe(AGENT);
+      // The request's notice goes to whoever has it at the end: the assignee, once; nobody else.
+      expect(await notices(t.id)).toEqual([{ recipient_id: AGENT, kind: 'assigned', actor_id: null }]);
+    });
+
+    it('a rule’s “assign by automatic assignment” is that assignment, once', async () => {
+      await roundRobinAfter(PEOPLE.acmeAdmin.id);
+      await rule({ name: 'Hand out', actions: [{ type: 'assign_auto' }] });
+      const t = await openTicket(db);
+      expect((await ticket(t.id)).assignee_id).toBe(AGENT);
+      // The rule's action did it (its line comes first), and nothing assigned it before or after.
+      expect((await events(t.id)).map((e) => [e.type, e.to])).toEqual([
+        ['created', 'new'],
+        ['rule', 'Hand out'],
+        ['status', 'open'],
+        ['assignee', AGENT],
+      ]);
+      expect(await turn()).toBe(AGENT);
+      expect(await notices(t.id)).toEqual([{ recipient_id: AGENT, kind: 'assigned', actor_id: null }]);
+    });
+
+    it('without automatic assignment, a ticket a rule assigns is announced to its assignee only; one nobody has, to every member', async () => {
+      await rule({
+        name: 'Refunds to Agent 2',
+        conditions: [{ field: 'subject', op: 'contains', value: 'refund' }],
+        actions: [{ type: 'assign', value: AGENT2 }],
+      });
+      const hit = await openTicket(db, 'acmeCustomer', 'Refund please');
+      expect(await notices(hit.id)).toEqual([{ recipient_id: AGENT2, kind: 'assigned', actor_id: null }]);
+      const miss = await openTicket(db, 'acmeCustomer', 'Printer on fire');
+      const members = (await db.sql('select user_id from memberships where workspace_id = $1', [ACME])).rows;
+      const told = await notices(miss.id);
+      expect(told.map((n) => n.recipient_id).sort()).toEqual(members.map((m) => m.user_id as string).sort());
+      expect(told.every((n) => n.kind === 'new_request' && n.actor_id === PEOPLE.acmeCustomer.id)).toBe(true);
     });
 
     it('a rule switched off does nothing', async () => {
@@ -502,8 +560,9 @@ describe('rules', () => {
         t.id,
         AGENT2,
       ]);
-      // Besides "new request" (every member hears of one): a rule's call is always heard.
+      // Besides "new request" (every member hears of one, after the rules): a rule's call is always heard.
       expect(told.rows).toContainEqual({ kind: 'rule', actor_id: null });
+      expect(told.rows).toContainEqual({ kind: 'new_request', actor_id: PEOPLE.acmeCustomer.id });
     });
 
     it('assigns by automatic assignment: the workspace’s mode, to someone available', async () => {
