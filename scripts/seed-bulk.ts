@@ -388,9 +388,6 @@ async function main() {
     // different tables run side by side).
     loaded = performance.now();
     cpuLoaded = sessionsCpu();
-    // A session per core already: a B-tree build's parallel workers would only take a core from the GIN
-    // build beside it, the longest of all.
-    if (SESSIONS > 1) for (const s of sessions) await s.query('set max_parallel_maintenance_workers = 0');
     const gin = (i: { def: string }) => Number(/ USING gin /.test(i.def));
     await onSessions(
       sessions,
