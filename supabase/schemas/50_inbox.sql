@@ -843,10 +843,13 @@ grant execute on function public.inbox(text, text, text, text, text, text, times
 -- The requester card on an agent's ticket page: who they are (name, and the email address that
 -- profiles don't hold) and their other recent requests here. Requesters and other workspaces get
 -- not_found. The card itself is private.requester_card_json, which ticket_page calls with the ticket
--- it has already read and checked.
+-- it has already read and checked. In plpgsql, whose statements keep their plans for the connection: a
+-- SQL function that can't be inlined (security definer) is parsed and planned again at every call,
+-- which was a third of ticket_page's own time (docs/decisions/084-ticket-page-cost.md).
 create function private.requester_card_json(p_ticket_id uuid, p_workspace_id uuid, p_requester_id uuid) returns jsonb
-language sql stable security definer set search_path = '' as $$
-  select jsonb_build_object(
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return jsonb_build_object(
     'user_id', p_requester_id,
     'name', coalesce((select p.display_name from public.profiles p where p.user_id = p_requester_id), 'Unknown'),
     'email', (select u.email from auth.users u where u.id = p_requester_id),
@@ -857,8 +860,8 @@ language sql stable security definer set search_path = '' as $$
                  from (select o.number, o.subject, o.status, o.last_message_at from public.tickets o
                         where o.requester_id = p_requester_id and o.workspace_id = p_workspace_id and o.id <> p_ticket_id
                           and o.trashed_at is null
-                        order by o.last_message_at desc limit 5) o))
-$$;
+                        order by o.last_message_at desc limit 5) o));
+end $$;
 revoke all on function private.requester_card_json(uuid, uuid, uuid) from public;
 
 create function public.requester_card(p_ticket_id uuid) returns jsonb
@@ -940,6 +943,10 @@ begin
     into events, people
     from (select e.id, e.actor_id, e.type, e."from", e."to", e.from_ticket, e.field, e.created_at from public.ticket_events e
            where e.ticket_id = t.id order by e.created_at desc, e.id desc limit 100) e;
+  -- And the requester, the assignee and the members. Gathered once: as an expression inside the names'
+  -- query it was built again for every profile that query read.
+  people := people || t.requester_id || t.assignee_id
+            || array(select m.user_id from public.memberships m where m.workspace_id = ws.id);
   return jsonb_build_object(
     'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
     'role', member.role,
@@ -960,9 +967,7 @@ begin
     'mine', (select count(*) from public.messages m where m.ticket_id = t.id and m.author_id = me),
     'events', events,
     'names', (select coalesce(jsonb_object_agg(p.user_id, p.display_name), '{}')
-                from public.profiles p
-               where p.user_id = any (people || t.requester_id || t.assignee_id
-                                      || array(select m.user_id from public.memberships m where m.workspace_id = ws.id))),
+                from public.profiles p where p.user_id = any (people)),
     'requester', private.requester_card_json(t.id, ws.id, t.requester_id),
     -- The composer's canned replies (45_canned_replies.sql; their titles, which the app sorts as people read)
     -- and my signature (86_signatures.sql), and the sidebar's custom fields with this ticket's values

@@ -179,13 +179,16 @@ end $$;
 revoke all on function public.workspace_tags(text) from public, anon;
 grant execute on function public.workspace_tags(text) to authenticated, service_role;
 
--- A ticket's tags as the pages show them: [{id, name, colour}] by name.
+-- A ticket's tags as the pages show them: [{id, name, colour}] by name. plpgsql keeps the statement's
+-- plan for the connection; a SQL function that can't be inlined is planned at every call
+-- (docs/decisions/084-ticket-page-cost.md).
 create function private.ticket_tags_json(p_ticket_id uuid) returns jsonb
-language sql stable security definer set search_path = '' as $$
-  select coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'colour', g.colour) order by g.name), '[]')
-    from public.ticket_tags tt join public.tags g on g.id = tt.tag_id
-   where tt.ticket_id = p_ticket_id
-$$;
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return (select coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'colour', g.colour) order by g.name), '[]')
+            from public.ticket_tags tt join public.tags g on g.id = tt.tag_id
+           where tt.ticket_id = p_ticket_id);
+end $$;
 revoke all on function private.ticket_tags_json(uuid) from public;
 
 -- ---------------------------------------------------------------------------------------------

@@ -97,16 +97,20 @@ grant execute on function public.remove_ticket_follower(uuid, uuid) to authentic
 
 -- A ticket's followers with their names and email addresses, first added first: what the followers
 -- page (ticket_follower_list) and the ticket page's card (ticket_page, 50_inbox.sql) list. Called by
--- those definer functions only, after their own membership check.
+-- those definer functions only, after their own membership check. plpgsql keeps the statement's plan
+-- for the connection; as a SQL function (never inlined: it sets search_path) it was planned at every
+-- call (docs/decisions/084-ticket-page-cost.md).
 create function private.ticket_follower_rows(p_ticket_id uuid)
 returns table (user_id uuid, name text, email text, created_at timestamptz)
-language sql stable set search_path = '' as $$
+language plpgsql stable set search_path = '' as $$
+begin
+  return query
   select f.user_id, coalesce(p.display_name, split_part(u.email, '@', 1)), u.email::text, f.created_at
     from public.ticket_followers f
     join auth.users u on u.id = f.user_id
     left join public.profiles p on p.user_id = f.user_id
-   where f.ticket_id = p_ticket_id
-$$;
+   where f.ticket_id = p_ticket_id;
+end $$;
 revoke all on function private.ticket_follower_rows(uuid) from public;
 
 -- A ticket's followers for its members, by the ticket's address (the workspace's slug and its number),
