@@ -22,7 +22,8 @@ describe('seed:bulk', () => {
                     select 'publication ' || pubname || ' ' || schemaname || '.' || tablename from pg_publication_tables
                     order by 1`;
     const schemaBefore = (await db.sql(schema)).rows;
-    await seedBulk(db, 2500);
+    // Ten batches on two sessions at once, as a million goes in (scripts/seed-bulk.ts).
+    await seedBulk(db, 2500, ['--batch', '250', '--sessions', '2']);
     const { rows } = await db.sql(
       `select count(*)::int n, min(number) lo, max(number) hi, count(distinct number)::int d,
               count(*) filter (where status <> 'new' and first_response_at is null)::int no_response,
@@ -125,6 +126,36 @@ describe('seed:bulk', () => {
        select count(*)::int n from ((select * from counted except select * from kept) union all (select * from kept except select * from counted)) d`,
     );
     expect(tallies.rows[0].n).toBe(0);
+    // So do the reports' rollups and the customers' ticket counts, which two sessions' batches update
+    // side by side: tickets created and solved per slot, and every customer's tickets, against plain SQL;
+    // the durations against a rebuild from the tickets (what a change of time zone does, 60_reports.sql).
+    const slots = await db.sql(
+      `with counted as (select workspace_id, slot, sum(created) created, sum(solved) solved
+                          from (select workspace_id, private.report_slot(created_at) slot, 1 created, 0 solved from tickets
+                                 where spam_at is null and trashed_at is null
+                                union all
+                                select workspace_id, private.report_slot(solved_at), 0, 1 from tickets
+                                 where spam_at is null and trashed_at is null and solved_at is not null) x group by 1, 2),
+            kept as (select workspace_id, slot, created::bigint, solved::bigint from private.report_slots where created <> 0 or solved <> 0)
+       select count(*)::int n, (select count(*)::int from counted) slots
+         from ((select * from counted except select * from kept) union all (select * from kept except select * from counted)) d`,
+    );
+    expect(slots.rows[0].n).toBe(0);
+    expect(slots.rows[0].slots).toBeGreaterThan(1000);
+    const customers = await db.sql(
+      `with counted as (select workspace_id, requester_id, count(*)::int n from tickets group by 1, 2),
+            kept as (select workspace_id, user_id, tickets from customers where tickets <> 0)
+       select count(*)::int n from ((select * from counted except select * from kept) union all (select * from kept except select * from counted)) d`,
+    );
+    expect(customers.rows[0].n).toBe(0);
+    const durations = `select workspace_id, kind, span, day, bucket, tickets, seconds from private.report_durations
+                        where workspace_id = $1 and tickets <> 0 order by 1, 2, 3, 4, 5`;
+    const kept = (await db.sql(durations, [ACME])).rows;
+    expect(kept.reduce((n, r) => n + r.tickets, 0)).toBeGreaterThan(2 * 2000);
+    const zone = (await db.sql('select time_zone from workspaces where id = $1', [ACME])).rows[0].time_zone;
+    await db.sql(`update workspaces set time_zone = 'Asia/Kolkata' where id = $1`, [ACME]);
+    await db.sql('update workspaces set time_zone = $2 where id = $1', [ACME, zone]);
+    expect((await db.sql(durations, [ACME])).rows).toEqual(kept);
     // Numbering continues from the counter for the next request.
     expect((await openTicket(db)).number).toBe(before + 2501);
   }, 120_000); // 2 500 tickets loaded, then replayed through every row trigger: over a minute on a loaded machine

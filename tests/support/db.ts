@@ -120,8 +120,8 @@ export async function createUser(
   return id;
 }
 
-/** `npm run seed:bulk -- --workspace acme --tickets <n>` against the stack's database (run from the repository). */
-export async function seedBulk(db: DbStack, tickets: number): Promise<void> {
-  const args = ['--workspace', 'acme', '--tickets', String(tickets), '--db-url', db.stack.dbUrl];
+/** `npm run seed:bulk -- --workspace acme --tickets <n> [options]` against the stack's database (run from the repository). */
+export async function seedBulk(db: DbStack, tickets: number, options: string[] = []): Promise<void> {
+  const args = ['--workspace', 'acme', '--tickets', String(tickets), '--db-url', db.stack.dbUrl, ...options];
   await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/seed-bulk.ts', ...args]);
 }
