@@ -15,7 +15,8 @@
 //     tickets.
 // Noisy on a shared machine: read the range of the rounds; the load average is printed beside each figure.
 //   BENCH_SECONDS=5 BENCH_ROUNDS=4 BENCH_CONNECTIONS=4 BENCH_SWEEP_TICKETS=100000 npm run bench:rules
-//   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_PROJECT_DIR and
+//   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_ASSIGN_EMAIL=0 turns the
+//   assignment emails off; BENCH_PROJECT_DIR and
 //   BENCH_BEFORE_DIR below)
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -36,6 +37,8 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 const PROFILE_TOP = Number(process.env.BENCH_PROFILE_TOP ?? 20);
 // BENCH_RULES_MATCH=0: requests no rule's conditions match, so the rules only look (the engine's own cost).
 const MATCH = process.env.BENCH_RULES_MATCH !== '0';
+// BENCH_ASSIGN_EMAIL=0: assignments tell the assignee in the app only, to see what the emails cost the run.
+const ASSIGN_EMAIL = process.env.BENCH_ASSIGN_EMAIL !== '0';
 /** The machine's load average (1, 5, 15 min), to print beside a figure. */
 const load = () =>
   `load ${os
@@ -205,6 +208,13 @@ async function setUp(on: AnyStack) {
         [r.id, AGENTS],
       );
     await c.query(`insert into assignment_settings (workspace_id, mode) values ($1, 'round_robin')`, [ws]);
+    // BENCH_ASSIGN_EMAIL=0: the team's default for "assigned" is in the app only, so no ticket's assignment sends
+    // an email (today's workspace sends none either: "new request" is off by email by default).
+    if (!ASSIGN_EMAIL)
+      await c.query(
+        `insert into notification_defaults (workspace_id, kind, email, in_app) values ($1, 'assigned', 'off', true)`,
+        [ws],
+      );
     const refund = (await c.query(`insert into tags (workspace_id, name) values ($1, 'refund') returning id`, [ws]))
       .rows[0].id;
     await insertRules(c, ws, RULES(refund, AGENTS[1]!));
