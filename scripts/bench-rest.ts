@@ -44,14 +44,10 @@ async function postgrestLike(pid: number, env: Record<string, string>): Promise<
       .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   );
   const [port, adminPort] = [await freePort(), await freePort()];
-  const child = spawn(
-    readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!,
-    [],
-    {
-      env: { ...own, ...env, PGRST_SERVER_PORT: String(port), PGRST_ADMIN_SERVER_PORT: String(adminPort) },
-      stdio: 'ignore',
-    },
-  );
+  const child = spawn(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!, [], {
+    env: { ...own, ...env, PGRST_SERVER_PORT: String(port), PGRST_ADMIN_SERVER_PORT: String(adminPort) },
+    stdio: 'ignore',
+  });
   extra.push(child);
   for (let i = 0; ; i++) {
     const ok = await fetch(`http://127.0.0.1:${adminPort}/ready`).then(
@@ -91,7 +87,10 @@ try {
   });
   // An access token as Auth signs one (ES256, the default signing key's kid).
   const now = Math.floor(Date.now() / 1000);
-  const key = await importJWK({ ...DEFAULT_SIGNING_KEY, key_ops: ['sign'] } as Parameters<typeof importJWK>[0], 'ES256');
+  const key = await importJWK(
+    { ...DEFAULT_SIGNING_KEY, key_ops: ['sign'] } as Parameters<typeof importJWK>[0],
+    'ES256',
+  );
   const token = await new SignJWT({ sub: agentId, role: 'authenticated', aud: 'authenticated', email: AGENT })
     .setProtectedHeader({ alg: 'ES256', kid: DEFAULT_SIGNING_KEY.kid!, typ: 'JWT' })
     .setIssuedAt(now)
@@ -140,9 +139,16 @@ try {
       });
     }
   }
-  const col = (xs: Cpu[], k: keyof Cpu) => `${median(xs.map((x) => x[k])).toFixed(3)} (${range(xs.map((x) => x[k]), 3)})`;
+  const col = (xs: Cpu[], k: keyof Cpu) =>
+    `${median(xs.map((x) => x[k])).toFixed(3)} (${range(
+      xs.map((x) => x[k]),
+      3,
+    )})`;
   console.log(
-    `\nCPU ms per call, the default inbox view's public.inbox (acme + ${TICKETS} tickets), ${CONNECTIONS} connections, medians of ${ROUNDS} rounds of ${DURATION} s (range); load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+    `\nCPU ms per call, the default inbox view's public.inbox (acme + ${TICKETS} tickets), ${CONNECTIONS} connections, medians of ${ROUNDS} rounds of ${DURATION} s (range); load ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
   );
   console.table(
     targets.map((t) => {
