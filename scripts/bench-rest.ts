@@ -36,18 +36,25 @@ const freePort = () =>
   });
 
 /** A copy of the stack's PostgREST (its binary and environment, read from /proc) with `env` added. */
-async function postgrestLike(pid: number, env: Record<string, string>): Promise<{ url: string; pid: number }> {
-  const own = Object.fromEntries(
+async function postgrestLike(
+  pid: number,
+  env: Record<string, string>,
+): Promise<{ url: string; pid: number; socketPath?: string }> {
+  const own: Record<string, string> = Object.fromEntries(
     readFileSync(`/proc/${pid}/environ`, 'utf8')
       .split('\0')
       .filter(Boolean)
       .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   );
   const [port, adminPort] = [await freePort(), await freePort()];
-  const child = spawn(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!, [], {
-    env: { ...own, ...env, PGRST_SERVER_PORT: String(port), PGRST_ADMIN_SERVER_PORT: String(adminPort) },
-    stdio: 'ignore',
-  });
+  const childEnv: Record<string, string | undefined> = {
+    ...own,
+    ...env,
+    PGRST_SERVER_PORT: String(port),
+    PGRST_ADMIN_SERVER_PORT: String(adminPort),
+  };
+  const binary = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!;
+  const child = spawn(binary, [], { env: childEnv as NodeJS.ProcessEnv, stdio: 'ignore' });
   extra.push(child);
   for (let i = 0; ; i++) {
     const ok = await fetch(`http://127.0.0.1:${adminPort}/ready`).then(
@@ -58,12 +65,18 @@ async function postgrestLike(pid: number, env: Record<string, string>): Promise<
     if (i > 400) throw new Error('the PostgREST copy did not become ready');
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid! };
+  // PGRST_SERVER_UNIX_SOCKET: it listens there instead of on a port.
+  const socketPath = env.PGRST_SERVER_UNIX_SOCKET;
+  return { url: socketPath ? 'http://localhost' : `http://127.0.0.1:${port}`, pid: child.pid!, socketPath };
 }
 
 /** autocannon in its own process: the number of 2xx answers. */
-function load(url: string, headers: Record<string, string>): Promise<{ total: number; non2xx: number }> {
-  const args = ['-c', String(CONNECTIONS), '-d', String(DURATION), '-j'];
+function load(
+  url: string,
+  headers: Record<string, string>,
+  socketPath?: string,
+): Promise<{ total: number; non2xx: number }> {
+  const args = ['-c', String(CONNECTIONS), '-d', String(DURATION), '-j', ...(socketPath ? ['-S', socketPath] : [])];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   const child = spawn(path.join(PROJECT_DIR, 'node_modules/.bin/autocannon'), [...args, url], {
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -105,18 +118,21 @@ try {
   const pgPid = procs.find((p) => p.name === 'postgres')!.pid;
   const restPid = procs.find((p) => p.name === 'postgrest')!.pid;
   const direct = readFileSync(`/proc/${restPid}/environ`, 'utf8').match(/PGRST_SERVER_PORT=(\d+)/)![1];
-  const targets = [
+  const targets: { label: string; url: string; pid: number; socketPath?: string }[] = [
     { label: 'through the gateway', url: `${stack.apiUrl}/rest/v1/rpc/inbox?${query}`, pid: restPid },
     { label: 'PostgREST alone', url: `http://127.0.0.1:${direct}/rpc/inbox?${query}`, pid: restPid },
   ];
   for (const [name, env] of Object.entries(VARIANTS)) {
     const copy = await postgrestLike(restPid, env);
-    targets.push({ label: `PostgREST ${name}`, url: `${copy.url}/rpc/inbox?${query}`, pid: copy.pid });
+    targets.push({
+      label: `PostgREST ${name}`,
+      url: `${copy.url}/rpc/inbox?${query}`,
+      pid: copy.pid,
+      socketPath: copy.socketPath,
+    });
   }
   for (const t of targets) {
-    const res = await fetch(t.url, { headers });
-    if (res.status !== 200) throw new Error(`${t.label}: ${res.status} ${await res.text()}`);
-    await load(t.url, headers); // warm-up
+    await load(t.url, headers, t.socketPath); // warm-up (every answer checked below)
   }
   type Cpu = { gateway: number; postgrest: number; postgres: number };
   const cpu = new Map<string, Cpu[]>(targets.map((t) => [t.label, []]));
@@ -128,9 +144,9 @@ try {
         postgres: cpuMs([pgPid])!,
       });
       const before = sample();
-      const { total, non2xx } = await load(t.url, headers);
+      const { total, non2xx } = await load(t.url, headers, t.socketPath);
       const after = sample();
-      if (non2xx) throw new Error(`${t.label}: ${non2xx} answers not 2xx`);
+      if (non2xx || !total) throw new Error(`${t.label}: ${non2xx} answers not 2xx of ${total + non2xx}`);
       const own = process.cpuUsage(before.gateway);
       cpu.get(t.label)!.push({
         gateway: (own.user + own.system) / 1000 / total,
