@@ -1,5 +1,6 @@
-// <RemixServer> with Tend's patch of @remix-run/react (patches/, docs/decisions/091-page-cpu-outside-sql.md):
-// the route objects made from the build's manifest and modules once per build, not on every document.
+// <RemixServer> and the server runtime with Tend's patches of @remix-run/react and @remix-run/server-runtime
+// (patches/, docs/decisions/091-page-cpu-outside-sql.md): the route objects made from the build's manifest and
+// modules, and the modules by route id, once per build, not on every document.
 import { createRequire } from 'node:module';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -9,6 +10,10 @@ import { describe, expect, it } from 'vitest';
 const require = createRequire(import.meta.url);
 const { RemixServer } = require('@remix-run/react') as typeof import('@remix-run/react');
 const router = require('@remix-run/router') as typeof import('@remix-run/router');
+// What the request handler gives every document as `routeModules` (server.js: createEntryRouteModules(build.routes)).
+const { createEntryRouteModules } = require('@remix-run/server-runtime/dist/entry.js') as {
+  createEntryRouteModules: (routes: Record<string, { module: unknown }>) => Record<string, unknown>;
+};
 
 /** A manifest whose route entries count the reads of their fields (the route objects are made from them). */
 function countedManifest() {
@@ -96,5 +101,16 @@ describe('<RemixServer> route objects', () => {
     const changed = { ...routeModules, root: { default: () => createElement('main', null, 'Tend, rebuilt') } };
     expect(await render(manifest, changed, future)).toContain('Tend, rebuilt');
     expect(reads.count).toBeGreaterThan(0);
+  });
+
+  it("are the server runtime's: one modules object per build's routes, the same for every document", () => {
+    const mod = modules();
+    const buildRoutes = { root: { module: mod.root }, 'routes/w.$slug': { module: mod['routes/w.$slug'] } };
+    const first = createEntryRouteModules(buildRoutes);
+    expect(first).toEqual(mod);
+    expect(createEntryRouteModules(buildRoutes)).toBe(first); // upstream: a new object every time
+    // Another build (a rebuild in development) has routes of its own.
+    const rebuilt = { ...buildRoutes, root: { module: { default: () => null } } };
+    expect(createEntryRouteModules(rebuilt).root).toBe(rebuilt.root.module);
   });
 });
