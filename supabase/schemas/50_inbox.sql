@@ -120,8 +120,9 @@ revoke all on function private.tally_tickets(), private.clear_ticket_tallies() f
 -- Snoozed tickets (52_triage.sql) leave the views of work to do until they wake. Tickets in Spam or
 -- Trash (54_spam_trash_split.sql) are in those views only.
 create function private.inbox_view_filter(p_view text) returns text
-language sql immutable set search_path = '' as $$
-  select case p_view
+language plpgsql immutable set search_path = '' as $$
+begin
+  return case p_view
     when 'spam' then 't.spam_at is not null and t.trashed_at is null'
     when 'trash' then 't.trashed_at is not null'
     else '(' || case p_view
@@ -137,8 +138,8 @@ language sql immutable set search_path = '' as $$
     -- Tickets whose internal notes name me (87_mentions.sql); listed newest mention first.
     when 'mentions' then 't.id in (select m.ticket_id from public.message_mentions mm join public.messages m on m.id = mm.message_id'
       || ' where mm.workspace_id = $2 and mm.user_id = $1)'
-  end || ') and t.spam_at is null and t.trashed_at is null' end
-$$;
+  end || ') and t.spam_at is null and t.trashed_at is null' end;
+end $$;
 
 -- The views a search counts its matches in (every one but "Breaching soon"), in the tabs' order.
 create function private.counted_views() returns text[]
@@ -147,11 +148,13 @@ language sql immutable set search_path = '' as $$
 $$;
 
 -- A view's tickets without counting them: a sum over the tallies, filters included (null for the views
--- the tallies can't say: mentions, breaching).
+-- the tallies can't say: mentions, breaching). plpgsql keeps its plan for the connection (as a SQL function
+-- it was planned at every call: docs/decisions/087-inbox-call-overhead.md).
 create function private.tally_total(p_workspace_id uuid, p_me uuid, p_view text, p_status public.ticket_status,
   p_priority public.ticket_priority, p_assignee uuid, p_unassigned boolean) returns bigint
-language sql stable set search_path = '' as $$
-  select case when p_view not in ('mentions', 'breaching') then (
+language plpgsql stable set search_path = '' as $$
+begin
+  return (select case when p_view not in ('mentions', 'breaching') then (
     select coalesce(sum(c.n), 0) from private.ticket_tallies c
      where c.workspace_id = p_workspace_id
        and case p_view
@@ -164,8 +167,8 @@ language sql stable set search_path = '' as $$
              else true end
        and (p_status is null or c.status = p_status)
        and (p_priority is null or c.priority = p_priority)
-       and (case when p_unassigned then c.assignee_id is null else p_assignee is null or c.assignee_id = p_assignee end)) end
-$$;
+       and (case when p_unassigned then c.assignee_id is null else p_assignee is null or c.assignee_id = p_assignee end)) end);
+end $$;
 
 -- The tags a ticket must all carry, by id, from their names (null for none). A name that is no tag
 -- adds an id no ticket has, so nothing matches.
@@ -291,8 +294,9 @@ $$;
 -- tickets (a rare one); counting every tagged row of the tags first cost 100 000 rows a page at 1 M.
 create function private.inbox_where(p_view text, p_status boolean, p_priority boolean, p_assignee text, p_tags integer,
   p_fields jsonb) returns text
-language sql immutable set search_path = '' as $$
-  select 't.workspace_id = $2 and ' || private.inbox_view_filter(p_view)
+language plpgsql immutable set search_path = '' as $$
+begin
+  return 't.workspace_id = $2 and ' || private.inbox_view_filter(p_view)
     || case when p_status then ' and t.status = $3' else '' end
     || case when p_priority then ' and t.priority = $4' else '' end
     || case when p_assignee = 'none' then ' and t.assignee_id is null' when p_assignee is not null then ' and t.assignee_id = $5' else '' end
@@ -302,8 +306,8 @@ language sql immutable set search_path = '' as $$
     || case when p_tags > 5 then ' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = any ($13)'
          || ' group by tt.ticket_id having count(*) = cardinality($13))' else '' end
     || coalesce((select string_agg(private.inbox_field_sql((x.i - 1)::integer, x.f), '' order by x.i)
-                   from jsonb_array_elements(p_fields) with ordinality x(f, i)), '')
-$$;
+                   from jsonb_array_elements(p_fields) with ordinality x(f, i)), '');
+end $$;
 
 -- What the inbox searches for: the words as websearch_to_tsquery reads them, the last one also as a
 -- prefix when it has 3 or more letters or digits and isn't excluded or quoted ("ref" finds "refund").
@@ -854,7 +858,7 @@ begin
                    'last_message_at', t.last_message_at, 'snoozed_until', t.snoozed_until,
                    -- The first line of the latest message (notes too: only members read this), as a preview.
                    'preview', previews ->> t.id::text,
-                   'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at,
+                   'tags', coalesce(tg.tags, '[]'), 'due_at', s.due_at, 'warn_at', s.warn_at,
                    -- The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any: the
                    -- row's "rated Bad". Members read their workspace's surveys (its policy), as the caller is.
                    'rating', (select c.rating from public.csat_surveys c
@@ -863,6 +867,8 @@ begin
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id
                   left join public.ticket_sla s on s.ticket_id = t.id
+                  -- Inlined (52_triage.sql): the page's tags in one index scan, not a function call a row.
+                  left join private.ticket_tags_rows(page_ids) tg on tg.ticket_id = t.id
                   left join public.profiles rp on rp.user_id = t.requester_id
                   left join public.profiles ap on ap.user_id = t.assignee_id),
     -- Cursors: "older" continues after the last row, "newer" goes back before the first.
