@@ -478,6 +478,21 @@ end $$;
 revoke all on function private.inbox_newest_matches(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
   tsquery, uuid, uuid[], uuid[], jsonb) from public;
 
+-- Whether the statistics say a tag is on more than p_tickets tickets (pg_stats' most common values of
+-- ticket_tags.tag_id, their share of its rows). Only the page's plan rests on it: for such a tag the inbox
+-- walks the view in order and probes each ticket's tags, the plan for a common tag, without first reading its
+-- first p_tickets + 1 tickets to learn that it isn't rare. A tag they don't list, or no statistics yet: false.
+create function private.inbox_tag_common(p_tag_id uuid, p_tickets integer) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return coalesce((
+    select s.most_common_freqs[array_position(s.most_common_vals::text::uuid[], p_tag_id)] * c.reltuples > p_tickets
+      from pg_catalog.pg_stats s, pg_catalog.pg_class c
+     where s.schemaname = 'public' and s.tablename = 'ticket_tags' and s.attname = 'tag_id'
+       and c.oid = 'public.ticket_tags'::regclass), false);
+end $$;
+revoke all on function private.inbox_tag_common(uuid, integer) from public;
+
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
 -- satisfaction ratings, and the cursors for the pages around it.
@@ -561,7 +576,8 @@ declare
   -- A tag on at most this many tickets is rare: the page starts from its tickets (5 000 for 25 rows; a
   -- page of one reaches both ways at small scale, tests/integration/db-tags.test.ts).
   rare_tag integer := least(200 * p_limit, 20000);
-  rare uuid;
+  -- The rare tag the page starts from (its place in tag_ids), and its tickets.
+  rare_at integer;
   rare_ids uuid[];
   page_ids uuid[];
   has_more boolean;
@@ -760,18 +776,24 @@ begin
     -- but for "vip" (one ticket in 500) read 23 000 open tickets at 1 M (docs/decisions/078-inbox-dressing-cost.md).
     if tag_ids is not null then
       -- Each tag's tickets up to the limit, planned with the tag (its share of ticket_tags): the generic
-      -- plan would read the whole table for any tag.
-      foreach rare in array tag_ids loop
+      -- plan would read the whole table for any tag. Not a tag the statistics already know is common
+      -- (private.inbox_tag_common): reading its first rare_tag + 1 tickets cost more than its page
+      -- (docs/decisions/087-inbox-call-overhead.md).
+      for i in 1 .. cardinality(tag_ids) loop
+        continue when private.inbox_tag_common(tag_ids[i], rare_tag);
         execute 'select array(select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $1 limit $2)'
-          into rare_ids using rare, rare_tag + 1;
-        if cardinality(candidates) = 0 or cardinality(rare_ids) < cardinality(candidates) then
+          into rare_ids using tag_ids[i], rare_tag + 1;
+        if rare_at is null or cardinality(rare_ids) < cardinality(candidates) then
           candidates := rare_ids;
+          rare_at := i;
         end if;
         exit when cardinality(candidates) = 0;
       end loop;
-      if cardinality(candidates) <= rare_tag then
+      if rare_at is not null and cardinality(candidates) <= rare_tag then
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-        base := 't.id = any ($11) and ' || base;
+        -- Every ticket of $11 carries that tag: its own condition (private.inbox_where's) isn't tested again.
+        base := 't.id = any ($11) and ' || replace(base, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt'
+          || ' where tt.tag_id = $13[%s])', rare_at), '');
       end if;
     end if;
     execute format(
