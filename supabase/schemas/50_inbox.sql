@@ -118,7 +118,8 @@ revoke all on function private.tally_tickets(), private.clear_ticket_tallies() f
 -- ---------------------------------------------------------------------------------------------
 -- The inbox views as SQL (constants only; values are always bound parameters). $1 is the caller.
 -- Snoozed tickets (52_triage.sql) leave the views of work to do until they wake. Tickets in Spam or
--- Trash (54_spam_trash_split.sql) are in those views only.
+-- Trash (54_spam_trash_split.sql) are in those views only. This and private.inbox_where are plpgsql: as SQL
+-- functions with a setting they were parsed and planned at every call (docs/decisions/087-inbox-call-overhead.md).
 create function private.inbox_view_filter(p_view text) returns text
 language plpgsql immutable set search_path = '' as $$
 begin
