@@ -2,153 +2,86 @@
 // their workspace's tickets (agents create new tags unless the workspace turns that off), admins
 // rename, colour, merge and delete; customers, another workspace and visitors see no tag; the history
 // records each change; the inbox filters by tags (all of them) and shows them on its rows.
-import { randomUUID } from "node:crypto";
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { beforeAll, describe, expect, it } from "vitest";
-import { dbFixture } from "../support/fixture.ts";
-import { ACME, GLOBEX, PEOPLE, openTicket } from "../support/db.ts";
+import { randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dbFixture } from '../support/fixture.ts';
+import { ACME, GLOBEX, PEOPLE, openTicket } from '../support/db.ts';
 
-type Role = "acmeAdmin" | "acmeAgent" | "acmeCustomer" | "globexAdmin" | "anon";
-const ROLES: Role[] = [
-  "acmeAdmin",
-  "acmeAgent",
-  "acmeCustomer",
-  "globexAdmin",
-  "anon",
-];
+type Role = 'acmeAdmin' | 'acmeAgent' | 'acmeCustomer' | 'globexAdmin' | 'anon';
+const ROLES: Role[] = ['acmeAdmin', 'acmeAgent', 'acmeCustomer', 'globexAdmin', 'anon'];
 
-describe("tags", () => {
+describe('tags', () => {
   const db = dbFixture();
   const clients = {} as Record<Role, SupabaseClient>;
   const name = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
   const tagOf = async (ticketId: string) =>
     (
       await db.sql(
-        "select g.name from ticket_tags tt join tags g on g.id = tt.tag_id where tt.ticket_id = $1 order by 1",
-        [ticketId]
+        'select g.name from ticket_tags tt join tags g on g.id = tt.tag_id where tt.ticket_id = $1 order by 1',
+        [ticketId],
       )
     ).rows.map((r) => r.name as string);
-  const newTag = async (label = "fresh", workspace = ACME) =>
-    (
-      await db.sql(
-        "insert into tags (workspace_id, name) values ($1, $2) returning id",
-        [workspace, name(label)]
-      )
-    ).rows[0].id as string;
+  const newTag = async (label = 'fresh', workspace = ACME) =>
+    (await db.sql('insert into tags (workspace_id, name) values ($1, $2) returning id', [workspace, name(label)]))
+      .rows[0].id as string;
 
   beforeAll(async () => {
-    for (const r of ROLES)
-      clients[r] = r === "anon" ? db.anon() : await db.as(r);
+    for (const r of ROLES) clients[r] = r === 'anon' ? db.anon() : await db.as(r);
   });
 
-  describe("per role", () => {
+  describe('per role', () => {
     for (const role of ROLES) {
-      const member = role === "acmeAdmin" || role === "acmeAgent";
-      const admin = role === "acmeAdmin";
+      const member = role === 'acmeAdmin' || role === 'acmeAgent';
+      const admin = role === 'acmeAdmin';
 
-      it(`${role}: ${
-        member ? "tags" : "may not tag"
-      } a ticket, creating the tag`, async () => {
+      it(`${role}: ${member ? 'tags' : 'may not tag'} a ticket, creating the tag`, async () => {
         const ticket = await openTicket(db);
-        const tag = name("billing");
-        const { data, error } = await clients[role].rpc("add_ticket_tag", {
-          p_ticket_id: ticket.id,
-          p_name: tag,
-        });
+        const tag = name('billing');
+        const { data, error } = await clients[role].rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: tag });
         if (member) {
           expect(error).toBeNull();
-          expect(typeof data).toBe("string");
-        } else
-          expect(error?.message, role).toMatch(
-            role === "anon" ? /permission denied/ : /^not_found$/
-          );
+          expect(typeof data).toBe('string');
+        } else expect(error?.message, role).toMatch(role === 'anon' ? /permission denied/ : /^not_found$/);
         expect(await tagOf(ticket.id)).toEqual(member ? [tag] : []);
       });
 
-      it(`${role}: ${
-        member ? "reads" : "reads none of"
-      } the workspace's tags and ticket tags`, async () => {
+      it(`${role}: ${member ? 'reads' : 'reads none of'} the workspace's tags and ticket tags`, async () => {
         const ticket = await openTicket(db);
         const tag = await newTag();
-        await db.sql(
-          "insert into ticket_tags (ticket_id, tag_id) values ($1, $2)",
-          [ticket.id, tag]
-        );
-        const tags = await clients[role]
-          .from("tags")
-          .select("id")
-          .eq("id", tag);
-        const links = await clients[role]
-          .from("ticket_tags")
-          .select("tag_id")
-          .eq("ticket_id", ticket.id);
+        await db.sql('insert into ticket_tags (ticket_id, tag_id) values ($1, $2)', [ticket.id, tag]);
+        const tags = await clients[role].from('tags').select('id').eq('id', tag);
+        const links = await clients[role].from('ticket_tags').select('tag_id').eq('ticket_id', ticket.id);
         expect(tags.data ?? []).toHaveLength(member ? 1 : 0);
         expect(links.data ?? []).toHaveLength(member ? 1 : 0);
       });
 
-      it(`${role}: ${
-        member ? "removes" : "may not remove"
-      } a ticket's tag`, async () => {
+      it(`${role}: ${member ? 'removes' : 'may not remove'} a ticket's tag`, async () => {
         const ticket = await openTicket(db);
         const tag = await newTag();
-        await db.sql(
-          "insert into ticket_tags (ticket_id, tag_id) values ($1, $2)",
-          [ticket.id, tag]
-        );
-        await clients[role]
-          .from("ticket_tags")
-          .delete()
-          .eq("ticket_id", ticket.id)
-          .eq("tag_id", tag);
+        await db.sql('insert into ticket_tags (ticket_id, tag_id) values ($1, $2)', [ticket.id, tag]);
+        await clients[role].from('ticket_tags').delete().eq('ticket_id', ticket.id).eq('tag_id', tag);
         expect(await tagOf(ticket.id)).toHaveLength(member ? 0 : 1);
       });
 
-      it(`${role}: ${
-        admin
-          ? "renames, colours and deletes"
-          : "may not rename, colour or delete"
-      } a tag`, async () => {
+      it(`${role}: ${admin ? 'renames, colours and deletes' : 'may not rename, colour or delete'} a tag`, async () => {
         const tag = await newTag();
-        const renamed = name("renamed");
-        await clients[role]
-          .from("tags")
-          .update({ name: renamed, colour: "red" })
-          .eq("id", tag);
-        const { rows } = await db.sql(
-          "select name, colour from tags where id = $1",
-          [tag]
-        );
-        expect(rows[0].name === renamed && rows[0].colour === "red").toBe(
-          admin
-        );
-        await clients[role].from("tags").delete().eq("id", tag);
-        expect(
-          (await db.sql("select 1 from tags where id = $1", [tag])).rowCount
-        ).toBe(admin ? 0 : 1);
+        const renamed = name('renamed');
+        await clients[role].from('tags').update({ name: renamed, colour: 'red' }).eq('id', tag);
+        const { rows } = await db.sql('select name, colour from tags where id = $1', [tag]);
+        expect(rows[0].name === renamed && rows[0].colour === 'red').toBe(admin);
+        await clients[role].from('tags').delete().eq('id', tag);
+        expect((await db.sql('select 1 from tags where id = $1', [tag])).rowCount).toBe(admin ? 0 : 1);
       });
 
-      it(`${role}: ${
-        admin ? "merges" : "may not merge"
-      } two tags`, async () => {
-        const [from, into] = [await newTag("from"), await newTag("into")];
+      it(`${role}: ${admin ? 'merges' : 'may not merge'} two tags`, async () => {
+        const [from, into] = [await newTag('from'), await newTag('into')];
         const ticket = await openTicket(db);
-        await db.sql(
-          "insert into ticket_tags (ticket_id, tag_id) values ($1, $2)",
-          [ticket.id, from]
-        );
-        const { error } = await clients[role].rpc("merge_tags", {
-          p_from: from,
-          p_into: into,
-        });
+        await db.sql('insert into ticket_tags (ticket_id, tag_id) values ($1, $2)', [ticket.id, from]);
+        const { error } = await clients[role].rpc('merge_tags', { p_from: from, p_into: into });
         if (admin) expect(error).toBeNull();
-        else
-          expect(error?.message, role).toMatch(
-            role === "acmeAgent" ? /^forbidden$/ : /not_found|permission denied/
-          );
-        const { rows } = await db.sql(
-          "select tag_id from ticket_tags where ticket_id = $1",
-          [ticket.id]
-        );
+        else expect(error?.message, role).toMatch(role === 'acmeAgent' ? /^forbidden$/ : /not_found|permission denied/);
+        const { rows } = await db.sql('select tag_id from ticket_tags where ticket_id = $1', [ticket.id]);
         expect(rows).toEqual([{ tag_id: admin ? into : from }]);
       });
     }
@@ -156,302 +89,184 @@ describe("tags", () => {
 
   it("an agent can't tag a ticket with another workspace's tag, nor tag another workspace's ticket", async () => {
     const ticket = await openTicket(db);
-    const globexTag = await newTag("globex", GLOBEX);
-    const { error } = await clients.acmeAgent
-      .from("ticket_tags")
-      .insert({ ticket_id: ticket.id, tag_id: globexTag });
-    expect(error?.message).toBe("not_found");
-    const globex = await db.as("globexCustomer");
-    const { data: other } = await globex.rpc("create_ticket", {
-      p_workspace_slug: "globex",
-      p_subject: "Elsewhere",
-      p_body: "Hi",
+    const globexTag = await newTag('globex', GLOBEX);
+    const { error } = await clients.acmeAgent.from('ticket_tags').insert({ ticket_id: ticket.id, tag_id: globexTag });
+    expect(error?.message).toBe('not_found');
+    const globex = await db.as('globexCustomer');
+    const { data: other } = await globex.rpc('create_ticket', {
+      p_workspace_slug: 'globex',
+      p_subject: 'Elsewhere',
+      p_body: 'Hi',
     });
-    const bad = await clients.acmeAgent.rpc("add_ticket_tag", {
-      p_ticket_id: other?.[0]?.id,
-      p_name: "x",
-    });
-    expect(bad.error?.message).toBe("not_found");
+    const bad = await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: other?.[0]?.id, p_name: 'x' });
+    expect(bad.error?.message).toBe('not_found');
     expect(await tagOf(ticket.id)).toEqual([]);
   });
 
-  it("names are identifiers: trimmed and lower-cased, anything else refused", async () => {
+  it('names are identifiers: trimmed and lower-cased, anything else refused', async () => {
     const ticket = await openTicket(db);
-    const tag = name("vip");
-    const ok = await clients.acmeAgent.rpc("add_ticket_tag", {
+    const tag = name('vip');
+    const ok = await clients.acmeAgent.rpc('add_ticket_tag', {
       p_ticket_id: ticket.id,
       p_name: `  ${tag.toUpperCase()} `,
     });
     expect(ok.error).toBeNull();
-    for (const bad of ["", "two words", "-leading", "x".repeat(41), "a,b"])
+    for (const bad of ['', 'two words', '-leading', 'x'.repeat(41), 'a,b'])
       expect(
-        (
-          await clients.acmeAgent.rpc("add_ticket_tag", {
-            p_ticket_id: ticket.id,
-            p_name: bad,
-          })
-        ).error?.message
-      ).toBe("tag_invalid");
+        (await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: bad })).error?.message,
+      ).toBe('tag_invalid');
     // Tagging twice changes nothing.
-    expect(
-      (
-        await clients.acmeAgent.rpc("add_ticket_tag", {
-          p_ticket_id: ticket.id,
-          p_name: tag,
-        })
-      ).error
-    ).toBeNull();
+    expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: tag })).error).toBeNull();
     expect(await tagOf(ticket.id)).toEqual([tag]);
   });
 
-  it("agents create tags only while the workspace lets them; admins always", async () => {
+  it('agents create tags only while the workspace lets them; admins always', async () => {
     const ticket = await openTicket(db);
-    const existing = name("known");
-    await db.sql("insert into tags (workspace_id, name) values ($1, $2)", [
-      ACME,
-      existing,
-    ]);
-    await db.sql(
-      "update workspaces set agents_create_tags = false where id = $1",
-      [ACME]
-    );
+    const existing = name('known');
+    await db.sql('insert into tags (workspace_id, name) values ($1, $2)', [ACME, existing]);
+    await db.sql('update workspaces set agents_create_tags = false where id = $1', [ACME]);
     try {
-      const refused = await clients.acmeAgent.rpc("add_ticket_tag", {
-        p_ticket_id: ticket.id,
-        p_name: name("new"),
-      });
-      expect(refused.error?.message).toBe("tag_create_forbidden");
-      const direct = await clients.acmeAgent
-        .from("tags")
-        .insert({ workspace_id: ACME, name: name("direct") });
-      expect(direct.error?.code).toBe("42501");
+      const refused = await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: name('new') });
+      expect(refused.error?.message).toBe('tag_create_forbidden');
+      const direct = await clients.acmeAgent.from('tags').insert({ workspace_id: ACME, name: name('direct') });
+      expect(direct.error?.code).toBe('42501');
       // An existing tag is still theirs to use; an admin still creates.
       expect(
-        (
-          await clients.acmeAgent.rpc("add_ticket_tag", {
-            p_ticket_id: ticket.id,
-            p_name: existing,
-          })
-        ).error
+        (await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: existing })).error,
       ).toBeNull();
       expect(
-        (
-          await clients.acmeAdmin.rpc("add_ticket_tag", {
-            p_ticket_id: ticket.id,
-            p_name: name("admins"),
-          })
-        ).error
+        (await clients.acmeAdmin.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: name('admins') })).error,
       ).toBeNull();
       expect(await tagOf(ticket.id)).toHaveLength(2);
       // Only an admin turns the setting back on.
-      await clients.acmeAgent
-        .from("workspaces")
-        .update({ agents_create_tags: true })
-        .eq("id", ACME);
-      expect(
-        (
-          await db.sql(
-            "select agents_create_tags from workspaces where id = $1",
-            [ACME]
-          )
-        ).rows[0]
-      ).toEqual({
+      await clients.acmeAgent.from('workspaces').update({ agents_create_tags: true }).eq('id', ACME);
+      expect((await db.sql('select agents_create_tags from workspaces where id = $1', [ACME])).rows[0]).toEqual({
         agents_create_tags: false,
       });
-      await clients.acmeAdmin
-        .from("workspaces")
-        .update({ agents_create_tags: true })
-        .eq("id", ACME);
-      expect(
-        (
-          await db.sql(
-            "select agents_create_tags from workspaces where id = $1",
-            [ACME]
-          )
-        ).rows[0]
-      ).toEqual({
+      await clients.acmeAdmin.from('workspaces').update({ agents_create_tags: true }).eq('id', ACME);
+      expect((await db.sql('select agents_create_tags from workspaces where id = $1', [ACME])).rows[0]).toEqual({
         agents_create_tags: true,
       });
     } finally {
-      await db.sql(
-        "update workspaces set agents_create_tags = true where id = $1",
-        [ACME]
-      );
+      await db.sql('update workspaces set agents_create_tags = true where id = $1', [ACME]);
     }
   });
 
-  it("the history says who added and removed which tag; a merge or a deleted tag writes none", async () => {
+  it('the history says who added and removed which tag; a merge or a deleted tag writes none', async () => {
     const ticket = await openTicket(db);
-    const tag = name("refund");
-    const { data: tagId } = await clients.acmeAgent.rpc("add_ticket_tag", {
-      p_ticket_id: ticket.id,
-      p_name: tag,
-    });
-    await clients.acmeAgent
-      .from("ticket_tags")
-      .delete()
-      .eq("ticket_id", ticket.id)
-      .eq("tag_id", tagId);
-    const [a, b] = [await newTag("a"), await newTag("b")];
-    await db.sql(
-      "insert into ticket_tags (ticket_id, tag_id) values ($1, $2), ($1, $3)",
-      [ticket.id, a, b]
-    );
-    await clients.acmeAdmin.rpc("merge_tags", { p_from: a, p_into: b });
-    await clients.acmeAdmin.from("tags").delete().eq("id", b);
+    const tag = name('refund');
+    const { data: tagId } = await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ticket.id, p_name: tag });
+    await clients.acmeAgent.from('ticket_tags').delete().eq('ticket_id', ticket.id).eq('tag_id', tagId);
+    const [a, b] = [await newTag('a'), await newTag('b')];
+    await db.sql('insert into ticket_tags (ticket_id, tag_id) values ($1, $2), ($1, $3)', [ticket.id, a, b]);
+    await clients.acmeAdmin.rpc('merge_tags', { p_from: a, p_into: b });
+    await clients.acmeAdmin.from('tags').delete().eq('id', b);
     const { rows } = await db.sql(
       `select actor_id, type, "to" from ticket_events where ticket_id = $1 and type like 'tag%' order by id`,
-      [ticket.id]
+      [ticket.id],
     );
     expect(rows.slice(0, 2)).toEqual([
-      { actor_id: PEOPLE.acmeAgent.id, type: "tag_added", to: tag },
-      { actor_id: PEOPLE.acmeAgent.id, type: "tag_removed", to: tag },
+      { actor_id: PEOPLE.acmeAgent.id, type: 'tag_added', to: tag },
+      { actor_id: PEOPLE.acmeAgent.id, type: 'tag_removed', to: tag },
     ]);
     // The two added by SQL (no actor), then nothing for the merge and the delete.
-    expect(rows.slice(2).map((r) => r.type)).toEqual([
-      "tag_added",
-      "tag_added",
-    ]);
+    expect(rows.slice(2).map((r) => r.type)).toEqual(['tag_added', 'tag_added']);
     expect(await tagOf(ticket.id)).toEqual([]);
   });
 
-  it("the inbox filters by tags (every one given), shows them on rows, and an unknown tag matches nothing", async () => {
-    const [one, both, none] = [
-      await openTicket(db),
-      await openTicket(db),
-      await openTicket(db),
-    ];
-    const [x, y] = [name("x"), name("y")];
+  it('the inbox filters by tags (every one given), shows them on rows, and an unknown tag matches nothing', async () => {
+    const [one, both, none] = [await openTicket(db), await openTicket(db), await openTicket(db)];
+    const [x, y] = [name('x'), name('y')];
     for (const [t, tag] of [
       [one, x],
       [both, x],
       [both, y],
     ] as const)
-      expect(
-        (
-          await clients.acmeAgent.rpc("add_ticket_tag", {
-            p_ticket_id: t.id,
-            p_name: tag,
-          })
-        ).error
-      ).toBeNull();
+      expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: t.id, p_name: tag })).error).toBeNull();
     const inbox = async (tags: string[]) => {
-      const { data, error } = await clients.acmeAgent.rpc("inbox", {
-        p_slug: "acme",
-        p_view: "all",
-        p_tags: tags,
-      });
+      const { data, error } = await clients.acmeAgent.rpc('inbox', { p_slug: 'acme', p_view: 'all', p_tags: tags });
       expect(error).toBeNull();
-      return data as {
-        total: number | null;
-        tickets: { id: string; tags: { name: string; colour: string }[] }[];
-      };
+      return data as { total: number | null; tickets: { id: string; tags: { name: string; colour: string }[] }[] };
     };
     const byX = await inbox([x]);
-    expect(byX.tickets.map((t) => t.id).sort()).toEqual(
-      [one.id, both.id].sort()
-    );
+    expect(byX.tickets.map((t) => t.id).sort()).toEqual([one.id, both.id].sort());
     expect(byX.total).toBeNull();
-    expect(
-      byX.tickets.find((t) => t.id === both.id)?.tags.map((t) => t.name)
-    ).toEqual([x, y].sort());
+    expect(byX.tickets.find((t) => t.id === both.id)?.tags.map((t) => t.name)).toEqual([x, y].sort());
     expect((await inbox([x, y])).tickets.map((t) => t.id)).toEqual([both.id]);
-    expect((await inbox([x, "no-such-tag"])).tickets).toEqual([]);
+    expect((await inbox([x, 'no-such-tag'])).tickets).toEqual([]);
     expect((await inbox([])).tickets.map((t) => t.id)).toContain(none.id);
     // Past five tags (a semi-join each up to five, the rest checked together): still every one given.
     const [six, five] = [await openTicket(db), await openTicket(db)];
-    const many = ["a", "b", "c", "d", "e", "f"].map((n) => name(`m${n}`));
+    const many = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => name(`m${n}`));
     for (const [t, tags] of [
       [six, many],
       [five, many.slice(0, 5)],
     ] as const)
       for (const tag of tags)
-        expect(
-          (
-            await clients.acmeAgent.rpc("add_ticket_tag", {
-              p_ticket_id: t.id,
-              p_name: tag,
-            })
-          ).error
-        ).toBeNull();
+        expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: t.id, p_name: tag })).error).toBeNull();
     expect((await inbox(many)).tickets.map((t) => t.id)).toEqual([six.id]);
-    expect(
-      (await inbox(many.slice(0, 5))).tickets.map((t) => t.id).sort()
-    ).toEqual([six.id, five.id].sort());
+    expect((await inbox(many.slice(0, 5))).tickets.map((t) => t.id).sort()).toEqual([six.id, five.id].sort());
     expect((await inbox([...many.slice(0, 5), x])).tickets).toEqual([]);
     // Customers can't call the inbox at all; their own ticket's row holds no tags.
-    const row = await clients.acmeCustomer
-      .from("tickets")
-      .select("*")
-      .eq("id", both.id)
-      .single();
-    expect(Object.keys(row.data ?? {})).not.toContain("tags");
+    const row = await clients.acmeCustomer.from('tickets').select('*').eq('id', both.id).single();
+    expect(Object.keys(row.data ?? {})).not.toContain('tags');
   });
 
-  it("lists a rare tag from its tickets and a common one along the view, newest first, page by page", async () => {
+  it('lists a rare tag from its tickets and a common one along the view, newest first, page by page', async () => {
     // A page of one: a tag on 200 tickets or fewer is rare (its tickets are fetched and sorted), on more
     // the inbox walks the view probing each ticket's tags (50_inbox.sql). Same order either way.
-    const [rare, common] = [await newTag("rare"), await newTag("common")];
+    const [rare, common] = [await newTag('rare'), await newTag('common')];
     const { rows } = await db.sql(
       `insert into tickets (workspace_id, requester_id, subject, last_message_at)
        select $1, $2, 'Tagged ' || g, now() - g * interval '1 minute' from generate_series(1, 201) g returning id`,
-      [ACME, PEOPLE.acmeCustomer.id]
+      [ACME, PEOPLE.acmeCustomer.id],
     );
     const ids = rows.map((r) => r.id as string);
     await db.sql(
       `insert into ticket_tags (ticket_id, tag_id, workspace_id)
        select x, $2::uuid, $3::uuid from unnest($1::uuid[]) x union all select x, $4::uuid, $3::uuid from unnest(($1::uuid[])[1:3]) x`,
-      [ids, common, ACME, rare]
+      [ids, common, ACME, rare],
     );
-    const tagName = async (id: string) =>
-      (await db.sql("select name from tags where id = $1", [id])).rows[0].name;
+    const tagName = async (id: string) => (await db.sql('select name from tags where id = $1', [id])).rows[0].name;
     for (const tag of [rare, common]) {
       const expected = (
         await db.sql(
           `select t.id from tickets t join ticket_tags tt on tt.ticket_id = t.id and tt.tag_id = $1
             where t.spam_at is null and t.trashed_at is null order by t.last_message_at desc, t.id desc limit 3`,
-          [tag]
+          [tag],
         )
       ).rows.map((r) => r.id);
       const listed: string[] = [];
       let after: { at: string; id: string } | null = null;
       for (let page = 0; page < 3; page++) {
-        const { data, error } = await clients.acmeAgent.rpc("inbox", {
-          p_slug: "acme",
-          p_view: "all",
+        const { data, error } = await clients.acmeAgent.rpc('inbox', {
+          p_slug: 'acme',
+          p_view: 'all',
           p_tags: [await tagName(tag)],
           p_limit: 1,
           ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}),
         });
         expect(error).toBeNull();
-        const inbox = data as {
-          tickets: { id: string }[];
-          older: { at: string; id: string } | null;
-        };
+        const inbox = data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
         listed.push(...inbox.tickets.map((t) => t.id));
         after = inbox.older;
       }
       expect(listed).toEqual(expected);
     }
-    expect(
-      (
-        await db.sql(
-          "select count(*)::int as n from ticket_tags where tag_id = $1",
-          [common]
-        )
-      ).rows[0].n
-    ).toBe(201);
+    expect((await db.sql('select count(*)::int as n from ticket_tags where tag_id = $1', [common])).rows[0].n).toBe(
+      201,
+    );
   });
 
-  it("a tag the statistics call common is walked along the view, as plain SQL orders it, even once it has lost its tickets", async () => {
+  it('a tag the statistics call common is walked along the view, as plain SQL orders it, even once it has lost its tickets', async () => {
     // A page of one: rare below 200 tickets. After ANALYZE the statistics list this tag on 201 tickets, so the
     // inbox walks the view without reading its tickets first (private.inbox_tag_common); with a rare tag beside
     // it the page starts from the rare one's tickets and still tests the common one.
-    const [common, rare] = [await newTag("stats"), await newTag("rarer")];
+    const [common, rare] = [await newTag('stats'), await newTag('rarer')];
     const { rows } = await db.sql(
       `insert into tickets (workspace_id, requester_id, subject, last_message_at)
        select $1, $2, 'Counted ' || g, now() - g * interval '1 minute' - interval '1 day' from generate_series(1, 202) g returning id`,
-      [ACME, PEOPLE.acmeCustomer.id]
+      [ACME, PEOPLE.acmeCustomer.id],
     );
     const ids = rows.map((r) => r.id as string);
     // The common tag on the first 201; the rare one on the first two and on the 202nd (without the common one).
@@ -459,36 +274,30 @@ describe("tags", () => {
       `insert into ticket_tags (ticket_id, tag_id, workspace_id)
        select x, $2::uuid, $3::uuid from unnest(($1::uuid[])[1:201]) x
        union all select x, $4::uuid, $3::uuid from unnest(($1::uuid[])[1:2] || ($1::uuid[])[202]) x`,
-      [ids, common, ACME, rare]
+      [ids, common, ACME, rare],
     );
-    await db.sql("analyze ticket_tags");
-    expect(
-      (await db.sql("select private.inbox_tag_common($1, 200) as c", [common]))
-        .rows[0].c
-    ).toBe(true);
+    await db.sql('analyze ticket_tags');
+    expect((await db.sql('select private.inbox_tag_common($1, 200) as c', [common])).rows[0].c).toBe(true);
     const names = async (tags: string[]) =>
       (
         await db.sql(
-          "select array_agg(name order by array_position($1::uuid[], id)) as n from tags where id = any ($1)",
-          [tags]
+          'select array_agg(name order by array_position($1::uuid[], id)) as n from tags where id = any ($1)',
+          [tags],
         )
       ).rows[0].n as string[];
     const pages = async (tags: string[]) => {
       const listed: string[] = [];
       let after: { at: string; id: string } | null = null;
       for (let page = 0; page < 3; page++) {
-        const { data, error } = await clients.acmeAgent.rpc("inbox", {
-          p_slug: "acme",
-          p_view: "all",
+        const { data, error } = await clients.acmeAgent.rpc('inbox', {
+          p_slug: 'acme',
+          p_view: 'all',
           p_tags: await names(tags),
           p_limit: 1,
           ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}),
         });
         expect(error).toBeNull();
-        const inbox = data as {
-          tickets: { id: string }[];
-          older: { at: string; id: string } | null;
-        };
+        const inbox = data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
         listed.push(...inbox.tickets.map((t) => t.id));
         after = inbox.older;
         if (!after) break;
@@ -501,7 +310,7 @@ describe("tags", () => {
           `select t.id from tickets t where t.spam_at is null and t.trashed_at is null
               and (select count(*) from ticket_tags tt where tt.ticket_id = t.id and tt.tag_id = any ($1)) = cardinality($1)
             order by t.last_message_at desc, t.id desc limit 3`,
-          [tags]
+          [tags],
         )
       ).rows.map((r) => r.id);
     expect(await pages([common])).toEqual(await expected([common]));
@@ -509,14 +318,8 @@ describe("tags", () => {
     expect(await pages([common, rare])).toEqual(ids.slice(0, 2));
     expect(await pages([rare, common])).toEqual(ids.slice(0, 2));
     // Untagged since (the statistics still say common): only the tickets that still carry it.
-    await db.sql(
-      "delete from ticket_tags where tag_id = $1 and ticket_id <> all (($2::uuid[])[2:3])",
-      [common, ids]
-    );
-    expect(
-      (await db.sql("select private.inbox_tag_common($1, 200) as c", [common]))
-        .rows[0].c
-    ).toBe(true);
+    await db.sql('delete from ticket_tags where tag_id = $1 and ticket_id <> all (($2::uuid[])[2:3])', [common, ids]);
+    expect((await db.sql('select private.inbox_tag_common($1, 200) as c', [common])).rows[0].c).toBe(true);
     expect(await pages([common])).toEqual(ids.slice(1, 3));
     expect(await pages([common, rare])).toEqual([ids[1]]);
   });
@@ -526,19 +329,15 @@ describe("tags", () => {
     // (private.inbox_newest_matches, 50_inbox.sql): "small" (300 tickets) is walked whole, "big" (600) only in
     // part, too few matching there to decide, so the indexes count the rest; "huge" (2 100, 1 400 matching)
     // passes 1 000 whichever way it is counted.
-    const w = `w${randomUUID().replace(/-/g, "").slice(0, 10)}`;
-    const [small, big, huge] = [
-      await newTag("small"),
-      await newTag("big"),
-      await newTag("huge"),
-    ];
+    const w = `w${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    const [small, big, huge] = [await newTag('small'), await newTag('big'), await newTag('huge')];
     const { rows } = await db.sql(
       `insert into tickets (workspace_id, requester_id, subject, status, assignee_id)
        select $1, $2, case when g % 3 = 0 then 'Other ' || g else 'About ' || $3 || ' ' || g end,
               (array['new', 'open', 'pending', 'solved', 'closed']::ticket_status[])[1 + g % 5],
               case when g % 7 = 0 then $4::uuid end
          from generate_series(1, 2100) g returning id`,
-      [ACME, PEOPLE.acmeCustomer.id, w, PEOPLE.acmeAgent.id]
+      [ACME, PEOPLE.acmeCustomer.id, w, PEOPLE.acmeAgent.id],
     );
     const ids = rows.map((r) => r.id as string);
     await db.sql(
@@ -546,15 +345,11 @@ describe("tags", () => {
        select x, $2::uuid, $5::uuid from unnest(($1::uuid[])[1:300]) x
        union all select x, $3::uuid, $5::uuid from unnest(($1::uuid[])[301:900]) x
        union all select x, $4::uuid, $5::uuid from unnest($1::uuid[]) x`,
-      [ids, small, big, huge, ACME]
+      [ids, small, big, huge, ACME],
     );
     // Trash and Spam are in no view's count.
-    await db.sql(`update tickets set trashed_at = now() where id = any ($1)`, [
-      [ids[1], ids[301]],
-    ]);
-    await db.sql(`update tickets set spam_at = now() where id = any ($1)`, [
-      [ids[4], ids[304]],
-    ]);
+    await db.sql(`update tickets set trashed_at = now() where id = any ($1)`, [[ids[1], ids[301]]]);
+    await db.sql(`update tickets set spam_at = now() where id = any ($1)`, [[ids[4], ids[304]]]);
     const expected = async (tag: string) =>
       (
         await db.sql(
@@ -565,70 +360,52 @@ describe("tags", () => {
                   count(*) filter (where t.status = 'solved')::int as solved
              from tickets t join ticket_tags tt on tt.ticket_id = t.id and tt.tag_id = $1
             where t.subject like '%' || $2 || '%' and t.spam_at is null and t.trashed_at is null`,
-          [tag, w]
+          [tag, w],
         )
       ).rows[0];
-    const tagName = async (id: string) =>
-      (await db.sql("select name from tags where id = $1", [id])).rows[0].name;
+    const tagName = async (id: string) => (await db.sql('select name from tags where id = $1', [id])).rows[0].name;
     const counts = async (tag: string, limit: number) => {
-      const { data, error } = await clients.acmeAgent.rpc("inbox", {
-        p_slug: "acme",
-        p_view: "all",
+      const { data, error } = await clients.acmeAgent.rpc('inbox', {
+        p_slug: 'acme',
+        p_view: 'all',
         // "tag:<name> <word>" as the app sends it (inbox-query.server.ts): the tag apart from the words.
         p_query: w,
         p_tags: [await tagName(tag)],
         p_limit: limit,
       });
       expect(error).toBeNull();
-      return (data as { search_counts: Record<string, number | boolean> })
-        .search_counts;
+      return (data as { search_counts: Record<string, number | boolean> }).search_counts;
     };
     for (const tag of [small, big]) {
       const want = await expected(tag);
       expect(want.all).toBeGreaterThan(150);
       expect(await counts(tag, 1)).toMatchObject({ ...want, capped: false });
       expect(await counts(tag, 25)).toMatchObject({ ...want, capped: false });
-      const saved = await clients.acmeAgent.rpc("save_inbox_view", {
+      const saved = await clients.acmeAgent.rpc('save_inbox_view', {
         p_workspace_id: ACME,
         p_name: `Tagged ${randomUUID().slice(0, 8)}`,
         p_shared: false,
-        p_filters: { view: "all", q: w, tag: [await tagName(tag)] },
+        p_filters: { view: 'all', q: w, tag: [await tagName(tag)] },
       });
-      const { data } = await clients.acmeAgent.rpc("inbox", { p_slug: "acme" });
-      const views = (data as { saved_views: { id: string; count: number }[] })
-        .saved_views;
+      const { data } = await clients.acmeAgent.rpc('inbox', { p_slug: 'acme' });
+      const views = (data as { saved_views: { id: string; count: number }[] }).saved_views;
       expect(views.find((v) => v.id === saved.data)!.count).toBe(want.all);
     }
     expect((await expected(huge)).all).toBeGreaterThan(1001);
-    for (const limit of [1, 25])
-      expect(await counts(huge, limit)).toMatchObject({
-        all: 1001,
-        capped: true,
-      });
-    await db.sql("delete from saved_views where owner_id = $1", [
-      PEOPLE.acmeAgent.id,
-    ]);
+    for (const limit of [1, 25]) expect(await counts(huge, limit)).toMatchObject({ all: 1001, capped: true });
+    await db.sql('delete from saved_views where owner_id = $1', [PEOPLE.acmeAgent.id]);
   });
 
-  it("two agents creating the same new tag at once end with one tag on both tickets", async () => {
+  it('two agents creating the same new tag at once end with one tag on both tickets', async () => {
     const [t1, t2] = [await openTicket(db), await openTicket(db)];
-    const tag = name("race");
-    const agent2 = await db.as("acmeAgent2");
+    const tag = name('race');
+    const agent2 = await db.as('acmeAgent2');
     const [a, b] = await Promise.all([
-      clients.acmeAgent.rpc("add_ticket_tag", {
-        p_ticket_id: t1.id,
-        p_name: tag,
-      }),
-      agent2.rpc("add_ticket_tag", { p_ticket_id: t2.id, p_name: tag }),
+      clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: t1.id, p_name: tag }),
+      agent2.rpc('add_ticket_tag', { p_ticket_id: t2.id, p_name: tag }),
     ]);
     expect([a.error, b.error]).toEqual([null, null]);
     expect(a.data).toBe(b.data);
-    expect(
-      (
-        await db.sql("select count(*)::int as n from tags where name = $1", [
-          tag,
-        ])
-      ).rows[0].n
-    ).toBe(1);
+    expect((await db.sql('select count(*)::int as n from tags where name = $1', [tag])).rows[0].n).toBe(1);
   });
 });
