@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 const require = createRequire(import.meta.url);
 const { RemixServer } = require('@remix-run/react') as typeof import('@remix-run/react');
 const router = require('@remix-run/router') as typeof import('@remix-run/router');
+const { createStaticRouter } = require('react-router-dom/server') as typeof import('react-router-dom/server');
 // What the request handler gives every document as `routeModules` (server.js: createEntryRouteModules(build.routes)).
 const { createEntryRouteModules } = require('@remix-run/server-runtime/dist/entry.js') as {
   createEntryRouteModules: (routes: Record<string, { module: unknown }>) => Record<string, unknown>;
@@ -112,5 +113,16 @@ describe('<RemixServer> route objects', () => {
     // Another build (a rebuild in development) has routes of its own.
     const rebuilt = { ...buildRoutes, root: { module: { default: () => null } } };
     expect(createEntryRouteModules(rebuilt).root).toBe(rebuilt.root.module);
+  });
+
+  it("are the static router's data routes once per routes array (react-router-dom, patched)", async () => {
+    const handler = router.createStaticHandler([{ id: 'root', path: '/', loader: () => null }]);
+    const context = await handler.query(new Request('http://tend.test/'));
+    if (context instanceof Response) throw new Error('unexpected response');
+    const routes = [{ id: 'root', path: '/', element: createElement('main') }];
+    const first = createStaticRouter(routes, context);
+    expect(first.routes[0]).toMatchObject({ id: 'root', path: '/' });
+    expect(createStaticRouter(routes, context).routes).toBe(first.routes); // upstream: copied every time
+    expect(createStaticRouter([...routes], context).routes).not.toBe(first.routes);
   });
 });
