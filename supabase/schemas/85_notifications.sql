@@ -130,13 +130,8 @@ begin
   if not setting.in_app and setting.email = 'off' then
     return null;
   end if;
-  -- An assignment Tend makes by itself (its rules, automatic assignment: `tend.acting`, 90_promises.sql) names no
-  -- one, as its history line does (docs/decisions/090-create-path-cpu.md).
   insert into public.notifications (workspace_id, recipient_id, kind, ticket_id, message_id, actor_id, in_app, email)
-  values (p_workspace_id, p_recipient_id, p_kind, p_ticket_id, p_message_id,
-          case when p_kind = 'assigned' and current_setting('tend.acting', true) in (p_ticket_id::text, 'assignee ' || p_ticket_id)
-               then null else p_actor_id end,
-          setting.in_app, setting.email)
+  values (p_workspace_id, p_recipient_id, p_kind, p_ticket_id, p_message_id, p_actor_id, setting.in_app, setting.email)
   returning id into made;
   if setting.email = 'each' then
     perform private.call_function('notify', jsonb_build_object('type', 'notification', 'notification_id', made));

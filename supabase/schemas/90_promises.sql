@@ -618,46 +618,17 @@ create table public.member_availability (
   foreign key (workspace_id, user_id) references public.memberships (workspace_id, user_id) on delete cascade
 );
 
--- While Tend acts on a ticket by itself, the history lines written for it name no one: `tend.acting` holds
--- '<ticket id>' while its rules act (every line of that ticket: private.run_rules, 95_rules.sql) or
--- 'assignee <ticket id>' while automatic assignment changes its assignee (that line: private.by_tend). The line
--- is written so, not written with the requester's name and cleared after: an update of a row its own
--- transaction inserted checks every foreign key of the row again (docs/decisions/090-create-path-cpu.md).
-create function private.tend_acting_line() returns trigger
-language plpgsql set search_path = '' as $$
-begin
-  if current_setting('tend.acting', true) = new.ticket_id::text or new.type = 'assignee' then
-    new.actor_id := null;
-  end if;
-  return new;
-end $$;
--- The condition keeps every other insert of a line out of the function.
-create trigger ticket_events_tend_acting before insert on public.ticket_events for each row
-  when (new.actor_id is not null
-        and current_setting('tend.acting', true) in (new.ticket_id::text, 'assignee ' || new.ticket_id::text))
-  execute function private.tend_acting_line();
-
--- Changes the ticket's assignee as Tend, not as the person whose request it runs in (a requester's
--- create_ticket, say): the history's assignment line names no one ("Tend assigned it to …"), nor does any
--- assignment notice of the ticket in this transaction (docs/decisions/085-rules-before-assignment.md). Inside
--- the ticket's rules every line names no one already.
-create function private.by_tend(p_ticket_id uuid, p_assignee_id uuid) returns void
+-- The assignment change just recorded in the ticket's history was Tend's, not the person whose
+-- request it ran in (a requester's create_ticket, say): it names no one ("Tend assigned it to …"), nor
+-- does the notice it sent the assignee in this transaction (docs/decisions/085-rules-before-assignment.md).
+-- plpgsql, so its plan is kept (docs/decisions/040-business-time-and-sla.md).
+create function private.by_tend(p_ticket_id uuid) returns void
 language plpgsql security definer set search_path = '' as $$
-declare
-  acting text := current_setting('tend.acting', true);
 begin
-  if acting is distinct from p_ticket_id::text then
-    perform set_config('tend.acting', 'assignee ' || p_ticket_id, true);
-  end if;
-  update public.tickets set assignee_id = p_assignee_id where id = p_ticket_id;
-  perform set_config('tend.acting', coalesce(acting, ''), true);
-  -- Its own notice names no one already (private.notify_member); one sent earlier in this transaction, by
-  -- whoever, is cleared as well. Looked for first: an update of a row of this transaction checks its keys again.
-  if exists (select 1 from public.notifications n
-              where n.ticket_id = p_ticket_id and n.kind = 'assigned' and n.created_at = now() and n.actor_id is not null) then
-    update public.notifications set actor_id = null
-     where ticket_id = p_ticket_id and kind = 'assigned' and created_at = now() and actor_id is not null;
-  end if;
+  update public.ticket_events set actor_id = null
+   where id = (select max(e.id) from public.ticket_events e where e.ticket_id = p_ticket_id and e.type = 'assignee');
+  update public.notifications set actor_id = null
+   where ticket_id = p_ticket_id and kind = 'assigned' and created_at = now() and actor_id is not null;
 end $$;
 
 -- Gives the ticket to the next member by the workspace's mode; the member, or null (off, nobody
@@ -689,7 +660,8 @@ begin
             m.user_id <= coalesce(cfg.last_assignee_id, '00000000-0000-0000-0000-000000000000'::uuid), m.user_id
    limit 1;
   if chosen is not null then
-    perform private.by_tend(t.id, chosen);
+    update public.tickets set assignee_id = chosen where id = t.id;
+    perform private.by_tend(t.id);
     update public.assignment_settings set last_assignee_id = chosen where workspace_id = t.workspace_id;
   end if;
   return chosen;
@@ -740,7 +712,8 @@ begin
     return null;
   end if;
   if new.assignee_id is not null then
-    perform private.by_tend(new.id, null);
+    update public.tickets set assignee_id = null where id = new.id;
+    perform private.by_tend(new.id);
   end if;
   perform private.auto_assign(new.id);
   return null;
@@ -799,7 +772,7 @@ end $$;
 revoke all on function public.assignment_members(uuid) from public, anon;
 grant execute on function public.assignment_members(uuid) to authenticated, service_role;
 
-revoke all on function private.tend_acting_line(), private.by_tend(uuid, uuid), private.auto_assign(uuid), private.auto_assign_waiting(uuid),
+revoke all on function private.by_tend(uuid), private.auto_assign(uuid), private.auto_assign_waiting(uuid),
   private.assign_new(uuid), private.assign_on_arrival() from public;
 revoke all on function public.set_availability(uuid, boolean), public.save_assignment_settings(uuid, public.assignment_mode, integer)
   from public, anon;

@@ -428,8 +428,8 @@ end $$;
 
 -- Fires one rule on a ticket for one event if its conditions hold and it hasn't fired for that event:
 -- records the firing, writes "rule" (its name) in the history, runs the actions in order. Whether it
--- fired. A closed ticket runs nothing. What the actions write in the history names no one, and their
--- assignment notices lose the person's name after the event's rules (private.run_rules, private.by_rules).
+-- fired. A closed ticket runs nothing. What the actions write names the person whose request ran them
+-- until private.by_rules says Tend did it (the sweep is nobody's request: it names no one already).
 create function private.rule_fire(r public.rules, p_ticket_id uuid, p_event_key text, p_body text) returns boolean
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -451,22 +451,15 @@ begin
   return true;
 end $$;
 
--- The rules of one event act as Tend, not as the person whose request ran them (the sweep is nobody's request:
--- it names no one already): while they run, the ticket's history lines are written naming no one
--- (private.tend_acting_line, 90_promises.sql), and after them, once, the assignment notices they sent this
--- transaction lose the person's name too (docs/decisions/074-create-path.md,
--- docs/decisions/090-create-path-cpu.md).
-create function private.by_rules(p_ticket_id uuid) returns void
+-- The history lines and assignment notices written on a ticket since its event `p_mark` (by the rules that
+-- fired) were Tend's doing, not the person's whose request ran them: they name no one. Once per event, after
+-- all its rules (docs/decisions/074-create-path.md).
+create function private.by_rules(p_ticket_id uuid, p_mark bigint) returns void
 language plpgsql security definer set search_path = '' as $$
 begin
-  -- Those sent while the rules ran name no one already (private.notify_member); an earlier one is looked for
-  -- first, as an update of a row of this transaction checks its keys again.
-  if exists (select 1 from public.notifications n
-              where n.ticket_id = p_ticket_id and n.kind = 'assigned' and n.created_at = now()
-                and n.actor_id is not distinct from auth.uid()) then
-    update public.notifications set actor_id = null
-     where ticket_id = p_ticket_id and kind = 'assigned' and created_at = now() and actor_id is not distinct from auth.uid();
-  end if;
+  update public.ticket_events set actor_id = null where ticket_id = p_ticket_id and id > p_mark and actor_id is not null;
+  update public.notifications set actor_id = null
+   where ticket_id = p_ticket_id and kind = 'assigned' and created_at = now() and actor_id is not distinct from auth.uid();
 end $$;
 
 -- The workspace's enabled rules for an event, in order, on one ticket: the number that fired.
@@ -475,8 +468,7 @@ language plpgsql security definer set search_path = '' as $$
 declare
   r public.rules;
   body text;
-  acting text := current_setting('tend.acting', true);
-  by_someone boolean := false;
+  mark bigint;
   n integer := 0;
 begin
   for r in select x.* from public.rules x
@@ -487,20 +479,16 @@ begin
     if body is null and r.conditions @> '[{"field": "body"}]' then
       body := private.rule_body(p_ticket_id, p_event);
     end if;
-    -- Someone's request runs them: from the first rule on, the lines name no one.
-    if not by_someone and auth.uid() is not null then
-      by_someone := true;
-      perform set_config('tend.acting', p_ticket_id::text, true);
+    -- Where the history stood before the first rule, when someone's request runs them.
+    if mark is null and auth.uid() is not null then
+      select coalesce(max(e.id), 0) into mark from public.ticket_events e where e.ticket_id = p_ticket_id;
     end if;
     if private.rule_fire(r, p_ticket_id, p_event_key, body) then
       n := n + 1;
     end if;
   end loop;
-  if by_someone then
-    perform set_config('tend.acting', coalesce(acting, ''), true);
-    if n > 0 then
-      perform private.by_rules(p_ticket_id);
-    end if;
+  if n > 0 and mark is not null then
+    perform private.by_rules(p_ticket_id, mark);
   end if;
   return n;
 end $$;
@@ -667,7 +655,7 @@ revoke all on function private.rule_check(), private.status_since(uuid), private
   private.ticket_channel(public.tickets), private.rule_body(uuid, text),
   private.rule_condition_holds(public.tickets, text, jsonb), private.rule_matches(public.rules, public.tickets, text),
   private.fill_placeholders(text, public.tickets, uuid), private.rule_voice(public.rules, public.tickets),
-  private.rule_act(public.rules, uuid, jsonb), private.rule_fire(public.rules, uuid, text, text), private.by_rules(uuid),
+  private.rule_act(public.rules, uuid, jsonb), private.rule_fire(public.rules, uuid, text, text), private.by_rules(uuid, bigint),
   private.run_rules(uuid, text, text), private.rules_on_ticket_created(), private.rules_on_customer_reply()
   from public;
 

@@ -212,6 +212,65 @@ describe('automatic assignment', () => {
     expect((await db.sql('select assignee_id from tickets where id = $1', [laterId])).rows[0].assignee_id).toBeNull();
   });
 
+  it('an agent’s assignment that reopens the ticket to someone away: Tend moves it on, and both notices name no one', async () => {
+    const { ws, admin, crew, customers } = await team('handon', 3, 1);
+    expect(
+      (await admin.client.rpc('save_assignment_settings', { p_workspace_id: ws, p_mode: 'round_robin', p_max_open: null }))
+        .error,
+    ).toBeNull();
+    const { data } = await customers[0]!.client.rpc('create_ticket', {
+      p_workspace_slug: 'handon',
+      p_subject: 'Waiting',
+      p_body: 'Hi',
+    });
+    const id = (data as { id: string }[])[0]!.id;
+    const [agent, away, free] = crew as [(typeof crew)[0], (typeof crew)[0], (typeof crew)[0]];
+    await db.sql(`update tickets set status = 'pending', assignee_id = null where id = $1`, [id]);
+    await db.sql(`delete from notifications where ticket_id = $1`, [id]);
+    const mark = (await db.sql('select max(id) as id from ticket_events where ticket_id = $1', [id])).rows[0].id;
+    for (const who of [agent, away])
+      expect((await who.client.rpc('set_availability', { p_workspace_id: ws, p_available: false })).error).toBeNull();
+    // One change by the agent (as a bulk edit makes it): assigned to someone away and reopened. Reopened with its
+    // assignee away, Tend hands it to the one available agent; the notice the agent's assignment sent earlier in
+    // the transaction, and Tend's own, name no one (docs/decisions/085-rules-before-assignment.md).
+    await db.sql(
+      `begin;
+       select set_config('request.jwt.claims', '{"sub": "${agent.id}", "role": "authenticated"}', true);
+       update tickets set assignee_id = '${away.id}', status = 'open' where id = '${id}';
+       commit;`,
+    );
+    expect((await db.sql('select status, assignee_id from tickets where id = $1', [id])).rows[0]).toEqual({
+      status: 'open',
+      assignee_id: free.id,
+    });
+    const notices = (
+      await db.sql('select recipient_id, kind, actor_id from notifications where ticket_id = $1 order by created_at, id', [
+        id,
+      ])
+    ).rows;
+    expect(notices).toHaveLength(2);
+    expect(notices).toEqual(
+      expect.arrayContaining([
+        { recipient_id: away.id, kind: 'assigned', actor_id: null },
+        { recipient_id: free.id, kind: 'assigned', actor_id: null },
+      ]),
+    );
+    // Tend's two assignment lines name no one; the agent's own change (written at the end of its statement) names
+    // the agent.
+    const lines = (
+      await db.sql(`select type, actor_id, "to" from ticket_events where ticket_id = $1 and id > $2 order by id`, [
+        id,
+        mark,
+      ])
+    ).rows.map((l) => [l.type, l.actor_id, l.to]);
+    expect(lines).toEqual([
+      ['status', agent.id, 'open'],
+      ['assignee', null, null],
+      ['assignee', null, free.id],
+      ['assignee', agent.id, away.id],
+    ]);
+  });
+
   it('only admins set the mode and cap; each member sets only their own availability; outsiders nothing', async () => {
     const { ws, crew } = await team('rights', 1, 0);
     const agent = crew[0]!;
