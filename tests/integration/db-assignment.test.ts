@@ -215,8 +215,13 @@ describe('automatic assignment', () => {
   it('an agent’s assignment that reopens the ticket to someone away: Tend moves it on, and both notices name no one', async () => {
     const { ws, admin, crew, customers } = await team('handon', 3, 1);
     expect(
-      (await admin.client.rpc('save_assignment_settings', { p_workspace_id: ws, p_mode: 'round_robin', p_max_open: null }))
-        .error,
+      (
+        await admin.client.rpc('save_assignment_settings', {
+          p_workspace_id: ws,
+          p_mode: 'round_robin',
+          p_max_open: null,
+        })
+      ).error,
     ).toBeNull();
     const { data } = await customers[0]!.client.rpc('create_ticket', {
       p_workspace_slug: 'handon',
@@ -244,9 +249,10 @@ describe('automatic assignment', () => {
       assignee_id: free.id,
     });
     const notices = (
-      await db.sql('select recipient_id, kind, actor_id from notifications where ticket_id = $1 order by created_at, id', [
-        id,
-      ])
+      await db.sql(
+        'select recipient_id, kind, actor_id from notifications where ticket_id = $1 order by created_at, id',
+        [id],
+      )
     ).rows;
     expect(notices).toHaveLength(2);
     expect(notices).toEqual(
