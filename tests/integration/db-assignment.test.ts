@@ -39,6 +39,26 @@ describe('automatic assignment', () => {
     return { ws, admin: admin!, crew, customers: await people(customers, 'customer') };
   }
 
+  /** A team (`agents` agents, one customer) with round robin on, and a ticket its customer created. */
+  async function roundRobinTicket(slug: string, agents: number, subject: string) {
+    const made = await team(slug, agents, 1);
+    expect(
+      (
+        await made.admin.client.rpc('save_assignment_settings', {
+          p_workspace_id: made.ws,
+          p_mode: 'round_robin',
+          p_max_open: null,
+        })
+      ).error,
+    ).toBeNull();
+    const { data } = await made.customers[0]!.client.rpc('create_ticket', {
+      p_workspace_slug: slug,
+      p_subject: subject,
+      p_body: 'Hi',
+    });
+    return { ...made, id: (data as { id: string }[])[0]!.id };
+  }
+
   async function loads(ws: string) {
     const { rows } = await db.sql(
       `select m.user_id, count(t.id)::int as n from memberships m
@@ -169,22 +189,7 @@ describe('automatic assignment', () => {
   });
 
   it('a reopened ticket of an agent who is away goes to someone available; off assigns nothing', async () => {
-    const { ws, admin, crew, customers } = await team('reopen', 2, 1);
-    expect(
-      (
-        await admin.client.rpc('save_assignment_settings', {
-          p_workspace_id: ws,
-          p_mode: 'round_robin',
-          p_max_open: null,
-        })
-      ).error,
-    ).toBeNull();
-    const { data } = await customers[0]!.client.rpc('create_ticket', {
-      p_workspace_slug: 'reopen',
-      p_subject: 'Back',
-      p_body: 'Hi',
-    });
-    const id = (data as { id: string }[])[0]!.id;
+    const { ws, admin, crew, customers, id } = await roundRobinTicket('reopen', 2, 'Back');
     const first = (await db.sql('select assignee_id from tickets where id = $1', [id])).rows[0].assignee_id;
     const holder = crew.find((a) => a.id === first)!;
     const other = crew.find((a) => a.id !== first)!;
@@ -213,22 +218,7 @@ describe('automatic assignment', () => {
   });
 
   it('an agent’s assignment that reopens the ticket to someone away: Tend moves it on, and both notices name no one', async () => {
-    const { ws, admin, crew, customers } = await team('handon', 3, 1);
-    expect(
-      (
-        await admin.client.rpc('save_assignment_settings', {
-          p_workspace_id: ws,
-          p_mode: 'round_robin',
-          p_max_open: null,
-        })
-      ).error,
-    ).toBeNull();
-    const { data } = await customers[0]!.client.rpc('create_ticket', {
-      p_workspace_slug: 'handon',
-      p_subject: 'Waiting',
-      p_body: 'Hi',
-    });
-    const id = (data as { id: string }[])[0]!.id;
+    const { ws, crew, id } = await roundRobinTicket('handon', 3, 'Waiting');
     const [agent, away, free] = crew as [(typeof crew)[0], (typeof crew)[0], (typeof crew)[0]];
     await db.sql(`update tickets set status = 'pending', assignee_id = null where id = $1`, [id]);
     await db.sql(`delete from notifications where ticket_id = $1`, [id]);
