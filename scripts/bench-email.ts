@@ -19,13 +19,14 @@ import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { startMail, type RunningMail } from '@tend/supabase-local';
-import { BASELINE, cpuMs } from './lib/bench.ts';
+import { BASELINE, cpuMs, superuser } from './lib/bench.ts';
 import { AGENT, CUSTOMER, emailStack } from './lib/email-stack.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 8);
 const FILE_BYTES = 2 * 1024 * 1024;
 const ACME = 'd0000000-0000-4000-8000-000000000a01';
+const AGENT3_EMAIL = 'agent2@acme.test'; // the seed's Sam Support
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -46,8 +47,89 @@ const GROUPS = ['stack', 'functions', 'database'] as const;
 type Cpu = Record<(typeof GROUPS)[number], number>;
 
 async function main() {
-  if (process.env.BENCH_ONLY !== 'catcher') await replies();
-  await catcherAlone();
+  const only = process.env.BENCH_ONLY;
+  if (!only || only === 'notices') await notices();
+  if (!only) await replies();
+  if (!only || only === 'catcher') await catcherAlone();
+}
+
+const NOTICE_ROUNDS = Number(process.env.BENCH_NOTICE_ROUNDS ?? 4);
+const NOTICES = Number(process.env.BENCH_NOTICES ?? 40);
+const AGENT3 = 'a0000000-0000-4000-8000-000000000003';
+
+/**
+ * Issue 28: what one notification emailed "each time" costs the machine (an assignment's, as bench:rules sends
+ * one a ticket): BENCH_NOTICES notices a round, each its own transaction (private.notify_member, as the
+ * creating transaction calls it), until the catcher has them all; CPU per email by process: this one (the
+ * gateway, auth, the pg_net worker, the catcher; the batch's own queries and polls are a small part), notify's
+ * Deno worker, Postgres, PostgREST. With BENCH_BASELINE a second stack runs that checkout's project (its
+ * functions and migrations), the rounds alternating, and the ratios per round.
+ */
+async function notices() {
+  const stacks = [{ label: 'this checkout', ...(await emailStack('notices')) }];
+  if (BASELINE) stacks.push({ label: 'baseline', ...(await emailStack('notices-base', { projectDir: BASELINE })) });
+  type Split = { self: number; deno: number; postgres: number; postgrest: number };
+  const rounds = new Map(stacks.map((s) => [s, [] as Split[]]));
+  const sample = (stack: (typeof stacks)[number]['stack']): Split => {
+    const procs = stack.processes();
+    const of = (f: (name: string) => boolean) => cpuMs(procs.filter((p) => f(p.name)).map((p) => p.pid)) ?? NaN;
+    return {
+      self: ownCpu(),
+      deno: of((n) => n.startsWith('deno')),
+      postgres: of((n) => n === 'postgres'),
+      postgrest: of((n) => n === 'postgrest'),
+    };
+  };
+  const batch = async (s: (typeof stacks)[number], n: number) => {
+    const count = async () =>
+      (
+        await (
+          await fetch(
+            `${s.stack.mailUrl}/api/v1/search?query=${encodeURIComponent(`to:${AGENT3_EMAIL} subject:Bench`)}`,
+          )
+        ).json()
+      ).messages_count as number;
+    const before = await count();
+    const cpu0 = sample(s.stack);
+    await superuser(s.stack, async (c) => {
+      for (let i = 0; i < n; i++)
+        await c.query(`select private.notify_member($1, $2, 'assigned', $3, null, null)`, [ACME, AGENT3, s.ticketId]);
+    });
+    // Every 200 ms: each poll is a search over the stored emails, in this process.
+    while ((await count()) < before + n) await new Promise((r) => setTimeout(r, 200));
+    const cpu1 = sample(s.stack);
+    return Object.fromEntries(
+      Object.keys(cpu0).map((k) => [k, (cpu1[k as keyof Split] - cpu0[k as keyof Split]) / n]),
+    ) as Split;
+  };
+  try {
+    for (const s of stacks) await batch(s, 5); // warm-up: notify's worker starts
+    for (let r = 0; r < NOTICE_ROUNDS; r++)
+      for (const s of r % 2 ? [...stacks].reverse() : stacks) rounds.get(s)!.push(await batch(s, NOTICES));
+    console.log(
+      `\nNotices emailed each time ("assigned"): ${NOTICE_ROUNDS} rounds of ${NOTICES}${BASELINE ? ', alternating with the baseline' : ''}; CPU ms per email (10 ms ticks for the children, medians of the rounds); load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    const total = (x: Split) => x.self + x.deno + x.postgres + x.postgrest;
+    for (const s of stacks) {
+      const xs = rounds.get(s)!;
+      const of = (f: (x: Split) => number) => median(xs.map(f)).toFixed(1);
+      console.log(
+        `  ${s.label}: this process ${of((x) => x.self)} · notify (Deno) ${of((x) => x.deno)} · Postgres ${of((x) => x.postgres)} · PostgREST ${of((x) => x.postgrest)} · all ${of(total)} (rounds ${xs.map((x) => total(x).toFixed(1)).join(', ')})`,
+      );
+    }
+    if (stacks.length === 2) {
+      const [mine, base] = stacks.map((s) => rounds.get(s)!);
+      const ratios = mine!.map((x, i) => total(x) / total(base![i]!));
+      console.log(
+        `  this checkout ÷ baseline, all CPU per email by round: ${ratios.map((x) => x.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)}); notify (Deno) ${mine!.map((x, i) => (x.deno / base![i]!.deno).toFixed(2)).join(', ')}`,
+      );
+    }
+  } finally {
+    for (const s of stacks) await s.stop();
+  }
 }
 
 async function replies() {
