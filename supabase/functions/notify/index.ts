@@ -390,7 +390,7 @@ async function loadDigest(workspaceId: string, recipientId: string) {
   return data as unknown as Notification[];
 }
 
-/** Besides the notification, what its email shows (public.notification_email, 80_email.sql: one call). */
+/** Besides the notification, what its email shows, and its claim (public.notification_email, 80_email.sql). */
 interface NotificationToEmail extends Notification {
   recipient_email: string | null;
   actor: { display_name: string } | null;
@@ -405,11 +405,16 @@ interface NotificationToEmail extends Notification {
     | (NonNullable<Notification['ticket']> & { ticket_followers: { user_id: string }[]; replies: { id: string }[] })
     | null;
   workspace: Notification['workspace'] & { workspace_email_settings: EmailSettings | null };
+  /** Whether this call may send it (claim_email_delivery's answer); absent when it is not to be emailed now. */
+  claimed?: boolean;
 }
 
-/** One notification with everything its email needs; null if it is gone. */
-async function loadNotificationToEmail(id: string): Promise<NotificationToEmail | null> {
-  const { data, error } = await admin().rpc('notification_email', { p_notification_id: id });
+/** One notification with everything its email needs, its delivery claimed in the same call; null if it is gone. */
+async function claimNotificationEmail(id: string): Promise<NotificationToEmail | null> {
+  const { data, error } = await admin().rpc('notification_email', {
+    p_notification_id: id,
+    p_message_id: notificationMessageId(id),
+  });
   if (error) throw error;
   return data as NotificationToEmail | null;
 }
@@ -470,18 +475,28 @@ function notificationEmail(n: NotificationToEmail, to: Recipient, replyTo: strin
 const notificationMessageId = (id: string) => `<n.${id}@${inboundDomain()}>`;
 
 async function notifyNotification(notificationId: string) {
-  const n = await loadNotificationToEmail(notificationId);
+  const n = await claimNotificationEmail(notificationId);
   if (!n) return { status: 404, body: { error: 'notification not found' } };
   if (n.email !== 'each' || !n.ticket) return { status: 200, body: { sent: [], skipped: `email ${n.email}` } };
   const email = n.recipient_email;
   const outcome = newOutcome();
-  if (email) {
-    const ticketId = n.ticket.id;
-    await deliver(outcome, notificationMessageId(n.id), email, ticketId, async () =>
-      notificationEmail(n, { id: n.recipient_id, email }, await replyAddress(ticketId, n.recipient_id)),
+  if (!email) return { status: 200, body: outcome };
+  const ticketId = n.ticket.id;
+  const messageId = notificationMessageId(n.id);
+  if (!n.claimed) outcome.already_sent.push(email);
+  else {
+    const error = await sendClaimed(
+      outcome,
+      messageId,
+      email,
+      async () => notificationEmail(n, { id: n.recipient_id, email }, await replyAddress(ticketId, n.recipient_id)),
+      // Its delivery sent and the notification emailed, in one call.
+      () =>
+        admin().rpc('notification_emailed', { p_notification_id: n.id, p_message_id: messageId, p_recipient: email }),
     );
-    if (outcome.sent.length || outcome.already_sent.length) await markEmailed([n.id]);
+    if (error) throw error;
   }
+  if (outcome.already_sent.length) await markEmailed([n.id]);
   return { status: outcome.failed.length ? 502 : 200, body: outcome };
 }
 
@@ -813,13 +828,28 @@ async function deliver(
   });
   if (error) throw error;
   if (!claimed) return void outcome.already_sent.push(email);
-  try {
-    await sendEmail(await build());
-    await db
+  await sendClaimed(outcome, messageId, email, build, () =>
+    db
       .from('email_deliveries')
       .update({ status: 'sent', sent_at: new Date().toISOString(), last_error: null })
-      .match({ message_id: messageId, recipient: email });
-    outcome.sent.push(email);
+      .match({ message_id: messageId, recipient: email }),
+  );
+}
+
+/**
+ * Sends an email this call claimed, then records it sent (`recordSent`, whose error it returns: an email
+ * that went is never recorded failed); or records it failed with the error, and the next call retries it.
+ */
+async function sendClaimed(
+  outcome: Outcome,
+  messageId: string,
+  email: string,
+  build: () => Promise<OutgoingEmail>,
+  recordSent: () => PromiseLike<{ error: unknown }>,
+): Promise<unknown> {
+  const db = admin();
+  try {
+    await sendEmail(await build());
   } catch (e) {
     const message = (e as Error).message ?? String(e);
     console.error(`sending ${messageId} to ${email} failed: ${message}`);
@@ -828,7 +858,10 @@ async function deliver(
       .update({ status: 'failed', last_error: message })
       .match({ message_id: messageId, recipient: email });
     outcome.failed.push({ to: email, error: message });
+    return null;
   }
+  outcome.sent.push(email);
+  return (await recordSent()).error;
 }
 
 /** How many of a ticket's public messages a forward of the whole conversation carries, newest first. */
