@@ -347,17 +347,20 @@ end $$;
 -- in more than ~0.2 % of the sampled tickets, up to the 1 000 most common). The inbox then skips step 1's
 -- window, which such a word can't fill, and starts from the GIN index (docs/decisions/076-seed-and-search-at-a-million.md).
 -- Unknown (no statistics yet): false, the window first as for any word.
+-- In plpgsql, whose statement keeps its plan for the connection: as SQL (security definer, so never
+-- inlined) the pg_stats view was planned again at every search, most of this function's ~1 ms.
 create function private.inbox_query_rare(p_query tsquery) returns boolean
-language sql stable security definer set search_path = '' as $$
-  select coalesce((
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return coalesce((
     select not exists (
       select 1
         from regexp_matches(p_query::text, '''((?:[^'']|'''')*)''(:\*)?', 'g') w,
              unnest(s.most_common_elems::text::text[]) e
        where case when w[2] is null then e = replace(w[1], '''''', '''') else starts_with(e, replace(w[1], '''''', '''')) end)
       from pg_catalog.pg_stats s
-     where s.schemaname = 'public' and s.tablename = 'tickets' and s.attname = 'search' and s.most_common_elems is not null), false)
-$$;
+     where s.schemaname = 'public' and s.tablename = 'tickets' and s.attname = 'search' and s.most_common_elems is not null), false);
+end $$;
 
 revoke all on function private.counted_views(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
   private.inbox_tag_ids(uuid, text[]), private.inbox_field_filters(uuid, jsonb), private.inbox_field_sql(integer, jsonb),
