@@ -88,7 +88,8 @@ declare
   -- A tag on at most this many tickets is rare: the page starts from its tickets (5 000 for 25 rows; a
   -- page of one reaches both ways at small scale, tests/integration/db-tags.test.ts).
   rare_tag integer := least(200 * p_limit, 20000);
-  rare uuid;
+  -- The rare tag the page starts from (its place in tag_ids), and its tickets.
+  rare_at integer;
   rare_ids uuid[];
   page_ids uuid[];
   has_more boolean;
@@ -308,18 +309,24 @@ begin
     -- but for "vip" (one ticket in 500) read 23 000 open tickets at 1 M (docs/decisions/078-inbox-dressing-cost.md).
     if tag_ids is not null then
       -- Each tag's tickets up to the limit, planned with the tag (its share of ticket_tags): the generic
-      -- plan would read the whole table for any tag.
-      foreach rare in array tag_ids loop
+      -- plan would read the whole table for any tag. Not a tag the statistics already know is common
+      -- (private.inbox_tag_common): reading its first rare_tag + 1 tickets cost more than its page
+      -- (docs/decisions/087-inbox-call-overhead.md).
+      for i in 1 .. cardinality(tag_ids) loop
+        continue when private.inbox_tag_common(tag_ids[i], rare_tag);
         execute 'select array(select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $1 limit $2)'
-          into rare_ids using rare, rare_tag + 1;
-        if cardinality(candidates) = 0 or cardinality(rare_ids) < cardinality(candidates) then
+          into rare_ids using tag_ids[i], rare_tag + 1;
+        if rare_at is null or cardinality(rare_ids) < cardinality(candidates) then
           candidates := rare_ids;
+          rare_at := i;
         end if;
         exit when cardinality(candidates) = 0;
       end loop;
-      if cardinality(candidates) <= rare_tag then
+      if rare_at is not null and cardinality(candidates) <= rare_tag then
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-        base := 't.id = any ($11) and ' || base;
+        -- Every ticket of $11 carries that tag: its own condition (private.inbox_where's) isn't tested again.
+        base := 't.id = any ($11) and ' || replace(base, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt'
+          || ' where tt.tag_id = $13[%s])', rare_at), '');
       end if;
     end if;
     execute format(
@@ -406,7 +413,7 @@ begin
                    'last_message_at', t.last_message_at, 'snoozed_until', t.snoozed_until,
                    -- The first line of the latest message (notes too: only members read this), as a preview.
                    'preview', previews ->> t.id::text,
-                   'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at,
+                   'tags', coalesce(tg.tags, '[]'), 'due_at', s.due_at, 'warn_at', s.warn_at,
                    -- The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any: the
                    -- row's "rated Bad". Members read their workspace's surveys (its policy), as the caller is.
                    'rating', (select c.rating from public.csat_surveys c
@@ -415,6 +422,8 @@ begin
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id
                   left join public.ticket_sla s on s.ticket_id = t.id
+                  -- Inlined (52_triage.sql): the page's tags in one index scan, not a function call a row.
+                  left join private.ticket_tags_rows(page_ids) tg on tg.ticket_id = t.id
                   left join public.profiles rp on rp.user_id = t.requester_id
                   left join public.profiles ap on ap.user_id = t.assignee_id),
     -- Cursors: "older" continues after the last row, "newer" goes back before the first.
