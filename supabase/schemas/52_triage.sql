@@ -72,9 +72,12 @@ begin
    where exists (select 1 from public.tickets t where t.id = r.ticket_id)
    order by r.i;
   -- Not when this transaction changed the ticket already (its updated_at is now(): a new ticket a rule
-  -- tags, a second tag): that change reloads the pages at the same commit.
-  update public.tickets t set updated_at = now()
-   where t.id in (select x.ticket_id from changed_tags x join public.tags g on g.id = x.tag_id) and t.updated_at <> now();
+  -- tags, a second tag): that change reloads the pages at the same commit. Nor the statement at all then:
+  -- an update of no rows still runs the tickets' statement triggers (docs/decisions/090-create-path-cpu.md).
+  if exists (select 1 from changed_tags x join public.tickets t on t.id = x.ticket_id where t.updated_at <> now()) then
+    update public.tickets t set updated_at = now()
+     where t.id in (select x.ticket_id from changed_tags x join public.tags g on g.id = x.tag_id) and t.updated_at <> now();
+  end if;
   return null;
 end $$;
 create trigger ticket_tags_history after insert on public.ticket_tags
