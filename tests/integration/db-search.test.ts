@@ -181,10 +181,10 @@ describe('search', () => {
     }
   });
 
-  it("counts a rare word's matches in every view as plain SQL does, and past 1 000 as the newest ones", async () => {
+  it("counts a rare word's matches in every view as plain SQL does, and past 100 as the newest ones", async () => {
     // A rare word's counts come from the indexes first (50_inbox.sql); past the cap the walk along the newest
     // tickets decides them, as for any word. Expected: each view's share of the matches (all of them, or the
-    // newest 1 001), outside Spam and Trash.
+    // newest 101: a search's counts stop at 100, docs/decisions/092-search-count-cap.md), outside Spam and Trash.
     const want = async (newest: number | null) =>
       (
         await db.sql(
@@ -211,18 +211,18 @@ describe('search', () => {
     const few = await want(null);
     expect(few.all).toBe(3);
     expect(await counts()).toMatchObject({ ...few, capped: false });
-    // The newest 1 200 tickets too, the statistics not yet told (no autovacuum meanwhile): still rare to
+    // The newest 150 tickets too, the statistics not yet told (no autovacuum meanwhile): still rare to
     // them, now past the cap.
     await db.sql('alter table tickets set (autovacuum_enabled = off)');
     try {
       await db.sql(
         `update tickets set search = search || to_tsvector('english', 'A wombat at the depot.')
-          where id in (select id from tickets where workspace_id = $1 order by last_message_at desc, id desc limit 1200)`,
+          where id in (select id from tickets where workspace_id = $1 order by last_message_at desc, id desc limit 150)`,
         [ACME],
       );
       expect(await rare()).toBe(true);
-      const many = await want(1001);
-      expect(many.all).toBe(1001);
+      const many = await want(101);
+      expect(many.all).toBe(101);
       expect(await counts()).toMatchObject({ ...many, capped: true });
     } finally {
       await db.sql('alter table tickets reset (autovacuum_enabled)');
