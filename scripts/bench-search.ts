@@ -5,46 +5,39 @@
 // public.inbox is installed beside this one (as public.inbox_baseline, from its 50_inbox.sql, with the search's
 // own private functions it calls as private.<name>_baseline) and the two alternate in every round, so a change
 // to the search is timed against the old one on the same data, and each answer is compared: the two must give
-// the same tickets in the same order and cursors, and the same counts per view, or where one side's counts stop at a
-// lower cap, counts that agree with it (countsAgree; the "counted" column says each side's total). The data: bench:inbox's tags ("billing" on one
-// ticket in ten, "vip" on one in 500) for the `tag:` searches.
+// the same tickets in the same order and cursors, and the same counts per view, or where one side's counts stop
+// at a lower cap, counts that agree with it (countsAgree; the "counted" column says each side's total). The data:
+// bench:inbox's tags ("billing" on one ticket in ten, "vip" on one in 500) for the `tag:` searches.
 //   BENCH_ROUNDS=5 BENCH_CALLS=30 BENCH_TICKETS=100000 BENCH_BASELINE=../base npm run bench:search
 // BENCH_ONLY=<regular expression>: only the searches whose label matches.
-import { readFileSync, chmodSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pg from "pg";
-import { startStack } from "@tend/supabase-local";
-import { BASELINE, median, range, seedBulk, superuser } from "./lib/bench.ts";
+import { readFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startStack } from '@tend/supabase-local';
+import { BASELINE, median, range, seedBulk, superuser } from './lib/bench.ts';
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CALLS = Number(process.env.BENCH_CALLS ?? 30);
-const ONLY = process.env.BENCH_ONLY
-  ? new RegExp(process.env.BENCH_ONLY)
-  : undefined;
-const AGENT = "agent@acme.test";
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+const AGENT = 'agent@acme.test';
 
 // [label, view, query, tags]: bench:inbox's searches (scripts/bench-inbox.ts), terms from seed:bulk's texts.
 const SEARCHES: [string, string, string, string[] | null][] = [
-  ['common word "refund"', "all", "refund", null],
-  ['rare word "espresso"', "all", "espresso", null],
-  ['no match "zebra"', "all", "zebra", null],
-  ['prefix "ref"', "all", "ref", null],
-  ['"parcel" in Open', "open", "parcel", null],
-  ['phrase "duplicate charge"', "all", '"duplicate charge"', null],
-  ['"tag:billing refund"', "all", "refund", ["billing"]],
-  ['note word "warehouse", open', "open", "warehouse", null],
-  ["a requester's email", "all", "bulk7.acme@example.test", null],
+  ['common word "refund"', 'all', 'refund', null],
+  ['rare word "espresso"', 'all', 'espresso', null],
+  ['no match "zebra"', 'all', 'zebra', null],
+  ['prefix "ref"', 'all', 'ref', null],
+  ['"parcel" in Open', 'open', 'parcel', null],
+  ['phrase "duplicate charge"', 'all', '"duplicate charge"', null],
+  ['"tag:billing refund"', 'all', 'refund', ['billing']],
+  ['note word "warehouse", open', 'open', 'warehouse', null],
+  ["a requester's email", 'all', 'bulk7.acme@example.test', null],
 ];
 
 /** The search's own private functions (50_inbox.sql), which the baseline's public.inbox calls by these names. */
-const SEARCH_FUNCTIONS = [
-  "inbox_query",
-  "inbox_query_rare",
-  "inbox_newest_matches",
-  "inbox_search_plan",
-];
+const SEARCH_FUNCTIONS = ['inbox_query', 'inbox_query_rare', 'inbox_newest_matches', 'inbox_search_plan'];
 
 type Counts = Record<string, number> & { capped: boolean };
 
@@ -56,51 +49,37 @@ type Counts = Record<string, number> & { capped: boolean };
 function countsAgree(a: Counts, b: Counts): boolean {
   if (JSON.stringify(a) === JSON.stringify(b)) return true;
   const [low, high] = a.all <= b.all ? [a, b] : [b, a];
-  return (
-    low.capped &&
-    (high.capped ||
-      Object.keys(high).every((k) => k === "capped" || low[k]! <= high[k]!))
-  );
+  return low.capped && (high.capped || Object.keys(high).every((k) => k === 'capped' || low[k]! <= high[k]!));
 }
 
 /** CPU ms (user + system) a local backend has used, from /proc. */
 function backendCpuMs(pid: number): number {
-  const raw = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = raw.slice(raw.lastIndexOf(")") + 2).split(" ");
+  const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
   return (Number(f[11]) + Number(f[12])) * 10; // USER_HZ 100
 }
 
 /** public.inbox as the baseline checkout has it, renamed public.inbox_baseline, with its search functions. */
 function baselineInbox(dir: string): string {
-  const schema = readFileSync(
-    path.join(dir, "supabase", "schemas", "50_inbox.sql"),
-    "utf8"
-  );
-  const body = /^create function public\.inbox\([\s\S]*?^end \$\$;$/m.exec(
-    schema
-  )?.[0];
+  const schema = readFileSync(path.join(dir, 'supabase', 'schemas', '50_inbox.sql'), 'utf8');
+  const body = /^create function public\.inbox\([\s\S]*?^end \$\$;$/m.exec(schema)?.[0];
   if (!body) throw new Error(`no public.inbox in ${dir}'s 50_inbox.sql`);
-  let sql = body.replace(
-    "create function public.inbox(",
-    "create function public.inbox_baseline("
-  );
+  let sql = body.replace('create function public.inbox(', 'create function public.inbox_baseline(');
   for (const name of SEARCH_FUNCTIONS) {
-    const fn = new RegExp(
-      `^create function private\\.${name}\\([\\s\\S]*?^(end \\$\\$|\\$\\$);$`,
-      "m"
-    ).exec(schema)?.[0];
+    const fn = new RegExp(`^create function private\\.${name}\\([\\s\\S]*?^(end \\$\\$|\\$\\$);$`, 'm').exec(
+      schema,
+    )?.[0];
     if (fn) sql += `\n${fn}`;
   }
-  for (const name of SEARCH_FUNCTIONS)
-    sql = sql.replaceAll(`private.${name}(`, `private.${name}_baseline(`);
+  for (const name of SEARCH_FUNCTIONS) sql = sql.replaceAll(`private.${name}(`, `private.${name}_baseline(`);
   return sql;
 }
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "tend-bench-search-"));
+const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-search-'));
 chmodSync(dir, 0o755);
 const stack = await startStack({
   port: 0,
-  dir: path.join(dir, "data"),
+  dir: path.join(dir, 'data'),
   ephemeral: true,
   log: () => undefined,
 });
@@ -108,61 +87,51 @@ try {
   if (TICKETS > 0) seedBulk(stack, TICKETS);
   await superuser(stack, async (c) => {
     // bench:inbox's tags, without their history (the row triggers off).
-    await c.query("begin");
-    await c.query("set local session_replication_role = replica");
+    await c.query('begin');
+    await c.query('set local session_replication_role = replica');
     await c.query(
       `insert into tags (workspace_id, name, colour) select id, 'billing', 'blue' from workspaces where slug = 'acme'
-       union all select id, 'vip', 'purple' from workspaces where slug = 'acme' on conflict (workspace_id, name) do nothing`
+       union all select id, 'vip', 'purple' from workspaces where slug = 'acme' on conflict (workspace_id, name) do nothing`,
     );
     await c.query(
       `insert into ticket_tags (ticket_id, tag_id, workspace_id)
        select t.id, g.id, t.workspace_id from tickets t join tags g on g.workspace_id = t.workspace_id
         where (g.name = 'billing' and t.number % 10 = 3) or (g.name = 'vip' and t.number % 500 = 7)
-       on conflict do nothing`
+       on conflict do nothing`,
     );
-    await c.query("commit");
-    await c.query("analyze tags, ticket_tags");
-    await c.query("checkpoint");
+    await c.query('commit');
+    await c.query('analyze tags, ticket_tags');
+    await c.query('checkpoint');
     if (BASELINE) {
       // Owned by public.inbox's owner, as a security definer function it runs as that role.
       const owner = (
         await c.query(
-          `select pg_get_userbyid(proowner) as owner from pg_proc where proname = 'inbox' and pronamespace = 'public'::regnamespace`
+          `select pg_get_userbyid(proowner) as owner from pg_proc where proname = 'inbox' and pronamespace = 'public'::regnamespace`,
         )
       ).rows[0].owner as string;
       await c.query(`set role "${owner}"`);
       await c.query(baselineInbox(BASELINE));
-      await c.query(
-        "grant execute on function public.inbox_baseline to authenticated"
-      );
-      await c.query("reset role");
+      await c.query('grant execute on function public.inbox_baseline to authenticated');
+      await c.query('reset role');
     }
   });
   const client = new pg.Client({ connectionString: stack.dbUrl });
   await client.connect();
-  const agent = (
-    await client.query("select id from auth.users where email = $1", [AGENT])
-  ).rows[0].id as string;
-  const pid = (await client.query("select pg_backend_pid() as pid")).rows[0]
-    .pid as number;
-  const claims = JSON.stringify({ sub: agent, role: "authenticated" });
+  const agent = (await client.query('select id from auth.users where email = $1', [AGENT])).rows[0].id as string;
+  const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid as number;
+  const claims = JSON.stringify({ sub: agent, role: 'authenticated' });
   /** One call as PostgREST makes it; the page's ticket ids. */
-  const call = async (
-    fn: string,
-    view: string,
-    query: string,
-    tags: string[] | null
-  ) => {
-    await client.query("begin");
-    await client.query(
-      `select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)`,
-      [claims]
-    );
-    const { rows } = await client.query(
-      `select ${fn}('acme', p_view => $1, p_query => $2, p_tags => $3) as page`,
-      [view, query, tags]
-    );
-    await client.query("commit");
+  const call = async (fn: string, view: string, query: string, tags: string[] | null) => {
+    await client.query('begin');
+    await client.query(`select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)`, [
+      claims,
+    ]);
+    const { rows } = await client.query(`select ${fn}('acme', p_view => $1, p_query => $2, p_tags => $3) as page`, [
+      view,
+      query,
+      tags,
+    ]);
+    await client.query('commit');
     const page = rows[0].page as {
       tickets: { id: string }[];
       search_counts: Counts;
@@ -173,28 +142,12 @@ try {
       counts: page.search_counts,
     };
   };
-  const fns = BASELINE
-    ? ["public.inbox", "public.inbox_baseline"]
-    : ["public.inbox"];
+  const fns = BASELINE ? ['public.inbox', 'public.inbox_baseline'] : ['public.inbox'];
   const table: Record<string, string | number>[] = [];
-  for (const [label, view, query, tags] of SEARCHES.filter(
-    ([l]) => !ONLY || ONLY.test(l)
-  )) {
-    const answers = await Promise.all(
-      fns.map(async (fn) => call(fn, view, query, tags))
-    );
-    if (
-      answers.some(
-        (a) =>
-          a.page !== answers[0]!.page ||
-          !countsAgree(a.counts, answers[0]!.counts)
-      )
-    )
-      throw new Error(
-        `${label}: the two functions answer differently: ${JSON.stringify(
-          answers
-        )}`
-      );
+  for (const [label, view, query, tags] of SEARCHES.filter(([l]) => !ONLY || ONLY.test(l))) {
+    const answers = await Promise.all(fns.map(async (fn) => call(fn, view, query, tags)));
+    if (answers.some((a) => a.page !== answers[0]!.page || !countsAgree(a.counts, answers[0]!.counts)))
+      throw new Error(`${label}: the two functions answer differently: ${JSON.stringify(answers)}`);
     const wall = fns.map(() => [] as number[]);
     const cpu = fns.map(() => [] as number[]);
     for (let r = 0; r < ROUNDS; r++) {
@@ -209,22 +162,20 @@ try {
     }
     const row: Record<string, string | number> = {
       search: label,
-      counted: answers
-        .map((a) => `${a.counts.all}${a.counts.capped ? "+" : ""}`)
-        .join(" / "),
-      "ms/call": median(wall[0]!).toFixed(2),
-      "CPU ms/call": median(cpu[0]!).toFixed(2),
+      counted: answers.map((a) => `${a.counts.all}${a.counts.capped ? '+' : ''}`).join(' / '),
+      'ms/call': median(wall[0]!).toFixed(2),
+      'CPU ms/call': median(cpu[0]!).toFixed(2),
     };
     if (BASELINE) {
       const ratios = wall[0]!.map((w, i) => w / wall[1]![i]!);
       const cpuRatios = cpu[0]!.map((c, i) => c / Math.max(cpu[1]![i]!, 0.01));
       Object.assign(row, {
-        "baseline ms/call": median(wall[1]!).toFixed(2),
-        "baseline CPU ms/call": median(cpu[1]!).toFixed(2),
-        "ms ÷ baseline": median(ratios).toFixed(2),
+        'baseline ms/call': median(wall[1]!).toFixed(2),
+        'baseline CPU ms/call': median(cpu[1]!).toFixed(2),
+        'ms ÷ baseline': median(ratios).toFixed(2),
         rounds: range(ratios),
-        "CPU ÷ baseline": median(cpuRatios).toFixed(2),
-        "CPU rounds": range(cpuRatios),
+        'CPU ÷ baseline': median(cpuRatios).toFixed(2),
+        'CPU rounds': range(cpuRatios),
       });
     }
     table.push(row);
@@ -234,7 +185,7 @@ try {
     `\nbench:search — public.inbox's searches as SQL calls, ${TICKETS} bulk tickets, medians of ${ROUNDS} rounds of ${CALLS} calls (load ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(" ")})`
+      .join(' ')})`,
   );
   console.table(table);
 } finally {
