@@ -263,4 +263,45 @@ test.describe('inbox views', () => {
     await expect(a.getByTestId('clear-filters')).toHaveCount(0);
     await expectNoViolations(a);
   });
+
+  test('a common word’s counts stop at 100 while searching ("100+"); a saved view of it counts on', async () => {
+    const testInfo = test.info();
+    // 130 new requests with the word: more than the search counts (docs/decisions/092-search-count-cap.md).
+    await serviceRest('tickets', {
+      method: 'POST',
+      body: JSON.stringify(
+        Array.from({ length: 130 }, (_, i) => ({
+          workspace_id: workspace.id,
+          requester_id: workspace.created_by,
+          subject: `Wombat parcel ${i + 1} held at the depot`,
+        })),
+      ),
+    });
+    for (const page of [admin.page, plain.page]) {
+      await page.goto(`/w/${slug}?q=wombat`);
+      const results = page.getByTestId('search-results');
+      await expect(results).toContainText('Results in all views (100+)');
+      await expect(results.getByTestId('in-unassigned')).toHaveText('Unassigned 100+');
+      await expect(results.getByTestId('in-open')).toHaveText('Open 100+');
+      await expect(results.getByTestId('in-solved')).toHaveCount(0);
+      // The page is every match still, 25 at a time.
+      await expect(page.getByTestId('inbox-row')).toHaveCount(25);
+    }
+    const a = admin.page;
+    await a.getByText('Views and filters').click();
+    await expect(a.getByTestId('count-unassigned')).toHaveText('100+');
+    await expect(a.getByTestId('count-all')).toHaveText('100+');
+    for (const width of [1366, 375]) {
+      await a.setViewportSize({ width, height: width > 400 ? 900 : 812 });
+      const file = testInfo.outputPath(`search-100-plus-${width}.png`);
+      await a.screenshot({ path: file, fullPage: width < 400 });
+      await testInfo.attach(`search-100-plus-${width}`, { path: file, contentType: 'image/png' });
+    }
+    await a.setViewportSize({ width: 1366, height: 900 });
+    await a.getByText('Save this view').click();
+    await a.getByLabel('Name', { exact: true }).fill('Wombats');
+    await a.getByRole('button', { name: 'Save view' }).click();
+    await expect(a.getByTestId('saved-view').filter({ hasText: 'Wombats' })).toContainText('130');
+    await expectNoViolations(a);
+  });
 });
