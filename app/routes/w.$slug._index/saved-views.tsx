@@ -10,9 +10,16 @@ import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
 export function ViewTabs() {
   const { workspace, listed, filters, keep, counts, searchCounts, savedViews } = useLoaderData<typeof loader>();
   const saved = savedViews.some((v) => v.current);
-  // While searching, a tab narrows the search to its view and counts the matches there.
+  // While searching, a tab narrows the search to its view and counts the matches there (none counted in Spam
+  // and Trash, which no search count covers: no count rather than "NaN").
   const count = (v: (typeof INBOX_VIEWS)[number]) =>
-    v === 'breaching' ? null : searchCounts ? searchCountLabel(searchCounts[v], searchCounts.capped) : (counts[v] ?? null);
+    v === 'breaching'
+      ? null
+      : searchCounts
+        ? v in searchCounts
+          ? searchCountLabel(searchCounts[v], searchCounts.capped)
+          : null
+        : (counts[v] ?? null);
   return (
     <nav aria-label="Views">
       <ul className="hd-tabs">
