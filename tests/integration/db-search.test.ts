@@ -233,7 +233,9 @@ describe('search', () => {
   it("counts a note word's tickets exactly to 100 notes; past them the counts are lower bounds, the pages whole", async () => {
     // The counts test the tickets of the first 100 matching notes (docs/decisions/092-search-count-cap.md);
     // the page's own selection still finds every one. One note each on the oldest tickets.
-    const word = `kooka${randomUUID().replace(/[^a-f]/g, '').slice(0, 8)}`;
+    const word = `kooka${randomUUID()
+      .replace(/[^a-f]/g, '')
+      .slice(0, 8)}`;
     const note = async (n: number, offset: number) =>
       db.sql(
         `insert into messages (ticket_id, author_id, kind, body)

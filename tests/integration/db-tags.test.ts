@@ -331,7 +331,12 @@ describe('tags', () => {
     // to decide, so the indexes count the rest; "mid" (300, ~200 matching) and "huge" (2 100, ~640 matching)
     // pass 100 whichever way they are counted. A saved view counts the same up to 1 000.
     const w = `w${randomUUID().replace(/-/g, '').slice(0, 10)}`;
-    const [small, big, mid, huge] = [await newTag('small'), await newTag('big'), await newTag('mid'), await newTag('huge')];
+    const [small, big, mid, huge] = [
+      await newTag('small'),
+      await newTag('big'),
+      await newTag('mid'),
+      await newTag('huge'),
+    ];
     const { rows } = await db.sql(
       `insert into tickets (workspace_id, requester_id, subject, status, assignee_id)
        select $1, $2, case when g % 3 <> 0 and (g <= 900 or g % 30 = 1) then 'About ' || $3 || ' ' || g else 'Other ' || g end,
