@@ -204,7 +204,7 @@ declare
   fields jsonb;
   notes uuid[] := '{}';
   cond text;
-  match text := case when q is not null then ' and (t.search @@ $6 or t.id = any ($12))' else '' end;
+  match text := case when q is not null then '(t.search @@ $6 or t.id = any ($12))' end;
 begin
   if v = 'breaching' or private.inbox_view_filter(v) is null then
     return;
@@ -242,7 +242,7 @@ begin
         notes := array(select m.ticket_id from public.messages m
                         where m.ticket_id = any (p_only) and m.kind = 'note' and to_tsvector('english'::regconfig, m.body) @@ q);
       end if;
-      execute format('select array(select t.id from public.tickets t where %s%s and t.id = any ($11))', cond, match)
+      execute format('select array(select t.id from public.tickets t where %s%s and t.id = any ($11))', cond, ' and ' || match)
         into ids
         using p_me, p_workspace_id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, null::integer,
           null::uuid, p_only, notes, tag_ids, fields;
@@ -273,7 +273,8 @@ begin
       set_config('enable_seqscan', 'off', true);
   end if;
   execute format('select count(*), %s from (select t.id from public.tickets t where %s%s limit %s) x',
-                 case when p_limit is null then 'null::uuid[]' else 'coalesce(array_agg(x.id), ''{}'')' end, cond, match, coalesce(p_limit, 1001))
+                 case when p_limit is null then 'null::uuid[]' else 'coalesce(array_agg(x.id), ''{}'')' end, cond, ' and ' || match,
+                 coalesce(p_limit, 1001))
     into n, ids
     using p_me, p_workspace_id, status_filter, priority_filter, assignee, q, null::timestamptz, null::uuid, null::integer,
       null::uuid, null::uuid[], notes, tag_ids, fields;
@@ -424,7 +425,7 @@ begin
     delete from private.ticket_changes x
      where x.workspace_id = ws
        and x.xid < least(pg_snapshot_xmin(pg_current_snapshot()),
-                         (select min(pg_snapshot_xmin(c.seen)) from private.saved_view_counts c where c.workspace_id = ws));
+                         (select min(pg_snapshot_xmin(k.seen)) from private.saved_view_counts k where k.workspace_id = ws));
   end loop;
   return counted;
 end $$;
