@@ -403,7 +403,8 @@ create trigger saved_views_counted after insert or update of filters on public.s
   for each row execute function private.saved_view_counted();
 
 -- Every minute (pg_cron, below): each stored count that tickets were written for since, or whose filters
--- name something else now, is counted again; then the ticket_changes every stored count has seen go.
+-- name something else now (a tag renamed), is counted again; then the ticket_changes every stored count
+-- has seen go.
 create function private.refresh_saved_view_counts() returns integer
 language plpgsql volatile security definer set search_path = '' as $$
 declare
@@ -412,7 +413,7 @@ declare
   c private.saved_view_counts;
   counted integer := 0;
 begin
-  for ws in select distinct x.workspace_id from private.ticket_changes x loop
+  for ws in select x.workspace_id from private.ticket_changes x union select s.workspace_id from public.saved_views s loop
     perform private.lock_saved_view_counts(ws);
     for v in select * from public.saved_views s where s.workspace_id = ws loop
       select * into c from private.saved_view_counts x where x.view_id = v.id;

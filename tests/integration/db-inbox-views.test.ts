@@ -199,12 +199,12 @@ describe('inbox views', () => {
       return ids.map((id) => saved.find((v) => v.id === id)!.count);
     };
     const stored = async (id: string) =>
-      (await db.sql('select n from private.saved_view_counts where view_id = $1', [id])).rows.length;
+      (await db.sql('select n from private.saved_view_counts where view_id = $1', [id])).rows[0]?.n ?? null;
     // A view saved, and its count stored (so the page starts from it, not from counting).
     const view = async (filters: Record<string, unknown>) => {
       const { data, error } = await save('acmeAgent', `Kept ${word()}`, filters);
       expect(error).toBeNull();
-      expect(await stored(data)).toBe(1);
+      expect(await stored(data)).toEqual(expect.any(Number));
       return data as string;
     };
     const bulk = async (ids: string[], p_action: string, p_value?: string) => {

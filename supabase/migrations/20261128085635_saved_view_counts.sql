@@ -74,7 +74,7 @@ declare
   c private.saved_view_counts;
   counted integer := 0;
 begin
-  for ws in select distinct x.workspace_id from private.ticket_changes x loop
+  for ws in select x.workspace_id from private.ticket_changes x union select s.workspace_id from public.saved_views s loop
     perform private.lock_saved_view_counts(ws);
     for v in select * from public.saved_views s where s.workspace_id = ws loop
       select * into c from private.saved_view_counts x where x.view_id = v.id;
