@@ -305,6 +305,9 @@ describe('inbox views', () => {
         clients.acmeAgent.rpc('post_message', { p_ticket_id: t.id, p_body, p_kind });
       expect((await post(`About the ${inReply}`, 'reply')).error).toBeNull();
       expect(await counts(views)).toEqual([1, 1, 0]);
+      // Counted afresh, so that only the note's own write can move the count.
+      await db.sql('select private.refresh_saved_view_counts()');
+      expect(await stored(views[1])).toBe(1);
       expect((await post(`Internal: ${inNote}`, 'note')).error).toBeNull();
       expect(await counts(views)).toEqual([1, 1, 1]);
       const cleared = await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: t.id, p_values: { [field]: '' } });
