@@ -318,10 +318,15 @@ begin
   elsif tg_table_name = 'ticket_tags' then
     insert into private.ticket_changes (workspace_id, ticket_ids)
     select c.workspace_id, array_agg(distinct c.ticket_id) from changed_tickets c group by c.workspace_id;
-  else
+  elsif tg_table_name = 'messages' then
     -- A note leaves its ticket's row alone (30_messages.sql); a reply moves the ticket's search text.
     insert into private.ticket_changes (workspace_id, ticket_ids)
     select c.workspace_id, array_agg(distinct c.ticket_id) from changed_tickets c where c.kind = 'note' group by c.workspace_id;
+  else
+    -- A tag or a field made, renamed, changed or deleted: no ticket, but what a view's filters name may
+    -- have changed (private.saved_view_match's key), so the next page compares them.
+    insert into private.ticket_changes (workspace_id, ticket_ids)
+    select distinct c.workspace_id, '{}'::uuid[] from changed_tickets c;
   end if;
   return null;
 end $$;
@@ -341,6 +346,18 @@ create trigger ticket_tags_log_delete after delete on public.ticket_tags
   referencing old table as changed_tickets for each statement execute function private.log_ticket_changes();
 create trigger messages_log_insert after insert on public.messages
   referencing new table as changed_tickets for each statement execute function private.log_ticket_changes();
+create trigger tags_log_insert after insert on public.tags
+  referencing new table as changed_tickets for each statement execute function private.log_ticket_changes();
+create trigger tags_log_update after update on public.tags
+  referencing new table as changed_tickets for each statement execute function private.log_ticket_changes();
+create trigger tags_log_delete after delete on public.tags
+  referencing old table as changed_tickets for each statement execute function private.log_ticket_changes();
+create trigger ticket_fields_log_insert after insert on public.ticket_fields
+  referencing new table as changed_tickets for each statement execute function private.log_ticket_changes();
+create trigger ticket_fields_log_update after update on public.ticket_fields
+  referencing new table as changed_tickets for each statement execute function private.log_ticket_changes();
+create trigger ticket_fields_log_delete after delete on public.ticket_fields
+  referencing old table as changed_tickets for each statement execute function private.log_ticket_changes();
 
 -- A view's stored count: n exact up to 2 001 (so that a page can tell "1,000+" after up to 1 000 tickets
 -- written), its tickets when 1 000 or fewer, what its filters named (private.saved_view_match's key)
@@ -354,12 +371,14 @@ create table private.saved_view_counts (
   members uuid[]
 );
 
--- The tickets written since `seen` that this transaction sees (none it can't: the page lists neither).
+-- The tickets written since `seen` that this transaction sees (none it can't: the page lists neither), or
+-- null when nothing was written since (not even a tag or a field).
 create function private.tickets_written_since(p_workspace_id uuid, p_seen pg_snapshot) returns uuid[]
 language sql stable set search_path = '' as $$
-  select array(select distinct u from private.ticket_changes x, unnest(x.ticket_ids) u
-                where x.workspace_id = p_workspace_id and x.xid >= pg_snapshot_xmin(p_seen)
-                  and not pg_visible_in_snapshot(x.xid, p_seen))
+  with since as (
+    select x.ticket_ids from private.ticket_changes x
+     where x.workspace_id = p_workspace_id and x.xid >= pg_snapshot_xmin(p_seen) and not pg_visible_in_snapshot(x.xid, p_seen))
+  select case when exists (select 1 from since) then array(select distinct u from since, unnest(since.ticket_ids) u) end
 $$;
 revoke all on function private.tickets_written_since(uuid, pg_snapshot) from public;
 
@@ -417,7 +436,7 @@ begin
     perform private.lock_saved_view_counts(ws);
     for v in select * from public.saved_views s where s.workspace_id = ws loop
       select * into c from private.saved_view_counts x where x.view_id = v.id;
-      if c.view_id is null or cardinality(private.tickets_written_since(ws, c.seen)) > 0
+      if c.view_id is null or private.tickets_written_since(ws, c.seen) is not null
          or (private.saved_view_match(ws, v.owner_id, v.filters, '{}', null)).key is distinct from c.key then
         perform private.store_saved_view_count(v);
         counted := counted + 1;
@@ -437,19 +456,23 @@ revoke all on function private.refresh_saved_view_counts() from public;
 create function private.saved_view_count(p_view_id uuid, p_workspace_id uuid, p_me uuid, f jsonb) returns bigint
 language plpgsql stable set search_path = '' as $$
 declare
-  c private.saved_view_counts;
+  c record;
   written uuid[];
   m record;
 begin
-  select * into c from private.saved_view_counts x where x.view_id = p_view_id;
-  if c.view_id is not null then
+  select x.key, x.seen, x.n into c from private.saved_view_counts x where x.view_id = p_view_id;
+  if c.seen is not null then
     written := private.tickets_written_since(p_workspace_id, c.seen);
+    if written is null then
+      return least(c.n, 1001);
+    end if;
     if cardinality(written) <= 1000 then
       m := private.saved_view_match(p_workspace_id, p_me, f, written, null);
       if m.key = c.key then
         -- Its tickets then, less those written since, plus those of them in it now.
-        if c.members is not null then
-          return least(1001, cardinality(m.ids) + (select count(*) from unnest(c.members) u where u <> all (written)));
+        if c.n <= 1000 then
+          return least(1001, cardinality(m.ids) + (select count(*) from private.saved_view_counts x, unnest(x.members) u
+                                                    where x.view_id = p_view_id and u <> all (written)));
         -- Over 1 000 then, and still over whatever those left.
         elsif c.n - cardinality(written) + cardinality(m.ids) > 1000 then
           return 1001;
