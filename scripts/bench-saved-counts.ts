@@ -46,7 +46,10 @@ try {
     // bench:inbox's data: "billing" on one ticket in ten, a dropdown "Plan" on one in twenty (Pro on one in 40).
     await c.query('begin');
     await c.query('set local session_replication_role = replica');
-    await c.query(`insert into tags (workspace_id, name, colour) values ($1, 'billing', 'blue') on conflict do nothing`, [ws]);
+    await c.query(
+      `insert into tags (workspace_id, name, colour) values ($1, 'billing', 'blue') on conflict do nothing`,
+      [ws],
+    );
     await c.query(
       `insert into ticket_tags (ticket_id, tag_id, workspace_id)
        select t.id, g.id, t.workspace_id from tickets t join tags g on g.workspace_id = t.workspace_id and g.name = 'billing'
@@ -89,7 +92,10 @@ try {
     const stored = (id: string, f: Record<string, unknown>) =>
       `select private.saved_view_count(${lit(id)}, ${lit(ws)}, ${lit(me)}, ${lit(JSON.stringify(f))})`;
     for (const [i, [name, f]] of views.entries()) {
-      const [a, b] = [(await c.query(before(f))).rows[0].n, (await c.query(stored(ids[i]!, f))).rows[0].saved_view_count];
+      const [a, b] = [
+        (await c.query(before(f))).rows[0].n,
+        (await c.query(stored(ids[i]!, f))).rows[0].saved_view_count,
+      ];
       if (String(a) !== String(b)) throw new Error(`${name}: counted ${a}, stored ${b}`);
     }
 

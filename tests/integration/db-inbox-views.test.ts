@@ -208,7 +208,11 @@ describe('inbox views', () => {
       return data as string;
     };
     const bulk = async (ids: string[], p_action: string, p_value?: string) => {
-      const { data, error } = await clients.acmeAgent.rpc('bulk_update_tickets', { p_ticket_ids: ids, p_action, p_value });
+      const { data, error } = await clients.acmeAgent.rpc('bulk_update_tickets', {
+        p_ticket_ids: ids,
+        p_action,
+        p_value,
+      });
       expect(error).toBeNull();
       expect(data.updated).toBe(ids.length);
     };
@@ -244,9 +248,13 @@ describe('inbox views', () => {
       const { tag, ids } = await tagged(3, 'acmeAgent2');
       const id = await view({ view: 'all', tag: [tag] });
       expect(await count(id)).toBe(3);
-      expect((await clients.acmeAgent.rpc('move_tickets', { p_ticket_ids: [ids[0]], p_action: 'spam' })).error).toBeNull();
+      expect(
+        (await clients.acmeAgent.rpc('move_tickets', { p_ticket_ids: [ids[0]], p_action: 'spam' })).error,
+      ).toBeNull();
       expect(await count(id)).toBe(2);
-      expect((await clients.acmeAgent.rpc('move_tickets', { p_ticket_ids: [ids[1]], p_action: 'trash' })).error).toBeNull();
+      expect(
+        (await clients.acmeAgent.rpc('move_tickets', { p_ticket_ids: [ids[1]], p_action: 'trash' })).error,
+      ).toBeNull();
       expect(await count(id)).toBe(1);
       const more = await openTicket(db, 'acmeCustomer', `Kept ${tag} more`);
       expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: more.id, p_name: tag })).error).toBeNull();
@@ -270,14 +278,21 @@ describe('inbox views', () => {
       expect(await counts(views)).toEqual([1, 1, 0]);
       const tagId = async (name: string) =>
         (await db.sql('select id from tags where workspace_id = $1 and name = $2', [ACME, name])).rows[0].id as string;
-      const renamed = await clients.acmeAdmin.from('tags').update({ name: later }).eq('id', await tagId(a.tag)).select();
+      const renamed = await clients.acmeAdmin
+        .from('tags')
+        .update({ name: later })
+        .eq('id', await tagId(a.tag))
+        .select();
       expect(renamed.data).toHaveLength(1);
       expect(await counts(views)).toEqual([0, 1, 1]);
       // The job counts again what the rename changed; then the merge moves the stored count itself.
       await db.sql('select private.refresh_saved_view_counts()');
       expect(await stored(views[2])).toBe(1);
       expect(await counts(views)).toEqual([0, 1, 1]);
-      const merged = await clients.acmeAdmin.rpc('merge_tags', { p_from: await tagId(b.tag), p_into: await tagId(later) });
+      const merged = await clients.acmeAdmin.rpc('merge_tags', {
+        p_from: await tagId(b.tag),
+        p_into: await tagId(later),
+      });
       expect(merged.error).toBeNull();
       expect(await counts(views)).toEqual([0, 0, 2]);
       await db.sql('select private.refresh_saved_view_counts()');
@@ -310,7 +325,10 @@ describe('inbox views', () => {
       expect(await stored(views[1])).toBe(1);
       expect((await post(`Internal: ${inNote}`, 'note')).error).toBeNull();
       expect(await counts(views)).toEqual([1, 1, 1]);
-      const cleared = await clients.acmeAgent.rpc('set_ticket_fields', { p_ticket_id: t.id, p_values: { [field]: '' } });
+      const cleared = await clients.acmeAgent.rpc('set_ticket_fields', {
+        p_ticket_id: t.id,
+        p_values: { [field]: '' },
+      });
       expect(cleared.error).toBeNull();
       expect(await counts(views)).toEqual([0, 1, 1]);
     });
