@@ -361,7 +361,8 @@ create trigger ticket_fields_log_delete after delete on public.ticket_fields
 
 -- A view's stored count: n exact up to 2 001 (so that a page can tell "1,000+" after up to 1 000 tickets
 -- written), its tickets when 1 000 or fewer, what its filters named (private.saved_view_match's key)
--- and the writes it has seen.
+-- and the writes it has seen. A migration that changes what a view or a filter means (inbox_view_filter,
+-- inbox_where, inbox_query, the field filters) empties this table.
 create table private.saved_view_counts (
   view_id uuid primary key references public.saved_views (id) on delete cascade,
   workspace_id uuid not null,
