@@ -467,7 +467,12 @@ begin
     if written is null then
       return least(c.n, 1001);
     end if;
-    if cardinality(written) <= 1000 then
+    -- Over 1 000 even if every ticket written left: only what the filters name is compared.
+    if c.n - cardinality(written) > 1000 then
+      if (private.saved_view_match(p_workspace_id, p_me, f, '{}', null)).key = c.key then
+        return 1001;
+      end if;
+    elsif cardinality(written) <= 1000 then
       m := private.saved_view_match(p_workspace_id, p_me, f, written, null);
       if m.key = c.key then
         -- Its tickets then, less those written since, plus those of them in it now.
