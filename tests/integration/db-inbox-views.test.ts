@@ -534,7 +534,22 @@ describe('inbox views', () => {
       const found = await inbox('acmeAgent', { p_view: 'all', p_query: w });
       expect(found.search_counts).toMatchObject({ all: 1001, capped: true });
       const { data: id } = await save('acmeAgent', `Many ${word()}`, { view: 'all', q: w });
-      expect((await inbox('acmeAgent')).saved_views.find((v) => v.id === id)!.count).toBe(1001);
+      const count = async () => (await inbox('acmeAgent')).saved_views.find((v) => v.id === id)!.count;
+      expect(await count()).toBe(1001);
+      // Its stored count is exact past 1 000 (docs/decisions/086-saved-view-counts.md): two tickets moved to
+      // Trash bring it to 1 000 exactly, one at a time.
+      expect((await db.sql('select n from private.saved_view_counts where view_id = $1', [id])).rows).toEqual([
+        { n: 1002 },
+      ]);
+      const { rows } = await db.sql('select id from tickets where workspace_id = $1 and subject like $2 limit 2', [
+        ACME,
+        `${w} %`,
+      ]);
+      for (const [i, expected] of [1001, 1000].entries()) {
+        const moved = await clients.acmeAgent.rpc('move_tickets', { p_ticket_ids: [rows[i].id], p_action: 'trash' });
+        expect(moved.error).toBeNull();
+        expect(await count()).toBe(expected);
+      }
     });
   });
 });
