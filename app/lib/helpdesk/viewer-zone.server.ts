@@ -31,6 +31,9 @@ export interface ViewerState {
   time_zone: string | null;
 }
 
+// What a page shows when the viewer's state could not be read: no number on the bell, automatic times.
+const NO_STATE: ViewerState = { unread: null, time_zone: null };
+
 // Per request (its load context): the answer a page's own call carries (carryViewerState), and the
 // viewer_state call, made only when no page's call carries it.
 const slots = new WeakMap<object, { carried?: Promise<ViewerState | null>; asked?: Promise<ViewerState> }>();
@@ -58,8 +61,6 @@ export async function viewerState(context: object, supabase: Supabase): Promise<
   })();
   return slot.asked;
 }
-
-const NO_STATE: ViewerState = { unread: null, time_zone: null };
 
 /**
  * A loader whose page call answers public.viewer_state too (its `viewer` key): `load` hands that
