@@ -164,11 +164,12 @@ try {
     await c.query('select private.refresh_saved_view_counts()');
 
     // Writes: what the log adds (its triggers on, then off, alternating).
-    const one = `update tickets set priority = case priority when 'high' then 'normal'::ticket_priority else 'high' end
-                  where id = (select id from tickets where workspace_id = ${lit(ws)} order by number desc limit 1) returning 1`;
-    const bulk = `with x as (update tickets set priority = case priority when 'high' then 'normal'::ticket_priority else 'high' end
-                  where id in (select id from tickets where workspace_id = ${lit(ws)} order by number desc limit 1000) returning 1)
-                  select count(*) from x`;
+    const oneSql = `update tickets set priority = case priority when 'high' then 'normal'::ticket_priority else 'high' end
+                     where id = (select id from tickets where workspace_id = ${lit(ws)} order by number desc limit 1)`;
+    const bulkSql = `update tickets set priority = case priority when 'high' then 'normal'::ticket_priority else 'high' end
+                      where id in (select id from tickets where workspace_id = ${lit(ws)} order by number desc limit 1000)`;
+    const one = `${oneSql} returning 1`;
+    const bulk = `with x as (${bulkSql} returning 1) select count(*) from x`;
     const w = { one: { on: [] as number[], off: [] as number[] }, bulk: { on: [] as number[], off: [] as number[] } };
     for (let r = 0; r < ROUNDS; r++)
       for (const state of ['on', 'off'] as const) {
@@ -177,6 +178,30 @@ try {
         w.bulk[state].push(await time(c, bulk, 3));
       }
     await c.query('alter table tickets enable trigger tickets_log_update');
+    // The log's own trigger as EXPLAIN ANALYZE times it, beside the whole statement and the tallies' trigger.
+    const triggers: Record<string, unknown>[] = [];
+    for (const [label, sql, reps] of [
+      ["one ticket's update", oneSql, 50],
+      ['a 1 000-ticket update', bulkSql, 5],
+    ] as const) {
+      const t = { total: [] as number[], log: [] as number[], tally: [] as number[] };
+      for (let i = 0; i < reps; i++) {
+        const [plan] = (await c.query(`explain (analyze, format json) ${sql}`)).rows[0]['QUERY PLAN'];
+        const trigger = (name: string) =>
+          plan.Triggers.find((x: { 'Trigger Name': string }) => x['Trigger Name'] === name)?.Time ?? 0;
+        t.total.push(plan['Execution Time']);
+        t.log.push(trigger('tickets_log_update'));
+        t.tally.push(trigger('tickets_tally_update'));
+      }
+      triggers.push({
+        write: label,
+        'statement ms': median(t.total).toFixed(3),
+        'log trigger ms': `${median(t.log).toFixed(3)} (${range(t.log, 3)})`,
+        'tallies trigger ms': median(t.tally).toFixed(3),
+      });
+    }
+    console.log("\nThe log's trigger inside a write (EXPLAIN ANALYZE, medians)");
+    console.table(triggers);
     console.log('\nA write with the log on and off (ms, medians and ranges)');
     console.table(
       Object.entries(w).map(([k, v]) => ({
