@@ -118,10 +118,12 @@ revoke all on function private.tally_tickets(), private.clear_ticket_tallies() f
 -- ---------------------------------------------------------------------------------------------
 -- The inbox views as SQL (constants only; values are always bound parameters). $1 is the caller.
 -- Snoozed tickets (52_triage.sql) leave the views of work to do until they wake. Tickets in Spam or
--- Trash (54_spam_trash_split.sql) are in those views only.
+-- Trash (54_spam_trash_split.sql) are in those views only. This and private.inbox_where are plpgsql: as SQL
+-- functions with a setting they were parsed and planned at every call (docs/decisions/087-inbox-call-overhead.md).
 create function private.inbox_view_filter(p_view text) returns text
-language sql immutable set search_path = '' as $$
-  select case p_view
+language plpgsql immutable set search_path = '' as $$
+begin
+  return case p_view
     when 'spam' then 't.spam_at is not null and t.trashed_at is null'
     when 'trash' then 't.trashed_at is not null'
     else '(' || case p_view
@@ -137,8 +139,8 @@ language sql immutable set search_path = '' as $$
     -- Tickets whose internal notes name me (87_mentions.sql); listed newest mention first.
     when 'mentions' then 't.id in (select m.ticket_id from public.message_mentions mm join public.messages m on m.id = mm.message_id'
       || ' where mm.workspace_id = $2 and mm.user_id = $1)'
-  end || ') and t.spam_at is null and t.trashed_at is null' end
-$$;
+  end || ') and t.spam_at is null and t.trashed_at is null' end;
+end $$;
 
 -- The views a search counts its matches in (every one but "Breaching soon"), in the tabs' order.
 create function private.counted_views() returns text[]
@@ -147,11 +149,13 @@ language sql immutable set search_path = '' as $$
 $$;
 
 -- A view's tickets without counting them: a sum over the tallies, filters included (null for the views
--- the tallies can't say: mentions, breaching).
+-- the tallies can't say: mentions, breaching). plpgsql keeps its plan for the connection (as a SQL function
+-- it was planned at every call: docs/decisions/087-inbox-call-overhead.md).
 create function private.tally_total(p_workspace_id uuid, p_me uuid, p_view text, p_status public.ticket_status,
   p_priority public.ticket_priority, p_assignee uuid, p_unassigned boolean) returns bigint
-language sql stable set search_path = '' as $$
-  select case when p_view not in ('mentions', 'breaching') then (
+language plpgsql stable set search_path = '' as $$
+begin
+  return (select case when p_view not in ('mentions', 'breaching') then (
     select coalesce(sum(c.n), 0) from private.ticket_tallies c
      where c.workspace_id = p_workspace_id
        and case p_view
@@ -164,8 +168,8 @@ language sql stable set search_path = '' as $$
              else true end
        and (p_status is null or c.status = p_status)
        and (p_priority is null or c.priority = p_priority)
-       and (case when p_unassigned then c.assignee_id is null else p_assignee is null or c.assignee_id = p_assignee end)) end
-$$;
+       and (case when p_unassigned then c.assignee_id is null else p_assignee is null or c.assignee_id = p_assignee end)) end);
+end $$;
 
 -- The tags a ticket must all carry, by id, from their names (null for none). A name that is no tag
 -- adds an id no ticket has, so nothing matches.
@@ -291,8 +295,9 @@ $$;
 -- tickets (a rare one); counting every tagged row of the tags first cost 100 000 rows a page at 1 M.
 create function private.inbox_where(p_view text, p_status boolean, p_priority boolean, p_assignee text, p_tags integer,
   p_fields jsonb) returns text
-language sql immutable set search_path = '' as $$
-  select 't.workspace_id = $2 and ' || private.inbox_view_filter(p_view)
+language plpgsql immutable set search_path = '' as $$
+begin
+  return 't.workspace_id = $2 and ' || private.inbox_view_filter(p_view)
     || case when p_status then ' and t.status = $3' else '' end
     || case when p_priority then ' and t.priority = $4' else '' end
     || case when p_assignee = 'none' then ' and t.assignee_id is null' when p_assignee is not null then ' and t.assignee_id = $5' else '' end
@@ -302,8 +307,8 @@ language sql immutable set search_path = '' as $$
     || case when p_tags > 5 then ' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = any ($13)'
          || ' group by tt.ticket_id having count(*) = cardinality($13))' else '' end
     || coalesce((select string_agg(private.inbox_field_sql((x.i - 1)::integer, x.f), '' order by x.i)
-                   from jsonb_array_elements(p_fields) with ordinality x(f, i)), '')
-$$;
+                   from jsonb_array_elements(p_fields) with ordinality x(f, i)), '');
+end $$;
 
 -- What the inbox searches for: the words as websearch_to_tsquery reads them, the last one also as a
 -- prefix when it has 3 or more letters or digits and isn't excluded or quoted ("ref" finds "refund").
@@ -474,6 +479,21 @@ end $$;
 revoke all on function private.inbox_newest_matches(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
   tsquery, uuid, uuid[], uuid[], jsonb) from public;
 
+-- Whether the statistics say a tag is on more than p_tickets tickets (pg_stats' most common values of
+-- ticket_tags.tag_id, their share of its rows). Only the page's plan rests on it: for such a tag the inbox
+-- walks the view in order and probes each ticket's tags, the plan for a common tag, without first reading its
+-- first p_tickets + 1 tickets to learn that it isn't rare. A tag they don't list, or no statistics yet: false.
+create function private.inbox_tag_common(p_tag_id uuid, p_tickets integer) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return coalesce((
+    select s.most_common_freqs[array_position(s.most_common_vals::text::uuid[], p_tag_id)] * c.reltuples > p_tickets
+      from pg_catalog.pg_stats s, pg_catalog.pg_class c
+     where s.schemaname = 'public' and s.tablename = 'ticket_tags' and s.attname = 'tag_id'
+       and c.oid = 'public.ticket_tags'::regclass), false);
+end $$;
+revoke all on function private.inbox_tag_common(uuid, integer) from public;
+
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
 -- satisfaction ratings, and the cursors for the pages around it.
@@ -557,7 +577,8 @@ declare
   -- A tag on at most this many tickets is rare: the page starts from its tickets (5 000 for 25 rows; a
   -- page of one reaches both ways at small scale, tests/integration/db-tags.test.ts).
   rare_tag integer := least(200 * p_limit, 20000);
-  rare uuid;
+  -- The rare tag the page starts from (its place in tag_ids), and its tickets.
+  rare_at integer;
   rare_ids uuid[];
   page_ids uuid[];
   has_more boolean;
@@ -756,18 +777,24 @@ begin
     -- but for "vip" (one ticket in 500) read 23 000 open tickets at 1 M (docs/decisions/078-inbox-dressing-cost.md).
     if tag_ids is not null then
       -- Each tag's tickets up to the limit, planned with the tag (its share of ticket_tags): the generic
-      -- plan would read the whole table for any tag.
-      foreach rare in array tag_ids loop
+      -- plan would read the whole table for any tag. Not a tag the statistics already know is common
+      -- (private.inbox_tag_common): reading its first rare_tag + 1 tickets cost more than its page
+      -- (docs/decisions/087-inbox-call-overhead.md).
+      for i in 1 .. cardinality(tag_ids) loop
+        continue when private.inbox_tag_common(tag_ids[i], rare_tag);
         execute 'select array(select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $1 limit $2)'
-          into rare_ids using rare, rare_tag + 1;
-        if cardinality(candidates) = 0 or cardinality(rare_ids) < cardinality(candidates) then
+          into rare_ids using tag_ids[i], rare_tag + 1;
+        if rare_at is null or cardinality(rare_ids) < cardinality(candidates) then
           candidates := rare_ids;
+          rare_at := i;
         end if;
         exit when cardinality(candidates) = 0;
       end loop;
-      if cardinality(candidates) <= rare_tag then
+      if rare_at is not null and cardinality(candidates) <= rare_tag then
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-        base := 't.id = any ($11) and ' || base;
+        -- Every ticket of $11 carries that tag: its own condition (private.inbox_where's) isn't tested again.
+        base := 't.id = any ($11) and ' || replace(base, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt'
+          || ' where tt.tag_id = $13[%s])', rare_at), '');
       end if;
     end if;
     execute format(
@@ -854,7 +881,7 @@ begin
                    'last_message_at', t.last_message_at, 'snoozed_until', t.snoozed_until,
                    -- The first line of the latest message (notes too: only members read this), as a preview.
                    'preview', previews ->> t.id::text,
-                   'tags', private.ticket_tags_json(t.id), 'due_at', s.due_at, 'warn_at', s.warn_at,
+                   'tags', coalesce(tg.tags, '[]'), 'due_at', s.due_at, 'warn_at', s.warn_at,
                    -- The requester's latest answer to a satisfaction survey (92_satisfaction.sql), if any: the
                    -- row's "rated Bad". Members read their workspace's surveys (its policy), as the caller is.
                    'rating', (select c.rating from public.csat_surveys c
@@ -863,6 +890,8 @@ begin
                   from unnest(page_ids) with ordinality u(id, i)
                   join public.tickets t on t.id = u.id
                   left join public.ticket_sla s on s.ticket_id = t.id
+                  -- Inlined (52_triage.sql): the page's tags in one index scan, not a function call a row.
+                  left join private.ticket_tags_rows(page_ids) tg on tg.ticket_id = t.id
                   left join public.profiles rp on rp.user_id = t.requester_id
                   left join public.profiles ap on ap.user_id = t.assignee_id),
     -- Cursors: "older" continues after the last row, "newer" goes back before the first.

@@ -72,9 +72,12 @@ begin
    where exists (select 1 from public.tickets t where t.id = r.ticket_id)
    order by r.i;
   -- Not when this transaction changed the ticket already (its updated_at is now(): a new ticket a rule
-  -- tags, a second tag): that change reloads the pages at the same commit.
-  update public.tickets t set updated_at = now()
-   where t.id in (select x.ticket_id from changed_tags x join public.tags g on g.id = x.tag_id) and t.updated_at <> now();
+  -- tags, a second tag): that change reloads the pages at the same commit. Nor the statement at all then:
+  -- an update of no rows still runs the tickets' statement triggers (docs/decisions/090-create-path-cpu.md).
+  if exists (select 1 from changed_tags x join public.tickets t on t.id = x.ticket_id where t.updated_at <> now()) then
+    update public.tickets t set updated_at = now()
+     where t.id in (select x.ticket_id from changed_tags x join public.tags g on g.id = x.tag_id) and t.updated_at <> now();
+  end if;
   return null;
 end $$;
 create trigger ticket_tags_history after insert on public.ticket_tags
@@ -179,15 +182,25 @@ end $$;
 revoke all on function public.workspace_tags(text) from public, anon;
 grant execute on function public.workspace_tags(text) to authenticated, service_role;
 
--- A ticket's tags as the pages show them: [{id, name, colour}] by name. plpgsql keeps the statement's
--- plan for the connection; a SQL function that can't be inlined is planned at every call
--- (docs/decisions/084-ticket-page-cost.md).
+-- Tickets' tags as the pages show them: per ticket that has any, [{id, name, colour}] by name. A set-returning SQL
+-- function without settings, so Postgres inlines it into the caller's statement: the inbox dresses its page's
+-- tickets with one join (ticket_tags_pkey) and keeps its generic plan, where a call per row cost a function
+-- call, a search_path switch and a statement each (docs/decisions/087-inbox-call-overhead.md).
+create function private.ticket_tags_rows(p_ticket_ids uuid[]) returns table (ticket_id uuid, tags jsonb)
+language sql stable as $$
+  select tt.ticket_id, jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'colour', g.colour) order by g.name)
+    from public.ticket_tags tt join public.tags g on g.id = tt.tag_id
+   where tt.ticket_id = any (p_ticket_ids)
+   group by tt.ticket_id
+$$;
+revoke all on function private.ticket_tags_rows(uuid[]) from public;
+
+-- One ticket's tags ([] for none). plpgsql keeps the statement's plan for the connection; a SQL function
+-- that can't be inlined is planned at every call (docs/decisions/084-ticket-page-cost.md).
 create function private.ticket_tags_json(p_ticket_id uuid) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return (select coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'colour', g.colour) order by g.name), '[]')
-            from public.ticket_tags tt join public.tags g on g.id = tt.tag_id
-           where tt.ticket_id = p_ticket_id);
+  return coalesce((select r.tags from private.ticket_tags_rows(array[p_ticket_id]) r), '[]');
 end $$;
 revoke all on function private.ticket_tags_json(uuid) from public;
 

@@ -260,15 +260,17 @@ revoke all on function private.notification_kinds(), private.notification_builti
 
 -- ---------------------------------------------------------------------------------------------
 -- The bell: how many unread notifications the caller has in the app, or null for someone who belongs to
--- no workspace (a customer: no bell). Counted up to 100 (the bell says 99+).
+-- no workspace (a customer: no bell). Counted up to 100 (the bell says 99+). plpgsql: its plan is kept for
+-- the connection (every page asks, through public.viewer_state; docs/decisions/087-inbox-call-overhead.md).
 create function public.unread_notifications() returns integer
-language sql stable security invoker set search_path = '' as $$
-  select case when exists (select 1 from public.memberships where user_id = (select auth.uid()))
+language plpgsql stable security invoker set search_path = '' as $$
+begin
+  return (select case when exists (select 1 from public.memberships where user_id = (select auth.uid()))
     then (select count(*)::integer from (
             select 1 from public.notifications
              where recipient_id = (select auth.uid()) and in_app and read_at is null limit 100) n)
-  end
-$$;
+  end);
+end $$;
 revoke execute on function public.unread_notifications() from public, anon;
 grant execute on function public.unread_notifications() to authenticated;
 

@@ -23,11 +23,14 @@ create policy "users change their own settings" on public.user_settings
 -- What every signed-in page asks about its viewer, in one call (docs/decisions/075-page-cpu.md): the bell's
 -- number (public.unread_notifications, 85_notifications.sql) and the time zone setting (null: automatic).
 -- The app's root loader and the page's loader share the answer (app/lib/helpdesk/viewer-zone.server.ts).
+-- plpgsql, so its statement's plan is kept for the connection: as a SQL function with a setting (never
+-- inlined) it was parsed and planned at every call, ~0.5 ms of each inbox call (docs/decisions/087-inbox-call-overhead.md).
 create function public.viewer_state() returns jsonb
-language sql stable security invoker set search_path = '' as $$
-  select jsonb_build_object(
+language plpgsql stable security invoker set search_path = '' as $$
+begin
+  return jsonb_build_object(
     'unread', public.unread_notifications(),
-    'time_zone', (select s.time_zone from public.user_settings s where s.user_id = (select auth.uid())))
-$$;
+    'time_zone', (select s.time_zone from public.user_settings s where s.user_id = (select auth.uid())));
+end $$;
 revoke execute on function public.viewer_state() from public, anon;
 grant execute on function public.viewer_state() to authenticated;

@@ -317,14 +317,13 @@ end $$;
 -- All (or any) of a rule's conditions; a rule without conditions matches every ticket.
 create function private.rule_matches(r public.rules, t public.tickets, p_body text) returns boolean
 language plpgsql stable security definer set search_path = '' as $$
-declare
-  c jsonb;
 begin
   if jsonb_array_length(r.conditions) = 0 then
     return true;
   end if;
-  for c in select j.v from jsonb_array_elements(r.conditions) j(v) loop
-    if private.rule_condition_holds(t, p_body, c) <> r.match_all then
+  -- By index, not jsonb_array_elements: an expression per condition, not a query (docs/decisions/090-create-path-cpu.md).
+  for i in 0 .. jsonb_array_length(r.conditions) - 1 loop
+    if private.rule_condition_holds(t, p_body, r.conditions -> i) <> r.match_all then
       return not r.match_all;
     end if;
   end loop;
@@ -387,7 +386,11 @@ begin
   select * into t from public.tickets where id = p_ticket_id;
   case a ->> 'type'
     when 'set_priority' then
-      update public.tickets set priority = v::public.ticket_priority where id = t.id and priority <> v::public.ticket_priority;
+      -- Not even a statement when it is that already: an update of no rows still runs the tickets' statement
+      -- triggers (docs/decisions/090-create-path-cpu.md).
+      if t.priority <> v::public.ticket_priority then
+        update public.tickets set priority = v::public.ticket_priority where id = t.id;
+      end if;
     when 'set_status' then
       begin
         -- As an agent changing it by hand (docs/product.md §4).
@@ -431,7 +434,6 @@ create function private.rule_fire(r public.rules, p_ticket_id uuid, p_event_key 
 language plpgsql security definer set search_path = '' as $$
 declare
   t public.tickets;
-  a jsonb;
 begin
   select * into t from public.tickets where id = p_ticket_id for no key update;
   if t.id is null or t.status = 'closed' or not private.rule_matches(r, t, p_body) then
@@ -443,8 +445,8 @@ begin
     return false;
   end if;
   insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to") values (t.id, t.workspace_id, null, 'rule', r.name);
-  for a in select j.v from jsonb_array_elements(r.actions) j(v) loop
-    perform private.rule_act(r, t.id, a);
+  for i in 0 .. jsonb_array_length(r.actions) - 1 loop
+    perform private.rule_act(r, t.id, r.actions -> i);
   end loop;
   return true;
 end $$;

@@ -39,6 +39,26 @@ describe('automatic assignment', () => {
     return { ws, admin: admin!, crew, customers: await people(customers, 'customer') };
   }
 
+  /** A team (`agents` agents, one customer) with round robin on, and a ticket its customer created. */
+  async function roundRobinTicket(slug: string, agents: number, subject: string) {
+    const made = await team(slug, agents, 1);
+    expect(
+      (
+        await made.admin.client.rpc('save_assignment_settings', {
+          p_workspace_id: made.ws,
+          p_mode: 'round_robin',
+          p_max_open: null,
+        })
+      ).error,
+    ).toBeNull();
+    const { data } = await made.customers[0]!.client.rpc('create_ticket', {
+      p_workspace_slug: slug,
+      p_subject: subject,
+      p_body: 'Hi',
+    });
+    return { ...made, id: (data as { id: string }[])[0]!.id };
+  }
+
   async function loads(ws: string) {
     const { rows } = await db.sql(
       `select m.user_id, count(t.id)::int as n from memberships m
@@ -169,22 +189,7 @@ describe('automatic assignment', () => {
   });
 
   it('a reopened ticket of an agent who is away goes to someone available; off assigns nothing', async () => {
-    const { ws, admin, crew, customers } = await team('reopen', 2, 1);
-    expect(
-      (
-        await admin.client.rpc('save_assignment_settings', {
-          p_workspace_id: ws,
-          p_mode: 'round_robin',
-          p_max_open: null,
-        })
-      ).error,
-    ).toBeNull();
-    const { data } = await customers[0]!.client.rpc('create_ticket', {
-      p_workspace_slug: 'reopen',
-      p_subject: 'Back',
-      p_body: 'Hi',
-    });
-    const id = (data as { id: string }[])[0]!.id;
+    const { ws, admin, crew, customers, id } = await roundRobinTicket('reopen', 2, 'Back');
     const first = (await db.sql('select assignee_id from tickets where id = $1', [id])).rows[0].assignee_id;
     const holder = crew.find((a) => a.id === first)!;
     const other = crew.find((a) => a.id !== first)!;
@@ -210,6 +215,56 @@ describe('automatic assignment', () => {
     });
     const laterId = (later as { id: string }[])[0]!.id;
     expect((await db.sql('select assignee_id from tickets where id = $1', [laterId])).rows[0].assignee_id).toBeNull();
+  });
+
+  it('an agent’s assignment that reopens the ticket to someone away: Tend moves it on, and both notices name no one', async () => {
+    const { ws, crew, id } = await roundRobinTicket('handon', 3, 'Waiting');
+    const [agent, away, free] = crew as [(typeof crew)[0], (typeof crew)[0], (typeof crew)[0]];
+    await db.sql(`update tickets set status = 'pending', assignee_id = null where id = $1`, [id]);
+    await db.sql(`delete from notifications where ticket_id = $1`, [id]);
+    const mark = (await db.sql('select max(id) as id from ticket_events where ticket_id = $1', [id])).rows[0].id;
+    for (const who of [agent, away])
+      expect((await who.client.rpc('set_availability', { p_workspace_id: ws, p_available: false })).error).toBeNull();
+    // One change by the agent (as a bulk edit makes it): assigned to someone away and reopened. Reopened with its
+    // assignee away, Tend hands it to the one available agent; the notice the agent's assignment sent earlier in
+    // the transaction, and Tend's own, name no one (docs/decisions/085-rules-before-assignment.md).
+    await db.sql(
+      `begin;
+       select set_config('request.jwt.claims', '{"sub": "${agent.id}", "role": "authenticated"}', true);
+       update tickets set assignee_id = '${away.id}', status = 'open' where id = '${id}';
+       commit;`,
+    );
+    expect((await db.sql('select status, assignee_id from tickets where id = $1', [id])).rows[0]).toEqual({
+      status: 'open',
+      assignee_id: free.id,
+    });
+    const notices = (
+      await db.sql(
+        'select recipient_id, kind, actor_id from notifications where ticket_id = $1 order by created_at, id',
+        [id],
+      )
+    ).rows;
+    expect(notices).toHaveLength(2);
+    expect(notices).toEqual(
+      expect.arrayContaining([
+        { recipient_id: away.id, kind: 'assigned', actor_id: null },
+        { recipient_id: free.id, kind: 'assigned', actor_id: null },
+      ]),
+    );
+    // Tend's two assignment lines name no one; the agent's own change (written at the end of its statement) names
+    // the agent.
+    const lines = (
+      await db.sql(`select type, actor_id, "to" from ticket_events where ticket_id = $1 and id > $2 order by id`, [
+        id,
+        mark,
+      ])
+    ).rows.map((l) => [l.type, l.actor_id, l.to]);
+    expect(lines).toEqual([
+      ['status', agent.id, 'open'],
+      ['assignee', null, null],
+      ['assignee', null, free.id],
+      ['assignee', agent.id, away.id],
+    ]);
   });
 
   it('only admins set the mode and cap; each member sets only their own availability; outsiders nothing', async () => {
