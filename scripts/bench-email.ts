@@ -19,13 +19,15 @@ import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { startMail, type RunningMail } from '@tend/supabase-local';
-import { BASELINE, cpuMs } from './lib/bench.ts';
+import { BASELINE, cpuMs, superuser } from './lib/bench.ts';
 import { AGENT, CUSTOMER, emailStack } from './lib/email-stack.ts';
+import { accessToken } from './lib/jwt.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 8);
 const FILE_BYTES = 2 * 1024 * 1024;
 const ACME = 'd0000000-0000-4000-8000-000000000a01';
+const AGENT3_EMAIL = 'agent2@acme.test'; // the seed's Sam Support
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -46,8 +48,116 @@ const GROUPS = ['stack', 'functions', 'database'] as const;
 type Cpu = Record<(typeof GROUPS)[number], number>;
 
 async function main() {
-  if (process.env.BENCH_ONLY !== 'catcher') await replies();
-  await catcherAlone();
+  const only = process.env.BENCH_ONLY;
+  if (!only || only === 'notices') await notices();
+  if (!only) await replies();
+  if (!only || only === 'catcher') await catcherAlone();
+}
+
+const NOTICE_ROUNDS = Number(process.env.BENCH_NOTICE_ROUNDS ?? 4);
+const NOTICES = Number(process.env.BENCH_NOTICES ?? 40);
+const AGENT3 = 'a0000000-0000-4000-8000-000000000003';
+
+/**
+ * Issue 28: what one notification emailed "each time" costs the machine (an assignment's, as bench:rules sends
+ * one a ticket): BENCH_NOTICES notices a round, each on a ticket of its own (private.notify_member, as a
+ * creating transaction calls it), until the catcher has them all; CPU per email by process: this one (the
+ * gateway, auth, the pg_net worker, the catcher, and the bench's polls of the catcher), notify's
+ * Deno worker, Postgres, PostgREST. With BENCH_BASELINE a second stack runs that checkout's project (its
+ * functions and migrations), the rounds alternating, and the ratios per round.
+ */
+async function notices() {
+  const stacks = [{ label: 'this checkout', ...(await emailStack('notices')) }];
+  if (BASELINE) stacks.push({ label: 'baseline', ...(await emailStack('notices-base', { projectDir: BASELINE })) });
+  type Split = { self: number; deno: number; postgres: number; postgrest: number };
+  const rounds = new Map(stacks.map((s) => [s, [] as Split[]]));
+  // The children's CPU, then this process's: read so that the reading of /proc (every process of the machine)
+  // falls outside the interval measured.
+  const children = (stack: (typeof stacks)[number]['stack']) => {
+    const procs = stack.processes();
+    const of = (f: (name: string) => boolean) => cpuMs(procs.filter((p) => f(p.name)).map((p) => p.pid)) ?? NaN;
+    return {
+      deno: of((n) => n.startsWith('deno')),
+      postgres: of((n) => n === 'postgres'),
+      postgrest: of((n) => n === 'postgrest'),
+    };
+  };
+  // Each notice on a ticket of its own, so one statement makes them all (one per person, ticket and
+  // transaction): this process's share of the batch is a query, not one per notice.
+  const tickets = new Map<(typeof stacks)[number], string[]>();
+  for (const s of stacks) {
+    const customer = await accessToken(s.stack.jwtSecret, { sub: CUSTOMER.id, email: CUSTOMER.email });
+    const ids: string[] = [];
+    for (let i = 0; i < NOTICES; i++)
+      ids.push(
+        (
+          await s.rpc('create_ticket', customer, {
+            p_workspace_slug: 'acme',
+            p_subject: `Bench ${i}`,
+            p_body: 'Notices.',
+          })
+        )[0].id,
+      );
+    tickets.set(s, ids);
+  }
+  const batch = async (s: (typeof stacks)[number], n: number) => {
+    const count = async () =>
+      (
+        await (
+          await fetch(
+            `${s.stack.mailUrl}/api/v1/search?query=${encodeURIComponent(`to:${AGENT3_EMAIL} subject:Bench`)}`,
+          )
+        ).json()
+      ).messages_count as number;
+    const before = await count();
+    const c0 = children(s.stack);
+    const self0 = ownCpu();
+    await superuser(s.stack, (c) =>
+      c.query(`select private.notify_member($1, $2, 'assigned', t, null, null) from unnest($3::uuid[]) t`, [
+        ACME,
+        AGENT3,
+        tickets.get(s)!.slice(0, n),
+      ]),
+    );
+    // Every 200 ms: each poll is a search over the stored emails, in this process.
+    while ((await count()) < before + n) await new Promise((r) => setTimeout(r, 200));
+    const self = ownCpu() - self0;
+    const c1 = children(s.stack);
+    return {
+      self: self / n,
+      deno: (c1.deno - c0.deno) / n,
+      postgres: (c1.postgres - c0.postgres) / n,
+      postgrest: (c1.postgrest - c0.postgrest) / n,
+    } satisfies Split;
+  };
+  try {
+    for (const s of stacks) await batch(s, 5); // warm-up: notify's worker starts
+    for (let r = 0; r < NOTICE_ROUNDS; r++)
+      for (const s of r % 2 ? [...stacks].reverse() : stacks) rounds.get(s)!.push(await batch(s, NOTICES));
+    console.log(
+      `\nNotices emailed each time ("assigned"): ${NOTICE_ROUNDS} rounds of ${NOTICES}${BASELINE ? ', alternating with the baseline' : ''}; CPU ms per email (10 ms ticks for the children, medians of the rounds); load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    const total = (x: Split) => x.self + x.deno + x.postgres + x.postgrest;
+    for (const s of stacks) {
+      const xs = rounds.get(s)!;
+      const of = (f: (x: Split) => number) => median(xs.map(f)).toFixed(1);
+      console.log(
+        `  ${s.label}: this process ${of((x) => x.self)} · notify (Deno) ${of((x) => x.deno)} · Postgres ${of((x) => x.postgres)} · PostgREST ${of((x) => x.postgrest)} · all ${of(total)} (rounds ${xs.map((x) => total(x).toFixed(1)).join(', ')})`,
+      );
+    }
+    if (stacks.length === 2) {
+      const [mine, base] = stacks.map((s) => rounds.get(s)!);
+      const ratios = mine!.map((x, i) => total(x) / total(base![i]!));
+      console.log(
+        `  this checkout ÷ baseline, all CPU per email by round: ${ratios.map((x) => x.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)}); notify (Deno) ${mine!.map((x, i) => (x.deno / base![i]!.deno).toFixed(2)).join(', ')}`,
+      );
+    }
+  } finally {
+    for (const s of stacks) await s.stop();
+  }
 }
 
 async function replies() {

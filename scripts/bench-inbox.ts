@@ -266,12 +266,22 @@ try {
     const basePage: BenchResult[] = [];
     // CPU per request, from /proc and this process, for every process on the machine that serves
     // it: the app's workers, Postgres + PostgREST, and this process (the gateway and autocannon).
+    // PostgREST's own share of "db" too (docs/decisions/091-page-cpu-outside-sql.md).
     const stackPids = stack.processes().map((x) => x.pid);
+    const restPids = stack
+      .processes()
+      .filter((x) => x.name === 'postgrest')
+      .map((x) => x.pid);
     const sample = (pid: number) => {
       const own = process.cpuUsage();
-      return { app: cpuMs([pid]), stack: cpuMs(stackPids), bench: (own.user + own.system) / 1000 };
+      return {
+        app: cpuMs([pid]),
+        stack: cpuMs(stackPids),
+        rest: cpuMs(restPids) ?? 0,
+        bench: (own.user + own.system) / 1000,
+      };
     };
-    type Cpu = { app: number; stack: number; bench: number };
+    type Cpu = { app: number; stack: number; rest: number; bench: number };
     const measured = async (url: string, headers: Record<string, string>, cpu: Cpu[], pid = appPid) => {
       const before = sample(pid);
       const result = await run(url, headers, DURATION, CONNECTIONS);
@@ -285,6 +295,7 @@ try {
         cpu.push({
           app: (after.app - before.app) / result.total,
           stack: (after.stack - before.stack) / result.total,
+          rest: (after.rest - before.rest) / result.total,
           bench: (after.bench - before.bench) / result.total,
         });
       }
@@ -342,6 +353,7 @@ try {
         ? `${fmt(cpuOf(pageCpu, 'app'))}+${fmt(cpuOf(pageCpu, 'stack'))}+${fmt(cpuOf(pageCpu, 'bench'))}`
         : '',
       'call CPU ms: db+bench': restCpu.length ? `${fmt(cpuOf(restCpu, 'stack'))}+${fmt(cpuOf(restCpu, 'bench'))}` : '',
+      'PostgREST CPU ms: page, call': `${fmt(cpuOf(pageCpu, 'rest'))}, ${fmt(cpuOf(restCpu, 'rest'))}`,
       'CPU ratio': restCpu.length ? +(cpuTotal(pageCpu) / cpuTotal(restCpu)).toFixed(2) : '',
       ...baseColumns,
       'non-2xx': [...page, ...rest, ...basePage].reduce((n, r) => n + r.non2xx, 0),
@@ -358,7 +370,7 @@ try {
     'ms = from sending the request to the end of the response (one write each, so first byte ≈ last); ratio = median over the rounds of page ÷ PostgREST, each round timing both back to back',
   );
   console.log(
-    "CPU ms = user + system time per request: app = the app's workers, db = Postgres + PostgREST (/proc), bench = this process (the gateway and autocannon); CPU ratio = all of it per page ÷ all of it per call",
+    "CPU ms = user + system time per request: app = the app's workers, db = Postgres + PostgREST (/proc; PostgREST's process alone in its own column), bench = this process (the gateway and autocannon); CPU ratio = all of it per page ÷ all of it per call",
   );
   console.table(rows);
   // The long threads' pages against the one-page thread's (rounds timed one page after the other).

@@ -2,9 +2,11 @@
 // the database runs them: BENCH_CALLS calls per search in one session as an agent (the claims and role
 // PostgREST sets, one transaction a call), Postgres CPU and wall time per call, on a fresh stack with
 // BENCH_TICKETS (default 100 000) seed:bulk tickets. With BENCH_BASELINE=<another checkout> its
-// public.inbox is installed beside this one (as public.inbox_baseline, from its 50_inbox.sql) and the two
-// alternate in every round, so a change to the search is timed against the old one on the same data,
-// and each page of results is compared: the two must answer the same tickets in the same order.
+// public.inbox is installed beside this one (as public.inbox_baseline, from its 50_inbox.sql, with the search's
+// own private functions it calls as private.<name>_baseline) and the two alternate in every round, so a change
+// to the search is timed against the old one on the same data, and each answer is compared: the two must give
+// the same tickets in the same order and the same counts per view. The data: bench:inbox's tags ("billing" on one
+// ticket in ten, "vip" on one in 500) for the `tag:` searches.
 //   BENCH_ROUNDS=5 BENCH_CALLS=30 BENCH_TICKETS=100000 BENCH_BASELINE=../base npm run bench:search
 // BENCH_ONLY=<regular expression>: only the searches whose label matches.
 import { readFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -20,17 +22,21 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 30);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 const AGENT = 'agent@acme.test';
 
-// [label, view, query]: bench:inbox's searches (scripts/bench-inbox.ts), terms from seed:bulk's texts.
-const SEARCHES: [string, string, string][] = [
-  ['common word "refund"', 'all', 'refund'],
-  ['rare word "espresso"', 'all', 'espresso'],
-  ['no match "zebra"', 'all', 'zebra'],
-  ['prefix "ref"', 'all', 'ref'],
-  ['"parcel" in Open', 'open', 'parcel'],
-  ['phrase "duplicate charge"', 'all', '"duplicate charge"'],
-  ['note word "warehouse", open', 'open', 'warehouse'],
-  ["a requester's email", 'all', 'bulk7.acme@example.test'],
+// [label, view, query, tags]: bench:inbox's searches (scripts/bench-inbox.ts), terms from seed:bulk's texts.
+const SEARCHES: [string, string, string, string[] | null][] = [
+  ['common word "refund"', 'all', 'refund', null],
+  ['rare word "espresso"', 'all', 'espresso', null],
+  ['no match "zebra"', 'all', 'zebra', null],
+  ['prefix "ref"', 'all', 'ref', null],
+  ['"parcel" in Open', 'open', 'parcel', null],
+  ['phrase "duplicate charge"', 'all', '"duplicate charge"', null],
+  ['"tag:billing refund"', 'all', 'refund', ['billing']],
+  ['note word "warehouse", open', 'open', 'warehouse', null],
+  ["a requester's email", 'all', 'bulk7.acme@example.test', null],
 ];
+
+/** The search's own private functions (50_inbox.sql), which the baseline's public.inbox calls by these names. */
+const SEARCH_FUNCTIONS = ['inbox_query', 'inbox_query_rare', 'inbox_newest_matches', 'inbox_search_plan'];
 
 /** CPU ms (user + system) a local backend has used, from /proc. */
 function backendCpuMs(pid: number): number {
@@ -39,12 +45,20 @@ function backendCpuMs(pid: number): number {
   return (Number(f[11]) + Number(f[12])) * 10; // USER_HZ 100
 }
 
-/** public.inbox as the baseline checkout has it, renamed public.inbox_baseline. */
+/** public.inbox as the baseline checkout has it, renamed public.inbox_baseline, with its search functions. */
 function baselineInbox(dir: string): string {
   const schema = readFileSync(path.join(dir, 'supabase', 'schemas', '50_inbox.sql'), 'utf8');
   const body = /^create function public\.inbox\([\s\S]*?^end \$\$;$/m.exec(schema)?.[0];
   if (!body) throw new Error(`no public.inbox in ${dir}'s 50_inbox.sql`);
-  return body.replace('create function public.inbox(', 'create function public.inbox_baseline(');
+  let sql = body.replace('create function public.inbox(', 'create function public.inbox_baseline(');
+  for (const name of SEARCH_FUNCTIONS) {
+    const fn = new RegExp(`^create function private\\.${name}\\([\\s\\S]*?^(end \\$\\$|\\$\\$);$`, 'm').exec(
+      schema,
+    )?.[0];
+    if (fn) sql += `\n${fn}`;
+  }
+  for (const name of SEARCH_FUNCTIONS) sql = sql.replaceAll(`private.${name}(`, `private.${name}_baseline(`);
+  return sql;
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-search-'));
@@ -53,6 +67,21 @@ const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral
 try {
   if (TICKETS > 0) seedBulk(stack, TICKETS);
   await superuser(stack, async (c) => {
+    // bench:inbox's tags, without their history (the row triggers off).
+    await c.query('begin');
+    await c.query('set local session_replication_role = replica');
+    await c.query(
+      `insert into tags (workspace_id, name, colour) select id, 'billing', 'blue' from workspaces where slug = 'acme'
+       union all select id, 'vip', 'purple' from workspaces where slug = 'acme' on conflict (workspace_id, name) do nothing`,
+    );
+    await c.query(
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id)
+       select t.id, g.id, t.workspace_id from tickets t join tags g on g.workspace_id = t.workspace_id
+        where (g.name = 'billing' and t.number % 10 = 3) or (g.name = 'vip' and t.number % 500 = 7)
+       on conflict do nothing`,
+    );
+    await c.query('commit');
+    await c.query('analyze tags, ticket_tags');
     await c.query('checkpoint');
     if (BASELINE) {
       // Owned by public.inbox's owner, as a security definer function it runs as that role.
@@ -73,20 +102,24 @@ try {
   const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid as number;
   const claims = JSON.stringify({ sub: agent, role: 'authenticated' });
   /** One call as PostgREST makes it; the page's ticket ids. */
-  const call = async (fn: string, view: string, query: string) => {
+  const call = async (fn: string, view: string, query: string, tags: string[] | null) => {
     await client.query('begin');
     await client.query(`select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)`, [
       claims,
     ]);
-    const { rows } = await client.query(`select ${fn}('acme', p_view => $1, p_query => $2) as page`, [view, query]);
+    const { rows } = await client.query(`select ${fn}('acme', p_view => $1, p_query => $2, p_tags => $3) as page`, [
+      view,
+      query,
+      tags,
+    ]);
     await client.query('commit');
-    const page = rows[0].page as { tickets: { id: string }[]; search_counts: unknown };
-    return JSON.stringify([page.tickets.map((t) => t.id), page.search_counts]);
+    const page = rows[0].page as { tickets: { id: string }[]; search_counts: unknown; older: unknown };
+    return JSON.stringify([page.tickets.map((t) => t.id), page.search_counts, page.older]);
   };
   const fns = BASELINE ? ['public.inbox', 'public.inbox_baseline'] : ['public.inbox'];
   const table: Record<string, string | number>[] = [];
-  for (const [label, view, query] of SEARCHES.filter(([l]) => !ONLY || ONLY.test(l))) {
-    const answers = await Promise.all(fns.map(async (fn) => call(fn, view, query)));
+  for (const [label, view, query, tags] of SEARCHES.filter(([l]) => !ONLY || ONLY.test(l))) {
+    const answers = await Promise.all(fns.map(async (fn) => call(fn, view, query, tags)));
     if (answers.some((a) => a !== answers[0])) throw new Error(`${label}: the two functions answer differently`);
     const wall = fns.map(() => [] as number[]);
     const cpu = fns.map(() => [] as number[]);
@@ -95,7 +128,7 @@ try {
       for (const i of r % 2 ? [...fns.keys()].reverse() : [...fns.keys()]) {
         const cpu0 = backendCpuMs(pid);
         const t0 = performance.now();
-        for (let k = 0; k < CALLS; k++) await call(fns[i]!, view, query);
+        for (let k = 0; k < CALLS; k++) await call(fns[i]!, view, query, tags);
         wall[i]!.push((performance.now() - t0) / CALLS);
         cpu[i]!.push((backendCpuMs(pid) - cpu0) / CALLS);
       }

@@ -10,8 +10,14 @@ import { accessToken } from './jwt.ts';
 export const CUSTOMER = { id: 'c0000000-0000-4000-8000-000000000001', email: 'customer@example.test' };
 export const AGENT = { id: 'a0000000-0000-4000-8000-000000000002', email: 'agent@acme.test' };
 
-/** `functionsEnv`: lines for the functions' env file; `log`: the stack's log lines (the functions' output among them). */
-export async function emailStack(name: string, opts: { functionsEnv?: string; log?: (line: string) => void } = {}) {
+/**
+ * `functionsEnv`: lines for the functions' env file; `log`: the stack's log lines (the functions' output among
+ * them); `projectDir`: another checkout's project (its migrations and functions), for a baseline.
+ */
+export async function emailStack(
+  name: string,
+  opts: { functionsEnv?: string; log?: (line: string) => void; projectDir?: string } = {},
+) {
   const dir = mkdtempSync(path.join(os.tmpdir(), `tend-bench-${name}-`));
   const envFile = path.join(dir, 'functions.env');
   writeFileSync(envFile, `# bench\n${opts.functionsEnv ?? ''}`);
@@ -21,6 +27,7 @@ export async function emailStack(name: string, opts: { functionsEnv?: string; lo
     ephemeral: true,
     functionsEnvFile: envFile,
     log: opts.log ?? (() => undefined),
+    projectDir: opts.projectDir,
   });
   const jwt = (who: { id: string; email: string }) => accessToken(stack.jwtSecret, { sub: who.id, email: who.email });
   const rpc = async (fn: string, token: string, body: unknown) => {

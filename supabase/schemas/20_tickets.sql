@@ -74,7 +74,10 @@ create index tickets_status_idx on public.tickets (workspace_id, status, last_me
 create index tickets_assignee_idx on public.tickets (workspace_id, assignee_id, last_message_at desc, id desc);
 create index tickets_unassigned_idx on public.tickets (workspace_id, created_at, number) where assignee_id is null and private.is_open(status);
 create index tickets_requester_idx on public.tickets (requester_id, workspace_id, last_message_at desc);
-create index tickets_search_idx on public.tickets using gin (search);
+-- Search's GIN index keeps new entries in a pending list that every search reads whole (Postgres's fast
+-- update): 4 MB by default, 500 pages a search once replies have filled it, more than the index look-up
+-- itself. Capped at 256 kB, a writer merges it into the index sooner (docs/decisions/088-search-cost.md).
+create index tickets_search_idx on public.tickets using gin (search) with (gin_pending_list_limit = 256);
 -- The auto-close job finds due tickets without reading every ticket.
 create index tickets_solved_due_idx on public.tickets (solved_at) where status = 'solved';
 -- The wake-up job finds due snoozes without reading every ticket.

@@ -21,7 +21,9 @@ create table public.messages (
 create index messages_ticket_idx on public.messages (ticket_id, created_at, id);
 create index messages_workspace_idx on public.messages (workspace_id);
 -- Agents search internal notes too; tickets.search stays requester-safe, so notes get their own index.
-create index messages_note_search_idx on public.messages using gin (to_tsvector('english', body)) where kind = 'note';
+-- Its pending list capped as tickets_search_idx's is (20_tickets.sql).
+create index messages_note_search_idx on public.messages using gin (to_tsvector('english', body)) with (gin_pending_list_limit = 256)
+  where kind = 'note';
 
 -- ---------------------------------------------------------------------------------------------
 -- A ticket's search vector: subject and public replies (also after a merge moved replies, 52_triage.sql).

@@ -352,17 +352,20 @@ end $$;
 -- in more than ~0.2 % of the sampled tickets, up to the 1 000 most common). The inbox then skips step 1's
 -- window, which such a word can't fill, and starts from the GIN index (docs/decisions/076-seed-and-search-at-a-million.md).
 -- Unknown (no statistics yet): false, the window first as for any word.
+-- In plpgsql, whose statement keeps its plan for the connection: as SQL (security definer, so never
+-- inlined) the pg_stats view was planned again at every search, most of this function's ~1 ms.
 create function private.inbox_query_rare(p_query tsquery) returns boolean
-language sql stable security definer set search_path = '' as $$
-  select coalesce((
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return coalesce((
     select not exists (
       select 1
         from regexp_matches(p_query::text, '''((?:[^'']|'''')*)''(:\*)?', 'g') w,
              unnest(s.most_common_elems::text::text[]) e
        where case when w[2] is null then e = replace(w[1], '''''', '''') else starts_with(e, replace(w[1], '''''', '''')) end)
       from pg_catalog.pg_stats s
-     where s.schemaname = 'public' and s.tablename = 'tickets' and s.attname = 'search' and s.most_common_elems is not null), false)
-$$;
+     where s.schemaname = 'public' and s.tablename = 'tickets' and s.attname = 'search' and s.most_common_elems is not null), false);
+end $$;
 
 revoke all on function private.counted_views(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
   private.inbox_tag_ids(uuid, text[]), private.inbox_field_filters(uuid, jsonb), private.inbox_field_sql(integer, jsonb),
@@ -650,6 +653,10 @@ begin
     -- as a scalar subquery with a limit (as an exists, the planner would hash every matching note first).
     -- An email address's requester: that requester's newest tickets in the view, merged with the rest.
     -- $12: the tickets of the matching notes, when they are few.
+    declare
+      -- The matches' counts through the indexes (count_stmt), when they were counted there.
+      count_stmt text;
+      indexed jsonb;
     begin
       perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
       pins := 'bitmap';
@@ -677,7 +684,9 @@ begin
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         pins := 'bitmap';
-        stmt := format('select array(select t.id from public.tickets t where %s and t.search @@ $6 limit %s)', base, search_cap + 1);
+        -- In the page's order: without notes to add they are the page (all of them in the view already).
+        stmt := format('select array(select t.id from (select t.id, t.last_message_at from public.tickets t where %2$s'
+          || ' and t.search @@ $6 limit %3$s) t order by t.last_message_at %1$s, t.id %1$s)', dir, base, search_cap + 1);
         execute stmt into candidates
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
         if cardinality(candidates) <= search_cap and cardinality(note_tickets) <= search_notes then
@@ -690,22 +699,27 @@ begin
         end if;
         perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
         pins := '';
-        if cardinality(candidates) <= search_cap then
-          stmt := format(
-            'select array(select t.id from public.tickets t where t.id = any ($11) and %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
-            dir, base);
+        if cardinality(candidates) <= search_cap and cardinality(note_tickets) = 0 then
+          -- Sorted, and every one in the view: the page is their first rows (no second look-up by id).
+          page_ids := candidates[1:p_limit + 1];
         else
-          -- Step 3: the view's own index, in order (no sort of every match, no full scan).
-          perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
-          pins := 'ordered';
-          stmt := format(
-            'select array(select t.id from public.tickets t where %2$s and %3$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
-            dir, base, match);
+          if cardinality(candidates) <= search_cap then
+            stmt := format(
+              'select array(select t.id from public.tickets t where t.id = any ($11) and %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+              dir, base);
+          else
+            -- Step 3: the view's own index, in order (no sort of every match, no full scan).
+            perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
+            pins := 'ordered';
+            stmt := format(
+              'select array(select t.id from public.tickets t where %2$s and %3$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+              dir, base, match);
+          end if;
+          execute stmt into page_ids
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+          perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
+          pins := '';
         end if;
-        execute stmt into page_ids
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-        perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
-        pins := '';
       end if;
       if requester is not null then
         -- The requester's newest tickets in the view (tickets_requester_idx), merged with the matches.
@@ -721,27 +735,37 @@ begin
       -- view: the first count_cap + 1 matches, so past the cap the counts are "at least" (capped). A tag's
       -- tickets or a common word among the newest tickets when they decide (private.inbox_newest_matches);
       -- else through the indexes (bitmap scans, as in step 2), so a rare word costs a few index pages.
+      -- Rare words (step 1's private.inbox_query_rare) are counted through the indexes first: under the cap
+      -- that count is exact, and the walks could only have come to it too (a walk that decides finds more
+      -- than count_cap, or all of a tag); past the cap the walks decide as for any word. No probe of the
+      -- newest tickets (1 000 heap rows) for a word that is in few of them.
       count_where := private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields);
       count_match := '(t.search @@ $6 or t.id = any ($12)' || case when requester is not null then ' or t.requester_id = $10' else '' end || ')';
       count_views := (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
                         from unnest(private.counted_views()) v);
-      -- (For the log, should the timeout strike in there: what it walked.)
-      stmt := format('private.inbox_newest_matches: %s and %s', count_where, count_match);
-      search_counts := private.inbox_newest_matches(least(search_window, 1000),
-        format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
-        count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:search_notes], tag_ids, fields);
-      -- Undecided by the walks: every match, through the indexes.
-      if search_counts is null then
-        perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-        pins := 'bitmap';
-        stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'
-          || ' and %s limit %s) t', count_views, count_cap, count_where, count_match, count_cap + 1);
-        execute stmt into search_counts
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates,
-            note_tickets[1:search_notes], tag_ids, fields;
-        perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
-        pins := '';
-      end if;
+      count_stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'
+        || ' and %s limit %s) t', count_views, count_cap, count_where, count_match, count_cap + 1);
+      for pass in 1..2 loop
+        if (pass = 1 and rare_words) or (pass = 2 and search_counts is null and indexed is null) then
+          -- Through the indexes: a rare word's first count, or what the walks left undecided.
+          perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+          pins := 'bitmap';
+          stmt := count_stmt;
+          execute stmt into indexed
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates,
+              note_tickets[1:search_notes], tag_ids, fields;
+          perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+          pins := '';
+        end if;
+        if pass = 1 and (indexed is null or (indexed ->> 'capped')::boolean) then
+          -- (For the log, should the timeout strike in there: what it walked.)
+          stmt := format('private.inbox_newest_matches: %s and %s', count_where, count_match);
+          search_counts := private.inbox_newest_matches(least(search_window, 1000),
+            format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
+            count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:search_notes], tag_ids, fields);
+        end if;
+      end loop;
+      search_counts := coalesce(search_counts, indexed);
       if cardinality(note_tickets) > search_notes then
         search_counts := search_counts || '{"capped": true}';
       end if;

@@ -122,6 +122,75 @@ end $$;
 revoke execute on function public.claim_email_delivery(text, text, uuid) from public, anon, authenticated;
 grant execute on function public.claim_email_delivery(text, text, uuid) to service_role;
 
+-- Everything notify's email of one notification shows, in one call, and its claim (it was nine requests
+-- and an auth lookup: docs/decisions/089-email-cpu.md): the notification with the recipient's address,
+-- the actor's name, its message with its author's name, its ticket with the followers and the public
+-- messages' ids (oldest first), its workspace with its email settings, each as PostgREST embedded them;
+-- `claimed` is claim_email_delivery's answer for (p_message_id, the recipient) when the notification is
+-- to be emailed now (each time, on a ticket, to someone with an address). Null when it is gone.
+create function public.notification_email(p_notification_id uuid, p_message_id text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  found_one jsonb;
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  select jsonb_build_object(
+      'id', n.id, 'kind', n.kind, 'recipient_id', n.recipient_id, 'actor_id', n.actor_id,
+      'message_id', n.message_id, 'email', n.email, 'created_at', n.created_at,
+      'recipient_email', (select u.email from auth.users u where u.id = n.recipient_id),
+      'actor', (select jsonb_build_object('display_name', p.display_name) from public.profiles p where p.user_id = n.actor_id),
+      'message', (
+        select jsonb_build_object(
+          'id', m.id, 'body', m.body, 'author_id', m.author_id, 'created_at', m.created_at,
+          'author', (select jsonb_build_object('display_name', p.display_name) from public.profiles p where p.user_id = m.author_id))
+          from public.messages m where m.id = n.message_id),
+      'ticket', (
+        select jsonb_build_object(
+          'id', t.id, 'number', t.number, 'subject', t.subject, 'created_at', t.created_at, 'status', t.status,
+          'requester_id', t.requester_id,
+          'ticket_followers', coalesce(
+            (select jsonb_agg(jsonb_build_object('user_id', f.user_id)) from public.ticket_followers f where f.ticket_id = t.id), '[]'),
+          'replies', coalesce(
+            (select jsonb_agg(jsonb_build_object('id', r.id) order by r.created_at, r.id)
+               from public.messages r where r.ticket_id = t.id and r.kind = 'reply'), '[]'))
+          from public.tickets t where t.id = n.ticket_id),
+      'workspace', (
+        select jsonb_build_object(
+          'id', w.id, 'slug', w.slug, 'name', w.name, 'time_zone', w.time_zone,
+          'workspace_email_settings', (
+            select jsonb_build_object(
+              'sender_name', s.sender_name, 'sender_address', s.sender_address, 'accent_color', s.accent_color,
+              'logo_path', s.logo_path, 'footer', s.footer, 'verified_domain', s.verified_domain)
+              from public.workspace_email_settings s where s.workspace_id = w.id))
+          from public.workspaces w where w.id = n.workspace_id))
+    into found_one
+    from public.notifications n where n.id = p_notification_id;
+  if found_one->>'email' = 'each' and jsonb_typeof(found_one->'ticket') = 'object'
+     and found_one->>'recipient_email' is not null then
+    found_one := found_one || jsonb_build_object('claimed', public.claim_email_delivery(
+      p_message_id, found_one->>'recipient_email', (found_one->'ticket'->>'id')::uuid));
+  end if;
+  return found_one;
+end $$;
+revoke execute on function public.notification_email(uuid, text) from public, anon, authenticated;
+grant execute on function public.notification_email(uuid, text) to service_role;
+
+-- A notification's email went: its delivery sent and the notification emailed, in one call.
+create function public.notification_emailed(p_notification_id uuid, p_message_id text, p_recipient text) returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  update public.email_deliveries set status = 'sent', sent_at = now(), last_error = null
+   where message_id = p_message_id and recipient = p_recipient;
+  update public.notifications set emailed_at = now() where id = p_notification_id;
+end $$;
+revoke execute on function public.notification_emailed(uuid, text, text) from public, anon, authenticated;
+grant execute on function public.notification_emailed(uuid, text, text) to service_role;
+
 -- An inbound email in one transaction: the sender's reply on its thread, a follow-up request when
 -- that thread is closed, or a new request in the workspace, with its files' rows (p_attachments, see
 -- private.attach_received_files; the function stores the bytes at the paths returned). What it trusts

@@ -14,6 +14,7 @@ interface Page {
   older: { at: string; id: string } | null;
   ticket_number: number | null;
   search_timeout: string | null;
+  search_counts: (Record<string, number> & { capped: boolean }) | null;
 }
 
 const VIEW_SQL: Record<string, string> = {
@@ -177,6 +178,54 @@ describe('search', () => {
           });
         }
       }
+    }
+  });
+
+  it("counts a rare word's matches in every view as plain SQL does, and past 1 000 as the newest ones", async () => {
+    // A rare word's counts come from the indexes first (50_inbox.sql); past the cap the walk along the newest
+    // tickets decides them, as for any word. Expected: each view's share of the matches (all of them, or the
+    // newest 1 001), outside Spam and Trash.
+    const want = async (newest: number | null) =>
+      (
+        await db.sql(
+          `select count(*) filter (where assignee_id is null and status in ('new', 'open') and snoozed_until is null)::int as unassigned,
+                  count(*) filter (where status in ('new', 'open') and snoozed_until is null)::int as open,
+                  count(*) filter (where status = 'pending' and snoozed_until is null)::int as pending,
+                  count(*) filter (where snoozed_until is not null)::int as snoozed,
+                  count(*) filter (where status = 'solved')::int as solved, count(*)::int as all
+             from (select * from tickets where workspace_id = $1 and spam_at is null and trashed_at is null
+                      and search @@ private.inbox_query('wombat') order by last_message_at desc, id desc limit $2) t`,
+          [ACME, newest],
+        )
+      ).rows[0];
+    const rare = async () =>
+      (await db.sql(`select private.inbox_query_rare(private.inbox_query('wombat')) as rare`)).rows[0].rare as boolean;
+    const counts = async () => (await inbox('acmeAgent', { p_view: 'all', p_query: 'wombat' })).search_counts;
+    await db.sql(
+      `update tickets set search = search || to_tsvector('english', 'A wombat at the depot.')
+        where workspace_id = $1 and number in (select number from tickets where workspace_id = $1 order by number limit 3 offset 200)`,
+      [ACME],
+    );
+    await db.sql('analyze tickets');
+    expect(await rare()).toBe(true);
+    const few = await want(null);
+    expect(few.all).toBe(3);
+    expect(await counts()).toMatchObject({ ...few, capped: false });
+    // The newest 1 200 tickets too, the statistics not yet told (no autovacuum meanwhile): still rare to
+    // them, now past the cap.
+    await db.sql('alter table tickets set (autovacuum_enabled = off)');
+    try {
+      await db.sql(
+        `update tickets set search = search || to_tsvector('english', 'A wombat at the depot.')
+          where id in (select id from tickets where workspace_id = $1 order by last_message_at desc, id desc limit 1200)`,
+        [ACME],
+      );
+      expect(await rare()).toBe(true);
+      const many = await want(1001);
+      expect(many.all).toBe(1001);
+      expect(await counts()).toMatchObject({ ...many, capped: true });
+    } finally {
+      await db.sql('alter table tickets reset (autovacuum_enabled)');
     }
   });
 

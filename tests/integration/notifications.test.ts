@@ -279,6 +279,71 @@ describe('the daily digest', () => {
 });
 
 describe('who reads and changes what', () => {
+  it('leaves a notification’s email to the platform: its read-and-claim and its "sent" are the service role’s, the claim taken once', async () => {
+    const t = await openTicket(db, 'acmeCustomer', 'Claim me');
+    const [{ id }] = (
+      await db.sql(
+        `insert into notifications (workspace_id, recipient_id, kind, ticket_id, in_app, email)
+         values ($1, $2, 'assigned', $3, true, 'each') returning id`,
+        [ACME, PEOPLE.acmeAgent2.id, t.id],
+      )
+    ).rows;
+    const messageId = `<n.${id}@${DOMAIN}>`;
+    for (const client of [db.anon(), await db.as('acmeAgent2'), await db.as('acmeAdmin')]) {
+      const read = await client.rpc('notification_email', { p_notification_id: id, p_message_id: messageId });
+      expect(read.error).not.toBeNull();
+      expect(read.data).toBeNull();
+      const sent = await client.rpc('notification_emailed', {
+        p_notification_id: id,
+        p_message_id: messageId,
+        p_recipient: PEOPLE.acmeAgent2.email,
+      });
+      expect(sent.error).not.toBeNull();
+    }
+    const state = async () =>
+      (
+        await db.sql(
+          `select n.emailed_at, d.status from notifications n
+             left join email_deliveries d on d.message_id = $2 where n.id = $1`,
+          [id, messageId],
+        )
+      ).rows[0];
+    expect(await state()).toEqual({ emailed_at: null, status: null });
+    // The platform: what the email shows, claimed once; a second call finds it being sent.
+    const service = db.service();
+    const first = await service.rpc('notification_email', { p_notification_id: id, p_message_id: messageId });
+    expect(first.error).toBeNull();
+    expect(first.data).toMatchObject({
+      id,
+      kind: 'assigned',
+      email: 'each',
+      recipient_email: PEOPLE.acmeAgent2.email,
+      actor: null,
+      message: null,
+      ticket: { id: t.id, number: t.number, subject: 'Claim me', ticket_followers: [] },
+      workspace: { id: ACME, slug: 'acme' },
+      claimed: true,
+    });
+    expect(first.data.ticket.replies).toHaveLength(1);
+    const again = await service.rpc('notification_email', { p_notification_id: id, p_message_id: messageId });
+    expect(again.data.claimed).toBe(false);
+    expect(await state()).toEqual({ emailed_at: null, status: 'sending' });
+    const sent = await service.rpc('notification_emailed', {
+      p_notification_id: id,
+      p_message_id: messageId,
+      p_recipient: PEOPLE.acmeAgent2.email,
+    });
+    expect(sent.error).toBeNull();
+    expect(await state()).toEqual({ emailed_at: expect.any(Date), status: 'sent' });
+    expect(
+      (await service.rpc('notification_email', { p_notification_id: id, p_message_id: messageId })).data.claimed,
+    ).toBe(false);
+    expect(
+      (await service.rpc('notification_email', { p_notification_id: crypto.randomUUID(), p_message_id: messageId }))
+        .data,
+    ).toBeNull();
+  });
+
   it('a member reads and marks only their own notifications; the database sets the time; nobody writes one', async () => {
     const t = await openTicket(db, 'acmeCustomer', 'Mark me');
     const agent = await db.as('acmeAgent');

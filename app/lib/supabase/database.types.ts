@@ -2546,6 +2546,18 @@ export type Database = {
         Args: { p_at?: string; p_workspace_id: string }
         Returns: string
       }
+      notification_email: {
+        Args: { p_message_id: string; p_notification_id: string }
+        Returns: Json
+      }
+      notification_emailed: {
+        Args: {
+          p_message_id: string
+          p_notification_id: string
+          p_recipient: string
+        }
+        Returns: undefined
+      }
       notification_preferences: {
         Args: { p_workspace_id: string }
         Returns: {

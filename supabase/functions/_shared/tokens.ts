@@ -1,5 +1,5 @@
 // The signed tokens in our email addresses (docs/decisions/034-inbound-email-trust.md): an id and an
-// HMAC of it, so an address can't be made up. Plain TypeScript on WebCrypto (Deno and Node): the unit
+// HMAC of it, so an address can't be made up. Plain TypeScript on node:crypto (Deno and Node): the unit
 // tests run it.
 //
 // - unsubscribe+<user>.<mac>: mail to it stops that customer's notifications.
@@ -8,22 +8,12 @@
 //   (16 hex). 64 characters, the most RFC 5321 allows a local part. An answer counts only from that
 //   recipient; the 8 hex only narrow down whose it is (the MAC decides, over the whole id).
 // - reply+<ticket>.<mac>: the one address per ticket that everyone was given before; still read.
+import { createHmac } from 'node:crypto';
 
-const keys = new Map<string, Promise<CryptoKey>>();
-
+/** The first `hexChars` hex digits of HMAC-SHA256(secret, text). node:crypto's, synchronous: WebCrypto's
+ * sign is a round trip to a thread pool, a visible part of notify's CPU per email (docs/decisions/089-email-cpu.md). */
 async function hmacHex(secret: string, text: string, hexChars: number): Promise<string> {
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-    ]);
-    keys.set(secret, key);
-  }
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await key, new TextEncoder().encode(text)));
-  return [...mac]
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join('')
-    .slice(0, hexChars);
+  return createHmac('sha256', secret).update(text).digest('hex').slice(0, hexChars);
 }
 
 /** Compares two MACs in time that doesn't depend on where they differ. */

@@ -9,6 +9,7 @@
 // to /invite/<token>. A forward (public.forward_ticket) goes to its outside address. Each recipient gets a
 // Reply-To of their own. Each (Message-ID, recipient) is claimed in email_deliveries first: a retried call
 // sends nothing twice.
+import '../_shared/react-production.ts'; // first: before React loads
 import { createElement } from 'react';
 import { ATTACHMENTS_BUCKET } from '../_shared/attachment-rules.ts';
 import { brandOf, senderOf, type EmailSettings } from '../_shared/email-brand.ts';
@@ -158,9 +159,18 @@ async function emailSettings(workspaceId: string): Promise<EmailSettings | null>
   return data;
 }
 
+// A formatter per time zone, made once per worker: making one costs more than the email's other text.
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 /** "27 Nov 2026, 13:05" in the workspace's time zone. */
-const formatWhen = (iso: string, timeZone: string) =>
-  new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(iso));
+function formatWhen(iso: string, timeZone: string): string {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone });
+    formats.set(timeZone, format);
+  }
+  return format.format(new Date(iso));
+}
 
 /** A message as a customer's email shows it: without the line naming a mailed message's refused files (the team's). */
 const customerBody = (body: string) => splitNotAttached(body).text;
@@ -362,62 +372,78 @@ interface Notification {
 const headline = (n: Notification, actor: string) =>
   notificationHeadline(n.kind, actor, n.ticket, n.created_at === n.ticket?.created_at);
 
-async function loadNotifications(filter: { id: string } | { workspace: string; recipient: string }) {
-  let query = admin()
+/** A member's notifications of a workspace that wait for their digest, oldest first. */
+async function loadDigest(workspaceId: string, recipientId: string) {
+  const { data, error } = await admin()
     .from('notifications')
     .select(
       'id, kind, recipient_id, actor_id, message_id, email, created_at, ticket:tickets(id, number, subject, created_at, status, requester_id), workspace:workspaces(id, slug, name, time_zone)',
     )
+    .eq('workspace_id', workspaceId)
+    .eq('recipient_id', recipientId)
+    .eq('email', 'digest')
+    .is('emailed_at', null)
     .order('created_at')
-    .order('id');
-  query =
-    'id' in filter
-      ? query.eq('id', filter.id)
-      : query
-          .eq('workspace_id', filter.workspace)
-          .eq('recipient_id', filter.recipient)
-          .eq('email', 'digest')
-          .is('emailed_at', null)
-          .limit(200);
-  const { data, error } = await query;
+    .order('id')
+    .limit(200);
   if (error) throw error;
   return data as unknown as Notification[];
 }
+
+/** Besides the notification, what its email shows, and its claim (public.notification_email, 80_email.sql). */
+interface NotificationToEmail extends Notification {
+  recipient_email: string | null;
+  actor: { display_name: string } | null;
+  message: {
+    id: string;
+    body: string;
+    author_id: string;
+    created_at: string;
+    author: { display_name: string } | null;
+  } | null;
+  ticket:
+    | (NonNullable<Notification['ticket']> & { ticket_followers: { user_id: string }[]; replies: { id: string }[] })
+    | null;
+  workspace: Notification['workspace'] & { workspace_email_settings: EmailSettings | null };
+  /** Whether this call may send it (claim_email_delivery's answer); absent when it is not to be emailed now. */
+  claimed?: boolean;
+}
+
+/** One notification with everything its email needs, its delivery claimed in the same call; null if it is gone. */
+async function claimNotificationEmail(id: string): Promise<NotificationToEmail | null> {
+  const { data, error } = await admin().rpc('notification_email', {
+    p_notification_id: id,
+    p_message_id: notificationMessageId(id),
+  });
+  if (error) throw error;
+  return data as NotificationToEmail | null;
+}
+
+/** A profile's name as emails show it (displayName's words for a missing one). */
+const nameOf = (profile: { display_name: string } | null) => profile?.display_name || 'Someone';
 
 /**
  * The email of one notification, in the workspace's look (046) like its replies: what happened, the
  * message if there is one (rendered as the thread shows it), the button to the ticket.
  */
-async function notificationEmail(n: Notification, to: Recipient): Promise<OutgoingEmail> {
+function notificationEmail(n: NotificationToEmail, to: Recipient, replyTo: string): OutgoingEmail {
   const ticket = n.ticket!;
   const ticketUrl = `${appUrl()}/w/${n.workspace.slug}/tickets/${ticket.number}`;
   const settingsUrl = `${appUrl()}/account#notifications`;
-  const [actor, message, thread, settings, customers] = await Promise.all([
-    n.actor_id ? displayName(n.actor_id) : Promise.resolve('Tend'),
-    n.message_id
-      ? admin().from('messages').select('id, body, author_id, created_at').eq('id', n.message_id).maybeSingle()
-      : Promise.resolve({ data: null }),
-    admin()
-      .from('messages')
-      .select('id')
-      .eq('ticket_id', ticket.id)
-      .eq('kind', 'reply')
-      .order('created_at')
-      .order('id'),
-    emailSettings(n.workspace.id),
-    customersOf(ticket.id, ticket.requester_id),
-  ]);
-  const replies = (thread.data ?? []) as { id: string }[];
+  const actor = n.actor_id ? nameOf(n.actor) : 'Tend';
+  const settings = n.workspace.workspace_email_settings;
+  const customers = [ticket.requester_id, ...ticket.ticket_followers.map((f) => f.user_id)];
+  const replies = ticket.replies;
   const isNew = n.kind === 'new_request' && n.created_at === ticket.created_at;
   const line = `${headline(n, actor)} in ${n.workspace.name}`;
-  const m = message.data as { body: string; author_id: string; created_at: string } | null;
+  const m = n.message;
   const body: MessageBody | null = m ? { body: m.body, markdown: isMarkdownMessage(m.author_id, customers) } : null;
   const props: ThreadEmailProps & { fine: string } = {
     brand: brandOf(n.workspace.name, settings, Deno.env.get('SUPABASE_URL') ?? ''),
     heading: line,
     ticket: { number: ticket.number, subject: ticket.subject, status: TEAM_STATUS_LABELS[ticket.status] },
     message: {
-      author: m ? await displayName(m.author_id) : actor,
+      author: m ? nameOf(m.author) : actor,
       when: formatWhen(m?.created_at ?? n.created_at, n.workspace.time_zone),
       html: body ? messageEmailHtml(body) : `<p style="margin:0 0 12px">${escapeHtml(line)}.</p>`,
       text: body ? messageText(body) : `${line}.`,
@@ -442,24 +468,35 @@ async function notificationEmail(n: Notification, to: Recipient): Promise<Outgoi
     ...(earlier.length
       ? { inReplyTo: earlier.at(-1), references: [...new Set([earlier[0], ...earlier.slice(-9)])] }
       : {}),
-    replyTo: await replyAddress(ticket.id, to.id),
+    replyTo,
   };
 }
 
 const notificationMessageId = (id: string) => `<n.${id}@${inboundDomain()}>`;
 
 async function notifyNotification(notificationId: string) {
-  const [n] = await loadNotifications({ id: notificationId });
+  const n = await claimNotificationEmail(notificationId);
   if (!n) return { status: 404, body: { error: 'notification not found' } };
   if (n.email !== 'each' || !n.ticket) return { status: 200, body: { sent: [], skipped: `email ${n.email}` } };
-  const email = await emailOf(n.recipient_id);
+  const email = n.recipient_email;
   const outcome = newOutcome();
-  if (email) {
-    await deliver(outcome, notificationMessageId(n.id), email, n.ticket.id, () =>
-      notificationEmail(n, { id: n.recipient_id, email }),
+  if (!email) return { status: 200, body: outcome };
+  const ticketId = n.ticket.id;
+  const messageId = notificationMessageId(n.id);
+  if (!n.claimed) outcome.already_sent.push(email);
+  else {
+    const error = await sendClaimed(
+      outcome,
+      messageId,
+      email,
+      async () => notificationEmail(n, { id: n.recipient_id, email }, await replyAddress(ticketId, n.recipient_id)),
+      // Its delivery sent and the notification emailed, in one call.
+      () =>
+        admin().rpc('notification_emailed', { p_notification_id: n.id, p_message_id: messageId, p_recipient: email }),
     );
-    if (outcome.sent.length || outcome.already_sent.length) await markEmailed([n.id]);
+    if (error) throw error;
   }
+  if (outcome.already_sent.length) await markEmailed([n.id]);
   return { status: outcome.failed.length ? 502 : 200, body: outcome };
 }
 
@@ -470,7 +507,7 @@ async function markEmailed(ids: string[]) {
 
 /** One member's digest for one workspace: every notification that waited for it, oldest first. */
 async function notifyDigest(workspaceId: string, recipientId: string) {
-  const list = await loadNotifications({ workspace: workspaceId, recipient: recipientId });
+  const list = await loadDigest(workspaceId, recipientId);
   if (!list.length) return { status: 200, body: { sent: [], skipped: 'nothing waiting' } };
   const email = await emailOf(recipientId);
   const outcome = newOutcome();
@@ -791,13 +828,28 @@ async function deliver(
   });
   if (error) throw error;
   if (!claimed) return void outcome.already_sent.push(email);
-  try {
-    await sendEmail(await build());
-    await db
+  await sendClaimed(outcome, messageId, email, build, () =>
+    db
       .from('email_deliveries')
       .update({ status: 'sent', sent_at: new Date().toISOString(), last_error: null })
-      .match({ message_id: messageId, recipient: email });
-    outcome.sent.push(email);
+      .match({ message_id: messageId, recipient: email }),
+  );
+}
+
+/**
+ * Sends an email this call claimed, then records it sent (`recordSent`, whose error it returns: an email
+ * that went is never recorded failed); or records it failed with the error, and the next call retries it.
+ */
+async function sendClaimed(
+  outcome: Outcome,
+  messageId: string,
+  email: string,
+  build: () => Promise<OutgoingEmail>,
+  recordSent: () => PromiseLike<{ error: unknown }>,
+): Promise<unknown> {
+  const db = admin();
+  try {
+    await sendEmail(await build());
   } catch (e) {
     const message = (e as Error).message ?? String(e);
     console.error(`sending ${messageId} to ${email} failed: ${message}`);
@@ -806,7 +858,10 @@ async function deliver(
       .update({ status: 'failed', last_error: message })
       .match({ message_id: messageId, recipient: email });
     outcome.failed.push({ to: email, error: message });
+    return null;
   }
+  outcome.sent.push(email);
+  return (await recordSent()).error;
 }
 
 /** How many of a ticket's public messages a forward of the whole conversation carries, newest first. */
