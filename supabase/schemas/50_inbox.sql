@@ -414,22 +414,23 @@ end $$;
 revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid, tsquery,
   timestamptz, uuid, integer, uuid, uuid[], uuid[], uuid[], jsonb) from public;
 
--- A search's first 1 001 matches (p_match, on t) among the tickets of p_where (private.inbox_where; the
+-- A search's first p_cap + 1 matches (p_match, on t) among the tickets of p_where (private.inbox_where; the
 -- parameters as public.inbox binds them), as p_select (an aggregate over t) says them, when a bounded walk
--- decides the count: past 1 000 ("1,000+"), or exactly. The GIN index's bitmap of a common word holds every
--- match ("refund" and its prefix, a quarter of 1 M tickets: 150 ms to build,
--- docs/decisions/078-inbox-dressing-cost.md), so two walks come first, each of at most 10 × p_window tickets
--- (p_window 1 000: the search's window for 25 rows, smaller for smaller pages):
+-- decides the count: past p_cap ("100+" while searching, "1,000+" for a saved view), or exactly. The GIN
+-- index's bitmap of a common word holds every match ("refund" and its prefix, a quarter of 1 M tickets: 150 ms
+-- to build, docs/decisions/078-inbox-dressing-cost.md), so two walks come first, each of at most 10 × p_window
+-- tickets (p_window: the cap, or the search's window when a smaller page makes it smaller):
 --  - with tags, the rarest tag's tickets (ticket_tags_tag_idx), each tested: every one of them when the tag
---    has no more, so the count is exact; else it decides only past 1 000. "tag:billing refund" (a tenth of
---    the tickets and a quarter of them) reaches 1 001 within ~4 000 of billing's tickets, where the word's
---    bitmap held 270 000 at 1 M (docs/decisions/081-inbox-call-cost.md);
+--    has no more, so the count is exact; else it decides only past p_cap. "tag:billing refund" (a tenth of
+--    the tickets and a quarter of them) reaches 1 001 within ~4 000 of billing's tickets, 101 within ~400,
+--    where the word's bitmap held 270 000 at 1 M (docs/decisions/081-inbox-call-cost.md);
 --  - a word in one in eight of the workspace's newest p_window tickets or more: its matches among the newest
---    10 × p_window, in order on tickets_inbox_idx (it reaches 1 001 there).
+--    10 × p_window, in order on tickets_inbox_idx (it reaches p_cap + 1 there).
 -- Null when neither decides (the caller counts through the indexes, where a rare word costs a few pages).
 -- Public.inbox's counts while searching and the saved views' counts start here.
 create function private.inbox_newest_matches(p_window integer, p_select text, p_where text, p_match text, p1 uuid, p2 uuid,
-  p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb)
+  p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb,
+  p_cap integer default 1000)
 returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
@@ -452,11 +453,11 @@ begin
     if tagged <= walk or not private.inbox_query_rare(p6) then
       -- The walked tag's own condition (private.inbox_where's) holds for every ticket walked: not probed again.
       execute format('select %s, count(*) from (select t.* from (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $15 limit %s) x'
-        || ' join public.tickets t on t.id = x.ticket_id where %s and %s limit 1001) t', p_select, walk,
+        || ' join public.tickets t on t.id = x.ticket_id where %s and %s limit %s) t', p_select, walk,
         replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])',
-                                array_position(p13, rarest)), ''), p_match)
+                                array_position(p13, rarest)), ''), p_match, p_cap + 1)
         into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14, rarest;
-      if n <= 1000 and tagged > walk then
+      if n <= p_cap and tagged > walk then
         found := null;
       end if;
     end if;
@@ -467,10 +468,10 @@ begin
       into n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
     if n >= p_window / 8 then
       execute format('select %s, count(*) from (select t.* from (select t.* from public.tickets t where t.workspace_id = $2'
-        || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit 1001) t', p_select, walk, p_where, p_match)
+        || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit %s) t', p_select, walk, p_where, p_match, p_cap + 1)
         into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
-      -- Short of 1 001 among the newest: undecided (more may match further back).
-      if n <= 1000 then
+      -- Short of p_cap + 1 among the newest: undecided (more may match further back).
+      if n <= p_cap then
         found := null;
       end if;
     end if;
@@ -480,7 +481,7 @@ begin
   return found;
 end $$;
 revoke all on function private.inbox_newest_matches(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
-  tsquery, uuid, uuid[], uuid[], jsonb) from public;
+  tsquery, uuid, uuid[], uuid[], jsonb, integer) from public;
 
 -- Whether the statistics say a tag is on more than p_tickets tickets (pg_stats' most common values of
 -- ticket_tags.tag_id, their share of its rows). Only the page's plan rests on it: for such a tag the inbox
@@ -570,10 +571,11 @@ declare
   cursor_sql text;
   -- The Mentions view without a search: newest mention of me first, its cursor on that time.
   by_mention boolean;
-  -- A search's matches per view, counted up to count_cap
-  -- (docs/product.md#views-saved-views-mentions-and-search-the-inbox, "Search across views").
+  -- A search's matches per view, counted up to count_cap: while searching the tabs say where the matches
+  -- are, "100+" past it (docs/product.md#views-saved-views-mentions-and-search-the-inbox, "Search across views";
+  -- docs/decisions/092-search-count-cap.md). Its walks, and the notes it counts, scale with it.
   search_counts jsonb;
-  count_cap constant integer := 1000;
+  count_cap constant integer := 100;
   count_where text;
   count_match text;
   count_views text;
@@ -738,7 +740,9 @@ begin
       -- Rare words (step 1's private.inbox_query_rare) are counted through the indexes first: under the cap
       -- that count is exact, and the walks could only have come to it too (a walk that decides finds more
       -- than count_cap, or all of a tag); past the cap the walks decide as for any word. No probe of the
-      -- newest tickets (1 000 heap rows) for a word that is in few of them.
+      -- newest tickets (count_cap heap rows) for a word that is in few of them. The notes counted: the tickets
+      -- of the first count_cap matching notes (fewer for a smaller page's notes set); more notes than that make
+      -- the counts lower bounds (capped).
       count_where := private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields);
       count_match := '(t.search @@ $6 or t.id = any ($12)' || case when requester is not null then ' or t.requester_id = $10' else '' end || ')';
       count_views := (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
@@ -753,20 +757,21 @@ begin
           stmt := count_stmt;
           execute stmt into indexed
             using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates,
-              note_tickets[1:search_notes], tag_ids, fields;
+              note_tickets[1:least(search_notes, count_cap)], tag_ids, fields;
           perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
           pins := '';
         end if;
         if pass = 1 and (indexed is null or (indexed ->> 'capped')::boolean) then
           -- (For the log, should the timeout strike in there: what it walked.)
           stmt := format('private.inbox_newest_matches: %s and %s', count_where, count_match);
-          search_counts := private.inbox_newest_matches(least(search_window, 1000),
+          search_counts := private.inbox_newest_matches(least(search_window, count_cap),
             format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
-            count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:search_notes], tag_ids, fields);
+            count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:least(search_notes, count_cap)], tag_ids, fields,
+            count_cap);
         end if;
       end loop;
       search_counts := coalesce(search_counts, indexed);
-      if cardinality(note_tickets) > search_notes then
+      if cardinality(note_tickets) > least(search_notes, count_cap) then
         search_counts := search_counts || '{"capped": true}';
       end if;
     exception when query_canceled then

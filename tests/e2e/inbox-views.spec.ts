@@ -27,6 +27,13 @@ async function firstScreen(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
 }
 
+/** A picture of the whole page, attached to the test. */
+async function shot(page: Page, testInfo: TestInfo, name: string) {
+  const file = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
 /** How many inbox rows are whole within the viewport's height. */
 const rowsAboveFold = (page: Page) =>
   page
@@ -261,6 +268,50 @@ test.describe('inbox views', () => {
     await empty.getByTestId('clear-filters').click();
     await expect(a).toHaveURL(new RegExp(`/w/${slug}\\?view=unassigned&q=zebrafish$`));
     await expect(a.getByTestId('clear-filters')).toHaveCount(0);
+    await expectNoViolations(a);
+  });
+
+  test('a common word’s counts stop at 100 while searching ("100+"); a saved view of it counts on', async () => {
+    const testInfo = test.info();
+    // 130 new requests with the word: more than the search counts (docs/decisions/092-search-count-cap.md).
+    await serviceRest('tickets', {
+      method: 'POST',
+      body: JSON.stringify(
+        Array.from({ length: 130 }, (_, i) => ({
+          workspace_id: workspace.id,
+          requester_id: workspace.created_by,
+          subject: `Wombat parcel ${i + 1} held at the depot`,
+        })),
+      ),
+    });
+    for (const page of [admin.page, plain.page]) {
+      await page.goto(`/w/${slug}?q=wombat`);
+      const results = page.getByTestId('search-results');
+      await expect(results).toContainText('Results in all views (100+)');
+      await expect(results.getByTestId('in-unassigned')).toHaveText('Unassigned 100+');
+      await expect(results.getByTestId('in-open')).toHaveText('Open 100+');
+      await expect(results.getByTestId('in-solved')).toHaveCount(0);
+      // The page is the 25 newest matches, as before.
+      await expect(page.getByTestId('inbox-row')).toHaveCount(25);
+    }
+    const a = admin.page;
+    // The tabs say the same (always shown on a wide screen; a phone opens "Views and filters").
+    await a.setViewportSize({ width: 1366, height: 900 });
+    await expect(a.getByTestId('count-unassigned')).toHaveText('100+');
+    await expect(a.getByTestId('count-all')).toHaveText('100+');
+    // Spam and Trash are in no search count: no count there (not "NaN").
+    await expect(a.getByTestId('count-spam')).toHaveCount(0);
+    await expect(a.getByTestId('count-trash')).toHaveCount(0);
+    await shot(a, testInfo, 'search-100-plus-1366');
+    await a.setViewportSize({ width: 375, height: 812 });
+    await a.getByText('Views and filters').click();
+    await expect(a.getByTestId('count-open')).toHaveText('100+');
+    await shot(a, testInfo, 'search-100-plus-375');
+    await a.setViewportSize({ width: 1366, height: 900 });
+    await a.getByText('Save this view').click();
+    await a.getByLabel('Name', { exact: true }).fill('Wombats');
+    await a.getByRole('button', { name: 'Save view' }).click();
+    await expect(a.getByTestId('saved-view').filter({ hasText: 'Wombats' })).toContainText('130');
     await expectNoViolations(a);
   });
 });

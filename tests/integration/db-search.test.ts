@@ -2,6 +2,7 @@
 // SQL for each role on a bulk-seeded workspace, with pages so small that each step answers some query; an email address finds its requester's tickets, a number names its ticket;
 // the statement timeout gives an empty page with the stopped statement's plan instead of an error.
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -181,10 +182,10 @@ describe('search', () => {
     }
   });
 
-  it("counts a rare word's matches in every view as plain SQL does, and past 1 000 as the newest ones", async () => {
+  it("counts a rare word's matches in every view as plain SQL does, and past 100 as the newest ones", async () => {
     // A rare word's counts come from the indexes first (50_inbox.sql); past the cap the walk along the newest
     // tickets decides them, as for any word. Expected: each view's share of the matches (all of them, or the
-    // newest 1 001), outside Spam and Trash.
+    // newest 101: a search's counts stop at 100, docs/decisions/092-search-count-cap.md), outside Spam and Trash.
     const want = async (newest: number | null) =>
       (
         await db.sql(
@@ -211,22 +212,61 @@ describe('search', () => {
     const few = await want(null);
     expect(few.all).toBe(3);
     expect(await counts()).toMatchObject({ ...few, capped: false });
-    // The newest 1 200 tickets too, the statistics not yet told (no autovacuum meanwhile): still rare to
+    // The newest 150 tickets too, the statistics not yet told (no autovacuum meanwhile): still rare to
     // them, now past the cap.
     await db.sql('alter table tickets set (autovacuum_enabled = off)');
     try {
       await db.sql(
         `update tickets set search = search || to_tsvector('english', 'A wombat at the depot.')
-          where id in (select id from tickets where workspace_id = $1 order by last_message_at desc, id desc limit 1200)`,
+          where id in (select id from tickets where workspace_id = $1 order by last_message_at desc, id desc limit 150)`,
         [ACME],
       );
       expect(await rare()).toBe(true);
-      const many = await want(1001);
-      expect(many.all).toBe(1001);
+      const many = await want(101);
+      expect(many.all).toBe(101);
       expect(await counts()).toMatchObject({ ...many, capped: true });
     } finally {
       await db.sql('alter table tickets reset (autovacuum_enabled)');
     }
+  });
+
+  it("counts a note word's tickets exactly to 100 notes; past them the counts are lower bounds, the pages whole", async () => {
+    // The counts test the tickets of the first 100 matching notes (docs/decisions/092-search-count-cap.md);
+    // the page's own selection still finds every one. One note each on the oldest tickets.
+    const word = `kooka${randomUUID()
+      .replace(/[^a-f]/g, '')
+      .slice(0, 8)}`;
+    const note = async (n: number, offset: number) =>
+      db.sql(
+        `insert into messages (ticket_id, author_id, kind, body)
+         select id, $2, 'note', 'Ask the ' || $3 || ' desk.' from tickets
+          where workspace_id = $1 and spam_at is null and trashed_at is null order by last_message_at, id limit $4 offset $5`,
+        [ACME, PEOPLE.acmeAgent.id, word, n, offset],
+      );
+    const want = async () =>
+      (
+        await db.sql(
+          `select count(*) filter (where status in ('new', 'open') and snoozed_until is null)::int as open,
+                  count(*) filter (where status = 'pending' and snoozed_until is null)::int as pending,
+                  count(*) filter (where status = 'solved')::int as solved, count(*)::int as all
+             from tickets where workspace_id = $1 and spam_at is null and trashed_at is null
+              and id in (select ticket_id from messages where kind = 'note' and to_tsvector('english', body) @@ private.inbox_query($2))`,
+          [ACME, word],
+        )
+      ).rows[0] as Record<string, number>;
+    const page = async () => inbox('acmeAgent', { p_view: 'all', p_query: word, p_limit: '200' });
+    await note(60, 0);
+    const few = await want();
+    expect(few.all).toBeGreaterThan(50);
+    expect((await page()).search_counts).toMatchObject({ ...few, capped: false });
+    await note(60, 60);
+    const many = await want();
+    expect(many.all).toBeGreaterThan(101);
+    const found = await page();
+    expect(found.search_counts).toMatchObject({ all: 100, capped: true });
+    for (const view of ['open', 'pending', 'solved'])
+      expect(found.search_counts![view], view).toBeLessThanOrEqual(many[view]!);
+    expect(found.tickets.map((t) => t.id)).toEqual(await expected('all', word));
   });
 
   it('names the ticket a number or #number is, and only one that exists', async () => {

@@ -324,16 +324,22 @@ describe('tags', () => {
     expect(await pages([common, rare])).toEqual([ids[1]]);
   });
 
-  it("counts a search's matches among a tag's tickets as plain SQL does: exactly under 1 000, 1 001 and capped past it", async () => {
-    // With a page of one the inbox walks at most 400 of a tag's tickets to count a search among them
-    // (private.inbox_newest_matches, 50_inbox.sql): "small" (300 tickets) is walked whole, "big" (600) only in
-    // part, too few matching there to decide, so the indexes count the rest; "huge" (2 100, 1 400 matching)
-    // passes 1 000 whichever way it is counted.
+  it("counts a search's matches among a tag's tickets as plain SQL does: exactly under 100, 101 and capped past it", async () => {
+    // The inbox walks at most 10 × least(its window, 100) of a tag's tickets to count a search among them
+    // (private.inbox_newest_matches, 50_inbox.sql): 400 with a page of one, 1 000 with 25. "small" (120
+    // tickets, ~80 matching) is walked whole; "big" (1 200, 40 matching) only in part, too few matching there
+    // to decide, so the indexes count the rest; "mid" (300, ~200 matching) and "huge" (2 100, ~640 matching)
+    // pass 100 whichever way they are counted. A saved view counts the same up to 1 000.
     const w = `w${randomUUID().replace(/-/g, '').slice(0, 10)}`;
-    const [small, big, huge] = [await newTag('small'), await newTag('big'), await newTag('huge')];
+    const [small, big, mid, huge] = [
+      await newTag('small'),
+      await newTag('big'),
+      await newTag('mid'),
+      await newTag('huge'),
+    ];
     const { rows } = await db.sql(
       `insert into tickets (workspace_id, requester_id, subject, status, assignee_id)
-       select $1, $2, case when g % 3 = 0 then 'Other ' || g else 'About ' || $3 || ' ' || g end,
+       select $1, $2, case when g % 3 <> 0 and (g <= 900 or g % 30 = 1) then 'About ' || $3 || ' ' || g else 'Other ' || g end,
               (array['new', 'open', 'pending', 'solved', 'closed']::ticket_status[])[1 + g % 5],
               case when g % 7 = 0 then $4::uuid end
          from generate_series(1, 2100) g returning id`,
@@ -342,14 +348,15 @@ describe('tags', () => {
     const ids = rows.map((r) => r.id as string);
     await db.sql(
       `insert into ticket_tags (ticket_id, tag_id, workspace_id)
-       select x, $2::uuid, $5::uuid from unnest(($1::uuid[])[1:300]) x
-       union all select x, $3::uuid, $5::uuid from unnest(($1::uuid[])[301:900]) x
-       union all select x, $4::uuid, $5::uuid from unnest($1::uuid[]) x`,
-      [ids, small, big, huge, ACME],
+       select x, $2::uuid, $6::uuid from unnest(($1::uuid[])[1:120]) x
+       union all select x, $3::uuid, $6::uuid from unnest(($1::uuid[])[901:2100]) x
+       union all select x, $4::uuid, $6::uuid from unnest(($1::uuid[])[1:300]) x
+       union all select x, $5::uuid, $6::uuid from unnest($1::uuid[]) x`,
+      [ids, small, big, mid, huge, ACME],
     );
     // Trash and Spam are in no view's count.
-    await db.sql(`update tickets set trashed_at = now() where id = any ($1)`, [[ids[1], ids[301]]]);
-    await db.sql(`update tickets set spam_at = now() where id = any ($1)`, [[ids[4], ids[304]]]);
+    await db.sql(`update tickets set trashed_at = now() where id = any ($1)`, [[ids[1], ids[930]]]);
+    await db.sql(`update tickets set spam_at = now() where id = any ($1)`, [[ids[4], ids[960]]]);
     const expected = async (tag: string) =>
       (
         await db.sql(
@@ -362,7 +369,7 @@ describe('tags', () => {
             where t.subject like '%' || $2 || '%' and t.spam_at is null and t.trashed_at is null`,
           [tag, w],
         )
-      ).rows[0];
+      ).rows[0] as Record<string, number>;
     const tagName = async (id: string) => (await db.sql('select name from tags where id = $1', [id])).rows[0].name;
     const counts = async (tag: string, limit: number) => {
       const { data, error } = await clients.acmeAgent.rpc('inbox', {
@@ -376,11 +383,7 @@ describe('tags', () => {
       expect(error).toBeNull();
       return (data as { search_counts: Record<string, number | boolean> }).search_counts;
     };
-    for (const tag of [small, big]) {
-      const want = await expected(tag);
-      expect(want.all).toBeGreaterThan(150);
-      expect(await counts(tag, 1)).toMatchObject({ ...want, capped: false });
-      expect(await counts(tag, 25)).toMatchObject({ ...want, capped: false });
+    const savedCount = async (tag: string) => {
       const saved = await clients.acmeAgent.rpc('save_inbox_view', {
         p_workspace_id: ACME,
         p_name: `Tagged ${randomUUID().slice(0, 8)}`,
@@ -389,10 +392,29 @@ describe('tags', () => {
       });
       const { data } = await clients.acmeAgent.rpc('inbox', { p_slug: 'acme' });
       const views = (data as { saved_views: { id: string; count: number }[] }).saved_views;
-      expect(views.find((v) => v.id === saved.data)!.count).toBe(want.all);
+      return views.find((v) => v.id === saved.data)!.count;
+    };
+    for (const tag of [small, big]) {
+      const want = await expected(tag);
+      expect(want.all).toBeGreaterThan(30);
+      expect(want.all).toBeLessThanOrEqual(100);
+      expect(await counts(tag, 1)).toMatchObject({ ...want, capped: false });
+      expect(await counts(tag, 25)).toMatchObject({ ...want, capped: false });
+      expect(await savedCount(tag)).toBe(want.all);
     }
-    expect((await expected(huge)).all).toBeGreaterThan(1001);
-    for (const limit of [1, 25]) expect(await counts(huge, limit)).toMatchObject({ all: 1001, capped: true });
+    for (const tag of [mid, huge]) {
+      const want = await expected(tag);
+      expect(want.all).toBeGreaterThan(150);
+      expect(want.all).toBeLessThanOrEqual(1000);
+      for (const limit of [1, 25]) {
+        // Past the cap: 101 matches counted, each view's share of them, none more than it has.
+        const got = await counts(tag, limit);
+        expect(got).toMatchObject({ all: 101, capped: true });
+        for (const view of ['open', 'unassigned', 'pending', 'solved'])
+          expect(got[view] as number, view).toBeLessThanOrEqual(want[view]!);
+      }
+      expect(await savedCount(tag)).toBe(want.all);
+    }
     await db.sql('delete from saved_views where owner_id = $1', [PEOPLE.acmeAgent.id]);
   });
 

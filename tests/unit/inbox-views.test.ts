@@ -10,7 +10,7 @@ import {
   savedViewFilters,
   savedViewParams,
 } from '../../app/lib/helpdesk/inbox-query.server.ts';
-import { countLabel } from '../../app/lib/helpdesk/inbox-views.ts';
+import { countLabel, searchCountLabel } from '../../app/lib/helpdesk/inbox-views.ts';
 import { ageLabel } from '../../app/routes/w.$slug._index/age.ts';
 
 const ID = (n: number) => `0000000${n}-0000-4000-8000-000000000000`;
@@ -120,5 +120,11 @@ describe('a row’s age and a count’s label', () => {
     expect(countLabel(1000)).toBe('1,000');
     expect(countLabel(1001)).toBe('1,000+');
     expect(countLabel(7, true)).toBe('7+');
+  });
+  it("caps a search's counts at 100+", () => {
+    expect(searchCountLabel(12, false)).toBe('12');
+    expect(searchCountLabel(100, false)).toBe('100');
+    expect(searchCountLabel(101, true)).toBe('100+');
+    expect(searchCountLabel(7, true)).toBe('7+');
   });
 });

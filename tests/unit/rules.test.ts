@@ -9,6 +9,7 @@ import * as help from '~/lib/help/limits.ts';
 import * as email from '~/lib/email/limits.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '~/lib/forms/fields.ts';
 import { isErrorCode } from '~/lib/errors/catalogue.server.ts';
+import * as views from '~/lib/helpdesk/inbox-views.ts';
 import * as limits from '../../supabase/functions/_shared/limits.ts';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -110,6 +111,10 @@ describe('sizes, counts and lengths', () => {
       ['supabase/schemas/65_help_center.sql', /char_length\(body\) <= (\d+)/g, help.ARTICLE_BODY_MAX_LENGTH],
       // A suggestion opened and no request within this long is a deflection (help_report, record_help_suggestion).
       ['supabase/schemas/65_help_center.sql', /interval '(\d+) minutes'/g, help.DEFLECTION_MINUTES],
+      // Counted counts (app/lib/helpdesk/inbox-views.ts): a search's per view while searching, and the walks'
+      // default cap (a saved view's, private.inbox_newest_matches).
+      ['supabase/schemas/50_inbox.sql', /count_cap constant integer := (\d+);/g, views.SEARCH_COUNT_CAP],
+      ['supabase/schemas/50_inbox.sql', /p_cap integer default (\d+)\)/g, views.COUNT_CAP],
     ];
     for (const [file, pattern, value] of pinned) {
       const found = numbers(file, pattern);

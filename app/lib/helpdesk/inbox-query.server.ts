@@ -112,7 +112,7 @@ export interface InboxJson {
   counts: Record<Exclude<CountedView, 'mentions'>, number> & { mentions: number | null };
   /** Exact for views and filters; null for a search, tags or fields (matches aren't counted). */
   total: number | null;
-  /** A search's matches per view, counted up to COUNT_CAP + 1; `capped`: the counts are lower bounds. */
+  /** A search's matches per view, counted up to SEARCH_COUNT_CAP + 1; `capped`: the counts are lower bounds. */
   search_counts: (Record<CountedView, number> & { capped: boolean }) | null;
   /** The saved views I see (the team's first), with their counts (null: not counted). */
   saved_views: (Pick<Tables<'saved_views'>, 'id' | 'name' | 'shared'> & {

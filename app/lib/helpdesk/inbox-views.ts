@@ -38,14 +38,23 @@ export function isView(v: unknown): v is InboxView {
 }
 
 /**
- * Counts that are counted rather than summed (a search's matches per view, a saved view with a search,
- * tags or fields) stop here: the tab says "1,000+" (count_cap in public.inbox, 1 001 rows in
- * private.saved_view_count).
+ * Counts that are counted rather than summed (a saved view with a search, tags or fields) stop here: the
+ * tab says "1,000+" (1 001 rows in private.saved_view_count).
  */
 export const COUNT_CAP = 1000;
 
+/**
+ * A search's matches per view (the tabs and "Results in all views" while searching) stop here: they say
+ * where the matches are, not how many, "100+" past it (count_cap in public.inbox,
+ * docs/decisions/092-search-count-cap.md).
+ */
+export const SEARCH_COUNT_CAP = 100;
+
 const count = new Intl.NumberFormat('en');
 
-/** A view's count as its tab shows it: "1,000+" past the cap (or when the database says it stopped). */
-export const countLabel = (n: number, capped = false) =>
-  n > COUNT_CAP ? `${count.format(COUNT_CAP)}+` : `${count.format(n)}${capped ? '+' : ''}`;
+/** A view's count as its tab shows it: "1,000+" past the cap (or "n+" when the database says it stopped). */
+export const countLabel = (n: number, capped = false, cap = COUNT_CAP) =>
+  n > cap ? `${count.format(cap)}+` : `${count.format(n)}${capped ? '+' : ''}`;
+
+/** A search's matches in a view: "100+" past the search's cap. */
+export const searchCountLabel = (n: number, capped: boolean) => countLabel(n, capped, SEARCH_COUNT_CAP);

@@ -3,16 +3,23 @@
 // <details> that keeps the page's view, search, filters and sort under a name (admins may share it).
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorList, Field, SubmitButton, replyErrors, replyValue } from '~/components/forms.tsx';
-import { countLabel, INBOX_VIEWS, VIEW_LABELS } from '~/lib/helpdesk/inbox-views.ts';
+import { countLabel, INBOX_VIEWS, searchCountLabel, VIEW_LABELS } from '~/lib/helpdesk/inbox-views.ts';
 import type { action, loader } from './inbox.server.ts';
 import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
 
 export function ViewTabs() {
   const { workspace, listed, filters, keep, counts, searchCounts, savedViews } = useLoaderData<typeof loader>();
   const saved = savedViews.some((v) => v.current);
-  // While searching, a tab narrows the search to its view and counts the matches there.
+  // While searching, a tab narrows the search to its view and counts the matches there (none counted in Spam
+  // and Trash, which no search count covers: no count rather than "NaN").
   const count = (v: (typeof INBOX_VIEWS)[number]) =>
-    v === 'breaching' ? null : searchCounts ? countLabel(searchCounts[v], searchCounts.capped) : (counts[v] ?? null);
+    v === 'breaching'
+      ? null
+      : searchCounts
+        ? v in searchCounts
+          ? searchCountLabel(searchCounts[v], searchCounts.capped)
+          : null
+        : (counts[v] ?? null);
   return (
     <nav aria-label="Views">
       <ul className="hd-tabs">

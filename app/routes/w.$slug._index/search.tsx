@@ -2,7 +2,7 @@
 // every view and says so, with its matches per view (the tabs show them too); narrowed to one view (scope=view) it says
 // which, with a way back to all. Nothing found: what to try next.
 import { useLoaderData } from '@remix-run/react';
-import { countLabel, VIEW_LABELS } from '~/lib/helpdesk/inbox-views.ts';
+import { searchCountLabel, VIEW_LABELS } from '~/lib/helpdesk/inbox-views.ts';
 import type { loader } from './inbox.server.ts';
 import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
 
@@ -20,17 +20,17 @@ export function SearchHeading() {
         <>
           <strong>Results in {VIEW_LABELS[listed]}</strong> ·{' '}
           <a href={inboxHref(workspace.slug, { ...keep, scope: undefined })}>
-            Search all views ({countLabel(searchCounts.all, capped)})
+            Search all views ({searchCountLabel(searchCounts.all, capped)})
           </a>
         </>
       ) : (
         <>
-          <strong>Results in all views ({countLabel(searchCounts.all, capped)})</strong>
+          <strong>Results in all views ({searchCountLabel(searchCounts.all, capped)})</strong>
           {views.map((v) => (
             <span key={v}>
               {' · '}
               <a href={inboxHref(workspace.slug, { ...keep, view: v, scope: 'view' })} data-testid={`in-${v}`}>
-                {VIEW_LABELS[v]} {countLabel(searchCounts[v], capped)}
+                {VIEW_LABELS[v]} {searchCountLabel(searchCounts[v], capped)}
               </a>
             </span>
           ))}
@@ -56,7 +56,7 @@ export function NoMatches() {
         {elsewhere ? (
           <li>
             <a href={inboxHref(workspace.slug, { ...keep, scope: undefined })}>searching all views</a> (
-            {countLabel(searchCounts.all, searchCounts.capped)} there)
+            {searchCountLabel(searchCounts.all, searchCounts.capped)} there)
           </li>
         ) : null}
         <li>fewer words, or the start of a word (“ref” finds “refund”)</li>
