@@ -302,6 +302,9 @@ test.describe('inbox views', () => {
     // Spam and Trash are in no search count: no count there (not "NaN").
     await expect(a.getByTestId('count-spam')).toHaveCount(0);
     await expect(a.getByTestId('count-trash')).toHaveCount(0);
+    // Mine has none of the first 101 matches (all are unassigned): no count, not "0+".
+    await expect(a.getByRole('link', { name: /^Mine/ })).toBeVisible();
+    await expect(a.getByTestId('count-mine')).toHaveCount(0);
     await shot(a, testInfo, 'search-100-plus-1366');
     await a.setViewportSize({ width: 375, height: 812 });
     await a.getByText('Views and filters').click();

@@ -126,5 +126,7 @@ describe('a row’s age and a count’s label', () => {
     expect(searchCountLabel(100, false)).toBe('100');
     expect(searchCountLabel(101, true)).toBe('100+');
     expect(searchCountLabel(7, true)).toBe('7+');
+    expect(searchCountLabel(0, false)).toBe('0');
+    expect(searchCountLabel(0, true)).toBeNull();
   });
 });

@@ -56,5 +56,9 @@ const count = new Intl.NumberFormat('en');
 export const countLabel = (n: number, capped = false, cap = COUNT_CAP) =>
   n > cap ? `${count.format(cap)}+` : `${count.format(n)}${capped ? '+' : ''}`;
 
-/** A search's matches in a view: "100+" past the search's cap. */
-export const searchCountLabel = (n: number, capped: boolean) => countLabel(n, capped, SEARCH_COUNT_CAP);
+/**
+ * A search's matches in a view: "100+" past the search's cap. None when the first 101 matches had none in
+ * the view: "0+" read as "nothing here" while the view may hold later matches.
+ */
+export const searchCountLabel = (n: number, capped: boolean) =>
+  n === 0 && capped ? null : countLabel(n, capped, SEARCH_COUNT_CAP);
