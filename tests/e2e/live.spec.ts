@@ -121,6 +121,12 @@ test.describe('live pages', () => {
     });
     const inbox = first.page;
     await inbox.goto(`/w/${slug}?view=all`);
+    await expect(liveStatus(inbox)).toHaveText('Live');
+    // The 30 inserts may reach the page after it subscribed (the realtime service reads the log behind the
+    // commits). Changes come in commit order: once a request made after them shows up live, theirs have come
+    // too, and none of them can be counted as new on the later page.
+    await openRequest(customer.page, slug, `Marker ${tag}`);
+    await expect(inbox.getByTestId('inbox-row').first()).toContainText(`Marker ${tag}`);
     await inbox.getByRole('link', { name: 'Older →' }).click();
     await expect(inbox.getByTestId('inbox-range')).toHaveText(/^26–/);
     await expect(liveStatus(inbox)).toHaveText('Live');
