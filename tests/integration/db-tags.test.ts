@@ -26,6 +26,29 @@ describe('tags', () => {
     (await db.sql('insert into tags (workspace_id, name) values ($1, $2) returning id', [workspace, name(label)]))
       .rows[0].id as string;
 
+  const tagName = async (id: string) =>
+    (await db.sql('select name from tags where id = $1', [id])).rows[0].name as string;
+  /** The tickets the inbox lists in All for these tag names, one a page, over at most three pages. */
+  const firstThreePages = async (tags: string[]) => {
+    const listed: string[] = [];
+    let after: { at: string; id: string } | null = null;
+    for (let page = 0; page < 3; page++) {
+      const { data, error } = await clients.acmeAgent.rpc('inbox', {
+        p_slug: 'acme',
+        p_view: 'all',
+        p_tags: tags,
+        p_limit: 1,
+        ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}),
+      });
+      expect(error).toBeNull();
+      const inbox = data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
+      listed.push(...inbox.tickets.map((t) => t.id));
+      after = inbox.older;
+      if (!after) break;
+    }
+    return listed;
+  };
+
   beforeAll(async () => {
     for (const r of ROLES) clients[r] = r === 'anon' ? db.anon() : await db.as(r);
   });
@@ -227,7 +250,6 @@ describe('tags', () => {
        select x, $2::uuid, $3::uuid from unnest($1::uuid[]) x union all select x, $4::uuid, $3::uuid from unnest(($1::uuid[])[1:3]) x`,
       [ids, common, ACME, rare],
     );
-    const tagName = async (id: string) => (await db.sql('select name from tags where id = $1', [id])).rows[0].name;
     for (const tag of [rare, common]) {
       const expected = (
         await db.sql(
@@ -236,22 +258,7 @@ describe('tags', () => {
           [tag],
         )
       ).rows.map((r) => r.id);
-      const listed: string[] = [];
-      let after: { at: string; id: string } | null = null;
-      for (let page = 0; page < 3; page++) {
-        const { data, error } = await clients.acmeAgent.rpc('inbox', {
-          p_slug: 'acme',
-          p_view: 'all',
-          p_tags: [await tagName(tag)],
-          p_limit: 1,
-          ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}),
-        });
-        expect(error).toBeNull();
-        const inbox = data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
-        listed.push(...inbox.tickets.map((t) => t.id));
-        after = inbox.older;
-      }
-      expect(listed).toEqual(expected);
+      expect(await firstThreePages([await tagName(tag)])).toEqual(expected);
     }
     expect((await db.sql('select count(*)::int as n from ticket_tags where tag_id = $1', [common])).rows[0].n).toBe(
       201,
@@ -285,25 +292,7 @@ describe('tags', () => {
           [tags],
         )
       ).rows[0].n as string[];
-    const pages = async (tags: string[]) => {
-      const listed: string[] = [];
-      let after: { at: string; id: string } | null = null;
-      for (let page = 0; page < 3; page++) {
-        const { data, error } = await clients.acmeAgent.rpc('inbox', {
-          p_slug: 'acme',
-          p_view: 'all',
-          p_tags: await names(tags),
-          p_limit: 1,
-          ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}),
-        });
-        expect(error).toBeNull();
-        const inbox = data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
-        listed.push(...inbox.tickets.map((t) => t.id));
-        after = inbox.older;
-        if (!after) break;
-      }
-      return listed;
-    };
+    const pages = async (tags: string[]) => firstThreePages(await names(tags));
     const expected = async (tags: string[]) =>
       (
         await db.sql(
@@ -370,7 +359,6 @@ describe('tags', () => {
           [tag, w],
         )
       ).rows[0] as Record<string, number>;
-    const tagName = async (id: string) => (await db.sql('select name from tags where id = $1', [id])).rows[0].name;
     const counts = async (tag: string, limit: number) => {
       const { data, error } = await clients.acmeAgent.rpc('inbox', {
         p_slug: 'acme',
