@@ -790,6 +790,7 @@ begin
         || ' and %s limit %s) t', count_views, count_cap, count_where, count_match, count_cap + 1);
       for pass in 1..3 loop
         if pass = 2 and search_counts is null and note_tickets is null then
+          -- Undecided without the notes (or not walked): the notes counted, and one more to tell if there are more.
           perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
           pins := 'bitmap';
           stmt := format(notes_stmt, least(search_notes, count_cap) + 1);
