@@ -6,17 +6,19 @@ CREATE OR REPLACE FUNCTION private.inbox_notes_common(p_query tsquery, p_notes i
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  elems text[];
+  freqs real[];
 begin
+  select s.most_common_elems::text::text[], s.most_common_elem_freqs into elems, freqs
+    from pg_catalog.pg_stats s
+   where s.schemaname = 'public' and s.tablename = 'messages_note_search_idx' and s.most_common_elems is not null;
   return coalesce((
-    select min(least(f.share, 1)) * max(c.reltuples) > p_notes
-      from pg_catalog.pg_stats s, pg_catalog.pg_class c,
-           regexp_matches(p_query::text, '''((?:[^'']|'''')*)''(:\*)?', 'g') w,
-           lateral (select coalesce(sum(x.freq), 0) as share
-                      from unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs[1:cardinality(s.most_common_elems::text::text[])]) x(e, freq)
-                     where case when w[2] is null then x.e = replace(w[1], '''''', '''')
-                                else starts_with(x.e, replace(w[1], '''''', '''')) end) f
-     where s.schemaname = 'public' and s.tablename = 'messages_note_search_idx' and s.most_common_elems is not null
-       and c.oid = 'public.messages_note_search_idx'::regclass), false);
+    select min(least(f.share, 1)) * (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.messages_note_search_idx'::regclass)
+      from regexp_matches(p_query::text, '''((?:[^'']|'''')*)''(:\*)?', 'g') w,
+           lateral (select coalesce(sum(freqs[i]), 0) as share from generate_subscripts(elems, 1) i
+                     where case when w[2] is null then elems[i] = replace(w[1], '''''', '''')
+                                else starts_with(elems[i], replace(w[1], '''''', '''')) end) f) > p_notes, false);
 end $function$
 ;
 
@@ -272,6 +274,7 @@ begin
         || ' and %s limit %s) t', count_views, count_cap, count_where, count_match, count_cap + 1);
       for pass in 1..3 loop
         if pass = 2 and search_counts is null and note_tickets is null then
+          -- Undecided without the notes (or not walked): the notes counted, and one more to tell if there are more.
           perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
           pins := 'bitmap';
           stmt := format(notes_stmt, least(search_notes, count_cap) + 1);
