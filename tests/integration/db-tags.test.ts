@@ -4,9 +4,11 @@
 // records each change; the inbox filters by tags (all of them) and shows them on its rows.
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../scripts/lib/wait.ts';
 import { dbFixture } from '../support/fixture.ts';
-import { ACME, GLOBEX, PEOPLE, openTicket } from '../support/db.ts';
+import { ACME, GLOBEX, PEOPLE, backendPid, openTicket, waitingFor } from '../support/db.ts';
 
 type Role = 'acmeAdmin' | 'acmeAgent' | 'acmeCustomer' | 'globexAdmin' | 'anon';
 const ROLES: Role[] = ['acmeAdmin', 'acmeAgent', 'acmeCustomer', 'globexAdmin', 'anon'];
@@ -311,6 +313,139 @@ describe('tags', () => {
     expect((await db.sql('select private.inbox_tag_common($1, 200) as c', [common])).rows[0].c).toBe(true);
     expect(await pages([common])).toEqual(ids.slice(1, 3));
     expect(await pages([common, rare])).toEqual([ids[1]]);
+  });
+
+  it("lists a rare tag's tickets in the order of their latest activity as it moves, both ways and oldest first", async () => {
+    // A rare tag's page walks its rows in their copy of each ticket's last_message_at (ticket_tags_activity_idx,
+    // 52_triage.sql): a reply must move its ticket there too, and a tag added must take its ticket's time.
+    const tag = await newTag('moving');
+    const { rows } = await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject, last_message_at)
+       select $1, $2, 'Moving ' || g, now() - g * interval '1 hour' - interval '3 days' from generate_series(1, 4) g returning id`,
+      [ACME, PEOPLE.acmeCustomer.id],
+    );
+    const ids = rows.map((r) => r.id as string);
+    const label = await tagName(tag);
+    for (const id of ids.slice(0, 3))
+      expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: id, p_name: label })).error).toBeNull();
+    const reply = (id: string) =>
+      db.sql(`insert into messages (ticket_id, author_id, kind, body) values ($1, $2, 'reply', 'On it.')`, [
+        id,
+        PEOPLE.acmeAgent.id,
+      ]);
+    /** Every page of one, oldest or newest first, then back again with the "newer" cursors. */
+    const pagesBothWays = async (sort: 'newest' | 'oldest') => {
+      const there: string[] = [];
+      const back: string[] = [];
+      let cursor: Record<string, string> = {};
+      for (let more = true; more; ) {
+        const { data, error } = await clients.acmeAgent.rpc('inbox', {
+          p_slug: 'acme',
+          p_view: 'all',
+          p_tags: [label],
+          p_limit: 1,
+          p_sort: sort,
+          ...cursor,
+        });
+        expect(error).toBeNull();
+        const page = data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
+        there.push(...page.tickets.map((t) => t.id));
+        more = page.older !== null;
+        if (page.older) cursor = { p_after_at: page.older.at, p_after_id: page.older.id };
+      }
+      let at = there.at(-1);
+      while (at) {
+        // The row's time as the cursors carry it (to the microsecond).
+        const last = (await db.sql(`select to_jsonb(last_message_at) #>> '{}' as at from tickets where id = $1`, [at]))
+          .rows[0].at as string;
+        const { data, error } = await clients.acmeAgent.rpc('inbox', {
+          p_slug: 'acme',
+          p_view: 'all',
+          p_tags: [label],
+          p_limit: 1,
+          p_sort: sort,
+          p_before_at: last,
+          p_before_id: at,
+        });
+        expect(error).toBeNull();
+        at = (data as { tickets: { id: string }[] }).tickets[0]?.id;
+        if (at) back.push(at);
+      }
+      return { there, back };
+    };
+    const expected = async (sort: 'newest' | 'oldest') =>
+      (
+        await db.sql(
+          `select t.id from tickets t join ticket_tags tt on tt.ticket_id = t.id and tt.tag_id = $1
+            order by t.last_message_at ${sort === 'oldest' ? 'asc' : 'desc'}, t.id ${sort === 'oldest' ? 'asc' : 'desc'}`,
+          [tag],
+        )
+      ).rows.map((r) => r.id as string);
+    const check = async (newestFirst: string[]) => {
+      expect(await expected('newest')).toEqual(newestFirst);
+      for (const sort of ['newest', 'oldest'] as const) {
+        const { there, back } = await pagesBothWays(sort);
+        const want = sort === 'newest' ? newestFirst : [...newestFirst].reverse();
+        expect(there, sort).toEqual(want);
+        expect(back, sort).toEqual(want.slice(0, -1).reverse());
+      }
+    };
+    await check(ids.slice(0, 3));
+    // A reply to the oldest tagged ticket makes it the newest; one to an untagged ticket, tagged after, too.
+    await reply(ids[2]!);
+    await check([ids[2]!, ids[0]!, ids[1]!]);
+    await reply(ids[3]!);
+    expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ids[3], p_name: label })).error).toBeNull();
+    await check([ids[3]!, ids[2]!, ids[0]!, ids[1]!]);
+    // Every tag row of the workspace carries its ticket's time.
+    expect(
+      (
+        await db.sql(
+          `select count(*)::int as n from ticket_tags tt join tickets t on t.id = tt.ticket_id
+            where tt.workspace_id = $1 and tt.last_message_at <> t.last_message_at`,
+          [ACME],
+        )
+      ).rows[0].n,
+    ).toBe(0);
+  });
+
+  it("a tag added while a reply to its ticket is being written waits for it and takes the reply's time", async () => {
+    const ticket = await openTicket(db);
+    const tag = name('meanwhile');
+    const replying = new pg.Client({ connectionString: db.stack.dbUrl });
+    const tagging = new pg.Client({ connectionString: db.stack.dbUrl });
+    for (const c of [replying, tagging]) {
+      c.on('error', () => undefined);
+      await c.connect();
+    }
+    try {
+      await replying.query('begin');
+      await replying.query(
+        `insert into messages (ticket_id, author_id, kind, body, created_at) values ($1, $2, 'reply', 'Here you go.', now() + interval '1 minute')`,
+        [ticket.id, PEOPLE.acmeAgent.id],
+      );
+      await tagging.query('begin');
+      await tagging.query(
+        `select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)`,
+        [JSON.stringify({ sub: PEOPLE.acmeAgent2.id, role: 'authenticated' })],
+      );
+      const [pidReplying, pidTagging] = [await backendPid(replying), await backendPid(tagging)];
+      const tagged = tagging.query('select public.add_ticket_tag($1, $2)', [ticket.id, tag]);
+      await waitFor('the tagging queued behind the reply', async () =>
+        (await waitingFor(db, pidReplying)).some((s) => s.pid === pidTagging),
+      );
+      await replying.query('commit');
+      await tagged;
+      await tagging.query('commit');
+    } finally {
+      await Promise.all([replying.end(), tagging.end()]);
+    }
+    const { rows } = await db.sql(
+      `select tt.last_message_at = t.last_message_at as same, t.last_message_at > now() as replied
+         from ticket_tags tt join tickets t on t.id = tt.ticket_id where tt.ticket_id = $1`,
+      [ticket.id],
+    );
+    expect(rows).toEqual([{ same: true, replied: true }]);
   });
 
   it("counts a search's matches among a tag's tickets as plain SQL does: exactly under 100, 101 and capped past it", async () => {
