@@ -30,20 +30,24 @@ describe('tags', () => {
 
   const tagName = async (id: string) =>
     (await db.sql('select name from tags where id = $1', [id])).rows[0].name as string;
+  /** One page of one ticket of the inbox's All for these tag names, with a cursor or sort if given. */
+  const tagPage = async (tags: string[], args: Record<string, string> = {}) => {
+    const { data, error } = await clients.acmeAgent.rpc('inbox', {
+      p_slug: 'acme',
+      p_view: 'all',
+      p_tags: tags,
+      p_limit: 1,
+      ...args,
+    });
+    expect(error).toBeNull();
+    return data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
+  };
   /** The tickets the inbox lists in All for these tag names, one a page, over at most three pages. */
   const firstThreePages = async (tags: string[]) => {
     const listed: string[] = [];
     let after: { at: string; id: string } | null = null;
     for (let page = 0; page < 3; page++) {
-      const { data, error } = await clients.acmeAgent.rpc('inbox', {
-        p_slug: 'acme',
-        p_view: 'all',
-        p_tags: tags,
-        p_limit: 1,
-        ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}),
-      });
-      expect(error).toBeNull();
-      const inbox = data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
+      const inbox = await tagPage(tags, after ? { p_after_at: after.at, p_after_id: after.id } : {});
       listed.push(...inbox.tickets.map((t) => t.id));
       after = inbox.older;
       if (!after) break;
@@ -339,16 +343,7 @@ describe('tags', () => {
       const back: string[] = [];
       let cursor: Record<string, string> = {};
       for (let more = true; more; ) {
-        const { data, error } = await clients.acmeAgent.rpc('inbox', {
-          p_slug: 'acme',
-          p_view: 'all',
-          p_tags: [label],
-          p_limit: 1,
-          p_sort: sort,
-          ...cursor,
-        });
-        expect(error).toBeNull();
-        const page = data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
+        const page = await tagPage([label], { p_sort: sort, ...cursor });
         there.push(...page.tickets.map((t) => t.id));
         more = page.older !== null;
         if (page.older) cursor = { p_after_at: page.older.at, p_after_id: page.older.id };
@@ -358,17 +353,7 @@ describe('tags', () => {
         // The row's time as the cursors carry it (to the microsecond).
         const last = (await db.sql(`select to_jsonb(last_message_at) #>> '{}' as at from tickets where id = $1`, [at]))
           .rows[0].at as string;
-        const { data, error } = await clients.acmeAgent.rpc('inbox', {
-          p_slug: 'acme',
-          p_view: 'all',
-          p_tags: [label],
-          p_limit: 1,
-          p_sort: sort,
-          p_before_at: last,
-          p_before_id: at,
-        });
-        expect(error).toBeNull();
-        at = (data as { tickets: { id: string }[] }).tickets[0]?.id;
+        at = (await tagPage([label], { p_sort: sort, p_before_at: last, p_before_id: at })).tickets[0]?.id;
         if (at) back.push(at);
       }
       return { there, back };
