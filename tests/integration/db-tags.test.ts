@@ -394,43 +394,54 @@ describe('tags', () => {
     ).toBe(0);
   });
 
-  it("a tag added while a reply to its ticket is being written waits for it and takes the reply's time", async () => {
-    const ticket = await openTicket(db);
-    const tag = name('meanwhile');
-    const replying = new pg.Client({ connectionString: db.stack.dbUrl });
-    const tagging = new pg.Client({ connectionString: db.stack.dbUrl });
-    for (const c of [replying, tagging]) {
-      c.on('error', () => undefined);
-      await c.connect();
-    }
-    try {
-      await replying.query('begin');
-      await replying.query(
-        `insert into messages (ticket_id, author_id, kind, body, created_at) values ($1, $2, 'reply', 'Here you go.', now() + interval '1 minute')`,
-        [ticket.id, PEOPLE.acmeAgent.id],
-      );
-      await tagging.query('begin');
-      await tagging.query(
+  it("a tag and a reply written to one ticket at once: whichever commits first, the tag's row has the reply's time", async () => {
+    // Two sessions: the second waits for the first's lock on the ticket's row. A tag waiting for a reply then
+    // reads the reply's time (ticket_tag_workspace locks the row); a reply waiting for a tag then copies its
+    // time to the tag's new row too (tickets_tag_activity, after the wait).
+    for (const first of ['reply', 'tag'] as const) {
+      const ticket = await openTicket(db);
+      const sessions = {
+        reply: new pg.Client({ connectionString: db.stack.dbUrl }),
+        tag: new pg.Client({ connectionString: db.stack.dbUrl }),
+      };
+      for (const c of Object.values(sessions)) {
+        c.on('error', () => undefined);
+        await c.connect();
+        await c.query('begin');
+      }
+      await sessions.tag.query(
         `select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)`,
         [JSON.stringify({ sub: PEOPLE.acmeAgent2.id, role: 'authenticated' })],
       );
-      const [pidReplying, pidTagging] = [await backendPid(replying), await backendPid(tagging)];
-      const tagged = tagging.query('select public.add_ticket_tag($1, $2)', [ticket.id, tag]);
-      await waitFor('the tagging queued behind the reply', async () =>
-        (await waitingFor(db, pidReplying)).some((s) => s.pid === pidTagging),
+      const write = {
+        reply: () =>
+          sessions.reply.query(
+            `insert into messages (ticket_id, author_id, kind, body, created_at) values ($1, $2, 'reply', 'Here you go.', now() + interval '1 minute')`,
+            [ticket.id, PEOPLE.acmeAgent.id],
+          ),
+        tag: () => sessions.tag.query('select public.add_ticket_tag($1, $2)', [ticket.id, name('meanwhile')]),
+      };
+      const second = first === 'reply' ? 'tag' : 'reply';
+      try {
+        await write[first]();
+        const [pidFirst, pidSecond] = [await backendPid(sessions[first]), await backendPid(sessions[second])];
+        const waiting = write[second]();
+        await waitFor(`the ${second} queued behind the ${first}`, async () =>
+          (await waitingFor(db, pidFirst)).some((s) => s.pid === pidSecond),
+        );
+        await sessions[first].query('commit');
+        await waiting;
+        await sessions[second].query('commit');
+      } finally {
+        await Promise.all(Object.values(sessions).map((c) => c.end()));
+      }
+      const { rows } = await db.sql(
+        `select tt.last_message_at = t.last_message_at as same, t.last_message_at > now() as replied
+           from ticket_tags tt join tickets t on t.id = tt.ticket_id where tt.ticket_id = $1`,
+        [ticket.id],
       );
-      await replying.query('commit');
-      await tagged;
-      await tagging.query('commit');
-    } finally {
-      await Promise.all([replying.end(), tagging.end()]);
+      expect(rows, `${first} first`).toEqual([{ same: true, replied: true }]);
     }
-    const { rows } = await db.sql(
-      `select tt.last_message_at = t.last_message_at as same, t.last_message_at > now() as replied
-         from ticket_tags tt join tickets t on t.id = tt.ticket_id where tt.ticket_id = $1`,
-      [ticket.id],
-    );
-    expect(rows).toEqual([{ same: true, replied: true }]);
   });
 
   it("counts a search's matches among a tag's tickets as plain SQL does: exactly under 100, 101 and capped past it", async () => {
