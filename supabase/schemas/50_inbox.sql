@@ -444,19 +444,28 @@ begin
   perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
     set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
   if p13 is not null then
-    -- Each tag's tickets counted up to the walk and one more (index only): the rarest is walked.
-    select x.id, x.n into rarest, tagged
-      from unnest(p13) x0(id),
-           lateral (select x0.id, count(*)::integer as n from (select 1 from public.ticket_tags tt where tt.tag_id = x0.id limit walk + 1) y) x
-     order by x.n limit 1;
+    if cardinality(p13) = 1 and not private.inbox_query_rare(p6) then
+      -- One tag and common words: it is walked, its tickets not counted first (read twice, a common tag's first
+      -- 10 × p_window): only a walk that finds too few to decide needs to know whether it read them all (below).
+      rarest := p13[1];
+    else
+      -- Each tag's tickets counted up to the walk and one more (index only): the rarest is walked.
+      select x.id, x.n into rarest, tagged
+        from unnest(p13) x0(id),
+             lateral (select x0.id, count(*)::integer as n from (select 1 from public.ticket_tags tt where tt.tag_id = x0.id limit walk + 1) y) x
+       order by x.n limit 1;
+    end if;
     -- A rare word: its bitmap is small, cheaper than a walk that may find too few.
-    if tagged <= walk or not private.inbox_query_rare(p6) then
+    if tagged is null or tagged <= walk or not private.inbox_query_rare(p6) then
       -- The walked tag's own condition (private.inbox_where's) holds for every ticket walked: not probed again.
       execute format('select %s, count(*) from (select t.* from (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $15 limit %s) x'
         || ' join public.tickets t on t.id = x.ticket_id where %s and %s limit %s) t', p_select, walk,
         replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])',
                                 array_position(p13, rarest)), ''), p_match, p_cap + 1)
         into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14, rarest;
+      if n <= p_cap and tagged is null then
+        tagged := (select count(*) from (select 1 from public.ticket_tags tt where tt.tag_id = rarest limit walk + 1) y);
+      end if;
       if n <= p_cap and tagged > walk then
         found := null;
       end if;
@@ -483,6 +492,19 @@ end $$;
 revoke all on function private.inbox_newest_matches(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
   tsquery, uuid, uuid[], uuid[], jsonb, integer) from public;
 
+-- How many tickets carry a tag, as the statistics say (pg_stats' most common values of ticket_tags.tag_id, their
+-- share of its rows); null for a tag they don't list, or none yet.
+create function private.inbox_tag_tickets(p_tag_id uuid) returns float8
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return (
+    select s.most_common_freqs[array_position(s.most_common_vals::text::uuid[], p_tag_id)] * c.reltuples
+      from pg_catalog.pg_stats s, pg_catalog.pg_class c
+     where s.schemaname = 'public' and s.tablename = 'ticket_tags' and s.attname = 'tag_id'
+       and c.oid = 'public.ticket_tags'::regclass);
+end $$;
+revoke all on function private.inbox_tag_tickets(uuid) from public;
+
 -- Whether the statistics say a tag is on more than p_tickets tickets (pg_stats' most common values of
 -- ticket_tags.tag_id, their share of its rows). Only the page's plan rests on it: for such a tag the inbox
 -- walks the view in order and probes each ticket's tags, the plan for a common tag, without first reading its
@@ -490,13 +512,36 @@ revoke all on function private.inbox_newest_matches(integer, text, text, text, u
 create function private.inbox_tag_common(p_tag_id uuid, p_tickets integer) returns boolean
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return coalesce((
-    select s.most_common_freqs[array_position(s.most_common_vals::text::uuid[], p_tag_id)] * c.reltuples > p_tickets
-      from pg_catalog.pg_stats s, pg_catalog.pg_class c
-     where s.schemaname = 'public' and s.tablename = 'ticket_tags' and s.attname = 'tag_id'
-       and c.oid = 'public.ticket_tags'::regclass), false);
+  return coalesce(private.inbox_tag_tickets(p_tag_id) > p_tickets, false);
 end $$;
 revoke all on function private.inbox_tag_common(uuid, integer) from public;
+
+-- Step 1 of a search with common tags (docs/decisions/094-tag-and-words.md): how many of the view's newest tickets,
+-- whatever their tags, hold p_window tickets carrying every tag, as the statistics say (the workspace's tickets
+-- from the tallies; the tags taken as independent). The window is then walked testing the words first and probing
+-- the tags of the tickets that match, not probing every ticket's tags: it reaches as far back, as estimated, as a
+-- window of p_window tagged tickets. Null when the statistics don't list a tag on more than p_rare tickets, or the
+-- tags are together on fewer than one ticket in 20 (a window past 20 × p_window, which a search that misses would
+-- walk whole: starting from the tags' tickets costs less there). Then the window is of tagged tickets, as before.
+create function private.inbox_tag_window(p_workspace_id uuid, p_tag_ids uuid[], p_window integer, p_rare integer)
+returns integer
+language plpgsql stable set search_path = '' as $$
+declare
+  tickets float8 := private.tally_total(p_workspace_id, null, 'all', null, null, null, false);
+  share float8 := 1;
+  tagged float8;
+  tag uuid;
+begin
+  foreach tag in array p_tag_ids loop
+    tagged := private.inbox_tag_tickets(tag);
+    if tagged is null or tagged <= p_rare or tickets < 1 then
+      return null;
+    end if;
+    share := share * least(tagged / tickets, 1);
+  end loop;
+  return case when p_window / share <= 20 * p_window then ceil(p_window / share)::integer end;
+end $$;
+revoke all on function private.inbox_tag_window(uuid, uuid[], integer, integer) from public;
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
@@ -582,6 +627,8 @@ declare
   -- A tag on at most this many tickets is rare: the page starts from its tickets (5 000 for 25 rows; a
   -- page of one reaches both ways at small scale, tests/integration/db-tags.test.ts).
   rare_tag integer := least(200 * p_limit, 20000);
+  -- Step 1's window in the view's newest tickets, whatever their tags, for common tags (private.inbox_tag_window).
+  tag_window integer;
   -- The rare tag the page starts from (its place in tag_ids), and its tickets.
   rare_at integer;
   rare_ids uuid[];
@@ -675,10 +722,22 @@ begin
       -- page, and reading it (a heap fetch a ticket) cost more than the GIN look-up that follows.
       rare_words := private.inbox_query_rare(q);
       if not rare_words then
-        stmt := format(
-          'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
-          || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
-          dir, base, search_window, match);
+        -- Common tags (no field filters): the window is of the view's newest tickets whatever their tags, and the
+        -- tags (base again, outside it) are probed only for the tickets the words match (private.inbox_tag_window).
+        tag_window := case when tag_ids is not null and fields is null
+                           then private.inbox_tag_window(ws.id, tag_ids, search_window, rare_tag) end;
+        if tag_window is not null then
+          stmt := format(
+            'select array(select t.id from (select t.* from public.tickets t where %2$s'
+            || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s and %5$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+            dir, private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee, null, null)
+              || format(cursor_sql, 't.last_message_at', 't.id'), tag_window, match, base);
+        else
+          stmt := format(
+            'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
+            || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+            dir, base, search_window, match);
+        end if;
         execute stmt into page_ids
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
       end if;
