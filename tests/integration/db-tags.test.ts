@@ -28,8 +28,8 @@ describe('tags', () => {
 
   const tagName = async (id: string) =>
     (await db.sql('select name from tags where id = $1', [id])).rows[0].name as string;
-  /** The tickets the inbox lists in All for these tag names, one a page, over at most three pages. */
-  const firstThreePages = async (tags: string[]) => {
+  /** The tickets the inbox lists in All for these tag names (and words), one a page, over at most three pages. */
+  const firstThreePages = async (tags: string[], query?: string) => {
     const listed: string[] = [];
     let after: { at: string; id: string } | null = null;
     for (let page = 0; page < 3; page++) {
@@ -37,6 +37,7 @@ describe('tags', () => {
         p_slug: 'acme',
         p_view: 'all',
         p_tags: tags,
+        ...(query ? { p_query: query } : {}),
         p_limit: 1,
         ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}),
       });
@@ -404,6 +405,72 @@ describe('tags', () => {
       expect(await savedCount(tag)).toBe(want.all);
     }
     await db.sql('delete from saved_views where owner_id = $1', [PEOPLE.acmeAgent.id]);
+  });
+
+  it('searches words with a common tag along the newest tickets, as plain SQL orders them, whether they are there or further back', async () => {
+    // A page of one: step 1's window is 40 tagged tickets. For a tag the statistics say is on more than 200 tickets
+    // and one in 20 of the workspace's (private.inbox_tag_window, 50_inbox.sql), it is the newest 40 ÷ (the tag's
+    // share) tickets whatever their tags, whose tags are probed only where the words match. "near" is on tagged
+    // and untagged tickets among the newest; "deep" on untagged ones there and on tagged ones only further back,
+    // past the window (the GIN indexes find them). Statistics of both tables, so the words and the tag are common.
+    const near = `n${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    const deep = `d${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    const tag = await newTag('wide');
+    const { rows } = await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject, last_message_at)
+       select $1, $2, case when g % 5 = 0 then $3 || ' ' || $4 when g % 4 = 1 then $3 else 'Plain' end || ' ' || g,
+              now() + interval '1 day' - g * interval '1 minute'
+         from generate_series(1, 600) g
+       union all
+       select $1, $2, $4 || ' far ' || g, now() - interval '30 days' - g * interval '1 minute' from generate_series(1, 60) g
+       returning id, subject`,
+      [ACME, PEOPLE.acmeCustomer.id, near, deep],
+    );
+    // The tag on every ticket but one in five of the newest 600 (those have both words), and on the 60 far back.
+    const tagged = rows.filter((r) => !/ \d*[05]$/.test(r.subject) || r.subject.includes(' far ')).map((r) => r.id);
+    await db.sql(
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id) select x, $2::uuid, $3::uuid from unnest($1::uuid[]) x`,
+      [tagged, tag, ACME],
+    );
+    await db.sql('analyze tickets, ticket_tags');
+    const window = (await db.sql(`select private.inbox_tag_window($1, array[$2::uuid], 40, 200) as w`, [ACME, tag]))
+      .rows[0].w as number | null;
+    expect(window).toBeGreaterThan(40);
+    expect(window).toBeLessThanOrEqual(800);
+    for (const word of [near, deep])
+      expect((await db.sql('select private.inbox_query_rare(private.inbox_query($1)) as r', [word])).rows[0].r).toBe(
+        false,
+      );
+    const expected = async (word: string) =>
+      (
+        await db.sql(
+          `select t.id from tickets t join ticket_tags tt on tt.ticket_id = t.id and tt.tag_id = $1
+            where t.subject like $2 || ' %' or t.subject like '% ' || $2 || ' %'
+            order by t.last_message_at desc, t.id desc limit 3`,
+          [tag, word],
+        )
+      ).rows.map((r) => r.id);
+    const name = await tagName(tag);
+    for (const word of [near, deep]) {
+      const want = await expected(word);
+      expect(want).toHaveLength(3);
+      expect(await firstThreePages([name], word), word).toEqual(want);
+    }
+    // The far-back matches are the page's and all the counts (60, under the cap: exact).
+    expect((await expected(deep)).every((id) => rows.find((r) => r.id === id)!.subject.includes(' far '))).toBe(true);
+    for (const limit of [1, 25]) {
+      const { data } = await clients.acmeAgent.rpc('inbox', {
+        p_slug: 'acme',
+        p_view: 'all',
+        p_query: deep,
+        p_tags: [name],
+        p_limit: limit,
+      });
+      expect((data as { search_counts: Record<string, number | boolean> }).search_counts).toMatchObject({
+        all: 60,
+        capped: false,
+      });
+    }
   });
 
   it('two agents creating the same new tag at once end with one tag on both tickets', async () => {
