@@ -418,11 +418,11 @@ describe('tags', () => {
     const tag = await newTag('wide');
     const { rows } = await db.sql(
       `insert into tickets (workspace_id, requester_id, subject, last_message_at)
-       select $1, $2, case when g % 5 = 0 then $3 || ' ' || $4 when g % 4 = 1 then $3 else 'Plain' end || ' ' || g,
+       select $1::uuid, $2::uuid, case when g % 5 = 0 then $3 || ' ' || $4 when g % 4 = 1 then $3 else 'Plain' end || ' ' || g,
               now() + interval '1 day' - g * interval '1 minute'
          from generate_series(1, 600) g
        union all
-       select $1, $2, $4 || ' far ' || g, now() - interval '30 days' - g * interval '1 minute' from generate_series(1, 60) g
+       select $1::uuid, $2::uuid, $4 || ' far ' || g, now() - interval '30 days' - g * interval '1 minute' from generate_series(1, 60) g
        returning id, subject`,
       [ACME, PEOPLE.acmeCustomer.id, near, deep],
     );
