@@ -415,6 +415,8 @@ describe('tags', () => {
     // past the window (the GIN indexes find them). Statistics of both tables, so the words and the tag are common.
     const near = `n${randomUUID().replace(/-/g, '').slice(0, 10)}`;
     const deep = `d${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    // And a rare word (not among the statistics' common words): the GIN index's few matches, each one's tags probed.
+    const few = `f${randomUUID().replace(/-/g, '').slice(0, 10)}`;
     const tag = await newTag('wide');
     const { rows } = await db.sql(
       `insert into tickets (workspace_id, requester_id, subject, last_message_at)
@@ -433,13 +435,26 @@ describe('tags', () => {
       [tagged, tag, ACME],
     );
     await db.sql('analyze tickets, ticket_tags');
+    // Written after the statistics, which so don't know the word: 24 tickets among the newest, the tag on 12.
+    const fewRows = (
+      await db.sql(
+        `insert into tickets (workspace_id, requester_id, subject, last_message_at)
+         select $1::uuid, $2::uuid, $3 || ' ' || g, now() + interval '1 day' - (25 * g + 1) * interval '1 minute'
+           from generate_series(1, 24) g returning id, subject`,
+        [ACME, PEOPLE.acmeCustomer.id, few],
+      )
+    ).rows;
+    await db.sql(
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id) select x, $2::uuid, $3::uuid from unnest($1::uuid[]) x`,
+      [fewRows.filter((r) => Number(r.subject.split(' ')[1]) % 2 === 1).map((r) => r.id), tag, ACME],
+    );
     const window = (await db.sql(`select private.inbox_tag_window($1, array[$2::uuid], 40, 200) as w`, [ACME, tag]))
       .rows[0].w as number | null;
     expect(window).toBeGreaterThan(40);
     expect(window).toBeLessThanOrEqual(800);
-    for (const word of [near, deep])
+    for (const word of [near, deep, few])
       expect((await db.sql('select private.inbox_query_rare(private.inbox_query($1)) as r', [word])).rows[0].r).toBe(
-        false,
+        word === few,
       );
     const expected = async (word: string) =>
       (
@@ -451,26 +466,31 @@ describe('tags', () => {
         )
       ).rows.map((r) => r.id);
     const name = await tagName(tag);
-    for (const word of [near, deep]) {
+    for (const word of [near, deep, few]) {
       const want = await expected(word);
       expect(want).toHaveLength(3);
       expect(await firstThreePages([name], word), word).toEqual(want);
     }
     // The far-back matches are the page's and all the counts (60, under the cap: exact).
     expect((await expected(deep)).every((id) => rows.find((r) => r.id === id)!.subject.includes(' far '))).toBe(true);
-    for (const limit of [1, 25]) {
-      const { data } = await clients.acmeAgent.rpc('inbox', {
-        p_slug: 'acme',
-        p_view: 'all',
-        p_query: deep,
-        p_tags: [name],
-        p_limit: limit,
-      });
-      expect((data as { search_counts: Record<string, number | boolean> }).search_counts).toMatchObject({
-        all: 60,
-        capped: false,
-      });
-    }
+    // The rare word's: 12 (of its 24).
+    for (const [word, all] of [
+      [deep, 60],
+      [few, 12],
+    ] as const)
+      for (const limit of [1, 25]) {
+        const { data } = await clients.acmeAgent.rpc('inbox', {
+          p_slug: 'acme',
+          p_view: 'all',
+          p_query: word,
+          p_tags: [name],
+          p_limit: limit,
+        });
+        expect((data as { search_counts: Record<string, number | boolean> }).search_counts).toMatchObject({
+          all,
+          capped: false,
+        });
+      }
   });
 
   it('two agents creating the same new tag at once end with one tag on both tickets', async () => {
