@@ -32,6 +32,7 @@ const SEARCHES: [string, string, string, string[] | null][] = [
   ['"parcel" in Open', 'open', 'parcel', null],
   ['phrase "duplicate charge"', 'all', '"duplicate charge"', null],
   ['"tag:billing refund"', 'all', 'refund', ['billing']],
+  ['"tag:billing espresso"', 'all', 'espresso', ['billing']],
   ['note word "warehouse", open', 'open', 'warehouse', null],
   ["a requester's email", 'all', 'bulk7.acme@example.test', null],
 ];
