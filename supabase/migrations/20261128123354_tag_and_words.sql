@@ -209,6 +209,8 @@ declare
   rare_tag integer := least(200 * p_limit, 20000);
   -- Step 1's window in the view's newest tickets, whatever their tags, for common tags (private.inbox_tag_window).
   tag_window integer;
+  -- Rare words with common tags: each match's tags probed (below).
+  probe_tags boolean;
   -- The rare tag the page starts from (its place in tag_ids), and its tickets.
   rare_at integer;
   rare_ids uuid[];
@@ -301,6 +303,11 @@ begin
       -- Step 1, unless the words are rare (private.inbox_query_rare): then the window could not fill the
       -- page, and reading it (a heap fetch a ticket) cost more than the GIN look-up that follows.
       rare_words := private.inbox_query_rare(q);
+      -- Rare words with common tags: step 2 and the count through the indexes probe each match's tags, not a hash of
+      -- every tagged ticket, which the planner chose from the GIN index's estimate (5 000 of 1 M for a prefix):
+      -- "billing"'s 100 000 for "espresso"'s 99 matches. (A rare tag's tickets are few: the planner may start there.)
+      probe_tags := rare_words and tag_ids is not null
+        and (select bool_and(private.inbox_tag_common(x, rare_tag)) from unnest(tag_ids) x);
       if not rare_words then
         -- Common tags (no field filters): the window is of the view's newest tickets whatever their tags, and the
         -- tags (base again, outside it) are probed only for the tickets the words match (private.inbox_tag_window).
@@ -328,11 +335,7 @@ begin
         -- In the page's order: without notes to add they are the page (all of them in the view already).
         stmt := format('select array(select t.id from (select t.id, t.last_message_at from public.tickets t where %2$s'
           || ' and t.search @@ $6 limit %3$s) t order by t.last_message_at %1$s, t.id %1$s)', dir, base, search_cap + 1);
-        if rare_words and tag_ids is not null
-           and (select bool_and(private.inbox_tag_common(x, rare_tag)) from unnest(tag_ids) x) then
-          -- Rare words with common tags: each match's tags probed, not a hash of every tagged ticket, which the planner
-          -- chose from the GIN index's estimate (5 000 of 1 M for a prefix): "billing"'s 100 000 for "espresso"'s 99
-          -- matches. (A rare tag's tickets are few: the planner may start from them, or hash them.)
+        if probe_tags then
           perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
           pins := 'bitmap, probe';
         end if;
@@ -403,11 +406,16 @@ begin
           -- Through the indexes: a rare word's first count, or what the walks left undecided.
           perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
           pins := 'bitmap';
+          if probe_tags then
+            perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+            pins := 'bitmap, probe';
+          end if;
           stmt := count_stmt;
           execute stmt into indexed
             using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates,
               note_tickets[1:least(search_notes, count_cap)], tag_ids, fields;
-          perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+          perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true),
+            set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
           pins := '';
         end if;
         if pass = 1 and (indexed is null or (indexed ->> 'capped')::boolean) then
