@@ -211,9 +211,8 @@ declare
   tag_window integer;
   -- Rare words with common tags: each match's tags probed (below).
   probe_tags boolean;
-  -- The rare tag the page starts from (its place in tag_ids), and its tickets.
+  -- The rare tag the page starts from (its place in tag_ids).
   rare_at integer;
-  rare_ids uuid[];
   page_ids uuid[];
   has_more boolean;
   result jsonb;
@@ -458,37 +457,32 @@ begin
       using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1,
         requester, candidates, note_tickets, tag_ids, fields;
   else
-    -- A rare tag (at most rare_tag tickets) is the page's start: its tickets, fetched by id and sorted
-    -- (bitmap scans). Walking the view in order and probing each ticket's tags is right for a common tag,
-    -- but for "vip" (one ticket in 500) read 23 000 open tickets at 1 M (docs/decisions/078-inbox-dressing-cost.md).
+    -- A rare tag (at most rare_tag tickets: private.inbox_rare_tag) is the page's start: its tickets in the
+    -- page's order (private.inbox_tag_page_sql). Walking the view in order and probing each ticket's tags is
+    -- right for a common tag, but for "vip" (one ticket in 500) read 23 000 open tickets at 1 M
+    -- (docs/decisions/078-inbox-dressing-cost.md). Not a tag the statistics already know is common
+    -- (private.inbox_tag_common): counting its first rare_tag + 1 tickets cost more than its page
+    -- (docs/decisions/087-inbox-call-overhead.md).
     if tag_ids is not null then
-      -- Each tag's tickets up to the limit, planned with the tag (its share of ticket_tags): the generic
-      -- plan would read the whole table for any tag. Not a tag the statistics already know is common
-      -- (private.inbox_tag_common): reading its first rare_tag + 1 tickets cost more than its page
-      -- (docs/decisions/087-inbox-call-overhead.md).
-      for i in 1 .. cardinality(tag_ids) loop
-        continue when private.inbox_tag_common(tag_ids[i], rare_tag);
-        execute 'select array(select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $1 limit $2)'
-          into rare_ids using tag_ids[i], rare_tag + 1;
-        if rare_at is null or cardinality(rare_ids) < cardinality(candidates) then
-          candidates := rare_ids;
-          rare_at := i;
-        end if;
-        exit when cardinality(candidates) = 0;
-      end loop;
-      if rare_at is not null and cardinality(candidates) <= rare_tag then
-        perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-        -- Every ticket of $11 carries that tag: its own condition (private.inbox_where's) isn't tested again.
-        base := 't.id = any ($11) and ' || replace(base, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt'
-          || ' where tt.tag_id = $13[%s])', rare_at), '');
-      end if;
+      rare_at := private.inbox_rare_tag(tag_ids, rare_tag);
     end if;
-    execute format(
-      'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
-      into page_ids
+    if rare_at is not null then
+      -- Pinned to the walk along the tag, a ticket by primary key each, in order: no sort.
+      perform set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true),
+        set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+      stmt := private.inbox_tag_page_sql(private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee,
+        cardinality(tag_ids), fields), rare_at, dir, cursor_sql);
+    else
+      stmt := format('select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+        dir, base);
+    end if;
+    execute stmt into page_ids
       using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1,
         requester, candidates, note_tickets, tag_ids, fields;
-    perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+    if rare_at is not null then
+      perform set_config('enable_sort', 'on', true), set_config('enable_bitmapscan', 'on', true),
+        set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
+    end if;
   end if;
   page_ids := coalesce(page_ids, '{}');
   -- One row past the page says whether there is another page in that direction.
