@@ -495,19 +495,6 @@ end $$;
 revoke all on function private.inbox_newest_matches(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
   tsquery, uuid, uuid[], uuid[], jsonb, integer) from public;
 
--- How many tickets carry a tag, as the statistics say (pg_stats' most common values of ticket_tags.tag_id, their
--- share of its rows); null for a tag they don't list, or none yet.
-create function private.inbox_tag_tickets(p_tag_id uuid) returns float8
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  return (
-    select s.most_common_freqs[array_position(s.most_common_vals::text::uuid[], p_tag_id)] * c.reltuples
-      from pg_catalog.pg_stats s, pg_catalog.pg_class c
-     where s.schemaname = 'public' and s.tablename = 'ticket_tags' and s.attname = 'tag_id'
-       and c.oid = 'public.ticket_tags'::regclass);
-end $$;
-revoke all on function private.inbox_tag_tickets(uuid) from public;
-
 -- Whether the statistics say a tag is on more than p_tickets tickets (pg_stats' most common values of
 -- ticket_tags.tag_id, their share of its rows). Only the page's plan rests on it: for such a tag the inbox
 -- walks the view in order and probes each ticket's tags, the plan for a common tag, without first reading its
@@ -515,36 +502,14 @@ revoke all on function private.inbox_tag_tickets(uuid) from public;
 create function private.inbox_tag_common(p_tag_id uuid, p_tickets integer) returns boolean
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return coalesce(private.inbox_tag_tickets(p_tag_id) > p_tickets, false);
+  return coalesce((
+    select s.most_common_freqs[array_position(s.most_common_vals::text::uuid[], p_tag_id)] * c.reltuples > p_tickets
+      from pg_catalog.pg_stats s, pg_catalog.pg_class c
+     where s.schemaname = 'public' and s.tablename = 'ticket_tags' and s.attname = 'tag_id'
+       and c.oid = 'public.ticket_tags'::regclass), false);
 end $$;
 revoke all on function private.inbox_tag_common(uuid, integer) from public;
 
--- Step 1 of a search with common tags (docs/decisions/094-tag-and-words.md): how many of the view's newest tickets,
--- whatever their tags, hold p_window tickets carrying every tag, as the statistics say (the workspace's tickets
--- from the tallies; the tags taken as independent). The window is then walked testing the words first and probing
--- the tags of the tickets that match, not probing every ticket's tags: it reaches as far back, as estimated, as a
--- window of p_window tagged tickets. Null when the statistics don't list a tag on more than p_rare tickets, or the
--- tags are together on fewer than one ticket in 20 (a window past 20 × p_window, which a search that misses would
--- walk whole: starting from the tags' tickets costs less there). Then the window is of tagged tickets, as before.
-create function private.inbox_tag_window(p_workspace_id uuid, p_tag_ids uuid[], p_window integer, p_rare integer)
-returns integer
-language plpgsql stable set search_path = '' as $$
-declare
-  tickets float8 := private.tally_total(p_workspace_id, null, 'all', null, null, null, false);
-  share float8 := 1;
-  tagged float8;
-  tag uuid;
-begin
-  foreach tag in array p_tag_ids loop
-    tagged := private.inbox_tag_tickets(tag);
-    if tagged is null or tagged <= p_rare or tickets < 1 then
-      return null;
-    end if;
-    share := share * least(tagged / tickets, 1);
-  end loop;
-  return case when p_window / share <= 20 * p_window then ceil(p_window / share)::integer end;
-end $$;
-revoke all on function private.inbox_tag_window(uuid, uuid[], integer, integer) from public;
 
 -- The rare tag a page without a search starts from: the place in p_tag_ids of the tag on the fewest tickets,
 -- if that is at most p_rare (null if none is, or every tag is one the statistics call common:
@@ -577,16 +542,23 @@ end $$;
 -- cursor_sql. Fetching all of the tag's tickets to sort them cost ~8 ms a page for "vip" at 1 M (2 000
 -- tickets); this fetches about a page's worth over the view's share of them
 -- (docs/decisions/093-rare-tag-page-in-order.md). plpgsql: planned once a connection.
-create function private.inbox_tag_page_sql(p_where text, p_rare_at integer, p_dir text, p_cursor text) returns text
+-- With p_window, only the tag's first p_window tickets from the cursor on are read: step 1 of a search with tags
+-- (the words in p_where), which the GIN indexes take over from when they don't fill the page
+-- (docs/decisions/094-tag-and-words.md).
+create function private.inbox_tag_page_sql(p_where text, p_rare_at integer, p_dir text, p_cursor text, p_window integer default null)
+returns text
 language plpgsql immutable set search_path = '' as $$
 begin
-  return format('select array(select t.id from public.ticket_tags r join public.tickets t on t.id = r.ticket_id'
+  return format('select array(select t.id from %5$s r join public.tickets t on t.id = r.ticket_id'
     || ' where r.tag_id = $13[%1$s] and %2$s%3$s order by r.last_message_at %4$s, r.ticket_id %4$s limit $9)',
     p_rare_at,
     replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', p_rare_at), ''),
-    format(p_cursor, 'r.last_message_at', 'r.ticket_id'), p_dir);
+    format(p_cursor, 'r.last_message_at', 'r.ticket_id'), p_dir,
+    case when p_window is null then 'public.ticket_tags'
+         else format('(select r.* from public.ticket_tags r where r.tag_id = $13[%1$s]%2$s order by r.last_message_at %3$s,'
+           || ' r.ticket_id %3$s limit %4$s)', p_rare_at, format(p_cursor, 'r.last_message_at', 'r.ticket_id'), p_dir, p_window) end);
 end $$;
-revoke all on function private.inbox_rare_tag(uuid[], integer), private.inbox_tag_page_sql(text, integer, text, text) from public;
+revoke all on function private.inbox_rare_tag(uuid[], integer), private.inbox_tag_page_sql(text, integer, text, text, integer) from public;
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
@@ -672,8 +644,6 @@ declare
   -- A tag on at most this many tickets is rare: the page starts from its tickets (5 000 for 25 rows; a
   -- page of one reaches both ways at small scale, tests/integration/db-tags.test.ts).
   rare_tag integer := least(200 * p_limit, 20000);
-  -- Step 1's window in the view's newest tickets, whatever their tags, for common tags (private.inbox_tag_window).
-  tag_window integer;
   -- Rare words with common tags: each match's tags probed (below).
   probe_tags boolean;
   -- The rare tag the page starts from (its place in tag_ids).
@@ -773,16 +743,15 @@ begin
       probe_tags := rare_words and tag_ids is not null
         and (select bool_and(private.inbox_tag_common(x, rare_tag)) from unnest(tag_ids) x);
       if not rare_words then
-        -- Common tags (no field filters): the window is of the view's newest tickets whatever their tags, and the
-        -- tags (base again, outside it) are probed only for the tickets the words match (private.inbox_tag_window).
-        tag_window := case when tag_ids is not null and fields is null
-                           then private.inbox_tag_window(ws.id, tag_ids, search_window, rare_tag) end;
-        if tag_window is not null then
-          stmt := format(
-            'select array(select t.id from (select t.* from public.tickets t where %2$s'
-            || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s and %5$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
-            dir, private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee, null, null)
-              || format(cursor_sql, 't.last_message_at', 't.id'), tag_window, match, base);
+        if tag_ids is not null then
+          -- With tags: a tag's newest tickets in the page's order (ticket_tags_activity_idx), each fetched and tested
+          -- with the words and the rest, 10 windows of them at most, not the view's newest tickets each probed for the
+          -- tags: "tag:billing refund" reads 147 of billing's, where it walked 1 456 tickets probing each one's tags.
+          -- The rare tag if there is one (private.inbox_rare_tag), else the first.
+          stmt := private.inbox_tag_page_sql(private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee,
+            cardinality(tag_ids), fields) || ' and ' || match,
+            case when cardinality(tag_ids) = 1 then 1 else coalesce(private.inbox_rare_tag(tag_ids, rare_tag), 1) end,
+            dir, cursor_sql, 10 * search_window);
         else
           stmt := format(
             'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
