@@ -1,7 +1,7 @@
 // notify's emails written out in one pass (supabase/functions/_shared/email-mime.ts): the same bytes as
 // nodemailer's own stream of the same composed message. notify runs nodemailer 6 in Deno; this is the
 // app's nodemailer (10), whose headers, boundaries, quoted-printable and base64 of text bodies and of
-// base64 files are written the same way (docs/decisions/096-email-mime-in-one-pass.md).
+// base64 files are written the same way (docs/decisions/096-assignment-email-cpu.md).
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import nodemailer, { type SendMailOptions } from 'nodemailer';

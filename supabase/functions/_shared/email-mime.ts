@@ -1,5 +1,5 @@
 // An email's bytes from nodemailer's own MIME tree, built in one synchronous pass instead of its
-// streams (docs/decisions/096-email-mime-in-one-pass.md). nodemailer composes the message as always
+// streams (docs/decisions/096-assignment-email-cpu.md). nodemailer composes the message as always
 // (MailMessage, MailComposer: every header, address, encoding choice and boundary is its own); only
 // the writing out is done here: the same headers (MimeNode.buildHeaders), the same transfer encodings
 // (getTransferEncoding), the same quoted-printable and base64 lines, the same boundaries and the same

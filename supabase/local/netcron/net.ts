@@ -45,7 +45,7 @@ interface Answer {
  * One request and its answer over node:http, redirects followed as fetch's `redirect: 'follow'` does
  * (CURLOPT_FOLLOWLOCATION for pg_net): 303, and 301/302 after a POST, go on as a GET without the body;
  * a redirect to another origin drops Authorization. node:http rather than fetch: fetch cost about three
- * times its CPU a request, and every notification's email is one (docs/decisions/096-email-mime-in-one-pass.md).
+ * times its CPU a request, and every notification's email is one (docs/decisions/096-assignment-email-cpu.md).
  */
 async function exchange(r: QueuedRequest, signal: AbortSignal): Promise<Answer> {
   let url = new URL(r.url);
