@@ -5,6 +5,10 @@
 //     workspace with none of them (today's create_ticket), in alternating rounds; the ratio of the two.
 //     Target: p95 with ≤ 1.5× without. Half the subjects ask for a refund and every body says "urgent", so
 //     rules act, not only look (BENCH_RULES_MATCH=0: nothing matches, the rules only look).
+//     A round of the rules' workspace ends when the mail catcher has every assignee's email its tickets
+//     sent (their work is the round's), and prints how long each took after its ticket. CPU per ticket by
+//     process: Postgres, PostgREST, notify's Deno, and this process (the stack's gateway, Auth, pg_net's
+//     worker, functions router and mail catcher, and the bench's clients).
 //     BENCH_PROFILE=1 adds a round per workspace with track_functions on: the database functions' time
 //     per ticket created (self time: the function's own statements), to see where the difference goes.
 //  2. The scheduler's sweeps over BENCH_SWEEP_TICKETS tickets (seed:bulk's, 100 000 by default): the
