@@ -132,7 +132,8 @@ try {
     );
     // Tags (52_triage.sql): "billing" on one ticket in ten, "vip" on one in 500; and a promise running
     // (90_promises.sql) on one in twenty open tickets, due from 20 hours ago to 3 days ahead. Bench data
-    // without its history: the row triggers (history lines, updated_at) are skipped.
+    // without its history: the row triggers (history lines, updated_at) are skipped, so the rows take their
+    // ticket's last_message_at here (ticket_tags_workspace would).
     await c.query('begin');
     await c.query('set local session_replication_role = replica');
     await c.query(
@@ -141,8 +142,8 @@ try {
       [f.workspace_id],
     );
     await c.query(
-      `insert into ticket_tags (ticket_id, tag_id, workspace_id)
-       select t.id, g.id, t.workspace_id from tickets t join tags g on g.workspace_id = t.workspace_id
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id, last_message_at)
+       select t.id, g.id, t.workspace_id, t.last_message_at from tickets t join tags g on g.workspace_id = t.workspace_id
         where t.workspace_id = $1 and ((g.name = 'billing' and t.number % 10 = 3) or (g.name = 'vip' and t.number % 500 = 7))
        on conflict do nothing`,
       [f.workspace_id],

@@ -51,8 +51,8 @@ try {
       [ws],
     );
     await c.query(
-      `insert into ticket_tags (ticket_id, tag_id, workspace_id)
-       select t.id, g.id, t.workspace_id from tickets t join tags g on g.workspace_id = t.workspace_id and g.name = 'billing'
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id, last_message_at)
+       select t.id, g.id, t.workspace_id, t.last_message_at from tickets t join tags g on g.workspace_id = t.workspace_id and g.name = 'billing'
         where t.workspace_id = $1 and t.number % 10 = 3 on conflict do nothing`,
       [ws],
     );

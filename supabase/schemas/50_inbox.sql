@@ -498,6 +498,48 @@ begin
 end $$;
 revoke all on function private.inbox_tag_common(uuid, integer) from public;
 
+-- The rare tag a page without a search starts from: the place in p_tag_ids of the tag on the fewest tickets,
+-- if that is at most p_rare (null if none is, or every tag is one the statistics call common:
+-- private.inbox_tag_common). Each tag's tickets are counted up to p_rare + 1 from ticket_tags_tag_idx (index
+-- only), planned with the tag: a generic plan would read the whole table for any tag.
+create function private.inbox_rare_tag(p_tag_ids uuid[], p_rare integer) returns integer
+language plpgsql stable set search_path = '' as $$
+declare
+  n integer;
+  fewest integer;
+  rare_at integer;
+begin
+  for i in 1 .. coalesce(cardinality(p_tag_ids), 0) loop
+    continue when private.inbox_tag_common(p_tag_ids[i], p_rare);
+    execute 'select count(*) from (select from public.ticket_tags tt where tt.tag_id = $1 limit $2) x'
+      into n using p_tag_ids[i], p_rare + 1;
+    if rare_at is null or n < fewest then
+      fewest := n;
+      rare_at := i;
+    end if;
+    exit when n = 0;
+  end loop;
+  return case when fewest <= p_rare then rare_at end;
+end $$;
+
+-- A rare tag's page (private.inbox_rare_tag, the tag $13[p_rare_at]): its tickets in the inbox's order
+-- from ticket_tags_activity_idx (each row's copy of its ticket's last_message_at, 52_triage.sql), each
+-- ticket fetched by primary key and tested with the view and filters until the page is full. p_where is
+-- private.inbox_where's, without the tag's own semi-join (every row carries it); p_cursor public.inbox's
+-- cursor_sql. Fetching all of the tag's tickets to sort them cost ~8 ms a page for "vip" at 1 M (2 000
+-- tickets); this fetches about a page's worth over the view's share of them
+-- (docs/decisions/093-rare-tag-page-in-order.md). plpgsql: planned once a connection.
+create function private.inbox_tag_page_sql(p_where text, p_rare_at integer, p_dir text, p_cursor text) returns text
+language plpgsql immutable set search_path = '' as $$
+begin
+  return format('select array(select t.id from public.ticket_tags r join public.tickets t on t.id = r.ticket_id'
+    || ' where r.tag_id = $13[%1$s] and %2$s%3$s order by r.last_message_at %4$s, r.ticket_id %4$s limit $9)',
+    p_rare_at,
+    replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', p_rare_at), ''),
+    format(p_cursor, 'r.last_message_at', 'r.ticket_id'), p_dir);
+end $$;
+revoke all on function private.inbox_rare_tag(uuid[], integer), private.inbox_tag_page_sql(text, integer, text, text) from public;
+
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
 -- satisfaction ratings, and the cursors for the pages around it.
@@ -582,9 +624,8 @@ declare
   -- A tag on at most this many tickets is rare: the page starts from its tickets (5 000 for 25 rows; a
   -- page of one reaches both ways at small scale, tests/integration/db-tags.test.ts).
   rare_tag integer := least(200 * p_limit, 20000);
-  -- The rare tag the page starts from (its place in tag_ids), and its tickets.
+  -- The rare tag the page starts from (its place in tag_ids).
   rare_at integer;
-  rare_ids uuid[];
   page_ids uuid[];
   has_more boolean;
   result jsonb;
@@ -801,37 +842,32 @@ begin
       using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1,
         requester, candidates, note_tickets, tag_ids, fields;
   else
-    -- A rare tag (at most rare_tag tickets) is the page's start: its tickets, fetched by id and sorted
-    -- (bitmap scans). Walking the view in order and probing each ticket's tags is right for a common tag,
-    -- but for "vip" (one ticket in 500) read 23 000 open tickets at 1 M (docs/decisions/078-inbox-dressing-cost.md).
+    -- A rare tag (at most rare_tag tickets: private.inbox_rare_tag) is the page's start: its tickets in the
+    -- page's order (private.inbox_tag_page_sql). Walking the view in order and probing each ticket's tags is
+    -- right for a common tag, but for "vip" (one ticket in 500) read 23 000 open tickets at 1 M
+    -- (docs/decisions/078-inbox-dressing-cost.md). Not a tag the statistics already know is common
+    -- (private.inbox_tag_common): counting its first rare_tag + 1 tickets cost more than its page
+    -- (docs/decisions/087-inbox-call-overhead.md).
     if tag_ids is not null then
-      -- Each tag's tickets up to the limit, planned with the tag (its share of ticket_tags): the generic
-      -- plan would read the whole table for any tag. Not a tag the statistics already know is common
-      -- (private.inbox_tag_common): reading its first rare_tag + 1 tickets cost more than its page
-      -- (docs/decisions/087-inbox-call-overhead.md).
-      for i in 1 .. cardinality(tag_ids) loop
-        continue when private.inbox_tag_common(tag_ids[i], rare_tag);
-        execute 'select array(select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $1 limit $2)'
-          into rare_ids using tag_ids[i], rare_tag + 1;
-        if rare_at is null or cardinality(rare_ids) < cardinality(candidates) then
-          candidates := rare_ids;
-          rare_at := i;
-        end if;
-        exit when cardinality(candidates) = 0;
-      end loop;
-      if rare_at is not null and cardinality(candidates) <= rare_tag then
-        perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-        -- Every ticket of $11 carries that tag: its own condition (private.inbox_where's) isn't tested again.
-        base := 't.id = any ($11) and ' || replace(base, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt'
-          || ' where tt.tag_id = $13[%s])', rare_at), '');
-      end if;
+      rare_at := private.inbox_rare_tag(tag_ids, rare_tag);
     end if;
-    execute format(
-      'select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)', dir, base)
-      into page_ids
+    if rare_at is not null then
+      -- Pinned to the walk along the tag, a ticket by primary key each, in order: no sort.
+      perform set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true),
+        set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+      stmt := private.inbox_tag_page_sql(private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee,
+        cardinality(tag_ids), fields), rare_at, dir, cursor_sql);
+    else
+      stmt := format('select array(select t.id from public.tickets t where %2$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+        dir, base);
+    end if;
+    execute stmt into page_ids
       using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1,
         requester, candidates, note_tickets, tag_ids, fields;
-    perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+    if rare_at is not null then
+      perform set_config('enable_sort', 'on', true), set_config('enable_bitmapscan', 'on', true),
+        set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
+    end if;
   end if;
   page_ids := coalesce(page_ids, '{}');
   -- One row past the page says whether there is another page in that direction.

@@ -28,10 +28,16 @@ create table public.ticket_tags (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   created_by uuid default auth.uid() references auth.users (id) on delete set null,
   created_at timestamptz not null default now(),
+  -- The ticket's last_message_at (set by ticket_tags_workspace, kept by tickets_tag_activity): the inbox
+  -- lists a rare tag's tickets in its order from ticket_tags_activity_idx, fetching a page's worth of them
+  -- rather than every one (docs/decisions/093-rare-tag-page-in-order.md).
+  last_message_at timestamptz not null,
   primary key (ticket_id, tag_id)
 );
 -- The inbox's tag filter and a tag's merge and count start from the tag.
 create index ticket_tags_tag_idx on public.ticket_tags (tag_id, ticket_id);
+-- A tag's tickets in the inbox's order (newest activity first; oldest first read backwards).
+create index ticket_tags_activity_idx on public.ticket_tags (tag_id, last_message_at desc, ticket_id desc);
 create index ticket_tags_workspace_idx on public.ticket_tags (workspace_id);
 
 -- May the caller create tags here: admins always, agents while the workspace lets them.
@@ -44,11 +50,16 @@ $$;
 revoke all on function private.may_create_tags(uuid) from public;
 grant execute on function private.may_create_tags(uuid) to authenticated, service_role;
 
--- A ticket's tag belongs to the ticket's workspace; the row takes the ticket's workspace.
+-- A ticket's tag belongs to the ticket's workspace; the row takes the ticket's workspace and its
+-- last_message_at. The ticket's row is locked as an update would lock it: a reply committing meanwhile
+-- (tickets_tag_activity) can't miss this row, nor this row its time; two taggers of one ticket queue
+-- here rather than both holding a share lock and deadlocking on the ticket's updated_at
+-- (ticket_tag_history).
 create function private.ticket_tag_workspace() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
-  select t.workspace_id into new.workspace_id from public.tickets t where t.id = new.ticket_id;
+  select t.workspace_id, t.last_message_at into new.workspace_id, new.last_message_at
+    from public.tickets t where t.id = new.ticket_id for no key update;
   if not exists (select 1 from public.tags g where g.id = new.tag_id and g.workspace_id = new.workspace_id) then
     raise exception using errcode = 'P0001', message = 'not_found', detail = 'tag of another workspace';
   end if;
@@ -56,6 +67,20 @@ begin
 end $$;
 create trigger ticket_tags_workspace before insert on public.ticket_tags
   for each row execute function private.ticket_tag_workspace();
+
+-- A ticket's new activity time reaches its tags' rows (their copy, above), in the same transaction. Not
+-- an update of no rows for an untagged ticket: it would still run ticket_tags' statement triggers.
+create function private.ticket_tags_activity() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if exists (select 1 from public.ticket_tags tt where tt.ticket_id = new.id) then
+    update public.ticket_tags tt set last_message_at = new.last_message_at where tt.ticket_id = new.id;
+  end if;
+  return null;
+end $$;
+create trigger tickets_tag_activity after update of last_message_at on public.tickets
+  for each row when (old.last_message_at is distinct from new.last_message_at)
+  execute function private.ticket_tags_activity();
 
 -- The history says who added or removed which tag (the name it had then), and the ticket's updated_at
 -- moves, so the pages that show it (live inbox, ticket page) reload. A tag deleted or merged by an admin,
@@ -85,7 +110,7 @@ create trigger ticket_tags_history after insert on public.ticket_tags
 create trigger ticket_tags_history_removed after delete on public.ticket_tags
   referencing old table as changed_tags for each statement execute function private.ticket_tag_history();
 
-revoke all on function private.ticket_tag_workspace(), private.ticket_tag_history() from public;
+revoke all on function private.ticket_tag_workspace(), private.ticket_tags_activity(), private.ticket_tag_history() from public;
 
 -- ---------------------------------------------------------------------------------------------
 -- The id of the tag named p_name in a workspace the caller is a member of, creating it if the caller may

@@ -4,9 +4,11 @@
 // records each change; the inbox filters by tags (all of them) and shows them on its rows.
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../scripts/lib/wait.ts';
 import { dbFixture } from '../support/fixture.ts';
-import { ACME, GLOBEX, PEOPLE, openTicket } from '../support/db.ts';
+import { ACME, GLOBEX, PEOPLE, backendPid, openTicket, waitingFor } from '../support/db.ts';
 
 type Role = 'acmeAdmin' | 'acmeAgent' | 'acmeCustomer' | 'globexAdmin' | 'anon';
 const ROLES: Role[] = ['acmeAdmin', 'acmeAgent', 'acmeCustomer', 'globexAdmin', 'anon'];
@@ -28,20 +30,24 @@ describe('tags', () => {
 
   const tagName = async (id: string) =>
     (await db.sql('select name from tags where id = $1', [id])).rows[0].name as string;
+  /** One page of one ticket of the inbox's All for these tag names, with a cursor or sort if given. */
+  const tagPage = async (tags: string[], args: Record<string, string> = {}) => {
+    const { data, error } = await clients.acmeAgent.rpc('inbox', {
+      p_slug: 'acme',
+      p_view: 'all',
+      p_tags: tags,
+      p_limit: 1,
+      ...args,
+    });
+    expect(error).toBeNull();
+    return data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
+  };
   /** The tickets the inbox lists in All for these tag names, one a page, over at most three pages. */
   const firstThreePages = async (tags: string[]) => {
     const listed: string[] = [];
     let after: { at: string; id: string } | null = null;
     for (let page = 0; page < 3; page++) {
-      const { data, error } = await clients.acmeAgent.rpc('inbox', {
-        p_slug: 'acme',
-        p_view: 'all',
-        p_tags: tags,
-        p_limit: 1,
-        ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}),
-      });
-      expect(error).toBeNull();
-      const inbox = data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
+      const inbox = await tagPage(tags, after ? { p_after_at: after.at, p_after_id: after.id } : {});
       listed.push(...inbox.tickets.map((t) => t.id));
       after = inbox.older;
       if (!after) break;
@@ -311,6 +317,131 @@ describe('tags', () => {
     expect((await db.sql('select private.inbox_tag_common($1, 200) as c', [common])).rows[0].c).toBe(true);
     expect(await pages([common])).toEqual(ids.slice(1, 3));
     expect(await pages([common, rare])).toEqual([ids[1]]);
+  });
+
+  it("lists a rare tag's tickets in the order of their latest activity as it moves, both ways and oldest first", async () => {
+    // A rare tag's page walks its rows in their copy of each ticket's last_message_at (ticket_tags_activity_idx,
+    // 52_triage.sql): a reply must move its ticket there too, and a tag added must take its ticket's time.
+    const tag = await newTag('moving');
+    const { rows } = await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject, last_message_at)
+       select $1, $2, 'Moving ' || g, now() - g * interval '1 hour' - interval '3 days' from generate_series(1, 4) g returning id`,
+      [ACME, PEOPLE.acmeCustomer.id],
+    );
+    const ids = rows.map((r) => r.id as string);
+    const label = await tagName(tag);
+    for (const id of ids.slice(0, 3))
+      expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: id, p_name: label })).error).toBeNull();
+    const reply = (id: string) =>
+      db.sql(`insert into messages (ticket_id, author_id, kind, body) values ($1, $2, 'reply', 'On it.')`, [
+        id,
+        PEOPLE.acmeAgent.id,
+      ]);
+    /** Every page of one, oldest or newest first, then back again with the "newer" cursors. */
+    const pagesBothWays = async (sort: 'newest' | 'oldest') => {
+      const there: string[] = [];
+      const back: string[] = [];
+      let cursor: Record<string, string> = {};
+      for (let more = true; more; ) {
+        const page = await tagPage([label], { p_sort: sort, ...cursor });
+        there.push(...page.tickets.map((t) => t.id));
+        more = page.older !== null;
+        if (page.older) cursor = { p_after_at: page.older.at, p_after_id: page.older.id };
+      }
+      let at = there.at(-1);
+      while (at) {
+        // The row's time as the cursors carry it (to the microsecond).
+        const last = (await db.sql(`select to_jsonb(last_message_at) #>> '{}' as at from tickets where id = $1`, [at]))
+          .rows[0].at as string;
+        at = (await tagPage([label], { p_sort: sort, p_before_at: last, p_before_id: at })).tickets[0]?.id;
+        if (at) back.push(at);
+      }
+      return { there, back };
+    };
+    const expected = async (sort: 'newest' | 'oldest') =>
+      (
+        await db.sql(
+          `select t.id from tickets t join ticket_tags tt on tt.ticket_id = t.id and tt.tag_id = $1
+            order by t.last_message_at ${sort === 'oldest' ? 'asc' : 'desc'}, t.id ${sort === 'oldest' ? 'asc' : 'desc'}`,
+          [tag],
+        )
+      ).rows.map((r) => r.id as string);
+    const check = async (newestFirst: string[]) => {
+      expect(await expected('newest')).toEqual(newestFirst);
+      for (const sort of ['newest', 'oldest'] as const) {
+        const { there, back } = await pagesBothWays(sort);
+        const want = sort === 'newest' ? newestFirst : [...newestFirst].reverse();
+        expect(there, sort).toEqual(want);
+        expect(back, sort).toEqual(want.slice(0, -1).reverse());
+      }
+    };
+    await check(ids.slice(0, 3));
+    // A reply to the oldest tagged ticket makes it the newest; one to an untagged ticket, tagged after, too.
+    await reply(ids[2]!);
+    await check([ids[2]!, ids[0]!, ids[1]!]);
+    await reply(ids[3]!);
+    expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: ids[3], p_name: label })).error).toBeNull();
+    await check([ids[3]!, ids[2]!, ids[0]!, ids[1]!]);
+    // Every tag row of the workspace carries its ticket's time.
+    expect(
+      (
+        await db.sql(
+          `select count(*)::int as n from ticket_tags tt join tickets t on t.id = tt.ticket_id
+            where tt.workspace_id = $1 and tt.last_message_at <> t.last_message_at`,
+          [ACME],
+        )
+      ).rows[0].n,
+    ).toBe(0);
+  });
+
+  it("a tag and a reply written to one ticket at once: whichever commits first, the tag's row has the reply's time", async () => {
+    // Two sessions: the second waits for the first's lock on the ticket's row. A tag waiting for a reply then
+    // reads the reply's time (ticket_tag_workspace locks the row); a reply waiting for a tag then copies its
+    // time to the tag's new row too (tickets_tag_activity, after the wait).
+    for (const first of ['reply', 'tag'] as const) {
+      const ticket = await openTicket(db);
+      const sessions = {
+        reply: new pg.Client({ connectionString: db.stack.dbUrl }),
+        tag: new pg.Client({ connectionString: db.stack.dbUrl }),
+      };
+      for (const c of Object.values(sessions)) {
+        c.on('error', () => undefined);
+        await c.connect();
+        await c.query('begin');
+      }
+      await sessions.tag.query(
+        `select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)`,
+        [JSON.stringify({ sub: PEOPLE.acmeAgent2.id, role: 'authenticated' })],
+      );
+      const write = {
+        reply: () =>
+          sessions.reply.query(
+            `insert into messages (ticket_id, author_id, kind, body, created_at) values ($1, $2, 'reply', 'Here you go.', now() + interval '1 minute')`,
+            [ticket.id, PEOPLE.acmeAgent.id],
+          ),
+        tag: () => sessions.tag.query('select public.add_ticket_tag($1, $2)', [ticket.id, name('meanwhile')]),
+      };
+      const second = first === 'reply' ? 'tag' : 'reply';
+      try {
+        await write[first]();
+        const [pidFirst, pidSecond] = [await backendPid(sessions[first]), await backendPid(sessions[second])];
+        const waiting = write[second]();
+        await waitFor(`the ${second} queued behind the ${first}`, async () =>
+          (await waitingFor(db, pidFirst)).some((s) => s.pid === pidSecond),
+        );
+        await sessions[first].query('commit');
+        await waiting;
+        await sessions[second].query('commit');
+      } finally {
+        await Promise.all(Object.values(sessions).map((c) => c.end()));
+      }
+      const { rows } = await db.sql(
+        `select tt.last_message_at = t.last_message_at as same, t.last_message_at > now() as replied
+           from ticket_tags tt join tickets t on t.id = tt.ticket_id where tt.ticket_id = $1`,
+        [ticket.id],
+      );
+      expect(rows, `${first} first`).toEqual([{ same: true, replied: true }]);
+    }
   });
 
   it("counts a search's matches among a tag's tickets as plain SQL does: exactly under 100, 101 and capped past it", async () => {

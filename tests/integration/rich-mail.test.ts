@@ -214,9 +214,23 @@ describe('a forward', () => {
       (await (await db.as(who)).from('messages').select('body').eq('ticket_id', t.id)).data!.map((m) => m.body);
     expect(await seen('acmeAgent')).toContain('Yes, a new hinge ships Monday.');
     expect(await seen('acmeCustomer')).not.toContain('Yes, a new hinge ships Monday.');
-    // No email went to the customer for it.
-    const customerMails = await messagesTo(db.stack.mailUrl, PEOPLE.acmeCustomer.email, { notifications: true });
-    expect(customerMails.filter((m) => m.Subject.includes('Broken hinge')).length).toBe(1);
+    // No email went to the customer for it. Mails go out after the commit, in the background: a later public
+    // reply is the marker, queued after anything the supplier's answer could have sent, so once its mail has come
+    // the customer's mails about the ticket are the two replies' and neither quotes the supplier.
+    await agent.rpc('post_message', { p_ticket_id: t.id, p_body: 'The new hinge is on its way.' });
+    const customerMails = await waitFor('both replies mailed to the customer', async () => {
+      const about = (await messagesTo(db.stack.mailUrl, PEOPLE.acmeCustomer.email, { notifications: true })).filter(
+        (m) => m.Subject.includes('Broken hinge'),
+      );
+      return about.length >= 2 && about;
+    });
+    expect(customerMails.length).toBe(2);
+    const texts = await Promise.all(
+      customerMails.map(async (m) => (await (await fetch(`${db.stack.mailUrl}/api/v1/message/${m.ID}`)).json()).Text),
+    );
+    expect(texts.some((text) => text.includes('The new hinge is on its way.'))).toBe(true);
+    expect(texts.some((text) => text.includes('We asked the maker.'))).toBe(true);
+    for (const text of texts) expect(text).not.toContain('ships Monday');
   });
 
   it('one public message goes alone, and no note can be forwarded', async () => {

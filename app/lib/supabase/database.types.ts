@@ -1967,6 +1967,7 @@ export type Database = {
         Row: {
           created_at: string
           created_by: string | null
+          last_message_at: string
           tag_id: string
           ticket_id: string
           workspace_id: string
@@ -1974,6 +1975,7 @@ export type Database = {
         Insert: {
           created_at?: string
           created_by?: string | null
+          last_message_at: string
           tag_id: string
           ticket_id: string
           workspace_id: string
@@ -1981,6 +1983,7 @@ export type Database = {
         Update: {
           created_at?: string
           created_by?: string | null
+          last_message_at?: string
           tag_id?: string
           ticket_id?: string
           workspace_id?: string
