@@ -94,11 +94,11 @@ function once(
       res.on('error', reject);
       res.on('end', () => {
         signal.removeEventListener('abort', onAbort);
-        const names: Record<string, string> = {};
+        const names: Record<string, string> = Object.create(null);
         for (let i = 0; i < res.rawHeaders.length; i += 2) {
           const name = res.rawHeaders[i]!.toLowerCase();
           const value = res.rawHeaders[i + 1]!;
-          names[name] = name in names && name !== 'set-cookie' ? `${names[name]}, ${value}` : value;
+          names[name] = Object.hasOwn(names, name) && name !== 'set-cookie' ? `${names[name]}, ${value}` : value;
         }
         // As Response.text(): UTF-8, a byte-order mark dropped, bad bytes replaced.
         resolve({
