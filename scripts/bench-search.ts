@@ -32,6 +32,7 @@ const SEARCHES: [string, string, string, string[] | null][] = [
   ['"parcel" in Open', 'open', 'parcel', null],
   ['phrase "duplicate charge"', 'all', '"duplicate charge"', null],
   ['"tag:billing refund"', 'all', 'refund', ['billing']],
+  ['"tag:billing espresso"', 'all', 'espresso', ['billing']],
   ['note word "warehouse", open', 'open', 'warehouse', null],
   // In notes only (seed:bulk's notes; "warehouse" is in agents' replies too).
   ['notes-only word "goodwill", open', 'open', 'goodwill', null],

@@ -423,8 +423,11 @@ declare
 begin
   perform set_config('lock_timeout', '2s', true);
   -- The plan settings the statement ran with (rolled back with it).
-  if p_pins = 'bitmap' then
+  if p_pins in ('bitmap', 'bitmap, probe') then
     perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+    if p_pins = 'bitmap, probe' then
+      perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+    end if;
   elsif p_pins = 'ordered' then
     perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
   end if;
@@ -468,19 +471,28 @@ begin
   perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
     set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
   if p13 is not null then
-    -- Each tag's tickets counted up to the walk and one more (index only): the rarest is walked.
-    select x.id, x.n into rarest, tagged
-      from unnest(p13) x0(id),
-           lateral (select x0.id, count(*)::integer as n from (select 1 from public.ticket_tags tt where tt.tag_id = x0.id limit walk + 1) y) x
-     order by x.n limit 1;
+    if cardinality(p13) = 1 and not private.inbox_query_rare(p6) then
+      -- One tag and common words: it is walked, its tickets not counted first (read twice, a common tag's first
+      -- 10 × p_window): only a walk that finds too few to decide needs to know whether it read them all (below).
+      rarest := p13[1];
+    else
+      -- Each tag's tickets counted up to the walk and one more (index only): the rarest is walked.
+      select x.id, x.n into rarest, tagged
+        from unnest(p13) x0(id),
+             lateral (select x0.id, count(*)::integer as n from (select 1 from public.ticket_tags tt where tt.tag_id = x0.id limit walk + 1) y) x
+       order by x.n limit 1;
+    end if;
     -- A rare word: its bitmap is small, cheaper than a walk that may find too few.
-    if tagged <= walk or not private.inbox_query_rare(p6) then
+    if tagged is null or tagged <= walk or not private.inbox_query_rare(p6) then
       -- The walked tag's own condition (private.inbox_where's) holds for every ticket walked: not probed again.
       execute format('select %s, count(*) from (select t.* from (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $15 limit %s) x'
         || ' join public.tickets t on t.id = x.ticket_id where %s and %s limit %s) t', p_select, walk,
         replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])',
                                 array_position(p13, rarest)), ''), p_match, p_cap + 1)
         into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14, rarest;
+      if n <= p_cap and tagged is null then
+        tagged := (select count(*) from (select 1 from public.ticket_tags tt where tt.tag_id = rarest limit walk + 1) y);
+      end if;
       if n <= p_cap and tagged > walk then
         found := null;
       end if;
@@ -522,6 +534,7 @@ begin
 end $$;
 revoke all on function private.inbox_tag_common(uuid, integer) from public;
 
+
 -- The rare tag a page without a search starts from: the place in p_tag_ids of the tag on the fewest tickets,
 -- if that is at most p_rare (null if none is, or every tag is one the statistics call common:
 -- private.inbox_tag_common). Each tag's tickets are counted up to p_rare + 1 from ticket_tags_tag_idx (index
@@ -553,16 +566,23 @@ end $$;
 -- cursor_sql. Fetching all of the tag's tickets to sort them cost ~8 ms a page for "vip" at 1 M (2 000
 -- tickets); this fetches about a page's worth over the view's share of them
 -- (docs/decisions/093-rare-tag-page-in-order.md). plpgsql: planned once a connection.
-create function private.inbox_tag_page_sql(p_where text, p_rare_at integer, p_dir text, p_cursor text) returns text
+-- With p_window, only the tag's first p_window tickets from the cursor on are read: step 1 of a search with tags
+-- (the words in p_where), which the GIN indexes take over from when they don't fill the page
+-- (docs/decisions/094-tag-and-words.md).
+create function private.inbox_tag_page_sql(p_where text, p_rare_at integer, p_dir text, p_cursor text, p_window integer default null)
+returns text
 language plpgsql immutable set search_path = '' as $$
 begin
-  return format('select array(select t.id from public.ticket_tags r join public.tickets t on t.id = r.ticket_id'
+  return format('select array(select t.id from %5$s r join public.tickets t on t.id = r.ticket_id'
     || ' where r.tag_id = $13[%1$s] and %2$s%3$s order by r.last_message_at %4$s, r.ticket_id %4$s limit $9)',
     p_rare_at,
     replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', p_rare_at), ''),
-    format(p_cursor, 'r.last_message_at', 'r.ticket_id'), p_dir);
+    format(p_cursor, 'r.last_message_at', 'r.ticket_id'), p_dir,
+    case when p_window is null then 'public.ticket_tags'
+         else format('(select r.* from public.ticket_tags r where r.tag_id = $13[%1$s]%2$s order by r.last_message_at %3$s,'
+           || ' r.ticket_id %3$s limit %4$s)', p_rare_at, format(p_cursor, 'r.last_message_at', 'r.ticket_id'), p_dir, p_window) end);
 end $$;
-revoke all on function private.inbox_rare_tag(uuid[], integer), private.inbox_tag_page_sql(text, integer, text, text) from public;
+revoke all on function private.inbox_rare_tag(uuid[], integer), private.inbox_tag_page_sql(text, integer, text, text, integer) from public;
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
@@ -648,6 +668,8 @@ declare
   -- A tag on at most this many tickets is rare: the page starts from its tickets (5 000 for 25 rows; a
   -- page of one reaches both ways at small scale, tests/integration/db-tags.test.ts).
   rare_tag integer := least(200 * p_limit, 20000);
+  -- Rare words with common tags: each match's tags probed (below).
+  probe_tags boolean;
   -- The rare tag the page starts from (its place in tag_ids).
   rare_at integer;
   page_ids uuid[];
@@ -749,11 +771,27 @@ begin
       -- could not fill the page, and reading it (a heap fetch a ticket) cost more than the GIN look-up that
       -- follows.
       rare_words := private.inbox_query_rare(q);
+      -- Rare words with common tags: step 2 and the count through the indexes probe each match's tags, not a hash of
+      -- every tagged ticket, which the planner chose from the GIN index's estimate (5 000 of 1 M for a prefix):
+      -- "billing"'s 100 000 for "espresso"'s 99 matches. (A rare tag's tickets are few: the planner may start there.)
+      probe_tags := rare_words and tag_ids is not null
+        and (select bool_and(private.inbox_tag_common(x, rare_tag)) from unnest(tag_ids) x);
       if not rare_words or notes_common then
-        stmt := format(
-          'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
-          || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
-          dir, base, search_window, match);
+        if tag_ids is not null then
+          -- With tags: a tag's newest tickets in the page's order (ticket_tags_activity_idx), each fetched and tested
+          -- with the words and the rest, 10 windows of them at most, not the view's newest tickets each probed for the
+          -- tags: "tag:billing refund" reads 147 of billing's, where it walked 1 456 tickets probing each one's tags.
+          -- The rare tag if there is one (private.inbox_rare_tag), else the first.
+          stmt := private.inbox_tag_page_sql(private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee,
+            cardinality(tag_ids), fields) || ' and ' || match,
+            case when cardinality(tag_ids) = 1 then 1 else coalesce(private.inbox_rare_tag(tag_ids, rare_tag), 1) end,
+            dir, cursor_sql, 10 * search_window);
+        else
+          stmt := format(
+            'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
+            || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+            dir, base, search_window, match);
+        end if;
         execute stmt into page_ids
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
       end if;
@@ -764,8 +802,14 @@ begin
         -- In the page's order: without notes to add they are the page (all of them in the view already).
         stmt := format('select array(select t.id from (select t.id, t.last_message_at from public.tickets t where %2$s'
           || ' and t.search @@ $6 limit %3$s) t order by t.last_message_at %1$s, t.id %1$s)', dir, base, search_cap + 1);
+        if probe_tags then
+          perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+          pins := 'bitmap, probe';
+        end if;
         execute stmt into candidates
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+        perform set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
+        pins := 'bitmap';
         if note_tickets is null and cardinality(candidates) <= search_cap then
           stmt := format(notes_stmt, search_notes + 1);
           execute stmt into note_tickets
@@ -846,11 +890,16 @@ begin
           -- Through the indexes: a rare word's first count, or what the walks left undecided.
           perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
           pins := 'bitmap';
+          if probe_tags then
+            perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+            pins := 'bitmap, probe';
+          end if;
           stmt := count_stmt;
           execute stmt into indexed
             using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates,
               note_tickets[1:least(search_notes, count_cap)], tag_ids, fields;
-          perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+          perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true),
+            set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
           pins := '';
         end if;
         if (pass = 1 and note_tickets is null and tag_ids is null and not rare_words)

@@ -42,12 +42,15 @@ describe('tags', () => {
     expect(error).toBeNull();
     return data as { tickets: { id: string }[]; older: { at: string; id: string } | null };
   };
-  /** The tickets the inbox lists in All for these tag names, one a page, over at most three pages. */
-  const firstThreePages = async (tags: string[]) => {
+  /** The tickets the inbox lists in All for these tag names (and words), one a page, over at most three pages. */
+  const firstThreePages = async (tags: string[], query?: string) => {
     const listed: string[] = [];
     let after: { at: string; id: string } | null = null;
     for (let page = 0; page < 3; page++) {
-      const inbox = await tagPage(tags, after ? { p_after_at: after.at, p_after_id: after.id } : {});
+      const inbox = await tagPage(tags, {
+        ...(query ? { p_query: query } : {}),
+        ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}),
+      });
       listed.push(...inbox.tickets.map((t) => t.id));
       after = inbox.older;
       if (!after) break;
@@ -535,6 +538,88 @@ describe('tags', () => {
       expect(await savedCount(tag)).toBe(want.all);
     }
     await db.sql('delete from saved_views where owner_id = $1', [PEOPLE.acmeAgent.id]);
+  });
+
+  it("searches words with a tag along the tag's newest tickets, as plain SQL orders them, whether they are there or further back", async () => {
+    // A page of one: step 1 reads at most the tag's newest 400 tickets (10 windows of 40, in the page's order), each
+    // tested with the words (private.inbox_tag_page_sql's window, 50_inbox.sql). "near" is on tagged and untagged
+    // tickets among the newest; "deep" on untagged ones there and on tagged ones only further back, past those
+    // 400 (the GIN indexes find them). Statistics of both tables, so the words and the tag are common.
+    const near = `n${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    const deep = `d${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    // And a rare word (not among the statistics' common words): the GIN index's few matches, each one's tags probed.
+    const few = `f${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    const tag = await newTag('wide');
+    const { rows } = await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject, last_message_at)
+       select $1::uuid, $2::uuid, case when g % 5 = 0 then $3 || ' ' || $4 when g % 4 = 1 then $3 else 'Plain' end || ' ' || g,
+              now() + interval '1 day' - g * interval '1 minute'
+         from generate_series(1, 600) g
+       union all
+       select $1::uuid, $2::uuid, $4 || ' far ' || g, now() - interval '30 days' - g * interval '1 minute' from generate_series(1, 60) g
+       returning id, subject`,
+      [ACME, PEOPLE.acmeCustomer.id, near, deep],
+    );
+    // The tag on every ticket but one in five of the newest 600 (those have both words), and on the 60 far back.
+    const tagged = rows.filter((r) => !/ \d*[05]$/.test(r.subject) || r.subject.includes(' far ')).map((r) => r.id);
+    await db.sql(
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id) select x, $2::uuid, $3::uuid from unnest($1::uuid[]) x`,
+      [tagged, tag, ACME],
+    );
+    await db.sql('analyze tickets, ticket_tags');
+    // Written after the statistics, which so don't know the word: 24 tickets among the newest, the tag on 12.
+    const fewRows = (
+      await db.sql(
+        `insert into tickets (workspace_id, requester_id, subject, last_message_at)
+         select $1::uuid, $2::uuid, $3 || ' ' || g, now() + interval '1 day' - (25 * g + 1) * interval '1 minute'
+           from generate_series(1, 24) g returning id, subject`,
+        [ACME, PEOPLE.acmeCustomer.id, few],
+      )
+    ).rows;
+    await db.sql(
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id) select x, $2::uuid, $3::uuid from unnest($1::uuid[]) x`,
+      [fewRows.filter((r) => Number(r.subject.split(' ')[1]) % 2 === 1).map((r) => r.id), tag, ACME],
+    );
+    expect((await db.sql('select private.inbox_tag_common($1, 200) as c', [tag])).rows[0].c).toBe(true);
+    for (const word of [near, deep, few])
+      expect((await db.sql('select private.inbox_query_rare(private.inbox_query($1)) as r', [word])).rows[0].r).toBe(
+        word === few,
+      );
+    const expected = async (word: string) =>
+      (
+        await db.sql(
+          `select t.id from tickets t join ticket_tags tt on tt.ticket_id = t.id and tt.tag_id = $1
+            where t.subject like $2 || ' %' or t.subject like '% ' || $2 || ' %'
+            order by t.last_message_at desc, t.id desc limit 3`,
+          [tag, word],
+        )
+      ).rows.map((r) => r.id);
+    const name = await tagName(tag);
+    for (const word of [near, deep, few]) {
+      const want = await expected(word);
+      expect(want).toHaveLength(3);
+      expect(await firstThreePages([name], word), word).toEqual(want);
+    }
+    // The far-back matches are the page's and all the counts (60, under the cap: exact).
+    expect((await expected(deep)).every((id) => rows.find((r) => r.id === id)!.subject.includes(' far '))).toBe(true);
+    // The rare word's: 12 (of its 24).
+    for (const [word, all] of [
+      [deep, 60],
+      [few, 12],
+    ] as const)
+      for (const limit of [1, 25]) {
+        const { data } = await clients.acmeAgent.rpc('inbox', {
+          p_slug: 'acme',
+          p_view: 'all',
+          p_query: word,
+          p_tags: [name],
+          p_limit: limit,
+        });
+        expect((data as { search_counts: Record<string, number | boolean> }).search_counts).toMatchObject({
+          all,
+          capped: false,
+        });
+      }
   });
 
   it('two agents creating the same new tag at once end with one tag on both tickets', async () => {

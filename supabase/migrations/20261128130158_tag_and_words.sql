@@ -1,24 +1,114 @@
+drop function if exists "private"."inbox_tag_page_sql"(p_where text, p_rare_at integer, p_dir text, p_cursor text);
+
 set check_function_bodies = off;
 
-CREATE OR REPLACE FUNCTION private.inbox_notes_common(p_query tsquery, p_notes integer)
- RETURNS boolean
+CREATE OR REPLACE FUNCTION private.inbox_tag_page_sql(p_where text, p_rare_at integer, p_dir text, p_cursor text, p_window integer DEFAULT NULL::integer)
+ RETURNS text
  LANGUAGE plpgsql
- STABLE SECURITY DEFINER
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+begin
+  return format('select array(select t.id from %5$s r join public.tickets t on t.id = r.ticket_id'
+    || ' where r.tag_id = $13[%1$s] and %2$s%3$s order by r.last_message_at %4$s, r.ticket_id %4$s limit $9)',
+    p_rare_at,
+    replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', p_rare_at), ''),
+    format(p_cursor, 'r.last_message_at', 'r.ticket_id'), p_dir,
+    case when p_window is null then 'public.ticket_tags'
+         else format('(select r.* from public.ticket_tags r where r.tag_id = $13[%1$s]%2$s order by r.last_message_at %3$s,'
+           || ' r.ticket_id %3$s limit %4$s)', p_rare_at, format(p_cursor, 'r.last_message_at', 'r.ticket_id'), p_dir, p_window) end);
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.inbox_newest_matches(p_window integer, p_select text, p_where text, p_match text, p1 uuid, p2 uuid, p3 ticket_status, p4 ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb, p_cap integer DEFAULT 1000)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE
  SET search_path TO ''
 AS $function$
 declare
-  elems text[];
-  freqs real[];
+  walk integer := 10 * p_window;
+  rarest uuid;
+  tagged integer;
+  n integer;
+  found jsonb;
 begin
-  select s.most_common_elems::text::text[], s.most_common_elem_freqs into elems, freqs
-    from pg_catalog.pg_stats s
-   where s.schemaname = 'public' and s.tablename = 'messages_note_search_idx' and s.most_common_elems is not null;
-  return coalesce((
-    select min(least(f.share, 1)) * (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.messages_note_search_idx'::regclass)
-      from regexp_matches(p_query::text, '''((?:[^'']|'''')*)''(:\*)?', 'g') w,
-           lateral (select coalesce(sum(freqs[i]), 0) as share from generate_subscripts(elems, 1) i
-                     where case when w[2] is null then elems[i] = replace(w[1], '''''', '''')
-                                else starts_with(elems[i], replace(w[1], '''''', '''')) end) f) > p_notes, false);
+  -- In order on an index (as step 3 of the search): never a bitmap of every match, nor a hash of a tag's rows.
+  perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
+    set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+  if p13 is not null then
+    if cardinality(p13) = 1 and not private.inbox_query_rare(p6) then
+      -- One tag and common words: it is walked, its tickets not counted first (read twice, a common tag's first
+      -- 10 × p_window): only a walk that finds too few to decide needs to know whether it read them all (below).
+      rarest := p13[1];
+    else
+      -- Each tag's tickets counted up to the walk and one more (index only): the rarest is walked.
+      select x.id, x.n into rarest, tagged
+        from unnest(p13) x0(id),
+             lateral (select x0.id, count(*)::integer as n from (select 1 from public.ticket_tags tt where tt.tag_id = x0.id limit walk + 1) y) x
+       order by x.n limit 1;
+    end if;
+    -- A rare word: its bitmap is small, cheaper than a walk that may find too few.
+    if tagged is null or tagged <= walk or not private.inbox_query_rare(p6) then
+      -- The walked tag's own condition (private.inbox_where's) holds for every ticket walked: not probed again.
+      execute format('select %s, count(*) from (select t.* from (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $15 limit %s) x'
+        || ' join public.tickets t on t.id = x.ticket_id where %s and %s limit %s) t', p_select, walk,
+        replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])',
+                                array_position(p13, rarest)), ''), p_match, p_cap + 1)
+        into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14, rarest;
+      if n <= p_cap and tagged is null then
+        tagged := (select count(*) from (select 1 from public.ticket_tags tt where tt.tag_id = rarest limit walk + 1) y);
+      end if;
+      if n <= p_cap and tagged > walk then
+        found := null;
+      end if;
+    end if;
+  end if;
+  if found is null then
+    execute format('select count(*) from (select 1 from (select t.* from public.tickets t where t.workspace_id = $2'
+      || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit %s) x', p_window, p_where, p_match, p_window / 8)
+      into n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
+    if n >= p_window / 8 then
+      execute format('select %s, count(*) from (select t.* from (select t.* from public.tickets t where t.workspace_id = $2'
+        || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s limit %s) t', p_select, walk, p_where, p_match, p_cap + 1)
+        into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
+      -- Short of p_cap + 1 among the newest: undecided (more may match further back).
+      if n <= p_cap then
+        found := null;
+      end if;
+    end if;
+  end if;
+  perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true),
+    set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
+  return found;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.inbox_search_plan(p_stmt text, p_pins text, p1 uuid, p2 uuid, p3 ticket_status, p4 ticket_priority, p5 uuid, p6 tsquery, p7 timestamp with time zone, p8 uuid, p9 integer, p10 uuid, p11 uuid[], p12 uuid[], p13 uuid[], p14 jsonb)
+ RETURNS text
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  plan text;
+  line text;
+begin
+  perform set_config('lock_timeout', '2s', true);
+  -- The plan settings the statement ran with (rolled back with it).
+  if p_pins in ('bitmap', 'bitmap, probe') then
+    perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+    if p_pins = 'bitmap, probe' then
+      perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+    end if;
+  elsif p_pins = 'ordered' then
+    perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
+  end if;
+  for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14 loop
+    plan := concat_ws(E'\n', plan, line);
+  end loop;
+  return plan;
+exception when others then
+  return 'no plan: ' || sqlerrm;
 end $function$
 ;
 
@@ -88,6 +178,8 @@ declare
   -- A tag on at most this many tickets is rare: the page starts from its tickets (5 000 for 25 rows; a
   -- page of one reaches both ways at small scale, tests/integration/db-tags.test.ts).
   rare_tag integer := least(200 * p_limit, 20000);
+  -- Rare words with common tags: each match's tags probed (below).
+  probe_tags boolean;
   -- The rare tag the page starts from (its place in tag_ids).
   rare_at integer;
   page_ids uuid[];
@@ -160,61 +252,69 @@ begin
     -- as a scalar subquery with a limit (as an exists, the planner would hash every matching note first).
     -- An email address's requester: that requester's newest tickets in the view, merged with the rest.
     -- $12: the tickets of the matching notes, when they are few.
-    -- Notes the statistics say are many (private.inbox_notes_common) are not read first: the GIN index's
-    -- bitmap holds every matching note (docs/decisions/095-common-note-words.md). Each ticket's are probed,
-    -- and note_tickets stays null until a step that needs the set reads it (notes_stmt, the first n + 1).
     declare
       -- The matches' counts through the indexes (count_stmt), when they were counted there.
       count_stmt text;
       indexed jsonb;
-      notes_stmt text := 'select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
-        || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)';
-      notes_common boolean := private.inbox_notes_common(q, search_notes);
     begin
-      if notes_common then
-        note_tickets := null;
-      else
-        perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-        pins := 'bitmap';
-        stmt := format(notes_stmt, search_notes + 1);
-        execute stmt into note_tickets
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-        perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
-        pins := '';
-      end if;
+      perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      pins := 'bitmap';
+      stmt := format('select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
+        || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_notes + 1);
+      execute stmt into note_tickets
+        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+      perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+      pins := '';
       match := '(t.search @@ $6 or ' || case when cardinality(note_tickets) <= search_notes then 't.id = any ($12)'
         else 'coalesce((select true from public.messages m where m.ticket_id = t.id and m.kind = ''note'''
           || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit 1), false)' end || ')';
-      -- Step 1, unless the words are rare (private.inbox_query_rare) and so are the notes: then the window
-      -- could not fill the page, and reading it (a heap fetch a ticket) cost more than the GIN look-up that
-      -- follows.
+      -- Step 1, unless the words are rare (private.inbox_query_rare): then the window could not fill the
+      -- page, and reading it (a heap fetch a ticket) cost more than the GIN look-up that follows.
       rare_words := private.inbox_query_rare(q);
-      if not rare_words or notes_common then
-        stmt := format(
-          'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
-          || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
-          dir, base, search_window, match);
+      -- Rare words with common tags: step 2 and the count through the indexes probe each match's tags, not a hash of
+      -- every tagged ticket, which the planner chose from the GIN index's estimate (5 000 of 1 M for a prefix):
+      -- "billing"'s 100 000 for "espresso"'s 99 matches. (A rare tag's tickets are few: the planner may start there.)
+      probe_tags := rare_words and tag_ids is not null
+        and (select bool_and(private.inbox_tag_common(x, rare_tag)) from unnest(tag_ids) x);
+      if not rare_words then
+        if tag_ids is not null then
+          -- With tags: a tag's newest tickets in the page's order (ticket_tags_activity_idx), each fetched and tested
+          -- with the words and the rest, 10 windows of them at most, not the view's newest tickets each probed for the
+          -- tags: "tag:billing refund" reads 147 of billing's, where it walked 1 456 tickets probing each one's tags.
+          -- The rare tag if there is one (private.inbox_rare_tag), else the first.
+          stmt := private.inbox_tag_page_sql(private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee,
+            cardinality(tag_ids), fields) || ' and ' || match,
+            case when cardinality(tag_ids) = 1 then 1 else coalesce(private.inbox_rare_tag(tag_ids, rare_tag), 1) end,
+            dir, cursor_sql, 10 * search_window);
+        else
+          stmt := format(
+            'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
+            || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
+            dir, base, search_window, match);
+        end if;
         execute stmt into page_ids
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
       end if;
-      if (rare_words and not notes_common) or cardinality(page_ids) <= p_limit then
+      if rare_words or cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         pins := 'bitmap';
         -- In the page's order: without notes to add they are the page (all of them in the view already).
         stmt := format('select array(select t.id from (select t.id, t.last_message_at from public.tickets t where %2$s'
           || ' and t.search @@ $6 limit %3$s) t order by t.last_message_at %1$s, t.id %1$s)', dir, base, search_cap + 1);
+        if probe_tags then
+          perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+          pins := 'bitmap, probe';
+        end if;
         execute stmt into candidates
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-        if note_tickets is null and cardinality(candidates) <= search_cap then
-          stmt := format(notes_stmt, search_notes + 1);
-          execute stmt into note_tickets
-            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-        end if;
+        perform set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
+        pins := 'bitmap';
         if cardinality(candidates) <= search_cap and cardinality(note_tickets) <= search_notes then
           candidates := candidates || note_tickets;
         elsif cardinality(candidates) <= search_cap then
-          stmt := format('select $11 || (%s)', format(notes_stmt, search_cap + 1));
+          stmt := format('select $11 || array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
+            || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_cap + 1);
           execute stmt into candidates
             using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
         end if;
@@ -261,46 +361,37 @@ begin
       -- than count_cap, or all of a tag); past the cap the walks decide as for any word. No probe of the
       -- newest tickets (count_cap heap rows) for a word that is in few of them. The notes counted: the tickets
       -- of the first count_cap matching notes (fewer for a smaller page's notes set); more notes than that make
-      -- the counts lower bounds (capped). Notes not read yet (many, private.inbox_notes_common): first a walk
-      -- of the newest tickets without them (pass 1), which decides only past the cap, on count_cap + 1 true
-      -- matches (lower bounds, as every count past it); undecided, the notes are read and counted as before.
-      -- Not with tags (a tag walked whole counts exactly) nor rare words (the indexes first).
+      -- the counts lower bounds (capped).
       count_where := private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields);
       count_match := '(t.search @@ $6 or t.id = any ($12)' || case when requester is not null then ' or t.requester_id = $10' else '' end || ')';
       count_views := (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
                         from unnest(private.counted_views()) v);
       count_stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'
         || ' and %s limit %s) t', count_views, count_cap, count_where, count_match, count_cap + 1);
-      for pass in 1..3 loop
-        if pass = 2 and search_counts is null and note_tickets is null then
-          -- Undecided without the notes (or not walked): the notes counted, and one more to tell if there are more.
-          perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-          pins := 'bitmap';
-          stmt := format(notes_stmt, least(search_notes, count_cap) + 1);
-          execute stmt into note_tickets
-            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-          perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
-          pins := '';
-        end if;
-        if (pass = 2 and rare_words) or (pass = 3 and search_counts is null and indexed is null) then
+      for pass in 1..2 loop
+        if (pass = 1 and rare_words) or (pass = 2 and search_counts is null and indexed is null) then
           -- Through the indexes: a rare word's first count, or what the walks left undecided.
           perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
           pins := 'bitmap';
+          if probe_tags then
+            perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+            pins := 'bitmap, probe';
+          end if;
           stmt := count_stmt;
           execute stmt into indexed
             using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates,
               note_tickets[1:least(search_notes, count_cap)], tag_ids, fields;
-          perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+          perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true),
+            set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
           pins := '';
         end if;
-        if (pass = 1 and note_tickets is null and tag_ids is null and not rare_words)
-           or (pass = 2 and search_counts is null and (indexed is null or (indexed ->> 'capped')::boolean)) then
+        if pass = 1 and (indexed is null or (indexed ->> 'capped')::boolean) then
           -- (For the log, should the timeout strike in there: what it walked.)
           stmt := format('private.inbox_newest_matches: %s and %s', count_where, count_match);
           search_counts := private.inbox_newest_matches(least(search_window, count_cap),
             format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
-            count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester,
-            coalesce(note_tickets[1:least(search_notes, count_cap)], '{}'), tag_ids, fields, count_cap);
+            count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:least(search_notes, count_cap)], tag_ids, fields,
+            count_cap);
         end if;
       end loop;
       search_counts := coalesce(search_counts, indexed);
@@ -464,4 +555,4 @@ begin
 end $function$
 ;
 
-revoke execute on function private.inbox_notes_common(p_query tsquery, p_notes integer) from public;
+revoke execute on function private.inbox_tag_page_sql(p_where text, p_rare_at integer, p_dir text, p_cursor text, p_window integer) from public;
