@@ -37,6 +37,8 @@ const SEARCHES: [string, string, string, string[] | null][] = [
   // In notes only (seed:bulk's notes; "warehouse" is in agents' replies too).
   ['notes-only word "goodwill", open', 'open', 'goodwill', null],
   ["a requester's email", 'all', 'bulk7.acme@example.test', null],
+  // A tag no ticket has: matches nothing, and must find that out at once (not by walking every ticket).
+  ['"tag:nosuch warehouse", open', 'open', 'warehouse', ['nosuch']],
 ];
 
 /** The search's own private functions (50_inbox.sql), which the baseline's public.inbox calls by these names. */

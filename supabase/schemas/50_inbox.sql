@@ -188,6 +188,20 @@ begin
   return ids;
 end $$;
 
+-- The field filters (private.inbox_field_filters) with a constant false added when one of the tags is on no ticket
+-- (or is no tag: private.inbox_tag_ids): such a filter matches nothing, and said so the plans skip every read, as
+-- for a field that isn't one (private.inbox_field_sql). Else a search's walks and counts went through the whole
+-- workspace looking for a match (past the statement timeout at 1 M).
+create function private.inbox_tags_none(p_tag_ids uuid[], p_fields jsonb) returns jsonb
+language plpgsql stable set search_path = '' as $$
+begin
+  -- plpgsql: ticket_tags is made after this file (52_triage.sql).
+  if exists (select 1 from unnest(p_tag_ids) x where not exists (select 1 from public.ticket_tags r where r.tag_id = x)) then
+    return coalesce(p_fields, '[]'::jsonb) || '[{"none": true}]'::jsonb;
+  end if;
+  return p_fields;
+end $$;
+
 -- The custom-field filters (docs/product.md#customers-companies-and-ticket-fields) as the inbox applies them, from what
 -- the page sends: {"<field id>": "value"} for equality (text any case, a dropdown's choice, a checkbox "true" or
 -- "false" for unticked) and {"<field id>": {"from": …, "to": …}} for a number or date range (either
@@ -391,7 +405,7 @@ begin
 end $$;
 
 revoke all on function private.counted_views(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
-  private.inbox_tag_ids(uuid, text[]), private.inbox_field_filters(uuid, jsonb), private.inbox_field_sql(integer, jsonb),
+  private.inbox_tag_ids(uuid, text[]), private.inbox_tags_none(uuid[], jsonb), private.inbox_field_filters(uuid, jsonb), private.inbox_field_sql(integer, jsonb),
   private.inbox_where(text, boolean, boolean, text, integer, jsonb), private.inbox_query(text), private.inbox_query_rare(tsquery),
   private.inbox_notes_common(tsquery, integer) from public;
 
@@ -694,6 +708,7 @@ begin
 
   tag_ids := private.inbox_tag_ids(ws.id, p_tags);
   fields := private.inbox_field_filters(ws.id, p_fields);
+  fields := private.inbox_tags_none(tag_ids, fields);
   -- "Breaching soon" is one page, soonest due first: no cursors.
   if p_view = 'breaching' then
     newer := false;

@@ -235,6 +235,8 @@ begin
     key := jsonb_build_array(f, (select jsonb_agg(g.id order by g.id) from public.tags g
                                    where g.workspace_id = p_workspace_id and g.name = any (tag_names)), fields);
   end if;
+  -- After the key: a tag's first or last ticket changes the answer, not which view this is.
+  fields := private.inbox_tags_none(tag_ids, fields);
   cond := private.inbox_where(v, status_filter is not null, priority_filter is not null, a, cardinality(tag_ids), fields);
   if p_only is not null then
     if cardinality(p_only) > 0 then

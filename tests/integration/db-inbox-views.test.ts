@@ -266,6 +266,30 @@ describe('inbox views', () => {
       expect(await count(id)).toBe(0);
     });
 
+    it('a search among a tag on no ticket counts 0, then follows the tag onto a ticket and off it', async () => {
+      // A tag no ticket carries matches nothing (private.inbox_tags_none): said at once, and the stored count
+      // still moves when the tag reaches its first ticket and leaves its last.
+      const [tag, noteWord] = [word(), word()];
+      const t = await openTicket(db, 'acmeCustomer', `Kept ${tag}`);
+      const noted = await clients.acmeAgent.rpc('post_message', {
+        p_ticket_id: t.id,
+        p_body: `Checked ${noteWord}`,
+        p_kind: 'note',
+      });
+      expect(noted.error).toBeNull();
+      expect(
+        (await clients.acmeAdmin.from('tags').insert({ workspace_id: ACME, name: tag }).select()).data,
+      ).toHaveLength(1);
+      const id = await view({ view: 'all', q: noteWord, tag: [tag] });
+      expect(await count(id)).toBe(0);
+      expect((await clients.acmeAgent.rpc('add_ticket_tag', { p_ticket_id: t.id, p_name: tag })).error).toBeNull();
+      expect(await count(id)).toBe(1);
+      expect((await clients.acmeAgent.from('ticket_tags').delete().eq('ticket_id', t.id).select()).data).toHaveLength(
+        1,
+      );
+      expect(await count(id)).toBe(0);
+    });
+
     it('follows a tag renamed or merged, and the minute job keeps them right', async () => {
       const a = await tagged(1);
       const b = await tagged(1);

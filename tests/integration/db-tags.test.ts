@@ -226,6 +226,38 @@ describe('tags', () => {
     expect(byX.tickets.find((t) => t.id === both.id)?.tags.map((t) => t.name)).toEqual([x, y].sort());
     expect((await inbox([x, y])).tickets.map((t) => t.id)).toEqual([both.id]);
     expect((await inbox([x, 'no-such-tag'])).tickets).toEqual([]);
+    // With words, in the subject or only in a note, a tag on no ticket (or no tag) finds nothing either, and
+    // every view's count says 0 (private.inbox_tags_none: the walks don't look for a match).
+    const [noteWord, unused] = [name('kiwi').replace('-', ''), name('unused')];
+    expect(
+      (await clients.acmeAgent.rpc('post_message', { p_ticket_id: both.id, p_body: `Ask ${noteWord}`, p_kind: 'note' }))
+        .error,
+    ).toBeNull();
+    expect(
+      (await clients.acmeAdmin.from('tags').insert({ workspace_id: ACME, name: unused }).select()).data,
+    ).toHaveLength(1);
+    const searched = async (tags: string[], q: string) => {
+      const { data, error } = await clients.acmeAgent.rpc('inbox', {
+        p_slug: 'acme',
+        p_view: 'all',
+        p_tags: tags,
+        p_query: q,
+      });
+      expect(error).toBeNull();
+      return data as { tickets: { id: string }[]; search_counts: Record<string, number | boolean> };
+    };
+    expect((await searched([x], noteWord)).tickets.map((t) => t.id)).toEqual([both.id]);
+    for (const tags of [[unused], [x, unused], ['no-such-tag']])
+      for (const q of [noteWord, 'please']) {
+        const found = await searched(tags, q);
+        expect(found.tickets, `${tags} ${q}`).toEqual([]);
+        const { capped, ...perView } = found.search_counts;
+        expect(capped).toBe(false);
+        expect(
+          Object.values(perView).every((n) => n === 0),
+          `${tags} ${q}`,
+        ).toBe(true);
+      }
     expect((await inbox([])).tickets.map((t) => t.id)).toContain(none.id);
     // Past five tags (a semi-join each up to five, the rest checked together): still every one given.
     const [six, five] = [await openTicket(db), await openTicket(db)];
