@@ -221,6 +221,8 @@ try {
     ['search: prefix "ref"', q('ref'), SEARCH_TARGET_MS, 200],
     ['search: "parcel" in Open only', '/w/acme?view=open&q=parcel&scope=view', SEARCH_TARGET_MS, 200],
     ['search: phrase "duplicate charge"', q('"duplicate charge"'), SEARCH_TARGET_MS, 200],
+    ['search: two words "tracking number"', q('tracking number'), SEARCH_TARGET_MS, 200],
+    ['search: two words "refund parcel"', q('refund parcel'), SEARCH_TARGET_MS, 200],
     ['search: "tag:billing refund"', q('tag:billing refund'), VIEW_TARGET_MS, 200],
     ['search: "tag:vip"', q('tag:vip'), VIEW_TARGET_MS, 200],
     ['search: note word "warehouse", open', '/w/acme?view=open&q=warehouse', SEARCH_TARGET_MS, 200],

@@ -31,6 +31,11 @@ const SEARCHES: [string, string, string, string[] | null][] = [
   ['prefix "ref"', 'all', 'ref', null],
   ['"parcel" in Open', 'open', 'parcel', null],
   ['phrase "duplicate charge"', 'all', '"duplicate charge"', null],
+  // Two common words that no ticket has together ("tracking" and "number" are in different customers' texts).
+  ['two words "tracking number"', 'all', 'tracking number', null],
+  // Two common words many tickets have together, and two found together only in notes.
+  ['two words "refund parcel"', 'all', 'refund parcel', null],
+  ['two words "warehouse delay"', 'all', 'warehouse delay', null],
   ['"tag:billing refund"', 'all', 'refund', ['billing']],
   ['"tag:billing espresso"', 'all', 'espresso', ['billing']],
   ['note word "warehouse", open', 'open', 'warehouse', null],

@@ -533,6 +533,42 @@ end $$;
 revoke all on function private.inbox_newest_matches(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
   tsquery, uuid, uuid[], uuid[], jsonb, integer) from public;
 
+-- A search's counts from a longer walk of the newest tickets, for common words that are less common together
+-- ("refund parcel": each word in a quarter of the tickets, both in one in 15). private.inbox_newest_matches
+-- walks only when one in eight of the newest p_window match, so such words were counted through the GIN
+-- indexes, whose bitmaps hold every ticket with either word (~100 ms of CPU a call at 1 M). This walks the
+-- newest 40 × p_window tickets (4 000 for the search's 100) when any of the newest p_window match, testing
+-- p_match, until p_cap + 1 match: it decides only past the cap (the views' shares of the first p_cap + 1
+-- matches, newest first, as inbox_newest_matches' walk; docs/decisions/092-search-count-cap.md), else null.
+-- Same parameters and statement shape as inbox_newest_matches (docs/decisions/099-several-common-words.md).
+create function private.inbox_words_newest(p_window integer, p_select text, p_where text, p_match text, p1 uuid, p2 uuid,
+  p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb,
+  p_cap integer)
+returns jsonb
+language plpgsql stable set search_path = '' as $$
+declare
+  newest text := 'select t.* from public.tickets t where t.workspace_id = $2 order by t.last_message_at desc, t.id desc limit %s';
+  n integer;
+  found jsonb;
+begin
+  -- In order on tickets_inbox_idx: never a bitmap of every match.
+  perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
+  execute format('select count(*) from (select 1 from (' || newest || ') t where %s and %s limit 1) x', p_window, p_where, p_match)
+    into n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
+  if n > 0 then
+    execute format('select %s, count(*) from (select t.* from (' || newest || ') t where %s and %s limit %s) t',
+      p_select, 40 * p_window, p_where, p_match, p_cap + 1)
+      into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
+    if n <= p_cap then
+      found := null;
+    end if;
+  end if;
+  perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
+  return found;
+end $$;
+revoke all on function private.inbox_words_newest(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
+  tsquery, uuid, uuid[], uuid[], jsonb, integer) from public;
+
 -- Whether the statistics say a tag is on more than p_tickets tickets (pg_stats' most common values of
 -- ticket_tags.tag_id, their share of its rows). Only the page's plan rests on it: for such a tag the inbox
 -- walks the view in order and probes each ticket's tags, the plan for a common tag, without first reading its
@@ -623,7 +659,7 @@ create function public.inbox(
 -- their values each time, as before. No parallel workers: a count that stops at 1 001 rows (a saved view's
 -- tag) was given two, whose start cost more CPU than the count (docs/decisions/081-inbox-call-cost.md).
 language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan
-  set max_parallel_workers_per_gather = 0 as $$
+  set max_parallel_workers_per_gather = 0 set work_mem = '16MB' as $$
 declare
   me uuid := auth.uid();
   member record;
@@ -891,6 +927,17 @@ begin
       count_stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'
         || ' and %s limit %s) t', count_views, count_cap, count_where, count_match, count_cap + 1);
       for pass in 1..3 loop
+        if pass = 2 and search_counts is null and tag_ids is null and not rare_words then
+          -- Common words: the newest 4 000 tickets (private.inbox_words_newest), before the notes and the indexes. With
+          -- the notes not read, each ticket's are probed (the page's match); else the first count_cap notes' tickets.
+          stmt := format('private.inbox_words_newest: %s and %s', count_where, count_match);
+          search_counts := private.inbox_words_newest(least(search_window, count_cap),
+            format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap), count_where,
+            case when note_tickets is null then '(' || match || case when requester is not null then ' or t.requester_id = $10' else '' end || ')'
+                 else count_match end,
+            me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:least(search_notes, count_cap)], tag_ids, fields,
+            count_cap);
+        end if;
         if pass = 2 and search_counts is null and note_tickets is null then
           -- Undecided without the notes (or not walked): the notes counted, and one more to tell if there are more.
           perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
