@@ -800,6 +800,8 @@ begin
       -- The matches' counts through the indexes (count_stmt), when they were counted there.
       count_stmt text;
       indexed jsonb;
+      -- Step 2's every match of the words among these tickets, when it read them all (at most search_cap).
+      word_matches uuid[];
       notes_stmt text := 'select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
         || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)';
       notes_common boolean := private.inbox_notes_common(q, search_notes);
@@ -859,6 +861,7 @@ begin
         end if;
         execute stmt into candidates
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+        word_matches := case when cardinality(candidates) <= search_cap then candidates end;
         perform set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
         pins := 'bitmap';
         if note_tickets is null and cardinality(candidates) <= search_cap then
@@ -926,6 +929,14 @@ begin
                         from unnest(private.counted_views()) v);
       count_stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'
         || ' and %s limit %s) t', count_views, count_cap, count_where, count_match, count_cap + 1);
+      if word_matches is not null and not rare_words and p_view = 'all' and cursor_sql = '' then
+        -- All's first page, common words: step 2 read every ticket the words match among the very tickets counted. The count
+        -- through the indexes takes them from it ($11), not from a second bitmap of the GIN index ("tracking number": two common
+        -- words no ticket has together, each word's posting list read whole, ~50 ms at 1 M); the same rows in the same
+        -- (physical) order. Not for rare words: their bitmap is small, and planning with their ids as values cost more.
+        count_stmt := replace(count_stmt, '(t.search @@ $6 or', '(t.id = any ($11) or');
+        candidates := word_matches;
+      end if;
       for pass in 1..3 loop
         if pass = 2 and search_counts is null and tag_ids is null and not rare_words then
           -- Common words: the newest 4 000 tickets (private.inbox_words_newest), before the notes and the indexes. With
