@@ -240,6 +240,81 @@ describe('search', () => {
     }
   });
 
+  it('counts two common words found together in few tickets as their newest 101 matches, and exactly when all are old', async () => {
+    // Each word on a third of the tickets, both on one in 14: too few of the newest for private.inbox_newest_matches'
+    // walk, so the tabs' counts walk the newest 40 windows (private.inbox_words_newest) and, past the cap, say each
+    // view's share of the newest 101 matches (docs/decisions/099-several-common-words.md). Then both together only on
+    // the 30 oldest tickets and a note on the newest: step 2 reads every match, and All's first page counts them
+    // from it; every view exact (as Open's, counted through the indexes), the pages as plain SQL's.
+    const [a, b] = ['kiwi', 'mango'].map(
+      (w) =>
+        `${w}${randomUUID()
+          .replace(/[^a-f]/g, '')
+          .slice(0, 6)}`,
+    );
+    const query = `${a} ${b}`;
+    const want = async (newest: number | null) =>
+      (
+        await db.sql(
+          `select count(*) filter (where assignee_id is null and status in ('new', 'open') and snoozed_until is null)::int as unassigned,
+                  count(*) filter (where status in ('new', 'open') and snoozed_until is null)::int as open,
+                  count(*) filter (where status = 'pending' and snoozed_until is null)::int as pending,
+                  count(*) filter (where status = 'solved')::int as solved, count(*)::int as all
+             from (select * from tickets t where workspace_id = $1 and spam_at is null and trashed_at is null
+                      and (search @@ private.inbox_query($2)
+                           or id in (select ticket_id from messages where kind = 'note' and to_tsvector('english', body) @@ private.inbox_query($2)))
+                    order by last_message_at desc, id desc limit $3) t`,
+          [ACME, query, newest],
+        )
+      ).rows[0];
+    const counts = async (view: string) => (await inbox('acmeAgent', { p_view: view, p_query: query })).search_counts;
+    const tag = (word: string, where: string) =>
+      db.sql(`update tickets set search = search || to_tsvector('english', $2) where workspace_id = $1 and ${where}`, [
+        ACME,
+        word,
+      ]);
+    await tag(a, 'number % 3 = 0 or number % 14 = 0');
+    await tag(b, 'number % 3 = 1 or number % 14 = 0');
+    await db.sql('analyze tickets');
+    expect(
+      (await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [query])).rows[0].rare,
+    ).toBe(false);
+    const newest = await want(101);
+    expect(newest.all).toBe(101);
+    expect(await counts('all')).toMatchObject({ ...newest, capped: true });
+    await pagesAsPlainSql('all', query, 25, 2);
+
+    // Both words now only on the 30 oldest tickets (no window reaches them) and in a note on the newest; the statistics
+    // not told (still common to them: no autovacuum meanwhile).
+    await db.sql('alter table tickets set (autovacuum_enabled = off)');
+    try {
+      await db.sql(
+        `update tickets set search = ts_delete(search, tsvector_to_array(to_tsvector('english', $2))) where workspace_id = $1`,
+        [ACME, b],
+      );
+      await db.sql(
+        `update tickets set search = search || to_tsvector('english', $2)
+        where id in (select id from tickets where workspace_id = $1 order by last_message_at, id limit 30)`,
+        [ACME, query],
+      );
+      await db.sql(
+        `insert into messages (ticket_id, author_id, kind, body)
+       select id, $2, 'note', 'Ask about ' || $3 || '.' from tickets
+        where workspace_id = $1 and spam_at is null and trashed_at is null order by last_message_at desc, id desc limit 1`,
+        [ACME, PEOPLE.acmeAgent.id, query],
+      );
+      const few = await want(null);
+      expect(few.all).toBe(31);
+      expect(
+        (await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [query])).rows[0].rare,
+      ).toBe(false);
+      for (const view of ['all', 'open']) expect(await counts(view), view).toMatchObject({ ...few, capped: false });
+      for (const view of ['all', 'open']) for (const limit of [1, 25]) await pagesAsPlainSql(view, query, limit, 3);
+    } finally {
+      await db.sql('alter table tickets reset (autovacuum_enabled)');
+    }
+  });
+
   it("counts a note word's tickets exactly to 100 notes; past them the counts are lower bounds, the pages whole", async () => {
     // The counts test the tickets of the first 100 matching notes (docs/decisions/092-search-count-cap.md);
     // the page's own selection still finds every one. One note each on the oldest tickets.
