@@ -5,6 +5,10 @@
 //     workspace with none of them (today's create_ticket), in alternating rounds; the ratio of the two.
 //     Target: p95 with ≤ 1.5× without. Half the subjects ask for a refund and every body says "urgent", so
 //     rules act, not only look (BENCH_RULES_MATCH=0: nothing matches, the rules only look).
+//     A round of the rules' workspace ends when the mail catcher has every assignee's email its tickets
+//     sent (their work is the round's), and prints how long each took after its ticket. CPU per ticket by
+//     process: Postgres, PostgREST, notify's Deno, and this process (the stack's gateway, Auth, pg_net's
+//     worker, functions router and mail catcher, and the bench's clients).
 //     BENCH_PROFILE=1 adds a round per workspace with track_functions on: the database functions' time
 //     per ticket created (self time: the function's own statements), to see where the difference goes.
 //  2. The scheduler's sweeps over BENCH_SWEEP_TICKETS tickets (seed:bulk's, 100 000 by default): the
@@ -21,10 +25,10 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type pg from 'pg';
-import { startStack } from '@tend/supabase-local';
+import pg from 'pg';
+import { startStack, SUPERUSER } from '@tend/supabase-local';
 import { accessToken } from './lib/jwt.ts';
-import { cpuMs, median, range, seedBulk, superuser } from './lib/bench.ts';
+import { cpuMs, cpuMsByTree, median, range, seedBulk, superuser } from './lib/bench.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -87,8 +91,17 @@ const percentile = (sorted: number[], p: number) =>
  */
 async function round(slug: string, token: string, on: AnyStack = stack) {
   const times: number[] = [];
-  const pids = on.processes().map((x) => x.pid);
-  const cpuBefore = cpuMs(pids);
+  const procs = on.processes();
+  const groups = Object.fromEntries(
+    PROCESSES.map((k) => [
+      k,
+      procs.filter((p) => (k === 'deno' ? p.name.startsWith('deno') : p.name === k)).map((p) => p.pid),
+    ]),
+  ) as Record<(typeof PROCESSES)[number], number[]>;
+  const mails = slug === 'bench-rules' && ASSIGN_EMAIL ? await mailWatch(on) : undefined;
+  const since = mails && (await mails.query('select now() as t')).rows[0].t;
+  const cpuBefore = cpuMsByTree(groups);
+  const ownBefore = ownCpuMs();
   const until = performance.now() + DURATION * 1000;
   const headers = { apikey: on.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   let k = 0;
@@ -112,10 +125,74 @@ async function round(slug: string, token: string, on: AnyStack = stack) {
       }
     }),
   );
-  const cpu = cpuMs(pids)! - cpuBefore!;
+  const email = mails && (await emailsLanded(mails, since));
+  const own = ownCpuMs() - ownBefore;
+  const cpuAfter = cpuMsByTree(groups)!;
+  const n = times.length;
+  const by = { node: own / n } as Record<(typeof PROCESSES)[number] | 'node', number>;
+  for (const k of PROCESSES) by[k] = (cpuAfter[k] - cpuBefore![k]) / n;
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, cpu: cpu / times.length };
+  return {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    n,
+    cpu: by.postgres + by.postgrest + by.deno,
+    by,
+    email,
+  };
 }
+
+/** A connection per stack that watches the assignees' emails (opened once: a connection's start is CPU too). */
+const watchers = new Map<AnyStack, Promise<pg.Client>>();
+function mailWatch(on: AnyStack) {
+  if (!watchers.has(on))
+    watchers.set(
+      on,
+      (async () => {
+        const url = new URL(on.dbUrl);
+        url.username = SUPERUSER;
+        const c = new pg.Client({ connectionString: url.toString() });
+        await c.connect();
+        return c;
+      })(),
+    );
+  return watchers.get(on)!;
+}
+
+/**
+ * Waits until every email the round's tickets sent has reached the mail catcher (a notification is
+ * `emailed_at` once the catcher accepted its message), so the round's CPU holds all of its emails' work
+ * and none of it falls into the next round; then how long that took after the last ticket (the backlog)
+ * and how long after its ticket each email landed (p50, p95): what an assignee waits for the email.
+ */
+async function emailsLanded(c: pg.Client, since: Date) {
+  const ended = performance.now();
+  for (;;) {
+    const { rows } = await c.query(
+      `select count(*) filter (where n.emailed_at is null)::int as waiting,
+              percentile_cont(array[0.5, 0.95]) within group (order by extract(epoch from n.emailed_at - n.created_at) * 1000)
+                filter (where n.emailed_at is not null) as lag
+         from notifications n join workspaces w on w.id = n.workspace_id
+        where w.slug = 'bench-rules' and n.email = 'each' and n.created_at >= $1`,
+      [since],
+    );
+    const backlog = performance.now() - ended;
+    if (rows[0].waiting === 0 || backlog > 60_000) {
+      if (rows[0].waiting) console.log(`  ${rows[0].waiting} emails still waiting 60 s after the round`);
+      return { backlog, lagP50: rows[0].lag?.[0] ?? 0, lagP95: rows[0].lag?.[1] ?? 0 };
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+// The stack's processes whose CPU a round counts (each with its children: Postgres's backends), and this
+// process's own, printed apart: it holds the stack's gateway, Auth, pg_net's worker, the functions router
+// and the mail catcher, and the bench's own clients (the same work a ticket in both workspaces).
+const PROCESSES = ['postgres', 'postgrest', 'deno'] as const;
+const ownCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 /** A rule in a workspace, as an admin writes it (the database's checks apply). */
 const RULES = (refund: string, agent: string) => [
@@ -308,6 +385,30 @@ function printCreate(rows: { round: number; plain: Round; rules: Round }[], rati
   console.log(
     `stack CPU per ticket (10 ms ticks): today ${median(rows.map((r) => r.plain.cpu)).toFixed(1)} ms, with rules ` +
       `${median(rows.map((r) => r.rules.cpu)).toFixed(1)} ms; ratio ${median(cpuRatios).toFixed(2)} (rounds ${range(cpuRatios)})`,
+  );
+  const mail = rows.map((r) => r.rules.email).filter((e) => e !== undefined);
+  if (mail.length)
+    console.log(
+      `assignees' emails: each in the catcher after its ticket p50 ${median(mail.map((e) => e.lagP50)).toFixed(0)} ms, p95 ${median(mail.map((e) => e.lagP95)).toFixed(0)} ms ` +
+        `(rounds' p95 ${range(
+          mail.map((e) => e.lagP95),
+          0,
+        )}); the last one ${median(mail.map((e) => e.backlog)).toFixed(0)} ms after the round's last ticket ` +
+        `(rounds ${range(
+          mail.map((e) => e.backlog),
+          0,
+        )}), counted in the round's CPU`,
+    );
+  const by = (k: keyof Round['by'], key: 'plain' | 'rules') => median(rows.map((r) => r[key].by[k])).toFixed(1);
+  console.log(
+    `CPU per ticket by process (medians of the rounds), today → with rules: ${(
+      ['postgres', 'postgrest', 'deno', 'node'] as const
+    )
+      .map(
+        (k) =>
+          `${k === 'node' ? 'this process (gateway, Auth, pg_net, router, catcher, clients)' : k} ${by(k, 'plain')} → ${by(k, 'rules')}`,
+      )
+      .join(' · ')} ms`,
   );
   const ratio = median(ratios);
   console.log(
@@ -556,6 +657,7 @@ try {
   if (process.env.BENCH_CREATE !== '0') await createFigure();
   if (SWEEP_TICKETS > 0) await sweepFigure();
 } finally {
+  for (const c of watchers.values()) await (await c).end();
   await before?.stop();
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -95,6 +95,11 @@ export function printResults(title: string, results: ({ label: string } & BenchR
  * which the machine's drift in speed moves far less than latency.
  */
 export function cpuMs(roots: number[]): number | undefined {
+  return cpuMsByTree({ all: roots })?.all;
+}
+
+/** cpuMs of several groups of processes (each with its descendants), from one reading of /proc. */
+export function cpuMsByTree<K extends string>(groups: Record<K, number[]>): Record<K, number> | undefined {
   if (process.platform !== 'linux') return undefined;
   const stats = new Map<number, { ppid: number; ticks: number }>();
   for (const entry of readdirSync('/proc')) {
@@ -108,13 +113,18 @@ export function cpuMs(roots: number[]): number | undefined {
       /* the process ended */
     }
   }
-  const inTree = (pid: number): boolean => {
-    for (let p = pid; p > 1; p = stats.get(p)?.ppid ?? 0) if (roots.includes(p)) return true;
-    return false;
-  };
-  let ticks = 0;
-  for (const [pid, s] of stats) if (inTree(pid)) ticks += s.ticks;
-  return ticks * 10; // USER_HZ is 100 on Linux
+  const out = {} as Record<K, number>;
+  for (const key of Object.keys(groups) as K[]) {
+    const roots = groups[key];
+    const inTree = (pid: number): boolean => {
+      for (let p = pid; p > 1; p = stats.get(p)?.ppid ?? 0) if (roots.includes(p)) return true;
+      return false;
+    };
+    let ticks = 0;
+    for (const [pid, s] of stats) if (inTree(pid)) ticks += s.ticks;
+    out[key] = ticks * 10; // USER_HZ is 100 on Linux
+  }
+  return out;
 }
 
 /** `fn` on a connection as the cluster's superuser (checkpoints, sizes, auto_explain, bulk setup). */

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { stackFixture } from '../support/fixture.ts';
 import { isAlive } from '@tend/supabase-local';
 import { clientFor, signInWithCode } from '../support/stack.ts';
+import { accessToken } from '../../scripts/lib/jwt.ts';
 import { waitFor } from '../../scripts/lib/wait.ts';
 
 const logs: string[] = [];
@@ -110,6 +111,17 @@ describe('verify_jwt', () => {
     const notBearer = await call('echo', { headers: { Authorization: `Token ${stack.anonKey}` } });
     expect(notBearer.status).toBe(401);
     expect(notBearer.headers.get('sb-error-code')).toBe('UNAUTHORIZED_INVALID_JWT_FORMAT');
+  });
+
+  it('refuses a token once it has expired, though it was let through before', async () => {
+    const token = await accessToken(stack.jwtSecret, { sub: crypto.randomUUID() }, 2);
+    const auth = withKey({ headers: { Authorization: `Bearer ${token}` } });
+    expect((await call('echo', auth)).status).toBe(200);
+    const refused = await waitFor('the expired token refused', async () => {
+      const res = await call('echo', auth);
+      return res.status === 401 && res;
+    });
+    expect(refused.headers.get('sb-error-code')).toBe('UNAUTHORIZED_LEGACY_JWT');
   });
 
   it('lets anyone call a function with verify_jwt = false', async () => {

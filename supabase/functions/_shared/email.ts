@@ -1,7 +1,8 @@
 // Email addresses, tokens, threading headers and the SMTP transport shared by notify and
 // inbound-email. Configuration comes from the function's env (README "Email").
 import { Buffer } from 'node:buffer';
-import { MimeNode, nodemailer } from './deps.ts';
+import { MimeNode, nodemailer, qpWrap } from './deps.ts';
+import { readFromBuffer } from './email-mime.ts';
 import { idToken, readIdToken, readReplyToken, replyToken, tokenOf, type RecipientReplyToken } from './tokens.ts';
 
 const env = (name: string) => Deno.env.get(name) || undefined;
@@ -76,10 +77,10 @@ export function referencedMessages(...headers: (string | undefined)[]): string[]
 // Sending: SMTP, the one interface every provider and the local catcher take.
 let transport: ReturnType<typeof nodemailer.createTransport> | undefined;
 
-function smtp() {
+function createTransport() {
   const port = Number(env('SMTP_PORT') ?? 587);
   const user = env('SMTP_USER');
-  transport ??= nodemailer.createTransport({
+  return nodemailer.createTransport({
     host: env('SMTP_HOST') ?? '127.0.0.1',
     port,
     secure: port === 465,
@@ -87,6 +88,18 @@ function smtp() {
     pool: true,
     maxConnections: 2,
   });
+}
+
+/** The SMTP transport, its messages written out in one pass (email-mime.ts), made once per worker. */
+function smtp() {
+  if (!transport) {
+    transport = createTransport();
+    // After nodemailer composed the message, before the pool reads it.
+    transport.use('stream', (mail: { message: unknown }, done: () => void) => {
+      readFromBuffer(mail.message as Parameters<typeof readFromBuffer>[0], qpWrap);
+      done();
+    });
+  }
   return transport;
 }
 

@@ -24,9 +24,10 @@ export interface FunctionDef {
 
 export const functionsDir = (projectDir: string) => path.join(projectDir, 'supabase', 'functions');
 
+// Without an exception for a missing file: each is an Error with its stack, and the router asks at every call.
 const isFile = (p: string) => {
   try {
-    return statSync(p).isFile();
+    return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }
@@ -107,10 +108,11 @@ export function fingerprint(def: FunctionDef, envFile: string | undefined): stri
   const visit = (p: string, depth: number) => {
     let st: ReturnType<typeof statSync>;
     try {
-      st = statSync(p);
+      st = statSync(p, { throwIfNoEntry: false });
     } catch {
-      return parts.push(`${p}:-`);
+      /* unreadable: as missing */
     }
+    if (!st) return parts.push(`${p}:-`);
     if (!st.isDirectory()) return parts.push(`${p}:${st.ino}:${st.size}:${st.mtimeMs}`);
     if (depth > 8) return;
     for (const name of readdirSync(p).sort()) {

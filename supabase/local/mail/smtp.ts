@@ -71,6 +71,11 @@ export function fromParsed(parsed: ParsedMail, envelope: { from?: string; to: st
   };
 }
 
+// mailparser and the MIME libraries under it load with the first message, not at every start; once:
+// an import() per message went through the module loader (and tsx's hooks) every time.
+let parserModule: Promise<typeof import('mailparser')> | undefined;
+const mailparser = () => (parserModule ??= import('mailparser'));
+
 /**
  * A message as it came over SMTP, for the store: mailparser reads its headers and bodies from the
  * skeleton (mime.ts: the files' bodies left out, their sizes counted), or from the whole message when
@@ -83,8 +88,7 @@ export async function parseRaw(raw: Buffer, envelope: { from?: string; to: strin
   } catch (err) {
     if (!(err instanceof MimeError)) throw err;
   }
-  // mailparser and the MIME libraries under it load with the first message, not at every start.
-  const { simpleParser } = await import('mailparser');
+  const { simpleParser } = await mailparser();
   const parsed = await simpleParser((root && skeleton(raw, root)) ?? raw, { keepCidLinks: true });
   const parts = new Map(root ? allParts(root).map((p) => [p.id, p]) : []);
   const bytesOf = (a: Attachment) => {

@@ -2,6 +2,8 @@
 // are visible, and the wake-up notification arrives, only once the queuing transaction commits),
 // sends them and records each answer in net._http_response as pg_net does (supabase/pg_net
 // src/core.c: consume_request_queue, insert_response, delete_expired_responses).
+import http from 'node:http';
+import https from 'node:https';
 import type pg from 'pg';
 import { isConnectionLost } from '../connections.ts';
 
@@ -17,15 +19,103 @@ interface QueuedRequest {
   body: Buffer | null;
 }
 
-/** curl_easy_strerror's words for what a failed fetch most often means. */
+/** curl_easy_strerror's words for what a failed request most often means. */
 function curlError(err: unknown): string {
-  const code = (err as { cause?: { code?: string } })?.cause?.code;
+  const code = (err as { code?: string })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
   if (code === 'ECONNREFUSED') return "Couldn't connect to server";
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return "Couldn't resolve host name";
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'Failure when receiving data from the peer';
   if ((err as Error)?.name === 'TypeError' && /URL/i.test((err as Error).message))
     return 'URL using bad/illegal format or missing URL';
   return `Failure when receiving data from the peer (${(err as Error)?.message ?? err})`;
+}
+
+// Connections kept between requests, as curl's connection cache keeps the worker's.
+const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+const REDIRECTS = 20; // fetch's limit, which this worker followed before
+
+interface Answer {
+  status: number;
+  /** Lower-case names; repeated ones joined with ", " (set-cookie: the last), as fetch's Headers gave them. */
+  headers: Record<string, string>;
+  content: string;
+}
+
+/**
+ * One request and its answer over node:http, redirects followed as fetch's `redirect: 'follow'` does
+ * (CURLOPT_FOLLOWLOCATION for pg_net): 303, and 301/302 after a POST, go on as a GET without the body;
+ * a redirect to another origin drops Authorization. node:http rather than fetch: fetch cost about three
+ * times its CPU a request, and every notification's email is one (docs/decisions/096-assignment-email-cpu.md).
+ */
+async function exchange(r: QueuedRequest, signal: AbortSignal): Promise<Answer> {
+  let url = new URL(r.url);
+  let method = r.method;
+  let headers: Record<string, string> = Object.fromEntries(
+    Object.entries(r.headers ?? {}).map(([k, v]) => [k, String(v)]),
+  );
+  let body = method === 'GET' || !r.body ? undefined : r.body;
+  for (let hop = 0; ; hop++) {
+    const answer = await once(url, method, headers, body, signal);
+    const location = answer.headers.location;
+    if (![301, 302, 303, 307, 308].includes(answer.status) || location === undefined) return answer;
+    if (hop >= REDIRECTS) throw Object.assign(new Error('redirect count exceeded'), { code: 'TOO_MANY_REDIRECTS' });
+    const next = new URL(location, url);
+    if (
+      (answer.status === 303 && method !== 'HEAD') ||
+      ((answer.status === 301 || answer.status === 302) && method === 'POST')
+    ) {
+      method = 'GET';
+      body = undefined;
+      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !/^content-/i.test(k)));
+    }
+    if (next.origin !== url.origin)
+      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'authorization'));
+    url = next;
+  }
+}
+
+function once(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  signal: AbortSignal,
+) {
+  return new Promise<Answer>((resolve, reject) => {
+    const agent = url.protocol === 'http:' || url.protocol === 'https:' ? agents[url.protocol] : undefined;
+    if (!agent) return reject(new TypeError(`Invalid URL protocol: ${url.protocol}`));
+    const onAbort = () => {
+      req.destroy();
+      reject(signal.reason);
+    };
+    const req = (url.protocol === 'https:' ? https : http).request(url, { method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        signal.removeEventListener('abort', onAbort);
+        const names: Record<string, string> = Object.create(null);
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i]!.toLowerCase();
+          const value = res.rawHeaders[i + 1]!;
+          names[name] = Object.hasOwn(names, name) && name !== 'set-cookie' ? `${names[name]}, ${value}` : value;
+        }
+        // As Response.text(): UTF-8, a byte-order mark dropped, bad bytes replaced.
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: names,
+          content: new TextDecoder().decode(Buffer.concat(chunks)),
+        });
+      });
+    });
+    req.on('error', (err) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(err);
+    });
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    req.end(body);
+  });
 }
 
 export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
@@ -37,23 +127,15 @@ export function createNetWorker(pool: pg.Pool, log: (message: string) => void) {
 
   async function send(r: QueuedRequest) {
     const started = performance.now();
-    const headers = Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k, String(v)]));
     let row: unknown[];
     try {
-      const res = await fetch(r.url, {
-        method: r.method,
-        headers,
-        body: r.method === 'GET' || !r.body ? undefined : new Uint8Array(r.body),
-        redirect: 'follow', // CURLOPT_FOLLOWLOCATION
-        signal: AbortSignal.timeout(r.timeout_milliseconds),
-      });
-      const content = await res.text();
+      const res = await exchange(r, AbortSignal.timeout(r.timeout_milliseconds));
       row = [
         r.id,
         res.status,
-        content || null,
-        JSON.stringify(Object.fromEntries(res.headers)),
-        res.headers.get('content-type'),
+        res.content || null,
+        JSON.stringify(res.headers),
+        res.headers['content-type'] ?? null,
         false,
         null,
       ];
