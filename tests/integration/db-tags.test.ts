@@ -660,8 +660,16 @@ describe('tags', () => {
       [few, many],
       [many, few],
     ])
-      expect(await search(tags)).toMatchObject({ ids: [ids[29]], older: null, counts: { all: 1, open: 1, capped: false } });
-    const nothing = { ids: [], older: null, counts: { all: 0, open: 0, unassigned: 0, pending: 0, solved: 0, capped: false } };
+      expect(await search(tags)).toMatchObject({
+        ids: [ids[29]],
+        older: null,
+        counts: { all: 1, open: 1, capped: false },
+      });
+    const nothing = {
+      ids: [],
+      older: null,
+      counts: { all: 0, open: 0, unassigned: 0, pending: 0, solved: 0, capped: false },
+    };
     for (const tags of [
       [few, third],
       [third, many, few],
@@ -705,7 +713,9 @@ describe('tags', () => {
        union all select x, $3::uuid, $4::uuid from unnest(($1::uuid[])[1:13]) with ordinality u(x, i) where i % 2 = 0`,
       [rareOn, rare, wide, ACME],
     );
-    expect((await db.sql('select private.inbox_query_rare(private.inbox_query($1)) as r', [word])).rows[0].r).toBe(true);
+    expect((await db.sql('select private.inbox_query_rare(private.inbox_query($1)) as r', [word])).rows[0].r).toBe(
+      true,
+    );
     const expected = async (tags: string[]) =>
       (
         await db.sql(
