@@ -34,11 +34,19 @@ const SEARCHES: [string, string, string, string[] | null][] = [
   ['"tag:billing refund"', 'all', 'refund', ['billing']],
   ['"tag:billing espresso"', 'all', 'espresso', ['billing']],
   ['note word "warehouse", open', 'open', 'warehouse', null],
+  // In notes only (seed:bulk's notes; "warehouse" is in agents' replies too).
+  ['notes-only word "goodwill", open', 'open', 'goodwill', null],
   ["a requester's email", 'all', 'bulk7.acme@example.test', null],
 ];
 
 /** The search's own private functions (50_inbox.sql), which the baseline's public.inbox calls by these names. */
-const SEARCH_FUNCTIONS = ['inbox_query', 'inbox_query_rare', 'inbox_newest_matches', 'inbox_search_plan'];
+const SEARCH_FUNCTIONS = [
+  'inbox_query',
+  'inbox_query_rare',
+  'inbox_notes_common',
+  'inbox_newest_matches',
+  'inbox_search_plan',
+];
 
 type Counts = Record<string, number> & { capped: boolean };
 

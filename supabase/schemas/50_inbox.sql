@@ -367,9 +367,33 @@ begin
      where s.schemaname = 'public' and s.tablename = 'tickets' and s.attname = 'search' and s.most_common_elems is not null), false);
 end $$;
 
+-- Whether the statistics say more than p_notes internal notes match a search: the share of notes that
+-- ANALYZE found with its least common word (messages_note_search_idx's most_common_elems; for a prefix,
+-- the words it begins, added up) times the notes indexed. A word they don't list, or no statistics yet:
+-- false. The inbox then doesn't read the notes' GIN index first (a bitmap of every matching note: 67 000
+-- for "warehouse" at 1 M, most of that search's cost) but probes the notes of the tickets it walks
+-- (docs/decisions/095-common-note-words.md). Only the plan rests on it, never the answer.
+create function private.inbox_notes_common(p_query tsquery, p_notes integer) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  elems text[];
+  freqs real[];
+begin
+  select s.most_common_elems::text::text[], s.most_common_elem_freqs into elems, freqs
+    from pg_catalog.pg_stats s
+   where s.schemaname = 'public' and s.tablename = 'messages_note_search_idx' and s.most_common_elems is not null;
+  return coalesce((
+    select min(least(f.share, 1)) * (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.messages_note_search_idx'::regclass)
+      from regexp_matches(p_query::text, '''((?:[^'']|'''')*)''(:\*)?', 'g') w,
+           lateral (select coalesce(sum(freqs[i]), 0) as share from generate_subscripts(elems, 1) i
+                     where case when w[2] is null then elems[i] = replace(w[1], '''''', '''')
+                                else starts_with(elems[i], replace(w[1], '''''', '''')) end) f) > p_notes, false);
+end $$;
+
 revoke all on function private.counted_views(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
   private.inbox_tag_ids(uuid, text[]), private.inbox_field_filters(uuid, jsonb), private.inbox_field_sql(integer, jsonb),
-  private.inbox_where(text, boolean, boolean, text, integer, jsonb), private.inbox_query(text), private.inbox_query_rare(tsquery) from public;
+  private.inbox_where(text, boolean, boolean, text, integer, jsonb), private.inbox_query(text), private.inbox_query_rare(tsquery),
+  private.inbox_notes_common(tsquery, integer) from public;
 
 -- The workspace of p_slug and the caller's role in it, for the pages that only members see. Not a
 -- member, or no such workspace: the same not_found (never reveal that a workspace exists).
@@ -755,24 +779,34 @@ begin
     -- as a scalar subquery with a limit (as an exists, the planner would hash every matching note first).
     -- An email address's requester: that requester's newest tickets in the view, merged with the rest.
     -- $12: the tickets of the matching notes, when they are few.
+    -- Notes the statistics say are many (private.inbox_notes_common) are not read first: the GIN index's
+    -- bitmap holds every matching note (docs/decisions/095-common-note-words.md). Each ticket's are probed,
+    -- and note_tickets stays null until a step that needs the set reads it (notes_stmt, the first n + 1).
     declare
       -- The matches' counts through the indexes (count_stmt), when they were counted there.
       count_stmt text;
       indexed jsonb;
+      notes_stmt text := 'select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
+        || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)';
+      notes_common boolean := private.inbox_notes_common(q, search_notes);
     begin
-      perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-      pins := 'bitmap';
-      stmt := format('select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
-        || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_notes + 1);
-      execute stmt into note_tickets
-        using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-      perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
-      pins := '';
+      if notes_common then
+        note_tickets := null;
+      else
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+        pins := 'bitmap';
+        stmt := format(notes_stmt, search_notes + 1);
+        execute stmt into note_tickets
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+        perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+        pins := '';
+      end if;
       match := '(t.search @@ $6 or ' || case when cardinality(note_tickets) <= search_notes then 't.id = any ($12)'
         else 'coalesce((select true from public.messages m where m.ticket_id = t.id and m.kind = ''note'''
           || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit 1), false)' end || ')';
-      -- Step 1, unless the words are rare (private.inbox_query_rare): then the window could not fill the
-      -- page, and reading it (a heap fetch a ticket) cost more than the GIN look-up that follows.
+      -- Step 1, unless the words are rare (private.inbox_query_rare) and so are the notes: then the window
+      -- could not fill the page, and reading it (a heap fetch a ticket) cost more than the GIN look-up that
+      -- follows.
       rare_words := private.inbox_query_rare(q);
       -- Rare words with common tags: step 2 and the count through the indexes probe each match's tags, not a hash of
       -- every tagged ticket, which the planner chose from the GIN index's estimate (5 000 of 1 M for a prefix):
@@ -789,7 +823,7 @@ begin
           probe_tags := true;
         end if;
       end if;
-      if not rare_words then
+      if not rare_words or notes_common then
         if tag_ids is not null then
           -- With tags: a tag's newest tickets in the page's order (ticket_tags_activity_idx), each fetched and tested
           -- with the words and the rest, 10 windows of them at most, not the view's newest tickets each probed for the
@@ -808,7 +842,7 @@ begin
         execute stmt into page_ids
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
       end if;
-      if rare_words or cardinality(page_ids) <= p_limit then
+      if (rare_words and not notes_common) or cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         pins := 'bitmap';
@@ -823,11 +857,15 @@ begin
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
         perform set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
         pins := 'bitmap';
+        if note_tickets is null and cardinality(candidates) <= search_cap then
+          stmt := format(notes_stmt, search_notes + 1);
+          execute stmt into note_tickets
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+        end if;
         if cardinality(candidates) <= search_cap and cardinality(note_tickets) <= search_notes then
           candidates := candidates || note_tickets;
         elsif cardinality(candidates) <= search_cap then
-          stmt := format('select $11 || array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
-            || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)', search_cap + 1);
+          stmt := format('select $11 || (%s)', format(notes_stmt, search_cap + 1));
           execute stmt into candidates
             using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
         end if;
@@ -874,7 +912,10 @@ begin
       -- than count_cap, or all of a tag); past the cap the walks decide as for any word. No probe of the
       -- newest tickets (count_cap heap rows) for a word that is in few of them. The notes counted: the tickets
       -- of the first count_cap matching notes (fewer for a smaller page's notes set); more notes than that make
-      -- the counts lower bounds (capped).
+      -- the counts lower bounds (capped). Notes not read yet (many, private.inbox_notes_common): first a walk
+      -- of the newest tickets without them (pass 1), which decides only past the cap, on count_cap + 1 true
+      -- matches (lower bounds, as every count past it); undecided, the notes are read and counted as before.
+      -- Not with tags (a tag walked whole counts exactly) nor rare words (the indexes first).
       count_where := private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields);
       if rare_words and probe_tags and rare_at is not null then
         count_where := private.inbox_tag_hashed(count_where, rare_at);
@@ -884,8 +925,18 @@ begin
                         from unnest(private.counted_views()) v);
       count_stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'
         || ' and %s limit %s) t', count_views, count_cap, count_where, count_match, count_cap + 1);
-      for pass in 1..2 loop
-        if (pass = 1 and rare_words) or (pass = 2 and search_counts is null and indexed is null) then
+      for pass in 1..3 loop
+        if pass = 2 and search_counts is null and note_tickets is null then
+          -- Undecided without the notes (or not walked): the notes counted, and one more to tell if there are more.
+          perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
+          pins := 'bitmap';
+          stmt := format(notes_stmt, least(search_notes, count_cap) + 1);
+          execute stmt into note_tickets
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+          perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
+          pins := '';
+        end if;
+        if (pass = 2 and rare_words) or (pass = 3 and search_counts is null and indexed is null) then
           -- Through the indexes: a rare word's first count, or what the walks left undecided.
           perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
           pins := 'bitmap';
@@ -901,13 +952,14 @@ begin
             set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
           pins := '';
         end if;
-        if pass = 1 and (indexed is null or (indexed ->> 'capped')::boolean) then
+        if (pass = 1 and note_tickets is null and tag_ids is null and not rare_words)
+           or (pass = 2 and search_counts is null and (indexed is null or (indexed ->> 'capped')::boolean)) then
           -- (For the log, should the timeout strike in there: what it walked.)
           stmt := format('private.inbox_newest_matches: %s and %s', count_where, count_match);
           search_counts := private.inbox_newest_matches(least(search_window, count_cap),
             format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
-            count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester, note_tickets[1:least(search_notes, count_cap)], tag_ids, fields,
-            count_cap);
+            count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester,
+            coalesce(note_tickets[1:least(search_notes, count_cap)], '{}'), tag_ids, fields, count_cap);
         end if;
       end loop;
       search_counts := coalesce(search_counts, indexed);
