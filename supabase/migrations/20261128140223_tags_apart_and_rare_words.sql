@@ -123,6 +123,7 @@ begin
 
   tag_ids := private.inbox_tag_ids(ws.id, p_tags);
   fields := private.inbox_field_filters(ws.id, p_fields);
+  fields := private.inbox_tags_none(tag_ids, fields);
   -- "Breaching soon" is one page, soonest due first: no cursors.
   if p_view = 'breaching' then
     newer := false;
