@@ -634,6 +634,38 @@ begin
 end $$;
 revoke all on function private.inbox_rare_tag(uuid[], integer), private.inbox_tag_page_sql(text, integer, text, text, integer) from public;
 
+-- Whether some ticket carries every one of p_tag_ids, read from the rare tag's rows (the p_rare_at-th:
+-- private.inbox_rare_tag), each one's other tags probed (ticket_tags_pkey): at most that tag's tickets. A search
+-- with tags no ticket has together ("tag:billing,vip refund") matches nothing, which its walks and counts could
+-- only learn by reading every match of the words (docs/decisions/097-tags-apart-and-rare-words.md). Planned with
+-- the tags, as private.inbox_rare_tag.
+create function private.inbox_tags_meet(p_tag_ids uuid[], p_rare_at integer) returns boolean
+language plpgsql stable set search_path = '' as $$
+declare
+  met boolean;
+begin
+  -- Each ticket's tags as an array (one descent of ticket_tags_pkey): as an exists for each tag, the planner hashed
+  -- every row of ticket_tags once (102 005 at 1 M, ~60 ms) rather than probe vip's 2 001 tickets (~6 ms).
+  execute 'select exists (select from public.ticket_tags r where r.tag_id = $1[$2]'
+    || ' and array(select o.tag_id from public.ticket_tags o where o.ticket_id = r.ticket_id) @> $1)'
+    into met using p_tag_ids, p_rare_at;
+  return met;
+end $$;
+
+-- p_where (private.inbox_where's) with the rare tag's semi-join (the p_rare_at-th) as a hashed subplan: its rows
+-- read once into a hash (at most private.inbox_rare_tag's count, index only) that each of the other matches is
+-- looked up in. For rare words with a rare tag: a semi-join the planner starts from the tag's tickets, each fetched
+-- by primary key ("tag:vip espresso": 2 001 of them for 99 matches); this way the words' GIN matches are the
+-- tickets fetched, no more than the words alone fetch. (Under "is true" the subquery is no join to plan.)
+create function private.inbox_tag_hashed(p_where text, p_rare_at integer) returns text
+language plpgsql immutable set search_path = '' as $$
+declare
+  semijoin text := format('t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', p_rare_at);
+begin
+  return replace(p_where, ' and ' || semijoin, format(' and (%s) is true', semijoin));
+end $$;
+revoke all on function private.inbox_tags_meet(uuid[], integer), private.inbox_tag_hashed(text, integer) from public;
+
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
 -- satisfaction ratings, and the cursors for the pages around it.
@@ -774,9 +806,14 @@ begin
     select t.number into ticket_number from public.tickets t
      where t.workspace_id = ws.id and t.number = (regexp_replace(p_query, '[^0-9]', '', 'g'))::integer;
   end if;
-  if q is not null and numnode(q) = 0 and requester is null then
+  -- A search with several tags: the rare one (private.inbox_rare_tag), step 1's walk and the test below.
+  if q is not null and cardinality(tag_ids) > 1 then
+    rare_at := private.inbox_rare_tag(tag_ids, rare_tag);
+  end if;
+  if q is not null and ((numnode(q) = 0 and requester is null) or (rare_at is not null and not private.inbox_tags_meet(tag_ids, rare_at))) then
     -- Only stop words ("the") or punctuation: nothing can match, and an empty query would make the
-    -- GIN path below read every ticket.
+    -- GIN path below read every ticket. Or tags that none of the rare tag's tickets carry together
+    -- (private.inbox_tags_meet): nothing can match, which the steps below learn only by reading every match.
     page_ids := '{}';
     search_counts := (select jsonb_object_agg(v, 0) from unnest(private.counted_views()) v) || '{"capped": false}';
   elsif q is not null then
@@ -829,6 +866,16 @@ begin
       -- "billing"'s 100 000 for "espresso"'s 99 matches. (A rare tag's tickets are few: the planner may start there.)
       probe_tags := rare_words and tag_ids is not null
         and (select bool_and(private.inbox_tag_common(x, rare_tag)) from unnest(tag_ids) x);
+      -- Rare words with a rare tag: the tag's rows hashed once and the words' matches looked up in it
+      -- (private.inbox_tag_hashed), any other tags probed as above, where the planner started from the tag's
+      -- tickets, each fetched ("tag:vip espresso": 2 001 for 99 matches; docs/decisions/097-tags-apart-and-rare-words.md).
+      if rare_words and tag_ids is not null and not probe_tags then
+        rare_at := coalesce(rare_at, private.inbox_rare_tag(tag_ids, rare_tag));
+        if rare_at is not null then
+          base := private.inbox_tag_hashed(base, rare_at);
+          probe_tags := true;
+        end if;
+      end if;
       if not rare_words or notes_common then
         if tag_ids is not null then
           -- With tags: a tag's newest tickets in the page's order (ticket_tags_activity_idx), each fetched and tested
@@ -837,7 +884,7 @@ begin
           -- The rare tag if there is one (private.inbox_rare_tag), else the first.
           stmt := private.inbox_tag_page_sql(private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee,
             cardinality(tag_ids), fields) || ' and ' || match,
-            case when cardinality(tag_ids) = 1 then 1 else coalesce(private.inbox_rare_tag(tag_ids, rare_tag), 1) end,
+            coalesce(rare_at, 1),
             dir, cursor_sql, 10 * search_window);
         else
           stmt := format(
@@ -924,6 +971,9 @@ begin
       -- matches (lower bounds, as every count past it); undecided, the notes are read and counted as before.
       -- Not with tags (a tag walked whole counts exactly) nor rare words (the indexes first).
       count_where := private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields);
+      if rare_words and probe_tags and rare_at is not null then
+        count_where := private.inbox_tag_hashed(count_where, rare_at);
+      end if;
       count_match := '(t.search @@ $6 or t.id = any ($12)' || case when requester is not null then ' or t.requester_id = $10' else '' end || ')';
       count_views := (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
                         from unnest(private.counted_views()) v);

@@ -654,6 +654,134 @@ describe('tags', () => {
       }
   });
 
+  it('searches with tags that no ticket has together find nothing, and with one ticket that has them all, just it', async () => {
+    // With a page of one a tag is rare on at most 200 tickets (private.inbox_rare_tag): "few" (30) is, "many"
+    // (300) and "third" (250) aren't. The search first asks whether any of the rare tag's tickets carries every
+    // other tag (private.inbox_tags_meet, 50_inbox.sql): only the oldest of few's, read last, has "many", and
+    // none has "third" too. Statistics of both tables: "many" and "third" are known as common.
+    const w = `t${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    const [few, many, third] = [await newTag('few'), await newTag('many'), await newTag('third')];
+    const { rows } = await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject, last_message_at)
+       select $1::uuid, $2::uuid, $3 || ' ' || g, now() + interval '1 day' - g * interval '1 minute'
+         from generate_series(1, 600) g returning id`,
+      [ACME, PEOPLE.acmeCustomer.id, w],
+    );
+    const ids = rows.map((r) => r.id as string);
+    await db.sql(
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id)
+       select x, $2::uuid, $5::uuid from unnest(($1::uuid[])[1:30]) x
+       union all select x, $3::uuid, $5::uuid from unnest(($1::uuid[])[30:329]) x
+       union all select x, $4::uuid, $5::uuid from unnest(($1::uuid[])[31:280]) x`,
+      [ids, few, many, third, ACME],
+    );
+    await db.sql('analyze tickets, ticket_tags');
+    const search = async (tags: string[]) => {
+      const { data, error } = await clients.acmeAgent.rpc('inbox', {
+        p_slug: 'acme',
+        p_view: 'all',
+        p_query: w,
+        p_tags: await Promise.all(tags.map(tagName)),
+        p_limit: 1,
+      });
+      expect(error).toBeNull();
+      const page = data as { tickets: { id: string }[]; older: unknown; search_counts: Record<string, unknown> };
+      return { ids: page.tickets.map((t) => t.id), older: page.older, counts: page.search_counts };
+    };
+    for (const tags of [
+      [few, many],
+      [many, few],
+    ])
+      expect(await search(tags)).toMatchObject({
+        ids: [ids[29]],
+        older: null,
+        counts: { all: 1, open: 1, capped: false },
+      });
+    const nothing = {
+      ids: [],
+      older: null,
+      counts: { all: 0, open: 0, unassigned: 0, pending: 0, solved: 0, capped: false },
+    };
+    for (const tags of [
+      [few, third],
+      [third, many, few],
+      [few, many, third],
+    ])
+      expect(await search(tags)).toMatchObject(nothing);
+    // Without the one ticket's "many", those two have none together either.
+    await db.sql('delete from ticket_tags where ticket_id = $1 and tag_id = $2', [ids[29], many]);
+    expect(await search([many, few])).toMatchObject(nothing);
+  });
+
+  it('searches rare words with a rare tag: its tickets among the words’ matches, as plain SQL orders and counts them', async () => {
+    // A word the statistics don't know (rare: step 2 and the counts through the GIN indexes) on 40 tickets, 13 of
+    // them tagged "rare" (60 tickets, rare for a page of one or 25); the rare tag's rows are then looked up in a
+    // hash (private.inbox_tag_hashed, 50_inbox.sql), not joined. And with a common tag too, on 6 of those 13.
+    const [rare, wide] = [await newTag('rare'), await newTag('wide')];
+    const plain = await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject) select $1::uuid, $2::uuid, 'Plain ' || g
+         from generate_series(1, 400) g returning id`,
+      [ACME, PEOPLE.acmeCustomer.id],
+    );
+    await db.sql(
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id) select x, $2::uuid, $3::uuid from unnest($1::uuid[]) x`,
+      [plain.rows.map((r) => r.id), wide, ACME],
+    );
+    await db.sql('analyze tickets, ticket_tags');
+    const word = `r${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    const { rows } = await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject, status, last_message_at)
+       select $1::uuid, $2::uuid, case when g <= 40 then $3 || ' ' || g else 'Other ' || g end,
+              (array['new', 'open', 'pending', 'solved', 'closed']::ticket_status[])[1 + g % 5],
+              now() + interval '1 day' - g * interval '1 minute'
+         from generate_series(1, 88) g returning id`,
+      [ACME, PEOPLE.acmeCustomer.id, word],
+    );
+    const ids = rows.map((r) => r.id as string);
+    // "rare" on every third of the word’s tickets (13) and on 48 others; "wide" on every other one of those 13 (6).
+    const rareOn = [...ids.slice(0, 40).filter((_, i) => i % 3 === 1), ...ids.slice(40)];
+    await db.sql(
+      `insert into ticket_tags (ticket_id, tag_id, workspace_id) select x, $2::uuid, $4::uuid from unnest($1::uuid[]) x
+       union all select x, $3::uuid, $4::uuid from unnest(($1::uuid[])[1:13]) with ordinality u(x, i) where i % 2 = 0`,
+      [rareOn, rare, wide, ACME],
+    );
+    expect((await db.sql('select private.inbox_query_rare(private.inbox_query($1)) as r', [word])).rows[0].r).toBe(
+      true,
+    );
+    const expected = async (tags: string[]) =>
+      (
+        await db.sql(
+          `select t.id, t.status from tickets t
+            where t.subject like $1 || ' %' and (select count(*) from ticket_tags tt where tt.ticket_id = t.id and tt.tag_id = any ($2)) = cardinality($2)
+            order by t.last_message_at desc, t.id desc`,
+          [word, tags],
+        )
+      ).rows as { id: string; status: string }[];
+    for (const tags of [[rare], [rare, wide], [wide, rare]]) {
+      const want = await expected(tags);
+      expect(want).toHaveLength(tags.length === 1 ? 13 : 6);
+      const names = await Promise.all(tags.map(tagName));
+      expect(await firstThreePages(names, word)).toEqual(want.slice(0, 3).map((r) => r.id));
+      for (const limit of [1, 25]) {
+        const { data } = await clients.acmeAgent.rpc('inbox', {
+          p_slug: 'acme',
+          p_view: 'all',
+          p_query: word,
+          p_tags: names,
+          p_limit: limit,
+        });
+        const page = data as { tickets: { id: string }[]; search_counts: Record<string, unknown> };
+        expect(page.tickets.map((t) => t.id)).toEqual(want.slice(0, limit).map((r) => r.id));
+        expect(page.search_counts).toMatchObject({
+          all: want.length,
+          pending: want.filter((r) => r.status === 'pending').length,
+          solved: want.filter((r) => r.status === 'solved').length,
+          capped: false,
+        });
+      }
+    }
+  });
+
   it('two agents creating the same new tag at once end with one tag on both tickets', async () => {
     const [t1, t2] = [await openTicket(db), await openTicket(db)];
     const tag = name('race');
