@@ -618,10 +618,11 @@ create table public.member_availability (
   foreign key (workspace_id, user_id) references public.memberships (workspace_id, user_id) on delete cascade
 );
 
--- The assignment change just recorded in the ticket's history was Tend's, not the person whose
--- request it ran in (a requester's create_ticket, say): it names no one ("Tend assigned it to …"), nor
--- does the notice it sent the assignee in this transaction (docs/decisions/085-rules-before-assignment.md).
--- plpgsql, so its plan is kept (docs/decisions/040-business-time-and-sla.md).
+-- The unassignment just recorded in the ticket's history (a reopened ticket whose assignee is away) was
+-- Tend's, not the person whose request it ran in: it names no one, nor does the notice an assignment sent
+-- earlier in this transaction (docs/decisions/085-rules-before-assignment.md). Tend's assignment itself
+-- says so as it writes (private.tend_acting). plpgsql, so its plan is kept
+-- (docs/decisions/040-business-time-and-sla.md).
 create function private.by_tend(p_ticket_id uuid) returns void
 language plpgsql security definer set search_path = '' as $$
 begin
@@ -635,12 +636,15 @@ end $$;
 -- available under the cap, or the ticket is assigned or not open). The settings row is locked for the
 -- transaction, so concurrent assignments in a workspace queue and each sees the last one's count
 -- (read committed: a fresh snapshot per statement); the counts come from the tallies (50_inbox.sql).
+-- The assignment is Tend's: its line and notice name no one (private.tend_acting); by a rule's action,
+-- the rules' already.
 create function private.auto_assign(p_ticket_id uuid) returns uuid
 language plpgsql security definer set search_path = '' as $$
 declare
   t public.tickets;
   cfg public.assignment_settings;
   chosen uuid;
+  said text;
 begin
   select * into t from public.tickets where id = p_ticket_id;
   select * into cfg from public.assignment_settings where workspace_id = t.workspace_id for no key update;
@@ -660,8 +664,13 @@ begin
             m.user_id <= coalesce(cfg.last_assignee_id, '00000000-0000-0000-0000-000000000000'::uuid), m.user_id
    limit 1;
   if chosen is not null then
+    if (private.tend_acting()).ticket_id is distinct from t.id then
+      said := private.tend_act(t.id, 'assignment');
+    end if;
     update public.tickets set assignee_id = chosen where id = t.id;
-    perform private.by_tend(t.id);
+    if said is not null then
+      perform private.tend_done(said);
+    end if;
     update public.assignment_settings set last_assignee_id = chosen where workspace_id = t.workspace_id;
   end if;
   return chosen;
