@@ -19,18 +19,22 @@ revoke all on function private.is_open(public.ticket_status), private.is_backlog
 grant execute on function private.is_open(public.ticket_status), private.is_backlog(public.ticket_status)
   to authenticated, service_role;
 
--- requester_id and assignee_id also reference profiles, so PostgREST can embed names:
+-- requester_id and assignee_id reference profiles, so PostgREST can embed names:
 --   tickets?select=*,requester:profiles!tickets_requester_profile_fkey(display_name)
+-- and so a user: a profile is its user's (profiles.user_id, on delete cascade), and deleting a user whose
+-- profile a ticket names is refused as before. Not a second key to auth.users as well: Postgres checks every
+-- key of a row this transaction wrote again at each update, and a new ticket is updated by its rules and its
+-- assignment (docs/decisions/102-tend-says-so.md).
 create table public.tickets (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   number integer not null,
-  requester_id uuid not null references auth.users (id)
+  requester_id uuid not null
     constraint tickets_requester_profile_fkey references public.profiles (user_id),
   subject text not null check (char_length(subject) between 1 and 200),
   status public.ticket_status not null default 'new',
   priority public.ticket_priority not null default 'normal',
-  assignee_id uuid references auth.users (id)
+  assignee_id uuid
     constraint tickets_assignee_profile_fkey references public.profiles (user_id),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),

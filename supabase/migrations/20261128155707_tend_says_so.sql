@@ -1,3 +1,7 @@
+alter table "public"."tickets" drop constraint "tickets_assignee_id_fkey";
+
+alter table "public"."tickets" drop constraint "tickets_requester_id_fkey";
+
 drop function if exists "private"."by_rules"(p_ticket_id uuid, p_mark bigint);
 
 set check_function_bodies = off;
