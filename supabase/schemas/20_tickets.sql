@@ -316,9 +316,8 @@ create trigger tickets_transition before insert or update on public.tickets
 create function private.ticket_history() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
-  tend record := private.tend_acting();
-  -- A status a rule's action moved is Tend's; the opening an automatic assignment causes names the requester.
-  actor uuid := case when tend.ticket_id = new.id and tend.what = 'rules' then null else auth.uid() end;
+  actor uuid := auth.uid();
+  tend record;
 begin
   if tg_op = 'INSERT' then
     insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to") values (new.id, new.workspace_id, actor, 'created', new.status);
@@ -327,6 +326,11 @@ begin
       insert into public.ticket_events (ticket_id, workspace_id, actor_id, type) values (new.id, new.workspace_id, null, 'spam');
     end if;
     return null;
+  end if;
+  -- A status a rule's action moved is Tend's; the opening an automatic assignment causes names the requester.
+  tend := private.tend_acting();
+  if tend.ticket_id = new.id and tend.what = 'rules' then
+    actor := null;
   end if;
   insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'status', old.status, new.status);
   return null;

@@ -88,6 +88,46 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.business_minutes_add_each(p_workspace_id uuid, p_at timestamp with time zone, p_minutes numeric[])
+ RETURNS timestamp with time zone[]
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  instants timestamptz[] := '{}';
+  k integer := 1;
+  n integer := coalesce(array_length(p_minutes, 1), 0);
+  passed numeric := 0;
+  horizon timestamptz := p_at + make_interval(secs => 46 * 8 * 86400);
+  days integer := 3;
+  window_start timestamptz := p_at;
+  window_end timestamptz;
+  p record;
+  len numeric;
+begin
+  while k <= n and p_minutes[k] <= 0 loop
+    instants := instants || p_at;
+    k := k + 1;
+  end loop;
+  while k <= n and window_start < horizon loop
+    window_end := least(window_start + make_interval(secs => days * 86400), horizon);
+    for p in select * from private.business_periods(p_workspace_id, window_start, window_end) loop
+      len := extract(epoch from p.closes_at - p.opens_at);
+      while k <= n and p_minutes[k] * 60 - passed <= len loop
+        instants := instants || (p.opens_at + make_interval(secs => (p_minutes[k] * 60 - passed)::double precision));
+        k := k + 1;
+      end loop;
+      exit when k > n;
+      passed := passed + len;
+    end loop;
+    window_start := window_end;
+    days := 8;
+  end loop;
+  return instants || array_fill(null::timestamptz, array[n - k + 1]);
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION private.notify_assignee()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -179,9 +219,8 @@ CREATE OR REPLACE FUNCTION private.ticket_history()
  SET search_path TO ''
 AS $function$
 declare
-  tend record := private.tend_acting();
-  -- A status a rule's action moved is Tend's; the opening an automatic assignment causes names the requester.
-  actor uuid := case when tend.ticket_id = new.id and tend.what = 'rules' then null else auth.uid() end;
+  actor uuid := auth.uid();
+  tend record;
 begin
   if tg_op = 'INSERT' then
     insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to") values (new.id, new.workspace_id, actor, 'created', new.status);
@@ -190,6 +229,11 @@ begin
       insert into public.ticket_events (ticket_id, workspace_id, actor_id, type) values (new.id, new.workspace_id, null, 'spam');
     end if;
     return null;
+  end if;
+  -- A status a rule's action moved is Tend's; the opening an automatic assignment causes names the requester.
+  tend := private.tend_acting();
+  if tend.ticket_id = new.id and tend.what = 'rules' then
+    actor := null;
   end if;
   insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'status', old.status, new.status);
   return null;
