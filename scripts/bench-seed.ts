@@ -1,7 +1,7 @@
 // npm run bench:seed — seed:bulk (scripts/seed-bulk.ts) timed: BENCH_TICKETS (default 100 000) tickets
 // into a fresh stack (a copy of one template, docs/decisions/033-test-database-template.md) per run,
 // BENCH_ROUNDS (default 3) rounds. With BENCH_BASELINE=<another checkout> that checkout's seed:bulk runs
-// too, alternating with this one's in every round (which goes first alternates as well), so drift in the
+// too, into a stack of its own migrations, alternating with this one's in every round (which goes first alternates as well), so drift in the
 // machine's load falls on both alike; the table gives each one's medians and the ratio this ÷ baseline
 // with its range over the rounds. Wall time and CPU: the CPU of every Postgres process (the seeding
 // sessions, the WAL writer, the checkpointer, realtime's decoding) and of the seed's own process.
@@ -112,15 +112,20 @@ async function seed(stack: Stack, projectDir: string): Promise<Seeded> {
 }
 
 try {
-  const template = await startStack(options('template'));
-  await template.stop();
   const versions = [{ name: 'this', dir: PROJECT_DIR, runs: [] as Seeded[] }];
   if (BASELINE) versions.push({ name: 'baseline', dir: BASELINE, runs: [] });
+  // Each version seeds its own schema (its migrations: triggers and indexes on the seed's path are its own).
+  const templates = new Map<string, string>();
+  for (const v of versions) {
+    const template = await startStack(options(`template-${v.name}`, { projectDir: v.dir }));
+    await template.stop();
+    templates.set(v.name, template.dir);
+  }
   for (let i = 0; i < ROUNDS; i++) {
     const order = i % 2 ? [...versions].reverse() : versions;
     for (const v of order) {
       const name = `${v.name}-${i}`;
-      const stack = await startStack(options(name, { template: template.dir }));
+      const stack = await startStack(options(name, { projectDir: v.dir, template: templates.get(v.name)! }));
       try {
         console.log(`\nround ${i + 1}: ${v.name} (load ${os.loadavg()[0].toFixed(1)})`);
         v.runs.push(await seed(stack, v.dir));
