@@ -55,12 +55,18 @@ describe('database rules', () => {
       expect(await check('solved', 'closed', 'system', 'auto_close')).toBe('allowed');
       expect(await check('solved', 'closed', 'agent', 'edit')).toBe('invalid_transition');
       expect(await check('closed', 'open', 'admin', 'edit')).toBe('invalid_transition');
-      // No function reads a setting of the application's own (tend.*) any more.
+      // No function reads a setting of the application's own (tend.*) any more; the one marker Tend's own
+      // writes leave (docs/decisions/102-tend-says-so.md) is read by its one reader and written by its pair.
       const { rows } = await db.sql(
         `select p.proname from pg_proc p where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace)
             and p.prosrc ~ 'current_setting\\(''tend\\.'`,
       );
       expect(rows).toEqual([]);
+      const marker = await db.sql(
+        `select p.proname from pg_proc p where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace)
+            and p.prosrc ~ '''private\\.tend_acting''' order by 1`,
+      );
+      expect(marker.rows.map((r) => r.proname)).toEqual(['tend_act', 'tend_acting', 'tend_done']);
     });
 
     it('statuses, priorities and roles are enums: one list, in the database', async () => {
