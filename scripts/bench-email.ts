@@ -56,6 +56,9 @@ async function main() {
 
 const NOTICE_ROUNDS = Number(process.env.BENCH_NOTICE_ROUNDS ?? 4);
 const NOTICES = Number(process.env.BENCH_NOTICES ?? 40);
+// Notices a second, each committed by a transaction of its own as a ticket's creation commits its assignee's
+// (bench:rules creates ~50 a second here); 0: all of them in one statement, as before ADR 101.
+const NOTICE_RATE = Number(process.env.BENCH_NOTICE_RATE ?? 50);
 const AGENT3 = 'a0000000-0000-4000-8000-000000000003';
 
 /**
@@ -82,8 +85,8 @@ async function notices() {
       postgrest: of((n) => n === 'postgrest'),
     };
   };
-  // Each notice on a ticket of its own, so one statement makes them all (one per person, ticket and
-  // transaction): this process's share of the batch is a query, not one per notice.
+  // Each notice on a ticket of its own (one per person, ticket and transaction), each committed alone at
+  // NOTICE_RATE a second (or all in one statement with BENCH_NOTICE_RATE=0).
   const tickets = new Map<(typeof stacks)[number], string[]>();
   for (const s of stacks) {
     const customer = await accessToken(s.stack.jwtSecret, { sub: CUSTOMER.id, email: CUSTOMER.email });
@@ -112,13 +115,20 @@ async function notices() {
     const before = await count();
     const c0 = children(s.stack);
     const self0 = ownCpu();
-    await superuser(s.stack, (c) =>
-      c.query(`select private.notify_member($1, $2, 'assigned', t, null, null) from unnest($3::uuid[]) t`, [
-        ACME,
-        AGENT3,
-        tickets.get(s)!.slice(0, n),
-      ]),
-    );
+    const ids = tickets.get(s)!.slice(0, n);
+    await superuser(s.stack, async (c) => {
+      if (!NOTICE_RATE)
+        return void (await c.query(
+          `select private.notify_member($1, $2, 'assigned', t, null, null) from unnest($3::uuid[]) t`,
+          [ACME, AGENT3, ids],
+        ));
+      const start = performance.now();
+      for (const [i, id] of ids.entries()) {
+        const due = start + (i * 1000) / NOTICE_RATE - performance.now();
+        if (due > 0) await new Promise((r) => setTimeout(r, due));
+        await c.query(`select private.notify_member($1, $2, 'assigned', $3, null, null)`, [ACME, AGENT3, id]);
+      }
+    });
     // Every 200 ms: each poll is a search over the stored emails, in this process.
     while ((await count()) < before + n) await new Promise((r) => setTimeout(r, 200));
     const self = ownCpu() - self0;

@@ -502,6 +502,8 @@ async function notifyNotification(notificationId: string) {
 
 /** How many queued notifications one claim takes (a batch claims again while it finds this many). */
 const BATCH = 50;
+/** How long a batch collects notices before it claims them. */
+const BATCH_WINDOW_MS = 200;
 
 /**
  * Every queued notification's email (private.notification_emails; docs/decisions/101-notification-emails-in-batches.md):
@@ -511,6 +513,9 @@ const BATCH = 50;
  */
 async function notifyNotifications() {
   const outcome = newOutcome();
+  // The notices committed meanwhile join this batch: their transactions see its call still queued and
+  // queue none (private.email_notification). A queue worker's batch window; an email waits this long at most.
+  await new Promise((r) => setTimeout(r, BATCH_WINDOW_MS));
   for (;;) {
     const { data, error } = await admin().rpc('claim_notification_emails', {
       p_domain: inboundDomain(),
