@@ -1,5 +1,6 @@
 // notify: called by the database (through pg_net) for every public reply of the team written through the
-// API (trigger messages_notify), every notification a member gets by email each time (private.notify_member),
+// API (trigger messages_notify), every notification a member gets by email each time (private.notify_member
+// queues it; one call sends every queued one, {"type":"notifications"}: docs/decisions/101-notification-emails-in-batches.md),
 // each member's daily digest (private.send_digests), each solved request's satisfaction survey
 // (private.ask_satisfaction), each request acknowledged outside business hours (private.acknowledge_after_hours)
 // and every invitation sent or resent (trigger invitations_notify). A team's reply goes to the requester and
