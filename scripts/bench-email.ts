@@ -56,7 +56,7 @@ async function main() {
 const NOTICE_ROUNDS = Number(process.env.BENCH_NOTICE_ROUNDS ?? 4);
 const NOTICES = Number(process.env.BENCH_NOTICES ?? 40);
 // Notices a second, each committed by a transaction of its own as a ticket's creation commits its assignee's
-// (bench:rules creates ~50 a second here); 0: all of them in one statement, as before ADR 101.
+// (bench:rules creates ~50 a second here); 0: all of them in one statement (as before docs/decisions/101-notification-emails-in-batches.md).
 const NOTICE_RATE = Number(process.env.BENCH_NOTICE_RATE ?? 50);
 const AGENT3 = 'a0000000-0000-4000-8000-000000000003';
 
