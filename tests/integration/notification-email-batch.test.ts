@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesTo } from '../../scripts/lib/mail.ts';
 import { waitFor } from '../../scripts/lib/wait.ts';
@@ -55,17 +54,6 @@ afterAll(async () => {
 function release() {
   held = false;
   for (const s of sessions) for (const d of s.queue.splice(0)) s.upstream.write(d);
-}
-
-/** SQL as role postgres, as the cron jobs run. */
-async function asPostgres(text: string, params?: unknown[]) {
-  const c = new pg.Client({ connectionString: db.stack.dbUrl });
-  await c.connect();
-  try {
-    return await c.query(text, params);
-  } finally {
-    await c.end();
-  }
 }
 
 /** `n` tickets, and Agent 2 told of each ("assigned", emailed each time), each in a transaction of its own. */
@@ -139,7 +127,7 @@ describe('notifications emailed in batches', () => {
     await db.sql(
       `update email_deliveries set claimed_at = claimed_at - interval '3 minutes' where message_id like '<n.%' and status = 'sending'`,
     );
-    await asPostgres('select private.retry_failed_emails()');
+    await db.sql('select private.retry_failed_emails()'); // as the cron job runs it
     await waitFor('every notice emailed', async () => (await emailed(ids)) === 10);
     const counts = await received('Killed');
     expect(counts.size).toBe(10);
@@ -168,7 +156,7 @@ describe('notifications emailed in batches', () => {
     expect(await emailed([...lost, ...waiting])).toBe(0);
     // A minute later the retry job asks for the queue.
     await db.sql(`update private.notification_emails set queued_at = queued_at - interval '2 minutes'`);
-    await asPostgres('select private.retry_failed_emails()');
+    await db.sql('select private.retry_failed_emails()'); // as the cron job runs it
     await waitFor('the queue emailed', async () => (await emailed([...lost, ...waiting])) === 4);
     expect((await received('Lost')).size).toBe(4);
 
