@@ -128,14 +128,23 @@ grant execute on function public.claim_email_delivery(text, text, uuid) to servi
 -- messages' ids (oldest first), its workspace with its email settings, each as PostgREST embedded them;
 -- `claimed` is claim_email_delivery's answer for (p_message_id, the recipient) when the notification is
 -- to be emailed now (each time, on a ticket, to someone with an address). Null when it is gone.
+-- (notify's batch, public.claim_notification_emails, takes the same for each notification it sends.)
 create function public.notification_email(p_notification_id uuid, p_message_id text) returns jsonb
 language plpgsql security definer set search_path = '' as $$
-declare
-  found_one jsonb;
 begin
   if not private.is_system() then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
   end if;
+  return private.notification_email(p_notification_id, p_message_id);
+end $$;
+revoke execute on function public.notification_email(uuid, text) from public, anon, authenticated;
+grant execute on function public.notification_email(uuid, text) to service_role;
+
+create function private.notification_email(p_notification_id uuid, p_message_id text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  found_one jsonb;
+begin
   select jsonb_build_object(
       'id', n.id, 'kind', n.kind, 'recipient_id', n.recipient_id, 'actor_id', n.actor_id,
       'message_id', n.message_id, 'email', n.email, 'created_at', n.created_at,
@@ -174,8 +183,7 @@ begin
   end if;
   return found_one;
 end $$;
-revoke execute on function public.notification_email(uuid, text) from public, anon, authenticated;
-grant execute on function public.notification_email(uuid, text) to service_role;
+revoke all on function private.notification_email(uuid, text) from public;
 
 -- A notification's email went: its delivery sent and the notification emailed, in one call.
 create function public.notification_emailed(p_notification_id uuid, p_message_id text, p_recipient text) returns void
@@ -426,6 +434,11 @@ begin
       else jsonb_build_object('type', 'digest', 'workspace_id', parts[2], 'recipient_id', parts[3]) end);
     n := n + 1;
   end loop;
+  -- Notifications queued a minute ago and still waiting (their call was lost: notify or pg_net down).
+  if exists (select 1 from private.notification_emails where queued_at < now() - interval '1 minute') then
+    perform private.call_function('notify', '{"type": "notifications"}');
+    n := n + 1;
+  end if;
   return n;
 end $$;
 revoke all on function private.retry_failed_emails() from public;

@@ -134,10 +134,97 @@ begin
   values (p_workspace_id, p_recipient_id, p_kind, p_ticket_id, p_message_id, p_actor_id, setting.in_app, setting.email)
   returning id into made;
   if setting.email = 'each' then
-    perform private.call_function('notify', jsonb_build_object('type', 'notification', 'notification_id', made));
+    perform private.email_notification(made);
   end if;
   return made;
 end $$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Notifications emailed "each time" are sent by notify in batches, as a helpdesk's queue worker sends
+-- them (docs/decisions/101-notification-emails-in-batches.md): each is queued here, and one call of
+-- notify ({"type":"notifications"}) sends every queued one, read and claimed in one call
+-- (public.claim_notification_emails) and recorded sent in one more (public.notification_emails_sent).
+create table private.notification_emails (
+  notification_id uuid primary key references public.notifications (id) on delete cascade,
+  queued_at timestamptz not null default now()
+);
+create index notification_emails_queued_idx on private.notification_emails (queued_at);
+
+-- The calls to notify queued and not yet answered: a transaction that sees one made within its timeout
+-- (30 s, private.call_function) queues no call of its own; the batch deletes the calls it answers.
+create table private.notification_email_calls (
+  queued_at timestamptz not null default now()
+);
+revoke all on private.notification_emails, private.notification_email_calls from public, anon, authenticated, service_role;
+
+-- Queues a notification's email, and asks notify to send the queue once this transaction commits, unless a
+-- call already queued will take it. That call's batch deletes the calls it answers, then waits for every
+-- transaction holding this lock shared (those that counted on a call) before it reads the queue: so a notice
+-- committed while a batch runs is in that batch, or in the batch of a call of its own. Taken only if no batch
+-- is reading (try: never a wait on a creating transaction's path); else a call of its own.
+create function private.email_notification(p_notification_id uuid) returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  if pg_try_advisory_xact_lock_shared(hashtextextended('notification emails', 0))
+     and exists (select 1 from private.notification_email_calls where queued_at > now() - interval '30 seconds') then
+    insert into private.notification_emails (notification_id) values (p_notification_id);
+    return;
+  end if;
+  -- Nothing until Vault knows the project, as private.call_function.
+  if exists (select 1 from vault.decrypted_secrets where name = 'project_url') then
+    insert into private.notification_emails (notification_id) values (p_notification_id);
+    insert into private.notification_email_calls default values;
+    perform private.call_function('notify', '{"type": "notifications"}');
+  end if;
+end $$;
+
+-- notify's batch: the queued notifications' emails, oldest first, at most p_limit, each as
+-- public.notification_email returns it (with its claim, for Message-ID <n.<id>@p_domain>); their queue rows
+-- go. Another batch running at once takes other rows (skip locked).
+create function public.claim_notification_emails(p_domain text, p_limit integer default 50) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  ids uuid[];
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  -- The calls this batch answers; then the transactions that counted on them, until they end.
+  delete from private.notification_email_calls;
+  perform pg_advisory_xact_lock(hashtextextended('notification emails', 0));
+  with taken as (
+    select q.notification_id, q.queued_at from private.notification_emails q
+     order by q.queued_at limit greatest(p_limit, 1) for update skip locked
+  ), gone as (
+    delete from private.notification_emails q using taken where q.notification_id = taken.notification_id
+    returning taken.notification_id, taken.queued_at
+  )
+  select array_agg(notification_id order by queued_at) into ids from gone;
+  return coalesce((
+    select jsonb_agg(e order by o)
+      from unnest(ids) with ordinality as x(id, o),
+           private.notification_email(x.id, '<n.' || x.id || '@' || p_domain || '>') e
+     where e is not null), '[]');
+end $$;
+revoke execute on function public.claim_notification_emails(text, integer) from public, anon, authenticated;
+grant execute on function public.claim_notification_emails(text, integer) to service_role;
+
+-- A batch's emails went: each (Message-ID, recipient) delivery sent, and the notifications emailed (those an
+-- earlier call had sent too).
+create function public.notification_emails_sent(p_message_ids text[], p_recipients text[], p_notification_ids uuid[])
+returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  if not private.is_system() then
+    raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
+  end if;
+  update public.email_deliveries d set status = 'sent', sent_at = now(), last_error = null
+    from unnest(p_message_ids, p_recipients) as x(message_id, recipient)
+   where d.message_id = x.message_id and d.recipient = x.recipient;
+  update public.notifications set emailed_at = now() where id = any(p_notification_ids);
+end $$;
+revoke execute on function public.notification_emails_sent(text[], text[], uuid[]) from public, anon, authenticated;
+grant execute on function public.notification_emails_sent(text[], text[], uuid[]) to service_role;
 
 -- A customer writes (the requester's new request or reply, or a follower's, from the app, the portal or email): the
 -- assignee hears of it, or, while nobody has the ticket, every member. The team's own replies tell no
@@ -258,7 +345,7 @@ create trigger notification_settings_changed before insert or update on public.n
 
 revoke all on function private.notification_kinds(), private.notification_builtin(text),
   private.notification_setting(uuid, uuid, text),
-  private.notify_member(uuid, uuid, text, uuid, uuid, uuid),
+  private.notify_member(uuid, uuid, text, uuid, uuid, uuid), private.email_notification(uuid),
   private.notify_of_message(public.tickets, uuid, uuid), private.is_new_request(public.tickets, uuid),
   private.notify_members_of_message(), private.notify_request(uuid), private.notify_assignee(), private.notification_read(),
   private.notification_setting_changed() from public;

@@ -2,7 +2,7 @@
 // with two 2 MB files; docs/decisions/068-mail-catcher-speed.md): whatever the TCP chunks, the
 // dot-stuffing and the line ends, what the API gives back is what was sent, byte for byte.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -184,6 +184,39 @@ describe('SMTP receive', () => {
     expect((await part(m.ID, byName('data.bin').PartID)).bytes.equals(file)).toBe(true);
     expect((await part(m.ID, byName('dots.txt').PartID)).bytes.toString('latin1')).toBe(tricky);
   }, 60_000);
+
+  it('prints its line as it takes a message, and parses it when the mailbox is first read', async () => {
+    const own = mkdtempSync(path.join(os.tmpdir(), 'tend-mail-lazy-'));
+    const lines: string[] = [];
+    const catcher = await startMail({ port: 0, dir: own, smtpPort: 0, log: (l) => lines.push(l) });
+    try {
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: catcher.smtpPort, secure: false });
+      await transport.sendMail({
+        from: 'support@acme.test',
+        to: 'Lazy@Example.test',
+        subject: 'Ünïcode — your code',
+        text: 'Your code is 482913.',
+        html: '<p>Your code is 482913.</p>',
+      });
+      transport.close();
+      expect(lines).toEqual(['[mail] to lazy@example.test · code 482913 · "Ünïcode — your code"']);
+      // Kept as it came (with its envelope) until read: no parsed bodies on disk yet.
+      const kept = readdirSync(path.join(own, 'mail'));
+      const json = kept.find((f) => f.endsWith('.json'))!;
+      expect(kept).toEqual(expect.arrayContaining([json, json.replace('.json', '.eml')]));
+      expect(readFileSync(path.join(own, 'mail', json), 'utf8')).not.toContain('482913');
+      const list = await (await fetch(`${catcher.url}/api/v1/messages`)).json();
+      expect(list.messages).toMatchObject([
+        { Subject: 'Ünïcode — your code', To: [{ Address: 'lazy@example.test' }], Snippet: 'Your code is 482913.' },
+      ]);
+      const m = await (await fetch(`${catcher.url}/api/v1/message/${list.messages[0].ID}`)).json();
+      expect(m).toMatchObject({ Text: 'Your code is 482913.', HTML: '<p>Your code is 482913.</p>' });
+      expect(readFileSync(path.join(own, 'mail', json), 'utf8')).toContain('482913');
+    } finally {
+      await catcher.stop();
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
 
   it('keeps what it acknowledged across a restart, and drops a raw message it never acknowledged', async () => {
     const file = randomBytes(100_000);

@@ -2336,6 +2336,10 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      claim_notification_emails: {
+        Args: { p_domain: string; p_limit?: number }
+        Returns: Json
+      }
       close_solved_tickets: {
         Args: Record<PropertyKey, never>
         Returns: number
@@ -2558,6 +2562,14 @@ export type Database = {
           p_message_id: string
           p_notification_id: string
           p_recipient: string
+        }
+        Returns: undefined
+      }
+      notification_emails_sent: {
+        Args: {
+          p_message_ids: string[]
+          p_notification_ids: string[]
+          p_recipients: string[]
         }
         Returns: undefined
       }

@@ -1,5 +1,6 @@
 // notify: called by the database (through pg_net) for every public reply of the team written through the
-// API (trigger messages_notify), every notification a member gets by email each time (private.notify_member),
+// API (trigger messages_notify), every notification a member gets by email each time (private.notify_member
+// queues it; one call sends every queued one, {"type":"notifications"}: docs/decisions/101-notification-emails-in-batches.md),
 // each member's daily digest (private.send_digests), each solved request's satisfaction survey
 // (private.ask_satisfaction), each request acknowledged outside business hours (private.acknowledge_after_hours)
 // and every invitation sent or resent (trigger invitations_notify). A team's reply goes to the requester and
@@ -497,6 +498,69 @@ async function notifyNotification(notificationId: string) {
     if (error) throw error;
   }
   if (outcome.already_sent.length) await markEmailed([n.id]);
+  return { status: outcome.failed.length ? 502 : 200, body: outcome };
+}
+
+/** How many queued notifications one claim takes (a batch claims again while it finds this many). */
+const BATCH = 50;
+/** How long a batch collects notices before it claims them. */
+const BATCH_WINDOW_MS = 200;
+
+/**
+ * Every queued notification's email (private.notification_emails; docs/decisions/101-notification-emails-in-batches.md):
+ * read and claimed together (public.claim_notification_emails), sent over the pooled SMTP connections, then
+ * recorded sent together. What each email is, and the claim per (Message-ID, recipient), are
+ * notifyNotification's; a failed one is recorded failed and retried by the retry job, as there.
+ */
+async function notifyNotifications() {
+  const outcome = newOutcome();
+  // The notices committed meanwhile join this batch: their transactions see its call still queued and
+  // queue none (private.email_notification). A queue worker's batch window; an email waits this long at most.
+  await new Promise((r) => setTimeout(r, BATCH_WINDOW_MS));
+  for (;;) {
+    const { data, error } = await admin().rpc('claim_notification_emails', {
+      p_domain: inboundDomain(),
+      p_limit: BATCH,
+    });
+    if (error) throw error;
+    const list = data as NotificationToEmail[];
+    const sent = { message_ids: [] as string[], recipients: [] as string[] };
+    const emailed: string[] = [];
+    await Promise.all(
+      list.map(async (n) => {
+        const email = n.recipient_email;
+        if (n.email !== 'each' || !n.ticket || !email) return;
+        if (!n.claimed) {
+          outcome.already_sent.push(email);
+          emailed.push(n.id);
+          return;
+        }
+        const ticketId = n.ticket.id;
+        const messageId = notificationMessageId(n.id);
+        await sendClaimed(
+          outcome,
+          messageId,
+          email,
+          async () => notificationEmail(n, { id: n.recipient_id, email }, await replyAddress(ticketId, n.recipient_id)),
+          async () => {
+            sent.message_ids.push(messageId);
+            sent.recipients.push(email);
+            emailed.push(n.id);
+            return { error: null };
+          },
+        );
+      }),
+    );
+    if (emailed.length) {
+      const { error: e2 } = await admin().rpc('notification_emails_sent', {
+        p_message_ids: sent.message_ids,
+        p_recipients: sent.recipients,
+        p_notification_ids: emailed,
+      });
+      if (e2) throw e2;
+    }
+    if (list.length < BATCH) break;
+  }
   return { status: outcome.failed.length ? 502 : 200, body: outcome };
 }
 
@@ -1047,6 +1111,7 @@ Deno.serve(async (req) => {
   if (payload.type === 'message' && str('message_id')) answer = await notifyMessage(str('message_id')!);
   else if (payload.type === 'notification' && str('notification_id'))
     answer = await notifyNotification(str('notification_id')!);
+  else if (payload.type === 'notifications') answer = await notifyNotifications();
   else if (payload.type === 'digest' && str('workspace_id') && str('recipient_id'))
     answer = await notifyDigest(str('workspace_id')!, str('recipient_id')!);
   else if (payload.type === 'survey' && str('survey_id')) answer = await notifySurvey(str('survey_id')!);
@@ -1058,6 +1123,6 @@ Deno.serve(async (req) => {
   if (answer) return json(answer.status, answer.body);
   return json(400, {
     error:
-      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "digest", "workspace_id", "recipient_id"}, {"type": "survey", "survey_id"}, {"type": "acknowledgement", "ticket_id"}, {"type": "invitation", "invitation_id", "token"} or {"type": "forward", "forward_id"}',
+      'expected {"type": "message", "message_id"}, {"type": "notification", "notification_id"}, {"type": "notifications"}, {"type": "digest", "workspace_id", "recipient_id"}, {"type": "survey", "survey_id"}, {"type": "acknowledgement", "ticket_id"}, {"type": "invitation", "invitation_id", "token"} or {"type": "forward", "forward_id"}',
   });
 });

@@ -6,8 +6,8 @@ import { hostAllowed, MISDIRECTED } from '../trust.ts';
 import { handleApi, MailpitError, sendError } from './api.ts';
 import { inboxPage, messagePage, notFoundPage } from './inbox.ts';
 import { search } from './search.ts';
-import { startSmtp } from './smtp.ts';
-import { codeIn, isId, MailStore, type NewMail } from './store.ts';
+import { parseRaw, receivedSummary, startSmtp } from './smtp.ts';
+import { codeIn, type Envelope, isId, MailStore, type NewMail } from './store.ts';
 
 export interface MailOptions {
   /** 0 lets the OS pick a free port (tests); `url` reports the one chosen. */
@@ -66,15 +66,24 @@ const HTML_HEADERS = {
 
 export async function startMail(options: MailOptions): Promise<RunningMail> {
   const host = options.host ?? '127.0.0.1';
-  const store = new MailStore(options.dir);
+  const store = new MailStore(options.dir, parseRaw);
   const log = options.log ?? ((line: string) => console.log(line));
+  const logMail = (to: string[], subject: string, code: string | undefined) =>
+    log(`[mail] to ${to.join(', ')}${code ? ` · code ${code}` : ''} · "${subject.replace(/\s+/g, ' ')}"`);
 
   const deliver = (mail: NewMail) => {
     const m = store.add(mail);
-    const code = codeIn(m);
-    const to = [...m.to, ...m.cc, ...m.bcc].map((t) => t.email).join(', ');
-    log(`[mail] to ${to}${code ? ` · code ${code}` : ''} · "${m.subject.replace(/\s+/g, ' ')}"`);
+    logMail(
+      [...m.to, ...m.cc, ...m.bcc].map((t) => t.email),
+      m.subject,
+      codeIn(m),
+    );
     return m;
+  };
+  const receive = (raw: Buffer, envelope: Envelope) => {
+    store.receive(raw, envelope);
+    const { to, subject, ...bodies } = receivedSummary(raw, envelope);
+    logMail(to, subject, codeIn(bodies));
   };
 
   const html = (res: http.ServerResponse, status: number, body: string) => {
@@ -86,6 +95,7 @@ export async function startMail(options: MailOptions): Promise<RunningMail> {
     const url = new URL(req.url ?? '/', 'http://mail.local');
     const refused = refusal(req, url.pathname.startsWith('/api/'), options.allowedHosts ?? []);
     if (refused) throw refused;
+    await store.settle(); // what came over SMTP is parsed before anything reads the mailbox
     if (url.pathname.startsWith('/api/')) return handleApi(store, deliver, req, res, url);
     if ((req.method === 'GET' || req.method === 'HEAD') && url.pathname === '/') {
       const query = (url.searchParams.get('q') ?? '').trim();
@@ -140,7 +150,7 @@ export async function startMail(options: MailOptions): Promise<RunningMail> {
   const smtp =
     options.smtpPort === undefined
       ? undefined
-      : await startSmtp({ port: options.smtpPort, host, deliver: (m) => void deliver(m), log }).catch(async (err) => {
+      : await startSmtp({ port: options.smtpPort, host, receive, log }).catch(async (err) => {
           await stopHttp();
           throw err;
         });

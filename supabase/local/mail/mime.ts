@@ -47,6 +47,14 @@ function headerFields(raw: Buffer, start: number, end: number): Map<string, stri
   return fields;
 }
 
+/** The message's own header fields, unfolded, by lower-case name (the first of each). */
+export function messageFields(raw: Buffer): Map<string, string> {
+  return headerFields(raw, 0, Math.min(splitHead(raw, 0, raw.length).headEnd, raw.length));
+}
+
+/** A part's header fields, unfolded, by lower-case name (the first of each). */
+export const partFields = (raw: Buffer, p: MimePart) => headerFields(raw, p.start, p.bodyStart);
+
 /** Where a part's header block ends and its body begins: after the first empty line. */
 function splitHead(raw: Buffer, start: number, end: number): { headEnd: number; bodyStart: number } {
   if (start >= end) return { headEnd: end, bodyStart: end };

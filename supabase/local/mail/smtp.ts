@@ -1,20 +1,23 @@
 // The catcher's SMTP side, as Mailpit's (the CLI's mail catcher takes SMTP on 54325): any client may
-// send, with or without AUTH, no TLS; every message is parsed and stored like one sent over the
-// HTTP API, with its threading and unsubscribe headers, both bodies and its attachments listed, and
-// kept as it came (its files are read from there).
+// send, with or without AUTH, no TLS; every message is kept as it came (its files are read from
+// there) and parsed when the mailbox is first read (store.ts settle) into what one sent over the HTTP
+// API holds, with its threading and unsubscribe headers, both bodies and its attachments listed.
 import type { AddressObject, Attachment, ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import {
   allParts,
+  decodeQuotedPrintable,
+  messageFields,
   MimeError,
   type MimePart,
   PART_HEADER,
   partBody,
+  partFields,
   readPartHeader,
   scanMessage,
   skeleton,
 } from './mime.ts';
-import type { NewMail } from './store.ts';
+import type { Envelope, NewMail } from './store.ts';
 
 export interface RunningSmtp {
   port: number;
@@ -32,7 +35,7 @@ const people = (field: AddressObject | AddressObject[] | undefined) =>
 const bare = (id: string) => id.trim().replace(/^<|>$/g, '');
 
 /** What the store keeps of a parsed message; envelope recipients not in To or Cc are its Bcc. */
-export function fromParsed(parsed: ParsedMail, envelope: { from?: string; to: string[] }): NewMail {
+export function fromParsed(parsed: ParsedMail, envelope: Envelope): NewMail {
   const to = people(parsed.to);
   const cc = people(parsed.cc);
   const shown = new Set([...to, ...cc].map((a) => a.email));
@@ -81,7 +84,7 @@ const mailparser = () => (parserModule ??= import('mailparser'));
  * skeleton (mime.ts: the files' bodies left out, their sizes counted), or from the whole message when
  * the scan doesn't take it on; the raw message is kept beside.
  */
-export async function parseRaw(raw: Buffer, envelope: { from?: string; to: string[] }): Promise<NewMail> {
+export async function parseRaw(raw: Buffer, envelope: Envelope): Promise<NewMail> {
   let root: MimePart | undefined;
   try {
     root = scanMessage(raw);
@@ -120,10 +123,55 @@ function inlineImages(html: string, attachments: Attachment[], bytesOf: (a: Atta
   });
 }
 
+/** RFC 2047 encoded words (=?utf-8?Q?…?=, =?utf-8?B?…?=) decoded; the space between two of them dropped. */
+function decodeWords(value: string): string {
+  return value.replace(
+    /=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=(?:\s+(?==\?))?/g,
+    (word, charset: string, how: string, text: string) => {
+      const bytes =
+        how.toUpperCase() === 'B'
+          ? Buffer.from(text, 'base64')
+          : decodeQuotedPrintable(Buffer.from(text.replace(/_/g, ' '), 'latin1'));
+      try {
+        return new TextDecoder(charset.replace(/\*.*$/, '')).decode(bytes);
+      } catch {
+        return word;
+      }
+    },
+  );
+}
+
+/**
+ * What the stack's log says of a message as it is taken, read without parsing it: its envelope's
+ * recipients, its Subject, and its first text/plain part (where a sign-in code would be).
+ */
+export function receivedSummary(
+  raw: Buffer,
+  envelope: Envelope,
+): { to: string[]; subject: string; text: string; html: string } {
+  const subject = decodeWords(messageFields(raw).get('subject')?.trim() ?? '');
+  const bodies = { text: '', html: '' };
+  try {
+    const leaves = allParts(scanMessage(raw)).filter((p) => !p.parts.length);
+    // The text part, else the HTML's (store.ts codeIn reads the one there is).
+    const part = leaves.find((p) => p.type === 'text/plain') ?? leaves.find((p) => p.type === 'text/html');
+    if (part) {
+      const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(partFields(raw, part).get('content-type') ?? '')?.[1];
+      bodies[part.type === 'text/plain' ? 'text' : 'html'] = new TextDecoder(charset ?? 'utf-8').decode(
+        partBody(raw, part),
+      );
+    }
+  } catch {
+    // an odd structure or charset: the line goes without a code
+  }
+  return { to: envelope.to.map((e) => e.toLowerCase()), subject, ...bodies };
+}
+
 export async function startSmtp(opts: {
   port: number;
   host: string;
-  deliver: (mail: NewMail) => void;
+  /** Keeps the message before the 250 (store.ts receive); a throw refuses it. */
+  receive: (raw: Buffer, envelope: Envelope) => void;
   log: (line: string) => void;
 }): Promise<RunningSmtp> {
   const server = new SMTPServer({
@@ -153,18 +201,17 @@ export async function startSmtp(opts: {
           return callback(err);
         }
         const mailFrom = session.envelope.mailFrom;
-        parseRaw(Buffer.concat(chunks, bytes), {
-          from: mailFrom ? mailFrom.address : undefined,
-          to: session.envelope.rcptTo.map((r) => r.address),
-        })
-          .then((mail) => {
-            opts.deliver(mail); // stored (raw and parsed) before the 250 that acknowledges it
-            callback();
-          })
-          .catch((err: Error) => {
-            opts.log(`[mail] SMTP message refused: ${err.message}`);
-            callback(Object.assign(new Error('Message could not be parsed'), { responseCode: 554 }));
+        try {
+          // Stored as it came before the 250 that acknowledges it; parsed when the mailbox is read.
+          opts.receive(Buffer.concat(chunks, bytes), {
+            from: mailFrom ? mailFrom.address : undefined,
+            to: session.envelope.rcptTo.map((r) => r.address),
           });
+        } catch (err) {
+          opts.log(`[mail] SMTP message not stored: ${(err as Error).message}`);
+          return callback(Object.assign(new Error('Message could not be stored'), { responseCode: 451 }));
+        }
+        callback();
       });
     },
   });

@@ -1,5 +1,8 @@
 // Caught emails, one JSON file each under <dir>/mail, loaded on start so a restart keeps them; a
-// message that came over SMTP also as it came (<id>.eml), written before its JSON.
+// message that came over SMTP also as it came (<id>.eml), written before its JSON. A message taken over
+// SMTP is kept as it came, with a JSON of its envelope, and parsed when the API or the inbox first reads
+// the mailbox (`settle`): an SMTP relay stores what it is handed; reading is the reader's work
+// (docs/decisions/101-notification-emails-in-batches.md).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +30,24 @@ export interface NewMail {
   /** From SMTP: the message as it came (its Size, and where its files are read from). */
   raw?: Buffer;
 }
+
+/** SMTP's envelope: MAIL FROM and RCPT TO. */
+export interface Envelope {
+  from?: string;
+  to: string[];
+}
+
+/** A message taken over SMTP and not parsed yet: what its JSON holds until then. */
+interface Received {
+  id: string;
+  seq: number;
+  created: string;
+  envelope: Envelope;
+  received: true;
+}
+
+/** Reads a raw message for the store (smtp.ts parseRaw). */
+export type ParseRaw = (raw: Buffer, envelope: Envelope) => Promise<NewMail>;
 
 /** An attachment's description (its bytes are in the raw message), as Mailpit lists it. */
 export interface AttachmentInfo {
@@ -70,9 +91,15 @@ const addr = (a: { name?: string; email: string }): Address => ({ name: a.name ?
 export class MailStore {
   private readonly dir: string;
   private readonly messages = new Map<string, StoredMail>();
+  /** Taken over SMTP, not parsed yet, in arrival order. */
+  private readonly received = new Map<string, Received>();
+  private settling: Promise<void> | undefined;
   private seq = 0;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly parse?: ParseRaw,
+  ) {
     this.dir = path.join(dataDir, 'mail');
     mkdirSync(this.dir, { recursive: true });
     const files = readdirSync(this.dir);
@@ -82,21 +109,64 @@ export class MailStore {
       if (!f.endsWith('.json')) continue;
       const m = load(file);
       if (!m) continue;
-      this.messages.set(m.id, m);
+      if ('received' in m) this.received.set(m.id, m);
+      else this.messages.set(m.id, m);
       this.seq = Math.max(this.seq, m.seq);
     }
     // A raw message without its JSON was never acknowledged (a crash between the two writes).
     for (const f of files)
-      if (f.endsWith('.eml') && !this.messages.has(f.slice(0, -4))) rmSync(path.join(this.dir, f), { force: true });
+      if (f.endsWith('.eml') && !this.messages.has(f.slice(0, -4)) && !this.received.has(f.slice(0, -4)))
+        rmSync(path.join(this.dir, f), { force: true });
+    for (const r of this.received.values()) if (!existsSync(this.rawFile(r.id))) this.received.delete(r.id);
   }
 
   add(mail: NewMail): StoredMail {
-    const id = newId();
+    const m = this.make(newId(), ++this.seq, new Date().toISOString(), mail);
+    if (mail.raw) write(this.rawFile(m.id), mail.raw);
+    this.messages.set(m.id, m);
+    this.persist(m);
+    return m;
+  }
+
+  /** A message as it came over SMTP: kept (raw, then its envelope) before the 250 that acknowledges it. */
+  receive(raw: Buffer, envelope: Envelope): string {
+    const r: Received = { id: newId(), seq: ++this.seq, created: new Date().toISOString(), envelope, received: true };
+    write(this.rawFile(r.id), raw);
+    write(path.join(this.dir, `${r.id}.json`), JSON.stringify(r));
+    this.received.set(r.id, r);
+    return r.id;
+  }
+
+  /** Parses every message received and not parsed yet; every read of the mailbox waits for it first. */
+  async settle(): Promise<void> {
+    while (this.received.size)
+      await (this.settling ??= this.parseReceived().finally(() => (this.settling = undefined)));
+  }
+
+  private async parseReceived() {
+    for (const r of [...this.received.values()]) {
+      let mail: NewMail;
+      try {
+        const raw = readFileSync(this.rawFile(r.id));
+        if (!this.parse) throw new Error('no parser');
+        mail = await this.parse(raw, r.envelope);
+      } catch {
+        this.delete([r.id]); // unreadable: as a message refused, it is not kept
+        continue;
+      }
+      if (!this.received.delete(r.id)) continue; // deleted meanwhile
+      const m = this.make(r.id, r.seq, r.created, mail);
+      this.messages.set(m.id, m);
+      this.persist(m);
+    }
+  }
+
+  private make(id: string, seq: number, created: string, mail: NewMail): StoredMail {
     const m: StoredMail = {
       id,
-      seq: ++this.seq,
+      seq,
       messageId: mail.messageId ?? `${id}@mail.tend.local`,
-      created: new Date().toISOString(),
+      created,
       read: false,
       from: addr(mail.from),
       to: mail.to.map(addr),
@@ -112,9 +182,6 @@ export class MailStore {
       attachments: mail.attachments ?? [],
     };
     m.size = mail.raw ? mail.raw.length : rawSize(m);
-    if (mail.raw) write(this.rawFile(id), mail.raw);
-    this.messages.set(id, m);
-    this.persist(m);
     return m;
   }
 
@@ -158,8 +225,8 @@ export class MailStore {
 
   /** Deletes the given IDs (unknown ones are ignored), or every message. */
   delete(ids?: string[]) {
-    for (const id of ids ?? [...this.messages.keys()]) {
-      if (!this.messages.delete(id)) continue;
+    for (const id of ids ?? [...this.messages.keys(), ...this.received.keys()]) {
+      if (!this.messages.delete(id) && !this.received.delete(id)) continue;
       rmSync(path.join(this.dir, `${id}.json`), { force: true });
       rmSync(this.rawFile(id), { force: true });
     }
@@ -173,9 +240,19 @@ function write(file: string, data: string | Buffer) {
 }
 
 /** One stored file, or undefined when it is unreadable or not a message (never fatal at start-up). */
-function load(file: string): StoredMail | undefined {
+function load(file: string): StoredMail | Received | undefined {
   try {
-    const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoredMail>;
+    const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoredMail> & Partial<Received>;
+    if (m?.received === true)
+      return typeof m.id === 'string' && isId(m.id) && typeof m.seq === 'number' && typeof m.created === 'string'
+        ? {
+            id: m.id,
+            seq: m.seq,
+            created: m.created,
+            envelope: { from: m.envelope?.from, to: m.envelope?.to ?? [] },
+            received: true,
+          }
+        : undefined;
     if (typeof m?.id !== 'string' || !isId(m.id) || typeof m.created !== 'string' || !m.from || !Array.isArray(m.to))
       return undefined;
     const full: StoredMail = {
