@@ -85,6 +85,24 @@ const mailparser = () => (parserModule ??= import('mailparser'));
  * the scan doesn't take it on; the raw message is kept beside.
  */
 export async function parseRaw(raw: Buffer, envelope: Envelope): Promise<NewMail> {
+  try {
+    return await parseWhole(raw, envelope);
+  } catch {
+    // Acknowledged with a 250 already: never dropped. What can be read without mailparser, as a relay
+    // that can't parse a message still delivers it (the raw message stays downloadable).
+    const { subject, text, html } = receivedSummary(raw, envelope);
+    return {
+      from: { email: envelope.from ?? '' },
+      to: envelope.to.map((email) => ({ email })),
+      subject,
+      text: text || (html ? '' : raw.toString('utf8')),
+      html,
+      raw,
+    };
+  }
+}
+
+async function parseWhole(raw: Buffer, envelope: Envelope): Promise<NewMail> {
   let root: MimePart | undefined;
   try {
     root = scanMessage(raw);

@@ -151,7 +151,7 @@ export class MailStore {
         if (!this.parse) throw new Error('no parser');
         mail = await this.parse(raw, r.envelope);
       } catch {
-        this.delete([r.id]); // unreadable: as a message refused, it is not kept
+        this.delete([r.id]); // its file is gone (deleted from disk): nothing left to show
         continue;
       }
       if (!this.received.delete(r.id)) continue; // deleted meanwhile
