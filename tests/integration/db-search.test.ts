@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
-import { ACME, PEOPLE, type Person } from '../support/db.ts';
+import { ACME, PEOPLE, openTicket, type Person } from '../support/db.ts';
 import { waitFor } from '../../scripts/lib/wait.ts';
 
 interface Page {
@@ -460,6 +460,82 @@ describe('search', () => {
     } finally {
       await db.sql('alter table messages reset (autovacuum_enabled)');
     }
+  });
+
+  it('reads a prefix as the words in use it begins, whatever wrote them: the same pages and counts as plain SQL', async () => {
+    // private.inbox_prefix_words (docs/decisions/100-prefix-as-its-words.md): the last word's prefix is searched as the
+    // words of private.search_words it begins, which every write of search text adds to. A word missing there would be
+    // a match missed. Every word of the bulk load's tickets and notes (and the tests' before this one) is there.
+    const missing = async (source: string) =>
+      (
+        await db.sql(
+          `select count(*)::int as n from ts_stat($1) w
+            where not exists (select from private.search_words s where s.word = w.word)`,
+          [source],
+        )
+      ).rows[0].n as number;
+    expect(await missing('select search from tickets')).toBe(0);
+    expect(await missing(`select to_tsvector('english', body) from messages where kind = 'note'`)).toBe(0);
+    // Five words that begin alike, each written another way: a new ticket's subject, a reply, a note, a subject
+    // edited, the search text set directly (as a merge or the spam split sets it).
+    const stem = `zq${randomUUID()
+      .replace(/[^a-f]/g, '')
+      .slice(0, 6)}`;
+    const [subject, reply, note, edited, direct] = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((w) => stem + w);
+    const oldest = (
+      await db.sql(
+        `select id from tickets where workspace_id = $1 and spam_at is null and trashed_at is null
+          order by last_message_at, id limit 4`,
+        [ACME],
+      )
+    ).rows.map((r) => r.id as string);
+    await openTicket(db, 'acmeCustomer', `Lost ${subject} parcel`);
+    const agent = await db.as('acmeAgent');
+    expect(
+      (await agent.rpc('post_message', { p_ticket_id: oldest[0], p_body: `Sent the ${reply} today.` })).error,
+    ).toBeNull();
+    expect(
+      (await agent.rpc('post_message', { p_ticket_id: oldest[1], p_body: `Ask ${note} first.`, p_kind: 'note' })).error,
+    ).toBeNull();
+    await db.sql(`update tickets set subject = subject || ' ' || $2 where id = $1`, [oldest[2], edited]);
+    await db.sql(`update tickets set search = search || to_tsvector('english', $2) where id = $1`, [oldest[3], direct]);
+    /** The words that begin with `prefix` in every ticket's search text and note, by brute force, in byte order. */
+    const inUse = async (prefix: string) =>
+      (
+        await db.sql(
+          `select array(select w.word from (select word from ts_stat('select search from tickets')
+                                           union select word from ts_stat($$select to_tsvector('english', body) from messages where kind = 'note'$$)) w
+                         where starts_with(w.word, $1) order by w.word collate "C") as words`,
+          [prefix],
+        )
+      ).rows[0].words as string[];
+    /** The lexemes of the search the inbox runs for `query`, in order, and whether one is still a prefix. */
+    const searched = async (query: string) => {
+      const text = (await db.sql('select private.inbox_prefix_words(private.inbox_query($1))::text as q', [query]))
+        .rows[0].q as string;
+      return { words: [...text.matchAll(/'([^']*)'/g)].map((m) => m[1]), prefix: text.includes(':*') };
+    };
+    const words = await inUse(stem);
+    expect(words).toHaveLength(5);
+    expect(await searched(stem)).toEqual({ words, prefix: false });
+    expect(await searched(`parcel ${stem}`)).toEqual({ words: ['parcel', ...words], prefix: false });
+    // A prefix no word begins stays one; so does a word in quotes (no prefix at all).
+    expect(await searched(`${stem}zz`)).toEqual({ words: [`${stem}zz`], prefix: true });
+    expect((await searched(`"${stem}"`)).prefix).toBe(false);
+    const counted = async (query: string) =>
+      (await inbox('acmeAgent', { p_view: 'all', p_query: query })).search_counts;
+    for (const limit of [1, 25]) expect(await pagesAsPlainSql('all', stem, limit)).toHaveLength(5);
+    expect((await pagesAsPlainSql('all', `parcel ${stem}`, 1)).length).toBeGreaterThanOrEqual(1);
+    expect(await counted(stem)).toMatchObject({ all: 5, capped: false });
+    // More than 8 words begin with it: searched as the prefix, the same pages.
+    await db.sql(`update tickets set search = search || to_tsvector('english', $2) where id = $1`, [
+      oldest[3],
+      ['foxtrot', 'golf', 'hotel', 'india'].map((w) => stem + w).join(' '),
+    ]);
+    expect(await inUse(stem)).toHaveLength(9);
+    expect(await searched(stem)).toEqual({ words: [stem], prefix: true });
+    for (const limit of [1, 25]) expect(await pagesAsPlainSql('all', stem, limit)).toHaveLength(5);
+    expect(await counted(stem)).toMatchObject({ all: 5, capped: false });
   });
 
   it('names the ticket a number or #number is, and only one that exists', async () => {
