@@ -485,7 +485,7 @@ describe('search', () => {
     const oldest = (
       await db.sql(
         `select id from tickets where workspace_id = $1 and spam_at is null and trashed_at is null
-          order by last_message_at, id limit 4`,
+            and status in ('new', 'open', 'pending') order by last_message_at, id limit 4`,
         [ACME],
       )
     ).rows.map((r) => r.id as string);
@@ -536,6 +536,93 @@ describe('search', () => {
     expect(await searched(stem)).toEqual({ words: [stem], prefix: true });
     for (const limit of [1, 25]) expect(await pagesAsPlainSql('all', stem, limit)).toHaveLength(5);
     expect(await counted(stem)).toMatchObject({ all: 5, capped: false });
+  });
+
+  it("counts common words with a tag along the tag's tickets as far as step 1 reads them: 101 there, lower bounds", async () => {
+    // One tag and common words found together in few of its tickets: the counts walk the tag's tickets as far as step 1
+    // may read them (10 windows: 10 000 for 25 rows), not 10 of the counts' windows (1 000), before a count through the
+    // GIN indexes, whose bitmaps hold every ticket with either word (docs/decisions/100-prefix-as-its-words.md). Here
+    // 150 matches in a tag of 2 500 tickets, 60 of them among its first 1 000 by ticket id: a walk of 1 000 doesn't
+    // decide, the longer one does (the views' shares of 101 of them, each at most its true count).
+    const [a, b] = ['plum', 'fig'].map(
+      (w) =>
+        `${w}${randomUUID()
+          .replace(/[^a-f]/g, '')
+          .slice(0, 6)}`,
+    );
+    const query = `${a} ${b}`;
+    const tag = (await db.sql('insert into tags (workspace_id, name) values ($1, $2) returning id', [ACME, `${a}-tag`]))
+      .rows[0].id as string;
+    await db.sql(
+      `insert into ticket_tags (ticket_id, tag_id)
+       select id, $2 from tickets where workspace_id = $1 and spam_at is null and trashed_at is null order by id limit 2500`,
+      [ACME, tag],
+    );
+    const both = (
+      await db.sql(
+        `with tagged as (select t.id, row_number() over (order by t.id) - 1 as i
+                           from tickets t join ticket_tags tt on tt.ticket_id = t.id and tt.tag_id = $1)
+         select array((select id from tagged where i < 1000 and i % 16 = 0 limit 60)
+                      union all (select id from tagged where i >= 1000 and i % 16 = 0 limit 90)) as ids`,
+        [tag],
+      )
+    ).rows[0].ids as string[];
+    expect(both).toHaveLength(150);
+    // Each word on a third of the tickets (common to the statistics), both only on those 150.
+    for (const [word, third] of [
+      [a, 0],
+      [b, 1],
+    ] as const)
+      await db.sql(
+        `update tickets set search = search || to_tsvector('english', $2)
+          where workspace_id = $1 and (number % 3 = $3 or id = any ($4))`,
+        [ACME, word, third, both],
+      );
+    await db.sql('analyze tickets');
+    expect(
+      (await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [query])).rows[0].rare,
+    ).toBe(false);
+    const matches = `from ticket_tags tt join tickets t on t.id = tt.ticket_id
+       where tt.tag_id = $2 and t.workspace_id = $1 and t.spam_at is null and t.trashed_at is null
+         and (t.search @@ private.inbox_query($3)
+              or t.id in (select ticket_id from messages where kind = 'note' and to_tsvector('english', body) @@ private.inbox_query($3)))`;
+    const all = (
+      await db.sql(
+        `select count(*) filter (where assignee_id is null and status in ('new', 'open') and snoozed_until is null)::int as unassigned,
+                count(*) filter (where status in ('new', 'open') and snoozed_until is null)::int as open,
+                count(*) filter (where status = 'pending' and snoozed_until is null)::int as pending,
+                count(*) filter (where status = 'solved')::int as solved, count(*)::int as all
+           from (select t.* ${matches}) t`,
+        [ACME, tag, query],
+      )
+    ).rows[0] as Record<string, number>;
+    expect(all.all).toBe(150);
+    // The counts' walk as public.inbox asks for it, with and without the longer walk of the tag.
+    const walk = async (tagWalk: number | null) =>
+      (
+        await db.sql(
+          `select private.inbox_newest_matches(100,
+             format('jsonb_build_object(%s, ''capped'', count(*) > 100)',
+                    (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
+                       from unnest(private.counted_views()) v)),
+             private.inbox_where('all', false, false, null, 1, null), '(t.search @@ $6 or t.id = any ($12))',
+             $1, $2, null, null, null, private.inbox_prefix_words(private.inbox_query($3)), null, '{}', array[$4::uuid], null,
+             100, $5) as counts`,
+          [PEOPLE.acmeAgent.id, ACME, query, tag, tagWalk],
+        )
+      ).rows[0].counts;
+    expect(await walk(null)).toBeNull();
+    const walked = await walk(10_000);
+    expect(walked).toMatchObject({ all: 101, capped: true });
+    for (const view of ['unassigned', 'open', 'pending', 'solved'])
+      expect(walked[view], view).toBeLessThanOrEqual(all[view]!);
+    const page = await inbox('acmeAgent', { p_view: 'all', p_query: query, p_tags: [`${a}-tag`] });
+    expect(page.search_counts).toEqual(walked);
+    // The page as plain SQL's: the newest of the 150.
+    const newest = (
+      await db.sql(`select t.id ${matches} order by t.last_message_at desc, t.id desc limit 25`, [ACME, tag, query])
+    ).rows.map((r) => r.id as string);
+    expect(page.tickets.map((t) => t.id)).toEqual(newest);
   });
 
   it('names the ticket a number or #number is, and only one that exists', async () => {
