@@ -147,11 +147,8 @@ begin
      where not exists (select from private.search_words s where s.word collate "C" = x.w);
   else
     insert into private.search_words (word)
-    select x.w from (select unnest(tsvector_to_array(n.search)) as w from new_rows n join old_rows o on o.id = n.id
-                      where n.search is distinct from o.search
-                     except
-                     select unnest(tsvector_to_array(o.search)) from new_rows n join old_rows o on o.id = n.id
-                      where n.search is distinct from o.search) x
+    select x.w from (select distinct unnest(tsvector_to_array(ts_delete(n.search, tsvector_to_array(o.search)))) as w
+                       from new_rows n join old_rows o on o.id = n.id where n.search is distinct from o.search) x
      where not exists (select from private.search_words s where s.word collate "C" = x.w);
   end if;
   return null;

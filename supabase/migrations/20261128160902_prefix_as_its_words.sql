@@ -28,11 +28,8 @@ begin
      where not exists (select from private.search_words s where s.word collate "C" = x.w);
   else
     insert into private.search_words (word)
-    select x.w from (select unnest(tsvector_to_array(n.search)) as w from new_rows n join old_rows o on o.id = n.id
-                      where n.search is distinct from o.search
-                     except
-                     select unnest(tsvector_to_array(o.search)) from new_rows n join old_rows o on o.id = n.id
-                      where n.search is distinct from o.search) x
+    select x.w from (select distinct unnest(tsvector_to_array(ts_delete(n.search, tsvector_to_array(o.search)))) as w
+                       from new_rows n join old_rows o on o.id = n.id where n.search is distinct from o.search) x
      where not exists (select from private.search_words s where s.word collate "C" = x.w);
   end if;
   return null;
@@ -673,8 +670,8 @@ revoke execute on function private.add_search_words() from public;
 revoke execute on function private.inbox_newest_matches(p_window integer, p_select text, p_where text, p_match text, p1 uuid, p2 uuid, p3 ticket_status, p4 ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb, p_cap integer, p_tag_walk integer) from public;
 revoke execute on function private.inbox_prefix_words(p_query tsquery) from public;
 
--- The words already in use (docs/decisions/100-prefix-as-its-words.md), read after the triggers are made: making
--- them held off every writer of tickets and messages until this commits, so no word is missed in between.
+-- The words already in use (docs/decisions/100-prefix-as-its-words.md), read after the triggers are made: making them
+-- holds off every writer of tickets and messages until this commits, so no word is missed in between.
 insert into private.search_words (word)
 select word from ts_stat('select search from public.tickets')
 union
