@@ -19,18 +19,22 @@ revoke all on function private.is_open(public.ticket_status), private.is_backlog
 grant execute on function private.is_open(public.ticket_status), private.is_backlog(public.ticket_status)
   to authenticated, service_role;
 
--- requester_id and assignee_id also reference profiles, so PostgREST can embed names:
+-- requester_id and assignee_id reference profiles, so PostgREST can embed names:
 --   tickets?select=*,requester:profiles!tickets_requester_profile_fkey(display_name)
+-- and so a user: a profile is its user's (profiles.user_id, on delete cascade), and deleting a user whose
+-- profile a ticket names is refused as before. Not a second key to auth.users as well: Postgres checks every
+-- key of a row this transaction wrote again at each update, and a new ticket is updated by its rules and its
+-- assignment (docs/decisions/102-tend-says-so.md).
 create table public.tickets (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   number integer not null,
-  requester_id uuid not null references auth.users (id)
+  requester_id uuid not null
     constraint tickets_requester_profile_fkey references public.profiles (user_id),
   subject text not null check (char_length(subject) between 1 and 200),
   status public.ticket_status not null default 'new',
   priority public.ticket_priority not null default 'normal',
-  assignee_id uuid references auth.users (id)
+  assignee_id uuid
     constraint tickets_assignee_profile_fkey references public.profiles (user_id),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
@@ -118,6 +122,42 @@ create table public.ticket_events (
 );
 create index ticket_events_ticket_idx on public.ticket_events (ticket_id, created_at);
 create index ticket_events_workspace_idx on public.ticket_events (workspace_id);
+
+-- ---------------------------------------------------------------------------------------------
+-- Tend acting on a ticket by itself, in the transaction's own writes: its rules ('rules', 95_rules.sql) or
+-- the automatic assignment ('assignment', 90_promises.sql). What it writes there names no one, as the
+-- history says: every line a rule's action writes, the assignment's own line, and the "assigned" notice
+-- (docs/decisions/102-tend-says-so.md). Written once, with no actor, instead of written with the actor of
+-- the request and cleared after. A setting local to the transaction, set only by private functions through
+-- private.tend_act (an API caller reaches public functions only, and none sets it), and read only with the
+-- id of the transaction that set it: a value from an earlier transaction of the session is never read.
+create function private.tend_acting(out ticket_id uuid, out what text)
+language plpgsql stable set search_path = '' as $$
+declare
+  v text[] := string_to_array(nullif(current_setting('private.tend_acting', true), ''), ' ');
+begin
+  if v[1] = pg_current_xact_id_if_assigned()::text then
+    ticket_id := v[2]::uuid;
+    what := v[3];
+  end if;
+end $$;
+
+-- Tend starts acting on a ticket ('rules' or 'assignment'): what was said before, for private.tend_done to
+-- say again once it is done.
+create function private.tend_act(p_ticket_id uuid, p_what text) returns text
+language plpgsql set search_path = '' as $$
+declare
+  before text := coalesce(current_setting('private.tend_acting', true), '');
+begin
+  perform set_config('private.tend_acting', pg_current_xact_id()::text || ' ' || p_ticket_id || ' ' || p_what, true);
+  return before;
+end $$;
+
+create function private.tend_done(p_before text) returns void
+language plpgsql set search_path = '' as $$
+begin
+  perform set_config('private.tend_acting', p_before, true);
+end $$;
 
 -- ---------------------------------------------------------------------------------------------
 -- Numbers come from the workspace's counter row: the update locks it until commit, so concurrent
@@ -277,6 +317,7 @@ create function private.ticket_history() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   actor uuid := auth.uid();
+  tend record;
 begin
   if tg_op = 'INSERT' then
     insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to") values (new.id, new.workspace_id, actor, 'created', new.status);
@@ -285,6 +326,11 @@ begin
       insert into public.ticket_events (ticket_id, workspace_id, actor_id, type) values (new.id, new.workspace_id, null, 'spam');
     end if;
     return null;
+  end if;
+  -- A status a rule's action moved is Tend's; the opening an automatic assignment causes names the requester.
+  tend := private.tend_acting();
+  if tend.ticket_id = new.id and tend.what = 'rules' then
+    actor := null;
   end if;
   insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to") values (new.id, new.workspace_id, actor, 'status', old.status, new.status);
   return null;
@@ -304,19 +350,22 @@ create function private.ticket_changes_history() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   actor uuid := auth.uid();
+  tend record := private.tend_acting();
 begin
   insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "from", "to")
   select c.id, c.workspace_id, c.actor_id, c.type, c."from", c."to"
     from (select n.id, n.workspace_id, e.*
             from new_tickets n join old_tickets o on o.id = n.id
+           -- Tend's change names no one (private.tend_acting).
+           cross join lateral (select case when n.id = tend.ticket_id then null else actor end as who) a
            cross join lateral (values
-             (1, actor, 'assignee', o.assignee_id::text, n.assignee_id::text, n.assignee_id is distinct from o.assignee_id),
-             (2, actor, 'priority', o.priority::text, n.priority::text, n.priority is distinct from o.priority),
-             (3, actor, case when n.snoozed_until is null then 'unsnoozed' else 'snoozed' end, o.snoozed_until::text,
+             (1, a.who, 'assignee', o.assignee_id::text, n.assignee_id::text, n.assignee_id is distinct from o.assignee_id),
+             (2, a.who, 'priority', o.priority::text, n.priority::text, n.priority is distinct from o.priority),
+             (3, a.who, case when n.snoozed_until is null then 'unsnoozed' else 'snoozed' end, o.snoozed_until::text,
               n.snoozed_until::text, n.snoozed_until is distinct from o.snoozed_until),
-             (4, nullif(actor, n.requester_id), case when n.spam_at is null then 'not_spam' else 'spam' end, null, null,
+             (4, nullif(a.who, n.requester_id), case when n.spam_at is null then 'not_spam' else 'spam' end, null, null,
               (n.spam_at is null) <> (o.spam_at is null)),
-             (5, actor, case when n.trashed_at is null then 'restored' else 'trashed' end, null, null,
+             (5, a.who, case when n.trashed_at is null then 'restored' else 'trashed' end, null, null,
               (n.trashed_at is null) <> (o.trashed_at is null))) e(k, actor_id, type, "from", "to", changed)
            where e.changed) c
    order by c.id, c.k;
@@ -341,8 +390,9 @@ end $$;
 create trigger memberships_unassign before delete on public.memberships
   for each row execute function private.unassign_departed();
 
-revoke all on function private.assign_ticket_number(), private.check_assignee(), private.ticket_transition(),
-  private.ticket_history(), private.ticket_changes_history(), private.unassign_departed() from public;
+revoke all on function private.tend_acting(), private.tend_act(uuid, text), private.tend_done(text), private.assign_ticket_number(),
+  private.check_assignee(), private.ticket_transition(), private.ticket_history(), private.ticket_changes_history(),
+  private.unassign_departed() from public;
 -- The state machine runs in the API roles' own triggers (security invoker, to see who wrote), so they
 -- execute it; the private schema is not exposed, so no request calls it directly.
 revoke all on function private.check_transition(public.ticket_status, public.ticket_status, private.ticket_actor,

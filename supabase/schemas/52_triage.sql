@@ -89,9 +89,14 @@ create trigger tickets_tag_activity after update of last_message_at on public.ti
 -- (docs/decisions/073-bulk-change-per-statement.md), each ticket's events in the order its tags came.
 create function private.ticket_tag_history() returns trigger
 language plpgsql security definer set search_path = '' as $$
+declare
+  actor uuid := auth.uid();
+  tend record := private.tend_acting();
 begin
   insert into public.ticket_events (ticket_id, workspace_id, actor_id, type, "to")
-  select r.ticket_id, r.workspace_id, auth.uid(), case when tg_op = 'INSERT' then 'tag_added' else 'tag_removed' end, g.name
+  -- A rule's tag is Tend's (private.tend_acting).
+  select r.ticket_id, r.workspace_id, case when r.ticket_id = tend.ticket_id then null else actor end,
+         case when tg_op = 'INSERT' then 'tag_added' else 'tag_removed' end, g.name
     from (select x.*, row_number() over () as i from changed_tags x) r
     join public.tags g on g.id = r.tag_id
    where exists (select 1 from public.tickets t where t.id = r.ticket_id)

@@ -212,13 +212,18 @@ begin
   end if;
 end $$;
 
--- A ticket given to someone: they hear of it, unless they took it themselves.
+-- A ticket given to someone: they hear of it, unless they took it themselves (or Tend gave it to the one whose
+-- request it acts in). Given by Tend (its rules, the automatic assignment: private.tend_acting), from no one.
 create function private.notify_assignee() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if auth.role() is not null and new.assignee_id is not null
      and (tg_op = 'INSERT' or new.assignee_id is distinct from old.assignee_id) then
-    perform private.notify_member(new.workspace_id, new.assignee_id, 'assigned', new.id);
+    if (private.tend_acting()).ticket_id is distinct from new.id then
+      perform private.notify_member(new.workspace_id, new.assignee_id, 'assigned', new.id);
+    elsif new.assignee_id is distinct from auth.uid() then
+      perform private.notify_member(new.workspace_id, new.assignee_id, 'assigned', new.id, null, null);
+    end if;
   end if;
   return null;
 end $$;

@@ -69,8 +69,10 @@ begin
 end $$;
 
 -- The instants N1 ≤ N2 ≤ … business minutes after t, in one walk (t itself for 0 or less; null if the
--- workspace is closed for a whole year, holidays throughout): a due time and its 75 % point read the
--- periods once. Walks the periods a week and a day at a time. Lengths are added as seconds, never as
+-- workspace is closed for a whole year, holidays throughout): a due time and its 75 % point read the periods
+-- once. Walks the periods three days first (a weekend and a day: where most first responses fall due, and
+-- a third of the periods a week's look-up reads, on every new ticket of a workspace with targets), then a
+-- week and a day at a time (docs/decisions/102-tend-says-so.md). Lengths are added as seconds, never as
 -- days: a day-long interval would follow the session's time zone over a DST change.
 create function private.business_minutes_add_each(p_workspace_id uuid, p_at timestamptz, p_minutes numeric[])
 returns timestamptz[]
@@ -80,6 +82,8 @@ declare
   k integer := 1;
   n integer := coalesce(array_length(p_minutes, 1), 0);
   passed numeric := 0;
+  horizon timestamptz := p_at + make_interval(secs => 46 * 8 * 86400);
+  days integer := 3;
   window_start timestamptz := p_at;
   window_end timestamptz;
   p record;
@@ -89,9 +93,8 @@ begin
     instants := instants || p_at;
     k := k + 1;
   end loop;
-  for i in 1..46 loop
-    exit when k > n;
-    window_end := window_start + make_interval(secs => 8 * 86400);
+  while k <= n and window_start < horizon loop
+    window_end := least(window_start + make_interval(secs => days * 86400), horizon);
     for p in select * from private.business_periods(p_workspace_id, window_start, window_end) loop
       len := extract(epoch from p.closes_at - p.opens_at);
       while k <= n and p_minutes[k] * 60 - passed <= len loop
@@ -102,6 +105,7 @@ begin
       passed := passed + len;
     end loop;
     window_start := window_end;
+    days := 8;
   end loop;
   return instants || array_fill(null::timestamptz, array[n - k + 1]);
 end $$;
@@ -618,10 +622,11 @@ create table public.member_availability (
   foreign key (workspace_id, user_id) references public.memberships (workspace_id, user_id) on delete cascade
 );
 
--- The assignment change just recorded in the ticket's history was Tend's, not the person whose
--- request it ran in (a requester's create_ticket, say): it names no one ("Tend assigned it to …"), nor
--- does the notice it sent the assignee in this transaction (docs/decisions/085-rules-before-assignment.md).
--- plpgsql, so its plan is kept (docs/decisions/040-business-time-and-sla.md).
+-- The unassignment just recorded in the ticket's history (a reopened ticket whose assignee is away) was
+-- Tend's, not the person whose request it ran in: it names no one, nor does the notice an assignment sent
+-- earlier in this transaction (docs/decisions/085-rules-before-assignment.md). Tend's assignment itself
+-- says so as it writes (private.tend_acting). plpgsql, so its plan is kept
+-- (docs/decisions/040-business-time-and-sla.md).
 create function private.by_tend(p_ticket_id uuid) returns void
 language plpgsql security definer set search_path = '' as $$
 begin
@@ -635,12 +640,15 @@ end $$;
 -- available under the cap, or the ticket is assigned or not open). The settings row is locked for the
 -- transaction, so concurrent assignments in a workspace queue and each sees the last one's count
 -- (read committed: a fresh snapshot per statement); the counts come from the tallies (50_inbox.sql).
+-- The assignment is Tend's: its line and notice name no one (private.tend_acting); by a rule's action,
+-- the rules' already.
 create function private.auto_assign(p_ticket_id uuid) returns uuid
 language plpgsql security definer set search_path = '' as $$
 declare
   t public.tickets;
   cfg public.assignment_settings;
   chosen uuid;
+  said text;
 begin
   select * into t from public.tickets where id = p_ticket_id;
   select * into cfg from public.assignment_settings where workspace_id = t.workspace_id for no key update;
@@ -660,8 +668,13 @@ begin
             m.user_id <= coalesce(cfg.last_assignee_id, '00000000-0000-0000-0000-000000000000'::uuid), m.user_id
    limit 1;
   if chosen is not null then
+    if (private.tend_acting()).ticket_id is distinct from t.id then
+      said := private.tend_act(t.id, 'assignment');
+    end if;
     update public.tickets set assignee_id = chosen where id = t.id;
-    perform private.by_tend(t.id);
+    if said is not null then
+      perform private.tend_done(said);
+    end if;
     update public.assignment_settings set last_assignee_id = chosen where workspace_id = t.workspace_id;
   end if;
   return chosen;

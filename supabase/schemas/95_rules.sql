@@ -428,8 +428,8 @@ end $$;
 
 -- Fires one rule on a ticket for one event if its conditions hold and it hasn't fired for that event:
 -- records the firing, writes "rule" (its name) in the history, runs the actions in order. Whether it
--- fired. A closed ticket runs nothing. What the actions write names the person whose request ran them
--- until private.by_rules says Tend did it (the sweep is nobody's request: it names no one already).
+-- fired. A closed ticket runs nothing. What the actions write names no one: private.run_rules says Tend is
+-- acting (the sweep is nobody's request: it names no one already).
 create function private.rule_fire(r public.rules, p_ticket_id uuid, p_event_key text, p_body text) returns boolean
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -451,24 +451,16 @@ begin
   return true;
 end $$;
 
--- The history lines and assignment notices written on a ticket since its event `p_mark` (by the rules that
--- fired) were Tend's doing, not the person's whose request ran them: they name no one. Once per event, after
--- all its rules (docs/decisions/074-create-path.md).
-create function private.by_rules(p_ticket_id uuid, p_mark bigint) returns void
-language plpgsql security definer set search_path = '' as $$
-begin
-  update public.ticket_events set actor_id = null where ticket_id = p_ticket_id and id > p_mark and actor_id is not null;
-  update public.notifications set actor_id = null
-   where ticket_id = p_ticket_id and kind = 'assigned' and created_at = now() and actor_id is not distinct from auth.uid();
-end $$;
-
 -- The workspace's enabled rules for an event, in order, on one ticket: the number that fired.
+-- What the rules write there is Tend's doing, not the person's whose request ran them: while they run, Tend
+-- says it is acting on the ticket (private.tend_act), and the history lines and the "assigned" notice they
+-- write name no one (docs/decisions/102-tend-says-so.md).
 create function private.run_rules(p_ticket_id uuid, p_event text, p_event_key text) returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
   r public.rules;
   body text;
-  mark bigint;
+  said text;
   n integer := 0;
 begin
   for r in select x.* from public.rules x
@@ -479,16 +471,15 @@ begin
     if body is null and r.conditions @> '[{"field": "body"}]' then
       body := private.rule_body(p_ticket_id, p_event);
     end if;
-    -- Where the history stood before the first rule, when someone's request runs them.
-    if mark is null and auth.uid() is not null then
-      select coalesce(max(e.id), 0) into mark from public.ticket_events e where e.ticket_id = p_ticket_id;
+    if said is null then
+      said := private.tend_act(p_ticket_id, 'rules');
     end if;
     if private.rule_fire(r, p_ticket_id, p_event_key, body) then
       n := n + 1;
     end if;
   end loop;
-  if n > 0 and mark is not null then
-    perform private.by_rules(p_ticket_id, mark);
+  if said is not null then
+    perform private.tend_done(said);
   end if;
   return n;
 end $$;
@@ -655,7 +646,7 @@ revoke all on function private.rule_check(), private.status_since(uuid), private
   private.ticket_channel(public.tickets), private.rule_body(uuid, text),
   private.rule_condition_holds(public.tickets, text, jsonb), private.rule_matches(public.rules, public.tickets, text),
   private.fill_placeholders(text, public.tickets, uuid), private.rule_voice(public.rules, public.tickets),
-  private.rule_act(public.rules, uuid, jsonb), private.rule_fire(public.rules, uuid, text, text), private.by_rules(uuid, bigint),
+  private.rule_act(public.rules, uuid, jsonb), private.rule_fire(public.rules, uuid, text, text),
   private.run_rules(uuid, text, text), private.rules_on_ticket_created(), private.rules_on_customer_reply()
   from public;
 

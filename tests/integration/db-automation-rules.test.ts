@@ -4,6 +4,7 @@
 // history naming the rule, "Test this rule", and the SQL placeholders equal to the app's. Time is moved
 // by the test: a wait's start is set into the past, then the sweep (what pg_cron runs) is called.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import pg from 'pg';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fillPlaceholders, placeholderValues } from '../../app/lib/helpdesk/canned-replies.ts';
 import { waitFor } from '../../scripts/lib/wait.ts';
@@ -429,6 +430,65 @@ describe('rules', () => {
       expect(await firings(t.id)).toBe(1);
       const notes = await db.sql(`select count(*) from messages where ticket_id = $1 and kind = 'note'`, [t.id]);
       expect(Number(notes.rows[0].count)).toBe(1);
+    });
+  });
+
+  // While rules or the automatic assignment act on a ticket, Tend says so in a setting local to the transaction
+  // (private.tend_acting), and what they write names no one (docs/decisions/102-tend-says-so.md).
+  describe('Tend saying it acts', () => {
+    it('no client can say it: no API call sets it, and only two private functions do', async () => {
+      const args = { setting_name: 'private.tend_acting', new_value: 'x', is_local: true };
+      expect((await clients.acmeAgent.rpc('set_config', args)).error).toMatchObject({ code: 'PGRST202' });
+      expect((await clients.acmeAgent.schema('pg_catalog').rpc('set_config', args)).error).toMatchObject({
+        code: 'PGRST106',
+      });
+      const { rows } = await db.sql(
+        `select p.oid::regprocedure::text as f from pg_proc p
+          where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace)
+            and p.prosrc ~ 'set_config\\(''private\\.tend_acting''' order by 1`,
+      );
+      expect(rows.map((r) => r.f)).toEqual(['private.tend_act(uuid,text)', 'private.tend_done(text)']);
+      const exposed = await db.sql(
+        `select p.proname from pg_proc p where p.pronamespace = 'public'::regnamespace and p.prosrc ~ 'tend_act'`,
+      );
+      expect(exposed.rows).toEqual([]);
+    });
+
+    it('is heard only in its own transaction and for its ticket: a change after the rules, or with a word left over, names its author', async () => {
+      await rule({ name: 'Make it high', actions: [{ type: 'set_priority', value: 'high' }] });
+      const t = await openTicket(db);
+      // The next request, on a connection PostgREST may have used for the creation.
+      expect((await clients.acmeAgent.from('tickets').update({ priority: 'low' }).eq('id', t.id)).error).toBeNull();
+      // A session that says Tend acts on this ticket in an earlier transaction (for the whole session), and on
+      // another ticket in this one, then changes the ticket as the agent: neither word is heard.
+      const other = await openTicket(db);
+      const c = new pg.Client({ connectionString: db.stack.dbUrl });
+      await c.connect();
+      try {
+        const earlier = (await c.query('select pg_current_xact_id()::text as x')).rows[0].x as string;
+        await c.query(`select set_config('private.tend_acting', $1, false)`, [`${earlier} ${t.id} rules`]);
+        await c.query('begin');
+        const now = (await c.query('select pg_current_xact_id()::text as x')).rows[0].x as string;
+        await c.query(`select set_config('private.tend_acting', $1, true)`, [`${now} ${other.id} rules`]);
+        await c.query('set local role authenticated');
+        await c.query(`select set_config('request.jwt.claims', $1, true)`, [
+          JSON.stringify({ sub: AGENT, role: 'authenticated' }),
+        ]);
+        await c.query(`update public.tickets set priority = 'urgent', status = 'pending' where id = $1`, [t.id]);
+        await c.query(`insert into public.ticket_tags (ticket_id, tag_id) values ($1, $2)`, [t.id, vipTag]);
+        await c.query('commit');
+      } finally {
+        await c.end();
+      }
+      expect((await events(t.id)).map((e) => [e.type, e.actor_id, e.to])).toEqual([
+        ['created', PEOPLE.acmeCustomer.id, 'new'],
+        ['rule', null, 'Make it high'],
+        ['priority', null, 'high'],
+        ['priority', AGENT, 'low'],
+        ['status', AGENT, 'pending'],
+        ['priority', AGENT, 'urgent'],
+        ['tag_added', AGENT, 'vip'],
+      ]);
     });
   });
 

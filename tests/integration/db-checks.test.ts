@@ -268,6 +268,43 @@ describe('database checks', () => {
     expect((await admin.from('tickets').update({ assignee_id: PEOPLE.acmeAgent.id }).eq('id', t.id)).error).toBeNull();
   });
 
+  it('a person who asked for or holds a ticket stays while it does; a member leaving gives up their open tickets first', async () => {
+    const [asked, holds, closed, nothing] = await Promise.all([1, 2, 3, 4].map(() => createUser(db)));
+    for (const m of [holds, closed])
+      await db.sql(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'agent')`, [ACME, m]);
+    const open = (
+      await db.sql(
+        `insert into tickets (workspace_id, requester_id, subject, assignee_id) values ($1, $2, 'Held', $3) returning id`,
+        [ACME, asked, holds],
+      )
+    ).rows[0].id;
+    await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject, assignee_id, status) values ($1, $2, 'Done', $3, 'closed')`,
+      [ACME, asked, closed],
+    );
+    const remove = (table: 'auth.users' | 'profiles', id: string) =>
+      db
+        .sql(`delete from ${table} where ${table === 'profiles' ? 'user_id' : 'id'} = $1`, [id])
+        .then(() => 'deleted')
+        .catch((e: { code: string }) => e.code);
+    // The requester, and the assignee of a closed ticket: refused, account and profile alike.
+    for (const id of [asked, closed]) {
+      expect(await remove('auth.users', id)).toBe('23503');
+      expect(await remove('profiles', id)).toBe('23503');
+    }
+    const left = await db.sql(
+      `select (select count(*)::int from auth.users where id = any($1)) as users, (select count(*)::int from profiles where user_id = any($1)) as profiles`,
+      [[asked, closed]],
+    );
+    expect(left.rows[0]).toEqual({ users: 2, profiles: 2 });
+    // The assignee of an open ticket leaves the workspace as the account goes: the ticket is unassigned, the account deleted.
+    expect(await remove('auth.users', holds)).toBe('deleted');
+    expect((await db.sql('select assignee_id from tickets where id = $1', [open])).rows[0].assignee_id).toBeNull();
+    expect((await db.sql('select count(*)::int as n from profiles where user_id = $1', [holds])).rows[0].n).toBe(0);
+    // Nobody's ticket: the account goes, and its profile with it.
+    expect(await remove('auth.users', nothing)).toBe('deleted');
+  });
+
   it('portal_workspace: id, name and slug by slug for anyone, nothing for unknown slugs; visitors read no columns', async () => {
     const anon = db.anon();
     expect((await anon.rpc('portal_workspace', { p_slug: 'acme' })).data).toEqual([
