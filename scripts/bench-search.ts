@@ -33,11 +33,15 @@ const SEARCHES: [string, string, string, string[] | null][] = [
   ['phrase "duplicate charge"', 'all', '"duplicate charge"', null],
   // Two common words that no ticket has together ("tracking" and "number" are in different customers' texts).
   ['two words "tracking number"', 'all', 'tracking number', null],
+  ['two words "tracking number", open', 'open', 'tracking number', null],
   // Two common words many tickets have together, and two found together only in notes.
   ['two words "refund parcel"', 'all', 'refund parcel', null],
   ['two words "warehouse delay"', 'all', 'warehouse delay', null],
   ['"tag:billing refund"', 'all', 'refund', ['billing']],
   ['"tag:billing espresso"', 'all', 'espresso', ['billing']],
+  // Common words with a tag: two found together in few of billing's tickets, and two no ticket has together.
+  ['"tag:billing refund parcel"', 'all', 'refund parcel', ['billing']],
+  ['"tag:vip tracking number"', 'all', 'tracking number', ['vip']],
   ['note word "warehouse", open', 'open', 'warehouse', null],
   // In notes only (seed:bulk's notes; "warehouse" is in agents' replies too).
   ['notes-only word "goodwill", open', 'open', 'goodwill', null],

@@ -116,6 +116,52 @@ create trigger tickets_tally_truncate after truncate on public.tickets
 revoke all on function private.tally_tickets(), private.clear_ticket_tallies() from public;
 
 -- ---------------------------------------------------------------------------------------------
+-- The words in use: every lexeme that tickets.search or a note (messages_note_search_idx's to_tsvector) has
+-- held, in any workspace, kept by statement triggers. A search's last word is also a prefix (private.inbox_query:
+-- 'number':*), and GIN collects a prefix's matches into a bitmap of every ticket with such a word before it ANDs
+-- the other words: 83 000 tickets for "number" at 1 M, ~45 ms a look-up, where the exact words skip along their
+-- posting lists (docs/decisions/100-prefix-as-its-words.md). From here the inbox asks for the few words a prefix
+-- begins instead (private.inbox_prefix_words). Only ever added to: a word no ticket holds any more (a reply
+-- deleted, a workspace gone) matches nothing and changes no answer; a word missing would, so every write of
+-- search text adds its new words. No unique key: two writers adding the same new word don't wait for each other
+-- (a rare duplicate is harmless).
+create table private.search_words (
+  word text not null
+);
+-- In byte order ("C"): the words a prefix begins are next to one another.
+create index search_words_word_idx on private.search_words (word collate "C");
+
+-- The new words of the rows a statement wrote (their search text, or a note's body): those not in
+-- private.search_words yet. For an update, only the words a row didn't hold before.
+create function private.add_search_words() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if tg_table_name = 'messages' then
+    insert into private.search_words (word)
+    select x.w from (select distinct unnest(tsvector_to_array(to_tsvector('english'::regconfig, m.body))) as w
+                       from new_rows m where m.kind = 'note') x
+     where not exists (select from private.search_words s where s.word collate "C" = x.w);
+  elsif tg_op = 'INSERT' then
+    insert into private.search_words (word)
+    select x.w from (select distinct unnest(tsvector_to_array(n.search)) as w from new_rows n) x
+     where not exists (select from private.search_words s where s.word collate "C" = x.w);
+  else
+    insert into private.search_words (word)
+    select x.w from (select distinct unnest(tsvector_to_array(ts_delete(n.search, tsvector_to_array(o.search)))) as w
+                       from new_rows n join old_rows o on o.id = n.id where n.search is distinct from o.search) x
+     where not exists (select from private.search_words s where s.word collate "C" = x.w);
+  end if;
+  return null;
+end $$;
+revoke all on function private.add_search_words() from public;
+create trigger tickets_search_words_insert after insert on public.tickets
+  referencing new table as new_rows for each statement execute function private.add_search_words();
+create trigger tickets_search_words_update after update on public.tickets
+  referencing old table as old_rows new table as new_rows for each statement execute function private.add_search_words();
+create trigger messages_search_words after insert on public.messages
+  referencing new table as new_rows for each statement execute function private.add_search_words();
+
+-- ---------------------------------------------------------------------------------------------
 -- The inbox views as SQL (constants only; values are always bound parameters). $1 is the caller.
 -- Snoozed tickets (52_triage.sql) leave the views of work to do until they wake. Tickets in Spam or
 -- Trash (54_spam_trash_split.sql) are in those views only. This and private.inbox_where are plpgsql: as SQL
@@ -361,6 +407,39 @@ begin
   return rest && prefix;
 end $$;
 
+-- A search (private.inbox_query's) with its last word's prefix ('number':*) written as the words in use it
+-- begins (private.search_words: 'number' | 'numbered'), when they are at most 8: the same matches, but GIN reads
+-- those words' posting lists and skips along them with the other words', where a prefix's matches are collected
+-- into a bitmap first (docs/decisions/100-prefix-as-its-words.md). No such word, or more: the search as it was.
+-- The prefix is the query's last operand (inbox_query puts it last); its text is unescaped ('' and \) to be looked
+-- up, and each word escaped again.
+create function private.inbox_prefix_words(p_query tsquery) returns tsquery
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  prefix text[] := regexp_match(p_query::text, '''((?:[^''\\]|''''|\\.)*)'':\*$');
+  stem text collate "C";
+  word text collate "C";
+  words text[] := '{}';
+begin
+  if prefix is null then
+    return p_query;
+  end if;
+  stem := regexp_replace(prefix[1], '\\(.)|''('')', '\1\2', 'g');
+  -- In the index's order from the prefix on, until a word that doesn't begin with it (or a 9th).
+  for word in select s.word from private.search_words s where s.word collate "C" >= stem order by s.word collate "C" loop
+    exit when not starts_with(word, stem) or cardinality(words) = 9;
+    if word is distinct from words[cardinality(words)] then
+      words := words || word;
+    end if;
+  end loop;
+  if cardinality(words) not between 1 and 8 then
+    return p_query;
+  end if;
+  return (left(p_query::text, -length(prefix[1]) - 4) || '( '
+    || (select string_agg('''' || replace(replace(w, '\', '\\'), '''', '''''') || '''', ' | ') from unnest(words) w) || ' )')::tsquery;
+end $$;
+revoke all on function private.inbox_prefix_words(tsquery) from public;
+
 -- Whether a search is for words few tickets have: none of its words (for a prefix, no word it begins) is
 -- among the most common words of tickets.search that ANALYZE keeps (pg_stats.most_common_elems: every word
 -- in more than ~0.2 % of the sampled tickets, up to the 1 000 most common). The inbox then skips step 1's
@@ -471,11 +550,13 @@ revoke all on function private.inbox_search_plan(text, text, uuid, uuid, public.
 -- Public.inbox's counts while searching and the saved views' counts start here.
 create function private.inbox_newest_matches(p_window integer, p_select text, p_where text, p_match text, p1 uuid, p2 uuid,
   p3 public.ticket_status, p4 public.ticket_priority, p5 uuid, p6 tsquery, p10 uuid, p12 uuid[], p13 uuid[], p14 jsonb,
-  p_cap integer default 1000)
+  p_cap integer default 1000, p_tag_walk integer default null)
 returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
   walk integer := 10 * p_window;
+  -- The tag's tickets walked: p_tag_walk when given (a search of common words: docs/decisions/100-prefix-as-its-words.md).
+  tag_walk integer := coalesce(p_tag_walk, walk);
   rarest uuid;
   tagged integer;
   n integer;
@@ -493,21 +574,21 @@ begin
       -- Each tag's tickets counted up to the walk and one more (index only): the rarest is walked.
       select x.id, x.n into rarest, tagged
         from unnest(p13) x0(id),
-             lateral (select x0.id, count(*)::integer as n from (select 1 from public.ticket_tags tt where tt.tag_id = x0.id limit walk + 1) y) x
+             lateral (select x0.id, count(*)::integer as n from (select 1 from public.ticket_tags tt where tt.tag_id = x0.id limit tag_walk + 1) y) x
        order by x.n limit 1;
     end if;
     -- A rare word: its bitmap is small, cheaper than a walk that may find too few.
-    if tagged is null or tagged <= walk or not private.inbox_query_rare(p6) then
+    if tagged is null or tagged <= tag_walk or not private.inbox_query_rare(p6) then
       -- The walked tag's own condition (private.inbox_where's) holds for every ticket walked: not probed again.
       execute format('select %s, count(*) from (select t.* from (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $15 limit %s) x'
-        || ' join public.tickets t on t.id = x.ticket_id where %s and %s limit %s) t', p_select, walk,
+        || ' join public.tickets t on t.id = x.ticket_id where %s and %s limit %s) t', p_select, tag_walk,
         replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])',
                                 array_position(p13, rarest)), ''), p_match, p_cap + 1)
         into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14, rarest;
       if n <= p_cap and tagged is null then
-        tagged := (select count(*) from (select 1 from public.ticket_tags tt where tt.tag_id = rarest limit walk + 1) y);
+        tagged := (select count(*) from (select 1 from public.ticket_tags tt where tt.tag_id = rarest limit tag_walk + 1) y);
       end if;
-      if n <= p_cap and tagged > walk then
+      if n <= p_cap and tagged > tag_walk then
         found := null;
       end if;
     end if;
@@ -531,7 +612,7 @@ begin
   return found;
 end $$;
 revoke all on function private.inbox_newest_matches(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
-  tsquery, uuid, uuid[], uuid[], jsonb, integer) from public;
+  tsquery, uuid, uuid[], uuid[], jsonb, integer, integer) from public;
 
 -- A search's counts from a longer walk of the newest tickets, for common words that are less common together
 -- ("refund parcel": each word in a quarter of the tickets, both in one in 15). private.inbox_newest_matches
@@ -839,10 +920,17 @@ begin
       indexed jsonb;
       -- Step 2's every match of the words among these tickets, when it read them all (at most search_cap).
       word_matches uuid[];
+      -- Whether the count through the indexes takes them (below).
+      from_matches boolean := false;
       notes_stmt text := 'select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
         || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)';
       notes_common boolean := private.inbox_notes_common(q, search_notes);
     begin
+      -- Step 1 is skipped for rare words (below): told from the search as typed (a prefix: the common words it
+      -- begins), as are the notes above. Then the prefix becomes the words it begins (private.inbox_prefix_words):
+      -- the same matches, without a GIN bitmap of all of them ("tracking number": 'number':*, 83 000 tickets).
+      rare_words := private.inbox_query_rare(q);
+      q := private.inbox_prefix_words(q);
       if notes_common then
         note_tickets := null;
       else
@@ -857,10 +945,9 @@ begin
       match := '(t.search @@ $6 or ' || case when cardinality(note_tickets) <= search_notes then 't.id = any ($12)'
         else 'coalesce((select true from public.messages m where m.ticket_id = t.id and m.kind = ''note'''
           || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit 1), false)' end || ')';
-      -- Step 1, unless the words are rare (private.inbox_query_rare) and so are the notes: then the window
-      -- could not fill the page, and reading it (a heap fetch a ticket) cost more than the GIN look-up that
-      -- follows.
-      rare_words := private.inbox_query_rare(q);
+      -- Step 1, unless the words are rare (rare_words, above: private.inbox_query_rare) and so are the notes: then
+      -- the window could not fill the page, and reading it (a heap fetch a ticket) cost more than the GIN look-up
+      -- that follows.
       -- Rare words with common tags: step 2 and the count through the indexes probe each match's tags, not a hash of
       -- every tagged ticket, which the planner chose from the GIN index's estimate (5 000 of 1 M for a prefix):
       -- "billing"'s 100 000 for "espresso"'s 99 matches. (A rare tag's tickets are few: the planner may start there.)
@@ -899,16 +986,31 @@ begin
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
         perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
         pins := 'bitmap';
+        if not rare_words and p_view <> 'all' and cursor_sql = '' then
+          -- Common words in another view's first page: first every match among the tickets the counts cover (All with
+          -- the filters), which the counts then take (below) instead of a second GIN look-up ("tracking number" in
+          -- Open: each look-up ~11 ms at 1 M); at most search_cap of them, the view's are they in the view, sorted.
+          stmt := format('select array(select t.id from public.tickets t where %s and t.search @@ $6 limit %s)',
+            private.inbox_where('all', p_status is not null, p_priority is not null, p_assignee, cardinality(tag_ids), fields), search_cap + 1);
+          execute stmt into word_matches
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+          word_matches := case when cardinality(word_matches) <= search_cap then word_matches end;
+        end if;
         -- In the page's order: without notes to add they are the page (all of them in the view already).
         stmt := format('select array(select t.id from (select t.id, t.last_message_at from public.tickets t where %2$s'
-          || ' and t.search @@ $6 limit %3$s) t order by t.last_message_at %1$s, t.id %1$s)', dir, base, search_cap + 1);
+          || case when word_matches is null then ' and t.search @@ $6' else ' and t.id = any ($11)' end
+          || ' limit %3$s) t order by t.last_message_at %1$s, t.id %1$s)', dir, base, search_cap + 1);
         if probe_tags then
           perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
           pins := 'bitmap, probe';
         end if;
+        candidates := word_matches;
         execute stmt into candidates
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-        word_matches := case when cardinality(candidates) <= search_cap then candidates end;
+        -- Every match among the tickets the counts cover: All's first page's (base is then the counts' where), or the above.
+        if p_view = 'all' and cursor_sql = '' then
+          word_matches := case when cardinality(candidates) <= search_cap then candidates end;
+        end if;
         perform set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
         pins := 'bitmap';
         if note_tickets is null and cardinality(candidates) <= search_cap then
@@ -979,13 +1081,14 @@ begin
                         from unnest(private.counted_views()) v);
       count_stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'
         || ' and %s limit %s) t', count_views, count_cap, count_where, count_match, count_cap + 1);
-      if word_matches is not null and not rare_words and p_view = 'all' and cursor_sql = '' then
-        -- All's first page, common words: step 2 read every ticket the words match among the very tickets counted. The count
+      if word_matches is not null and not rare_words then
+        -- A first page, common words: step 2 read every ticket the words match among the very tickets counted. The count
         -- through the indexes takes them from it ($11), not from a second bitmap of the GIN index ("tracking number": two common
         -- words no ticket has together, each word's posting list read whole, ~50 ms at 1 M); the same rows in the same
         -- (physical) order. Not for rare words: their bitmap is small, and planning with their ids as values cost more.
         count_stmt := replace(count_stmt, '(t.search @@ $6 or', '(t.id = any ($11) or');
         candidates := word_matches;
+        from_matches := true;
       end if;
       for pass in 1..3 loop
         if pass = 2 and search_counts is null and tag_ids is null and not rare_words then
@@ -1009,8 +1112,11 @@ begin
           perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
           pins := '';
         end if;
-        if (pass = 2 and rare_words) or (pass = 3 and search_counts is null and indexed is null) then
-          -- Through the indexes: a rare word's first count, or what the walks left undecided.
+        if (pass = 2 and (rare_words or (from_matches and tag_ids is not null))) or (pass = 3 and search_counts is null and indexed is null) then
+          -- Through the indexes: a rare word's first count, or what the walks left undecided. Also first with tags when it
+          -- takes step 2's matches: under the cap it is exact, and a walk could only have come to it too (of the tag
+          -- whole, or past the cap); past it the walks decide as before ("tag:vip tracking number": no walk of vip's
+          -- tickets for the counts after step 1 and 2 read them).
           perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
           pins := 'bitmap';
           if probe_tags then
@@ -1032,7 +1138,11 @@ begin
           search_counts := private.inbox_newest_matches(least(search_window, count_cap),
             format('jsonb_build_object(%s, ''capped'', count(*) > %s)', count_views, count_cap),
             count_where, count_match, me, ws.id, status_filter, priority_filter, assignee, q, requester,
-            coalesce(note_tickets[1:least(search_notes, count_cap)], '{}'), tag_ids, fields, count_cap);
+            coalesce(note_tickets[1:least(search_notes, count_cap)], '{}'), tag_ids, fields, count_cap,
+            -- Common words: the tag's tickets as far as step 1 walks them (10 000 for 25 rows), not 1 000, before the GIN
+            -- indexes' count, whose bitmap holds every match of each word ("tag:billing refund parcel": 'refund' and
+            -- 'parcel', 330 000 tickets each, ~90 ms at 1 M, where ~7 800 of billing's tickets hold 101 matches).
+            case when not rare_words then 10 * search_window end);
         end if;
       end loop;
       search_counts := coalesce(search_counts, indexed);

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
-import { ACME, PEOPLE, type Person } from '../support/db.ts';
+import { ACME, PEOPLE, openTicket, type Person } from '../support/db.ts';
 import { waitFor } from '../../scripts/lib/wait.ts';
 
 interface Page {
@@ -460,6 +460,169 @@ describe('search', () => {
     } finally {
       await db.sql('alter table messages reset (autovacuum_enabled)');
     }
+  });
+
+  it('reads a prefix as the words in use it begins, whatever wrote them: the same pages and counts as plain SQL', async () => {
+    // private.inbox_prefix_words (docs/decisions/100-prefix-as-its-words.md): the last word's prefix is searched as the
+    // words of private.search_words it begins, which every write of search text adds to. A word missing there would be
+    // a match missed. Every word of the bulk load's tickets and notes (and the tests' before this one) is there.
+    const missing = async (source: string) =>
+      (
+        await db.sql(
+          `select count(*)::int as n from ts_stat($1) w
+            where not exists (select from private.search_words s where s.word = w.word)`,
+          [source],
+        )
+      ).rows[0].n as number;
+    expect(await missing('select search from tickets')).toBe(0);
+    expect(await missing(`select to_tsvector('english', body) from messages where kind = 'note'`)).toBe(0);
+    // Five words that begin alike, each written another way: a new ticket's subject, a reply, a note, a subject
+    // edited, the search text set directly (as a merge or the spam split sets it).
+    const stem = `zq${randomUUID()
+      .replace(/[^a-f]/g, '')
+      .slice(0, 6)}`;
+    const [subject, reply, note, edited, direct] = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((w) => stem + w);
+    const oldest = (
+      await db.sql(
+        `select id from tickets where workspace_id = $1 and spam_at is null and trashed_at is null
+            and status in ('new', 'open', 'pending') order by last_message_at, id limit 4`,
+        [ACME],
+      )
+    ).rows.map((r) => r.id as string);
+    await openTicket(db, 'acmeCustomer', `Lost ${subject} parcel`);
+    const agent = await db.as('acmeAgent');
+    expect(
+      (await agent.rpc('post_message', { p_ticket_id: oldest[0], p_body: `Sent the ${reply} today.` })).error,
+    ).toBeNull();
+    expect(
+      (await agent.rpc('post_message', { p_ticket_id: oldest[1], p_body: `Ask ${note} first.`, p_kind: 'note' })).error,
+    ).toBeNull();
+    await db.sql(`update tickets set subject = subject || ' ' || $2 where id = $1`, [oldest[2], edited]);
+    await db.sql(`update tickets set search = search || to_tsvector('english', $2) where id = $1`, [oldest[3], direct]);
+    /** The words that begin with `prefix` in every ticket's search text and note, by brute force, in byte order. */
+    const inUse = async (prefix: string) =>
+      (
+        await db.sql(
+          `select array(select w.word from (select word from ts_stat('select search from tickets')
+                                           union select word from ts_stat($$select to_tsvector('english', body) from messages where kind = 'note'$$)) w
+                         where starts_with(w.word, $1) order by w.word collate "C") as words`,
+          [prefix],
+        )
+      ).rows[0].words as string[];
+    /** The lexemes of the search the inbox runs for `query`, in order, and whether one is still a prefix. */
+    const searched = async (query: string) => {
+      const text = (await db.sql('select private.inbox_prefix_words(private.inbox_query($1))::text as q', [query]))
+        .rows[0].q as string;
+      return { words: [...text.matchAll(/'([^']*)'/g)].map((m) => m[1]), prefix: text.includes(':*') };
+    };
+    const words = await inUse(stem);
+    expect(words).toHaveLength(5);
+    expect(await searched(stem)).toEqual({ words, prefix: false });
+    expect(await searched(`parcel ${stem}`)).toEqual({ words: ['parcel', ...words], prefix: false });
+    // A prefix no word begins stays one; so does a word in quotes (no prefix at all).
+    expect(await searched(`${stem}zz`)).toEqual({ words: [`${stem}zz`], prefix: true });
+    expect((await searched(`"${stem}"`)).prefix).toBe(false);
+    const counted = async (query: string) =>
+      (await inbox('acmeAgent', { p_view: 'all', p_query: query })).search_counts;
+    for (const limit of [1, 25]) expect(await pagesAsPlainSql('all', stem, limit)).toHaveLength(5);
+    expect((await pagesAsPlainSql('all', `parcel ${stem}`, 1)).length).toBeGreaterThanOrEqual(1);
+    expect(await counted(stem)).toMatchObject({ all: 5, capped: false });
+    // More than 8 words begin with it: searched as the prefix, the same pages.
+    await db.sql(`update tickets set search = search || to_tsvector('english', $2) where id = $1`, [
+      oldest[3],
+      ['foxtrot', 'golf', 'hotel', 'india'].map((w) => stem + w).join(' '),
+    ]);
+    expect(await inUse(stem)).toHaveLength(9);
+    expect(await searched(stem)).toEqual({ words: [stem], prefix: true });
+    for (const limit of [1, 25]) expect(await pagesAsPlainSql('all', stem, limit)).toHaveLength(5);
+    expect(await counted(stem)).toMatchObject({ all: 5, capped: false });
+  });
+
+  it("counts common words with a tag along the tag's tickets as far as step 1 reads them: 101 there, lower bounds", async () => {
+    // One tag and common words found together in few of its tickets: the counts walk the tag's tickets as far as step 1
+    // may read them (10 windows: 10 000 for 25 rows), not 10 of the counts' windows (1 000), before a count through the
+    // GIN indexes, whose bitmaps hold every ticket with either word (docs/decisions/100-prefix-as-its-words.md). Here
+    // 150 matches in a tag of 2 500 tickets, 60 of them among its first 1 000 by ticket id: a walk of 1 000 doesn't
+    // decide, the longer one does (the views' shares of 101 of them, each at most its true count).
+    const [a, b] = ['plum', 'fig'].map(
+      (w) =>
+        `${w}${randomUUID()
+          .replace(/[^a-f]/g, '')
+          .slice(0, 6)}`,
+    );
+    const query = `${a} ${b}`;
+    const tag = (await db.sql('insert into tags (workspace_id, name) values ($1, $2) returning id', [ACME, `${a}-tag`]))
+      .rows[0].id as string;
+    await db.sql(
+      `insert into ticket_tags (ticket_id, tag_id)
+       select id, $2 from tickets where workspace_id = $1 and spam_at is null and trashed_at is null order by id limit 2500`,
+      [ACME, tag],
+    );
+    const both = (
+      await db.sql(
+        `with tagged as (select t.id, row_number() over (order by t.id) - 1 as i
+                           from tickets t join ticket_tags tt on tt.ticket_id = t.id and tt.tag_id = $1)
+         select array((select id from tagged where i < 1000 and i % 16 = 0 limit 60)
+                      union all (select id from tagged where i >= 1000 and i % 16 = 0 limit 90)) as ids`,
+        [tag],
+      )
+    ).rows[0].ids as string[];
+    expect(both).toHaveLength(150);
+    // Each word on a third of the tickets (common to the statistics), both only on those 150.
+    for (const [word, third] of [
+      [a, 0],
+      [b, 1],
+    ] as const)
+      await db.sql(
+        `update tickets set search = search || to_tsvector('english', $2)
+          where workspace_id = $1 and (number % 3 = $3 or id = any ($4))`,
+        [ACME, word, third, both],
+      );
+    await db.sql('analyze tickets');
+    expect(
+      (await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [query])).rows[0].rare,
+    ).toBe(false);
+    const matches = `from ticket_tags tt join tickets t on t.id = tt.ticket_id
+       where tt.tag_id = $2 and t.workspace_id = $1 and t.spam_at is null and t.trashed_at is null
+         and (t.search @@ private.inbox_query($3)
+              or t.id in (select ticket_id from messages where kind = 'note' and to_tsvector('english', body) @@ private.inbox_query($3)))`;
+    const all = (
+      await db.sql(
+        `select count(*) filter (where assignee_id is null and status in ('new', 'open') and snoozed_until is null)::int as unassigned,
+                count(*) filter (where status in ('new', 'open') and snoozed_until is null)::int as open,
+                count(*) filter (where status = 'pending' and snoozed_until is null)::int as pending,
+                count(*) filter (where status = 'solved')::int as solved, count(*)::int as all
+           from (select t.* ${matches}) t`,
+        [ACME, tag, query],
+      )
+    ).rows[0] as Record<string, number>;
+    expect(all.all).toBe(150);
+    // The counts' walk as public.inbox asks for it, with and without the longer walk of the tag.
+    const walk = async (tagWalk: number | null) =>
+      (
+        await db.sql(
+          `select private.inbox_newest_matches(100,
+             format('jsonb_build_object(%s, ''capped'', count(*) > 100)',
+                    (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
+                       from unnest(private.counted_views()) v)),
+             private.inbox_where('all', false, false, null, 1, null), '(t.search @@ $6 or t.id = any ($12))',
+             $1, $2, null, null, null, private.inbox_prefix_words(private.inbox_query($3)), null, '{}', array[$4::uuid], null,
+             100, $5) as counts`,
+          [PEOPLE.acmeAgent.id, ACME, query, tag, tagWalk],
+        )
+      ).rows[0].counts;
+    expect(await walk(null)).toBeNull();
+    const walked = await walk(10_000);
+    expect(walked).toMatchObject({ all: 101, capped: true });
+    for (const view of ['unassigned', 'open', 'pending', 'solved'])
+      expect(walked[view], view).toBeLessThanOrEqual(all[view]!);
+    const page = await inbox('acmeAgent', { p_view: 'all', p_query: query, p_tags: [`${a}-tag`] });
+    expect(page.search_counts).toEqual(walked);
+    // The page as plain SQL's: the newest of the 150.
+    const newest = (
+      await db.sql(`select t.id ${matches} order by t.last_message_at desc, t.id desc limit 25`, [ACME, tag, query])
+    ).rows.map((r) => r.id as string);
+    expect(page.tickets.map((t) => t.id)).toEqual(newest);
   });
 
   it('names the ticket a number or #number is, and only one that exists', async () => {

@@ -114,7 +114,7 @@ describe('sizes, counts and lengths', () => {
       // Counted counts (app/lib/helpdesk/inbox-views.ts): a search's per view while searching, and the walks'
       // default cap (a saved view's, private.inbox_newest_matches).
       ['supabase/schemas/50_inbox.sql', /count_cap constant integer := (\d+);/g, views.SEARCH_COUNT_CAP],
-      ['supabase/schemas/50_inbox.sql', /p_cap integer default (\d+)\)/g, views.COUNT_CAP],
+      ['supabase/schemas/50_inbox.sql', /p_cap integer default (\d+)[,)]/g, views.COUNT_CAP],
     ];
     for (const [file, pattern, value] of pinned) {
       const found = numbers(file, pattern);
