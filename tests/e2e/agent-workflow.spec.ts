@@ -261,6 +261,8 @@ test.describe('faster agent work', () => {
     await page.keyboard.press('g');
     await page.keyboard.press('i');
     await expect(page).toHaveURL(`/w/${slug}`);
+    // The inbox on screen (the URL changes before the new page has rendered), as the agent sees it before typing.
+    await expect(rows.first()).toBeVisible();
 
     // `/` searches; j typed there is text; Enter on a selected row opens it.
     await page.keyboard.press('/');
