@@ -1220,16 +1220,15 @@ begin
                from public.messages m where m.ticket_id = x.id order by m.created_at desc, m.id desc limit 1)), '{}')
       into previews from unnest(page_ids) x(id);
   end if;
-  -- The tickets whose notes name me (message_mentions_user_idx: my mentions only). Not after a search
-  -- timed out: what held it up (a lock on messages) would hold this up too. Those in Spam or Trash are left
-  -- out as a set read from their small partial indexes (tickets_spam_idx, tickets_trash_idx), hashed once,
-  -- not a ticket row fetched per mention (docs/decisions/106-inbox-call-cost-outside-the-page.md).
+  -- The tickets whose notes name me (message_mentions_user_idx: my mentions and their tickets). Not after a
+  -- search timed out: what held it up (a lock on messages) would hold this up too. Those in Spam or Trash are
+  -- left out as a set read from their small partial indexes (tickets_spam_idx, tickets_trash_idx), hashed
+  -- once: no note nor ticket row fetched per mention (docs/decisions/106-inbox-call-cost-outside-the-page.md).
   if not search_timed_out then
-    select count(distinct m.ticket_id) into mentioned
+    select count(distinct mm.ticket_id) into mentioned
       from public.message_mentions mm
-      join public.messages m on m.id = mm.message_id
      where mm.workspace_id = ws.id and mm.user_id = me
-       and m.ticket_id not in (select x.id from public.tickets x where x.workspace_id = ws.id and x.spam_at is not null and x.trashed_at is null
+       and mm.ticket_id not in (select x.id from public.tickets x where x.workspace_id = ws.id and x.spam_at is not null and x.trashed_at is null
                                union all
                                select x.id from public.tickets x where x.workspace_id = ws.id and x.trashed_at is not null);
   end if;
