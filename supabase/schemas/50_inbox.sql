@@ -183,8 +183,7 @@ begin
     -- Tickets with a promise running (90_promises.sql); listed soonest due first.
     when 'breaching' then 'exists (select 1 from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null)'
     -- Tickets whose internal notes name me (87_mentions.sql); listed newest mention first.
-    when 'mentions' then 't.id in (select m.ticket_id from public.message_mentions mm join public.messages m on m.id = mm.message_id'
-      || ' where mm.workspace_id = $2 and mm.user_id = $1)'
+    when 'mentions' then 't.id in (select mm.ticket_id from public.message_mentions mm where mm.workspace_id = $2 and mm.user_id = $1)'
   end || ') and t.spam_at is null and t.trashed_at is null' end;
 end $$;
 
@@ -1172,8 +1171,8 @@ begin
   elsif by_mention then
     -- Newest mention of me first (message_mentions_user_idx): each ticket at the time of its newest one.
     execute format(
-      'select array(select x.id from (select m.ticket_id as id, max(mm.created_at) as at from public.message_mentions mm'
-      || ' join public.messages m on m.id = mm.message_id where mm.workspace_id = $2 and mm.user_id = $1 group by m.ticket_id) x'
+      'select array(select x.id from (select mm.ticket_id as id, max(mm.created_at) as at from public.message_mentions mm'
+      || ' where mm.workspace_id = $2 and mm.user_id = $1 group by mm.ticket_id) x'
       || ' join public.tickets t on t.id = x.id where %2$s%3$s order by x.at %1$s, x.id %1$s limit $9)', dir, base, format(cursor_sql, 'x.at', 'x.id'))
       into page_ids
       using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1,

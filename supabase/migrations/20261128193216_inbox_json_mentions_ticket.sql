@@ -33,6 +33,32 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.inbox_view_filter(p_view text)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+begin
+  return case p_view
+    when 'spam' then 't.spam_at is not null and t.trashed_at is null'
+    when 'trash' then 't.trashed_at is not null'
+    else '(' || case p_view
+    when 'unassigned' then 't.assignee_id is null and private.is_open(t.status) and t.snoozed_until is null'
+    when 'mine' then 't.assignee_id = $1 and private.is_backlog(t.status) and t.snoozed_until is null'
+    when 'open' then 'private.is_open(t.status) and t.snoozed_until is null'
+    when 'pending' then 't.status = ''pending'' and t.snoozed_until is null'
+    when 'snoozed' then 't.snoozed_until is not null'
+    when 'solved' then 't.status = ''solved'''
+    when 'all' then 'true'
+    -- Tickets with a promise running (90_promises.sql); listed soonest due first.
+    when 'breaching' then 'exists (select 1 from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null)'
+    -- Tickets whose internal notes name me (87_mentions.sql); listed newest mention first.
+    when 'mentions' then 't.id in (select mm.ticket_id from public.message_mentions mm where mm.workspace_id = $2 and mm.user_id = $1)'
+  end || ') and t.spam_at is null and t.trashed_at is null' end;
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION private.saved_views_json(p_workspace_id uuid, p_me uuid, p_count boolean)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -457,8 +483,8 @@ begin
   elsif by_mention then
     -- Newest mention of me first (message_mentions_user_idx): each ticket at the time of its newest one.
     execute format(
-      'select array(select x.id from (select m.ticket_id as id, max(mm.created_at) as at from public.message_mentions mm'
-      || ' join public.messages m on m.id = mm.message_id where mm.workspace_id = $2 and mm.user_id = $1 group by m.ticket_id) x'
+      'select array(select x.id from (select mm.ticket_id as id, max(mm.created_at) as at from public.message_mentions mm'
+      || ' where mm.workspace_id = $2 and mm.user_id = $1 group by mm.ticket_id) x'
       || ' join public.tickets t on t.id = x.id where %2$s%3$s order by x.at %1$s, x.id %1$s limit $9)', dir, base, format(cursor_sql, 'x.at', 'x.id'))
       into page_ids
       using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1,
