@@ -346,6 +346,23 @@ language sql immutable set search_path = '' as $$
                case when f ->> 'kind' = 'number' then '::numeric' else '' end as cast_to) x
 $$;
 
+-- The semi-join private.inbox_where writes for the i-th tag a ticket must carry ($13[i]).
+create function private.inbox_tag_semijoin(i integer) returns text
+language plpgsql immutable set search_path = '' as $$
+begin
+  return format('t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', i);
+end $$;
+
+-- p_where (private.inbox_where's) with the i-th tag's semi-join taken out, or put as p_as: a walk of that tag's own
+-- tickets needs no test of it (private.inbox_newest_matches, private.inbox_tag_page_sql); a hash reads it another
+-- way (private.inbox_tag_hashed).
+create function private.inbox_where_tag(p_where text, i integer, p_as text default null) returns text
+language plpgsql immutable set search_path = '' as $$
+begin
+  return replace(p_where, ' and ' || private.inbox_tag_semijoin(i), coalesce(' and ' || p_as, ''));
+end $$;
+revoke all on function private.inbox_tag_semijoin(integer), private.inbox_where_tag(text, integer, text) from public;
+
 -- The conditions of a view with its filters on t, as SQL over bound parameters (constants only): $1 me,
 -- $2 workspace, $3 status, $4 priority, $5 assignee, $13 the tags every ticket carries (p_tags of them),
 -- $14 the field filters (private.inbox_field_filters). Null for a view that isn't one. public.inbox's page
@@ -361,8 +378,7 @@ begin
     || case when p_status then ' and t.status = $3' else '' end
     || case when p_priority then ' and t.priority = $4' else '' end
     || case when p_assignee = 'none' then ' and t.assignee_id is null' when p_assignee is not null then ' and t.assignee_id = $5' else '' end
-    || coalesce((select string_agg(format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', i), ''
-                                   order by i)
+    || coalesce((select string_agg(' and ' || private.inbox_tag_semijoin(i), '' order by i)
                    from generate_series(1, least(coalesce(p_tags, 0), 5)) i), '')
     || case when p_tags > 5 then ' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = any ($13)'
          || ' group by tt.ticket_id having count(*) = cardinality($13))' else '' end
@@ -582,8 +598,7 @@ begin
       -- The walked tag's own condition (private.inbox_where's) holds for every ticket walked: not probed again.
       execute format('select %s, count(*) from (select t.* from (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $15 limit %s) x'
         || ' join public.tickets t on t.id = x.ticket_id where %s and %s limit %s) t', p_select, tag_walk,
-        replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])',
-                                array_position(p13, rarest)), ''), p_match, p_cap + 1)
+        private.inbox_where_tag(p_where, array_position(p13, rarest)), p_match, p_cap + 1)
         into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14, rarest;
       if n <= p_cap and tagged is null then
         tagged := (select count(*) from (select 1 from public.ticket_tags tt where tt.tag_id = rarest limit tag_walk + 1) y);
@@ -707,7 +722,7 @@ begin
   return format('select array(select t.id from %5$s r join public.tickets t on t.id = r.ticket_id'
     || ' where r.tag_id = $13[%1$s] and %2$s%3$s order by r.last_message_at %4$s, r.ticket_id %4$s limit $9)',
     p_rare_at,
-    replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', p_rare_at), ''),
+    private.inbox_where_tag(p_where, p_rare_at),
     format(p_cursor, 'r.last_message_at', 'r.ticket_id'), p_dir,
     case when p_window is null then 'public.ticket_tags'
          else format('(select r.* from public.ticket_tags r where r.tag_id = $13[%1$s]%2$s order by r.last_message_at %3$s,'
@@ -740,10 +755,8 @@ end $$;
 -- tickets fetched, no more than the words alone fetch. (Under "is true" the subquery is no join to plan.)
 create function private.inbox_tag_hashed(p_where text, p_rare_at integer) returns text
 language plpgsql immutable set search_path = '' as $$
-declare
-  semijoin text := format('t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', p_rare_at);
 begin
-  return replace(p_where, ' and ' || semijoin, format(' and (%s) is true', semijoin));
+  return private.inbox_where_tag(p_where, p_rare_at, format('(%s) is true', private.inbox_tag_semijoin(p_rare_at)));
 end $$;
 revoke all on function private.inbox_tags_meet(uuid[], integer), private.inbox_tag_hashed(text, integer) from public;
 
