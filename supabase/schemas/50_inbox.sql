@@ -194,6 +194,12 @@ language sql immutable set search_path = '' as $$
   select array['unassigned', 'mine', 'open', 'pending', 'snoozed', 'solved', 'all', 'mentions']
 $$;
 
+-- A search's counts when nothing matches: 0 in every counted view.
+create function private.inbox_no_counts() returns jsonb
+language sql immutable set search_path = '' as $$
+  select jsonb_object_agg(v, 0) || '{"capped": false}' from unnest(private.counted_views()) v
+$$;
+
 -- A view's tickets without counting them: a sum over the tallies, filters included (null for the views
 -- the tallies can't say: mentions, breaching). plpgsql keeps its plan for the connection (as a SQL function
 -- it was planned at every call: docs/decisions/087-inbox-call-overhead.md).
@@ -499,7 +505,7 @@ begin
                                 else starts_with(elems[i], replace(w[1], '''''', '''')) end) f) > p_notes, false);
 end $$;
 
-revoke all on function private.counted_views(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
+revoke all on function private.counted_views(), private.inbox_no_counts(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
   private.inbox_tag_ids(uuid, text[]), private.inbox_tags_none(uuid[], jsonb), private.inbox_field_filters(uuid, jsonb), private.inbox_field_sql(integer, jsonb),
   private.inbox_where(text, boolean, boolean, text, integer, jsonb), private.inbox_query(text), private.inbox_query_rare(tsquery),
   private.inbox_notes_common(tsquery, integer) from public;
@@ -571,7 +577,8 @@ returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
   walk integer := 10 * p_window;
-  -- The tag's tickets walked: p_tag_walk when given (a search of common words: docs/decisions/100-prefix-as-its-words.md).
+  -- The tag's tickets walked: p_tag_walk when given (a search of common words, which public.inbox has told:
+  -- docs/decisions/100-prefix-as-its-words.md).
   tag_walk integer := coalesce(p_tag_walk, walk);
   rarest uuid;
   tagged integer;
@@ -582,7 +589,7 @@ begin
   perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
     set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
   if p13 is not null then
-    if cardinality(p13) = 1 and not private.inbox_query_rare(p6) then
+    if cardinality(p13) = 1 and (p_tag_walk is not null or not private.inbox_query_rare(p6)) then
       -- One tag and common words: it is walked, its tickets not counted first (read twice, a common tag's first
       -- 10 × p_window): only a walk that finds too few to decide needs to know whether it read them all (below).
       rarest := p13[1];
@@ -804,6 +811,8 @@ declare
   search_cap integer := least(400 * p_limit, 20000);
   search_notes integer := 40 * p_limit;
   rare_words boolean;
+  -- None of the view's newest tickets (a count window of them) match the words: step 1's window skipped (below).
+  newest_none boolean := false;
   note_tickets uuid[] := '{}';
   pins text := '';
   match text;
@@ -909,7 +918,7 @@ begin
     -- GIN path below read every ticket. Or tags that none of the rare tag's tickets carry together
     -- (private.inbox_tags_meet): nothing can match, which the steps below learn only by reading every match.
     page_ids := '{}';
-    search_counts := (select jsonb_object_agg(v, 0) from unnest(private.counted_views()) v) || '{"capped": false}';
+    search_counts := private.inbox_no_counts();
   elsif q is not null then
     -- A ticket matches by its subject and public replies (tickets.search), its internal notes (their
     -- own GIN index) or, for an email address, its requester. The planner can't tell a common word
@@ -987,13 +996,24 @@ begin
             coalesce(rare_at, 1),
             dir, cursor_sql, 10 * search_window);
         else
+          -- Only when one of the view's newest count window (100 for 25 rows) matches: else the window could hardly fill the
+          -- page, and the GIN indexes answer (step 2) without it ("tracking number", two common words no ticket has
+          -- together: 1 000 tickets read for nothing). Null then (the window not read; an initplan runs only if asked for).
           stmt := format(
-            'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
-            || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
-            dir, base, search_window, match);
+            'select case when exists (select from (select t.id, t.search from public.tickets t where %2$s'
+            || ' order by t.last_message_at %1$s, t.id %1$s limit %5$s) t where %4$s)'
+            || ' then array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
+            || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9) end',
+            dir, base, search_window, match, least(search_window, count_cap));
         end if;
         execute stmt into page_ids
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+        if page_ids is null then
+          page_ids := '{}';
+          -- All's newest, with the filters: what the counts' walks of the newest tickets would read first (the page's match
+          -- is theirs or more; not with a requester, whom they count too).
+          newest_none := p_view = 'all' and cursor_sql = '' and requester is null;
+        end if;
       end if;
       if (rare_words and not notes_common) or cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
@@ -1102,9 +1122,13 @@ begin
         count_stmt := replace(count_stmt, '(t.search @@ $6 or', '(t.id = any ($11) or');
         candidates := word_matches;
         from_matches := true;
+        if cardinality(word_matches) = 0 and cardinality(note_tickets) = 0 and requester is null then
+          -- Step 2 read every match: none, nor a note's. Every view's count is 0, without a statement.
+          search_counts := private.inbox_no_counts();
+        end if;
       end if;
       for pass in 1..3 loop
-        if pass = 2 and search_counts is null and tag_ids is null and not rare_words then
+        if pass = 2 and search_counts is null and tag_ids is null and not rare_words and not newest_none then
           -- Common words: the newest 4 000 tickets (private.inbox_words_newest), before the notes and the indexes. With
           -- the notes not read, each ticket's are probed (the page's match); else the first count_cap notes' tickets.
           stmt := format('private.inbox_words_newest: %s and %s', count_where, count_match);
@@ -1125,7 +1149,8 @@ begin
           perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
           pins := '';
         end if;
-        if (pass = 2 and (rare_words or (from_matches and tag_ids is not null))) or (pass = 3 and search_counts is null and indexed is null) then
+        if (pass = 2 and search_counts is null and (rare_words or (from_matches and tag_ids is not null)))
+           or (pass = 3 and search_counts is null and indexed is null) then
           -- Through the indexes: a rare word's first count, or what the walks left undecided. Also first with tags when it
           -- takes step 2's matches: under the cap it is exact, and a walk could only have come to it too (of the tag
           -- whole, or past the cap); past it the walks decide as before ("tag:vip tracking number": no walk of vip's
@@ -1144,8 +1169,10 @@ begin
             set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
           pins := '';
         end if;
-        if (pass = 1 and note_tickets is null and tag_ids is null and not rare_words)
-           or (pass = 2 and search_counts is null and (indexed is null or (indexed ->> 'capped')::boolean)) then
+        if ((pass = 1 and note_tickets is null and tag_ids is null and not rare_words)
+            or (pass = 2 and search_counts is null and (indexed is null or (indexed ->> 'capped')::boolean)))
+           -- (Its walk of the newest tickets would find none of step 1's probe.)
+           and not newest_none then
           -- (For the log, should the timeout strike in there: what it walked.)
           stmt := format('private.inbox_newest_matches: %s and %s', count_where, count_match);
           search_counts := private.inbox_newest_matches(least(search_window, count_cap),
