@@ -315,6 +315,69 @@ describe('search', () => {
     }
   });
 
+  it('lists common words none of the newest tickets have together from the indexes, and counts none matched as 0', async () => {
+    // Two common words (each on a third of the tickets) together only on the 150th to 399th newest: none of the newest
+    // 100 (a page of 25's probe) has both, so the page skips step 1's window for the GIN indexes
+    // (docs/decisions/105-search-cost-at-a-million.md): the pages as plain SQL's, the counts the first 101 matches', no
+    // view above its true count. Then two that no ticket has together: an empty page, every count 0.
+    const [a, b, c] = ['fig', 'lime', 'plum'].map(
+      (w) =>
+        `${w}${randomUUID()
+          .replace(/[^a-f]/g, '')
+          .slice(0, 6)}`,
+    );
+    const query = `${a} ${b}`;
+    const add = (words: string, where: string) =>
+      db.sql(`update tickets set search = search || to_tsvector('english', $2) where workspace_id = $1 and ${where}`, [
+        ACME,
+        words,
+      ]);
+    await add(a, 'number % 3 = 0');
+    await add(b, 'number % 3 = 1');
+    await add(c, 'number % 3 = 2');
+    await add(
+      query,
+      `id in (select id from tickets where workspace_id = '${ACME}' order by last_message_at desc, id desc offset 149 limit 250)`,
+    );
+    await db.sql('analyze tickets');
+    for (const q of [query, `${a} ${c}`])
+      expect((await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [q])).rows[0].rare).toBe(
+        false,
+      );
+    for (const view of ['all', 'open']) for (const limit of [1, 25]) await pagesAsPlainSql(view, query, limit, 3);
+    const truly = (
+      await db.sql(
+        `select count(*) filter (where assignee_id is null and status in ('new', 'open') and snoozed_until is null)::int as unassigned,
+                count(*) filter (where status in ('new', 'open') and snoozed_until is null)::int as open,
+                count(*) filter (where status = 'pending' and snoozed_until is null)::int as pending,
+                count(*) filter (where status = 'solved')::int as solved, count(*)::int as all
+           from tickets where workspace_id = $1 and search @@ private.inbox_query($2)`,
+        [ACME, query],
+      )
+    ).rows[0] as Record<string, number>;
+    expect(truly.all).toBe(250);
+    const counts = (await inbox('acmeAgent', { p_view: 'all', p_query: query })).search_counts!;
+    expect(counts).toMatchObject({ all: 101, capped: true });
+    for (const view of ['unassigned', 'open', 'pending', 'solved'])
+      expect(counts[view], view).toBeLessThanOrEqual(truly[view]!);
+
+    for (const view of ['all', 'open']) {
+      const none = await inbox('acmeAgent', { p_view: view, p_query: `${a} ${c}` });
+      expect(none.tickets, view).toEqual([]);
+      expect(none.search_counts, view).toEqual({
+        unassigned: 0,
+        mine: 0,
+        open: 0,
+        pending: 0,
+        snoozed: 0,
+        solved: 0,
+        all: 0,
+        mentions: 0,
+        capped: false,
+      });
+    }
+  });
+
   it("counts a note word's tickets exactly to 100 notes; past them the counts are lower bounds, the pages whole", async () => {
     // The counts test the tickets of the first 100 matching notes (docs/decisions/092-search-count-cap.md);
     // the page's own selection still finds every one. One note each on the oldest tickets.
