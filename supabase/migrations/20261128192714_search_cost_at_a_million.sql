@@ -361,7 +361,8 @@ begin
         else
           -- Only when one of the view's newest count window (100 for 25 rows) matches: else the window could hardly fill the
           -- page, and the GIN indexes answer (step 2) without it ("tracking number", two common words no ticket has
-          -- together: 1 000 tickets read for nothing). Null then (the window not read; an initplan runs only if asked for).
+          -- together: 1 000 tickets read for nothing; docs/decisions/105-search-cost-at-a-million.md). Null then (the window
+          -- not read: an initplan runs only when asked for).
           stmt := format(
             'select case when exists (select from (select t.id, t.search from public.tickets t where %2$s'
             || ' order by t.last_message_at %1$s, t.id %1$s limit %5$s) t where %4$s)'
