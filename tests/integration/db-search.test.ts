@@ -81,6 +81,13 @@ describe('search', () => {
     return rows.map((r) => r.id as string);
   }
 
+  /** `words` added to the search text of acme's tickets `where` (SQL on tickets). */
+  const addWords = (words: string, where: string) =>
+    db.sql(`update tickets set search = search || to_tsvector('english', $2) where workspace_id = $1 and ${where}`, [
+      ACME,
+      words,
+    ]);
+
   /** The view's pages for a search, up to `deepest` of them, each checked against plain SQL's; its matches. */
   async function pagesAsPlainSql(view: string, query: string, limit: number, deepest = Number.POSITIVE_INFINITY) {
     const want = await expected(view, query);
@@ -268,13 +275,8 @@ describe('search', () => {
         )
       ).rows[0];
     const counts = async (view: string) => (await inbox('acmeAgent', { p_view: view, p_query: query })).search_counts;
-    const tag = (word: string, where: string) =>
-      db.sql(`update tickets set search = search || to_tsvector('english', $2) where workspace_id = $1 and ${where}`, [
-        ACME,
-        word,
-      ]);
-    await tag(a, 'number % 3 = 0 or number % 14 = 0');
-    await tag(b, 'number % 3 = 1 or number % 14 = 0');
+    await addWords(a, 'number % 3 = 0 or number % 14 = 0');
+    await addWords(b, 'number % 3 = 1 or number % 14 = 0');
     await db.sql('analyze tickets');
     expect(
       (await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [query])).rows[0].rare,
@@ -327,16 +329,11 @@ describe('search', () => {
           .slice(0, 6)}`,
     );
     const query = `${a} ${b}`;
-    const add = (words: string, where: string) =>
-      db.sql(`update tickets set search = search || to_tsvector('english', $2) where workspace_id = $1 and ${where}`, [
-        ACME,
-        words,
-      ]);
-    await add(a, 'number % 3 = 0');
-    await add(b, 'number % 3 = 1');
-    await add(c, 'number % 3 = 2');
-    await add(d, 'number % 3 = 0');
-    await add(
+    await addWords(a, 'number % 3 = 0');
+    await addWords(b, 'number % 3 = 1');
+    await addWords(c, 'number % 3 = 2');
+    await addWords(d, 'number % 3 = 0');
+    await addWords(
       query,
       `id in (select id from tickets where workspace_id = '${ACME}' order by last_message_at desc, id desc offset 149 limit 250)`,
     );
