@@ -1012,8 +1012,8 @@ begin
         if page_ids is null then
           page_ids := '{}';
           -- All's newest, with the filters: what the counts' walks of the newest tickets would read first (the page's match
-          -- is theirs or more; not with a requester, whom they count too).
-          newest_none := p_view = 'all' and cursor_sql = '' and requester is null;
+          -- is theirs or more; not with a requester, whom they count too; not the oldest first).
+          newest_none := p_view = 'all' and cursor_sql = '' and dir = 'desc' and requester is null;
         end if;
       end if;
       if (rare_words and not notes_common) or cardinality(page_ids) <= p_limit then
