@@ -73,6 +73,7 @@ const SEARCH_FUNCTIONS = [
   'inbox_tag_semijoin',
   'inbox_where_tag',
   'inbox_no_counts',
+  'inbox_tag_tickets',
   'inbox_tag_common',
   'inbox_rare_tag',
   'inbox_tag_page_sql',

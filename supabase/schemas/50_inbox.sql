@@ -672,37 +672,54 @@ end $$;
 revoke all on function private.inbox_words_newest(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
   tsquery, uuid, uuid[], uuid[], jsonb, integer) from public;
 
--- Whether the statistics say a tag is on more than p_tickets tickets (pg_stats' most common values of
--- ticket_tags.tag_id, their share of its rows). Only the page's plan rests on it: for such a tag the inbox
--- walks the view in order and probes each ticket's tags, the plan for a common tag, without first reading its
--- first p_tickets + 1 tickets to learn that it isn't rare. A tag they don't list, or no statistics yet: false.
-create function private.inbox_tag_common(p_tag_id uuid, p_tickets integer) returns boolean
+-- The tickets a tag is on as the statistics have them (pg_stats' most common values of ticket_tags.tag_id, their
+-- share of its rows): null for a tag they don't list, or no statistics yet. Only plans rest on it.
+create function private.inbox_tag_tickets(p_tag_id uuid) returns real
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return coalesce((
-    select s.most_common_freqs[array_position(s.most_common_vals::text::uuid[], p_tag_id)] * c.reltuples > p_tickets
+  return (
+    select s.most_common_freqs[array_position(s.most_common_vals::text::uuid[], p_tag_id)] * c.reltuples
       from pg_catalog.pg_stats s, pg_catalog.pg_class c
      where s.schemaname = 'public' and s.tablename = 'ticket_tags' and s.attname = 'tag_id'
-       and c.oid = 'public.ticket_tags'::regclass), false);
+       and c.oid = 'public.ticket_tags'::regclass);
+end $$;
+revoke all on function private.inbox_tag_tickets(uuid) from public;
+
+-- Whether the statistics say a tag is on more than p_tickets tickets (private.inbox_tag_tickets). Only the page's
+-- plan rests on it: for such a tag the inbox walks the view in order and probes each ticket's tags, the plan for a
+-- common tag, without first reading its first p_tickets + 1 tickets to learn that it isn't rare. A tag they don't
+-- list, or no statistics yet: false.
+create function private.inbox_tag_common(p_tag_id uuid, p_tickets integer) returns boolean
+language plpgsql stable set search_path = '' as $$
+begin
+  return coalesce(private.inbox_tag_tickets(p_tag_id) > p_tickets, false);
 end $$;
 revoke all on function private.inbox_tag_common(uuid, integer) from public;
 
 
 -- The rare tag a page without a search starts from: the place in p_tag_ids of the tag on the fewest tickets,
 -- if that is at most p_rare (null if none is, or every tag is one the statistics call common:
--- private.inbox_tag_common). Each tag's tickets are counted up to p_rare + 1 from ticket_tags_tag_idx (index
--- only), planned with the tag: a generic plan would read the whole table for any tag.
+-- private.inbox_tag_tickets). Each tag's tickets are counted up to p_rare + 1 from ticket_tags_tag_idx (index
+-- only), planned with the tag: a generic plan would read the whole table for any tag. A tag the statistics put
+-- at half of p_rare or fewer is taken at their word: counting "vip"'s 2 001 rows cost ~0.8 ms of CPU, a sixth of
+-- its page at 1 M (docs/decisions/105-search-cost-at-a-million.md); the page is the same whichever way it is read.
 create function private.inbox_rare_tag(p_tag_ids uuid[], p_rare integer) returns integer
 language plpgsql stable set search_path = '' as $$
 declare
+  listed real;
   n integer;
   fewest integer;
   rare_at integer;
 begin
   for i in 1 .. coalesce(cardinality(p_tag_ids), 0) loop
-    continue when private.inbox_tag_common(p_tag_ids[i], p_rare);
-    execute 'select count(*) from (select from public.ticket_tags tt where tt.tag_id = $1 limit $2) x'
-      into n using p_tag_ids[i], p_rare + 1;
+    listed := private.inbox_tag_tickets(p_tag_ids[i]);
+    continue when listed > p_rare;
+    if listed <= p_rare / 2 then
+      n := ceil(listed);
+    else
+      execute 'select count(*) from (select from public.ticket_tags tt where tt.tag_id = $1 limit $2) x'
+        into n using p_tag_ids[i], p_rare + 1;
+    end if;
     if rare_at is null or n < fewest then
       fewest := n;
       rare_at := i;
