@@ -21,6 +21,21 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.inbox_tag_tickets(p_tag_id uuid)
+ RETURNS real
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  return (
+    select s.most_common_freqs[array_position(s.most_common_vals::text::uuid[], p_tag_id)] * c.reltuples
+      from pg_catalog.pg_stats s, pg_catalog.pg_class c
+     where s.schemaname = 'public' and s.tablename = 'ticket_tags' and s.attname = 'tag_id'
+       and c.oid = 'public.ticket_tags'::regclass);
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION private.inbox_where_tag(p_where text, i integer, p_as text DEFAULT NULL::text)
  RETURNS text
  LANGUAGE plpgsql
@@ -95,6 +110,48 @@ begin
   perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true),
     set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
   return found;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.inbox_rare_tag(p_tag_ids uuid[], p_rare integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  listed real;
+  n integer;
+  fewest integer;
+  rare_at integer;
+begin
+  for i in 1 .. coalesce(cardinality(p_tag_ids), 0) loop
+    listed := private.inbox_tag_tickets(p_tag_ids[i]);
+    continue when listed > p_rare;
+    if listed <= p_rare / 2 then
+      n := ceil(listed);
+    else
+      execute 'select count(*) from (select from public.ticket_tags tt where tt.tag_id = $1 limit $2) x'
+        into n using p_tag_ids[i], p_rare + 1;
+    end if;
+    if rare_at is null or n < fewest then
+      fewest := n;
+      rare_at := i;
+    end if;
+    exit when n = 0;
+  end loop;
+  return case when fewest <= p_rare then rare_at end;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.inbox_tag_common(p_tag_id uuid, p_tickets integer)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+begin
+  return coalesce(private.inbox_tag_tickets(p_tag_id) > p_tickets, false);
 end $function$
 ;
 
@@ -375,8 +432,8 @@ begin
         if page_ids is null then
           page_ids := '{}';
           -- All's newest, with the filters: what the counts' walks of the newest tickets would read first (the page's match
-          -- is theirs or more; not with a requester, whom they count too).
-          newest_none := p_view = 'all' and cursor_sql = '' and requester is null;
+          -- is theirs or more; not with a requester, whom they count too; not the oldest first).
+          newest_none := p_view = 'all' and cursor_sql = '' and dir = 'desc' and requester is null;
         end if;
       end if;
       if (rare_words and not notes_common) or cardinality(page_ids) <= p_limit then
@@ -712,4 +769,5 @@ end $function$
 
 revoke execute on function private.inbox_no_counts() from public;
 revoke execute on function private.inbox_tag_semijoin(i integer) from public;
+revoke execute on function private.inbox_tag_tickets(p_tag_id uuid) from public;
 revoke execute on function private.inbox_where_tag(p_where text, i integer, p_as text) from public;
