@@ -193,6 +193,12 @@ language sql immutable set search_path = '' as $$
   select array['unassigned', 'mine', 'open', 'pending', 'snoozed', 'solved', 'all', 'mentions']
 $$;
 
+-- A search's counts when nothing matches: 0 in every counted view.
+create function private.inbox_no_counts() returns jsonb
+language sql immutable set search_path = '' as $$
+  select jsonb_object_agg(v, 0) || '{"capped": false}' from unnest(private.counted_views()) v
+$$;
+
 -- A view's tickets without counting them: a sum over the tallies, filters included (null for the views
 -- the tallies can't say: mentions, breaching). plpgsql keeps its plan for the connection (as a SQL function
 -- it was planned at every call: docs/decisions/087-inbox-call-overhead.md).
@@ -345,6 +351,23 @@ language sql immutable set search_path = '' as $$
                case when f ->> 'kind' = 'number' then '::numeric' else '' end as cast_to) x
 $$;
 
+-- The semi-join private.inbox_where writes for the i-th tag a ticket must carry ($13[i]).
+create function private.inbox_tag_semijoin(i integer) returns text
+language plpgsql immutable set search_path = '' as $$
+begin
+  return format('t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', i);
+end $$;
+
+-- p_where (private.inbox_where's) with the i-th tag's semi-join taken out, or put as p_as: a walk of that tag's own
+-- tickets needs no test of it (private.inbox_newest_matches, private.inbox_tag_page_sql); a hash reads it another
+-- way (private.inbox_tag_hashed).
+create function private.inbox_where_tag(p_where text, i integer, p_as text default null) returns text
+language plpgsql immutable set search_path = '' as $$
+begin
+  return replace(p_where, ' and ' || private.inbox_tag_semijoin(i), coalesce(' and ' || p_as, ''));
+end $$;
+revoke all on function private.inbox_tag_semijoin(integer), private.inbox_where_tag(text, integer, text) from public;
+
 -- The conditions of a view with its filters on t, as SQL over bound parameters (constants only): $1 me,
 -- $2 workspace, $3 status, $4 priority, $5 assignee, $13 the tags every ticket carries (p_tags of them),
 -- $14 the field filters (private.inbox_field_filters). Null for a view that isn't one. public.inbox's page
@@ -360,8 +383,7 @@ begin
     || case when p_status then ' and t.status = $3' else '' end
     || case when p_priority then ' and t.priority = $4' else '' end
     || case when p_assignee = 'none' then ' and t.assignee_id is null' when p_assignee is not null then ' and t.assignee_id = $5' else '' end
-    || coalesce((select string_agg(format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', i), ''
-                                   order by i)
+    || coalesce((select string_agg(' and ' || private.inbox_tag_semijoin(i), '' order by i)
                    from generate_series(1, least(coalesce(p_tags, 0), 5)) i), '')
     || case when p_tags > 5 then ' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = any ($13)'
          || ' group by tt.ticket_id having count(*) = cardinality($13))' else '' end
@@ -482,7 +504,7 @@ begin
                                 else starts_with(elems[i], replace(w[1], '''''', '''')) end) f) > p_notes, false);
 end $$;
 
-revoke all on function private.counted_views(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
+revoke all on function private.counted_views(), private.inbox_no_counts(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
   private.inbox_tag_ids(uuid, text[]), private.inbox_tags_none(uuid[], jsonb), private.inbox_field_filters(uuid, jsonb), private.inbox_field_sql(integer, jsonb),
   private.inbox_where(text, boolean, boolean, text, integer, jsonb), private.inbox_query(text), private.inbox_query_rare(tsquery),
   private.inbox_notes_common(tsquery, integer) from public;
@@ -554,7 +576,8 @@ returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
   walk integer := 10 * p_window;
-  -- The tag's tickets walked: p_tag_walk when given (a search of common words: docs/decisions/100-prefix-as-its-words.md).
+  -- The tag's tickets walked: p_tag_walk when given (a search of common words, which public.inbox has told:
+  -- docs/decisions/100-prefix-as-its-words.md).
   tag_walk integer := coalesce(p_tag_walk, walk);
   rarest uuid;
   tagged integer;
@@ -565,7 +588,7 @@ begin
   perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
     set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
   if p13 is not null then
-    if cardinality(p13) = 1 and not private.inbox_query_rare(p6) then
+    if cardinality(p13) = 1 and (p_tag_walk is not null or not private.inbox_query_rare(p6)) then
       -- One tag and common words: it is walked, its tickets not counted first (read twice, a common tag's first
       -- 10 × p_window): only a walk that finds too few to decide needs to know whether it read them all (below).
       rarest := p13[1];
@@ -581,8 +604,7 @@ begin
       -- The walked tag's own condition (private.inbox_where's) holds for every ticket walked: not probed again.
       execute format('select %s, count(*) from (select t.* from (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $15 limit %s) x'
         || ' join public.tickets t on t.id = x.ticket_id where %s and %s limit %s) t', p_select, tag_walk,
-        replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])',
-                                array_position(p13, rarest)), ''), p_match, p_cap + 1)
+        private.inbox_where_tag(p_where, array_position(p13, rarest)), p_match, p_cap + 1)
         into found, n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14, rarest;
       if n <= p_cap and tagged is null then
         tagged := (select count(*) from (select 1 from public.ticket_tags tt where tt.tag_id = rarest limit tag_walk + 1) y);
@@ -649,37 +671,54 @@ end $$;
 revoke all on function private.inbox_words_newest(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
   tsquery, uuid, uuid[], uuid[], jsonb, integer) from public;
 
--- Whether the statistics say a tag is on more than p_tickets tickets (pg_stats' most common values of
--- ticket_tags.tag_id, their share of its rows). Only the page's plan rests on it: for such a tag the inbox
--- walks the view in order and probes each ticket's tags, the plan for a common tag, without first reading its
--- first p_tickets + 1 tickets to learn that it isn't rare. A tag they don't list, or no statistics yet: false.
-create function private.inbox_tag_common(p_tag_id uuid, p_tickets integer) returns boolean
+-- The tickets a tag is on as the statistics have them (pg_stats' most common values of ticket_tags.tag_id, their
+-- share of its rows): null for a tag they don't list, or no statistics yet. Only plans rest on it.
+create function private.inbox_tag_tickets(p_tag_id uuid) returns real
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return coalesce((
-    select s.most_common_freqs[array_position(s.most_common_vals::text::uuid[], p_tag_id)] * c.reltuples > p_tickets
+  return (
+    select s.most_common_freqs[array_position(s.most_common_vals::text::uuid[], p_tag_id)] * c.reltuples
       from pg_catalog.pg_stats s, pg_catalog.pg_class c
      where s.schemaname = 'public' and s.tablename = 'ticket_tags' and s.attname = 'tag_id'
-       and c.oid = 'public.ticket_tags'::regclass), false);
+       and c.oid = 'public.ticket_tags'::regclass);
+end $$;
+revoke all on function private.inbox_tag_tickets(uuid) from public;
+
+-- Whether the statistics say a tag is on more than p_tickets tickets (private.inbox_tag_tickets). Only the page's
+-- plan rests on it: for such a tag the inbox walks the view in order and probes each ticket's tags, the plan for a
+-- common tag, without first reading its first p_tickets + 1 tickets to learn that it isn't rare. A tag they don't
+-- list, or no statistics yet: false.
+create function private.inbox_tag_common(p_tag_id uuid, p_tickets integer) returns boolean
+language plpgsql stable set search_path = '' as $$
+begin
+  return coalesce(private.inbox_tag_tickets(p_tag_id) > p_tickets, false);
 end $$;
 revoke all on function private.inbox_tag_common(uuid, integer) from public;
 
 
 -- The rare tag a page without a search starts from: the place in p_tag_ids of the tag on the fewest tickets,
 -- if that is at most p_rare (null if none is, or every tag is one the statistics call common:
--- private.inbox_tag_common). Each tag's tickets are counted up to p_rare + 1 from ticket_tags_tag_idx (index
--- only), planned with the tag: a generic plan would read the whole table for any tag.
+-- private.inbox_tag_tickets). Each tag's tickets are counted up to p_rare + 1 from ticket_tags_tag_idx (index
+-- only), planned with the tag: a generic plan would read the whole table for any tag. A tag the statistics put
+-- at half of p_rare or fewer is taken at their word: counting "vip"'s 2 001 rows cost ~0.8 ms of CPU, a sixth of
+-- its page at 1 M (docs/decisions/105-search-cost-at-a-million.md); the page is the same whichever way it is read.
 create function private.inbox_rare_tag(p_tag_ids uuid[], p_rare integer) returns integer
 language plpgsql stable set search_path = '' as $$
 declare
+  listed real;
   n integer;
   fewest integer;
   rare_at integer;
 begin
   for i in 1 .. coalesce(cardinality(p_tag_ids), 0) loop
-    continue when private.inbox_tag_common(p_tag_ids[i], p_rare);
-    execute 'select count(*) from (select from public.ticket_tags tt where tt.tag_id = $1 limit $2) x'
-      into n using p_tag_ids[i], p_rare + 1;
+    listed := private.inbox_tag_tickets(p_tag_ids[i]);
+    continue when listed > p_rare;
+    if listed <= p_rare / 2 then
+      n := ceil(listed);
+    else
+      execute 'select count(*) from (select from public.ticket_tags tt where tt.tag_id = $1 limit $2) x'
+        into n using p_tag_ids[i], p_rare + 1;
+    end if;
     if rare_at is null or n < fewest then
       fewest := n;
       rare_at := i;
@@ -706,7 +745,7 @@ begin
   return format('select array(select t.id from %5$s r join public.tickets t on t.id = r.ticket_id'
     || ' where r.tag_id = $13[%1$s] and %2$s%3$s order by r.last_message_at %4$s, r.ticket_id %4$s limit $9)',
     p_rare_at,
-    replace(p_where, format(' and t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', p_rare_at), ''),
+    private.inbox_where_tag(p_where, p_rare_at),
     format(p_cursor, 'r.last_message_at', 'r.ticket_id'), p_dir,
     case when p_window is null then 'public.ticket_tags'
          else format('(select r.* from public.ticket_tags r where r.tag_id = $13[%1$s]%2$s order by r.last_message_at %3$s,'
@@ -739,10 +778,8 @@ end $$;
 -- tickets fetched, no more than the words alone fetch. (Under "is true" the subquery is no join to plan.)
 create function private.inbox_tag_hashed(p_where text, p_rare_at integer) returns text
 language plpgsql immutable set search_path = '' as $$
-declare
-  semijoin text := format('t.id in (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $13[%s])', p_rare_at);
 begin
-  return replace(p_where, ' and ' || semijoin, format(' and (%s) is true', semijoin));
+  return private.inbox_where_tag(p_where, p_rare_at, format('(%s) is true', private.inbox_tag_semijoin(p_rare_at)));
 end $$;
 revoke all on function private.inbox_tags_meet(uuid[], integer), private.inbox_tag_hashed(text, integer) from public;
 
@@ -793,6 +830,8 @@ declare
   search_cap integer := least(400 * p_limit, 20000);
   search_notes integer := 40 * p_limit;
   rare_words boolean;
+  -- None of the view's newest tickets (a count window of them) match the words: step 1's window skipped (below).
+  newest_none boolean := false;
   note_tickets uuid[] := '{}';
   pins text := '';
   match text;
@@ -898,7 +937,7 @@ begin
     -- GIN path below read every ticket. Or tags that none of the rare tag's tickets carry together
     -- (private.inbox_tags_meet): nothing can match, which the steps below learn only by reading every match.
     page_ids := '{}';
-    search_counts := (select jsonb_object_agg(v, 0) from unnest(private.counted_views()) v) || '{"capped": false}';
+    search_counts := private.inbox_no_counts();
   elsif q is not null then
     -- A ticket matches by its subject and public replies (tickets.search), its internal notes (their
     -- own GIN index) or, for an email address, its requester. The planner can't tell a common word
@@ -976,13 +1015,25 @@ begin
             coalesce(rare_at, 1),
             dir, cursor_sql, 10 * search_window);
         else
+          -- Only when one of the view's newest count window (100 for 25 rows) matches: else the window could hardly fill the
+          -- page, and the GIN indexes answer (step 2) without it ("tracking number", two common words no ticket has
+          -- together: 1 000 tickets read for nothing; docs/decisions/105-search-cost-at-a-million.md). Null then (the window
+          -- not read: an initplan runs only when asked for).
           stmt := format(
-            'select array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
-            || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
-            dir, base, search_window, match);
+            'select case when exists (select from (select t.id, t.search from public.tickets t where %2$s'
+            || ' order by t.last_message_at %1$s, t.id %1$s limit %5$s) t where %4$s)'
+            || ' then array(select t.id from (select t.id, t.last_message_at, t.search from public.tickets t where %2$s'
+            || ' order by t.last_message_at %1$s, t.id %1$s limit %3$s) t where %4$s order by t.last_message_at %1$s, t.id %1$s limit $9) end',
+            dir, base, search_window, match, least(search_window, count_cap));
         end if;
         execute stmt into page_ids
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+        if page_ids is null then
+          page_ids := '{}';
+          -- All's newest, with the filters: what the counts' walks of the newest tickets would read first (the page's match
+          -- is theirs or more; not with a requester, whom they count too; not the oldest first).
+          newest_none := p_view = 'all' and cursor_sql = '' and dir = 'desc' and requester is null;
+        end if;
       end if;
       if (rare_words and not notes_common) or cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
@@ -1091,9 +1142,13 @@ begin
         count_stmt := replace(count_stmt, '(t.search @@ $6 or', '(t.id = any ($11) or');
         candidates := word_matches;
         from_matches := true;
+        if cardinality(word_matches) = 0 and cardinality(note_tickets) = 0 and requester is null then
+          -- Step 2 read every match: none, nor a note's. Every view's count is 0, without a statement.
+          search_counts := private.inbox_no_counts();
+        end if;
       end if;
       for pass in 1..3 loop
-        if pass = 2 and search_counts is null and tag_ids is null and not rare_words then
+        if pass = 2 and search_counts is null and tag_ids is null and not rare_words and not newest_none then
           -- Common words: the newest 4 000 tickets (private.inbox_words_newest), before the notes and the indexes. With
           -- the notes not read, each ticket's are probed (the page's match); else the first count_cap notes' tickets.
           stmt := format('private.inbox_words_newest: %s and %s', count_where, count_match);
@@ -1114,7 +1169,8 @@ begin
           perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
           pins := '';
         end if;
-        if (pass = 2 and (rare_words or (from_matches and tag_ids is not null))) or (pass = 3 and search_counts is null and indexed is null) then
+        if (pass = 2 and search_counts is null and (rare_words or (from_matches and tag_ids is not null)))
+           or (pass = 3 and search_counts is null and indexed is null) then
           -- Through the indexes: a rare word's first count, or what the walks left undecided. Also first with tags when it
           -- takes step 2's matches: under the cap it is exact, and a walk could only have come to it too (of the tag
           -- whole, or past the cap); past it the walks decide as before ("tag:vip tracking number": no walk of vip's
@@ -1133,8 +1189,10 @@ begin
             set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
           pins := '';
         end if;
-        if (pass = 1 and note_tickets is null and tag_ids is null and not rare_words)
-           or (pass = 2 and search_counts is null and (indexed is null or (indexed ->> 'capped')::boolean)) then
+        if ((pass = 1 and note_tickets is null and tag_ids is null and not rare_words)
+            or (pass = 2 and search_counts is null and (indexed is null or (indexed ->> 'capped')::boolean)))
+           -- (Its walk of the newest tickets would find none of step 1's probe.)
+           and not newest_none then
           -- (For the log, should the timeout strike in there: what it walked.)
           stmt := format('private.inbox_newest_matches: %s and %s', count_where, count_match);
           search_counts := private.inbox_newest_matches(least(search_window, count_cap),

@@ -81,6 +81,13 @@ describe('search', () => {
     return rows.map((r) => r.id as string);
   }
 
+  /** `words` added to the search text of acme's tickets `where` (SQL on tickets). */
+  const addWords = (words: string, where: string) =>
+    db.sql(`update tickets set search = search || to_tsvector('english', $2) where workspace_id = $1 and ${where}`, [
+      ACME,
+      words,
+    ]);
+
   /** The view's pages for a search, up to `deepest` of them, each checked against plain SQL's; its matches. */
   async function pagesAsPlainSql(view: string, query: string, limit: number, deepest = Number.POSITIVE_INFINITY) {
     const want = await expected(view, query);
@@ -268,13 +275,8 @@ describe('search', () => {
         )
       ).rows[0];
     const counts = async (view: string) => (await inbox('acmeAgent', { p_view: view, p_query: query })).search_counts;
-    const tag = (word: string, where: string) =>
-      db.sql(`update tickets set search = search || to_tsvector('english', $2) where workspace_id = $1 and ${where}`, [
-        ACME,
-        word,
-      ]);
-    await tag(a, 'number % 3 = 0 or number % 14 = 0');
-    await tag(b, 'number % 3 = 1 or number % 14 = 0');
+    await addWords(a, 'number % 3 = 0 or number % 14 = 0');
+    await addWords(b, 'number % 3 = 1 or number % 14 = 0');
     await db.sql('analyze tickets');
     expect(
       (await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [query])).rows[0].rare,
@@ -312,6 +314,65 @@ describe('search', () => {
       for (const view of ['all', 'open']) for (const limit of [1, 25]) await pagesAsPlainSql(view, query, limit, 3);
     } finally {
       await db.sql('alter table tickets reset (autovacuum_enabled)');
+    }
+  });
+
+  it('lists common words none of the newest tickets have together from the indexes, and counts none matched as 0', async () => {
+    // Two common words (each on a third of the tickets) together only on the 150th to 399th newest: none of the newest
+    // 100 (a page of 25's probe) has both, so the page skips step 1's window for the GIN indexes
+    // (docs/decisions/105-search-cost-at-a-million.md): the pages as plain SQL's, the counts the first 101 matches', no
+    // view above its true count. Then two that no ticket has together: an empty page, every count 0.
+    const [a, b, c, d] = ['fig', 'lime', 'plum', 'pear'].map(
+      (w) =>
+        `${w}${randomUUID()
+          .replace(/[^a-f]/g, '')
+          .slice(0, 6)}`,
+    );
+    const query = `${a} ${b}`;
+    await addWords(a, 'number % 3 = 0');
+    await addWords(b, 'number % 3 = 1');
+    await addWords(c, 'number % 3 = 2');
+    await addWords(d, 'number % 3 = 0');
+    await addWords(
+      query,
+      `id in (select id from tickets where workspace_id = '${ACME}' order by last_message_at desc, id desc offset 149 limit 250)`,
+    );
+    await db.sql('analyze tickets');
+    for (const q of [query, `${d} ${c}`])
+      expect((await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [q])).rows[0].rare).toBe(
+        false,
+      );
+    for (const view of ['all', 'open']) for (const limit of [1, 25]) await pagesAsPlainSql(view, query, limit, 3);
+    const truly = (
+      await db.sql(
+        `select count(*) filter (where assignee_id is null and status in ('new', 'open') and snoozed_until is null)::int as unassigned,
+                count(*) filter (where status in ('new', 'open') and snoozed_until is null)::int as open,
+                count(*) filter (where status = 'pending' and snoozed_until is null)::int as pending,
+                count(*) filter (where status = 'solved')::int as solved, count(*)::int as all
+           from tickets where workspace_id = $1 and search @@ private.inbox_query($2)`,
+        [ACME, query],
+      )
+    ).rows[0] as Record<string, number>;
+    expect(truly.all).toBe(250);
+    const counts = (await inbox('acmeAgent', { p_view: 'all', p_query: query })).search_counts!;
+    expect(counts).toMatchObject({ all: 101, capped: true });
+    for (const view of ['unassigned', 'open', 'pending', 'solved'])
+      expect(counts[view], view).toBeLessThanOrEqual(truly[view]!);
+
+    for (const view of ['all', 'open']) {
+      const none = await inbox('acmeAgent', { p_view: view, p_query: `${d} ${c}` });
+      expect(none.tickets, view).toEqual([]);
+      expect(none.search_counts, view).toEqual({
+        unassigned: 0,
+        mine: 0,
+        open: 0,
+        pending: 0,
+        snoozed: 0,
+        solved: 0,
+        all: 0,
+        mentions: 0,
+        capped: false,
+      });
     }
   });
 
