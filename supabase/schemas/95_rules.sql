@@ -404,6 +404,8 @@ begin
         update public.tickets set assignee_id = v::uuid where id = t.id;
       end if;
     when 'assign_auto' then
+      -- The counter before the assignment settings' row, the order every creation takes them in (20_tickets.sql).
+      perform private.number_ticket(t.id);
       perform private.auto_assign(t.id);
     when 'add_tag' then
       insert into public.ticket_tags (ticket_id, tag_id, created_by)
@@ -414,6 +416,10 @@ begin
       body := case when a ->> 'type' = 'add_note' then v
                    else (select c.body from public.canned_replies c where c.id = v::uuid and c.workspace_id = t.workspace_id) end;
       if voice is not null and body is not null and t.status <> 'closed' then
+        -- A new ticket's provisional number is no one's to read: it takes its number for the text that names it.
+        if t.number < 0 and body ~ '\{\{ *ticket\.number *\}\}' then
+          t.number := private.number_ticket(t.id);
+        end if;
         insert into public.messages (ticket_id, author_id, kind, body)
         values (t.id, voice, case when a ->> 'type' = 'add_note' then 'note' else 'reply' end, private.fill_placeholders(body, t, voice));
         -- The team's public reply opens a new ticket, as post_message's does.
@@ -488,19 +494,22 @@ end $$;
 -- is committed: its first message, a reopening by the customer's reply (and its automatic assignment), the
 -- inbound email it came by. A direct database session (seed, imports) runs no rule, as it tells no one.
 -- A new ticket's rules run first; then, in every session, what follows them
--- (docs/decisions/085-rules-before-assignment.md): automatic assignment if no rule assigned it
--- (90_promises.sql, private.assign_new), the notice of the request to its final assignee or, while
--- nobody has it, every member (85_notifications.sql), and its SLA clocks (private.sla_start), so a
--- rule's priority is the one its due time is computed for.
+-- (docs/decisions/085-rules-before-assignment.md): its SLA clocks (private.sla_start), so a rule's
+-- priority is the one its due time is computed for (new and open run the same clocks: the assignment's
+-- opening moves none); its number, if create_ticket left it a provisional one (20_tickets.sql: what comes
+-- before, the workspace's other creations don't wait for); automatic assignment if no rule assigned it
+-- (90_promises.sql, private.assign_new); and the notice of the request to its final assignee or, while
+-- nobody has it, every member (85_notifications.sql).
 create function private.rules_on_ticket_created() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if auth.role() is not null then
     perform private.run_rules(new.id, 'ticket_created', 'created');
   end if;
+  perform private.sla_start(new.id);
+  perform private.number_ticket(new.id);
   perform private.assign_new(new.id);
   perform private.notify_request(new.id);
-  perform private.sla_start(new.id);
   return null;
 end $$;
 create constraint trigger tickets_rules after insert on public.tickets deferrable initially deferred
