@@ -384,6 +384,12 @@ declare
   body text;
 begin
   select * into t from public.tickets where id = p_ticket_id;
+  -- A new ticket is numbered before anyone hears of it: an action that may tell someone (an assignment and its
+  -- notice, a notice, a reply or a note, a status) takes the number first (20_tickets.sql), so what it queues
+  -- (an email) doesn't wait on the counter with it; a tag or a priority tells no one.
+  if t.number < 0 and a ->> 'type' not in ('add_tag', 'set_priority') then
+    t.number := private.number_ticket(t.id);
+  end if;
   case a ->> 'type'
     when 'set_priority' then
       -- Not even a statement when it is that already: an update of no rows still runs the tickets' statement
@@ -404,8 +410,6 @@ begin
         update public.tickets set assignee_id = v::uuid where id = t.id;
       end if;
     when 'assign_auto' then
-      -- The counter before the assignment settings' row, the order every creation takes them in (20_tickets.sql).
-      perform private.number_ticket(t.id);
       perform private.auto_assign(t.id);
     when 'add_tag' then
       insert into public.ticket_tags (ticket_id, tag_id, created_by)
@@ -416,10 +420,6 @@ begin
       body := case when a ->> 'type' = 'add_note' then v
                    else (select c.body from public.canned_replies c where c.id = v::uuid and c.workspace_id = t.workspace_id) end;
       if voice is not null and body is not null and t.status <> 'closed' then
-        -- A new ticket's provisional number is no one's to read: it takes its number for the text that names it.
-        if t.number < 0 and body ~ '\{\{ *ticket\.number *\}\}' then
-          t.number := private.number_ticket(t.id);
-        end if;
         insert into public.messages (ticket_id, author_id, kind, body)
         values (t.id, voice, case when a ->> 'type' = 'add_note' then 'note' else 'reply' end, private.fill_placeholders(body, t, voice));
         -- The team's public reply opens a new ticket, as post_message's does.
