@@ -33,6 +33,7 @@ import {
   signIn,
   startApp,
 } from './lib/bench.ts';
+import { addInboxData } from './lib/inbox-data.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -107,79 +108,8 @@ try {
       );
     return rows.map((t, i) => ({ number: t.number as number, messages: THREADS[i]! }));
   });
-  // A dropdown field with a value on one ticket in twenty; notes naming the agent on a hundred tickets;
-  // the other agent's saved views.
-  const field = await superuser(stack, async (c) => {
-    const { rows } = await c.query(
-      `insert into ticket_fields (workspace_id, label, kind, options)
-       select id, 'Plan', 'dropdown', '{Free,Pro}' from workspaces where slug = 'acme' returning id, workspace_id`,
-    );
-    const f = rows[0] as { id: string; workspace_id: string };
-    await c.query(
-      `insert into ticket_field_values (ticket_id, field_id, workspace_id, value)
-       select t.id, $1, t.workspace_id, case when t.number % 40 = 0 then 'Pro' else 'Free' end
-         from tickets t where t.workspace_id = $2 and t.number % 20 = 0`,
-      [f.id, f.workspace_id],
-    );
-    await c.query(
-      `insert into message_mentions (message_id, user_id, workspace_id, created_at)
-       select m.id, u.id, m.workspace_id, m.created_at
-         from (select distinct on (t.id) m.id, m.workspace_id, m.created_at from tickets t
-                 join messages m on m.ticket_id = t.id
-                where t.workspace_id = $1 order by t.id, m.created_at limit 100) m
-         join auth.users u on u.email = $2`,
-      [f.workspace_id, AGENT],
-    );
-    // Tags (52_triage.sql): "billing" on one ticket in ten, "vip" on one in 500; and a promise running
-    // (90_promises.sql) on one in twenty open tickets, due from 20 hours ago to 3 days ahead. Bench data
-    // without its history: the row triggers (history lines, updated_at) are skipped, so the rows take their
-    // ticket's last_message_at here (ticket_tags_workspace would).
-    await c.query('begin');
-    await c.query('set local session_replication_role = replica');
-    await c.query(
-      `insert into tags (workspace_id, name, colour) values ($1, 'billing', 'blue'), ($1, 'vip', 'purple')
-       on conflict (workspace_id, name) do nothing`,
-      [f.workspace_id],
-    );
-    await c.query(
-      `insert into ticket_tags (ticket_id, tag_id, workspace_id, last_message_at)
-       select t.id, g.id, t.workspace_id, t.last_message_at from tickets t join tags g on g.workspace_id = t.workspace_id
-        where t.workspace_id = $1 and ((g.name = 'billing' and t.number % 10 = 3) or (g.name = 'vip' and t.number % 500 = 7))
-       on conflict do nothing`,
-      [f.workspace_id],
-    );
-    await c.query(
-      `insert into ticket_sla (ticket_id, workspace_id, target, started_at, due_at, warn_at)
-       select t.id, t.workspace_id, 'first_response', t.created_at, d.due, d.due - interval '1 hour'
-         from tickets t, lateral (select now() + ((t.number % 92) - 20) * interval '1 hour' as due) d
-        where t.workspace_id = $1 and t.status in ('new', 'open') and t.number % 20 = 0
-       on conflict (ticket_id) do nothing`,
-      [f.workspace_id],
-    );
-    await c.query('commit');
-    await c.query('analyze tags, ticket_tags, ticket_sla');
-    const views: [string, Record<string, unknown>][] = [
-      ['Urgent open', { view: 'open', priority: 'urgent' }],
-      ['Billing', { view: 'all', tag: ['billing'] }],
-      ['Pro plan', { view: 'all', fields: { [f.id]: 'Pro' } }],
-      ['Refunds', { view: 'all', q: 'refund' }],
-      ['Pending parcels', { view: 'pending', q: 'parcel' }],
-    ];
-    for (const [i, [name, filters]] of views.entries())
-      await c.query(
-        `insert into saved_views (workspace_id, owner_id, name, filters, position)
-         select $1, u.id, $2, $3, $4 from auth.users u where u.email = $5`,
-        [f.workspace_id, name, filters, i, VIEWS_AGENT],
-      );
-    return f.id;
-  });
-  // What the setup wrote, vacuumed, written out and its log of ticket writes pruned (the saved views' job)
-  // now: else autovacuum, the checkpoint and the job's first run land in some page's rounds, as its "db" CPU.
-  await superuser(stack, async (c) => {
-    await c.query('select private.refresh_saved_view_counts()');
-    await c.query('vacuum (analyze)');
-    await c.query('checkpoint');
-  });
+  // The field, mentions, tags, promises and saved views bench:rest times too (scripts/lib/inbox-data.ts).
+  const field = await addInboxData(stack, AGENT, VIEWS_AGENT);
   // Search terms from the seed (scripts/seed-bulk.ts): a requester's address and a ticket's number.
   const requesterEmail = 'bulk7.acme@example.test';
   const someNumber = Math.max(1, Math.floor(TICKETS / 2));

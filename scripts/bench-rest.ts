@@ -3,17 +3,26 @@
 // straight to PostgREST, and the same call to other PostgREST processes on the same database whose
 // settings differ (BENCH_REST_VARIANTS), all timed in alternating rounds in one run. The load comes from
 // autocannon in a process of its own, so its CPU is in no column. docs/decisions/091-page-cpu-outside-sql.md.
+// Postgres's CPU is also split between the backends that serve PostgREST's calls and everything else (the
+// background processes, the stack's own sessions, pg_net's and pg_cron's: their idle CPU lands in a bench's
+// per-call figure too; docs/decisions/106-inbox-call-cost-outside-the-page.md). The data: seed:bulk's tickets
+// and bench:inbox's field, mentions, tags, promises and saved views (scripts/lib/inbox-data.ts).
 //   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_TICKETS=20000 BENCH_CONNECTIONS=10 npm run bench:rest
 // BENCH_REST_VARIANTS='{"-A16m":{"GHCRTS":"-A16m"}}': name → environment added to a copy of the stack's PostgREST.
+// BENCH_VIEWS='view=open|view=all': the inbox pages (the page's query string) timed, default the default view.
+// BENCH_BASELINE=<another checkout>: a second stack of that checkout (its supabase/local, migrations and seed),
+// seeded the same, whose call (PostgREST alone) alternates with this one's in every round: a database or
+// stack change is timed against the old one under the same load, as this ÷ baseline per round.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { importJWK, SignJWT } from 'jose';
 import { DEFAULT_SIGNING_KEY, PROJECT_DIR, startStack } from '@tend/supabase-local';
 import { inboxArgs, inboxFilters } from '../app/lib/helpdesk/inbox-query.server.ts';
-import { cpuMs, median, range, seedBulk, superuser } from './lib/bench.ts';
+import { BASELINE, cpuMs, median, range, seedBulk, superuser } from './lib/bench.ts';
+import { addInboxData } from './lib/inbox-data.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -21,10 +30,19 @@ const TICKETS = Number(process.env.BENCH_TICKETS ?? 20_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const VARIANTS: Record<string, Record<string, string>> = JSON.parse(process.env.BENCH_REST_VARIANTS ?? '{}');
 const AGENT = 'agent@acme.test';
+const VIEWS = (process.env.BENCH_VIEWS ?? '').split('|');
+
+type StackLike = Awaited<ReturnType<typeof startStack>>;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-rest-'));
 chmodSync(dir, 0o755);
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
+// The baseline's own stack code, migrations and seed (its PROJECT_DIR), on free ports beside this one.
+const baseline: StackLike | undefined = BASELINE
+  ? await (
+      (await import(path.join(BASELINE, 'supabase/local/index.ts'))) as { startStack: typeof startStack }
+    ).startStack({ port: 0, dir: path.join(dir, 'baseline'), ephemeral: true, log: () => undefined })
+  : undefined;
 const extra: ChildProcess[] = [];
 
 const freePort = () =>
@@ -92,59 +110,111 @@ function load(
   );
 }
 
-try {
-  if (TICKETS > 0) seedBulk(stack, TICKETS);
-  const agentId = await superuser(stack, async (c) => {
+/** An access token for the agent on `on`, as Auth signs one (ES256, the default signing key's kid). */
+async function agentToken(on: StackLike): Promise<string> {
+  const agentId = await superuser(on, async (c) => {
     await c.query('checkpoint');
     return (await c.query(`select id from auth.users where email = $1`, [AGENT])).rows[0].id as string;
   });
-  // An access token as Auth signs one (ES256, the default signing key's kid).
   const now = Math.floor(Date.now() / 1000);
   const key = await importJWK(
     { ...DEFAULT_SIGNING_KEY, key_ops: ['sign'] } as Parameters<typeof importJWK>[0],
     'ES256',
   );
-  const token = await new SignJWT({ sub: agentId, role: 'authenticated', aud: 'authenticated', email: AGENT })
+  return new SignJWT({ sub: agentId, role: 'authenticated', aud: 'authenticated', email: AGENT })
     .setProtectedHeader({ alg: 'ES256', kid: DEFAULT_SIGNING_KEY.kid!, typ: 'JWT' })
     .setIssuedAt(now)
     .setExpirationTime(now + 3600)
     .sign(key);
-  const headers = { apikey: stack.anonKey, authorization: `Bearer ${token}` };
+}
+
+/** The inbox call's query string for a page's (`view=open`…), as the page's loader makes it. */
+function inboxQuery(page: string): URLSearchParams {
   const query = new URLSearchParams({ p_slug: 'acme', p_limit: '25' });
-  for (const [k, v] of Object.entries(inboxArgs(inboxFilters(new URLSearchParams()))))
+  for (const [k, v] of Object.entries(inboxArgs(inboxFilters(new URLSearchParams(page)))))
     query.set(k, Array.isArray(v) ? `{${v.join(',')}}` : String(v));
+  return query;
+}
+
+/** PostgREST's own port (straight to it, not through the gateway). */
+const directPort = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').match(/PGRST_SERVER_PORT=(\d+)/)![1];
+
+try {
+  for (const s of [stack, baseline]) {
+    if (!s) continue;
+    if (TICKETS > 0) seedBulk(s, TICKETS);
+    await addInboxData(s, AGENT, 'agent2@acme.test');
+  }
+  const headers = { apikey: stack.anonKey, authorization: `Bearer ${await agentToken(stack)}` };
+  const baseHeaders = baseline && { apikey: baseline.anonKey, authorization: `Bearer ${await agentToken(baseline)}` };
+  const query = inboxQuery(VIEWS[0]!);
 
   const procs = stack.processes();
   const pgPid = procs.find((p) => p.name === 'postgres')!.pid;
   const restPid = procs.find((p) => p.name === 'postgrest')!.pid;
-  const direct = readFileSync(`/proc/${restPid}/environ`, 'utf8').match(/PGRST_SERVER_PORT=(\d+)/)![1];
-  const targets: { label: string; url: string; pid: number; socketPath?: string }[] = [
-    { label: 'through the gateway', url: `${stack.apiUrl}/rest/v1/rpc/inbox?${query}`, pid: restPid },
-    { label: 'PostgREST alone', url: `http://127.0.0.1:${direct}/rpc/inbox?${query}`, pid: restPid },
+  type Target = {
+    label: string;
+    url: string;
+    pid: number;
+    pgPid: number;
+    headers: Record<string, string>;
+    socketPath?: string;
+    /** The label of the baseline's target this one is compared with. */
+    against?: string;
+  };
+  const targets: Target[] = [
+    { label: 'through the gateway', url: `${stack.apiUrl}/rest/v1/rpc/inbox?${query}`, pid: restPid, pgPid, headers },
   ];
+  for (const page of VIEWS) {
+    const label = `PostgREST alone${page ? ` (${page})` : ''}`;
+    const q = inboxQuery(page);
+    targets.push({
+      label,
+      url: `http://127.0.0.1:${directPort(restPid)}/rpc/inbox?${q}`,
+      pid: restPid,
+      pgPid,
+      headers,
+    });
+    if (baseline && baseHeaders) {
+      const [basePg, baseRest] = ['postgres', 'postgrest'].map(
+        (n) => baseline.processes().find((p) => p.name === n)!.pid,
+      );
+      targets.push({
+        label: `baseline: ${label}`,
+        url: `http://127.0.0.1:${directPort(baseRest!)}/rpc/inbox?${q}`,
+        pid: baseRest!,
+        pgPid: basePg!,
+        headers: baseHeaders,
+      });
+      targets.at(-2)!.against = `baseline: ${label}`;
+    }
+  }
   for (const [name, env] of Object.entries(VARIANTS)) {
     const copy = await postgrestLike(restPid, env);
     targets.push({
       label: `PostgREST ${name}`,
       url: `${copy.url}/rpc/inbox?${query}`,
       pid: copy.pid,
+      pgPid,
+      headers,
       socketPath: copy.socketPath,
     });
   }
   for (const t of targets) {
-    await load(t.url, headers, t.socketPath); // warm-up (every answer checked below)
+    await load(t.url, t.headers, t.socketPath); // warm-up (every answer checked below)
   }
-  type Cpu = { gateway: number; postgrest: number; postgres: number };
+  type Cpu = { gateway: number; postgrest: number; postgres: number; serving: number };
   const cpu = new Map<string, Cpu[]>(targets.map((t) => [t.label, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const t of targets) {
       const sample = () => ({
         gateway: process.cpuUsage(),
         postgrest: cpuMs([t.pid])!,
-        postgres: cpuMs([pgPid])!,
+        postgres: cpuMs([t.pgPid])!,
+        serving: servingMs(t.pgPid),
       });
       const before = sample();
-      const { total, non2xx } = await load(t.url, headers, t.socketPath);
+      const { total, non2xx } = await load(t.url, t.headers, t.socketPath);
       const after = sample();
       if (non2xx || !total) throw new Error(`${t.label}: ${non2xx} answers not 2xx of ${total + non2xx}`);
       const own = process.cpuUsage(before.gateway);
@@ -152,6 +222,7 @@ try {
         gateway: (own.user + own.system) / 1000 / total,
         postgrest: (after.postgrest - before.postgrest) / total,
         postgres: (after.postgres - before.postgres) / total,
+        serving: (after.serving - before.serving) / total,
       });
     }
   }
@@ -166,19 +237,48 @@ try {
       .map((x) => x.toFixed(1))
       .join(' ')}`,
   );
+  // Database CPU a call (Postgres + PostgREST, as bench:inbox's "db"), this ÷ the baseline's in each round.
+  const db = (x: Cpu) => x.postgres + x.postgrest;
   console.table(
     targets.map((t) => {
       const xs = cpu.get(t.label)!;
+      const base = t.against ? cpu.get(t.against)! : undefined;
+      const ratios = base ? xs.map((x, i) => db(x) / db(base[i]!)) : [];
       return {
         target: t.label,
         'gateway (this process)': col(xs, 'gateway'),
         PostgREST: col(xs, 'postgrest'),
         Postgres: col(xs, 'postgres'),
+        "of which PostgREST's backends": col(xs, 'serving'),
+        'db (Postgres + PostgREST)': col(
+          xs.map((x) => ({ ...x, postgres: db(x) })),
+          'postgres',
+        ),
+        'db ÷ baseline (rounds)': base ? `${median(ratios).toFixed(2)} (${range(ratios)})` : '',
       };
     }),
   );
 } finally {
   for (const c of extra) c.kill();
+  await baseline?.stop();
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** CPU ms of the Postgres backends serving PostgREST (sessions as authenticator) under the postmaster `pgPid`. */
+function servingMs(pgPid: number): number {
+  let ticks = 0;
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      if (!readFileSync(`/proc/${e}/cmdline`, 'utf8').startsWith('postgres: authenticator ')) continue;
+      // After "pid (comm) ": state ppid … utime (14th field) stime (15th).
+      const raw = readFileSync(`/proc/${e}/stat`, 'utf8');
+      const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[1]) === pgPid) ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      /* the session ended */
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
 }

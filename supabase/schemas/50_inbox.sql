@@ -184,8 +184,7 @@ begin
     -- Tickets with a promise running (90_promises.sql); listed soonest due first.
     when 'breaching' then 'exists (select 1 from public.ticket_sla s where s.ticket_id = t.id and s.due_at is not null)'
     -- Tickets whose internal notes name me (87_mentions.sql); listed newest mention first.
-    when 'mentions' then 't.id in (select m.ticket_id from public.message_mentions mm join public.messages m on m.id = mm.message_id'
-      || ' where mm.workspace_id = $2 and mm.user_id = $1)'
+    when 'mentions' then 't.id in (select mm.ticket_id from public.message_mentions mm where mm.workspace_id = $2 and mm.user_id = $1)'
   end || ') and t.spam_at is null and t.trashed_at is null' end;
 end $$;
 
@@ -750,7 +749,10 @@ revoke all on function private.inbox_tags_meet(uuid[], integer), private.inbox_t
 
 -- The inbox in one call: the workspace, my role, the members, the view counts, one page of tickets
 -- (newest activity first, keyset-paged) with requester and assignee names, tags, due times and
--- satisfaction ratings, and the cursors for the pages around it.
+-- satisfaction ratings, and the cursors for the pages around it. The answer is json, written as text: it
+-- only goes out (PostgREST prints it), and jsonb built each object as a tree, converted it to its binary
+-- form, copied every string again into the array and printed it at the end, a fifth of a plain view's
+-- CPU (docs/decisions/106-inbox-call-cost-outside-the-page.md).
 create function public.inbox(
   p_slug text,
   p_view text default 'unassigned',
@@ -766,7 +768,7 @@ create function public.inbox(
   p_tags text[] default null,
   p_fields jsonb default null,
   p_sort text default null
-) returns jsonb
+) returns json
 -- Its own statements keep one generic plan per connection: left to choose, Postgres planned the page's
 -- dressing (the last statement, a dozen subqueries) afresh at every call, a third of a plain view's CPU
 -- (docs/decisions/078-inbox-dressing-cost.md). The dynamic statements (execute … using) are planned with
@@ -838,7 +840,7 @@ declare
   rare_at integer;
   page_ids uuid[];
   has_more boolean;
-  result jsonb;
+  result json;
 begin
   select * into member from private.membership(p_slug);
   ws := member.workspace;
@@ -1170,8 +1172,8 @@ begin
   elsif by_mention then
     -- Newest mention of me first (message_mentions_user_idx): each ticket at the time of its newest one.
     execute format(
-      'select array(select x.id from (select m.ticket_id as id, max(mm.created_at) as at from public.message_mentions mm'
-      || ' join public.messages m on m.id = mm.message_id where mm.workspace_id = $2 and mm.user_id = $1 group by m.ticket_id) x'
+      'select array(select x.id from (select mm.ticket_id as id, max(mm.created_at) as at from public.message_mentions mm'
+      || ' where mm.workspace_id = $2 and mm.user_id = $1 group by mm.ticket_id) x'
       || ' join public.tickets t on t.id = x.id where %2$s%3$s order by x.at %1$s, x.id %1$s limit $9)', dir, base, format(cursor_sql, 'x.at', 'x.id'))
       into page_ids
       using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1,
@@ -1218,18 +1220,21 @@ begin
                from public.messages m where m.ticket_id = x.id order by m.created_at desc, m.id desc limit 1)), '{}')
       into previews from unnest(page_ids) x(id);
   end if;
-  -- The tickets whose notes name me (message_mentions_user_idx: my mentions only). Not after a search
-  -- timed out: what held it up (a lock on messages) would hold this up too.
+  -- The tickets whose notes name me (message_mentions_user_idx: my mentions and their tickets). Not after a
+  -- search timed out: what held it up (a lock on messages) would hold this up too. Those in Spam or Trash are
+  -- left out as a set read from their small partial indexes (tickets_spam_idx, tickets_trash_idx), hashed
+  -- once: no note nor ticket row fetched per mention (docs/decisions/106-inbox-call-cost-outside-the-page.md).
   if not search_timed_out then
-    select count(distinct m.ticket_id) into mentioned
+    select count(distinct mm.ticket_id) into mentioned
       from public.message_mentions mm
-      join public.messages m on m.id = mm.message_id
-      join public.tickets x on x.id = m.ticket_id
-     where mm.workspace_id = ws.id and mm.user_id = me and x.spam_at is null and x.trashed_at is null;
+     where mm.workspace_id = ws.id and mm.user_id = me
+       and mm.ticket_id not in (select x.id from public.tickets x where x.workspace_id = ws.id and x.spam_at is not null and x.trashed_at is null
+                               union all
+                               select x.id from public.tickets x where x.workspace_id = ws.id and x.trashed_at is not null);
   end if;
 
-  select jsonb_build_object(
-    'workspace', jsonb_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
+  select json_build_object(
+    'workspace', json_build_object('id', ws.id, 'slug', ws.slug, 'name', ws.name, 'time_zone', ws.time_zone),
     -- The viewer's bell and time zone setting (86_user_settings.sql), so the page needs no call of its own for them.
     'viewer', public.viewer_state(),
     'role', my_role,
@@ -1239,24 +1244,23 @@ begin
     'available', coalesce((select a.available from public.member_availability a where a.workspace_id = ws.id and a.user_id = me), true),
     -- The statement timeout struck in the search (search_timeout): the plan of the statement, for the log.
     'search_timeout', case when search_timed_out then coalesce(search_plan, '') end,
-    'members', (select coalesce(jsonb_agg(jsonb_build_object('user_id', m.user_id, 'role', m.role, 'name', coalesce(p.display_name, 'Unknown'))
+    'members', (select coalesce(json_agg(json_build_object('user_id', m.user_id, 'role', m.role, 'name', coalesce(p.display_name, 'Unknown'))
                                           order by coalesce(p.display_name, 'Unknown'), m.user_id), '[]')
                   from public.memberships m left join public.profiles p on p.user_id = m.user_id
                  where m.workspace_id = ws.id),
-    'counts', (select jsonb_build_object(
+    'counts', (select json_build_object(
                  'unassigned', coalesce(sum(c.n) filter (where c.assignee_id is null and private.is_open(c.status) and not c.snoozed), 0),
                  'mine', coalesce(sum(c.n) filter (where c.assignee_id = me and private.is_backlog(c.status) and not c.snoozed), 0),
                  'open', coalesce(sum(c.n) filter (where private.is_open(c.status) and not c.snoozed), 0),
                  'pending', coalesce(sum(c.n) filter (where c.status = 'pending' and not c.snoozed), 0),
                  'snoozed', coalesce(sum(c.n) filter (where c.snoozed), 0),
                  'solved', coalesce(sum(c.n) filter (where c.status = 'solved'), 0),
-                 'all', coalesce(sum(c.n), 0))
-                 from private.ticket_tallies c where c.workspace_id = ws.id)
-              -- Not in the tallies: counted on their own small indexes (tickets_spam_idx, tickets_trash_idx).
-              || jsonb_build_object(
+                 'all', coalesce(sum(c.n), 0),
+                 -- Not in the tallies: counted on their own small indexes (tickets_spam_idx, tickets_trash_idx).
                  'spam', (select count(*) from public.tickets t where t.workspace_id = ws.id and t.spam_at is not null and t.trashed_at is null),
-                 'trash', (select count(*) from public.tickets t where t.workspace_id = ws.id and t.trashed_at is not null))
-              || jsonb_build_object('mentions', mentioned),
+                 'trash', (select count(*) from public.tickets t where t.workspace_id = ws.id and t.trashed_at is not null),
+                 'mentions', mentioned)
+                 from private.ticket_tallies c where c.workspace_id = ws.id),
     -- Without a search, tags or fields the view's total, filters included, is exact from the tallies too
     -- (Spam and Trash: counted, they are not in the tallies).
     'total', case when p_view in ('spam', 'trash') then case when q is null and tag_ids is null and fields is null and p_status is null
@@ -1271,10 +1275,10 @@ begin
     -- The saved views I see (mine and the team's, 89_saved_views.sql), with their counts.
     'saved_views', private.saved_views_json(ws.id, me, not search_timed_out),
     -- The workspace's custom fields, for the filters.
-    'fields', (select coalesce(jsonb_agg(jsonb_build_object('id', f.id, 'label', f.label, 'kind', f.kind, 'options', f.options)
+    'fields', (select coalesce(json_agg(json_build_object('id', f.id, 'label', f.label, 'kind', f.kind, 'options', f.options)
                                          order by f.position, f.created_at, f.id), '[]')
                  from public.ticket_fields f where f.workspace_id = ws.id),
-    'tickets', (select coalesce(jsonb_agg(jsonb_build_object(
+    'tickets', (select coalesce(json_agg(json_build_object(
                    'id', t.id, 'number', t.number, 'subject', t.subject, 'status', t.status, 'priority', t.priority,
                    'requester_id', t.requester_id, 'requester', coalesce(rp.display_name, 'Unknown'),
                    'assignee_id', t.assignee_id, 'assignee', case when t.assignee_id is not null then coalesce(ap.display_name, 'Unknown') end,
@@ -1297,10 +1301,10 @@ begin
     -- Cursors: "older" continues after the last row, "newer" goes back before the first.
     -- In the Mentions view the time is the ticket's newest mention of me.
     'older', case when cardinality(page_ids) > 0 and (has_more or newer) then
-               (select jsonb_build_object('at', case when by_mention then private.mentioned_at(t.id, me) else t.last_message_at end, 'id', t.id)
+               (select json_build_object('at', case when by_mention then private.mentioned_at(t.id, me) else t.last_message_at end, 'id', t.id)
                   from public.tickets t where t.id = page_ids[cardinality(page_ids)]) end,
     'newer', case when cardinality(page_ids) > 0 and (older or (newer and has_more)) then
-               (select jsonb_build_object('at', case when by_mention then private.mentioned_at(t.id, me) else t.last_message_at end, 'id', t.id)
+               (select json_build_object('at', case when by_mention then private.mentioned_at(t.id, me) else t.last_message_at end, 'id', t.id)
                   from public.tickets t where t.id = page_ids[1]) end
   ) into result;
   return result;

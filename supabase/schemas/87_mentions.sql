@@ -10,12 +10,37 @@ create table public.message_mentions (
   user_id uuid not null,
   workspace_id uuid not null,
   created_at timestamptz not null default now(),
+  -- The note's ticket, kept by the database (below): the inbox counts the tickets that name me from my
+  -- mentions alone, not a note fetched per mention (docs/decisions/106-inbox-call-cost-outside-the-page.md).
+  ticket_id uuid not null,
   primary key (message_id, user_id),
   -- Someone who leaves the workspace takes their mentions along.
   constraint message_mentions_membership_fkey foreign key (workspace_id, user_id)
     references public.memberships (workspace_id, user_id) on delete cascade
 );
-create index message_mentions_user_idx on public.message_mentions (workspace_id, user_id, created_at desc);
+create index message_mentions_user_idx on public.message_mentions (workspace_id, user_id, created_at desc) include (ticket_id);
+
+-- A mention's ticket is its note's: set as it is recorded, whatever the writer says, and moved with the note
+-- (a merge or a split moves notes to another ticket).
+create function private.mention_ticket() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  new.ticket_id := (select m.ticket_id from public.messages m where m.id = new.message_id);
+  return new;
+end $$;
+revoke all on function private.mention_ticket() from public, anon, authenticated;
+create trigger message_mentions_ticket before insert on public.message_mentions
+  for each row execute function private.mention_ticket();
+
+create function private.mentions_follow_message() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  update public.message_mentions set ticket_id = new.ticket_id where message_id = new.id;
+  return null;
+end $$;
+revoke all on function private.mentions_follow_message() from public, anon, authenticated;
+create trigger messages_mentions_ticket after update of ticket_id on public.messages
+  for each row when (old.ticket_id is distinct from new.ticket_id) execute function private.mentions_follow_message();
 
 alter table public.message_mentions enable row level security;
 -- Members see the workspace's mentions (as they see its notes); nobody writes them but the trigger.

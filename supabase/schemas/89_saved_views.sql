@@ -494,16 +494,19 @@ revoke all on function private.saved_view_count(uuid, uuid, uuid, jsonb) from pu
 
 -- The saved views I see, in order (the team's first), with their counts unless p_count is false (after
 -- a search timed out): for public.inbox, whose caller it takes as p_me (the policies' rule, here as a
--- condition: it runs as the inbox's owner).
+-- condition: it runs as the inbox's owner). plpgsql keeps its plan for the connection: as a SQL function
+-- with a setting it was parsed and planned at every inbox call, ~5 % of a plain view's database CPU
+-- (docs/decisions/106-inbox-call-cost-outside-the-page.md).
 create function private.saved_views_json(p_workspace_id uuid, p_me uuid, p_count boolean) returns jsonb
-language sql stable set search_path = '' as $$
-  select coalesce(jsonb_agg(jsonb_build_object('id', v.id, 'name', v.name, 'shared', v.shared, 'filters', v.filters,
-                                               'mine', v.owner_id = p_me,
-                                               'count', case when p_count then private.saved_view_count(v.id, p_workspace_id, p_me, v.filters) end)
-                            order by v.shared desc, v.position, lower(v.name), v.id), '[]')
-    from public.saved_views v
-   where v.workspace_id = p_workspace_id and (v.shared or v.owner_id = p_me)
-$$;
+language plpgsql stable set search_path = '' as $$
+begin
+  return (select coalesce(jsonb_agg(jsonb_build_object('id', v.id, 'name', v.name, 'shared', v.shared, 'filters', v.filters,
+                                                       'mine', v.owner_id = p_me,
+                                                       'count', case when p_count then private.saved_view_count(v.id, p_workspace_id, p_me, v.filters) end)
+                                    order by v.shared desc, v.position, lower(v.name), v.id), '[]')
+            from public.saved_views v
+           where v.workspace_id = p_workspace_id and (v.shared or v.owner_id = p_me));
+end $$;
 revoke all on function private.saved_views_json(uuid, uuid, boolean) from public;
 
 -- ---------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // Mentions on the real stack (issue 27 item 8; supabase/schemas/87_mentions.sql): "@Name" in an internal
 // note records and tells that member (the bell; email per their settings), by full name, a first name
 // only they have, or their email's local part; a public reply, the writer, another workspace's member
-// and a longer name tell nobody; members read the mentions, customers nothing, and nobody writes them.
+// and a longer name tell nobody; members read the mentions, customers nothing, and nobody writes them; a
+// mention stays on its note's ticket when tickets merge (the inbox's Mentions count reads it there).
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
 import { ACME, PEOPLE, openTicket, type Person } from '../support/db.ts';
@@ -72,5 +73,33 @@ describe('mentions', () => {
     expect(
       (await (await db.as('acmeAgent')).from('message_mentions').delete().eq('message_id', id).select()).error?.code,
     ).toBe('42501');
+  });
+
+  it('keeps each mention on its note’s ticket through a merge, and the Mentions count with it', async () => {
+    const mentioned = async () => {
+      const { data, error } = await (await db.as('acmeAgent2')).rpc('inbox', { p_slug: 'acme' });
+      expect(error).toBeNull();
+      return (data as { counts: { mentions: number } }).counts.mentions;
+    };
+    const onTicket = async () =>
+      (
+        await db.sql(
+          `select mm.ticket_id = m.ticket_id as same from message_mentions mm join messages m on m.id = mm.message_id
+            where mm.user_id = $1`,
+          [PEOPLE.acmeAgent2.id],
+        )
+      ).rows.map((r) => r.same as boolean);
+    const a = await post('@Sam Support first look');
+    const b = await post('@Sam Support second look');
+    const before = await mentioned();
+    expect(await onTicket()).not.toContain(false);
+    const { error } = await (await db.as('acmeAgent')).rpc('merge_tickets', {
+      p_ticket_id: a.ticket.id,
+      p_into: b.ticket.id,
+    });
+    expect(error).toBeNull();
+    // Both notes are on b now: one ticket names Sam where there were two.
+    expect(await onTicket()).not.toContain(false);
+    expect(await mentioned()).toBe(before - 1);
   });
 });

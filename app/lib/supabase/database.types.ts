@@ -1049,18 +1049,21 @@ export type Database = {
         Row: {
           created_at: string
           message_id: string
+          ticket_id: string
           user_id: string
           workspace_id: string
         }
         Insert: {
           created_at?: string
           message_id: string
+          ticket_id: string
           user_id: string
           workspace_id: string
         }
         Update: {
           created_at?: string
           message_id?: string
+          ticket_id?: string
           user_id?: string
           workspace_id?: string
         }
