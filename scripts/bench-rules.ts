@@ -18,11 +18,11 @@
 //     find everything due (each acts on at most its cap). Target: ≤ 2 s of database CPU a run at 1 M
 //     tickets.
 // Noisy on a shared machine: read the range of the rounds; the load average is printed beside each figure.
-//   BENCH_SECONDS=5 BENCH_ROUNDS=4 BENCH_CONNECTIONS=4 BENCH_SWEEP_TICKETS=100000 npm run bench:rules
+//   BENCH_TICKETS=400 BENCH_ROUNDS=4 BENCH_CONNECTIONS=4 BENCH_SWEEP_TICKETS=100000 npm run bench:rules
 //   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_ASSIGN_EMAIL=0 turns the
-//   assignment emails off; BENCH_PROJECT_DIR and
-//   BENCH_BEFORE_DIR below)
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+//   assignment emails off; BENCH_PROJECT_DIR and BENCH_BASELINE below)
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -30,7 +30,9 @@ import { startStack, SUPERUSER } from '@tend/supabase-local';
 import { accessToken } from './lib/jwt.ts';
 import { cpuMs, cpuMsByTree, median, range, seedBulk, superuser } from './lib/bench.ts';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+// A round is this many creations in each workspace, not a number of seconds: its p95 is the 20th slowest of 400,
+// where 5 s of a quiet run gave ~160 tickets and a p95 that was one of its slowest eight.
+const TICKETS = Number(process.env.BENCH_TICKETS ?? 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const SWEEP_TICKETS = Number(process.env.BENCH_SWEEP_TICKETS ?? 100_000);
@@ -67,15 +69,25 @@ const stack = await startStack({
   log: () => undefined,
   projectDir: process.env.BENCH_PROJECT_DIR,
 });
-// BENCH_BEFORE_DIR=<a checkout's folder>: that version's database on a second stack beside this one, and the
-// first figure's rounds alternate over both (before and after in one run, under the same load).
-const before = process.env.BENCH_BEFORE_DIR
+// BENCH_BASELINE=<a git revision, or a checkout's folder> (BENCH_BEFORE_DIR, a folder, as before): that
+// version's database on a second stack beside this one, and the first figure's rounds alternate over both
+// (before and after in one run, under the same load). A revision's supabase/ is taken with `git archive`.
+const BASELINE = process.env.BENCH_BASELINE ?? process.env.BENCH_BEFORE_DIR;
+function baselineDir(baseline: string) {
+  if (statSync(baseline, { throwIfNoEntry: false })?.isDirectory()) return path.resolve(baseline);
+  const commit = execFileSync('git', ['rev-parse', '--verify', `${baseline}^{commit}`], { encoding: 'utf8' }).trim();
+  const out = path.join(dir, 'baseline-project');
+  mkdirSync(out);
+  execFileSync('sh', ['-c', 'git archive "$1" supabase | tar -x -C "$2"', 'sh', commit, out]);
+  return out;
+}
+const before = BASELINE
   ? await startStack({
       port: 0,
       dir: path.join(dir, 'before'),
       ephemeral: true,
       log: () => undefined,
-      projectDir: process.env.BENCH_BEFORE_DIR,
+      projectDir: baselineDir(BASELINE),
     })
   : undefined;
 type AnyStack = typeof stack;
@@ -85,11 +97,11 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
- * CONNECTIONS clients creating tickets in `slug` for DURATION seconds: p50, p95 (ms), how many, and the
+ * CONNECTIONS clients creating `count` tickets in `slug` between them: p50, p95 (ms), how many, and the
  * stack's CPU (Postgres, PostgREST and the rest of its processes, from /proc) per ticket, which the
  * machine's load moves far less than latency.
  */
-async function round(slug: string, token: string, on: AnyStack = stack) {
+async function round(slug: string, token: string, on: AnyStack = stack, count = TICKETS) {
   const times: number[] = [];
   const procs = on.processes();
   const groups = Object.fromEntries(
@@ -102,12 +114,11 @@ async function round(slug: string, token: string, on: AnyStack = stack) {
   const since = mails && (await mails.query('select now() as t')).rows[0].t;
   const cpuBefore = cpuMsByTree(groups);
   const ownBefore = ownCpuMs();
-  const until = performance.now() + DURATION * 1000;
   const headers = { apikey: on.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   let k = 0;
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < until) {
+      while (k < count) {
         const subject = k++ % 2 || !MATCH ? 'Printer on fire' : 'Refund for a double charge';
         const started = performance.now();
         const res = await fetch(`${on.apiUrl}/rest/v1/rpc/create_ticket`, {
@@ -305,14 +316,15 @@ async function createFigure() {
   const token = await setUp(stack);
   const beforeToken = before && (await setUp(before));
   // Warm-up: connections, plans, caches.
-  await round('bench-plain', token);
-  await round('bench-rules', token);
+  const warm = Math.max(40, TICKETS / 4);
+  await round('bench-plain', token, stack, warm);
+  await round('bench-rules', token, stack, warm);
   if (before && beforeToken) {
-    await round('bench-plain', beforeToken, before);
-    await round('bench-rules', beforeToken, before);
+    await round('bench-plain', beforeToken, before, warm);
+    await round('bench-rules', beforeToken, before, warm);
   }
-  const rows: { round: number; plain: Round; rules: Round }[] = [];
-  const beforeRows: { round: number; plain: Round; rules: Round }[] = [];
+  const rows: Rows = [];
+  const beforeRows: Rows = [];
   for (let i = 1; i <= ROUNDS; i++) {
     // Alternate which goes first (and, with a before, which version), so drift on the machine falls on all alike.
     const runs = [
@@ -339,15 +351,10 @@ async function createFigure() {
     }
   }
   if (before) {
-    const ratios = beforeRows.map((r) => r.rules.p95 / r.plain.p95);
-    console.log(`\nBEFORE (${process.env.BENCH_BEFORE_DIR}), in the same rounds:`);
-    printCreate(beforeRows, ratios);
-    const after = rows.map((r) => r.rules.p95 / r.plain.p95);
-    console.log(
-      `\nafter / before, per round: p95 ratio ${after.map((a, i) => (a / ratios[i]!).toFixed(2)).join(', ')}; ` +
-        `today's p95 after / before ${rows.map((r, i) => (r.plain.p95 / beforeRows[i]!.plain.p95).toFixed(2)).join(', ')}; ` +
-        `with rules ${rows.map((r, i) => (r.rules.p95 / beforeRows[i]!.rules.p95).toFixed(2)).join(', ')}; ` +
-        `CPU per ticket with rules ${rows.map((r, i) => (r.rules.cpu / beforeRows[i]!.rules.cpu).toFixed(2)).join(', ')}`,
+    console.log(`\nBEFORE (${BASELINE}), in the same rounds:`);
+    printCreate(
+      beforeRows,
+      beforeRows.map((r) => r.rules.p95 / r.plain.p95),
     );
     console.log('\nAFTER (this checkout):');
   }
@@ -362,11 +369,59 @@ async function createFigure() {
   );
   const ratios = rows.map((r) => r.rules.p95 / r.plain.p95);
   printCreate(rows, ratios, fired);
+  if (before) printAgainst(rows, beforeRows);
   if (PROFILE) await profile(token);
 }
 
-function printCreate(rows: { round: number; plain: Round; rules: Round }[], ratios: number[], fired?: number) {
-  console.log(`\ncreate_ticket through PostgREST, ${CONNECTIONS} clients, ${DURATION} s a round, ${ROUNDS} rounds`);
+type Rows = { round: number; plain: Round; rules: Round }[];
+
+/**
+ * This checkout ÷ the baseline, round by round (the two ran in the same round, under the same load), and the
+ * median and range of each: the p95 ratio (with rules ÷ today) the target is about, and the Postgres CPU a
+ * ticket, which the machine's load moves least.
+ */
+function printAgainst(rows: Rows, beforeRows: Rows) {
+  const per = (f: (r: Rows[number]) => number) => rows.map((r, i) => f(r) / f(beforeRows[i]!));
+  const line = (label: string, xs: number[]) =>
+    `${label} ${median(xs).toFixed(2)} (rounds ${range(xs)}: ${xs.map((x) => x.toFixed(2)).join(', ')})`;
+  console.log(
+    `\nthis ÷ baseline (${BASELINE}), per round: ${[
+      line(
+        'p95 ratio',
+        per((r) => r.rules.p95 / r.plain.p95),
+      ),
+      line(
+        "today's p95",
+        per((r) => r.plain.p95),
+      ),
+      line(
+        'p95 with rules',
+        per((r) => r.rules.p95),
+      ),
+      line(
+        'Postgres CPU a ticket with rules',
+        per((r) => r.rules.by.postgres),
+      ),
+      line(
+        'today',
+        per((r) => r.plain.by.postgres),
+      ),
+    ].join('; ')}; ${load()}`,
+  );
+}
+
+function printCreate(rows: Rows, ratios: number[], fired?: number) {
+  // A new ticket's due time in business hours walks further from a Friday evening than from a Tuesday morning.
+  const when = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Berlin',
+    weekday: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(new Date());
+  console.log(
+    `\ncreate_ticket through PostgREST, ${CONNECTIONS} clients, ${TICKETS} tickets a workspace a round, ${ROUNDS} rounds; ` +
+      `${when} in the workspaces' zone (Europe/Berlin)`,
+  );
   console.table(
     rows.map((r, i) => ({
       round: r.round,

@@ -161,12 +161,22 @@ end $$;
 
 -- ---------------------------------------------------------------------------------------------
 -- Numbers come from the workspace's counter row: the update locks it until commit, so concurrent
--- creations queue and numbers stay consecutive.
+-- creations queue and numbers stay consecutive. Whatever a creation does after taking its number, the
+-- workspace's other creations wait for, so create_ticket takes it late: its ticket is inserted with a
+-- provisional number (below zero, from a sequence: unique, and nobody waits for it), runs its rules and SLA
+-- clocks, and only then is numbered (private.number_ticket, from private.rules_on_ticket_created), before its
+-- assignment takes the assignment settings' row (the counter first, as every other creation takes them) and
+-- before anyone hears of it (a rule's action that may tell someone numbers it first, 95_rules.sql).
+-- Until then it counts in no tally, customer or report (private.ticket_counted): rows every creation of the
+-- workspace also holds to its commit (docs/decisions/104-number-late.md).
+create sequence private.provisional_ticket_numbers;
+
 create function private.assign_ticket_number() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
-  -- Bulk imports by the platform reserve a block of numbers themselves (scripts/seed-bulk.ts).
-  if new.number is not null and private.is_system() then
+  -- Bulk imports by the platform reserve a block of numbers themselves (scripts/seed-bulk.ts), and
+  -- create_ticket's provisional number is its own (no API role inserts tickets).
+  if new.number < 0 or (new.number is not null and private.is_system()) then
     return new;
   end if;
   update public.workspaces set ticket_seq = ticket_seq + 1 where id = new.workspace_id returning ticket_seq into new.number;
@@ -176,6 +186,31 @@ begin
   return new;
 end $$;
 create trigger tickets_number before insert on public.tickets for each row execute function private.assign_ticket_number();
+
+-- A ticket with a provisional number takes its number from the workspace's counter (held from here to the
+-- commit); its number, whether just taken or taken before.
+create function private.number_ticket(p_ticket_id uuid) returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  t public.tickets;
+  n integer;
+begin
+  select * into t from public.tickets where id = p_ticket_id;
+  if t.number > 0 then
+    return t.number;
+  end if;
+  update public.workspaces set ticket_seq = ticket_seq + 1 where id = t.workspace_id returning ticket_seq into n;
+  update public.tickets set number = n where id = p_ticket_id;
+  return n;
+end $$;
+
+-- Whether a ticket counts in the tallies, the customers' counts and the reports: numbered (not yet, with
+-- create_ticket's provisional number), and not in Spam or Trash (54_spam_trash_split.sql).
+create function private.ticket_counted(p_number integer, p_spam_at timestamptz, p_trashed_at timestamptz)
+returns boolean
+language sql immutable parallel safe as $$
+  select p_number > 0 and p_spam_at is null and p_trashed_at is null
+$$;
 
 -- An assignee is a member of the ticket's workspace.
 create function private.check_assignee() returns trigger
@@ -391,7 +426,7 @@ create trigger memberships_unassign before delete on public.memberships
   for each row execute function private.unassign_departed();
 
 revoke all on function private.tend_acting(), private.tend_act(uuid, text), private.tend_done(text), private.assign_ticket_number(),
-  private.check_assignee(), private.ticket_transition(), private.ticket_history(), private.ticket_changes_history(),
+  private.number_ticket(uuid), private.ticket_counted(integer, timestamptz, timestamptz), private.check_assignee(), private.ticket_transition(), private.ticket_history(), private.ticket_changes_history(),
   private.unassign_departed() from public;
 -- The state machine runs in the API roles' own triggers (security invoker, to see who wrote), so they
 -- execute it; the private schema is not exposed, so no request calls it directly.
@@ -436,12 +471,18 @@ begin
       return;
     end if;
   end if;
-  insert into public.tickets (id, workspace_id, requester_id, subject, client_key)
-  values (coalesce(p_ticket_id, gen_random_uuid()), ws, auth.uid(), trim(p_subject), p_client_key) returning * into t;
+  insert into public.tickets (id, workspace_id, number, requester_id, subject, client_key)
+  values (coalesce(p_ticket_id, gen_random_uuid()), ws, -nextval('private.provisional_ticket_numbers'), auth.uid(),
+          trim(p_subject), p_client_key) returning * into t;
   insert into public.messages (ticket_id, author_id, kind, body) values (t.id, auth.uid(), 'reply', p_body)
   returning public.messages.id into message_id;
   perform private.attach_files(message_id, p_attachments);
-  return query select t.id, t.number;
+  -- What the commit would run for the new ticket runs now (its rules, SLA clocks, number, assignment and
+  -- notices: private.rules_on_ticket_created), so the number is there to return. The last call of the
+  -- request's transaction, so the same as at the commit.
+  set constraints public.tickets_rules immediate;
+  set constraints public.tickets_rules deferred;
+  return query select t.id, tk.number from public.tickets tk where tk.id = t.id;
 end $$;
 revoke execute on function public.create_ticket(text, text, text, jsonb, uuid, uuid) from public, anon;
 grant execute on function public.create_ticket(text, text, text, jsonb, uuid, uuid) to authenticated, service_role;

@@ -51,7 +51,8 @@ grant execute on function public.search_tickets(uuid, text) to authenticated, se
 -- Counts without counting: per workspace, how many tickets there are for each (status, priority,
 -- assignee, snoozed or not) — at most 5 × 4 × (members + 1) × 2 rows — kept by statement triggers on tickets. Every view
 -- count, and the total of any status/priority/assignee filter, is a sum over those few rows. Tickets in
--- Spam or Trash (54_spam_trash_split.sql) are counted in none.
+-- Spam or Trash (54_spam_trash_split.sql), and a new ticket until it has its number (create_ticket's, late
+-- in its transaction: private.ticket_counted), are counted in none.
 create table private.ticket_tallies (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   status public.ticket_status not null,
@@ -72,24 +73,24 @@ begin
   if tg_op = 'INSERT' then
     insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, snoozed, n)
     select d.workspace_id, d.status, d.priority, d.assignee_id, d.snoozed_until is not null, count(*)
-      from new_tickets d where d.spam_at is null and d.trashed_at is null group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+      from new_tickets d where private.ticket_counted(d.number, d.spam_at, d.trashed_at) group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
     on conflict (workspace_id, status, priority, assignee_id, snoozed) do update set n = t.n + excluded.n;
   elsif tg_op = 'UPDATE' then
     -- Differences are summed per key first: a statement that moves tickets back and forth nets out.
     insert into private.ticket_tallies as t (workspace_id, status, priority, assignee_id, snoozed, n)
     select d.workspace_id, d.status, d.priority, d.assignee_id, d.snoozed, sum(d.delta)
       from (select n.workspace_id, n.status, n.priority, n.assignee_id, n.snoozed_until is not null as snoozed, 1 as delta
-              from new_tickets n where n.spam_at is null and n.trashed_at is null
+              from new_tickets n where private.ticket_counted(n.number, n.spam_at, n.trashed_at)
             union all
             select o.workspace_id, o.status, o.priority, o.assignee_id, o.snoozed_until is not null, -1
-              from old_tickets o where o.spam_at is null and o.trashed_at is null) d
+              from old_tickets o where private.ticket_counted(o.number, o.spam_at, o.trashed_at)) d
      group by 1, 2, 3, 4, 5 having sum(d.delta) <> 0 order by 1, 2, 3, 4, 5
     on conflict (workspace_id, status, priority, assignee_id, snoozed) do update set n = t.n + excluded.n;
   else
     -- Deleting tickets (a workspace going, with its tallies already gone by cascade): only what is left.
     update private.ticket_tallies t set n = t.n - d.n
       from (select o.workspace_id, o.status, o.priority, o.assignee_id, o.snoozed_until is not null as snoozed, count(*) as n
-              from old_tickets o where o.spam_at is null and o.trashed_at is null group by 1, 2, 3, 4, 5) d
+              from old_tickets o where private.ticket_counted(o.number, o.spam_at, o.trashed_at) group by 1, 2, 3, 4, 5) d
      where t.workspace_id = d.workspace_id and t.status = d.status and t.priority = d.priority
        and t.assignee_id is not distinct from d.assignee_id and t.snoozed = d.snoozed;
   end if;

@@ -89,28 +89,42 @@ create index customer_note_versions_workspace_idx on public.customer_note_versio
 
 -- ---------------------------------------------------------------------------------------------
 -- Keeping customers: one upsert per statement of tickets, rows in key order (two statements queue
--- instead of deadlocking); a deleted ticket counts down (the customer and their notes stay).
+-- instead of deadlocking); a deleted ticket counts down (the customer and their notes stay). A ticket
+-- counts once numbered (private.ticket_counted): create_ticket's when its provisional number gives way to
+-- its number, late in its transaction, so the requester's row is held from there to the commit, not from
+-- the insert (docs/decisions/104-number-late.md).
 create function private.count_customer_tickets() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
-  if tg_op = 'INSERT' then
-    insert into public.customers as c (workspace_id, user_id, name, email, tickets, created_at)
-    select n.workspace_id, n.requester_id, coalesce(p.display_name, 'Unknown'), coalesce(lower(u.email), ''), n.k, n.first
-      from (select workspace_id, requester_id, count(*)::integer as k, min(created_at) as first
-              from new_tickets group by 1, 2) n
-      left join public.profiles p on p.user_id = n.requester_id
-      left join auth.users u on u.id = n.requester_id
-     order by n.workspace_id, n.requester_id
-    on conflict (workspace_id, user_id) do update set tickets = c.tickets + excluded.tickets;
-  else
+  if tg_op = 'DELETE' then
     update public.customers c set tickets = greatest(c.tickets - o.k, 0)
-      from (select workspace_id, requester_id, count(*)::integer as k from old_tickets group by 1, 2) o
+      from (select workspace_id, requester_id, count(*)::integer as k from old_tickets where number > 0 group by 1, 2) o
      where c.workspace_id = o.workspace_id and c.user_id = o.requester_id;
+    return null;
   end if;
+  if tg_level = 'ROW' then
+    -- create_ticket's ticket, numbered at last.
+    insert into public.customers as c (workspace_id, user_id, name, email, tickets, created_at)
+    select new.workspace_id, new.requester_id, coalesce(p.display_name, 'Unknown'), coalesce(lower(u.email), ''), 1, new.created_at
+      from auth.users u left join public.profiles p on p.user_id = u.id
+     where u.id = new.requester_id
+    on conflict (workspace_id, user_id) do update set tickets = c.tickets + excluded.tickets;
+    return null;
+  end if;
+  insert into public.customers as c (workspace_id, user_id, name, email, tickets, created_at)
+  select n.workspace_id, n.requester_id, coalesce(p.display_name, 'Unknown'), coalesce(lower(u.email), ''), n.k, n.first
+    from (select workspace_id, requester_id, count(*)::integer as k, min(created_at) as first
+            from new_tickets where number > 0 group by 1, 2) n
+    left join public.profiles p on p.user_id = n.requester_id
+    left join auth.users u on u.id = n.requester_id
+   order by n.workspace_id, n.requester_id
+  on conflict (workspace_id, user_id) do update set tickets = c.tickets + excluded.tickets;
   return null;
 end $$;
 create trigger tickets_customers_insert after insert on public.tickets
   referencing new table as new_tickets for each statement execute function private.count_customer_tickets();
+create trigger tickets_customers_numbered after update of number on public.tickets
+  for each row when (old.number < 0 and new.number > 0) execute function private.count_customer_tickets();
 create trigger tickets_customers_delete after delete on public.tickets
   referencing old table as old_tickets for each statement execute function private.count_customer_tickets();
 

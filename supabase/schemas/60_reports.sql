@@ -79,19 +79,19 @@ begin
   if tg_op = 'INSERT' then
     insert into private.report_slots as s (workspace_id, slot, created, solved)
     select d.workspace_id, d.slot, sum(d.created), sum(d.solved)
-      from (select n.workspace_id, private.report_slot(n.created_at) as slot, 1 as created, 0 as solved from new_tickets n where n.spam_at is null and n.trashed_at is null
+      from (select n.workspace_id, private.report_slot(n.created_at) as slot, 1 as created, 0 as solved from new_tickets n where private.ticket_counted(n.number, n.spam_at, n.trashed_at)
             union all
-            select n.workspace_id, private.report_slot(n.solved_at), 0, 1 from new_tickets n where n.spam_at is null and n.trashed_at is null and n.solved_at is not null) d
+            select n.workspace_id, private.report_slot(n.solved_at), 0, 1 from new_tickets n where private.ticket_counted(n.number, n.spam_at, n.trashed_at) and n.solved_at is not null) d
      group by 1, 2 order by 1, 2
     on conflict (workspace_id, slot) do update set created = s.created + excluded.created, solved = s.solved + excluded.solved;
     insert into private.report_durations as r (workspace_id, kind, span, day, bucket, tickets, seconds)
     select d.workspace_id, d.kind, p.span, p.day, private.report_bucket(d.seconds), count(*), sum(d.seconds)
       from (select n.workspace_id, 'first_response' as kind, n.first_response_at as at,
                    private.report_seconds(n.created_at, n.first_response_at) as seconds
-              from new_tickets n where n.spam_at is null and n.trashed_at is null and n.first_response_at is not null
+              from new_tickets n where private.ticket_counted(n.number, n.spam_at, n.trashed_at) and n.first_response_at is not null
             union all
             select n.workspace_id, 'resolution', n.solved_at, private.report_seconds(n.created_at, n.solved_at)
-              from new_tickets n where n.spam_at is null and n.trashed_at is null and n.solved_at is not null) d
+              from new_tickets n where private.ticket_counted(n.number, n.spam_at, n.trashed_at) and n.solved_at is not null) d
       join public.workspaces w on w.id = d.workspace_id
       cross join lateral private.report_spans((d.at at time zone w.time_zone)::date) p
      group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
@@ -102,22 +102,22 @@ begin
     -- As sets, not a join: under `exists` the planner joined the two tables by a nested loop, every new row
     -- against every old one (a bulk change of 1 000 tickets: a million pairs;
     -- docs/decisions/073-bulk-change-per-statement.md). `except` compares nulls as equal, as `is distinct from` does.
-    if not exists (select n.id, n.created_at, n.solved_at, n.first_response_at, n.spam_at is null, n.trashed_at is null
+    if not exists (select n.id, n.created_at, n.solved_at, n.first_response_at, private.ticket_counted(n.number, n.spam_at, n.trashed_at)
                      from new_tickets n
                    except
-                   select o.id, o.created_at, o.solved_at, o.first_response_at, o.spam_at is null, o.trashed_at is null
+                   select o.id, o.created_at, o.solved_at, o.first_response_at, private.ticket_counted(o.number, o.spam_at, o.trashed_at)
                      from old_tickets o) then
       return null;
     end if;
     -- A ticket in Spam or Trash counts nowhere (54_spam_trash_split.sql): its times are read as empty, so
     -- going there takes it out of the rollups and coming back puts it in again.
     insert into private.report_slots as s (workspace_id, slot, created, solved)
-    with n as (select x.id, x.workspace_id, case when x.spam_at is null and x.trashed_at is null then x.created_at end as created_at,
-                    case when x.spam_at is null and x.trashed_at is null then x.solved_at end as solved_at,
-                    case when x.spam_at is null and x.trashed_at is null then x.first_response_at end as first_response_at from new_tickets x),
-         o as (select x.id, x.workspace_id, case when x.spam_at is null and x.trashed_at is null then x.created_at end as created_at,
-                    case when x.spam_at is null and x.trashed_at is null then x.solved_at end as solved_at,
-                    case when x.spam_at is null and x.trashed_at is null then x.first_response_at end as first_response_at from old_tickets x)
+    with n as (select x.id, x.workspace_id, case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.created_at end as created_at,
+                    case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.solved_at end as solved_at,
+                    case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.first_response_at end as first_response_at from new_tickets x),
+         o as (select x.id, x.workspace_id, case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.created_at end as created_at,
+                    case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.solved_at end as solved_at,
+                    case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.first_response_at end as first_response_at from old_tickets x)
     select d.workspace_id, d.slot, sum(d.created), sum(d.solved)
       from (select n.workspace_id, private.report_slot(n.created_at) as slot, 1 as created, 0 as solved
               from n join o using (id) where n.created_at is distinct from o.created_at and n.created_at is not null
@@ -133,12 +133,12 @@ begin
      group by 1, 2 having sum(d.created) <> 0 or sum(d.solved) <> 0 order by 1, 2
     on conflict (workspace_id, slot) do update set created = s.created + excluded.created, solved = s.solved + excluded.solved;
     insert into private.report_durations as r (workspace_id, kind, span, day, bucket, tickets, seconds)
-    with n as (select x.id, x.workspace_id, case when x.spam_at is null and x.trashed_at is null then x.created_at end as created_at,
-                    case when x.spam_at is null and x.trashed_at is null then x.solved_at end as solved_at,
-                    case when x.spam_at is null and x.trashed_at is null then x.first_response_at end as first_response_at from new_tickets x),
-         o as (select x.id, x.workspace_id, case when x.spam_at is null and x.trashed_at is null then x.created_at end as created_at,
-                    case when x.spam_at is null and x.trashed_at is null then x.solved_at end as solved_at,
-                    case when x.spam_at is null and x.trashed_at is null then x.first_response_at end as first_response_at from old_tickets x)
+    with n as (select x.id, x.workspace_id, case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.created_at end as created_at,
+                    case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.solved_at end as solved_at,
+                    case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.first_response_at end as first_response_at from new_tickets x),
+         o as (select x.id, x.workspace_id, case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.created_at end as created_at,
+                    case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.solved_at end as solved_at,
+                    case when private.ticket_counted(x.number, x.spam_at, x.trashed_at) then x.first_response_at end as first_response_at from old_tickets x)
     select d.workspace_id, d.kind, p.span, p.day, private.report_bucket(d.seconds), sum(d.sign), sum(d.sign * d.seconds)
       from (select t.workspace_id, 'first_response' as kind, t.first_response_at as at,
                    private.report_seconds(t.created_at, t.first_response_at) as seconds, t.sign
@@ -164,19 +164,19 @@ begin
     -- Deleting tickets (a workspace going, with its rollups already gone by cascade): only what is left.
     update private.report_slots s set created = s.created - d.created, solved = s.solved - d.solved
       from (select o.workspace_id, o.slot, sum(o.created) as created, sum(o.solved) as solved
-              from (select workspace_id, private.report_slot(created_at) as slot, 1 as created, 0 as solved from old_tickets where spam_at is null and trashed_at is null
+              from (select workspace_id, private.report_slot(created_at) as slot, 1 as created, 0 as solved from old_tickets where private.ticket_counted(number, spam_at, trashed_at)
                     union all
-                    select workspace_id, private.report_slot(solved_at), 0, 1 from old_tickets where spam_at is null and trashed_at is null and solved_at is not null) o
+                    select workspace_id, private.report_slot(solved_at), 0, 1 from old_tickets where private.ticket_counted(number, spam_at, trashed_at) and solved_at is not null) o
              group by 1, 2) d
      where s.workspace_id = d.workspace_id and s.slot = d.slot;
     update private.report_durations r set tickets = r.tickets - d.tickets, seconds = r.seconds - d.seconds
       from (select o.workspace_id, o.kind, p.span, p.day, private.report_bucket(o.seconds) as bucket,
                    count(*) as tickets, sum(o.seconds) as seconds
               from (select workspace_id, 'first_response' as kind, first_response_at as at, private.report_seconds(created_at, first_response_at) as seconds
-                      from old_tickets where spam_at is null and trashed_at is null and first_response_at is not null
+                      from old_tickets where private.ticket_counted(number, spam_at, trashed_at) and first_response_at is not null
                     union all
                     select workspace_id, 'resolution', solved_at, private.report_seconds(created_at, solved_at)
-                      from old_tickets where spam_at is null and trashed_at is null and solved_at is not null) o
+                      from old_tickets where private.ticket_counted(number, spam_at, trashed_at) and solved_at is not null) o
               join public.workspaces w on w.id = o.workspace_id
               cross join lateral private.report_spans((o.at at time zone w.time_zone)::date) p
              group by 1, 2, 3, 4, 5) d

@@ -384,6 +384,12 @@ declare
   body text;
 begin
   select * into t from public.tickets where id = p_ticket_id;
+  -- A new ticket is numbered before anyone hears of it: an action that may tell someone (an assignment and its
+  -- notice, a notice, a reply or a note, a status) takes the number first (20_tickets.sql), so what it queues
+  -- (an email) doesn't wait on the counter with it; a tag or a priority tells no one.
+  if t.number < 0 and a ->> 'type' not in ('add_tag', 'set_priority') then
+    t.number := private.number_ticket(t.id);
+  end if;
   case a ->> 'type'
     when 'set_priority' then
       -- Not even a statement when it is that already: an update of no rows still runs the tickets' statement
@@ -488,19 +494,22 @@ end $$;
 -- is committed: its first message, a reopening by the customer's reply (and its automatic assignment), the
 -- inbound email it came by. A direct database session (seed, imports) runs no rule, as it tells no one.
 -- A new ticket's rules run first; then, in every session, what follows them
--- (docs/decisions/085-rules-before-assignment.md): automatic assignment if no rule assigned it
--- (90_promises.sql, private.assign_new), the notice of the request to its final assignee or, while
--- nobody has it, every member (85_notifications.sql), and its SLA clocks (private.sla_start), so a
--- rule's priority is the one its due time is computed for.
+-- (docs/decisions/085-rules-before-assignment.md): its SLA clocks (private.sla_start), so a rule's
+-- priority is the one its due time is computed for (new and open run the same clocks: the assignment's
+-- opening moves none); its number, if create_ticket left it a provisional one (20_tickets.sql: what comes
+-- before, the workspace's other creations don't wait for); automatic assignment if no rule assigned it
+-- (90_promises.sql, private.assign_new); and the notice of the request to its final assignee or, while
+-- nobody has it, every member (85_notifications.sql).
 create function private.rules_on_ticket_created() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if auth.role() is not null then
     perform private.run_rules(new.id, 'ticket_created', 'created');
   end if;
+  perform private.sla_start(new.id);
+  perform private.number_ticket(new.id);
   perform private.assign_new(new.id);
   perform private.notify_request(new.id);
-  perform private.sla_start(new.id);
   return null;
 end $$;
 create constraint trigger tickets_rules after insert on public.tickets deferrable initially deferred

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { dbFixture } from '../support/fixture.ts';
 import pg from 'pg';
-import { ACME, GLOBEX, backendPid, createUser, openTicket, waitingFor, type Person } from '../support/db.ts';
+import { ACME, GLOBEX, PEOPLE, backendPid, createUser, openTicket, waitingFor, type Person } from '../support/db.ts';
 import { waitFor } from '../../scripts/lib/wait.ts';
 
 describe('concurrency', () => {
@@ -242,5 +242,75 @@ describe('concurrency', () => {
     );
     expect(rows[0].n).toBe(1);
     expect(results.filter((r) => r.data?.length === 1)).toHaveLength(1);
+  });
+  it("numbers a workspace's requests consecutively and counts each once when 30 with rules, SLA and round robin arrive at once", async () => {
+    // A workspace of its own: the three Acme agents, round robin, targets in calendar time, a rule that sets the
+    // priority of half the requests and assigns them: the number comes after the rules and the SLA clock, before
+    // the assignment (docs/decisions/104-number-late.md).
+    const ws = (await db.sql(`insert into workspaces (name, slug) values ('Counted', 'counted') returning id`)).rows[0]
+      .id as string;
+    await db.sql(`insert into memberships (workspace_id, user_id, role) select $1, unnest($2::uuid[]), 'agent'`, [
+      ws,
+      [PEOPLE.acmeAdmin.id, PEOPLE.acmeAgent.id, PEOPLE.acmeAgent2.id],
+    ]);
+    await db.sql(`insert into assignment_settings (workspace_id, mode) values ($1, 'round_robin')`, [ws]);
+    await db.sql(
+      `insert into sla_targets (workspace_id, priority, first_response_minutes, resolution_minutes, business_hours)
+       select $1, p, 60, 480, false from unnest(enum_range(null::ticket_priority)) p`,
+      [ws],
+    );
+    await db.sql(
+      `insert into rules (workspace_id, name, event, conditions, actions)
+       values ($1, 'Refunds', 'ticket_created', '[{"field": "subject", "op": "contains", "value": "refund"}]',
+               jsonb_build_array(jsonb_build_object('type', 'set_priority', 'value', 'high'),
+                                 jsonb_build_object('type', 'assign', 'value', $2::text)))`,
+      [ws, PEOPLE.acmeAgent2.id],
+    );
+    const people: Person[] = ['acmeCustomer', 'acmeCustomer2', 'globexCustomer'];
+    const clients = await Promise.all(people.map((p) => db.as(p)));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        clients[i % 3]!.rpc('create_ticket', {
+          p_workspace_slug: 'counted',
+          p_subject: i % 2 ? `Refund ${i}` : `Question ${i}`,
+          p_body: 'Hi',
+        }),
+      ),
+    );
+    for (const r of results) expect(r.error).toBeNull();
+    const returned = results.map((r) => r.data[0].number as number).sort((a, b) => a - b);
+    expect(returned).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    const stored = await db.sql(`select number from tickets where workspace_id = $1 order by number`, [ws]);
+    expect(stored.rows.map((r) => r.number)).toEqual(returned);
+    // Each counted once, in its final state: the tallies, each requester's count, the day's created tickets.
+    const drift = await db.sql(
+      `with tallied as (select status, priority, assignee_id, snoozed, n from private.ticket_tallies
+                         where workspace_id = $1 and n <> 0),
+            counted as (select status, priority, assignee_id, snoozed_until is not null as snoozed, count(*) as n
+                          from tickets where workspace_id = $1 group by 1, 2, 3, 4)
+       select * from ((table tallied except table counted) union all (table counted except table tallied)) d`,
+      [ws],
+    );
+    expect(drift.rows).toEqual([]);
+    const customers = await db.sql(`select user_id, tickets from customers where workspace_id = $1 order by user_id`, [
+      ws,
+    ]);
+    expect(customers.rows).toEqual(
+      people.map((p) => ({ user_id: PEOPLE[p].id, tickets: 10 })).sort((a, b) => a.user_id.localeCompare(b.user_id)),
+    );
+    const created = await db.sql(`select sum(created)::int as n from private.report_slots where workspace_id = $1`, [
+      ws,
+    ]);
+    expect(created.rows[0].n).toBe(30);
+    // Round robin gave the 15 questions out evenly; every request has its due time.
+    const load = await db.sql(
+      `select assignee_id, count(*)::int as n from tickets where workspace_id = $1 and subject like 'Question%' group by 1`,
+      [ws],
+    );
+    expect(load.rows.map((r) => r.n).sort()).toEqual([5, 5, 5]);
+    const due = await db.sql(`select count(distinct ticket_id)::int as n from ticket_sla where workspace_id = $1`, [
+      ws,
+    ]);
+    expect(due.rows[0].n).toBe(30);
   });
 });
