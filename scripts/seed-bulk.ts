@@ -216,9 +216,11 @@ async function main() {
   //    they still cost a call each, 3.3 million at 1 M) are off too, and so are the promises' (messages_sla:
   //    bulk tickets carry no SLA due time, supabase/schemas/90_promises.sql), and the rules' (tickets_rules, which
   //    also assigns a new ticket automatically: bulk tickets are not; supabase/schemas/95_rules.sql); the
-  //    statement-level tallies stay on;
+  //    statement-level tallies and customers' counts stay on, the words in use and the reports' rollups are
+  //    added by the load itself (docs/decisions/107-seed-words-rollups-keys.md);
   //  - foreign keys are dropped and added back at the end, which checks every row in one join per key
-  //    instead of one look-up per row (two thirds of the time at 1 M).
+  //    instead of one look-up per row (two thirds of the time at 1 M); so are primary keys and unique
+  //    constraints, built again by sorting.
   // The rows go in on --sessions sessions at once (one session's load is one core's work), each batch a
   // transaction of its own, so the switches above are committed first, and put back at the end whatever
   // happens in between (docs/decisions/079-seed-in-parallel.md). Meanwhile every session sees the tables
