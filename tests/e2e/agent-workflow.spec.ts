@@ -258,14 +258,26 @@ test.describe('faster agent work', () => {
     await expect(message(page)).toBeFocused();
     await message(page).fill('');
     await message(page).blur();
+    // `g i /` typed at speed: the inbox's data is held back until all three are pressed, so `/` comes while the
+    // ticket page is still on screen; it waits for the inbox and focuses its search.
+    const inboxData = (url: URL) => url.pathname === `/w/${slug}.data`;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(inboxData, async (route) => {
+      await released;
+      await route.continue();
+    });
+    const requested = page.waitForRequest((request) => inboxData(new URL(request.url())));
     await page.keyboard.press('g');
     await page.keyboard.press('i');
+    await requested;
+    await page.keyboard.press('/');
+    release();
     await expect(page).toHaveURL(`/w/${slug}`);
-    // The inbox on screen (the URL changes before the new page has rendered), as the agent sees it before typing.
     await expect(rows.first()).toBeVisible();
+    await page.unroute(inboxData);
 
     // `/` searches; j typed there is text; Enter on a selected row opens it.
-    await page.keyboard.press('/');
     await expect(page.getByLabel('Search')).toBeFocused();
     await page.keyboard.type('jk');
     await expect(page.getByLabel('Search')).toHaveValue('jk');
