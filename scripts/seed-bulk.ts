@@ -110,6 +110,35 @@ function backendCpu(pid: number): number | undefined {
   }
 }
 
+// The reports' rollups of the loaded tickets ($1's numbers $2 to $3), as 60_reports.sql's roll_up_report adds a
+// statement's new tickets (the load's are never in Spam or Trash), once for the whole load: batch by batch, every
+// batch upserted again most of the year's ~35 000 slots, the second session's batch end queued behind the first's
+// (the customers' rows, upserted first, held until its commit), and each duration's bucket (a numeric ln) was
+// computed per ticket, where the load's durations take two values: here they are counted by day and length first.
+const LOADED = 'select * from public.tickets where workspace_id = $1::uuid and number between $2::int and $3::int';
+const ROLLUPS = [
+  `insert into private.report_slots as s (workspace_id, slot, created, solved)
+   select $1::uuid, d.slot, sum(d.created), sum(d.solved)
+     from (select private.report_slot(t.created_at) as slot, 1 as created, 0 as solved from (${LOADED}) t
+           union all
+           select private.report_slot(t.solved_at), 0, 1 from (${LOADED}) t where t.solved_at is not null) d
+    group by d.slot order by d.slot
+   on conflict (workspace_id, slot) do update set created = s.created + excluded.created, solved = s.solved + excluded.solved`,
+  `insert into private.report_durations as r (workspace_id, kind, span, day, bucket, tickets, seconds)
+   select $1::uuid, d.kind, p.span, p.day, private.report_bucket(d.seconds), sum(d.n), sum(d.n * d.seconds)
+     from (select x.kind, (x.at at time zone w.time_zone)::date as day, x.seconds, count(*) as n
+             from (select 'first_response' as kind, t.first_response_at as at, private.report_seconds(t.created_at, t.first_response_at) as seconds
+                     from (${LOADED}) t where t.first_response_at is not null
+                   union all
+                   select 'resolution', t.solved_at, private.report_seconds(t.created_at, t.solved_at)
+                     from (${LOADED}) t where t.solved_at is not null) x
+             join public.workspaces w on w.id = $1
+            group by 1, 2, 3) d
+     cross join lateral private.report_spans(d.day) p
+    group by 2, 3, 4, 5 order by 2, 3, 4, 5
+   on conflict (workspace_id, kind, span, day, bucket) do update set tickets = r.tickets + excluded.tickets, seconds = r.seconds + excluded.seconds`,
+];
+
 /**
  * Runs the jobs in order on the sessions, each session taking the next as it finishes one. After a failure
  * no job starts, the ones running finish, and the first error is thrown.
@@ -187,9 +216,11 @@ async function main() {
   //    they still cost a call each, 3.3 million at 1 M) are off too, and so are the promises' (messages_sla:
   //    bulk tickets carry no SLA due time, supabase/schemas/90_promises.sql), and the rules' (tickets_rules, which
   //    also assigns a new ticket automatically: bulk tickets are not; supabase/schemas/95_rules.sql); the
-  //    statement-level tallies stay on;
+  //    statement-level tallies and customers' counts stay on, the words in use and the reports' rollups are
+  //    added by the load itself (docs/decisions/107-seed-words-rollups-keys.md);
   //  - foreign keys are dropped and added back at the end, which checks every row in one join per key
-  //    instead of one look-up per row (two thirds of the time at 1 M).
+  //    instead of one look-up per row (two thirds of the time at 1 M); so are primary keys and unique
+  //    constraints, built again by sorting.
   // The rows go in on --sessions sessions at once (one session's load is one core's work), each batch a
   // transaction of its own, so the switches above are committed first, and put back at the end whatever
   // happens in between (docs/decisions/079-seed-in-parallel.md). Meanwhile every session sees the tables
@@ -218,9 +249,15 @@ async function main() {
     'public.tickets:tickets_spam_sender',
     'public.messages:messages_set_aside',
     'public.tickets:tickets_acknowledge_after_hours',
+    // The words in use (50_inbox.sql's private.search_words), statement-level: each batch's vectors unnested
+    // and its notes parsed again cost ~17 s of CPU at 1 M; the load adds its words from its own texts instead.
+    'public.tickets:tickets_search_words_insert',
+    'public.messages:messages_search_words',
+    // The reports' rollups (60_reports.sql), statement-level: added once at the end instead (ROLLUPS).
+    'public.tickets:tickets_report_insert',
   ];
-  // What stays on: the statement-level triggers that keep counts (50_inbox.sql's tallies, 60_reports.sql's
-  // rollups, 58_customers.sql's customers) see each batch once. Any other trigger that fires on an insert
+  // What stays on: the statement-level triggers that keep counts (50_inbox.sql's tallies, 58_customers.sql's
+  // customers) see each batch once. Any other trigger that fires on an insert
   // is one this script doesn't know: it stops, rather than pay a call per row unseen (that is how the seed
   // once went from 110 s to 195 s at 1 M) or skip what the trigger does.
   const unknown = (
@@ -248,11 +285,24 @@ async function main() {
   const keys = (
     await client.query(
       `select conrelid::regclass::text as tbl, conname, pg_get_constraintdef(oid) as def from pg_constraint
-        where contype = 'f' and conrelid in ('public.tickets'::regclass, 'public.messages'::regclass, 'public.ticket_events'::regclass)
+        where contype = 'f' and (conrelid in ('public.tickets'::regclass, 'public.messages'::regclass, 'public.ticket_events'::regclass)
+                                 or confrelid in ('public.tickets'::regclass, 'public.messages'::regclass, 'public.ticket_events'::regclass))
         order by conrelid::regclass::text, conname`,
     )
   ).rows as { tbl: string; conname: string; def: string }[];
   for (const k of keys) await client.query(`alter table ${k.tbl} drop constraint ${k.conname}`);
+  // Primary keys and unique constraints too (other tables' keys to them are off above): their indexes are built
+  // again at the end by sorting and become the constraints again. Above all the random uuids of tickets and
+  // messages, each insert of which lands on another page of an index that outgrows the cache.
+  const uniques = (
+    await client.query(
+      `select conrelid::regclass::text as tbl, conname as name, pg_get_constraintdef(oid) as constraint,
+              pg_get_indexdef(conindid) as def from pg_constraint
+        where contype in ('p', 'u') and conrelid in ('public.tickets'::regclass, 'public.messages'::regclass, 'public.ticket_events'::regclass)
+        order by 1, 2`,
+    )
+  ).rows as { tbl: string; name: string; constraint: string; def: string }[];
+  for (const u of uniques) await client.query(`alter table ${u.tbl} drop constraint ${u.name}`);
   // Indexes that back no constraint are built again at the end, by sorting (a GIN index in
   // particular is many times cheaper to build than to update row by row) — except a partial index no
   // loaded ticket enters (Spam, Trash, merged, snoozed): it stays, as building it again would read the
@@ -314,7 +364,7 @@ async function main() {
            ), note (i, body) as (
              select row_number() over () - 1, b from unnest($8::text[]) b
            ), plan as (
-             select g, opened, priority, subject, with_note,
+             select g, opened, priority, topic, topic || ' #' || ($2 + g) as subject, with_note,
                     -- Timestamps follow the status (solved 2 days after opening, closed 7 days after solving) and
                     -- never lie in the future; solved more than 7 days ago would have been closed by the job by now.
                     case when status in ('solved', 'closed') and opened > now() - interval '2 days' then 'open'
@@ -329,7 +379,7 @@ async function main() {
                       (array['low','normal','normal','normal','high','urgent']::public.ticket_priority[])[1 + floor(random() * 6)::int] as priority,
                       (array['Order','Invoice','Login','Refund','Shipping','Password','Account','Subscription','Delivery','Warranty'])[1 + g % 10]
                         || ' issue: ' || (array['damaged item','wrong amount','cannot sign in','duplicate charge','late parcel','reset link','name change','cancel plan','missing item','broken part'])[1 + (g / 10) % 10]
-                        || ' #' || ($2 + g) as subject
+                        as topic
                from generate_series($9::int, $9::int + $3 - 1) g
              ) p
            ), t as (
@@ -360,6 +410,20 @@ async function main() {
                ('solved', 'new', 'open', interval '2 hours'), ('solved', 'open', 'solved', interval '2 days'),
                ('closed', 'new', 'open', interval '2 hours'), ('closed', 'open', 'solved', interval '2 days'), ('closed', 'solved', 'closed', interval '9 days')
              ) m (status, f, "to", after) on m.status = t.status::text
+           ), words as (
+             -- What the words triggers (private.add_search_words) would add for this batch, from the texts it drew
+             -- rather than from a million vectors: the words of each subject's topic, customer text, reply (on a
+             -- ticket past new) and note, once each, and the subjects' ticket numbers (a subject's last word).
+             insert into private.search_words (word)
+             select x.w from (
+               select unnest(tsvector_to_array(to_tsvector('english', s.topic))) from (select distinct topic from plan) s
+               union select unnest(tsvector_to_array(c.vec)) from customer c where c.i in (select ci from plan)
+               union select unnest(tsvector_to_array(a.vec)) from agent a where a.i in (select ai from plan where status <> 'new')
+               union select unnest(tsvector_to_array(to_tsvector('english', nt.body))) from note nt
+                      where nt.i in (select ni from plan where status <> 'new' and with_note)
+               union select ($2 + g)::text from plan
+             ) x (w)
+             where not exists (select from private.search_words s where s.word collate "C" = x.w)
            )
            insert into public.messages (ticket_id, workspace_id, author_id, kind, body, created_at)
            select t.id, t.workspace_id, t.requester_id, 'reply', c.body, t.created_at
@@ -387,19 +451,31 @@ async function main() {
     // different tables run side by side).
     loaded = performance.now();
     cpuLoaded = sessionsCpu();
-    const gin = (i: { def: string }) => Number(/ USING gin /.test(i.def));
+    // The rollups beside them (on whichever session is free after the GIN builds): they read the tickets only.
+    const builds = [...indexes, ...uniques].map((i) => ({ name: i.name, sql: i.def, params: [] as unknown[] }));
+    const gin = (b: { sql: string }) => / USING gin /.test(b.sql);
+    const rollups = ROLLUPS.map((sql, i) => ({
+      name: `rollup ${i + 1}`,
+      sql,
+      params: [ws.id, first, first + total - 1],
+    }));
     await onSessions(
       sessions,
-      [...indexes].sort((a, b) => gin(b) - gin(a)),
-      async (c, i) => {
+      [...builds.filter(gin), ...rollups, ...builds.filter((b) => !gin(b))],
+      async (c, job) => {
         const start = performance.now();
-        await c.query(i.def);
-        built.push({ name: i.name, s: (performance.now() - start) / 1000 });
+        await c.query(job.sql, job.params);
+        built.push({ name: job.name, s: (performance.now() - start) / 1000 });
       },
     );
     indexed = performance.now();
     cpuIndexed = sessionsCpu();
     await client.query('begin');
+    // "PRIMARY KEY (id)" → "PRIMARY KEY USING INDEX tickets_pkey" (the index built above, under the constraint's name).
+    for (const u of uniques)
+      await client.query(
+        `alter table ${u.tbl} add constraint ${u.name} ${u.constraint.replace(/^(PRIMARY KEY|UNIQUE)( NULLS NOT DISTINCT)? \([^)]*\)/, `$1 USING INDEX ${u.name}`)}`,
+      );
     for (const k of keys)
       await client.query(
         `alter table ${k.tbl} add constraint ${k.conname} ${k.def}${k.def.endsWith(' NOT VALID') ? '' : ' not valid'}`,

@@ -11,10 +11,11 @@ describe('seed:bulk', () => {
   it('adds tickets with consecutive numbers, messages, history and search, then leaves every trigger enabled', async () => {
     const before = (await db.sql('select ticket_seq from workspaces where id = $1', [ACME])).rows[0]
       .ticket_seq as number;
-    // The keys and indexes it drops for the load and builds again, and the realtime publications it
-    // leaves the load out of.
+    // The keys and indexes it drops for the load and builds again (other tables' keys to these too), and the
+    // realtime publications it leaves the load out of.
     const schema = `select conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) || ' ' || convalidated as d
                       from pg_constraint where conrelid in ('tickets'::regclass, 'messages'::regclass, 'ticket_events'::regclass)
+                        or confrelid in ('tickets'::regclass, 'messages'::regclass, 'ticket_events'::regclass)
                     union all
                     select pg_get_indexdef(indexrelid) || ' ' || indisvalid from pg_index
                      where indrelid in ('tickets'::regclass, 'messages'::regclass, 'ticket_events'::regclass)
@@ -22,6 +23,9 @@ describe('seed:bulk', () => {
                     select 'publication ' || pubname || ' ' || schemaname || '.' || tablename from pg_publication_tables
                     order by 1`;
     const schemaBefore = (await db.sql(schema)).rows;
+    const words = async () =>
+      (await db.sql('select distinct word from private.search_words order by 1')).rows.map((r) => r.word as string);
+    const wordsBefore = await words();
     // Ten batches on two sessions at once, as a million goes in (scripts/seed-bulk.ts).
     await seedBulk(db, 2500, ['--batch', '250', '--sessions', '2']);
     const { rows } = await db.sql(
@@ -119,6 +123,20 @@ describe('seed:bulk', () => {
       await replay.query('rollback');
       await replay.end();
     }
+    // The words in use (private.search_words, which a search's prefix is read from) gain exactly the words of the
+    // bulk tickets' search text and notes that they lacked, as the words triggers would have added them.
+    const loaded = await db.sql(
+      `select word from ts_stat(format('select search from tickets where workspace_id = %L and number > %s', $1::uuid, $2::int))
+       union
+       select word from ts_stat(format($$select to_tsvector('english', m.body) from messages m join tickets t on t.id = m.ticket_id
+                                        where m.kind = 'note' and t.workspace_id = %L and t.number > %s$$, $1::uuid, $2::int))
+       order by 1`,
+      [ACME, before],
+    );
+    const known = new Set(wordsBefore);
+    const added = (await words()).filter((w) => !known.has(w));
+    expect(added).toEqual(loaded.rows.map((r) => r.word as string).filter((w) => !known.has(w)));
+    expect(added.length).toBeGreaterThan(2000); // the tickets' numbers among them
     // The view counts' tallies (kept by their statement-level trigger) match the tickets.
     const tallies = await db.sql(
       `with counted as (select workspace_id, status, priority, assignee_id, count(*) n from tickets group by 1, 2, 3, 4),
