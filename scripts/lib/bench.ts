@@ -90,7 +90,7 @@ export function printResults(title: string, results: ({ label: string } & BenchR
 }
 
 /**
- * CPU time (ms, user + system) that the processes `roots` and all their descendants have used so
+ * CPU time (ms, user + system) that the processes `roots` and all their descendants, living or ended, have used so
  * far, from /proc (Linux; undefined elsewhere). Sampled around a run, it gives CPU per request,
  * which the machine's drift in speed moves far less than latency.
  */
@@ -106,9 +106,12 @@ export function cpuMsByTree<K extends string>(groups: Record<K, number[]>): Reco
     if (!/^\d+$/.test(entry)) continue;
     try {
       const raw = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // After "pid (comm) ": state ppid … utime (14th field) stime (15th).
+      // After "pid (comm) ": state ppid … utime (14th field) stime (15th) cutime cstime (16th, 17th). The last two
+      // are its ended children's, once waited for (a Postgres backend that closed): without them a round in which
+      // a busy backend ended read less CPU than it began with.
       const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-      stats.set(Number(entry), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+      const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+      stats.set(Number(entry), { ppid: Number(f[1]), ticks });
     } catch {
       /* the process ended */
     }
