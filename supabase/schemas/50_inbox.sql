@@ -543,8 +543,11 @@ begin
     if p_pins = 'bitmap, probe' then
       perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
     end if;
-  elsif p_pins = 'ordered' then
+  elsif p_pins in ('ordered', 'walk') then
     perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
+    if p_pins = 'walk' then
+      perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+    end if;
   end if;
   for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14 loop
     plan := concat_ws(E'\n', plan, line);
@@ -833,6 +836,9 @@ declare
   rare_words boolean;
   -- None of the view's newest tickets (a count window of them) match the words: step 1's window skipped (below).
   newest_none boolean := false;
+  -- Step 1 walked on for the counts too (All's first page, below): what private.inbox_words_newest would walk.
+  newest_walked boolean := false;
+  walk_counts boolean;
   note_tickets uuid[] := '{}';
   pins text := '';
   match text;
@@ -933,10 +939,13 @@ begin
   if q is not null and cardinality(tag_ids) > 1 then
     rare_at := private.inbox_rare_tag(tag_ids, rare_tag);
   end if;
-  if q is not null and ((numnode(q) = 0 and requester is null) or (rare_at is not null and not private.inbox_tags_meet(tag_ids, rare_at))) then
+  if q is not null and ((numnode(q) = 0 and requester is null) or (rare_at is not null and not private.inbox_tags_meet(tag_ids, rare_at))
+                         or coalesce(fields @> '[{"none": true}]', false)) then
     -- Only stop words ("the") or punctuation: nothing can match, and an empty query would make the
     -- GIN path below read every ticket. Or tags that none of the rare tag's tickets carry together
-    -- (private.inbox_tags_meet): nothing can match, which the steps below learn only by reading every match.
+    -- (private.inbox_tags_meet): nothing can match, which the steps below learn only by reading every match. Or a tag
+    -- on no ticket, or a field that isn't one (private.inbox_tags_none, inbox_field_sql): the same, where the counts
+    -- still read the notes' matches ("tag:nosuch warehouse": 67 000 notes' bitmap, 10 × a view's CPU at 1 M).
     page_ids := '{}';
     search_counts := private.inbox_no_counts();
   elsif q is not null then
@@ -1005,7 +1014,58 @@ begin
           probe_tags := true;
         end if;
       end if;
-      if not rare_words or notes_common then
+      -- All's first page, common words, at most one tag, the notes' tickets read and no more than the counts take, no
+      -- requester: step 1's walk and the counts' walk read the same tickets in the same order (the counts' first), so
+      -- one walk gives both (below).
+      walk_counts := coalesce(p_view = 'all' and cursor_sql = '' and dir = 'desc' and requester is null and not rare_words
+        and p_limit <= count_cap and cardinality(note_tickets) <= least(search_notes, count_cap)
+        and coalesce(cardinality(tag_ids), 1) = 1, false);
+      count_views := (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
+                        from unnest(private.counted_views()) v);
+      if walk_counts then
+        -- Step 1 walked on to the counts' first count_cap + 1 matches: the page is the first p_limit + 1 of them, the counts
+        -- (past the cap) their views' shares, from one statement that reads each ticket once, where step 1 and the counts'
+        -- walk read the first ones twice, each statement planned apart ("refund parcel": the newest ~220 tickets again;
+        -- "tag:billing refund": ~190 of billing's tickets; docs/decisions/109-one-walk-for-page-and-counts.md). Found fewer
+        -- than the page: step 2, as when step 1's window doesn't fill it. Counted no more than the cap: the counts go on
+        -- as before (those walks would find the same, but for a tag's, which is read in another order).
+        --  - With the tag: its first 10 windows in the page's order (step 1's walk), not in ticket_tags_tag_idx's order as
+        --    private.inbox_newest_matches walks it: past the cap the shares of other matches, as
+        --    docs/decisions/092-search-count-cap.md allows; under it, exact either way when the walk read the whole tag.
+        --  - Without: the workspace's newest 40 count windows, as private.inbox_words_newest walks them, when its probe (one
+        --    match among the newest count window) and step 1's (the view's) both find one; else the GIN indexes as before.
+        stmt := format('select p.hit, w.page, w.counts from (select %1$s as hit) p, lateral (select'
+          || ' (array_agg(t.id order by t.walk_at desc, t.id desc))[1:$9] as page, case when count(*) > %3$s and %2$s then'
+          || ' jsonb_build_object(%4$s, ''capped'', true) end as counts from (%5$s limit %6$s) t where p.hit) w',
+          case when tag_ids is null then format('exists (select from (select t.id, t.search from public.tickets t where %s'
+                 || ' order by t.last_message_at desc, t.id desc limit %s) t where %s)', base, least(search_window, count_cap), match)
+               else 'true' end,
+          case when tag_ids is null then format('exists (select from (select t.* from public.tickets t where t.workspace_id = $2'
+                 || ' order by t.last_message_at desc, t.id desc limit %s) t where %s and %s)', least(search_window, count_cap), base, match)
+               else 'true' end,
+          count_cap, count_views,
+          case when tag_ids is null then format('select t.*, t.last_message_at as walk_at from (select t.* from public.tickets t'
+                 || ' where t.workspace_id = $2 order by t.last_message_at desc, t.id desc limit %s) t where %s and %s',
+                 40 * least(search_window, count_cap), base, match)
+               else format('select t.*, r.last_message_at as walk_at from (select r.* from public.ticket_tags r where r.tag_id = $13[1]'
+                 || ' order by r.last_message_at desc, r.ticket_id desc limit %s) r join public.tickets t on t.id = r.ticket_id'
+                 || ' where %s and %s order by r.last_message_at desc, r.ticket_id desc', 10 * search_window,
+                 private.inbox_where_tag(base, 1), match) end,
+          count_cap + 1);
+        -- In order on the indexes, as the counts' walks: never a bitmap of every match, nor a hash of a tag's rows.
+        perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
+          set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+        pins := 'walk';
+        execute stmt into newest_walked, page_ids, search_counts
+          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+        perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true),
+          set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
+        pins := '';
+        -- None of the view's newest match: null, as step 1's window below answers then.
+        page_ids := case when newest_walked then coalesce(page_ids, '{}') end;
+        newest_walked := newest_walked and tag_ids is null;
+      end if;
+      if (not rare_words or notes_common) and not walk_counts then
         if tag_ids is not null then
           -- With tags: a tag's newest tickets in the page's order (ticket_tags_activity_idx), each fetched and tested
           -- with the words and the rest, 10 windows of them at most, not the view's newest tickets each probed for the
@@ -1029,6 +1089,8 @@ begin
         end if;
         execute stmt into page_ids
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+      end if;
+      if not rare_words or notes_common then
         if page_ids is null then
           page_ids := '{}';
           -- All's newest, with the filters: what the counts' walks of the newest tickets would read first (the page's match
@@ -1131,8 +1193,6 @@ begin
         count_where := private.inbox_tag_hashed(count_where, rare_at);
       end if;
       count_match := '(t.search @@ $6 or t.id = any ($12)' || case when requester is not null then ' or t.requester_id = $10' else '' end || ')';
-      count_views := (select string_agg(format('%L, count(*) filter (where %s)', v, private.inbox_view_filter(v)), ', ')
-                        from unnest(private.counted_views()) v);
       count_stmt := format('select jsonb_build_object(%s, ''capped'', count(*) > %s) from (select t.* from public.tickets t where %s'
         || ' and %s limit %s) t', count_views, count_cap, count_where, count_match, count_cap + 1);
       if word_matches is not null and not rare_words then
@@ -1149,7 +1209,7 @@ begin
         end if;
       end if;
       for pass in 1..3 loop
-        if pass = 2 and search_counts is null and tag_ids is null and not rare_words and not newest_none then
+        if pass = 2 and search_counts is null and tag_ids is null and not rare_words and not newest_none and not newest_walked then
           -- Common words: the newest 4 000 tickets (private.inbox_words_newest), before the notes and the indexes. With
           -- the notes not read, each ticket's are probed (the page's match); else the first count_cap notes' tickets.
           stmt := format('private.inbox_words_newest: %s and %s', count_where, count_match);

@@ -276,6 +276,46 @@ describe('tags', () => {
     expect(Object.keys(row.data ?? {})).not.toContain('tags');
   });
 
+  it('a search with a tag on no ticket counts 0 in every view, however many notes match its words', async () => {
+    // Such a tag (or no tag) matches nothing (private.inbox_tags_none): an empty page and every count 0, not the "0+"
+    // of more than 100 matching notes read for the counts (docs/decisions/109-one-walk-for-page-and-counts.md).
+    const word = `kiwa${randomUUID()
+      .replace(/[^a-f]/g, '')
+      .slice(0, 8)}`;
+    const unused = await newTag('unused');
+    const { rows } = await db.sql(
+      `insert into tickets (workspace_id, requester_id, subject)
+       select $1, $2, 'Other ' || g from generate_series(1, 120) g returning id`,
+      [ACME, PEOPLE.acmeCustomer.id],
+    );
+    await db.sql(
+      `insert into messages (ticket_id, author_id, kind, body)
+       select x, $2, 'note', 'Ask the ' || $3 || ' desk.' from unnest($1::uuid[]) x`,
+      [rows.map((r) => r.id), PEOPLE.acmeAgent.id, word],
+    );
+    const searched = async (tags: string[] | null) => {
+      const { data, error } = await clients.acmeAgent.rpc('inbox', {
+        p_slug: 'acme',
+        p_view: 'open',
+        p_tags: tags,
+        p_query: word,
+      });
+      expect(error).toBeNull();
+      return data as { tickets: { id: string }[]; search_counts: Record<string, number | boolean> };
+    };
+    expect((await searched(null)).tickets).toHaveLength(25);
+    for (const tags of [[await tagName(unused)], ['no-such-tag']]) {
+      const found = await searched(tags);
+      expect(found.tickets, `${tags}`).toEqual([]);
+      const { capped, ...perView } = found.search_counts;
+      expect(capped, `${tags}`).toBe(false);
+      expect(
+        Object.values(perView).every((n) => n === 0),
+        `${tags}`,
+      ).toBe(true);
+    }
+  });
+
   it('lists a rare tag from its tickets and a common one along the view, newest first, page by page', async () => {
     // A page of one: a tag on 200 tickets or fewer is rare (its tickets are fetched and sorted), on more
     // the inbox walks the view probing each ticket's tags (50_inbox.sql). Same order either way.
