@@ -187,6 +187,18 @@ begin
 end $$;
 create trigger tickets_number before insert on public.tickets for each row execute function private.assign_ticket_number();
 
+-- The workspace's next number: its counter's update, held from here to the commit. The caller writes it on
+-- its ticket, with its own change where it makes one (an assignment: one update of the new ticket, not two,
+-- docs/decisions/108-rules-cpu.md).
+create function private.next_ticket_number(p_workspace_id uuid) returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  n integer;
+begin
+  update public.workspaces set ticket_seq = ticket_seq + 1 where id = p_workspace_id returning ticket_seq into n;
+  return n;
+end $$;
+
 -- A ticket with a provisional number takes its number from the workspace's counter (held from here to the
 -- commit); its number, whether just taken or taken before.
 create function private.number_ticket(p_ticket_id uuid) returns integer
@@ -199,7 +211,7 @@ begin
   if t.number > 0 then
     return t.number;
   end if;
-  update public.workspaces set ticket_seq = ticket_seq + 1 where id = t.workspace_id returning ticket_seq into n;
+  n := private.next_ticket_number(t.workspace_id);
   update public.tickets set number = n where id = p_ticket_id;
   return n;
 end $$;
@@ -426,7 +438,7 @@ create trigger memberships_unassign before delete on public.memberships
   for each row execute function private.unassign_departed();
 
 revoke all on function private.tend_acting(), private.tend_act(uuid, text), private.tend_done(text), private.assign_ticket_number(),
-  private.number_ticket(uuid), private.ticket_counted(integer, timestamptz, timestamptz), private.check_assignee(), private.ticket_transition(), private.ticket_history(), private.ticket_changes_history(),
+  private.next_ticket_number(uuid), private.number_ticket(uuid), private.ticket_counted(integer, timestamptz, timestamptz), private.check_assignee(), private.ticket_transition(), private.ticket_history(), private.ticket_changes_history(),
   private.unassign_departed() from public;
 -- The state machine runs in the API roles' own triggers (security invoker, to see who wrote), so they
 -- execute it; the private schema is not exposed, so no request calls it directly.

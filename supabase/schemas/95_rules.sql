@@ -386,8 +386,10 @@ begin
   select * into t from public.tickets where id = p_ticket_id;
   -- A new ticket is numbered before anyone hears of it: an action that may tell someone (an assignment and its
   -- notice, a notice, a reply or a note, a status) takes the number first (20_tickets.sql), so what it queues
-  -- (an email) doesn't wait on the counter with it; a tag or a priority tells no one.
-  if t.number < 0 and a ->> 'type' not in ('add_tag', 'set_priority') then
+  -- (an email) doesn't wait on the counter with it; a tag or a priority tells no one. An assignment writes the
+  -- number with the assignee, one update (private.auto_assign too; docs/decisions/108-rules-cpu.md), and one that
+  -- assigns no one tells no one.
+  if t.number < 0 and a ->> 'type' not in ('add_tag', 'set_priority', 'assign', 'assign_auto') then
     t.number := private.number_ticket(t.id);
   end if;
   case a ->> 'type'
@@ -407,7 +409,10 @@ begin
     when 'assign' then
       if t.assignee_id is distinct from v::uuid
          and exists (select 1 from public.memberships m where m.workspace_id = t.workspace_id and m.user_id = v::uuid) then
-        update public.tickets set assignee_id = v::uuid where id = t.id;
+        if t.number < 0 then
+          t.number := private.next_ticket_number(t.workspace_id);
+        end if;
+        update public.tickets set assignee_id = v::uuid, number = t.number where id = t.id;
       end if;
     when 'assign_auto' then
       perform private.auto_assign(t.id);
@@ -507,8 +512,10 @@ begin
     perform private.run_rules(new.id, 'ticket_created', 'created');
   end if;
   perform private.sla_start(new.id);
-  perform private.number_ticket(new.id);
+  -- The automatic assignment numbers a ticket it assigns (the counter first, then the settings' row, then one
+  -- update of the ticket: private.auto_assign); else it is numbered here.
   perform private.assign_new(new.id);
+  perform private.number_ticket(new.id);
   perform private.notify_request(new.id);
   return null;
 end $$;
