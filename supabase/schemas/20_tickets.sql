@@ -164,9 +164,10 @@ end $$;
 -- creations queue and numbers stay consecutive. Whatever a creation does after taking its number, the
 -- workspace's other creations wait for, so create_ticket takes it late: its ticket is inserted with a
 -- provisional number (below zero, from a sequence: unique, and nobody waits for it), runs its rules and SLA
--- clocks, and only then is numbered (private.number_ticket, from private.rules_on_ticket_created), before its
--- assignment takes the assignment settings' row (the counter first, as every other creation takes them) and
--- before anyone hears of it (a rule's action that may tell someone numbers it first, 95_rules.sql).
+-- clocks, and only then is numbered (private.number_ticket, from private.rules_on_ticket_created; by its
+-- automatic assignment, which takes the counter before the assignment settings' row, as every other creation
+-- takes them) and before anyone hears of it (a rule's reply, note or status numbers it first, 95_rules.sql; a
+-- notice's email is queued once it has its number, 85_notifications.sql).
 -- Until then it counts in no tally, customer or report (private.ticket_counted): rows every creation of the
 -- workspace also holds to its commit (docs/decisions/104-number-late.md).
 create sequence private.provisional_ticket_numbers;
