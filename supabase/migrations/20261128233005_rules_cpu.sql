@@ -1,5 +1,20 @@
 set check_function_bodies = off;
 
+CREATE OR REPLACE FUNCTION private.email_numbered_notices(p_ticket_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.email_notification(n.id)
+     from public.notifications n
+    where n.ticket_id = p_ticket_id and n.created_at = now() and n.email = 'each'
+      and not exists (select 1 from private.notification_emails q where q.notification_id = n.id)
+    order by n.id;
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION private.next_ticket_number(p_workspace_id uuid)
  RETURNS integer
  LANGUAGE plpgsql
@@ -66,6 +81,87 @@ begin
 end $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.log_ticket_changes()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if tg_table_name = 'tickets' then
+    insert into private.ticket_changes (workspace_id, ticket_ids)
+    select c.workspace_id, c.ids from (select workspace_id, array_agg(id) as ids from changed_tickets group by 1) c
+     where not exists (select 1 from private.ticket_changes x
+                        where x.workspace_id = c.workspace_id and x.xid = pg_current_xact_id() and x.ticket_ids @> c.ids);
+  elsif tg_table_name = 'ticket_tags' then
+    insert into private.ticket_changes (workspace_id, ticket_ids)
+    select c.workspace_id, c.ids from (select workspace_id, array_agg(distinct ticket_id) as ids from changed_tickets group by 1) c
+     where not exists (select 1 from private.ticket_changes x
+                        where x.workspace_id = c.workspace_id and x.xid = pg_current_xact_id() and x.ticket_ids @> c.ids);
+  elsif tg_table_name = 'messages' then
+    -- A note leaves its ticket's row alone (30_messages.sql); a reply moves the ticket's search text.
+    insert into private.ticket_changes (workspace_id, ticket_ids)
+    select c.workspace_id, c.ids
+      from (select workspace_id, array_agg(distinct ticket_id) as ids from changed_tickets where kind = 'note' group by 1) c
+     where not exists (select 1 from private.ticket_changes x
+                        where x.workspace_id = c.workspace_id and x.xid = pg_current_xact_id() and x.ticket_ids @> c.ids);
+  else
+    -- A tag or a field made, renamed, changed or deleted: no ticket, but what a view's filters name may
+    -- have changed (private.saved_view_match's key), so the next page compares them: any row of this
+    -- transaction in the workspace says so.
+    insert into private.ticket_changes (workspace_id, ticket_ids)
+    select c.workspace_id, '{}'::uuid[] from (select distinct workspace_id from changed_tickets) c
+     where not exists (select 1 from private.ticket_changes x where x.workspace_id = c.workspace_id and x.xid = pg_current_xact_id());
+  end if;
+  return null;
+end $function$
+;
+
+CREATE OR REPLACE FUNCTION private.notify_member(p_workspace_id uuid, p_recipient_id uuid, p_kind text, p_ticket_id uuid DEFAULT NULL::uuid, p_message_id uuid DEFAULT NULL::uuid, p_actor_id uuid DEFAULT auth.uid())
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  setting record;
+  made uuid;
+  t record;
+begin
+  if p_recipient_id is null or p_recipient_id = p_actor_id
+     or not exists (select 1 from public.memberships where workspace_id = p_workspace_id and user_id = p_recipient_id) then
+    return null;
+  end if;
+  select x.spam_at, x.trashed_at, x.number into t from public.tickets x where x.id = p_ticket_id;
+  -- Nobody hears of a ticket in Spam or Trash (54_spam_trash_split.sql).
+  if t.spam_at is not null or t.trashed_at is not null then
+    return null;
+  end if;
+  -- now() is the transaction's start: rows made by this transaction share it. A rule's call (95_rules.sql)
+  -- is an admin's standing order: it is heard besides any other notice of the same change, before or after it.
+  if p_ticket_id is not null and p_kind <> 'rule' and exists (
+    select 1 from public.notifications
+     where recipient_id = p_recipient_id and ticket_id = p_ticket_id and created_at = now() and kind <> 'rule'
+  ) then
+    return null;
+  end if;
+  select * into setting from private.notification_setting(p_workspace_id, p_recipient_id, p_kind);
+  if not setting.in_app and setting.email = 'off' then
+    return null;
+  end if;
+  insert into public.notifications (workspace_id, recipient_id, kind, ticket_id, message_id, actor_id, in_app, email)
+  values (p_workspace_id, p_recipient_id, p_kind, p_ticket_id, p_message_id, p_actor_id, setting.in_app, setting.email)
+  returning id into made;
+  -- A new ticket's notices are emailed once it has its number (private.email_numbered_notices): create_ticket
+  -- numbers it late, after its rules, and a rule's assignment needn't take the counter before its notice takes
+  -- the email queue's lock (docs/decisions/108-rules-cpu.md).
+  if setting.email = 'each' and (t.number is null or t.number > 0) then
+    perform private.email_notification(made);
+  end if;
+  return made;
+end $function$
+;
+
 CREATE OR REPLACE FUNCTION private.number_ticket(p_ticket_id uuid)
  RETURNS integer
  LANGUAGE plpgsql
@@ -99,12 +195,13 @@ declare
   body text;
 begin
   select * into t from public.tickets where id = p_ticket_id;
-  -- A new ticket is numbered before anyone hears of it: an action that may tell someone (an assignment and its
-  -- notice, a notice, a reply or a note, a status) takes the number first (20_tickets.sql), so what it queues
-  -- (an email) doesn't wait on the counter with it; a tag or a priority tells no one. An assignment writes the
-  -- number with the assignee, one update (private.auto_assign too; docs/decisions/108-rules-cpu.md), and one that
-  -- assigns no one tells no one.
-  if t.number < 0 and a ->> 'type' not in ('add_tag', 'set_priority', 'assign', 'assign_auto') then
+  -- A new ticket is numbered before anyone hears of it: a reply or a note (its {{ticket.number}}, its email) and a
+  -- status take the number first (20_tickets.sql); the automatic assignment takes it with the assignee, in one
+  -- update (the counter before the settings' row, private.auto_assign). A tag, a priority, an assignment and a
+  -- notice leave it provisional: a notice's email is queued once the ticket has its number
+  -- (private.email_numbered_notices), so the rules before it hold the counter no longer
+  -- (docs/decisions/108-rules-cpu.md).
+  if t.number < 0 and a ->> 'type' not in ('add_tag', 'set_priority', 'assign', 'assign_auto', 'notify') then
     t.number := private.number_ticket(t.id);
   end if;
   case a ->> 'type'
@@ -124,10 +221,7 @@ begin
     when 'assign' then
       if t.assignee_id is distinct from v::uuid
          and exists (select 1 from public.memberships m where m.workspace_id = t.workspace_id and m.user_id = v::uuid) then
-        if t.number < 0 then
-          t.number := private.next_ticket_number(t.workspace_id);
-        end if;
-        update public.tickets set assignee_id = v::uuid, number = t.number where id = t.id;
+        update public.tickets set assignee_id = v::uuid where id = t.id;
       end if;
     when 'assign_auto' then
       perform private.auto_assign(t.id);
@@ -164,13 +258,13 @@ begin
     perform private.run_rules(new.id, 'ticket_created', 'created');
   end if;
   perform private.sla_start(new.id);
-  -- The automatic assignment numbers a ticket it assigns (the counter first, then the settings' row, then one
-  -- update of the ticket: private.auto_assign); else it is numbered here.
   perform private.assign_new(new.id);
   perform private.number_ticket(new.id);
+  perform private.email_numbered_notices(new.id);
   perform private.notify_request(new.id);
   return null;
 end $function$
 ;
 
+revoke execute on function private.email_numbered_notices(p_ticket_id uuid) from public;
 revoke execute on function private.next_ticket_number(p_workspace_id uuid) from public;
