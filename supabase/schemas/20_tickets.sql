@@ -164,9 +164,10 @@ end $$;
 -- creations queue and numbers stay consecutive. Whatever a creation does after taking its number, the
 -- workspace's other creations wait for, so create_ticket takes it late: its ticket is inserted with a
 -- provisional number (below zero, from a sequence: unique, and nobody waits for it), runs its rules and SLA
--- clocks, and only then is numbered (private.number_ticket, from private.rules_on_ticket_created), before its
--- assignment takes the assignment settings' row (the counter first, as every other creation takes them) and
--- before anyone hears of it (a rule's action that may tell someone numbers it first, 95_rules.sql).
+-- clocks, and only then is numbered (private.number_ticket, from private.rules_on_ticket_created; by its
+-- automatic assignment, which takes the counter before the assignment settings' row, as every other creation
+-- takes them) and before anyone hears of it (a rule's reply, note or status numbers it first, 95_rules.sql; a
+-- notice's email is queued once it has its number, 85_notifications.sql).
 -- Until then it counts in no tally, customer or report (private.ticket_counted): rows every creation of the
 -- workspace also holds to its commit (docs/decisions/104-number-late.md).
 create sequence private.provisional_ticket_numbers;
@@ -187,6 +188,18 @@ begin
 end $$;
 create trigger tickets_number before insert on public.tickets for each row execute function private.assign_ticket_number();
 
+-- The workspace's next number: its counter's update, held from here to the commit. The caller writes it on
+-- its ticket, with its own change where it makes one (an assignment: one update of the new ticket, not two,
+-- docs/decisions/108-rules-cpu.md).
+create function private.next_ticket_number(p_workspace_id uuid) returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  n integer;
+begin
+  update public.workspaces set ticket_seq = ticket_seq + 1 where id = p_workspace_id returning ticket_seq into n;
+  return n;
+end $$;
+
 -- A ticket with a provisional number takes its number from the workspace's counter (held from here to the
 -- commit); its number, whether just taken or taken before.
 create function private.number_ticket(p_ticket_id uuid) returns integer
@@ -199,7 +212,7 @@ begin
   if t.number > 0 then
     return t.number;
   end if;
-  update public.workspaces set ticket_seq = ticket_seq + 1 where id = t.workspace_id returning ticket_seq into n;
+  n := private.next_ticket_number(t.workspace_id);
   update public.tickets set number = n where id = p_ticket_id;
   return n;
 end $$;
@@ -426,7 +439,7 @@ create trigger memberships_unassign before delete on public.memberships
   for each row execute function private.unassign_departed();
 
 revoke all on function private.tend_acting(), private.tend_act(uuid, text), private.tend_done(text), private.assign_ticket_number(),
-  private.number_ticket(uuid), private.ticket_counted(integer, timestamptz, timestamptz), private.check_assignee(), private.ticket_transition(), private.ticket_history(), private.ticket_changes_history(),
+  private.next_ticket_number(uuid), private.number_ticket(uuid), private.ticket_counted(integer, timestamptz, timestamptz), private.check_assignee(), private.ticket_transition(), private.ticket_history(), private.ticket_changes_history(),
   private.unassign_departed() from public;
 -- The state machine runs in the API roles' own triggers (security invoker, to see who wrote), so they
 -- execute it; the private schema is not exposed, so no request calls it directly.

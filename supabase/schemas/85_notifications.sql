@@ -107,15 +107,15 @@ language plpgsql security definer set search_path = '' as $$
 declare
   setting record;
   made uuid;
+  t record;
 begin
   if p_recipient_id is null or p_recipient_id = p_actor_id
      or not exists (select 1 from public.memberships where workspace_id = p_workspace_id and user_id = p_recipient_id) then
     return null;
   end if;
+  select x.spam_at, x.trashed_at, x.number into t from public.tickets x where x.id = p_ticket_id;
   -- Nobody hears of a ticket in Spam or Trash (54_spam_trash_split.sql).
-  if p_ticket_id is not null and exists (
-    select 1 from public.tickets t where t.id = p_ticket_id and (t.spam_at is not null or t.trashed_at is not null)
-  ) then
+  if t.spam_at is not null or t.trashed_at is not null then
     return null;
   end if;
   -- now() is the transaction's start: rows made by this transaction share it. A rule's call (95_rules.sql)
@@ -133,7 +133,10 @@ begin
   insert into public.notifications (workspace_id, recipient_id, kind, ticket_id, message_id, actor_id, in_app, email)
   values (p_workspace_id, p_recipient_id, p_kind, p_ticket_id, p_message_id, p_actor_id, setting.in_app, setting.email)
   returning id into made;
-  if setting.email = 'each' then
+  -- A new ticket's notices are emailed once it has its number (private.email_numbered_notices): create_ticket
+  -- numbers it late, after its rules, and a rule's assignment needn't take the counter before its notice takes
+  -- the email queue's lock (docs/decisions/108-rules-cpu.md).
+  if setting.email = 'each' and (t.number is null or t.number > 0) then
     perform private.email_notification(made);
   end if;
   return made;
@@ -179,6 +182,19 @@ begin
     insert into private.notification_email_calls default values;
     perform private.call_function('notify', '{"type": "notifications"}');
   end if;
+end $$;
+
+-- The emails of the notices of a new ticket made while it had a provisional number (private.notify_member),
+-- queued once create_ticket has numbered it (private.rules_on_ticket_created, 95_rules.sql), before the commit
+-- as every notice's.
+create function private.email_numbered_notices(p_ticket_id uuid) returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  perform private.email_notification(n.id)
+     from public.notifications n
+    where n.ticket_id = p_ticket_id and n.created_at = now() and n.email = 'each'
+      and not exists (select 1 from private.notification_emails q where q.notification_id = n.id)
+    order by n.id;
 end $$;
 
 -- notify's batch: the queued notifications' emails, oldest first, at most p_limit, each as
@@ -348,7 +364,7 @@ create trigger notification_settings_changed before insert or update on public.n
 
 revoke all on function private.notification_kinds(), private.notification_builtin(text),
   private.notification_setting(uuid, uuid, text),
-  private.notify_member(uuid, uuid, text, uuid, uuid, uuid), private.email_notification(uuid),
+  private.notify_member(uuid, uuid, text, uuid, uuid, uuid), private.email_notification(uuid), private.email_numbered_notices(uuid),
   private.notify_of_message(public.tickets, uuid, uuid), private.is_new_request(public.tickets, uuid),
   private.notify_members_of_message(), private.notify_request(uuid), private.notify_assignee(), private.notification_read(),
   private.notification_setting_changed() from public;

@@ -311,24 +311,38 @@ create table private.ticket_changes (
 );
 create index ticket_changes_idx on private.ticket_changes (workspace_id, xid);
 
+-- Each transaction logs a ticket once: a page reads the log by transaction (its xid), so a second row for tickets
+-- this transaction logged already would tell it nothing, and a new ticket is written several times in its
+-- transaction (inserted, tagged, its priority, its assignee, its number: docs/decisions/108-rules-cpu.md). The
+-- look-up is written out in each statement (a SQL function with its search_path is neither inlined nor kept
+-- planned: it cost more than the row it saved).
 create function private.log_ticket_changes() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if tg_table_name = 'tickets' then
     insert into private.ticket_changes (workspace_id, ticket_ids)
-    select c.workspace_id, array_agg(c.id) from changed_tickets c group by c.workspace_id;
+    select c.workspace_id, c.ids from (select workspace_id, array_agg(id) as ids from changed_tickets group by 1) c
+     where not exists (select 1 from private.ticket_changes x
+                        where x.workspace_id = c.workspace_id and x.xid = pg_current_xact_id() and x.ticket_ids @> c.ids);
   elsif tg_table_name = 'ticket_tags' then
     insert into private.ticket_changes (workspace_id, ticket_ids)
-    select c.workspace_id, array_agg(distinct c.ticket_id) from changed_tickets c group by c.workspace_id;
+    select c.workspace_id, c.ids from (select workspace_id, array_agg(distinct ticket_id) as ids from changed_tickets group by 1) c
+     where not exists (select 1 from private.ticket_changes x
+                        where x.workspace_id = c.workspace_id and x.xid = pg_current_xact_id() and x.ticket_ids @> c.ids);
   elsif tg_table_name = 'messages' then
     -- A note leaves its ticket's row alone (30_messages.sql); a reply moves the ticket's search text.
     insert into private.ticket_changes (workspace_id, ticket_ids)
-    select c.workspace_id, array_agg(distinct c.ticket_id) from changed_tickets c where c.kind = 'note' group by c.workspace_id;
+    select c.workspace_id, c.ids
+      from (select workspace_id, array_agg(distinct ticket_id) as ids from changed_tickets where kind = 'note' group by 1) c
+     where not exists (select 1 from private.ticket_changes x
+                        where x.workspace_id = c.workspace_id and x.xid = pg_current_xact_id() and x.ticket_ids @> c.ids);
   else
     -- A tag or a field made, renamed, changed or deleted: no ticket, but what a view's filters name may
-    -- have changed (private.saved_view_match's key), so the next page compares them.
+    -- have changed (private.saved_view_match's key), so the next page compares them: any row of this
+    -- transaction in the workspace says so.
     insert into private.ticket_changes (workspace_id, ticket_ids)
-    select distinct c.workspace_id, '{}'::uuid[] from changed_tickets c;
+    select c.workspace_id, '{}'::uuid[] from (select distinct workspace_id from changed_tickets) c
+     where not exists (select 1 from private.ticket_changes x where x.workspace_id = c.workspace_id and x.xid = pg_current_xact_id());
   end if;
   return null;
 end $$;

@@ -641,7 +641,9 @@ end $$;
 -- transaction, so concurrent assignments in a workspace queue and each sees the last one's count
 -- (read committed: a fresh snapshot per statement); the counts come from the tallies (50_inbox.sql).
 -- The assignment is Tend's: its line and notice name no one (private.tend_acting); by a rule's action,
--- the rules' already.
+-- the rules' already. A new ticket with a provisional number (create_ticket's) is numbered here: the counter
+-- before the settings' row, as every creation takes them (docs/decisions/104-number-late.md), and the number
+-- written with the assignee, one update of the ticket (docs/decisions/108-rules-cpu.md).
 create function private.auto_assign(p_ticket_id uuid) returns uuid
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -649,11 +651,18 @@ declare
   cfg public.assignment_settings;
   chosen uuid;
   said text;
+  n integer;
 begin
   select * into t from public.tickets where id = p_ticket_id;
+  if t.number < 0 then
+    n := private.next_ticket_number(t.workspace_id);
+  end if;
   select * into cfg from public.assignment_settings where workspace_id = t.workspace_id for no key update;
   if cfg.mode is null or cfg.mode = 'off' or t.assignee_id is not null or not private.is_open(t.status)
      or t.spam_at is not null or t.trashed_at is not null then
+    if n is not null then
+      update public.tickets set number = n where id = t.id;
+    end if;
     return null;
   end if;
   select m.user_id into chosen
@@ -671,11 +680,13 @@ begin
     if (private.tend_acting()).ticket_id is distinct from t.id then
       said := private.tend_act(t.id, 'assignment');
     end if;
-    update public.tickets set assignee_id = chosen where id = t.id;
+    update public.tickets set assignee_id = chosen, number = coalesce(n, number) where id = t.id;
     if said is not null then
       perform private.tend_done(said);
     end if;
     update public.assignment_settings set last_assignee_id = chosen where workspace_id = t.workspace_id;
+  elsif n is not null then
+    update public.tickets set number = n where id = t.id;
   end if;
   return chosen;
 end $$;
@@ -703,6 +714,7 @@ end $$;
 -- transaction by private.rules_on_ticket_created (95_rules.sql), after the rules, so a ticket a rule
 -- assigns is never first given to someone else (no notice, no email, round robin's turn unmoved;
 -- docs/decisions/085-rules-before-assignment.md). Every session, as tickets_route at the insert did.
+-- A provisional number is written with the assignee (private.auto_assign).
 create function private.assign_new(p_ticket_id uuid) returns void
 language plpgsql security definer set search_path = '' as $$
 begin

@@ -384,10 +384,13 @@ declare
   body text;
 begin
   select * into t from public.tickets where id = p_ticket_id;
-  -- A new ticket is numbered before anyone hears of it: an action that may tell someone (an assignment and its
-  -- notice, a notice, a reply or a note, a status) takes the number first (20_tickets.sql), so what it queues
-  -- (an email) doesn't wait on the counter with it; a tag or a priority tells no one.
-  if t.number < 0 and a ->> 'type' not in ('add_tag', 'set_priority') then
+  -- A new ticket is numbered before anyone hears of it: a reply or a note (its {{ticket.number}}, its email) and a
+  -- status take the number first (20_tickets.sql); the automatic assignment takes it with the assignee, in one
+  -- update (the counter before the settings' row, private.auto_assign). A tag, a priority, an assignment and a
+  -- notice leave it provisional: a notice's email is queued once the ticket has its number
+  -- (private.email_numbered_notices), so the rules before it hold the counter no longer
+  -- (docs/decisions/108-rules-cpu.md).
+  if t.number < 0 and a ->> 'type' not in ('add_tag', 'set_priority', 'assign', 'assign_auto', 'notify') then
     t.number := private.number_ticket(t.id);
   end if;
   case a ->> 'type'
@@ -496,10 +499,11 @@ end $$;
 -- A new ticket's rules run first; then, in every session, what follows them
 -- (docs/decisions/085-rules-before-assignment.md): its SLA clocks (private.sla_start), so a rule's
 -- priority is the one its due time is computed for (new and open run the same clocks: the assignment's
--- opening moves none); its number, if create_ticket left it a provisional one (20_tickets.sql: what comes
--- before, the workspace's other creations don't wait for); automatic assignment if no rule assigned it
--- (90_promises.sql, private.assign_new); and the notice of the request to its final assignee or, while
--- nobody has it, every member (85_notifications.sql).
+-- opening moves none); automatic assignment if no rule assigned it (90_promises.sql, private.assign_new); its
+-- number, if create_ticket left it a provisional one (20_tickets.sql: what comes before, the workspace's other
+-- creations don't wait for; an automatic assignment takes it first, with the assignee); the emails of the
+-- notices the rules made meanwhile (85_notifications.sql); and the notice of the request to its final assignee
+-- or, while nobody has it, every member.
 create function private.rules_on_ticket_created() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
@@ -507,8 +511,9 @@ begin
     perform private.run_rules(new.id, 'ticket_created', 'created');
   end if;
   perform private.sla_start(new.id);
-  perform private.number_ticket(new.id);
   perform private.assign_new(new.id);
+  perform private.number_ticket(new.id);
+  perform private.email_numbered_notices(new.id);
   perform private.notify_request(new.id);
   return null;
 end $$;
