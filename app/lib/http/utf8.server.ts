@@ -8,9 +8,10 @@ import { transcode } from 'node:buffer';
  * Copied out as UTF-16 and transcoded by ICU, the same bytes cost ~1/6 of that (a one-byte page about the same
  * as before). ICU refuses a lone surrogate, which Buffer.from writes as U+FFFD: such a text takes that way.
  */
-export function utf8Bytes(text: string): Buffer {
+export function utf8Bytes(text: string): Buffer<ArrayBuffer> {
   try {
-    return transcode(Buffer.from(text, 'utf16le'), 'utf16le', 'utf8');
+    // A buffer of its own (not a SharedArrayBuffer's), as Buffer.from's is: a Response body.
+    return transcode(Buffer.from(text, 'utf16le'), 'utf16le', 'utf8') as Buffer<ArrayBuffer>;
   } catch {
     return Buffer.from(text);
   }
