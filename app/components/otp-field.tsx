@@ -8,6 +8,9 @@ import { OTP_LENGTH } from '~/lib/constants.ts';
 import { CODE_INPUT_MAX_LENGTH, CODE_INPUT_PATTERN, normalizeCode } from '~/lib/forms/fields.ts';
 import { useHydrated } from './form-controls.tsx';
 
+// The server renders no effects; React warns for a layout effect there, so the server gets a plain one.
+const useHydrationLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect;
+
 interface OtpFieldProps {
   id: string;
   name: string;
@@ -40,7 +43,7 @@ export function OtpField({ id, name, describedBy, invalid, autoSubmit = true }: 
   const carried = useRef(false);
 
   // Runs in the hydration commit, before the swap to the boxes re-renders: keep what was typed.
-  useLayoutEffect(() => {
+  useHydrationLayoutEffect(() => {
     const typed = normalizeCode(plainRef.current?.value ?? '').slice(0, OTP_LENGTH);
     if (typed) {
       carried.current = typed.length === OTP_LENGTH;

@@ -1,4 +1,4 @@
-import { Form, Link, useLocation, useMatches } from '@remix-run/react';
+import { Form, isRouteErrorResponse, Link, useLocation, useMatches, useRouteError } from '@remix-run/react';
 import type { SessionUser } from '~/lib/auth/user.ts';
 import type { RealtimeEnv } from '~/lib/realtime/client.ts';
 import { NotificationBell } from './notification-bell.tsx';
@@ -19,8 +19,11 @@ export function SiteHeader({
   const adminOf = useMatches()
     .map((m) => (m.data as { adminOf?: string | null } | undefined)?.adminOf)
     .find(Boolean);
-  // A workspace's pages (members only) have the keyboard shortcuts.
-  const workspace = /^\/w\/([^/]+)/.exec(location.pathname)?.[1];
+  // A workspace's pages (members only) have the keyboard shortcuts and its links; a page not found, which is
+  // also what someone outside the workspace gets, has neither.
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const workspace = notFound ? undefined : /^\/w\/([^/]+)/.exec(location.pathname)?.[1];
   return (
     <header className="site-header">
       <div className="site-header__inner">

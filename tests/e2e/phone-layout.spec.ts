@@ -22,18 +22,24 @@ async function expectSignOutOnOneLine(page: Page) {
   expect(await lines(signOut)).toBe(1);
 }
 
+/** A new workspace of the signed-in user (its admin); its slug. */
+async function createWorkspace(page: Page, workerIndex: number) {
+  const slug = `phone-${workerIndex}-${Date.now().toString(36)}`;
+  await page.goto('/onboarding');
+  await page.getByLabel('Workspace name').fill(slug);
+  await page.getByLabel('Address').fill(slug);
+  await page.getByRole('button', { name: 'Create workspace' }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${slug}$`));
+  return slug;
+}
+
 test('Sign out stays on one line and the members page lines up, at 1366 and 375 px', async ({ browser }, testInfo) => {
   test.setTimeout(90_000);
   const { context, page } = await newContext(browser);
   // A long address: the header's ellipsis gives way, not "Sign out".
   const email = uniqueEmail('a-rather-long-address-for-the-header');
   await signInByForm(page, email);
-  const slug = `phone-${testInfo.workerIndex}-${Date.now().toString(36)}`;
-  await page.goto('/onboarding');
-  await page.getByLabel('Workspace name').fill(slug);
-  await page.getByLabel('Address').fill(slug);
-  await page.getByRole('button', { name: 'Create workspace' }).click();
-  await expect(page).toHaveURL(new RegExp(`/w/${slug}$`));
+  const slug = await createWorkspace(page, testInfo.workerIndex);
   const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
   await serviceRest('memberships', {
     method: 'POST',
@@ -79,4 +85,38 @@ test('Sign out stays on one line and the members page lines up, at 1366 and 375 
   await page.goto(`/w/${slug}`);
   await screenshots(page, testInfo, 'inbox-header');
   await context.close();
+});
+
+test("a settings page shows an admin's name whole beside the workspace's links; an outsider's 404 has none of them", async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const admin = await newContext(browser);
+  await signInByForm(admin.page, uniqueEmail('header'));
+  const slug = await createWorkspace(admin.page, testInfo.workerIndex);
+  await admin.page.goto('/account');
+  await admin.page.getByLabel(/display name/i).fill('Ada Admin');
+  await admin.page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(admin.page.getByRole('status').or(admin.page.getByText(/saved/i)).first()).toBeVisible();
+  // A settings page is narrower than the inbox; the header's links are not, so the name is not cut to "A…".
+  await admin.page.goto(`/w/${slug}/settings/rules`);
+  const name = admin.page.getByRole('link', { name: 'Signed in as Ada Admin' });
+  await expect(name).toBeVisible();
+  expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  const header = admin.page.getByRole('navigation', { name: 'Account' });
+  await expect(header.getByRole('link', { name: 'Reports' })).toBeVisible();
+  await screenshots(admin.page, testInfo, 'settings-header');
+
+  // Someone outside the workspace gets the page a missing one gets: no shortcuts, no workspace links.
+  const outsider = await newContext(browser);
+  await signInByForm(outsider.page, uniqueEmail('outsider'));
+  const response = await outsider.page.goto(`/w/${slug}/settings/rules`);
+  expect(response?.status()).toBe(404);
+  await expect(outsider.page.getByRole('heading', { name: "We couldn't find that." })).toBeVisible();
+  await expect(outsider.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(outsider.page.getByRole('link', { name: 'Customers' })).toHaveCount(0);
+  await expect(outsider.page.getByRole('link', { name: 'Help center' })).toHaveCount(0);
+  await expect(outsider.page.getByText('Keyboard shortcuts')).toHaveCount(0);
+  await admin.context.close();
+  await outsider.context.close();
 });

@@ -109,6 +109,10 @@ for (const javaScript of [true, false]) {
     await page.getByRole('link', { name: 'Last 7 days' }).click();
     await expect(page).toHaveURL(new RegExp(`/w/${slug}/reports\\?range=7$`));
     await expect(page.getByRole('link', { name: 'Last 7 days' })).toHaveAttribute('aria-current', 'page');
+    // The custom days' fields start from the range shown (a new workspace's zone is UTC), labelled on screen.
+    await expect(page.getByLabel('From', { exact: true })).toHaveValue(day(6));
+    await expect(page.getByLabel('To', { exact: true })).toHaveValue(day(0));
+    await expect(page.getByText('From', { exact: true })).toBeVisible();
     // The chart: an image with its title and description, a bar per day with tickets created.
     const chart = page.getByRole('img', { name: /Tickets created and solved per day/ });
     await expect(chart).toBeVisible();

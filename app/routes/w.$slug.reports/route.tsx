@@ -58,7 +58,6 @@ function Times({ title, id, times, counted }: { title: string; id: string; times
 export default function ReportsPage() {
   const { workspace, preset, reply, report, help, sla, csat, agents, tags, query } = useLoaderData<typeof loader>();
   const base = `/w/${workspace.slug}/reports`;
-  const custom = !preset;
   const timeZone = report?.time_zone.replaceAll('_', ' ');
   return (
     <section className="stack-lg rp-page" aria-labelledby="reports-title">
@@ -94,7 +93,7 @@ export default function ReportsPage() {
               name: 'from',
               type: 'date',
               required: true,
-              defaultValue: replyValue(reply, 'from') ?? (custom ? report?.from : undefined),
+              defaultValue: replyValue(reply, 'from') ?? report?.from,
               key: `from-${replyValue(reply, 'from') ?? report?.from}`,
             }}
           />
@@ -106,7 +105,7 @@ export default function ReportsPage() {
               name: 'to',
               type: 'date',
               required: true,
-              defaultValue: replyValue(reply, 'to') ?? (custom ? report?.to : undefined),
+              defaultValue: replyValue(reply, 'to') ?? report?.to,
               key: `to-${replyValue(reply, 'to') ?? report?.to}`,
             }}
           />
