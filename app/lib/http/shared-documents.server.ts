@@ -12,6 +12,7 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { authCookiesIn } from '../supabase/client.server.ts';
 import { publicOrigin, type RequestAddress } from './request-info.server.ts';
 import { requestIdFrom } from './request-id.server.ts';
+import { utf8Bytes } from './utf8.server.ts';
 
 /** Whether shared data is still what its loader would return now (a check may have to be waited for). */
 export type StillCurrent = () => boolean | Promise<boolean>;
@@ -125,7 +126,7 @@ export function keepDocument(
   const old = kept.get(address);
   if (old) drop(old);
   if ((addressCount.get(page) ?? 0) >= ADDRESSES_PER_DATA) return;
-  const body = Buffer.from(html);
+  const body = utf8Bytes(html);
   const own: Record<string, string> = {};
   for (const [name, value] of headers) if (name !== 'x-request-id') own[name] = value;
   own.vary = own.vary ? `${own.vary}, Accept-Encoding` : 'Accept-Encoding';
