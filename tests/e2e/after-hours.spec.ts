@@ -20,7 +20,7 @@ import {
 for (const javaScript of [true, false]) {
   test(`an admin picks the after-hours acknowledgement; a request while closed gets it (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(120_000);
     const { context, page } = await newContext(browser, { javaScript });
     const slug = await newWorkspace(page);
@@ -47,7 +47,7 @@ for (const javaScript of [true, false]) {
     await expect(page.getByLabel('Acknowledgement')).toHaveValue(/^[0-9a-f-]{36}$/);
     if (javaScript) {
       await expectNoViolations(page);
-      await screenshots(page, testInfo, 'settings-hours-after-hours');
+      await screenshots(page, 'settings-hours-after-hours');
     }
 
     const customerEmail = uniqueEmail('customer');

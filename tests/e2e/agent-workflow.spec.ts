@@ -6,9 +6,18 @@
 // other specs, one code per email a minute); screenshots of the inbox and the ticket page at 1366 and
 // 375 px go with the run's output.
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import type { BrowserContext, Page, TestInfo } from '@playwright/test';
-import { env, expect, serviceRest, signedInContext, test, uniqueEmail, userId } from './fixtures.ts';
+import type { BrowserContext, Page } from '@playwright/test';
+import {
+  env,
+  expect,
+  expectNoViolations,
+  screenshots,
+  serviceRest,
+  signedInContext,
+  test,
+  uniqueEmail,
+  userId,
+} from './fixtures.ts';
 
 const TOO_LONG = 'Keep the message under 20,000 characters.';
 
@@ -20,23 +29,6 @@ const facts = (page: Page) => page.locator('.hd-ticket__facts');
 const markDocument = (page: Page) =>
   page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
 const sameDocument = (page: Page) => page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument);
-
-async function attachScreenshots(page: Page, testInfo: TestInfo, name: string, widths = [1366, 375]) {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: 900 });
-    const file = testInfo.outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
-async function expectNoAxeViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${what} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-  ).toEqual([]);
-}
 
 /** Nothing wider than the screen, and every field of the inbox's first card inside it. */
 async function expectPhoneInbox(page: Page) {
@@ -167,7 +159,6 @@ test.describe('faster agent work', () => {
 
   for (const javaScript of [true, false]) {
     test(`note mode is unmistakable, and the composer offers only statuses agents set (${javaScript ? 'JS' : 'no JS'})`, async () => {
-      const testInfo = test.info();
       const page = javaScript ? admin.page : plain.page;
       await page.goto(`/w/${slug}/tickets/${ticket}`);
       const form = composer(page);
@@ -175,7 +166,7 @@ test.describe('faster agent work', () => {
       await expect(banner).toBeHidden();
       await expect(form.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
       const replyBackground = await form.evaluate((f) => getComputedStyle(f).backgroundColor);
-      if (javaScript) await attachScreenshots(page, testInfo, 'ticket-reply');
+      if (javaScript) await screenshots(page, 'ticket-reply');
 
       // The ticket is open: keep it, or pending, solved. Never new or closed.
       const offered = await form
@@ -191,8 +182,8 @@ test.describe('faster agent work', () => {
       expect(await form.evaluate((f) => getComputedStyle(f).backgroundColor)).not.toBe(replyBackground);
       await expect(message(page)).toHaveAccessibleDescription(/Internal note — only agents see this/);
       if (javaScript) {
-        await attachScreenshots(page, testInfo, 'ticket-note');
-        await expectNoAxeViolations(page, 'ticket page, note mode');
+        await screenshots(page, 'ticket-note');
+        await expectNoViolations(page, { what: 'ticket page, note mode' });
       }
       const note = `Checked the warranty (${javaScript ? 'js' : 'plain'} ${tag}).`;
       await message(page).fill(note);
@@ -306,7 +297,7 @@ test.describe('faster agent work', () => {
     // Keys are for the sheet while it is open.
     await page.keyboard.press('j');
     await expect(page.getByTestId('inbox-row').first().locator('.hd-cell-subject a')).not.toBeFocused();
-    await expectNoAxeViolations(page, 'shortcuts sheet');
+    await expectNoViolations(page, { what: 'shortcuts sheet' });
     await page.keyboard.press('Escape');
     await expect(sheet).toBeHidden();
     await page.getByRole('button', { name: /Keyboard shortcuts/ }).click();
@@ -316,7 +307,6 @@ test.describe('faster agent work', () => {
   });
 
   test('the inbox: one line a request on a wide screen, a card list on a phone (screenshots)', async () => {
-    const testInfo = test.info();
     const page = admin.page;
     await page.goto(`/w/${slug}?view=all`);
     // 1366 px: the page uses the width; a row's subject and date sit on one line.
@@ -340,10 +330,10 @@ test.describe('faster agent work', () => {
     expect(Math.abs(exportBox.y - claimBox.y)).toBeLessThan(4);
     expect(claimBox.x - (exportBox.x + exportBox.width)).toBeLessThan(24);
     await expectPhoneInbox(page);
-    await expectNoAxeViolations(page, 'inbox');
+    await expectNoViolations(page, { what: 'inbox' });
     await page.setViewportSize({ width: 375, height: 800 });
-    await expectNoAxeViolations(page, 'inbox on a phone');
-    await attachScreenshots(page, testInfo, 'inbox');
+    await expectNoViolations(page, { what: 'inbox on a phone' });
+    await screenshots(page, 'inbox');
   });
 
   test('the inbox on a phone without JavaScript: cards, no sideways scrolling', async () => {
@@ -352,7 +342,6 @@ test.describe('faster agent work', () => {
   });
 
   test("the customer's thread leaves space between its header and the first message", async ({ browser }) => {
-    const testInfo = test.info();
     // The requester's page without JavaScript (no live bar in between).
     const context = await browser.newContext({
       baseURL: env.baseURL,
@@ -366,11 +355,11 @@ test.describe('faster agent work', () => {
       const header = (await page.locator('.hd-portal-ticket > .card').first().boundingBox())!;
       const first = (await page.locator('.hd-message').first().boundingBox())!;
       expect(first.y - (header.y + header.height)).toBeGreaterThanOrEqual(16);
-      await attachScreenshots(page, testInfo, 'customer-thread');
+      await screenshots(page, 'customer-thread');
     } finally {
       await context.close();
     }
     await admin.page.goto(`/support/${slug}/requests/${ticket}`);
-    await expectNoAxeViolations(admin.page, 'customer thread');
+    await expectNoViolations(admin.page, { what: 'customer thread' });
   });
 });

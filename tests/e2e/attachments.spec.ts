@@ -6,7 +6,7 @@
 // signed in by other specs: one code per email a minute).
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, service, signedInContext, test, uniqueEmail, userId } from './fixtures.ts';
+import { expect, picture, service, signedInContext, test, uniqueEmail, userId } from './fixtures.ts';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
@@ -135,7 +135,7 @@ for (const javaScript of [true, false]) {
       const note = a.locator('[data-kind="note"]', { hasText: 'Warranty check attached.' });
       await expect(note).toContainText('warranty.txt');
       noteFileHref = (await fileLink(a, 'warranty.txt').getAttribute('href'))!;
-      await a.screenshot({ path: test.info().outputPath('agent-thread-1366.png'), fullPage: true });
+      await picture(a, 'agent-thread-1366');
 
       const c = customer.page;
       await c.goto(`/support/${slug}/requests/${number}`);
@@ -147,11 +147,11 @@ for (const javaScript of [true, false]) {
       const noteId = noteFileHref.split('/').pop();
       const res = await c.request.get(`/support/${slug}/requests/${number}/files/${noteId}`, { maxRedirects: 0 });
       expect(res.status()).toBe(404);
-      await c.screenshot({ path: test.info().outputPath('customer-thread-1366.png'), fullPage: true });
+      await picture(c, 'customer-thread-1366');
       await c.setViewportSize({ width: 375, height: 800 });
-      await c.screenshot({ path: test.info().outputPath('customer-thread-375.png'), fullPage: true });
+      await picture(c, 'customer-thread-375');
       await a.setViewportSize({ width: 375, height: 800 });
-      await a.screenshot({ path: test.info().outputPath('agent-thread-375.png'), fullPage: true });
+      await picture(a, 'agent-thread-375');
     });
 
     test('a file storage holds as an SVG (a copy recorded before the database checked types) still only downloads', async () => {

@@ -18,9 +18,7 @@ import {
 } from './fixtures.ts';
 
 for (const javaScript of [true, false]) {
-  test(`an agent changes many tickets at once (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
-    browser,
-  }, testInfo) => {
+  test(`an agent changes many tickets at once (JavaScript ${javaScript ? 'on' : 'off'})`, async ({ browser }) => {
     test.setTimeout(300_000);
     const admin = await newContext(browser, { javaScript });
     const slug = await newWorkspace(admin.page, { label: 'bulk' });
@@ -63,7 +61,7 @@ for (const javaScript of [true, false]) {
       await expect(a.getByTestId('selected')).toHaveText('3 selected');
       await expect(box(1)).toBeChecked();
       await expectNoViolations(a);
-      await screenshots(a, testInfo, 'inbox-selection');
+      await screenshots(a, 'inbox-selection');
     } else {
       await box(1).check();
       await box(2).check();
@@ -94,7 +92,7 @@ for (const javaScript of [true, false]) {
     await expect(a.getByTestId('bulk-done')).toHaveText(/^\d+ updated$/);
     await a.goto(`/w/${slug}?view=all&tag=batch`);
     await expect(rows.first()).toBeVisible();
-    await screenshots(a, testInfo, `inbox-bulk-js-${javaScript}`);
+    await screenshots(a, `inbox-bulk-js-${javaScript}`);
 
     // Merge: checked tickets only, into the oldest, after a confirmation that names them.
     await a.goto(`/w/${slug}?view=all`);
@@ -105,7 +103,7 @@ for (const javaScript of [true, false]) {
     await a.getByRole('button', { name: 'Update tickets' }).click();
     const confirm = a.getByRole('form', { name: 'Confirm the merge' });
     await expect(confirm).toContainText(/^Merge #\d+ into #\d+ Bulk request \d+\?/);
-    await screenshots(a, testInfo, `inbox-merge-confirm-js-${javaScript}`);
+    await screenshots(a, `inbox-merge-confirm-js-${javaScript}`);
     await confirm.getByRole('button', { name: 'Merge 2 tickets' }).click();
     await expect(a.getByTestId('bulk-done')).toHaveText('1 updated');
   });

@@ -25,7 +25,7 @@ const BODY =
 for (const javaScript of [true, false]) {
   test(`an admin writes a canned reply; an agent inserts it filled in, edits and sends it (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(120_000);
     const tag = randomUUID().slice(0, 8);
     const slug = `canned-${tag}`;
@@ -131,7 +131,7 @@ for (const javaScript of [true, false]) {
     await expect(damaged).toContainText('P.S. Keep the broken one.');
     if (javaScript) {
       await expectNoViolations(a);
-      await screenshots(a, testInfo, 'canned-replies-settings');
+      await screenshots(a, 'canned-replies-settings');
     }
 
     // Agents may use canned replies, not manage them.
@@ -176,7 +176,7 @@ for (const javaScript of [true, false]) {
       await picker.fill('replacement');
       await expect(list.getByRole('option')).toHaveText([/^Damaged item/]);
       await expectNoViolations(g);
-      await screenshots(g, testInfo, 'composer-picker-open', async () => {
+      await screenshots(g, 'composer-picker-open', async () => {
         await picker.fill('');
         await picker.press('ArrowDown');
         await expect(list).toBeVisible();

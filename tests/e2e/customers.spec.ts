@@ -20,7 +20,7 @@ for (const javaScript of [true, false]) {
 
   test(`an agent follows a requester to their page, notes and company; customers can't (${js})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(240_000);
     const tag = randomUUID().slice(0, 8);
     const domain = `globex-${tag}.example`;
@@ -71,7 +71,7 @@ for (const javaScript of [true, false]) {
     await expect(a.getByTestId('customer-time-zone')).toContainText('Asia/Tokyo');
     await expect(a.getByTestId('customer-time-zone')).toContainText('there now');
     if (javaScript) await expectNoViolations(a);
-    await screenshots(a, testInfo, `customer-page-${javaScript ? 'js' : 'nojs'}`);
+    await screenshots(a, `customer-page-${javaScript ? 'js' : 'nojs'}`);
 
     // The list, searched by the start of the email address; a search that finds nobody says so.
     await a.goto(`/w/${slug}/customers`);
@@ -86,7 +86,7 @@ for (const javaScript of [true, false]) {
     await a.getByLabel('Search customers').fill('');
     await a.getByRole('button', { name: 'Search' }).click();
     if (javaScript) await expectNoViolations(a);
-    await screenshots(a, testInfo, `customers-${javaScript ? 'js' : 'nojs'}`);
+    await screenshots(a, `customers-${javaScript ? 'js' : 'nojs'}`);
 
     // The company, by domain; the admin names it, and the name shows in the list.
     await a
@@ -102,11 +102,11 @@ for (const javaScript of [true, false]) {
     await a.getByRole('button', { name: 'Save name' }).click();
     await expect(a.getByRole('heading', { level: 1 })).toHaveText(`Globex ${tag}`);
     if (javaScript) await expectNoViolations(a);
-    await screenshots(a, testInfo, `company-${javaScript ? 'js' : 'nojs'}`);
+    await screenshots(a, `company-${javaScript ? 'js' : 'nojs'}`);
     await a.goto(`/w/${slug}/companies?q=${encodeURIComponent(`globex ${tag}`)}`);
     await expect(a.getByTestId('company-row')).toContainText(`Globex ${tag}`);
     if (javaScript) await expectNoViolations(a);
-    await screenshots(a, testInfo, `companies-${javaScript ? 'js' : 'nojs'}`);
+    await screenshots(a, `companies-${javaScript ? 'js' : 'nojs'}`);
     // Free mail is no company.
     expect((await a.request.get(`/w/${slug}/companies/gmail.com`)).status()).toBe(404);
 
@@ -120,7 +120,7 @@ for (const javaScript of [true, false]) {
 
   test(`an admin defines ticket fields; the sidebar saves them, a solve waits for the required one, the CSV has them (${js})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(240_000);
     const tag = randomUUID().slice(0, 8);
     const admin = await newContext(browser, { javaScript });
@@ -152,7 +152,7 @@ for (const javaScript of [true, false]) {
     await add.getByRole('button', { name: 'Add field' }).click();
     await expect(a.getByTestId('ticket-field')).toHaveCount(2);
     if (javaScript) await expectNoViolations(a);
-    await screenshots(a, testInfo, `ticket-fields-settings-${javaScript ? 'js' : 'nojs'}`);
+    await screenshots(a, `ticket-fields-settings-${javaScript ? 'js' : 'nojs'}`);
 
     // On the ticket: a value that isn't a number comes back at its field, kept.
     await a.goto(`/w/${slug}/tickets/1`);
@@ -163,7 +163,7 @@ for (const javaScript of [true, false]) {
     await expect(a.getByRole('form', { name: 'Ticket fields' }).getByLabel('Order value')).toHaveValue('twelve');
     await expect(a.locator(`[id$="-error"]`).filter({ hasText: 'Enter a number such as 12 or 4.5.' })).toBeVisible();
     if (javaScript) await expectNoViolations(a);
-    await screenshots(a, testInfo, `ticket-fields-refused-${javaScript ? 'js' : 'nojs'}`);
+    await screenshots(a, `ticket-fields-refused-${javaScript ? 'js' : 'nojs'}`);
     await a.getByRole('form', { name: 'Ticket fields' }).getByLabel('Order value').fill('49.90');
     await a.getByRole('form', { name: 'Ticket fields' }).getByRole('button', { name: 'Save fields' }).click();
     await expect(a).toHaveURL(new RegExp(`/w/${slug}/tickets/1(#fields)?$`));
@@ -189,7 +189,7 @@ for (const javaScript of [true, false]) {
     await a.reload();
     await expect(a.getByLabel('Status', { exact: true })).toHaveValue('solved');
     if (javaScript) await expectNoViolations(a);
-    await screenshots(a, testInfo, `ticket-with-fields-${javaScript ? 'js' : 'nojs'}`);
+    await screenshots(a, `ticket-with-fields-${javaScript ? 'js' : 'nojs'}`);
 
     // The CSV carries each field as a column.
     const csv = await (await a.request.get(`/w/${slug}/export.csv?view=all`)).text();

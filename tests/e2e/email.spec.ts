@@ -159,7 +159,7 @@ test.describe('email', () => {
 
   test("each email's one-click link works once, for its stated life, whatever was sent after it; a code asked for meanwhile is sent", async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(60_000);
     const threadPath = `/support/${slug}/requests/${number}`;
     const first = await agentReplies(`First of two (${tag}).`);
@@ -204,7 +204,7 @@ test.describe('email', () => {
       `/login?redirectTo=${encodeURIComponent(threadPath)}`,
     );
     await expectNoViolations(replay.page);
-    await screenshots(replay.page, testInfo, 'confirm-link-used');
+    await screenshots(replay.page, 'confirm-link-used');
 
     // A link whose `next` was changed leads to its own thread only.
     const changed = new URL(oneClickLink(second));

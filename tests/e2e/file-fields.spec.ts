@@ -24,7 +24,7 @@ const chosen = (page: Page) => page.getByRole('list', { name: 'Chosen files' }).
 
 test('a refused file stays listed with its reason; removing files clears the message; the rest is sent', async ({
   browser,
-}, testInfo) => {
+}) => {
   test.setTimeout(90_000);
   const tag = randomUUID().slice(0, 8);
   const slug = `fields-${tag}`;
@@ -54,7 +54,7 @@ test('a refused file stays listed with its reason; removing files clears the mes
   await expect(field.locator('.error-list')).toContainText('"setup.exe" isn\'t a supported file type.');
   await expect(input).toHaveAttribute('aria-invalid', 'true');
   await expectNoViolations(page);
-  await screenshots(page, testInfo, 'new-request-chosen-files');
+  await screenshots(page, 'new-request-chosen-files');
 
   // A post with them is stopped in the page, the files still listed.
   await page.getByRole('button', { name: 'Submit request' }).click();

@@ -1,8 +1,9 @@
 // Shared fixtures: the app's address from global-setup, a client IP of its own per test (the
 // app trusts X-Forwarded-For in e2e), fresh email addresses, and reading codes from the inbox.
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import { test as base, type Browser, expect, type Page, type TestInfo } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { test as base, type Browser, expect, type Locator, type Page } from '@playwright/test';
 import pg from 'pg';
 import { messagesTo, waitForMail } from '../../scripts/lib/mail.ts';
 
@@ -152,36 +153,62 @@ export async function inNewDocument<T>(page: Page, action: () => Promise<T>): Pr
   return result;
 }
 
+/** axe-core's browser build, evaluated once in each page that is checked. */
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
 /**
  * axe-core finds nothing on the page as it is now (docs/product.md: every page, 0 violations).
- * `exclude`: a sandboxed frame axe can't run in (no scripts there), checked by its own test instead.
+ * axe runs in the page itself (as @axe-core/playwright's legacy mode does, without its second copy
+ * of axe in a blank page, which took half of each check) and reports only violations.
+ * Only with JavaScript on: axe waits on timers, which never fire in a page without it (the same
+ * document is checked with it on). `exclude`: a sandboxed frame axe can't run in (no scripts there),
+ * checked by its own test instead; frames are not entered (the app's only frame is that sandboxed
+ * preview). `what` names the page in a failure.
  */
-export async function expectNoViolations(page: Page, exclude?: string) {
-  const builder = new AxeBuilder({ page });
-  const results = await (exclude ? builder.exclude(exclude) : builder).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-  ).toEqual([]);
+export async function expectNoViolations(page: Page, { exclude, what }: { exclude?: string; what?: string } = {}) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(
+    ({ exclude }) =>
+      (window as unknown as { axe: typeof import('axe-core') }).axe
+        .run(exclude ? { exclude: [exclude] } : document, { resultTypes: ['violations'], iframes: false })
+        .then((r) =>
+          r.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })),
+        ),
+    { exclude },
+  );
+  expect(violations.map((v) => `${what ? `${what}: ` : ''}${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
 }
 
 /**
- * Full-page screenshots at 1366 and 375 px, attached to the test's output, after checking that
- * nothing is wider than the screen (no sideways scrolling on a phone). `prepare` runs at each width
- * before the picture (to open a menu, say).
+ * With E2E_SCREENSHOTS=1, a picture of `target` (a page, whole by default, or a part of one)
+ * attached to the test's output for a person to look at (`npx playwright show-report`); without it
+ * nothing, as the pictures cost about a second each and no test reads them.
  */
-export async function screenshots(page: Page, testInfo: TestInfo, name: string, prepare?: () => Promise<void>) {
+export async function picture(target: Page | Locator, name: string, opts: { fullPage?: boolean } = {}) {
+  if (!process.env.E2E_SCREENSHOTS) return;
+  const testInfo = test.info();
+  const file = testInfo.outputPath(`${name}.png`);
+  await target.screenshot({ path: file, ...('goto' in target ? { fullPage: opts.fullPage ?? true } : {}) });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+/**
+ * Nothing on the page is wider than the screen at 1366 and 375 px (no sideways scrolling on a
+ * phone), and a picture at each width (`picture`). `prepare` runs at each width first (to open a
+ * menu, or to check a part of the page at that width).
+ */
+export async function screenshots(page: Page, name: string, prepare?: (width: number) => Promise<void>) {
+  const viewport = page.viewportSize();
   for (const width of [1366, 375]) {
     await page.setViewportSize({ width, height: 900 });
-    await prepare?.();
+    await prepare?.(width);
     expect(
       await page.evaluate(() => document.documentElement.scrollWidth),
       `${name} at ${width} px`,
     ).toBeLessThanOrEqual(width);
-    const file = testInfo.outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
+    await picture(page, `${name}-${width}`);
   }
-  await page.setViewportSize({ width: 1280, height: 720 });
+  if (viewport) await page.setViewportSize(viewport);
 }
 
 /** A new admin (a fresh address) signs in (signInByForm) and creates a workspace of their own at /onboarding; its address (slug). */

@@ -70,7 +70,7 @@ test.describe('followers', () => {
     await expect(page).toHaveURL(new RegExp(`/w/${slug}/tickets/${number}/followers$`));
     await expect(page.getByText('That is the requester: they get every reply already.')).toBeVisible();
     await expect(page.getByLabel('Add a follower (email address)')).toHaveValue(customer);
-    await screenshots(page, test.info(), 'followers-page-refused');
+    await screenshots(page, 'followers-page-refused');
     await expectNoViolations(page);
     await page.getByLabel('Add a follower (email address)').fill(friend);
     await page.getByRole('button', { name: 'Add follower' }).click();
@@ -79,7 +79,7 @@ test.describe('followers', () => {
     await page.getByRole('button', { name: `Remove follower ${colleague}` }).click();
     await expect(page.getByTestId('followers')).not.toContainText(colleague);
     await expect(page.getByTestId('followers')).toContainText(friend);
-    await screenshots(page, test.info(), 'ticket-followers', async () => {
+    await screenshots(page, 'ticket-followers', async () => {
       await page.locator('#followers').scrollIntoViewIfNeeded();
     });
     await expectNoViolations(page);
@@ -135,7 +135,7 @@ test.describe('followers', () => {
     await page.getByLabel('Your reply').fill(`Portal reply from the friend ${tag}`);
     await page.getByRole('button', { name: 'Send reply' }).click();
     await expect(page.locator('.hd-message', { hasText: `Portal reply from the friend ${tag}` })).toBeVisible();
-    await screenshots(page, test.info(), 'follower-portal');
+    await screenshots(page, 'follower-portal');
     await expectNoViolations(page);
     // The portal's list says which requests are followed.
     await page.goto(`/support/${slug}`);

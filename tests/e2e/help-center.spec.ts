@@ -45,13 +45,7 @@ const BODY = [
 ].join('\n');
 
 /** Writes and publishes an article in the editor as the signed-in admin; its public path. */
-async function writeArticle(
-  page: Page,
-  slug: string,
-  title: string,
-  body: string,
-  testInfo?: Parameters<typeof screenshots>[1],
-) {
+async function writeArticle(page: Page, slug: string, title: string, body: string) {
   await page.goto(`/w/${slug}/help`);
   await page.getByRole('link', { name: 'New article' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'New article' })).toBeVisible();
@@ -65,10 +59,8 @@ async function writeArticle(
   await expect(page.getByLabel('Text', { exact: true })).toHaveValue(/^If you forgot/);
   await page.getByRole('button', { name: 'Preview' }).click();
   await expect(page.getByTestId('preview').getByRole('heading', { name: 'Steps' })).toBeVisible();
-  if (testInfo) {
-    await expectNoViolations(page);
-    await screenshots(page, testInfo, 'help-editor');
-  }
+  await expectNoViolations(page);
+  await screenshots(page, 'help-editor');
   await page.getByRole('button', { name: 'Publish' }).click();
   await expect(page.getByText('Published: the article is on the help center.')).toBeVisible();
   return (await page.getByRole('link', { name: 'View on the help center' }).getAttribute('href'))!;
@@ -83,12 +75,12 @@ test.describe('help center', () => {
 
   test('an admin publishes an article with an image; a signed-out visitor finds it by search with JavaScript off, reads it and votes', async ({
     browser,
-  }, testInfo) => {
+  }) => {
     const { context: adminContext, page: admin } = await newContext(browser);
     const slug = await newWorkspace(admin, { label: 'help' });
     const tag = randomUUID().slice(0, 6);
     const title = `Reset your password ${tag}`;
-    const path = await writeArticle(admin, slug, title, BODY, testInfo);
+    const path = await writeArticle(admin, slug, title, BODY);
     expect(path).toMatch(new RegExp(`^/support/${slug}/help/articles/\\d+-reset-your-password-${tag}$`));
 
     // The image is public, stored as uploaded, and cached for a year.
@@ -147,10 +139,10 @@ test.describe('help center', () => {
     await reader.goto(`/support/${slug}/help`);
     await expect(reader.getByRole('heading', { level: 1, name: 'How can we help?' })).toBeVisible();
     await expectNoViolations(reader);
-    await screenshots(reader, testInfo, 'help-home');
+    await screenshots(reader, 'help-home');
     await reader.goto(path);
     await expectNoViolations(reader);
-    await screenshots(reader, testInfo, 'help-article');
+    await screenshots(reader, 'help-article');
     await reader.getByRole('button', { name: 'Yes' }).click();
     await expect(reader.getByText('Thanks for your feedback.')).toBeVisible();
     await expect(reader).toHaveURL(new RegExp(`${path}$`));
@@ -281,7 +273,7 @@ test.describe('help center', () => {
 
   test('without JavaScript a request with files is offered the articles too, and sent with its files; "answered" keeps none', async ({
     browser,
-  }, testInfo) => {
+  }) => {
     const { context: adminContext, page: admin } = await newContext(browser);
     const slug = await newWorkspace(admin, { label: 'help-files' });
     const [workspace] = await serviceRest(`workspaces?slug=eq.${slug}&select=id`);
@@ -311,7 +303,7 @@ test.describe('help center', () => {
     };
 
     await write('My cracked screen');
-    await screenshots(page, testInfo, 'new-request-suggestions-files');
+    await screenshots(page, 'new-request-suggestions-files');
     await page.getByRole('button', { name: 'Send my request anyway' }).click();
     await page.waitForURL(/\/requests\/1$/);
     const files = page.getByTestId('attachment');

@@ -17,7 +17,7 @@ import {
 for (const javaScript of [true, false]) {
   test(`an admin renames a collection; old links keep working (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(90_000);
     const { context, page } = await newContext(browser, { javaScript });
     const slug = await newWorkspace(page, { label: 'coll' });
@@ -49,7 +49,7 @@ for (const javaScript of [true, false]) {
     await expect(form.getByLabel('Title')).toHaveValue(`Billing ${tag}`);
     // axe runs in the page: with JavaScript on.
     if (javaScript) await expectNoViolations(page);
-    await screenshots(page, testInfo, `collection-rename-${javaScript ? 'js' : 'nojs'}`);
+    await screenshots(page, `collection-rename-${javaScript ? 'js' : 'nojs'}`);
 
     // Another collection's title: refused at the field, the title typed kept.
     await form.getByLabel('Title').fill(`shipping ${tag}`);

@@ -19,7 +19,7 @@ test.describe('help center for the team', () => {
 
   test('an agent finds the help center in the header; two members editing an article see each other', async ({
     browser,
-  }, testInfo) => {
+  }) => {
     const agentEmail = uniqueEmail('help-agent');
     const [adminSide, agentSide] = await Promise.all([
       (async () => {
@@ -50,7 +50,7 @@ test.describe('help center for the team', () => {
     await agent.goto(`/w/${slug}`);
     const header = agent.getByRole('navigation', { name: 'Account' });
     await expect(header.getByRole('link', { name: 'Members' })).toHaveCount(0);
-    await screenshots(agent, testInfo, 'inbox-header-agent');
+    await screenshots(agent, 'inbox-header-agent');
     await header.getByRole('link', { name: 'Help center' }).click();
     await expect(agent.getByRole('heading', { level: 1, name: 'Help center' })).toBeVisible();
     await agent.getByRole('link', { name: 'Returns, step by step' }).click();
@@ -66,7 +66,7 @@ test.describe('help center for the team', () => {
     await expect(admin.getByTestId('live-editors')).toContainText(/Also editing: help-agent-/);
     await expect(agent.getByTestId('live-editors')).toContainText(/Also editing: help-owner-/);
     await expectNoViolations(agent);
-    await screenshots(agent, testInfo, 'help-editor-also-editing');
+    await screenshots(agent, 'help-editor-also-editing');
 
     // The admin leaves: the agent's bar names nobody.
     await admin.goto(`/w/${slug}`);

@@ -4,9 +4,18 @@
 // workspace get "not found". Each seeded account signs in once per file (one code per 60 s per
 // email) and its context is reused; the run without JavaScript uses other accounts.
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
-import { codeFor, enterCode, env, expect, requestCode, signedInContext, test, uniqueEmail } from './fixtures.ts';
+import {
+  codeFor,
+  enterCode,
+  env,
+  expect,
+  expectNoViolations,
+  requestCode,
+  signedInContext,
+  test,
+  uniqueEmail,
+} from './fixtures.ts';
 
 const NOT_FOUND = "We couldn't find that.";
 const TICKET_CHANGED = 'Someone replied while you were writing. Read the new message; your draft is kept.';
@@ -312,12 +321,7 @@ test.describe('helpdesk with JavaScript', () => {
     test.setTimeout(120_000);
     const check = async (page: Page, url: string) => {
       await page.goto(url);
-      const results = await new AxeBuilder({ page }).analyze();
-      expect(
-        results.violations.map(
-          (v) => `${url} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-        ),
-      ).toEqual([]);
+      await expectNoViolations(page, { what: url });
     };
     await check(customer.page, '/support/acme');
     await check(customer.page, '/support/acme/new');

@@ -5,11 +5,12 @@
 // says what to try when nothing matches; and the compact inbox: ≥ 15 rows above the fold at 1366×768,
 // the first request on a 375×812 phone's first screen. Fresh accounts and a workspace of their own.
 import { randomUUID } from 'node:crypto';
-import type { BrowserContext, Page, TestInfo } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import {
   env,
   expect,
   expectNoViolations,
+  picture,
   serviceRest,
   signedInContext,
   superuserSql,
@@ -19,20 +20,6 @@ import {
 } from './fixtures.ts';
 
 type Ctx = { context: BrowserContext; page: Page };
-
-/** A picture of the first screen only (what "above the fold" means), attached to the test. */
-async function firstScreen(page: Page, testInfo: TestInfo, name: string) {
-  const file = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path: file });
-  await testInfo.attach(name, { path: file, contentType: 'image/png' });
-}
-
-/** A picture of the whole page, attached to the test. */
-async function shot(page: Page, testInfo: TestInfo, name: string) {
-  const file = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await testInfo.attach(name, { path: file, contentType: 'image/png' });
-}
 
 /** How many inbox rows are whole within the viewport's height. */
 const rowsAboveFold = (page: Page) =>
@@ -108,7 +95,6 @@ test.describe('inbox views', () => {
   });
 
   test('the compact inbox: 15 rows or more above the fold at 1366×768, the first request on a phone’s first screen', async () => {
-    const testInfo = test.info();
     for (const c of [admin, plain]) {
       const page = c.page;
       const js = c === admin ? 'js' : 'nojs';
@@ -116,7 +102,7 @@ test.describe('inbox views', () => {
       await page.goto(`/w/${slug}`);
       await expect(page.getByTestId('inbox-row')).toHaveCount(25);
       expect(await rowsAboveFold(page), `rows above the fold (${js})`).toBeGreaterThanOrEqual(15);
-      await firstScreen(page, testInfo, `inbox-1366x768-${js}`);
+      await picture(page, `inbox-1366x768-${js}`, { fullPage: false });
       await page.setViewportSize({ width: 375, height: 812 });
       const top = await page
         .getByTestId('inbox-row')
@@ -124,12 +110,12 @@ test.describe('inbox views', () => {
         .evaluate((r) => r.getBoundingClientRect().top);
       expect(top, `first row's top at 375 (${js})`).toBeLessThan(812);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-      await firstScreen(page, testInfo, `inbox-375x812-${js}`);
+      await picture(page, `inbox-375x812-${js}`, { fullPage: false });
       // The bar opens to the views and filters (a <details>: without JavaScript too).
       await page.getByText('Views and filters').click();
       await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
       await expect(page.getByLabel('Search')).toBeVisible();
-      await firstScreen(page, testInfo, `inbox-375x812-bar-open-${js}`);
+      await picture(page, `inbox-375x812-bar-open-${js}`, { fullPage: false });
       if (c === admin) await expectNoViolations(page);
       await page.setViewportSize({ width: 1366, height: 768 });
       await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
@@ -272,7 +258,6 @@ test.describe('inbox views', () => {
   });
 
   test('a common word’s counts stop at 100 while searching ("100+"); a saved view of it counts on', async () => {
-    const testInfo = test.info();
     // 130 new requests with the word: more than the search counts (docs/decisions/092-search-count-cap.md).
     await serviceRest('tickets', {
       method: 'POST',
@@ -305,11 +290,11 @@ test.describe('inbox views', () => {
     // Mine has none of the first 101 matches (all are unassigned): no count, not "0+".
     await expect(a.getByRole('link', { name: /^Mine/ })).toBeVisible();
     await expect(a.getByTestId('count-mine')).toHaveCount(0);
-    await shot(a, testInfo, 'search-100-plus-1366');
+    await picture(a, 'search-100-plus-1366');
     await a.setViewportSize({ width: 375, height: 812 });
     await a.getByText('Views and filters').click();
     await expect(a.getByTestId('count-open')).toHaveText('100+');
-    await shot(a, testInfo, 'search-100-plus-375');
+    await picture(a, 'search-100-plus-375');
     await a.setViewportSize({ width: 1366, height: 900 });
     await a.getByText('Save this view').click();
     await a.getByLabel('Name', { exact: true }).fill('Wombats');

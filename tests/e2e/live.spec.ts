@@ -273,7 +273,7 @@ test.describe('live pages', () => {
       await expect(person(/^live-sam-/)).toContainText('is viewing');
       await composer(lee.page).getByLabel('Message', { exact: true }).pressSequentially('On it');
       await expect(person(/^live-lee-/)).toContainText('is typing a reply…');
-      await screenshots(first.page, test.info(), 'ticket-viewers');
+      await screenshots(first.page, 'ticket-viewers');
       const shown = await first.page.evaluate(() => (window as { __shown?: string[] }).__shown ?? []);
       expect(shown.filter((text) => text.includes('writing a note'))).toEqual([]);
       await expect(viewers.getByRole('listitem')).toHaveCount(2);

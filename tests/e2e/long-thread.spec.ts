@@ -35,7 +35,7 @@ const range = (to: number, count: number, keep = (_n: number) => true) => {
 test.describe('long threads', () => {
   test('a 1 000-message ticket shows its newest 30 and pages back, for agent and requester, JavaScript on and off', async ({
     browser,
-  }, testInfo) => {
+  }) => {
     // Three browsers over a 1 000-message thread: minutes on a loaded machine.
     test.setTimeout(240_000);
     const { context: adminContext, page: admin } = await newContext(browser);
@@ -72,7 +72,7 @@ test.describe('long threads', () => {
     expect(await numbers(admin)).toEqual(range(MESSAGES - 1, 60));
     await expect(admin.getByText('Message 970', { exact: true })).toBeInViewport();
     await expectNoViolations(admin);
-    await screenshots(admin, testInfo, 'long-thread-agent');
+    await screenshots(admin, 'long-thread-agent');
 
     // A reply from here: it lands at the bottom and the earlier messages stay.
     await admin.getByLabel('Message').fill('Message 1000');
@@ -91,7 +91,7 @@ test.describe('long threads', () => {
     const oldest = range(MESSAGES, 30, isReply)[0];
     expect(new URL(customer.url()).hash).toMatch(/^#message-/);
     await expect(customer.getByText(`Message ${oldest}`, { exact: true })).toBeInViewport();
-    await screenshots(customer, testInfo, 'long-thread-portal');
+    await screenshots(customer, 'long-thread-portal');
 
     // A thread's start: the link goes once nothing is earlier. Paging there a page at a time is what
     // the link does; the database test walks it whole, so here the address jumps near the start.

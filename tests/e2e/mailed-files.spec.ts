@@ -14,7 +14,7 @@ const NOTE = '1 file was not attached: virus.exe (file type not accepted). Add f
 
 test('the team reads which mailed files were not attached; the requester a note, never the line', async ({
   browser,
-}, testInfo) => {
+}) => {
   test.setTimeout(120_000);
   const tag = randomUUID().slice(0, 8);
   const slug = `mailfiles-${tag}`;
@@ -69,7 +69,7 @@ test('the team reads which mailed files were not attached; the requester a note,
   await expect(own.getByTestId('attachment')).toHaveText(['photo.png']);
   await expect(page.getByText('[Not attached')).toHaveCount(0);
   await expectNoViolations(page);
-  await screenshots(page, testInfo, 'portal-mailed-files-note');
+  await screenshots(page, 'portal-mailed-files-note');
 
   // The team's reply email quotes the requester's message without the line.
   const reply = `Thanks, got the photo (${tag}).`;

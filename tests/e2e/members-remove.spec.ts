@@ -29,7 +29,7 @@ async function addMember(workspaceId: string, name: string) {
 for (const javaScript of [true, false]) {
   test(`removing a member asks first and hands their tickets on (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(90_000);
     const { context, page } = await newContext(browser, { javaScript });
     const slug = await newWorkspace(page, { label: 'remove' });
@@ -57,7 +57,7 @@ for (const javaScript of [true, false]) {
     await expect(confirm).toContainText('3 tickets that aren’t closed are assigned to them.');
     if (javaScript) {
       await expectNoViolations(page);
-      await screenshots(page, testInfo, 'members-remove');
+      await screenshots(page, 'members-remove');
     }
     await confirm.getByRole('link', { name: 'Cancel' }).click();
     await expect(confirm).toHaveCount(0);

@@ -71,7 +71,7 @@ for (const javaScript of [true, false]) {
     await expect(header(admin).getByRole('link', { name: 'Settings' })).toBeVisible();
     if (javaScript) {
       await expectNoViolations(admin);
-      await screenshots(admin, testInfo, 'first-run');
+      await screenshots(admin, 'first-run');
     }
     await header(admin).getByRole('link', { name: 'Members' }).click();
     await expect(admin).toHaveURL(new RegExp(`/w/${slug}/settings/members$`));
@@ -90,7 +90,7 @@ for (const javaScript of [true, false]) {
     await expect(row).toContainText(/Agent · expires \d+ \w+ \d{4}/);
     if (javaScript) {
       await expectNoViolations(admin);
-      await screenshots(admin, testInfo, 'members');
+      await screenshots(admin, 'members');
     }
 
     // The last admin can't step down.
@@ -115,7 +115,7 @@ for (const javaScript of [true, false]) {
     );
     if (javaScript) {
       await expectNoViolations(agent);
-      await screenshots(agent, testInfo, 'invite');
+      await screenshots(agent, 'invite');
     }
     await agent.getByRole('button', { name: 'Accept invitation' }).click();
     await expect(agent).toHaveURL(new RegExp(`/w/${slug}$`));
@@ -184,7 +184,7 @@ for (const javaScript of [true, false]) {
 for (const javaScript of [true, false]) {
   test(`the limits speak plainly: a member is not invited, the sixth email to one address waits (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(90_000);
     const { context, page: admin } = await newContext(browser, { javaScript });
     const { slug, email: me } = await newWorkspace(admin);
@@ -198,7 +198,7 @@ for (const javaScript of [true, false]) {
     await expect(admin.getByText('No pending invitations.')).toBeVisible();
     if (javaScript) {
       await expectNoViolations(admin);
-      await screenshots(admin, testInfo, 'members-already-member');
+      await screenshots(admin, 'members-already-member');
     }
 
     // An invitation and four resends, one click after the other on the same page; the sixth is refused
@@ -223,7 +223,7 @@ for (const javaScript of [true, false]) {
     await expect(admin.getByRole('status')).toHaveCount(0);
     if (javaScript) {
       await expectNoViolations(admin);
-      await screenshots(admin, testInfo, 'members-limit');
+      await screenshots(admin, 'members-limit');
     }
     await context.close();
   });
@@ -244,7 +244,7 @@ async function newWorkspace(page: Page) {
 for (const javaScript of [true, false]) {
   test(`an admin renames the workspace and its address; old links redirect (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(90_000);
     const { context, page } = await newContext(browser, { javaScript });
     const { id, slug } = await newWorkspace(page);
@@ -254,7 +254,7 @@ for (const javaScript of [true, false]) {
     await expect(page.getByLabel('Time zone')).toHaveValue('UTC');
     if (javaScript) {
       await expectNoViolations(page);
-      await screenshots(page, testInfo, 'settings');
+      await screenshots(page, 'settings');
     }
 
     // An address in use: refused at the field, with what was typed kept.

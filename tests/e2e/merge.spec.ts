@@ -59,7 +59,7 @@ async function replyToOf(email: string, text: string): Promise<string> {
 for (const javaScript of [true, false]) {
   test(`an agent merges two customers' requests; both answer by email into the first (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(300_000);
     const agent = await newContext(browser, { javaScript });
     const slug = await newWorkspace(agent.page, { label: 'merge' });
@@ -101,7 +101,7 @@ for (const javaScript of [true, false]) {
     await expect(choice.getByRole('radio', { name: '#1 March invoice' })).toBeChecked();
     // axe runs in the page: with JavaScript (the markup is the same without).
     if (javaScript) await expectNoViolations(a);
-    await screenshots(a, testInfo, `merge-confirm-js-${javaScript}`);
+    await screenshots(a, `merge-confirm-js-${javaScript}`);
     await a.getByRole('button', { name: 'Merge', exact: true }).click();
 
     // The first request now holds both customers' messages, in time order, and says who merged what.

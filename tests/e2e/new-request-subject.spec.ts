@@ -19,7 +19,7 @@ const CUT_MESSAGE =
 for (const javaScript of [true, false]) {
   test(`a subject past 200 characters is cut at a word, the rest moved to the message (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(90_000);
     const tag = randomUUID().slice(0, 8);
     const slug = `subject-${javaScript ? 'js' : 'nojs'}-${tag}`;
@@ -60,7 +60,7 @@ for (const javaScript of [true, false]) {
       await expect(page.getByTestId('subject-counter')).toBeEmpty();
       await expectNoViolations(page);
     }
-    await screenshots(page, testInfo, `new-request-subject-cut-${javaScript ? 'js' : 'nojs'}`);
+    await screenshots(page, `new-request-subject-cut-${javaScript ? 'js' : 'nojs'}`);
 
     if (javaScript) {
       // Edited: the message about the cut is no longer shown; the counter is gone under 180.

@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import {
   expect,
   expectNoViolations,
+  picture,
   screenshots,
   serviceRest,
   signedInContext,
@@ -107,7 +108,6 @@ test.describe('notifications', () => {
 
   test('a member chooses emails for new requests in /account; an admin sets the team’s defaults', async () => {
     test.setTimeout(60_000);
-    const testInfo = test.info();
     const page = agent.page;
     await page.goto('/account#notifications');
     const group = page.getByRole('group', { name: 'New requests' });
@@ -119,7 +119,7 @@ test.describe('notifications', () => {
     await expect(page.getByRole('group', { name: 'New requests' }).getByLabel('Email')).toHaveValue('each');
     await expect(page.getByRole('group', { name: 'New requests' })).toContainText('Your choice');
     await expectNoViolations(page);
-    await screenshots(page, testInfo, 'account-notifications');
+    await screenshots(page, 'account-notifications');
     await page.getByRole('button', { name: "Use the team's defaults" }).click();
     await expect(page.getByRole('group', { name: 'New requests' }).getByLabel('Email')).toHaveValue('off');
 
@@ -132,7 +132,7 @@ test.describe('notifications', () => {
     await a.getByRole('button', { name: 'Save defaults' }).click();
     await expect(a.getByRole('status')).toHaveText('Saved.');
     await expectNoViolations(a);
-    await screenshots(a, testInfo, 'notification-defaults');
+    await screenshots(a, 'notification-defaults');
     await page.goto('/account');
     await expect(page.getByRole('group', { name: 'Assigned to me' }).getByLabel('Email')).toHaveValue('digest');
   });
@@ -149,9 +149,7 @@ test.describe('notifications', () => {
     // The admin's name, and not the agent's own.
     await expect(option).toHaveText([/^notify-ada-/]);
     await expect(box).toHaveAttribute('aria-activedescendant', /mentions-0$/);
-    const picture = test.info().outputPath('mention-picker.png');
-    await page.locator('.hd-composer').screenshot({ path: picture });
-    await test.info().attach('mention-picker', { path: picture, contentType: 'image/png' });
+    await picture(page.locator('.hd-composer'), 'mention-picker');
     await box.press('Enter');
     await expect(box).toHaveValue(/^Please approve @notify-ada-[0-9a-f]{8} $/);
     await expect(option).toHaveCount(0);

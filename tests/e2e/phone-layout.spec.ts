@@ -81,9 +81,9 @@ test('Sign out stays on one line and the members page lines up, at 1366 and 375 
     const [e, i] = [await box(page.getByLabel('Email address')), await box(invite)];
     expect(Math.abs(e.height - i.height)).toBeLessThanOrEqual(1);
   }
-  await screenshots(page, testInfo, 'members');
+  await screenshots(page, 'members');
   await page.goto(`/w/${slug}`);
-  await screenshots(page, testInfo, 'inbox-header');
+  await screenshots(page, 'inbox-header');
   await context.close();
 });
 
@@ -105,7 +105,7 @@ test("a settings page shows an admin's name whole beside the workspace's links; 
   expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   const header = admin.page.getByRole('navigation', { name: 'Account' });
   await expect(header.getByRole('link', { name: 'Reports' })).toBeVisible();
-  await screenshots(admin.page, testInfo, 'settings-header');
+  await screenshots(admin.page, 'settings-header');
 
   // Someone outside the workspace gets the page a missing one gets: no shortcuts, no workspace links.
   const outsider = await newContext(browser);

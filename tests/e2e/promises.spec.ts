@@ -45,7 +45,7 @@ async function saveHours(page: Page, weekday: string, line: string) {
 for (const javaScript of [true, false]) {
   test(`an admin sets hours, a holiday and targets; a Friday evening request is due on Monday (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(120_000);
     // A browser in Berlin too: with JavaScript the pages say times in the browser's zone.
     const { context, page } = await newContext(browser, { javaScript, timezoneId: 'Europe/Berlin' });
@@ -99,7 +99,7 @@ for (const javaScript of [true, false]) {
     await expect(page.getByLabel('First response').nth(1)).toHaveValue('1h');
     await expect(page.getByLabel('Resolution').nth(1)).toHaveValue('2h 30m');
     if (javaScript) await expectNoViolations(page);
-    if (javaScript) await screenshots(page, testInfo, 'settings-hours');
+    if (javaScript) await screenshots(page, 'settings-hours');
 
     // A request opened on Friday 17:30 Berlin: 30 minutes that day, 30 on Monday from 08:00.
     const friday = nextFridayEvening();
@@ -111,7 +111,7 @@ for (const javaScript of [true, false]) {
     await expect(row.getByTestId('due')).toHaveAttribute('title', /^Due Mon \d+ \w+, 08:30 UTC\+[12]$/);
     await expect(row.getByTestId('due')).toHaveText(/^due in \d+ d$/);
     if (javaScript) await expectNoViolations(page);
-    if (javaScript) await screenshots(page, testInfo, 'inbox-due');
+    if (javaScript) await screenshots(page, 'inbox-due');
     await page.goto(`/w/${slug}/tickets/${ticket.number}`);
     await expect(page.getByTestId('due')).toHaveText(/^First response due in \d+ d · Mon \d+ \w+, 08:30 UTC\+[12]$/);
     await context.close();
@@ -120,7 +120,7 @@ for (const javaScript of [true, false]) {
 
 test('a breach the sweep sees turns red live in another member’s inbox, and the history says so', async ({
   browser,
-}, testInfo) => {
+}) => {
   test.setTimeout(120_000);
   const tag = randomUUID().slice(0, 8);
   const slug = `breach-${tag}`;
@@ -165,20 +165,20 @@ test('a breach the sweep sees turns red live in another member’s inbox, and th
   );
   await expect(due).toHaveClass(/pr-due--breached/);
   await expect(due).toHaveText(/^overdue \d+ min$/);
-  await screenshots(page, testInfo, 'inbox-breached');
+  await screenshots(page, 'inbox-breached');
 
   await page.goto(`/w/${slug}/tickets/${ticket.number}`);
   await expect(page.getByText('First response target missed')).toBeVisible();
   await expect(page.getByTestId('due')).toHaveClass(/pr-due--breached/);
   await expectNoViolations(page);
-  await screenshots(page, testInfo, 'ticket-breached');
+  await screenshots(page, 'ticket-breached');
   await Promise.all([admin.context.close(), agent.context.close()]);
 });
 
 for (const javaScript of [true, false]) {
   test(`an admin turns on automatic assignment; away gets nothing, becoming available picks up what waits (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(120_000);
     const { context, page } = await newContext(browser, { javaScript });
     const slug = await newWorkspace(page);
@@ -197,7 +197,7 @@ for (const javaScript of [true, false]) {
     await expect(page.getByTestId('availability')).toContainText('Available');
     if (javaScript) {
       await expectNoViolations(page);
-      await screenshots(page, testInfo, 'settings-assignment');
+      await screenshots(page, 'settings-assignment');
     }
 
     // Away: a new request waits unassigned. Available again: it is mine.

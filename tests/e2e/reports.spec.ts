@@ -3,9 +3,18 @@
 // and custom days, a wrong range refused at its field with what was typed), with JavaScript and
 // without; an agent is refused as on every admin page. Screenshots at 1366 and 375 px are attached
 // to the run. Fresh accounts and a workspace of their own (the seeded accounts get one code a minute).
-import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
-import { expect, newContext, newWorkspace, service, signInByForm, test, uniqueEmail } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+import {
+  expect,
+  expectNoViolations,
+  newContext,
+  newWorkspace,
+  screenshots,
+  service,
+  signInByForm,
+  test,
+  uniqueEmail,
+} from './fixtures.ts';
 
 /** The service role's call to the stack (test setup only). */
 
@@ -63,38 +72,12 @@ async function seedTickets(slug: string) {
   return ws.id as string;
 }
 
-async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-  ).toEqual([]);
-}
-
-async function screenshots(page: Page, testInfo: TestInfo, name: string) {
-  for (const width of [1366, 375]) {
-    await page.setViewportSize({ width, height: 900 });
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth),
-      `${name} at ${width} px`,
-    ).toBeLessThanOrEqual(width);
-    // The backlog tables fit the card: no sideways scrolling inside them either.
-    const wrap = page.getByTestId('backlog-assignee').locator('xpath=..');
-    expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth), `backlog at ${width} px`).toBeLessThanOrEqual(
-      0,
-    );
-    const file = testInfo.outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
 const row = (page: Page, n: number) => page.getByTestId('volume-table').locator(`tr[data-day="${day(n)}"]`);
 
 for (const javaScript of [true, false]) {
   test(`the reports page charts the tickets and switches its range (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(120_000);
     const { context, page } = await newContext(browser, { javaScript });
     const slug = await newWorkspace(page, { label: 'reports' });
@@ -138,7 +121,14 @@ for (const javaScript of [true, false]) {
     await expect(page.locator('#hours-chart-desc')).toContainText('10:00–11:00 (3)');
     if (javaScript) {
       await expectNoViolations(page);
-      await screenshots(page, testInfo, 'reports');
+      // The backlog tables fit the card: no sideways scrolling inside them either.
+      await screenshots(page, 'reports', async (width) => {
+        const wrap = page.getByTestId('backlog-assignee').locator('xpath=..');
+        expect(
+          await wrap.evaluate((el) => el.scrollWidth - el.clientWidth),
+          `backlog at ${width} px`,
+        ).toBeLessThanOrEqual(0);
+      });
     }
 
     // Custom days: the two with tickets.

@@ -131,7 +131,7 @@ test.describe('rich replies', () => {
       /^\*\*Hello Casey, try this\*\*\n1\. first step\n!\[screenshot-[\d-]+-1\.png\]\(attachment:screenshot-[\d-]+-1\.png\)\n$/,
     );
     const shot = /attachment:(screenshot-[\d-]+-1\.png)/.exec(await box.inputValue())![1];
-    await screenshots(page, test.info(), 'composer');
+    await screenshots(page, 'composer');
     await expectNoViolations(page);
     await form.getByRole('button', { name: 'Send', exact: true }).click();
 
@@ -170,7 +170,7 @@ test.describe('rich replies', () => {
     const reader = await agent.context.newPage();
     await reader.setContent(mail.HTML);
     await expect(reader.locator('strong', { hasText: 'Hello Casey, try this' })).toBeVisible();
-    await screenshots(reader, test.info(), 'email-rich-reply');
+    await screenshots(reader, 'email-rich-reply');
     await reader.close();
 
     // The portal, through the email's one-click link: the same rendering from the portal's file route.
@@ -227,7 +227,7 @@ test.describe('rich replies', () => {
     await page
       .locator('input[type="file"]')
       .setInputFiles({ name: 'refund.pdf', mimeType: 'application/pdf', buffer: PDF });
-    await screenshots(page, test.info(), 'new-conversation');
+    await screenshots(page, 'new-conversation');
     await expectNoViolations(page);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Your refund ${tag}`);
@@ -257,7 +257,7 @@ test.describe('rich replies', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Forward');
     await page.getByLabel('To', { exact: true }).fill(supplier);
     await page.getByLabel('Note').fill('Can you confirm the **refund**?');
-    await screenshots(page, test.info(), 'forward');
+    await screenshots(page, 'forward');
     await expectNoViolations(page);
     await page.getByRole('button', { name: 'Forward' }).click();
     await expect(

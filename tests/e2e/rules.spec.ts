@@ -26,9 +26,7 @@ async function openRequest(page: Page, slug: string, subject: string) {
 }
 
 for (const javaScript of [true, false]) {
-  test(`a rule tags and assigns a 'refund' ticket (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
-    browser,
-  }, testInfo) => {
+  test(`a rule tags and assigns a 'refund' ticket (JavaScript ${javaScript ? 'on' : 'off'})`, async ({ browser }) => {
     test.setTimeout(300_000);
     const admin = await newContext(browser, { javaScript });
     const slug = await newWorkspace(admin.page, { label: 'rules' });
@@ -84,7 +82,7 @@ for (const javaScript of [true, false]) {
     ]);
     if (javaScript) {
       await expectNoViolations(a);
-      await screenshots(a, testInfo, 'settings-rules');
+      await screenshots(a, 'settings-rules');
     }
 
     // A customer opens a refund request on the portal, and an unrelated one.

@@ -49,7 +49,7 @@ async function surveyEmail(email: string, subject: string): Promise<string> {
 for (const javaScript of [true, false]) {
   test(`a solved request's email asks; "Bad" and a comment reach the ticket and the report (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     // With the inbox row and the report per tag on top of the email, the rating page and the report: a long walk.
     test.setTimeout(240_000);
     const tag = randomUUID().slice(0, 8);
@@ -89,7 +89,7 @@ for (const javaScript of [true, false]) {
     // axe and the screenshots' width check run script in the page: with JavaScript only.
     if (javaScript) {
       await expectNoViolations(rating);
-      await screenshots(rating, testInfo, 'rating');
+      await screenshots(rating, 'rating');
     }
     // A comment, then a look from the other side.
     const comment = `Took three days to hear back (${tag}).`;
@@ -101,11 +101,11 @@ for (const javaScript of [true, false]) {
     await page.goto(`/w/${slug}/tickets/${number}`);
     await expect(page.locator('.hd-ticket__main')).toContainText('Rated Bad by the requester');
     await expect(page.getByTestId('rating-comment')).toHaveText(comment);
-    if (javaScript) await screenshots(page, testInfo, 'ticket-rated');
+    if (javaScript) await screenshots(page, 'ticket-rated');
     // The inbox row says it too.
     await page.goto(`/w/${slug}?view=all`);
     await expect(page.getByTestId('inbox-row').filter({ hasText: subject })).toContainText('rated Bad');
-    if (javaScript) await screenshots(page, testInfo, 'inbox-rated');
+    if (javaScript) await screenshots(page, 'inbox-rated');
 
     await page.goto(`/w/${slug}/reports?range=7`);
     const report = page.getByTestId('csat-report');
@@ -127,7 +127,7 @@ for (const javaScript of [true, false]) {
     const csv = await (await page.request.get(`/w/${slug}/reports/csv/csat-comments?range=7`)).text();
     expect(csv).toContain(`${number},${subject},`);
     expect(csv).toContain(`Bad,${comment},`);
-    if (javaScript) await screenshots(page, testInfo, 'reports-satisfaction');
+    if (javaScript) await screenshots(page, 'reports-satisfaction');
 
     // The requester's own page offers the survey too, with the answer given.
     await customer.page.goto(`/support/${slug}/requests/${number}`);
@@ -141,7 +141,7 @@ for (const javaScript of [true, false]) {
 
 test('an admin words the question and turns the survey off; a refused question is kept at its field', async ({
   browser,
-}, testInfo) => {
+}) => {
   test.setTimeout(120_000);
   const { context, page } = await newContext(browser);
   const slug = await newWorkspace(page);
@@ -165,7 +165,7 @@ test('an admin words the question and turns the survey off; a refused question i
   await expect(question).toHaveValue('Were we any help?');
   await expect(page.getByLabel('Ask requesters when their request is solved')).not.toBeChecked();
   await expectNoViolations(page);
-  await screenshots(page, testInfo, 'settings-satisfaction');
+  await screenshots(page, 'settings-satisfaction');
 
   // Off: solving asks nobody.
   const customerEmail = uniqueEmail('customer');

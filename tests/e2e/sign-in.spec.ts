@@ -73,7 +73,7 @@ test.describe('sign in with JavaScript', () => {
 
   test('after five wrong codes even the right one is refused: the code is used up, and a new one is offered', async ({
     page,
-  }, testInfo) => {
+  }) => {
     const email = uniqueEmail();
     await page.goto('/login');
     await requestCode(page, email);
@@ -98,12 +98,12 @@ test.describe('sign in with JavaScript', () => {
     await expect(page.getByRole('button', { name: 'Send a new code' })).toBeVisible();
     await expect(page).toHaveURL(/\/login\/verify/);
     await expectNoViolations(page);
-    await screenshots(page, testInfo, 'verify-code-used-up');
+    await screenshots(page, 'verify-code-used-up');
   });
 
   test('asked again within the minute, the page says no new code was sent, and the first code still signs in', async ({
     page,
-  }, testInfo) => {
+  }) => {
     const email = uniqueEmail('twice');
     await page.goto('/login');
     await requestCode(page, email);
@@ -118,7 +118,7 @@ test.describe('sign in with JavaScript', () => {
     await expect(page.getByText(/You can request a new code in \d+ seconds\./)).toBeVisible();
     expect(await mailCount(email)).toBe(1);
     await expectNoViolations(page);
-    await screenshots(page, testInfo, 'verify-no-new-code');
+    await screenshots(page, 'verify-no-new-code');
     await enterCode(page, code);
     await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   });

@@ -41,7 +41,7 @@ async function snooze(page: Page, preset: string, at?: string) {
 for (const javaScript of [true, false]) {
   test(`an agent snoozes a request; it wakes by hand, on the customer's reply${javaScript ? ' and on time' : ''} (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(300_000);
     const agent = await newContext(browser, { javaScript });
     const slug = await newWorkspace(agent.page, { label: 'snooze' });
@@ -64,7 +64,7 @@ for (const javaScript of [true, false]) {
     await snooze(a, 'Tomorrow 9:00');
     await expect(a.getByText(/^Snoozed until/)).toHaveText(/^Snoozed until \d+ \w+ \d{4}, 09:00 UTC$/);
     await expect(a.locator('.hd-history')).toContainText('snoozed it until');
-    await screenshots(a, testInfo, `ticket-snoozed-js-${javaScript}`);
+    await screenshots(a, `ticket-snoozed-js-${javaScript}`);
 
     // Out of Unassigned (and its count), in Snoozed.
     await a.goto(`/w/${slug}`);
@@ -75,7 +75,7 @@ for (const javaScript of [true, false]) {
     await expect(a.getByTestId('inbox-row')).toHaveCount(1);
     await expect(a.getByTestId('inbox-row')).toContainText('snoozed until');
     if (javaScript) await expectNoViolations(a);
-    await screenshots(a, testInfo, `inbox-snoozed-js-${javaScript}`);
+    await screenshots(a, `inbox-snoozed-js-${javaScript}`);
 
     // Wake now: back in Unassigned.
     await a.goto(`/w/${slug}/tickets/1`);

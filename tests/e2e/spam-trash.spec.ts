@@ -53,7 +53,7 @@ async function mailsWith(email: string, text: string) {
 for (const javaScript of [true, false]) {
   test(`spam: the sender's next email lands in Spam and mails no one; "Not spam" brings it back (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(240_000);
     const adminEmail = uniqueEmail('spam-admin');
     const { context, page: a } = await signedInContext(browser, adminEmail, { javaScript });
@@ -75,7 +75,7 @@ for (const javaScript of [true, false]) {
 
     await a.goto(`/w/${slug}/tickets/1`);
     await a.getByText('More', { exact: true }).click();
-    await screenshots(a, testInfo, `ticket-more-js-${javaScript}`);
+    await screenshots(a, `ticket-more-js-${javaScript}`);
     if (javaScript) await expectNoViolations(a);
     await a.getByRole('button', { name: 'Mark as spam' }).click();
     await expect(a.getByTestId('ticket-notice')).toContainText('This ticket is in Spam');
@@ -93,7 +93,7 @@ for (const javaScript of [true, false]) {
     const rows = a.getByTestId('inbox-row');
     await expect(rows).toHaveCount(2);
     await expect(a.getByTestId('count-spam')).toHaveText('2');
-    await screenshots(a, testInfo, `spam-view-js-${javaScript}`);
+    await screenshots(a, `spam-view-js-${javaScript}`);
     if (javaScript) await expectNoViolations(a);
     await a.goto(`/w/${slug}?view=unassigned`);
     await expect(a.getByTestId('inbox-row')).toHaveCount(1);
@@ -112,7 +112,7 @@ for (const javaScript of [true, false]) {
 
   test(`delete and restore a ticket, then empty the trash (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(180_000);
     const { context, page: a } = await newContext(browser, { javaScript });
     const slug = await newWorkspace(a, { label: 'trash' });
@@ -123,7 +123,7 @@ for (const javaScript of [true, false]) {
     await a.getByRole('button', { name: 'Delete' }).click();
     const notice = a.getByTestId('ticket-notice');
     await expect(notice).toContainText('This ticket is in Trash: it is deleted for good, with its files, on');
-    await screenshots(a, testInfo, `ticket-trash-js-${javaScript}`);
+    await screenshots(a, `ticket-trash-js-${javaScript}`);
     if (javaScript) await expectNoViolations(a);
     await notice.getByRole('button', { name: 'Restore' }).click();
     await expect(notice).toHaveCount(0);
@@ -139,7 +139,7 @@ for (const javaScript of [true, false]) {
     await expect(a.getByTestId('inbox-row')).toHaveCount(0);
     await a.goto(`/w/${slug}?view=trash`);
     await expect(a.getByTestId('inbox-row')).toHaveCount(1);
-    await screenshots(a, testInfo, `trash-view-js-${javaScript}`, async () => {
+    await screenshots(a, `trash-view-js-${javaScript}`, async () => {
       // An open <details> has open="" (falsy): only a missing attribute means closed.
       if ((await a.locator('details.hd-confirm').getAttribute('open')) === null)
         await a.getByText('Empty trash').click();
@@ -196,7 +196,7 @@ test('the scheduler deletes a ticket 30 days in Trash, with its file', async ({ 
 for (const javaScript of [true, false]) {
   test(`an agent splits a requester's second message into a new ticket (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(180_000);
     const { context, page: a } = await newContext(browser, { javaScript });
     const slug = await newWorkspace(a, { label: 'split' });
@@ -219,7 +219,7 @@ for (const javaScript of [true, false]) {
     await second.getByRole('link', { name: 'Split into a new ticket' }).click();
     await expect(a.getByRole('heading', { name: 'Split into a new ticket?' })).toBeVisible();
     await expect(a.locator('blockquote')).toHaveText('Also, my invoice for March is wrong.');
-    await screenshots(a, testInfo, `split-confirm-js-${javaScript}`);
+    await screenshots(a, `split-confirm-js-${javaScript}`);
     if (javaScript) await expectNoViolations(a);
     await a.getByRole('button', { name: 'Split into a new ticket' }).click();
 

@@ -32,7 +32,7 @@ async function addTag(page: Page, name: string) {
 for (const javaScript of [true, false]) {
   test(`agents tag tickets, the inbox filters by tag, admins manage tags (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
     browser,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(300_000);
     const admin = await newContext(browser, { javaScript });
     const slug = await newWorkspace(admin.page, { label: 'tags' });
@@ -67,7 +67,7 @@ for (const javaScript of [true, false]) {
       await expect(a.getByLabel('Add a tag')).toBeFocused();
       await expect(a.locator('#tag-names option')).toHaveCount(2);
     }
-    await screenshots(a, testInfo, `ticket-tags-js-${javaScript}`);
+    await screenshots(a, `ticket-tags-js-${javaScript}`);
     await a.goto(`/w/${slug}/tickets/2`);
     await addTag(a, 'billing');
     await expect(a.locator('form.hd-tags').locator('[data-tag]')).toHaveText(['billing×']);
@@ -94,7 +94,7 @@ for (const javaScript of [true, false]) {
     await expect(rows).toContainText('Card declined');
     if (javaScript) await expectNoViolations(a);
     await a.goto(`/w/${slug}?view=all`);
-    await screenshots(a, testInfo, `inbox-tags-js-${javaScript}`);
+    await screenshots(a, `inbox-tags-js-${javaScript}`);
 
     // Removing a tag: gone from the ticket, and the history says so.
     await a.goto(`/w/${slug}/tickets/1`);
@@ -141,7 +141,7 @@ for (const javaScript of [true, false]) {
     await expect(ad.getByRole('status')).toHaveText('Tags merged.');
     await expect(tagRows).toHaveCount(1);
     await expect(tagRows).toContainText('3 tickets');
-    await screenshots(ad, testInfo, `settings-tags-js-${javaScript}`);
+    await screenshots(ad, `settings-tags-js-${javaScript}`);
 
     // The CSV export has the tags; the report counts them.
     const csv = await (await ad.request.get(`/w/${slug}/export.csv?view=all&tag=invoices`)).text();

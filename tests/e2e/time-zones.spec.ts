@@ -28,7 +28,7 @@ function said(iso: string, timeZone: string) {
 
 test("each viewer reads times in their zone: the browser's, else the workspace's, unless /account says another", async ({
   browser,
-}, testInfo) => {
+}) => {
   test.setTimeout(120_000);
   const tag = randomUUID().slice(0, 8);
   const slug = `zones-${tag}`;
@@ -70,7 +70,7 @@ test("each viewer reads times in their zone: the browser's, else the workspace's
   await expect(agent.locator('[data-kind="reply"] time').first()).toContainText(said(at, 'America/New_York'));
   await expect(agent.locator('.hd-history li').first()).toContainText(said(at, 'America/New_York'));
   await expect(agent.getByTestId('live-status')).toBeAttached();
-  await screenshots(agent, testInfo, 'ticket-in-browser-zone');
+  await screenshots(agent, 'ticket-in-browser-zone');
   await agent.goto(`/w/${slug}`);
   const title = await agent.getByTestId('inbox-row').first().locator('time').getAttribute('title');
   expect(title).toContain(said(at, 'America/New_York'));
@@ -85,7 +85,7 @@ test("each viewer reads times in their zone: the browser's, else the workspace's
   await expect(agent.locator('#time-zone').getByText('Saved.')).toBeVisible();
   await expect(choice).toHaveValue('Asia/Tokyo');
   await expectNoViolations(agent);
-  await screenshots(agent, testInfo, 'account-time-zone');
+  await screenshots(agent, 'account-time-zone');
   await agent.goto(`/w/${slug}/tickets/${number}`);
   await expect(agent.locator('[data-kind="reply"] time').first()).toContainText(said(at, 'Asia/Tokyo'));
 
