@@ -82,14 +82,20 @@ async function prepareErrors(request: Request, remixContext: EntryContext): Prom
  * lost by waiting; one that did would be waited for (up to streamTimeout) rather than streamed.
  * Text kept for an error page goes in too, so the browser renders what the server did.
  */
+/** The text of a chunk of turbo-stream's (patches/turbo-stream+2.4.1.patch). */
+const HANDOFF_TEXT = Symbol.for('turbo-stream.text');
+
 async function preloadHandoff(context: EntryContext, kept: KeptForm | null): Promise<void> {
   const stream = context.serverHandoffStream;
   if (!stream || !context.renderMeta) return;
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   let text = '';
+  // turbo-stream (patched) hands each chunk's text beside its bytes: no decoding back (docs/decisions/112-…).
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
-    text += decoder.decode(chunk.value, { stream: true });
+    text +=
+      (chunk.value as Uint8Array & { [HANDOFF_TEXT]?: string })[HANDOFF_TEXT] ??
+      decoder.decode(chunk.value, { stream: true });
   text += decoder.decode();
   reader.releaseLock();
   if (kept) text = keepInErrors(text, kept);

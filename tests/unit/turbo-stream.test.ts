@@ -69,6 +69,31 @@ describe("the server's turbo-stream encoder", () => {
     for (const value of values) expect(await patched(value)).toBe(await upstream(value));
   });
 
+  it('writes the same bytes as upstream for text beyond Latin-1, astral text and a lone surrogate', async () => {
+    const bytes = async (stream: ReadableStream<Uint8Array>) => Buffer.from(await new Response(stream).arrayBuffer());
+    for (const value of [
+      { preview: '5–10 business days → the team’s reply…', name: 'café' },
+      { subject: 'Thanks 😀 for the 🚚 update, 東京' },
+      { broken: `text \ud800 and \udc00 again` },
+      ['plain ASCII'],
+    ])
+      expect((await bytes(server.encode(value))).equals(await bytes(encode(value)))).toBe(true);
+  });
+
+  // entry.server.tsx takes a document's handoff as text from the chunks, not decoding their bytes back.
+  it("gives each chunk's text beside its bytes, and the bytes are that text's", async () => {
+    const value = { a: '5–10 days → 東京 😀', later: Promise.resolve({ b: 'café –' }) };
+    const reader = server.encode(value).getReader();
+    const texts: string[] = [];
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      const text = (chunk.value as Uint8Array & { [key: symbol]: string })[Symbol.for('turbo-stream.text')]!;
+      expect(new TextDecoder().decode(chunk.value)).toBe(text);
+      texts.push(text);
+    }
+    expect(texts).toHaveLength(2);
+    expect(texts.join('')).toBe(await upstream(value));
+  });
+
   it('reads back as it was sent', async () => {
     const value = { a: [shared, shared], b: { c: 'c', d: [1, 2, 3] } };
     expect(await read(await patched(value))).toEqual(value);
