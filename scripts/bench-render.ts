@@ -4,6 +4,9 @@
 // Supabase calls, rendering, headers. Rounds alternate between the two builds; the table has the
 // medians and the ratio's range. On a shared machine this is the steadiest way to tell whether a
 // change made pages dearer (docs/decisions/028-route-matching-cache.md).
+// BENCH_TICKETS=<n> (default 0): n more tickets from seed:bulk first, with bench:inbox's field, tags and saved
+// views, and the inbox's views of issue 26 (open, five saved views, a tag) are timed too; BENCH_ONLY=<regular
+// expression> times only the pages whose label matches (docs/decisions/112-one-props-object-and-the-handoff-as-text.md).
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,11 +16,15 @@ import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
 import { PROJECT_DIR, type StackInfo } from '@tend/supabase-local';
 import { buildApp } from './lib/app-server.ts';
-import { BASELINE, median, range, signIn, startApp } from './lib/bench.ts';
+import { BASELINE, median, range, seedBulk, signIn, startApp } from './lib/bench.ts';
+import { addInboxData } from './lib/inbox-data.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400); // per round and build
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const AGENT = 'agent@acme.test';
+const VIEWS_AGENT = 'agent2@acme.test'; // the agent with five saved views (scripts/lib/inbox-data.ts)
+const TICKETS = Number(process.env.BENCH_TICKETS ?? 0);
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-render-'));
 chmodSync(dir, 0o755);
@@ -61,9 +68,14 @@ async function handlerOf(buildDir: string, projectDir: string): Promise<Handler>
 }
 
 try {
+  if (TICKETS > 0) {
+    seedBulk(stack, TICKETS);
+    await addInboxData(stack, AGENT, VIEWS_AGENT);
+  }
   // Built and served once to sign in through the app's own forms, as bench:pages does.
   const server = await startApp(dir, stack);
   const cookie = await signIn(server.base, stack.mailUrl, AGENT);
+  const viewsCookie = TICKETS > 0 ? await signIn(server.base, stack.mailUrl, VIEWS_AGENT) : '';
   await server.stop();
 
   // The builds read their environment when imported (app/lib/env.server.ts).
@@ -79,7 +91,7 @@ try {
     builds.push(['baseline', await handlerOf(path.join(dir, 'baseline'), BASELINE)]);
   }
 
-  const pages: [label: string, path: string, headers: Record<string, string>, status: number][] = [
+  const allPages: [label: string, path: string, headers: Record<string, string>, status: number][] = [
     ['/login (anonymous)', '/login', {}, 200],
     ['/account', '/account', { cookie }, 200],
     ['inbox', '/w/acme', { cookie }, 200],
@@ -87,6 +99,13 @@ try {
     ['ticket page', '/w/acme/tickets/1', { cookie }, 200],
     ['portal request', '/support/acme', { cookie }, 200],
   ];
+  if (TICKETS > 0)
+    allPages.push(
+      ['inbox: open', '/w/acme?view=open', { cookie }, 200],
+      ['inbox: 5 saved views (agent 2)', '/w/acme', { cookie: viewsCookie }, 200],
+      ['inbox: tag billing', '/w/acme?view=all&tag=billing', { cookie }, 200],
+    );
+  const pages = allPages.filter(([label]) => !ONLY || ONLY.test(label));
   const get = async (handler: Handler, url: string, headers: Record<string, string>) => {
     const response = await handler(
       new Request(`http://localhost${url}`, { headers: { host: 'localhost', ...headers } }),
