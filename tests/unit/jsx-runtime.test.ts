@@ -60,7 +60,8 @@ describe("React's production jsx()", () => {
         ),
         createElement('td', null, createElement('a', { href: `/w/acme/tickets/${n}`, dir: 'auto' }, `Refund ${n}`)),
       );
-    const table = (rows: ReturnType<typeof createElement>[]) => renderToString(createElement('table', null, createElement('tbody', null, rows)));
+    const table = (rows: ReturnType<typeof createElement>[]) =>
+      renderToString(createElement('table', null, createElement('tbody', null, rows)));
     expect(table([1, 2, 3].map(row))).toBe(table([1, 2, 3].map(made)));
   });
 });
