@@ -259,7 +259,11 @@ function frameOf(brand: Brand): string[] {
   if (!parts) {
     if (frames.size >= 100) frames.clear(); // a worker sends for a few workspaces' brands at a time
     const hole = createElement('tend-hole');
-    parts = renderEmail(createElement(Frame, { brand, preview: hole }, hole)).split(HOLE);
+    parts = renderEmail(
+      <Frame brand={brand} preview={hole}>
+        {hole}
+      </Frame>,
+    ).split(HOLE);
     if (parts.length !== 3) throw new Error('an email frame with its holes out of place');
     frames.set(key, parts);
   }
