@@ -440,6 +440,15 @@ function printAgainst(rows: Rows, beforeRows: Rows) {
         'today',
         per((r) => r.plain.by.postgres),
       ),
+      // The assignees' emails: notify's worker and the stack's Node side (gateway, pg_net, router, catcher).
+      line(
+        "notify's Deno CPU a ticket with rules",
+        per((r) => r.rules.by.deno),
+      ),
+      line(
+        "this process's CPU a ticket with rules",
+        per((r) => r.rules.by.node),
+      ),
     ].join('; ')}; ${load()}`,
   );
 }
