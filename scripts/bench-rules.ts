@@ -103,16 +103,9 @@ const percentile = (sorted: number[], p: number) =>
  */
 async function round(slug: string, token: string, on: AnyStack = stack, count = TICKETS) {
   const times: number[] = [];
-  const procs = on.processes();
-  const groups = Object.fromEntries(
-    PROCESSES.map((k) => [
-      k,
-      procs.filter((p) => (k === 'deno' ? p.name.startsWith('deno') : p.name === k)).map((p) => p.pid),
-    ]),
-  ) as Record<(typeof PROCESSES)[number], number[]>;
   const mails = slug === 'bench-rules' && ASSIGN_EMAIL ? await mailWatch(on) : undefined;
   const since = mails && (await mails.query('select now() as t')).rows[0].t;
-  const cpuBefore = cpuMsByTree(groups);
+  const meter = cpuMeter(on);
   const ownBefore = ownCpuMs();
   const headers = { apikey: on.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   let k = 0;
@@ -138,10 +131,10 @@ async function round(slug: string, token: string, on: AnyStack = stack, count = 
   );
   const email = mails && (await emailsLanded(mails, since));
   const own = ownCpuMs() - ownBefore;
-  const cpuAfter = cpuMsByTree(groups)!;
+  const cpu = meter.stop();
   const n = times.length;
   const by = { node: own / n } as Record<(typeof PROCESSES)[number] | 'node', number>;
-  for (const k of PROCESSES) by[k] = (cpuAfter[k] - cpuBefore![k]) / n;
+  for (const k of PROCESSES) by[k] = cpu[k] / n;
   times.sort((a, b) => a - b);
   return {
     p50: percentile(times, 50),
@@ -200,6 +193,47 @@ async function emailsLanded(c: pg.Client, since: Date) {
 // process's own, printed apart: it holds the stack's gateway, Auth, pg_net's worker, the functions router
 // and the mail catcher, and the bench's own clients (the same work a ticket in both workspaces).
 const PROCESSES = ['postgres', 'postgrest', 'deno'] as const;
+type Group = (typeof PROCESSES)[number];
+const groupOf = (name: string): Group | undefined =>
+  name.startsWith('deno') ? 'deno' : PROCESSES.find((k) => k === name);
+
+/**
+ * The CPU (ms) each group of the stack's processes used from now to `stop()`, counted per process (with its
+ * children) the stack had at any reading. Reading only the processes there at the start read a negative Deno
+ * figure in some rounds: the functions runtime retires notify's worker at half its wall-clock limit (every
+ * 200 s) and starts another; the retired one's CPU left the sum (its parent is this process, whose ended
+ * children process.cpuUsage leaves out) and its successor's was never read. A process's CPU only grows, so each
+ * reading keeps its largest; one first seen after the start counts from 0 (it started in the round). Read every
+ * second: one that ends loses at most its last second (a retired worker has no requests left by then).
+ */
+function cpuMeter(on: AnyStack) {
+  const first = new Map<number, number>();
+  const last = new Map<number, { group: Group; ms: number }>();
+  const read = (start: boolean) => {
+    const roots = on.processes().flatMap((p) => {
+      const group = groupOf(p.name);
+      return group ? [{ pid: p.pid, group }] : [];
+    });
+    const ms = cpuMsByTree(Object.fromEntries(roots.map((r) => [r.pid, [r.pid]])));
+    for (const r of roots) {
+      const now = ms?.[r.pid] ?? 0;
+      if (!first.has(r.pid)) first.set(r.pid, start ? now : 0);
+      last.set(r.pid, { group: r.group, ms: Math.max(now, last.get(r.pid)?.ms ?? 0) });
+    }
+  };
+  read(true);
+  const timer = setInterval(() => read(false), 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      read(false);
+      const out = Object.fromEntries(PROCESSES.map((k) => [k, 0])) as Record<Group, number>;
+      for (const [pid, l] of last) out[l.group] += l.ms - first.get(pid)!;
+      return out;
+    },
+  };
+}
+
 const ownCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -405,6 +439,15 @@ function printAgainst(rows: Rows, beforeRows: Rows) {
       line(
         'today',
         per((r) => r.plain.by.postgres),
+      ),
+      // The assignees' emails: notify's worker and the stack's Node side (gateway, pg_net, router, catcher).
+      line(
+        "notify's Deno CPU a ticket with rules",
+        per((r) => r.rules.by.deno),
+      ),
+      line(
+        "this process's CPU a ticket with rules",
+        per((r) => r.rules.by.node),
       ),
     ].join('; ')}; ${load()}`,
   );

@@ -10,6 +10,7 @@ import { fileLinkToken, readFileLinkToken } from '../../supabase/functions/_shar
 import {
   initials,
   renderEmail,
+  renderThreadEmail,
   ThreadEmail,
   threadEmailText,
   type EmailMessage,
@@ -100,6 +101,23 @@ describe('the thread email', () => {
     expect(text).toContain('\nhttps://app.example/support/acme/requests/12\n');
     expect(text).toContain('Casey Customer, 27 Nov 2026, 12:40:\n> It says paused.\n> Nothing prints.');
     expect(text.trimEnd().endsWith('Acme Ltd · 1 Main Street')).toBe(true);
+  });
+
+  it('is the same bytes when its brand’s frame is rendered once and each email fills it (notify’s path)', () => {
+    const plain = brandOf('Bolt', null, 'http://127.0.0.1:54321');
+    const variants = [
+      props(),
+      // Another brand, then the first again: each its own frame.
+      props({ brand: plain, files: [], earlier: [], button: undefined }),
+      props({
+        heading: `${'A long headline '.repeat(12)}<&"'>`,
+        ticket: { number: 7, subject: 'a & b', status: 'Open' },
+      }),
+      props({ brand: plain, heading: 'Tend assigned #3 “Refund” to you in Bolt', earlier: [] }),
+      props({ fine: 'Why: <settings> & "more"' }),
+    ];
+    for (const p of [...variants, ...variants])
+      expect(renderThreadEmail(p)).toBe(renderEmail(createElement(ThreadEmail, p)));
   });
 
   it('draws initials from names and addresses', () => {
