@@ -68,6 +68,8 @@ const SEARCH_FUNCTIONS = [
   'inbox_query',
   'inbox_query_rare',
   'inbox_notes_common',
+  'inbox_query_stats',
+  'inbox_pin',
   'inbox_prefix_words',
   'inbox_newest_matches',
   'inbox_words_newest',

@@ -462,53 +462,52 @@ begin
 end $$;
 revoke all on function private.inbox_prefix_words(tsquery) from public;
 
--- Whether a search is for words few tickets have: none of its words (for a prefix, no word it begins) is
--- among the most common words of tickets.search that ANALYZE keeps (pg_stats.most_common_elems: every word
--- in more than ~0.2 % of the sampled tickets, up to the 1 000 most common). The inbox then skips step 1's
--- window, which such a word can't fill, and starts from the GIN index (docs/decisions/076-seed-and-search-at-a-million.md).
--- Unknown (no statistics yet): false, the window first as for any word.
--- In plpgsql, whose statement keeps its plan for the connection: as SQL (security definer, so never
--- inlined) the pg_stats view was planned again at every search, most of this function's ~1 ms.
-create function private.inbox_query_rare(p_query tsquery) returns boolean
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  return coalesce((
-    select not exists (
-      select 1
-        from regexp_matches(p_query::text, '''((?:[^'']|'''')*)''(:\*)?', 'g') w,
-             unnest(s.most_common_elems::text::text[]) e
-       where case when w[2] is null then e = replace(w[1], '''''', '''') else starts_with(e, replace(w[1], '''''', '''')) end)
-      from pg_catalog.pg_stats s
-     where s.schemaname = 'public' and s.tablename = 'tickets' and s.attname = 'search' and s.most_common_elems is not null), false);
-end $$;
-
--- Whether the statistics say more than p_notes internal notes match a search: the share of notes that
--- ANALYZE found with its least common word (messages_note_search_idx's most_common_elems; for a prefix,
--- the words it begins, added up) times the notes indexed. A word they don't list, or no statistics yet:
--- false. The inbox then doesn't read the notes' GIN index first (a bitmap of every matching note: 67 000
--- for "warehouse" at 1 M, most of that search's cost) but probes the notes of the tickets it walks
--- (docs/decisions/095-common-note-words.md). Only the plan rests on it, never the answer.
-create function private.inbox_notes_common(p_query tsquery, p_notes integer) returns boolean
+-- What the statistics ANALYZE keeps say of a search's words (pg_stats.most_common_elems: every word in more than ~0.2 %
+-- of the sampled rows, up to the 1 000 most common), read in one statement for both answers
+-- (docs/decisions/113-search-pins-and-word-stats.md):
+--  - rare: none of its words (for a prefix, no word it begins) is among the most common words of tickets.search. The
+--    inbox then skips step 1's window, which such a word can't fill, and starts from the GIN index
+--    (docs/decisions/076-seed-and-search-at-a-million.md). Unknown (no statistics yet): false, the window first as for
+--    any word.
+--  - notes_common: more than p_notes internal notes match it: the share of notes that ANALYZE found with its least
+--    common word (messages_note_search_idx's most_common_elems; for a prefix, the words it begins, added up) times the
+--    notes indexed. A word they don't list, or no statistics yet: false. The inbox then doesn't read the notes' GIN
+--    index first (a bitmap of every matching note: 67 000 for "warehouse" at 1 M, most of that search's cost) but
+--    probes the notes of the tickets it walks (docs/decisions/095-common-note-words.md). Null when p_notes is.
+-- Only plans rest on them, never the answer. In plpgsql, whose statements keep their plans for the connection: as SQL
+-- (security definer, so never inlined) the pg_stats view was planned again at every search.
+create function private.inbox_query_stats(p_query tsquery, p_notes integer default null, out rare boolean, out notes_common boolean)
 language plpgsql stable security definer set search_path = '' as $$
 declare
-  elems text[];
-  freqs real[];
+  -- The search's words, unescaped, and whether each is a prefix.
+  words text[];
+  prefixes boolean[];
+  st record;
 begin
-  select s.most_common_elems::text::text[], s.most_common_elem_freqs into elems, freqs
-    from pg_catalog.pg_stats s
-   where s.schemaname = 'public' and s.tablename = 'messages_note_search_idx' and s.most_common_elems is not null;
-  return coalesce((
-    select min(least(f.share, 1)) * (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.messages_note_search_idx'::regclass)
-      from regexp_matches(p_query::text, '''((?:[^'']|'''')*)''(:\*)?', 'g') w,
-           lateral (select coalesce(sum(freqs[i]), 0) as share from generate_subscripts(elems, 1) i
-                     where case when w[2] is null then elems[i] = replace(w[1], '''''', '''')
-                                else starts_with(elems[i], replace(w[1], '''''', '''')) end) f) > p_notes, false);
+  select array_agg(replace(x.w[1], '''''', '''') order by x.i), array_agg(x.w[2] is not null order by x.i) into words, prefixes
+    from regexp_matches(p_query::text, '''((?:[^'']|'''')*)''(:\*)?', 'g') with ordinality x(w, i);
+  rare := false;
+  notes_common := case when p_notes is not null then false end;
+  for st in select s.tablename, s.most_common_elems::text::text[] as elems, s.most_common_elem_freqs as freqs
+              from pg_catalog.pg_stats s
+             where s.schemaname = 'public' and s.most_common_elems is not null
+               and ((s.tablename = 'tickets' and s.attname = 'search') or (s.tablename = 'messages_note_search_idx' and p_notes is not null)) loop
+    if st.tablename = 'tickets' then
+      rare := not exists (select from unnest(st.elems) e, generate_subscripts(words, 1) i
+                           where case when prefixes[i] then starts_with(e, words[i]) else e = words[i] end);
+    else
+      notes_common := coalesce((
+        select min(least(f.share, 1)) * (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.messages_note_search_idx'::regclass)
+          from generate_subscripts(words, 1) i,
+               lateral (select coalesce(sum(st.freqs[j]), 0) as share from generate_subscripts(st.elems, 1) j
+                         where case when prefixes[i] then starts_with(st.elems[j], words[i]) else st.elems[j] = words[i] end) f) > p_notes, false);
+    end if;
+  end loop;
 end $$;
 
 revoke all on function private.counted_views(), private.inbox_no_counts(), private.tally_total(uuid, uuid, text, public.ticket_status, public.ticket_priority, uuid, boolean),
   private.inbox_tag_ids(uuid, text[]), private.inbox_tags_none(uuid[], jsonb), private.inbox_field_filters(uuid, jsonb), private.inbox_field_sql(integer, jsonb),
-  private.inbox_where(text, boolean, boolean, text, integer, jsonb), private.inbox_query(text), private.inbox_query_rare(tsquery),
-  private.inbox_notes_common(tsquery, integer) from public;
+  private.inbox_where(text, boolean, boolean, text, integer, jsonb), private.inbox_query(text), private.inbox_query_stats(tsquery, integer) from public;
 
 -- The workspace of p_slug and the caller's role in it, for the pages that only members see. Not a
 -- member, or no such workspace: the same not_found (never reveal that a workspace exists).
@@ -524,6 +523,29 @@ end $$;
 
 revoke all on function private.inbox_view_filter(text), private.membership(text) from public;
 
+-- The plan settings a search statement is pinned with (docs/decisions/113-search-pins-and-word-stats.md), by name,
+-- the rest on; '' all on again. Transaction-local, as the caller's own set_config would be (a function's SET clause
+-- restores only the settings it names). Returns p_pins, which the inbox keeps for private.inbox_search_plan.
+--  - bitmap: through the GIN indexes only (no index or seq scan); "bitmap, probe": and no hash or merge join either
+--    (each match's tags probed, not every tagged ticket hashed);
+--  - ordered: in order on an index (no seq scan, bitmap or sort); walk: and no hash or merge join either.
+create function private.inbox_pin(p_pins text) returns text
+language plpgsql volatile set search_path = '' as $$
+declare
+  bitmap boolean := p_pins in ('bitmap', 'bitmap, probe');
+  ordered boolean := p_pins in ('ordered', 'walk');
+  probe boolean := p_pins in ('bitmap, probe', 'walk');
+begin
+  perform set_config('enable_indexscan', case when bitmap then 'off' else 'on' end, true),
+    set_config('enable_seqscan', case when bitmap or ordered then 'off' else 'on' end, true),
+    set_config('enable_bitmapscan', case when ordered then 'off' else 'on' end, true),
+    set_config('enable_sort', case when ordered then 'off' else 'on' end, true),
+    set_config('enable_hashjoin', case when probe then 'off' else 'on' end, true),
+    set_config('enable_mergejoin', case when probe then 'off' else 'on' end, true);
+  return p_pins;
+end $$;
+revoke all on function private.inbox_pin(text) from public;
+
 -- The plan of one of public.inbox's search statements (EXPLAIN, not run), for the log when the statement
 -- timeout stopped it. Volatile: Postgres allows EXPLAIN only there, not in the stable inbox. Called by
 -- the inbox (its owner) only; a lock the statement waited for is waited for again for at most 2 s.
@@ -538,17 +560,7 @@ declare
 begin
   perform set_config('lock_timeout', '2s', true);
   -- The plan settings the statement ran with (rolled back with it).
-  if p_pins in ('bitmap', 'bitmap, probe') then
-    perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-    if p_pins = 'bitmap, probe' then
-      perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
-    end if;
-  elsif p_pins in ('ordered', 'walk') then
-    perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
-    if p_pins = 'walk' then
-      perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
-    end if;
-  end if;
+  perform private.inbox_pin(p_pins);
   for line in execute 'explain ' || p_stmt using p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14 loop
     plan := concat_ws(E'\n', plan, line);
   end loop;
@@ -589,10 +601,9 @@ declare
   found jsonb;
 begin
   -- In order on an index (as step 3 of the search): never a bitmap of every match, nor a hash of a tag's rows.
-  perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
-    set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+  perform private.inbox_pin('walk');
   if p13 is not null then
-    if cardinality(p13) = 1 and (p_tag_walk is not null or not private.inbox_query_rare(p6)) then
+    if cardinality(p13) = 1 and (p_tag_walk is not null or not (private.inbox_query_stats(p6)).rare) then
       -- One tag and common words: it is walked, its tickets not counted first (read twice, a common tag's first
       -- 10 × p_window): only a walk that finds too few to decide needs to know whether it read them all (below).
       rarest := p13[1];
@@ -604,7 +615,7 @@ begin
        order by x.n limit 1;
     end if;
     -- A rare word: its bitmap is small, cheaper than a walk that may find too few.
-    if tagged is null or tagged <= tag_walk or not private.inbox_query_rare(p6) then
+    if tagged is null or tagged <= tag_walk or not (private.inbox_query_stats(p6)).rare then
       -- The walked tag's own condition (private.inbox_where's) holds for every ticket walked: not probed again.
       execute format('select %s, count(*) from (select t.* from (select tt.ticket_id from public.ticket_tags tt where tt.tag_id = $15 limit %s) x'
         || ' join public.tickets t on t.id = x.ticket_id where %s and %s limit %s) t', p_select, tag_walk,
@@ -632,8 +643,7 @@ begin
       end if;
     end if;
   end if;
-  perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true),
-    set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
+  perform private.inbox_pin('');
   return found;
 end $$;
 revoke all on function private.inbox_newest_matches(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
@@ -658,7 +668,7 @@ declare
   found jsonb;
 begin
   -- In order on tickets_inbox_idx: never a bitmap of every match.
-  perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
+  perform private.inbox_pin('ordered');
   execute format('select count(*) from (select 1 from (' || newest || ') t where %s and %s limit 1) x', p_window, p_where, p_match)
     into n using p1, p2, p3, p4, p5, p6, null::timestamptz, null::uuid, null::integer, p10, null::uuid[], p12, p13, p14;
   if n > 0 then
@@ -669,7 +679,7 @@ begin
       found := null;
     end if;
   end if;
-  perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
+  perform private.inbox_pin('');
   return found;
 end $$;
 revoke all on function private.inbox_words_newest(integer, text, text, text, uuid, uuid, public.ticket_status, public.ticket_priority, uuid,
@@ -962,7 +972,7 @@ begin
     -- as a scalar subquery with a limit (as an exists, the planner would hash every matching note first).
     -- An email address's requester: that requester's newest tickets in the view, merged with the rest.
     -- $12: the tickets of the matching notes, when they are few.
-    -- Notes the statistics say are many (private.inbox_notes_common) are not read first: the GIN index's
+    -- Notes the statistics say are many (private.inbox_query_stats' notes_common) are not read first: the GIN index's
     -- bitmap holds every matching note (docs/decisions/095-common-note-words.md). Each ticket's are probed,
     -- and note_tickets stays null until a step that needs the set reads it (notes_stmt, the first n + 1).
     declare
@@ -975,28 +985,28 @@ begin
       from_matches boolean := false;
       notes_stmt text := 'select array(select m.ticket_id from public.messages m where m.workspace_id = $2 and m.kind = ''note'''
         || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit %s)';
-      notes_common boolean := private.inbox_notes_common(q, search_notes);
+      -- What the statistics say of the words (rare_words, notes_common: private.inbox_query_stats), read once.
+      stats record := private.inbox_query_stats(q, search_notes);
+      notes_common boolean := stats.notes_common;
     begin
       -- Step 1 is skipped for rare words (below): told from the search as typed (a prefix: the common words it
       -- begins), as are the notes above. Then the prefix becomes the words it begins (private.inbox_prefix_words):
       -- the same matches, without a GIN bitmap of all of them ("tracking number": 'number':*, 83 000 tickets).
-      rare_words := private.inbox_query_rare(q);
+      rare_words := stats.rare;
       q := private.inbox_prefix_words(q);
       if notes_common then
         note_tickets := null;
       else
-        perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-        pins := 'bitmap';
+        pins := private.inbox_pin('bitmap');
         stmt := format(notes_stmt, search_notes + 1);
         execute stmt into note_tickets
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-        perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
-        pins := '';
+        pins := private.inbox_pin('');
       end if;
       match := '(t.search @@ $6 or ' || case when cardinality(note_tickets) <= search_notes then 't.id = any ($12)'
         else 'coalesce((select true from public.messages m where m.ticket_id = t.id and m.kind = ''note'''
           || ' and to_tsvector(''english''::regconfig, m.body) @@ $6 limit 1), false)' end || ')';
-      -- Step 1, unless the words are rare (rare_words, above: private.inbox_query_rare) and so are the notes: then
+      -- Step 1, unless the words are rare (rare_words, above: private.inbox_query_stats) and so are the notes: then
       -- the window could not fill the page, and reading it (a heap fetch a ticket) cost more than the GIN look-up
       -- that follows.
       -- Rare words with common tags: step 2 and the count through the indexes probe each match's tags, not a hash of
@@ -1053,14 +1063,10 @@ begin
                  private.inbox_where_tag(base, 1), match) end,
           count_cap + 1);
         -- In order on the indexes, as the counts' walks: never a bitmap of every match, nor a hash of a tag's rows.
-        perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
-          set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
-        pins := 'walk';
+        pins := private.inbox_pin('walk');
         execute stmt into newest_walked, page_ids, search_counts
           using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-        perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true),
-          set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
-        pins := '';
+        pins := private.inbox_pin('');
         -- None of the view's newest match: null, as step 1's window below answers then.
         page_ids := case when newest_walked then coalesce(page_ids, '{}') end;
         newest_walked := newest_walked and tag_ids is null;
@@ -1100,8 +1106,7 @@ begin
       end if;
       if (rare_words and not notes_common) or cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
-        perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-        pins := 'bitmap';
+        pins := private.inbox_pin('bitmap');
         if not rare_words and p_view <> 'all' and cursor_sql = '' then
           -- Common words in another view's first page: first every match among the tickets the counts cover (All with
           -- the filters), which the counts then take (below) instead of a second GIN look-up ("tracking number" in
@@ -1117,8 +1122,7 @@ begin
           || case when word_matches is null then ' and t.search @@ $6' else ' and t.id = any ($11)' end
           || ' limit %3$s) t order by t.last_message_at %1$s, t.id %1$s)', dir, base, search_cap + 1);
         if probe_tags then
-          perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
-          pins := 'bitmap, probe';
+          pins := private.inbox_pin('bitmap, probe');
         end if;
         candidates := word_matches;
         execute stmt into candidates
@@ -1127,8 +1131,7 @@ begin
         if p_view = 'all' and cursor_sql = '' then
           word_matches := case when cardinality(candidates) <= search_cap then candidates end;
         end if;
-        perform set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
-        pins := 'bitmap';
+        pins := private.inbox_pin('bitmap');
         if note_tickets is null and cardinality(candidates) <= search_cap then
           stmt := format(notes_stmt, search_notes + 1);
           execute stmt into note_tickets
@@ -1141,8 +1144,7 @@ begin
           execute stmt into candidates
             using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
         end if;
-        perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
-        pins := '';
+        pins := private.inbox_pin('');
         if cardinality(candidates) <= search_cap and cardinality(note_tickets) = 0 then
           -- Sorted, and every one in the view: the page is their first rows (no second look-up by id).
           page_ids := candidates[1:p_limit + 1];
@@ -1153,16 +1155,14 @@ begin
               dir, base);
           else
             -- Step 3: the view's own index, in order (no sort of every match, no full scan).
-            perform set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true);
-            pins := 'ordered';
+            pins := private.inbox_pin('ordered');
             stmt := format(
               'select array(select t.id from public.tickets t where %2$s and %3$s order by t.last_message_at %1$s, t.id %1$s limit $9)',
               dir, base, match);
           end if;
           execute stmt into page_ids
             using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-          perform set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true), set_config('enable_sort', 'on', true);
-          pins := '';
+          pins := private.inbox_pin('');
         end if;
       end if;
       if requester is not null then
@@ -1179,12 +1179,12 @@ begin
       -- view: the first count_cap + 1 matches, so past the cap the counts are "at least" (capped). A tag's
       -- tickets or a common word among the newest tickets when they decide (private.inbox_newest_matches);
       -- else through the indexes (bitmap scans, as in step 2), so a rare word costs a few index pages.
-      -- Rare words (step 1's private.inbox_query_rare) are counted through the indexes first: under the cap
+      -- Rare words (step 1's private.inbox_query_stats) are counted through the indexes first: under the cap
       -- that count is exact, and the walks could only have come to it too (a walk that decides finds more
       -- than count_cap, or all of a tag); past the cap the walks decide as for any word. No probe of the
       -- newest tickets (count_cap heap rows) for a word that is in few of them. The notes counted: the tickets
       -- of the first count_cap matching notes (fewer for a smaller page's notes set); more notes than that make
-      -- the counts lower bounds (capped). Notes not read yet (many, private.inbox_notes_common): first a walk
+      -- the counts lower bounds (capped). Notes not read yet (many, private.inbox_query_stats): first a walk
       -- of the newest tickets without them (pass 1), which decides only past the cap, on count_cap + 1 true
       -- matches (lower bounds, as every count past it); undecided, the notes are read and counted as before.
       -- Not with tags (a tag walked whole counts exactly) nor rare words (the indexes first).
@@ -1222,13 +1222,11 @@ begin
         end if;
         if pass = 2 and search_counts is null and note_tickets is null then
           -- Undecided without the notes (or not walked): the notes counted, and one more to tell if there are more.
-          perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-          pins := 'bitmap';
+          pins := private.inbox_pin('bitmap');
           stmt := format(notes_stmt, least(search_notes, count_cap) + 1);
           execute stmt into note_tickets
             using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
-          perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true);
-          pins := '';
+          pins := private.inbox_pin('');
         end if;
         if (pass = 2 and search_counts is null and (rare_words or (from_matches and tag_ids is not null)))
            or (pass = 3 and search_counts is null and indexed is null) then
@@ -1236,19 +1234,15 @@ begin
           -- takes step 2's matches: under the cap it is exact, and a walk could only have come to it too (of the tag
           -- whole, or past the cap); past it the walks decide as before ("tag:vip tracking number": no walk of vip's
           -- tickets for the counts after step 1 and 2 read them).
-          perform set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true);
-          pins := 'bitmap';
+          pins := private.inbox_pin('bitmap');
           if probe_tags then
-            perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
-            pins := 'bitmap, probe';
+            pins := private.inbox_pin('bitmap, probe');
           end if;
           stmt := count_stmt;
           execute stmt into indexed
             using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates,
               note_tickets[1:least(search_notes, count_cap)], tag_ids, fields;
-          perform set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true),
-            set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
-          pins := '';
+          pins := private.inbox_pin('');
         end if;
         if ((pass = 1 and note_tickets is null and tag_ids is null and not rare_words)
             or (pass = 2 and search_counts is null and (indexed is null or (indexed ->> 'capped')::boolean)))
@@ -1308,8 +1302,7 @@ begin
     end if;
     if rare_at is not null then
       -- Pinned to the walk along the tag, a ticket by primary key each, in order: no sort.
-      perform set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true),
-        set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+      perform private.inbox_pin('walk');
       stmt := private.inbox_tag_page_sql(private.inbox_where(p_view, p_status is not null, p_priority is not null, p_assignee,
         cardinality(tag_ids), fields), rare_at, dir, cursor_sql);
     else
@@ -1320,8 +1313,7 @@ begin
       using me, ws.id, status_filter, priority_filter, assignee, q, coalesce(p_after_at, p_before_at), coalesce(p_after_id, p_before_id), p_limit + 1,
         requester, candidates, note_tickets, tag_ids, fields;
     if rare_at is not null then
-      perform set_config('enable_sort', 'on', true), set_config('enable_bitmapscan', 'on', true),
-        set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true);
+      perform private.inbox_pin('');
     end if;
   end if;
   page_ids := coalesce(page_ids, '{}');

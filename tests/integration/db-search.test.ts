@@ -182,7 +182,8 @@ describe('search', () => {
     );
     await db.sql('analyze tickets');
     const rare = async (q: string) =>
-      (await db.sql('select private.inbox_query_rare(private.inbox_query($1)) as rare', [q])).rows[0].rare as boolean;
+      (await db.sql('select (private.inbox_query_stats(private.inbox_query($1))).rare as rare', [q])).rows[0]
+        .rare as boolean;
     expect(await rare('quokka')).toBe(true);
     expect(await rare(bulkRequester.email)).toBe(true);
     expect(await rare('lisbon')).toBe(false);
@@ -217,7 +218,8 @@ describe('search', () => {
         )
       ).rows[0];
     const rare = async () =>
-      (await db.sql(`select private.inbox_query_rare(private.inbox_query('wombat')) as rare`)).rows[0].rare as boolean;
+      (await db.sql(`select (private.inbox_query_stats(private.inbox_query('wombat'))).rare as rare`)).rows[0]
+        .rare as boolean;
     const counts = async () => (await inbox('acmeAgent', { p_view: 'all', p_query: 'wombat' })).search_counts;
     await db.sql(
       `update tickets set search = search || to_tsvector('english', 'A wombat at the depot.')
@@ -279,7 +281,7 @@ describe('search', () => {
     await addWords(b, 'number % 3 = 1 or number % 14 = 0');
     await db.sql('analyze tickets');
     expect(
-      (await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [query])).rows[0].rare,
+      (await db.sql(`select (private.inbox_query_stats(private.inbox_query($1))).rare as rare`, [query])).rows[0].rare,
     ).toBe(false);
     const newest = await want(101);
     expect(newest.all).toBe(101);
@@ -308,7 +310,8 @@ describe('search', () => {
       const few = await want(null);
       expect(few.all).toBe(31);
       expect(
-        (await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [query])).rows[0].rare,
+        (await db.sql(`select (private.inbox_query_stats(private.inbox_query($1))).rare as rare`, [query])).rows[0]
+          .rare,
       ).toBe(false);
       for (const view of ['all', 'open']) expect(await counts(view), view).toMatchObject({ ...few, capped: false });
       for (const view of ['all', 'open']) for (const limit of [1, 25]) await pagesAsPlainSql(view, query, limit, 3);
@@ -339,9 +342,9 @@ describe('search', () => {
     );
     await db.sql('analyze tickets');
     for (const q of [query, `${d} ${c}`])
-      expect((await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [q])).rows[0].rare).toBe(
-        false,
-      );
+      expect(
+        (await db.sql(`select (private.inbox_query_stats(private.inbox_query($1))).rare as rare`, [q])).rows[0].rare,
+      ).toBe(false);
     for (const view of ['all', 'open']) for (const limit of [1, 25]) await pagesAsPlainSql(view, query, limit, 3);
     const truly = (
       await db.sql(
@@ -416,7 +419,7 @@ describe('search', () => {
   });
 
   it('finds a note word the statistics call common by probing each ticket, as plain SQL does, counts exact under the cap', async () => {
-    // Notes the statistics put above the notes set (private.inbox_notes_common: ANALYZE's share of the notes
+    // Notes the statistics put above the notes set (private.inbox_query_stats' notes_common: ANALYZE's share of the notes
     // times the notes) aren't read from their GIN index first, but probed ticket by ticket, and read only
     // when a step needs them (docs/decisions/095-common-note-words.md). "goodwill" is in notes only,
     // "warehouse" in notes and replies; a fresh word is on 150 notes of the oldest tickets, which no window
@@ -435,8 +438,12 @@ describe('search', () => {
     );
     await db.sql('analyze messages');
     const common = async (query: string, notes: number) =>
-      (await db.sql('select private.inbox_notes_common(private.inbox_query($1), $2) as common', [query, notes])).rows[0]
-        .common as boolean;
+      (
+        await db.sql('select (private.inbox_query_stats(private.inbox_query($1), $2)).notes_common as common', [
+          query,
+          notes,
+        ])
+      ).rows[0].common as boolean;
     expect(await common('goodwill', 40)).toBe(true);
     expect(await common(word, 40)).toBe(true);
     expect(await common(word, 1000)).toBe(false);
@@ -642,7 +649,7 @@ describe('search', () => {
       );
     await db.sql('analyze tickets');
     expect(
-      (await db.sql(`select private.inbox_query_rare(private.inbox_query($1)) as rare`, [query])).rows[0].rare,
+      (await db.sql(`select (private.inbox_query_stats(private.inbox_query($1))).rare as rare`, [query])).rows[0].rare,
     ).toBe(false);
     const matches = `from ticket_tags tt join tickets t on t.id = tt.ticket_id
        where tt.tag_id = $2 and t.workspace_id = $1 and t.spam_at is null and t.trashed_at is null
@@ -768,5 +775,26 @@ describe('search', () => {
     } finally {
       await holder.end();
     }
+  });
+  it("pins a search statement's plan by name, and turns every plan setting on again", async () => {
+    // private.inbox_pin: the settings public.inbox and its walks run their statements with, transaction-local.
+    const settings = async (pins: string) => {
+      const { rows } = await db.sql(
+        `select private.inbox_pin($1) as pins, ${['indexscan', 'seqscan', 'bitmapscan', 'sort', 'hashjoin', 'mergejoin']
+          .map((s) => `current_setting('enable_${s}') as ${s}`)
+          .join(', ')}`,
+        [pins],
+      );
+      const { pins: named, ...off } = rows[0] as Record<string, string>;
+      expect(named).toBe(pins);
+      return Object.keys(off).filter((s) => off[s] === 'off');
+    };
+    expect(await settings('bitmap')).toEqual(['indexscan', 'seqscan']);
+    expect(await settings('bitmap, probe')).toEqual(['indexscan', 'seqscan', 'hashjoin', 'mergejoin']);
+    expect(await settings('ordered')).toEqual(['seqscan', 'bitmapscan', 'sort']);
+    expect(await settings('walk')).toEqual(['seqscan', 'bitmapscan', 'sort', 'hashjoin', 'mergejoin']);
+    // Local to the statement's transaction: the next one plans as before.
+    expect((await db.sql(`select current_setting('enable_seqscan') as s`)).rows[0].s).toBe('on');
+    expect(await settings('')).toEqual([]);
   });
 });

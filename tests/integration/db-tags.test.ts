@@ -654,9 +654,9 @@ describe('tags', () => {
     );
     expect((await db.sql('select private.inbox_tag_common($1, 200) as c', [tag])).rows[0].c).toBe(true);
     for (const word of [near, deep, few])
-      expect((await db.sql('select private.inbox_query_rare(private.inbox_query($1)) as r', [word])).rows[0].r).toBe(
-        word === few,
-      );
+      expect(
+        (await db.sql('select (private.inbox_query_stats(private.inbox_query($1))).rare as r', [word])).rows[0].r,
+      ).toBe(word === few);
     const expected = async (word: string) =>
       (
         await db.sql(
@@ -785,9 +785,9 @@ describe('tags', () => {
        union all select x, $3::uuid, $4::uuid from unnest(($1::uuid[])[1:13]) with ordinality u(x, i) where i % 2 = 0`,
       [rareOn, rare, wide, ACME],
     );
-    expect((await db.sql('select private.inbox_query_rare(private.inbox_query($1)) as r', [word])).rows[0].r).toBe(
-      true,
-    );
+    expect(
+      (await db.sql('select (private.inbox_query_stats(private.inbox_query($1))).rare as r', [word])).rows[0].r,
+    ).toBe(true);
     const expected = async (tags: string[]) =>
       (
         await db.sql(
