@@ -79,6 +79,35 @@ test.describe('drafts', () => {
     await expect(page.locator('#priority-error')).toHaveCount(0);
   });
 
+  test('a change shown live while offline waits for the network; Send keeps the page and goes once back', async () => {
+    const { context, page } = sam;
+    await page.goto(ticketPath);
+    await expect(page.getByTestId('live-status')).toHaveText('Live');
+    const text = `Written while Ada notes (${tag}).`;
+    await messageBox(page).fill(text);
+    await context.setOffline(true);
+    // Ada's note reaches Sam's open socket while Sam's page can't load anything.
+    const note = `Checked the stock (${tag}).`;
+    await ada.page.goto(ticketPath);
+    await ada.page.getByLabel('Internal note').check();
+    await messageBox(ada.page).fill(note);
+    await composer(ada.page).getByRole('button', { name: 'Add internal note' }).click();
+    await expect(ada.page.locator('[data-kind="note"]', { hasText: note })).toBeVisible();
+    await sendButton(page).click();
+    await expect(page.getByRole('alert').filter({ hasText: OFFLINE })).toBeVisible();
+    await expect(messageBox(page)).toHaveValue(text);
+    await context.setOffline(false);
+    // Back online, the page catches up once; the reply, begun before the note, is held back beside it
+    // once (the traffic cop), then goes.
+    await expect(page.locator('[data-kind="note"]', { hasText: note })).toBeVisible();
+    await sendButton(page).click();
+    await expect(composer(page).getByRole('alert')).toContainText('Someone replied while you were writing');
+    await expect(messageBox(page)).toHaveValue(text);
+    await sendButton(page).click();
+    await expect(page.locator('[data-kind="reply"]', { hasText: text })).toBeVisible();
+    await expect(messageBox(page)).toHaveValue('');
+  });
+
   test("an agent's draft comes back after a reload, per ticket, and is gone once sent", async () => {
     const { page } = sam;
     await page.goto(ticketPath);

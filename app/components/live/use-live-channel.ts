@@ -112,24 +112,28 @@ const MAX_WAIT_MS = 1_000;
 
 /**
  * A debounced revalidation of the page's loaders, for change events. A page in a background tab
- * waits until it is shown again: one revalidation then, instead of one per change meanwhile.
+ * waits until it is shown again, and a page without a network until it is back online: one
+ * revalidation then, instead of one per change meanwhile (a revalidation sent offline fails and
+ * re-renders the page under the user's hands, the composer's Send among it).
  */
 export function useRevalidateSoon(): () => void {
   const revalidator = useRevalidator();
   const latest = useRef(revalidator);
   latest.current = revalidator;
-  const timers = useRef<{ wait?: ReturnType<typeof setTimeout>; first?: number; hidden?: boolean }>({});
+  const timers = useRef<{ wait?: ReturnType<typeof setTimeout>; first?: number; waiting?: boolean }>({});
   useEffect(() => {
     const t = timers.current;
-    const onVisible = () => {
-      if (document.visibilityState !== 'visible' || !t.hidden) return;
-      t.hidden = false;
+    const onBack = () => {
+      if (document.visibilityState !== 'visible' || !navigator.onLine || !t.waiting) return;
+      t.waiting = false;
       latest.current.revalidate();
     };
-    document.addEventListener('visibilitychange', onVisible);
+    document.addEventListener('visibilitychange', onBack);
+    window.addEventListener('online', onBack);
     return () => {
       clearTimeout(t.wait);
-      document.removeEventListener('visibilitychange', onVisible);
+      document.removeEventListener('visibilitychange', onBack);
+      window.removeEventListener('online', onBack);
     };
   }, []);
   const schedule = useRef(() => {
@@ -140,7 +144,7 @@ export function useRevalidateSoon(): () => void {
     t.wait = setTimeout(
       () => {
         t.first = undefined;
-        if (document.visibilityState === 'hidden') t.hidden = true;
+        if (document.visibilityState === 'hidden' || !navigator.onLine) t.waiting = true;
         else latest.current.revalidate();
       },
       Math.max(0, Math.min(DEBOUNCE_MS, t.first + MAX_WAIT_MS - now)),
