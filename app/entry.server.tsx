@@ -74,6 +74,9 @@ async function prepareErrors(request: Request, remixContext: EntryContext): Prom
   return kept;
 }
 
+/** The text of a chunk of turbo-stream's (patches/turbo-stream+2.4.1.patch). */
+const HANDOFF_TEXT = Symbol.for('turbo-stream.text');
+
 /**
  * The loaders' data for the browser (single fetch streams it into the document as turbo-stream
  * chunks through <Scripts/>), read whole before rendering and handed to Remix's StreamTransfer as
@@ -82,9 +85,6 @@ async function prepareErrors(request: Request, remixContext: EntryContext): Prom
  * lost by waiting; one that did would be waited for (up to streamTimeout) rather than streamed.
  * Text kept for an error page goes in too, so the browser renders what the server did.
  */
-/** The text of a chunk of turbo-stream's (patches/turbo-stream+2.4.1.patch). */
-const HANDOFF_TEXT = Symbol.for('turbo-stream.text');
-
 async function preloadHandoff(context: EntryContext, kept: KeptForm | null): Promise<void> {
   const stream = context.serverHandoffStream;
   if (!stream || !context.renderMeta) return;

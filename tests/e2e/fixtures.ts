@@ -181,8 +181,8 @@ export async function expectNoViolations(page: Page, { exclude, what }: { exclud
 
 /**
  * With E2E_SCREENSHOTS=1, a picture of `target` (a page, whole by default, or a part of one)
- * attached to the test's output for a person to look at (`npx playwright show-report`); without it
- * nothing, as the pictures cost about a second each and no test reads them.
+ * written to the test's output folder under E2E_OUTPUT_DIR and attached to it, for a person to look
+ * at (README "Tests"); without it nothing, as the pictures cost about a second each and no test reads them.
  */
 export async function picture(target: Page | Locator, name: string, opts: { fullPage?: boolean } = {}) {
   if (!process.env.E2E_SCREENSHOTS) return;
