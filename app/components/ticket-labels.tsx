@@ -10,6 +10,7 @@ import {
   type TicketStatus,
 } from '~/lib/helpdesk/ticket-terms.ts';
 import type { ReactNode } from 'react';
+import { html } from '~/lib/markup.ts';
 
 export function StatusBadge({ status, label }: { status: string; label?: string }) {
   return (
@@ -19,6 +20,10 @@ export function StatusBadge({ status, label }: { status: string; label?: string 
   );
 }
 
+/** StatusBadge's markup, for rows written as markup (the inbox's: docs/decisions/115-rows-as-markup.md). */
+export const statusBadgeHtml = (status: string) =>
+  html`<span class="hd-badge hd-badge--${status}" data-status="${status}">${STATUS_LABELS[status as TicketStatus] ?? status}</span>`;
+
 export function PriorityBadge({ priority }: { priority: string }) {
   return (
     <span className={`hd-priority hd-priority--${priority}`}>
@@ -26,6 +31,10 @@ export function PriorityBadge({ priority }: { priority: string }) {
     </span>
   );
 }
+
+/** PriorityBadge's markup. */
+export const priorityBadgeHtml = (priority: string) =>
+  html`<span class="hd-priority hd-priority--${priority}">${PRIORITY_LABELS[priority as TicketPriority] ?? priority}</span>`;
 
 /** The `<option>`s of a status select. */
 export function StatusOptions() {
@@ -78,3 +87,7 @@ export function TagChip({
     </span>
   );
 }
+
+/** A linked TagChip's markup. */
+export const tagLinkHtml = (name: string, colour: string, href: string) =>
+  html`<a href="${href}" class="hd-tag hd-tag--${colour}" data-tag="${name}">${name}</a>`;

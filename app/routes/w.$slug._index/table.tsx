@@ -2,11 +2,13 @@
 // line a request on a wide screen — subject with the first line of the latest message, tags, requester, assignee,
 // status, due time and age — and a three-line card on a phone (the cells label themselves there). Its links are plain
 // anchors; the route delegates their clicks.
+import type { SerializeFrom } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { type MouseEvent, useRef } from 'react';
-import { DueBadge } from '~/components/due-badge.tsx';
+import { dueBadgeHtml } from '~/components/due-badge.tsx';
 import { useHydrated } from '~/components/form-controls.tsx';
-import { PriorityBadge, StatusBadge, TagChip } from '~/components/ticket-labels.tsx';
+import { priorityBadgeHtml, statusBadgeHtml, tagLinkHtml } from '~/components/ticket-labels.tsx';
+import { html, type Markup } from '~/lib/markup.ts';
 import { VIEW_LABELS } from '~/lib/helpdesk/inbox-views.ts';
 import type { loader } from './inbox.server.ts';
 import { inboxHref } from '~/lib/helpdesk/inbox-href.ts';
@@ -14,6 +16,43 @@ import { NoMatches } from './search.tsx';
 
 /** The rows' checkboxes (they belong to bulk.tsx's form). */
 const boxes = (scope: Element) => [...scope.querySelectorAll<HTMLInputElement>('input[name="ticket"]')];
+
+type Row = SerializeFrom<typeof loader>['tickets'][number];
+
+/**
+ * A row's cells after its checkbox, as markup (docs/decisions/115-rows-as-markup.md): inert, so React writes each
+ * as one string instead of some twenty elements a row. Links are plain anchors (the route delegates their
+ * clicks); text written by customers is isolated (dir="auto", <bdi>), so a right-to-left mark stays inside.
+ */
+function rowCells(t: Row, slug: string, tagHref: (name: string) => string): [className: string, Markup][] {
+  return [
+    [
+      'hd-cell-subject',
+      html`<span class="hd-num">#${t.number}</span> <a href="/w/${slug}/tickets/${t.number}" dir="auto">${t.subject}</a>${t.preview ? html`<span class="hd-preview" dir="auto">${t.preview}</span>` : null}`,
+    ],
+    [
+      'hd-cell-tags',
+      html`${t.tags.length ? html`<ul class="hd-tags" aria-label="Tags">${t.tags.map((tag) => html`<li>${tagLinkHtml(tag.name, tag.colour, tagHref(tag.name))}</li>`)}</ul>` : null}`,
+    ],
+    [
+      'hd-cell-requester',
+      html`<span class="hd-cell-label">From </span><a href="/w/${slug}/customers/${t.requester_id}"><bdi>${t.requester}</bdi></a>`,
+    ],
+    [
+      'hd-cell-assignee',
+      html`<span class="hd-cell-label">Assignee </span>${t.assignee ? html`<bdi>${t.assignee}</bdi>` : html`<span class="muted">nobody</span>`}`,
+    ],
+    [
+      'hd-cell-status',
+      html`${statusBadgeHtml(t.status)}${t.rated ? html`<span class="small cs-rated cs-rated--${t.rated.rating}"> rated ${t.rated.label}</span>` : null}${t.priority === 'normal' ? null : html` ${priorityBadgeHtml(t.priority)}`}`,
+    ],
+    ['hd-cell-due', html`${t.due ? dueBadgeHtml(t.due) : null}`],
+    [
+      'small hd-cell-date',
+      html`<time dateTime="${t.last_message_at}" title="${t.when}">${t.age}</time>${t.snoozed ? html`<span class="muted"> · snoozed until ${t.snoozed}</span>` : null}`,
+    ],
+  ];
+}
 
 export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) {
   const { workspace, listed, filters, keep, total, tickets, searchError } = useLoaderData<typeof loader>();
@@ -93,58 +132,10 @@ export function InboxTable({ onSelected }: { onSelected: (n: number) => void }) 
                 <td className="hd-cell-select">
                   <input type="checkbox" name="ticket" value={t.id} form="bulk" aria-label={`Select #${t.number}`} />
                 </td>
-                <td className="hd-cell-subject">
-                  <span className="hd-num">{`#${t.number}`}</span>{' '}
-                  {/* Written by customers: isolated, so a right-to-left mark or override stays inside (dir). */}
-                  <a href={`/w/${workspace.slug}/tickets/${t.number}`} dir="auto">
-                    {t.subject}
-                  </a>
-                  {t.preview ? (
-                    <span className="hd-preview" dir="auto">
-                      {t.preview}
-                    </span>
-                  ) : null}
-                </td>
-                <td className="hd-cell-tags">
-                  {t.tags.length ? (
-                    <ul className="hd-tags" aria-label="Tags">
-                      {t.tags.map((tag) => (
-                        <li key={tag.id}>
-                          <TagChip name={tag.name} colour={tag.colour} href={tagHref(tag.name)} />
-                        </li>
-                      ))}
-                    </ul>
-                  ) : null}
-                </td>
-                <td className="hd-cell-requester">
-                  <span className="hd-cell-label">From </span>
-                  <a href={`/w/${workspace.slug}/customers/${t.requester_id}`}>
-                    <bdi>{t.requester}</bdi>
-                  </a>
-                </td>
-                <td className="hd-cell-assignee">
-                  <span className="hd-cell-label">Assignee </span>
-                  {t.assignee ? <bdi>{t.assignee}</bdi> : <span className="muted">nobody</span>}
-                </td>
-                <td className="hd-cell-status">
-                  <StatusBadge status={t.status} />
-                  {t.rated ? (
-                    <span className={`small cs-rated cs-rated--${t.rated.rating}`}>{` rated ${t.rated.label}`}</span>
-                  ) : null}
-                  {t.priority === 'normal' ? null : (
-                    <>
-                      {' '}
-                      <PriorityBadge priority={t.priority} />
-                    </>
-                  )}
-                </td>
-                <td className="hd-cell-due">{t.due ? <DueBadge due={t.due} /> : null}</td>
-                <td className="small hd-cell-date">
-                  <time dateTime={t.last_message_at} title={t.when}>
-                    {t.age}
-                  </time>
-                  {t.snoozed ? <span className="muted">{` · snoozed until ${t.snoozed}`}</span> : null}
-                </td>
+                {rowCells(t, workspace.slug, tagHref).map(([className, markup]) => (
+                  // biome-ignore lint/security/noDangerouslySetInnerHtml: every value in it is escaped (app/lib/markup.ts)
+                  <td key={className} className={className} dangerouslySetInnerHTML={markup} />
+                ))}
               </tr>
             ))}
           </tbody>
