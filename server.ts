@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { broadcastDevReady, createRequestHandler, type ServerBuild } from '@remix-run/node';
 import { allowedHosts, isAllowedHost } from './app/lib/http/allowed-hosts.ts';
+import { bytesOf } from './app/lib/http/bytes-response.ts';
 import { PEER_ADDRESS_ENV, PEER_ADDRESS_HEADER } from './app/lib/http/peer-address.ts';
 import type { keptDocument } from './app/lib/http/shared-documents.server.ts';
 
@@ -380,6 +381,9 @@ async function sendResponse(req: IncomingMessage, res: ServerResponse, response:
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
 
+  // A document's bytes as they are (bytes-response.ts); else the body read: all there at once, or a stream.
+  const bytes = req.method === 'HEAD' ? null : bytesOf(response);
+  if (bytes) return sendWhole(req, res, response, headers, bytes);
   if (!response.body || req.method === 'HEAD') {
     res.writeHead(response.status, response.statusText || undefined, headers);
     res.end();
@@ -388,28 +392,7 @@ async function sendResponse(req: IncomingMessage, res: ServerResponse, response:
   const reader = response.body.getReader();
   const first = await reader.read();
   const second = first.done ? first : await reader.read();
-  if (second.done) {
-    let body: Buffer = first.value
-      ? Buffer.from(first.value.buffer, first.value.byteOffset, first.value.byteLength)
-      : Buffer.alloc(0);
-    const type = response.headers.get('content-type') ?? '';
-    if (
-      body.length >= COMPRESS_DYNAMIC_MIN_BYTES &&
-      COMPRESSIBLE.test(type) &&
-      !response.headers.has('content-encoding')
-    ) {
-      headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
-      // gzip at a fast level: per response, brotli at a similar ratio costs twice the CPU.
-      if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
-        body = gzipSync(body, { level: 2 });
-        headers['content-encoding'] = 'gzip';
-      }
-    }
-    headers['content-length'] = String(body.length);
-    res.writeHead(response.status, response.statusText || undefined, headers);
-    res.end(body);
-    return;
-  }
+  if (second.done) return sendWhole(req, res, response, headers, first.value ?? new Uint8Array(0));
   res.writeHead(response.status, response.statusText || undefined, headers);
   res.write(first.value);
   res.write(second.value);
@@ -424,6 +407,33 @@ async function sendResponse(req: IncomingMessage, res: ServerResponse, response:
     if (abort.signal.aborted) await reader.cancel().catch(() => undefined);
     res.end();
   }
+}
+
+/** A body there all at once: one write with its length, compressed when it is text of some size. */
+function sendWhole(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+  headers: Record<string, string | string[]>,
+  bytes: Uint8Array,
+) {
+  let body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const type = response.headers.get('content-type') ?? '';
+  if (
+    body.length >= COMPRESS_DYNAMIC_MIN_BYTES &&
+    COMPRESSIBLE.test(type) &&
+    !response.headers.has('content-encoding')
+  ) {
+    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+    // gzip at a fast level: per response, brotli at a similar ratio costs twice the CPU.
+    if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+      body = gzipSync(body, { level: 2 });
+      headers['content-encoding'] = 'gzip';
+    }
+  }
+  headers['content-length'] = String(body.length);
+  res.writeHead(response.status, response.statusText || undefined, headers);
+  res.end(body);
 }
 
 /** Until the socket takes more, or is gone (a client that went away never drains). */

@@ -13,6 +13,7 @@ import { log } from './lib/http/log.server.ts';
 import { type KeptForm, keptForm } from './lib/http/kept-form.server.ts';
 import { requestIdFor } from './lib/http/request-id.server.ts';
 import { utf8Bytes } from './lib/http/utf8.server.ts';
+import { BytesResponse } from './lib/http/bytes-response.ts';
 import { isSharedPage, keepDocument } from './lib/http/shared-documents.server.ts';
 import { keepInErrors } from './lib/http/turbo-stream.server.ts';
 import {
@@ -133,13 +134,14 @@ export default async function handleRequest(
   // One string is cheaper than a stream (~20% less CPU per page; server.ts writes it in one piece),
   // and the first byte comes no later. Bytes, not the string: a string body is checked code point
   // by code point (USVString) by undici's Response, ~3% of an inbox page's CPU; utf8Bytes: see there.
+  // A BytesResponse keeps them as they are for server.ts (bytes-response.ts).
   const html = `<!DOCTYPE html>${renderToString(
     <RequestInfoContext.Provider value={island ? { nonce: '', requestId: '' } : { nonce, requestId }}>
       <RemixServer context={remixContext} url={request.url} nonce={nonce} />
     </RequestInfoContext.Provider>,
   )}`;
   if (island) keepDocument(request, html, responseHeaders, loaderData, loadContext);
-  return new Response(utf8Bytes(html), { headers: responseHeaders, status: responseStatusCode });
+  return new BytesResponse(utf8Bytes(html), { headers: responseHeaders, status: responseStatusCode });
 }
 
 /** The page a single-fetch data URL (/w/acme.data?_routes=…, /_root.data) loads the data of. */

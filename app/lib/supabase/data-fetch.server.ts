@@ -6,6 +6,7 @@
 // TypeError('fetch failed', { cause }), so postgrest-js reports it the same way.
 import { STATUS_CODES } from 'node:http';
 import { request, type Dispatcher } from 'undici';
+import { BytesResponse } from '../http/bytes-response.ts';
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
@@ -49,7 +50,7 @@ export function requestFetch(timeoutMs: number, fallback: typeof fetch): typeof 
       if (Array.isArray(value)) for (const v of value) pairs.push([name, v]);
       else if (value !== undefined) pairs.push([name, value]);
     }
-    return new Response(body, {
+    return new BytesResponse(body && new Uint8Array(body), {
       status: response.statusCode,
       statusText: STATUS_CODES[response.statusCode] ?? '',
       headers: pairs,
