@@ -1,15 +1,12 @@
 // Files on messages: the composer's field (a plain file input without JavaScript; with it, the same
-// limits checked on choosing, and files dropped on or pasted into the composer join the input) and
-// the list under each message (name, size, an icon or an image's thumbnail).
+// limits checked on choosing, and files dropped on or pasted into the composer join the input). The list
+// under each message is the thread's (helpdesk-thread.tsx).
 import { useEffect, useRef, useState } from 'react';
 import {
   ATTACHMENT_ACCEPT,
   ATTACHMENT_MAX_BYTES,
   ATTACHMENTS_PER_MESSAGE,
-  type AttachmentView,
   FILES_FIELD,
-  formatSize,
-  isImageType,
 } from '~/lib/helpdesk/attachments.ts';
 import { FieldFrame } from './forms.tsx';
 
@@ -67,40 +64,5 @@ export function AttachmentsField({ errors, keptNames }: { errors?: string[]; kep
         )}
       </FieldFrame>
     </div>
-  );
-}
-
-const ICONS: [RegExp, string][] = [
-  [/pdf$/, 'PDF'],
-  [/zip$/, 'ZIP'],
-  [/wordprocessingml/, 'DOC'],
-  [/spreadsheetml|csv$/, 'XLS'],
-  [/^text\//, 'TXT'],
-];
-
-/** A message's files; `href(id)` is the download route of the page. */
-export function AttachmentList({ files, href }: { files: AttachmentView[]; href: (id: string) => string }) {
-  if (!files.length) return null;
-  return (
-    <ul className="hd-files" aria-label="Attachments">
-      {files.map((f) => {
-        const image = isImageType(f.mime_type);
-        return (
-          <li key={f.id} className="hd-file">
-            <a href={href(f.id)} className="hd-file__link" data-testid="attachment">
-              {image ? (
-                <img className="hd-file__thumb" src={href(f.id)} alt="" width={40} height={40} loading="lazy" />
-              ) : (
-                <span className="hd-file__icon" aria-hidden="true">
-                  {ICONS.find(([re]) => re.test(f.mime_type))?.[1] ?? 'FILE'}
-                </span>
-              )}
-              <span className="hd-file__name">{f.file_name}</span>
-            </a>{' '}
-            <span className="hd-file__size muted small">{formatSize(f.size)}</span>
-          </li>
-        );
-      })}
-    </ul>
   );
 }
