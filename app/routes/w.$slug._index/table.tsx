@@ -24,7 +24,7 @@ type Row = SerializeFrom<typeof loader>['tickets'][number];
  * as one string instead of some twenty elements a row. Links are plain anchors (the route delegates their
  * clicks); text written by customers is isolated (dir="auto", <bdi>), so a right-to-left mark stays inside.
  */
-function rowCells(t: Row, slug: string, tagHref: (name: string) => string): [className: string, Markup][] {
+export function rowCells(t: Row, slug: string, tagHref: (name: string) => string): [className: string, Markup][] {
   return [
     [
       'hd-cell-subject',
