@@ -33,7 +33,7 @@ import {
   signIn,
   startApp,
 } from './lib/bench.ts';
-import { addInboxData } from './lib/inbox-data.ts';
+import { addInboxData, addThreads } from './lib/inbox-data.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -88,26 +88,7 @@ try {
   }
   // Tickets with THREADS messages each (replies both ways, a note in ten), written as the app would
   // (the per-row triggers on): their ticket pages are timed below, the long ones beside the short one.
-  const threads = await superuser(stack, async (c) => {
-    const { rows } = await c.query(
-      `select t.id, t.number, t.requester_id, m.user_id as agent from tickets t
-         join workspaces w on w.id = t.workspace_id and w.slug = 'acme'
-         join memberships m on m.workspace_id = w.id
-         join auth.users u on u.id = m.user_id and u.email = $1
-        where t.status = 'open' order by t.number limit $2`,
-      [AGENT, THREADS.length],
-    );
-    for (const [i, t] of rows.entries())
-      await c.query(
-        `insert into messages (ticket_id, author_id, kind, body, created_at)
-         select $1, case when g % 2 = 0 then $2::uuid else $3::uuid end, case when g % 10 = 0 then 'note' else 'reply' end,
-                'Message ' || g || ' of the long thread: ' || repeat('Checked the order and the tracking again. ', 1 + g % 5),
-                now() - interval '1 day' + g * interval '1 minute'
-           from generate_series(1, $4::int - (select count(*)::int from messages where ticket_id = $1)) g`,
-        [t.id, t.requester_id, t.agent, THREADS[i]],
-      );
-    return rows.map((t, i) => ({ number: t.number as number, messages: THREADS[i]! }));
-  });
+  const threads = await addThreads(stack, AGENT, THREADS);
   // The field, mentions, tags, promises and saved views bench:rest times too (scripts/lib/inbox-data.ts).
   const field = await addInboxData(stack, AGENT, VIEWS_AGENT);
   // Search terms from the seed (scripts/seed-bulk.ts): a requester's address and a ticket's number.

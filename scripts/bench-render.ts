@@ -5,8 +5,9 @@
 // medians and the ratio's range. On a shared machine this is the steadiest way to tell whether a
 // change made pages dearer (docs/decisions/028-route-matching-cache.md).
 // BENCH_TICKETS=<n> (default 0): n more tickets from seed:bulk first, with bench:inbox's field, tags and saved
-// views, and the inbox's views of issue 26 (open, five saved views, a tag) are timed too; BENCH_ONLY=<regular
-// expression> times only the pages whose label matches (docs/decisions/112-one-props-object-and-the-handoff-as-text.md).
+// views, and the inbox's views of issue 26 (open, five saved views, a tag) and the ticket pages of threads of 30 and
+// 200 messages (docs/decisions/115-rows-as-markup.md) are timed too; BENCH_ONLY=<regular expression> times only the
+// pages whose label matches (docs/decisions/112-one-props-object-and-the-handoff-as-text.md).
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,7 +18,7 @@ import type { ServerBuild } from '@remix-run/node';
 import { PROJECT_DIR, type StackInfo } from '@tend/supabase-local';
 import { buildApp } from './lib/app-server.ts';
 import { BASELINE, median, range, seedBulk, signIn, startApp } from './lib/bench.ts';
-import { addInboxData } from './lib/inbox-data.ts';
+import { addInboxData, addThreads } from './lib/inbox-data.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400); // per round and build
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -68,8 +69,10 @@ async function handlerOf(buildDir: string, projectDir: string): Promise<Handler>
 }
 
 try {
+  let threads: { number: number; messages: number }[] = [];
   if (TICKETS > 0) {
     seedBulk(stack, TICKETS);
+    threads = await addThreads(stack, AGENT, [30, 200]);
     await addInboxData(stack, AGENT, VIEWS_AGENT);
   }
   // Built and served once to sign in through the app's own forms, as bench:pages does.
@@ -104,6 +107,12 @@ try {
       ['inbox: open', '/w/acme?view=open', { cookie }, 200],
       ['inbox: 5 saved views (agent 2)', '/w/acme', { cookie: viewsCookie }, 200],
       ['inbox: tag billing', '/w/acme?view=all&tag=billing', { cookie }, 200],
+      ...threads.map((t): [string, string, Record<string, string>, number] => [
+        `ticket page, ${t.messages} messages`,
+        `/w/acme/tickets/${t.number}`,
+        { cookie },
+        200,
+      ]),
     );
   const pages = allPages.filter(([label]) => !ONLY || ONLY.test(label));
   const get = async (handler: Handler, url: string, headers: Record<string, string>) => {

@@ -80,3 +80,30 @@ export async function addInboxData(stack: Pick<Stack, 'dbUrl'>, agent: string, v
   });
   return field;
 }
+
+/**
+ * Tickets with `sizes` messages each (replies both ways, a note in ten), written as the app would (the per-row
+ * triggers on): the first open tickets at Acme, whose requester and `agent` write them. Answers their numbers.
+ */
+export async function addThreads(stack: Pick<Stack, 'dbUrl'>, agent: string, sizes: number[]) {
+  return superuser(stack, async (c) => {
+    const { rows } = await c.query(
+      `select t.id, t.number, t.requester_id, m.user_id as agent from tickets t
+         join workspaces w on w.id = t.workspace_id and w.slug = 'acme'
+         join memberships m on m.workspace_id = w.id
+         join auth.users u on u.id = m.user_id and u.email = $1
+        where t.status = 'open' order by t.number limit $2`,
+      [agent, sizes.length],
+    );
+    for (const [i, t] of rows.entries())
+      await c.query(
+        `insert into messages (ticket_id, author_id, kind, body, created_at)
+         select $1, case when g % 2 = 0 then $2::uuid else $3::uuid end, case when g % 10 = 0 then 'note' else 'reply' end,
+                'Message ' || g || ' of the long thread: ' || repeat('Checked the order and the tracking again. ', 1 + g % 5),
+                now() - interval '1 day' + g * interval '1 minute'
+           from generate_series(1, $4::int - (select count(*)::int from messages where ticket_id = $1)) g`,
+        [t.id, t.requester_id, t.agent, sizes[i]],
+      );
+    return rows.map((t, i) => ({ number: t.number as number, messages: sizes[i]! }));
+  });
+}
