@@ -10,6 +10,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { startStack } from '@tend/supabase-local';
 import { median, range, seedBulk, superuser } from './lib/bench.ts';
+import { addThreads } from './lib/inbox-data.ts';
 
 const TICKETS = Number(process.argv[2] ?? 100_000);
 const CALLS = Number(process.argv[3] ?? 200);
@@ -21,31 +22,15 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-explain-ticket-'));
 const stack = await startStack({ port: 0, dir: path.join(dir, 'data'), ephemeral: true, log: () => undefined });
 try {
   if (TICKETS > 0) seedBulk(stack, TICKETS);
+  // The threads as bench:inbox writes them.
+  const rows = await addThreads(stack, AGENT, THREADS);
   await superuser(stack, async (c) => {
-    // The threads as bench:inbox writes them (scripts/bench-inbox.ts).
-    const { rows } = await c.query(
-      `select t.id, t.number, t.requester_id, m.user_id as agent from tickets t
-         join workspaces w on w.id = t.workspace_id and w.slug = 'acme'
-         join memberships m on m.workspace_id = w.id
-         join auth.users u on u.id = m.user_id and u.email = $1
-        where t.status = 'open' order by t.number limit $2`,
-      [AGENT, THREADS.length],
-    );
-    for (const [i, t] of rows.entries())
-      await c.query(
-        `insert into messages (ticket_id, author_id, kind, body, created_at)
-         select $1, case when g % 2 = 0 then $2::uuid else $3::uuid end, case when g % 10 = 0 then 'note' else 'reply' end,
-                'Message ' || g || ' of the long thread: ' || repeat('Checked the order and the tracking again. ', 1 + g % 5),
-                now() - interval '1 day' + g * interval '1 minute'
-           from generate_series(1, $4::int - (select count(*)::int from messages where ticket_id = $1)) g`,
-        [t.id, t.requester_id, t.agent, THREADS[i]],
-      );
     await c.query('checkpoint');
     await c.query('analyze');
     const { rows: agent } = await c.query(`select id from auth.users where email = $1`, [AGENT]);
     const claims = JSON.stringify({ sub: agent[0].id, role: 'authenticated', aud: 'authenticated' });
-    await plans(c, claims, rows as { number: number }[]);
-    await timings(c, claims, rows as { number: number }[]);
+    await plans(c, claims, rows);
+    await timings(c, claims, rows);
   });
 } finally {
   await stack.stop();

@@ -19,7 +19,8 @@ export type ThreadMessage = Pick<Tables<'messages'>, 'id' | 'kind' | 'created_at
   split?: string;
 };
 
-const ICONS: [RegExp, string][] = [
+/** A file's icon by its type (an image shows itself). */
+export const FILE_ICONS: [RegExp, string][] = [
   [/pdf$/, 'PDF'],
   [/zip$/, 'ZIP'],
   [/wordprocessingml/, 'DOC'],
@@ -35,7 +36,7 @@ export function attachmentListHtml(files: AttachmentView[], href: (id: string) =
       html`<li class="hd-file"><a href="${href(f.id)}" class="hd-file__link" data-testid="attachment">${
         isImageType(f.mime_type)
           ? html`<img class="hd-file__thumb" src="${href(f.id)}" alt="" width="40" height="40" loading="lazy"/>`
-          : html`<span class="hd-file__icon" aria-hidden="true">${ICONS.find(([re]) => re.test(f.mime_type))?.[1] ?? 'FILE'}</span>`
+          : html`<span class="hd-file__icon" aria-hidden="true">${FILE_ICONS.find(([re]) => re.test(f.mime_type))?.[1] ?? 'FILE'}</span>`
       }<span class="hd-file__name">${f.file_name}</span></a> <span class="hd-file__size muted small">${formatSize(f.size)}</span></li>`,
   )}</ul>`;
 }

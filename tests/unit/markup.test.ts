@@ -6,7 +6,7 @@ import { createElement as h, Fragment, type ReactNode } from 'react';
 import { renderToStaticMarkup, renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { DueBadge } from '../../app/components/due-badge.tsx';
-import { Thread, type ThreadMessage } from '../../app/components/helpdesk-thread.tsx';
+import { FILE_ICONS, Thread, type ThreadMessage } from '../../app/components/helpdesk-thread.tsx';
 import { PriorityBadge, StatusBadge, TagChip } from '../../app/components/ticket-labels.tsx';
 import { formatSize, isImageType } from '../../app/lib/helpdesk/attachments.ts';
 import { escapeHtml, html } from '../../app/lib/markup.ts';
@@ -186,14 +186,6 @@ describe("the inbox's row cells", () => {
   });
 });
 
-const ICONS: [RegExp, string][] = [
-  [/pdf$/, 'PDF'],
-  [/zip$/, 'ZIP'],
-  [/wordprocessingml/, 'DOC'],
-  [/spreadsheetml|csv$/, 'XLS'],
-  [/^text\//, 'TXT'],
-];
-
 /** A thread as helpdesk-thread.tsx wrote it with React before 115 (no "earlier" link: that one is still React's). */
 function ReactThread({
   messages,
@@ -257,7 +249,7 @@ function ReactThread({
                       : h(
                           'span',
                           { className: 'hd-file__icon', 'aria-hidden': 'true' },
-                          ICONS.find(([re]) => re.test(f.mime_type))?.[1] ?? 'FILE',
+                          FILE_ICONS.find(([re]) => re.test(f.mime_type))?.[1] ?? 'FILE',
                         ),
                     h('span', { className: 'hd-file__name' }, f.file_name),
                   ),
