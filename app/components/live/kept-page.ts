@@ -5,12 +5,12 @@
 // answer comes (docs/product.md §4: a dropped network never costs typed text; live updates lose no event).
 
 /**
- * The pages that keep themselves (their routes' clientLoader): an agent's ticket and a customer's request.
- * A route with a clientLoader has its data sent in a request of its own, so the root's loader sits out
- * their forms and the navigations to them (root.tsx), or each would cost two requests instead of one.
+ * The pages that keep themselves (their routes' clientLoader): the inbox, an agent's ticket and a customer's
+ * request. A route with a clientLoader has its data sent in a request of its own, so the root's loader sits
+ * out their forms and the navigations to them (root.tsx), or each would cost two requests instead of one.
  */
 export const keepsItself = (pathname: string) =>
-  /^\/(w\/[^/]+\/tickets|support\/[^/]+\/requests)\/\d+\/?$/.test(pathname);
+  /^\/w\/[^/]+\/?$|^\/(w\/[^/]+\/tickets|support\/[^/]+\/requests)\/\d+\/?$/.test(pathname);
 
 /** The data each live page last showed (its own route's), by the page's path and query. */
 const shown = new Map<string, unknown>();
