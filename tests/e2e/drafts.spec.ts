@@ -229,4 +229,32 @@ test.describe('drafts', () => {
     await expect(sam.page.locator('[data-kind="reply"]', { hasText: mine })).toBeVisible();
     await expect(ada.page.locator('[data-kind="reply"]', { hasText: mine })).toBeVisible();
   });
+  test('from a filtered inbox to the ticket, and a reply there, each load one request (the kept pages load on their own)', async () => {
+    const { page } = sam;
+    await page.goto(`/w/${slug}?view=all`);
+    await expect(page.getByTestId('live-status')).toHaveText('Live');
+    const loads: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      // The inbox's own live reloads (changes of the tests before) aside.
+      const routes = url.searchParams.get('_routes') ?? 'all';
+      if (r.method() === 'GET' && url.pathname.endsWith('.data') && routes !== 'routes/w.$slug._index')
+        loads.push(routes);
+    });
+    await page
+      .getByTestId('inbox-row')
+      .getByRole('link', { name: `Broken kettle ${tag}` })
+      .click();
+    await expect(page).toHaveURL(ticketPath);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Broken kettle ${tag}`);
+    // The root's loader sits out (root.tsx): it would be a second request, beside the ticket's own.
+    expect(loads).toEqual(['routes/w.$slug.tickets.$number']);
+    const text = `One request (${tag}).`;
+    await messageBox(page).fill(text);
+    await sendButton(page).click();
+    await expect(page.locator('[data-kind="reply"]', { hasText: text })).toBeVisible();
+    // The send's reload and the live one its own reply brings: the ticket's, never the root's.
+    expect(loads.length).toBeGreaterThan(1);
+    expect(new Set(loads)).toEqual(new Set(['routes/w.$slug.tickets.$number']));
+  });
 });
