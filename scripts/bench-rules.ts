@@ -527,16 +527,13 @@ async function explainStatements() {
     `\nStatements per ticket created (auto_explain, ${EXPLAIN} creations a workspace one at a time; ${load()})`,
   );
   console.table(
-    [...per.entries()]
-      .sort((a, b) => (b[1].rules?.ms ?? 0) - (a[1].rules?.ms ?? 0))
-      .slice(0, PROFILE_TOP)
-      .map(([q, f]) => ({
-        statement: q,
-        'today calls': (f.plain?.calls ?? 0).toFixed(1),
-        'today ms': (f.plain?.ms ?? 0).toFixed(3),
-        'rules calls': (f.rules?.calls ?? 0).toFixed(1),
-        'rules ms': (f.rules?.ms ?? 0).toFixed(3),
-      })),
+    topWithRules(per, (x) => x.ms).map(([q, f]) => ({
+      statement: q,
+      'today calls': (f.plain?.calls ?? 0).toFixed(1),
+      'today ms': (f.plain?.ms ?? 0).toFixed(3),
+      'rules calls': (f.rules?.calls ?? 0).toFixed(1),
+      'rules ms': (f.rules?.ms ?? 0).toFixed(3),
+    })),
   );
 }
 
@@ -695,18 +692,20 @@ async function profile(token: string) {
       `today ${sum('plain').toFixed(2)}, with rules ${sum('rules').toFixed(2)}); ${load()}`,
   );
   console.table(
-    [...per.entries()]
-      .sort((a, b) => (b[1].rules?.self ?? 0) - (a[1].rules?.self ?? 0))
-      .slice(0, PROFILE_TOP)
-      .map(([name, f]) => ({
-        function: name,
-        'today calls': (f.plain?.calls ?? 0).toFixed(1),
-        'today self ms': (f.plain?.self ?? 0).toFixed(3),
-        'rules calls': (f.rules?.calls ?? 0).toFixed(1),
-        'rules self ms': (f.rules?.self ?? 0).toFixed(3),
-        'rules total ms': (f.rules?.total ?? 0).toFixed(3),
-      })),
+    topWithRules(per, (x) => x.self).map(([name, f]) => ({
+      function: name,
+      'today calls': (f.plain?.calls ?? 0).toFixed(1),
+      'today self ms': (f.plain?.self ?? 0).toFixed(3),
+      'rules calls': (f.rules?.calls ?? 0).toFixed(1),
+      'rules self ms': (f.rules?.self ?? 0).toFixed(3),
+      'rules total ms': (f.rules?.total ?? 0).toFixed(3),
+    })),
   );
+}
+/** A profile's PROFILE_TOP entries with the most of `by` with rules (functions, statements), biggest first. */
+function topWithRules<T>(per: Map<string, { plain?: T; rules?: T }>, by: (x: T) => number) {
+  const of = (x?: T) => (x === undefined ? 0 : by(x));
+  return [...per.entries()].sort((a, b) => of(b[1].rules) - of(a[1].rules)).slice(0, PROFILE_TOP);
 }
 interface FunctionTimes {
   calls: number;
