@@ -13,6 +13,7 @@ import {
 import type { ReactNode } from 'react';
 import { GeneralErrorBoundary } from './components/error-boundary.tsx';
 import { isOffline } from './components/forms.tsx';
+import { keepsItself } from './components/live/kept-page.ts';
 import { islandScripts } from './components/islands.server.tsx';
 import { REQUEST_ID_META, useNonce, useRequestId } from './components/request-info.tsx';
 import { SiteHeader } from './components/site-header.tsx';
@@ -52,13 +53,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 // A live page's revalidation (same URL, no form) is about the page's data; who is signed in and the
 // public environment don't change with it, so the root's loader sits it out. Nor does it load after
 // a form the network failed to send (forms.tsx): it would fail the same way, and show the error page.
+// Nor on the way to a page that keeps itself (kept-page.ts), or for a form sent there: a reply or a field
+// changes neither who is signed in nor the bell, which follows its notifications live (a sign-in that
+// leads to such a page comes from another page, and loads).
 export const shouldRevalidate: ShouldRevalidateFunction = ({
   currentUrl,
   nextUrl,
   formMethod,
   actionResult,
   defaultShouldRevalidate,
-}) => !isOffline(actionResult) && (formMethod || currentUrl.href !== nextUrl.href ? defaultShouldRevalidate : false);
+}) =>
+  !isOffline(actionResult) &&
+  !(keepsItself(nextUrl.pathname) && (!formMethod || currentUrl.pathname === nextUrl.pathname)) &&
+  (formMethod || currentUrl.href !== nextUrl.href ? defaultShouldRevalidate : false);
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

@@ -41,6 +41,8 @@ export function keepDraft(field: HTMLTextAreaElement, key: string, sent: number)
       // Storage full or refused (private mode): the text is still in the box.
     }
   };
+  // Text typed before this module came is kept too.
+  if (field.value.trim() && field.value !== stored?.text) save();
   field.addEventListener('input', save);
   return () => field.removeEventListener('input', save);
 }

@@ -2,7 +2,7 @@
 // pending/solved), "Mark as solved", and a follow-up link once closed. A follower of the request reads and
 // answers it the same way; marking it solved is the requester's (docs/decisions/064-followers.md).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
+import type { ClientActionFunctionArgs, ClientLoaderFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import {
   ErrorList,
@@ -23,6 +23,7 @@ import { Thread, type ThreadMessage } from '~/components/helpdesk-thread.tsx';
 import { StatusBadge } from '~/components/ticket-labels.tsx';
 import { MessageField } from '~/components/message-field.tsx';
 import { LiveThread } from '~/components/live/live-thread.tsx';
+import { loadOrKeep } from '~/components/live/kept-page.ts';
 import { requireUser } from '~/lib/auth/session.server.ts';
 import { mapDbError, throwDbError } from '~/lib/errors/from-db.server.ts';
 import { PortalRequestSchema } from '~/lib/forms/helpdesk-schemas.server.ts';
@@ -204,6 +205,10 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, actio
 
 /** With the network down, the page and the reply stay as they are (forms.tsx). */
 export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
+
+/** A live update the network fails to load keeps the page and the draft (kept-page.ts). */
+export const clientLoader = ({ request, serverLoader }: ClientLoaderFunctionArgs) =>
+  loadOrKeep(request, serverLoader<typeof loader>);
 
 export default function PortalRequest() {
   const { workspace, ticket, messages, earlier, mine, clientKey, survey } = useLoaderData<typeof loader>();

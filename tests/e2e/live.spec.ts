@@ -177,6 +177,29 @@ test.describe('live pages', () => {
     expect(await sameDocument(inbox)).toBe(true);
   });
 
+  test('an inbox whose update the network fails keeps its rows, and catches up once it gets through', async () => {
+    const inbox = second.page;
+    await inbox.goto(`/w/${slug}?view=all`);
+    await expect(liveStatus(inbox)).toHaveText('Live');
+    await markDocument(inbox);
+    const rows = await inbox.getByTestId('inbox-row').allTextContents();
+    // The browser says it is online, but no page data gets through; the open socket still brings changes.
+    const blocked = `**/w/${slug}.data*`;
+    let failures = 0;
+    await inbox.route(blocked, (route) => {
+      failures += 1;
+      return route.abort('internetdisconnected');
+    });
+    const subject = `Oven clicks ${tag}`;
+    await openRequest(customer.page, slug, subject);
+    // Tried, failed, tried again: the inbox stays as it was shown, not an error page.
+    await expect.poll(() => failures).toBeGreaterThanOrEqual(2);
+    expect(await inbox.getByTestId('inbox-row').allTextContents()).toEqual(rows);
+    await inbox.unroute(blocked);
+    await expect(inbox.getByTestId('inbox-row').getByRole('link', { name: subject })).toBeVisible();
+    expect(await sameDocument(inbox)).toBe(true);
+  });
+
   test("presence shows the other agent viewing and typing; their reply appears in the open ticket and the customer's thread", async () => {
     const url = `/w/${slug}/tickets/${ticket}`;
     await Promise.all([

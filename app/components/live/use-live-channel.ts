@@ -2,10 +2,11 @@
 // never runs as anon), its connection state for the indicator, and a catch-up (the page's loaders
 // run again) whenever it becomes live after being cut off, so nothing sent meanwhile is lost.
 import type { RealtimeChannel } from '@supabase/realtime-js';
-import { useRevalidator, useRouteLoaderData } from '@remix-run/react';
+import { useLocation, useMatches, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { realtimeClient } from '~/lib/realtime/client.ts';
 import { type ConnectionState, initialProgress, nextProgress } from '~/lib/realtime/connection.ts';
+import { keepShown, retryDelayMs, UNREACHABLE_EVENT } from './kept-page.ts';
 import type { loader as rootLoader } from '~/root.tsx';
 
 // The header's bell follows its notifications on the same client (notification-bell-live.ts, loaded on
@@ -113,27 +114,45 @@ const MAX_WAIT_MS = 1_000;
 /**
  * A debounced revalidation of the page's loaders, for change events. A page in a background tab
  * waits until it is shown again, and a page without a network until it is back online: one
- * revalidation then, instead of one per change meanwhile (a revalidation sent offline fails and
- * re-renders the page under the user's hands, the composer's Send among it).
+ * revalidation then, instead of one per change meanwhile. A revalidation the network fails anyway
+ * keeps the page as shown (kept-page.ts: the page's clientLoader) and is tried again after 1, 2, 4 …
+ * 30 s, or at once when the browser says it is back online.
  */
 export function useRevalidateSoon(): () => void {
   const revalidator = useRevalidator();
   const latest = useRef(revalidator);
   latest.current = revalidator;
-  const timers = useRef<{ wait?: ReturnType<typeof setTimeout>; first?: number; waiting?: boolean }>({});
+  const location = useLocation();
+  const page = useMatches().at(-1)?.data;
+  useEffect(() => keepShown(location, page), [location, page]);
+  const timers = useRef<{
+    wait?: ReturnType<typeof setTimeout>;
+    retry?: ReturnType<typeof setTimeout>;
+    first?: number;
+    waiting?: boolean;
+  }>({});
   useEffect(() => {
     const t = timers.current;
     const onBack = () => {
       if (document.visibilityState !== 'visible' || !navigator.onLine || !t.waiting) return;
       t.waiting = false;
+      clearTimeout(t.retry);
       latest.current.revalidate();
+    };
+    const onUnreachable = () => {
+      t.waiting = true;
+      clearTimeout(t.retry);
+      t.retry = setTimeout(onBack, retryDelayMs());
     };
     document.addEventListener('visibilitychange', onBack);
     window.addEventListener('online', onBack);
+    window.addEventListener(UNREACHABLE_EVENT, onUnreachable);
     return () => {
       clearTimeout(t.wait);
+      clearTimeout(t.retry);
       document.removeEventListener('visibilitychange', onBack);
       window.removeEventListener('online', onBack);
+      window.removeEventListener(UNREACHABLE_EVENT, onUnreachable);
     };
   }, []);
   const schedule = useRef(() => {

@@ -3,10 +3,11 @@
 // me). The loader and the action are in inbox.server.ts; the views, filters, search and table beside
 // this file. On a phone the views and filters fold into one bar (a <details>, so without JavaScript too).
 import type { MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { type ClientLoaderFunctionArgs, Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { ErrorList, SubmitButton, replyFormErrors, replyValue, useIsPending } from '~/components/forms.tsx';
 import { useDelegatedLinks } from '~/components/use-delegated-links.ts';
 import { LiveInbox } from '~/components/live/live-inbox.tsx';
+import { loadOrKeep } from '~/components/live/kept-page.ts';
 import { FirstRun } from '~/components/first-run.tsx';
 import { INBOX_PAGE_SIZE } from '~/lib/constants.ts';
 import { countLabel, VIEW_LABELS } from '~/lib/helpdesk/inbox-views.ts';
@@ -20,6 +21,10 @@ import { SearchHeading } from './search.tsx';
 import { useState } from 'react';
 
 export { action, loader } from './inbox.server.ts';
+
+/** A live update the network fails to load keeps the inbox as shown (kept-page.ts). */
+export const clientLoader = ({ request, serverLoader }: ClientLoaderFunctionArgs) =>
+  loadOrKeep(request, serverLoader<typeof loader>);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Inbox · ${data.workspace.name} · Tend` : 'Inbox · Tend' },

@@ -3,9 +3,10 @@
 // assignee, requester, history. Not a member or not visible: 404. The loader and the action are in
 // ticket.server.ts; the page's parts beside it (thread.tsx, composer.tsx, sidebar.tsx).
 import type { MetaFunction } from '@remix-run/node';
-import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
+import type { ClientActionFunctionArgs, ClientLoaderFunctionArgs, ShouldRevalidateFunction } from '@remix-run/react';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DueBadge } from '~/components/due-badge.tsx';
+import { loadOrKeep } from '~/components/live/kept-page.ts';
 import { isOffline, replyValue, sendOrKeep } from '~/components/forms.tsx';
 import { PriorityBadge, StatusBadge } from '~/components/ticket-labels.tsx';
 import { Composer } from './composer.tsx';
@@ -25,6 +26,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /** With the network down, the page and the draft stay as they are (forms.tsx). */
 export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => sendOrKeep(serverAction<typeof action>);
+
+/** A live update the network fails to load keeps the page and the draft (kept-page.ts). */
+export const clientLoader = ({ request, serverLoader }: ClientLoaderFunctionArgs) =>
+  loadOrKeep(request, serverLoader<typeof loader>);
 
 /**
  * A refusal because the ticket changed meanwhile (409: ticket_changed, ticket_closed,
