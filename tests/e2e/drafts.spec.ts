@@ -133,9 +133,11 @@ test.describe('drafts', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Broken kettle ${tag}`);
     await expect(messageBox(page)).toHaveValue(text);
     await expect(page.locator('[data-kind="note"]', { hasText: note })).toHaveCount(0);
+    await expect(page.getByTestId('live-status')).toHaveText('Reconnecting…');
     // The data gets through again: the note comes without anyone touching the page, then the reply goes.
     await page.unroute(blocked);
     await expect(page.locator('[data-kind="note"]', { hasText: note })).toBeVisible();
+    await expect(page.getByTestId('live-status')).toHaveText('Live');
     await expect(messageBox(page)).toHaveValue(text);
     await sendButton(page).click();
     await expect(composer(page).getByRole('alert')).toContainText('Someone replied while you were writing');

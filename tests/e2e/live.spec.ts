@@ -195,8 +195,10 @@ test.describe('live pages', () => {
     // Tried, failed, tried again: the inbox stays as it was shown, not an error page.
     await expect.poll(() => failures).toBeGreaterThanOrEqual(2);
     expect(await inbox.getByTestId('inbox-row').allTextContents()).toEqual(rows);
+    await expect(liveStatus(inbox)).toHaveText('Reconnecting…');
     await inbox.unroute(blocked);
     await expect(inbox.getByTestId('inbox-row').getByRole('link', { name: subject })).toBeVisible();
+    await expect(liveStatus(inbox)).toHaveText('Live');
     expect(await sameDocument(inbox)).toBe(true);
   });
 

@@ -4,6 +4,8 @@
 // it was shown instead, and their live hook (useRevalidateSoon) asks again, sooner than later, until an
 // answer comes (docs/product.md §4: a dropped network never costs typed text; live updates lose no event).
 
+import { useEffect, useState } from 'react';
+
 /**
  * The pages that keep themselves (their routes' clientLoader): the inbox, an agent's ticket and a customer's
  * request. A route with a clientLoader has its data sent in a request of its own, so the root's loader sits
@@ -19,6 +21,8 @@ let failures = 0;
 
 /** What the live hook listens to: a revalidation failed and the page kept what it showed. */
 export const UNREACHABLE_EVENT = 'tend:unreachable';
+/** A revalidation got through again after failing. */
+const REACHABLE_EVENT = 'tend:reachable';
 
 const pageKey = (url: { pathname: string; search: string }) => url.pathname + url.search;
 
@@ -38,6 +42,7 @@ export const retryDelayMs = () => Math.min(30_000, 1_000 * 2 ** Math.max(0, fail
 export async function loadOrKeep<T>(request: Request, serverLoader: () => Promise<T>): Promise<T> {
   try {
     const data = await serverLoader();
+    if (failures) window.dispatchEvent(new Event(REACHABLE_EVENT));
     failures = 0;
     return data;
   } catch (error) {
@@ -47,4 +52,21 @@ export async function loadOrKeep<T>(request: Request, serverLoader: () => Promis
     window.dispatchEvent(new Event(UNREACHABLE_EVENT));
     return kept as T;
   }
+}
+
+/** Whether the page's data can't be loaded now (the live status says so, connection-status.tsx). */
+export function useUnreachable(): boolean {
+  const [unreachable, setUnreachable] = useState(false);
+  useEffect(() => {
+    const down = () => setUnreachable(true);
+    const up = () => setUnreachable(false);
+    if (failures) down();
+    window.addEventListener(UNREACHABLE_EVENT, down);
+    window.addEventListener(REACHABLE_EVENT, up);
+    return () => {
+      window.removeEventListener(UNREACHABLE_EVENT, down);
+      window.removeEventListener(REACHABLE_EVENT, up);
+    };
+  }, []);
+  return unreachable;
 }

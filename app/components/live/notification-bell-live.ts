@@ -3,7 +3,7 @@
 // every (re)join once the server says changes flow: the first, since the page's count may be older than
 // the subscription, and each after a cut, since changes made meanwhile are not replayed. A plain function
 // on the page's one Realtime client (from use-live-channel.ts, so the live pages' chunk stays whole).
-import type { RealtimeChannel } from '@supabase/realtime-js';
+import type { RealtimeChannel, RealtimeClient } from '@supabase/realtime-js';
 import type { RealtimeEnv } from '~/lib/realtime/client.ts';
 import { realtimeClient } from './use-live-channel.ts';
 
@@ -19,14 +19,16 @@ async function fetchCount(onCount: (n: number) => void) {
 
 /** Follows `userId`'s unread count; returns what stops it. */
 export function watchBell(env: RealtimeEnv, userId: string, onCount: (n: number) => void): () => void {
-  const client = realtimeClient(env);
   const refresh = () => void fetchCount(onCount);
+  let client: RealtimeClient | null = null;
   let channel: RealtimeChannel | null = null;
   let stopped = false;
   // The user's token first: a join without it would run as anon (README "Realtime").
-  void client.setAuth().then(() => {
+  void realtimeClient(env).then(async (loaded) => {
+    await loaded.setAuth();
     if (stopped) return;
-    channel = client
+    client = loaded;
+    channel = loaded
       .channel(`notifications:${userId}`)
       .on(
         'postgres_changes',
@@ -40,6 +42,6 @@ export function watchBell(env: RealtimeEnv, userId: string, onCount: (n: number)
   });
   return () => {
     stopped = true;
-    if (channel) void client.removeChannel(channel);
+    if (client && channel) void client.removeChannel(channel);
   };
 }

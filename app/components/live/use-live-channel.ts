@@ -1,7 +1,7 @@
 // One Realtime channel for the life of a page: joined after the user's token is set (so the join
 // never runs as anon), its connection state for the indicator, and a catch-up (the page's loaders
 // run again) whenever it becomes live after being cut off, so nothing sent meanwhile is lost.
-import type { RealtimeChannel } from '@supabase/realtime-js';
+import type { RealtimeChannel, RealtimeClient } from '@supabase/realtime-js';
 import { useLocation, useMatches, useRevalidator, useRouteLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { realtimeClient } from '~/lib/realtime/client.ts';
@@ -55,7 +55,8 @@ export function useLiveChannel(options: LiveChannelOptions): ConnectionState | n
     // The data this page shows is from the navigation that brought it (the document's on first load).
     const dataSince = documentHydrated ? Date.now() : performance.timeOrigin;
     documentHydrated = true;
-    const client = realtimeClient({ SUPABASE_URL: url, SUPABASE_ANON_KEY: anonKey });
+    const loading = realtimeClient({ SUPABASE_URL: url, SUPABASE_ANON_KEY: anonKey });
+    let client: RealtimeClient | null = null;
     let progress = initialProgress;
     let channel: RealtimeChannel | null = null;
     let stopped = false;
@@ -71,11 +72,13 @@ export function useLiveChannel(options: LiveChannelOptions): ConnectionState | n
     };
 
     (async () => {
+      const loaded = await loading;
       await leaving.get(topic);
       // The user's token first: a join without it would run as anon (docs/local-stack.md "Realtime").
-      await client.setAuth();
+      await loaded.setAuth();
       if (stopped) return;
-      channel = client.channel(topic, {
+      client = loaded;
+      channel = loaded.channel(topic, {
         config: {
           private: isPrivate,
           ...(presenceKey ? { presence: { key: presenceKey } } : {}),
@@ -94,7 +97,7 @@ export function useLiveChannel(options: LiveChannelOptions): ConnectionState | n
 
     return () => {
       stopped = true;
-      if (!channel) return;
+      if (!client || !channel) return;
       const removal = client.removeChannel(channel).catch(() => undefined);
       leaving.set(topic, removal);
       void removal.then(() => {

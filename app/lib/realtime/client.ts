@@ -2,7 +2,7 @@
 // which would put auth, PostgREST and storage clients on every live page (docs/decisions/016-live-pages.md).
 // Only the anon key is here; the user's access token comes from the server (TOKEN_PATH), which
 // refreshes the session as any page does, and realtime-js asks for it again at every heartbeat.
-import { RealtimeClient } from '@supabase/realtime-js';
+import type { RealtimeClient } from '@supabase/realtime-js';
 import { REALTIME_BACKOFF_MS, REALTIME_HEARTBEAT_MS, REALTIME_TIMEOUT_MS } from '../constants.ts';
 
 export interface RealtimeEnv {
@@ -58,19 +58,25 @@ function accessToken(): Promise<string | null> {
   return fetching;
 }
 
-let client: RealtimeClient | null = null;
+let client: Promise<RealtimeClient> | null = null;
 let project: RealtimeEnv | null = null;
 
-/** The page's Realtime client, made on first use (in the browser only). */
-export function realtimeClient(env: RealtimeEnv): RealtimeClient {
+/**
+ * The page's Realtime client, made on first use (in the browser only). realtime-js (~17 KB gzip) is loaded
+ * then, after the page, not with it: a live page is usable before it is live (docs/decisions/006-javascript-budget.md).
+ */
+export function realtimeClient(env: RealtimeEnv): Promise<RealtimeClient> {
   project = env;
-  client ??= new RealtimeClient(`${env.SUPABASE_URL.replace(/^http/, 'ws')}/realtime/v1`, {
-    params: { apikey: env.SUPABASE_ANON_KEY },
-    accessToken,
-    timeout: REALTIME_TIMEOUT_MS,
-    heartbeatIntervalMs: REALTIME_HEARTBEAT_MS,
-    reconnectAfterMs,
-  });
+  client ??= import('@supabase/realtime-js').then(
+    ({ RealtimeClient }) =>
+      new RealtimeClient(`${env.SUPABASE_URL.replace(/^http/, 'ws')}/realtime/v1`, {
+        params: { apikey: env.SUPABASE_ANON_KEY },
+        accessToken,
+        timeout: REALTIME_TIMEOUT_MS,
+        heartbeatIntervalMs: REALTIME_HEARTBEAT_MS,
+        reconnectAfterMs,
+      }),
+  );
   return client;
 }
 
