@@ -22,7 +22,7 @@
 //   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_ASSIGN_EMAIL=0 turns the
 //   assignment emails off; BENCH_PROJECT_DIR and BENCH_BASELINE below)
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -41,6 +41,7 @@ const TARGET_SWEEP_MS = 2000;
 const PROFILE = process.env.BENCH_PROFILE === '1';
 // How many functions the profile lists (the biggest by self time with rules).
 const PROFILE_TOP = Number(process.env.BENCH_PROFILE_TOP ?? 20);
+const EXPLAIN = Number(process.env.BENCH_EXPLAIN ?? 0);
 // BENCH_RULES_MATCH=0: requests no rule's conditions match, so the rules only look (the engine's own cost).
 const MATCH = process.env.BENCH_RULES_MATCH !== '0';
 // BENCH_ASSIGN_EMAIL=0: assignments tell the assignee in the app only, to see what the emails cost the run.
@@ -142,6 +143,7 @@ async function round(slug: string, token: string, on: AnyStack = stack, count = 
     n,
     cpu: by.postgres + by.postgrest + by.deno,
     by,
+    pgKinds: Object.fromEntries(PG_KINDS.map((k) => [k, cpu.postgresKinds[k] / n])) as Record<PgKind, number>,
     email,
   };
 }
@@ -209,7 +211,9 @@ const groupOf = (name: string): Group | undefined =>
 function cpuMeter(on: AnyStack) {
   const first = new Map<number, number>();
   const last = new Map<number, { group: Group; ms: number }>();
+  const pg = postgresKinds(on);
   const read = (start: boolean) => {
+    pg.read(start);
     const roots = on.processes().flatMap((p) => {
       const group = groupOf(p.name);
       return group ? [{ pid: p.pid, group }] : [];
@@ -229,9 +233,68 @@ function cpuMeter(on: AnyStack) {
       read(false);
       const out = Object.fromEntries(PROCESSES.map((k) => [k, 0])) as Record<Group, number>;
       for (const [pid, l] of last) out[l.group] += l.ms - first.get(pid)!;
+      return { ...out, postgresKinds: pg.stop() };
+    },
+  };
+}
+
+// Postgres's backends by what they serve: the API's requests (PostgREST's pool), realtime's WAL decoding, the
+// stack's own connections (pg_net's and pg_cron's workers, the bench's watcher) and Postgres's own processes.
+const PG_KINDS = ['api', 'walsender', 'stack', 'own'] as const;
+type PgKind = (typeof PG_KINDS)[number];
+const PG_KIND_LABELS: Record<PgKind, string> = {
+  api: 'the API (PostgREST)',
+  walsender: "realtime's WAL decoding",
+  stack: "the stack's connections (pg_net, pg_cron, the bench's watcher)",
+  own: "Postgres's own (WAL writer, checkpointer, autovacuum)",
+};
+const pgKindOf = (title: string): PgKind =>
+  title.startsWith('postgres: walsender')
+    ? 'walsender'
+    : title.startsWith('postgres: authenticator')
+      ? 'api'
+      : /^postgres: \S+ \S+ \d/.test(title)
+        ? 'stack'
+        : 'own';
+
+/** The CPU (ms) of Postgres's processes by kind, read as cpuMeter reads the stack's (each one's largest reading). */
+function postgresKinds(on: AnyStack) {
+  const root = on.processes().find((p) => p.name === 'postgres')?.pid;
+  const first = new Map<number, number>();
+  const last = new Map<number, { kind: PgKind; ms: number }>();
+  const read = (start: boolean) => {
+    if (root === undefined) return;
+    for (const c of childrenOf(root)) {
+      if (!first.has(c.pid)) first.set(c.pid, start ? c.ms : 0);
+      last.set(c.pid, { kind: pgKindOf(c.title), ms: Math.max(c.ms, last.get(c.pid)?.ms ?? 0) });
+    }
+  };
+  return {
+    read,
+    stop() {
+      const out = Object.fromEntries(PG_KINDS.map((k) => [k, 0])) as Record<PgKind, number>;
+      for (const [pid, l] of last) out[l.kind] += l.ms - first.get(pid)!;
       return out;
     },
   };
+}
+
+/** A process's children: pid, title (its command line) and CPU ms (its own, not its children's). */
+function childrenOf(ppid: number) {
+  const out: { pid: number; title: string; ms: number }[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const raw = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[1]) !== ppid) continue;
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      out.push({ pid: Number(entry), title, ms: (Number(f[11]) + Number(f[12])) * 10 });
+    } catch {
+      /* the process ended */
+    }
+  }
+  return out;
 }
 
 const ownCpuMs = () => {
@@ -405,6 +468,73 @@ async function createFigure() {
   printCreate(rows, ratios, fired);
   if (before) printAgainst(rows, beforeRows);
   if (PROFILE) await profile(token);
+  if (EXPLAIN) await explainStatements();
+}
+
+/**
+ * BENCH_EXPLAIN=<n>: n more creations in each workspace, one at a time, on a superuser session acting as the
+ * requester (the claims PostgREST sets), with auto_explain reporting every statement, nested ones included (the
+ * triggers', the deferred rules' at the commit), to the session: each statement's calls and milliseconds a ticket
+ * (its execution with what it runs: an outer statement's time holds its nested ones'), the biggest with rules.
+ */
+async function explainStatements() {
+  const per = new Map<string, { plain?: { calls: number; ms: number }; rules?: { calls: number; ms: number } }>();
+  await superuser(stack, async (c) => {
+    let key: 'plain' | 'rules' = 'plain';
+    c.on('notice', (m) => {
+      const text = /Query Text: ([\s\S]*?)(\n\S|$)/.exec(m.message ?? '')?.[1];
+      const ms = Number(/duration: ([\d.]+) ms/.exec(m.message ?? '')?.[1]);
+      if (!text || Number.isNaN(ms)) return;
+      const q = text.replace(/\s+/g, ' ').trim().slice(0, 110);
+      const f = per.get(q) ?? {};
+      const x = (f[key] ??= { calls: 0, ms: 0 });
+      x.calls += 1 / EXPLAIN;
+      x.ms += ms / EXPLAIN;
+      per.set(q, f);
+    });
+    await c.query(`load 'auto_explain'`);
+    for (const [k, v] of Object.entries({
+      'auto_explain.log_min_duration': '0',
+      'auto_explain.log_nested_statements': 'on',
+      'auto_explain.log_analyze': 'on',
+      'auto_explain.log_timing': 'off',
+      'auto_explain.log_level': 'notice',
+      client_min_messages: 'notice',
+    }))
+      await c.query('select set_config($1, $2, false)', [k, v]);
+    const claims = JSON.stringify({ sub: CUSTOMER.id, email: CUSTOMER.email, role: 'authenticated', aal: 'aal1' });
+    for (const [slug, k] of [
+      ['bench-plain', 'plain'],
+      ['bench-rules', 'rules'],
+    ] as const) {
+      for (let i = 0; i < EXPLAIN; i++) {
+        key = 'plain';
+        await c.query('begin');
+        await c.query(`select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)`, [
+          claims,
+        ]);
+        key = k;
+        await c.query('select public.create_ticket($1, $2, $3)', [
+          slug,
+          i % 2 || !MATCH ? 'Printer on fire' : 'Refund for a double charge',
+          MATCH ? 'It is urgent, please.' : 'Help.',
+        ]);
+        await c.query('commit');
+      }
+    }
+  });
+  console.log(
+    `\nStatements per ticket created (auto_explain, ${EXPLAIN} creations a workspace one at a time; ${load()})`,
+  );
+  console.table(
+    topWithRules(per, (x) => x.ms).map(([q, f]) => ({
+      statement: q,
+      'today calls': (f.plain?.calls ?? 0).toFixed(1),
+      'today ms': (f.plain?.ms ?? 0).toFixed(3),
+      'rules calls': (f.rules?.calls ?? 0).toFixed(1),
+      'rules ms': (f.rules?.ms ?? 0).toFixed(3),
+    })),
+  );
 }
 
 type Rows = { round: number; plain: Round; rules: Round }[];
@@ -508,6 +638,12 @@ function printCreate(rows: Rows, ratios: number[], fired?: number) {
       )
       .join(' · ')} ms`,
   );
+  console.log(
+    `Postgres's CPU per ticket by backend (medians of the rounds), today → with rules: ${PG_KINDS.map(
+      (k) =>
+        `${PG_KIND_LABELS[k]} ${median(rows.map((r) => r.plain.pgKinds[k])).toFixed(1)} → ${median(rows.map((r) => r.rules.pgKinds[k])).toFixed(1)}`,
+    ).join(' · ')} ms`,
+  );
   const ratio = median(ratios);
   console.log(
     `median p50: today ${median(rows.map((r) => r.plain.p50)).toFixed(1)} ms, with rules ${median(rows.map((r) => r.rules.p50)).toFixed(1)} ms; ` +
@@ -556,18 +692,20 @@ async function profile(token: string) {
       `today ${sum('plain').toFixed(2)}, with rules ${sum('rules').toFixed(2)}); ${load()}`,
   );
   console.table(
-    [...per.entries()]
-      .sort((a, b) => (b[1].rules?.self ?? 0) - (a[1].rules?.self ?? 0))
-      .slice(0, PROFILE_TOP)
-      .map(([name, f]) => ({
-        function: name,
-        'today calls': (f.plain?.calls ?? 0).toFixed(1),
-        'today self ms': (f.plain?.self ?? 0).toFixed(3),
-        'rules calls': (f.rules?.calls ?? 0).toFixed(1),
-        'rules self ms': (f.rules?.self ?? 0).toFixed(3),
-        'rules total ms': (f.rules?.total ?? 0).toFixed(3),
-      })),
+    topWithRules(per, (x) => x.self).map(([name, f]) => ({
+      function: name,
+      'today calls': (f.plain?.calls ?? 0).toFixed(1),
+      'today self ms': (f.plain?.self ?? 0).toFixed(3),
+      'rules calls': (f.rules?.calls ?? 0).toFixed(1),
+      'rules self ms': (f.rules?.self ?? 0).toFixed(3),
+      'rules total ms': (f.rules?.total ?? 0).toFixed(3),
+    })),
   );
+}
+/** A profile's PROFILE_TOP entries with the most of `by` with rules (functions, statements), biggest first. */
+function topWithRules<T>(per: Map<string, { plain?: T; rules?: T }>, by: (x: T) => number) {
+  const of = (x?: T) => (x === undefined ? 0 : by(x));
+  return [...per.entries()].sort((a, b) => of(b[1].rules) - of(a[1].rules)).slice(0, PROFILE_TOP);
 }
 interface FunctionTimes {
   calls: number;

@@ -14,10 +14,13 @@ grant usage on schema private to authenticated, service_role;
 
 -- The platform: service_role, or a direct database session (seed, migrations, jobs). A PostgREST
 -- request without claims runs as anon with no role claim: that is not the platform.
+-- plpgsql, not sql: a sql function with a SET clause is never inlined and is planned again at every call (notify's
+-- batch calls it once per email it claims); plpgsql keeps its expression planned for the session.
 create function private.is_system() returns boolean
-language sql stable set search_path = '' as $$
-  select coalesce(auth.role() = 'service_role', false)
-      or (auth.role() is null and coalesce(current_setting('role', true), 'none') not in ('anon', 'authenticated'))
-$$;
+language plpgsql stable set search_path = '' as $$
+begin
+  return coalesce(auth.role() = 'service_role', false)
+      or (auth.role() is null and coalesce(current_setting('role', true), 'none') not in ('anon', 'authenticated'));
+end $$;
 revoke all on function private.is_system() from public;
 grant execute on function private.is_system() to authenticated, service_role;

@@ -114,13 +114,22 @@ begin
   if not private.is_system() then
     raise exception using errcode = 'P0001', message = 'forbidden', detail = 'service_role only';
   end if;
+  return private.claim_email_delivery(p_message_id, p_recipient, p_ticket_id);
+end $$;
+revoke execute on function public.claim_email_delivery(text, text, uuid) from public, anon, authenticated;
+grant execute on function public.claim_email_delivery(text, text, uuid) to service_role;
+
+-- The claim itself, for the platform's own functions that checked their caller once (notify's batch claims each
+-- email of it here: private.notification_email).
+create function private.claim_email_delivery(p_message_id text, p_recipient text, p_ticket_id uuid) returns boolean
+language plpgsql security definer set search_path = '' as $$
+begin
   insert into public.email_deliveries as d (message_id, recipient, ticket_id) values (p_message_id, p_recipient, p_ticket_id)
   on conflict (message_id, recipient) do update set attempts = d.attempts + 1, claimed_at = now(), status = 'sending'
    where d.status = 'failed' or (d.status = 'sending' and d.claimed_at < now() - interval '2 minutes');
   return found;
 end $$;
-revoke execute on function public.claim_email_delivery(text, text, uuid) from public, anon, authenticated;
-grant execute on function public.claim_email_delivery(text, text, uuid) to service_role;
+revoke all on function private.claim_email_delivery(text, text, uuid) from public;
 
 -- Everything notify's email of one notification shows, in one call, and its claim (it was nine requests
 -- and an auth lookup: docs/decisions/089-email-cpu.md): the notification with the recipient's address,
@@ -178,7 +187,7 @@ begin
     from public.notifications n where n.id = p_notification_id;
   if found_one->>'email' = 'each' and jsonb_typeof(found_one->'ticket') = 'object'
      and found_one->>'recipient_email' is not null then
-    found_one := found_one || jsonb_build_object('claimed', public.claim_email_delivery(
+    found_one := found_one || jsonb_build_object('claimed', private.claim_email_delivery(
       p_message_id, found_one->>'recipient_email', (found_one->'ticket'->>'id')::uuid));
   end if;
   return found_one;

@@ -21,7 +21,7 @@ import { Preview } from '@react-email/preview';
 import { Row } from '@react-email/row';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
-import { createElement, type ReactNode } from 'react';
+import { type CSSProperties, createElement, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { SURVEY_ANSWERS, type SurveyRating } from './survey.ts';
 
@@ -83,6 +83,26 @@ const MUTED = '#4a5160';
 const PAGE = '#f4f5f7';
 const CARD = '#ffffff';
 const LINE = '#e3e6eb';
+
+// A paragraph of every thread email, as react-email's Text writes it (a <p> with its font size, line height and
+// default margins over the given style), its style worked out once here: Text works it out at every render, a third
+// of a thread email's render in notify (docs/decisions/114-rules-email-and-profiles.md). The same bytes: the style
+// is Text's own, from its render function.
+const textStyle = (style: CSSProperties): CSSProperties =>
+  (Text as unknown as { render(props: object, ref: null): { props: { style: CSSProperties } } }).render({ style }, null)
+    .props.style;
+const SMALL = { margin: 0, fontSize: 13, color: MUTED, lineHeight: '1.5' };
+const P = {
+  author: textStyle({ margin: 0, fontFamily: FONT, fontSize: 15, fontWeight: 600, color: TEXT }),
+  when: textStyle({ margin: 0, fontFamily: FONT, fontSize: 13, color: MUTED }),
+  small: textStyle(SMALL),
+  subject: textStyle({ margin: '4px 0 16px', fontSize: 18, fontWeight: 700, color: TEXT }),
+  heading: textStyle({ ...SMALL, margin: '0 0 16px' }),
+  title: textStyle({ ...SMALL, fontWeight: 600 }),
+  file: textStyle({ margin: '4px 0 0', fontSize: 14, color: TEXT }),
+  filesNote: textStyle({ ...SMALL, marginTop: 4 }),
+  note: textStyle({ ...SMALL, marginTop: 8 }),
+};
 
 // Apple Mail and iOS Mail honour prefers-color-scheme; the classes below only exist for it.
 const DARK = `
@@ -146,12 +166,12 @@ function Message({ m, accent, quoted }: { m: EmailMessage; accent: string; quote
           <Avatar name={m.author} accent={m.fromTeam ? accent : '#6b7280'} />
         </Column>
         <Column style={{ verticalAlign: 'top' }}>
-          <Text className="t-text" style={{ margin: 0, fontFamily: FONT, fontSize: 15, fontWeight: 600, color: TEXT }}>
+          <p className="t-text" style={P.author}>
             {m.author}
-          </Text>
-          <Text className="t-muted" style={{ margin: 0, fontFamily: FONT, fontSize: 13, color: MUTED }}>
+          </p>
+          <p className="t-muted" style={P.when}>
             {m.when}
-          </Text>
+          </p>
         </Column>
       </Row>
       <div
@@ -285,26 +305,25 @@ export function renderThreadEmail(p: ThreadEmailProps): string {
 /** What a thread email's card holds. */
 function ThreadCard(p: ThreadEmailProps) {
   const { brand } = p;
-  const small = { margin: 0, fontSize: 13, color: MUTED, lineHeight: '1.5' };
   return (
     <>
-      <Text className="t-muted" style={small}>
+      <p className="t-muted" style={P.small}>
         Request #{p.ticket.number} · {p.ticket.status}
-      </Text>
-      <Text className="t-text" style={{ margin: '4px 0 16px', fontSize: 18, fontWeight: 700, color: TEXT }}>
+      </p>
+      <p className="t-text" style={P.subject}>
         {p.ticket.subject}
-      </Text>
-      <Text className="t-muted" style={{ ...small, margin: '0 0 16px' }}>
+      </p>
+      <p className="t-muted" style={P.heading}>
         {p.heading}
-      </Text>
+      </p>
       <Message m={p.message} accent={brand.accent} quoted={false} />
       {p.files.length ? (
         <Section style={{ marginTop: 16 }}>
-          <Text className="t-muted" style={{ ...small, fontWeight: 600 }}>
+          <p className="t-muted" style={P.title}>
             {p.files.length === 1 ? 'File' : `${p.files.length} files`}
-          </Text>
+          </p>
           {p.files.map((f) => (
-            <Text key={f.name} className="t-text" style={{ margin: '4px 0 0', fontSize: 14, color: TEXT }}>
+            <p key={f.name} className="t-text" style={P.file}>
               {f.url ? (
                 <Link href={f.url} style={{ color: brand.accent }}>
                   {f.name}
@@ -316,12 +335,12 @@ function ThreadCard(p: ThreadEmailProps) {
                 ({f.size}
                 {f.url ? ', link' : ', attached'})
               </span>
-            </Text>
+            </p>
           ))}
           {p.filesNote ? (
-            <Text className="t-muted" style={{ ...small, marginTop: 4 }}>
+            <p className="t-muted" style={P.filesNote}>
               {p.filesNote}
-            </Text>
+            </p>
           ) : null}
         </Section>
       ) : null}
@@ -343,25 +362,25 @@ function ThreadCard(p: ThreadEmailProps) {
           </Button>
         ) : null}
         {p.button?.note || p.button?.link ? (
-          <Text className="t-muted" style={{ ...small, marginTop: 8 }}>
+          <p className="t-muted" style={P.note}>
             {p.button?.note}{' '}
             {p.button?.link ? (
               <Link href={p.button.link} style={{ color: brand.accent }}>
                 {p.button.link}
               </Link>
             ) : null}
-          </Text>
+          </p>
         ) : null}
-        <Text className="t-muted" style={{ ...small, marginTop: 8 }}>
+        <p className="t-muted" style={P.note}>
           {p.answer}
-        </Text>
+        </p>
       </Section>
       {p.earlier.length ? (
         <Section style={{ marginTop: 24 }}>
           <Hr style={{ borderColor: LINE, margin: '0 0 16px' }} />
-          <Text className="t-muted" style={{ ...small, fontWeight: 600 }}>
+          <p className="t-muted" style={P.title}>
             {p.earlierTitle ?? 'Earlier in this conversation'}
-          </Text>
+          </p>
           {/* A quote: Gmail folds it behind "…", as it folds quoted history. */}
           <div
             className="gmail_quote t-quote"
@@ -375,9 +394,9 @@ function ThreadCard(p: ThreadEmailProps) {
         </Section>
       ) : null}
       <Hr style={{ borderColor: LINE, margin: '24px 0 12px' }} />
-      <Text className="t-muted" style={small}>
+      <p className="t-muted" style={P.small}>
         {p.fine}
-      </Text>
+      </p>
     </>
   );
 }
@@ -512,9 +531,9 @@ export function SurveyEmail(p: SurveyEmailProps) {
         days.
       </Text>
       <Hr style={{ borderColor: LINE, margin: '24px 0 12px' }} />
-      <Text className="t-muted" style={small}>
+      <p className="t-muted" style={P.small}>
         {p.fine}
-      </Text>
+      </p>
     </Layout>
   );
 }

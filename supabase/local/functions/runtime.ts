@@ -109,6 +109,9 @@ export function createRuntime(opts: RuntimeOptions): FunctionRuntime {
       `--allow-read=${[...def.readable, path.join(opts.denoDir, 'npm'), tmp].join(',')}`,
       `--allow-write=${tmp}`,
       `--v8-flags=--max-old-space-size=${opts.memoryLimitMb}`,
+      // Dev only: extra Deno flags for every worker, e.g. FUNCTIONS_DENO_FLAGS=--inspect=127.0.0.1:9230 to take a
+      // CPU profile over the inspector (scripts/deno-cpu-profile.ts); edge-runtime has no such knob.
+      ...(process.env.FUNCTIONS_DENO_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
       BOOT_FILE,
     ];
     const env: Record<string, string> = {
