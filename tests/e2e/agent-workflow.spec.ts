@@ -219,7 +219,10 @@ test.describe('faster agent work', () => {
 
   test('shortcuts move, open, reply, note, claim and search; never while typing or with a modifier', async () => {
     const page = admin.page;
+    // The keys act once the page listens: the sheet's button shows then (shortcuts.tsx).
+    const keysReady = () => expect(page.getByRole('button', { name: /Keyboard shortcuts/ })).toBeVisible();
     await page.goto(`/w/${slug}?view=all`);
+    await keysReady();
     const rows = page.getByTestId('inbox-row');
     const rowLink = (i: number) => rows.nth(i).locator('.hd-cell-subject a');
     await expect(rows).toHaveCount(7);
@@ -281,6 +284,7 @@ test.describe('faster agent work', () => {
 
     // c claims the next unassigned request from the inbox.
     await page.goto(`/w/${slug}?view=unassigned`);
+    await keysReady();
     await page.keyboard.press('c');
     await expect(page).toHaveURL(new RegExp(`/w/${slug}/tickets/\\d+$`));
     await expect(facts(page)).toContainText('assigned to');

@@ -58,6 +58,10 @@ export function LiveTicket({
     typingTimers.current.delete(userId);
     setTyping(({ [userId]: _, ...rest }) => rest);
   };
+  // A message ends its author's typing of that kind only: a note's change event can come after the author's
+  // signal that a reply is begun (broadcasts and table changes reach the page by different ways).
+  const typed = useRef<Record<string, Writing>>({});
+  typed.current = typing;
 
   // Another ticket in the same page (a link from the requester card): nobody is known there yet.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the ticket changes
@@ -79,8 +83,8 @@ export function LiveTicket({
           'postgres_changes',
           { event: 'INSERT', schema: 'public', table: 'messages', filter: `ticket_id=eq.${ticketId}` },
           (change) => {
-            const author = (change.new as { author_id?: string }).author_id;
-            if (author) stopTyping(author);
+            const { author_id: author, kind } = change.new as { author_id?: string; kind?: Writing };
+            if (author && (!kind || typed.current[author] === kind)) stopTyping(author);
             revalidate();
           },
         )
