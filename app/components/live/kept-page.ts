@@ -31,7 +31,7 @@ export function keepShown(url: { pathname: string; search: string }, data: unkno
   shown.set(pageKey(url), data);
 }
 
-/** Seconds to wait before asking again after `failures` failures in a row: 1, 2, 4 … at most 30. */
+/** How long to wait (ms) before asking again after `failures` failures in a row: 1, 2, 4 … at most 30 s. */
 export const retryDelayMs = () => Math.min(30_000, 1_000 * 2 ** Math.max(0, failures - 1));
 
 /**
