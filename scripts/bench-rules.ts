@@ -20,7 +20,8 @@
 // Noisy on a shared machine: read the range of the rounds; the load average is printed beside each figure.
 //   BENCH_TICKETS=400 BENCH_ROUNDS=4 BENCH_CONNECTIONS=4 BENCH_SWEEP_TICKETS=100000 npm run bench:rules
 //   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_ASSIGN_EMAIL=0 turns the
-//   assignment emails off; BENCH_PROJECT_DIR and BENCH_BASELINE below)
+//   assignment emails off; BENCH_PROJECT_DIR and BENCH_BASELINE below; with a baseline, BENCH_RUN_WARM=40 creations
+//   unmeasured before every run, 0 for none)
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -42,6 +43,8 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 // How many functions the profile lists (the biggest by self time with rules).
 const PROFILE_TOP = Number(process.env.BENCH_PROFILE_TOP ?? 20);
 const EXPLAIN = Number(process.env.BENCH_EXPLAIN ?? 0);
+// With BENCH_BASELINE, the creations in a run's workspace before it, not measured (createFigure; 0: none).
+const RUN_WARM = Number(process.env.BENCH_RUN_WARM ?? 40);
 // BENCH_RULES_MATCH=0: requests no rule's conditions match, so the rules only look (the engine's own cost).
 const MATCH = process.env.BENCH_RULES_MATCH !== '0';
 // BENCH_ASSIGN_EMAIL=0: assignments tell the assignee in the app only, to see what the emails cost the run.
@@ -144,6 +147,7 @@ async function round(slug: string, token: string, on: AnyStack = stack, count = 
     cpu: by.postgres + by.postgrest + by.deno,
     by,
     pgKinds: Object.fromEntries(PG_KINDS.map((k) => [k, cpu.postgresKinds[k] / n])) as Record<PgKind, number>,
+    opened: cpu.postgresKinds.opened,
     email,
   };
 }
@@ -262,9 +266,11 @@ function postgresKinds(on: AnyStack) {
   const root = on.processes().find((p) => p.name === 'postgres')?.pid;
   const first = new Map<number, number>();
   const last = new Map<number, { kind: PgKind; ms: number }>();
+  const atStart = new Set<number>();
   const read = (start: boolean) => {
     if (root === undefined) return;
     for (const c of childrenOf(root)) {
+      if (start) atStart.add(c.pid);
       if (!first.has(c.pid)) first.set(c.pid, start ? c.ms : 0);
       last.set(c.pid, { kind: pgKindOf(c.title), ms: Math.max(c.ms, last.get(c.pid)?.ms ?? 0) });
     }
@@ -274,7 +280,9 @@ function postgresKinds(on: AnyStack) {
     stop() {
       const out = Object.fromEntries(PG_KINDS.map((k) => [k, 0])) as Record<PgKind, number>;
       for (const [pid, l] of last) out[l.kind] += l.ms - first.get(pid)!;
-      return out;
+      // PostgREST's connections opened during the round: each plans and compiles the functions it runs afresh.
+      const opened = [...last].filter(([pid, l]) => l.kind === 'api' && !atStart.has(pid)).length;
+      return { ...out, opened };
     },
   };
 }
@@ -436,7 +444,14 @@ async function createFigure() {
     ];
     const order = i % 2 ? runs : [...runs].reverse();
     const got = new Map<(typeof runs)[number], Round>();
-    for (const r of order) got.set(r, await round(r.slug, r.token, r.on));
+    for (const r of order) {
+      // With two stacks, one idles through the other's runs, and PostgREST closes a connection idle for 30 s (its
+      // db-pool-max-idletime): the first run after the other stack's started on new connections, which plan and
+      // compile every function afresh, and that run was always the same one (this stack's rules, the baseline's
+      // plain), which made the same code read dearer on one side. Each run now starts warm.
+      if (before && RUN_WARM) await round(r.slug, r.token, r.on, RUN_WARM);
+      got.set(r, await round(r.slug, r.token, r.on));
+    }
     for (const into of [rows, beforeRows]) {
       const mine = runs.filter((r) => r.into === into);
       if (mine.length)
@@ -606,6 +621,8 @@ function printCreate(rows: Rows, ratios: number[], fired?: number) {
       'today CPU ms/ticket': r.plain.cpu.toFixed(1),
       'rules CPU ms/ticket': r.rules.cpu.toFixed(1),
       'CPU ratio': (r.rules.cpu / r.plain.cpu).toFixed(2),
+      // PostgREST's connections opened in the run (today / with rules): a run on new ones is a cold one.
+      'new API conns': `${r.plain.opened}/${r.rules.opened}`,
       tickets: r.plain.n + r.rules.n,
     })),
   );
