@@ -12,11 +12,14 @@
 // wall time until its 250 and the catcher's CPU per message (this process's: the client only writes a
 // prepared payload); with BENCH_BASELINE=<another checkout, its node_modules installed> that
 // checkout's catcher too, in alternating rounds, and the ratios. BENCH_ROUNDS (3) and BENCH_PER_ROUND
-// (8) size the first part; BENCH_ONLY=catcher runs the second alone.
-import { mkdtempSync, rmSync } from 'node:fs';
+// (8) size the first part; BENCH_ONLY=catcher runs the second alone. Then the catcher with notice-sized messages
+// as notify sends them (catcherNotices; BENCH_ONLY=catcher-notices runs it alone).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import nodemailer from 'nodemailer';
 import { startMail, type RunningMail } from '@tend/supabase-local';
 import { BASELINE, cpuMs, superuser } from './lib/bench.ts';
@@ -51,6 +54,7 @@ async function main() {
   if (!only || only === 'notices') await notices();
   if (!only) await replies();
   if (!only || only === 'catcher') await catcherAlone();
+  if (!only || only === 'catcher' || only === 'catcher-notices') await catcherNotices();
 }
 
 const NOTICE_ROUNDS = Number(process.env.BENCH_NOTICE_ROUNDS ?? 4);
@@ -402,6 +406,82 @@ async function catcherAlone() {
   } finally {
     for (const t of targets) await t.mail.stop();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+const NOTICE_SENDS = Number(process.env.BENCH_CATCHER_NOTICES ?? 1000);
+
+/**
+ * The catcher alone, for an assignee's email (issue 28: one a ticket in bench:rules): BENCH_CATCHER_NOTICES copies of
+ * a notice-sized message (the thread email's pinned HTML) sent as notify sends them, over nodemailer's pool of two
+ * connections, by a process of its own (scripts/catcher-load.ts), so this process's CPU is the catcher's; ALONE_ROUNDS
+ * rounds alternating with the baseline's catcher (BENCH_BASELINE), CPU per message and the ratio per round.
+ */
+async function catcherNotices() {
+  const html = readFileSync('tests/unit/__snapshots__/thread-email.html.snap', 'utf8');
+  const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }).sendMail({
+    from: '"Acme Support" <support@acme.test>',
+    to: 'agent@acme.test',
+    subject: 'Assigned to you: Refund for a double charge [#123]',
+    text: 'Tend assigned you this ticket.\n\nRefund for a double charge\nhttp://localhost:3000/w/acme/tickets/123\n',
+    html,
+    headers: { 'Auto-Submitted': 'auto-generated', 'List-Unsubscribe': '<mailto:unsubscribe+x@tend.localhost>' },
+  });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tend-bench-catcher-notices-'));
+  const file = path.join(dir, 'notice.eml');
+  writeFileSync(file, built.message as Buffer);
+  const catchers: { label: string; mail: RunningMail; cpu: number[] }[] = [
+    {
+      label: 'this checkout',
+      mail: await startMail({ port: 0, dir: path.join(dir, 'this'), smtpPort: 0, log: () => undefined }),
+      cpu: [],
+    },
+  ];
+  if (BASELINE) {
+    const base = (await import(path.join(BASELINE, 'supabase/local/mail/index.ts'))) as { startMail: typeof startMail };
+    catchers.push({
+      label: 'baseline',
+      mail: await base.startMail({ port: 0, dir: path.join(dir, 'base'), smtpPort: 0, log: () => undefined }),
+      cpu: [],
+    });
+  }
+  const send = (c: (typeof catchers)[number], n: number) =>
+    promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      'scripts/catcher-load.ts',
+      String(c.mail.smtpPort),
+      file,
+      String(n),
+    ]);
+  try {
+    for (const c of catchers) await send(c, 100); // warm-up
+    for (let r = 0; r < ALONE_ROUNDS; r++)
+      for (const c of r % 2 ? [...catchers].reverse() : catchers) {
+        const cpu0 = ownCpu();
+        await send(c, NOTICE_SENDS);
+        c.cpu.push((ownCpu() - cpu0) / NOTICE_SENDS);
+      }
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+    console.log(
+      `\nThe catcher alone: a ${((built.message as Buffer).length / 1000).toFixed(1)} kB notice, ${NOTICE_SENDS} a round over two pooled connections, ${ALONE_ROUNDS} rounds; load ${load}`,
+    );
+    for (const c of catchers)
+      console.log(
+        `  ${c.label}: catcher CPU per message ${median(c.cpu).toFixed(3)} ms (rounds ${c.cpu.map((x) => x.toFixed(3)).join(', ')})`,
+      );
+    if (catchers.length === 2) {
+      const per = catchers[0].cpu.map((x, i) => x / catchers[1].cpu[i]!);
+      console.log(
+        `  this ÷ baseline per round: ${median(per).toFixed(2)} (${per.map((x) => x.toFixed(2)).join(', ')})`,
+      );
+    }
+  } finally {
+    for (const c of catchers) await c.mail.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
