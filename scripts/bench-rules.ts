@@ -21,7 +21,7 @@
 //   BENCH_TICKETS=400 BENCH_ROUNDS=4 BENCH_CONNECTIONS=4 BENCH_SWEEP_TICKETS=100000 npm run bench:rules
 //   (BENCH_CREATE=0 skips the first figure, BENCH_SWEEP_TICKETS=0 the second; BENCH_ASSIGN_EMAIL=0 turns the
 //   assignment emails off; BENCH_PROJECT_DIR and BENCH_BASELINE below; with a baseline, BENCH_RUN_WARM=40 creations
-//   unmeasured before every run, 0 for none)
+//   unmeasured before every run, 0 for none, and BENCH_SLICES=4 slices a run taking turns with the other runs')
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -45,6 +45,9 @@ const PROFILE_TOP = Number(process.env.BENCH_PROFILE_TOP ?? 20);
 const EXPLAIN = Number(process.env.BENCH_EXPLAIN ?? 0);
 // With BENCH_BASELINE, the creations in a run's workspace before it, not measured (createFigure; 0: none).
 const RUN_WARM = Number(process.env.BENCH_RUN_WARM ?? 40);
+// With BENCH_BASELINE, each run's creations in this many slices, the four runs' slices taking turns (the first slice
+// of each, then the second, …), so a burst of load on the shared machine falls on both versions alike.
+const SLICES = process.env.BENCH_BASELINE || process.env.BENCH_BEFORE_DIR ? Number(process.env.BENCH_SLICES ?? 4) : 1;
 // BENCH_RULES_MATCH=0: requests no rule's conditions match, so the rules only look (the engine's own cost).
 const MATCH = process.env.BENCH_RULES_MATCH !== '0';
 // BENCH_ASSIGN_EMAIL=0: assignments tell the assignee in the app only, to see what the emails cost the run.
@@ -143,6 +146,7 @@ async function round(slug: string, token: string, on: AnyStack = stack, count = 
   return {
     p50: percentile(times, 50),
     p95: percentile(times, 95),
+    times,
     n,
     cpu: by.postgres + by.postgrest + by.deno,
     by,
@@ -417,6 +421,35 @@ async function setUp(on: AnyStack) {
 
 type Round = Awaited<ReturnType<typeof round>>;
 
+/** A run made of slices (SLICES) as one: its creations' p50 and p95, CPU and connections a ticket over all of them. */
+function joined(parts: Round[]): Round {
+  if (parts.length === 1) return parts[0]!;
+  const times = parts.flatMap((p) => p.times).sort((a, b) => a - b);
+  const n = times.length;
+  const per = (f: (p: Round) => number) => parts.reduce((sum, p) => sum + f(p) * p.n, 0) / n;
+  const mails = parts.map((p) => p.email).filter((e) => e !== undefined);
+  return {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    times,
+    n,
+    cpu: per((p) => p.cpu),
+    by: Object.fromEntries(
+      Object.keys(parts[0]!.by).map((k) => [k, per((p) => p.by[k as keyof Round['by']])]),
+    ) as Round['by'],
+    pgKinds: Object.fromEntries(PG_KINDS.map((k) => [k, per((p) => p.pgKinds[k])])) as Round['pgKinds'],
+    opened: parts.reduce((sum, p) => sum + p.opened, 0),
+    // The emails' lag and backlog: the median of the slices'.
+    email: mails.length
+      ? {
+          backlog: median(mails.map((e) => e.backlog)),
+          lagP50: median(mails.map((e) => e.lagP50)),
+          lagP95: median(mails.map((e) => e.lagP95)),
+        }
+      : undefined,
+  };
+}
+
 async function createFigure() {
   const token = await setUp(stack);
   const beforeToken = before && (await setUp(before));
@@ -443,15 +476,18 @@ async function createFigure() {
         : []),
     ];
     const order = i % 2 ? runs : [...runs].reverse();
-    const got = new Map<(typeof runs)[number], Round>();
-    for (const r of order) {
-      // With two stacks, one idles through the other's runs, and PostgREST closes a connection idle for 30 s (its
-      // db-pool-max-idletime): the first run after the other stack's started on new connections, which plan and
-      // compile every function afresh, and that run was always the same one (this stack's rules, the baseline's
-      // plain), which made the same code read dearer on one side. Each run now starts warm.
-      if (before && RUN_WARM) await round(r.slug, r.token, r.on, RUN_WARM);
-      got.set(r, await round(r.slug, r.token, r.on));
-    }
+    const parts = new Map(runs.map((r) => [r, [] as Round[]]));
+    for (let slice = 0; slice < SLICES; slice++)
+      for (const r of order) {
+        // With two stacks, one idles through the other's runs, and PostgREST closes a connection idle for 30 s (its
+        // db-pool-max-idletime): the first run after the other stack's started on new connections, which plan and
+        // compile every function afresh, and that run was always the same one (this stack's rules, the baseline's
+        // plain), which made the same code read dearer on one side. Each run now starts warm.
+        if (before && RUN_WARM && slice === 0) await round(r.slug, r.token, r.on, RUN_WARM);
+        const count = Math.floor(TICKETS / SLICES) + (slice < TICKETS % SLICES ? 1 : 0);
+        parts.get(r)!.push(await round(r.slug, r.token, r.on, count));
+      }
+    const got = new Map(runs.map((r) => [r, joined(parts.get(r)!)]));
     for (const into of [rows, beforeRows]) {
       const mine = runs.filter((r) => r.into === into);
       if (mine.length)
