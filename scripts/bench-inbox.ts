@@ -34,6 +34,7 @@ import {
   startApp,
 } from './lib/bench.ts';
 import { addInboxData, addThreads } from './lib/inbox-data.ts';
+import { machineSpeed } from './lib/machine-speed.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -103,6 +104,7 @@ try {
   const cookie = await signIn(base, stack.mailUrl, AGENT);
   const viewsCookie = await signIn(base, stack.mailUrl, VIEWS_AGENT);
   const restHeaders = await restHeadersOf(stack, cookie);
+  const speedBefore = await superuser(stack, machineSpeed);
 
   // Page 40 of "all" is reached the way a reader reaches it: 39 × "Older →".
   let page40 = '/w/acme?view=all';
@@ -295,6 +297,7 @@ try {
     "CPU ms = user + system time per request: app = the app's workers, db = Postgres + PostgREST (/proc; PostgREST's process alone in its own column), bench = this process (the gateway and autocannon); CPU ratio = all of it per page ÷ all of it per call",
   );
   console.table(rows);
+  console.log(`before the rounds, ${speedBefore}\nafter them, ${await superuser(stack, machineSpeed)}`);
   // The long threads' pages against the one-page thread's (rounds timed one page after the other).
   const [short, ...long] = threads.map((t) => ({ ...t, p95: threadP95.get(`/w/acme/tickets/${t.number}`) ?? [] }));
   for (const t of long.filter((t) => t.p95.length && short?.p95.length)) {
