@@ -35,6 +35,9 @@ const SEARCHES: [string, string, string | null, string[] | null][] = [
   [VIEW, 'all', null, null],
   ['"tag:vip" (no words)', 'all', null, ['vip']],
   ['open, tag vip (no words)', 'open', null, ['vip']],
+  // A common tag's page: "billing" on fewer tickets than All and Unassigned have (its tickets walked since 118).
+  ['tag billing (no words)', 'all', null, ['billing']],
+  ['unassigned, tag billing (no words)', 'unassigned', null, ['billing']],
   ['common word "refund"', 'all', 'refund', null],
   ['rare word "espresso"', 'all', 'espresso', null],
   ['no match "zebra"', 'all', 'zebra', null],

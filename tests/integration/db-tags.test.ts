@@ -346,10 +346,12 @@ describe('tags', () => {
     );
   });
 
-  it('a tag the statistics call common is walked along the view, as plain SQL orders it, even once it has lost its tickets', async () => {
+  it('a tag the statistics call common is walked along the smaller of its tickets and the view, as plain SQL orders it, even once it has lost its tickets', async () => {
     // A page of one: rare below 200 tickets. After ANALYZE the statistics list this tag on 201 tickets, so the
-    // inbox walks the view without reading its tickets first (private.inbox_tag_common); with a rare tag beside
-    // it the page starts from the rare one's tickets and still tests the common one.
+    // inbox doesn't read its tickets first to learn it (private.inbox_tag_common): in All (more tickets than the
+    // tag's) it walks the tag's tickets, in Pending (fewer) the view, probing each ticket's tags
+    // (private.inbox_rare_tag); with a rare tag beside it the page starts from the rare one's tickets and still tests
+    // the common one.
     const [common, rare] = [await newTag('stats'), await newTag('rarer')];
     const { rows } = await db.sql(
       `insert into tickets (workspace_id, requester_id, subject, last_message_at)
@@ -387,6 +389,31 @@ describe('tags', () => {
     expect(await pages([common])).toEqual(ids.slice(0, 3));
     expect(await pages([common, rare])).toEqual(ids.slice(0, 2));
     expect(await pages([rare, common])).toEqual(ids.slice(0, 2));
+    // Which walk: the tag's below the view's tickets (the tallies), else none of its own (the view's).
+    const walked = async (viewTickets: number) =>
+      (await db.sql('select private.inbox_rare_tag(array[$1::uuid], 200, $2) as at', [common, viewTickets])).rows[0].at;
+    expect(await walked(1000)).toBe(1);
+    expect(await walked(100)).toBeNull();
+    // Pending, with fewer tickets than the tag: the view's, each probed; the same tickets, newest first.
+    await db.sql(`update tickets set status = 'pending' where id = any ($1)`, [[ids[0], ids[2], ids[201]]]);
+    const pending = async (tags: string[]) => {
+      const listed: string[] = [];
+      let after: { at: string; id: string } | null = null;
+      do {
+        const inbox = await tagPage(await names(tags), {
+          p_view: 'pending',
+          ...(after ? { p_after_at: after.at, p_after_id: after.id } : {}),
+        });
+        listed.push(...inbox.tickets.map((t) => t.id));
+        after = inbox.older;
+      } while (after);
+      return listed;
+    };
+    const pendingTotal = (await db.sql(`select count(*)::int as n from tickets where status = 'pending'`)).rows[0].n;
+    expect(pendingTotal).toBeLessThan(201);
+    expect(await pending([common])).toEqual([ids[0], ids[2]]);
+    expect(await pending([rare, common])).toEqual([ids[0]]);
+    await db.sql(`update tickets set status = 'new' where id = any ($1)`, [[ids[0], ids[2], ids[201]]]);
     // Untagged since (the statistics still say common): only the tickets that still carry it.
     await db.sql('delete from ticket_tags where tag_id = $1 and ticket_id <> all (($2::uuid[])[2:3])', [common, ids]);
     expect((await db.sql('select private.inbox_tag_common($1, 200) as c', [common])).rows[0].c).toBe(true);
