@@ -322,3 +322,33 @@ describe('row level security', () => {
     expect(subjects(received)).toEqual(['For Bob']);
   });
 });
+
+describe('database broadcasts beside changes', () => {
+  // Upstream sends database broadcasts from a replication connection of their own, apart from postgres_changes:
+  // a large transaction's changes, each decided by a query for the listeners, don't hold back a broadcast
+  // committed after it (a ticket page's "who is viewing" signal waited behind a 1 000-message insert).
+  it('go out as they are committed, not behind the changes of an earlier transaction', async () => {
+    // Enough changes to take the stack a while, under the project's limit of events a second.
+    const ROWS = 300;
+    const changes = await listen(null, { event: 'INSERT', table: 'audit_log' });
+    const client = realtimeClient(stack, null);
+    clients.push(client);
+    let changesBefore: number | undefined;
+    const channel = client.supabase.channel('after-the-bulk').on('broadcast', { event: 'signal' }, () => {
+      changesBefore ??= changes.length;
+    });
+    await subscribed(channel);
+    await stack.sql(`insert into public.audit_log (what) select 'bulk ' || g from generate_series(1, $1::int) g`, [
+      ROWS,
+    ]);
+    await stack.sql(`select realtime.send('{}', 'signal', 'after-the-bulk', false)`);
+    const heardAfter = await waitFor('the broadcast', () => changesBefore !== undefined && changesBefore + 1, 60_000);
+    expect(heardAfter - 1).toBeLessThan(ROWS);
+    // Every change still comes.
+    await waitFor(
+      () => `all ${ROWS} changes (${changes.length})`,
+      () => changes.length === ROWS,
+      120_000,
+    );
+  });
+});

@@ -14,6 +14,11 @@ export interface ReplicationOptions {
   url: string;
   /** Called for each committed transaction, in commit order; the next waits for it. */
   onTransaction(tx: Transaction): Promise<void>;
+  /**
+   * Called for each committed transaction as soon as it is decoded, before it waits its turn for
+   * onTransaction (which may be busy deciding an earlier transaction's thousand changes).
+   */
+  onDecoded?(tx: Transaction): void;
   onUp(): void;
   onDown(reason: string): void;
   log(message: string): void;
@@ -102,6 +107,7 @@ export function startReplication(opts: ReplicationOptions) {
         const end = chunk.readBigUInt64BE(9);
         const tx = decoder.decode(chunk.subarray(25));
         if (tx) {
+          opts.onDecoded?.(tx);
           queue.push({ tx, end });
           if (queue.length >= 100) stream.pause();
           void drain();
