@@ -18,7 +18,7 @@ export { parseEnvFile, userSecrets } from './functions/project.ts';
 export { PgoutputDecoder } from './realtime/pgoutput.ts';
 export { RateCounter } from './realtime/limits.ts';
 export { decode, encode, encodeUserBroadcast, negotiate } from './realtime/serializer.ts';
-export { paramsToLog, parseSubscription, subscriptionId } from './realtime/postgres-changes.ts';
+export { paramsToLog, parseSubscription, subscriptionId, surelyFiltersOut } from './realtime/postgres-changes.ts';
 export { cropOrigin, fromSegments, geometry, parseTransform, segments } from './storage/transform.ts';
 export { decodeCursor, encodeCursor } from './storage/list.ts';
 export {

@@ -8,6 +8,7 @@ import {
   paramsToLog,
   parseSubscription,
   subscriptionId,
+  surelyFiltersOut,
   decode,
   encode,
   encodeUserBroadcast,
@@ -226,5 +227,44 @@ describe('rate counter', () => {
     expect([c.avg, c.triggered]).toEqual([10, true]);
     c.tick();
     expect(c.triggered).toBe(false);
+  });
+});
+
+describe("postgres_changes' filters read without Postgres", () => {
+  const relation = {
+    id: 1,
+    schema: 'public',
+    table: 'messages',
+    replicaIdentity: 'd',
+    columns: [
+      { name: 'ticket_id', typeOid: 2950, key: false },
+      { name: 'number', typeOid: 23, key: false },
+      { name: 'kind', typeOid: 25, key: false },
+      { name: 'created_at', typeOid: 1184, key: false },
+    ],
+  };
+  const row = {
+    ticket_id: 'aaaaaaaa-0000-4000-8000-000000000001',
+    number: '7',
+    kind: 'note',
+    created_at: '2026-11-29',
+  };
+  it('leaves out a row an eq filter certainly fails', () => {
+    expect(surelyFiltersOut([['ticket_id', 'eq', 'aaaaaaaa-0000-4000-8000-000000000002', false]], relation, row)).toBe(
+      true,
+    );
+    expect(surelyFiltersOut([['number', 'eq', '8', false]], relation, row)).toBe(true);
+    expect(surelyFiltersOut([['kind', 'eq', 'reply', false]], relation, row)).toBe(true);
+  });
+  it('leaves to Postgres whatever may match: equal values, other operators and types, negation, absent columns', () => {
+    expect(surelyFiltersOut([['ticket_id', 'eq', 'AAAAAAAA-0000-4000-8000-000000000001', false]], relation, row)).toBe(
+      false,
+    );
+    expect(surelyFiltersOut([['number', 'eq', '07', false]], relation, row)).toBe(false);
+    expect(surelyFiltersOut([['number', 'neq', '8', false]], relation, row)).toBe(false);
+    expect(surelyFiltersOut([['kind', 'eq', 'reply', true]], relation, row)).toBe(false);
+    expect(surelyFiltersOut([['created_at', 'eq', '2026-11-28', false]], relation, row)).toBe(false);
+    expect(surelyFiltersOut([['body', 'eq', 'x', false]], relation, row)).toBe(false);
+    expect(surelyFiltersOut([['number', 'eq', 'seven', false]], relation, row)).toBe(false);
   });
 });
