@@ -404,6 +404,7 @@ const rowBytes = (row: Row | undefined) =>
 
 // Type oids whose text form says equality without Postgres: uuid (case aside), the integers, text and varchar.
 const UUID = 2950;
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGERS = new Set([20, 21, 23]);
 const TEXTS = new Set([25, 1043]);
 
@@ -418,7 +419,8 @@ export function surelyFiltersOut(filters: Filter[], relation: RowChange['relatio
     const type = relation.columns.find((c) => c.name === column)?.typeOid;
     const actual = row[column];
     if (type === undefined || actual === undefined || actual === null) return false;
-    if (type === UUID) return actual.toLowerCase() !== value.trim().toLowerCase();
+    // Only a canonical uuid: Postgres also reads braces and unhyphenated forms as the same uuid.
+    if (type === UUID) return CANONICAL_UUID.test(value.trim()) && actual.toLowerCase() !== value.trim().toLowerCase();
     if (INTEGERS.has(type)) return /^-?\d+$/.test(value.trim()) && BigInt(actual) !== BigInt(value.trim());
     if (TEXTS.has(type)) return actual !== value;
     return false;
