@@ -2,6 +2,7 @@
 // send, with or without AUTH, no TLS; every message is kept as it came (its files are read from
 // there) and parsed when the mailbox is first read (store.ts settle) into what one sent over the HTTP
 // API holds, with its threading and unsubscribe headers, both bodies and its attachments listed.
+import type { Socket } from 'node:net';
 import type { AddressObject, Attachment, ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import {
@@ -202,6 +203,10 @@ export async function startSmtp(opts: {
     onAuth: (auth, _session, callback) => callback(null, { user: auth.username ?? 'any' }),
     size: MAX_SIZE,
     logger: false,
+    // Mailpit takes any sender and recipient. Answered at once (smtp-server's defaults wait a turn of the event
+    // loop for each), so the replies to a pipelined MAIL, RCPT and DATA are written in the same turn.
+    onMailFrom: (_address, _session, callback) => callback(),
+    onRcptTo: (_address, _session, callback) => callback(),
     onData(stream, session, callback) {
       // The message is taken whole, then parsed once: parsing while it streams in held every TCP
       // read up behind mailparser's line-by-line work (docs/decisions/068-mail-catcher-speed.md).
@@ -234,6 +239,16 @@ export async function startSmtp(opts: {
     },
   });
   server.on('error', (err) => opts.log(`[mail] SMTP: ${err.message}`));
+  // The replies to what one read of the socket brought leave in one write, as Postfix flushes its replies to a
+  // pipelined batch (RFC 2920 3.1: a client's MAIL, RCPT and DATA in one segment, three replies in one): held
+  // while smtp-server's parser reads the chunk (before its own listener), sent when that is done.
+  server.server.on('connection', (socket: Socket) =>
+    socket.prependListener('data', () => {
+      if (socket.writableCorked) return;
+      socket.cork();
+      process.nextTick(() => socket.uncork());
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     const s = server.server;
     s.once('error', reject);
