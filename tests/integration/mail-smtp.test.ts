@@ -99,4 +99,45 @@ describe('SMTP', () => {
     transport.close();
     expect((await api(`/search?query=${encodeURIComponent('to:after@example.test')}`)).messages).toHaveLength(1);
   });
+
+  it('takes a pipelined envelope (RFC 2920): MAIL, RCPT and DATA in one write get their replies in order', async () => {
+    const socket = net.connect(stack.smtpPort, '127.0.0.1');
+    let buffer = '';
+    const waiters: { until: RegExp; resolve: (text: string) => void }[] = [];
+    const settle = () => {
+      const w = waiters[0];
+      const m = w && w.until.exec(buffer);
+      if (!m) return;
+      waiters.shift();
+      const text = buffer.slice(0, m.index + m[0].length);
+      buffer = buffer.slice(text.length);
+      w.resolve(text);
+    };
+    socket.on('data', (d) => {
+      buffer += d.toString();
+      settle();
+    });
+    // The server's replies up to the line that matches `until` (a final reply line: code and a space).
+    const reply = (until: RegExp) =>
+      new Promise<string>((resolve, reject) => {
+        waiters.push({ until, resolve });
+        socket.once('error', reject);
+        settle();
+      });
+    try {
+      await reply(/^220 .*\r\n/m);
+      socket.write('EHLO test\r\n');
+      expect(await reply(/^250 .*\r\n/m)).toMatch(/^250-PIPELINING\r$/m);
+      socket.write('MAIL FROM:<a@acme.test>\r\nRCPT TO:<pipelined@example.test>\r\nDATA\r\n');
+      const replies = (await reply(/^354 .*\r\n/m)).trimEnd().split('\r\n');
+      expect(replies.map((line) => line.slice(0, 4))).toEqual(['250 ', '250 ', '354 ']);
+      socket.write('From: a@acme.test\r\nTo: pipelined@example.test\r\nSubject: pipelined\r\n\r\nhi\r\n.\r\n');
+      expect(await reply(/^\d{3} .*\r\n/m)).toMatch(/^250 /);
+      socket.write('QUIT\r\n');
+    } finally {
+      socket.end();
+    }
+    const list = await api(`/search?query=${encodeURIComponent('to:pipelined@example.test')}`);
+    expect(list.messages.map((m: { Subject: string }) => m.Subject)).toEqual(['pipelined']);
+  });
 });
