@@ -106,7 +106,7 @@ describe('SMTP', () => {
     const waiters: { until: RegExp; resolve: (text: string) => void }[] = [];
     const settle = () => {
       const w = waiters[0];
-      const m = w && w.until.exec(buffer);
+      const m = w?.until.exec(buffer);
       if (!m) return;
       waiters.shift();
       const text = buffer.slice(0, m.index + m[0].length);
