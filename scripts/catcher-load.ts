@@ -1,5 +1,6 @@
 // Sends BENCH_MESSAGES copies of a raw message over pooled SMTP connections, as notify does (nodemailer's pool, two
-// connections, a message's MAIL, RCPT and DATA pipelined, then its body); for scripts/bench-email.ts's
+// connections; the app's nodemailer 10 pipelines a message's MAIL, RCPT and DATA, notify's 6.10.1 sends each after the
+// last reply: docs/decisions/119-notify-pipelines-smtp.md); for scripts/bench-email.ts's
 // catcher figure, run in a process of its own so the catcher's process counts only the catcher.
 import { readFileSync } from 'node:fs';
 import nodemailer from 'nodemailer';
