@@ -9,7 +9,7 @@
 import { Buffer } from 'node:buffer';
 import { PassThrough, type Readable } from 'node:stream';
 
-/** What this reads of a nodemailer MimeNode (lib/mime-node), 6.x. */
+/** What this reads of a nodemailer MimeNode (lib/mime-node), 6.x to 10.x. */
 export interface MimeTree {
   multipart: string | false;
   boundary?: string;
