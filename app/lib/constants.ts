@@ -28,6 +28,10 @@ export const INBOX_PAGE_SIZE = 25;
 export const FOLLOWERS_PER_TICKET = 20;
 /** The longest inbox search kept (more is cut). */
 export const MAX_QUERY_LENGTH = 200;
+/** A company's name (companies.name; empty shows its domain). */
+export const COMPANY_NAME_MAX_LENGTH = 80;
+/** The most the notifications page lists (newest first). */
+export const NOTIFICATIONS_PAGE = 50;
 
 // Reports (/w/:slug/reports): the ranges offered, the one shown first, and the longest (workspace_report's too).
 export const REPORT_RANGES_DAYS = [7, 30, 90] as const;

@@ -12,7 +12,8 @@ import {
   redirectWithSession,
   requireSameOrigin,
 } from '~/lib/http/responses.server.ts';
-import { listNotifications, NOTIFICATIONS_PAGE } from '~/lib/notifications/notifications.server.ts';
+import { NOTIFICATIONS_PAGE } from '~/lib/constants.ts';
+import { listNotifications } from '~/lib/notifications/notifications.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Notifications · Tend' }];
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { test as base, type Browser, expect, type Locator, type Page } from '@playwright/test';
+import { test as base, type Browser, type BrowserContext, expect, type Locator, type Page } from '@playwright/test';
 import pg from 'pg';
 import { messagesTo, waitForMail } from '../../scripts/lib/mail.ts';
 
@@ -34,7 +34,47 @@ function nextClientIp(workerIndex: number) {
   return `10.${workerIndex % 250}.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
 }
 
-export const test = base.extend<{ clientIp: string }>({
+// React's hydration errors: the browser's first render differs from the server's (a value imported from a
+// `.server` module is undefined in the browser, a date formatted in another zone), so React throws the page's
+// markup away and renders it again, losing what the user did meanwhile (a click on "Mark all as read" went
+// nowhere). Production builds report them as uncaught "Minified React error #418/#422/#423/#425".
+const HYDRATION_ERROR = /Minified React error #(418|422|423|425)\b|Hydration failed|did not match the server/;
+const hydrationErrors: string[] = [];
+
+function watchHydration(context: BrowserContext) {
+  const record = (page: Page | null, text: string) => {
+    if (HYDRATION_ERROR.test(text)) hydrationErrors.push(`${page?.url() ?? '?'}: ${text.split('\n')[0]}`);
+  };
+  context.on('weberror', (e) => record(e.page(), String(e.error()?.message ?? e.error())));
+  context.on('console', (m) => {
+    if (m.type() === 'error') record(m.page(), m.text());
+  });
+}
+
+export const test = base.extend<{ clientIp: string; noHydrationErrors: undefined }, { browser: Browser }>({
+  // Every context of the worker is watched, those the tests make with browser.newContext too.
+  browser: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => {
+        const context = await newContext(options);
+        watchHydration(context);
+        return context;
+      };
+      await use(browser);
+    },
+    { scope: 'worker' },
+  ],
+  // A test fails if a page hydrated with errors while it (or its describe's beforeAll) ran.
+  noHydrationErrors: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      await use(undefined);
+      const seen = hydrationErrors.splice(0);
+      expect(seen, 'React hydration errors: the page rendered differently in the browser').toEqual([]);
+    },
+    { auto: true },
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
   clientIp: async ({}, use, testInfo) => use(nextClientIp(testInfo.workerIndex)),
   // biome-ignore lint/correctness/noEmptyPattern: as above

@@ -288,8 +288,14 @@ test.describe('helpdesk with JavaScript', () => {
     await expect(page.getByTestId('inbox-range')).toHaveText(/^26–\d+ of \d+$/);
     await expect(page.getByTestId('inbox-row')).not.toHaveCount(0);
     await expect(rowLink).toHaveCount(0);
+    // A request comes in while the agent reads page 2: "← Newer" leads to the first page itself, with it on
+    // top and nothing newer above (not to the 25 tickets just before page 2's first, a "first" page that
+    // would still have "← Newer").
+    const arrived = `Arrived while paging ${randomUUID().slice(0, 8)}`;
+    await openRequest(customer.page, arrived, 'It came in while the agent was on page 2.');
     await page.getByRole('link', { name: '← Newer' }).click();
     await expect(page.getByTestId('inbox-range')).toHaveText(/^1–25 of \d+$/);
+    await expect(page.getByTestId('inbox-row').getByRole('link', { name: arrived })).toHaveCount(1);
     await expect(rowLink).toHaveCount(1);
     await expect(page.getByRole('link', { name: '← Newer' })).toHaveCount(0);
     await page.getByLabel('Search').fill('blender');

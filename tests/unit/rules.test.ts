@@ -53,6 +53,11 @@ describe('sizes, counts and lengths', () => {
       ],
       ['supabase/schemas/10_workspaces.sql', /'display_name', ''\)\), (\d+)\)/g, c.DISPLAY_NAME_MAX_LENGTH],
       ['supabase/schemas/10_workspaces.sql', /char_length\(name\) between 1 and (\d+)/g, c.WORKSPACE_NAME_MAX_LENGTH],
+      [
+        'supabase/schemas/58_customers.sql',
+        /create table public\.companies \((?:\n.*)*?\n\s+name text not null check \(char_length\(name\) between 1 and (\d+)\)/g,
+        c.COMPANY_NAME_MAX_LENGTH,
+      ],
       ['supabase/schemas/10_workspaces.sql', /char_length\(slug\) between \d+ and (\d+)/g, SLUG_MAX_LENGTH],
       ['supabase/schemas/10_workspaces.sql', /char_length\(slug\) between (\d+)/g, SLUG_MIN_LENGTH],
       ['supabase/schemas/10_workspaces.sql', /char_length\(email\) <= (\d+)/g, c.EMAIL_MAX_LENGTH],

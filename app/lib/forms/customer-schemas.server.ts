@@ -3,6 +3,7 @@
 // the admin's field definitions, and a ticket's field values. Read like every form here (Conform's parseWithZod); the
 // database checks the same again (supabase/schemas/58_customers.sql, 58_ticket_fields.sql).
 import { z } from 'zod';
+import { COMPANY_NAME_MAX_LENGTH } from '../constants.ts';
 import { errorMessage } from '../errors/catalogue.server.ts';
 import { FIELD_KINDS, fieldInputName, type TicketFieldValue } from '../helpdesk/ticket-fields.ts';
 import { UUID_RE } from '../helpdesk/ticket-terms.ts';
@@ -32,7 +33,6 @@ export const CustomerSchema = byIntent([
   }),
 ]);
 
-export const COMPANY_NAME_MAX_LENGTH = 80;
 const companyNameMessage = `Enter a name of up to ${COMPANY_NAME_MAX_LENGTH} characters, or leave it empty for the domain.`;
 /** /w/:slug/companies/:domain (admins): the company's name; empty shows the domain again. */
 export const CompanySchema = byIntent([

@@ -10,13 +10,11 @@ import {
   type NotificationEmail,
   type NotificationKind,
 } from './kinds.ts';
+import { NOTIFICATIONS_PAGE } from '../constants.ts';
 import { throwDbError } from '../errors/from-db.server.ts';
 import type { Supabase } from '../supabase/client.server.ts';
 
 export { EMAIL_CHOICES, NOTIFICATION_KINDS, type NotificationEmail, type NotificationKind };
-
-/** The most the notifications page lists (newest first). */
-export const NOTIFICATIONS_PAGE = 50;
 
 export interface NotificationItem {
   id: string;

@@ -174,7 +174,16 @@ export default function Inbox() {
       {older || newer ? (
         <nav aria-label="Pages" className="hd-pager">
           {newer ? (
-            <a href={inboxHref(workspace.slug, { ...keep, before: newer, page: page - 1 })} rel="prev">
+            // From page 2 back to the first page itself (the newest, live), not to the tickets just before the
+            // cursor: with requests come in since, those would be a "first" page with newer ones still above.
+            <a
+              href={
+                page <= 2
+                  ? inboxHref(workspace.slug, keep)
+                  : inboxHref(workspace.slug, { ...keep, before: newer, page: page - 1 })
+              }
+              rel="prev"
+            >
               ← Newer
             </a>
           ) : (
