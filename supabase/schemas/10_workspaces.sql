@@ -71,16 +71,22 @@ create index invitations_pending_idx on public.invitations (workspace_id, email)
 
 -- ---------------------------------------------------------------------------------------------
 -- Membership helpers: security definer so policies can ask without recursing into RLS.
+-- The two sets are plpgsql, as private.followed_tickets is: a SQL function with a setting is never inlined, and its
+-- statement was parsed and planned again in every statement whose policy asks (~0.25 ms each: the bell's count on
+-- every page, each read of tickets, messages … as a member); plpgsql keeps the plan for the connection
+-- (docs/decisions/120-inbox-page-cpu.md).
 
 create function private.member_workspaces() returns setof uuid
-language sql stable security definer set search_path = '' as $$
-  select workspace_id from public.memberships where user_id = (select auth.uid())
-$$;
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return query select workspace_id from public.memberships where user_id = (select auth.uid());
+end $$;
 
 create function private.admin_workspaces() returns setof uuid
-language sql stable security definer set search_path = '' as $$
-  select workspace_id from public.memberships where user_id = (select auth.uid()) and role = 'admin'
-$$;
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return query select workspace_id from public.memberships where user_id = (select auth.uid()) and role = 'admin';
+end $$;
 
 create function private.is_member(ws uuid) returns boolean
 language sql stable security definer set search_path = '' as $$
