@@ -37,8 +37,10 @@ function nextClientIp(workerIndex: number) {
 // React's hydration errors: the browser's first render differs from the server's (a value imported from a
 // `.server` module is undefined in the browser, a date formatted in another zone), so React throws the page's
 // markup away and renders it again, losing what the user did meanwhile (a click on "Mark all as read" went
-// nowhere). Production builds report them as uncaught "Minified React error #418/#422/#423/#425".
-const HYDRATION_ERROR = /Minified React error #(418|422|423|425)\b|Hydration failed|did not match the server/;
+// nowhere). Production builds report them as uncaught "Minified React error #418/#422/#423/#425", development
+// builds in words.
+const HYDRATION_ERROR =
+  /Minified React error #(418|422|423|425)\b|Hydration failed|does not match server-rendered HTML/;
 const hydrationErrors: string[] = [];
 
 function watchHydration(context: BrowserContext) {

@@ -419,10 +419,11 @@ export function surelyFiltersOut(filters: Filter[], relation: RowChange['relatio
     const type = relation.columns.find((c) => c.name === column)?.typeOid;
     const actual = row[column];
     if (type === undefined || actual === undefined || actual === null) return false;
+    const wanted = value.trim();
     // Only a canonical uuid: Postgres also reads braces and unhyphenated forms as the same uuid.
-    if (type === UUID) return CANONICAL_UUID.test(value.trim()) && actual.toLowerCase() !== value.trim().toLowerCase();
-    if (INTEGERS.has(type)) return /^-?\d+$/.test(value.trim()) && BigInt(actual) !== BigInt(value.trim());
-    if (TEXTS.has(type)) return actual !== value;
+    if (type === UUID) return CANONICAL_UUID.test(wanted) && actual.toLowerCase() !== wanted.toLowerCase();
+    if (INTEGERS.has(type)) return /^-?\d+$/.test(wanted) && BigInt(actual) !== BigInt(wanted);
+    if (TEXTS.has(type)) return actual !== value; // text compares as written, spaces and all
     return false;
   });
 }
