@@ -162,6 +162,117 @@ create trigger tickets_search_words_update after update on public.tickets
 create trigger messages_search_words after insert on public.messages
   referencing new table as new_rows for each statement execute function private.add_search_words();
 
+-- Two words of tickets.search that no ticket holds together (docs/decisions/122-words-apart.md). A search of two
+-- common words that never meet ("tracking number": 'track' and 'number', 83 000 tickets each at 1 M) learns that no
+-- ticket matches only by merging both words' GIN posting lists whole, ~16 ms at 1 M whatever the plan; with the pair
+-- here it knows at once (private.inbox_words_apart). Kept for the words private.search_pair_words names (the words
+-- the statistics call common, private.keep_common_search_pairs); a pair of them absent here may meet or not.
+-- The invariant, for every row (a, b) here: no ticket's search, as any snapshot sees it, holds both a and b. A write
+-- that makes two kept words meet deletes their row in the same transaction (private.meet_search_words); a word is
+-- kept, and its pairs found, with every such write held off (private.keep_search_pairs).
+create table private.search_pair_words (
+  word text collate "C" primary key
+);
+create table private.search_words_apart (
+  a text collate "C" not null,
+  b text collate "C" not null,
+  primary key (a, b),
+  check (a < b)
+);
+
+-- Writers of search text take this lock shared, the keeping of new words exclusively: a word's pairs are read from
+-- committed tickets only, so a ticket written meanwhile waits for them and then clears what it meets.
+create function private.search_pairs_lock() returns bigint
+language sql immutable set search_path = '' as $$ select hashtextextended('search words apart', 0) $$;
+
+-- The rows a statement wrote, each ticket's words: every pair of them here is deleted. Most writes meet no such pair:
+-- an index probe for each of the ticket's words (p.a = any), the other tested in the array.
+create function private.meet_search_words() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  perform pg_advisory_xact_lock_shared(private.search_pairs_lock());
+  if not exists (select from private.search_words_apart) then
+    return null;
+  end if;
+  if tg_op = 'INSERT' then
+    delete from private.search_words_apart p
+     using (select tsvector_to_array(n.search)::text[] collate "C" as words from new_rows n) n
+     where p.a = any (n.words) and p.b = any (n.words);
+  else
+    delete from private.search_words_apart p
+     using (select tsvector_to_array(n.search)::text[] collate "C" as words from new_rows n join old_rows o on o.id = n.id
+             where n.search is distinct from o.search) n
+     where p.a = any (n.words) and p.b = any (n.words);
+  end if;
+  return null;
+end $$;
+revoke all on function private.meet_search_words() from public;
+create trigger tickets_search_pairs_insert after insert on public.tickets
+  referencing new table as new_rows for each statement execute function private.meet_search_words();
+create trigger tickets_search_pairs_update after update on public.tickets
+  referencing old table as old_rows new table as new_rows for each statement execute function private.meet_search_words();
+
+-- Keeps the pairs of p_words (those not kept yet) with every kept word: each new word's tickets read once (ts_stat of
+-- its matches: the words they hold), and every kept word none of them holds is apart from it. Writers of search text
+-- wait meanwhile (at 1 M ~0.1–1 s a word). Answers how many words it added.
+create function private.keep_search_pairs(p_words text[]) returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  added text[];
+  new_word text collate "C";
+begin
+  perform pg_advisory_xact_lock(private.search_pairs_lock());
+  with n as (
+    insert into private.search_pair_words (word)
+    select distinct w from unnest(p_words) w where w <> '' on conflict do nothing returning search_pair_words.word
+  ) select coalesce(array_agg(n.word), '{}') into added from n;
+  foreach new_word in array added loop
+    insert into private.search_words_apart (a, b)
+    select least(new_word, k.word), greatest(new_word, k.word) from private.search_pair_words k
+     where k.word <> new_word
+       and k.word not in (select s.word collate "C" from pg_catalog.ts_stat(format('select search from public.tickets where search @@ %L::tsquery',
+             '''' || replace(replace(new_word, '\', '\\'), '''', '''''') || '''')) s)
+    on conflict do nothing;
+  end loop;
+  return cardinality(added);
+end $$;
+
+-- The words the statistics call common in tickets.search (pg_stats.most_common_elems, in at least 1 % of the sampled
+-- tickets: a GIN AND of two of them reads two long posting lists), the 200 most common, kept. Nightly (pg_cron,
+-- 80_email.sql), and by the benches after their seed.
+create function private.keep_common_search_pairs() returns integer
+language plpgsql security definer set search_path = '' as $$
+begin
+  return private.keep_search_pairs(array(
+    select e.w from pg_catalog.pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) e(w, f)
+     where s.schemaname = 'public' and s.tablename = 'tickets' and s.attname = 'search' and e.f >= 0.01
+     order by e.f desc limit 200));
+end $$;
+revoke all on function private.search_pairs_lock(), private.keep_search_pairs(text[]), private.keep_common_search_pairs() from public;
+
+-- Whether no ticket's search can match p_query (private.inbox_prefix_words'): an AND of words, or of groups of words
+-- any of which ('track' & ( 'number' | 'numbered' )), two of whose groups are apart word by word. Any other query
+-- (a phrase, a negation, a prefix): false. Only the search's steps rest on it, never the answer: its notes and its
+-- requester are searched as before.
+create function private.inbox_words_apart(p_query tsquery) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if regexp_replace(p_query::text, '''(?:[^'']|'''')*''', 'w', 'g') !~ '^w( & (w|\( w( \| w)* \)))+$' then
+    return false;
+  end if;
+  return exists (
+    with l as (
+      select g.i, regexp_replace(m[1], '\\(.)|''('')', '\1\2', 'g') collate "C" as w
+        from regexp_matches(p_query::text, '\( (?:''(?:[^'']|'''')*'' \| )*''(?:[^'']|'''')*'' \)|''(?:[^'']|'''')*''', 'g') with ordinality g(grp, i),
+             regexp_matches(g.grp[1], '''((?:[^'']|'''')*)''', 'g') m
+    )
+    select from (select distinct l.i from l) g1, (select distinct l.i from l) g2
+     where g1.i < g2.i
+       and not exists (select from l x, l y where x.i = g1.i and y.i = g2.i
+                         and not exists (select from private.search_words_apart p where p.a = least(x.w, y.w) and p.b = greatest(x.w, y.w))));
+end $$;
+revoke all on function private.inbox_words_apart(tsquery) from public;
+
 -- ---------------------------------------------------------------------------------------------
 -- The inbox views as SQL (constants only; values are always bound parameters). $1 is the caller.
 -- Snoozed tickets (52_triage.sql) leave the views of work to do until they wake. Tickets in Spam or
@@ -858,6 +969,8 @@ declare
   search_cap integer := least(400 * p_limit, 20000);
   search_notes integer := 40 * p_limit;
   rare_words boolean;
+  -- No ticket's search holds two of the words together (private.inbox_words_apart): only notes and a requester match.
+  words_apart boolean := false;
   -- None of the view's newest tickets (a count window of them) match the words: step 1's window skipped (below).
   newest_none boolean := false;
   -- Step 1 walked on for the counts too (All's first page, below): what private.inbox_words_newest would walk.
@@ -1008,6 +1121,10 @@ begin
       -- the same matches, without a GIN bitmap of all of them ("tracking number": 'number':*, 83 000 tickets).
       rare_words := stats.rare;
       q := private.inbox_prefix_words(q);
+      -- Common words that never meet (rare words' GIN look-up is a few pages): step 2's look-ups of the words are known to
+      -- find none, where the GIN index would merge both words' posting lists whole to learn it ("tracking number": ~16 ms
+      -- at 1 M; docs/decisions/122-words-apart.md). Every other statement runs as before.
+      words_apart := not rare_words and private.inbox_words_apart(q);
       if notes_common then
         note_tickets := null;
       else
@@ -1121,7 +1238,9 @@ begin
       if (rare_words and not notes_common) or cardinality(page_ids) <= p_limit then
         -- Step 2 through the GIN indexes only (bitmap scans): never a walk of the view testing each row.
         pins := private.inbox_pin('bitmap');
-        if not rare_words and p_view <> 'all' and cursor_sql = '' then
+        if not rare_words and p_view <> 'all' and cursor_sql = '' and words_apart then
+          word_matches := '{}';
+        elsif not rare_words and p_view <> 'all' and cursor_sql = '' then
           -- Common words in another view's first page: first every match among the tickets the counts cover (All with
           -- the filters), which the counts then take (below) instead of a second GIN look-up ("tracking number" in
           -- Open: each look-up ~11 ms at 1 M); at most search_cap of them, the view's are they in the view, sorted.
@@ -1138,9 +1257,11 @@ begin
         if probe_tags then
           pins := private.inbox_pin('bitmap, probe');
         end if;
-        candidates := word_matches;
-        execute stmt into candidates
-          using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+        candidates := case when words_apart then '{}' else word_matches end;
+        if not words_apart then
+          execute stmt into candidates
+            using me, ws.id, status_filter, priority_filter, assignee, q, cursor_at, cursor_id, p_limit + 1, requester, candidates, note_tickets, tag_ids, fields;
+        end if;
         -- Every match among the tickets the counts cover: All's first page's (base is then the counts' where), or the above.
         if p_view = 'all' and cursor_sql = '' then
           word_matches := case when cardinality(candidates) <= search_cap then candidates end;

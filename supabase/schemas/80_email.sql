@@ -482,3 +482,7 @@ select cron.schedule('wake-snoozed', '* * * * *', 'select private.wake_snoozed_t
 -- Tickets in Trash for 30 days are deleted for good (54_spam_trash_split.sql), checked every minute. `db
 -- diff` doesn't see this statement (data, not schema): its migration carries it by hand.
 select cron.schedule('purge-trash', '* * * * *', 'select private.purge_trash()');
+
+-- Words that became common in tickets' search text get their pairs kept (50_inbox.sql), nightly. `db diff` doesn't
+-- see this statement (data, not schema): its migration carries it by hand.
+select cron.schedule('keep-search-pairs', '40 3 * * *', 'select private.keep_common_search_pairs()');
