@@ -256,20 +256,45 @@ revoke all on function private.search_pairs_lock(), private.keep_search_pairs(te
 -- requester are searched as before.
 create function private.inbox_words_apart(p_query tsquery) returns boolean
 language plpgsql stable security definer set search_path = '' as $$
+declare
+  -- Each word, unescaped, and its group's number.
+  words text[] := '{}';
+  groups integer[] := '{}';
+  token text[];
+  n integer := 1;
+  met boolean;
 begin
   if regexp_replace(p_query::text, '''(?:[^'']|'''')*''', 'w', 'g') !~ '^w( & (w|\( w( \| w)* \)))+$' then
     return false;
   end if;
-  return exists (
-    with l as (
-      select g.i, regexp_replace(m[1], '\\(.)|''('')', '\1\2', 'g') collate "C" as w
-        from regexp_matches(p_query::text, '\( (?:''(?:[^'']|'''')*'' \| )*''(?:[^'']|'''')*'' \)|''(?:[^'']|'''')*''', 'g') with ordinality g(grp, i),
-             regexp_matches(g.grp[1], '''((?:[^'']|'''')*)''', 'g') m
-    )
-    select from (select distinct l.i from l) g1, (select distinct l.i from l) g2
-     where g1.i < g2.i
-       and not exists (select from l x, l y where x.i = g1.i and y.i = g2.i
-                         and not exists (select from private.search_words_apart p where p.a = least(x.w, y.w) and p.b = greatest(x.w, y.w))));
+  for token in select regexp_matches(p_query::text, '''((?:[^'']|'''')*)''|(&)', 'g') loop
+    if token[2] is not null then
+      n := n + 1;
+    else
+      words := words || regexp_replace(token[1], '\\(.)|''('')', '\1\2', 'g');
+      groups := groups || n;
+    end if;
+  end loop;
+  -- Two groups each word of one of which is apart from each word of the other: an index probe a pair.
+  for i in 1..n - 1 loop
+    for j in i + 1..n loop
+      met := false;
+      for x in 1..cardinality(words) loop
+        continue when groups[x] <> i;
+        for y in 1..cardinality(words) loop
+          continue when groups[y] <> j;
+          met := not exists (select from private.search_words_apart p
+                              where p.a = least(words[x] collate "C", words[y]) and p.b = greatest(words[x] collate "C", words[y]));
+          exit when met;
+        end loop;
+        exit when met;
+      end loop;
+      if not met then
+        return true;
+      end if;
+    end loop;
+  end loop;
+  return false;
 end $$;
 revoke all on function private.inbox_words_apart(tsquery) from public;
 
