@@ -224,6 +224,24 @@ export async function startApp(
   return { base: app.baseURL, buildDir, pid: app.pid, stop: app.stop };
 }
 
+/**
+ * The nightly job that keeps the pairs of the words the statistics call common (private.keep_common_search_pairs,
+ * docs/decisions/122-words-apart.md), run once after a seed as it would have run while the tickets came in: the
+ * statistics first. Skipped with BENCH_SEARCH_PAIRS=0 (the searches as without the store), and on a database without
+ * the job (an older checkout's). Answers the seconds it took, or null when skipped.
+ */
+export async function keepSearchPairs(stack: Pick<Stack, 'dbUrl'>): Promise<number | null> {
+  if (process.env.BENCH_SEARCH_PAIRS === '0') return null;
+  return superuser(stack, async (c) => {
+    const { rows } = await c.query(`select to_regprocedure('private.keep_common_search_pairs(integer)') is not null as x`);
+    if (!rows[0].x) return null;
+    const started = performance.now();
+    await c.query('analyze public.tickets');
+    await c.query('call private.keep_common_search_pairs()');
+    return (performance.now() - started) / 1000;
+  });
+}
+
 /** `tickets` more tickets at Acme from seed:bulk (scripts/seed-bulk.ts), into `stack`'s database. */
 export function seedBulk(stack: Pick<Stack, 'dbUrl'>, tickets: number) {
   const seed = spawnSync(

@@ -238,17 +238,27 @@ begin
 end $$;
 
 -- The words the statistics call common in tickets.search (pg_stats.most_common_elems, in at least 1 % of the sampled
--- tickets: a GIN AND of two of them reads two long posting lists), the 200 most common, kept. Nightly (pg_cron,
--- 80_email.sql), and by the benches after their seed.
-create function private.keep_common_search_pairs() returns integer
-language plpgsql security definer set search_path = '' as $$
+-- tickets: a GIN AND of two of them reads two long posting lists), the 200 most common, kept one word a transaction,
+-- so writers of search text wait for one word's tickets at most (at 1 M ~1 s), not for all of them (156 words: ~165 s
+-- under load). Nightly (pg_cron, 80_email.sql), and by the benches after their seed: `call`, as a procedure that
+-- commits can only be (no security definer, no settings of its own: every name qualified). Answers how many words it
+-- added.
+create procedure private.keep_common_search_pairs(inout added integer default 0)
+language plpgsql as $$
+declare
+  word text;
 begin
-  return private.keep_search_pairs(array(
+  added := 0;
+  for word in
     select e.w from pg_catalog.pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) e(w, f)
      where s.schemaname = 'public' and s.tablename = 'tickets' and s.attname = 'search' and e.f >= 0.01
-     order by e.f desc limit 200));
+     order by e.f desc limit 200 loop
+    added := added + private.keep_search_pairs(array[word]);
+    commit;
+  end loop;
 end $$;
-revoke all on function private.search_pairs_lock(), private.keep_search_pairs(text[]), private.keep_common_search_pairs() from public;
+revoke all on function private.search_pairs_lock(), private.keep_search_pairs(text[]) from public;
+revoke all on procedure private.keep_common_search_pairs(integer) from public;
 
 -- Whether no ticket's search can match p_query (private.inbox_prefix_words'): an AND of words, or of groups of words
 -- any of which ('track' & ( 'number' | 'numbered' )), two of whose groups are apart word by word. Any other query

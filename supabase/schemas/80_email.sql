@@ -485,4 +485,4 @@ select cron.schedule('purge-trash', '* * * * *', 'select private.purge_trash()')
 
 -- Words that became common in tickets' search text get their pairs kept (50_inbox.sql), nightly. `db diff` doesn't
 -- see this statement (data, not schema): its migration carries it by hand.
-select cron.schedule('keep-search-pairs', '40 3 * * *', 'select private.keep_common_search_pairs()');
+select cron.schedule('keep-search-pairs', '40 3 * * *', 'call private.keep_common_search_pairs()');

@@ -81,7 +81,7 @@ describe('words apart', () => {
   }
 
   it("keeps the common words' pairs no ticket holds together, and only those; a search of them answers as plain SQL", async () => {
-    const { rows } = await db.sql('select private.keep_common_search_pairs() as added');
+    const { rows } = await db.sql('call private.keep_common_search_pairs()');
     expect(rows[0].added).toBeGreaterThan(10);
     // The seed's "tracking" and "number" are in different customers' texts.
     expect(await apart('track', 'number')).toBe(true);
@@ -94,7 +94,7 @@ describe('words apart', () => {
        and not exists (select from public.tickets t where t.search @@ ${both('x.word', 'y.word')})`);
     expect(missing).toEqual([]);
     // Kept again: nothing new.
-    expect((await db.sql('select private.keep_common_search_pairs() as added')).rows[0].added).toBe(0);
+    expect((await db.sql('call private.keep_common_search_pairs()')).rows[0].added).toBe(0);
 
     // No ticket's search has both words, but an internal note does: that ticket, in every view it is in.
     const note = (
@@ -116,7 +116,7 @@ describe('words apart', () => {
   });
 
   it('forgets a pair when a new ticket or a reply makes its words meet, in the same transaction', async () => {
-    await db.sql('select private.keep_common_search_pairs()');
+    await db.sql('call private.keep_common_search_pairs()');
     expect(await apart('track', 'number')).toBe(true);
     const created = await openTicket(db, 'acmeCustomer', 'Wrong tracking number');
     expect(await apart('track', 'number')).toBe(false);

@@ -1,4 +1,5 @@
--- (The columns' collate "C" written by hand: db diff leaves it out of a new table.)
+-- (By hand: the columns' collate "C", which db diff leaves out of a new table; "procedure" in the revoke of one.)
+
 create table "private"."search_pair_words" (
     "word" text collate "C" not null
       );
@@ -73,18 +74,21 @@ begin
 end $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.keep_common_search_pairs()
- RETURNS integer
+CREATE OR REPLACE PROCEDURE private.keep_common_search_pairs(INOUT added integer DEFAULT 0)
  LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
+AS $procedure$
+declare
+  word text;
 begin
-  return private.keep_search_pairs(array(
+  added := 0;
+  for word in
     select e.w from pg_catalog.pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) e(w, f)
      where s.schemaname = 'public' and s.tablename = 'tickets' and s.attname = 'search' and e.f >= 0.01
-     order by e.f desc limit 200));
-end $function$
+     order by e.f desc limit 200 loop
+    added := added + private.keep_search_pairs(array[word]);
+    commit;
+  end loop;
+end $procedure$
 ;
 
 CREATE OR REPLACE FUNCTION private.keep_search_pairs(p_words text[])
@@ -770,10 +774,16 @@ CREATE TRIGGER tickets_search_pairs_insert AFTER INSERT ON public.tickets REFERE
 CREATE TRIGGER tickets_search_pairs_update AFTER UPDATE ON public.tickets REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.meet_search_words();
 
 revoke execute on function private.inbox_words_apart(p_query tsquery) from public;
-revoke execute on function private.keep_common_search_pairs() from public;
+revoke execute on procedure private.keep_common_search_pairs(INOUT added integer) from public;
+revoke execute on function private.keep_search_pairs(p_words text[]) from public;
+revoke execute on function private.meet_search_words() from public;
+revoke execute on function private.search_pairs_lock() from public;
+
+revoke execute on function private.inbox_words_apart(p_query tsquery) from public;
+revoke execute on procedure private.keep_common_search_pairs(INOUT added integer) from public;
 revoke execute on function private.keep_search_pairs(p_words text[]) from public;
 revoke execute on function private.meet_search_words() from public;
 revoke execute on function private.search_pairs_lock() from public;
 
 -- Words that became common in tickets' search text get their pairs kept, nightly (80_email.sql).
-select cron.schedule('keep-search-pairs', '40 3 * * *', 'select private.keep_common_search_pairs()');
+select cron.schedule('keep-search-pairs', '40 3 * * *', 'call private.keep_common_search_pairs()');
