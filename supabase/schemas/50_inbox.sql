@@ -167,17 +167,19 @@ create trigger messages_search_words after insert on public.messages
 -- ticket matches only by merging both words' GIN posting lists whole, ~16 ms at 1 M whatever the plan; with the pair
 -- here it knows at once (private.inbox_words_apart). Kept for the words private.search_pair_words names (the words
 -- the statistics call common, private.keep_common_search_pairs); a pair of them absent here may meet or not.
--- The invariant, for every row (a, b) here: no ticket's search, as any snapshot sees it, holds both a and b. A write
--- that makes two kept words meet deletes their row in the same transaction (private.meet_search_words); a word is
--- kept, and its pairs found, with every such write held off (private.keep_search_pairs).
+-- The invariant, for every row (a, b) here: no ticket's search, as any snapshot sees it, holds both a and b; (b, a) is
+-- here too. A write that makes two kept words meet deletes their rows in the same transaction
+-- (private.meet_search_words); a word is kept, and its pairs found, with every such write held off
+-- (private.keep_search_pairs).
 create table private.search_pair_words (
   word text collate "C" primary key
 );
 create table private.search_words_apart (
   a text collate "C" not null,
   b text collate "C" not null,
+  -- Both ways round: a word's rows are the pairs it is in (one index range).
   primary key (a, b),
-  check (a < b)
+  check (a <> b)
 );
 
 -- Writers of search text take this lock shared, the keeping of new words exclusively: a word's pairs are read from
@@ -185,24 +187,34 @@ create table private.search_words_apart (
 create function private.search_pairs_lock() returns bigint
 language sql immutable set search_path = '' as $$ select hashtextextended('search words apart', 0) $$;
 
--- The rows a statement wrote, each ticket's words: every pair of them here is deleted. Most writes meet no such pair:
--- an index probe for each of the ticket's words (p.a = any), the other tested in the array.
+-- Each ticket a statement wrote: the pairs here its words hold, deleted (both ways round). A pair a write makes meet has
+-- a word the write added (for an update, one the row didn't hold before: a reply adds a few), so only those words'
+-- rows are read (an index probe a word, p.a = any), each other word looked up among the ticket's.
 create function private.meet_search_words() returns trigger
 language plpgsql security definer set search_path = '' as $$
+declare
+  words text[];
+  added text[];
+  met record;
 begin
   perform pg_advisory_xact_lock_shared(private.search_pairs_lock());
   if not exists (select from private.search_words_apart) then
     return null;
   end if;
   if tg_op = 'INSERT' then
-    delete from private.search_words_apart p
-     using (select tsvector_to_array(n.search)::text[] collate "C" as words from new_rows n) n
-     where p.a = any (n.words) and p.b = any (n.words);
+    for words in select tsvector_to_array(n.search) from new_rows n loop
+      for met in select p.a, p.b from private.search_words_apart p where p.a = any (words collate "C") and p.b = any (words collate "C") loop
+        delete from private.search_words_apart p where (p.a = met.a and p.b = met.b) or (p.a = met.b and p.b = met.a);
+      end loop;
+    end loop;
   else
-    delete from private.search_words_apart p
-     using (select tsvector_to_array(n.search)::text[] collate "C" as words from new_rows n join old_rows o on o.id = n.id
-             where n.search is distinct from o.search) n
-     where p.a = any (n.words) and p.b = any (n.words);
+    for words, added in
+      select tsvector_to_array(n.search), tsvector_to_array(ts_delete(n.search, tsvector_to_array(o.search)))
+        from new_rows n join old_rows o on o.id = n.id where n.search is distinct from o.search loop
+      for met in select p.a, p.b from private.search_words_apart p where p.a = any (added collate "C") and p.b = any (words collate "C") loop
+        delete from private.search_words_apart p where (p.a = met.a and p.b = met.b) or (p.a = met.b and p.b = met.a);
+      end loop;
+    end loop;
   end if;
   return null;
 end $$;
@@ -228,7 +240,7 @@ begin
   ) select coalesce(array_agg(n.word), '{}') into added from n;
   foreach new_word in array added loop
     insert into private.search_words_apart (a, b)
-    select least(new_word, k.word), greatest(new_word, k.word) from private.search_pair_words k
+    select x.a, x.b from private.search_pair_words k, lateral (values (new_word, k.word), (k.word, new_word)) x(a, b)
      where k.word <> new_word
        and k.word not in (select s.word collate "C" from pg_catalog.ts_stat(format('select search from public.tickets where search @@ %L::tsquery',
              '''' || replace(replace(new_word, '\', '\\'), '''', '''''') || '''')) s)
@@ -293,8 +305,7 @@ begin
         continue when groups[x] <> i;
         for y in 1..cardinality(words) loop
           continue when groups[y] <> j;
-          met := not exists (select from private.search_words_apart p
-                              where p.a = least(words[x] collate "C", words[y]) and p.b = greatest(words[x] collate "C", words[y]));
+          met := not exists (select from private.search_words_apart p where p.a = words[x] collate "C" and p.b = words[y] collate "C");
           exit when met;
         end loop;
         exit when met;

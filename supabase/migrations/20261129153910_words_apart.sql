@@ -20,7 +20,7 @@ alter table "private"."search_pair_words" add constraint "search_pair_words_pkey
 
 alter table "private"."search_words_apart" add constraint "search_words_apart_pkey" PRIMARY KEY using index "search_words_apart_pkey";
 
-alter table "private"."search_words_apart" add constraint "search_words_apart_check" CHECK ((a < b)) not valid;
+alter table "private"."search_words_apart" add constraint "search_words_apart_check" CHECK ((a <> b)) not valid;
 
 alter table "private"."search_words_apart" validate constraint "search_words_apart_check";
 
@@ -59,8 +59,7 @@ begin
         continue when groups[x] <> i;
         for y in 1..cardinality(words) loop
           continue when groups[y] <> j;
-          met := not exists (select from private.search_words_apart p
-                              where p.a = least(words[x] collate "C", words[y]) and p.b = greatest(words[x] collate "C", words[y]));
+          met := not exists (select from private.search_words_apart p where p.a = words[x] collate "C" and p.b = words[y] collate "C");
           exit when met;
         end loop;
         exit when met;
@@ -108,7 +107,7 @@ begin
   ) select coalesce(array_agg(n.word), '{}') into added from n;
   foreach new_word in array added loop
     insert into private.search_words_apart (a, b)
-    select least(new_word, k.word), greatest(new_word, k.word) from private.search_pair_words k
+    select x.a, x.b from private.search_pair_words k, lateral (values (new_word, k.word), (k.word, new_word)) x(a, b)
      where k.word <> new_word
        and k.word not in (select s.word collate "C" from pg_catalog.ts_stat(format('select search from public.tickets where search @@ %L::tsquery',
              '''' || replace(replace(new_word, '\', '\\'), '''', '''''') || '''')) s)
@@ -124,20 +123,29 @@ CREATE OR REPLACE FUNCTION private.meet_search_words()
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  words text[];
+  added text[];
+  met record;
 begin
   perform pg_advisory_xact_lock_shared(private.search_pairs_lock());
   if not exists (select from private.search_words_apart) then
     return null;
   end if;
   if tg_op = 'INSERT' then
-    delete from private.search_words_apart p
-     using (select tsvector_to_array(n.search)::text[] collate "C" as words from new_rows n) n
-     where p.a = any (n.words) and p.b = any (n.words);
+    for words in select tsvector_to_array(n.search) from new_rows n loop
+      for met in select p.a, p.b from private.search_words_apart p where p.a = any (words collate "C") and p.b = any (words collate "C") loop
+        delete from private.search_words_apart p where (p.a = met.a and p.b = met.b) or (p.a = met.b and p.b = met.a);
+      end loop;
+    end loop;
   else
-    delete from private.search_words_apart p
-     using (select tsvector_to_array(n.search)::text[] collate "C" as words from new_rows n join old_rows o on o.id = n.id
-             where n.search is distinct from o.search) n
-     where p.a = any (n.words) and p.b = any (n.words);
+    for words, added in
+      select tsvector_to_array(n.search), tsvector_to_array(ts_delete(n.search, tsvector_to_array(o.search)))
+        from new_rows n join old_rows o on o.id = n.id where n.search is distinct from o.search loop
+      for met in select p.a, p.b from private.search_words_apart p where p.a = any (added collate "C") and p.b = any (words collate "C") loop
+        delete from private.search_words_apart p where (p.a = met.a and p.b = met.b) or (p.a = met.b and p.b = met.a);
+      end loop;
+    end loop;
   end if;
   return null;
 end $function$
