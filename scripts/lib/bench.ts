@@ -233,7 +233,9 @@ export async function startApp(
 export async function keepSearchPairs(stack: Pick<Stack, 'dbUrl'>): Promise<number | null> {
   if (process.env.BENCH_SEARCH_PAIRS === '0') return null;
   return superuser(stack, async (c) => {
-    const { rows } = await c.query(`select to_regprocedure('private.keep_common_search_pairs(integer)') is not null as x`);
+    const { rows } = await c.query(
+      `select to_regprocedure('private.keep_common_search_pairs(integer)') is not null as x`,
+    );
     if (!rows[0].x) return null;
     const started = performance.now();
     await c.query('analyze public.tickets');
