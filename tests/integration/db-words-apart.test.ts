@@ -39,6 +39,18 @@ describe('words apart', () => {
   const apart = async (a: string, b: string) =>
     (await db.sql('select from private.search_words_apart where a = $1 and b = $2', [a, b])).rowCount === 1;
 
+  /** A writer's and a keeper's sessions for `race`, closed after it. */
+  async function sessions(race: (writer: pg.Client, keeper: pg.Client) => Promise<void>) {
+    const writer = await session();
+    const keeper = await session();
+    try {
+      await race(writer, keeper);
+    } finally {
+      await writer.end();
+      await keeper.end();
+    }
+  }
+
   async function session() {
     const client = new pg.Client({ connectionString: db.stack.dbUrl });
     await client.connect();
@@ -136,14 +148,12 @@ describe('words apart', () => {
     expect(await broken()).toEqual([]);
   });
 
-  it('keeps words only from committed tickets: a write in flight is waited for, then counted', async () => {
-    const writer = await session();
-    const keeper = await session();
-    try {
+  it('keeps words only from committed tickets: a write in flight is waited for, then counted', () =>
+    sessions(async (writer, keeper) => {
       await writer.query('begin');
       await writer.query(
         `update tickets set search = search || array_to_tsvector('{quokka,narwhal}'::text[])
-          where id = (select id from tickets where workspace_id = $1 order by number limit 1 offset 1)`,
+        where id = (select id from tickets where workspace_id = $1 order by number limit 1 offset 1)`,
         [ACME],
       );
       const keeping = keeper.query(`select private.keep_search_pairs('{quokka,narwhal}')`);
@@ -153,21 +163,15 @@ describe('words apart', () => {
       await keeping;
       expect(await apart('quokka', 'narwhal')).toBe(false);
       expect(await broken()).toEqual([]);
-    } finally {
-      await writer.end();
-      await keeper.end();
-    }
-  });
+    }));
 
-  it('holds writes off while words are kept: a write waits, then forgets the pair it makes meet', async () => {
-    const writer = await session();
-    const keeper = await session();
-    try {
+  it('holds writes off while words are kept: a write waits, then forgets the pair it makes meet', () =>
+    sessions(async (writer, keeper) => {
       await keeper.query('begin');
       await keeper.query(`select private.keep_search_pairs('{walrus,puffin}')`);
       const writing = writer.query(
         `update tickets set search = search || array_to_tsvector('{walrus,puffin}'::text[])
-          where id = (select id from tickets where workspace_id = $1 order by number limit 1 offset 2)`,
+        where id = (select id from tickets where workspace_id = $1 order by number limit 1 offset 2)`,
         [ACME],
       );
       const keeperPid = await backendPid(keeper);
@@ -179,9 +183,5 @@ describe('words apart', () => {
       // A ticket with one of them only: the pair stays apart.
       await keeper.query(`select private.keep_search_pairs('{walrus,puffin,gannet}')`);
       expect(await apart('gannet', 'walrus')).toBe(true);
-    } finally {
-      await writer.end();
-      await keeper.end();
-    }
-  });
+    }));
 });
