@@ -103,6 +103,21 @@ describe('words apart', () => {
      where not exists (select from private.search_words_apart p where p.a = x.word and p.b = y.word)
        and not exists (select from public.tickets t where t.search @@ ${both('x.word', 'y.word')})`);
     expect(missing).toEqual([]);
+    // Only an AND of words (or of a last group, a prefix's words) two groups of which are apart word by word.
+    const shapes: [string, boolean][] = [
+      [`'track' & 'number'`, true],
+      [`'number' & 'track'`, true],
+      [`'refund' & 'track' & 'number'`, true],
+      [`'track' & ( 'number' | 'zebra' )`, false], // zebra is no kept word
+      [`'track' <-> 'number'`, false],
+      [`!'refund' & 'track' & 'number'`, false],
+      [`'track' & 'number':*`, false],
+      [`'track' | 'number'`, false],
+    ];
+    for (const [query, answer] of shapes) {
+      const { rows: said } = await db.sql('select private.inbox_words_apart($1::tsquery) as apart', [query]);
+      expect(said[0].apart, query).toBe(answer);
+    }
     // Kept again: nothing new.
     expect((await db.sql('call private.keep_common_search_pairs()')).rows[0].added).toBe(0);
 
