@@ -7,5 +7,3 @@ export { default as nodemailer } from 'npm:nodemailer@10.6.1';
 export { default as MimeNode } from 'npm:nodemailer@10.6.1/lib/mime-node';
 // Its quoted-printable line breaks (email-mime.ts writes messages out with them).
 export { wrap as qpWrap } from 'npm:nodemailer@10.6.1/lib/qp';
-// Its SMTP client's dot-stuffing stream (email.ts has it send a message's last bytes with the end of data).
-export { default as DataStream } from 'npm:nodemailer@10.6.1/lib/smtp-connection/data-stream';

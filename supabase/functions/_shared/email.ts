@@ -1,7 +1,7 @@
 // Email addresses, tokens, threading headers and the SMTP transport shared by notify and
 // inbound-email. Configuration comes from the function's env (README "Email").
 import { Buffer } from 'node:buffer';
-import { DataStream, MimeNode, nodemailer, qpWrap } from './deps.ts';
+import { MimeNode, nodemailer, qpWrap } from './deps.ts';
 import { readFromBuffer } from './email-mime.ts';
 import { idToken, readIdToken, readReplyToken, replyToken, tokenOf, type RecipientReplyToken } from './tokens.ts';
 
@@ -90,63 +90,9 @@ function createTransport() {
   });
 }
 
-/**
- * A message's last bytes and the end of its data (`<CRLF>.<CRLF>`) in one socket write: nodemailer's DataStream
- * (lib/smtp-connection/data-stream.js) pushes each chunk it escapes, then the end line alone when its source ends,
- * and the socket (no Nagle) sends each as its own segment: for a message written out in one buffer (email-mime.ts),
- * two writes and two reads on the server instead of one. Here each chunk is pushed when the next one comes, the
- * last with the end line: the same bytes, in the same order. (docs/decisions/121-mail-journal-and-one-write.md)
- */
-let endsWithLastChunk = false;
-function endWithLastChunk() {
-  if (endsWithLastChunk) return;
-  endsWithLastChunk = true;
-  type Held = { _held?: Buffer | null; push(chunk: Buffer): boolean };
-  const proto = DataStream.prototype as unknown as Held & {
-    _transform(chunk: Buffer, encoding: string, done: () => void): void;
-    _flush(done: () => void): void;
-  };
-  const transform = proto._transform;
-  const flush = proto._flush;
-  const withPush = (self: Held, push: (chunk: Buffer) => boolean, run: () => void) => {
-    const own = Object.hasOwn(self, 'push');
-    self.push = push;
-    try {
-      run();
-    } finally {
-      if (!own) delete (self as { push?: unknown }).push;
-    }
-  };
-  proto._transform = function (this: Held, chunk, encoding, done) {
-    const push = this.push;
-    withPush(
-      this,
-      (out) => {
-        if (out === null) return push.call(this, out);
-        const held = this._held;
-        this._held = out;
-        return held ? push.call(this, held) : true;
-      },
-      () => transform.call(this, chunk, encoding, done),
-    );
-  };
-  proto._flush = function (this: Held, done) {
-    const push = this.push;
-    const held = this._held;
-    this._held = null;
-    withPush(
-      this,
-      // The stream's own end (null) after the end line, which took what was held.
-      (out) => (out === null || !held ? push.call(this, out) : push.call(this, Buffer.concat([held, out]))),
-      () => flush.call(this, done),
-    );
-  };
-}
-
 /** The SMTP transport, its messages written out in one pass (email-mime.ts), made once per worker. */
 function smtp() {
   if (!transport) {
-    endWithLastChunk();
     transport = createTransport();
     // After nodemailer composed the message, before the pool reads it.
     transport.use('stream', (mail: { message: unknown }, done: () => void) => {
