@@ -140,6 +140,10 @@ export function useRevalidateSoon(): () => void {
       if (document.visibilityState !== 'visible' || !navigator.onLine || !t.waiting) return;
       t.waiting = false;
       clearTimeout(t.retry);
+      // Changes that came in just before are committed: this revalidation reads them, so their
+      // pending one would only load the same page again.
+      clearTimeout(t.wait);
+      t.first = undefined;
       latest.current.revalidate();
     };
     const onUnreachable = () => {
