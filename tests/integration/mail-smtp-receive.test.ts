@@ -2,7 +2,7 @@
 // with two 2 MB files; docs/decisions/068-mail-catcher-speed.md): whatever the TCP chunks, the
 // dot-stuffing and the line ends, what the API gives back is what was sent, byte for byte.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -200,18 +200,20 @@ describe('SMTP receive', () => {
       });
       transport.close();
       expect(lines).toEqual(['[mail] to lazy@example.test · code 482913 · "Ünïcode — your code"']);
-      // Kept as it came (with its envelope) until read: no parsed bodies on disk yet.
-      const kept = readdirSync(path.join(own, 'mail'));
-      const json = kept.find((f) => f.endsWith('.json'))!;
-      expect(kept).toEqual(expect.arrayContaining([json, json.replace('.json', '.eml')]));
-      expect(readFileSync(path.join(own, 'mail', json), 'utf8')).not.toContain('482913');
+      // Kept as it came (with its envelope, one record of the journal) until read: nothing parsed on disk yet.
+      expect(readdirSync(path.join(own, 'mail'))).toEqual(['received.journal']);
+      expect(readFileSync(path.join(own, 'mail', 'received.journal'), 'utf8')).toContain('Your code is 482913.');
       const list = await (await fetch(`${catcher.url}/api/v1/messages`)).json();
       expect(list.messages).toMatchObject([
         { Subject: 'Ünïcode — your code', To: [{ Address: 'lazy@example.test' }], Snippet: 'Your code is 482913.' },
       ]);
       const m = await (await fetch(`${catcher.url}/api/v1/message/${list.messages[0].ID}`)).json();
       expect(m).toMatchObject({ Text: 'Your code is 482913.', HTML: '<p>Your code is 482913.</p>' });
-      expect(readFileSync(path.join(own, 'mail', json), 'utf8')).toContain('482913');
+      // Parsed: its .eml and JSON, and the journal emptied.
+      const json = path.join(own, 'mail', `${m.ID}.json`);
+      expect(readFileSync(json, 'utf8')).toContain('482913');
+      expect(readFileSync(json.replace('.json', '.eml'), 'utf8')).toContain('Your code is 482913.');
+      expect(readFileSync(path.join(own, 'mail', 'received.journal'), 'utf8')).toBe('');
     } finally {
       await catcher.stop();
       rmSync(own, { recursive: true, force: true });
@@ -236,5 +238,28 @@ describe('SMTP receive', () => {
     const m = await only('restart@example.test');
     expect((await part(m.ID, m.Attachments[0].PartID)).bytes.equals(file)).toBe(true);
     expect(readdirSync(path.join(dir, 'mail'))).not.toContain('ABCDEFGHJKLMNPQRSTUVWX.eml');
+  }, 30_000);
+
+  it('keeps what it acknowledged when the journal ends in a record cut short, and appends whole records after it', async () => {
+    // A port of its own each start: a transport for each message.
+    const send = async (to: string) => {
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: mail.smtpPort, secure: false });
+      await transport.sendMail({ from: 'support@acme.test', to, subject: to, text: `For ${to}.` });
+      transport.close();
+    };
+    await send('before-cut@example.test');
+    await mail.stop();
+    // What a crash in the middle of a record's write leaves: its header and part of its message.
+    const journal = path.join(dir, 'mail', 'received.journal');
+    expect(readFileSync(journal, 'utf8')).toContain('For before-cut@example.test.');
+    appendFileSync(journal, `${JSON.stringify({ id: 'ABCDEFGHJKLMNPQRSTUVWY', seq: 1e6, size: 500 })}\nhalf a mes`);
+    mail = await start();
+    await send('after-cut@example.test');
+    // And again: what came after the cut is read back whole (the cut was cut off, not appended to).
+    await mail.stop();
+    mail = await start();
+    expect((await only('before-cut@example.test')).Text).toBe('For before-cut@example.test.\n');
+    expect((await only('after-cut@example.test')).Text).toBe('For after-cut@example.test.\n');
+    expect(readFileSync(journal, 'utf8')).toBe('');
   }, 30_000);
 });

@@ -139,6 +139,9 @@ export async function startMail(options: MailOptions): Promise<RunningMail> {
       server.on('error', (err) => log(`[mail] server error: ${err.message}`));
       resolve();
     });
+  }).catch((err) => {
+    store.close();
+    throw err;
   });
   const { port } = server.address() as { port: number };
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -152,6 +155,7 @@ export async function startMail(options: MailOptions): Promise<RunningMail> {
       ? undefined
       : await startSmtp({ port: options.smtpPort, host, receive, log }).catch(async (err) => {
           await stopHttp();
+          store.close();
           throw err;
         });
 
@@ -162,6 +166,7 @@ export async function startMail(options: MailOptions): Promise<RunningMail> {
     stop: async () => {
       await smtp?.stop();
       await stopHttp();
+      store.close();
     },
   };
 }

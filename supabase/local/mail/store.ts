@@ -1,10 +1,26 @@
 // Caught emails, one JSON file each under <dir>/mail, loaded on start so a restart keeps them; a
 // message that came over SMTP also as it came (<id>.eml), written before its JSON. A message taken over
-// SMTP is kept as it came, with a JSON of its envelope, and parsed when the API or the inbox first reads
-// the mailbox (`settle`): an SMTP relay stores what it is handed; reading is the reader's work
-// (docs/decisions/101-notification-emails-in-batches.md).
+// SMTP is kept as it came, with its envelope, and parsed when the API or the inbox first reads the
+// mailbox (`settle`): an SMTP relay stores what it is handed; reading is the reader's work
+// (docs/decisions/101-notification-emails-in-batches.md). Until then it is a record appended to one
+// journal (received.journal) with one write, as a relay appends to its queue file: creating two files
+// a message was half the catcher's CPU an email in this sandbox (docs/decisions/121-mail-journal-and-one-write.md).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  writevSync,
+} from 'node:fs';
 import path from 'node:path';
 
 export interface Address {
@@ -37,13 +53,16 @@ export interface Envelope {
   to: string[];
 }
 
-/** A message taken over SMTP and not parsed yet: what its JSON holds until then. */
+/** A message taken over SMTP and not parsed yet: its journal record's header (or, before 121, its JSON). */
 interface Received {
   id: string;
   seq: number;
   created: string;
   envelope: Envelope;
   received: true;
+  /** Where its raw bytes are in the journal; absent for one kept as <id>.eml (a data dir from before 121). */
+  at?: number;
+  size?: number;
 }
 
 /** Reads a raw message for the store (smtp.ts parseRaw). */
@@ -102,6 +121,9 @@ export class MailStore {
   private readonly received = new Map<string, Received>();
   private settling: Promise<void> | undefined;
   private seq = 0;
+  /** The journal of received messages, open for appending; emptied when every one is parsed. */
+  private readonly journal: number;
+  private journalSize = 0;
 
   constructor(
     dataDir: string,
@@ -125,7 +147,84 @@ export class MailStore {
       if (f.endsWith('.eml') && !this.messages.has(f.slice(0, -4)) && !this.received.has(f.slice(0, -4)))
         rmSync(path.join(this.dir, f), { force: true });
     for (const r of this.received.values()) if (!existsSync(this.rawFile(r.id))) this.received.delete(r.id);
+    this.journal = openSync(this.journalFile(), 'a+');
+    this.loadJournal();
   }
+
+  private journalFile() {
+    return path.join(this.dir, 'received.journal');
+  }
+
+  /**
+   * The journal's whole records, in order: each a line of JSON (its header, or a deletion) and then `size` raw
+   * bytes. One parsed already (its JSON is there: a crash before the journal was emptied) is skipped; a record
+   * cut short (a crash mid-write, never acknowledged) ends it, and is cut off so later records follow whole ones.
+   */
+  private loadJournal() {
+    const buf = readFileSync(this.journalFile());
+    let at = 0;
+    for (;;) {
+      const eol = buf.indexOf(0x0a, at);
+      if (eol < 0) break;
+      let head: Partial<Received> & { deleted?: string };
+      try {
+        head = JSON.parse(buf.toString('utf8', at, eol));
+      } catch {
+        break;
+      }
+      const size = head.size ?? 0;
+      if (eol + 1 + size > buf.length) break;
+      if (head.deleted) this.received.delete(head.deleted);
+      else if (typeof head.id === 'string' && isId(head.id) && !this.messages.has(head.id) && head.envelope) {
+        this.received.set(head.id, { ...(head as Received), received: true, at: eol + 1, size });
+        this.seq = Math.max(this.seq, head.seq ?? 0);
+      }
+      at = eol + 1 + size;
+    }
+    if (at < buf.length) ftruncateSync(this.journal, at);
+    this.journalSize = at;
+    if (!this.received.size) this.emptyJournal();
+  }
+
+  /** Appends one record in one write (a partial write, which a file rarely makes, is finished). */
+  private append(head: object, raw?: Buffer): number {
+    const line = Buffer.from(`${JSON.stringify(head)}\n`);
+    const total = line.length + (raw?.length ?? 0);
+    let done = writevSync(this.journal, raw ? [line, raw] : [line]);
+    while (done < total) {
+      const rest = Buffer.concat(raw ? [line, raw] : [line]).subarray(done);
+      done += writeSync(this.journal, rest);
+    }
+    const at = this.journalSize + line.length;
+    this.journalSize += total;
+    return at;
+  }
+
+  private emptyJournal() {
+    if (!this.journalSize) return;
+    ftruncateSync(this.journal, 0);
+    this.journalSize = 0;
+  }
+
+  /** The raw message of a received one, from the journal or its .eml. */
+  private receivedRaw(r: Received): Buffer {
+    if (r.at === undefined) return readFileSync(this.rawFile(r.id));
+    const raw = Buffer.allocUnsafe(r.size ?? 0);
+    for (let got = 0; got < raw.length; ) {
+      const n = readSync(this.journal, raw, got, raw.length - got, r.at + got);
+      if (!n) throw new Error('journal cut short');
+      got += n;
+    }
+    return raw;
+  }
+
+  /** Closes the journal (the catcher stopping). */
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.journal);
+  }
+  private closed = false;
 
   add(mail: NewMail): StoredMail {
     const m = this.make(newId(), ++this.seq, new Date().toISOString(), mail);
@@ -136,14 +235,13 @@ export class MailStore {
   }
 
   /**
-   * A message as it came over SMTP: kept (raw, then its envelope) before the 250 that acknowledges it. The raw
-   * message is written in place: its JSON, written whole after it, is what makes it kept (one without is
-   * dropped at start-up), so a crash mid-write leaves nothing that counts.
+   * A message as it came over SMTP: kept (its envelope, then the raw message, one record of the journal, one
+   * write) before the 250 that acknowledges it. A record cut short by a crash mid-write is dropped at start-up.
    */
   receive(raw: Buffer, envelope: Envelope): string {
     const r: Received = { id: newId(), seq: ++this.seq, created: new Date().toISOString(), envelope, received: true };
-    writeFileSync(this.rawFile(r.id), raw);
-    write(path.join(this.dir, `${r.id}.json`), JSON.stringify(r));
+    r.at = this.append({ ...r, size: raw.length }, raw);
+    r.size = raw.length;
     this.received.set(r.id, r);
     return r.id;
   }
@@ -157,8 +255,9 @@ export class MailStore {
   private async parseReceived() {
     for (const r of [...this.received.values()]) {
       let mail: NewMail;
+      let raw: Buffer;
       try {
-        const raw = readFileSync(this.rawFile(r.id));
+        raw = this.receivedRaw(r);
         if (!this.parse) throw new Error('no parser');
         mail = await this.parse(raw, r.envelope);
       } catch {
@@ -167,8 +266,12 @@ export class MailStore {
       }
       if (!this.received.delete(r.id)) continue; // deleted meanwhile
       const m = this.make(r.id, r.seq, r.created, mail);
+      // As it came, then its JSON (what makes it kept: an .eml without one is dropped at start-up, and its
+      // record is still in the journal, which is emptied only once every message in it has its JSON).
+      if (r.at !== undefined) writeFileSync(this.rawFile(m.id), raw);
       this.messages.set(m.id, m);
       this.persist(m);
+      if (!this.received.size) this.emptyJournal();
     }
   }
 
@@ -237,10 +340,14 @@ export class MailStore {
   /** Deletes the given IDs (unknown ones are ignored), or every message. */
   delete(ids?: string[]) {
     for (const id of ids ?? [...this.messages.keys(), ...this.received.keys()]) {
+      const r = this.received.get(id);
       if (!this.messages.delete(id) && !this.received.delete(id)) continue;
       rmSync(path.join(this.dir, `${id}.json`), { force: true });
       rmSync(this.rawFile(id), { force: true });
+      // Its journal record stays until the journal is emptied: say that it is gone.
+      if (r?.at !== undefined && this.received.size) this.append({ deleted: id });
     }
+    if (!this.received.size) this.emptyJournal();
   }
 }
 
