@@ -139,8 +139,7 @@ const stack = DB_URL
 try {
   if (TICKETS > 0 && !DB_URL) {
     seedBulk(stack, TICKETS);
-    const kept = await keepSearchPairs(stack);
-    if (kept !== null) console.log(`Kept the common words' pairs (the nightly job) in ${kept.toFixed(1)} s.`);
+    await keepSearchPairs(stack);
   }
   await superuser(stack, async (c) => {
     const tagged = DB_URL
